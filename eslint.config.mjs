@@ -1,0 +1,57 @@
+// Lint rules for the whole workspace. The module-boundary rule is the architecture in code:
+// domain libraries stay pure, adapters stay at the edge (DESIGN.md §8, STYLE.md Layout).
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const io = ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got', 'helmet', '@opentelemetry/*', 'node:*', 'fs', 'http', 'https', 'net', 'child_process'];
+
+export default [
+  { ignores: ['**/*.json', '**/node_modules/**', '**/dist/**', '**/tmp/**', '**/coverage/**', '**/test-output/**', '.nx/**', 'data/**'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Money code must never drop a promise on the floor.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel'], bannedExternalImports: io },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts'], bannedExternalImports: io },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain'], bannedExternalImports: io },
+            { sourceTag: 'type:ports', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports'], bannedExternalImports: io },
+            {
+              sourceTag: 'type:application',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain', 'type:ports', 'type:application'],
+              bannedExternalImports: ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got'],
+            },
+            { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:telemetry'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:telemetry', 'type:adapter'] },
+            { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '**/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+];

@@ -1,0 +1,21 @@
+// Runs every project's jest config in one jest process (one worker pool for the whole repo).
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = import.meta.dirname;
+
+function findProjects(dir, depth) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (existsSync(join(path, 'jest.config.mjs'))) found.push(path);
+    else if (depth > 0) found.push(...findProjects(path, depth - 1));
+  }
+  return found;
+}
+
+export default {
+  projects: ['apps', 'libs'].filter((d) => existsSync(join(root, d))).flatMap((d) => findProjects(join(root, d), 2)),
+  testTimeout: 30_000,
+};

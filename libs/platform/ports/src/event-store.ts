@@ -1,0 +1,131 @@
+/**
+ * The EventStore port: append-only streams with optimistic concurrency, a global order, and
+ * catch-up subscriptions. Adapters: `@reelstream/eventstore-sqlite` (embedded) and
+ * `@reelstream/eventstore-esdb` (EventStoreDB). The contract suite in `@reelstream/testing`
+ * pins down every behaviour listed here.
+ */
+
+/**
+ * A point in the global order of all events. Opaque outside the adapter that produced it:
+ * compare positions only through `EventStore.comparePositions`, store them as strings.
+ */
+export type Position = string;
+
+/** Revision of a stream: 0 for its first event (as in EventStoreDB). */
+export type StreamRevision = number;
+
+/**
+ * What the writer believes about the stream before appending:
+ * - `'no_stream'`: the stream must not exist yet;
+ * - `'stream_exists'`: the stream must have at least one event;
+ * - `'any'`: no check (event-id de-duplication is then best effort only);
+ * - a number: the revision of the stream's last event.
+ */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | StreamRevision;
+
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  operatorId?: string;
+  occurredAt?: string;
+  schemaVersion?: number;
+  traceparent?: string;
+  tracestate?: string;
+  [key: string]: unknown;
+}
+
+export interface EventToAppend<Data = unknown, Metadata extends EventMetadata = EventMetadata> {
+  /** A UUID. Deterministic ids make a retried append idempotent. Generated when omitted. */
+  eventId?: string;
+  type: string;
+  data: Data;
+  metadata?: Metadata;
+}
+
+export interface RecordedEvent<Data = unknown, Metadata extends EventMetadata = EventMetadata> {
+  streamId: string;
+  revision: StreamRevision;
+  position: Position;
+  eventId: string;
+  type: string;
+  data: Data;
+  metadata: Metadata;
+  /** ISO-8601 time the store recorded the event. */
+  recordedAt: string;
+}
+
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: StreamRevision;
+  /** Position of the last appended event. */
+  position: Position;
+}
+
+export type Direction = 'forwards' | 'backwards';
+
+export interface ReadStreamOptions {
+  direction?: Direction;
+  /** Inclusive. Defaults to the start (forwards) or the end (backwards). */
+  fromRevision?: StreamRevision;
+  maxCount?: number;
+}
+
+export interface StreamFilter {
+  /** Only events whose stream id starts with one of these. */
+  streamPrefixes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  direction?: Direction;
+  /** Exclusive: events strictly after (forwards) or before (backwards) this position. */
+  fromPosition?: Position;
+  maxCount?: number;
+  filter?: StreamFilter;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive start: `'start'` delivers every event, a position delivers the ones after it. */
+  from: Position | 'start' | 'end';
+  filter?: StreamFilter;
+}
+
+/**
+ * A live catch-up subscription: replays from `from`, then follows new events, in global order.
+ * Iterate with `for await`; the next event is fetched only when the previous iteration ends,
+ * so a slow handler applies back-pressure. `close()` ends the iteration.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  append(streamId: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
+  /** Events of one stream; an absent stream reads as empty. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** The revision of the stream's last event, or `undefined` when it has none. */
+  streamRevision(streamId: string): Promise<StreamRevision | undefined>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /** Negative when `a` comes before `b`, 0 when equal, positive after. */
+  comparePositions(a: Position, b: Position): number;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: StreamRevision | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+export function isWrongExpectedRevision(error: unknown): error is WrongExpectedRevisionError {
+  return error instanceof Error && error.name === 'WrongExpectedRevisionError';
+}

@@ -1,0 +1,4 @@
+/** Source of 53-bit, time-ordered ids (issueId, transactionId, roundId). */
+export interface IdGenerator {
+  next(): number;
+}

@@ -1,0 +1,122 @@
+/**
+ * The MessageBus port: keyed messages on topics, consumer groups with explicit commits,
+ * dead-lettering of poison messages, and request/reply. Adapters: `@reelstream/messaging-sqlite`
+ * (embedded durable log) and `@reelstream/messaging-kafka` (kafkajs). The contract suite in
+ * `@reelstream/testing` pins down every behaviour listed here.
+ */
+
+export type Headers = Record<string, string>;
+
+export interface OutgoingMessage<Value = unknown> {
+  /** Partitioning key: messages with the same key keep their order. */
+  key: string;
+  /** JSON-serialisable payload. */
+  value: Value;
+  headers?: Headers;
+}
+
+export interface Message<Value = unknown> {
+  topic: string;
+  partition: number;
+  /** Decimal string: offsets can outgrow 2^53 on a long-lived Kafka topic. */
+  offset: string;
+  key: string;
+  value: Value;
+  headers: Headers;
+  /** ISO-8601 time the message was appended to the log. */
+  timestamp: string;
+}
+
+export interface ConsumerContext {
+  /** 1 for the first delivery of this message to this consumer process, then 2, 3, … */
+  attempt: number;
+}
+
+export type MessageHandler = (message: Message, context: ConsumerContext) => Promise<void>;
+
+export interface SubscribeOptions {
+  groupId: string;
+  topics: readonly string[];
+  handler: MessageHandler;
+  /** Where a group with no committed offset starts. Default `'earliest'`. */
+  fromOffset?: 'earliest' | 'latest';
+  /**
+   * A message whose handler throws this many times is parked on the dead-letter topic and
+   * committed, so its key moves on. Default 5.
+   */
+  maxAttempts?: number;
+  /** Where parked messages go. Default `${topic}.dlq`. */
+  deadLetterTopic?: (topic: string) => string;
+  /** Delay before the n-th retry of a failing handler, in ms. Default 100 · 2^(n−1), at most 5 s. */
+  retryDelayMs?: (attempt: number) => number;
+  /** How many partitions this consumer works on at once. Default: all it owns. */
+  partitionsConsumedConcurrently?: number;
+}
+
+export interface Consumer {
+  /** Resolves once the consumer has joined its group and owns partitions (or knows it owns none). */
+  readonly ready: Promise<void>;
+  /** Finishes in-flight handlers, commits them, leaves the group. */
+  stop(): Promise<void>;
+}
+
+export interface RequestOptions {
+  /** The topic the responder answers on; this instance listens there for its correlation id. */
+  replyTopic: string;
+  timeoutMs: number;
+  /** Reuse an id (e.g. a retried command) instead of generating one. */
+  correlationId?: string;
+}
+
+export interface MessageBus {
+  publish(topic: string, messages: OutgoingMessage | readonly OutgoingMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Consumer>;
+  /**
+   * Publishes `message` with `correlation-id` and `reply-to` headers and resolves with the reply
+   * carrying the same correlation id. Rejects with `RequestTimeoutError` after `timeoutMs`.
+   */
+  request(topic: string, message: OutgoingMessage, options: RequestOptions): Promise<Message>;
+  close(): Promise<void>;
+}
+
+/** Header names the bus itself reads or writes. Domain headers live in `@reelstream/contracts`. */
+export const BusHeaders = {
+  correlationId: 'correlation-id',
+  replyTo: 'reply-to',
+  traceparent: 'traceparent',
+  tracestate: 'tracestate',
+  deadLetterReason: 'x-dead-letter-reason',
+  deadLetterAttempts: 'x-dead-letter-attempts',
+  originalTopic: 'x-original-topic',
+  originalPartition: 'x-original-partition',
+  originalOffset: 'x-original-offset',
+} as const;
+
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
+  constructor(
+    readonly topic: string,
+    readonly correlationId: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`);
+  }
+}
+
+export function isRequestTimeout(error: unknown): error is RequestTimeoutError {
+  return error instanceof Error && error.name === 'RequestTimeoutError';
+}
+
+/** Answers a request received by a consumer: publishes `value` to its `reply-to` topic. */
+export async function reply(bus: MessageBus, request: Message, value: unknown, headers: Headers = {}): Promise<void> {
+  const replyTopic = request.headers[BusHeaders.replyTo];
+  const correlationId = request.headers[BusHeaders.correlationId];
+  if (!replyTopic || !correlationId) {
+    throw new Error(`message ${request.topic}/${request.partition}/${request.offset} carries no reply-to or correlation-id header`);
+  }
+  await bus.publish(replyTopic, { key: correlationId, value, headers: { ...headers, [BusHeaders.correlationId]: correlationId } });
+}
+
+export function defaultRetryDelayMs(attempt: number): number {
+  return Math.min(5_000, 100 * 2 ** Math.max(0, attempt - 1));
+}
