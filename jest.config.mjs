@@ -16,6 +16,10 @@ function findProjects(dir, depth) {
 }
 
 export default {
-  projects: ['apps', 'libs'].filter((d) => existsSync(join(root, d))).flatMap((d) => findProjects(join(root, d), 2)),
+  projects: [
+    ...['apps', 'libs'].filter((d) => existsSync(join(root, d))).flatMap((d) => findProjects(join(root, d), 2)),
+    // Top-level folders with their own checks (k8s manifests, docker files).
+    ...['k8s', 'docker'].map((d) => join(root, d)).filter((d) => existsSync(join(d, 'jest.config.mjs'))),
+  ],
   testTimeout: 30_000,
 };

@@ -1,1 +1,2 @@
-export {};
+export * from './currencies.js';
+export * from './amount.js';

@@ -1,1 +1,1 @@
-export {};
+export * from './time-ordered-id.js';

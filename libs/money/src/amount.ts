@@ -1,0 +1,114 @@
+import { currencyExponent } from './currencies.js';
+
+/**
+ * Conversion between amounts at the edges (JSON numbers or decimal strings in currency units)
+ * and the integer minor units used everywhere inside. No float arithmetic: a number is turned
+ * into its shortest decimal representation and handled as digits.
+ */
+
+export type AmountErrorCode = 'AMOUNT_INVALID' | 'AMOUNT_PRECISION' | 'AMOUNT_TOO_LARGE';
+
+export class AmountError extends Error {
+  override readonly name = 'AmountError';
+  constructor(
+    readonly code: AmountErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type AmountResult = { ok: true; minor: number } | { ok: false; error: AmountError };
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+
+/** Digits and a power-of-ten scale for a plain or exponent-notation decimal. */
+function decompose(text: string): { negative: boolean; digits: string; scale: number } | undefined {
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  return { negative: sign === '-', digits: whole + fraction, scale: fraction.length - Number(exponent) };
+}
+
+/** Parses a currency amount into integer minor units, refusing more decimals than the currency has. */
+export function tryParseAmount(value: number | string, currency: string): AmountResult {
+  const exponent = currencyExponent(currency);
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    return { ok: false, error: new AmountError('AMOUNT_INVALID', `amount must be a finite number, got ${value}`) };
+  }
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const parts = decompose(text);
+  if (!parts) return { ok: false, error: new AmountError('AMOUNT_INVALID', `amount ${JSON.stringify(value)} is not a decimal number`) };
+
+  // digits · 10^-scale  →  minor = digits · 10^(exponent - scale)
+  let digits = parts.digits.replace(/^0+(?=\d)/, '');
+  let shift = exponent - parts.scale;
+  if (shift < 0) {
+    // Dropping digits is only allowed when they are zeros (1.50 USD is fine, 1.505 USD is not).
+    const dropped = digits.slice(Math.max(0, digits.length + shift));
+    if (/[^0]/.test(dropped)) {
+      return {
+        ok: false,
+        error: new AmountError('AMOUNT_PRECISION', `amount ${text} has more than ${exponent} decimal place(s) allowed for ${currency}`),
+      };
+    }
+    digits = digits.slice(0, Math.max(0, digits.length + shift)) || '0';
+    shift = 0;
+  }
+  if (digits.length + shift > 16) {
+    return { ok: false, error: new AmountError('AMOUNT_TOO_LARGE', `amount ${text} ${currency} is too large`) };
+  }
+  const minor = Number(digits + '0'.repeat(shift));
+  if (!Number.isSafeInteger(minor)) {
+    return { ok: false, error: new AmountError('AMOUNT_TOO_LARGE', `amount ${text} ${currency} is too large`) };
+  }
+  return { ok: true, minor: parts.negative && minor !== 0 ? -minor : minor };
+}
+
+/** As `tryParseAmount`, throwing the `AmountError`. */
+export function parseAmount(value: number | string, currency: string): number {
+  const result = tryParseAmount(value, currency);
+  if (!result.ok) throw result.error;
+  return result.minor;
+}
+
+/** Minor units as a decimal string with exactly the currency's decimals: 1230 USD → "12.30". */
+export function formatAmountString(minor: number, currency: string): string {
+  assertMinor(minor);
+  const exponent = currencyExponent(currency);
+  const negative = minor < 0;
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const whole = digits.slice(0, digits.length - exponent);
+  const fraction = digits.slice(digits.length - exponent);
+  return `${negative ? '-' : ''}${whole}${exponent > 0 ? `.${fraction}` : ''}`;
+}
+
+/** Minor units as a JSON number in currency units: 1230 USD → 12.3 (the shortest exact decimal). */
+export function formatAmount(minor: number, currency: string): number {
+  return Number(formatAmountString(minor, currency));
+}
+
+export function assertMinor(minor: number): void {
+  if (!Number.isSafeInteger(minor)) throw new AmountError('AMOUNT_INVALID', `minor units must be a safe integer, got ${minor}`);
+}
+
+/** Checked integer arithmetic on minor units. */
+export function addMinor(a: number, b: number): number {
+  assertMinor(a);
+  assertMinor(b);
+  const sum = a + b;
+  if (!Number.isSafeInteger(sum)) throw new AmountError('AMOUNT_TOO_LARGE', `sum ${a} + ${b} overflows`);
+  return sum;
+}
+
+export function subtractMinor(a: number, b: number): number {
+  return addMinor(a, -b);
+}
+
+export function multiplyMinor(minor: number, factor: number): number {
+  assertMinor(minor);
+  if (!Number.isSafeInteger(factor)) throw new AmountError('AMOUNT_INVALID', `factor must be a safe integer, got ${factor}`);
+  const product = minor * factor;
+  if (!Number.isSafeInteger(product)) throw new AmountError('AMOUNT_TOO_LARGE', `product ${minor} × ${factor} overflows`);
+  return product;
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { AmountError, addMinor, formatAmount, formatAmountString, multiplyMinor, parseAmount, tryParseAmount } from './amount.js';
+import { currencyExponent, isCurrencyCode, UnknownCurrencyError } from './currencies.js';
+
+describe('currency exponents (ISO 4217)', () => {
+  it.each([
+    ['USD', 2],
+    ['EUR', 2],
+    ['KRW', 0],
+    ['JPY', 0],
+    ['KWD', 3],
+    ['CLF', 4],
+  ])('%s has %i decimals', (code, exponent) => {
+    expect(currencyExponent(code)).toBe(exponent);
+  });
+
+  it('rejects codes that are not ISO 4217', () => {
+    expect(isCurrencyCode('usd')).toBe(false);
+    expect(isCurrencyCode('XBT')).toBe(false);
+    expect(() => currencyExponent('ABC')).toThrow(UnknownCurrencyError);
+  });
+});
+
+describe('parseAmount: JSON amounts to minor units', () => {
+  it.each([
+    [2, 'USD', 200],
+    [2.5, 'USD', 250],
+    [0.29, 'USD', 29],
+    ['12.30', 'USD', 1230],
+    [1.5, 'KWD', 1500],
+    [1000, 'KRW', 1000],
+    [1.0, 'KRW', 1],
+    ['1.500', 'USD', 150],
+    [1e3, 'EUR', 100_000],
+    ['2E-2', 'EUR', 2],
+    [0, 'USD', 0],
+    [-3.1, 'USD', -310],
+  ])('%p %s is %i minor units', (value, currency, minor) => {
+    expect(parseAmount(value, currency)).toBe(minor);
+  });
+
+  it.each([
+    [1.005, 'USD'],
+    ['0.001', 'EUR'],
+    [0.1 + 0.2, 'USD'],
+    [1.5, 'KRW'],
+    [1e-7, 'USD'],
+    [0.0001, 'KWD'],
+  ])('%p has too many decimals for %s', (value, currency) => {
+    const result = tryParseAmount(value, currency);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe('AMOUNT_PRECISION');
+  });
+
+  it.each([[Number.NaN], [Number.POSITIVE_INFINITY], ['12,30'], [''], ['1.2.3'], ['0x10'], [' '], ['abc']])('%p is not an amount', (value) => {
+    const result = tryParseAmount(value, 'USD');
+    expect(!result.ok && result.error.code).toBe('AMOUNT_INVALID');
+  });
+
+  it('refuses amounts beyond 53-bit minor units', () => {
+    expect(() => parseAmount(1e15, 'USD')).toThrow(AmountError);
+    expect(() => parseAmount('90071992547409.93', 'USD')).toThrow(/too large/);
+    expect(parseAmount('90071992547409.91', 'USD')).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe('formatAmount: minor units back to currency units', () => {
+  it.each([
+    [1230, 'USD', '12.30', 12.3],
+    [5, 'USD', '0.05', 0.05],
+    [-5, 'EUR', '-0.05', -0.05],
+    [1000, 'KRW', '1000', 1000],
+    [1, 'KWD', '0.001', 0.001],
+  ])('%i %s is %s', (minor, currency, text, number) => {
+    expect(formatAmountString(minor, currency)).toBe(text);
+    expect(formatAmount(minor, currency)).toBe(number);
+  });
+
+  it('round-trips every safe minor amount through a JSON number', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: 1e13 }), fc.constantFrom('USD', 'KRW', 'KWD', 'CLF'), (minor, currency) => {
+        const wire = JSON.parse(JSON.stringify({ amount: formatAmount(minor, currency) })) as { amount: number };
+        expect(parseAmount(wire.amount, currency)).toBe(minor);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('checked arithmetic on minor units', () => {
+  it('adds and multiplies integers', () => {
+    expect(addMinor(150, 250)).toBe(400);
+    expect(multiplyMinor(150, 20)).toBe(3000);
+  });
+
+  it('refuses fractions and overflow', () => {
+    expect(() => addMinor(1.5, 1)).toThrow(AmountError);
+    expect(() => addMinor(Number.MAX_SAFE_INTEGER, 1)).toThrow(/overflows/);
+    expect(() => multiplyMinor(2 ** 30, 2 ** 30)).toThrow(/overflows/);
+  });
+});
