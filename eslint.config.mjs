@@ -37,7 +37,11 @@ export default [
               bannedExternalImports: ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got'],
             },
             { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:telemetry'] },
-            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:util', 'type:telemetry', 'type:adapter'] },
+            {
+              sourceTag: 'type:adapter',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain', 'type:ports', 'type:util', 'type:telemetry', 'type:application', 'type:adapter'],
+            },
+            { sourceTag: 'type:service', notDependOnLibsWithTags: ['type:app', 'type:testing'] },
             { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
           ],

@@ -1,0 +1,134 @@
+import { containersOf, podTemplateOf, splitImage, type Container } from './render.js';
+import type { K8sObject } from './schemas.js';
+
+/** The image every reelstream app runs from (DESIGN.md §2: one image, one `main.js` per app). */
+export const appImage = { name: 'reelstream', tag: '0.1.0' };
+
+interface Probe {
+  httpGet?: { path?: string; port?: string | number };
+  tcpSocket?: { port?: string | number };
+}
+interface ContainerPort {
+  name?: string;
+  containerPort: number;
+}
+
+export const isWorkload = (object: K8sObject): boolean => object.kind === 'Deployment' || object.kind === 'StatefulSet';
+
+export function imageProblems(image: string): string[] {
+  const [, tag] = splitImage(image);
+  if (tag === undefined || tag === '') return [`image ${image} has no tag: pin one`];
+  if (tag === 'latest') return [`image ${image} uses latest: pin a version`];
+  return [];
+}
+
+function portResolves(container: Container, port: string | number | undefined): boolean {
+  const ports = (container['ports'] as ContainerPort[] | undefined) ?? [];
+  return ports.some((p) => (typeof port === 'number' ? p.containerPort === port : p.name === port));
+}
+
+/**
+ * What every workload container must have: readiness and liveness probes on one of its own ports,
+ * CPU and memory requests and a memory limit, and a securityContext that runs as non-root, without
+ * privilege escalation, with every capability dropped; our own images also on a read-only root.
+ */
+export function workloadProblems(object: K8sObject): string[] {
+  const where = `${object.kind} ${object.metadata.name}`;
+  const pod = podTemplateOf(object);
+  if (!pod) return [`${where} has no pod template`];
+  const problems: string[] = [];
+  const podSecurity = (pod.spec['securityContext'] ?? {}) as { runAsNonRoot?: boolean; seccompProfile?: { type?: string } };
+  if (podSecurity.runAsNonRoot !== true) problems.push(`${where}: pod securityContext.runAsNonRoot must be true`);
+  if (podSecurity.seccompProfile?.type !== 'RuntimeDefault') problems.push(`${where}: pod seccompProfile must be RuntimeDefault`);
+  if (pod.spec['automountServiceAccountToken'] !== false) problems.push(`${where}: automountServiceAccountToken must be false`);
+  const containers = containersOf(object);
+  if (containers.length === 0) problems.push(`${where} has no containers`);
+  for (const container of containers) {
+    const at = `${where} container ${container.name}`;
+    for (const kind of ['readinessProbe', 'livenessProbe'] as const) {
+      const probe = container[kind] as Probe | undefined;
+      const port = probe?.httpGet?.port ?? probe?.tcpSocket?.port;
+      if (!probe) problems.push(`${at}: no ${kind}`);
+      else if (!portResolves(container, port)) problems.push(`${at}: ${kind} port ${String(port)} is not one of the container's ports`);
+    }
+    const resources = (container['resources'] ?? {}) as { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
+    if (!resources.requests?.['cpu'] || !resources.requests['memory']) problems.push(`${at}: needs cpu and memory requests`);
+    if (!resources.limits?.['memory']) problems.push(`${at}: needs a memory limit`);
+    const security = (container['securityContext'] ?? {}) as {
+      runAsNonRoot?: boolean;
+      allowPrivilegeEscalation?: boolean;
+      readOnlyRootFilesystem?: boolean;
+      capabilities?: { drop?: string[]; add?: string[] };
+      privileged?: boolean;
+    };
+    if (security.allowPrivilegeEscalation !== false) problems.push(`${at}: allowPrivilegeEscalation must be false`);
+    if (security.privileged === true) problems.push(`${at}: must not be privileged`);
+    if (!security.capabilities?.drop?.includes('ALL')) problems.push(`${at}: must drop ALL capabilities`);
+    if ((security.capabilities?.add ?? []).length > 0) problems.push(`${at}: must not add capabilities`);
+    if (security.runAsNonRoot !== true && podSecurity.runAsNonRoot !== true) problems.push(`${at}: must run as non-root`);
+    if (splitImage(container.image)[0].endsWith(appImage.name) && security.readOnlyRootFilesystem !== true) {
+      problems.push(`${at}: readOnlyRootFilesystem must be true`);
+    }
+    problems.push(...imageProblems(container.image).map((problem) => `${at}: ${problem}`));
+  }
+  return problems;
+}
+
+function selects(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
+  return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
+}
+
+/** Services select pods of an existing workload and target ports those pods declare. */
+export function serviceProblems(service: K8sObject, objects: readonly K8sObject[]): string[] {
+  const spec = service['spec'] as { selector?: Record<string, string>; ports?: { name?: string; port: number; targetPort?: string | number }[] };
+  const where = `Service ${service.metadata.name}`;
+  if (!spec.selector || Object.keys(spec.selector).length === 0) return [`${where} selects nothing`];
+  const selected = objects.filter((object) => isWorkload(object) && selects(spec.selector ?? {}, podTemplateOf(object)?.metadata?.labels));
+  if (selected.length === 0) return [`${where} selects ${JSON.stringify(spec.selector)}, which no Deployment or StatefulSet labels its pods with`];
+  const problems: string[] = [];
+  for (const port of spec.ports ?? []) {
+    const target = port.targetPort ?? port.port;
+    for (const workload of selected) {
+      if (!containersOf(workload).some((container) => portResolves(container, target))) {
+        problems.push(`${where} port ${port.name ?? port.port} targets ${String(target)}, which ${workload.kind} ${workload.metadata.name} does not expose`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** PodDisruptionBudgets and HorizontalPodAutoscalers point at Deployments that exist. */
+export function referenceProblems(object: K8sObject, objects: readonly K8sObject[]): string[] {
+  if (object.kind === 'PodDisruptionBudget') {
+    const selector = (object['spec'] as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
+    const matched = objects.some((candidate) => isWorkload(candidate) && selects(selector, podTemplateOf(candidate)?.metadata?.labels));
+    return matched && Object.keys(selector).length > 0 ? [] : [`PodDisruptionBudget ${object.metadata.name} selects no workload's pods`];
+  }
+  if (object.kind === 'HorizontalPodAutoscaler') {
+    const ref = (object['spec'] as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef;
+    return objects.some((candidate) => candidate.kind === ref.kind && candidate.metadata.name === ref.name)
+      ? []
+      : [`HorizontalPodAutoscaler ${object.metadata.name} scales ${ref.kind} ${ref.name}, which does not exist`];
+  }
+  if (object.kind === 'Ingress') {
+    const spec = object['spec'] as {
+      tls?: { hosts?: string[]; secretName?: string }[];
+      rules?: { host?: string; http?: { paths: { backend: { service?: { name: string; port: { name?: string; number?: number } } } }[] } }[];
+    };
+    const problems: string[] = [];
+    const tlsHosts = new Set((spec.tls ?? []).flatMap((tls) => tls.hosts ?? []));
+    for (const rule of spec.rules ?? []) {
+      if (!rule.host || !tlsHosts.has(rule.host)) problems.push(`Ingress ${object.metadata.name}: host ${rule.host ?? '(none)'} is served without TLS`);
+      for (const path of rule.http?.paths ?? []) {
+        const backend = path.backend.service;
+        const service = objects.find((candidate) => candidate.kind === 'Service' && candidate.metadata.name === backend?.name);
+        const ports = ((service?.['spec'] as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? []);
+        if (!backend || !ports.some((port) => port.name === backend.port.name || port.port === backend.port.number)) {
+          problems.push(`Ingress ${object.metadata.name}: backend ${JSON.stringify(backend)} is not a port of an existing Service`);
+        }
+      }
+    }
+    return problems;
+  }
+  return [];
+}

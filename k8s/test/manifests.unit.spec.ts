@@ -1,0 +1,236 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseOperatorsJson } from '@reelstream/contracts';
+import { appImage, imageProblems, isWorkload, referenceProblems, serviceProblems, workloadProblems } from './checks.js';
+import { readKustomization, referencedPaths } from './kustomization.js';
+import { readDocuments, yamlFiles } from './manifest-files.js';
+import { containersOf, podTemplateOf, render, type Rendered } from './render.js';
+import { schemaProblems, type K8sObject } from './schemas.js';
+
+const kustomizationDirs = ['base', 'overlays/dev', 'overlays/production'];
+const secretTemplate = 'base/operators-secret.template.yaml';
+/** Secrets the cluster operator creates outside kustomize (from the template); nothing else may be missing. */
+const externalSecrets = new Set(['reelstream-operators']);
+
+/** Each app, the container port its probes use, and the ConfigMap key that sets that port. */
+const apps: Record<string, { probePort: string; portKey: string }> = {
+  gateway: { probePort: 'http', portKey: 'GATEWAY_PORT' },
+  'game-server': { probePort: 'http', portKey: 'GAME_PORT' },
+  'bonus-ledger': { probePort: 'health', portKey: 'HEALTH_PORT' },
+  'wallet-dispatcher': { probePort: 'health', portKey: 'HEALTH_PORT' },
+  'operator-sandbox': { probePort: 'http', portKey: 'SANDBOX_PORT' },
+};
+
+const manifestFiles = yamlFiles().filter((file) => !file.endsWith('kustomization.yaml'));
+const renders = new Map<string, Rendered>(['overlays/dev', 'overlays/production'].map((dir) => [dir, render(dir)]));
+const rendered = (dir: string): K8sObject[] => (renders.get(dir) as Rendered).objects;
+const find = (objects: readonly K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const configOf = (objects: readonly K8sObject[]) => (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
+const decodedSecret = (secret: K8sObject | undefined, key: string) =>
+  Buffer.from(((secret?.['data'] ?? {}) as Record<string, string>)[key] ?? '', 'base64').toString('utf8');
+
+describe('every YAML document under k8s/', () => {
+  it('validates against the Kubernetes schema with no unknown fields (patch files after merging, in the renders)', async () => {
+    const patchFiles = new Set(kustomizationDirs.flatMap((dir) => (readKustomization(dir).patches ?? []).flatMap((p) => (p.path ? [`${dir}/${p.path}`] : []))));
+    const problems: string[] = [];
+    for (const file of manifestFiles.filter((f) => !patchFiles.has(f))) {
+      for (const document of readDocuments(file)) {
+        const object = document as K8sObject;
+        problems.push(...(await schemaProblems(object)).map((p) => `${file} ${object.kind}/${object.metadata?.name}: ${p}`));
+      }
+    }
+    expect(manifestFiles.length).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+  });
+
+  it('is used: listed by a kustomization, or the documented Secret template', () => {
+    const listed = new Set(kustomizationDirs.flatMap((dir) => referencedPaths(dir).map((r) => r.path)));
+    expect(manifestFiles.filter((file) => !listed.has(file) && file !== secretTemplate)).toEqual([]);
+  });
+});
+
+describe('kustomizations', () => {
+  it.each(kustomizationDirs)('%s is well-formed and lists only files that exist', (dir) => {
+    const paths = referencedPaths(dir);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.filter((p) => !p.exists).map((p) => p.path)).toEqual([]);
+  });
+
+  it('pin a tag or digest in every image they rewrite', () => {
+    const entries = kustomizationDirs.flatMap((dir) => readKustomization(dir).images ?? []);
+    expect(entries.length).toBeGreaterThan(0);
+    const images = entries.map((image) => `${image.newName ?? image.name}${image.digest ? `@${image.digest}` : `:${image.newTag ?? ''}`}`);
+    expect(images.flatMap(imageProblems)).toEqual([]);
+  });
+});
+
+describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) => {
+  it('validates every resulting object against the Kubernetes schema', async () => {
+    const problems: string[] = [];
+    for (const object of rendered(dir)) problems.push(...(await schemaProblems(object)).map((p) => `${object.kind}/${object.metadata.name}: ${p}`));
+    expect(problems).toEqual([]);
+  });
+
+  it('puts every namespaced object in reelstream, once', () => {
+    const objects = rendered(dir);
+    expect(objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'reelstream').map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
+    const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+  });
+
+  it('gives every workload probes, resources and a locked-down securityContext', () => {
+    const workloads = rendered(dir).filter(isWorkload);
+    expect(workloads.length).toBeGreaterThanOrEqual(4);
+    expect(workloads.flatMap(workloadProblems)).toEqual([]);
+  });
+
+  it('runs each app from the pinned image with its own main.js, config, operators secret, ports and scrape annotations', () => {
+    const objects = rendered(dir);
+    const config = configOf(objects);
+    const appDeployments = objects.filter((o) => o.kind === 'Deployment');
+    expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(Object.keys(apps).filter((name) => find(objects, 'Deployment', name)).sort());
+    for (const deployment of appDeployments) {
+      const name = deployment.metadata.name;
+      const expected = apps[name];
+      if (!expected) throw new Error(`unexpected Deployment ${name}`);
+      const [container] = containersOf(deployment);
+      const env = (container?.['env'] ?? []) as { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+      const ports = (container?.['ports'] ?? []) as { name: string; containerPort: number }[];
+      const probe = container?.['readinessProbe'] as { httpGet: { path: string; port: string } };
+      const liveness = container?.['livenessProbe'] as { httpGet: { path: string; port: string } };
+
+      expect(container?.image).toMatch(new RegExp(`(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}$`));
+      expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
+      expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
+      expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
+      const operators = env.find((e) => e.name === 'OPERATORS_JSON')?.valueFrom?.secretKeyRef;
+      expect(operators?.key).toBe('OPERATORS_JSON');
+      const secret = find(objects, 'Secret', operators?.name ?? '');
+      expect(secret !== undefined || externalSecrets.has(operators?.name ?? '')).toBe(true);
+      expect([probe.httpGet, liveness.httpGet]).toEqual([
+        { path: '/readyz', port: expected.probePort },
+        { path: '/healthz', port: expected.probePort },
+      ]);
+      expect(String(ports.find((p) => p.name === expected.probePort)?.containerPort)).toBe(config[expected.portKey]);
+      expect(ports.find((p) => p.name === 'metrics')?.containerPort).toBe(9464);
+      expect(podTemplateOf(deployment)?.metadata?.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': config['OTEL_EXPORTER_PROMETHEUS_PORT'] });
+    }
+  });
+
+  it('has Services that select existing pods and target ports those pods expose', () => {
+    const objects = rendered(dir);
+    const services = objects.filter((o) => o.kind === 'Service');
+    expect(services.length).toBeGreaterThanOrEqual(4);
+    expect(services.flatMap((service) => serviceProblems(service, objects))).toEqual([]);
+  });
+
+  it('points disruption budgets, autoscalers and ingresses at objects that exist', () => {
+    const objects = rendered(dir);
+    expect(objects.flatMap((object) => referenceProblems(object, objects))).toEqual([]);
+    for (const workload of objects.filter((o) => o.kind === 'Deployment')) {
+      const selector = (workload['spec'] as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
+      const budget = objects.find((o) => o.kind === 'PodDisruptionBudget' && JSON.stringify((o['spec'] as { selector: unknown }).selector) === JSON.stringify({ matchLabels: selector }));
+      if (workload.metadata.name !== 'operator-sandbox') expect(budget?.metadata.name).toBe(workload.metadata.name);
+    }
+    expect(['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name)).toEqual(['gateway', 'game-server']);
+  });
+});
+
+describe('the base configuration', () => {
+  const config = (readDocuments('base/config.yaml')[0] as K8sObject)['data'] as Record<string, string>;
+
+  it('points at Kafka and EventStoreDB and names the health and metrics ports', () => {
+    expect(config['BUS_URL']).toMatch(/^kafka:\/\/[^/]+:\d+/);
+    expect(config['EVENT_STORE_URL']).toMatch(/^esdb:\/\/[^/]+:\d+/);
+    expect(config).toMatchObject({ GATEWAY_PORT: '8080', GAME_PORT: '8081', SANDBOX_PORT: '8082', HEALTH_PORT: '9090', OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: '9464' });
+    expect(Object.keys(config)).not.toContain('OPERATORS_JSON');
+  });
+
+  it('ships the operators Secret only as a template the apps refuse until it is filled in', () => {
+    const [template] = readDocuments(secretTemplate) as K8sObject[];
+    const json = (template?.['stringData'] as Record<string, string>)['OPERATORS_JSON'] ?? '';
+    expect(template?.metadata.name).toBe([...externalSecrets][0]);
+    expect(Array.isArray(JSON.parse(json))).toBe(true);
+    expect(() => parseOperatorsJson(json)).toThrow(/apiTokenSha256/);
+  });
+});
+
+describe('the dev overlay', () => {
+  const objects = rendered('overlays/dev');
+
+  it('runs one replica of every app plus the operator sandbox on 8082', () => {
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    expect(deployments.map((d) => [d.metadata.name, (d['spec'] as { replicas?: number }).replicas]).sort()).toEqual(
+      ['bonus-ledger', 'game-server', 'gateway', 'operator-sandbox', 'wallet-dispatcher'].map((name) => [name, 1]),
+    );
+    const sandbox = find(objects, 'Service', 'operator-sandbox')?.['spec'] as { ports: { name: string; port: number }[] };
+    expect(sandbox.ports.find((p) => p.name === 'http')?.port).toBe(8082);
+  });
+
+  it('generates a demo operator the apps accept, with callbacks going to the sandbox', () => {
+    const operators = parseOperatorsJson(decodedSecret(find(objects, 'Secret', 'reelstream-operators'), 'OPERATORS_JSON'));
+    expect(operators.length).toBeGreaterThan(0);
+    for (const operator of operators) expect(new URL(operator.callbackUrl).host).toBe(`operator-sandbox:${configOf(objects)['SANDBOX_PORT']}`);
+  });
+
+  it('brings the Kafka and EventStoreDB the base configuration points at', () => {
+    const config = configOf(objects);
+    const busHost = new URL(config['BUS_URL'] ?? '').host;
+    const storeHost = new URL(config['EVENT_STORE_URL'] ?? '').host;
+    const servicePort = (name: string) => ((find(objects, 'Service', name)?.['spec'] as { ports: { port: number }[] } | undefined)?.ports[0]?.port);
+    expect(busHost).toBe(`kafka:${servicePort('kafka')}`);
+    expect(storeHost).toBe(`eventstore:${servicePort('eventstore')}`);
+  });
+});
+
+describe('the production overlay', () => {
+  const objects = rendered('overlays/production');
+
+  it('runs at least three of every app and autoscales the HTTP apps from three', () => {
+    for (const name of ['bonus-ledger', 'wallet-dispatcher']) expect((find(objects, 'Deployment', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
+    for (const name of ['gateway', 'game-server']) expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(3);
+    expect(find(objects, 'Deployment', 'operator-sandbox')).toBeUndefined();
+  });
+
+  it('exposes the gateway and the launch host through an Ingress with TLS', () => {
+    const ingress = find(objects, 'Ingress', 'reelstream')?.['spec'] as { tls: { secretName: string; hosts: string[] }[]; rules: { host: string; http: { paths: { backend: { service: { name: string } } }[] } }[] };
+    expect(ingress.tls[0]?.secretName).toBe('reelstream-tls');
+    expect(ingress.rules.map((rule) => rule.http.paths[0]?.backend.service.name)).toEqual(['gateway', 'game-server']);
+    expect(new URL(configOf(objects)['LAUNCH_BASE_URL'] ?? '').host).toBe(ingress.rules[1]?.host);
+  });
+
+  it('expects the operators Secret to be created outside kustomize', () => {
+    expect(find(objects, 'Secret', 'reelstream-operators')).toBeUndefined();
+  });
+});
+
+describe('the checks themselves', () => {
+  const gateway = () => structuredClone(find(rendered('overlays/dev'), 'Deployment', 'gateway') as K8sObject);
+
+  it('report a Deployment without probes, limits or a locked-down container', () => {
+    const broken = gateway();
+    const [container] = containersOf(broken);
+    delete container?.['readinessProbe'];
+    (container?.['resources'] as { limits: Record<string, unknown> }).limits = {};
+    (container?.['securityContext'] as Record<string, unknown>)['readOnlyRootFilesystem'] = false;
+    expect(workloadProblems(broken)).toEqual([
+      'Deployment gateway container gateway: no readinessProbe',
+      'Deployment gateway container gateway: needs a memory limit',
+      'Deployment gateway container gateway: readOnlyRootFilesystem must be true',
+    ]);
+  });
+
+  it('report a misspelt field, an unpinned image and a Service that selects nothing', async () => {
+    const broken = gateway();
+    const [container] = containersOf(broken);
+    if (container) {
+      container['readinesProbe'] = container['readinessProbe'];
+      container.image = 'reelstream:latest';
+    }
+    expect(await schemaProblems(broken)).toEqual(['unknown field spec.template.spec.containers[0].readinesProbe']);
+    expect(workloadProblems(broken)).toContain('Deployment gateway container gateway: image reelstream:latest uses latest: pin a version');
+    const orphan: K8sObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'orphan' }, spec: { selector: { 'app.kubernetes.io/name': 'nobody' }, ports: [{ port: 1 }] } };
+    expect(serviceProblems(orphan, rendered('overlays/dev'))).toEqual([
+      'Service orphan selects {"app.kubernetes.io/name":"nobody"}, which no Deployment or StatefulSet labels its pods with',
+    ]);
+  });
+});

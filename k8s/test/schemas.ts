@@ -1,0 +1,50 @@
+import { declarationOf, unknownFields } from './strict-fields.js';
+
+/** A Kubernetes object as read from YAML. */
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+interface ModelClass {
+  new (data: object): { validate(): void };
+}
+
+/** Every kind the manifests may use, by `apiVersion/kind`, and its kubernetes-models module. */
+const models: Record<string, string> = {
+  'v1/Namespace': 'v1/Namespace',
+  'v1/ServiceAccount': 'v1/ServiceAccount',
+  'v1/ConfigMap': 'v1/ConfigMap',
+  'v1/Secret': 'v1/Secret',
+  'v1/Service': 'v1/Service',
+  'apps/v1/Deployment': 'apps/v1/Deployment',
+  'apps/v1/StatefulSet': 'apps/v1/StatefulSet',
+  'policy/v1/PodDisruptionBudget': 'policy/v1/PodDisruptionBudget',
+  'autoscaling/v2/HorizontalPodAutoscaler': 'autoscaling/v2/HorizontalPodAutoscaler',
+  'networking.k8s.io/v1/Ingress': 'networking.k8s.io/v1/Ingress',
+};
+
+export const clusterScopedKinds = new Set(['Namespace']);
+
+/**
+ * Schema problems of one object: the kubernetes-models (OpenAPI) validation plus unknown keys.
+ * An empty list means the object is valid.
+ */
+export async function schemaProblems(object: K8sObject): Promise<string[]> {
+  const modelPath = models[`${object.apiVersion}/${object.kind}`];
+  if (!modelPath) return [`no schema known for ${object.apiVersion} ${object.kind}: add it to k8s/test/schemas.ts`];
+  const module = (await import(`kubernetes-models/${modelPath}`)) as Record<string, ModelClass>;
+  const kind = modelPath.split('/').at(-1) as string;
+  const Model = module[kind];
+  if (!Model) throw new Error(`kubernetes-models/${modelPath} exports no ${kind}`);
+  const problems: string[] = [];
+  try {
+    new Model(object).validate();
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  problems.push(...unknownFields(object, declarationOf(modelPath)).map((field) => `unknown field ${field}`));
+  return problems;
+}

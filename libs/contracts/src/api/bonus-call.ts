@@ -1,0 +1,185 @@
+/**
+ * Register and cancel a bonus call: `POST /v1/bonus-call/register` (spec §2.1, §4.1) and
+ * `POST /v1/bonus-call/cancel` (spec §4.2, DESIGN D14). The schemas accept what the
+ * specification and its decisions allow (aliases D1, D2, D4) and output one normalised shape.
+ * Rules that need context (decimals of the currency, expireAt in the future, provider and game
+ * checks, features) belong to the gateway and the ledger and have codes in the error catalogue.
+ */
+import * as z from 'zod';
+import { allDistinct, catalogId, longId, playerId } from '../shared/primitives.js';
+import { longIdNumberOrText, longIdText } from '../shared/ids.js';
+import { parseLocalDateTime } from '../time.js';
+import { okEnvelope } from './envelope.js';
+
+/**
+ * platformId: the operator's own idempotency key for a registration. 1–64 printable ASCII
+ * characters, no leading or trailing space. Refused rather than trimmed: silently trimming would
+ * make `"A1 "` and `"A1"` the same registration behind the operator's back.
+ */
+export const PLATFORM_ID_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,62}[\x21-\x7E])?$/;
+export const platformId = z
+  .string()
+  .regex(PLATFORM_ID_PATTERN, { error: 'platformId must be 1–64 printable ASCII characters without leading or trailing spaces' })
+  .meta({ description: "The operator's unique id of this bonus request (1–64 printable ASCII characters).", examples: ['promo-2026-05-0001'] });
+
+/** D4: several games may trigger one bonus call; a limit keeps a request and its events small. */
+export const MAX_GAMES_PER_BONUS_CALL = 100;
+
+export const gameIdOrIds = z
+  .union([catalogId, z.array(catalogId).min(1, { error: 'gameId must not be an empty array' }).max(MAX_GAMES_PER_BONUS_CALL)], {
+    error: 'gameId must be a positive integer or a non-empty array of distinct positive integers',
+  })
+  .refine((value) => typeof value === 'number' || allDistinct(value), { error: 'gameId must not list the same game twice' })
+  .meta({ description: `One game id, or a non-empty array of up to ${MAX_GAMES_PER_BONUS_CALL} distinct game ids of the provider (DESIGN D4).` });
+
+/** D2: the documented numbers, and the words of the other description in any letter case. */
+const FREE_SPIN_WORD = /^[Ff][Rr][Ee][Ee][Ss][Pp][Ii][Nn]$/;
+const REGULAR_WORD = /^[Rr][Ee][Gg][Uu][Ll][Aa][Rr]$/;
+export const BonusTypes = { freeSpin: 1, regular: 2 } as const;
+export type BonusType = (typeof BonusTypes)[keyof typeof BonusTypes];
+export const bonusTypeValue = z.union([z.literal(1), z.literal(2)]);
+
+export const bonusType = z
+  .union(
+    [
+      z.literal(1),
+      z.literal(2),
+      z.string().regex(FREE_SPIN_WORD).transform((): BonusType => BonusTypes.freeSpin),
+      z.string().regex(REGULAR_WORD).transform((): BonusType => BonusTypes.regular),
+    ],
+    { error: 'bonusType must be 1 (FreeSpin) or 2 (Regular)' },
+  )
+  .meta({ description: '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted (DESIGN D2).' });
+
+/** A wall-clock time `YYYY-MM-DD HH:mm:ss` that is on the calendar; its zone is the operator's (D5). */
+export const localDateTime = z
+  .string()
+  .superRefine((value, ctx) => {
+    const parsed = parseLocalDateTime(value);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
+  })
+  .meta({ description: 'Wall-clock time YYYY-MM-DD HH:mm:ss in the operator time zone (UTC unless configured).', examples: ['2026-06-30 23:59:59'] });
+
+/**
+ * A positive finite amount in currency units; its decimals are checked against the currency
+ * later (AMOUNT_PRECISION). At most 10^11 units, so the amount stays a safe integer in minor
+ * units even for a currency with four decimals.
+ */
+export const MAX_CURRENCY_UNITS = 100_000_000_000;
+export const currencyUnits = z.number().positive().max(MAX_CURRENCY_UNITS, { error: `amount must be at most ${MAX_CURRENCY_UNITS}` });
+
+export const freeSpinMetaData = z
+  .strictObject({
+    spinAmount: z.number().int().min(1).max(100).meta({ description: 'Number of free spins, 1–100 (spec §8).' }),
+    baseBetAmount: currencyUnits.meta({ description: 'Bet per free spin in currency units.' }),
+  })
+  .meta({ description: 'Free Spin Bonus configuration; required when bonusType is 1.' });
+
+const registerBody = z
+  .strictObject({
+    platformId: platformId.optional(),
+    issueId: platformId.optional().meta({ description: 'Alias of platformId (the sample request of the specification, DESIGN D1).' }),
+    providerId: catalogId,
+    gameId: gameIdOrIds,
+    playerId,
+    bonusType,
+    callAmount: currencyUnits.meta({ description: 'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units.' }),
+    expireAt: localDateTime,
+    metaData: freeSpinMetaData.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.platformId === undefined && body.issueId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['platformId'], message: 'platformId is required' });
+    }
+    if (body.platformId !== undefined && body.issueId !== undefined && body.platformId !== body.issueId) {
+      ctx.addIssue({ code: 'custom', path: ['issueId'], message: 'issueId is an alias of platformId; when both are given they must be equal' });
+    }
+    if (body.bonusType === BonusTypes.freeSpin && body.metaData === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['metaData'], message: 'metaData with spinAmount and baseBetAmount is required when bonusType is 1' });
+    }
+  });
+
+export const registerBonusCallRequest = registerBody
+  .transform((body) => {
+    const normalised = {
+      platformId: (body.platformId ?? body.issueId) as string,
+      providerId: body.providerId,
+      gameIds: typeof body.gameId === 'number' ? [body.gameId] : [...body.gameId],
+      playerId: body.playerId,
+      bonusType: body.bonusType,
+      callAmount: body.callAmount,
+      expireAt: body.expireAt,
+    };
+    return body.metaData === undefined ? normalised : { ...normalised, metaData: { ...body.metaData } };
+  })
+  .meta({
+    id: 'RegisterBonusCallRequest',
+    description: 'Body of POST /v1/bonus-call/register (spec §2.1, §4.1).',
+    examples: [
+      {
+        platformId: 'promo-2026-05-0001',
+        providerId: 7,
+        gameId: [1001, 1002],
+        playerId: 'player_42',
+        bonusType: 1,
+        callAmount: 50,
+        expireAt: '2026-06-30 23:59:59',
+        metaData: { spinAmount: 10, baseBetAmount: 0.2 },
+      },
+      { issueId: 'promo-2026-05-0002', providerId: 7, gameId: 1001, playerId: 'player_42', bonusType: 'FreeSpin', callAmount: 20, expireAt: '2026-07-01 12:00:00', metaData: { spinAmount: 5, baseBetAmount: 1 } },
+      { platformId: 'target-2026-05-0003', providerId: 7, gameId: 1001, playerId: 'player_7', bonusType: 2, callAmount: 100, expireAt: '2026-07-01 12:00:00' },
+    ],
+  });
+
+export type RegisterBonusCallInput = z.input<typeof registerBonusCallRequest>;
+export type RegisterBonusCallRequest = z.output<typeof registerBonusCallRequest>;
+
+export const registerBonusCallResponse = okEnvelope(
+  z.object({ issueId: longId.meta({ description: 'Id of the registered bonus call.' }) }),
+).meta({
+  id: 'RegisterBonusCallResponse',
+  description: 'The issueId of the bonus call. A resent identical request answers the same issueId with the header Idempotent-Replayed: true (DESIGN D17).',
+  examples: [{ success: true, message: 'OK', data: { issueId: 171234567890123 } }],
+});
+
+/** How a bonus call is addressed: by the platform's issueId or by the operator's platformId (D14). */
+export type BonusCallRef = { issueId: number } | { platformId: string };
+
+/**
+ * Cancel body: exactly one of issueId and platformId. issueId is a JSON number (D7); a string of
+ * digits is also accepted, because operators that keep long ids as strings send them that way.
+ */
+const cancelBody = z
+  .strictObject({
+    issueId: longIdNumberOrText.optional().meta({ description: 'The issueId returned by register (a number; a string of digits is accepted).' }),
+    platformId: platformId.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.issueId === undefined) === (body.platformId === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of issueId and platformId' });
+    }
+  });
+
+export const cancelBonusCallRequest = cancelBody
+  .transform((body): BonusCallRef => (body.issueId !== undefined ? { issueId: body.issueId } : { platformId: body.platformId as string }))
+  .meta({
+    id: 'CancelBonusCallRequest',
+    description: 'Body of POST /v1/bonus-call/cancel: exactly one of issueId and platformId (DESIGN D14).',
+    examples: [{ issueId: 171234567890123 }, { issueId: '171234567890123' }, { platformId: 'promo-2026-05-0001' }],
+  });
+
+export type CancelBonusCallInput = z.input<typeof cancelBonusCallRequest>;
+export type CancelBonusCallRequest = z.output<typeof cancelBonusCallRequest>;
+
+export const cancelBonusCallResponse = okEnvelope(
+  z.object({ issueId: longId, status: z.literal('canceled') }),
+).meta({
+  id: 'CancelBonusCallResponse',
+  description: 'The bonus call is canceled (also when it already was, DESIGN D14).',
+  examples: [{ success: true, message: 'OK', data: { issueId: 171234567890123, status: 'canceled' } }],
+});
+
+/** `{issueId}` of `GET /v1/bonus-call/{issueId}` (D13): a path segment, so digits only. */
+export const bonusCallPathParams = z
+  .strictObject({ issueId: longIdText })
+  .meta({ id: 'BonusCallPathParams', description: 'Path parameters of GET /v1/bonus-call/{issueId}.', examples: [{ issueId: '171234567890123' }] });

@@ -1,0 +1,127 @@
+/**
+ * The one error catalogue (DESIGN D16, STYLE "one error catalogue with stable codes"). Every
+ * error any service reports, over HTTP or on the bus, has a code from here. The HTTP status is
+ * defined here so there is one table, and used only by the gateway (and the launch host's player
+ * API). Statuses stay inside D16's list: 400, 401, 403, 404, 409, 422, 429, 503 — never 500.
+ */
+import * as z from 'zod';
+
+export type HttpErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+
+export interface ErrorDefinition {
+  readonly status: HttpErrorStatus;
+  readonly message: string;
+}
+
+export const ErrorCatalogue = {
+  // Request shape (gateway).
+  VALIDATION_FAILED: { status: 400, message: 'The request is not valid.' },
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
+  PAYLOAD_TOO_LARGE: { status: 400, message: 'The request body is too large.' },
+  AMOUNT_PRECISION: { status: 400, message: "An amount has more decimal places than the currency allows." },
+  // Who is calling.
+  UNAUTHORIZED: { status: 401, message: 'A valid Authorization: Bearer <API_TOKEN> header is required.' },
+  FORBIDDEN: { status: 403, message: 'This operator may not perform this operation.' },
+  // What is addressed (D18: another operator's resource is also a 404).
+  NOT_FOUND: { status: 404, message: 'The resource was not found.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
+  BONUS_NOT_FOUND: { status: 404, message: 'No bonus call with this id exists for this operator.' },
+  SESSION_NOT_FOUND: { status: 404, message: 'No game session with this token exists.' },
+  // State conflicts.
+  PLATFORM_ID_CONFLICT: { status: 409, message: 'This platformId was already registered with a different request body.' },
+  ACTIVE_BONUS_EXISTS: { status: 409, message: 'The player already has an active bonus call; only one may run at a time.' },
+  BONUS_ALREADY_COMPLETED: { status: 409, message: 'The bonus call is completed and cannot be canceled.' },
+  BONUS_EXPIRED: { status: 409, message: 'The bonus call has expired.' },
+  BONUS_NOT_ACTIVE: { status: 409, message: 'The bonus call is not active.' },
+  FREE_SPIN_IN_PROGRESS: { status: 409, message: 'A free spin of this bonus call is already in progress.' },
+  FREE_SPIN_NOT_STARTED: { status: 409, message: 'No free spin of this bonus call is in progress for this round.' },
+  SESSION_EXPIRED: { status: 409, message: 'The game session has expired.' },
+  INSUFFICIENT_FUNDS: { status: 409, message: "The player's balance does not cover the bet." },
+  BET_REJECTED: { status: 409, message: "The operator's wallet rejected the bet; the round was canceled." },
+  // Valid shape, impossible request.
+  BONUS_TYPE_UNAVAILABLE: { status: 422, message: 'This bonus type is not available for this operator.' },
+  PROVIDER_NOT_FOUND: { status: 422, message: 'The game provider does not exist.' },
+  GAME_NOT_FOUND: { status: 422, message: 'The game does not exist.' },
+  GAME_NOT_OF_PROVIDER: { status: 422, message: 'The game does not belong to the given provider.' },
+  GAME_NOT_IN_BONUS: { status: 422, message: 'The game is not one of the games of this bonus call.' },
+  FREE_SPINS_NOT_SUPPORTED: { status: 422, message: 'The game does not support free spins.' },
+  EXPIRE_AT_IN_PAST: { status: 422, message: 'expireAt must be in the future.' },
+  EXPIRE_AT_NOT_IN_ZONE: { status: 422, message: "expireAt does not exist in the operator's time zone (the clocks skip it)." },
+  RETURN_URL_NOT_ALLOWED: { status: 422, message: "returnUrl is not within the operator's allowed return origins." },
+  BET_NOT_ALLOWED: { status: 422, message: 'The bet is not one of the bet levels of this game.' },
+  // Back-pressure and failures.
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry later.' },
+  INTERNAL: { status: 503, message: 'An internal error occurred; retry later.' },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ErrorCatalogue;
+
+export const ERROR_CODES = Object.keys(ErrorCatalogue) as [ErrorCode, ...ErrorCode[]];
+
+export const errorCode = z.enum(ERROR_CODES).meta({ id: 'ErrorCode', description: 'Stable error code from the error catalogue.' });
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ErrorCatalogue, value);
+}
+
+export function httpStatusOf(code: ErrorCode): HttpErrorStatus {
+  return ErrorCatalogue[code].status;
+}
+
+export function defaultMessageOf(code: ErrorCode): string {
+  return ErrorCatalogue[code].message;
+}
+
+/** One entry of `error.details`: which field (`metaData.spinAmount`, `gameId[1]`; empty for the whole body) and why. */
+export const errorDetail = z
+  .object({ path: z.string(), message: z.string() })
+  .meta({ id: 'ErrorDetail', description: 'One problem found in the request: the field path (empty for the whole body) and the reason.' });
+export type ErrorDetail = z.infer<typeof errorDetail>;
+
+/** `['metaData', 'spinAmount']` → `metaData.spinAmount`; `['gameId', 1]` → `gameId[1]`. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else text += text === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return text;
+}
+
+/**
+ * The `details` of a VALIDATION_FAILED error, one entry per problem. An unknown key gets its
+ * own entry under its own path, so an operator sees `{path: "spins", message: "unknown field"}`.
+ */
+export function validationDetails(error: z.ZodError): ErrorDetail[] {
+  return detailsOf(error.issues, []);
+}
+
+function detailsOf(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): ErrorDetail[] {
+  return issues.flatMap((issue): ErrorDetail[] => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: formatIssuePath([...path, key]), message: `unknown field "${key}"` }));
+    }
+    if (issue.code === 'invalid_union') {
+      // When the value had the type of exactly one alternative (an array for `number | number[]`),
+      // that alternative's own problems say more than "matches none of the alternatives".
+      const typed = issue.errors.filter((branch) => !branch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+      const [only] = typed;
+      if (typed.length === 1 && only !== undefined) return detailsOf(only, path);
+    }
+    return [{ path: formatIssuePath(path), message: issue.message }];
+  });
+}
+
+/** An error as a value: what services return instead of throwing across a boundary. */
+export interface ServiceError {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+export function serviceError(code: ErrorCode, message: string = defaultMessageOf(code), details?: ErrorDetail[]): ServiceError {
+  return details === undefined ? { code, message } : { code, message, details };
+}

@@ -1,0 +1,86 @@
+/**
+ * `POST /v1/game/launch` (spec §2.3, §4.3; DESIGN D6, D19): a session-specific launch URL.
+ */
+import * as z from 'zod';
+import { catalogId, currencyCode, httpUrl, playerId } from '../shared/primitives.js';
+import { okEnvelope } from './envelope.js';
+
+/**
+ * BCP-47-ish: a 2–3 letter language, an optional 4-letter script and an optional region
+ * (2 letters or 3 digits), separated by `-` (or `_`, which some operators send). Normalised to
+ * the canonical case: `zh_hant_tw` → `zh-Hant-TW`.
+ */
+export const LANGUAGE_PATTERN = /^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|[0-9]{3}))?$/;
+
+export function normaliseLanguageTag(tag: string): string | undefined {
+  const match = LANGUAGE_PATTERN.exec(tag);
+  if (!match) return undefined;
+  const [, language = '', script, region] = match;
+  const parts = [language.toLowerCase()];
+  if (script) parts.push(script.charAt(0).toUpperCase() + script.slice(1).toLowerCase());
+  if (region) parts.push(region.toUpperCase());
+  return parts.join('-');
+}
+
+export const languageTag = z
+  .string()
+  .regex(LANGUAGE_PATTERN, { error: 'language must be a language code such as en, ko or zh-CN' })
+  .transform((tag) => normaliseLanguageTag(tag) as string)
+  .meta({ description: 'Language of the game interface: a 2–3 letter code with optional script and region (en, ko, zh-CN).', examples: ['en'] });
+
+/** The URL the player returns to: absolute http(s) only (D19); `javascript:` and friends never reach a page. */
+export const returnUrl = httpUrl.meta({ description: 'Absolute http(s) URL the player is sent to on leaving the game.', examples: ['https://casino.example/lobby'] });
+
+/**
+ * D19's contextual half: with allowed origins configured, the URL's origin must be one of them
+ * (compared as origins, so `https://casino.example:443` equals `https://casino.example`).
+ * An operator without allowed origins accepts any http(s) URL.
+ */
+export function isReturnUrlAllowed(url: string, allowedOrigins: readonly string[]): boolean {
+  let origin: string;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+    origin = parsed.origin;
+  } catch {
+    return false;
+  }
+  if (allowedOrigins.length === 0) return true;
+  return allowedOrigins.some((allowed) => {
+    try {
+      return new URL(allowed).origin === origin;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export const launchGameRequest = z
+  .strictObject({
+    playerId,
+    providerId: catalogId,
+    gameId: catalogId,
+    language: languageTag,
+    returnUrl,
+    isStreamer: z.boolean({ error: 'isStreamer must be true or false (a JSON boolean)' }).meta({
+      description: "When true, the player's results stay out of the agent report and the streamer RTP profile applies.",
+    }),
+    currency: currencyCode.optional().meta({ description: "The player's currency; the operator's default currency when omitted (DESIGN D6)." }),
+  })
+  .meta({
+    id: 'LaunchGameRequest',
+    description: 'Body of POST /v1/game/launch (spec §2.3).',
+    examples: [
+      { playerId: 'player_42', providerId: 7, gameId: 1001, language: 'en', returnUrl: 'https://casino.example/lobby', isStreamer: false },
+      { playerId: 'streamer_1', providerId: 7, gameId: 1002, language: 'ko', returnUrl: 'https://casino.example/', isStreamer: true, currency: 'KRW' },
+    ],
+  });
+
+export type LaunchGameInput = z.input<typeof launchGameRequest>;
+export type LaunchGameRequest = z.output<typeof launchGameRequest>;
+
+export const launchGameResponse = okEnvelope(httpUrl.meta({ description: 'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>.' })).meta({
+  id: 'LaunchGameResponse',
+  description: 'The session-specific launch URL (spec §4.3).',
+  examples: [{ success: true, message: 'OK', data: 'http://localhost:8081/launch?token=q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g' }],
+});

@@ -1,0 +1,84 @@
+/**
+ * Messages of the wallet-dispatcher (DESIGN §4): requests on `wallet.requests` from the
+ * game-server and the bonus-ledger, replies on `wallet.replies`, parked wins on
+ * `wallet.dead-letters` (D11). Money in integer minor units; the dispatcher converts to
+ * currency units when it writes the callback.
+ */
+import * as z from 'zod';
+import { callbackStatusCode } from '../callbacks/reply.js';
+import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, signedMinorAmount } from '../shared/primitives.js';
+import { bonusIdValue } from '../shared/ids.js';
+
+const common = {
+  transactionId: longId.meta({ description: 'Idempotency key of the callback: a redelivered request is the same transaction.' }),
+  operatorId,
+  playerId,
+  roundId: longId,
+  providerId: catalogId,
+  gameId: catalogId,
+  currency: currencyCode,
+  bonusId: bonusIdValue.meta({ description: 'The issueId of the bonus call the round belongs to, or 0.' }),
+  requestedAt: isoInstant,
+};
+
+export const walletBetRequest = z.strictObject({
+  command: z.literal('bet'),
+  ...common,
+  amountMinor: positiveMinorAmount,
+  /** D21: the player had an active bonus call when the bet was placed. */
+  isBonusBusy: z.boolean(),
+});
+
+export const walletWinRequest = z.strictObject({
+  command: z.literal('win'),
+  ...common,
+  /** May be 0 (a free spin without a win still sends its win, D10). */
+  amountMinor: minorAmount,
+  isRoundFinished: z.boolean(),
+});
+
+export const walletBetwinRequest = z.strictObject({
+  command: z.literal('betwin'),
+  ...common,
+  betMinor: positiveMinorAmount,
+  winMinor: minorAmount,
+});
+
+export const walletRequest = z.discriminatedUnion('command', [walletBetRequest, walletWinRequest, walletBetwinRequest]);
+export type WalletBetRequest = z.infer<typeof walletBetRequest>;
+export type WalletWinRequest = z.infer<typeof walletWinRequest>;
+export type WalletBetwinRequest = z.infer<typeof walletBetwinRequest>;
+export type WalletRequest = z.infer<typeof walletRequest>;
+export type WalletCommand = WalletRequest['command'];
+
+export const walletReply = z
+  .strictObject({
+    transactionId: longId,
+    statusCode: callbackStatusCode,
+    /** The operator's balance after the transaction, when it answered with a valid body. */
+    balanceMinor: signedMinorAmount.optional(),
+    /** true when the round was canceled because the bet or betwin failed (a cancel callback follows). */
+    canceled: z.boolean(),
+    /** Why a non-OK status: the operator's code, a malformed reply, a time-out. */
+    reason: z.string().max(1000).optional(),
+  })
+  .superRefine((reply, ctx) => {
+    if (reply.statusCode === 'OK' && reply.balanceMinor === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['balanceMinor'], message: 'an OK reply carries the balance' });
+    }
+    if (reply.statusCode === 'OK' && reply.canceled) {
+      ctx.addIssue({ code: 'custom', path: ['canceled'], message: 'an OK transaction is not canceled' });
+    }
+  });
+export type WalletReply = z.infer<typeof walletReply>;
+
+export const walletDeadLetter = z.strictObject({
+  transactionId: longId,
+  operatorId,
+  playerId,
+  request: walletRequest,
+  attempts: z.number().int().min(1),
+  lastError: z.string().min(1).max(1000),
+  deadLetteredAt: isoInstant,
+});
+export type WalletDeadLetter = z.infer<typeof walletDeadLetter>;

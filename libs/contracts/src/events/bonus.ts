@@ -1,0 +1,139 @@
+/**
+ * Events of the bonus-ledger (DESIGN §4): the `playerBonus` stream (all bonus calls of one
+ * player, the aggregate behind "one active bonus per player") and the `bonusRequest` stream
+ * (platformId uniqueness and idempotent registration, D17). Version 1 unless stated.
+ */
+import * as z from 'zod';
+import { bonusTypeValue, BonusTypes, platformId } from '../api/bonus-call.js';
+import { allDistinct, catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
+import { eventOf } from './metadata.js';
+
+const spinCount = z.number().int().min(0).max(100);
+const spinNumber = z.number().int().min(1).max(100);
+
+export const bonusCallRegisteredData = z
+  .strictObject({
+    issueId: longId,
+    platformId,
+    operatorId,
+    playerId,
+    providerId: catalogId,
+    gameIds: z.array(catalogId).min(1).refine((ids) => allDistinct(ids), { error: 'gameIds must be distinct' }),
+    bonusType: bonusTypeValue,
+    currency: currencyCode,
+    callAmountMinor: positiveMinorAmount,
+    /** null for bonusType 2. */
+    spinAmount: z.number().int().min(1).max(100).nullable(),
+    baseBetAmountMinor: positiveMinorAmount.nullable(),
+    expireAt: isoInstant,
+    registeredAt: isoInstant,
+  })
+  .superRefine((data, ctx) => {
+    if (data.bonusType === BonusTypes.freeSpin && (data.spinAmount === null || data.baseBetAmountMinor === null)) {
+      ctx.addIssue({ code: 'custom', path: ['spinAmount'], message: 'a Free Spin Bonus has spinAmount and baseBetAmountMinor' });
+    }
+  });
+
+/**
+ * Version 0 (legacy, before D4 allowed several games): one `gameId` and always a Free Spin
+ * Bonus with its spin fields. Kept so events written then still read; upcast to v1.
+ */
+export const bonusCallRegisteredDataV0 = z.strictObject({
+  issueId: longId,
+  platformId,
+  operatorId,
+  playerId,
+  providerId: catalogId,
+  gameId: catalogId,
+  bonusType: z.literal(1),
+  currency: currencyCode,
+  callAmountMinor: positiveMinorAmount,
+  spinAmount: z.number().int().min(1).max(100),
+  baseBetAmountMinor: positiveMinorAmount,
+  expireAt: isoInstant,
+  registeredAt: isoInstant,
+});
+
+export const freeSpinStartedData = z.strictObject({
+  issueId: longId,
+  roundId: longId,
+  gameId: catalogId,
+  spinNumber,
+  baseBetAmountMinor: positiveMinorAmount,
+  winCapLeftMinor: minorAmount,
+  startedAt: isoInstant,
+});
+
+export const freeSpinSettledData = z
+  .strictObject({
+    issueId: longId,
+    roundId: longId,
+    gameId: catalogId,
+    spinNumber,
+    /** What the reels paid. */
+    rawWinMinor: minorAmount,
+    /** What is credited: rawWinMinor capped by the win cap left. */
+    winMinor: minorAmount,
+    totalWinMinor: minorAmount,
+    spinsLeft: spinCount,
+    settledAt: isoInstant,
+  })
+  .superRefine((data, ctx) => {
+    if (data.winMinor > data.rawWinMinor) ctx.addIssue({ code: 'custom', path: ['winMinor'], message: 'winMinor cannot exceed rawWinMinor' });
+    if (data.winMinor > data.totalWinMinor) ctx.addIssue({ code: 'custom', path: ['totalWinMinor'], message: 'totalWinMinor includes winMinor' });
+  });
+
+export const BONUS_COMPLETION_REASONS = ['spins_used', 'win_cap_reached', 'target_reached'] as const;
+
+export const bonusCallCompletedData = z.strictObject({
+  issueId: longId,
+  reason: z.enum(BONUS_COMPLETION_REASONS),
+  totalWinMinor: minorAmount,
+  completedAt: isoInstant,
+});
+
+export const bonusCallExpiredData = z.strictObject({ issueId: longId, spinsForfeited: spinCount, totalWinMinor: minorAmount, expiredAt: isoInstant });
+
+export const bonusCallCanceledData = z.strictObject({ issueId: longId, spinsForfeited: spinCount, totalWinMinor: minorAmount, canceledAt: isoInstant });
+
+export const bonusRequestAcceptedData = z.strictObject({ issueId: longId, requestHash: sha256Hex, playerId, acceptedAt: isoInstant });
+
+export const BonusEventTypes = {
+  BonusCallRegistered: 'BonusCallRegistered',
+  FreeSpinStarted: 'FreeSpinStarted',
+  FreeSpinSettled: 'FreeSpinSettled',
+  BonusCallCompleted: 'BonusCallCompleted',
+  BonusCallExpired: 'BonusCallExpired',
+  BonusCallCanceled: 'BonusCallCanceled',
+  BonusRequestAccepted: 'BonusRequestAccepted',
+} as const;
+
+export const bonusCallRegistered = eventOf(BonusEventTypes.BonusCallRegistered, bonusCallRegisteredData);
+export const freeSpinStarted = eventOf(BonusEventTypes.FreeSpinStarted, freeSpinStartedData);
+export const freeSpinSettled = eventOf(BonusEventTypes.FreeSpinSettled, freeSpinSettledData);
+export const bonusCallCompleted = eventOf(BonusEventTypes.BonusCallCompleted, bonusCallCompletedData);
+export const bonusCallExpired = eventOf(BonusEventTypes.BonusCallExpired, bonusCallExpiredData);
+export const bonusCallCanceled = eventOf(BonusEventTypes.BonusCallCanceled, bonusCallCanceledData);
+export const bonusRequestAccepted = eventOf(BonusEventTypes.BonusRequestAccepted, bonusRequestAcceptedData);
+
+/** Events of a `playerBonus` stream. */
+export const playerBonusEvent = z.discriminatedUnion('type', [
+  bonusCallRegistered,
+  freeSpinStarted,
+  freeSpinSettled,
+  bonusCallCompleted,
+  bonusCallExpired,
+  bonusCallCanceled,
+]);
+/** Events of a `bonusRequest` stream. */
+export const bonusRequestEvent = z.discriminatedUnion('type', [bonusRequestAccepted]);
+
+export type BonusCallRegistered = z.infer<typeof bonusCallRegistered>;
+export type FreeSpinStarted = z.infer<typeof freeSpinStarted>;
+export type FreeSpinSettled = z.infer<typeof freeSpinSettled>;
+export type BonusCallCompleted = z.infer<typeof bonusCallCompleted>;
+export type BonusCallExpired = z.infer<typeof bonusCallExpired>;
+export type BonusCallCanceled = z.infer<typeof bonusCallCanceled>;
+export type BonusRequestAccepted = z.infer<typeof bonusRequestAccepted>;
+export type PlayerBonusEvent = z.infer<typeof playerBonusEvent>;
+export type BonusRequestEvent = z.infer<typeof bonusRequestEvent>;

@@ -1,0 +1,58 @@
+/** Events of a `round` stream: one game round with its RNG outcome, replayable and auditable. */
+import * as z from 'zod';
+import { bonusIdValue } from '../shared/ids.js';
+import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId } from '../shared/primitives.js';
+import { eventOf } from './metadata.js';
+import { sessionToken } from './session.js';
+
+export const ROUND_KINDS = ['paid', 'free'] as const;
+export const RTP_PROFILES = ['standard', 'streamer'] as const;
+
+export const roundStartedData = z
+  .strictObject({
+    roundId: longId,
+    sessionToken,
+    operatorId,
+    playerId,
+    providerId: catalogId,
+    gameId: catalogId,
+    /** `free`: a free spin of a bonus call, no wallet bet (D10). */
+    kind: z.enum(ROUND_KINDS),
+    currency: currencyCode,
+    /** The stake the outcome is computed for (the base bet for a free spin). */
+    betMinor: minorAmount,
+    bonusId: bonusIdValue,
+    rtpProfile: z.enum(RTP_PROFILES),
+    startedAt: isoInstant,
+  })
+  .superRefine((data, ctx) => {
+    if (data.kind === 'free' && data.bonusId === 0) ctx.addIssue({ code: 'custom', path: ['bonusId'], message: 'a free round belongs to a bonus call' });
+    if (data.kind === 'paid' && data.betMinor === 0) ctx.addIssue({ code: 'custom', path: ['betMinor'], message: 'a paid round has a bet' });
+  });
+
+export const roundSettledData = z.strictObject({
+  roundId: longId,
+  /** The engine's record of the round (RNG draws, reel stops, …): JSON, opaque to contracts. */
+  outcome: z.json(),
+  winMinor: minorAmount,
+  settledAt: isoInstant,
+});
+
+export const roundCanceledData = z.strictObject({
+  roundId: longId,
+  /** Why, e.g. `bet_rejected:ERR_NOT_ENOUGH_MONEY`, `bet_timeout`. */
+  reason: z.string().min(1).max(1000),
+  canceledAt: isoInstant,
+});
+
+export const RoundEventTypes = { RoundStarted: 'RoundStarted', RoundSettled: 'RoundSettled', RoundCanceled: 'RoundCanceled' } as const;
+
+export const roundStarted = eventOf(RoundEventTypes.RoundStarted, roundStartedData);
+export const roundSettled = eventOf(RoundEventTypes.RoundSettled, roundSettledData);
+export const roundCanceled = eventOf(RoundEventTypes.RoundCanceled, roundCanceledData);
+export const roundEvent = z.discriminatedUnion('type', [roundStarted, roundSettled, roundCanceled]);
+
+export type RoundStarted = z.infer<typeof roundStarted>;
+export type RoundSettled = z.infer<typeof roundSettled>;
+export type RoundCanceled = z.infer<typeof roundCanceled>;
+export type RoundEvent = z.infer<typeof roundEvent>;

@@ -1,0 +1,40 @@
+/** Events of a `session` stream: a launch session (spec §4.3, DESIGN flow 2). */
+import * as z from 'zod';
+import { languageTag } from '../api/launch.js';
+import { catalogId, currencyCode, httpUrl, isoInstant, operatorId, playerId } from '../shared/primitives.js';
+import { eventOf } from './metadata.js';
+
+/** A launch token: at least 128 bits of randomness written URL-safe (base64url or hex). */
+export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,128}$/;
+export const sessionToken = z.string().regex(SESSION_TOKEN_PATTERN, { error: 'session token must be 22–128 URL-safe characters' });
+
+export const gameSessionStartedData = z.strictObject({
+  token: sessionToken,
+  operatorId,
+  playerId,
+  providerId: catalogId,
+  gameId: catalogId,
+  language: languageTag,
+  returnUrl: httpUrl,
+  isStreamer: z.boolean(),
+  currency: currencyCode,
+  startedAt: isoInstant,
+  expiresAt: isoInstant,
+});
+
+export const gameSessionEndedData = z.strictObject({
+  token: sessionToken,
+  /** Why the session ended, e.g. `expired`, `closed`, `replaced`. */
+  reason: z.string().min(1).max(200),
+  endedAt: isoInstant,
+});
+
+export const SessionEventTypes = { GameSessionStarted: 'GameSessionStarted', GameSessionEnded: 'GameSessionEnded' } as const;
+
+export const gameSessionStarted = eventOf(SessionEventTypes.GameSessionStarted, gameSessionStartedData);
+export const gameSessionEnded = eventOf(SessionEventTypes.GameSessionEnded, gameSessionEndedData);
+export const sessionEvent = z.discriminatedUnion('type', [gameSessionStarted, gameSessionEnded]);
+
+export type GameSessionStarted = z.infer<typeof gameSessionStarted>;
+export type GameSessionEnded = z.infer<typeof gameSessionEnded>;
+export type SessionEvent = z.infer<typeof sessionEvent>;

@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { bonusRequestStream, encodeStreamComponent, parseStreamId, playerBonusStream, roundStream, sessionStream, streamPrefix, walletTxStream } from './streams.js';
+
+describe('stream ids: one builder each, unambiguous components (DESIGN §4)', () => {
+  it('builds the documented names', () => {
+    expect(playerBonusStream('demo', 'player_42')).toBe('playerBonus-demo-player_42');
+    expect(bonusRequestStream('demo', 'promo.1')).toBe('bonusRequest-demo-promo.1');
+    expect(sessionStream('abc_DEF')).toBe('session-abc_DEF');
+    expect(roundStream(201)).toBe('round-201');
+    expect(walletTxStream(101)).toBe('walletTx-101');
+    expect(streamPrefix('playerBonus')).toBe('playerBonus-');
+  });
+
+  it('escapes "-" so operator "a-b" with platformId "c" differs from operator "a" with platformId "b-c"', () => {
+    expect(bonusRequestStream('a-b', 'c')).toBe('bonusRequest-a%2Db-c');
+    expect(bonusRequestStream('a', 'b-c')).toBe('bonusRequest-a-b%2Dc');
+    expect(bonusRequestStream('a-b', 'c')).not.toBe(bonusRequestStream('a', 'b-c'));
+  });
+
+  it('escapes space, %, / and non-ASCII as UTF-8 %XX', () => {
+    expect(encodeStreamComponent('promo 50%/€')).toBe('promo%2050%25%2F%E2%82%AC');
+    expect(() => encodeStreamComponent('')).toThrow(/cannot be empty/);
+  });
+
+  it('refuses ids that are not positive safe integers', () => {
+    expect(() => roundStream(0)).toThrow(/roundId/);
+    expect(() => walletTxStream(1.5)).toThrow(/transactionId/);
+  });
+
+  it('parses what it builds, and nothing else', () => {
+    expect(parseStreamId(playerBonusStream('acme-casino', 'p1'))).toEqual({ category: 'playerBonus', operatorId: 'acme-casino', playerId: 'p1' });
+    expect(parseStreamId('round-201')).toEqual({ category: 'round', roundId: 201 });
+    expect(parseStreamId('walletTx-101')).toEqual({ category: 'walletTx', transactionId: 101 });
+    for (const foreign of ['playerBonus-a-b-c', 'round-0', 'round-01', 'walletTx-abc', 'session-', 'playerBonus-a%2-b', 'playerBonus-a b-c', 'other-1', '$all']) {
+      expect(parseStreamId(foreign)).toBeUndefined();
+    }
+  });
+
+  it('round-trips any operator id and platform id (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }), fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }), (operatorId, platformId) => {
+        const streamId = bonusRequestStream(operatorId, platformId);
+        expect(streamId.split('-')).toHaveLength(3);
+        expect(parseStreamId(streamId)).toEqual({ category: 'bonusRequest', operatorId, platformId });
+      }),
+    );
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Events of a `walletTx` stream: the delivery history of one wallet transaction (and of the
+ * cancel that reverts it), so a redelivered request is recognised and every attempt is audited.
+ */
+import * as z from 'zod';
+import { CALLBACK_COMMANDS } from '../callbacks/requests.js';
+import { callbackStatusCode } from '../callbacks/reply.js';
+import { walletRequest } from '../commands/wallet.js';
+import { isoInstant, longId, operatorId, signedMinorAmount } from '../shared/primitives.js';
+import { eventOf } from './metadata.js';
+
+const attempt = z.number().int().min(1);
+/** Which callback an attempt or outcome is about; absent means the stream's own transaction. */
+const callbackCommand = z.enum(CALLBACK_COMMANDS).optional();
+
+export const walletRequestedData = z
+  .strictObject({
+    transactionId: longId,
+    operatorId,
+    command: z.enum(['bet', 'win', 'betwin']),
+    request: walletRequest,
+    requestedAt: isoInstant,
+  })
+  .superRefine((data, ctx) => {
+    if (data.request?.command !== data.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'command must be the command of the request' });
+    if (data.request?.transactionId !== data.transactionId) {
+      ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'transactionId must be the transactionId of the request' });
+    }
+    if (data.request?.operatorId !== data.operatorId) ctx.addIssue({ code: 'custom', path: ['operatorId'], message: 'operatorId must be the operatorId of the request' });
+  });
+
+export const walletAttemptedData = z.strictObject({ attempt, command: callbackCommand, at: isoInstant });
+
+export const walletSucceededData = z.strictObject({ statusCode: z.literal('OK'), balanceMinor: signedMinorAmount, command: callbackCommand, at: isoInstant });
+
+export const walletFailedData = z
+  .strictObject({
+    /** The operator's non-OK code, when it answered validly. */
+    statusCode: callbackStatusCode.exclude(['OK']).optional(),
+    /** Time-out, network error or malformed reply. */
+    error: z.string().min(1).max(1000).optional(),
+    attempt,
+    /** true when no further attempt follows (bet/betwin: the round is canceled; win: dead-lettered). */
+    final: z.boolean(),
+    command: callbackCommand,
+    at: isoInstant,
+  })
+  .superRefine((data, ctx) => {
+    if (data.statusCode === undefined && data.error === undefined) ctx.addIssue({ code: 'custom', path: ['statusCode'], message: 'give the statusCode or the error' });
+  });
+
+export const cancelRequestedData = z
+  .strictObject({ cancelTransactionId: longId, refTransactionId: longId, at: isoInstant })
+  .superRefine((data, ctx) => {
+    if (data.cancelTransactionId === data.refTransactionId) {
+      ctx.addIssue({ code: 'custom', path: ['cancelTransactionId'], message: 'a cancel has its own transactionId (D9)' });
+    }
+  });
+
+export const cancelSucceededData = z.strictObject({ at: isoInstant });
+
+export const winDeadLetteredData = z.strictObject({ attempts: attempt, lastError: z.string().min(1).max(1000), at: isoInstant });
+
+export const WalletEventTypes = {
+  WalletRequested: 'WalletRequested',
+  WalletAttempted: 'WalletAttempted',
+  WalletSucceeded: 'WalletSucceeded',
+  WalletFailed: 'WalletFailed',
+  CancelRequested: 'CancelRequested',
+  CancelSucceeded: 'CancelSucceeded',
+  WinDeadLettered: 'WinDeadLettered',
+} as const;
+
+export const walletRequested = eventOf(WalletEventTypes.WalletRequested, walletRequestedData);
+export const walletAttempted = eventOf(WalletEventTypes.WalletAttempted, walletAttemptedData);
+export const walletSucceeded = eventOf(WalletEventTypes.WalletSucceeded, walletSucceededData);
+export const walletFailed = eventOf(WalletEventTypes.WalletFailed, walletFailedData);
+export const cancelRequested = eventOf(WalletEventTypes.CancelRequested, cancelRequestedData);
+export const cancelSucceeded = eventOf(WalletEventTypes.CancelSucceeded, cancelSucceededData);
+export const winDeadLettered = eventOf(WalletEventTypes.WinDeadLettered, winDeadLetteredData);
+export const walletTxEvent = z.discriminatedUnion('type', [
+  walletRequested,
+  walletAttempted,
+  walletSucceeded,
+  walletFailed,
+  cancelRequested,
+  cancelSucceeded,
+  winDeadLettered,
+]);
+
+export type WalletRequested = z.infer<typeof walletRequested>;
+export type WalletAttempted = z.infer<typeof walletAttempted>;
+export type WalletSucceeded = z.infer<typeof walletSucceeded>;
+export type WalletFailed = z.infer<typeof walletFailed>;
+export type CancelRequested = z.infer<typeof cancelRequested>;
+export type CancelSucceeded = z.infer<typeof cancelSucceeded>;
+export type WinDeadLettered = z.infer<typeof winDeadLettered>;
+export type WalletTxEvent = z.infer<typeof walletTxEvent>;

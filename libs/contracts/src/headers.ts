@@ -1,0 +1,34 @@
+/**
+ * Header names. Bus headers are lower-case (Kafka headers are case-sensitive); the ones the bus
+ * itself reads (`correlation-id`, `reply-to`, `traceparent`, `tracestate`) are the same strings
+ * as `BusHeaders` of `@reelstream/ports`.
+ */
+
+export const Headers = {
+  /** The `type` of the message body (`RegisterBonusCall`, `bet`, …), readable without parsing it. */
+  messageType: 'message-type',
+  correlationId: 'correlation-id',
+  causationId: 'causation-id',
+  replyTo: 'reply-to',
+  operatorId: 'operator-id',
+  traceparent: 'traceparent',
+  tracestate: 'tracestate',
+  contentType: 'content-type',
+} as const;
+
+/** HTTP headers of the API v1 and the callbacks. */
+export const HttpHeaders = {
+  authorization: 'Authorization',
+  contentType: 'Content-Type',
+  accept: 'Accept',
+  /** Echoed (or generated) per request, and the correlationId of what it causes. */
+  requestId: 'X-Request-Id',
+  /** `true` on a resent registration answered with the stored issueId (D17). */
+  idempotentReplayed: 'Idempotent-Replayed',
+  /** Seconds to wait, on 429 and 503. */
+  retryAfter: 'Retry-After',
+  /** Lower-case hex HMAC-SHA256 of the raw callback body with the operator's secret (D8). */
+  requestSignature: 'X-Request-Signature',
+} as const;
+
+export const JSON_CONTENT_TYPE = 'application/json';

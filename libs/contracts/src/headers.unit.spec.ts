@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { BusHeaders } from '@reelstream/ports';
+import { Headers, HttpHeaders } from './headers.js';
+import { TopicKeys, Topics } from './topics.js';
+
+describe('bus headers: the same strings as @reelstream/ports where they overlap', () => {
+  it('matches BusHeaders for correlation-id, reply-to, traceparent and tracestate', () => {
+    expect(Headers.correlationId).toBe(BusHeaders.correlationId);
+    expect(Headers.replyTo).toBe(BusHeaders.replyTo);
+    expect(Headers.traceparent).toBe(BusHeaders.traceparent);
+    expect(Headers.tracestate).toBe(BusHeaders.tracestate);
+  });
+
+  it('are lower-case and distinct', () => {
+    const names = Object.values(Headers);
+    for (const name of names) expect(name).toBe(name.toLowerCase());
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('names the HTTP headers of the API and the callbacks (D8, D17)', () => {
+    expect(HttpHeaders).toMatchObject({ requestId: 'X-Request-Id', idempotentReplayed: 'Idempotent-Replayed', retryAfter: 'Retry-After', requestSignature: 'X-Request-Signature' });
+  });
+});
+
+describe('topics and their keys (DESIGN §4)', () => {
+  it('has the six topics, each with its key', () => {
+    expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests']);
+    expect(Object.keys(TopicKeys).sort()).toEqual(Object.values(Topics).sort());
+    expect(TopicKeys['wallet.requests']).toBe('playerId');
+    expect(TopicKeys['bonus.replies']).toBe('correlationId');
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Operator configuration (DESIGN §7: `OPERATORS_JSON` / `OPERATORS_FILE`). Parsed once at
+ * start-up; every message names the offending key (`operators[1].timeZone: …`) because the
+ * platform prints it and stops.
+ */
+import * as z from 'zod';
+import { formatIssuePath } from './api/errors.js';
+import { allDistinct, currencyCode, httpUrl, operatorId } from './shared/primitives.js';
+import { sha256HexOf } from './shared/sha256.js';
+import { isValidTimeZone } from './time.js';
+
+/** Shortest bearer token and signing secret accepted: guessable secrets are configuration errors. */
+export const MIN_SECRET_LENGTH = 16;
+
+const secret = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .min(MIN_SECRET_LENGTH, { error: `${what} must be at least ${MIN_SECRET_LENGTH} characters` })
+    .max(512)
+    .refine((value) => value.trim() === value, { error: `${what} must not start or end with white space` });
+
+/** An origin exactly as `new URL(…).origin` writes it: scheme, host, optional port; no path. */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+export const CALLBACK_ID_ENCODINGS = ['string', 'number'] as const;
+export type CallbackIdEncoding = (typeof CALLBACK_ID_ENCODINGS)[number];
+
+const operatorInput = z
+  .strictObject({
+    id: operatorId,
+    name: z.string().trim().min(1, { error: 'name must not be empty' }).max(100),
+    apiToken: secret('apiToken').optional(),
+    apiTokenSha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, { error: 'apiTokenSha256 must be the SHA-256 of the token as 64 hex characters' })
+      .transform((digest) => digest.toLowerCase())
+      .optional(),
+    callbackUrl: httpUrl,
+    signingSecret: z.union([secret('signingSecret'), z.array(secret('signingSecret')).min(1).max(2)], {
+      error: 'signingSecret must be a string or an array of 1–2 strings (the current secret first)',
+    }),
+    currency: currencyCode,
+    timeZone: z
+      .string()
+      .refine((zone) => isValidTimeZone(zone), { error: (issue) => `${JSON.stringify(issue.input)} is not an IANA time zone such as Asia/Seoul or UTC` })
+      .default('UTC'),
+    allowedReturnOrigins: z
+      .array(z.string().refine((origin) => isOrigin(origin), { error: (issue) => `${JSON.stringify(issue.input)} is not an origin such as https://casino.example (no path, no trailing slash)` }))
+      .default([]),
+    callbackIdEncoding: z.enum(CALLBACK_ID_ENCODINGS, { error: 'callbackIdEncoding must be "string" or "number"' }).default('string'),
+    features: z.strictObject({ regularBonusCall: z.boolean().default(false) }).default({ regularBonusCall: false }),
+  })
+  .superRefine((operator, ctx) => {
+    if ((operator.apiToken === undefined) === (operator.apiTokenSha256 === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['apiToken'], message: 'give exactly one of apiToken and apiTokenSha256' });
+    }
+    if (Array.isArray(operator.signingSecret) && !allDistinct(operator.signingSecret)) {
+      ctx.addIssue({ code: 'custom', path: ['signingSecret'], message: 'the two signing secrets must differ' });
+    }
+  });
+
+/**
+ * One operator after parsing. The token is kept only as its SHA-256 (the gateway hashes the
+ * bearer token and looks it up); `signingSecrets[0]` signs callbacks, and during a rotation
+ * (D8) the sandbox accepts either.
+ */
+export const operatorConfig = operatorInput.transform((operator) => ({
+  id: operator.id,
+  name: operator.name,
+  apiTokenSha256: operator.apiTokenSha256 ?? sha256HexOf(operator.apiToken as string),
+  callbackUrl: operator.callbackUrl,
+  signingSecrets: typeof operator.signingSecret === 'string' ? [operator.signingSecret] : [...operator.signingSecret],
+  currency: operator.currency,
+  timeZone: operator.timeZone,
+  allowedReturnOrigins: operator.allowedReturnOrigins,
+  callbackIdEncoding: operator.callbackIdEncoding,
+  features: operator.features,
+}));
+export type OperatorConfigInput = z.input<typeof operatorConfig>;
+export type OperatorConfig = z.output<typeof operatorConfig>;
+
+export const operatorsConfig = z
+  .array(operatorConfig)
+  .min(1, { error: 'at least one operator must be configured' })
+  .superRefine((operators, ctx) => {
+    const seenIds = new Map<string, number>();
+    const seenTokens = new Map<string, number>();
+    operators.forEach((operator, index) => {
+      // Runs on partly invalid lists too (to report everything at once): only compare parsed entries.
+      if (typeof operator?.apiTokenSha256 !== 'string' || typeof operator.id !== 'string') return;
+      const sameId = seenIds.get(operator.id);
+      if (sameId !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate id "${operator.id}" (also operators[${sameId}])` });
+      else seenIds.set(operator.id, index);
+      const sameToken = seenTokens.get(operator.apiTokenSha256);
+      if (sameToken !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [index, 'apiToken'], message: `the API token is the same as the one of operators[${sameToken}]; every operator needs its own` });
+      } else seenTokens.set(operator.apiTokenSha256, index);
+    });
+  });
+export type OperatorsConfig = z.output<typeof operatorsConfig>;
+
+export class OperatorsConfigError extends Error {
+  override readonly name = 'OperatorsConfigError';
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`invalid operator configuration in ${source}:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+}
+
+/** `operators[1].timeZone: "Mars/Base" is not an IANA time zone …`, one line per problem. */
+export function describeOperatorsConfigIssues(error: z.ZodError): string[] {
+  return error.issues.flatMap((issue) => {
+    const path = (keys: readonly PropertyKey[]) => `operators${formatIssuePath(keys).replace(/^(?!\[|$)/, '.')}`;
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${path([...issue.path, key])}: unknown key "${key}"`);
+    return [`${path(issue.path)}: ${issue.message}`];
+  });
+}
+
+/** Parses the operator list (already decoded JSON); throws `OperatorsConfigError` naming each bad key. */
+export function parseOperatorsConfig(value: unknown, source = 'OPERATORS_JSON'): OperatorsConfig {
+  const result = operatorsConfig.safeParse(value);
+  if (!result.success) throw new OperatorsConfigError(source, describeOperatorsConfigIssues(result.error));
+  return result.data;
+}
+
+/** As `parseOperatorsConfig`, from the text of `OPERATORS_JSON` or of the `OPERATORS_FILE`. */
+export function parseOperatorsJson(text: string, source = 'OPERATORS_JSON'): OperatorsConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new OperatorsConfigError(source, [`not valid JSON: ${(error as Error).message}`]);
+  }
+  return parseOperatorsConfig(value, source);
+}
+
+/** The SHA-256 an operator puts in `apiTokenSha256` for a token (also what the gateway compares). */
+export const apiTokenDigest = sha256HexOf;

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { apiTokenDigest, isOrigin, OperatorsConfigError, parseOperatorsConfig, parseOperatorsJson } from './operators.js';
+
+const demo = {
+  id: 'demo',
+  name: 'Demo Casino',
+  apiToken: 'demo-api-token-0123456789',
+  callbackUrl: 'http://localhost:8082/wallet',
+  signingSecret: 'demo-signing-secret-0123',
+  currency: 'EUR',
+};
+
+function problemsOf(value: unknown): string[] {
+  try {
+    parseOperatorsConfig(value);
+  } catch (error) {
+    if (error instanceof OperatorsConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
+  it('fills timeZone UTC, no return origins, string ids, regular bonus off, and keeps the token only as its SHA-256', () => {
+    const [operator] = parseOperatorsConfig([demo]);
+    expect(operator).toEqual({
+      id: 'demo',
+      name: 'Demo Casino',
+      apiTokenSha256: createHash('sha256').update(demo.apiToken).digest('hex'),
+      callbackUrl: 'http://localhost:8082/wallet',
+      signingSecrets: ['demo-signing-secret-0123'],
+      currency: 'EUR',
+      timeZone: 'UTC',
+      allowedReturnOrigins: [],
+      callbackIdEncoding: 'string',
+      features: { regularBonusCall: false },
+    });
+  });
+
+  it('accepts every option set explicitly, a digest instead of a token, and two secrets for rotation (D8)', () => {
+    const digest = createHash('sha256').update('another-operator-token').digest('hex').toUpperCase();
+    const [operator] = parseOperatorsConfig([
+      {
+        ...demo,
+        apiToken: undefined,
+        apiTokenSha256: digest,
+        signingSecret: ['new-signing-secret-000', 'old-signing-secret-000'],
+        timeZone: 'Asia/Seoul',
+        allowedReturnOrigins: ['https://casino.example', 'http://localhost:3000'],
+        callbackIdEncoding: 'number',
+        features: { regularBonusCall: true },
+      },
+    ]);
+    expect(operator).toMatchObject({
+      apiTokenSha256: digest.toLowerCase(),
+      signingSecrets: ['new-signing-secret-000', 'old-signing-secret-000'],
+      timeZone: 'Asia/Seoul',
+      callbackIdEncoding: 'number',
+      features: { regularBonusCall: true },
+    });
+  });
+});
+
+describe('operator config: errors name the key (the platform prints them at start-up)', () => {
+  it.each([
+    [{ timeZone: 'Mars/Base' }, 'operators[0].timeZone: "Mars/Base" is not an IANA time zone such as Asia/Seoul or UTC'],
+    [{ currency: 'EURO' }, 'operators[0].currency: currency must be an upper-case ISO 4217 code such as EUR'],
+    [{ currency: 'XYZ' }, 'operators[0].currency: currency "XYZ" is not an ISO 4217 code this platform supports'],
+    [{ callbackUrl: 'ftp://wallet.example' }, 'operators[0].callbackUrl: expected an absolute http:// or https:// URL'],
+    [{ callbackIdEncoding: 'hex' }, 'operators[0].callbackIdEncoding: callbackIdEncoding must be "string" or "number"'],
+    [{ allowedReturnOrigins: ['https://casino.example/lobby'] }, 'operators[0].allowedReturnOrigins[0]: "https://casino.example/lobby" is not an origin such as https://casino.example (no path, no trailing slash)'],
+    [{ apiToken: 'short' }, 'operators[0].apiToken: apiToken must be at least 16 characters'],
+    [{ signingSecret: 'short' }, 'operators[0].signingSecret: signingSecret must be at least 16 characters'],
+    [{ signingSecret: ['a-long-signing-secret', 'a-long-signing-secret'] }, 'operators[0].signingSecret: the two signing secrets must differ'],
+    [{ signingSecret: ['secret-number-one-1', 'secret-number-two-2', 'secret-number-three'] }, 'operators[0].signingSecret: signingSecret must be a string or an array of 1–2 strings (the current secret first)'],
+    [{ apiToken: undefined, apiTokenSha256: 'abc' }, 'operators[0].apiTokenSha256: apiTokenSha256 must be the SHA-256 of the token as 64 hex characters'],
+    [{ apiTokenSha256: 'a'.repeat(64) }, 'operators[0].apiToken: give exactly one of apiToken and apiTokenSha256'],
+    [{ id: 'bad id' }, 'operators[0].id: operator id must be 1–64 characters of A–Z, a–z, 0–9, _, . or -, starting with a letter or digit'],
+    [{ features: { regularBonusCalls: true } }, 'operators[0].features.regularBonusCalls: unknown key "regularBonusCalls"'],
+    [{ timezone: 'UTC' }, 'operators[0].timezone: unknown key "timezone"'],
+  ])('%j → %s', (overrides, message) => {
+    expect(problemsOf([{ ...demo, ...overrides }])).toEqual([message]);
+  });
+
+  it('names a missing key', () => {
+    const { currency: _currency, ...withoutCurrency } = demo;
+    expect(problemsOf([withoutCurrency])).toEqual([expect.stringMatching(/^operators\[0\]\.currency: /)]);
+  });
+
+  it('refuses an empty list and a list that is not an array', () => {
+    expect(problemsOf([])).toEqual(['operators: at least one operator must be configured']);
+    expect(problemsOf(demo)).toEqual([expect.stringMatching(/^operators: /)]);
+  });
+
+  it('refuses duplicate ids, naming both entries', () => {
+    expect(problemsOf([demo, { ...demo, apiToken: 'second-operator-token' }])).toEqual(['operators[1].id: duplicate id "demo" (also operators[0])']);
+  });
+
+  it('refuses the same token twice, also when one operator gives it as a digest', () => {
+    const second = { ...demo, id: 'other' };
+    expect(problemsOf([demo, second])).toEqual(['operators[1].apiToken: the API token is the same as the one of operators[0]; every operator needs its own']);
+    const hashed = { ...second, apiToken: undefined, apiTokenSha256: createHash('sha256').update(demo.apiToken).digest('hex') };
+    expect(problemsOf([demo, hashed])).toHaveLength(1);
+  });
+
+  it('reports every problem of every operator, not only the first', () => {
+    expect(problemsOf([{ ...demo, timeZone: 'Nowhere' }, { ...demo, id: 'b', apiToken: 'b-operator-token-xyz', currency: 'usd' }])).toEqual([
+      'operators[0].timeZone: "Nowhere" is not an IANA time zone such as Asia/Seoul or UTC',
+      'operators[1].currency: currency must be an upper-case ISO 4217 code such as EUR',
+    ]);
+  });
+
+  it('parseOperatorsJson reports text that is not JSON with its source', () => {
+    expect(() => parseOperatorsJson('[{', 'OPERATORS_FILE=/etc/ops.json')).toThrow(/invalid operator configuration in OPERATORS_FILE=\/etc\/ops.json:\n {2}- not valid JSON/);
+    expect(parseOperatorsJson(JSON.stringify([demo]))[0]?.id).toBe('demo');
+  });
+
+  it('the error message lists each problem on its own line', () => {
+    expect(() => parseOperatorsConfig([{ ...demo, timeZone: 'Nowhere' }])).toThrow('invalid operator configuration in OPERATORS_JSON:\n  - operators[0].timeZone: "Nowhere" is not an IANA time zone such as Asia/Seoul or UTC');
+  });
+});
+
+describe('isOrigin and apiTokenDigest', () => {
+  it.each([
+    ['https://casino.example', true],
+    ['http://localhost:3000', true],
+    ['https://casino.example/', false],
+    ['https://Casino.example', false],
+    ['https://casino.example:443', false],
+    ['ftp://casino.example', false],
+    ['casino.example', false],
+  ])('isOrigin(%s) = %s', (value, expected) => expect(isOrigin(value)).toBe(expected));
+
+  it('apiTokenDigest is the SHA-256 hex the gateway compares', () => {
+    expect(apiTokenDigest('demo-api-token-0123456789')).toBe(createHash('sha256').update('demo-api-token-0123456789').digest('hex'));
+  });
+});

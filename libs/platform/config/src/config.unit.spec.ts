@@ -1,0 +1,131 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as z from 'zod';
+import { apiTokenDigest, OperatorsConfigError } from '@reelstream/contracts';
+import { booleanFlag, ConfigError, parseEnv, platformEnvShape, port, resolveBackends } from './env.js';
+import { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory } from './operators.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'reelstream-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const appEnv = z.object({ ...platformEnvShape, GATEWAY_PORT: port(8080) });
+
+describe('parseEnv', () => {
+  it('fills the embedded defaults (DESIGN §7)', () => {
+    const config = parseEnv(appEnv, {});
+    expect(config.GATEWAY_PORT).toBe(8080);
+    expect(resolveBackends(config)).toEqual({
+      dataDir: './data',
+      eventStoreUrl: 'sqlite:./data/reelstream.db',
+      busUrl: 'sqlite:./data/reelstream.db',
+    });
+  });
+
+  it('derives the back ends from DATA_DIR and keeps explicit URLs', () => {
+    const config = parseEnv(appEnv, { DATA_DIR: '/var/lib/reelstream/', BUS_URL: 'kafka://k1:9092,k2:9092' });
+    expect(resolveBackends(config)).toEqual({
+      dataDir: '/var/lib/reelstream/',
+      eventStoreUrl: 'sqlite:/var/lib/reelstream/reelstream.db',
+      busUrl: 'kafka://k1:9092,k2:9092',
+    });
+  });
+
+  it('reads boolean flags', () => {
+    const flags = z.object({ DEMO: booleanFlag(true), OFF: booleanFlag(false) });
+    expect(parseEnv(flags, {})).toEqual({ DEMO: true, OFF: false });
+    expect(parseEnv(flags, { DEMO: 'no', OFF: '1' })).toEqual({ DEMO: false, OFF: true });
+    expect(() => parseEnv(flags, { DEMO: 'maybe' })).toThrow(/DEMO: must be true or false/);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(parseEnv(appEnv, { GATEWAY_PORT: '' }).GATEWAY_PORT).toBe(8080);
+  });
+
+  it('names every bad variable and its value', () => {
+    const attempt = () => parseEnv(appEnv, { GATEWAY_PORT: '80a', BUS_URL: 'redis://x', WORKER_ID: '40' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/GATEWAY_PORT: must be a port number \(got "80a"\)/);
+      expect(problems).toMatch(/BUS_URL: must be sqlite:<path>, or kafka:\/\/host:port/);
+      expect(problems).toMatch(/WORKER_ID: .*\(got "40"\)/);
+    }
+  });
+});
+
+describe('loadOperators', () => {
+  const demo = () => demoOperators('http://localhost:8082');
+
+  it('runs the demo operator, wired to the sandbox, when none is configured', () => {
+    const { operators, source } = loadOperators({}, demo);
+    expect(source).toBe('demo');
+    expect(operators).toHaveLength(1);
+    expect(operators[0]).toMatchObject({ id: 'demo', currency: 'EUR', callbackUrl: 'http://localhost:8082/wallet/demo' });
+    expect(operators[0]?.apiTokenSha256).toBe(apiTokenDigest(DEMO_OPERATOR.apiToken));
+  });
+
+  const acme = {
+    id: 'acme',
+    name: 'Acme Casino',
+    apiToken: 'acme-token-0123456789',
+    callbackUrl: 'https://wallet.acme.example/callback',
+    signingSecret: 'acme-secret-0123456789',
+    currency: 'KRW',
+    timeZone: 'Asia/Seoul',
+  };
+
+  it('reads OPERATORS_JSON, replacing the demo operator', () => {
+    const { operators, source } = loadOperators({ OPERATORS_JSON: JSON.stringify([acme]) }, demo);
+    expect(source).toBe('OPERATORS_JSON');
+    expect(operators.map((o) => o.id)).toEqual(['acme']);
+  });
+
+  it('reads OPERATORS_FILE', () => {
+    const file = join(dir, 'operators.json');
+    writeFileSync(file, JSON.stringify([acme]));
+    expect(loadOperators({ OPERATORS_FILE: file }, demo).operators[0]?.timeZone).toBe('Asia/Seoul');
+  });
+
+  it('names the bad key of a bad operator', () => {
+    expect(() => loadOperators({ OPERATORS_JSON: JSON.stringify([{ ...acme, timeZone: 'Mars/Base' }]) }, demo)).toThrow(/operators\[0\]\.timeZone/);
+  });
+
+  it('refuses an unreadable file, and both sources at once', () => {
+    expect(() => loadOperators({ OPERATORS_FILE: join(dir, 'missing.json') }, demo)).toThrow(OperatorsConfigError);
+    expect(() => loadOperators({ OPERATORS_FILE: 'x', OPERATORS_JSON: '[]' }, demo)).toThrow(/not both/);
+  });
+});
+
+describe('OperatorDirectory', () => {
+  const { operators } = loadOperators(
+    {
+      OPERATORS_JSON: JSON.stringify([
+        { id: 'a', name: 'A', apiToken: 'token-of-operator-a', callbackUrl: 'http://a.example/cb', signingSecret: 'secret-of-operator-a', currency: 'EUR' },
+        { id: 'b', name: 'B', apiTokenSha256: apiTokenDigest('token-of-operator-b'), callbackUrl: 'http://b.example/cb', signingSecret: 'secret-of-operator-b', currency: 'USD' },
+      ]),
+    },
+    () => [],
+  );
+  const directory = new OperatorDirectory(operators);
+
+  it('authenticates a token given raw or as its digest', () => {
+    expect(directory.authenticate('token-of-operator-a')?.id).toBe('a');
+    expect(directory.authenticate('token-of-operator-b')?.id).toBe('b');
+  });
+
+  it('refuses unknown tokens, prefixes and the digest itself', () => {
+    expect(directory.authenticate('token-of-operator-c')).toBeUndefined();
+    expect(directory.authenticate('token-of-operator-')).toBeUndefined();
+    expect(directory.authenticate(apiTokenDigest('token-of-operator-b'))).toBeUndefined();
+    expect(directory.authenticate('')).toBeUndefined();
+  });
+
+  it('finds operators by id', () => {
+    expect(directory.get('b')?.currency).toBe('USD');
+    expect(directory.get('z')).toBeUndefined();
+  });
+});

@@ -1,0 +1,74 @@
+import * as z from 'zod';
+
+/**
+ * Environment parsing for every app (DESIGN §7): one zod schema per app, errors that name the
+ * variable, defaults that run on the embedded back ends.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Parses `env` with `schema`; throws `ConfigError` with one `NAME: problem` line per bad variable. */
+export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Env = process.env): z.output<Schema> {
+  // Empty strings mean "unset": `FOO= npm start` should fall back to the default, not fail.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const key = issue.path.map(String).join('.') || '(environment)';
+      const value = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined;
+      return `${key}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`;
+    }),
+  );
+}
+
+/** A TCP port; 0 asks the OS for a free one (tests). */
+export const port = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a port number' })
+    .int({ error: 'must be a port number' })
+    .min(0, { error: 'must be a port number 0–65535' })
+    .max(65_535, { error: 'must be a port number 0–65535' })
+    .default(fallback);
+
+export const positiveInt = (fallback: number) =>
+  z.coerce.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).positive({ error: 'must be a positive integer' }).default(fallback);
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+    .default(fallback);
+
+const backendUrl = (what: string) =>
+  z.string().refine((url) => /^(sqlite:.+|esdb(\+discover)?:\/\/.+|kafka:\/\/.+)$/.test(url), {
+    error: `must be sqlite:<path>, ${what === 'bus' ? 'or kafka://host:port[,host:port…]' : 'or esdb://host:port[?tls=false]'}`,
+  });
+
+/** The variables every app reads (DESIGN §7). Spread into an app's own `z.object`. */
+export const platformEnvShape = {
+  DATA_DIR: z.string().default('./data'),
+  EVENT_STORE_URL: backendUrl('event store').optional(),
+  BUS_URL: backendUrl('bus').optional(),
+  WORKER_ID: z.coerce.number({ error: 'must be an integer 0–31' }).int({ error: 'must be an integer 0–31' }).min(0).max(31).optional(),
+  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' }).optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+};
+
+export interface Backends {
+  dataDir: string;
+  eventStoreUrl: string;
+  busUrl: string;
+}
+
+/** Fills the back-end URLs from `DATA_DIR` when they are not given. */
+export function resolveBackends(config: { DATA_DIR: string; EVENT_STORE_URL?: string | undefined; BUS_URL?: string | undefined }): Backends {
+  const embedded = `sqlite:${config.DATA_DIR.replace(/\/+$/, '')}/reelstream.db`;
+  return { dataDir: config.DATA_DIR, eventStoreUrl: config.EVENT_STORE_URL ?? embedded, busUrl: config.BUS_URL ?? embedded };
+}

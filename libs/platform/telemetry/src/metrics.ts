@@ -1,0 +1,81 @@
+import { metrics, type Attributes, type Histogram, type Counter as OtelCounter } from '@opentelemetry/api';
+
+/** Attribute values a metric may carry: keep them low-cardinality (no ids, no amounts). */
+export type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
+
+export interface InstrumentOptions {
+  description?: string;
+  /** UCUM unit, e.g. `ms`, `s`, `{message}`. */
+  unit?: string;
+}
+
+export interface HistogramOptions extends InstrumentOptions {
+  /** Explicit bucket boundaries (an advice the SDK applies unless a view overrides it). */
+  boundaries?: readonly number[];
+}
+
+export interface CounterMetric<Key extends string = string> {
+  add(value?: number, attributes?: MetricAttributes<Key>): void;
+}
+
+export interface HistogramMetric<Key extends string = string> {
+  record(value: number, attributes?: MetricAttributes<Key>): void;
+  /** Runs `work` and records its duration in ms, whether it resolves or throws (`outcome` says which). */
+  time<T>(work: () => Promise<T>, attributes?: MetricAttributes<Key>): Promise<T>;
+}
+
+export interface Metrics {
+  counter<Key extends string = string>(name: string, options?: InstrumentOptions): CounterMetric<Key>;
+  histogram<Key extends string = string>(name: string, options?: HistogramOptions): HistogramMetric<Key>;
+}
+
+/**
+ * Typed helpers over the OpenTelemetry metrics API for one service. Instruments are created
+ * once and reused. Without a configured exporter (`OTEL_METRICS_EXPORTER`) the global meter
+ * is a no-op, so recording costs next to nothing.
+ */
+export function createMetrics(serviceName: string, version?: string): Metrics {
+  const meter = metrics.getMeter(serviceName, version);
+  const counters = new Map<string, OtelCounter>();
+  const histograms = new Map<string, Histogram>();
+
+  return {
+    counter<Key extends string>(name: string, options: InstrumentOptions = {}): CounterMetric<Key> {
+      let instrument = counters.get(name);
+      if (!instrument) {
+        instrument = meter.createCounter(name, options);
+        counters.set(name, instrument);
+      }
+      const counter = instrument;
+      return { add: (value = 1, attributes) => counter.add(value, attributes as Attributes | undefined) };
+    },
+
+    histogram<Key extends string>(name: string, options: HistogramOptions = {}): HistogramMetric<Key> {
+      let instrument = histograms.get(name);
+      if (!instrument) {
+        const { boundaries, ...rest } = options;
+        instrument = meter.createHistogram(name, {
+          ...rest,
+          ...(boundaries ? { advice: { explicitBucketBoundaries: [...boundaries] } } : {}),
+        });
+        histograms.set(name, instrument);
+      }
+      const histogram = instrument;
+      return {
+        record: (value, attributes) => histogram.record(value, attributes as Attributes | undefined),
+        async time(work, attributes) {
+          const started = performance.now();
+          let outcome = 'ok';
+          try {
+            return await work();
+          } catch (error) {
+            outcome = 'error';
+            throw error;
+          } finally {
+            histogram.record(performance.now() - started, { ...(attributes as Attributes | undefined), outcome });
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const traceExporterNames = ['otlp', 'zipkin', 'console'] as const;
+export const metricExporterNames = ['otlp', 'prometheus', 'console'] as const;
+export type TraceExporterName = (typeof traceExporterNames)[number];
+export type MetricExporterName = (typeof metricExporterNames)[number];
+
+/** What `initTelemetry` sets up, decided from the `OTEL_*` variables alone. */
+export interface TelemetrySettings {
+  /** `OTEL_SDK_DISABLED=true`: no SDK; trace context still passes through unchanged. */
+  disabled: boolean;
+  serviceName: string;
+  serviceVersion?: string;
+  /** Empty: spans get ids and propagate but are exported nowhere. */
+  traceExporters: TraceExporterName[];
+  metricExporters: MetricExporterName[];
+  prometheus: { host?: string; port: number };
+}
+
+export class TelemetryConfigError extends Error {
+  override readonly name = 'TelemetryConfigError';
+}
+
+const port = z.coerce.number().int().min(1).max(65_535);
+
+/**
+ * Reads the standard variables. Unlike the bare SDK, nothing is exported unless asked for:
+ * an exporter list (`OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER`) or an OTLP endpoint
+ * (`OTEL_EXPORTER_OTLP_ENDPOINT`, or the per-signal one) turns a signal on; `none` turns it off.
+ * An unknown exporter name is a configuration error, not a warning lost in the logs.
+ */
+export function resolveTelemetrySettings(service: { serviceName: string; serviceVersion?: string }, env: Env): TelemetrySettings {
+  const serviceName = nonEmpty(env['OTEL_SERVICE_NAME']) ?? service.serviceName;
+  const otlpEndpoint = nonEmpty(env['OTEL_EXPORTER_OTLP_ENDPOINT']);
+  const traceExporters = exporterList(
+    'OTEL_TRACES_EXPORTER',
+    env['OTEL_TRACES_EXPORTER'],
+    traceExporterNames,
+    otlpEndpoint ?? nonEmpty(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']),
+  );
+  const metricExporters = exporterList(
+    'OTEL_METRICS_EXPORTER',
+    env['OTEL_METRICS_EXPORTER'],
+    metricExporterNames,
+    otlpEndpoint ?? nonEmpty(env['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT']),
+  );
+  const rawPort = nonEmpty(env['OTEL_EXPORTER_PROMETHEUS_PORT']);
+  const parsedPort = port.safeParse(rawPort ?? 9464);
+  if (!parsedPort.success) {
+    throw new TelemetryConfigError(`OTEL_EXPORTER_PROMETHEUS_PORT must be a port number (1-65535); got "${rawPort}"`);
+  }
+  const host = nonEmpty(env['OTEL_EXPORTER_PROMETHEUS_HOST']);
+  return {
+    // The specification: only a case-insensitive "true" disables.
+    disabled: env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true',
+    serviceName,
+    ...(service.serviceVersion !== undefined ? { serviceVersion: service.serviceVersion } : {}),
+    traceExporters,
+    metricExporters,
+    prometheus: { ...(host !== undefined ? { host } : {}), port: parsedPort.data },
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function exporterList<Name extends string>(
+  variable: string,
+  raw: string | undefined,
+  known: readonly Name[],
+  otlpEndpoint: string | undefined,
+): Name[] {
+  const names = [...new Set((raw ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''))];
+  if (names.length === 0) return otlpEndpoint !== undefined ? (['otlp'] as Name[]) : [];
+  if (names.includes('none')) {
+    if (names.length > 1) throw new TelemetryConfigError(`${variable}: "none" cannot be combined with other exporters; got "${raw}"`);
+    return [];
+  }
+  const unknown = names.filter((name) => !(known as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new TelemetryConfigError(`${variable}: unsupported exporter ${unknown.map((n) => `"${n}"`).join(', ')}; supported: ${known.join(', ')}, none`);
+  }
+  return names as Name[];
+}
