@@ -1,1 +1,2 @@
-export {};
+export { describeMessageBusContract, eventually, WorkerProcess, type MessageBusUnderTest, type WorkerExit } from './message-bus/index.js';
+export { describeEventStoreContract, type EventStoreUnderTest } from './event-store/index.js';

@@ -1,1 +1,2 @@
-export {};
+export * from './event-store.js';
+export * from './message-bus.js';

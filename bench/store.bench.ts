@@ -1,0 +1,152 @@
+/**
+ * `npm run bench:store`: durable appends/s of the embedded event store against raw better-sqlite3
+ * inserts with the same durability (WAL, synchronous=FULL) and the same batching.
+ *
+ * The adapter's figure comes from 50 concurrent writers, each appending one event at a time to its
+ * own stream with an exact expected revision; group commit turns them into batches. The raw
+ * figure inserts equivalent rows (same columns, same JSON, a fresh UUID each) with one prepared
+ * INSERT, N rows per transaction, N being the batch size the adapter achieved. Rounds alternate so
+ * both see the same machine load and similar table sizes. Goal: adapter/raw >= 0.60.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import type { ExpectedRevision } from '@reelstream/ports';
+
+const WRITERS = 50;
+const ROUNDS = 4;
+const ROUND_MS = 1_000;
+const SINGLE_WRITER_MS = 1_500;
+
+const data = (i: number) => ({ bet: 100, win: 250, currency: 'EUR', roundId: 9_007_000_000_000 + i, reels: [3, 7, 1, 4, 4] });
+const metadata = {
+  correlationId: '6f1c2a4e-5d2b-4f7a-9c3e-1b2a3c4d5e6f',
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  schemaVersion: 1,
+  traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+};
+
+const rawColumns = `position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, revision INTEGER NOT NULL, event_id TEXT NOT NULL,
+  type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL, category TEXT NOT NULL`;
+
+interface Measure {
+  operations: number;
+  ms: number;
+}
+const perSecond = (m: Measure) => (m.operations * 1000) / m.ms;
+
+async function adapterRound(store: SqliteEventStore, writers: number, ms: number, revisions: ExpectedRevision[]): Promise<Measure> {
+  const start = performance.now();
+  let operations = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      while (performance.now() - start < ms) {
+        const result = await store.append(`bench-w${writer}`, [{ type: 'SlotSpun', data: data(operations), metadata }], {
+          expectedRevision: revisions[writer] ?? 'no_stream',
+        });
+        revisions[writer] = result.nextExpectedRevision;
+        operations += 1;
+      }
+    }),
+  );
+  return { operations, ms: performance.now() - start };
+}
+
+function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: number, ms: number) => Measure {
+  const db = new Database(path);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(
+    withIndexes
+      ? `CREATE TABLE raw (${rawColumns}, UNIQUE (event_id), UNIQUE (stream_id, revision)) STRICT;
+         CREATE INDEX raw_by_category ON raw (category, position);`
+      : `CREATE TABLE raw (${rawColumns}) STRICT;`,
+  );
+  const insert = db.prepare('INSERT INTO raw (stream_id, revision, event_id, type, data, metadata, recorded_at, category) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const revisions = new Array<number>(WRITERS).fill(0);
+  let counter = 0;
+  const transaction = db.transaction((rows: number) => {
+    const recordedAt = new Date().toISOString();
+    for (let i = 0; i < rows; i++) {
+      const writer = counter++ % WRITERS;
+      const revision = revisions[writer] ?? 0;
+      revisions[writer] = revision + 1;
+      insert.run(`raw-w${writer}`, revision, randomUUID(), 'SlotSpun', JSON.stringify(data(counter)), JSON.stringify(metadata), recordedAt, 'raw-');
+    }
+  });
+  return (rowsPerTransaction, ms) => {
+    const start = performance.now();
+    let operations = 0;
+    while (performance.now() - start < ms) {
+      transaction(rowsPerTransaction);
+      operations += rowsPerTransaction;
+    }
+    return { operations, ms: performance.now() - start };
+  };
+}
+
+const sum = (measures: Measure[]): Measure => measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms }));
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'reelstream-bench-store-'));
+  try {
+    const store = SqliteEventStore.open(join(dir, 'events.db'), { synchronous: 'FULL' });
+    const rawSameSchema = openRaw(join(dir, 'raw-indexed.db'), true);
+    const rawBare = openRaw(join(dir, 'raw-bare.db'), false);
+    const revisions: ExpectedRevision[] = [];
+
+    // Warm-up: creates the streams, fills caches, and gives a first batch size.
+    const warmStats = store.commitStats;
+    await adapterRound(store, WRITERS, 300, revisions);
+    let batch = Math.max(1, Math.round((store.commitStats.appends - warmStats.appends) / (store.commitStats.transactions - warmStats.transactions)));
+    rawSameSchema(batch, 300);
+    rawBare(batch, 300);
+
+    const adapter: Measure[] = [];
+    const raw: Measure[] = [];
+    const bare: Measure[] = [];
+    const before = store.commitStats;
+    for (let round = 0; round < ROUNDS; round++) {
+      adapter.push(await adapterRound(store, WRITERS, ROUND_MS, revisions));
+      const stats = store.commitStats;
+      batch = Math.max(1, Math.round((stats.appends - before.appends) / (stats.transactions - before.transactions)));
+      raw.push(rawSameSchema(batch, ROUND_MS));
+      bare.push(rawBare(batch, ROUND_MS));
+    }
+    const after = store.commitStats;
+    const averageBatch = (after.appends - before.appends) / (after.transactions - before.transactions);
+
+    const singleStore = SqliteEventStore.open(join(dir, 'single.db'), { synchronous: 'FULL' });
+    const single = await adapterRound(singleStore, 1, SINGLE_WRITER_MS, []);
+    const singleStats = singleStore.commitStats;
+    await singleStore.close();
+    await store.close();
+
+    const adapterRate = perSecond(sum(adapter));
+    const rawRate = perSecond(sum(raw));
+    const bareRate = perSecond(sum(bare));
+    const rows: [string, string, string][] = [
+      [`adapter, ${WRITERS} concurrent writers (1 event per append)`, fmt(adapterRate), `${averageBatch.toFixed(1)} appends/commit`],
+      [`raw INSERT, same table and indexes, ${batch} rows/tx`, fmt(rawRate), `${batch} rows/commit`],
+      [`raw INSERT, bare table (no secondary index), ${batch} rows/tx`, fmt(bareRate), `${batch} rows/commit`],
+      ['adapter, 1 writer', fmt(perSecond(single)), `${(singleStats.appends / singleStats.transactions).toFixed(1)} appends/commit`],
+    ];
+    const width = [Math.max(...rows.map((r) => r[0].length)), 12, 22];
+    const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 1 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
+    console.log(`event store bench: SQLite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}, WAL, synchronous=FULL, ${ROUNDS} alternating rounds of ${ROUND_MS} ms`);
+    console.log(line(['what', 'durable/s', 'batching']));
+    console.log(line(width.map((w) => '-'.repeat(w))));
+    for (const row of rows) console.log(line(row));
+    console.log(`ratio adapter / raw (same table and indexes): ${(adapterRate / rawRate).toFixed(2)} (goal >= 0.60)`);
+    console.log(`ratio adapter / raw (bare table):             ${(adapterRate / bareRate).toFixed(2)} (what the indexes cost is in this one)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

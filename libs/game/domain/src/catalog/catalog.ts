@@ -1,0 +1,101 @@
+import { currencyExponent, tryParseAmount, type AmountError } from '@reelstream/money';
+import { exactBetStepMinor } from '../game-model.js';
+import { findModel } from '../models/registry.js';
+import { catalogSchema, type Catalog, type CatalogGame, type CatalogProvider } from './catalog-schema.js';
+
+export class CatalogError extends Error {
+  override readonly name = 'CatalogError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid game catalog:\n- ${problems.join('\n- ')}`);
+  }
+}
+
+/**
+ * Parses and checks the catalog the gateway and the game-server both read. Beyond its shape:
+ * ids are unique, every game's provider exists, every game is played by a known model of its
+ * type whose profiles are tuned to exactly the RTPs the catalog advertises, an instant game
+ * offers no free spins (they are slot spins), and every bet level converts every possible win
+ * to money exactly (see `coinsToMinor`).
+ */
+export function parseCatalog(json: unknown): Catalog {
+  const parsed = catalogSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CatalogError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+  }
+  const catalog = parsed.data;
+  const problems = [...duplicates(catalog.providers.map((p) => p.providerId), 'providerId'), ...duplicates(catalog.games.map((g) => g.gameId), 'gameId')];
+  const providerIds = new Set(catalog.providers.map((provider) => provider.providerId));
+  for (const game of catalog.games) {
+    const where = `game ${game.gameId}`;
+    if (!providerIds.has(game.providerId)) problems.push(`${where}: unknown providerId ${game.providerId}`);
+    if (game.type === 'instant' && game.supportsFreeSpins) problems.push(`${where}: an instant game cannot support free spins`);
+    const model = findModel(game.model);
+    if (!model) {
+      problems.push(`${where}: unknown model ${JSON.stringify(game.model)}`);
+      continue;
+    }
+    if (model.kind !== game.type) problems.push(`${where}: model ${model.id} plays ${model.kind} games, not ${game.type}`);
+    if (model.profiles.standard.targetRtp !== game.rtp) problems.push(`${where}: rtp ${game.rtp} but model ${model.id} is tuned to ${model.profiles.standard.targetRtp}`);
+    if (model.profiles.streamer.targetRtp !== game.streamerRtp) {
+      problems.push(`${where}: streamerRtp ${game.streamerRtp} but model ${model.id} is tuned to ${model.profiles.streamer.targetRtp}`);
+    }
+    const step = exactBetStepMinor(model);
+    for (const [currency, levels] of Object.entries(game.betLevels)) {
+      // Default levels are checked at two decimals; a currency with more only multiplies them by 10s.
+      const code = currency === 'default' ? 'EUR' : currency;
+      for (const level of levels) {
+        const minor = tryParseAmount(level, code);
+        if (minor.ok && minor.minor % step !== 0) {
+          problems.push(`${where}: bet level ${level} (${currency}) is not a multiple of ${step} minor units, so some wins would be rounded`);
+        }
+      }
+    }
+  }
+  if (problems.length > 0) throw new CatalogError(problems);
+  return catalog;
+}
+
+export function findGame(catalog: Catalog, gameId: number): CatalogGame | undefined {
+  return catalog.games.find((game) => game.gameId === gameId);
+}
+
+export function findProvider(catalog: Catalog, providerId: number): CatalogProvider | undefined {
+  return catalog.providers.find((provider) => provider.providerId === providerId);
+}
+
+export function gamesOfProvider(catalog: Catalog, providerId: number): CatalogGame[] {
+  return catalog.games.filter((game) => game.providerId === providerId);
+}
+
+export class BetLevelError extends Error {
+  override readonly name = 'BetLevelError';
+  constructor(
+    readonly gameId: number,
+    readonly currency: string,
+    readonly level: number,
+    cause: AmountError,
+  ) {
+    super(`bet level ${level} of game ${gameId} cannot be expressed in ${currency} (${currencyExponent(currency)} decimals): ${cause.message}`, { cause });
+  }
+}
+
+/**
+ * The game's bet levels in the currency's minor units: the currency's own list when the
+ * catalog has one (KRW, JPY), the default list otherwise. A level the currency cannot express
+ * (0.2 in KRW, which has no decimals) is a `BetLevelError`, never rounded.
+ */
+export function betLevelsMinor(game: CatalogGame, currency: string): number[] {
+  const levels = game.betLevels[currency] ?? game.betLevels['default'] ?? [];
+  return levels.map((level) => {
+    const result = tryParseAmount(level, currency);
+    if (!result.ok) throw new BetLevelError(game.gameId, currency, level, result.error);
+    return result.minor;
+  });
+}
+
+function duplicates(ids: readonly number[], field: string): string[] {
+  const seen = new Set<number>();
+  const repeated = new Set<number>();
+  for (const id of ids) (seen.has(id) ? repeated : seen).add(id);
+  return [...repeated].map((id) => `${field} ${id} appears more than once`);
+}

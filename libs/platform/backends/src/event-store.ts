@@ -1,0 +1,39 @@
+import type { CheckpointStore, EventStore } from '@reelstream/ports';
+import { openEsdbEventStore } from '@reelstream/eventstore-esdb';
+import { SqliteCheckpointStore, SqliteEventStore, type SqliteEventStoreOptions } from '@reelstream/eventstore-sqlite';
+import { z } from 'zod';
+import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
+
+export interface OpenedEventStore {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+}
+
+const integer = z.coerce.number().int().nonnegative();
+/** Tuning a `sqlite:` URL may carry as query parameters, e.g. `sqlite:./data/reelstream.db?synchronous=NORMAL`. */
+const sqliteQuerySchema = z
+  .object({
+    synchronous: z.enum(['FULL', 'NORMAL']).optional(),
+    busyTimeoutMs: integer.optional(),
+    pollIntervalMs: integer.optional(),
+  })
+  .strict();
+
+export type SqliteEventStoreUrl = SqliteUrl<SqliteEventStoreOptions>;
+
+export function parseSqliteEventStoreUrl(url: string): SqliteEventStoreUrl {
+  return parseSqliteUrl(url, 'EVENT_STORE_URL', sqliteQuerySchema) as SqliteEventStoreUrl;
+}
+
+/** Opens the event store named by `EVENT_STORE_URL` (`sqlite:<path>` or `esdb://…`). */
+export async function openEventStore(url: string): Promise<OpenedEventStore> {
+  if (url.startsWith('sqlite:')) {
+    const { path, options } = parseSqliteEventStoreUrl(url);
+    ensureParentDirectory(path);
+    const store = SqliteEventStore.open(path, options);
+    // Same connection: a checkpoint and the store's events live in one file.
+    return { store, checkpoints: new SqliteCheckpointStore(store.database) };
+  }
+  if (/^esdb(\+discover)?:\/\//.test(url)) return openEsdbEventStore(url);
+  throw unsupportedScheme('EVENT_STORE_URL', url, 'sqlite:<path> or esdb://host:2113?tls=false');
+}

@@ -1,0 +1,41 @@
+import type { MessageBus } from '@reelstream/ports';
+import { openKafkaMessageBus, parseKafkaUrl } from '@reelstream/messaging-kafka';
+import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/messaging-sqlite';
+import { z } from 'zod';
+import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
+
+export interface OpenMessageBusOptions {
+  /** Names this process in consumer groups and reply routing. Default: a random id. */
+  instanceId?: string;
+}
+
+const integer = z.coerce.number().int();
+/** Tuning knobs a `sqlite:` URL may carry as query parameters, e.g. `sqlite:./data/bus.db?sessionTimeoutMs=2000`. */
+const sqliteQuerySchema = z
+  .object({
+    partitions: integer.optional(),
+    synchronous: z.enum(['FULL', 'NORMAL']).optional(),
+    pollIntervalMs: integer.optional(),
+    sessionTimeoutMs: integer.optional(),
+    busyTimeoutMs: integer.optional(),
+    commitIntervalMs: integer.optional(),
+  })
+  .strict();
+
+export type SqliteBusUrl = SqliteUrl<Omit<SqliteMessageBusOptions, 'instanceId'>>;
+
+export function parseSqliteBusUrl(url: string): SqliteBusUrl {
+  return parseSqliteUrl(url, 'BUS_URL', sqliteQuerySchema) as SqliteBusUrl;
+}
+
+/** Opens the message bus named by `BUS_URL` (`sqlite:<path>` or `kafka://host:port,…`). */
+export async function openMessageBus(url: string, options: OpenMessageBusOptions = {}): Promise<MessageBus> {
+  const instance = options.instanceId ? { instanceId: options.instanceId } : {};
+  if (url.startsWith('sqlite:')) {
+    const { path, options: tuning } = parseSqliteBusUrl(url);
+    ensureParentDirectory(path);
+    return SqliteMessageBus.open(path, { ...tuning, ...instance });
+  }
+  if (url.startsWith('kafka://')) return openKafkaMessageBus(parseKafkaUrl(url), instance);
+  throw unsupportedScheme('BUS_URL', url, 'sqlite:<path> or kafka://host:port[,host:port…]');
+}

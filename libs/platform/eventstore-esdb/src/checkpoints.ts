@@ -1,0 +1,85 @@
+import { BACKWARDS, END, NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
+import type { CheckpointStore, Position } from '@reelstream/ports';
+import { z } from 'zod';
+import { isAccessDenied, isStreamNotFound, isWrongExpectedVersion } from './errors.js';
+import { comparePositions, decodePosition } from './position.js';
+import { checkpointStreamId } from './stream-names.js';
+
+/** Only the last few checkpoints are worth keeping; the server may scavenge older ones. */
+export const CHECKPOINT_STREAM_MAX_COUNT = 4;
+export const CHECKPOINT_EVENT_TYPE = 'CheckpointStored';
+const MAX_CONFLICT_RETRIES = 10;
+
+const checkpointData = z.object({ position: z.string() });
+
+/** A checkpoint only ever moves forwards: storing an older or equal position changes nothing. */
+export function checkpointAdvances(current: Position | undefined, next: Position): boolean {
+  return current === undefined || comparePositions(next, current) > 0;
+}
+
+interface StoredCheckpoint {
+  position: Position;
+  revision: bigint;
+}
+
+/**
+ * Checkpoints in EventStoreDB itself: one stream per name (`checkpoint-{name}`), capped by `$maxCount`.
+ * `store` is a compare-and-set on the stream revision, so two writers cannot move a checkpoint backwards.
+ */
+export class EsdbCheckpointStore implements CheckpointStore {
+  private readonly capped = new Set<string>();
+
+  constructor(private readonly client: EventStoreDBClient) {}
+
+  async load(name: string): Promise<Position | undefined> {
+    return (await this.readLast(name))?.position;
+  }
+
+  async store(name: string, position: Position): Promise<void> {
+    decodePosition(position);
+    const streamId = checkpointStreamId(name);
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.readLast(name);
+      if (!checkpointAdvances(current?.position, position)) return;
+      if (!current) await this.capStream(streamId);
+      try {
+        await this.client.appendToStream(streamId, jsonEvent({ type: CHECKPOINT_EVENT_TYPE, data: { position } }), {
+          expectedRevision: current ? current.revision : NO_STREAM,
+        });
+        return;
+      } catch (error) {
+        // Another writer moved the checkpoint meanwhile: read it again and decide again.
+        if (!isWrongExpectedVersion(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      }
+    }
+  }
+
+  private async capStream(streamId: string): Promise<void> {
+    if (this.capped.has(streamId)) return;
+    try {
+      await this.client.setStreamMetadata(streamId, { maxCount: CHECKPOINT_STREAM_MAX_COUNT });
+    } catch (error) {
+      // Writing stream metadata needs the meta-write right, which the default ACL gives only to
+      // $admins. Without it the checkpoint still works; its stream just keeps its history.
+      if (!isAccessDenied(error)) throw error;
+    }
+    this.capped.add(streamId);
+  }
+
+  private async readLast(name: string): Promise<StoredCheckpoint | undefined> {
+    const streamId = checkpointStreamId(name);
+    try {
+      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        const event = resolved.event;
+        if (!event) continue;
+        const data = checkpointData.parse(event.data);
+        decodePosition(data.position);
+        return { position: data.position, revision: event.revision };
+      }
+      return undefined;
+    } catch (error) {
+      if (isStreamNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}

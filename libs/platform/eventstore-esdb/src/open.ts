@@ -1,0 +1,27 @@
+import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
+import type { CheckpointStore, EventStore } from '@reelstream/ports';
+import { EsdbCheckpointStore } from './checkpoints.js';
+import { redact, validateConnectionString } from './connection-string.js';
+import { EsdbEventStore } from './esdb-event-store.js';
+
+export interface OpenedEsdbEventStore {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+}
+
+/**
+ * Connects to EventStoreDB (`esdb://host:2113?tls=false`) and proves the connection with one read of
+ * the head of `$all`, so a wrong address fails at start-up rather than at the first command.
+ */
+export async function openEsdbEventStore(connectionString: string): Promise<OpenedEsdbEventStore> {
+  const client = EventStoreDBClient.connectionString(validateConnectionString(connectionString));
+  try {
+    for await (const _ of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) break;
+  } catch (error) {
+    await client.dispose();
+    throw new Error(`cannot reach EventStoreDB at ${redact(connectionString)}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return { store: new EsdbEventStore(client), checkpoints: new EsdbCheckpointStore(client) };
+}

@@ -1,0 +1,74 @@
+import type { AllStreamResolvedEvent } from '@eventstore/db-client';
+import type { RecordedEvent, StreamFilter, Subscription } from '@reelstream/ports';
+import { isPast, type EsdbPosition } from './position.js';
+import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
+
+/** What the adapter needs of the client's `AllStreamSubscription` (a Node readable in object mode). */
+export interface ResolvedEventSource extends AsyncIterable<AllStreamResolvedEvent> {
+  unsubscribe(): Promise<void>;
+  destroy(error?: Error): unknown;
+}
+
+export class SubscriptionDroppedError extends Error {
+  override readonly name = 'SubscriptionDroppedError';
+  constructor() {
+    super('the EventStoreDB subscription ended without being closed');
+  }
+}
+
+/**
+ * The port's `Subscription` over a catch-up subscription to `$all`.
+ *
+ * Consumed with `for await`, so the next event is pulled only after the handler finished (handlers on
+ * the stream's `data` event would not be awaited). Events at or before `after` are dropped because the
+ * port's start is exclusive whatever the server does; system events, checkpoints and events outside the
+ * filter are dropped too. A source that fails or ends on its own makes the iteration throw, so
+ * `startCatchUp` resubscribes from its last handled position after its retry delay.
+ */
+export class EsdbSubscription implements Subscription {
+  private closed = false;
+  private released = false;
+
+  constructor(
+    private readonly source: ResolvedEventSource,
+    private readonly after: EsdbPosition | undefined,
+    private readonly filter?: StreamFilter,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<RecordedEvent> {
+    if (this.closed) return;
+    let bound = this.after;
+    try {
+      for await (const resolved of this.source) {
+        if (this.closed) return;
+        const position = allPositionOf(resolved);
+        if (position && bound && !isPast(position, bound, 'forwards')) continue;
+        if (position) bound = position;
+        const event = toVisibleAllEvent(resolved, this.filter);
+        if (event) yield event;
+        if (this.closed) return;
+      }
+    } catch (error) {
+      if (this.closed) return;
+      throw error;
+    } finally {
+      await this.release();
+    }
+    if (!this.closed) throw new SubscriptionDroppedError();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    // A failed unsubscribe means the call is already gone (its failure reached the iterator, or the
+    // connection never came up); destroying the source below is what releases it either way.
+    await this.source.unsubscribe().catch(() => undefined);
+    // Ends a `for await` that is waiting for the next event; the iterator sees `closed` and returns.
+    this.source.destroy();
+  }
+}

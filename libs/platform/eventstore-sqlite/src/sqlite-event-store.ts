@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import type { Database } from 'better-sqlite3';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  Position,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamRevision,
+  SubscribeToAllOptions,
+  Subscription,
+} from '@reelstream/ports';
+import { AppendWriter, type SerializedEvent } from './append-writer.js';
+import { ChangeFeed, notifyCommit } from './change-feed.js';
+import { EventStoreClosedError } from './errors.js';
+import { END, EventReader } from './event-reader.js';
+import { GroupCommit, type CommitStats } from './group-commit.js';
+import { compareDecimalPositions, parsePosition } from './positions.js';
+import { openConnection } from './connection.js';
+import { categoryOf } from './schema.js';
+import { SqliteSubscription, type SubscriptionSource } from './subscription.js';
+
+export interface SqliteEventStoreOptions {
+  /**
+   * FULL (default) syncs the WAL on every commit. NORMAL syncs only at checkpoints and can lose
+   * the last commits on power loss (never corrupts): acceptable for tests, not for money.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** How long a writer waits for another process's write lock before failing. Default 5000 ms. */
+  busyTimeoutMs?: number;
+  /** How often waiting subscriptions look for commits made by other processes. Default 20 ms. */
+  pollIntervalMs?: number;
+  /** Most appends written in one group-commit transaction. Default 500. */
+  maxBatchAppends?: number;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+let memoryFiles = 0;
+
+/** The embedded event store: one SQLite file in WAL mode, shareable by several processes. */
+export class SqliteEventStore implements EventStore {
+  private readonly writer: GroupCommit;
+  private readonly reader: EventReader;
+  private readonly feed: ChangeFeed;
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private closed = false;
+  private readonly subscriptionSource: SubscriptionSource;
+
+  private constructor(
+    /** The connection, for components that keep their tables in the same file (checkpoints). */
+    readonly database: Database,
+    private readonly fileKey: string,
+    options: SqliteEventStoreOptions,
+  ) {
+    this.reader = new EventReader(database);
+    this.feed = new ChangeFeed(database, fileKey, options.pollIntervalMs ?? 20);
+    this.writer = new GroupCommit(new AppendWriter(database), options.maxBatchAppends ?? 500, () => notifyCommit(this.fileKey));
+    this.subscriptionSource = {
+      feed: this.feed,
+      readPage: (after, limit, filter) => this.reader.readAll('forwards', after, limit, filter),
+      isOpen: () => !this.closed,
+    };
+  }
+
+  static open(path: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
+    const db = openConnection(path, { synchronous: options.synchronous ?? 'FULL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+    // The real path, so every instance of this process on the same file shares commit notifications.
+    const fileKey = db.memory ? `:memory:#${++memoryFiles}` : realpathSync(path);
+    return new SqliteEventStore(db, fileKey, options);
+  }
+
+  /** Transactions and appends written so far by this instance: how well group commit batches. */
+  get commitStats(): Readonly<CommitStats> {
+    return { ...this.writer.stats };
+  }
+
+  append(streamId: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    try {
+      this.assertOpen();
+      assertStreamId(streamId);
+      assertExpectedRevision(options.expectedRevision);
+      return this.writer.enqueue({
+        streamId,
+        category: categoryOf(streamId),
+        expected: options.expectedRevision,
+        events: events.map(serialize),
+      });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const { fromRevision } = options;
+    if (fromRevision !== undefined && !(Number.isSafeInteger(fromRevision) && fromRevision >= 0)) {
+      throw new RangeError(`fromRevision must be a non-negative integer, got ${fromRevision}`);
+    }
+    return this.reader.readStream(streamId, options.direction ?? 'forwards', fromRevision, limitOf(options.maxCount));
+  }
+
+  async streamRevision(streamId: string): Promise<StreamRevision | undefined> {
+    this.assertOpen();
+    return this.reader.streamRevision(streamId);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const direction = options.direction ?? 'forwards';
+    const from = options.fromPosition === undefined ? (direction === 'forwards' ? 0 : END) : parsePosition(options.fromPosition);
+    return this.reader.readAll(direction, from, limitOf(options.maxCount), options.filter);
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    this.assertOpen();
+    const after = options.from === 'start' ? 0 : options.from === 'end' ? this.reader.lastPosition() : parsePosition(options.from);
+    const subscription = new SqliteSubscription(this.subscriptionSource, after, options.filter, (ended) =>
+      this.subscriptions.delete(ended),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  comparePositions(a: Position, b: Position): number {
+    return compareDecimalPositions(a, b);
+  }
+
+  /** Writes the appends still queued, ends every subscription, then closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.writer.drain();
+    this.closed = true;
+    for (const subscription of [...this.subscriptions]) await subscription.close();
+    this.feed.close();
+    this.database.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreClosedError(this.fileKey);
+  }
+}
+
+function serialize(event: EventToAppend): SerializedEvent {
+  const eventId = event.eventId ?? randomUUID();
+  if (!uuid.test(eventId)) throw new TypeError(`event id must be a UUID, got ${JSON.stringify(eventId)}`);
+  const data = JSON.stringify(event.data) as string | undefined;
+  if (data === undefined) throw new TypeError(`event ${event.type} has no JSON-serialisable data`);
+  return { eventId: eventId.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
+}
+
+function assertStreamId(streamId: string): void {
+  if (typeof streamId !== 'string' || streamId.length === 0) throw new TypeError('stream id must be a non-empty string');
+}
+
+function assertExpectedRevision(expected: ExpectedRevision): void {
+  const valid =
+    expected === 'no_stream' || expected === 'stream_exists' || expected === 'any' || (Number.isSafeInteger(expected) && expected >= 0);
+  if (!valid) throw new TypeError(`invalid expected revision ${String(expected)}`);
+}
+
+function limitOf(maxCount: number | undefined): number {
+  if (maxCount === undefined) return -1;
+  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new RangeError(`maxCount must be a non-negative integer, got ${maxCount}`);
+  return maxCount;
+}

@@ -1,0 +1,35 @@
+/**
+ * Lets deliveries in until the consumer stops, then waits for the ones inside to finish.
+ *
+ * kafkajs drops commits silently once its runner is stopping, so a consumer closes this gate first
+ * (deliveries in flight finish and commit while kafkajs still runs) and stops kafkajs after. Records
+ * kafkajs hands over once the gate is closed are not delivered: left uncommitted, they go to the
+ * group's next consumer.
+ */
+export class DeliveryGate {
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Runs `delivery` unless the gate is closed; false when it was turned away. */
+  async admit(delivery: () => Promise<void>): Promise<boolean> {
+    if (this.closed) return false;
+    const running = delivery();
+    this.inFlight.add(running);
+    try {
+      await running;
+    } finally {
+      this.inFlight.delete(running);
+    }
+    return true;
+  }
+
+  /** Turns further deliveries away and resolves once those already admitted have settled. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+}

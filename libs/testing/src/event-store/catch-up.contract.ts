@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from '@jest/globals';
+import { startCatchUp, type RecordedEvent } from '@reelstream/ports';
+import { eventually } from '../message-bus/eventually.js';
+import { anEvent, at, sleep, type EventStoreHarness } from './harness.js';
+
+const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);
+
+/** `startCatchUp` from the ports, on this adapter's subscriptions and checkpoints. */
+export function catchUpCases(harness: () => EventStoreHarness): void {
+  it('writes the checkpoint only after the handler finished', async () => {
+    const { store, checkpoints } = await harness().open();
+    const name = `contract-${randomUUID()}`;
+    await store.append(harness().stream('order-1'), [anEvent()], { expectedRevision: 'no_stream' });
+    const event = at(await store.readAll({ filter: harness().filter }), 0);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: RecordedEvent[] = [];
+    const runner = startCatchUp({
+      store,
+      checkpoints,
+      name,
+      filter: harness().filter,
+      checkpointIntervalMs: 5,
+      handle: async (e) => {
+        started.push(e);
+        await gate;
+      },
+    });
+    try {
+      await eventually(() => expect(started).toHaveLength(1));
+      await sleep(150); // many checkpoint intervals: none may be written while the handler runs
+      expect(await checkpoints.load(name)).toBeUndefined();
+      expect(runner.handledPosition).toBeUndefined();
+      release();
+      await runner.waitFor(event.position);
+      await eventually(async () => expect(await checkpoints.load(name)).toBe(event.position));
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
+
+  it('resumes after the last checkpoint on restart and redelivers nothing before it', async () => {
+    const { store, checkpoints } = await harness().open();
+    const name = `contract-${randomUUID()}`;
+    const stream = harness().stream('order-1');
+    await store.append(stream, [anEvent(), anEvent(), anEvent()], { expectedRevision: 'no_stream' });
+    const firstRun: RecordedEvent[] = [];
+    const first = startCatchUp({ store, checkpoints, name, filter: harness().filter, handle: async (e) => void firstRun.push(e) });
+    const third = at(await store.readStream(stream), 2);
+    await first.waitFor(third.position);
+    await first.stop();
+    expect(firstRun.map((e) => e.revision)).toEqual([0, 1, 2]);
+    expect(await checkpoints.load(name)).toBe(third.position);
+
+    const later = [anEvent(), anEvent()];
+    await store.append(stream, later, { expectedRevision: 2 });
+    const secondRun: RecordedEvent[] = [];
+    const restarted = await harness().open();
+    const second = startCatchUp({
+      store: restarted.store,
+      checkpoints: restarted.checkpoints,
+      name,
+      filter: harness().filter,
+      handle: async (e) => void secondRun.push(e),
+    });
+    const last = at(await store.readStream(stream, { direction: 'backwards', maxCount: 1 }), 0);
+    await second.waitFor(last.position);
+    await second.stop();
+    expect(ids(secondRun)).toEqual(later.map((e) => e.eventId));
+  });
+
+  it('retries a throwing handler on the same event instead of skipping it', async () => {
+    const { store, checkpoints } = await harness().open();
+    const name = `contract-${randomUUID()}`;
+    const events = [anEvent(), anEvent(), anEvent()];
+    await store.append(harness().stream('order-1'), events, { expectedRevision: 'no_stream' });
+    const attempts: string[] = [];
+    const handled: string[] = [];
+    const errors: (string | undefined)[] = [];
+    const runner = startCatchUp({
+      store,
+      checkpoints,
+      name,
+      filter: harness().filter,
+      retryDelayMs: 10,
+      onError: (_error, event) => errors.push(event?.eventId),
+      handle: async (e) => {
+        attempts.push(e.eventId);
+        if (e.eventId === at(events, 1).eventId && attempts.filter((id) => id === e.eventId).length <= 2) {
+          throw new Error('transient failure');
+        }
+        handled.push(e.eventId);
+      },
+    });
+    const last = at(await store.readAll({ filter: harness().filter, direction: 'backwards', maxCount: 1 }), 0);
+    await runner.waitFor(last.position);
+    await runner.stop();
+    expect(handled).toEqual(events.map((e) => e.eventId));
+    expect(attempts).toEqual([0, 1, 1, 1, 2].map((i) => at(events, i).eventId));
+    expect(errors).toEqual([at(events, 1).eventId, at(events, 1).eventId]);
+    expect(await checkpoints.load(name)).toBe(last.position);
+  });
+}

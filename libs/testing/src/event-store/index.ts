@@ -1,0 +1,2 @@
+export { describeEventStoreContract } from './describe-event-store-contract.js';
+export type { EventStoreUnderTest } from './under-test.js';

@@ -1,0 +1,49 @@
+import { afterAll, afterEach, beforeAll, describe, expect } from '@jest/globals';
+import { commitCases } from './commit.contract.js';
+import { ContractHarness } from './contract-harness.js';
+import { crashCases } from './crash.contract.js';
+import { deliveryCases } from './delivery.contract.js';
+import { requestReplyCases } from './request-reply.contract.js';
+import type { MessageBusUnderTest } from './under-test.js';
+import type { WorkerProcess } from './worker-process.js';
+
+/**
+ * The behaviour every MessageBus adapter promises (DESIGN.md §3), run against one back end.
+ * `adapter` names the suite before the back end is made (describe titles are synchronous);
+ * it must match the `adapter` that `make` returns.
+ */
+export function describeMessageBusContract(make: () => Promise<MessageBusUnderTest>, adapter = 'adapter'): void {
+  describe(`MessageBus contract [${adapter}]`, () => {
+    let backend: MessageBusUnderTest | undefined;
+    let harness: ContractHarness | undefined;
+    const children = new Set<WorkerProcess>();
+
+    beforeAll(async () => {
+      backend = await make();
+      if (adapter !== 'adapter') expect(backend.adapter).toBe(adapter);
+    }, 120_000);
+
+    afterEach(async () => {
+      await harness?.closeAll();
+      harness = undefined;
+    }, 60_000);
+
+    afterAll(async () => {
+      // Never leave a worker behind, whatever a test did.
+      await Promise.all([...children].map((child) => child.kill('SIGKILL')));
+      children.clear();
+      await backend?.dispose();
+    }, 60_000);
+
+    const current = (): ContractHarness => {
+      if (!backend) throw new Error('the back end under test was not made');
+      harness ??= new ContractHarness(backend);
+      return harness;
+    };
+
+    describe('delivery', () => deliveryCases(current));
+    describe('commits and redelivery', () => commitCases(current));
+    describe('request/reply', () => requestReplyCases(current));
+    describe('crash of a consumer process', () => crashCases(current, children));
+  });
+}
