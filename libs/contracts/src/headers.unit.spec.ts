@@ -23,10 +23,11 @@ describe('bus headers: the same strings as @reelstream/ports where they overlap'
 });
 
 describe('topics and their keys (DESIGN §4)', () => {
-  it('has the six topics, each with its key', () => {
-    expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests']);
+  it('has the seven topics, each with its key', () => {
+    expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.cancels', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests']);
     expect(Object.keys(TopicKeys).sort()).toEqual(Object.values(Topics).sort());
     expect(TopicKeys['wallet.requests']).toBe('playerId');
     expect(TopicKeys['bonus.replies']).toBe('correlationId');
+    expect(TopicKeys['wallet.cancels']).toBe('playerId');
   });
 });

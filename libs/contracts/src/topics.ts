@@ -16,6 +16,11 @@ export const Topics = {
   walletReplies: 'wallet.replies',
   /** Wins parked after their retries (D11), for reconciliation. Key: playerId. */
   walletDeadLetters: 'wallet.dead-letters',
+  /**
+   * Cancels (D9) waiting for the operator's OK: the dispatcher's own work queue, retried with
+   * backoff and never parked, so a pending cancel survives restarts. Key: playerId.
+   */
+  walletCancels: 'wallet.cancels',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -26,6 +31,7 @@ export const TopicKeys = {
   'wallet.requests': 'playerId',
   'wallet.replies': 'correlationId',
   'wallet.dead-letters': 'playerId',
+  'wallet.cancels': 'playerId',
 } as const satisfies Record<Topic, string>;
 
 /** Key of `wallet.requests`, `wallet.dead-letters` and `bonus.events` messages. */

@@ -1,1 +1,10 @@
-export {};
+/**
+ * @reelstream/bonus-domain: the rules of bonus calls (spec §1, §3, §4.1–4.2, §8; DESIGN D3, D4,
+ * D12, D14, D20) as a pure decider over the player's bonus account. No I/O, no clock.
+ */
+export * from './commands.js';
+export * from './errors.js';
+export * from './state.js';
+export { evolve, evolveAll } from './evolve.js';
+export { decide, bonusDecider } from './decide.js';
+export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from './decide-register.js';

@@ -23,11 +23,13 @@ export const ErrorCatalogue = {
   // Who is calling.
   UNAUTHORIZED: { status: 401, message: 'A valid Authorization: Bearer <API_TOKEN> header is required.' },
   FORBIDDEN: { status: 403, message: 'This operator may not perform this operation.' },
+  PLAYER_NOT_AUTHENTICATED: { status: 403, message: "The operator's wallet did not authenticate the player; the round was canceled." },
   // What is addressed (D18: another operator's resource is also a 404).
   NOT_FOUND: { status: 404, message: 'The resource was not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
   BONUS_NOT_FOUND: { status: 404, message: 'No bonus call with this id exists for this operator.' },
   SESSION_NOT_FOUND: { status: 404, message: 'No game session with this token exists.' },
+  ROUND_NOT_FOUND: { status: 404, message: 'No round with this id exists in this game session.' },
   // State conflicts.
   PLATFORM_ID_CONFLICT: { status: 409, message: 'This platformId was already registered with a different request body.' },
   ACTIVE_BONUS_EXISTS: { status: 409, message: 'The player already has an active bonus call; only one may run at a time.' },
@@ -39,6 +41,7 @@ export const ErrorCatalogue = {
   SESSION_EXPIRED: { status: 409, message: 'The game session has expired.' },
   INSUFFICIENT_FUNDS: { status: 409, message: "The player's balance does not cover the bet." },
   BET_REJECTED: { status: 409, message: "The operator's wallet rejected the bet; the round was canceled." },
+  SPIN_IN_PROGRESS: { status: 409, message: 'A spin of this game session is still in progress.' },
   // Valid shape, impossible request.
   BONUS_TYPE_UNAVAILABLE: { status: 422, message: 'This bonus type is not available for this operator.' },
   PROVIDER_NOT_FOUND: { status: 422, message: 'The game provider does not exist.' },
@@ -54,6 +57,7 @@ export const ErrorCatalogue = {
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry later.' },
   INTERNAL: { status: 503, message: 'An internal error occurred; retry later.' },
+  WALLET_UNAVAILABLE: { status: 503, message: "The operator's wallet did not answer in time; the round will be settled or canceled automatically." },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;

@@ -82,3 +82,33 @@ export const walletDeadLetter = z.strictObject({
   deadLetteredAt: isoInstant,
 });
 export type WalletDeadLetter = z.infer<typeof walletDeadLetter>;
+
+/**
+ * Re-drive of a dead-lettered win (D11), sent by `npm run wallet:redrive` on `wallet.requests`
+ * (keyed by playerId, so it keeps its place among the player's requests) with reply-to: the
+ * dispatcher delivers the recorded win again with the same transactionId.
+ */
+export const walletRedriveRequest = z.strictObject({
+  command: z.literal('redrive'),
+  transactionId: longId,
+  operatorId,
+  playerId,
+  requestedAt: isoInstant,
+});
+export type WalletRedriveRequest = z.infer<typeof walletRedriveRequest>;
+
+/** Everything the dispatcher accepts on `wallet.requests`. */
+export const walletRequestsMessage = z.discriminatedUnion('command', [walletBetRequest, walletWinRequest, walletBetwinRequest, walletRedriveRequest]);
+export type WalletRequestsMessage = z.infer<typeof walletRequestsMessage>;
+
+/**
+ * A cancel (D9) to deliver, on `wallet.cancels`: the walletTx stream of the failed bet or betwin
+ * holds the cancel's own transactionId and its history; this message only says which one.
+ */
+export const walletCancelDelivery = z.strictObject({
+  refTransactionId: longId,
+  cancelTransactionId: longId,
+  operatorId,
+  playerId,
+});
+export type WalletCancelDelivery = z.infer<typeof walletCancelDelivery>;

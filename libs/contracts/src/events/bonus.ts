@@ -77,6 +77,11 @@ export const freeSpinSettledData = z
     totalWinMinor: minorAmount,
     spinsLeft: spinCount,
     settledAt: isoInstant,
+    /**
+     * The transactionId of this spin's `win` callback (D10), drawn when the spin was settled and
+     * fixed here, so the ledger's relay publishes the same wallet request however often it runs.
+     */
+    transactionId: longId,
   })
   .superRefine((data, ctx) => {
     if (data.winMinor > data.rawWinMinor) ctx.addIssue({ code: 'custom', path: ['winMinor'], message: 'winMinor cannot exceed rawWinMinor' });

@@ -56,8 +56,8 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     rule: 'spins are numbered from 1',
   },
   FreeSpinSettled: {
-    valid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, rawWinMinor: 9000, winMinor: 5000, totalWinMinor: 5000, spinsLeft: 9, settledAt: at },
-    invalid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, rawWinMinor: 100, winMinor: 200, totalWinMinor: 200, spinsLeft: 9, settledAt: at },
+    valid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, rawWinMinor: 9000, winMinor: 5000, totalWinMinor: 5000, spinsLeft: 9, settledAt: at, transactionId: 301 },
+    invalid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, rawWinMinor: 100, winMinor: 200, totalWinMinor: 200, spinsLeft: 9, settledAt: at, transactionId: 301 },
     rule: 'the credited win never exceeds the raw win',
   },
   BonusCallCompleted: {
@@ -191,5 +191,14 @@ describe('eventToAppend: validated data and stamped metadata', () => {
   it('refuses invalid data and invalid metadata before anything reaches the store', () => {
     expect(() => eventToAppend({ type: 'FreeSpinSettled', data: examples.FreeSpinSettled.invalid } as DomainEvent, context)).toThrow(InvalidEventDataError);
     expect(() => eventToAppend({ type: 'CancelSucceeded', data: { at } }, { ...context, occurredAt: 'now' })).toThrow();
+  });
+});
+
+describe('FreeSpinSettled carries the transactionId of its win callback (D10, services.md)', () => {
+  it('requires a positive safe-integer transactionId, so the relay always sends the same one', () => {
+    const { transactionId: _transactionId, ...withoutTransaction } = examples.FreeSpinSettled.valid as Record<string, unknown>;
+    expect(() => parseEvent('FreeSpinSettled', withoutTransaction, 1)).toThrow(InvalidEventDataError);
+    expect(() => parseEvent('FreeSpinSettled', { ...withoutTransaction, transactionId: 0 }, 1)).toThrow(InvalidEventDataError);
+    expect(parseEvent('FreeSpinSettled', examples.FreeSpinSettled.valid, 1).data).toMatchObject({ transactionId: 301 });
   });
 });

@@ -24,10 +24,23 @@ export const roundStartedData = z
     bonusId: bonusIdValue,
     rtpProfile: z.enum(RTP_PROFILES),
     startedAt: isoInstant,
+    /**
+     * The bet (or betwin) transaction of a paid round, fixed before the wallet is asked: a round
+     * whose answer never came is resolved by asking again with the same transactionId.
+     */
+    transactionId: longId.optional(),
+    /** D21 as sent with the bet, so the same request can be sent again. */
+    isBonusBusy: z.boolean().optional(),
+    /**
+     * The engine's record when the outcome is decided before money moves: the instant game (bet
+     * and win in one betwin) and free spins (the win goes to the bonus-ledger after play).
+     */
+    outcome: z.json().optional(),
   })
   .superRefine((data, ctx) => {
     if (data.kind === 'free' && data.bonusId === 0) ctx.addIssue({ code: 'custom', path: ['bonusId'], message: 'a free round belongs to a bonus call' });
     if (data.kind === 'paid' && data.betMinor === 0) ctx.addIssue({ code: 'custom', path: ['betMinor'], message: 'a paid round has a bet' });
+    if (data.kind === 'free' && data.transactionId !== undefined) ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'a free round has no bet transaction (D10)' });
   });
 
 export const roundSettledData = z.strictObject({
@@ -36,6 +49,12 @@ export const roundSettledData = z.strictObject({
   outcome: z.json(),
   winMinor: minorAmount,
   settledAt: isoInstant,
+  /**
+   * The transactionId of the round's `win` callback, fixed here so the game-server's relay always
+   * publishes the same one. Absent when the round sends no win of its own: a betwin round, or a
+   * free spin, whose win the bonus-ledger sends (D10).
+   */
+  winTransactionId: longId.optional(),
 });
 
 export const roundCanceledData = z.strictObject({

@@ -20,6 +20,11 @@ export const gameSessionStartedData = z.strictObject({
   currency: currencyCode,
   startedAt: isoInstant,
   expiresAt: isoInstant,
+  /**
+   * A demo session: play money kept by the game-server, no wallet callback and no bonus call.
+   * Absent means a real-money session (every session written before the field existed).
+   */
+  demo: z.boolean().optional(),
 });
 
 export const gameSessionEndedData = z.strictObject({

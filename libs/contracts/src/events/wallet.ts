@@ -29,7 +29,15 @@ export const walletRequestedData = z
     if (data.request?.operatorId !== data.operatorId) ctx.addIssue({ code: 'custom', path: ['operatorId'], message: 'operatorId must be the operatorId of the request' });
   });
 
-export const walletAttemptedData = z.strictObject({ attempt, command: callbackCommand, at: isoInstant });
+export const walletAttemptedData = z.strictObject({
+  attempt,
+  command: callbackCommand,
+  at: isoInstant,
+  /** The previous call of this attempt has no recorded outcome (a crash): sent again, same transactionId. */
+  recovery: z.boolean().optional(),
+  /** The first attempt of a re-drive of a dead-lettered win (D11). */
+  redrive: z.boolean().optional(),
+});
 
 export const walletSucceededData = z.strictObject({ statusCode: z.literal('OK'), balanceMinor: signedMinorAmount, command: callbackCommand, at: isoInstant });
 
@@ -39,6 +47,8 @@ export const walletFailedData = z
     statusCode: callbackStatusCode.exclude(['OK']).optional(),
     /** Time-out, network error or malformed reply. */
     error: z.string().min(1).max(1000).optional(),
+    /** The balance the operator answered with alongside its non-OK code (spec §7: errors carry it too). */
+    balanceMinor: signedMinorAmount.optional(),
     attempt,
     /** true when no further attempt follows (bet/betwin: the round is canceled; win: dead-lettered). */
     final: z.boolean(),
@@ -57,7 +67,11 @@ export const cancelRequestedData = z
     }
   });
 
-export const cancelSucceededData = z.strictObject({ at: isoInstant });
+export const cancelSucceededData = z.strictObject({
+  at: isoInstant,
+  /** The operator's balance after the cancel, when its reply carried one. */
+  balanceMinor: signedMinorAmount.optional(),
+});
 
 export const winDeadLetteredData = z.strictObject({ attempts: attempt, lastError: z.string().min(1).max(1000), at: isoInstant });
 

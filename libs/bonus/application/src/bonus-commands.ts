@@ -1,0 +1,206 @@
+/**
+ * The bonus-ledger's command use cases: a bus command (contracts) becomes a domain command with
+ * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
+ * decided on the player's stream and answered with a `bonus.replies` value.
+ */
+import { isDomainError, type BonusDomainCommand, type DomainError, type RegisterBonusCall } from '@reelstream/bonus-domain';
+import { bonusDecider } from '@reelstream/bonus-domain';
+import {
+  bonusRequestStream,
+  errorReply,
+  okReply,
+  playerBonusStream,
+  type BonusReply,
+  type CancelBonusCallCommand,
+  type CommandMetadata,
+  type ExpireBonusCallCommand,
+  type RegisterBonusCallCommand,
+  type SettleFreeSpinCommand,
+  type StartFreeSpinCommand,
+} from '@reelstream/contracts';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import { decideAndAppend, type CommandOrigin, type Decided } from './decide-and-append.js';
+import { loadPlayerAccount } from './player-account.js';
+import type { CatalogLookup, ExpiryTarget, OperatorFeaturesLookup } from './ports.js';
+import { readGuard, reserveGuard } from './registration-guard.js';
+
+export interface BonusCommandsDeps {
+  store: EventStore;
+  clock: Clock;
+  ids: IdGenerator;
+  catalog: CatalogLookup;
+  features: OperatorFeaturesLookup;
+  /** Which player a bonus call of the operator belongs to (the read model, caught up when needed). */
+  playerOf: (operatorId: string, issueId: number) => Promise<string | undefined>;
+  maxAttempts?: number;
+}
+
+type Failure = { ok: false; error: { code: DomainError['code']; message: string } };
+
+function refused(error: DomainError): Failure {
+  return errorReply(error.code, error.message);
+}
+
+function originOf(metadata: CommandMetadata): CommandOrigin {
+  return { commandId: metadata.commandId, correlationId: metadata.correlationId, operatorId: metadata.operatorId };
+}
+
+export class BonusCommands {
+  constructor(private readonly deps: BonusCommandsDeps) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private decide(operatorId: string, playerId: string, command: BonusDomainCommand, origin: CommandOrigin): Promise<Decided | DomainError> {
+    const options = this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
+    return decideAndAppend(this.deps.store, playerBonusStream(operatorId, playerId), command, origin, options);
+  }
+
+  /** D17: idempotent by platformId through the guard stream; refusals write nothing. */
+  async register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
+    const { data } = command;
+    const features = this.deps.features(data.operatorId);
+    if (!features) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
+    const { store } = this.deps;
+    const origin = originOf(command.metadata);
+    const guardStream = bonusRequestStream(data.operatorId, data.platformId);
+    const playerStream = playerBonusStream(data.operatorId, data.playerId);
+    const now = this.now();
+    const toDomain = (issueId: number): RegisterBonusCall => ({
+      type: 'RegisterBonusCall',
+      data: {
+        issueId,
+        platformId: data.platformId,
+        operatorId: data.operatorId,
+        playerId: data.playerId,
+        providerId: data.providerId,
+        gameIds: data.gameIds,
+        bonusType: data.bonusType,
+        currency: data.currency,
+        callAmountMinor: data.callAmountMinor,
+        spinAmount: data.spinAmount ?? null,
+        baseBetAmountMinor: data.baseBetAmountMinor ?? null,
+        expireAt: data.expireAt,
+        catalog: {
+          providerExists: this.deps.catalog.hasProvider(data.providerId),
+          games: data.gameIds.flatMap((gameId) => this.deps.catalog.game(gameId) ?? []),
+        },
+        features,
+      },
+      metadata: { now },
+    });
+
+    // Two passes at most: the second only when another request reserved this platformId meanwhile.
+    for (let pass = 0; pass < 2; pass++) {
+      const guard = await readGuard(store, guardStream);
+      if (guard) {
+        if (guard.requestHash !== data.requestHash || guard.playerId !== data.playerId) {
+          return errorReply('PLATFORM_ID_CONFLICT', `platformId ${data.platformId} was already registered with a different request body`);
+        }
+        // A resend: the registration is in the player's stream already (replayed), or an earlier
+        // attempt stopped between the reservation and the registration, which is completed now.
+        const decided = await this.decide(data.operatorId, data.playerId, toDomain(guard.issueId), origin);
+        if (isDomainError(decided)) return refused(decided);
+        return okReply({ issueId: guard.issueId, replayed: decided.events.length === 0 });
+      }
+
+      const issueId = this.deps.ids.next();
+      const registration = toDomain(issueId);
+      const loaded = await loadPlayerAccount(store, playerStream);
+      const check = bonusDecider.decide(registration, loaded.account);
+      // A refused request reserves nothing: the operator may correct it and send it again.
+      if (isDomainError(check)) return refused(check);
+      if (!(await reserveGuard(store, guardStream, { issueId, requestHash: data.requestHash, playerId: data.playerId, acceptedAt: now }, origin))) continue;
+      const options = this.deps.maxAttempts === undefined ? { loaded } : { loaded, maxAttempts: this.deps.maxAttempts };
+      const decided = await decideAndAppend(store, playerStream, registration, origin, options);
+      if (isDomainError(decided)) return refused(decided);
+      return okReply({ issueId, replayed: false });
+    }
+    return errorReply('SERVICE_UNAVAILABLE', `platformId ${data.platformId} is being registered concurrently; retry`);
+  }
+
+  /** D14: by issueId or platformId; canceled again is success, completed and expired are refused. */
+  async cancel(command: CancelBonusCallCommand): Promise<BonusReply<'CancelBonusCall'>> {
+    const { data } = command;
+    const target = await this.locate(data.operatorId, data.issueId, data.platformId);
+    if (!target) return errorReply('BONUS_NOT_FOUND', `no bonus call ${data.issueId ?? data.platformId} for operator ${data.operatorId}`);
+    const decided = await this.decide(data.operatorId, target.playerId, { type: 'CancelBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    if (isDomainError(decided)) return refused(decided);
+    return okReply({ issueId: target.issueId, alreadyCanceled: decided.events.length === 0 });
+  }
+
+  async startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
+    const { operatorId, playerId, issueId, gameId, roundId } = command.data;
+    const decided = await this.decide(operatorId, playerId, { type: 'StartFreeSpin', data: { issueId, gameId, roundId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    if (isDomainError(decided)) return refused(decided);
+    const bonus = decided.account.bonuses.get(issueId);
+    const round = bonus?.rounds.get(roundId);
+    if (!bonus || !round || bonus.baseBetAmountMinor === null) throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
+    return okReply({
+      issueId,
+      roundId,
+      gameId: round.gameId,
+      spinNumber: round.spinNumber,
+      currency: bonus.currency,
+      baseBetAmountMinor: bonus.baseBetAmountMinor,
+      winCapLeftMinor: round.winCapLeftMinor,
+      replayed: decided.events.length === 0,
+    });
+  }
+
+  async settleFreeSpin(command: SettleFreeSpinCommand): Promise<BonusReply<'SettleFreeSpin'>> {
+    const { operatorId, playerId, issueId, roundId, winMinor } = command.data;
+    const transactionId = this.deps.ids.next();
+    const decided = await this.decide(
+      operatorId,
+      playerId,
+      { type: 'SettleFreeSpin', data: { issueId, roundId, rawWinMinor: winMinor, transactionId }, metadata: { now: this.now() } },
+      originOf(command.metadata),
+    );
+    if (isDomainError(decided)) return refused(decided);
+    const bonus = decided.account.bonuses.get(issueId);
+    const round = bonus?.rounds.get(roundId);
+    if (!bonus || !round?.settled) throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);
+    const { settled } = round;
+    return okReply({
+      issueId,
+      roundId,
+      spinNumber: round.spinNumber,
+      winMinor: settled.winMinor,
+      totalWinMinor: settled.totalWinMinor,
+      spinsLeft: settled.spinsLeft,
+      completed: settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor,
+      replayed: decided.events.length === 0,
+    });
+  }
+
+  async expire(command: ExpireBonusCallCommand): Promise<BonusReply<'ExpireBonusCall'>> {
+    const { operatorId, playerId, issueId } = command.data;
+    const decided = await this.decide(operatorId, playerId, { type: 'ExpireBonusCall', data: { issueId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    if (isDomainError(decided)) return refused(decided);
+    return okReply({ issueId, expired: decided.events.length > 0 });
+  }
+
+  /** The expiry timer's command: decided in-process, with an id that names the bonus call. */
+  async expireDue(target: ExpiryTarget): Promise<boolean> {
+    const commandId = `expire:${target.issueId}`;
+    const decided = await this.decide(
+      target.operatorId,
+      target.playerId,
+      { type: 'ExpireBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } },
+      { commandId, correlationId: commandId, operatorId: target.operatorId },
+    );
+    return !isDomainError(decided) && decided.events.length > 0;
+  }
+
+  private async locate(operatorId: string, issueId: number | undefined, platformId: string | undefined): Promise<{ issueId: number; playerId: string } | undefined> {
+    if (platformId !== undefined) {
+      const guard = await readGuard(this.deps.store, bonusRequestStream(operatorId, platformId));
+      return guard && { issueId: guard.issueId, playerId: guard.playerId };
+    }
+    if (issueId === undefined) return undefined;
+    const playerId = await this.deps.playerOf(operatorId, issueId);
+    return playerId === undefined ? undefined : { issueId, playerId };
+  }
+}

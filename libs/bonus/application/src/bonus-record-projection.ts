@@ -1,0 +1,62 @@
+/**
+ * The status read model of one bonus call (DESIGN D12; the API view is `toBonusCallStatus`):
+ * how each event changes the record. Pure, so the projection and a rebuild from the log agree.
+ */
+import type { BonusCallRecord, PlayerBonusEvent } from '@reelstream/contracts';
+import { subtractMinor } from '@reelstream/money';
+
+export class ProjectionOrderError extends Error {
+  override readonly name = 'ProjectionOrderError';
+  constructor(readonly issueId: number, type: string) {
+    super(`${type} for bonus call ${issueId}, which the read model has not seen registered`);
+  }
+}
+
+export function projectBonusCall(current: BonusCallRecord | undefined, event: PlayerBonusEvent): BonusCallRecord {
+  if (event.type === 'BonusCallRegistered') {
+    const { data } = event;
+    return {
+      issueId: data.issueId,
+      platformId: data.platformId,
+      operatorId: data.operatorId,
+      playerId: data.playerId,
+      providerId: data.providerId,
+      gameIds: [...data.gameIds],
+      bonusType: data.bonusType,
+      currency: data.currency,
+      callAmountMinor: data.callAmountMinor,
+      spinAmount: data.spinAmount,
+      baseBetAmountMinor: data.baseBetAmountMinor,
+      spinsUsed: 0,
+      spinsLeft: data.spinAmount,
+      totalWinMinor: 0,
+      winCapLeftMinor: data.callAmountMinor,
+      openRoundId: null,
+      status: 'active',
+      expireAt: data.expireAt,
+      createdAt: data.registeredAt,
+    };
+  }
+  if (!current) throw new ProjectionOrderError(event.data.issueId, event.type);
+  switch (event.type) {
+    case 'FreeSpinStarted':
+      return { ...current, spinsUsed: event.data.spinNumber, spinsLeft: current.spinAmount === null ? null : current.spinAmount - event.data.spinNumber, openRoundId: event.data.roundId };
+    case 'FreeSpinSettled':
+      return {
+        ...current,
+        totalWinMinor: event.data.totalWinMinor,
+        winCapLeftMinor: subtractMinor(current.callAmountMinor, event.data.totalWinMinor),
+        openRoundId: current.openRoundId === event.data.roundId ? null : current.openRoundId,
+      };
+    case 'BonusCallCompleted':
+      return { ...current, status: 'completed', completedAt: event.data.completedAt };
+    case 'BonusCallExpired':
+      return { ...current, status: 'expired', expiredAt: event.data.expiredAt, openRoundId: null };
+    case 'BonusCallCanceled':
+      return { ...current, status: 'canceled', canceledAt: event.data.canceledAt, openRoundId: null };
+    default: {
+      const unexpected: never = event;
+      throw new Error(`no projection rule for ${(unexpected as { type: string }).type}`);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/** Reads a `playerBonus` stream and folds it into the player's bonus account. */
+import { bonusDecider, type PlayerBonusAccount } from '@reelstream/bonus-domain';
+import { parseStoredEvent, StreamEventTypes, type PlayerBonusEvent } from '@reelstream/contracts';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+
+export interface LoadedAccount {
+  account: PlayerBonusAccount;
+  /** Revision of the stream's last event; undefined when the stream does not exist. */
+  revision: StreamRevision | undefined;
+}
+
+const playerBonusTypes: ReadonlySet<string> = new Set(StreamEventTypes.playerBonus);
+
+export class UnexpectedEventError extends Error {
+  override readonly name = 'UnexpectedEventError';
+  constructor(
+    readonly streamId: string,
+    readonly type: string,
+  ) {
+    super(`stream ${streamId} holds a ${type} event, which is not a bonus event`);
+  }
+}
+
+/** A stored event of a `playerBonus` stream, validated and upcast. */
+export function toPlayerBonusEvent(recorded: Pick<RecordedEvent, 'streamId' | 'type' | 'data' | 'metadata'>): PlayerBonusEvent {
+  if (!playerBonusTypes.has(recorded.type)) throw new UnexpectedEventError(recorded.streamId, recorded.type);
+  return parseStoredEvent(recorded) as PlayerBonusEvent;
+}
+
+export async function loadPlayerAccount(store: EventStore, streamId: string): Promise<LoadedAccount> {
+  const recorded = await store.readStream(streamId);
+  let account = bonusDecider.initialState();
+  for (const event of recorded) account = bonusDecider.evolve(account, toPlayerBonusEvent(event));
+  return { account, revision: recorded[recorded.length - 1]?.revision };
+}

@@ -1,0 +1,70 @@
+/**
+ * What the bonus application needs from the outside, besides the EventStore and MessageBus
+ * ports: the catalog, the operators' features, and the read model (queries and the projection's
+ * writes). The bonus-ledger service implements them (SQLite read model, catalog file, operators).
+ */
+import type { BonusCallRecord, BonusCallStatusName } from '@reelstream/contracts';
+import type { CatalogGameFacts, OperatorFeatures } from '@reelstream/bonus-domain';
+import type { Position } from '@reelstream/ports';
+
+export interface CatalogLookup {
+  hasProvider(providerId: number): boolean;
+  game(gameId: number): CatalogGameFacts | undefined;
+}
+
+/** The features of a configured operator; undefined for an operator the platform does not know. */
+export type OperatorFeaturesLookup = (operatorId: string) => OperatorFeatures | undefined;
+
+/** An active bonus call due for expiry, as the active-by-expiry index lists it. */
+export interface ExpiryTarget {
+  operatorId: string;
+  playerId: string;
+  issueId: number;
+  expireAt: string;
+}
+
+export interface BonusListFilter {
+  operatorId: string;
+  playerId?: string;
+  platformId?: string;
+  status?: BonusCallStatusName;
+  /** Only bonus calls with a smaller issueId (the page after it), newest first. */
+  beforeIssueId?: number;
+  limit: number;
+}
+
+/** The query side of the read model. Every lookup is scoped by operator (D18). */
+export interface BonusReadModel {
+  byIssueId(operatorId: string, issueId: number): Promise<BonusCallRecord | undefined>;
+  byPlatformId(operatorId: string, platformId: string): Promise<BonusCallRecord | undefined>;
+  activeOfPlayer(operatorId: string, playerId: string): Promise<BonusCallRecord | undefined>;
+  /** Newest first (issueIds are time-ordered). */
+  list(filter: BonusListFilter): Promise<BonusCallRecord[]>;
+  /** Active bonus calls with expireAt ≤ `instant`, earliest first. */
+  dueForExpiry(instant: string, limit: number): Promise<ExpiryTarget[]>;
+  /** The earliest expireAt of any active bonus call. */
+  nextExpiry(): Promise<string | undefined>;
+}
+
+/** One event's effect on the read model. */
+export interface ProjectionChange {
+  /** Global position of the event: the checkpoint moves here with the change. */
+  position: Position;
+  streamId: string;
+  revision: number;
+  issueId: number;
+  /** The record after the event, from the record before it (undefined before the registration). */
+  project(current: BonusCallRecord | undefined): BonusCallRecord;
+}
+
+/** The write side of the read model. */
+export interface BonusProjectionStore {
+  /** Where the projection got to: the position of the last event applied. */
+  checkpoint(): Promise<Position | undefined>;
+  /**
+   * Applies the changes in order and moves the checkpoint to the last one's position, all in one
+   * transaction. A change whose revision its stream has already passed is skipped, so a
+   * redelivered event is harmless. Resolves with the records written (skipped ones left out).
+   */
+  apply(changes: readonly ProjectionChange[]): Promise<BonusCallRecord[]>;
+}

@@ -1,0 +1,89 @@
+/**
+ * Runs the status projection: a catch-up subscription on the `playerBonus` streams whose
+ * checkpoint lives with the rows (the projection store writes both in one transaction), so
+ * `checkpoints` here only loads it. `caughtUp()` gives queries read-your-writes: it waits until
+ * every bonus event stored when it was called is in the read model.
+ */
+import { streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
+import type { CatchUpRunner, EventStore, Position, RecordedEvent } from '@reelstream/ports';
+import { startBatchedCatchUp } from './batched-catch-up.js';
+import { projectBonusCall } from './bonus-record-projection.js';
+import { toPlayerBonusEvent } from './player-account.js';
+import type { BonusProjectionStore, ProjectionChange } from './ports.js';
+
+export const PLAYER_BONUS_FILTER = { streamPrefixes: [streamPrefix('playerBonus')] };
+
+export interface BonusProjectionOptions {
+  store: EventStore;
+  projection: BonusProjectionStore;
+  /** Called after each record written, e.g. to re-arm the expiry timer. */
+  onApplied?: (record: BonusCallRecord) => void;
+  onError?: (error: unknown) => void;
+  /** How long `caughtUp` waits before it gives up. Default 5 s. */
+  catchUpTimeoutMs?: number;
+  retryDelayMs?: number;
+}
+
+export class ProjectionLagError extends Error {
+  override readonly name = 'ProjectionLagError';
+  constructor(readonly position: Position, timeoutMs: number) {
+    super(`the bonus read model did not reach position ${position} within ${timeoutMs} ms`);
+  }
+}
+
+export interface BonusProjection {
+  /** Resolves once every bonus event stored at the time of the call is applied; rejects with ProjectionLagError. */
+  caughtUp(): Promise<void>;
+  readonly handledPosition: Position | undefined;
+  stop(): Promise<void>;
+}
+
+/** The read-model change one stored bonus event makes. */
+export function projectionChange(recorded: RecordedEvent): ProjectionChange {
+  const event = toPlayerBonusEvent(recorded);
+  return {
+    position: recorded.position,
+    streamId: recorded.streamId,
+    revision: recorded.revision,
+    issueId: event.data.issueId,
+    project: (current) => projectBonusCall(current, event),
+  };
+}
+
+export function startBonusProjection(options: BonusProjectionOptions): BonusProjection {
+  const { store, projection, onApplied } = options;
+  const timeoutMs = options.catchUpTimeoutMs ?? 5_000;
+  const runner: CatchUpRunner = startBatchedCatchUp({
+    store,
+    // Rows and checkpoint are written together by `projection.apply`; nothing to store separately.
+    checkpoints: { load: () => projection.checkpoint(), store: async () => undefined },
+    name: 'bonus-ledger.read-model',
+    filter: PLAYER_BONUS_FILTER,
+    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+    handleBatch: async (batch) => {
+      const written = await projection.apply(batch.map(projectionChange));
+      if (onApplied) for (const record of written) onApplied(record);
+    },
+    onError: (error) => options.onError?.(error),
+  });
+
+  return {
+    get handledPosition() {
+      return runner.handledPosition;
+    },
+    async caughtUp() {
+      const [last] = await store.readAll({ direction: 'backwards', maxCount: 1, filter: PLAYER_BONUS_FILTER });
+      if (!last) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ProjectionLagError(last.position, timeoutMs)), timeoutMs);
+      });
+      try {
+        await Promise.race([runner.waitFor(last.position), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    stop: () => runner.stop(),
+  };
+}

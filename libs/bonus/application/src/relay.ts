@@ -1,0 +1,138 @@
+/**
+ * The ledger's outbox relay (services.md): the event store is the outbox. A checkpointed
+ * catch-up subscription on the `playerBonus` streams publishes every event to `bonus.events`
+ * and, for each FreeSpinSettled, the spin's `win` request (D10: bonusId = issueId, amount may be
+ * 0, the transactionId fixed in the event) to `wallet.requests`. A crash before the checkpoint
+ * publishes again: at least once, with the same ids, which consumers de-duplicate.
+ */
+import {
+  bonusEventMessage,
+  Headers,
+  parseStreamId,
+  playerKey,
+  Topics,
+  walletWinRequest,
+  type BonusCallRegistered,
+  type FreeSpinSettled,
+  type PlayerBonusEvent,
+} from '@reelstream/contracts';
+import type { CatchUpRunner, CheckpointStore, EventStore, MessageBus, OutgoingMessage, RecordedEvent } from '@reelstream/ports';
+import { startBatchedCatchUp } from './batched-catch-up.js';
+import { toPlayerBonusEvent } from './player-account.js';
+import { PLAYER_BONUS_FILTER } from './projection-runner.js';
+
+export interface BonusRelayOptions {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  bus: MessageBus;
+  /** Checkpoint name. Default `bonus-ledger.relay`. */
+  name?: string;
+  onError?: (error: unknown) => void;
+  retryDelayMs?: number;
+}
+
+type Registration = Pick<BonusCallRegistered['data'], 'providerId' | 'currency'>;
+
+/** Registrations looked up for wins, by stream and issueId: one stream read per bonus call, not per spin. */
+class RegistrationCache {
+  private readonly entries = new Map<number, Registration>();
+  constructor(
+    private readonly store: EventStore,
+    private readonly capacity = 10_000,
+  ) {}
+
+  remember(data: BonusCallRegistered['data']): void {
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(data.issueId, { providerId: data.providerId, currency: data.currency });
+  }
+
+  async of(streamId: string, issueId: number): Promise<Registration> {
+    const cached = this.entries.get(issueId);
+    if (cached) return cached;
+    for (const recorded of await this.store.readStream(streamId)) {
+      const event = toPlayerBonusEvent(recorded);
+      if (event.type === 'BonusCallRegistered' && event.data.issueId === issueId) {
+        this.remember(event.data);
+        return event.data;
+      }
+    }
+    throw new Error(`stream ${streamId} has a free spin of bonus call ${issueId} but no registration of it`);
+  }
+}
+
+function traceHeaders(metadata: RecordedEvent['metadata']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (typeof metadata.traceparent === 'string') headers[Headers.traceparent] = metadata.traceparent;
+  if (typeof metadata.tracestate === 'string') headers[Headers.tracestate] = metadata.tracestate;
+  return headers;
+}
+
+function winRequest(settled: FreeSpinSettled['data'], owner: { operatorId: string; playerId: string }, registration: Registration) {
+  return walletWinRequest.parse({
+    command: 'win',
+    transactionId: settled.transactionId,
+    operatorId: owner.operatorId,
+    playerId: owner.playerId,
+    roundId: settled.roundId,
+    providerId: registration.providerId,
+    gameId: settled.gameId,
+    currency: registration.currency,
+    bonusId: settled.issueId,
+    requestedAt: settled.settledAt,
+    amountMinor: settled.winMinor,
+    isRoundFinished: true,
+  });
+}
+
+export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
+  const { store, bus } = options;
+  const registrations = new RegistrationCache(store);
+
+  /** The messages one stored event becomes: its bonus.events message, and a win request for a settled free spin. */
+  const messagesOf = async (recorded: RecordedEvent): Promise<{ event: OutgoingMessage; win: OutgoingMessage | undefined }> => {
+    const owner = parseStreamId(recorded.streamId);
+    if (owner?.category !== 'playerBonus') throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
+    const event: PlayerBonusEvent = toPlayerBonusEvent(recorded);
+    const headers = { ...traceHeaders(recorded.metadata), [Headers.operatorId]: owner.operatorId };
+    const metadata = recorded.metadata;
+
+    if (event.type === 'BonusCallRegistered') registrations.remember(event.data);
+    let win: OutgoingMessage | undefined;
+    if (event.type === 'FreeSpinSettled') {
+      const request = winRequest(event.data, owner, await registrations.of(recorded.streamId, event.data.issueId));
+      win = { key: playerKey(request), value: request, headers: { ...headers, [Headers.messageType]: 'win' } };
+    }
+    const value = bonusEventMessage.parse({
+      eventId: recorded.eventId,
+      streamId: recorded.streamId,
+      revision: recorded.revision,
+      operatorId: owner.operatorId,
+      playerId: owner.playerId,
+      occurredAt: typeof metadata.occurredAt === 'string' ? metadata.occurredAt : recorded.recordedAt,
+      correlationId: typeof metadata.correlationId === 'string' ? metadata.correlationId : recorded.eventId,
+      causationId: typeof metadata.causationId === 'string' ? metadata.causationId : recorded.eventId,
+      event,
+    });
+    return { event: { key: owner.playerId, value, headers: { ...headers, [Headers.messageType]: event.type } }, win };
+  };
+
+  return startBatchedCatchUp({
+    store,
+    checkpoints: options.checkpoints,
+    name: options.name ?? 'bonus-ledger.relay',
+    filter: PLAYER_BONUS_FILTER,
+    // One publish per topic per batch: one bus transaction each, in the order of the log.
+    handleBatch: async (batch) => {
+      const messages = [];
+      for (const recorded of batch) messages.push(await messagesOf(recorded));
+      const wins = messages.flatMap((message) => (message.win ? [message.win] : []));
+      if (wins.length > 0) await bus.publish(Topics.walletRequests, wins);
+      await bus.publish(Topics.bonusEvents, messages.map((message) => message.event));
+    },
+    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+    onError: (error) => options.onError?.(error),
+  });
+}

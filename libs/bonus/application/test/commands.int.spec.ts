@@ -1,0 +1,81 @@
+/**
+ * The command use cases against a real embedded event store, called concurrently without a bus
+ * (so nothing serialises them): the expected-revision check alone keeps the rules.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { bonusRequestStream, playerBonusStream } from '@reelstream/contracts';
+import { reserveGuard } from '../src/index.js';
+import { command, registerCommand, StoreFixture } from './fixtures.js';
+
+const fixture = new StoreFixture();
+afterAll(() => fixture.close());
+
+const registeredIn = async (playerId: string) =>
+  (await fixture.store.readStream(playerBonusStream('demo', playerId))).filter((event) => event.type === 'BonusCallRegistered').map((event) => (event.data as { issueId: number }).issueId);
+
+describe('BonusCommands under real concurrency (read → decide → append, retried on WrongExpectedRevision)', () => {
+  it('50 concurrent registrations for one player: one accepted, 49 ACTIVE_BONUS_EXISTS, one BonusCallRegistered', async () => {
+    const commands = fixture.commands();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => commands.register(registerCommand(`race-${n}`, 'racer'))));
+    const accepted = answers.flatMap((answer) => (answer.ok ? [answer.result.issueId] : []));
+    expect(accepted).toHaveLength(1);
+    expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.code)).toEqual(Array.from({ length: 49 }, () => 'ACTIVE_BONUS_EXISTS'));
+    expect(await registeredIn('racer')).toEqual(accepted);
+  });
+
+  it('the same registration 20 times concurrently: one issueId, one BonusCallRegistered, one guard event', async () => {
+    const commands = fixture.commands();
+    const resend = registerCommand('same-body', 'resender');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => commands.register({ ...resend, metadata: { ...resend.metadata, commandId: `c-${Math.random().toString(36).slice(2)}` } })));
+    const issueIds = new Set(answers.map((answer) => (answer.ok ? answer.result.issueId : answer.error.code)));
+    expect(issueIds.size).toBe(1);
+    expect(await registeredIn('resender')).toEqual([...issueIds]);
+    expect(await fixture.store.readStream(bonusRequestStream('demo', 'same-body'))).toHaveLength(1);
+  });
+
+  it('a crash between the platformId reservation and the registration is completed by the resend, with the reserved issueId', async () => {
+    const commands = fixture.commands();
+    const request = registerCommand('half-done', 'crashed');
+    const origin = { commandId: request.metadata.commandId, correlationId: request.metadata.correlationId, operatorId: 'demo' };
+    await reserveGuard(fixture.store, bonusRequestStream('demo', 'half-done'), { issueId: 4242, requestHash: request.data.requestHash, playerId: 'crashed', acceptedAt: new Date().toISOString() }, origin);
+    expect(await commands.register(request)).toEqual({ ok: true, result: { issueId: 4242, replayed: false } });
+    expect(await commands.register(request)).toEqual({ ok: true, result: { issueId: 4242, replayed: true } });
+    expect(await registeredIn('crashed')).toEqual([4242]);
+  });
+
+  it('10 concurrent StartFreeSpin of different rounds: one spin starts, the others are FREE_SPIN_IN_PROGRESS', async () => {
+    const commands = fixture.commands();
+    const registered = await commands.register(registerCommand('spin-race', 'spinner'));
+    if (!registered.ok) throw new Error(registered.error.message);
+    const { issueId } = registered.result;
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => commands.startFreeSpin(command('StartFreeSpin', { operatorId: 'demo', playerId: 'spinner', issueId, gameId: 101, roundId: 900 + n }))));
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.code)).toEqual(Array.from({ length: 9 }, () => 'FREE_SPIN_IN_PROGRESS'));
+    const stream = await fixture.store.readStream(playerBonusStream('demo', 'spinner'));
+    expect(stream.filter((event) => event.type === 'FreeSpinStarted')).toHaveLength(1);
+  });
+
+  it('a settle and a cancel racing: either the win is credited and the cancel keeps it, or the cancel wins and the settle is refused', async () => {
+    const commands = fixture.commands(undefined, async () => 'settler');
+    const registered = await commands.register(registerCommand('settle-race', 'settler'));
+    if (!registered.ok) throw new Error(registered.error.message);
+    const { issueId } = registered.result;
+    await commands.startFreeSpin(command('StartFreeSpin', { operatorId: 'demo', playerId: 'settler', issueId, gameId: 102, roundId: 77 }));
+    const [settle, cancel] = await Promise.all([
+      commands.settleFreeSpin(command('SettleFreeSpin', { operatorId: 'demo', playerId: 'settler', issueId, roundId: 77, winMinor: 150 })),
+      commands.cancel(command('CancelBonusCall', { operatorId: 'demo', issueId })),
+    ]);
+    expect(cancel).toMatchObject({ ok: true, result: { alreadyCanceled: false } });
+    const stream = await fixture.store.readStream(playerBonusStream('demo', 'settler'));
+    const canceled = stream.find((event) => event.type === 'BonusCallCanceled')?.data as { totalWinMinor: number; spinsForfeited: number };
+    if (settle.ok) expect(canceled).toEqual(expect.objectContaining({ totalWinMinor: 150, spinsForfeited: 2 }));
+    else expect([settle.error.code, canceled]).toEqual(['BONUS_NOT_ACTIVE', expect.objectContaining({ totalWinMinor: 0, spinsForfeited: 3 })]);
+  });
+
+  it('an operator the platform does not know is FORBIDDEN and nothing is written', async () => {
+    const commands = fixture.commands();
+    const answer = await commands.register({ ...registerCommand('x-1', 'stranger', { operatorId: 'nobody' }), metadata: { ...registerCommand('x-1', 'stranger').metadata, operatorId: 'nobody' } });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await fixture.store.readStream(bonusRequestStream('nobody', 'x-1'))).toEqual([]);
+  });
+});

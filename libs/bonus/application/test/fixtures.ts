@@ -1,0 +1,61 @@
+/** A real embedded event store in a temp dir and the ports the use cases need, for application tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { sha256HexOf, type BonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { systemClock, type Clock } from '@reelstream/ports';
+import { BonusCommands, type CatalogLookup } from '../src/index.js';
+
+export const catalog: CatalogLookup = {
+  hasProvider: (providerId) => providerId === 1,
+  game: (gameId) => (gameId === 101 || gameId === 102 ? { gameId, providerId: 1, supportsFreeSpins: true } : undefined),
+};
+
+export class StoreFixture {
+  private opened: { dir: string; store: SqliteEventStore } | undefined;
+
+  /** Opened on first use, so a suite that jest skips (filtered out) leaves no temp dir behind. */
+  get store(): SqliteEventStore {
+    if (!this.opened) {
+      const dir = mkdtempSync(join(tmpdir(), 'bonus-application-'));
+      this.opened = { dir, store: SqliteEventStore.open(join(dir, 'events.db')) };
+    }
+    return this.opened.store;
+  }
+
+  commands(clock: Clock = systemClock, playerOf: (operatorId: string, issueId: number) => Promise<string | undefined> = async () => undefined): BonusCommands {
+    return new BonusCommands({ store: this.store, clock, ids: new TimeOrderedIdGenerator(7), catalog, features: (operatorId) => (operatorId === 'demo' ? { regularBonusCall: false } : undefined), playerOf });
+  }
+
+  async close(): Promise<void> {
+    if (!this.opened) return;
+    await this.opened.store.close();
+    rmSync(this.opened.dir, { recursive: true, force: true });
+  }
+}
+
+export function command<Type extends BonusRequestMessage['type']>(type: Type, data: Extract<BonusRequestMessage, { type: Type }>['data']): Extract<BonusRequestMessage, { type: Type }> {
+  const id = randomUUID();
+  return { type, version: 1, data, metadata: { commandId: id, correlationId: id, operatorId: data.operatorId, issuedAt: new Date().toISOString() } } as Extract<BonusRequestMessage, { type: Type }>;
+}
+
+export function registerCommand(platformId: string, playerId: string, overrides: Partial<RegisterBonusCallCommand['data']> = {}): RegisterBonusCallCommand {
+  const body = {
+    operatorId: 'demo',
+    platformId,
+    playerId,
+    providerId: 1,
+    gameIds: [101, 102],
+    bonusType: 1 as const,
+    currency: 'EUR',
+    callAmountMinor: 1_000,
+    spinAmount: 3,
+    baseBetAmountMinor: 20,
+    expireAt: new Date(Date.now() + 3_600_000).toISOString(),
+    ...overrides,
+  };
+  return command('RegisterBonusCall', { ...body, requestHash: sha256HexOf(JSON.stringify(body)) });
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import type { BonusCallRegistered, PlayerBonusEvent } from '@reelstream/contracts';
+import { decodeListCursor, deterministicEventId, encodeListCursor, ProjectionOrderError, projectBonusCall } from '../src/index.js';
+
+const at = '2026-05-01T10:00:00.000Z';
+const registered: BonusCallRegistered = {
+  type: 'BonusCallRegistered',
+  data: { issueId: 5, platformId: 'p-5', operatorId: 'demo', playerId: 'player_1', providerId: 1, gameIds: [101], bonusType: 1, currency: 'EUR', callAmountMinor: 1_000, spinAmount: 4, baseBetAmountMinor: 20, expireAt: '2026-05-02T00:00:00.000Z', registeredAt: at },
+};
+
+describe('projectBonusCall: the status record of spec §2.1 plus progress (D12)', () => {
+  it('follows a bonus call from registration through spins to completion, with the time of each transition', () => {
+    const events: PlayerBonusEvent[] = [
+      registered,
+      { type: 'FreeSpinStarted', data: { issueId: 5, roundId: 9, gameId: 101, spinNumber: 1, baseBetAmountMinor: 20, winCapLeftMinor: 1_000, startedAt: at } },
+    ];
+    const open = events.reduce(projectBonusCall, undefined as never);
+    expect(open).toMatchObject({ spinsUsed: 1, spinsLeft: 3, openRoundId: 9, status: 'active', createdAt: at });
+    const settled = projectBonusCall(open, { type: 'FreeSpinSettled', data: { issueId: 5, roundId: 9, gameId: 101, spinNumber: 1, rawWinMinor: 2_000, winMinor: 1_000, totalWinMinor: 1_000, spinsLeft: 3, settledAt: at, transactionId: 31 } });
+    expect(settled).toMatchObject({ totalWinMinor: 1_000, winCapLeftMinor: 0, openRoundId: null });
+    const completed = projectBonusCall(settled, { type: 'BonusCallCompleted', data: { issueId: 5, reason: 'win_cap_reached', totalWinMinor: 1_000, completedAt: '2026-05-01T10:00:01.000Z' } });
+    expect(completed).toMatchObject({ status: 'completed', completedAt: '2026-05-01T10:00:01.000Z' });
+    expect(completed).not.toHaveProperty('canceledAt');
+  });
+
+  it('records expiredAt and canceledAt and closes the open round', () => {
+    const open = projectBonusCall(projectBonusCall(undefined, registered), { type: 'FreeSpinStarted', data: { issueId: 5, roundId: 9, gameId: 101, spinNumber: 1, baseBetAmountMinor: 20, winCapLeftMinor: 1_000, startedAt: at } });
+    expect(projectBonusCall(open, { type: 'BonusCallExpired', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, expiredAt: at } })).toMatchObject({ status: 'expired', expiredAt: at, openRoundId: null });
+    expect(projectBonusCall(open, { type: 'BonusCallCanceled', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, canceledAt: at } })).toMatchObject({ status: 'canceled', canceledAt: at, openRoundId: null });
+  });
+
+  it('refuses an event for a bonus call it has not seen registered', () => {
+    expect(() => projectBonusCall(undefined, { type: 'BonusCallCanceled', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, canceledAt: at } })).toThrow(ProjectionOrderError);
+  });
+});
+
+describe('list cursors', () => {
+  it('round-trip an issueId and refuse anything else', () => {
+    const cursor = encodeListCursor(171234567890123);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeListCursor(cursor)).toBe(171234567890123);
+    for (const bad of ['', 'abc', encodeListCursor(0), Buffer.from('12a').toString('base64url'), Buffer.from('0012').toString('base64url'), 'x'.repeat(40)]) expect(decodeListCursor(bad)).toBeUndefined();
+  });
+});
+
+describe('deterministic event ids', () => {
+  const event = { type: 'BonusCallCanceled', data: { issueId: 5 } };
+  it('are UUIDs, equal for the same command, stream, expected revision, index and event', () => {
+    const id = deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event)).toBe(id);
+  });
+
+  it('differ when anything differs, so two different appends never look like one retried append', () => {
+    const id = deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event);
+    const others = [
+      deterministicEventId('cmd-2', 'playerBonus-demo-p', 3, 0, event),
+      deterministicEventId('cmd-1', 'playerBonus-demo-q', 3, 0, event),
+      deterministicEventId('cmd-1', 'playerBonus-demo-p', 4, 0, event),
+      deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 1, event),
+      deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, { ...event, data: { issueId: 6 } }),
+    ];
+    expect(new Set([id, ...others]).size).toBe(6);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The commands the bonus decider takes. They are the bus commands of `@reelstream/contracts`
+ * after the ledger has looked up what a pure function cannot know: the time (`metadata.now`),
+ * the ids it drew (issueId, transactionId), the operator's features and the catalog facts of
+ * the games named. Nothing here reads a clock, a file or a generator.
+ */
+import type { BonusType } from '@reelstream/contracts';
+
+export interface BonusCommandMetadata {
+  /** When the command is decided, an ISO-8601 UTC instant. */
+  readonly now: string;
+}
+
+interface Command<Type extends string, Data> {
+  readonly type: Type;
+  readonly data: Data;
+  readonly metadata: BonusCommandMetadata;
+}
+
+/** What the catalog says about one game named in a registration. */
+export interface CatalogGameFacts {
+  readonly gameId: number;
+  readonly providerId: number;
+  readonly supportsFreeSpins: boolean;
+}
+
+/** The catalog facts a registration is checked against (D4); games the catalog lacks are simply absent. */
+export interface CatalogFacts {
+  readonly providerExists: boolean;
+  readonly games: readonly CatalogGameFacts[];
+}
+
+export interface OperatorFeatures {
+  /** D3: bonusType 2 is refused unless this is on. */
+  readonly regularBonusCall: boolean;
+}
+
+export type RegisterBonusCall = Command<
+  'RegisterBonusCall',
+  {
+    /** Drawn by the ledger (or taken from the platformId guard on a resend, D17). */
+    readonly issueId: number;
+    readonly platformId: string;
+    readonly operatorId: string;
+    readonly playerId: string;
+    readonly providerId: number;
+    readonly gameIds: readonly number[];
+    readonly bonusType: BonusType;
+    readonly currency: string;
+    readonly callAmountMinor: number;
+    /** Required for bonusType 1, ignored for bonusType 2. */
+    readonly spinAmount: number | null;
+    readonly baseBetAmountMinor: number | null;
+    readonly expireAt: string;
+    readonly catalog: CatalogFacts;
+    readonly features: OperatorFeatures;
+  }
+>;
+
+export type CancelBonusCall = Command<'CancelBonusCall', { readonly issueId: number }>;
+
+export type StartFreeSpin = Command<'StartFreeSpin', { readonly issueId: number; readonly gameId: number; readonly roundId: number }>;
+
+export type SettleFreeSpin = Command<
+  'SettleFreeSpin',
+  {
+    readonly issueId: number;
+    readonly roundId: number;
+    /** What the reels paid; the decider caps it by the win cap left. */
+    readonly rawWinMinor: number;
+    /** Drawn by the ledger for this spin's `win` callback; fixed in FreeSpinSettled. */
+    readonly transactionId: number;
+  }
+>;
+
+export type ExpireBonusCall = Command<'ExpireBonusCall', { readonly issueId: number }>;
+
+export type BonusDomainCommand = RegisterBonusCall | CancelBonusCall | StartFreeSpin | SettleFreeSpin | ExpireBonusCall;

@@ -1,0 +1,56 @@
+/**
+ * How a bonus call ends early (spec §3, DESIGN D14): ExpireBonusCall at expireAt (unused spins
+ * forfeited, wins kept) and CancelBonusCall (refused once completed or expired, idempotent once
+ * canceled).
+ */
+import type { BonusCallCanceled, BonusCallExpired, PlayerBonusEvent } from '@reelstream/contracts';
+import type { CancelBonusCall, ExpireBonusCall } from './commands.js';
+import { domainError, type DomainError } from './errors.js';
+import { isAtOrAfter, type BonusCall, type PlayerBonusAccount } from './state.js';
+
+/**
+ * Spins that will never pay: the ones not started and the one started but not settled (its win
+ * was never credited, and the bonus call no longer accepts it).
+ */
+function spinsForfeited(bonus: BonusCall): number {
+  return bonus.spinAmount === null ? 0 : bonus.spinAmount - bonus.spinsSettled;
+}
+
+export function expiryOf(bonus: BonusCall, now: string): BonusCallExpired['data'] {
+  return { issueId: bonus.issueId, spinsForfeited: spinsForfeited(bonus), totalWinMinor: bonus.totalWinMinor, expiredAt: now };
+}
+
+export function decideExpire(command: ExpireBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+  const bonus = account.bonuses.get(command.data.issueId);
+  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${command.data.issueId} for this player`);
+  // Already over, or not due yet (a timer that fired early): nothing to do.
+  if (bonus.status !== 'active' || !isAtOrAfter(command.metadata.now, bonus.expireAt)) return [];
+  const expired: BonusCallExpired = { type: 'BonusCallExpired', data: expiryOf(bonus, command.metadata.now) };
+  return [expired];
+}
+
+export function decideCancel(command: CancelBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+  const bonus = account.bonuses.get(command.data.issueId);
+  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${command.data.issueId} for this player`);
+  switch (bonus.status) {
+    case 'canceled':
+      return [];
+    case 'completed':
+      return domainError('BONUS_ALREADY_COMPLETED', `bonus call ${bonus.issueId} is completed (fully delivered) and cannot be canceled`);
+    case 'expired':
+      return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
+    case 'active': {
+      // Past expireAt it has expired, whether or not the expiry timer has written it yet.
+      if (isAtOrAfter(command.metadata.now, bonus.expireAt)) return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} expired at ${bonus.expireAt}`);
+      const canceled: BonusCallCanceled = {
+        type: 'BonusCallCanceled',
+        data: { issueId: bonus.issueId, spinsForfeited: spinsForfeited(bonus), totalWinMinor: bonus.totalWinMinor, canceledAt: command.metadata.now },
+      };
+      return [canceled];
+    }
+    default: {
+      const unexpected: never = bonus.status;
+      throw new Error(`unknown bonus status ${String(unexpected)}`);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * StartFreeSpin and SettleFreeSpin (spec §1, DESIGN §5 flow 4, D10, D20): a free spin only on an
+ * active Free Spin Bonus, in one of its games, while spins remain, one at a time; its win capped
+ * by the win cap left; the bonus completed when the spins or the cap run out, after which no
+ * game can start another spin. A retried Start or Settle of the same round changes nothing.
+ */
+import { BonusTypes, type BonusCallCompleted, type FreeSpinSettled, type FreeSpinStarted, type PlayerBonusEvent } from '@reelstream/contracts';
+import { addMinor } from '@reelstream/money';
+import type { SettleFreeSpin, StartFreeSpin } from './commands.js';
+import { domainError, type DomainError } from './errors.js';
+import { isAtOrAfter, spinsLeft, winCapLeftMinor, type BonusCall, type PlayerBonusAccount } from './state.js';
+
+function notActive(bonus: BonusCall): DomainError {
+  if (bonus.status === 'expired') return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
+  return domainError('BONUS_NOT_ACTIVE', `bonus call ${bonus.issueId} is ${bonus.status}`);
+}
+
+export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+  const { issueId, gameId, roundId } = command.data;
+  const bonus = account.bonuses.get(issueId);
+  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
+
+  const round = bonus.rounds.get(roundId);
+  if (round) {
+    if (round.gameId !== gameId) return domainError('FREE_SPIN_IN_PROGRESS', `round ${roundId} was started in game ${round.gameId}, not ${gameId}`);
+    return [];
+  }
+  if (bonus.status !== 'active') return notActive(bonus);
+  if (bonus.bonusType !== BonusTypes.freeSpin || bonus.spinAmount === null || bonus.baseBetAmountMinor === null) {
+    return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
+  }
+  if (isAtOrAfter(command.metadata.now, bonus.expireAt)) return domainError('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
+  if (!bonus.gameIds.includes(gameId)) return domainError('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
+  if (bonus.openRoundId !== null) return domainError('FREE_SPIN_IN_PROGRESS', `free spin round ${bonus.openRoundId} of bonus call ${issueId} is not settled yet`);
+  const left = spinsLeft(bonus) ?? 0;
+  // An active bonus with no spins left cannot exist (the last settle completes it); kept as a guard.
+  if (left <= 0) return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} has no free spins left`);
+
+  const started: FreeSpinStarted = {
+    type: 'FreeSpinStarted',
+    data: {
+      issueId,
+      roundId,
+      gameId,
+      spinNumber: bonus.spinsUsed + 1,
+      baseBetAmountMinor: bonus.baseBetAmountMinor,
+      winCapLeftMinor: winCapLeftMinor(bonus),
+      startedAt: command.metadata.now,
+    },
+  };
+  return [started];
+}
+
+export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+  const { issueId, roundId, rawWinMinor, transactionId } = command.data;
+  const bonus = account.bonuses.get(issueId);
+  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
+  if (!Number.isSafeInteger(rawWinMinor) || rawWinMinor < 0) return domainError('VALIDATION_FAILED', 'the raw win must be a non-negative whole amount of minor units');
+
+  const round = bonus.rounds.get(roundId);
+  if (round?.settled) return [];
+  // A spin started before expireAt is a used spin: its win is credited while the bonus call is
+  // still active in the log. Once expired or canceled, the open spin is forfeited.
+  if (bonus.status !== 'active') return notActive(bonus);
+  if (!round || bonus.openRoundId !== roundId) return domainError('FREE_SPIN_NOT_STARTED', `no free spin of bonus call ${issueId} is in progress for round ${roundId}`);
+
+  const winMinor = Math.min(rawWinMinor, winCapLeftMinor(bonus));
+  const totalWinMinor = addMinor(bonus.totalWinMinor, winMinor);
+  const left = spinsLeft(bonus) ?? 0;
+  const settled: FreeSpinSettled = {
+    type: 'FreeSpinSettled',
+    data: {
+      issueId,
+      roundId,
+      gameId: round.gameId,
+      spinNumber: round.spinNumber,
+      rawWinMinor,
+      winMinor,
+      totalWinMinor,
+      spinsLeft: left,
+      settledAt: command.metadata.now,
+      transactionId,
+    },
+  };
+  const capReached = totalWinMinor >= bonus.callAmountMinor;
+  if (!capReached && left > 0) return [settled];
+  // D20: completion ends the bonus call for every one of its games.
+  const completed: BonusCallCompleted = {
+    type: 'BonusCallCompleted',
+    data: { issueId, reason: capReached ? 'win_cap_reached' : 'spins_used', totalWinMinor, completedAt: command.metadata.now },
+  };
+  return [settled, completed];
+}

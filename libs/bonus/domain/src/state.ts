@@ -1,0 +1,88 @@
+/**
+ * The player's bonus account: every bonus call of one player (the `playerBonus` stream). Keeping
+ * them in one aggregate makes "one active bonus call per player" a single expected-revision check.
+ */
+import type { BonusCallStatusName, BonusType } from '@reelstream/contracts';
+import { subtractMinor } from '@reelstream/money';
+
+export type CompletionReason = 'spins_used' | 'win_cap_reached' | 'target_reached';
+
+export interface SettledSpin {
+  readonly rawWinMinor: number;
+  readonly winMinor: number;
+  readonly totalWinMinor: number;
+  readonly spinsLeft: number;
+  readonly transactionId: number;
+}
+
+export interface FreeSpinRound {
+  readonly roundId: number;
+  readonly gameId: number;
+  readonly spinNumber: number;
+  /** The win cap left when the spin started. */
+  readonly winCapLeftMinor: number;
+  readonly settled: SettledSpin | null;
+}
+
+export interface BonusCall {
+  readonly issueId: number;
+  readonly platformId: string;
+  readonly operatorId: string;
+  readonly playerId: string;
+  readonly providerId: number;
+  readonly gameIds: readonly number[];
+  readonly bonusType: BonusType;
+  readonly currency: string;
+  readonly callAmountMinor: number;
+  readonly spinAmount: number | null;
+  readonly baseBetAmountMinor: number | null;
+  readonly expireAt: string;
+  readonly registeredAt: string;
+  readonly status: BonusCallStatusName;
+  /** Spins started (a started spin is used). */
+  readonly spinsUsed: number;
+  /** Spins whose win was decided. */
+  readonly spinsSettled: number;
+  readonly totalWinMinor: number;
+  /** The spin started and not yet settled, if any. */
+  readonly openRoundId: number | null;
+  /** Every free-spin round, by roundId: how a retried Start/Settle is recognised. */
+  readonly rounds: ReadonlyMap<number, FreeSpinRound>;
+  readonly completedAt: string | null;
+  readonly completionReason: CompletionReason | null;
+  readonly canceledAt: string | null;
+  readonly expiredAt: string | null;
+}
+
+export interface PlayerBonusAccount {
+  readonly bonuses: ReadonlyMap<number, BonusCall>;
+  /** The one active bonus call of the player, if any. */
+  readonly activeIssueId: number | null;
+}
+
+export function initialState(): PlayerBonusAccount {
+  return { bonuses: new Map(), activeIssueId: null };
+}
+
+export function activeBonus(account: PlayerBonusAccount): BonusCall | undefined {
+  return account.activeIssueId === null ? undefined : account.bonuses.get(account.activeIssueId);
+}
+
+/** callAmount − wins so far: what the remaining spins may still pay. */
+export function winCapLeftMinor(bonus: BonusCall): number {
+  return subtractMinor(bonus.callAmountMinor, bonus.totalWinMinor);
+}
+
+/** Spins not started yet; null for a Regular Bonus Call, which has no spin count. */
+export function spinsLeft(bonus: BonusCall): number | null {
+  return bonus.spinAmount === null ? null : bonus.spinAmount - bonus.spinsUsed;
+}
+
+export function isTerminal(status: BonusCallStatusName): boolean {
+  return status !== 'active';
+}
+
+/** Instants are ISO-8601 UTC strings of possibly different precision: compare them as times. */
+export function isAtOrAfter(instant: string, reference: string): boolean {
+  return Date.parse(instant) >= Date.parse(reference);
+}

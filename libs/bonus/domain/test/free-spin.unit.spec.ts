@@ -1,0 +1,122 @@
+import { describe, expect, it } from '@jest/globals';
+import type { PlayerBonusEvent } from '@reelstream/contracts';
+import { deciderSpecification } from '@reelstream/testing';
+import { bonusDecider } from '../src/index.js';
+import { at, EXPIRE_AT, ISSUE, playedSpins, registered, regularRegistered, settle, settled, start, started } from './fixtures.js';
+
+const spec = deciderSpecification(bonusDecider);
+const completedAt = at(2_000);
+
+describe('StartFreeSpin', () => {
+  it('starts the next spin of an active bonus in one of its games, with its bet and the win cap left', () => {
+    spec.given([registered()]).when(start(1)).then([started(1, 1)]);
+    spec
+      .given([registered(), started(1, 1), settled(1, 1, { rawWinMinor: 300, winMinor: 300, totalWinMinor: 300 })])
+      .when(start(2, { gameId: 102 }))
+      .then([started(2, 2, { gameId: 102, winCapLeftMinor: 4_700 })]);
+  });
+
+  it('a free spin only in one of its games: otherwise GAME_NOT_IN_BONUS', () => {
+    spec.given([registered()]).when(start(1, { gameId: 103 })).thenFails({ code: 'GAME_NOT_IN_BONUS' });
+  });
+
+  it('one spin at a time: another round while one is open is FREE_SPIN_IN_PROGRESS', () => {
+    spec.given([registered(), started(1, 1)]).when(start(2)).thenFails({ code: 'FREE_SPIN_IN_PROGRESS' });
+  });
+
+  it('a retried start of the same round changes nothing (even after the bonus ended)', () => {
+    spec.given([registered(), started(1, 1)]).when(start(1)).thenNothing();
+    spec.given([registered(), started(1, 1), settled(1, 1)]).when(start(1)).thenNothing();
+  });
+
+  it('a free spin only on an active bonus: unknown is BONUS_NOT_FOUND, expired BONUS_EXPIRED, canceled BONUS_NOT_ACTIVE', () => {
+    spec.given([]).when(start(1)).thenFails({ code: 'BONUS_NOT_FOUND' });
+    spec.given([registered(), { type: 'BonusCallExpired', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, expiredAt: EXPIRE_AT } }]).when(start(1)).thenFails({ code: 'BONUS_EXPIRED' });
+    spec.given([registered(), { type: 'BonusCallCanceled', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, canceledAt: at(500) } }]).when(start(1)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+  });
+
+  it('no spin starts at or after expireAt, even before the expiry is recorded: BONUS_EXPIRED', () => {
+    spec.given([registered()]).when(start(1, {}, EXPIRE_AT)).thenFails({ code: 'BONUS_EXPIRED' });
+  });
+
+  it('D20: once completed, no game of the bonus starts another spin', () => {
+    const completed = [
+      registered({ spinAmount: 1 }),
+      started(1, 1),
+      settled(1, 1, { spinsLeft: 0 }),
+      { type: 'BonusCallCompleted' as const, data: { issueId: ISSUE, reason: 'spins_used' as const, totalWinMinor: 0, completedAt } },
+    ];
+    spec.given(completed).when(start(2, { gameId: 101 })).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+    spec.given(completed).when(start(2, { gameId: 102 })).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+  });
+
+  it('a free spin only while spins remain: the last spin completes the bonus, and no spin starts after it', () => {
+    const lastSpun = [registered({ spinAmount: 2 }), started(1, 1), settled(1, 1, { spinsLeft: 1 }), started(2, 2)];
+    const decided = spec.given(lastSpun).when(settle(2, 0)).decision;
+    expect(decided).toEqual([settled(2, 2, { spinsLeft: 0 }), { type: 'BonusCallCompleted', data: { issueId: ISSUE, reason: 'spins_used', totalWinMinor: 0, completedAt } }]);
+    spec.given([...lastSpun, ...(decided as PlayerBonusEvent[])]).when(start(3)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+  });
+
+  it('a Regular Bonus Call has no free spins', () => {
+    spec.given([regularRegistered()]).when(start(1)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+  });
+});
+
+describe('SettleFreeSpin', () => {
+  it('credits a win below the cap in full, with the transactionId of its win callback', () => {
+    spec
+      .given([registered(), started(1, 1)])
+      .when(settle(1, 450))
+      .then([settled(1, 1, { rawWinMinor: 450, winMinor: 450, totalWinMinor: 450, spinsLeft: 9, transactionId: 70_001 })]);
+  });
+
+  it('a spin without a win is settled too (its win callback carries 0, D10)', () => {
+    spec.given([registered(), started(1, 1)]).when(settle(1, 0)).then([settled(1, 1)]);
+  });
+
+  it('each win is capped by the win cap left (callAmount − wins so far) and reaching the cap completes the bonus', () => {
+    spec
+      .given([registered(), started(1, 1), settled(1, 1, { rawWinMinor: 4_000, winMinor: 4_000, totalWinMinor: 4_000 }), started(2, 2, { winCapLeftMinor: 1_000 })])
+      .when(settle(2, 2_500))
+      .then([
+        settled(2, 2, { rawWinMinor: 2_500, winMinor: 1_000, totalWinMinor: 5_000, spinsLeft: 8 }),
+        { type: 'BonusCallCompleted', data: { issueId: ISSUE, reason: 'win_cap_reached', totalWinMinor: 5_000, completedAt } },
+      ]);
+  });
+
+  it('completed when the spins run out', () => {
+    spec
+      .given([registered({ spinAmount: 3 }), ...playedSpins(2).map((event) => (event.type === 'FreeSpinSettled' ? { ...event, data: { ...event.data, spinsLeft: 3 - event.data.spinNumber } } : event)), started(3, 3)])
+      .when(settle(3, 120))
+      .then([
+        settled(3, 3, { rawWinMinor: 120, winMinor: 120, totalWinMinor: 120, spinsLeft: 0 }),
+        { type: 'BonusCallCompleted', data: { issueId: ISSUE, reason: 'spins_used', totalWinMinor: 120, completedAt } },
+      ]);
+  });
+
+  it('a retried settle of the same round changes nothing: the first win and transactionId stand', () => {
+    spec.given([registered(), started(1, 1), settled(1, 1, { rawWinMinor: 10, winMinor: 10, totalWinMinor: 10 })]).when(settle(1, 999, { transactionId: 123 })).thenNothing();
+  });
+
+  it('a settle without its start is FREE_SPIN_NOT_STARTED', () => {
+    spec.given([registered()]).when(settle(1, 10)).thenFails({ code: 'FREE_SPIN_NOT_STARTED' });
+    spec.given([registered(), started(1, 1)]).when(settle(2, 10)).thenFails({ code: 'FREE_SPIN_NOT_STARTED' });
+  });
+
+  it('a spin started before expireAt is still credited while the bonus is active in the log', () => {
+    spec
+      .given([registered(), started(1, 1)])
+      .when(settle(1, 75, {}, EXPIRE_AT))
+      .then([settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, settledAt: EXPIRE_AT })]);
+  });
+
+  it('the spin open when the bonus expired or was canceled is forfeited: BONUS_EXPIRED / BONUS_NOT_ACTIVE', () => {
+    spec.given([registered(), started(1, 1), { type: 'BonusCallExpired', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, expiredAt: EXPIRE_AT } }]).when(settle(1, 75)).thenFails({ code: 'BONUS_EXPIRED' });
+    spec.given([registered(), started(1, 1), { type: 'BonusCallCanceled', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, canceledAt: at(1_500) } }]).when(settle(1, 75)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+  });
+
+  it('a negative or fractional raw win is refused', () => {
+    spec.given([registered(), started(1, 1)]).when(settle(1, -1)).thenFails({ code: 'VALIDATION_FAILED' });
+    spec.given([registered(), started(1, 1)]).when(settle(1, 1.5)).thenFails({ code: 'VALIDATION_FAILED' });
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The player API of the launch host (DESIGN D23), called by the game page: read the session
+ * (`GET /api/sessions/{token}`), spin (`POST /api/sessions/{token}/spin`), read one of the
+ * session's rounds (`GET /api/sessions/{token}/rounds/{roundId}`). The token is the only
+ * credential: every answer is about the session's own player. Amounts are JSON numbers in
+ * currency units, as in API v1; errors use the same envelope (D16).
+ */
+import * as z from 'zod';
+import { bonusCallStatusName } from '../commands/bonus-record.js';
+import { catalogId, currencyCode, httpUrl, isoInstant, longId, playerId } from '../shared/primitives.js';
+import { GAME_TYPES } from './catalog.js';
+import { okEnvelope } from './envelope.js';
+
+export const PlayerApiPaths = {
+  session: '/api/sessions/{token}',
+  spin: '/api/sessions/{token}/spin',
+  round: '/api/sessions/{token}/rounds/{roundId}',
+} as const;
+
+const units = z.number().min(0);
+
+export const slotSymbolView = z.strictObject({
+  code: z.string().length(1),
+  name: z.string().min(1),
+  role: z.enum(['wild', 'scatter', 'regular']),
+});
+
+/** What the page needs to draw the game: never the reel strips, only their shape and symbols. */
+export const gameLayout = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('slot'),
+    reels: z.number().int().min(1),
+    rows: z.number().int().min(1),
+    symbols: z.array(slotSymbolView).min(1),
+    /** One row index per reel for every payline. */
+    paylines: z.array(z.array(z.number().int().min(0))),
+  }),
+  z.strictObject({
+    kind: z.literal('instant'),
+    /** The wheel's segments as win multipliers of the bet (0 = no win), in wheel order. */
+    segments: z.array(z.number().min(0)).min(2),
+  }),
+]);
+export type GameLayout = z.infer<typeof gameLayout>;
+
+export const playerBonusView = z
+  .strictObject({
+    issueId: longId,
+    status: bonusCallStatusName,
+    spinAmount: z.number().int().min(1).max(100),
+    spinsUsed: z.number().int().min(0),
+    spinsLeft: z.number().int().min(0),
+    baseBet: units.meta({ description: 'The bet every free spin is played at.' }),
+    winSoFar: units,
+    winCap: units.meta({ description: 'The most the bonus can pay over all its spins (callAmount).' }),
+    winCapLeft: units,
+    expireAt: isoInstant,
+  })
+  .meta({ id: 'PlayerBonus', description: "The session player's free-spin bonus for this game, as the free-spins badge shows it." });
+export type PlayerBonusView = z.infer<typeof playerBonusView>;
+
+export const playerSession = z
+  .strictObject({
+    playerId,
+    game: z.strictObject({ gameId: catalogId, providerId: catalogId, name: z.string().min(1), type: z.enum(GAME_TYPES) }),
+    layout: gameLayout,
+    currency: currencyCode,
+    /** The launch language, normalised (`zh-CN`); the page falls back to English for one it has no texts for. */
+    language: z.string().min(2),
+    returnUrl: httpUrl,
+    demo: z.boolean(),
+    /** The last balance the operator's wallet reported (plus wins sent since); null before the first answer. */
+    balance: z.number().nullable(),
+    betLevels: z.array(z.number().positive()).min(1),
+    activeBonus: playerBonusView.nullable(),
+    expiresAt: isoInstant,
+  })
+  .meta({ id: 'PlayerSession', description: 'GET /api/sessions/{token}: the session as the game page shows it (D23).' });
+export type PlayerSession = z.infer<typeof playerSession>;
+
+export const spinRequest = z
+  .strictObject({
+    bet: z.number().positive().finite().optional().meta({ description: 'One of betLevels; required for a paid spin, ignored for a free spin.' }),
+    issueId: longId.optional().meta({ description: 'The free-spin bonus the page believes it plays; a spin of any other bonus is refused.' }),
+    playerId: playerId.optional().meta({ description: "When given, must be the session's player." }),
+  })
+  .meta({ id: 'SpinRequest', description: 'POST /api/sessions/{token}/spin. A free spin is played whenever the session player has an active free-spin bonus for this game.' });
+export type SpinRequest = z.infer<typeof spinRequest>;
+
+export const lineWinView = z.strictObject({ line: z.number().int().min(0), symbol: z.string().length(1), count: z.number().int().min(1), win: units });
+
+export const slotSpinView = z.strictObject({
+  /** Visible symbols, one string per reel, top row first. */
+  window: z.array(z.string().min(1)).min(1),
+  lineWins: z.array(lineWinView),
+  scatterCount: z.number().int().min(0),
+  scatterWin: units,
+  multiplier: z.number().int().min(1),
+  win: units,
+});
+
+export const roundOutcomeView = z.discriminatedUnion('kind', [
+  slotSpinView.extend({
+    kind: z.literal('slot'),
+    /** The game's own feature (scatter-triggered bonus games), when the spin triggered it. */
+    feature: z.strictObject({ awardedGames: z.number().int().min(1), multiplier: z.number().int().min(1), spins: z.array(slotSpinView), win: units }).nullable(),
+  }),
+  z.strictObject({ kind: z.literal('instant'), segment: z.number().int().min(0), multiplier: z.number().min(0) }),
+]);
+export type RoundOutcomeView = z.infer<typeof roundOutcomeView>;
+
+export const SPIN_KINDS = ['paid', 'free', 'demo'] as const;
+
+export const spinBonusView = z.strictObject({
+  issueId: longId,
+  spinNumber: z.number().int().min(1),
+  spinsLeft: z.number().int().min(0),
+  winSoFar: units,
+  winCapLeft: units,
+  /** The spin's win was cut to what was left of the win cap. */
+  capped: z.boolean(),
+  /** This spin completed the bonus (spins used or win cap reached, D20). */
+  completed: z.boolean(),
+});
+
+export const spinResult = z
+  .strictObject({
+    roundId: longId,
+    kind: z.enum(SPIN_KINDS),
+    bet: units,
+    win: units,
+    balance: z.number().nullable(),
+    outcome: roundOutcomeView,
+    bonus: spinBonusView.nullable(),
+  })
+  .meta({ id: 'SpinResult', description: 'The settled round of a spin: what the reels show, what it paid, and the bonus after it.' });
+export type SpinResult = z.infer<typeof spinResult>;
+
+export const ROUND_STATUSES = ['open', 'settled', 'canceled'] as const;
+
+export const playerRound = z
+  .strictObject({
+    roundId: longId,
+    kind: z.enum(['paid', 'free']),
+    status: z.enum(ROUND_STATUSES),
+    bet: units,
+    win: units.nullable(),
+    outcome: roundOutcomeView.nullable(),
+    /** Why a canceled round was canceled (`bet_rejected:ERR_NOT_ENOUGH_MONEY`). */
+    reason: z.string().nullable(),
+    startedAt: isoInstant,
+  })
+  .meta({ id: 'PlayerRound', description: 'GET /api/sessions/{token}/rounds/{roundId}: one round of the session, replayed from its record.' });
+export type PlayerRound = z.infer<typeof playerRound>;
+
+export const playerSessionResponse = okEnvelope(playerSession);
+export const spinResponse = okEnvelope(spinResult);
+export const playerRoundResponse = okEnvelope(playerRound);

@@ -1,0 +1,86 @@
+import { describe, expect, it } from '@jest/globals';
+import { failure } from './envelope.js';
+import { httpStatusOf } from './errors.js';
+import { playerRound, playerSession, spinRequest, spinResponse, spinResult } from './player-api.js';
+
+const bonus = {
+  issueId: 171234567890123,
+  status: 'active',
+  spinAmount: 10,
+  spinsUsed: 3,
+  spinsLeft: 7,
+  baseBet: 0.2,
+  winSoFar: 1.6,
+  winCap: 50,
+  winCapLeft: 48.4,
+  expireAt: '2026-06-30T23:59:59.000Z',
+};
+const session = {
+  playerId: 'player_42',
+  game: { gameId: 101, providerId: 1, name: 'Lotus Garden', type: 'slot' },
+  layout: { kind: 'slot', reels: 5, rows: 3, symbols: [{ code: 'W', name: 'Wild', role: 'wild' }], paylines: [[1, 1, 1, 1, 1]] },
+  currency: 'EUR',
+  language: 'ko',
+  returnUrl: 'https://casino.example/lobby',
+  demo: false,
+  balance: null,
+  betLevels: [0.2, 0.4, 1],
+  activeBonus: bonus,
+  expiresAt: '2026-05-01T14:00:00.000Z',
+};
+const slotOutcome = { kind: 'slot', window: ['AKQ', 'JTW', 'AAS', 'KQJ', 'T9A'], lineWins: [{ line: 0, symbol: 'A', count: 3, win: 0.5 }], scatterCount: 1, scatterWin: 0, multiplier: 1, win: 0.5, feature: null };
+
+describe('player API (D23): the session view', () => {
+  it('accepts a session with an unknown balance and an active bonus', () => {
+    expect(playerSession.parse(session)).toEqual(session);
+  });
+
+  it('refuses a returnUrl that is not http(s), so the back button can never run script', () => {
+    expect(playerSession.safeParse({ ...session, returnUrl: 'javascript:alert(1)' }).success).toBe(false);
+  });
+
+  it('refuses a bonus whose spins left are negative', () => {
+    expect(playerSession.safeParse({ ...session, activeBonus: { ...bonus, spinsLeft: -1 } }).success).toBe(false);
+  });
+});
+
+describe('player API (D23): the spin request', () => {
+  it('accepts a paid spin, a free spin naming its bonus, and the session player named', () => {
+    expect(spinRequest.parse({ bet: 0.2 })).toEqual({ bet: 0.2 });
+    expect(spinRequest.parse({ issueId: 5, playerId: 'player_42' })).toEqual({ issueId: 5, playerId: 'player_42' });
+  });
+
+  it.each([{ bet: 0 }, { bet: -1 }, { bet: '1' }, { bet: 1, amount: 1 }, { playerId: 'a-b' }, { issueId: 1.5 }])('refuses %j', (body) => {
+    expect(spinRequest.safeParse(body).success).toBe(false);
+  });
+});
+
+describe('player API (D23): results', () => {
+  it('accepts a free spin that completed its bonus, in the OK envelope', () => {
+    const result = {
+      roundId: 9001,
+      kind: 'free',
+      bet: 0.2,
+      win: 0.5,
+      balance: 100.5,
+      outcome: slotOutcome,
+      bonus: { issueId: 5, spinNumber: 10, spinsLeft: 0, winSoFar: 2.1, winCapLeft: 47.9, capped: false, completed: true },
+    };
+    expect(spinResponse.parse({ success: true, message: 'OK', data: result }).data).toEqual(spinResult.parse(result));
+  });
+
+  it('accepts an instant round and a canceled round without outcome', () => {
+    expect(spinResult.safeParse({ roundId: 1, kind: 'paid', bet: 1, win: 1.2, balance: 10, outcome: { kind: 'instant', segment: 2, multiplier: 1.2 }, bonus: null }).success).toBe(true);
+    const canceled = { roundId: 1, kind: 'paid', status: 'canceled', bet: 1, win: null, outcome: null, reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY', startedAt: '2026-05-01T10:00:00.000Z' };
+    expect(playerRound.parse(canceled)).toEqual(canceled);
+  });
+
+  it('refuses a kind other than paid, free and demo', () => {
+    expect(spinResult.safeParse({ roundId: 1, kind: 'bonus', bet: 1, win: 0, balance: null, outcome: slotOutcome, bonus: null }).success).toBe(false);
+  });
+
+  it('answers refusals in the API envelope with the catalogue status (D16)', () => {
+    expect(failure('SPIN_IN_PROGRESS')).toEqual({ success: false, message: 'A spin of this game session is still in progress.', data: null, error: { code: 'SPIN_IN_PROGRESS' } });
+    expect([httpStatusOf('SPIN_IN_PROGRESS'), httpStatusOf('PLAYER_NOT_AUTHENTICATED'), httpStatusOf('ROUND_NOT_FOUND'), httpStatusOf('WALLET_UNAVAILABLE')]).toEqual([409, 403, 404, 503]);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The bonus-ledger service: consumes `bonus.commands` (commands and queries) and answers on
+ * `bonus.replies`, keeps the status read model, relays its events to `bonus.events` and the
+ * free-spin wins to `wallet.requests`, and expires bonus calls on time. Every part is stopped by
+ * `stop()`, so the all-in-one platform can run it beside the other services.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  BonusCommands,
+  BonusQueries,
+  BonusRequestHandler,
+  ExpiryScheduler,
+  startBonusProjection,
+  startBonusRelay,
+  type CatalogLookup,
+  type OperatorFeaturesLookup,
+} from '@reelstream/bonus-application';
+import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
+import type { Logger } from '@reelstream/telemetry';
+import { subscribeBonusCommands } from './command-consumer.js';
+import { startHealthServer } from './health-server.js';
+import { rebuildBonusReadModel } from './read-model/rebuild.js';
+import { SqliteBonusReadModel } from './read-model/sqlite-bonus-read-model.js';
+
+export interface BonusLedgerDeps {
+  store: EventStore;
+  /** Where the relay keeps its checkpoint (the event store's own). */
+  checkpoints: CheckpointStore;
+  bus: MessageBus;
+  clock: Clock;
+  ids: IdGenerator;
+  features: OperatorFeaturesLookup;
+  catalog: CatalogLookup;
+  logger: Logger;
+}
+
+export interface BonusLedgerConfig {
+  /** The read model's SQLite file (`readModelPath(DATA_DIR)`). */
+  readModelFile: string;
+  /** 0 picks a free port. */
+  healthPort: number;
+  /** Drop the read model and project it again from the log before starting. */
+  rebuildReadModel?: boolean;
+  /** Consumer group of `bonus.commands`. Default `bonus-ledger`. */
+  groupId?: string;
+}
+
+export interface BonusLedger {
+  readonly healthPort: number;
+  readonly readModel: SqliteBonusReadModel;
+  /** Resolves when every bonus event stored so far is in the read model. */
+  caughtUp(): Promise<void>;
+  /** Stops consuming (in-flight messages finish and commit), then the timer, the relay and the projection. */
+  stop(): Promise<void>;
+}
+
+export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
+  const { store, bus, logger } = deps;
+  mkdirSync(dirname(config.readModelFile), { recursive: true });
+  const readModel = SqliteBonusReadModel.open(config.readModelFile);
+  if (config.rebuildReadModel) {
+    const applied = await rebuildBonusReadModel(store, readModel);
+    logger.info('read model rebuilt from the log', { events: applied });
+  }
+
+  const stops: (() => Promise<void>)[] = [async () => readModel.close()];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+  try {
+    // The projection pokes the expiry timer, which reads the projection: created first, started last.
+    const timer: { scheduler?: ExpiryScheduler } = {};
+    const projection = startBonusProjection({
+      store,
+      projection: readModel,
+      onApplied: (record) => {
+        if (record.status === 'active') timer.scheduler?.poke(record.expireAt);
+      },
+      onError: (error) => logger.error('read model projection failed; retrying', { error }),
+    });
+    stops.push(() => projection.stop());
+
+    const queries = new BonusQueries(readModel, projection);
+    const commands = new BonusCommands({
+      store,
+      clock: deps.clock,
+      ids: deps.ids,
+      catalog: deps.catalog,
+      features: deps.features,
+      playerOf: async (operatorId, issueId) => (await queries.find(operatorId, issueId))?.playerId,
+    });
+
+    const relay = startBonusRelay({ store, checkpoints: deps.checkpoints, bus, onError: (error) => logger.error('bonus event relay failed; retrying', { error }) });
+    stops.push(() => relay.stop());
+
+    const scheduler = new ExpiryScheduler({
+      readModel,
+      clock: deps.clock,
+      expire: async (target) => {
+        if (await commands.expireDue(target)) logger.info('bonus call expired', { issueId: target.issueId, operatorId: target.operatorId, expireAt: target.expireAt });
+      },
+      onError: (error, target) => logger.error('bonus call expiry failed; retrying', { error, issueId: target?.issueId }),
+    });
+    timer.scheduler = scheduler;
+    scheduler.start();
+    stops.push(() => scheduler.stop());
+
+    const consumer = await subscribeBonusCommands(bus, new BonusRequestHandler(commands, queries), logger, config.groupId);
+    stops.push(() => consumer.stop());
+    let consuming = false;
+    void consumer.ready.then(() => {
+      consuming = true;
+    });
+
+    const health = await startHealthServer(config.healthPort, async () => {
+      if (!consuming) return false;
+      await store.streamRevision('$ready-probe');
+      return true;
+    });
+    stops.push(() => health.close());
+    await consumer.ready;
+
+    let stopping: Promise<void> | undefined;
+    return {
+      healthPort: health.port,
+      readModel,
+      caughtUp: () => projection.caughtUp(),
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

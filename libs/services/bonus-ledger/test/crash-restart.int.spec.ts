@@ -1,0 +1,156 @@
+/**
+ * The ledger as a real child process (`node --import tsx apps/bonus-ledger/src/main.ts`) on one
+ * SQLite file shared with this test, which sends commands through the bus while the ledger is
+ * SIGKILLed and restarted, twice. Afterwards: every command took effect, no event is in the log
+ * twice, every free-spin win reached wallet.requests, the read model equals one rebuilt from
+ * scratch, and a bonus call whose expireAt passed while the ledger was down is expired.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/backends';
+import { Topics, walletWinRequest, type BonusReply, type BonusRequestMessage, type BonusRequestType, type WalletWinRequest } from '@reelstream/contracts';
+import { isRequestTimeout, type Consumer, type MessageBus } from '@reelstream/ports';
+import { eventually, WorkerProcess } from '@reelstream/testing';
+import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
+import { rebuildBonusReadModel, SqliteBonusReadModel } from '../src/index.js';
+import { BonusClient, message, OPERATOR, registration } from './bonus-requests.js';
+
+const MAIN = join(import.meta.dirname, '../../../../apps/bonus-ledger/src/main.ts');
+const PLAYERS = 12;
+const SPINS = 4;
+
+let dir = '';
+let backends: OpenedEventStore;
+let bus: MessageBus;
+let walletConsumer: Consumer;
+const wins: WalletWinRequest[] = [];
+let ledger: WorkerProcess | undefined;
+
+function startLedger(): WorkerProcess {
+  ledger = new WorkerProcess(MAIN, { DATA_DIR: dir, HEALTH_PORT: '0', INSTANCE_ID: 'ledger-crash-test', WORKER_ID: '5', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true' });
+  return ledger;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bonus-ledger-crash-'));
+  const url = `sqlite:${join(dir, 'reelstream.db')}`;
+  backends = await openEventStore(url);
+  bus = await openMessageBus(url, { instanceId: 'crash-test-client' });
+  walletConsumer = await bus.subscribe({ groupId: 'crash-test-wallet', topics: [Topics.walletRequests], handler: async (received) => void wins.push(walletWinRequest.parse(received.value)) });
+});
+
+afterAll(async () => {
+  if (ledger?.alive) await ledger.kill('SIGKILL');
+  await walletConsumer.stop();
+  await bus.close();
+  await backends.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let timedOut = 0;
+
+/** Sends the same message (same commandId) until the ledger answers: a client retrying across the outage. */
+async function untilAnswered<Type extends BonusRequestType>(request: Extract<BonusRequestMessage, { type: Type }>): Promise<BonusReply<Type>> {
+  const client = new BonusClient(bus, 1_500);
+  for (;;) {
+    try {
+      return await client.send(request);
+    } catch (error) {
+      if (!isRequestTimeout(error)) throw error;
+      timedOut += 1;
+    }
+  }
+}
+
+describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
+  it('loses no command, duplicates no event, relays every win, keeps the projection equal to a rebuild, and expires across the outage', async () => {
+    await startLedger().waitForLine(/bonus-ledger ready/, 20_000);
+
+    const expireAt = new Date(Date.now() + 2_000).toISOString();
+    const expiring = await untilAnswered(message('RegisterBonusCall', registration({ platformId: 'crash-expiry', playerId: 'crash_expiry', expireAt })));
+    if (!expiring.ok) throw new Error(expiring.error.message);
+
+    const progress = { registered: 0, settled: 0 };
+    const issueIds = new Map<number, Set<number>>();
+    const flow = Promise.all(
+      Array.from({ length: PLAYERS }, async (_, player) => {
+        const playerId = `crash_${player}`;
+        const registerRequest = message('RegisterBonusCall', registration({ platformId: `crash-${player}`, playerId, spinAmount: SPINS, callAmountMinor: 100_000 }), `register-${player}`);
+        const registered = await untilAnswered(registerRequest);
+        if (!registered.ok) throw new Error(`${playerId}: ${registered.error.code}`);
+        const { issueId } = registered.result;
+        issueIds.set(player, new Set([issueId]));
+        progress.registered += 1;
+        // A resend after the outage must answer the same issueId (D17).
+        const resent = await untilAnswered(registerRequest);
+        issueIds.get(player)?.add(resent.ok ? resent.result.issueId : -1);
+        for (let spin = 1; spin <= SPINS; spin++) {
+          const roundId = 10_000 + player * 100 + spin;
+          const started = await untilAnswered(message('StartFreeSpin', { operatorId: OPERATOR, playerId, issueId, gameId: 101 + (spin % 2), roundId }, `start-${roundId}`));
+          if (!started.ok) throw new Error(`${playerId} start ${spin}: ${started.error.code}`);
+          const settled = await untilAnswered(message('SettleFreeSpin', { operatorId: OPERATOR, playerId, issueId, roundId, winMinor: spin * 10 }, `settle-${roundId}`));
+          if (!settled.ok) throw new Error(`${playerId} settle ${spin}: ${settled.error.code}`);
+          progress.settled += 1;
+        }
+      }),
+    );
+
+    // First crash while registrations flow, and down across the expiring bonus's expireAt.
+    await eventually(() => expect(progress.registered).toBeGreaterThanOrEqual(3), 15_000);
+    await ledger?.kill('SIGKILL');
+    const atFirstCrash = { ...progress };
+    await eventually(() => expect(Date.now()).toBeGreaterThan(Date.parse(expireAt) + 100), 5_000);
+    await startLedger().waitForLine(/bonus-ledger ready/, 20_000);
+    const back = Date.now();
+    await eventually(async () => {
+      const status = await new BonusClient(bus).ok('GetBonusCall', { operatorId: OPERATOR, platformId: 'crash-expiry' });
+      expect(status.status).toBe('expired');
+    }, 5_000);
+    expect(Date.now() - back).toBeLessThan(1_500);
+
+    // Second crash while free spins flow.
+    await eventually(() => expect(progress.settled).toBeGreaterThanOrEqual(PLAYERS), 20_000);
+    await ledger?.kill('SIGKILL');
+    const atSecondCrash = { ...progress };
+    await startLedger().waitForLine(/bonus-ledger ready/, 20_000);
+    await flow;
+    // Both crashes hit while commands were flowing, and clients noticed the outages.
+    expect(atFirstCrash.settled).toBeLessThan(PLAYERS * SPINS);
+    expect(atSecondCrash.settled).toBeLessThan(PLAYERS * SPINS);
+    expect(timedOut).toBeGreaterThan(0);
+
+    // No command lost, none done twice: one registration per platformId, one start and one settle per round.
+    const events = await backends.store.readAll({ filter: PLAYER_BONUS_FILTER });
+    expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
+    for (let player = 0; player < PLAYERS; player++) {
+      expect(issueIds.get(player)?.size).toBe(1);
+      const stream = events.filter((event) => event.streamId === `playerBonus-demo-crash_${player}`);
+      expect(stream.map((event) => event.type)).toEqual(['BonusCallRegistered', ...Array.from({ length: SPINS }, () => ['FreeSpinStarted', 'FreeSpinSettled']).flat(), 'BonusCallCompleted']);
+    }
+    const settledEvents = events.filter((event) => event.type === 'FreeSpinSettled').map((event) => event.data as { transactionId: number; roundId: number; winMinor: number });
+    expect(settledEvents).toHaveLength(PLAYERS * SPINS);
+
+    // Every win reached wallet.requests (at least once, always with the transactionId of its event).
+    await eventually(() => expect(new Set(wins.map((win) => win.transactionId))).toEqual(new Set(settledEvents.map((settled) => settled.transactionId))), 10_000);
+    for (const win of wins) expect(settledEvents).toContainEqual(expect.objectContaining({ transactionId: win.transactionId, roundId: win.roundId, winMinor: win.amountMinor }));
+
+    // The running ledger's projection equals one rebuilt from the log.
+    const [last] = await backends.store.readAll({ direction: 'backwards', maxCount: 1, filter: PLAYER_BONUS_FILTER });
+    const live = SqliteBonusReadModel.open(join(dir, 'bonus-ledger-read.db'));
+    const rebuilt = SqliteBonusReadModel.open(join(dir, 'rebuilt-read.db'));
+    try {
+      await eventually(async () => expect(await live.checkpoint()).toBe(last?.position), 5_000);
+      await rebuildBonusReadModel(backends.store, rebuilt);
+      expect(live.allRecords()).toEqual(rebuilt.allRecords());
+      expect(live.allRecords().filter((record) => record.status === 'completed')).toHaveLength(PLAYERS);
+    } finally {
+      live.close();
+      rebuilt.close();
+    }
+
+    // And it stops cleanly on SIGTERM.
+    expect(await ledger?.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+  }, 90_000);
+});

@@ -1,0 +1,68 @@
+/**
+ * An in-process bonus-ledger on the embedded back ends in a temp dir, and a client on its own
+ * bus connection (another instance, as the gateway would be).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/backends';
+import { OperatorDirectory, demoOperators } from '@reelstream/config';
+import { parseOperatorsConfig } from '@reelstream/contracts';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { systemClock, type Clock, type MessageBus } from '@reelstream/ports';
+import { createLogger } from '@reelstream/telemetry';
+import { DEFAULT_CATALOG_FILE, loadCatalogFile, readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
+import { BonusClient } from './bonus-requests.js';
+
+export class LedgerHarness {
+  /** Made in `open()`, so a suite that jest skips (filtered out) leaves no temp dir behind. */
+  dir = '';
+  url = '';
+  backends!: OpenedEventStore;
+  clientBus!: MessageBus;
+  client!: BonusClient;
+  ledger: BonusLedger | undefined;
+  private ledgerBus: MessageBus | undefined;
+  private readonly operators = new OperatorDirectory(parseOperatorsConfig([...demoOperators('http://localhost:1'), { ...demoOperators('http://localhost:1')[0], id: 'regular', apiToken: 'regular-api-token-0001', features: { regularBonusCall: true } }]));
+
+  async open(): Promise<this> {
+    this.dir = mkdtempSync(join(tmpdir(), 'bonus-ledger-'));
+    this.url = `sqlite:${join(this.dir, 'reelstream.db')}`;
+    this.backends = await openEventStore(this.url);
+    this.clientBus = await openMessageBus(this.url, { instanceId: `client-${process.pid}` });
+    this.client = new BonusClient(this.clientBus);
+    return this;
+  }
+
+  async startLedger(clock: Clock = systemClock): Promise<BonusLedger> {
+    this.ledgerBus = await openMessageBus(this.url, { instanceId: 'ledger-under-test' });
+    this.ledger = await startBonusLedger(
+      {
+        store: this.backends.store,
+        checkpoints: this.backends.checkpoints,
+        bus: this.ledgerBus,
+        clock,
+        ids: new TimeOrderedIdGenerator(3),
+        features: (operatorId) => this.operators.get(operatorId)?.features,
+        catalog: loadCatalogFile(DEFAULT_CATALOG_FILE),
+        logger: createLogger({ service: 'bonus-ledger-test', level: 'silent' }),
+      },
+      { readModelFile: readModelPath(this.dir), healthPort: 0 },
+    );
+    return this.ledger;
+  }
+
+  async stopLedger(): Promise<void> {
+    await this.ledger?.stop();
+    await this.ledgerBus?.close();
+    this.ledger = undefined;
+    this.ledgerBus = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.stopLedger();
+    await this.clientBus.close();
+    await this.backends.store.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The gateway's express application: the operator API v1 (spec §4, DESIGN D13–D19) with its
+ * ports passed in, so tests and the all-in-one platform wire real back ends without globals.
+ */
+import type { OperatorDirectory } from '@reelstream/config';
+import type { Catalog } from '@reelstream/game-domain';
+import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
+import type { Logger } from '@reelstream/telemetry';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { CatalogView } from './catalog/catalog-view.js';
+import type { GatewayConfig } from './config/gateway-env.js';
+import { accessLogMiddleware } from './http/access-log.js';
+import { authMiddleware } from './http/auth.js';
+import { errorHandler, routeNotFound } from './http/error-handler.js';
+import { jsonBody } from './http/json-body.js';
+import { rateLimitMiddleware } from './http/rate-limit.js';
+import { requestIdMiddleware } from './http/request-id.js';
+import { LedgerClient } from './ledger/ledger-client.js';
+import { DOCS_HTML, DOCS_SCRIPT } from './openapi/docs-page.js';
+import { generateOpenApi } from './openapi/openapi-document.js';
+import { bonusCallRoutes } from './routes/bonus-call-routes.js';
+import { catalogRoutes } from './routes/catalog-routes.js';
+import { healthRoutes, type Readiness } from './routes/health-routes.js';
+import { launchRoutes } from './routes/launch-routes.js';
+
+export interface GatewayDeps {
+  bus: MessageBus;
+  store: EventStore;
+  operators: OperatorDirectory;
+  catalog: Catalog;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  config: GatewayConfig;
+  /** Whether to report ready; `startGateway` turns it off while draining. Default: always. */
+  readiness?: Readiness;
+}
+
+export function createGatewayApp(deps: GatewayDeps): Express {
+  const { config, logger } = deps;
+  const catalog = new CatalogView(deps.catalog);
+  const ledger = new LedgerClient({ bus: deps.bus, clock: deps.clock, ids: deps.ids, logger, timeoutMs: config.ledgerTimeoutMs });
+  const body = jsonBody(config.bodyLimitBytes);
+  const openApiJson = JSON.stringify(generateOpenApi().document);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestIdMiddleware());
+  app.use(accessLogMiddleware(logger));
+  // No upgrade-insecure-requests: behind TLS termination the docs page is served over http and
+  // must still load its own script.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+
+  healthRoutes(app, deps.store, deps.readiness ?? { accepting: () => true });
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApiJson);
+  });
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(DOCS_HTML);
+  });
+  app.get('/docs/docs.js', (_req, res) => {
+    res.type('text/javascript').send(DOCS_SCRIPT);
+  });
+
+  app.use('/v1', (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  app.use('/v1', authMiddleware(deps.operators), rateLimitMiddleware(config.rateLimit, deps.clock));
+  bonusCallRoutes(app, { ledger, catalog, clock: deps.clock, jsonBody: body });
+  launchRoutes(app, { store: deps.store, catalog, clock: deps.clock, launchBaseUrl: config.launchBaseUrl, sessionTtlMs: config.sessionTtlMs, jsonBody: body });
+  catalogRoutes(app, catalog);
+
+  app.use(routeNotFound());
+  app.use(errorHandler(logger));
+  return app;
+}

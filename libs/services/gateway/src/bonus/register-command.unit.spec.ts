@@ -1,0 +1,152 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseOperatorsConfig, registerBonusCallData, registerBonusCallRequest, type OperatorConfig, type OperatorConfigInput } from '@reelstream/contracts';
+import { CatalogView } from '../catalog/catalog-view.js';
+import { loadCatalogFile } from '../catalog/catalog-file.js';
+import { ApiError } from '../http/api-error.js';
+import { toRegisterCommandData } from './register-command.js';
+
+const catalog = new CatalogView(loadCatalogFile());
+const NOW = new Date('2026-05-01T00:00:00.000Z');
+
+function operator(overrides: Partial<OperatorConfigInput> = {}): OperatorConfig {
+  const [parsed] = parseOperatorsConfig([
+    { id: 'op', name: 'Op', apiToken: 'token-0123456789abcdef', callbackUrl: 'https://op.example/wallet', signingSecret: 'secret-0123456789abcdef', currency: 'EUR', ...overrides },
+  ]);
+  return parsed as OperatorConfig;
+}
+
+const body = {
+  platformId: 'p-1',
+  providerId: 1,
+  gameId: [101, 102],
+  playerId: 'player_1',
+  bonusType: 1,
+  callAmount: 50,
+  expireAt: '2026-06-30 23:59:59',
+  metaData: { spinAmount: 10, baseBetAmount: 0.2 },
+};
+
+function command(input: Record<string, unknown>, op: OperatorConfig = operator(), now: Date = NOW) {
+  return toRegisterCommandData(registerBonusCallRequest.parse(input), { operator: op, catalog, now });
+}
+
+function refusal(input: Record<string, unknown>, op: OperatorConfig = operator(), now: Date = NOW): ApiError {
+  try {
+    command(input, op, now);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the registration to be refused');
+}
+
+describe('toRegisterCommandData', () => {
+  it('builds a RegisterBonusCall that the contract accepts', () => {
+    const data = command(body);
+    expect(registerBonusCallData.parse(data)).toEqual(data);
+    expect(data).toMatchObject({ operatorId: 'op', currency: 'EUR', callAmountMinor: 5_000, spinAmount: 10, baseBetAmountMinor: 20, gameIds: [101, 102], expireAt: '2026-06-30T23:59:59.000Z' });
+  });
+
+  describe('amounts in the operator currency (D6)', () => {
+    it.each([
+      ['EUR', 10.25, 1_025],
+      ['EUR', 0.01, 1],
+      ['KRW', 1_000, 1_000],
+      ['JPY', 1, 1],
+      ['BHD', 1.234, 1_234],
+    ])('converts %s %d to %d minor units', (currency, callAmount, minor) => {
+      expect(command({ ...body, callAmount, metaData: { spinAmount: 1, baseBetAmount: callAmount } }, operator({ currency })).callAmountMinor).toBe(minor);
+    });
+
+    it.each([
+      ['EUR', 10.255, 'callAmount'],
+      ['EUR', 0.001, 'callAmount'],
+      ['KRW', 1000.5, 'callAmount'],
+      ['JPY', 0.5, 'callAmount'],
+      ['BHD', 1.2345, 'callAmount'],
+    ])('refuses %s %d with 400 AMOUNT_PRECISION on %s', (currency, callAmount, path) => {
+      const error = refusal({ ...body, callAmount, metaData: { spinAmount: 1, baseBetAmount: 1 } }, operator({ currency }));
+      expect(error.code).toBe('AMOUNT_PRECISION');
+      expect(error.status).toBe(400);
+      expect(error.details?.map((detail) => detail.path)).toEqual([path]);
+    });
+
+    it('names both amounts when both have too many decimals', () => {
+      const error = refusal({ ...body, callAmount: 1.005, metaData: { spinAmount: 1, baseBetAmount: 0.125 } });
+      expect(error.details?.map((detail) => detail.path)).toEqual(['callAmount', 'metaData.baseBetAmount']);
+    });
+  });
+
+  describe('bonus type (D3)', () => {
+    it('refuses bonusType 2 with 422 BONUS_TYPE_UNAVAILABLE for an operator without the feature', () => {
+      const error = refusal({ ...body, bonusType: 2, metaData: undefined });
+      expect([error.code, error.status]).toEqual(['BONUS_TYPE_UNAVAILABLE', 422]);
+    });
+
+    it('accepts bonusType 2 without metaData for an operator with the feature, and sends no spins', () => {
+      const { metaData: _ignored, ...regular } = body;
+      const data = command({ ...regular, bonusType: 'Regular' }, operator({ features: { regularBonusCall: true } }));
+      expect(data.bonusType).toBe(2);
+      expect(data).not.toHaveProperty('spinAmount');
+      expect(data).not.toHaveProperty('baseBetAmountMinor');
+    });
+  });
+
+  describe('provider and games (D4, spec §4.1 rule 4)', () => {
+    it('refuses an unknown provider with 422 PROVIDER_NOT_FOUND', () => {
+      expect(refusal({ ...body, providerId: 99 }).code).toBe('PROVIDER_NOT_FOUND');
+    });
+
+    it('refuses unknown games with 422 GAME_NOT_FOUND naming each', () => {
+      const error = refusal({ ...body, gameId: [101, 999, 998] });
+      expect(error.code).toBe('GAME_NOT_FOUND');
+      expect(error.details?.map((detail) => detail.path)).toEqual(['gameId[1]', 'gameId[2]']);
+    });
+
+    it('refuses a game of another provider with 422 GAME_NOT_OF_PROVIDER: one provider per Free Spin Bonus', () => {
+      const error = refusal({ ...body, gameId: [101, 201] });
+      expect(error.code).toBe('GAME_NOT_OF_PROVIDER');
+      expect(error.details).toEqual([{ path: 'gameId[1]', message: 'game 201 belongs to provider 2, not 1' }]);
+    });
+
+    it('refuses a game without free spins for bonusType 1 with 422 FREE_SPINS_NOT_SUPPORTED', () => {
+      const error = refusal({ ...body, providerId: 2, gameId: 203 });
+      expect(error.code).toBe('FREE_SPINS_NOT_SUPPORTED');
+      expect(error.details?.[0]?.path).toBe('gameId');
+    });
+  });
+
+  describe('expireAt (D5)', () => {
+    it('reads the wall-clock time in the operator zone', () => {
+      expect(command(body, operator({ timeZone: 'Asia/Seoul' })).expireAt).toBe('2026-06-30T14:59:59.000Z');
+      expect(command(body, operator({ timeZone: 'America/New_York' })).expireAt).toBe('2026-07-01T03:59:59.000Z');
+    });
+
+    it('accepts one second after now and refuses now itself with 422 EXPIRE_AT_IN_PAST', () => {
+      expect(command({ ...body, expireAt: '2026-05-01 00:00:01' }).expireAt).toBe('2026-05-01T00:00:01.000Z');
+      const error = refusal({ ...body, expireAt: '2026-05-01 00:00:00' });
+      expect([error.code, error.status]).toEqual(['EXPIRE_AT_IN_PAST', 422]);
+      expect(refusal({ ...body, expireAt: '2020-01-01 00:00:00' }).code).toBe('EXPIRE_AT_IN_PAST');
+    });
+
+    it("judges the past in the operator's zone: 08:00 in Seoul is already gone at 00:00 UTC", () => {
+      expect(refusal({ ...body, expireAt: '2026-05-01 08:59:59' }, operator({ timeZone: 'Asia/Seoul' })).code).toBe('EXPIRE_AT_IN_PAST');
+      expect(command({ ...body, expireAt: '2026-05-01 09:00:01' }, operator({ timeZone: 'Asia/Seoul' })).expireAt).toBe('2026-05-01T00:00:01.000Z');
+    });
+
+    it('refuses a time the clocks skip with 422 EXPIRE_AT_NOT_IN_ZONE, and takes the earlier of a repeated one', () => {
+      const newYork = operator({ timeZone: 'America/New_York' });
+      const error = refusal({ ...body, expireAt: '2027-03-14 02:30:00' }, newYork);
+      expect([error.code, error.status]).toEqual(['EXPIRE_AT_NOT_IN_ZONE', 422]);
+      expect(command({ ...body, expireAt: '2026-11-01 01:30:00' }, newYork).expireAt).toBe('2026-11-01T05:30:00.000Z');
+    });
+  });
+
+  it('checks in a fixed order: amounts before bonus type before games before expiry', () => {
+    const everythingWrong = { ...body, callAmount: 1.001, bonusType: 2, gameId: 999, expireAt: '2020-01-01 00:00:00' };
+    expect(refusal(everythingWrong).code).toBe('AMOUNT_PRECISION');
+    expect(refusal({ ...everythingWrong, callAmount: 1 }).code).toBe('BONUS_TYPE_UNAVAILABLE');
+    expect(refusal({ ...everythingWrong, callAmount: 1, bonusType: 1 }).code).toBe('GAME_NOT_FOUND');
+    expect(refusal({ ...everythingWrong, callAmount: 1, bonusType: 1, gameId: 101 }).code).toBe('EXPIRE_AT_IN_PAST');
+  });
+});

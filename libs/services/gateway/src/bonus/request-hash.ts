@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import type { RegisterBonusCallRequest } from '@reelstream/contracts';
+
+/**
+ * The fingerprint of a registration for D17: SHA-256 of the request as normalised by its schema
+ * (the issueId alias resolved to platformId, bonusType words to numbers, one gameId to a list),
+ * with the game ids sorted because they name a set, written as JSON with sorted keys. It hashes
+ * what the operator sent, not what the gateway derived from configuration (minor units, the
+ * instant of expireAt), so a resend stays a replay across a configuration change.
+ */
+export function registrationRequestHash(request: RegisterBonusCallRequest): string {
+  const normalised = { ...request, gameIds: [...request.gameIds].sort((a, b) => a - b) };
+  return createHash('sha256').update(`register-bonus-call/v1\n${canonicalJson(normalised)}`, 'utf8').digest('hex');
+}
+
+/** JSON with object keys in sorted order at every depth (arrays keep their order). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,79 @@
+/**
+ * The gateway's environment (DESIGN §7), parsed by one zod schema. Defaults run on the embedded
+ * back ends: `npm start` needs no variable at all.
+ */
+import { httpUrl } from '@reelstream/contracts';
+import { demoOperators, loadOperators, parseEnv, platformEnvShape, port, positiveInt, type Env, type LoadedOperators } from '@reelstream/config';
+import * as z from 'zod';
+import { duration } from './duration.js';
+
+export const DEFAULT_SESSION_TTL_MS = 4 * 3_600_000;
+export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;
+export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024;
+
+export const gatewayEnv = z.object({
+  ...platformEnvShape,
+  GATEWAY_PORT: port(8080),
+  /** Interface to listen on; all of them when unset. */
+  GATEWAY_HOST: z.string().min(1).optional(),
+  GAME_PORT: port(8081),
+  SANDBOX_PORT: port(8082),
+  /** `{launch_host}` of launch URLs; `http://localhost:${GAME_PORT}` when unset. */
+  LAUNCH_BASE_URL: httpUrl
+    .refine((url) => !url.includes('?') && !url.includes('#'), { error: 'must be a base URL without query or fragment' })
+    .optional(),
+  /** How long a launch session lives: seconds, or a number with a unit (`4h`, `30m`). */
+  SESSION_TTL: duration(DEFAULT_SESSION_TTL_MS),
+  /** How long a register/cancel/read waits for the bonus-ledger before answering 503. */
+  LEDGER_TIMEOUT_MS: positiveInt(DEFAULT_LEDGER_TIMEOUT_MS),
+  /** Per-operator token bucket: sustained requests per second and the burst above it. */
+  RATE_LIMIT_PER_SECOND: positiveInt(50),
+  RATE_LIMIT_BURST: positiveInt(100),
+  BODY_LIMIT_BYTES: positiveInt(DEFAULT_BODY_LIMIT_BYTES),
+  CATALOG_FILE: z.string().min(1).optional(),
+  OPERATORS_JSON: z.string().optional(),
+  OPERATORS_FILE: z.string().optional(),
+});
+export type GatewayEnv = z.output<typeof gatewayEnv>;
+
+export interface RateLimitConfig {
+  /** Tokens added per second. */
+  perSecond: number;
+  /** Bucket size: requests that may arrive at once. */
+  burst: number;
+}
+
+/** What the gateway runs with, independent of where it came from. */
+export interface GatewayConfig {
+  /** 0 = any free port. */
+  port: number;
+  host?: string;
+  /** Without a trailing slash. */
+  launchBaseUrl: string;
+  sessionTtlMs: number;
+  ledgerTimeoutMs: number;
+  rateLimit: RateLimitConfig;
+  bodyLimitBytes: number;
+}
+
+export function parseGatewayEnv(env: Env = process.env): GatewayEnv {
+  return parseEnv(gatewayEnv, env);
+}
+
+export function gatewayConfigOf(env: GatewayEnv): GatewayConfig {
+  const config: GatewayConfig = {
+    port: env.GATEWAY_PORT,
+    launchBaseUrl: (env.LAUNCH_BASE_URL ?? `http://localhost:${env.GAME_PORT}`).replace(/\/+$/, ''),
+    sessionTtlMs: env.SESSION_TTL,
+    ledgerTimeoutMs: env.LEDGER_TIMEOUT_MS,
+    rateLimit: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+  };
+  if (env.GATEWAY_HOST !== undefined) config.host = env.GATEWAY_HOST;
+  return config;
+}
+
+/** `OPERATORS_JSON` / `OPERATORS_FILE`, else the demo operator wired to the sandbox on `SANDBOX_PORT`. */
+export function loadGatewayOperators(env: Env, parsed: GatewayEnv): LoadedOperators {
+  return loadOperators(env, () => demoOperators(`http://localhost:${parsed.SANDBOX_PORT}`));
+}

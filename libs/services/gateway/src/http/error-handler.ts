@@ -1,0 +1,66 @@
+import type { Logger } from '@reelstream/telemetry';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, isApiError } from './api-error.js';
+import { requestContext } from './request-context.js';
+import { sendApiError } from './respond.js';
+
+/** Errors of express's JSON body parser (body-parser / raw-body), by their `type`. */
+const PARSER_ERRORS: Readonly<Record<string, () => ApiError>> = {
+  'entity.parse.failed': () => new ApiError('MALFORMED_JSON'),
+  'entity.too.large': () => new ApiError('PAYLOAD_TOO_LARGE'),
+  'entity.verify.failed': () => new ApiError('MALFORMED_JSON'),
+  'request.size.invalid': () => new ApiError('MALFORMED_JSON', 'The request body is shorter or longer than its Content-Length.'),
+  'encoding.unsupported': () => new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported; send the JSON body uncompressed.'),
+  'charset.unsupported': () => new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The JSON body must be UTF-8.'),
+};
+
+interface HttpishError {
+  type?: unknown;
+  status?: unknown;
+  statusCode?: unknown;
+}
+
+/** The API error an error thrown anywhere in the pipeline answers as; undefined when it is a fault of ours. */
+export function classifyError(error: unknown): ApiError | undefined {
+  if (isApiError(error)) return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, status, statusCode } = error as HttpishError;
+  if (typeof type === 'string') {
+    const mapped = PARSER_ERRORS[type];
+    if (mapped !== undefined) return mapped();
+  }
+  // Other client errors of express itself, e.g. a path parameter that is not valid percent-encoding.
+  const code = typeof status === 'number' ? status : statusCode;
+  if (code === 400) return new ApiError('VALIDATION_FAILED', 'The request URL or body could not be decoded.');
+  if (code === 404) return new ApiError('ROUTE_NOT_FOUND');
+  if (code === 413) return new ApiError('PAYLOAD_TOO_LARGE');
+  if (code === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  return undefined;
+}
+
+/** Unknown routes answer in the envelope too. */
+export function routeNotFound(): RequestHandler {
+  return () => {
+    throw new ApiError('ROUTE_NOT_FOUND');
+  };
+}
+
+/**
+ * The last middleware: every error becomes the envelope with the catalogue's status (DESIGN
+ * D16). Anything unexpected is logged with its stack and answered as 503 INTERNAL, never
+ * with the stack.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    let apiError = classifyError(error);
+    if (apiError === undefined) {
+      logger.error('request failed', { requestId: requestContext(res).requestId, method: req.method, path: req.originalUrl.split('?')[0], error });
+      apiError = new ApiError('INTERNAL');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendApiError(res, apiError);
+  };
+}

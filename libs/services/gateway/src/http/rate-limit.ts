@@ -1,0 +1,47 @@
+import type { Clock } from '@reelstream/ports';
+import type { RequestHandler } from 'express';
+import type { RateLimitConfig } from '../config/gateway-env.js';
+import { ApiError } from './api-error.js';
+import { callerOf } from './request-context.js';
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Token buckets in memory, one per key: `burst` tokens, refilled at `perSecond`. Each gateway
+ * instance limits on its own; behind N replicas an operator gets up to N times the rate, which
+ * is why the limit protects the platform rather than metering the operator.
+ */
+export class TokenBucketLimiter {
+  private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
+
+  constructor(
+    private readonly config: RateLimitConfig,
+    private readonly nowMs: () => number,
+  ) {
+    if (!(config.perSecond > 0) || !(config.burst >= 1)) throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
+  }
+
+  take(key: string): RateDecision {
+    const now = this.nowMs();
+    const bucket = this.buckets.get(key) ?? { tokens: this.config.burst, updatedMs: now };
+    const elapsedMs = Math.max(0, now - bucket.updatedMs);
+    bucket.tokens = Math.min(this.config.burst, bucket.tokens + (elapsedMs * this.config.perSecond) / 1000);
+    bucket.updatedMs = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true };
+    }
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.config.perSecond)) };
+  }
+}
+
+/** 429 RATE_LIMITED with Retry-After once the calling operator's bucket is empty. */
+export function rateLimitMiddleware(config: RateLimitConfig, clock: Clock): RequestHandler {
+  const limiter = new TokenBucketLimiter(config, () => clock.now().getTime());
+  return (_req, res, next) => {
+    const decision = limiter.take(callerOf(res).id);
+    if (!decision.allowed) throw new ApiError('RATE_LIMITED', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) });
+    next();
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * `/v1/bonus-call…` (spec §4.1, §4.2; DESIGN D13, D14, D17, D18). Every command and query names
+ * the calling operator, taken from its token, never from the request: the ledger answers a
+ * bonus call of another operator as not found, and the gateway checks the answer again.
+ */
+import {
+  ApiOperations,
+  HttpHeaders,
+  toBonusCallStatus,
+  type BonusCallRecord,
+  type OperatorConfig,
+} from '@reelstream/contracts';
+import type { Clock } from '@reelstream/ports';
+import type { Express, RequestHandler } from 'express';
+import { toRegisterCommandData } from '../bonus/register-command.js';
+import type { CatalogView } from '../catalog/catalog-view.js';
+import { ApiError } from '../http/api-error.js';
+import { callerOf, requestContext } from '../http/request-context.js';
+import { sendOk } from '../http/respond.js';
+import { nonEmptyQuery, parseRequest } from '../http/validate.js';
+import type { LedgerClient } from '../ledger/ledger-client.js';
+
+export interface BonusCallRouteDeps {
+  ledger: LedgerClient;
+  catalog: CatalogView;
+  clock: Clock;
+  /** Content type and body parsing for the writes. */
+  jsonBody: RequestHandler[];
+}
+
+const { registerBonusCall, cancelBonusCall, getBonusCall, listBonusCalls } = ApiOperations;
+
+/** Express path of an OpenAPI path: `/v1/bonus-call/{issueId}` → `/v1/bonus-call/:issueId`. */
+export const expressPath = (path: string): string => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
+  const { ledger } = deps;
+
+  app.post(expressPath(registerBonusCall.path), ...deps.jsonBody, async (req, res) => {
+    const operator = callerOf(res);
+    const request = parseRequest(registerBonusCall.body, req.body);
+    const data = toRegisterCommandData(request, { operator, catalog: deps.catalog, now: deps.clock.now() });
+    const result = await ledger.call({ type: 'RegisterBonusCall', data, requestId: requestContext(res).requestId });
+    sendOk(res, { issueId: result.issueId }, result.replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {});
+  });
+
+  app.post(expressPath(cancelBonusCall.path), ...deps.jsonBody, async (req, res) => {
+    const operator = callerOf(res);
+    const ref = parseRequest(cancelBonusCall.body, req.body);
+    const result = await ledger.call({ type: 'CancelBonusCall', data: { operatorId: operator.id, ...ref }, requestId: requestContext(res).requestId });
+    sendOk(res, { issueId: result.issueId, status: 'canceled' });
+  });
+
+  app.get(expressPath(getBonusCall.path), async (req, res) => {
+    const operator = callerOf(res);
+    const { issueId } = parseRequest(getBonusCall.params, { ...req.params });
+    const record = await ledger.call({ type: 'GetBonusCall', data: { operatorId: operator.id, issueId }, requestId: requestContext(res).requestId });
+    sendOk(res, toBonusCallStatus(ownRecord(record, operator)));
+  });
+
+  app.get(expressPath(listBonusCalls.path), async (req, res) => {
+    const operator = callerOf(res);
+    const query = parseRequest(listBonusCalls.query, nonEmptyQuery(req.query));
+    const data = {
+      operatorId: operator.id,
+      limit: query.limit,
+      ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
+      ...(query.platformId !== undefined ? { platformId: query.platformId } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+    };
+    const page = await ledger.call({ type: 'ListBonusCalls', data, requestId: requestContext(res).requestId });
+    const foreign = page.items.filter((record) => record.operatorId !== operator.id);
+    if (foreign.length > 0) throw new Error(`bonus-ledger listed ${foreign.length} bonus call(s) of another operator for ${operator.id}`);
+    sendOk(res, { items: page.items.map(toBonusCallStatus), nextCursor: page.nextCursor });
+  });
+}
+
+/** D18 twice over: a record of another operator is a 404 even if the ledger ever returned one. */
+function ownRecord(record: BonusCallRecord, operator: OperatorConfig): BonusCallRecord {
+  if (record.operatorId !== operator.id) throw new ApiError('BONUS_NOT_FOUND');
+  return record;
+}

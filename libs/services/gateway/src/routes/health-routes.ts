@@ -1,0 +1,33 @@
+import type { EventStore } from '@reelstream/ports';
+import type { Express } from 'express';
+
+export interface Readiness {
+  /** False once the gateway is draining: load balancers stop sending before it closes. */
+  accepting(): boolean;
+}
+
+/** A stream nobody writes: reading it proves the event store answers. */
+const PROBE_STREAM = 'gatewayReadinessProbe-0';
+
+/**
+ * `GET /healthz`: the process serves HTTP. `GET /readyz`: it is not draining and the event store
+ * answers. The bus is not probed: the ledger being slow must not take every gateway out of the
+ * load balancer, it is answered per request with 503 and Retry-After instead.
+ */
+export function healthRoutes(app: Express, store: EventStore, readiness: Readiness): void {
+  app.get('/healthz', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (!readiness.accepting()) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
+    try {
+      await store.streamRevision(PROBE_STREAM);
+      res.status(200).json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', reason: 'the event store does not answer' });
+    }
+  });
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { errorEnvelope } from '@reelstream/contracts';
+import { startHarness, type Harness } from './support/harness.js';
+import { TOKENS } from './support/operators.js';
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({ config: { rateLimit: { perSecond: 2, burst: 3 } } });
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+describe('Authorization: Bearer', () => {
+  it.each([
+    ['no Authorization header', undefined],
+    ['an empty header', ''],
+    ['another scheme', `Basic ${Buffer.from(`casino-a:${TOKENS.a}`).toString('base64')}`],
+    ['the scheme without a token', 'Bearer'],
+    ['the scheme and spaces', 'Bearer    '],
+    ['two tokens', `Bearer ${TOKENS.a} ${TOKENS.b}`],
+    ['the token without the scheme', TOKENS.a],
+    ['an unknown token', 'Bearer token-of-nobody-0123456789abcdef'],
+    ['the token with one character changed', `Bearer ${TOKENS.a.slice(0, -1)}0`],
+    ['a prefix of the token', `Bearer ${TOKENS.a.slice(0, -1)}`],
+    ['the token with a character added', `Bearer ${TOKENS.a}0`],
+    ["the SHA-256 of a token instead of the token", 'Bearer 5b1f2c7a9d4e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f607182'],
+    ['a very long token', `Bearer ${'x'.repeat(4000)}`],
+  ])('answers %s with 401 UNAUTHORIZED and a WWW-Authenticate challenge', async (_name, authorization) => {
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+    const response = await harness.http.get('/v1/providers', { token: null, headers });
+    expect(response.status).toBe(401);
+    expect(errorEnvelope.parse(response.body).error.code).toBe('UNAUTHORIZED');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="reelstream"');
+  });
+
+  it('answers the same body for a missing and an unknown token, so neither tells which it was', async () => {
+    const missing = await harness.http.get('/v1/providers', { token: null });
+    const unknown = await harness.http.get('/v1/providers', { token: 'token-of-nobody-0123456789abcdef' });
+    expect(missing.body).toEqual(unknown.body);
+  });
+
+  it('accepts the scheme in any case and trailing spaces', async () => {
+    expect((await harness.http.get('/v1/games', { token: null, headers: { authorization: `bearer ${TOKENS.c}` } })).status).toBe(200);
+    expect((await harness.http.get('/v1/games', { token: null, headers: { authorization: `BEARER ${TOKENS.c}  ` } })).status).toBe(200);
+  });
+
+  it('authenticates an operator configured only by the SHA-256 of its token, and scopes the answer to it', async () => {
+    harness.clock.advance(10_000);
+    const response = await harness.http.get('/v1/games?providerId=1', { token: TOKENS.b });
+    expect(response.status).toBe(200);
+    // Casino B plays in KRW: the bet levels are whole won.
+    expect(response.body.data[0].betLevels).toEqual([200, 400, 1000, 2000, 4000, 10000]);
+  });
+});
+
+describe('per-operator rate limit (burst 3, 2 per second)', () => {
+  it('answers 429 RATE_LIMITED with Retry-After once the burst is spent, per operator, and refills with time', async () => {
+    harness.clock.advance(60_000);
+    const a = harness.http.withToken(TOKENS.a);
+    for (let i = 0; i < 3; i++) expect((await a.get('/v1/providers')).status).toBe(200);
+    const limited = await a.get('/v1/providers');
+    expect(limited.status).toBe(429);
+    expect(errorEnvelope.parse(limited.body).error.code).toBe('RATE_LIMITED');
+    expect(limited.headers.get('retry-after')).toBe('1');
+
+    // Another operator has its own bucket.
+    expect((await harness.http.get('/v1/providers', { token: TOKENS.c })).status).toBe(200);
+
+    // Half a second gives one token back (2 per second): one more request, then limited again.
+    harness.clock.advance(500);
+    expect((await a.get('/v1/providers')).status).toBe(200);
+    expect((await a.get('/v1/providers')).status).toBe(429);
+
+    // A full refill after the bucket's time: the burst again, not more.
+    harness.clock.advance(10_000);
+    for (let i = 0; i < 3; i++) expect((await a.get('/v1/providers')).status).toBe(200);
+    expect((await a.get('/v1/providers')).status).toBe(429);
+  });
+
+  it('does not count requests that fail authentication against anyone', async () => {
+    harness.clock.advance(60_000);
+    for (let i = 0; i < 10; i++) expect((await harness.http.get('/v1/providers', { token: 'token-of-nobody-0123456789abcdef' })).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await harness.http.get('/v1/providers', { token: TOKENS.a })).status).toBe(200);
+  });
+
+  it('leaves /healthz, /readyz and /openapi.json outside the limit', async () => {
+    harness.clock.advance(60_000);
+    for (let i = 0; i < 10; i++) expect((await harness.http.get('/openapi.json')).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await harness.http.get('/healthz')).status).toBe(200);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The gateway with the REAL bonus-ledger beside it (integration tests): both on one embedded
+ * event store file and bus file in a temp dir, each with its own clients as if they were two
+ * processes, sharing one manual clock.
+ */
+import { join } from 'node:path';
+import {
+  bonusCommandKey,
+  bonusRequestMessage,
+  parseBonusReply,
+  Topics,
+  type BonusReply,
+  type BonusRequestMessage,
+  type BonusRequestType,
+} from '@reelstream/contracts';
+import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import type { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { catalogLookup, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
+import { loadCatalogFile } from '../../src/index.js';
+import { startHarness, type Harness, type HarnessOptions } from './harness.js';
+
+export interface Stack extends Harness {
+  ledger: BonusLedger;
+  ledgerBus: SqliteMessageBus;
+  /** Sends a command or query to the ledger as another service would (the game-server's free spins, the expiry timer). */
+  sendToLedger<Type extends BonusRequestType>(type: Type, data: Extract<BonusRequestMessage, { type: Type }>['data']): Promise<BonusReply<Type>>;
+  /** Stops the ledger (its consumer leaves the group); `startLedger` brings it back on the same files. */
+  stopLedger(): Promise<void>;
+  startLedger(): Promise<void>;
+}
+
+let commandCounter = 0;
+
+export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
+  const harness = await startHarness(options);
+  const ledgerStore = SqliteEventStore.open(harness.dbPath, { synchronous: 'NORMAL' });
+  const ledgerBus = await harness.openBus('bonus-ledger-test');
+  const catalog = catalogLookup(loadCatalogFile());
+  const ids = new TimeOrderedIdGenerator(2);
+  const launchLedger = () =>
+    startBonusLedger(
+      {
+        store: ledgerStore,
+        checkpoints: new SqliteCheckpointStore(ledgerStore.database),
+        bus: ledgerBus,
+        clock: harness.clock,
+        ids,
+        features: (operatorId) => harness.operators.get(operatorId)?.features,
+        catalog,
+        logger: harness.logger.child({ component: 'bonus-ledger' }),
+      },
+      { readModelFile: join(harness.dir, 'bonus-ledger-read.db'), healthPort: 0 },
+    );
+  let ledger = await launchLedger();
+  let running = true;
+  const stack: Stack = {
+    ...harness,
+    get ledger() {
+      return ledger;
+    },
+    ledgerBus,
+    async sendToLedger(type, data) {
+      const message = bonusRequestMessage.parse({
+        type,
+        version: 1,
+        data,
+        metadata: { commandId: `test-${++commandCounter}`, correlationId: `test-${commandCounter}`, operatorId: data.operatorId, issuedAt: harness.clock.now().toISOString() },
+      });
+      const reply = await harness.bus.request(Topics.bonusCommands, { key: bonusCommandKey(message), value: message }, { replyTopic: Topics.bonusReplies, timeoutMs: 10_000 });
+      return parseBonusReply(type, reply.value);
+    },
+    async stopLedger() {
+      if (!running) return;
+      running = false;
+      await ledger.stop();
+    },
+    async startLedger() {
+      if (running) return;
+      ledger = await launchLedger();
+      running = true;
+    },
+    async close() {
+      if (running) await ledger.stop();
+      running = false;
+      await ledgerStore.close();
+      await harness.close();
+    },
+  };
+  return stack;
+}

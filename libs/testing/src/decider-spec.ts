@@ -1,0 +1,61 @@
+/**
+ * Given / when / then for deciders (emmett's DeciderSpecification): given the events already in
+ * the stream, when a command is decided, then exactly these events are produced, nothing is, or
+ * the command is refused with an error value.
+ */
+import { expect } from '@jest/globals';
+
+export interface Decider<Command, Event, State, Failure> {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  decide: (command: Command, state: State) => readonly Event[] | Failure;
+}
+
+export interface DeciderThen<Event, Failure> {
+  /** The decision is exactly these events, in this order. */
+  then(expected: readonly Event[]): void;
+  /** Nothing to do: the command was already done (or had no effect). */
+  thenNothing(): void;
+  /** The command is refused with an error matching `expected` (e.g. `{ code: 'BONUS_EXPIRED' }`). */
+  thenFails(expected: Partial<Failure>): void;
+  /** The raw decision, for checks the helpers above do not express. */
+  readonly decision: readonly Event[] | Failure;
+}
+
+export interface DeciderGiven<Command, Event, Failure> {
+  when(command: Command): DeciderThen<Event, Failure>;
+}
+
+export interface DeciderSpecification<Command, Event, Failure> {
+  given(events: readonly Event[]): DeciderGiven<Command, Event, Failure>;
+}
+
+export function deciderSpecification<Command, Event, State, Failure>(decider: Decider<Command, Event, State, Failure>): DeciderSpecification<Command, Event, Failure> {
+  return {
+    given(events) {
+      return {
+        when(command) {
+          const state = events.reduce(decider.evolve, decider.initialState());
+          const decision = decider.decide(command, state);
+          const asEvents = (): readonly Event[] => {
+            if (!Array.isArray(decision)) throw new Error(`expected events, but the command was refused: ${JSON.stringify(decision)}`);
+            return decision as readonly Event[];
+          };
+          return {
+            decision,
+            then(expected) {
+              expect(asEvents()).toEqual(expected);
+            },
+            thenNothing() {
+              expect(asEvents()).toEqual([]);
+            },
+            thenFails(expected) {
+              if (Array.isArray(decision)) throw new Error(`expected a refusal, but the command produced ${JSON.stringify(decision)}`);
+              expect(decision).toMatchObject(expected as Record<string, unknown>);
+            },
+          };
+        },
+      };
+    },
+  };
+}
