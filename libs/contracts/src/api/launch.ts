@@ -66,6 +66,10 @@ export const launchGameRequest = z
       description: "When true, the player's results stay out of the agent report and the streamer RTP profile applies.",
     }),
     currency: currencyCode.optional().meta({ description: "The player's currency; the operator's default currency when omitted (DESIGN D6)." }),
+    demo: z
+      .boolean({ error: 'demo must be true or false (a JSON boolean)' })
+      .optional()
+      .meta({ description: 'A play-money session: no wallet callbacks, the game-server keeps a demo balance. Default false.' }),
   })
   .meta({
     id: 'LaunchGameRequest',
@@ -73,6 +77,7 @@ export const launchGameRequest = z
     examples: [
       { playerId: 'player_42', providerId: 7, gameId: 1001, language: 'en', returnUrl: 'https://casino.example/lobby', isStreamer: false },
       { playerId: 'streamer_1', providerId: 7, gameId: 1002, language: 'ko', returnUrl: 'https://casino.example/', isStreamer: true, currency: 'KRW' },
+      { playerId: 'visitor_7', providerId: 7, gameId: 1001, language: 'ja', returnUrl: 'https://casino.example/', isStreamer: false, demo: true },
     ],
   });
 

@@ -90,3 +90,11 @@ describe('launch response: data is the launch URL string (spec §4.3)', () => {
     expect(launchGameResponse.safeParse({ success: true, message: 'OK', data: { url: 'http://localhost:8081/launch' } }).success).toBe(false);
   });
 });
+
+describe('launch: demo is an optional JSON boolean (play money, no wallet)', () => {
+  it('is absent by default and kept when given', () => {
+    expect(launchGameRequest.parse(valid).demo).toBeUndefined();
+    expect(launchGameRequest.parse({ ...valid, demo: true }).demo).toBe(true);
+  });
+  it.each(['true', 1, null])('refuses %j', (demo) => expect(problems({ demo })).toEqual(['demo: demo must be true or false (a JSON boolean)']));
+});

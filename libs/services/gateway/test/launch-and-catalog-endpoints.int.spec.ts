@@ -131,6 +131,14 @@ describe('POST /v1/game/launch', () => {
     for (const id of [0, -1, 1.5, '101']) await expectRefused(a, launch({ gameId: id }), 400, 'VALIDATION_FAILED', 'gameId');
   });
 
+  it('starts a play-money session when demo is true, and a real-money one otherwise', async () => {
+    const demo = await launched(a, launch({ demo: true }));
+    expect(gameSessionStartedData.parse(demo.events[0]?.data).demo).toBe(true);
+    const real = await launched(a, launch({ demo: false }));
+    expect(gameSessionStartedData.parse(real.events[0]?.data).demo).toBeUndefined();
+    await expectRefused(a, launch({ demo: 'yes' }), 400, 'VALIDATION_FAILED', 'demo');
+  });
+
   it('launches the instant game too', async () => {
     expect((await launched(a, launch({ providerId: 2, gameId: 203 }))).events[0]?.data).toMatchObject({ gameId: 203 });
   });

@@ -51,6 +51,7 @@ export async function startGameSession(deps: LaunchDeps, operator: OperatorConfi
       currency: request.currency ?? operator.currency,
       startedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + deps.sessionTtlMs).toISOString(),
+      ...(request.demo === true ? { demo: true } : {}),
     },
   };
   const context = { correlationId: requestId, causationId: requestId, operatorId: operator.id, occurredAt: now.toISOString() };
