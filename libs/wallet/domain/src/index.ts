@@ -1,1 +1,16 @@
-export {};
+/**
+ * @reelstream/wallet-domain: the rules of wallet callbacks, pure. The delivery policy per command
+ * (time limits, attempts, cancel or dead letter), the walletTx decider (evolve/decide), what the
+ * record says to do next, and the callback bodies (D9, D22). No I/O: signing and HTTP live in the
+ * dispatcher's service lib.
+ */
+export * from './answer.js';
+export * from './callback-body.js';
+export * from './commands.js';
+export * from './decide.js';
+export * from './errors.js';
+export * from './evolve.js';
+export * from './next-step.js';
+export * from './policy.js';
+export * from './same-request.js';
+export * from './state.js';

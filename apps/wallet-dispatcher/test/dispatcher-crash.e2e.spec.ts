@@ -1,0 +1,206 @@
+/**
+ * Crash test with real processes: 2,000 wallet requests of 100 players while the dispatcher
+ * (`apps/wallet-dispatcher/src/main.ts`, a child process) is SIGKILLed and restarted at random
+ * moments, at least 50 times, against the sandbox with faults. Then: every transactionId applied
+ * exactly once, every failed bet or betwin canceled exactly once, no request lost, per-player order
+ * kept, the sandbox's money equal to what the event log says — and redeliveries did happen.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openEventStore, openMessageBus } from '@reelstream/backends';
+import { OperatorDirectory } from '@reelstream/config';
+import { parseOperatorsConfig, Topics, walletReply, type OperatorConfigInput, type WalletReply, type WalletRequest } from '@reelstream/contracts';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
+import { startOperatorSandbox, type OperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
+import { eventually } from '@reelstream/testing';
+import { WalletTxRepository } from '@reelstream/wallet-application';
+import type { WalletTxState } from '@reelstream/wallet-domain';
+import { DispatcherProcess } from './dispatcher-process.js';
+import { planTraffic, random, type PlayerPlan } from './traffic.js';
+
+const KILLS = 50;
+const PLAYERS = 100;
+const BURSTS = 10; // of 2 requests: 2,000 requests
+const SEED = Number(process.env['CRASH_SEED'] ?? Date.now() % 1_000_000);
+const SECRET = 'crash-test-signing-secret-01';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let dir: string;
+let sandbox: OperatorSandbox;
+let store: EventStore;
+let bus: MessageBus;
+let operatorJson: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dispatcher-crash-'));
+  const operator = (callbackUrl: string): OperatorConfigInput => ({ id: 'crash', name: 'Crash test casino', apiToken: 'crash-api-token-0123456789', callbackUrl, signingSecret: SECRET, currency: 'EUR' });
+  sandbox = await startOperatorSandbox(
+    { operators: new OperatorDirectory(parseOperatorsConfig([operator('http://localhost/')])) },
+    { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: undefined, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+  );
+  operatorJson = JSON.stringify([operator(`${sandbox.url}/wallet/crash`)]);
+  ({ store } = await openEventStore(`sqlite:${join(dir, 'reelstream.db')}`));
+  bus = await openMessageBus(`sqlite:${join(dir, 'reelstream.db')}`, { instanceId: 'crash-requester' });
+});
+
+afterAll(async () => {
+  await bus?.close();
+  await store?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Failures spread over the players: refused and garbled bets, slow bets, flaky wins, refused cancels. */
+function injectFaults(plans: readonly PlayerPlan[]): void {
+  const player = (index: number) => plans[index]?.playerId as string;
+  const add = (rule: Parameters<OperatorSandbox['faults']['add']>[0]) => sandbox.faults.add({ operatorId: 'crash', ...rule });
+  for (const index of [1, 2, 3, 4, 5]) add({ playerId: player(index), command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 2 });
+  for (const index of [1, 2, 3]) add({ playerId: player(index), command: 'cancel', httpStatus: 503, times: 3 });
+  for (const index of [6, 7, 8]) add({ playerId: player(index), command: 'win', httpStatus: 500, times: 2 });
+  for (const index of [11, 12]) add({ playerId: player(index), command: 'bet', latencyMs: 3_100, times: 1 });
+  for (const index of [16, 17, 18]) add({ playerId: player(index), command: 'betwin', malformedBody: true, times: 1 });
+  for (const index of [21, 22]) add({ playerId: player(index), command: 'betwin', dropConnection: true, applyFirst: true, times: 1 });
+  // Everyone else answers after 20 ms: calls are in flight when the kills come.
+  add({ latencyMs: 20 });
+}
+
+describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
+  it(`applies every transaction exactly once and cancels every failed bet exactly once (${PLAYERS} players, ${PLAYERS * BURSTS * 2} requests, ≥ ${KILLS} kills)`, async () => {
+    const ids = new TimeOrderedIdGenerator(1);
+    const plans = planTraffic({ operatorId: 'crash', players: PLAYERS, burstsPerPlayer: BURSTS, seed: SEED, nextId: () => ids.next(), now: () => new Date().toISOString() });
+    const requests = plans.flatMap((plan) => plan.bursts.flat());
+    expect(requests).toHaveLength(2_000);
+    for (const plan of plans) sandbox.views.setBalance('crash', plan.playerId, 'EUR', plan.openingMinor);
+    injectFaults(plans);
+
+    // The requesters' side: replies by correlation id, as the game-server's bus.request does it.
+    const replies = new Map<string, WalletReply>();
+    const listener = await bus.subscribe({
+      groupId: 'crash-requester-replies',
+      topics: [Topics.walletReplies],
+      fromOffset: 'latest',
+      handler: async (message) => void replies.set(message.headers[BusHeaders.correlationId] ?? '', walletReply.parse(message.value)),
+    });
+    await listener.ready;
+
+    let kills = 0;
+    const players = plans.map(async (plan) => {
+      for (const [index, burst] of plan.bursts.entries()) {
+        while (kills < index * (KILLS / BURSTS)) await sleep(50);
+        await bus.publish(
+          Topics.walletRequests,
+          burst.map((request) => ({ key: request.playerId, value: request, headers: { [BusHeaders.replyTo]: Topics.walletReplies, [BusHeaders.correlationId]: `c-${request.transactionId}` } })),
+        );
+        while (!burst.every((request) => replies.has(`c-${request.transactionId}`))) await sleep(50);
+      }
+    });
+    const allAnswered = Promise.all(players);
+
+    const env = { DATA_DIR: dir, OPERATORS_JSON: operatorJson, HEALTH_PORT: '0', INSTANCE_ID: 'crash-dispatcher', WORKER_ID: '2', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true' };
+    const rand = random(SEED + 1);
+    const processes: DispatcherProcess[] = [];
+    const started = performance.now();
+    while (kills < KILLS) {
+      const dispatcher = new DispatcherProcess(env);
+      processes.push(dispatcher);
+      if (rand() < 0.2) {
+        await sleep(150 + rand() * 1_000); // some kills land while it starts
+      } else {
+        await Promise.race([dispatcher.ready, dispatcher.exited.then(() => Promise.reject(new Error(`dispatcher exited early: ${dispatcher.diagnostics()}`)))]);
+        await sleep(30 + rand() * 700);
+      }
+      const exit = await dispatcher.kill('SIGKILL');
+      expect(exit.signal === 'SIGKILL' || exit.code === 0).toBe(true);
+      kills += 1;
+    }
+
+    const last = new DispatcherProcess(env);
+    processes.push(last);
+    await last.ready;
+    await allAnswered;
+    const records = new WalletTxRepository(store);
+    const states = new Map<number, WalletTxState>();
+    await eventually(
+      async () => {
+        for (const request of requests) {
+          const state = (await records.load(request.transactionId)).state;
+          states.set(request.transactionId, state);
+          if (state.status === 'failed') expect(state.cancel?.succeeded).toBe(true);
+        }
+      },
+      60_000,
+      250,
+    );
+    expect((await last.kill('SIGTERM')).code).toBe(0);
+    await listener.stop();
+    const elapsedS = (performance.now() - started) / 1_000;
+
+    // No request lost: each has its reply and a settled record, and the reply is the record's.
+    expect(replies.size).toBe(requests.length);
+    for (const request of requests) {
+      const state = states.get(request.transactionId) as WalletTxState;
+      expect(['succeeded', 'failed']).toContain(state.status);
+      expect(replies.get(`c-${request.transactionId}`)?.statusCode).toBe(state.status === 'succeeded' ? 'OK' : state.lastFailure?.statusCode);
+    }
+
+    // In the sandbox, every transactionId is applied exactly once, and every failed one is canceled exactly once.
+    const ledger = sandbox.views.transactions({ operatorId: 'crash' });
+    const byId = new Map(ledger.map((row) => [row.transactionId, row]));
+    const cancelsByRef = new Map<number, TransactionView[]>();
+    for (const row of ledger.filter((entry) => entry.command === 'cancel')) cancelsByRef.set(row.refTransactionId as number, [...(cancelsByRef.get(row.refTransactionId as number) ?? []), row]);
+    let failed = 0;
+    for (const request of requests) {
+      const state = states.get(request.transactionId) as WalletTxState;
+      const row = byId.get(request.transactionId);
+      if (state.status === 'succeeded') {
+        expect(row).toMatchObject({ statusCode: 'OK', applied: true, canceledBy: null });
+        expect(cancelsByRef.get(request.transactionId)).toBeUndefined();
+        continue;
+      }
+      failed += 1;
+      const cancelId = state.cancel?.cancelTransactionId;
+      const cancels = cancelsByRef.get(request.transactionId) ?? [];
+      expect(cancels.map((cancel) => [cancel.transactionId, cancel.cancelEffect])).toEqual([[cancelId, expect.stringMatching(/^(refunded|nothing_to_refund|preempted)$/)]]);
+      if (row?.applied) expect(row.canceledBy).toBe(cancelId);
+    }
+    const known = new Set([...requests.map((request) => request.transactionId), ...[...states.values()].map((state) => state.cancel?.cancelTransactionId).filter((id) => id !== undefined)]);
+    expect(ledger.filter((row) => !known.has(row.transactionId))).toEqual([]);
+
+    // The money: each player's balance is the opening balance moved by exactly the transactions the log says succeeded.
+    for (const plan of plans) {
+      let expected = plan.openingMinor;
+      for (const request of plan.bursts.flat()) {
+        if (states.get(request.transactionId)?.status !== 'succeeded') continue;
+        expected += request.command === 'bet' ? -request.amountMinor : request.command === 'win' ? request.amountMinor : request.winMinor - request.betMinor;
+      }
+      expect({ player: plan.playerId, balance: sandbox.views.accounts('crash', plan.playerId)[0]?.balanceMinor }).toEqual({ player: plan.playerId, balance: expected });
+    }
+
+    // Per-player order: the wallet first saw each player's transactions in the order they were published.
+    const received = sandbox.views.requests({ operatorId: 'crash' });
+    for (const plan of plans) {
+      const firstSeen: number[] = [];
+      for (const entry of received) {
+        if (entry.playerId !== plan.playerId || entry.command === 'cancel' || entry.transactionId === null || firstSeen.includes(entry.transactionId)) continue;
+        firstSeen.push(entry.transactionId);
+      }
+      expect({ player: plan.playerId, order: firstSeen }).toEqual({ player: plan.playerId, order: plan.bursts.flat().map((request: WalletRequest) => request.transactionId) });
+    }
+
+    const redelivered = processes.reduce((sum, process) => sum + process.count('wallet request redelivered'), 0);
+    const resent = processes.reduce((sum, process) => sum + process.count('re-sending an attempt whose outcome is unknown'), 0);
+    const replayed = received.filter((entry) => entry.outcome === 'replayed').length;
+    process.stdout.write(
+      `crash test (seed ${SEED}): ${requests.length} requests, ${PLAYERS} players, ${kills} SIGKILLs + 1 clean stop in ${elapsedS.toFixed(1)} s; ` +
+        `${failed} failed bets/betwins each canceled once; redeliveries observed: ${redelivered} requests redelivered to a restarted dispatcher, ` +
+        `${resent} calls re-sent after a lost outcome, ${replayed} answered by the wallet as replays\n`,
+    );
+    expect(kills).toBeGreaterThanOrEqual(KILLS);
+    expect(redelivered).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(0);
+  }, 300_000);
+});

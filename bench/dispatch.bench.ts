@@ -1,0 +1,159 @@
+/**
+ * `npm run bench:dispatch`: wallet callbacks per second and their latency through the platform —
+ * bus → dispatcher → operator sandbox (5 ms latency) → reply on the bus — next to direct got calls
+ * to the same sandbox at the same concurrency, as a ratio.
+ *
+ * - The sandbox runs as its own process (apps/operator-sandbox, SANDBOX_LATENCY_MS=5).
+ * - The dispatcher runs in this process on the embedded back ends (one SQLite file, WAL,
+ *   synchronous=FULL): each callback is a request on wallet.requests, two appends to its walletTx
+ *   stream (attempt before the call, outcome after), the signed POST, the reply on wallet.replies
+ *   and the offset commit.
+ * - Direct: the same signed POSTs with the same got adapter, nothing else.
+ * - Concurrency 16 = the partitions of wallet.requests: 16 players, one per partition, each
+ *   sending its next request when the previous one is answered; direct: 16 loops of calls.
+ *   A second line shows 100 players with 100 requests in flight, where the key → partition hash
+ *   decides how many partitions are busy.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { openEventStore, openMessageBus } from '@reelstream/backends';
+import { OperatorDirectory } from '@reelstream/config';
+import { parseOperatorsConfig, Topics, walletReply, type OperatorConfig, type WalletRequest } from '@reelstream/contracts';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { partitionFor } from '@reelstream/messaging-sqlite';
+import { systemClock, type MessageBus } from '@reelstream/ports';
+import { GotOperatorWallet, startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { createLogger } from '@reelstream/telemetry';
+import { callbackFor } from '@reelstream/wallet-domain';
+
+const CONCURRENCY = 16;
+const ROUND_MS = 4_000;
+const SANDBOX_LATENCY_MS = 5;
+const SECRET = 'bench-signing-secret-0123456789';
+
+const ids = new TimeOrderedIdGenerator(5);
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+interface Measure {
+  count: number;
+  ms: number;
+  latencies: number[];
+}
+
+function request(playerId: string, n: number): WalletRequest {
+  const common = { transactionId: ids.next(), operatorId: 'bench', playerId, roundId: ids.next(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString() } as const;
+  return n % 2 === 0 ? { ...common, command: 'bet', amountMinor: 100, isBonusBusy: false } : { ...common, command: 'win', amountMinor: 100, isRoundFinished: true };
+}
+
+/** `loops` sequential senders for `ms`; each `send` is one callback, measured end to end. */
+async function drive(loops: number, ms: number, send: (loop: number, n: number) => Promise<void>): Promise<Measure> {
+  const latencies: number[] = [];
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: loops }, async (_, loop) => {
+      for (let n = 0; performance.now() - start < ms; n++) {
+        const sent = performance.now();
+        await send(loop, n);
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  return { count: latencies.length, ms: performance.now() - start, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function startSandbox(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/operator-sandbox/src/main.ts'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      SANDBOX_PORT: '0',
+      SANDBOX_HOST: '127.0.0.1',
+      SANDBOX_LATENCY_MS: String(SANDBOX_LATENCY_MS),
+      SANDBOX_INITIAL_BALANCE: '1000000',
+      OPERATORS_JSON: JSON.stringify([{ id: 'bench', name: 'Bench', apiToken: 'bench-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' }]),
+      OTEL_SDK_DISABLED: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /"msg":"operator sandbox ready","url":"([^"]+)"/.exec(line);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { url, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) };
+}
+
+/** Players whose keys land on distinct partitions, so `count` of them keep `count` partitions busy. */
+function playersOnDistinctPartitions(count: number, partitions: number): string[] {
+  const byPartition = new Map<number, string>();
+  for (let i = 0; byPartition.size < count; i++) {
+    const player = `bench_player_${i}`;
+    const partition = partitionFor(player, partitions);
+    if (!byPartition.has(partition)) byPartition.set(partition, player);
+  }
+  return [...byPartition.values()];
+}
+
+async function throughDispatcher(requester: MessageBus, players: readonly string[], loops: number): Promise<Measure> {
+  return drive(loops, ROUND_MS, async (loop, n) => {
+    const answer = await requester.request(Topics.walletRequests, { key: players[loop % players.length] as string, value: request(players[loop % players.length] as string, n) }, { replyTopic: Topics.walletReplies, timeoutMs: 30_000 });
+    const reply = walletReply.parse(answer.value);
+    if (reply.statusCode !== 'OK') throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
+  });
+}
+
+async function direct(wallet: GotOperatorWallet, operator: OperatorConfig, players: readonly string[]): Promise<Measure> {
+  return drive(CONCURRENCY, ROUND_MS, async (loop, n) => {
+    const result = await wallet.call(operator, callbackFor(request(players[loop] as string, n)), 3_000);
+    if (result.kind !== 'reply' || result.statusCode !== 'OK') throw new Error(`unexpected answer ${JSON.stringify(result)}`);
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'dispatch-bench-'));
+const sandbox = await startSandbox(dir);
+try {
+  const operators = new OperatorDirectory(parseOperatorsConfig([{ id: 'bench', name: 'Bench', apiToken: 'bench-api-token-0123456789', callbackUrl: `${sandbox.url}/wallet/bench`, signingSecret: SECRET, currency: 'EUR' }]));
+  const operator = operators.get('bench') as OperatorConfig;
+  const url = `sqlite:${join(dir, 'reelstream.db')}`;
+  const { store } = await openEventStore(url);
+  const bus = await openMessageBus(url, { instanceId: 'bench-dispatcher' });
+  const requester = await openMessageBus(url, { instanceId: 'bench-requester' });
+  const dispatcher = await startWalletDispatcher({ store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(6), logger: createLogger({ service: 'bench', level: 'error' }), operators }, { healthPort: 0, maxSockets: 64 });
+  await dispatcher.ready;
+  const wallet = new GotOperatorWallet({ maxSockets: 64 });
+
+  const distinct = playersOnDistinctPartitions(CONCURRENCY, 16);
+  const many = Array.from({ length: 100 }, (_, i) => `bench_many_${i}`);
+  // Warm-up: connections, statements, JIT.
+  await throughDispatcher(requester, distinct, CONCURRENCY);
+  await direct(wallet, operator, distinct);
+
+  const viaDispatcher = await throughDispatcher(requester, distinct, CONCURRENCY);
+  const viaGot = await direct(wallet, operator, distinct);
+  const manyPlayers = await throughDispatcher(requester, many, 100);
+
+  const rate = (m: Measure) => (m.count * 1_000) / m.ms;
+  const latency = (m: Measure) => `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
+  const rows: [string, string][] = [
+    [`bus → dispatcher → sandbox, concurrency ${CONCURRENCY} (${CONCURRENCY} players, one per partition)`, `${rate(viaDispatcher).toFixed(0)} callbacks/s  ${latency(viaDispatcher)}  (${viaDispatcher.count} callbacks)`],
+    [`direct got calls to the sandbox, concurrency ${CONCURRENCY}`, `${rate(viaGot).toFixed(0)} callbacks/s  ${latency(viaGot)}  (${viaGot.count} calls)`],
+    ['dispatcher / direct', `throughput ${(rate(viaDispatcher) / rate(viaGot)).toFixed(2)}, p50 latency ${(percentile(viaDispatcher.latencies, 50) / percentile(viaGot.latencies, 50)).toFixed(2)}×`],
+    ['bus → dispatcher → sandbox, 100 players, 100 requests in flight', `${rate(manyPlayers).toFixed(0)} callbacks/s  ${latency(manyPlayers)}  (${manyPlayers.count} callbacks)`],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  console.log(`dispatch bench: sandbox latency ${SANDBOX_LATENCY_MS} ms, SQLite WAL synchronous=FULL, 16 partitions, ${ROUND_MS / 1_000} s per run, node ${process.version}`);
+  for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
+
+  wallet.close();
+  await dispatcher.stop();
+  await Promise.all([bus.close(), requester.close()]);
+  await store.close();
+} finally {
+  await sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

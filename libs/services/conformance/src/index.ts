@@ -1,0 +1,7 @@
+/**
+ * @reelstream/conformance: the conformance kit for operator wallets — a scripted suite of signed
+ * callbacks against any callback URL, and its pass/fail table (`npm run conformance`).
+ */
+export * from './checks.js';
+export * from './run.js';
+export * from './wallet-client.js';

@@ -1,0 +1,75 @@
+/** The conformance kit passes against the reference wallet and fails, with its reasons, against a broken one. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OperatorDirectory } from '@reelstream/config';
+import { parseOperatorsConfig } from '@reelstream/contracts';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
+import { formatReport, runConformance } from '../src/index.js';
+import { startBrokenWallet, type BrokenWallet } from './broken-wallet.js';
+
+const SECRET = 'conformance-test-secret-01';
+let dir: string;
+let sandbox: OperatorSandbox;
+let broken: BrokenWallet;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'conformance-'));
+  const operators = new OperatorDirectory(
+    parseOperatorsConfig([
+      { id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' },
+      { id: 'numeric', name: 'Numeric', apiToken: 'numeric-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'JPY', callbackIdEncoding: 'number' },
+    ]),
+  );
+  sandbox = await startOperatorSandbox({ operators }, { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 });
+  broken = await startBrokenWallet({ betwinDelayMs: 3_300 });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+  await broken?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('against the operator sandbox', () => {
+  it('every check passes', async () => {
+    const report = await runConformance({ url: `${sandbox.url}/wallet/acme`, secret: SECRET });
+    expect(report.results.filter((result) => !result.pass)).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(report.results).toHaveLength(8);
+    const table = formatReport(report);
+    expect(table).toMatch(/8\/8 passed$/);
+    expect(table.split('\n').filter((line) => / PASS /.test(line))).toHaveLength(8);
+  });
+
+  it('with numeric ids and a currency without decimals, too', async () => {
+    const report = await runConformance({ url: `${sandbox.url}/wallet/numeric`, secret: SECRET, encoding: 'number', currency: 'JPY', playerId: 'yen_player' });
+    expect(report.results.filter((result) => !result.pass)).toEqual([]);
+  });
+
+  it('with the wrong secret, the wallet is unusable and every check says why', async () => {
+    const report = await runConformance({ url: `${sandbox.url}/wallet/acme`, secret: 'not-the-operator-secret-00' });
+    expect(report.passed).toBe(false);
+    expect(report.results[0]?.reason).toMatch(/^not run: the wallet must know player conformance_player \(EUR\) and accept a win of 0 answered ERR_INTEGRITY_CHECK_FAILED, expected OK$/);
+  });
+});
+
+describe('against a deliberately broken wallet', () => {
+  it('fails every check, each for its own reason', async () => {
+    const report = await runConformance({ url: broken.url, secret: SECRET });
+    expect(report.passed).toBe(false);
+    expect(report.results.filter((result) => result.pass)).toEqual([]);
+    const [signature, replay, reused, money, betwin, cancelUnknown, cancelKnown, time] = report.results.map((result) => result.reason);
+    expect(signature).toBe('a bet with a wrong signature answered OK, expected ERR_INTEGRITY_CHECK_FAILED');
+    expect(replay).toMatch(/^the replay’s answer: balance [\d.]+, expected [\d.]+$/);
+    expect(reused).toBe('its transactionId with amount 2 answered OK, expected not OK');
+    expect(money).toBe('a bet of the balance + 1000 answered OK, expected ERR_NOT_ENOUGH_MONEY');
+    expect(betwin).toMatch(/^after the refused betwin \(no part of it may stick\): balance [\d.-]+, expected [\d.-]+$/);
+    expect(cancelUnknown).toBe('a cancel of a transaction never sent answered ERR_UNKNOWN, expected OK');
+    expect(cancelKnown).toMatch(/^after three cancels: balance [\d.-]+, expected [\d.-]+$/);
+    expect(time).toMatch(/^1 answer\(s\) too late: betwin \d+ in 3\.\d\d s \(limit 3 s\)$/);
+    const table = formatReport(report);
+    expect(table.split('\n').filter((line) => / FAIL /.test(line))).toHaveLength(8);
+    expect(table).toMatch(/0\/8 passed — the wallet is NOT conformant$/);
+  }, 30_000);
+});

@@ -1,0 +1,217 @@
+// The game page: loads the session, draws the game, and plays one spin per click: paid spins at
+// the chosen bet, free spins while the player has a free-spin bonus for this game.
+import { loadSession, spin } from './api.js';
+import { errorKey, translator } from './i18n.js';
+import { Reels } from './reels.js';
+import { symbolArt } from './symbols.js';
+import { Wheel } from './wheel.js';
+
+const $ = (id) => document.getElementById(id);
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const ENDING_CODES = new Set(['SESSION_EXPIRED', 'SESSION_NOT_FOUND']);
+const BONUS_CODES = new Set(['BONUS_EXPIRED', 'BONUS_NOT_FOUND', 'BONUS_NOT_ACTIVE', 'FREE_SPIN_IN_PROGRESS', 'GAME_NOT_IN_BONUS']);
+
+const state = { session: null, betIndex: 0, bonus: null, busy: false, machine: null, t: translator(navigator.language), money: null };
+
+function setState(name) {
+  $('app').dataset.state = name;
+}
+
+function applyTexts() {
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = state.t(node.dataset.i18n);
+  for (const node of document.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', state.t(node.dataset.i18nLabel));
+}
+
+function say(kind, text) {
+  const message = $('message');
+  message.className = `message ${kind}`;
+  message.textContent = text;
+}
+
+function fatal(code) {
+  setState('ended');
+  $('fatal-text').textContent = state.t(errorKey(code));
+  const back = $('fatal-back');
+  if (state.session) {
+    back.href = state.session.returnUrl;
+    back.textContent = state.t('back');
+    back.hidden = false;
+  }
+  $('fatal').hidden = false;
+}
+
+function showBalance(balance) {
+  if (balance !== null && balance !== undefined) $('balance').textContent = state.money(balance);
+}
+
+function showBet() {
+  const levels = state.session.betLevels;
+  const free = state.bonus !== null;
+  $('bet').textContent = state.money(free ? state.bonus.baseBet : levels[state.betIndex]);
+  $('bet-down').disabled = free || state.busy || state.betIndex === 0;
+  $('bet-up').disabled = free || state.busy || state.betIndex === levels.length - 1;
+  $('spin-label').textContent = state.t(free ? 'freeSpin' : 'spin');
+  $('spin').classList.toggle('free', free);
+}
+
+function showBonus(bonus, { complete = false } = {}) {
+  const badge = $('bonus');
+  if (!bonus) {
+    badge.hidden = true;
+    return;
+  }
+  $('spins-left').textContent = String(bonus.spinsLeft);
+  $('spins-total').textContent = String(bonus.spinAmount);
+  $('win-so-far').textContent = state.money(bonus.winSoFar);
+  badge.querySelector('.bonus-label').textContent = state.t(complete ? 'bonusDone' : 'freeSpins');
+  badge.classList.toggle('complete', complete);
+  badge.dataset.issueId = String(bonus.issueId);
+  badge.hidden = false;
+}
+
+function setBusy(busy) {
+  state.busy = busy;
+  $('spin').disabled = busy;
+  setState(busy ? 'spinning' : 'idle');
+  showBet();
+}
+
+function showWinBanner(result) {
+  const banner = $('win-banner');
+  if (result.win <= 0) {
+    banner.hidden = true;
+    return;
+  }
+  const amount = document.createElement('div');
+  amount.className = 'amount';
+  amount.textContent = state.money(result.win);
+  banner.replaceChildren(amount);
+  const feature = result.outcome.kind === 'slot' ? result.outcome.feature : null;
+  if (feature) {
+    const detail = document.createElement('div');
+    detail.className = 'detail';
+    detail.textContent = state.t('feature', { games: feature.awardedGames, multiplier: feature.multiplier, amount: state.money(feature.win) });
+    banner.append(detail);
+  }
+  banner.hidden = false;
+}
+
+/** What paid, in words: the paying lines (at most three), the scatters, the feature. */
+function describeWin(result) {
+  const { outcome } = result;
+  if (outcome.kind !== 'slot') return state.t('bigWin', { amount: state.money(result.win) });
+  const names = new Map(state.session.layout.symbols.map((symbol) => [symbol.code, symbol.name]));
+  const parts = outcome.lineWins
+    .slice(0, 3)
+    .map((line) => state.t('lineWin', { line: line.line + 1, count: line.count, symbol: names.get(line.symbol) ?? line.symbol, amount: state.money(line.win) }));
+  if (outcome.lineWins.length > 3) parts.push('…');
+  if (outcome.scatterWin > 0) parts.push(state.t('scatterWin', { count: outcome.scatterCount, amount: state.money(outcome.scatterWin) }));
+  if (outcome.feature) parts.push(state.t('feature', { games: outcome.feature.awardedGames, multiplier: outcome.feature.multiplier, amount: state.money(outcome.feature.win) }));
+  return parts.length > 0 ? parts.join(' · ') : state.t('bigWin', { amount: state.money(result.win) });
+}
+
+async function play(outcome) {
+  const { layout } = state.session;
+  if (outcome.kind === 'instant') return state.machine.spin(outcome.segment);
+  await state.machine.spin(outcome.window);
+  const scatter = layout.symbols.find((symbol) => symbol.role === 'scatter')?.code;
+  state.machine.highlight(outcome.lineWins, layout.paylines, scatter, outcome.scatterCount);
+}
+
+async function onSpin() {
+  if (state.busy || $('app').dataset.state === 'ended') return;
+  setBusy(true);
+  $('win-banner').hidden = true;
+  say('', '');
+  const free = state.bonus;
+  const answer = await spin(token, free ? { issueId: free.issueId } : { bet: state.session.betLevels[state.betIndex] });
+  if (!answer.ok) {
+    setBusy(false);
+    if (ENDING_CODES.has(answer.code)) return fatal(answer.code);
+    say('error', state.t(errorKey(answer.code)));
+    if (BONUS_CODES.has(answer.code)) await refresh();
+    return;
+  }
+  const result = answer.data;
+  await play(result.outcome);
+  $('win').textContent = state.money(result.win);
+  showBalance(result.balance);
+  showWinBanner(result);
+  $('round-id').textContent = state.t('round', { id: result.roundId });
+  if (result.bonus) {
+    // Everything the badge needs is in the spin's answer, even for a bonus registered after the page loaded.
+    const { issueId, spinNumber, spinsLeft, winSoFar, winCapLeft } = result.bonus;
+    const bonus = { issueId, spinAmount: spinNumber + spinsLeft, spinsLeft, winSoFar, winCapLeft, baseBet: result.bet };
+    if (result.bonus.completed) {
+      state.bonus = null;
+      showBonus(bonus, { complete: true });
+      say('success', `${state.t('bonusComplete', { total: state.money(result.bonus.winSoFar) })}${result.bonus.capped || result.bonus.winCapLeft === 0 ? ` ${state.t('capReached')}` : ''}`);
+    } else {
+      state.bonus = bonus;
+      showBonus(bonus);
+      say(result.win > 0 ? 'success' : '', result.win > 0 ? describeWin(result) : state.t('noWin'));
+    }
+  } else {
+    if (!$('bonus').classList.contains('complete')) showBonus(null);
+    say(result.win > 0 ? 'success' : '', result.win > 0 ? describeWin(result) : state.t('noWin'));
+  }
+  setBusy(false);
+}
+
+async function refresh() {
+  const answer = await loadSession(token);
+  if (!answer.ok) return ENDING_CODES.has(answer.code) ? fatal(answer.code) : say('error', state.t(errorKey(answer.code)));
+  state.session = answer.data;
+  state.bonus = answer.data.activeBonus;
+  showBonus(state.bonus);
+  showBalance(answer.data.balance);
+  showBet();
+}
+
+function changeBet(step) {
+  const levels = state.session.betLevels;
+  state.betIndex = Math.min(levels.length - 1, Math.max(0, state.betIndex + step));
+  showBet();
+}
+
+async function start() {
+  applyTexts();
+  const answer = await loadSession(token);
+  if (!answer.ok) return fatal(answer.code);
+  const session = answer.data;
+  state.session = session;
+  state.t = translator(session.language);
+  document.documentElement.lang = session.language;
+  const format = new Intl.NumberFormat(session.language, { style: 'currency', currency: session.currency });
+  state.money = (amount) => format.format(amount);
+  applyTexts();
+  document.title = session.game.name;
+  $('title').textContent = session.game.name;
+  $('back').href = session.returnUrl;
+  $('demo').hidden = !session.demo;
+  if (session.layout.kind === 'slot') {
+    state.machine = new Reels($('reels'), session.layout, symbolArt(session.layout.symbols));
+  } else {
+    $('reels').hidden = true;
+    $('wheel').hidden = false;
+    $('machine').classList.add('instant');
+    state.machine = new Wheel($('wheel'), session.layout.segments);
+  }
+  state.bonus = session.activeBonus;
+  showBonus(state.bonus);
+  showBalance(session.balance);
+  if (state.bonus) say('info', state.t('bonusStarts', { total: state.bonus.spinsLeft, bet: state.money(state.bonus.baseBet) }));
+  setBusy(false);
+
+  $('spin').addEventListener('click', () => void onSpin());
+  $('bet-down').addEventListener('click', () => changeBet(-1));
+  $('bet-up').addEventListener('click', () => changeBet(1));
+  document.addEventListener('keydown', (event) => {
+    if (event.code === 'Space' && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)) {
+      event.preventDefault();
+      void onSpin();
+    }
+  });
+}
+
+void start();

@@ -1,0 +1,71 @@
+/**
+ * The game-server's environment (DESIGN §7), parsed by one zod schema. Defaults run on the
+ * embedded back ends: `npm start` needs no variable at all.
+ */
+import { resolve } from 'node:path';
+import { parseEnv, platformEnvShape, port, positiveInt, type Env } from '@reelstream/config';
+import * as z from 'zod';
+
+/** The repository's `config/catalog.json`, found from this file so any working directory works. */
+export const DEFAULT_CATALOG_FILE = resolve(import.meta.dirname, '../../../../../config/catalog.json');
+
+/** The bet and betwin callbacks may take 3 s (spec §8); the dispatcher's reply needs a little more. */
+export const BET_CALLBACK_LIMIT_MS = 3_000;
+export const DEFAULT_WALLET_TIMEOUT_MS = 5_000;
+export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;
+
+export const gameServerEnv = z
+  .object({
+    ...platformEnvShape,
+    GAME_PORT: port(8081),
+    /** Interface to listen on; all of them when unset. */
+    GAME_HOST: z.string().min(1).optional(),
+    CATALOG_FILE: z.string().min(1).default(DEFAULT_CATALOG_FILE),
+    /** How long a spin waits for the dispatcher's answer to its bet; past it the round is resolved in the background. */
+    WALLET_TIMEOUT_MS: positiveInt(DEFAULT_WALLET_TIMEOUT_MS),
+    /** How long a spin waits for the bonus-ledger. */
+    LEDGER_TIMEOUT_MS: positiveInt(DEFAULT_LEDGER_TIMEOUT_MS),
+    /** A round still open this long after it started is taken over by the resolver (the spin that started it gave up or crashed). */
+    ROUND_RESOLVE_AFTER_MS: positiveInt(15_000),
+    /** Play money of a demo session, in currency units. */
+    DEMO_BALANCE: z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be a positive number' }).default(1_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.WALLET_TIMEOUT_MS <= BET_CALLBACK_LIMIT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['WALLET_TIMEOUT_MS'], message: `must be longer than the ${BET_CALLBACK_LIMIT_MS} ms bet callback limit, or every slow bet is reported as unanswered` });
+    }
+    if (env.ROUND_RESOLVE_AFTER_MS <= env.WALLET_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['ROUND_RESOLVE_AFTER_MS'], message: 'must be longer than WALLET_TIMEOUT_MS, or the resolver races the spin that is still waiting' });
+    }
+  });
+export type GameServerEnv = z.output<typeof gameServerEnv>;
+
+/** What the game-server runs with, independent of where it came from. */
+export interface GameServerConfig {
+  /** 0 = any free port. */
+  port: number;
+  host?: string;
+  walletTimeoutMs: number;
+  ledgerTimeoutMs: number;
+  resolveAfterMs: number;
+  /** How often open rounds are looked at. Default 1 s. */
+  resolveIntervalMs?: number;
+  /** Demo play money in currency units. */
+  demoBalance: number;
+}
+
+export function parseGameServerEnv(env: Env = process.env): GameServerEnv {
+  return parseEnv(gameServerEnv, env);
+}
+
+export function gameServerConfigOf(env: GameServerEnv): GameServerConfig {
+  const config: GameServerConfig = {
+    port: env.GAME_PORT,
+    walletTimeoutMs: env.WALLET_TIMEOUT_MS,
+    ledgerTimeoutMs: env.LEDGER_TIMEOUT_MS,
+    resolveAfterMs: env.ROUND_RESOLVE_AFTER_MS,
+    demoBalance: env.DEMO_BALANCE,
+  };
+  if (env.GAME_HOST !== undefined) config.host = env.GAME_HOST;
+  return config;
+}

@@ -1,0 +1,88 @@
+/**
+ * The launch host's routes: `GET /launch?token=` (the game page, or a clear error page), the
+ * player API of D23 under `/api`, the page's assets, and the health probes.
+ */
+import { resolve } from 'node:path';
+import { longIdText, ok, spinRequest, type OperatorConfig } from '@reelstream/contracts';
+import type { EventStore } from '@reelstream/ports';
+import express, { type Express } from 'express';
+import type { GameTable } from '../catalog/game-table.js';
+import type { LedgerClient } from '../ledger/ledger-client.js';
+import { roundView } from '../rounds/round-view.js';
+import type { RoundStreams } from '../rounds/round-streams.js';
+import type { SpinService } from '../rounds/spin-service.js';
+import type { BalanceBook } from '../sessions/balance-book.js';
+import type { SessionRepository } from '../sessions/session-repository.js';
+import { sessionView } from '../sessions/session-view.js';
+import { launchErrorPage } from './launch-error-page.js';
+import { PlayerApiError } from './player-api-error.js';
+import { requestIdOf } from './request-id.js';
+import { setContentSecurityPolicy } from './security-headers.js';
+
+/** The game page and its assets, shipped beside the sources. */
+export const PUBLIC_DIR = resolve(import.meta.dirname, '../../public');
+
+export interface RouteDeps {
+  store: EventStore;
+  sessions: SessionRepository;
+  table: GameTable;
+  ledger: LedgerClient;
+  balances: BalanceBook;
+  rounds: RoundStreams;
+  spins: SpinService;
+  operators?: { get(id: string): OperatorConfig | undefined } | undefined;
+  ready(): boolean;
+}
+
+export function healthRoutes(app: Express, deps: Pick<RouteDeps, 'store' | 'ready'>): void {
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    if (!deps.ready()) return void res.status(503).json({ status: 'not_ready' });
+    try {
+      await deps.store.streamRevision('gameServerReadinessProbe-0');
+      res.json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', reason: 'the event store does not answer' });
+    }
+  });
+}
+
+export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'operators'>): void {
+  app.get('/launch', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
+    const session = await deps.sessions.find(token);
+    if (!session) return void res.status(404).type('html').send(launchErrorPage('not_found'));
+    setContentSecurityPolicy(res, deps.operators?.get(session.operatorId)?.allowedReturnOrigins ?? []);
+    try {
+      await deps.sessions.playable(token);
+    } catch (error) {
+      if (error instanceof PlayerApiError && error.code === 'SESSION_EXPIRED') return void res.status(410).type('html').send(launchErrorPage('expired', session));
+      throw error;
+    }
+    res.sendFile(resolve(PUBLIC_DIR, 'index.html'));
+  });
+  app.use('/assets', express.static(PUBLIC_DIR, { index: false, maxAge: '1h', fallthrough: false }));
+}
+
+export function playerApiRoutes(app: Express, deps: RouteDeps): void {
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  api.get('/sessions/:token', async (req, res) => {
+    res.json(ok(await sessionView(deps, req.params.token, requestIdOf(res))));
+  });
+  api.post('/sessions/:token/spin', express.json({ limit: '4kb' }), async (req, res) => {
+    if (!req.is('application/json')) throw new PlayerApiError('UNSUPPORTED_MEDIA_TYPE');
+    const body = spinRequest.parse(req.body);
+    res.json(ok(await deps.spins.spin(req.params.token, body, requestIdOf(res))));
+  });
+  api.get('/sessions/:token/rounds/:roundId', async (req, res) => {
+    const roundId = longIdText.safeParse(req.params.roundId);
+    if (!roundId.success) throw new PlayerApiError('ROUND_NOT_FOUND');
+    res.json(ok(await roundView(deps.rounds, deps.sessions, req.params.token, roundId.data)));
+  });
+  app.use('/api', api);
+}

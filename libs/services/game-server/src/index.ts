@@ -1,0 +1,25 @@
+/**
+ * @reelstream/service-game-server: the launch host — the game page, the player API (D23), paid,
+ * free and demo rounds, the round outbox that publishes wins and resolves rounds left open.
+ */
+export {
+  gameServerEnv,
+  parseGameServerEnv,
+  gameServerConfigOf,
+  DEFAULT_CATALOG_FILE,
+  DEFAULT_WALLET_TIMEOUT_MS,
+  DEFAULT_LEDGER_TIMEOUT_MS,
+  BET_CALLBACK_LIMIT_MS,
+  type GameServerEnv,
+  type GameServerConfig,
+} from './config/game-server-env.js';
+export { loadCatalogFile } from './catalog/catalog-file.js';
+export { GameTable, layoutOf } from './catalog/game-table.js';
+export { cryptoRng } from './rounds/crypto-rng.js';
+export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox, type RoundOutboxOptions } from './rounds/round-outbox.js';
+export { heldCheckpoints, type HoldBack } from './rounds/held-checkpoints.js';
+export { outcomeView } from './rounds/outcome-view.js';
+export { stakeRequestOf } from './rounds/paid-rounds.js';
+export { PUBLIC_DIR } from './http/routes.js';
+export { PlayerApiError } from './http/player-api-error.js';
+export { startGameServer, type GameServer, type GameServerDeps } from './start-game-server.js';

@@ -1,0 +1,131 @@
+/**
+ * A free spin of a Free Spin Bonus (DESIGN flow 4, D10): StartFreeSpin in the bonus-ledger →
+ * the outcome at the bonus's base bet → RoundStarted (kind free) with that outcome → SettleFreeSpin
+ * with the raw win → RoundSettled with the win the ledger credited (capped by the win cap left).
+ * The ledger, not the game-server, sends the spin's `win` (from its durable FreeSpinSettled).
+ *
+ * Each step is idempotent by roundId and the outcome is in the round's stream before the ledger
+ * hears of it, so a spin interrupted anywhere is finished later with the same result: by the
+ * next spin (the ledger reports the open round) or by the resolver.
+ */
+import type { BonusReply, ErrorCode } from '@reelstream/contracts';
+import { capWin, playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
+import { PlayerApiError } from '../http/player-api-error.js';
+import type { GameSession } from '../sessions/session-repository.js';
+import type { RoundDeps } from './round-deps.js';
+import { replayStored, storedRecord } from './round-record.js';
+import type { RoundEnd, RoundStartedData } from './round-streams.js';
+
+type SettleResult = Extract<BonusReply<'SettleFreeSpin'>, { ok: true }>['result'];
+
+export interface FreeSpinOutcome {
+  readonly started: RoundStartedData;
+  readonly outcome: RoundOutcome;
+  readonly settle: SettleResult;
+  /** The win cap left after the spin. */
+  readonly winCapLeftMinor: number;
+  readonly capped: boolean;
+  readonly balanceMinor: number | undefined;
+}
+
+/** What a free round needs to be played: the bonus, the round and its stake. */
+export interface FreeRoundTicket {
+  readonly issueId: number;
+  readonly roundId: number;
+  readonly baseBetAmountMinor: number;
+  /** The win cap left when the spin started (the ledger's answer to StartFreeSpin). */
+  readonly winCapLeftMinor: number;
+}
+
+/** Ledger refusals after which the spin is forfeited: the bonus ended while the spin was open (spec §3). */
+const FORFEITING: readonly ErrorCode[] = ['BONUS_EXPIRED', 'BONUS_NOT_ACTIVE', 'BONUS_NOT_FOUND'];
+
+/** Starts a free spin (or takes over the one the ledger still has open) and plays it to the end. */
+export async function playFreeSpin(
+  deps: RoundDeps,
+  session: GameSession,
+  game: { model: GameModel; profile: Profile },
+  bonus: { issueId: number; openRoundId: number | null },
+  correlationId: string,
+): Promise<FreeSpinOutcome> {
+  const roundId = bonus.openRoundId ?? deps.ids.next();
+  const start = await deps.ledger.call('StartFreeSpin', { operatorId: session.operatorId, playerId: session.playerId, issueId: bonus.issueId, gameId: session.gameId, roundId }, correlationId);
+  if (!start.ok) throw new PlayerApiError(start.error.code, start.error.message);
+  const ticket: FreeRoundTicket = { issueId: bonus.issueId, roundId, baseBetAmountMinor: start.result.baseBetAmountMinor, winCapLeftMinor: start.result.winCapLeftMinor };
+  return deps.inFlight.hold(roundId, () => finishFreeRound(deps, session, game, ticket, correlationId));
+}
+
+/** Plays (or replays from the stream) the round of a started free spin and settles it with the ledger. */
+export async function finishFreeRound(
+  deps: RoundDeps,
+  owner: Pick<GameSession, 'token' | 'operatorId' | 'playerId' | 'providerId' | 'gameId' | 'currency'>,
+  game: { model: GameModel; profile: Profile },
+  ticket: FreeRoundTicket,
+  correlationId: string,
+): Promise<FreeSpinOutcome> {
+  const started = await startedRound(deps, owner, game, ticket, correlationId);
+  const outcome = replayStored(started.outcome);
+  const settled = await deps.ledger.call(
+    'SettleFreeSpin',
+    { operatorId: started.operatorId, playerId: started.playerId, issueId: ticket.issueId, roundId: ticket.roundId, winMinor: outcome.winMinor },
+    correlationId,
+  );
+  if (!settled.ok) {
+    if (FORFEITING.includes(settled.error.code)) {
+      await deps.rounds.finish(started, { type: 'RoundCanceled', data: { roundId: ticket.roundId, reason: `free_spin_forfeited:${settled.error.code}`, canceledAt: deps.clock.now().toISOString() } }, correlationId);
+    }
+    throw new PlayerApiError(settled.error.code, settled.error.message);
+  }
+  const { result } = settled;
+  const expected = capWin(outcome.winMinor, ticket.winCapLeftMinor);
+  if (expected.winMinor !== result.winMinor) {
+    deps.logger.error('the ledger credited another win than the game capped', { roundId: ticket.roundId, issueId: ticket.issueId, game: expected.winMinor, ledger: result.winMinor });
+  }
+  const end: RoundEnd = { type: 'RoundSettled', data: { roundId: ticket.roundId, outcome: storedRecord(outcome), winMinor: result.winMinor, settledAt: deps.clock.now().toISOString() } };
+  const history = await deps.rounds.finish(started, end, correlationId);
+  if (history.end === end) deps.balances.credit(started.operatorId, started.playerId, started.currency, result.winMinor);
+  return {
+    started,
+    outcome,
+    settle: result,
+    winCapLeftMinor: Math.max(0, ticket.winCapLeftMinor - result.winMinor),
+    capped: result.winMinor < outcome.winMinor,
+    balanceMinor: deps.balances.lastKnown(started.operatorId, started.playerId, started.currency),
+  };
+}
+
+async function startedRound(
+  deps: RoundDeps,
+  owner: Pick<GameSession, 'token' | 'operatorId' | 'playerId' | 'providerId' | 'gameId' | 'currency'>,
+  game: { model: GameModel; profile: Profile },
+  ticket: FreeRoundTicket,
+  correlationId: string,
+): Promise<RoundStartedData> {
+  const existing = await deps.rounds.load(ticket.roundId);
+  if (existing) return existing.started;
+  const outcome = playRound({ model: game.model, profile: game.profile, betMinor: ticket.baseBetAmountMinor, rng: deps.rng });
+  const started: RoundStartedData = {
+    roundId: ticket.roundId,
+    sessionToken: owner.token,
+    operatorId: owner.operatorId,
+    playerId: owner.playerId,
+    providerId: owner.providerId,
+    gameId: owner.gameId,
+    kind: 'free',
+    currency: owner.currency,
+    betMinor: ticket.baseBetAmountMinor,
+    bonusId: ticket.issueId,
+    rtpProfile: game.profile,
+    startedAt: deps.clock.now().toISOString(),
+    outcome: storedRecord(outcome),
+  };
+  try {
+    await deps.rounds.start(started, correlationId);
+    return started;
+  } catch (error) {
+    // Another hand started the same round first: play on with what it recorded.
+    const raced = await deps.rounds.load(ticket.roundId);
+    if (raced) return raced.started;
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * A paid round (DESIGN flow 3): RoundStarted with its bet transaction → bet (or betwin) through
+ * the wallet-dispatcher → on OK the outcome is settled: RoundSettled with the engine's record and
+ * the transactionId of its win, which the round outbox publishes (the store is the outbox); on a
+ * refusal RoundCanceled with the reason (the dispatcher delivers the cancel callback).
+ *
+ * The slot game draws its outcome only after the bet is accepted, so a canceled round never
+ * carries a result. The instant game cannot: its betwin carries the win, so the outcome is drawn
+ * first and kept in RoundStarted, and the request can be sent again identically.
+ */
+import type { WalletReply } from '@reelstream/contracts';
+import { playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
+import type { GameSession } from '../sessions/session-repository.js';
+import type { StakeRequest } from '../wallet/wallet-client.js';
+import type { RoundDeps } from './round-deps.js';
+import { replayStored, storedRecord } from './round-record.js';
+import type { RoundEnd, RoundHistory, RoundStartedData } from './round-streams.js';
+
+export interface PaidRoundInput {
+  readonly session: GameSession;
+  readonly model: GameModel;
+  readonly profile: Profile;
+  readonly betMinor: number;
+  /** D21: the player has an active bonus call at the time of the bet. */
+  readonly isBonusBusy: boolean;
+}
+
+export type PaidRoundResult =
+  | { readonly status: 'settled'; readonly started: RoundStartedData; readonly outcome: RoundOutcome; readonly winMinor: number; readonly balanceMinor: number | undefined }
+  | { readonly status: 'canceled'; readonly started: RoundStartedData; readonly answer: WalletReply | undefined; readonly reason: string; readonly balanceMinor: number | undefined };
+
+export async function beginPaidRound(deps: RoundDeps, input: PaidRoundInput, correlationId: string): Promise<RoundStartedData> {
+  const { session, model, profile, betMinor } = input;
+  const roundId = deps.ids.next();
+  const transactionId = deps.ids.next();
+  const preplayed = model.kind === 'instant' ? { outcome: storedRecord(playRound({ model, profile, betMinor, rng: deps.rng })) } : {};
+  const started: RoundStartedData = {
+    roundId,
+    sessionToken: session.token,
+    operatorId: session.operatorId,
+    playerId: session.playerId,
+    providerId: session.providerId,
+    gameId: session.gameId,
+    kind: 'paid',
+    currency: session.currency,
+    betMinor,
+    bonusId: 0,
+    rtpProfile: profile,
+    startedAt: deps.clock.now().toISOString(),
+    transactionId,
+    ...(model.kind === 'instant' ? preplayed : { isBonusBusy: input.isBonusBusy }),
+  };
+  await deps.rounds.start(started, correlationId);
+  return started;
+}
+
+/** The wallet request of a started paid round, rebuilt from the event alone: the same bytes every time it is sent. */
+export function stakeRequestOf(started: RoundStartedData): StakeRequest {
+  if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
+  const common = {
+    transactionId: started.transactionId,
+    operatorId: started.operatorId,
+    playerId: started.playerId,
+    roundId: started.roundId,
+    providerId: started.providerId,
+    gameId: started.gameId,
+    currency: started.currency,
+    bonusId: 0,
+    requestedAt: started.startedAt,
+  };
+  if (started.outcome !== undefined) {
+    return { command: 'betwin', ...common, betMinor: started.betMinor, winMinor: replayStored(started.outcome).winMinor };
+  }
+  return { command: 'bet', ...common, amountMinor: started.betMinor, isBonusBusy: started.isBonusBusy ?? false };
+}
+
+/** Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with. */
+export async function completePaidRound(deps: RoundDeps, started: RoundStartedData, answer: WalletReply, correlationId: string): Promise<PaidRoundResult> {
+  const { operatorId, playerId, currency } = started;
+  if (answer.balanceMinor !== undefined) deps.balances.report(operatorId, playerId, currency, answer.balanceMinor);
+  const now = deps.clock.now().toISOString();
+  let end: RoundEnd;
+  if (answer.statusCode === 'OK') {
+    const betwin = started.outcome !== undefined;
+    const outcome = betwin
+      ? replayStored(started.outcome)
+      : playRound({ model: modelOf(deps, started), profile: started.rtpProfile, betMinor: started.betMinor, rng: deps.rng });
+    end = {
+      type: 'RoundSettled',
+      data: { roundId: started.roundId, outcome: storedRecord(outcome), winMinor: outcome.winMinor, settledAt: now, ...(betwin ? {} : { winTransactionId: deps.ids.next() }) },
+    };
+  } else {
+    const reason = `bet_rejected:${answer.statusCode}${answer.reason ? ` (${answer.reason})` : ''}`.slice(0, 1000);
+    end = { type: 'RoundCanceled', data: { roundId: started.roundId, reason, canceledAt: now } };
+  }
+  const history = await deps.rounds.finish(started, end, correlationId);
+  const ours = history.end === end;
+  // A bet's win is credited by the dispatcher once the outbox sends it; a betwin's balance already includes it.
+  if (ours && history.end?.type === 'RoundSettled' && started.outcome === undefined) deps.balances.credit(operatorId, playerId, currency, history.end.data.winMinor);
+  return resultOf(history, answer, deps.balances.lastKnown(operatorId, playerId, currency));
+}
+
+export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {
+  const model = deps.table.find(started.gameId)?.model;
+  if (!model) throw new Error(`round ${started.roundId} is of game ${started.gameId}, which the catalog no longer has`);
+  return model;
+}
+
+export function resultOf(history: RoundHistory, answer: WalletReply | undefined, balanceMinor: number | undefined): PaidRoundResult {
+  const { started, end } = history;
+  if (end?.type === 'RoundSettled') {
+    const outcome = replayStored(end.data.outcome);
+    return { status: 'settled', started, outcome, winMinor: end.data.winMinor, balanceMinor };
+  }
+  if (end?.type === 'RoundCanceled') return { status: 'canceled', started, answer, reason: end.data.reason, balanceMinor };
+  throw new Error(`round ${started.roundId} has no end yet`);
+}

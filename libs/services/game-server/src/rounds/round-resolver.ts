@@ -1,0 +1,50 @@
+/**
+ * Finishes a round its spin left open: the dispatcher did not answer in time, the ledger did not,
+ * or the process stopped half-way. A paid round asks the dispatcher again with the same request
+ * (same transactionId: it answers from its record, never charging twice) and settles or cancels
+ * on the answer; a free round asks the ledger for its spin again (idempotent by roundId) and
+ * settles it with the outcome already in its stream. Until an answer comes the round stays open
+ * and the next sweep tries again.
+ */
+import { isPlayerApiError } from '../http/player-api-error.js';
+import { LedgerTimeoutError } from '../ledger/ledger-client.js';
+import { WalletTimeoutError } from '../wallet/wallet-client.js';
+import { finishFreeRound } from './free-rounds.js';
+import { completePaidRound, modelOf, stakeRequestOf } from './paid-rounds.js';
+import type { RoundDeps } from './round-deps.js';
+import type { RoundStartedData } from './round-streams.js';
+
+export type Resolution = 'settled' | 'canceled' | 'already_ended' | 'pending';
+
+export async function resolveRound(deps: RoundDeps, started: RoundStartedData): Promise<Resolution> {
+  const correlationId = `resolve-round-${started.roundId}`;
+  return deps.inFlight.hold(started.roundId, async () => {
+    const history = await deps.rounds.load(started.roundId);
+    if (history?.end) return 'already_ended';
+    try {
+      if (started.kind === 'paid') {
+        const answer = await deps.wallet.stake(stakeRequestOf(started));
+        const result = await completePaidRound(deps, started, answer, correlationId);
+        return result.status;
+      }
+      const start = await deps.ledger.call(
+        'StartFreeSpin',
+        { operatorId: started.operatorId, playerId: started.playerId, issueId: started.bonusId, gameId: started.gameId, roundId: started.roundId },
+        correlationId,
+      );
+      if (!start.ok) {
+        deps.logger.error('the ledger refuses to name the free spin of an open round; it stays open', { roundId: started.roundId, code: start.error.code, message: start.error.message });
+        return 'pending';
+      }
+      const owner = { token: started.sessionToken, operatorId: started.operatorId, playerId: started.playerId, providerId: started.providerId, gameId: started.gameId, currency: started.currency };
+      const ticket = { issueId: started.bonusId, roundId: started.roundId, baseBetAmountMinor: start.result.baseBetAmountMinor, winCapLeftMinor: start.result.winCapLeftMinor };
+      await finishFreeRound(deps, owner, { model: modelOf(deps, started), profile: started.rtpProfile }, ticket, correlationId);
+      return 'settled';
+    } catch (error) {
+      if (error instanceof WalletTimeoutError || error instanceof LedgerTimeoutError) return 'pending';
+      // A forfeited free spin was canceled inside finishFreeRound; the refusal itself is the player's business.
+      if (isPlayerApiError(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,40 @@
+/** `GET /api/sessions/{token}` (D23): the session as the game page draws it. */
+import type { PlayerSession } from '@reelstream/contracts';
+import { profileForSession } from '@reelstream/game-domain';
+import { formatAmount } from '@reelstream/money';
+import { layoutOf, type GameTable } from '../catalog/game-table.js';
+import { PlayerApiError } from '../http/player-api-error.js';
+import type { LedgerClient } from '../ledger/ledger-client.js';
+import type { BalanceBook } from './balance-book.js';
+import { activeBonusOf, freeSpinBonusFor, playerBonusView } from './bonus-views.js';
+import type { SessionRepository } from './session-repository.js';
+
+export interface SessionViewDeps {
+  readonly sessions: SessionRepository;
+  readonly table: GameTable;
+  readonly ledger: LedgerClient;
+  readonly balances: BalanceBook;
+}
+
+export async function sessionView(deps: SessionViewDeps, token: string, correlationId: string): Promise<PlayerSession> {
+  const session = await deps.sessions.playable(token);
+  const found = deps.table.find(session.gameId);
+  if (!found) throw new PlayerApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
+  const { game, model } = found;
+  const money = (minor: number) => formatAmount(minor, session.currency);
+  const bonus = session.demo ? undefined : freeSpinBonusFor(await activeBonusOf(deps.ledger, session, correlationId), session.gameId);
+  const balance = session.demo ? deps.balances.demoBalance(session.token, session.currency) : deps.balances.lastKnown(session.operatorId, session.playerId, session.currency);
+  return {
+    playerId: session.playerId,
+    game: { gameId: game.gameId, providerId: game.providerId, name: game.name, type: game.type },
+    layout: layoutOf(model, profileForSession(session.isStreamer)),
+    currency: session.currency,
+    language: session.language,
+    returnUrl: session.returnUrl,
+    demo: session.demo,
+    balance: balance === undefined ? null : money(balance),
+    betLevels: deps.table.betLevelsMinor(game, session.currency).map(money),
+    activeBonus: bonus ? playerBonusView(bonus) : null,
+    expiresAt: session.expiresAt,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * startGameServer: the launch host (DESIGN §2) — the game page and player API over HTTP, the
+ * round outbox that publishes wins and resolves rounds left open. Takes its ports; `stop()`
+ * stops everything it started and leaves the back ends to the caller.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OperatorConfig } from '@reelstream/contracts';
+import type { Catalog, Rng } from '@reelstream/game-domain';
+import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
+import type { Logger } from '@reelstream/telemetry';
+import { GameTable } from './catalog/game-table.js';
+import type { GameServerConfig } from './config/game-server-env.js';
+import { createGameServerApp } from './http/app.js';
+import { LedgerClient } from './ledger/ledger-client.js';
+import { cryptoRng } from './rounds/crypto-rng.js';
+import { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
+import { startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
+import { resolveRound } from './rounds/round-resolver.js';
+import { RoundStreams } from './rounds/round-streams.js';
+import { SpinService } from './rounds/spin-service.js';
+import { BalanceBook } from './sessions/balance-book.js';
+import { SessionRepository } from './sessions/session-repository.js';
+import { SpinLocks } from './sessions/spin-locks.js';
+import { WalletClient } from './wallet/wallet-client.js';
+
+export interface GameServerDeps {
+  store: EventStore;
+  /** Where the round outbox keeps its checkpoint (the event store's own). */
+  checkpoints: CheckpointStore;
+  bus: MessageBus;
+  catalog: Catalog;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** Default: node:crypto. Tests may pass a seeded one. */
+  rng?: Rng;
+  /** For the launch page's frame-ancestors (the operator's allowed origins). */
+  operators?: { get(id: string): OperatorConfig | undefined };
+}
+
+export interface GameServer {
+  readonly port: number;
+  /** `http://127.0.0.1:{port}` or the configured host. */
+  readonly url: string;
+  readonly outbox: RoundOutbox;
+  /** Stops accepting, lets requests in flight finish (up to `drainMs`), then stops the outbox. */
+  stop(drainMs?: number): Promise<void>;
+}
+
+export async function startGameServer(deps: GameServerDeps, config: GameServerConfig): Promise<GameServer> {
+  const { store, bus, clock, ids, logger } = deps;
+  const table = new GameTable(deps.catalog);
+  const rounds = new RoundStreams(store, clock);
+  const round: RoundDeps = {
+    rounds,
+    wallet: new WalletClient(bus, config.walletTimeoutMs),
+    ledger: new LedgerClient({ bus, clock, ids, timeoutMs: config.ledgerTimeoutMs }),
+    balances: new BalanceBook(config.demoBalance),
+    table,
+    ids,
+    clock,
+    rng: deps.rng ?? cryptoRng,
+    logger,
+    inFlight: new InFlightRounds(),
+  };
+  const sessions = new SessionRepository(store, clock);
+  const spins = new SpinService({ round, sessions, table, locks: new SpinLocks() });
+
+  const outbox = startRoundOutbox({
+    store,
+    checkpoints: deps.checkpoints,
+    bus,
+    rounds,
+    clock,
+    logger,
+    resolveAfterMs: config.resolveAfterMs,
+    resolveIntervalMs: config.resolveIntervalMs ?? 1_000,
+    isInFlight: (roundId) => round.inFlight.has(roundId),
+    resolve: async (started) => {
+      const resolution = await resolveRound(round, started);
+      logger.info('open round resolved', { roundId: started.roundId, resolution });
+    },
+  });
+
+  let accepting = true;
+  const app = createGameServerApp({ store, sessions, table, ledger: round.ledger, balances: round.balances, rounds, spins, operators: deps.operators, ready: () => accepting, logger });
+  const server: Server = app.listen(config.port, config.host ?? '::');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await outbox.stop();
+    throw error;
+  }
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  logger.info('game-server listening', { port });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    outbox,
+    stop(drainMs = 10_000) {
+      stopping ??= (async () => {
+        accepting = false;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+        try {
+          await closed;
+        } finally {
+          clearTimeout(timer);
+        }
+        await outbox.stop();
+        logger.info('game-server stopped', { port });
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Bets and betwins go to the wallet-dispatcher on `wallet.requests` (keyed by player, so a
+ * round's bet stays ahead of its win) and the game-server waits for the dispatcher's answer on
+ * `wallet.replies`. The dispatcher owns the operator call, its 3 s limit, and the cancel of a
+ * failed bet; this side only learns the outcome. No answer in time is `WalletTimeoutError`: the
+ * outcome is then unknown, and the round is resolved later by asking again with the same
+ * transactionId, which the dispatcher answers from its record.
+ */
+import { Headers, playerKey, Topics, walletReply, type WalletBetRequest, type WalletBetwinRequest, type WalletReply } from '@reelstream/contracts';
+import { isRequestTimeout, type MessageBus } from '@reelstream/ports';
+
+export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
+
+export class WalletTimeoutError extends Error {
+  override readonly name = 'WalletTimeoutError';
+  constructor(
+    readonly transactionId: number,
+    readonly timeoutMs: number,
+  ) {
+    super(`the wallet-dispatcher did not answer transaction ${transactionId} within ${timeoutMs} ms`);
+  }
+}
+
+export class WalletClient {
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async stake(request: StakeRequest, timeoutMs = this.timeoutMs): Promise<WalletReply> {
+    let value: unknown;
+    try {
+      const reply = await this.bus.request(
+        Topics.walletRequests,
+        { key: playerKey(request), value: request, headers: { [Headers.messageType]: request.command, [Headers.operatorId]: request.operatorId } },
+        // One correlation id per transaction: a re-sent request is the same conversation, and a
+        // late answer to the first sending settles the second just as well.
+        { replyTopic: Topics.walletReplies, timeoutMs, correlationId: `wallet-tx-${request.transactionId}` },
+      );
+      value = reply.value;
+    } catch (error) {
+      if (isRequestTimeout(error)) throw new WalletTimeoutError(request.transactionId, timeoutMs);
+      throw error;
+    }
+    const answer = walletReply.parse(value);
+    if (answer.transactionId !== request.transactionId) {
+      throw new Error(`the wallet-dispatcher answered transaction ${answer.transactionId} to a request for ${request.transactionId}`);
+    }
+    return answer;
+  }
+}

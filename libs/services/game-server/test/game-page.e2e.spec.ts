@@ -1,0 +1,152 @@
+/**
+ * The game page in a real browser against the real services: a free-spin bonus registered and a
+ * game launched through the gateway API, every free spin played by clicking, then a paid spin.
+ * Needs Debian's Chromium (/usr/bin/chromium; `.ci/run` installs it). Without it the browser
+ * steps are not registered: under CI=true that is a failure, elsewhere a loud notice.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually } from '@reelstream/testing';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { Stack } from './support/stack.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOT = resolve(import.meta.dirname, '../../../../test-output/game-page.png');
+const hasChromium = existsSync(CHROMIUM);
+
+if (!hasChromium && process.env['CI'] !== 'true') {
+  process.stderr.write(
+    `\n${'!'.repeat(78)}\n!! game-page.e2e: ${CHROMIUM} not found — the BROWSER STEPS DID NOT RUN.\n!! Install it (apt-get install -y chromium) to run them; under CI=true this fails.\n${'!'.repeat(78)}\n\n`,
+  );
+}
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await Stack.start();
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('the game page’s files', () => {
+  it('are served with the launch: the page, its script modules and stylesheet, nothing from elsewhere', async () => {
+    const { url } = await stack.launch('assets_check', 101);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    const base = new URL(url);
+    for (const [asset, type] of [
+      ['assets/game.css', 'text/css'],
+      ['assets/game.js', 'javascript'],
+      ['assets/api.js', 'javascript'],
+      ['assets/i18n.js', 'javascript'],
+      ['assets/reels.js', 'javascript'],
+      ['assets/wheel.js', 'javascript'],
+      ['assets/symbols.js', 'javascript'],
+    ] as const) {
+      const response = await fetch(new URL(asset, base));
+      expect({ asset, status: response.status, type: response.headers.get('content-type') ?? '' }).toEqual({ asset, status: 200, type: expect.stringContaining(type) });
+    }
+    expect(html).not.toMatch(/https?:\/\//);
+    expect((await fetch(new URL('assets/nothing.js', base))).status).toBe(404);
+  });
+});
+
+describe('the game page in Chromium', () => {
+  if (!hasChromium) {
+    if (process.env['CI'] === 'true') {
+      it('needs Chromium under CI', () => {
+        throw new Error(`${CHROMIUM} is missing: .ci/run installs it before the tests`);
+      });
+    }
+    return;
+  }
+
+  let profile: string;
+  let browser: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    profile = mkdtempSync(join(tmpdir(), 'game-page-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+    page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  const badge = () => page.locator('#spins-left').textContent();
+  /**
+   * Waits until the page is idle and the element `id` shows `text` (or, with `differs`, anything
+   * else). Runs in the page, which has a DOM this file is not typed with; the page's CSP forbids
+   * string evaluation, so it is a function.
+   */
+  const idleAnd = (id: string, text: string | null, differs = false) =>
+    page.waitForFunction(
+      ([elementId, expected, negate]) => {
+        const doc = (globalThis as unknown as { document: { getElementById(id: string): { dataset: Record<string, string | undefined>; textContent: string | null } | null } }).document;
+        const shown = doc.getElementById(elementId)?.textContent ?? null;
+        return doc.getElementById('app')?.dataset['state'] === 'idle' && (negate ? shown !== expected : shown === expected);
+      },
+      [id, text, differs] as const,
+      { timeout: 10_000 },
+    );
+  const idleWith = (spinsLeft: number) => idleAnd('spins-left', String(spinsLeft));
+
+  it('plays a free-spin bonus to completion by clicking, the badge counting down, then a paid spin', async () => {
+    const spins = 5;
+    const issueId = await stack.registerFreeSpins({ playerId: 'browser_player', gameIds: [201], spinAmount: spins, callAmount: 100, baseBetAmount: 0.5 });
+    stack.fund('browser_player', 100);
+    const { url } = await stack.launch('browser_player', 201, { language: 'en' });
+
+    await page.goto(url);
+    await idleWith(spins);
+    expect(await page.locator('#bonus').isVisible()).toBe(true);
+    expect(await page.locator('#spin-label').textContent()).toBe('Free spin');
+    expect(await page.locator('#bet').textContent()).toBe('€0.50');
+    expect(await page.locator('.reel').count()).toBe(5);
+
+    for (let left = spins - 1; left >= 0; left--) {
+      await page.click('#spin');
+      await idleWith(left);
+      expect(await badge()).toBe(String(left));
+    }
+    expect(await page.locator('#bonus').getAttribute('class')).toContain('complete');
+    expect(await page.locator('#message').textContent()).toMatch(/^Free spins complete: you won €\d+\.\d\d in total\./);
+    const status = (await stack.bonusStatus(issueId)).body.data;
+    expect(status).toMatchObject({ status: 'completed', spinsUsed: spins, spinsLeft: 0 });
+    expect(await page.locator('#win-so-far').textContent()).toBe(`€${status.totalWin.toFixed(2)}`);
+
+    // The bonus is over: the button plays paid spins again, at the chosen bet.
+    expect(await page.locator('#spin-label').textContent()).toBe('Spin');
+    await page.click('#bet-up');
+    expect(await page.locator('#bet').textContent()).toBe('€0.20');
+    await page.click('#spin');
+    const lastRound = await page.locator('#round-id').textContent();
+    await idleAnd('round-id', lastRound, true);
+    const transactions = await eventually(() => {
+      const found = stack.transactions('browser_player');
+      expect(found.map((transaction) => transaction.command)).toEqual([...Array<string>(spins).fill('win'), 'bet', 'win']);
+      return found;
+    });
+    const paidWinMinor = transactions[spins + 1]?.creditMinor ?? 0;
+    expect(await page.locator('#win').textContent()).toBe(`€${(paidWinMinor / 100).toFixed(2)}`);
+    expect(await page.locator('#balance').textContent()).toBe(`€${((stack.balanceMinor('browser_player') ?? 0) / 100).toFixed(2)}`);
+    expect(pageErrors).toEqual([]);
+
+    mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
+    await page.waitForTimeout(3_300);
+    await page.screenshot({ path: SCREENSHOT });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+  });
+});

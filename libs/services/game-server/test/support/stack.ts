@@ -1,0 +1,250 @@
+/**
+ * The platform in this process on the embedded back ends: gateway, bonus-ledger,
+ * wallet-dispatcher, operator sandbox and game-server, each through its own start function on a
+ * free port, sharing one temp SQLite file (each service with its own bus client, as separate
+ * processes would have). A tap on `wallet.requests` records every wallet request published.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OperatorDirectory } from '@reelstream/config';
+import { parseOperatorsConfig, Topics, walletRequestsMessage, type OperatorConfig, type WalletRequestsMessage } from '@reelstream/contracts';
+import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import type { Rng } from '@reelstream/game-domain';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { systemClock, type Consumer } from '@reelstream/ports';
+import { catalogLookup, readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
+import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { loadCatalogFile as loadGatewayCatalog, startGateway, type RunningGateway } from '@reelstream/service-gateway';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
+import { createLogger, type Logger } from '@reelstream/telemetry';
+import { loadCatalogFile, startGameServer, type GameServer, type GameServerConfig } from '../../src/index.js';
+import { call, type JsonResponse } from './http.js';
+import { ShiftedClock } from './shifted-clock.js';
+
+export const OPERATOR_ID = 'casino-t';
+export const API_TOKEN = 'api-token-of-casino-t-0123456789abcdef';
+export const SESSION_TTL_MS = 4 * 3_600_000;
+
+export interface StackOptions {
+  /** The game-server's RNG (default node:crypto). */
+  rng?: Rng;
+  gameServer?: Partial<GameServerConfig>;
+  /** Opening balance of players the sandbox has not seen (currency units). */
+  openingBalance?: number;
+}
+
+export interface FreeSpinBonus {
+  playerId: string;
+  gameIds: number[];
+  spinAmount: number;
+  callAmount: number;
+  baseBetAmount: number;
+  providerId?: number;
+}
+
+export class Stack {
+  private readonly buses: SqliteMessageBus[] = [];
+  readonly published: WalletRequestsMessage[] = [];
+  private platformId = 0;
+  gameServer!: GameServer;
+  gateway!: RunningGateway;
+  sandbox!: OperatorSandbox;
+  private ledger!: BonusLedger;
+  private dispatcher!: WalletDispatcher;
+  private tap!: Consumer;
+  operators!: OperatorDirectory;
+
+  private constructor(
+    readonly dir: string,
+    readonly store: SqliteEventStore,
+    readonly gameClock: ShiftedClock,
+    readonly logger: Logger,
+    /** Every log line of every service (level info and above). */
+    readonly logs: string[],
+  ) {}
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const dir = mkdtempSync(join(tmpdir(), 'game-server-test-'));
+    const logs: string[] = [];
+    const logger = createLogger({ service: 'game-server-test', level: 'info', destination: { write: (line: string) => logs.push(line) } });
+    // NORMAL: these tests measure behaviour, not durability, and fsyncs would dominate them.
+    const store = SqliteEventStore.open(join(dir, 'reelstream.db'), { synchronous: 'NORMAL' });
+    const stack = new Stack(dir, store, new ShiftedClock(), logger, logs);
+    try {
+      await stack.boot(options);
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+    return stack;
+  }
+
+  private async bus(instanceId: string): Promise<SqliteMessageBus> {
+    const bus = await SqliteMessageBus.open(join(this.dir, 'reelstream.db'), { instanceId, synchronous: 'NORMAL', partitions: 4 });
+    this.buses.push(bus);
+    return bus;
+  }
+
+  private async boot(options: StackOptions): Promise<void> {
+    const { store, logger } = this;
+    const checkpoints = new SqliteCheckpointStore(store.database);
+    // The sandbox starts first (its URL is the operators' callback URL) and looks operators up later.
+    const late: { directory?: OperatorDirectory } = {};
+    const lookup = { get: (id: string): OperatorConfig | undefined => late.directory?.get(id) };
+
+    this.sandbox = await startOperatorSandbox(
+      { operators: lookup, logger },
+      { port: 0, host: '127.0.0.1', databasePath: join(this.dir, 'sandbox.db'), autoCreateBalance: options.openingBalance ?? 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+    );
+    const directory = new OperatorDirectory(
+      parseOperatorsConfig([
+        { id: OPERATOR_ID, name: 'Test casino', apiToken: API_TOKEN, callbackUrl: `${this.sandbox.url}/wallet/${OPERATOR_ID}`, signingSecret: 'signing-secret-of-casino-t', currency: 'EUR', timeZone: 'UTC' },
+      ]),
+    );
+    late.directory = directory;
+    this.operators = directory;
+
+    const tapBus = await this.bus('test-tap');
+    this.tap = await tapBus.subscribe({
+      groupId: 'test-tap',
+      topics: [Topics.walletRequests],
+      handler: async (message) => {
+        this.published.push(walletRequestsMessage.parse(message.value));
+      },
+    });
+    await this.tap.ready;
+
+    this.ledger = await startBonusLedger(
+      {
+        store,
+        checkpoints,
+        bus: await this.bus('bonus-ledger'),
+        clock: systemClock,
+        ids: new TimeOrderedIdGenerator(1),
+        features: (operatorId) => directory.get(operatorId)?.features,
+        catalog: catalogLookup(loadCatalogFile()),
+        logger,
+      },
+      { readModelFile: readModelPath(this.dir), healthPort: 0 },
+    );
+    this.dispatcher = await startWalletDispatcher(
+      { store, bus: await this.bus('wallet-dispatcher'), clock: systemClock, ids: new TimeOrderedIdGenerator(2), logger, operators: directory },
+      { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 16 },
+    );
+    await this.dispatcher.ready;
+    this.gameServer = await this.startGameServer(options);
+    this.gateway = await startGateway(
+      { bus: await this.bus('gateway'), store, operators: directory, catalog: loadGatewayCatalog(), clock: systemClock, ids: new TimeOrderedIdGenerator(4), logger },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        launchBaseUrl: this.gameServer.url,
+        sessionTtlMs: SESSION_TTL_MS,
+        ledgerTimeoutMs: 5_000,
+        rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+        bodyLimitBytes: 32 * 1024,
+      },
+    );
+  }
+
+  /** A game-server on this stack's back ends (a second one simulates a restart after `stopGameServer`). */
+  async startGameServer(options: StackOptions = {}, instanceId = `game-server-${this.buses.length}`): Promise<GameServer> {
+    return startGameServer(
+      {
+        store: this.store,
+        checkpoints: new SqliteCheckpointStore(this.store.database),
+        bus: await this.bus(instanceId),
+        catalog: loadCatalogFile(),
+        clock: this.gameClock,
+        ids: new TimeOrderedIdGenerator(3),
+        logger: this.logger,
+        operators: this.operators,
+        ...(options.rng ? { rng: options.rng } : {}),
+      },
+      { port: 0, host: '127.0.0.1', walletTimeoutMs: 5_000, ledgerTimeoutMs: 5_000, resolveAfterMs: 15_000, resolveIntervalMs: 100, demoBalance: 1_000, ...options.gameServer },
+    );
+  }
+
+  /** POST /v1/game/launch through the gateway; the launch URL's token. */
+  async launch(playerId: string, gameId: number, extra: { language?: string; isStreamer?: boolean; providerId?: number } = {}): Promise<{ url: string; token: string }> {
+    const providerId = extra.providerId ?? (gameId >= 200 ? 2 : 1);
+    const response = await call('POST', `${this.gateway.url}/v1/game/launch`, {
+      token: API_TOKEN,
+      json: { playerId, providerId, gameId, language: extra.language ?? 'en', returnUrl: 'https://casino.example/lobby', isStreamer: extra.isStreamer ?? false },
+    });
+    if (response.status !== 200) throw new Error(`launch failed: ${response.status} ${response.text}`);
+    const url = String(response.body.data);
+    const token = new URL(url).searchParams.get('token');
+    if (!token) throw new Error(`launch URL without token: ${url}`);
+    return { url, token };
+  }
+
+  /** POST /v1/bonus-call/register through the gateway; the issueId. */
+  async registerFreeSpins(bonus: FreeSpinBonus): Promise<number> {
+    const expireAt = new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const response = await call('POST', `${this.gateway.url}/v1/bonus-call/register`, {
+      token: API_TOKEN,
+      json: {
+        platformId: `promo-${Date.now()}-${++this.platformId}`,
+        providerId: bonus.providerId ?? ((bonus.gameIds[0] ?? 0) >= 200 ? 2 : 1),
+        gameId: bonus.gameIds.length === 1 ? bonus.gameIds[0] : bonus.gameIds,
+        playerId: bonus.playerId,
+        bonusType: 1,
+        callAmount: bonus.callAmount,
+        expireAt,
+        metaData: { spinAmount: bonus.spinAmount, baseBetAmount: bonus.baseBetAmount },
+      },
+    });
+    if (response.status !== 200) throw new Error(`register failed: ${response.status} ${response.text}`);
+    return Number(response.body.data.issueId);
+  }
+
+  /** GET /v1/bonus-call/{issueId} through the gateway. */
+  async bonusStatus(issueId: number): Promise<JsonResponse> {
+    return call('GET', `${this.gateway.url}/v1/bonus-call/${issueId}`, { token: API_TOKEN });
+  }
+
+  session(token: string): Promise<JsonResponse> {
+    return call('GET', `${this.gameServer.url}/api/sessions/${token}`);
+  }
+
+  spin(token: string, body: Record<string, unknown>): Promise<JsonResponse> {
+    return call('POST', `${this.gameServer.url}/api/sessions/${token}/spin`, { json: body });
+  }
+
+  /** Sets the player's balance at the sandbox operator (currency units). */
+  fund(playerId: string, balance: number, currency = 'EUR'): void {
+    this.sandbox.views.setBalance(OPERATOR_ID, playerId, currency, Math.round(balance * 100));
+  }
+
+  balanceMinor(playerId: string, currency = 'EUR'): number | undefined {
+    return this.sandbox.views.accounts(OPERATOR_ID, playerId).find((account) => account.currency === currency)?.balanceMinor;
+  }
+
+  /** The sandbox's ledger for the player: what the operator's wallet actually applied. */
+  transactions(playerId: string) {
+    return this.sandbox.views.transactions({ operatorId: OPERATOR_ID, playerId });
+  }
+
+  publishedFor(playerId: string): WalletRequestsMessage[] {
+    return this.published.filter((message) => message.playerId === playerId);
+  }
+
+  async roundEvents(roundId: number): Promise<string[]> {
+    return (await this.store.readStream(`round-${roundId}`)).map((event) => event.type);
+  }
+
+  async close(): Promise<void> {
+    await this.gateway?.stop(1_000);
+    await this.gameServer?.stop(1_000);
+    await this.dispatcher?.stop();
+    await this.ledger?.stop();
+    await this.tap?.stop();
+    await this.sandbox?.stop();
+    for (const bus of this.buses) await bus.close();
+    await this.store.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

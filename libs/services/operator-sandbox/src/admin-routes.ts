@@ -1,0 +1,107 @@
+/**
+ * The sandbox's admin API, for tests, the e2e suite and demos:
+ * - `GET /admin/players/:operatorId/:playerId` — balances; `PUT` {currency, balance} sets one;
+ *   `POST …/deposits` {currency, amount} adds to one (amounts in currency units);
+ * - `GET /admin/transactions?operatorId&playerId&transactionId&afterSeq&limit` — the ledger;
+ * - `GET /admin/requests?…` — every callback received, in arrival order, with what became of it;
+ * - `GET|POST|DELETE /admin/faults`, `DELETE /admin/faults/:id` — fault injection.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { currencyCode, operatorId, playerId } from '@reelstream/contracts';
+import { tryParseAmount } from '@reelstream/money';
+import * as z from 'zod';
+import type { FaultRegistry } from './faults.js';
+import type { LedgerFilter, LedgerViews } from './ledger-views.js';
+
+export interface AdminRouteDeps {
+  views: LedgerViews;
+  faults: FaultRegistry;
+  /** When set, every admin call needs `Authorization: Bearer <token>`. */
+  adminToken?: string | undefined;
+}
+
+const playerParams = z.object({ operatorId, playerId });
+const balanceBody = z.strictObject({ currency: currencyCode, balance: z.number() });
+const depositBody = z.strictObject({ currency: currencyCode, amount: z.number() });
+const ledgerQuery = z.strictObject({
+  operatorId: operatorId.optional(),
+  playerId: playerId.optional(),
+  transactionId: z.coerce.number().int().positive().optional(),
+  afterSeq: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().positive().max(100_000).optional(),
+});
+
+class BadRequest extends Error {
+  constructor(readonly details: unknown) {
+    super('bad request');
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new BadRequest(result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  return result.data;
+}
+
+function minor(amount: number, currency: string): number {
+  const result = tryParseAmount(amount, currency);
+  if (!result.ok) throw new BadRequest([{ path: 'amount', message: result.error.message }]);
+  return result.minor;
+}
+
+function filterOf(query: z.infer<typeof ledgerQuery>): LedgerFilter {
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as LedgerFilter;
+}
+
+export function adminRouter(deps: AdminRouteDeps): Router {
+  const router = express.Router();
+  router.use('/admin', express.json({ limit: '64kb' }), (req: Request, res: Response, next: NextFunction) => {
+    if (deps.adminToken === undefined || req.get('authorization') === `Bearer ${deps.adminToken}`) return next();
+    res.status(401).json({ error: 'admin token required' });
+  });
+
+  router.get('/admin/players/:operatorId/:playerId', (req, res) => {
+    const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
+    const accounts = deps.views.accounts(operator, player);
+    if (accounts.length === 0) return void res.status(404).json({ error: `player ${player} of operator ${operator} has no account` });
+    res.json({ operatorId: operator, playerId: player, accounts });
+  });
+  router.put('/admin/players/:operatorId/:playerId', (req, res) => {
+    const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
+    const { currency, balance } = parse(balanceBody, req.body);
+    res.json({ operatorId: operator, playerId: player, accounts: deps.views.setBalance(operator, player, currency, minor(balance, currency)) });
+  });
+  router.post('/admin/players/:operatorId/:playerId/deposits', (req, res) => {
+    const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
+    const { currency, amount } = parse(depositBody, req.body);
+    res.json({ operatorId: operator, playerId: player, accounts: deps.views.deposit(operator, player, currency, minor(amount, currency)) });
+  });
+
+  router.get('/admin/transactions', (req, res) => void res.json({ transactions: deps.views.transactions(filterOf(parse(ledgerQuery, req.query))) }));
+  router.get('/admin/requests', (req, res) => void res.json({ requests: deps.views.requests(filterOf(parse(ledgerQuery, req.query))) }));
+
+  router.get('/admin/faults', (_req, res) => void res.json({ faults: deps.faults.list() }));
+  router.post('/admin/faults', (req, res) => {
+    try {
+      res.status(201).json(deps.faults.add(req.body as never));
+    } catch (error) {
+      if (error instanceof z.ZodError) throw new BadRequest(error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+      throw error;
+    }
+  });
+  router.delete('/admin/faults', (_req, res) => {
+    deps.faults.clear();
+    res.status(204).end();
+  });
+  router.delete('/admin/faults/:id', (req, res) => {
+    const id = parse(z.coerce.number().int().positive(), req.params.id);
+    res.status(deps.faults.remove(id) ? 204 : 404).end();
+  });
+
+  router.use('/admin', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (error instanceof BadRequest) return void res.status(400).json({ error: 'bad request', details: error.details });
+    if ((error as { type?: string }).type === 'entity.parse.failed') return void res.status(400).json({ error: 'the body is not JSON' });
+    next(error);
+  });
+  return router;
+}

@@ -1,0 +1,13 @@
+/**
+ * @reelstream/service-operator-sandbox: a reference operator wallet — balances per player and
+ * currency in SQLite, signatures checked (D8), each transactionId applied once, atomic betwin,
+ * cancels per D9 — with an admin API and fault injection for tests and demos.
+ */
+export * from './config.js';
+export * from './faults.js';
+export * from './ledger-views.js';
+export * from './request-hash.js';
+export * from './signature.js';
+export * from './start.js';
+export * from './wallet-database.js';
+export * from './wallet-ledger.js';

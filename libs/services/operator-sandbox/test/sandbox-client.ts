@@ -1,0 +1,48 @@
+/** A test client of the sandbox: signed callbacks (D8) and the admin API, over real HTTP. */
+import { createHmac } from 'node:crypto';
+import got from 'got';
+import { encodeCallback, type CallbackRequest, type CallbackIdEncoding } from '@reelstream/contracts';
+
+export interface SentCallback {
+  status: number;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export function sign(bytes: string, secret: string): string {
+  return createHmac('sha256', secret).update(bytes).digest('hex');
+}
+
+export async function postCallback(url: string, callback: CallbackRequest, options: { secret: string; encoding?: CallbackIdEncoding; signature?: string }): Promise<SentCallback> {
+  const text = JSON.stringify(encodeCallback(callback, options.encoding ?? 'string'));
+  return postRaw(url, text, options.signature ?? sign(text, options.secret));
+}
+
+export async function postRaw(url: string, text: string, signature: string | undefined): Promise<SentCallback> {
+  const response = await got.post(url, {
+    body: text,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(signature === undefined ? {} : { 'x-request-signature': signature }) },
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    responseType: 'text',
+  });
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(response.body) as Record<string, unknown>;
+  } catch {
+    body = {};
+  }
+  return { status: response.statusCode, body, text: response.body };
+}
+
+export async function admin(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, json?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await got(url, {
+    method,
+    ...(json === undefined ? {} : { json }),
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    responseType: 'text',
+  });
+  return { status: response.statusCode, body: response.body === '' ? {} : (JSON.parse(response.body) as Record<string, unknown>) };
+}

@@ -1,0 +1,74 @@
+/**
+ * `npm run wallet:redrive -- [--operator X] [--since T]`: re-drives the wins still parked (D11)
+ * through the running dispatcher and prints a line per win as its outcome comes in. `--since`
+ * takes an ISO-8601 time or an age such as `30m`, `12h`, `7d`.
+ */
+import { parseArgs } from 'node:util';
+import { formatAmountString } from '@reelstream/money';
+import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
+import { redriveDeadLetters, type RedriveSummary } from '@reelstream/wallet-application';
+
+export const REDRIVE_USAGE = 'usage: npm run wallet:redrive -- [--operator <operatorId>] [--since <ISO-8601 time | 30m | 12h | 7d>] [--concurrency <n>] [--timeout-ms <ms>]';
+
+export interface RedriveArguments {
+  operatorId?: string;
+  since?: Date;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+const AGE = /^(\d+)(s|m|h|d)$/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+export function parseSince(text: string, now: Date): Date {
+  const age = AGE.exec(text);
+  if (age) return new Date(now.getTime() - Number(age[1]) * UNIT_MS[age[2] as keyof typeof UNIT_MS]);
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(text)) throw new Error(`--since ${JSON.stringify(text)} is neither an ISO-8601 time nor an age such as 30m, 12h, 7d`);
+  return new Date(ms);
+}
+
+export function parseRedriveArguments(argv: readonly string[], now: Date): RedriveArguments {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { operator: { type: 'string' }, since: { type: 'string' }, concurrency: { type: 'string' }, 'timeout-ms': { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const positive = (name: string, text: string | undefined, fallback: number) => {
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(text)}`);
+    return value;
+  };
+  return {
+    ...(values.operator === undefined ? {} : { operatorId: values.operator }),
+    ...(values.since === undefined ? {} : { since: parseSince(values.since, now) }),
+    concurrency: positive('concurrency', values.concurrency, 4),
+    timeoutMs: positive('timeout-ms', values['timeout-ms'], 60_000),
+  };
+}
+
+export async function runRedrive(deps: { store: EventStore; bus: MessageBus; clock: Clock }, args: RedriveArguments, out: (line: string) => void): Promise<RedriveSummary> {
+  const scope = [args.operatorId === undefined ? 'every operator' : `operator ${args.operatorId}`, args.since === undefined ? '' : `dead-lettered since ${args.since.toISOString()}`].filter(Boolean).join(', ');
+  const summary = await redriveDeadLetters(deps, {
+    ...(args.operatorId === undefined ? {} : { operatorId: args.operatorId }),
+    ...(args.since === undefined ? {} : { since: args.since }),
+    concurrency: args.concurrency,
+    timeoutMs: args.timeoutMs,
+    onStart: (letters) => out(`re-driving ${letters.length} dead-lettered win(s) of ${scope}`),
+    onProgress: ({ done, total, letter, outcome }) => {
+      const { request } = letter;
+      const what = `win ${letter.transactionId} (operator ${letter.operatorId}, player ${letter.playerId}, ${formatAmountString(request.command === 'win' ? request.amountMinor : 0, request.currency)} ${request.currency})`;
+      const result =
+        outcome.kind === 'applied'
+          ? `applied, balance ${formatAmountString(outcome.reply.balanceMinor ?? 0, request.currency)}`
+          : outcome.kind === 'failed'
+            ? `failed again: ${outcome.reply.statusCode}${outcome.reply.reason === undefined ? '' : ` (${outcome.reply.reason})`}`
+            : `no answer: ${outcome.error}`;
+      out(`[${done}/${total}] ${what}: ${result}`);
+    },
+  });
+  out(`done: ${summary.applied} applied, ${summary.failed} failed again, ${summary.noAnswer} without answer, of ${summary.total}`);
+  return summary;
+}

@@ -1,0 +1,112 @@
+/**
+ * A real dispatcher against a real sandbox for tests: the embedded SQLite event store and bus on
+ * a temp file, the sandbox on a free port with its own SQLite file, operators whose callback URL
+ * is that sandbox. Requests go in as the game-server sends them (`bus.request` on wallet.requests).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEventStore, openMessageBus } from '@reelstream/backends';
+import { OperatorDirectory } from '@reelstream/config';
+import { parseOperatorsConfig, parseStoredEvent, Topics, walletReply, walletTxStream, type OperatorConfigInput, type WalletBetRequest, type WalletReply, type WalletRequestsMessage, type WalletWinRequest } from '@reelstream/contracts';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
+import { createLogger } from '@reelstream/telemetry';
+import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
+
+export const SECRET = 'rig-signing-secret-0123456789';
+
+const operator = (id: string, callbackUrl: string, signingSecret = SECRET): OperatorConfigInput => ({
+  id,
+  name: `Rig ${id}`,
+  apiToken: `rig-api-token-${id}-0123456789`,
+  callbackUrl,
+  signingSecret,
+  currency: 'EUR',
+});
+
+export interface Rig {
+  sandbox: OperatorSandbox;
+  store: EventStore;
+  dispatcher: WalletDispatcher;
+  /** The game-server's side of the bus. */
+  requester: MessageBus;
+  /** Everything published on wallet.dead-letters so far. */
+  deadLetters: Message[];
+  operators: OperatorDirectory;
+  request(message: WalletRequestsMessage, timeoutMs?: number): Promise<WalletReply>;
+  /** Stops the dispatcher (as a deploy would) and starts another on the same back ends. */
+  restartDispatcher(): Promise<void>;
+  events(transactionId: number): Promise<{ type: string; data: Record<string, unknown> }[]>;
+  stop(): Promise<void>;
+}
+
+/** Operator `rig` signs with the secret the sandbox knows; `missigned` with another one. */
+export async function startRig(): Promise<Rig> {
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-dispatcher-rig-'));
+  const sandboxOperators = new OperatorDirectory(parseOperatorsConfig([operator('rig', 'http://localhost/'), operator('missigned', 'http://localhost/')]));
+  const sandbox = await startOperatorSandbox(
+    { operators: sandboxOperators },
+    { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+  );
+  const operators = new OperatorDirectory(
+    parseOperatorsConfig([operator('rig', `${sandbox.url}/wallet/rig`), operator('missigned', `${sandbox.url}/wallet/missigned`, 'not-the-secret-the-wallet-knows')]),
+  );
+  const url = `sqlite:${join(dir, 'reelstream.db')}`;
+  const { store } = await openEventStore(url);
+  const bus = await openMessageBus(url, { instanceId: 'rig-dispatcher' });
+  const requester = await openMessageBus(url, { instanceId: 'rig-requester' });
+  const start = () =>
+    startWalletDispatcher(
+      { store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(7), logger: createLogger({ service: 'rig', level: 'silent' }), operators },
+      { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 64 },
+    );
+  let dispatcher = await start();
+  const deadLetters: Message[] = [];
+  const watcher = await requester.subscribe({ groupId: 'rig-dead-letters', topics: [Topics.walletDeadLetters], handler: async (message) => void deadLetters.push(message) });
+  await Promise.all([dispatcher.ready, watcher.ready]);
+
+  return {
+    sandbox,
+    store,
+    get dispatcher() {
+      return dispatcher;
+    },
+    requester,
+    deadLetters,
+    operators,
+    async restartDispatcher() {
+      await dispatcher.stop();
+      dispatcher = await start();
+      await dispatcher.ready;
+    },
+    async request(message, timeoutMs = 30_000) {
+      const answer = await requester.request(Topics.walletRequests, { key: message.playerId, value: message }, { replyTopic: Topics.walletReplies, timeoutMs });
+      return walletReply.parse(answer.value);
+    },
+    async events(transactionId) {
+      return (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event) as { type: string; data: Record<string, unknown> });
+    },
+    async stop() {
+      await watcher.stop();
+      await dispatcher.stop();
+      await Promise.all([bus.close(), requester.close()]);
+      await store.close();
+      await sandbox.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const ids = new TimeOrderedIdGenerator(8);
+export const nextId = () => ids.next();
+
+/** A request as the game-server writes it. */
+export function betRequest(playerId: string, amountMinor = 1_000, operatorId = 'rig'): WalletBetRequest {
+  return { command: 'bet', transactionId: nextId(), operatorId, playerId, roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isBonusBusy: false };
+}
+
+export function winRequest(playerId: string, amountMinor = 500, roundId = nextId(), operatorId = 'rig'): WalletWinRequest {
+  return { command: 'win', transactionId: nextId(), operatorId, playerId, roundId, providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isRoundFinished: true };
+}

@@ -1,0 +1,49 @@
+/**
+ * The delivery loop of one transaction: attempt, record the answer, attempt again while the
+ * policy allows, until the record holds the outcome. Each attempt is recorded before the call
+ * and its answer after it, so a crash in between leaves an attempt without outcome, which the
+ * next delivery sends again with the same transactionId and the same bytes.
+ */
+import type { EventContext, OperatorConfig } from '@reelstream/contracts';
+import { answerFromCall, callbackFor, describeAnswer, isOk, needsCancelTransactionId, nextAttempt, deliveryPolicyFor } from '@reelstream/wallet-domain';
+import type { DispatchContext } from './dispatch-context.js';
+import type { WalletTxRecord } from './wallet-tx-repository.js';
+
+export interface DeliverOptions {
+  /** Start a new delivery of a dead-lettered win (D11). */
+  redrive: boolean;
+  /** The first attempt is already recorded (with the request, in one append): call at once. */
+  attemptRecorded?: boolean;
+}
+
+export async function deliver(context: DispatchContext, start: WalletTxRecord, operator: OperatorConfig, eventContext: EventContext, options: DeliverOptions): Promise<WalletTxRecord> {
+  const { records, deps } = context;
+  let record = start;
+  let redrive = options.redrive && record.state.status === 'dead_lettered';
+  let attemptRecorded = options.attemptRecorded === true && record.state.inFlight;
+  const at = () => ({ now: context.now() });
+  for (;;) {
+    if (attemptRecorded) {
+      attemptRecorded = false;
+    } else if (redrive) {
+      record = await records.execute(record, { type: 'StartRedrive', data: {}, metadata: at() }, eventContext);
+      redrive = false;
+    } else {
+      const plan = nextAttempt(record.state);
+      if (!plan) return record;
+      if (plan.delayMs > 0) await context.sleep(plan.delayMs);
+      record = await records.execute(record, { type: 'StartAttempt', data: {}, metadata: at() }, eventContext);
+      if (plan.recovery) deps.log.info('re-sending an attempt whose outcome is unknown', { transactionId: record.transactionId, attempt: record.state.attempts });
+    }
+    const request = record.state.request;
+    if (!request) throw new Error(`walletTx-${record.transactionId} has an attempt but no request`);
+    const started = performance.now();
+    const result = await deps.wallet.call(operator, callbackFor(request), deliveryPolicyFor(request.command).timeoutMs);
+    const answer = answerFromCall(result, request.currency);
+    const cancelTransactionId = needsCancelTransactionId(record.state, answer) ? deps.ids.next() : undefined;
+    record = await records.execute(record, { type: 'RecordAnswer', data: { answer, ...(cancelTransactionId === undefined ? {} : { cancelTransactionId }) }, metadata: at() }, eventContext);
+    const fields = { transactionId: request.transactionId, command: request.command, playerId: request.playerId, attempt: record.state.attempts, ms: Math.round(performance.now() - started) };
+    if (isOk(answer)) deps.log.debug('callback answered OK', fields);
+    else deps.log.info('callback failed', { ...fields, outcome: describeAnswer(answer), status: record.state.status, cancelTransactionId });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Everything a dispatch handler works with, built once per dispatcher: the ports, the walletTx
+ * record, and how event metadata is derived from the bus message being handled.
+ */
+import type { EventContext } from '@reelstream/contracts';
+import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus } from '@reelstream/ports';
+import type { DispatchLog, OperatorLookup, OperatorWallet } from './ports.js';
+import { WalletTxRepository } from './wallet-tx-repository.js';
+
+export interface WalletDispatchDeps {
+  store: EventStore;
+  bus: MessageBus;
+  clock: Clock;
+  ids: IdGenerator;
+  wallet: OperatorWallet;
+  operators: OperatorLookup;
+  log: DispatchLog;
+  /** How a pause between attempts is waited out. Default: a timer. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface DispatchContext {
+  readonly deps: WalletDispatchDeps;
+  readonly records: WalletTxRepository;
+  readonly sleep: (ms: number) => Promise<void>;
+  now(): string;
+}
+
+export function dispatchContext(deps: WalletDispatchDeps): DispatchContext {
+  return {
+    deps,
+    records: new WalletTxRepository(deps.store),
+    sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    now: () => deps.clock.now().toISOString(),
+  };
+}
+
+const MESSAGE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/** The metadata of events recorded while handling `message`: its correlation id, the message as cause. */
+export function eventContextOf(context: DispatchContext, message: Message, operatorId: string, transactionId: number): EventContext {
+  const header = message.headers[BusHeaders.correlationId];
+  return {
+    correlationId: header !== undefined && MESSAGE_ID.test(header) ? header : `walletTx-${transactionId}`,
+    causationId: `${message.topic}:${message.partition}:${message.offset}`.slice(0, 128),
+    operatorId,
+    occurredAt: context.now(),
+  };
+}

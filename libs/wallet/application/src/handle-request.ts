@@ -1,0 +1,88 @@
+/**
+ * The handler of `wallet.requests`: bet, win, betwin from the game-server and the bonus-ledger,
+ * and re-drives from the reconciliation command. The walletTx stream is the dedup record: a
+ * request whose outcome is recorded is answered from it without calling the operator again; one
+ * left half-way by a crash is taken up where the record says.
+ */
+import { walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest } from '@reelstream/contracts';
+import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
+import { sameRequest } from '@reelstream/wallet-domain';
+import { deliver } from './deliver.js';
+import { eventContextOf, type DispatchContext } from './dispatch-context.js';
+import { isDeterministicFailure } from './failures.js';
+import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
+
+/** Another writer moved the stream while we worked (a rebalance overlap): reload and go on from the record. */
+const MAX_CONFLICT_ROUNDS = 5;
+
+export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
+  const parsed = walletRequestsMessage.safeParse(message.value);
+  if (!parsed.success) {
+    await park(context, message, `invalid wallet request: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
+    return;
+  }
+  const request = parsed.data;
+  const operator = context.deps.operators.get(request.operatorId);
+  if (!operator) {
+    const reason = `operator ${request.operatorId} is not configured on this dispatcher`;
+    await replyIfAsked(context, message, { transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason });
+    await park(context, message, reason);
+    return;
+  }
+  for (let round = 1; ; round++) {
+    try {
+      if (request.command === 'redrive') await redrive(context, message, request, operator);
+      else await dispatch(context, message, request, operator, round === 1);
+      return;
+    } catch (error) {
+      if (isDeterministicFailure(error)) {
+        await park(context, message, `transaction ${request.transactionId} cannot be handled: ${error.message}`);
+        return;
+      }
+      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
+    }
+  }
+}
+
+async function dispatch(context: DispatchContext, message: Message, request: WalletRequest, operator: OperatorConfig, firstRound: boolean): Promise<void> {
+  const { records, deps } = context;
+  const eventContext = eventContextOf(context, message, request.operatorId, request.transactionId);
+  let record = await records.load(request.transactionId);
+  if (record.state.request && !sameRequest(record.state.request, request)) {
+    const reason = `transactionId ${request.transactionId} is already used by another ${record.state.request.command}; this request is refused and the recorded one stands`;
+    deps.log.warn('transactionId reused with another request', { transactionId: request.transactionId, recorded: record.state.request, received: request });
+    await replyIfAsked(context, message, { transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason });
+    await park(context, message, reason);
+    return;
+  }
+  if (record.state.status !== 'new' && firstRound) {
+    deps.log.info('wallet request redelivered', { transactionId: request.transactionId, command: request.command, status: record.state.status, inFlight: record.state.inFlight, offset: message.offset });
+  }
+  const now = { now: context.now() };
+  if (record.state.status === 'new') {
+    // The request and its first attempt in one append: one write before the call, not two.
+    record = await records.executeAll(record, [{ type: 'RecordRequest', data: { request }, metadata: now }, { type: 'StartAttempt', data: {}, metadata: now }], eventContext);
+    record = await deliver(context, record, operator, eventContext, { redrive: false, attemptRecorded: true });
+  } else {
+    record = await deliver(context, record, operator, eventContext, { redrive: false });
+  }
+  await publishOutcome(context, message, record.state);
+}
+
+async function redrive(context: DispatchContext, message: Message, command: WalletRedriveRequest, operator: OperatorConfig): Promise<void> {
+  const { records, deps } = context;
+  const { transactionId } = command;
+  let record = await records.load(transactionId);
+  const recorded = record.state.request;
+  if (!recorded || recorded.operatorId !== command.operatorId || recorded.playerId !== command.playerId) {
+    await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `no transaction ${transactionId} of player ${command.playerId} (operator ${command.operatorId}) is recorded` });
+    return;
+  }
+  if (recorded.command !== 'win') {
+    await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `transaction ${transactionId} is a ${recorded.command}: only wins are re-driven (D11)` });
+    return;
+  }
+  deps.log.info('re-driving a win', { transactionId, status: record.state.status, attempts: record.state.attempts });
+  record = await deliver(context, record, operator, eventContextOf(context, message, command.operatorId, transactionId), { redrive: true });
+  await publishOutcome(context, message, record.state);
+}

@@ -1,0 +1,30 @@
+/**
+ * What the dispatch use case needs besides the platform ports (EventStore, MessageBus, Clock,
+ * IdGenerator): the operator's wallet, the operator directory and a logger.
+ */
+import type { CallbackRequest, OperatorConfig } from '@reelstream/contracts';
+import type { OperatorCallResult } from '@reelstream/wallet-domain';
+
+/**
+ * One callback attempt: POST `body` to the operator's callback URL, signed, and wait at most
+ * `timeoutMs` for its answer. Exactly one HTTP request, no retry of its own (the policy is the
+ * dispatcher's). Never rejects for the operator's faults: a time-out, a refused connection, an
+ * HTTP error or a reply that is not `{balance, statusCode}` come back as `no_reply`.
+ */
+export interface OperatorWallet {
+  call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult>;
+}
+
+export interface OperatorLookup {
+  get(id: string): OperatorConfig | undefined;
+}
+
+/** Structured logging as `@reelstream/telemetry`'s Logger does it (that lib is not a dependency of this layer). */
+export interface DispatchLog {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export const silentLog: DispatchLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,0 +1,45 @@
+/**
+ * What the record owes others once a delivery is settled, published before the message is
+ * committed (so a crash re-publishes it, never loses it): the cancel to deliver, the dead
+ * letter, and the requester's reply. Each may therefore go out twice; their consumers dedupe
+ * by transactionId.
+ */
+import { Headers, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
+import { BusHeaders, reply, type Message } from '@reelstream/ports';
+import { deadLetterOf, pendingCancel, replyFromRecord, type WalletTxState } from '@reelstream/wallet-domain';
+import type { DispatchContext } from './dispatch-context.js';
+
+export function isRequest(message: Message): boolean {
+  return message.headers[BusHeaders.replyTo] !== undefined && message.headers[BusHeaders.correlationId] !== undefined;
+}
+
+export async function replyIfAsked(context: DispatchContext, message: Message, value: WalletReply): Promise<void> {
+  if (isRequest(message)) await reply(context.deps.bus, message, walletReply.parse(value), { [Headers.messageType]: 'WalletReply' });
+}
+
+export async function publishOutcome(context: DispatchContext, message: Message, state: WalletTxState): Promise<void> {
+  const { bus } = context.deps;
+  const cancel = pendingCancel(state);
+  if (cancel) await bus.publish(Topics.walletCancels, { key: cancel.playerId, value: cancel, headers: { [Headers.messageType]: 'WalletCancelDelivery' } });
+  const deadLetter = deadLetterOf(state);
+  if (deadLetter) await bus.publish(Topics.walletDeadLetters, { key: deadLetter.playerId, value: deadLetter, headers: { [Headers.messageType]: 'WalletDeadLetter' } });
+  const answer = replyFromRecord(state);
+  if (answer) await replyIfAsked(context, message, answer);
+}
+
+/** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */
+export async function park(context: DispatchContext, message: Message, reason: string): Promise<void> {
+  context.deps.log.error('wallet message parked', { topic: message.topic, partition: message.partition, offset: message.offset, reason });
+  await context.deps.bus.publish(`${message.topic}.dlq`, {
+    key: message.key,
+    value: message.value,
+    headers: {
+      ...message.headers,
+      [BusHeaders.deadLetterReason]: reason.slice(0, 1_000),
+      [BusHeaders.deadLetterAttempts]: '1',
+      [BusHeaders.originalTopic]: message.topic,
+      [BusHeaders.originalPartition]: String(message.partition),
+      [BusHeaders.originalOffset]: message.offset,
+    },
+  });
+}

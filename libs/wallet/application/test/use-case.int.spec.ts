@@ -1,0 +1,134 @@
+/** The dispatch use case on the embedded event store and bus, with a scripted operator wallet. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openEventStore, openMessageBus } from '@reelstream/backends';
+import { OperatorDirectory } from '@reelstream/config';
+import { parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest } from '@reelstream/contracts';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { CancelNotAcknowledgedError, dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleWalletRequest, silentLog, walletSubscriptions, type WalletDispatchDeps } from '../src/index.js';
+import { ScriptedWallet } from './scripted-wallet.js';
+
+let dir: string;
+let store: EventStore;
+let bus: MessageBus;
+const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+const ids = new TimeOrderedIdGenerator(9);
+const operators = new OperatorDirectory(
+  parseOperatorsConfig([
+    { id: 'alpha', name: 'Alpha', apiToken: 'alpha-api-token-0123456789', callbackUrl: 'http://alpha.example/wallet', signingSecret: 'alpha-secret-0123456789', currency: 'EUR' },
+    { id: 'beta', name: 'Beta', apiToken: 'beta-api-token-0123456789', callbackUrl: 'http://beta.example/wallet', signingSecret: 'beta-secret-0123456789', currency: 'EUR' },
+  ]),
+);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'wallet-application-'));
+  ({ store } = await openEventStore(`sqlite:${join(dir, 'r.db')}`));
+  bus = await openMessageBus(`sqlite:${join(dir, 'r.db')}`, { instanceId: 'use-case' });
+});
+afterAll(async () => {
+  await bus?.close();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const deps = (wallet: ScriptedWallet): WalletDispatchDeps => ({ store, bus, clock, ids, wallet, operators, log: silentLog, sleep: async () => undefined });
+let offset = 0;
+const messageOf = (value: unknown, topic: string = Topics.walletRequests): Message => ({ topic, partition: 0, offset: String(++offset), key: 'k', value, headers: {}, timestamp: clock.now().toISOString() });
+const win = (operatorId = 'alpha', playerId = 'p1'): WalletRequest => ({ command: 'win', transactionId: ids.next(), operatorId, playerId, roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 250, isRoundFinished: true });
+const bet = (): WalletRequest => ({ command: 'bet', transactionId: ids.next(), operatorId: 'alpha', playerId: 'p2', roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 100, isBonusBusy: false });
+const types = async (transactionId: number) => (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
+const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
+
+describe('two dispatchers on the same transaction (a rebalance overlap)', () => {
+  it('agree on one record: the loser of an append reloads and goes on from what the winner wrote', async () => {
+    const request = win();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = new ScriptedWallet().then(async () => {
+      await gate;
+      return { kind: 'reply', statusCode: 'OK', balance: 102.5 };
+    });
+    const fast = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 102.5 });
+    const first = handleWalletRequest(dispatchContext(deps(slow)), messageOf(request));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await handleWalletRequest(dispatchContext(deps(fast)), messageOf(request));
+    release();
+    await first;
+    const recorded = await types(request.transactionId);
+    expect(recorded.filter((type) => type === 'WalletSucceeded')).toHaveLength(1);
+    expect(recorded[0]).toBe('WalletRequested');
+    expect(slow.calls.length + fast.calls.length).toBeGreaterThanOrEqual(2);
+    expect(new Set([...slow.calls, ...fast.calls].map((body) => body.transactionId))).toEqual(new Set([request.transactionId]));
+  });
+});
+
+describe('cancel delivery', () => {
+  it('records each attempt and throws until the operator says OK, then does nothing more', async () => {
+    const request = bet();
+    const wallet = new ScriptedWallet().then({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.5 }, failure, { kind: 'reply', statusCode: 'ERR_UNKNOWN', balance: 0 }, { kind: 'reply', statusCode: 'OK', balance: 1.5 });
+    const context = dispatchContext(deps(wallet));
+    await handleWalletRequest(context, messageOf(request));
+    const events = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent);
+    const cancelId = (events.find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number }).cancelTransactionId;
+    const delivery = messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancelId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels);
+
+    await expect(handleCancelDelivery(context, delivery)).rejects.toBeInstanceOf(CancelNotAcknowledgedError);
+    await expect(handleCancelDelivery(context, delivery)).rejects.toThrow(/attempt 2: ERR_UNKNOWN/);
+    await handleCancelDelivery(context, delivery);
+    await handleCancelDelivery(context, delivery);
+    expect(wallet.calls.map((body) => body.command)).toEqual(['bet', 'cancel', 'cancel', 'cancel']);
+    expect(wallet.calls.slice(1).every((body) => body.command === 'cancel' && body.transactionId === cancelId && body.refTransactionId === request.transactionId)).toBe(true);
+    expect(await types(request.transactionId)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletFailed', 'CancelRequested', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'CancelSucceeded']);
+  });
+
+  it('the cancel consumer never parks and backs off; the request consumer never parks', () => {
+    const { requests, cancels } = walletSubscriptions(deps(new ScriptedWallet()));
+    expect(requests).toMatchObject({ groupId: 'wallet-dispatcher', topics: ['wallet.requests'], maxAttempts: Number.MAX_SAFE_INTEGER });
+    expect(cancels).toMatchObject({ groupId: 'wallet-dispatcher.cancels', topics: ['wallet.cancels'], maxAttempts: Number.MAX_SAFE_INTEGER });
+    expect([1, 2, 3].map((attempt) => cancels.retryDelayMs?.(attempt))).toEqual([250, 500, 1_000]);
+  });
+});
+
+describe('findDeadLetteredWins', () => {
+  it('lists the wins still parked, by operator and since when', async () => {
+    const alpha = win('alpha', 'dl1');
+    const beta = win('beta', 'dl2');
+    const later = win('alpha', 'dl3');
+    const failing = new ScriptedWallet(failure);
+    await handleWalletRequest(dispatchContext(deps(failing)), messageOf(alpha));
+    await handleWalletRequest(dispatchContext(deps(failing)), messageOf(beta));
+    clock.advance(60_000);
+    const cut = clock.now();
+    await handleWalletRequest(dispatchContext(deps(failing)), messageOf(later));
+    const ofAlpha = await findDeadLetteredWins(store, { operatorId: 'alpha' });
+    expect(ofAlpha.map((letter) => letter.transactionId)).toEqual(expect.arrayContaining([alpha.transactionId, later.transactionId]));
+    expect(ofAlpha.map((letter) => letter.transactionId)).not.toContain(beta.transactionId);
+    expect((await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId)).toEqual([later.transactionId]);
+
+    // Re-driven (here: straight through the handler) and applied: no longer parked.
+    const ok = new ScriptedWallet();
+    await handleWalletRequest(dispatchContext(deps(ok)), messageOf({ command: 'redrive', transactionId: later.transactionId, operatorId: 'alpha', playerId: 'dl3', requestedAt: clock.now().toISOString() }));
+    expect(ok.calls.map((body) => body.transactionId)).toEqual([later.transactionId]);
+    expect((await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId)).toEqual([]);
+  });
+});
+
+describe('a record this code cannot read', () => {
+  it('parks the request with the reason instead of retrying it for ever, and calls nobody', async () => {
+    const request = win('alpha', 'unreadable');
+    await store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], { expectedRevision: 'no_stream' });
+    const parked: Message[] = [];
+    const watcher = await bus.subscribe({ groupId: 'unreadable-dlq', topics: [`${Topics.walletRequests}.dlq`], handler: async (message) => void parked.push(message) });
+    await watcher.ready;
+    const wallet = new ScriptedWallet();
+    await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
+    for (let waited = 0; parked.length === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await watcher.stop();
+    expect(wallet.calls).toEqual([]);
+    expect(parked.map((message) => message.headers['x-dead-letter-reason'])).toEqual([expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/)]);
+  });
+});
+

@@ -1,0 +1,41 @@
+/**
+ * What the dispatcher asks the walletTx decider. Time (`metadata.now`) and new ids (the cancel's
+ * transactionId) come in with the command: the decider never reads a clock or a generator.
+ */
+import type { WalletRequest } from '@reelstream/contracts';
+import type { OperatorAnswer } from './answer.js';
+
+export interface WalletCommandMetadata {
+  /** ISO-8601 UTC instant the command is decided at. */
+  readonly now: string;
+}
+
+interface Command<Type extends string, Data> {
+  readonly type: Type;
+  readonly data: Data;
+  readonly metadata: WalletCommandMetadata;
+}
+
+/** A request from wallet.requests; a redelivery of the same request is accepted as already recorded. */
+export type RecordRequest = Command<'RecordRequest', { readonly request: WalletRequest }>;
+
+/** Send the transaction's callback: the next attempt, or again the one whose outcome is unknown. */
+export type StartAttempt = Command<'StartAttempt', Record<string, never>>;
+
+/** Start a new delivery of a dead-lettered win (D11). */
+export type StartRedrive = Command<'StartRedrive', Record<string, never>>;
+
+export type RecordAnswer = Command<
+  'RecordAnswer',
+  {
+    readonly answer: OperatorAnswer;
+    /** Drawn by the dispatcher; required when the answer fails a bet or betwin for good (D9). */
+    readonly cancelTransactionId?: number;
+  }
+>;
+
+export type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, never>>;
+
+export type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
+
+export type WalletTxCommand = RecordRequest | StartAttempt | StartRedrive | RecordAnswer | StartCancelAttempt | RecordCancelAnswer;

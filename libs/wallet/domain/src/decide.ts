@@ -1,0 +1,89 @@
+/**
+ * decide(command, state) for a `walletTx` stream: which events record the next step of a
+ * delivery. `[]` means "already recorded" (a redelivered request); a refusal is a value.
+ */
+import type { WalletTxEvent } from '@reelstream/contracts';
+import { describeAnswer, isOk, type OperatorAnswer } from './answer.js';
+import type { WalletTxCommand } from './commands.js';
+import { walletDecisionError, type WalletDecisionError } from './errors.js';
+import { deliveryPolicyFor } from './policy.js';
+import { sameRequest } from './same-request.js';
+import { attemptsInDelivery, isSettled, type WalletTxState } from './state.js';
+
+type WalletFailedData = Extract<WalletTxEvent, { type: 'WalletFailed' }>['data'];
+
+function failureFields(answer: OperatorAnswer): Pick<WalletFailedData, 'statusCode' | 'error' | 'balanceMinor'> {
+  if (answer.kind === 'reply' && answer.statusCode !== 'OK') return { statusCode: answer.statusCode, balanceMinor: answer.balanceMinor };
+  return { error: describeAnswer(answer) };
+}
+
+/** Whether recording `answer` ends the delivery with a cancel: the dispatcher then draws the cancel's transactionId. */
+export function needsCancelTransactionId(state: WalletTxState, answer: OperatorAnswer): boolean {
+  if (!state.request || !state.inFlight || isOk(answer)) return false;
+  const policy = deliveryPolicyFor(state.request.command);
+  return policy.onFinalFailure === 'cancel' && attemptsInDelivery(state) >= policy.maxAttempts;
+}
+
+export function decide(command: WalletTxCommand, state: WalletTxState): WalletTxEvent[] | WalletDecisionError {
+  const at = command.metadata.now;
+  const { request } = state;
+  switch (command.type) {
+    case 'RecordRequest': {
+      const incoming = command.data.request;
+      if (!request) {
+        return [{ type: 'WalletRequested', data: { transactionId: incoming.transactionId, operatorId: incoming.operatorId, command: incoming.command, request: incoming, requestedAt: incoming.requestedAt } }];
+      }
+      if (sameRequest(request, incoming)) return [];
+      return walletDecisionError('transaction_id_conflict', `transactionId ${incoming.transactionId} is already a ${request.command} of player ${request.playerId} with other fields`);
+    }
+    case 'StartAttempt': {
+      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (isSettled(state)) return walletDecisionError('already_settled', `transaction ${request.transactionId} is already ${state.status}`);
+      if (state.inFlight) return [{ type: 'WalletAttempted', data: { attempt: state.attempts, at, recovery: true } }];
+      const policy = deliveryPolicyFor(request.command);
+      if (attemptsInDelivery(state) >= policy.maxAttempts) {
+        return walletDecisionError('attempts_exhausted', `transaction ${request.transactionId} has had its ${policy.maxAttempts} attempt(s)`);
+      }
+      return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at } }];
+    }
+    case 'StartRedrive': {
+      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (state.status !== 'dead_lettered') return walletDecisionError('not_dead_lettered', `transaction ${request.transactionId} is ${state.status}, not dead-lettered`);
+      return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true } }];
+    }
+    case 'RecordAnswer': {
+      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (!state.inFlight) return walletDecisionError('no_attempt_in_flight', `transaction ${request.transactionId} has no attempt waiting for its outcome`);
+      const { answer, cancelTransactionId } = command.data;
+      if (isOk(answer)) return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: answer.balanceMinor, at } }];
+      const policy = deliveryPolicyFor(request.command);
+      const final = attemptsInDelivery(state) >= policy.maxAttempts;
+      const failed: WalletTxEvent = { type: 'WalletFailed', data: { ...failureFields(answer), attempt: state.attempts, final, at } };
+      if (!final) return [failed];
+      if (policy.onFinalFailure === 'dead_letter') {
+        return [failed, { type: 'WinDeadLettered', data: { attempts: state.attempts, lastError: describeAnswer(answer), at } }];
+      }
+      if (cancelTransactionId === undefined) return walletDecisionError('cancel_transaction_id_missing', `the failed ${request.command} ${request.transactionId} needs a cancel with its own transactionId (D9)`);
+      return [failed, { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } }];
+    }
+    case 'StartCancelAttempt': {
+      const { cancel } = state;
+      if (!cancel || cancel.succeeded) return walletDecisionError('no_cancel_pending', 'no cancel is waiting for delivery');
+      if (cancel.inFlight) return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts, command: 'cancel', at, recovery: true } }];
+      return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts + 1, command: 'cancel', at } }];
+    }
+    case 'RecordCancelAnswer': {
+      const { cancel } = state;
+      if (!cancel) return walletDecisionError('no_cancel_pending', 'no cancel was requested');
+      if (cancel.succeeded) return [];
+      if (!cancel.inFlight) return walletDecisionError('no_attempt_in_flight', 'no cancel attempt is waiting for its outcome');
+      const { answer } = command.data;
+      if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, balanceMinor: answer.balanceMinor } }];
+      return [{ type: 'WalletFailed', data: { ...failureFields(answer), attempt: cancel.attempts, final: false, command: 'cancel', at } }];
+    }
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The delivery history of one wallet transaction, folded from its `walletTx-{transactionId}`
+ * stream: what was asked, how many attempts went out, whether the last one is still without a
+ * recorded outcome, and the cancel or dead letter that followed a final failure.
+ */
+import type { FailureStatusCode } from './answer.js';
+import type { WalletRequest } from '@reelstream/contracts';
+
+/**
+ * - `new`: nothing recorded yet;
+ * - `pending`: requested, being delivered (an attempt may be in flight);
+ * - `succeeded`: the operator answered OK;
+ * - `failed`: a bet or betwin failed for good (its round is canceled: see `cancel`);
+ * - `dead_lettered`: a win failed every attempt of its last delivery (D11), until re-driven.
+ */
+export type DeliveryStatus = 'new' | 'pending' | 'succeeded' | 'failed' | 'dead_lettered';
+
+export interface RecordedFailure {
+  readonly statusCode: FailureStatusCode;
+  readonly reason: string;
+}
+
+export interface CancelState {
+  readonly cancelTransactionId: number;
+  readonly requestedAt: string;
+  /** Cancel attempts started (1-based numbers). */
+  readonly attempts: number;
+  /** The last cancel attempt went out and its outcome is not recorded. */
+  readonly inFlight: boolean;
+  readonly succeeded: boolean;
+  readonly balanceMinor: number | undefined;
+  readonly lastError: string | undefined;
+}
+
+export interface WalletTxState {
+  readonly status: DeliveryStatus;
+  readonly request: WalletRequest | undefined;
+  /** Attempts started over the transaction's life (a re-drive continues the count). */
+  readonly attempts: number;
+  /** Attempts made before the current delivery began: 0, or the count at the last dead letter. */
+  readonly deliveryStartedAfter: number;
+  /** The last attempt went out and its outcome is not recorded (a crash in between): its result is unknown. */
+  readonly inFlight: boolean;
+  readonly balanceMinor: number | undefined;
+  readonly lastFailure: RecordedFailure | undefined;
+  readonly cancel: CancelState | undefined;
+  readonly deadLetters: number;
+  readonly deadLetteredAt: string | undefined;
+}
+
+export const initialWalletTxState: WalletTxState = {
+  status: 'new',
+  request: undefined,
+  attempts: 0,
+  deliveryStartedAfter: 0,
+  inFlight: false,
+  balanceMinor: undefined,
+  lastFailure: undefined,
+  cancel: undefined,
+  deadLetters: 0,
+  deadLetteredAt: undefined,
+};
+
+/** Attempts made in the current delivery (the one a re-drive starts over). */
+export function attemptsInDelivery(state: WalletTxState): number {
+  return state.attempts - state.deliveryStartedAfter;
+}
+
+/** The outcome is recorded: a redelivered request is answered from the record. */
+export function isSettled(state: WalletTxState): boolean {
+  return state.status === 'succeeded' || state.status === 'failed' || state.status === 'dead_lettered';
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { cancelCallback, callbackRequestFor, encodeCallback } from '@reelstream/contracts';
+import { callbackFor, cancelCallbackFor, unixSecondsOf } from '../src/index.js';
+import { bet, betwin, win } from './fixtures.js';
+
+describe('callbackFor: a wallet request as the operator sees it (spec §6, D22)', () => {
+  it('a bet: amount in currency units, gameCode from gameId, timestamp in Unix seconds of the request', () => {
+    expect(callbackFor(bet)).toEqual({
+      command: 'bet',
+      transactionId: 101,
+      playerId: 'player_42',
+      roundId: 201,
+      providerId: 7,
+      gameCode: 1001,
+      bonusId: 0,
+      timestamp: 1_777_629_600,
+      currency: 'EUR',
+      amount: 1.5,
+      isBonusBusy: false,
+    });
+  });
+
+  it('a win and a betwin carry no currency; a zero-decimal currency stays whole', () => {
+    expect(callbackFor(win)).toMatchObject({ command: 'win', amount: 4, isRoundFinished: true });
+    expect(callbackFor(betwin)).toMatchObject({ command: 'betwin', betAmount: 1, winAmount: 2.5 });
+    expect(callbackFor({ ...bet, currency: 'JPY', amountMinor: 150 })).toMatchObject({ amount: 150, currency: 'JPY' });
+    expect(callbackFor({ ...bet, currency: 'BHD', amountMinor: 1_005 })).toMatchObject({ amount: 1.005 });
+  });
+
+  it('is a valid callback in either id encoding (D7)', () => {
+    for (const request of [bet, win, betwin]) {
+      expect(callbackRequestFor('string').safeParse(encodeCallback(callbackFor(request), 'string')).success).toBe(true);
+      expect(callbackRequestFor('number').safeParse(encodeCallback(callbackFor(request), 'number')).success).toBe(true);
+    }
+  });
+
+  it('a time is read to the second', () => {
+    expect(unixSecondsOf('1970-01-01T00:00:01.999Z')).toBe(1);
+    expect(() => unixSecondsOf('yesterday')).toThrow(/ISO-8601/);
+  });
+});
+
+describe('cancelCallbackFor: D9', () => {
+  it('its own transactionId, the reverted one as refTransactionId, the stake as amount, its own timestamp', () => {
+    const body = cancelCallbackFor(bet, { cancelTransactionId: 900, requestedAt: '2026-05-01T10:00:03.500Z' });
+    expect(body).toEqual({ command: 'cancel', transactionId: 900, refTransactionId: 101, playerId: 'player_42', roundId: 201, providerId: 7, gameCode: 1001, amount: 1.5, bonusId: 0, timestamp: 1_777_629_603 });
+    expect(cancelCallback.parse(body)).toEqual(body);
+    expect(Object.keys(encodeCallback(body, 'string'))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'bonusId', 'timestamp']);
+  });
+
+  it('a betwin’s cancel gives back its bet; a win is never canceled', () => {
+    expect(cancelCallbackFor(betwin, { cancelTransactionId: 901, requestedAt: betwin.requestedAt }).amount).toBe(1);
+    expect(() => cancelCallbackFor(win, { cancelTransactionId: 902, requestedAt: win.requestedAt })).toThrow(/never canceled/);
+  });
+});

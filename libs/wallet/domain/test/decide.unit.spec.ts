@@ -1,0 +1,170 @@
+import { describe, expect, it } from '@jest/globals';
+import { eventToAppend, type WalletTxEvent } from '@reelstream/contracts';
+import { decide, isWalletDecisionError, type OperatorAnswer, type WalletTxCommand } from '../src/index.js';
+import { attempted, bet, betwin, failedWith, metadata, now, requested, stateOf, win } from './fixtures.js';
+
+const ok = (balanceMinor: number): OperatorAnswer => ({ kind: 'reply', statusCode: 'OK', balanceMinor });
+const timeout: OperatorAnswer = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 3000 ms' };
+const notEnoughMoney: OperatorAnswer = { kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40 };
+
+/** given(events).when(command) → then(events) | thenRefuses(reason), as in emmett's decider specs. */
+function given(events: readonly WalletTxEvent[]) {
+  return {
+    when(command: WalletTxCommand) {
+      const result = decide(command, stateOf(events));
+      return {
+        then(expected: WalletTxEvent[]) {
+          if (isWalletDecisionError(result)) throw new Error(`refused: ${result.message}`);
+          expect(result).toEqual(expected);
+          // What the decider writes must pass the contracts' event schemas.
+          for (const event of result) expect(() => eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now })).not.toThrow();
+        },
+        thenRefuses(reason: string) {
+          expect(isWalletDecisionError(result) ? result.reason : result).toBe(reason);
+        },
+      };
+    },
+  };
+}
+
+describe('RecordRequest: a transactionId names one request', () => {
+  it('records a new request', () => {
+    given([]).when({ type: 'RecordRequest', data: { request: bet }, metadata }).then([requested(bet)]);
+  });
+
+  it('accepts the same request again as already recorded, whatever its key order', () => {
+    const reordered = Object.fromEntries(Object.entries(bet).reverse()) as typeof bet;
+    given([requested(bet)]).when({ type: 'RecordRequest', data: { request: reordered }, metadata }).then([]);
+  });
+
+  it('refuses the transactionId with other fields', () => {
+    given([requested(bet)]).when({ type: 'RecordRequest', data: { request: { ...bet, amountMinor: 151 } }, metadata }).thenRefuses('transaction_id_conflict');
+  });
+});
+
+describe('StartAttempt', () => {
+  it('starts attempt 1 of a requested transaction', () => {
+    given([requested(bet)]).when({ type: 'StartAttempt', data: {}, metadata }).then([attempted(1)]);
+  });
+
+  it('sends again, as the same attempt, one whose outcome a crash lost', () => {
+    given([requested(bet), attempted(1)]).when({ type: 'StartAttempt', data: {}, metadata }).then([attempted(1, { recovery: true })]);
+  });
+
+  it('starts the next attempt of a win after a failed one, and none after the outcome is recorded', () => {
+    given([requested(win), attempted(1), failedWith(1, false)]).when({ type: 'StartAttempt', data: {}, metadata }).then([attempted(2)]);
+    given([requested(win), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 5, at: now } }])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .thenRefuses('already_settled');
+    given([]).when({ type: 'StartAttempt', data: {}, metadata }).thenRefuses('not_requested');
+  });
+});
+
+describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.1, §6.3, D9)', () => {
+  it('an OK reply records the balance', () => {
+    given([requested(bet), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: ok(9_850) }, metadata }).then([
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_850, at: now } },
+    ]);
+  });
+
+  it('a non-OK code fails the bet for good and requests a cancel with its own transactionId', () => {
+    given([requested(bet), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: notEnoughMoney, cancelTransactionId: 900 }, metadata }).then([
+      { type: 'WalletFailed', data: { statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40, attempt: 1, final: true, at: now } },
+      { type: 'CancelRequested', data: { cancelTransactionId: 900, refTransactionId: bet.transactionId, at: now } },
+    ]);
+  });
+
+  it('a time-out of a betwin does the same, recording why', () => {
+    given([requested(betwin), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: timeout, cancelTransactionId: 901 }, metadata }).then([
+      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: true, at: now } },
+      { type: 'CancelRequested', data: { cancelTransactionId: 901, refTransactionId: betwin.transactionId, at: now } },
+    ]);
+  });
+
+  it('refuses to fail a bet without the cancel’s transactionId, and an answer nobody waits for', () => {
+    given([requested(bet), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: timeout }, metadata }).thenRefuses('cancel_transaction_id_missing');
+    given([requested(bet)]).when({ type: 'RecordAnswer', data: { answer: ok(1) }, metadata }).thenRefuses('no_attempt_in_flight');
+  });
+});
+
+describe('RecordAnswer: a win gets 3 attempts, then the dead letters (spec §6.2, D11)', () => {
+  it('a failed first or second attempt is not final', () => {
+    given([requested(win), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: timeout }, metadata }).then([
+      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: false, at: now } },
+    ]);
+    given([requested(win), attempted(1), failedWith(1, false), attempted(2)]).when({ type: 'RecordAnswer', data: { answer: { kind: 'reply', statusCode: 'ERR_UNKNOWN', balanceMinor: 0 } }, metadata }).then([
+      { type: 'WalletFailed', data: { statusCode: 'ERR_UNKNOWN', balanceMinor: 0, attempt: 2, final: false, at: now } },
+    ]);
+  });
+
+  it('the third failure is final and parks the win', () => {
+    const malformed: OperatorAnswer = { kind: 'no_reply', cause: 'malformed', reason: 'balance: expected number' };
+    given([requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false), attempted(3)])
+      .when({ type: 'RecordAnswer', data: { answer: malformed }, metadata })
+      .then([
+        { type: 'WalletFailed', data: { error: 'malformed: balance: expected number', attempt: 3, final: true, at: now } },
+        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'malformed: balance: expected number', at: now } },
+      ]);
+  });
+});
+
+describe('StartRedrive: a dead-lettered win gets a new delivery (D11)', () => {
+  const deadLettered = [
+    requested(win),
+    attempted(1),
+    failedWith(1, false),
+    attempted(2),
+    failedWith(2, false),
+    attempted(3),
+    failedWith(3, true),
+    { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } } as WalletTxEvent,
+  ];
+
+  it('continues the attempt count, marked as a re-drive, and allows three attempts again', () => {
+    given(deadLettered).when({ type: 'StartRedrive', data: {}, metadata }).then([attempted(4, { redrive: true })]);
+    given([...deadLettered, attempted(4, { redrive: true })]).when({ type: 'RecordAnswer', data: { answer: timeout }, metadata }).then([
+      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 4, final: false, at: now } },
+    ]);
+    given([...deadLettered, attempted(4, { redrive: true }), failedWith(4, false), attempted(5), failedWith(5, false), attempted(6)])
+      .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
+      .then([
+        { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 6, final: true, at: now } },
+        { type: 'WinDeadLettered', data: { attempts: 6, lastError: 'timeout: no reply within 3000 ms', at: now } },
+      ]);
+  });
+
+  it('refuses to re-drive what is not dead-lettered', () => {
+    given([requested(win), attempted(1)]).when({ type: 'StartRedrive', data: {}, metadata }).thenRefuses('not_dead_lettered');
+    given([]).when({ type: 'StartRedrive', data: {}, metadata }).thenRefuses('not_requested');
+  });
+});
+
+describe('the cancel: attempted until the operator answers OK (D9)', () => {
+  const canceled: WalletTxEvent[] = [
+    requested(bet),
+    attempted(1),
+    { type: 'WalletFailed', data: { statusCode: 'ERR_UNKNOWN', balanceMinor: 0, attempt: 1, final: true, at: now } },
+    { type: 'CancelRequested', data: { cancelTransactionId: 900, refTransactionId: bet.transactionId, at: now } },
+  ];
+
+  it('numbers its own attempts and re-sends one whose outcome is unknown', () => {
+    given(canceled).when({ type: 'StartCancelAttempt', data: {}, metadata }).then([attempted(1, { command: 'cancel' })]);
+    given([...canceled, attempted(1, { command: 'cancel' })]).when({ type: 'StartCancelAttempt', data: {}, metadata }).then([attempted(1, { command: 'cancel', recovery: true })]);
+  });
+
+  it('records a failed attempt as not final, and OK as CancelSucceeded with the balance', () => {
+    given([...canceled, attempted(1, { command: 'cancel' })]).when({ type: 'RecordCancelAnswer', data: { answer: timeout }, metadata }).then([
+      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: false, command: 'cancel', at: now } },
+    ]);
+    given([...canceled, attempted(1, { command: 'cancel' }), { type: 'WalletFailed', data: { error: 'network: ECONNRESET', attempt: 1, final: false, command: 'cancel', at: now } }, attempted(2, { command: 'cancel' })])
+      .when({ type: 'RecordCancelAnswer', data: { answer: ok(10_000) }, metadata })
+      .then([{ type: 'CancelSucceeded', data: { at: now, balanceMinor: 10_000 } }]);
+  });
+
+  it('after the OK there is nothing left to send, and a late answer changes nothing', () => {
+    const done: WalletTxEvent[] = [...canceled, attempted(1, { command: 'cancel' }), { type: 'CancelSucceeded', data: { at: now } }];
+    given(done).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
+    given(done).when({ type: 'RecordCancelAnswer', data: { answer: ok(1) }, metadata }).then([]);
+    given([requested(bet)]).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
+  });
+});

@@ -1,0 +1,38 @@
+import type { WalletBetRequest, WalletBetwinRequest, WalletTxEvent, WalletWinRequest } from '@reelstream/contracts';
+import { evolve, initialWalletTxState, type WalletTxState } from '../src/index.js';
+
+export const now = '2026-05-01T10:00:05.000Z';
+export const metadata = { now };
+
+const common = {
+  transactionId: 101,
+  operatorId: 'demo',
+  playerId: 'player_42',
+  roundId: 201,
+  providerId: 7,
+  gameId: 1001,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: '2026-05-01T10:00:00.000Z',
+};
+
+export const bet: WalletBetRequest = { command: 'bet', ...common, amountMinor: 150, isBonusBusy: false };
+export const win: WalletWinRequest = { command: 'win', ...common, transactionId: 102, amountMinor: 400, isRoundFinished: true };
+export const betwin: WalletBetwinRequest = { command: 'betwin', ...common, transactionId: 103, betMinor: 100, winMinor: 250 };
+
+export function stateOf(events: readonly WalletTxEvent[]): WalletTxState {
+  return events.reduce(evolve, initialWalletTxState);
+}
+
+export const requested = (request: WalletBetRequest | WalletWinRequest | WalletBetwinRequest): WalletTxEvent => ({
+  type: 'WalletRequested',
+  data: { transactionId: request.transactionId, operatorId: request.operatorId, command: request.command, request, requestedAt: request.requestedAt },
+});
+export const attempted = (attempt: number, extra: Partial<{ recovery: boolean; redrive: boolean; command: 'cancel' }> = {}): WalletTxEvent => ({
+  type: 'WalletAttempted',
+  data: { attempt, at: now, ...extra },
+});
+export const failedWith = (attempt: number, final: boolean, error = 'timeout: no reply within 4000 ms'): WalletTxEvent => ({
+  type: 'WalletFailed',
+  data: { error, attempt, final, at: now },
+});

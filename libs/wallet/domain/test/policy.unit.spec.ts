@@ -1,0 +1,30 @@
+import { describe, expect, it } from '@jest/globals';
+import { answerFromCall, cancelRetryDelayMs, delayBeforeAttempt, DeliveryPolicies, describeAnswer, failureStatusCode } from '../src/index.js';
+
+describe('delivery policy (spec §8)', () => {
+  it('bet and betwin: one attempt within 3 s, then a cancel; win: three within 4 s each, then a dead letter', () => {
+    expect(DeliveryPolicies.bet).toMatchObject({ timeoutMs: 3_000, maxAttempts: 1, onFinalFailure: 'cancel' });
+    expect(DeliveryPolicies.betwin).toMatchObject({ timeoutMs: 3_000, maxAttempts: 1, onFinalFailure: 'cancel' });
+    expect(DeliveryPolicies.win).toMatchObject({ timeoutMs: 4_000, maxAttempts: 3, onFinalFailure: 'dead_letter' });
+    expect([1, 2, 3].map((attempt) => delayBeforeAttempt(DeliveryPolicies.win, attempt))).toEqual([0, 200, 400]);
+  });
+
+  it('a cancel is retried after 250 ms, doubling, never more than 30 s apart', () => {
+    expect([1, 2, 3, 4, 8, 9, 50].map(cancelRetryDelayMs)).toEqual([250, 500, 1_000, 2_000, 30_000, 30_000, 30_000]);
+  });
+});
+
+describe('answers: the operator’s reply in minor units, or why there was none', () => {
+  it('converts the balance with the currency’s decimals and refuses a balance with more', () => {
+    expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.5 }, 'EUR')).toEqual({ kind: 'reply', statusCode: 'OK', balanceMinor: 9_850 });
+    const bad = answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.505 }, 'EUR');
+    expect(bad).toMatchObject({ kind: 'no_reply', cause: 'malformed' });
+    expect(failureStatusCode(bad)).toBe('ERR_UNKNOWN');
+  });
+
+  it('describes a failure for the record', () => {
+    expect(describeAnswer({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 0 })).toBe('ERR_NOT_ENOUGH_MONEY');
+    expect(describeAnswer({ kind: 'no_reply', cause: 'network', reason: 'ECONNREFUSED' })).toBe('network: ECONNREFUSED');
+    expect(describeAnswer({ kind: 'no_reply', cause: 'http_status', reason: 'x'.repeat(2_000) })).toHaveLength(1_000);
+  });
+});
