@@ -132,3 +132,58 @@ export function referenceProblems(object: K8sObject, objects: readonly K8sObject
   }
   return [];
 }
+
+/** The workloads whose pods draw 53-bit ids, each with its own range of the 32 worker ids. */
+export const ID_DRAWING_APPS = ['gateway', 'game-server', 'bonus-ledger', 'wallet-dispatcher'] as const;
+
+export interface WorkerIdRange {
+  workload: string;
+  base: number;
+  /** The most pods the workload can have: its autoscaler's maximum, else its replica count. */
+  maxPods: number;
+  first: number;
+  last: number;
+}
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { fieldRef?: { fieldPath?: string } };
+}
+
+/**
+ * Each id-drawing workload's worker ids (WORKER_ID_BASE + pod index, for every pod it can have),
+ * and what is wrong: a workload without a base or without the pod index from the downward API, a
+ * fixed WORKER_ID (every pod would draw the same ids), ranges beyond 31 or overlapping.
+ */
+export function workerIdRanges(objects: readonly K8sObject[], maxWorkerId: number): { ranges: WorkerIdRange[]; problems: string[] } {
+  const ranges: WorkerIdRange[] = [];
+  const problems: string[] = [];
+  const config = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
+  if ('WORKER_ID' in config) problems.push('ConfigMap reelstream-config sets WORKER_ID: every pod would draw the same ids');
+  for (const name of ID_DRAWING_APPS) {
+    const workload = objects.find((o) => isWorkload(o) && o.metadata.name === name);
+    if (!workload) continue;
+    const env = (containersOf(workload)[0]?.['env'] ?? []) as EnvVar[];
+    const base = Number(env.find((variable) => variable.name === 'WORKER_ID_BASE')?.value);
+    const podIndex = env.find((variable) => variable.name === 'POD_INDEX')?.valueFrom?.fieldRef?.fieldPath;
+    if (env.some((variable) => variable.name === 'WORKER_ID')) problems.push(`${workload.kind} ${name} sets WORKER_ID: its pods would draw the same ids`);
+    if (workload.kind !== 'StatefulSet') problems.push(`${workload.kind} ${name} is not a StatefulSet: its pods have no index`);
+    if (podIndex !== "metadata.labels['apps.kubernetes.io/pod-index']") problems.push(`${workload.kind} ${name}: POD_INDEX must come from the label apps.kubernetes.io/pod-index`);
+    if (!Number.isInteger(base)) {
+      problems.push(`${workload.kind} ${name} has no WORKER_ID_BASE`);
+      continue;
+    }
+    const autoscaler = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === name);
+    const maxPods = (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ?? (workload['spec'] as { replicas?: number }).replicas ?? 1;
+    const range = { workload: name, base, maxPods, first: base, last: base + maxPods - 1 };
+    ranges.push(range);
+    if (range.first < 0 || range.last > maxWorkerId) problems.push(`${name}: worker ids ${range.first}–${range.last} leave 0–${maxWorkerId}`);
+  }
+  for (const [index, a] of ranges.entries()) {
+    for (const b of ranges.slice(index + 1)) {
+      if (a.first <= b.last && b.first <= a.last) problems.push(`${a.workload} (${a.first}–${a.last}) and ${b.workload} (${b.first}–${b.last}) share worker ids`);
+    }
+  }
+  return { ranges, problems };
+}

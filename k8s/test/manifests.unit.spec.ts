@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseOperatorsJson } from '@reelstream/contracts';
-import { appImage, imageProblems, isWorkload, referenceProblems, serviceProblems, workloadProblems } from './checks.js';
+import { MAX_WORKER_ID } from '@reelstream/ids';
+import { parseEnv } from '@reelstream/config';
+import { processIdentityEnv, processIdentityOf } from '@reelstream/runtime';
+import { appImage, ID_DRAWING_APPS, imageProblems, isWorkload, referenceProblems, serviceProblems, workerIdRanges, workloadProblems } from './checks.js';
 import { readKustomization, referencedPaths } from './kustomization.js';
 import { readDocuments, yamlFiles } from './manifest-files.js';
 import { containersOf, podTemplateOf, render, type Rendered } from './render.js';
@@ -24,6 +27,8 @@ const manifestFiles = yamlFiles().filter((file) => !file.endsWith('kustomization
 const renders = new Map<string, Rendered>(['overlays/dev', 'overlays/production'].map((dir) => [dir, render(dir)]));
 const rendered = (dir: string): K8sObject[] => (renders.get(dir) as Rendered).objects;
 const find = (objects: readonly K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+/** The workloads running reelstream's own apps (not the dev overlay's Kafka and EventStoreDB). */
+const appWorkloads = (objects: readonly K8sObject[]) => objects.filter((o) => isWorkload(o) && Object.hasOwn(apps, o.metadata.name));
 const configOf = (objects: readonly K8sObject[]) => (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
 const decodedSecret = (secret: K8sObject | undefined, key: string) =>
   Buffer.from(((secret?.['data'] ?? {}) as Record<string, string>)[key] ?? '', 'base64').toString('utf8');
@@ -86,8 +91,8 @@ describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) =>
   it('runs each app from the pinned image with its own main.js, config, operators secret, ports and scrape annotations', () => {
     const objects = rendered(dir);
     const config = configOf(objects);
-    const appDeployments = objects.filter((o) => o.kind === 'Deployment');
-    expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(Object.keys(apps).filter((name) => find(objects, 'Deployment', name)).sort());
+    const appDeployments = appWorkloads(objects);
+    expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(['bonus-ledger', 'game-server', 'gateway', 'wallet-dispatcher', ...(dir === 'overlays/dev' ? ['operator-sandbox'] : [])].sort());
     for (const deployment of appDeployments) {
       const name = deployment.metadata.name;
       const expected = apps[name];
@@ -126,12 +131,25 @@ describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) =>
   it('points disruption budgets, autoscalers and ingresses at objects that exist', () => {
     const objects = rendered(dir);
     expect(objects.flatMap((object) => referenceProblems(object, objects))).toEqual([]);
-    for (const workload of objects.filter((o) => o.kind === 'Deployment')) {
+    for (const workload of appWorkloads(objects)) {
       const selector = (workload['spec'] as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
       const budget = objects.find((o) => o.kind === 'PodDisruptionBudget' && JSON.stringify((o['spec'] as { selector: unknown }).selector) === JSON.stringify({ matchLabels: selector }));
       if (workload.metadata.name !== 'operator-sandbox') expect(budget?.metadata.name).toBe(workload.metadata.name);
     }
     expect(['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name)).toEqual(['gateway', 'game-server']);
+  });
+});
+
+describe.each(['overlays/dev', 'overlays/production'])('worker ids in the %s render', (dir) => {
+  it('give every pod that draws ids its own worker id: disjoint ranges within 0–31, from the pod index', () => {
+    const { ranges, problems } = workerIdRanges(rendered(dir), MAX_WORKER_ID);
+    expect(problems).toEqual([]);
+    expect(ranges.map((range) => range.workload).sort()).toEqual([...ID_DRAWING_APPS].sort());
+    // The runtime takes the last pod of each range as it is configured.
+    for (const range of ranges) {
+      const env = parseEnv(processIdentityEnv, { WORKER_ID_BASE: String(range.base), POD_INDEX: String(range.maxPods - 1) });
+      expect(processIdentityOf('gateway', env, `${range.workload}-${range.maxPods - 1}`).workerId).toBe(range.last);
+    }
   });
 });
 
@@ -158,7 +176,7 @@ describe('the dev overlay', () => {
   const objects = rendered('overlays/dev');
 
   it('runs one replica of every app plus the operator sandbox on 8082', () => {
-    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    const deployments = appWorkloads(objects);
     expect(deployments.map((d) => [d.metadata.name, (d['spec'] as { replicas?: number }).replicas]).sort()).toEqual(
       ['bonus-ledger', 'game-server', 'gateway', 'operator-sandbox', 'wallet-dispatcher'].map((name) => [name, 1]),
     );
@@ -186,7 +204,7 @@ describe('the production overlay', () => {
   const objects = rendered('overlays/production');
 
   it('runs at least three of every app and autoscales the HTTP apps from three', () => {
-    for (const name of ['bonus-ledger', 'wallet-dispatcher']) expect((find(objects, 'Deployment', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
+    for (const name of ['bonus-ledger', 'wallet-dispatcher']) expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
     for (const name of ['gateway', 'game-server']) expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(3);
     expect(find(objects, 'Deployment', 'operator-sandbox')).toBeUndefined();
   });
@@ -204,18 +222,33 @@ describe('the production overlay', () => {
 });
 
 describe('the checks themselves', () => {
-  const gateway = () => structuredClone(find(rendered('overlays/dev'), 'Deployment', 'gateway') as K8sObject);
+  const gateway = () => structuredClone(find(rendered('overlays/dev'), 'StatefulSet', 'gateway') as K8sObject);
 
-  it('report a Deployment without probes, limits or a locked-down container', () => {
+  it('report a workload without probes, limits or a locked-down container', () => {
     const broken = gateway();
     const [container] = containersOf(broken);
     delete container?.['readinessProbe'];
     (container?.['resources'] as { limits: Record<string, unknown> }).limits = {};
     (container?.['securityContext'] as Record<string, unknown>)['readOnlyRootFilesystem'] = false;
     expect(workloadProblems(broken)).toEqual([
-      'Deployment gateway container gateway: no readinessProbe',
-      'Deployment gateway container gateway: needs a memory limit',
-      'Deployment gateway container gateway: readOnlyRootFilesystem must be true',
+      'StatefulSet gateway container gateway: no readinessProbe',
+      'StatefulSet gateway container gateway: needs a memory limit',
+      'StatefulSet gateway container gateway: readOnlyRootFilesystem must be true',
+    ]);
+  });
+
+  it('report worker-id ranges that overlap, leave 0–31, or do not come from the pod index', () => {
+    const objects = structuredClone(rendered('overlays/production'));
+    const autoscaler = find(objects, 'HorizontalPodAutoscaler', 'gateway')?.['spec'] as { maxReplicas: number };
+    autoscaler.maxReplicas = 9;
+    const dispatcherEnv = (containersOf(find(objects, 'StatefulSet', 'wallet-dispatcher') as K8sObject)[0]?.['env'] ?? []) as { name: string; value?: string }[];
+    const base = dispatcherEnv.find((variable) => variable.name === 'WORKER_ID_BASE');
+    if (base) base.value = '30';
+    dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
+    expect(workerIdRanges(objects, MAX_WORKER_ID).problems).toEqual([
+      'StatefulSet wallet-dispatcher sets WORKER_ID: its pods would draw the same ids',
+      'wallet-dispatcher: worker ids 30–32 leave 0–31',
+      'gateway (8–16) and game-server (16–23) share worker ids',
     ]);
   });
 
@@ -227,7 +260,7 @@ describe('the checks themselves', () => {
       container.image = 'reelstream:latest';
     }
     expect(await schemaProblems(broken)).toEqual(['unknown field spec.template.spec.containers[0].readinesProbe']);
-    expect(workloadProblems(broken)).toContain('Deployment gateway container gateway: image reelstream:latest uses latest: pin a version');
+    expect(workloadProblems(broken)).toContain('StatefulSet gateway container gateway: image reelstream:latest uses latest: pin a version');
     const orphan: K8sObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'orphan' }, spec: { selector: { 'app.kubernetes.io/name': 'nobody' }, ports: [{ port: 1 }] } };
     expect(serviceProblems(orphan, rendered('overlays/dev'))).toEqual([
       'Service orphan selects {"app.kubernetes.io/name":"nobody"}, which no Deployment or StatefulSet labels its pods with',

@@ -1,63 +1,20 @@
-/**
- * bonus-ledger: wiring only (services.md). Telemetry first — its HTTP instrumentation patches
- * only modules loaded after it — then config, back ends, and the service.
- */
-import { hostname } from 'node:os';
-import { createLogger, initTelemetry, traceEventStore, traceMessageBus } from '@reelstream/telemetry';
+/** The bonus-ledger process: wiring only; the life cycle is `runService`'s. */
+import { runService } from '@reelstream/runtime';
 
-const telemetry = initTelemetry({ serviceName: 'bonus-ledger' });
-const logger = createLogger({ service: 'bonus-ledger' });
+await runService('bonus-ledger', async (runtime) => {
+  const { ledgerEnv, loadCatalogFile, readModelPath, startBonusLedger } = await import('@reelstream/service-bonus-ledger');
+  const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
-const { demoOperators, loadOperators, OperatorDirectory, parseEnv, resolveBackends } = await import('@reelstream/config');
-const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-const { TimeOrderedIdGenerator } = await import('@reelstream/ids');
-const { systemClock } = await import('@reelstream/ports');
-const { ledgerEnv, loadCatalogFile, readModelPath, startBonusLedger } = await import('@reelstream/service-bonus-ledger');
-
-try {
-  const config = parseEnv(ledgerEnv);
-  const backends = resolveBackends(config);
-  const operators = new OperatorDirectory(loadOperators(process.env, () => demoOperators(`http://localhost:${config.SANDBOX_PORT}`)).operators);
-  const catalog = loadCatalogFile(config.CATALOG_FILE);
-  const instanceId = config.INSTANCE_ID ?? `bonus-ledger-${hostname()}-${process.pid}`;
-
-  const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
-  const bus = await openMessageBus(backends.busUrl, { instanceId });
+  const env = runtime.parseEnv(ledgerEnv);
+  // Only the operators' features are read here (D3: is bonusType 2 enabled).
+  const operators = new OperatorDirectory(loadOperators(runtime.env, () => demoOperators(`http://localhost:${env.SANDBOX_PORT}`)).operators);
+  const catalog = loadCatalogFile(env.CATALOG_FILE);
+  const backends = resolveBackends(env);
+  const { store, checkpoints, bus } = await runtime.openBackends(backends);
   const ledger = await startBonusLedger(
-    {
-      store: traceEventStore(store),
-      checkpoints,
-      bus: traceMessageBus(bus, { system: backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite' }),
-      clock: systemClock,
-      ids: new TimeOrderedIdGenerator(config.WORKER_ID ?? 0),
-      features: (operatorId) => operators.get(operatorId)?.features,
-      catalog,
-      logger,
-    },
-    { readModelFile: readModelPath(config.DATA_DIR), healthPort: config.HEALTH_PORT, rebuildReadModel: config.READ_MODEL_REBUILD },
+    { store, checkpoints, bus, clock: runtime.clock, ids: runtime.ids, features: (operatorId) => operators.get(operatorId)?.features, catalog, logger: runtime.logger },
+    { readModelFile: readModelPath(env.DATA_DIR), healthPort: env.HEALTH_PORT, rebuildReadModel: env.READ_MODEL_REBUILD },
   );
-  logger.info('bonus-ledger ready', { healthPort: ledger.healthPort, instanceId, eventStore: backends.eventStoreUrl, bus: backends.busUrl });
-
-  let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('bonus-ledger stopping', { signal });
-    await ledger.stop();
-    await bus.close();
-    await store.close();
-    await telemetry.shutdown();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      shutdown(signal).catch((error: unknown) => {
-        logger.error('bonus-ledger did not stop cleanly', { error });
-        process.exitCode = 1;
-      });
-    });
-  }
-} catch (error) {
-  logger.error('bonus-ledger could not start', { error });
-  await telemetry.shutdown();
-  process.exitCode = 1;
-}
+  runtime.onStop('bonus-ledger', () => ledger.stop());
+  return { healthPort: ledger.healthPort, eventStore: backends.eventStoreUrl, bus: backends.busUrl };
+});

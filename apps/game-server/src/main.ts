@@ -1,69 +1,18 @@
-/**
- * The game-server process: configuration → back ends → `startGameServer` → signals. Telemetry
- * starts first: its HTTP instrumentation only patches modules loaded after it, so everything that
- * loads express is imported dynamically below.
- */
-import { hostname } from 'node:os';
-import { createLogger, initTelemetry, traceEventStore, traceMessageBus } from '@reelstream/telemetry';
+/** The game-server process (launch host): wiring only; the life cycle is `runService`'s. */
+import { runService } from '@reelstream/runtime';
 
-const telemetry = initTelemetry({ serviceName: 'game-server' });
+await runService('game-server', async (runtime) => {
+  // Loaded after telemetry started (runService): express must be patched on load.
+  const { gameServerConfigOf, gameServerEnv, loadCatalogFile, startGameServer } = await import('@reelstream/service-game-server');
+  const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
-const { gameServerConfigOf, loadCatalogFile, parseGameServerEnv, startGameServer } = await import('@reelstream/service-game-server');
-const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
-const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-const { TimeOrderedIdGenerator } = await import('@reelstream/ids');
-const { systemClock } = await import('@reelstream/ports');
-
-async function main(): Promise<void> {
-  const env = parseGameServerEnv(process.env);
-  const logger = createLogger({ service: 'game-server', level: env.LOG_LEVEL });
-  const config = gameServerConfigOf(env);
-  const catalog = loadCatalogFile(env.CATALOG_FILE);
+  const env = runtime.parseEnv(gameServerEnv);
   // Only the operators' allowed origins are read here (who may frame the game page).
-  const operators = new OperatorDirectory(loadOperators(process.env, () => demoOperators('http://localhost:8082')).operators);
+  const operators = new OperatorDirectory(loadOperators(runtime.env, () => demoOperators('http://localhost:8082')).operators);
+  const catalog = loadCatalogFile(env.CATALOG_FILE);
   const backends = resolveBackends(env);
-  const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
-  const bus = await openMessageBus(backends.busUrl, { instanceId: env.INSTANCE_ID ?? `game-server-${hostname()}-${process.pid}` });
-  const server = await startGameServer(
-    {
-      store: traceEventStore(store),
-      checkpoints,
-      bus: traceMessageBus(bus, { system: backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite' }),
-      catalog,
-      clock: systemClock,
-      ids: new TimeOrderedIdGenerator(env.WORKER_ID ?? 0),
-      logger,
-      operators,
-    },
-    config,
-  );
-  logger.info('game-server started', { url: server.url, eventStore: backends.eventStoreUrl, bus: backends.busUrl });
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('game-server stopping', { signal });
-    await server.stop();
-    await bus.close();
-    await store.close();
-    await telemetry.shutdown();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      shutdown(signal).then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error('game-server did not stop cleanly', { error });
-          process.exit(1);
-        },
-      );
-    });
-  }
-}
-
-main().catch(async (error: unknown) => {
-  process.stderr.write(`game-server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  await telemetry.shutdown();
-  process.exit(1);
+  const { store, checkpoints, bus } = await runtime.openBackends(backends);
+  const server = await startGameServer({ store, checkpoints, bus, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger, operators }, gameServerConfigOf(env));
+  runtime.onStop('game-server', () => server.stop());
+  return { url: server.url, eventStore: backends.eventStoreUrl, bus: backends.busUrl };
 });

@@ -1,66 +1,18 @@
-/**
- * The gateway process: configuration → back ends → `startGateway` → signals. Telemetry starts
- * first: its HTTP instrumentation only patches modules loaded after it, so everything that
- * loads express is imported dynamically below.
- */
-import { createLogger, initTelemetry, traceEventStore, traceMessageBus } from '@reelstream/telemetry';
+/** The gateway process (operator API v1): wiring only; the life cycle is `runService`'s. */
+import { runService } from '@reelstream/runtime';
 
-const telemetry = initTelemetry({ serviceName: 'gateway' });
+await runService('gateway', async (runtime) => {
+  // Loaded after telemetry started (runService): express must be patched on load.
+  const { gatewayConfigOf, gatewayEnv, loadCatalogFile, loadGatewayOperators, startGateway } = await import('@reelstream/service-gateway');
+  const { OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
-const { gatewayConfigOf, loadCatalogFile, loadGatewayOperators, parseGatewayEnv, startGateway } = await import('@reelstream/service-gateway');
-const { OperatorDirectory, resolveBackends } = await import('@reelstream/config');
-const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-const { TimeOrderedIdGenerator } = await import('@reelstream/ids');
-const { systemClock } = await import('@reelstream/ports');
-
-async function main(): Promise<void> {
-  const env = parseGatewayEnv(process.env);
-  const logger = createLogger({ service: 'gateway', level: env.LOG_LEVEL });
-  const config = gatewayConfigOf(env);
-  const operators = loadGatewayOperators(process.env, env);
+  const env = runtime.parseEnv(gatewayEnv);
+  const operators = loadGatewayOperators(runtime.env, env);
   const catalog = loadCatalogFile(env.CATALOG_FILE);
+  const config = gatewayConfigOf(env);
   const backends = resolveBackends(env);
-  const { store } = await openEventStore(backends.eventStoreUrl);
-  const bus = await openMessageBus(backends.busUrl, env.INSTANCE_ID === undefined ? {} : { instanceId: env.INSTANCE_ID });
-  const gateway = await startGateway(
-    {
-      bus: traceMessageBus(bus, { system: backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite' }),
-      store: traceEventStore(store),
-      operators: new OperatorDirectory(operators.operators),
-      catalog,
-      clock: systemClock,
-      ids: new TimeOrderedIdGenerator(env.WORKER_ID ?? 0),
-      logger,
-    },
-    config,
-  );
-  logger.info('gateway started', { url: gateway.url, operators: operators.operators.map((operator) => operator.id), operatorsSource: operators.source, launchBaseUrl: config.launchBaseUrl });
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('gateway stopping', { signal });
-    await gateway.stop();
-    await bus.close();
-    await store.close();
-    await telemetry.shutdown();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      shutdown(signal).then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error('gateway did not stop cleanly', { error });
-          process.exit(1);
-        },
-      );
-    });
-  }
-}
-
-main().catch(async (error: unknown) => {
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  await telemetry.shutdown();
-  process.exit(1);
+  const { store, bus } = await runtime.openBackends(backends);
+  const gateway = await startGateway({ bus, store, operators: new OperatorDirectory(operators.operators), catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger }, config);
+  runtime.onStop('gateway', () => gateway.stop());
+  return { url: gateway.url, launchBaseUrl: config.launchBaseUrl, operators: operators.operators.map((operator) => operator.id), operatorsSource: operators.source, eventStore: backends.eventStoreUrl, bus: backends.busUrl };
 });

@@ -1,30 +1,13 @@
-/** operator-sandbox: wiring only. Telemetry first, then config and the server; SIGINT/SIGTERM stop it. */
-import { createLogger, initTelemetry } from '@reelstream/telemetry';
+/** The operator-sandbox process (a reference operator wallet): wiring only; the life cycle is `runService`'s. */
+import { runService } from '@reelstream/runtime';
 
-const telemetry = initTelemetry({ serviceName: 'operator-sandbox' });
-const logger = createLogger({ service: 'operator-sandbox' });
+await runService('operator-sandbox', async (runtime) => {
+  // Loaded after telemetry started (runService): express must be patched on load.
+  const { sandboxConfigFromEnv, sandboxEnv, startOperatorSandbox } = await import('@reelstream/service-operator-sandbox');
 
-async function main(): Promise<void> {
-  const { sandboxConfigFromEnv, startOperatorSandbox } = await import('@reelstream/service-operator-sandbox');
-  const { config, operators, operatorsSource } = sandboxConfigFromEnv(process.env);
-  const sandbox = await startOperatorSandbox({ operators, logger }, config);
-  const shutdown = (signal: string) => {
-    logger.info('shutting down', { signal });
-    void sandbox
-      .stop()
-      .catch((error: unknown) => {
-        logger.error('shutdown failed', { error });
-        process.exitCode = 1;
-      })
-      .finally(() => telemetry.shutdown());
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  logger.info('operator sandbox ready', { url: sandbox.url, callbackUrls: operators.operators.map((operator) => `${sandbox.url}/wallet/${operator.id}`), operators: operatorsSource });
-}
-
-main().catch(async (error: unknown) => {
-  logger.error('operator sandbox failed to start', { error });
-  process.exitCode = 1;
-  await telemetry.shutdown();
+  runtime.parseEnv(sandboxEnv); // through the runtime too: a port in use is then named by its variable
+  const { config, operators, operatorsSource } = sandboxConfigFromEnv(runtime.env);
+  const sandbox = await startOperatorSandbox({ operators, logger: runtime.logger }, config);
+  runtime.onStop('operator-sandbox', () => sandbox.stop());
+  return { url: sandbox.url, callbackUrls: operators.operators.map((operator) => `${sandbox.url}/wallet/${operator.id}`), operators: operatorsSource, database: config.databasePath };
 });

@@ -22,7 +22,7 @@ describe('apps/operator-sandbox', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const ready = await new Promise<{ url: string; callbackUrls: string[]; operators: string }>((resolve, reject) => {
       createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line.includes('"msg":"operator sandbox ready"')) resolve(JSON.parse(line) as { url: string; callbackUrls: string[]; operators: string });
+        if (line.includes('"msg":"ready"')) resolve(JSON.parse(line) as { url: string; callbackUrls: string[]; operators: string });
       });
       void exited.then((code) => reject(new Error(`sandbox exited with ${code}`)));
     });

@@ -1,2 +1,8 @@
-// The all-in-one platform process lands with issue 7; until then `npm start` says so.
-process.stdout.write('reelstream: the all-in-one platform is not built yet (see issue 7). Run `npm test` meanwhile.\n');
+/**
+ * `npm start`: every service in one process on the embedded back ends, the operator sandbox as
+ * the demo operator's wallet, and a banner saying what to do next. Ctrl-C drains and exits.
+ */
+import { runService } from '@reelstream/runtime';
+import { startPlatform } from './start-platform.js';
+
+await runService('platform', startPlatform);

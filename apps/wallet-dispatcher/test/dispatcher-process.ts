@@ -21,7 +21,7 @@ export class DispatcherProcess {
     this.ready = new Promise((resolve) => (markReady = resolve));
     createInterface({ input: stdout }).on('line', (line) => {
       this.lines.push(line);
-      if (line.includes('"msg":"wallet dispatcher ready"')) markReady();
+      if (line.includes('"msg":"ready"')) markReady();
     });
     stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-4_000)));
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));

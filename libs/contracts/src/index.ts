@@ -31,5 +31,7 @@ export * from './operators.js';
 export * from './shared/ids.js';
 export * from './shared/primitives.js';
 export * from './shared/sha256.js';
+export * from './shared/canonical-json.js';
+export * from './shared/issues.js';
 export * from './time.js';
 export * from './topics.js';

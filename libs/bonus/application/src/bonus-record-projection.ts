@@ -2,6 +2,7 @@
  * The status read model of one bonus call (DESIGN D12; the API view is `toBonusCallStatus`):
  * how each event changes the record. Pure, so the projection and a rebuild from the log agree.
  */
+import { termsOf } from '@reelstream/bonus-domain';
 import type { BonusCallRecord, PlayerBonusEvent } from '@reelstream/contracts';
 import { subtractMinor } from '@reelstream/money';
 
@@ -16,24 +17,13 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
   if (event.type === 'BonusCallRegistered') {
     const { data } = event;
     return {
-      issueId: data.issueId,
-      platformId: data.platformId,
-      operatorId: data.operatorId,
-      playerId: data.playerId,
-      providerId: data.providerId,
-      gameIds: [...data.gameIds],
-      bonusType: data.bonusType,
-      currency: data.currency,
-      callAmountMinor: data.callAmountMinor,
-      spinAmount: data.spinAmount,
-      baseBetAmountMinor: data.baseBetAmountMinor,
+      ...termsOf(data),
       spinsUsed: 0,
       spinsLeft: data.spinAmount,
       totalWinMinor: 0,
       winCapLeftMinor: data.callAmountMinor,
       openRoundId: null,
       status: 'active',
-      expireAt: data.expireAt,
       createdAt: data.registeredAt,
     };
   }

@@ -13,7 +13,6 @@ export { BonusQueries, type ProjectionProgress } from './bonus-queries.js';
 export { encodeListCursor, decodeListCursor } from './list-cursor.js';
 export { projectBonusCall, ProjectionOrderError } from './bonus-record-projection.js';
 export { startBonusProjection, projectionChange, ProjectionLagError, PLAYER_BONUS_FILTER, type BonusProjection, type BonusProjectionOptions } from './projection-runner.js';
-export { startBatchedCatchUp, type BatchedCatchUpOptions } from './batched-catch-up.js';
 export { ExpiryScheduler, type ExpirySchedulerOptions } from './expiry-scheduler.js';
 export { startBonusRelay, type BonusRelayOptions } from './relay.js';
 export { BonusRequestHandler, type AnyBonusReply, type HandledRequest } from './request-handler.js';

@@ -5,13 +5,15 @@
  * every bonus event stored when it was called is in the read model.
  */
 import { streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
-import type { CatchUpRunner, EventStore, Position, RecordedEvent } from '@reelstream/ports';
-import { startBatchedCatchUp } from './batched-catch-up.js';
+import { startCatchUp, type CatchUpRunner, type EventStore, type Position, type RecordedEvent } from '@reelstream/ports';
 import { projectBonusCall } from './bonus-record-projection.js';
 import { toPlayerBonusEvent } from './player-account.js';
 import type { BonusProjectionStore, ProjectionChange } from './ports.js';
 
 export const PLAYER_BONUS_FILTER = { streamPrefixes: [streamPrefix('playerBonus')] };
+
+/** The read model and the relay retry a failed batch or a dropped subscription after this long (unless told otherwise). */
+export const LEDGER_RETRY_DELAY_MS = 250;
 
 export interface BonusProjectionOptions {
   store: EventStore;
@@ -53,13 +55,13 @@ export function projectionChange(recorded: RecordedEvent): ProjectionChange {
 export function startBonusProjection(options: BonusProjectionOptions): BonusProjection {
   const { store, projection, onApplied } = options;
   const timeoutMs = options.catchUpTimeoutMs ?? 5_000;
-  const runner: CatchUpRunner = startBatchedCatchUp({
+  const runner: CatchUpRunner = startCatchUp({
     store,
     // Rows and checkpoint are written together by `projection.apply`; nothing to store separately.
     checkpoints: { load: () => projection.checkpoint(), store: async () => undefined },
     name: 'bonus-ledger.read-model',
     filter: PLAYER_BONUS_FILTER,
-    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+    retryDelayMs: options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS,
     handleBatch: async (batch) => {
       const written = await projection.apply(batch.map(projectionChange));
       if (onApplied) for (const record of written) onApplied(record);

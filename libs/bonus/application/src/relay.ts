@@ -16,10 +16,9 @@ import {
   type FreeSpinSettled,
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
-import type { CatchUpRunner, CheckpointStore, EventStore, MessageBus, OutgoingMessage, RecordedEvent } from '@reelstream/ports';
-import { startBatchedCatchUp } from './batched-catch-up.js';
+import { startCatchUp, type CatchUpRunner, type CheckpointStore, type EventStore, type MessageBus, type OutgoingMessage, type RecordedEvent } from '@reelstream/ports';
 import { toPlayerBonusEvent } from './player-account.js';
-import { PLAYER_BONUS_FILTER } from './projection-runner.js';
+import { LEDGER_RETRY_DELAY_MS, PLAYER_BONUS_FILTER } from './projection-runner.js';
 
 export interface BonusRelayOptions {
   store: EventStore;
@@ -119,7 +118,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     return { event: { key: owner.playerId, value, headers: { ...headers, [Headers.messageType]: event.type } }, win };
   };
 
-  return startBatchedCatchUp({
+  return startCatchUp({
     store,
     checkpoints: options.checkpoints,
     name: options.name ?? 'bonus-ledger.relay',
@@ -132,7 +131,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       if (wins.length > 0) await bus.publish(Topics.walletRequests, wins);
       await bus.publish(Topics.bonusEvents, messages.map((message) => message.event));
     },
-    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+    retryDelayMs: options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS,
     onError: (error) => options.onError?.(error),
   });
 }

@@ -4,7 +4,7 @@
  * the ids it drew (issueId, transactionId), the operator's features and the catalog facts of
  * the games named. Nothing here reads a clock, a file or a generator.
  */
-import type { BonusType } from '@reelstream/contracts';
+import type { BonusCallTerms } from './terms.js';
 
 export interface BonusCommandMetadata {
   /** When the command is decided, an ISO-8601 UTC instant. */
@@ -35,23 +35,10 @@ export interface OperatorFeatures {
   readonly regularBonusCall: boolean;
 }
 
+/** The terms asked for (spinAmount and baseBetAmountMinor are ignored for bonusType 2), with what the ledger looked up. */
 export type RegisterBonusCall = Command<
   'RegisterBonusCall',
-  {
-    /** Drawn by the ledger (or taken from the platformId guard on a resend, D17). */
-    readonly issueId: number;
-    readonly platformId: string;
-    readonly operatorId: string;
-    readonly playerId: string;
-    readonly providerId: number;
-    readonly gameIds: readonly number[];
-    readonly bonusType: BonusType;
-    readonly currency: string;
-    readonly callAmountMinor: number;
-    /** Required for bonusType 1, ignored for bonusType 2. */
-    readonly spinAmount: number | null;
-    readonly baseBetAmountMinor: number | null;
-    readonly expireAt: string;
+  BonusCallTerms & {
     readonly catalog: CatalogFacts;
     readonly features: OperatorFeatures;
   }

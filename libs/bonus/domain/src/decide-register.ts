@@ -8,6 +8,7 @@ import type { RegisterBonusCall } from './commands.js';
 import { domainError, type DomainError } from './errors.js';
 import { expiryOf } from './decide-close.js';
 import { activeBonus, isAtOrAfter, type PlayerBonusAccount } from './state.js';
+import { termsOf } from './terms.js';
 
 export const MIN_SPIN_AMOUNT = 1;
 export const MAX_SPIN_AMOUNT = 100;
@@ -36,18 +37,9 @@ export function decideRegister(command: RegisterBonusCall, account: PlayerBonusA
   const registered: BonusCallRegistered = {
     type: 'BonusCallRegistered',
     data: {
-      issueId: data.issueId,
-      platformId: data.platformId,
-      operatorId: data.operatorId,
-      playerId: data.playerId,
-      providerId: data.providerId,
-      gameIds: [...data.gameIds],
-      bonusType: data.bonusType,
-      currency: data.currency,
-      callAmountMinor: data.callAmountMinor,
+      ...termsOf(data),
       spinAmount: freeSpin ? data.spinAmount : null,
       baseBetAmountMinor: freeSpin ? data.baseBetAmountMinor : null,
-      expireAt: data.expireAt,
       registeredAt: metadata.now,
     },
   };

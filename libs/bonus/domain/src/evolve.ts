@@ -4,24 +4,14 @@
  */
 import type { PlayerBonusEvent } from '@reelstream/contracts';
 import type { BonusCall, FreeSpinRound, PlayerBonusAccount } from './state.js';
+import { termsOf } from './terms.js';
 
 export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): PlayerBonusAccount {
   switch (event.type) {
     case 'BonusCallRegistered': {
       const { data } = event;
       const bonus: BonusCall = {
-        issueId: data.issueId,
-        platformId: data.platformId,
-        operatorId: data.operatorId,
-        playerId: data.playerId,
-        providerId: data.providerId,
-        gameIds: [...data.gameIds],
-        bonusType: data.bonusType,
-        currency: data.currency,
-        callAmountMinor: data.callAmountMinor,
-        spinAmount: data.spinAmount,
-        baseBetAmountMinor: data.baseBetAmountMinor,
-        expireAt: data.expireAt,
+        ...termsOf(data),
         registeredAt: data.registeredAt,
         status: 'active',
         spinsUsed: 0,

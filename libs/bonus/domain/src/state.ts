@@ -2,8 +2,9 @@
  * The player's bonus account: every bonus call of one player (the `playerBonus` stream). Keeping
  * them in one aggregate makes "one active bonus call per player" a single expected-revision check.
  */
-import type { BonusCallStatusName, BonusType } from '@reelstream/contracts';
+import type { BonusCallStatusName } from '@reelstream/contracts';
 import { subtractMinor } from '@reelstream/money';
+import type { BonusCallTerms } from './terms.js';
 
 export type CompletionReason = 'spins_used' | 'win_cap_reached' | 'target_reached';
 
@@ -24,19 +25,7 @@ export interface FreeSpinRound {
   readonly settled: SettledSpin | null;
 }
 
-export interface BonusCall {
-  readonly issueId: number;
-  readonly platformId: string;
-  readonly operatorId: string;
-  readonly playerId: string;
-  readonly providerId: number;
-  readonly gameIds: readonly number[];
-  readonly bonusType: BonusType;
-  readonly currency: string;
-  readonly callAmountMinor: number;
-  readonly spinAmount: number | null;
-  readonly baseBetAmountMinor: number | null;
-  readonly expireAt: string;
+export interface BonusCall extends BonusCallTerms {
   readonly registeredAt: string;
   readonly status: BonusCallStatusName;
   /** Spins started (a started spin is used). */

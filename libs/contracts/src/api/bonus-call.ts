@@ -68,9 +68,12 @@ export const localDateTime = z
 export const MAX_CURRENCY_UNITS = 100_000_000_000;
 export const currencyUnits = z.number().positive().max(MAX_CURRENCY_UNITS, { error: `amount must be at most ${MAX_CURRENCY_UNITS}` });
 
+/** Spec §8: a Free Spin Bonus grants 1–100 spins. */
+export const spinAmountValue = z.number().int().min(1).max(100);
+
 export const freeSpinMetaData = z
   .strictObject({
-    spinAmount: z.number().int().min(1).max(100).meta({ description: 'Number of free spins, 1–100 (spec §8).' }),
+    spinAmount: spinAmountValue.meta({ description: 'Number of free spins, 1–100 (spec §8).' }),
     baseBetAmount: currencyUnits.meta({ description: 'Bet per free spin in currency units.' }),
   })
   .meta({ description: 'Free Spin Bonus configuration; required when bonusType is 1.' });

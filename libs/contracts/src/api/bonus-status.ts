@@ -4,10 +4,10 @@
  */
 import { formatAmount } from '@reelstream/money';
 import * as z from 'zod';
-import { BONUS_CALL_STATUSES, bonusCallStatusName, type BonusCallRecord } from '../commands/bonus-record.js';
+import { BONUS_CALL_STATUSES, bonusCallLifecycleShape, type BonusCallRecord } from '../commands/bonus-record.js';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../commands/bonus.js';
-import { catalogId, currencyCode, isoInstant, longId, playerId } from '../shared/primitives.js';
-import { bonusTypeValue, platformId } from './bonus-call.js';
+import { catalogId, currencyCode, longId, playerId } from '../shared/primitives.js';
+import { bonusTypeValue, platformId, spinAmountValue } from './bonus-call.js';
 import { okEnvelope } from './envelope.js';
 
 const units = z.number().min(0);
@@ -42,18 +42,13 @@ export const bonusCallStatus = z
     bonusType: bonusTypeValue,
     currency: currencyCode,
     callAmount: units.meta({ description: 'Win cap (bonusType 1) or target win (bonusType 2), in currency units.' }),
-    spinAmount: z.number().int().min(1).max(100).nullable().meta({ description: 'Free spins granted; null for bonusType 2.' }),
+    spinAmount: spinAmountValue.nullable().meta({ description: 'Free spins granted; null for bonusType 2.' }),
     baseBetAmount: units.nullable().meta({ description: 'Bet per free spin in currency units; null for bonusType 2.' }),
     spinsUsed: z.number().int().min(0),
     spinsLeft: z.number().int().min(0).nullable().meta({ description: 'Free spins left; null for bonusType 2.' }),
     totalWin: units.meta({ description: 'Won so far, in currency units.' }),
     winCapLeft: units.meta({ description: 'callAmount minus totalWin, in currency units.' }),
-    status: bonusCallStatusName,
-    expireAt: isoInstant,
-    createdAt: isoInstant,
-    completedAt: isoInstant.optional(),
-    canceledAt: isoInstant.optional(),
-    expiredAt: isoInstant.optional(),
+    ...bonusCallLifecycleShape,
   })
   .meta({ id: 'BonusCallStatus', description: 'A bonus call and its progress (DESIGN D12).', examples: [statusExample] });
 export type BonusCallStatus = z.infer<typeof bonusCallStatus>;

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import { bonusCallStatusName } from '../commands/bonus-record.js';
 import { catalogId, currencyCode, httpUrl, isoInstant, longId, playerId } from '../shared/primitives.js';
+import { spinAmountValue } from './bonus-call.js';
 import { GAME_TYPES } from './catalog.js';
 import { okEnvelope } from './envelope.js';
 
@@ -47,7 +48,7 @@ export const playerBonusView = z
   .strictObject({
     issueId: longId,
     status: bonusCallStatusName,
-    spinAmount: z.number().int().min(1).max(100),
+    spinAmount: spinAmountValue,
     spinsUsed: z.number().int().min(0),
     spinsLeft: z.number().int().min(0),
     baseBet: units.meta({ description: 'The bet every free spin is played at.' }),

@@ -3,9 +3,9 @@
  * decided or answered by the bonus-ledger, which replies on `bonus.replies`.
  */
 import * as z from 'zod';
-import { bonusTypeValue, BonusTypes, platformId } from '../api/bonus-call.js';
-import { allDistinct, catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
-import { bonusCallStatusName } from './bonus-record.js';
+import { bonusTypeValue, BonusTypes, platformId, spinAmountValue } from '../api/bonus-call.js';
+import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
+import { bonusCallStatusName, bonusGameIds } from './bonus-record.js';
 import { commandEnvelope } from './metadata.js';
 
 export const registerBonusCallData = z
@@ -15,11 +15,11 @@ export const registerBonusCallData = z
     requestHash: sha256Hex.meta({ description: 'SHA-256 of the normalised request: same platformId with another hash is PLATFORM_ID_CONFLICT (D17).' }),
     playerId,
     providerId: catalogId,
-    gameIds: z.array(catalogId).min(1).refine((ids) => allDistinct(ids), { error: 'gameIds must be distinct' }),
+    gameIds: bonusGameIds,
     bonusType: bonusTypeValue,
     currency: currencyCode,
     callAmountMinor: positiveMinorAmount,
-    spinAmount: z.number().int().min(1).max(100).optional(),
+    spinAmount: spinAmountValue.optional(),
     baseBetAmountMinor: positiveMinorAmount.optional(),
     expireAt: isoInstant,
   })

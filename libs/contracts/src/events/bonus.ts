@@ -4,8 +4,9 @@
  * (platformId uniqueness and idempotent registration, D17). Version 1 unless stated.
  */
 import * as z from 'zod';
-import { bonusTypeValue, BonusTypes, platformId } from '../api/bonus-call.js';
-import { allDistinct, catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
+import { BonusTypes, platformId } from '../api/bonus-call.js';
+import { bonusCallTermsShape, bonusGameIds } from '../commands/bonus-record.js';
+import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
 import { eventOf } from './metadata.js';
 
 const spinCount = z.number().int().min(0).max(100);
@@ -13,18 +14,8 @@ const spinNumber = z.number().int().min(1).max(100);
 
 export const bonusCallRegisteredData = z
   .strictObject({
-    issueId: longId,
-    platformId,
-    operatorId,
-    playerId,
-    providerId: catalogId,
-    gameIds: z.array(catalogId).min(1).refine((ids) => allDistinct(ids), { error: 'gameIds must be distinct' }),
-    bonusType: bonusTypeValue,
-    currency: currencyCode,
-    callAmountMinor: positiveMinorAmount,
-    /** null for bonusType 2. */
-    spinAmount: z.number().int().min(1).max(100).nullable(),
-    baseBetAmountMinor: positiveMinorAmount.nullable(),
+    ...bonusCallTermsShape,
+    gameIds: bonusGameIds,
     expireAt: isoInstant,
     registeredAt: isoInstant,
   })

@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import { bonusCallRegisteredDataV0, BonusEventTypes, type PlayerBonusEvent, type BonusRequestEvent } from './bonus.js';
 import * as bonus from './bonus.js';
 import { eventMetadata, type EventContext, type EventMetadata } from './metadata.js';
+import { describeIssues } from '../shared/issues.js';
 import * as round from './round.js';
 import type { RoundEvent } from './round.js';
 import * as session from './session.js';
@@ -104,7 +105,7 @@ export class InvalidEventDataError extends Error {
     readonly schemaVersion: number,
     readonly issues: readonly z.core.$ZodIssue[],
   ) {
-    super(`event ${type} (schema version ${schemaVersion}) has invalid data: ${issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
+    super(`event ${type} (schema version ${schemaVersion}) has invalid data: ${describeIssues(issues)}`);
   }
 }
 

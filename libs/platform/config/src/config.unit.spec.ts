@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { apiTokenDigest, OperatorsConfigError } from '@reelstream/contracts';
-import { booleanFlag, ConfigError, parseEnv, platformEnvShape, port, resolveBackends } from './env.js';
+import { booleanFlag, ConfigError, listenHost, parseEnv, platformEnvShape, port, resolveBackends } from './env.js';
 import { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory } from './operators.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reelstream-config-'));
@@ -37,6 +37,12 @@ describe('parseEnv', () => {
     expect(parseEnv(flags, {})).toEqual({ DEMO: true, OFF: false });
     expect(parseEnv(flags, { DEMO: 'no', OFF: '1' })).toEqual({ DEMO: false, OFF: true });
     expect(() => parseEnv(flags, { DEMO: 'maybe' })).toThrow(/DEMO: must be true or false/);
+  });
+
+  it('reads a listen host: every interface (unset) unless one is named', () => {
+    const hosts = z.object({ HOST: listenHost() });
+    expect(parseEnv(hosts, {}).HOST).toBeUndefined();
+    expect(parseEnv(hosts, { HOST: '127.0.0.1' }).HOST).toBe('127.0.0.1');
   });
 
   it('treats an empty variable as unset', () => {

@@ -37,6 +37,9 @@ export const port = (fallback: number) =>
     .max(65_535, { error: 'must be a port number 0–65535' })
     .default(fallback);
 
+/** The interface a server listens on; every interface when unset. */
+export const listenHost = () => z.string().min(1).optional();
+
 export const positiveInt = (fallback: number) =>
   z.coerce.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).positive({ error: 'must be a positive integer' }).default(fallback);
 

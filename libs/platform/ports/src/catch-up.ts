@@ -1,36 +1,67 @@
 import type { CheckpointStore } from './checkpoints.js';
 import type { EventStore, Position, RecordedEvent, StreamFilter } from './event-store.js';
 
-export interface CatchUpOptions {
+interface CatchUpSettings {
   store: EventStore;
   checkpoints: CheckpointStore;
   /** The checkpoint's name: one per subscriber. */
   name: string;
   filter?: StreamFilter;
-  /** Must be idempotent: after a crash, events after the last checkpoint come again. */
-  handle: (event: RecordedEvent) => Promise<void>;
   /** A checkpoint is written at most this long after the handler finished. Default 100 ms. */
   checkpointIntervalMs?: number;
   /** Delay before retrying a failed handler or a dropped subscription. Default 500 ms. */
   retryDelayMs?: number;
+  /** `event`: the event (with `handleBatch`, the first event of the batch) whose handler failed; undefined for a subscription or checkpoint failure. */
   onError?: (error: unknown, event: RecordedEvent | undefined) => void;
 }
+
+/** One event at a time. */
+export interface EventCatchUpOptions extends CatchUpSettings {
+  /** Must be idempotent: after a crash, events after the last checkpoint come again. */
+  handle: (event: RecordedEvent) => Promise<void>;
+  handleBatch?: never;
+  maxBatchSize?: never;
+}
+
+/**
+ * Batches: every event the subscription already has at hand (up to `maxBatchSize`) in one call,
+ * so a handler can write or publish them in one transaction (each durable commit costs an fsync).
+ */
+export interface BatchCatchUpOptions extends CatchUpSettings {
+  /** Must be idempotent: after a crash, the events after the last checkpoint come again. A failed batch is retried whole. */
+  handleBatch: (events: readonly RecordedEvent[]) => Promise<void>;
+  /** Largest batch. Default 256. */
+  maxBatchSize?: number;
+  handle?: never;
+}
+
+export type CatchUpOptions = EventCatchUpOptions | BatchCatchUpOptions;
 
 export interface CatchUpRunner {
   /** Position of the last event whose handler finished (not necessarily checkpointed yet). */
   readonly handledPosition: Position | undefined;
   /** Resolves when every event up to `position` has been handled. */
   waitFor(position: Position): Promise<void>;
-  /** Stops after the current event and writes the final checkpoint. */
+  /** Stops after the current event (or batch) and writes the final checkpoint. */
   stop(): Promise<void>;
 }
 
+const DEFAULT_MAX_BATCH_SIZE = 256;
+const IDLE = Symbol('idle');
+
+/** Resolves on the next turn of the event loop: after every promise already settled has run. */
+const nextTurn = () => new Promise<typeof IDLE>((resolve) => setImmediate(() => resolve(IDLE)));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
- * Runs a checkpointed catch-up subscription: at-least-once delivery to `handle`, in global order,
- * with the checkpoint moving only past events whose handler has finished.
+ * Runs a checkpointed catch-up subscription: at-least-once delivery to `handle` (or
+ * `handleBatch`), in global order, with the checkpoint moving only past events whose handler has
+ * finished. A failing handler is retried on the same event (or batch), never skipped.
  */
 export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
-  const { store, checkpoints, name, filter, handle } = options;
+  const { store, checkpoints, name, filter } = options;
+  const handleBatch = batchHandlerOf(options);
+  const maxBatchSize = options.handleBatch ? (options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE) : 1;
   const interval = options.checkpointIntervalMs ?? 100;
   const retryDelay = options.retryDelayMs ?? 500;
   const onError = options.onError ?? (() => undefined);
@@ -63,34 +94,61 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
       }
     }
   };
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  /** Runs the handler until it succeeds; false when the runner stopped first. */
+  const handleUntilDone = async (batch: readonly RecordedEvent[]): Promise<boolean> => {
+    for (;;) {
+      try {
+        await handleBatch(batch);
+        return true;
+      } catch (error) {
+        onError(error, batch[0]);
+        if (stopped) return false;
+        await sleep(retryDelay);
+      }
+    }
+  };
+
+  /** Pulls the next batch: the next event, then whatever the subscription already holds, up to the limit. */
+  const consume = async (events: AsyncIterator<RecordedEvent>): Promise<void> => {
+    let pending: Promise<IteratorResult<RecordedEvent>> | undefined;
+    while (!stopped) {
+      const first = await (pending ?? events.next());
+      pending = undefined;
+      if (first.done) return;
+      const batch = [first.value];
+      // Stop at the first event that is not there yet: waiting for a full batch would delay the ones at hand.
+      while (batch.length < maxBatchSize) {
+        const next = events.next();
+        const ready = await Promise.race([next, nextTurn()]);
+        if (ready === IDLE) {
+          pending = next;
+          break;
+        }
+        if (ready.done) break;
+        batch.push(ready.value);
+      }
+      if (!(await handleUntilDone(batch))) return;
+      handled = (batch[batch.length - 1] as RecordedEvent).position;
+      release();
+      scheduleFlush();
+    }
+  };
 
   const loop = async (): Promise<void> => {
     stored = await checkpoints.load(name);
     handled = stored;
     while (!stopped) {
       subscription = store.subscribeToAll({ from: handled ?? 'start', ...(filter ? { filter } : {}) });
+      let failed = false;
       try {
-        for await (const event of subscription) {
-          for (;;) {
-            try {
-              await handle(event);
-              break;
-            } catch (error) {
-              onError(error, event);
-              if (stopped) return;
-              await sleep(retryDelay);
-            }
-          }
-          handled = event.position;
-          release();
-          scheduleFlush();
-          if (stopped) break;
-        }
+        await consume(subscription[Symbol.asyncIterator]());
       } catch (error) {
         onError(error, undefined);
-        if (!stopped) await sleep(retryDelay);
+        failed = true;
       }
+      await subscription.close();
+      if (failed && !stopped) await sleep(retryDelay);
     }
   };
 
@@ -112,4 +170,10 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
       await flush();
     },
   };
+}
+
+function batchHandlerOf(options: CatchUpOptions): (events: readonly RecordedEvent[]) => Promise<void> {
+  if (options.handleBatch) return options.handleBatch;
+  const { handle } = options;
+  return (events) => handle(events[0] as RecordedEvent);
 }

@@ -17,6 +17,7 @@ export {
   type TraceCarrier,
 } from './trace-context.js';
 export { withSpan, recordFailure, type SpanOptions } from './spans.js';
+export { redactUrlSecrets, redactSpanUrlSecrets, REDACTED } from './url-secrets.js';
 export { traceMessageBus, type TraceMessageBusOptions } from './message-bus-tracing.js';
 export { traceEventStore, type TraceEventStoreOptions } from './event-store-tracing.js';
 export {

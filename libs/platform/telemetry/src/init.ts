@@ -9,6 +9,7 @@ import { ConsoleMetricExporter, PeriodicExportingMetricReader, type IMetricReade
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { resolveTelemetrySettings, type Env, type TelemetrySettings } from './settings.js';
+import { redactSpanUrlSecrets } from './url-secrets.js';
 
 export interface InitTelemetryOptions {
   serviceName: string;
@@ -73,6 +74,9 @@ function install(options: InitTelemetryOptions): Installed {
 
   const http = options.instrumentHttp === false ? undefined : new HttpInstrumentation({
     ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
+    // Session tokens in URLs (the launch host's) never reach a span: redacted when the span starts and again before it ends.
+    requestHook: (span) => redactSpanUrlSecrets(span),
+    applyCustomAttributesOnSpan: (span) => redactSpanUrlSecrets(span),
   });
   const metricReaders = metricReadersFor(settings);
   const sdk = new NodeSDK({

@@ -1,7 +1,7 @@
 /** The game catalog as the ledger needs it (D4): does a provider exist, what is a game's provider, does it support free spins. */
-import { readFileSync } from 'node:fs';
 import type { CatalogLookup } from '@reelstream/bonus-application';
-import { findGame, findProvider, parseCatalog, type Catalog } from '@reelstream/game-domain';
+import { DEFAULT_CATALOG_FILE, loadCatalogFile as readCatalogFile } from '@reelstream/config';
+import { findGame, findProvider, type Catalog } from '@reelstream/game-domain';
 
 export function catalogLookup(catalog: Catalog): CatalogLookup {
   return {
@@ -13,13 +13,7 @@ export function catalogLookup(catalog: Catalog): CatalogLookup {
   };
 }
 
-/** Reads and checks the catalog file (`parseCatalog` names every problem). */
-export function loadCatalogFile(path: string): CatalogLookup {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`cannot read the game catalog ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  return catalogLookup(parseCatalog(json));
+/** Reads and checks the catalog file (the shared loader names the file and every problem) as the ledger's lookup. */
+export function loadCatalogFile(path: string = DEFAULT_CATALOG_FILE): CatalogLookup {
+  return catalogLookup(readCatalogFile(path));
 }

@@ -1,16 +1,13 @@
 /** The bonus-ledger's environment (DESIGN §7), parsed by one zod schema with embedded defaults. */
 import { resolve } from 'node:path';
-import { booleanFlag, platformEnvShape, port } from '@reelstream/config';
+import { booleanFlag, catalogFile, platformEnvShape, port } from '@reelstream/config';
 import * as z from 'zod';
-
-/** config/catalog.json of the repository, wherever the process is started from. */
-export const DEFAULT_CATALOG_FILE = resolve(import.meta.dirname, '../../../../config/catalog.json');
 
 export const ledgerEnv = z.object({
   ...platformEnvShape,
   /** `/healthz` and `/readyz`; 0 picks a free port. */
   HEALTH_PORT: port(9090),
-  CATALOG_FILE: z.string().min(1).default(DEFAULT_CATALOG_FILE),
+  CATALOG_FILE: catalogFile(),
   /** Where the demo operator's wallet is (only used when no operators are configured). */
   SANDBOX_PORT: port(8082),
   /** Drop the read model and project it again from the log at start. */

@@ -2,7 +2,9 @@
  * @reelstream/service-bonus-ledger: the bonus-ledger's runtime — config, SQLite read model,
  * `bonus.commands` consumer, health endpoints, and `startBonusLedger`.
  */
-export { ledgerEnv, readModelPath, DEFAULT_CATALOG_FILE, type LedgerEnv } from './config.js';
+export { ledgerEnv, readModelPath, type LedgerEnv } from './config.js';
+// Shared by every service that reads the catalog (@reelstream/config); re-exported because the app takes it from here.
+export { DEFAULT_CATALOG_FILE } from '@reelstream/config';
 export { catalogLookup, loadCatalogFile } from './catalog.js';
 export { SqliteBonusReadModel, type SqliteBonusReadModelOptions } from './read-model/sqlite-bonus-read-model.js';
 export { READ_MODEL_CHECKPOINT } from './read-model/schema.js';

@@ -66,7 +66,7 @@ async function untilAnswered<Type extends BonusRequestType>(request: Extract<Bon
 
 describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
   it('loses no command, duplicates no event, relays every win, keeps the projection equal to a rebuild, and expires across the outage', async () => {
-    await startLedger().waitForLine(/bonus-ledger ready/, 20_000);
+    await startLedger().waitForLine(/"service":"bonus-ledger","msg":"ready"/, 20_000);
 
     const expireAt = new Date(Date.now() + 2_000).toISOString();
     const expiring = await untilAnswered(message('RegisterBonusCall', registration({ platformId: 'crash-expiry', playerId: 'crash_expiry', expireAt })));
@@ -102,7 +102,7 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     await ledger?.kill('SIGKILL');
     const atFirstCrash = { ...progress };
     await eventually(() => expect(Date.now()).toBeGreaterThan(Date.parse(expireAt) + 100), 5_000);
-    await startLedger().waitForLine(/bonus-ledger ready/, 20_000);
+    await startLedger().waitForLine(/"service":"bonus-ledger","msg":"ready"/, 20_000);
     const back = Date.now();
     await eventually(async () => {
       const status = await new BonusClient(bus).ok('GetBonusCall', { operatorId: OPERATOR, platformId: 'crash-expiry' });
@@ -114,7 +114,7 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     await eventually(() => expect(progress.settled).toBeGreaterThanOrEqual(PLAYERS), 20_000);
     await ledger?.kill('SIGKILL');
     const atSecondCrash = { ...progress };
-    await startLedger().waitForLine(/bonus-ledger ready/, 20_000);
+    await startLedger().waitForLine(/"service":"bonus-ledger","msg":"ready"/, 20_000);
     await flow;
     // Both crashes hit while commands were flowing, and clients noticed the outages.
     expect(atFirstCrash.settled).toBeLessThan(PLAYERS * SPINS);

@@ -6,14 +6,14 @@ export {
   gameServerEnv,
   parseGameServerEnv,
   gameServerConfigOf,
-  DEFAULT_CATALOG_FILE,
   DEFAULT_WALLET_TIMEOUT_MS,
   DEFAULT_LEDGER_TIMEOUT_MS,
   BET_CALLBACK_LIMIT_MS,
   type GameServerEnv,
   type GameServerConfig,
 } from './config/game-server-env.js';
-export { loadCatalogFile } from './catalog/catalog-file.js';
+// The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
+export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { GameTable, layoutOf } from './catalog/game-table.js';
 export { cryptoRng } from './rounds/crypto-rng.js';
 export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox, type RoundOutboxOptions } from './rounds/round-outbox.js';
@@ -21,5 +21,6 @@ export { heldCheckpoints, type HoldBack } from './rounds/held-checkpoints.js';
 export { outcomeView } from './rounds/outcome-view.js';
 export { stakeRequestOf } from './rounds/paid-rounds.js';
 export { PUBLIC_DIR } from './http/routes.js';
-export { PlayerApiError } from './http/player-api-error.js';
+// The player API's errors are the shared API error (@reelstream/http); the old name stays for importers.
+export { ApiError as PlayerApiError } from '@reelstream/http';
 export { startGameServer, type GameServer, type GameServerDeps } from './start-game-server.js';

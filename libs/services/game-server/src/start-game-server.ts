@@ -7,13 +7,14 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
+import { BonusLedgerClient } from '@reelstream/bonus-client';
 import type { Catalog, Rng } from '@reelstream/game-domain';
+import { closeGracefully, reachableUrl } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { GameTable } from './catalog/game-table.js';
 import type { GameServerConfig } from './config/game-server-env.js';
 import { createGameServerApp } from './http/app.js';
-import { LedgerClient } from './ledger/ledger-client.js';
 import { cryptoRng } from './rounds/crypto-rng.js';
 import { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
 import { startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
@@ -56,7 +57,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const round: RoundDeps = {
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
-    ledger: new LedgerClient({ bus, clock, ids, timeoutMs: config.ledgerTimeoutMs }),
+    ledger: new BonusLedgerClient({ bus, clock, ids, timeoutMs: config.ledgerTimeoutMs }),
     balances: new BalanceBook(config.demoBalance),
     table,
     ids,
@@ -96,25 +97,17 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
-  const host = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   logger.info('game-server listening', { port });
 
   let stopping: Promise<void> | undefined;
   return {
     port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: reachableUrl(config.host, port),
     outbox,
     stop(drainMs = 10_000) {
       stopping ??= (async () => {
         accepting = false;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), drainMs);
-        try {
-          await closed;
-        } finally {
-          clearTimeout(timer);
-        }
+        await closeGracefully(server, drainMs);
         await outbox.stop();
         logger.info('game-server stopped', { port });
       })();

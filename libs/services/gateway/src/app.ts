@@ -4,6 +4,7 @@
  */
 import type { OperatorDirectory } from '@reelstream/config';
 import type { Catalog } from '@reelstream/game-domain';
+import { apiErrorHandler, routeNotFound } from '@reelstream/http';
 import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
@@ -12,9 +13,9 @@ import { CatalogView } from './catalog/catalog-view.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 import { accessLogMiddleware } from './http/access-log.js';
 import { authMiddleware } from './http/auth.js';
-import { errorHandler, routeNotFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import { rateLimitMiddleware } from './http/rate-limit.js';
+import { requestContext } from './http/request-context.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { LedgerClient } from './ledger/ledger-client.js';
 import { DOCS_HTML, DOCS_SCRIPT } from './openapi/docs-page.js';
@@ -75,6 +76,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   catalogRoutes(app, catalog);
 
   app.use(routeNotFound());
-  app.use(errorHandler(logger));
+  app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));
   return app;
 }

@@ -17,10 +17,13 @@ export {
   type RateLimitConfig,
 } from './config/gateway-env.js';
 export { parseDurationMs } from './config/duration.js';
-export { DEFAULT_CATALOG_FILE, loadCatalogFile } from './catalog/catalog-file.js';
+// The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
+export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { CatalogView, betLevelsIn } from './catalog/catalog-view.js';
 export { generateOpenApi, errorCodesOf, LEDGER_OPERATIONS, type OpenApiDocument, type GeneratedOpenApi, type OperationName } from './openapi/openapi-document.js';
 export { TokenBucketLimiter, type RateDecision } from './http/rate-limit.js';
-export { ApiError } from './http/api-error.js';
-export { registrationRequestHash, canonicalJson } from './bonus/request-hash.js';
+export { ApiError } from '@reelstream/http';
+export { registrationRequestHash } from './bonus/request-hash.js';
+// Shared (@reelstream/contracts); re-exported under the name importers know.
+export { canonicalJson } from '@reelstream/contracts';
 export { newSessionToken } from './launch/start-session.js';

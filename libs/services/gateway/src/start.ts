@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeGracefully, reachableUrl } from '@reelstream/http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 
@@ -27,24 +28,16 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
-  const host = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   ports.logger.info('gateway listening', { port });
 
   let stopping: Promise<void> | undefined;
   return {
     port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: reachableUrl(config.host, port),
     stop(drainMs = DEFAULT_DRAIN_MS) {
       stopping ??= (async () => {
         accepting = false;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), drainMs);
-        try {
-          await closed;
-        } finally {
-          clearTimeout(timer);
-        }
+        await closeGracefully(server, drainMs);
         ports.logger.info('gateway stopped', { port });
       })();
       return stopping;

@@ -87,7 +87,8 @@ interface RequestRow {
   received_at: string;
 }
 
-function where(filter: LedgerFilter, idColumn: string): { clause: string; params: (string | number)[] } {
+/** The rows of one of the sandbox's logs that pass `filter`, oldest first. */
+function filteredRows<Row>(db: SandboxDatabase, table: 'sandbox_transactions' | 'sandbox_requests', filter: LedgerFilter): Row[] {
   const conditions: string[] = ['seq > ?'];
   const params: (string | number)[] = [filter.afterSeq ?? 0];
   const add = (condition: string, value: string | number | undefined) => {
@@ -97,8 +98,8 @@ function where(filter: LedgerFilter, idColumn: string): { clause: string; params
   };
   add('operator_id = ?', filter.operatorId);
   add('player_id = ?', filter.playerId);
-  add(`${idColumn} = ?`, filter.transactionId);
-  return { clause: conditions.join(' AND '), params };
+  add('transaction_id = ?', filter.transactionId);
+  return db.prepare<(string | number)[], Row>(`SELECT * FROM ${table} WHERE ${conditions.join(' AND ')} ORDER BY seq LIMIT ?`).all(...params, filter.limit ?? 100_000);
 }
 
 export class LedgerViews {
@@ -141,9 +142,7 @@ export class LedgerViews {
   }
 
   transactions(filter: LedgerFilter = {}): TransactionView[] {
-    const { clause, params } = where(filter, 'transaction_id');
-    const rows = this.db.prepare<(string | number)[], TransactionRow>(`SELECT * FROM sandbox_transactions WHERE ${clause} ORDER BY seq LIMIT ?`).all(...params, filter.limit ?? 100_000);
-    return rows.map((row) => ({
+    return filteredRows<TransactionRow>(this.db, 'sandbox_transactions', filter).map((row) => ({
       seq: row.seq,
       operatorId: row.operator_id,
       transactionId: row.transaction_id,
@@ -167,9 +166,7 @@ export class LedgerViews {
   }
 
   requests(filter: LedgerFilter = {}): RequestView[] {
-    const { clause, params } = where(filter, 'transaction_id');
-    const rows = this.db.prepare<(string | number)[], RequestRow>(`SELECT * FROM sandbox_requests WHERE ${clause} ORDER BY seq LIMIT ?`).all(...params, filter.limit ?? 100_000);
-    return rows.map((row) => ({
+    return filteredRows<RequestRow>(this.db, 'sandbox_requests', filter).map((row) => ({
       seq: row.seq,
       operatorId: row.operator_id,
       playerId: row.player_id,

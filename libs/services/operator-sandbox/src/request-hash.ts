@@ -4,17 +4,9 @@
  * replay; the same transactionId with another amount, player or round is a reused id.
  */
 import { createHash } from 'node:crypto';
-import type { CallbackRequest } from '@reelstream/contracts';
-
-function canonical(value: unknown): string {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonical(field)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+import { canonicalJson, type CallbackRequest } from '@reelstream/contracts';
 
 export function requestHash(callback: CallbackRequest): string {
   const { timestamp: _timestamp, ...identity } = callback;
-  return createHash('sha256').update(canonical(identity)).digest('hex');
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }

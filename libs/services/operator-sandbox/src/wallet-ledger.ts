@@ -66,6 +66,9 @@ interface NewTransaction {
   message?: string;
 }
 
+/** What every outcome of one callback records alike. */
+type TransactionBase = Omit<NewTransaction, 'statusCode' | 'applied' | 'balanceMinor'>;
+
 export class SandboxWallet {
   private readonly byId;
   private readonly insertTransaction;
@@ -143,24 +146,18 @@ export class SandboxWallet {
   }
 
   private win(operatorId: string, callback: WinCallback, hash: string): LedgerAnswer {
-    const currency = this.currencyFor(operatorId, callback.playerId, callback.roundId);
-    const base = { operatorId, callback, hash, currency: currency ?? 'XXX', debitMinor: 0, creditMinor: 0 };
-    const refused = this.refusedUpFront(base);
-    if (refused) return refused;
-    const balance = currency === undefined ? undefined : this.openAccount(operatorId, callback.playerId, currency);
-    if (currency === undefined || balance === undefined) return this.record({ ...base, statusCode: 'ERR_NOT_AUTHENTICATED', applied: false, balanceMinor: 0, message: `player ${callback.playerId} has no account` });
+    const account = this.roundAccount(operatorId, callback, hash);
+    if ('answer' in account) return account.answer;
+    const { base, currency, balance } = account;
     const amount = tryParseAmount(callback.amount, currency);
     if (!amount.ok) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', applied: false, balanceMinor: balance, message: amount.error.message });
     return this.record({ ...base, creditMinor: amount.minor, statusCode: 'OK', applied: true, balanceMinor: this.move(operatorId, callback.playerId, currency, amount.minor) });
   }
 
   private betwin(operatorId: string, callback: BetwinCallback, hash: string): LedgerAnswer {
-    const currency = this.currencyFor(operatorId, callback.playerId, callback.roundId);
-    const base = { operatorId, callback, hash, currency: currency ?? 'XXX', debitMinor: 0, creditMinor: 0 };
-    const refused = this.refusedUpFront(base);
-    if (refused) return refused;
-    const balance = currency === undefined ? undefined : this.openAccount(operatorId, callback.playerId, currency);
-    if (currency === undefined || balance === undefined) return this.record({ ...base, statusCode: 'ERR_NOT_AUTHENTICATED', applied: false, balanceMinor: 0, message: `player ${callback.playerId} has no account` });
+    const account = this.roundAccount(operatorId, callback, hash);
+    if ('answer' in account) return account.answer;
+    const { base, currency, balance } = account;
     const bet = tryParseAmount(callback.betAmount, currency);
     const win = tryParseAmount(callback.winAmount, currency);
     if (!bet.ok || !win.ok) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', applied: false, balanceMinor: balance, message: (bet.ok ? (win as { error: Error }).error : bet.error).message });
@@ -192,8 +189,24 @@ export class SandboxWallet {
     return this.record({ ...base, debitMinor: ref.credit_minor, creditMinor: ref.debit_minor, applied: true, cancelEffect: 'refunded', balanceMinor: after });
   }
 
+  /**
+   * win and betwin carry no currency: they move money on the account of their round (see
+   * `currencyFor`). The answer instead when their cancel came first or the player has no account.
+   */
+  private roundAccount(operatorId: string, callback: WinCallback | BetwinCallback, hash: string): { answer: LedgerAnswer } | { base: TransactionBase; currency: string; balance: number } {
+    const currency = this.currencyFor(operatorId, callback.playerId, callback.roundId);
+    const base = { operatorId, callback, hash, currency: currency ?? 'XXX', debitMinor: 0, creditMinor: 0 };
+    const refused = this.refusedUpFront(base);
+    if (refused) return { answer: refused };
+    const balance = currency === undefined ? undefined : this.openAccount(operatorId, callback.playerId, currency);
+    if (currency === undefined || balance === undefined) {
+      return { answer: this.record({ ...base, statusCode: 'ERR_NOT_AUTHENTICATED', applied: false, balanceMinor: 0, message: `player ${callback.playerId} has no account` }) };
+    }
+    return { base, currency, balance };
+  }
+
   /** A transaction whose cancel arrived first is refused: the round it belonged to is already canceled. */
-  private refusedUpFront(base: Omit<NewTransaction, 'statusCode' | 'applied' | 'balanceMinor'>): LedgerAnswer | undefined {
+  private refusedUpFront(base: TransactionBase): LedgerAnswer | undefined {
     const mark = this.cancelMark.get(base.operatorId, base.callback.transactionId);
     if (!mark) return undefined;
     const balance = this.balanceOf(base.operatorId, base.callback.playerId, base.currency) ?? 0;

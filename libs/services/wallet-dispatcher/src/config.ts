@@ -6,7 +6,7 @@ import * as z from 'zod';
 export const dispatcherEnv = z.object({
   ...platformEnvShape,
   /** `/healthz` and `/readyz`; 0 = any free port. */
-  HEALTH_PORT: port(9090),
+  HEALTH_PORT: port(9091),
   /** Where the demo operator's wallet is (when no OPERATORS_JSON/OPERATORS_FILE is given). */
   SANDBOX_URL: httpUrl.default('http://localhost:8082'),
   /** Open connections per operator host. */

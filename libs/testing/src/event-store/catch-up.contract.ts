@@ -6,7 +6,7 @@ import { anEvent, at, sleep, type EventStoreHarness } from './harness.js';
 
 const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);
 
-/** `startCatchUp` from the ports, on this adapter's subscriptions and checkpoints. */
+/** `startCatchUp` from the ports, one event at a time and in batches, on this adapter's subscriptions and checkpoints. */
 export function catchUpCases(harness: () => EventStoreHarness): void {
   it('writes the checkpoint only after the handler finished', async () => {
     const { store, checkpoints } = await harness().open();
@@ -101,5 +101,46 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     expect(attempts).toEqual([0, 1, 1, 1, 2].map((i) => at(events, i).eventId));
     expect(errors).toEqual([at(events, 1).eventId, at(events, 1).eventId]);
     expect(await checkpoints.load(name)).toBe(last.position);
+  });
+
+  it('hands over what is at hand in batches, in order, retries a failed batch whole, and resumes after its checkpoint', async () => {
+    const { store, checkpoints } = await harness().open();
+    const name = `contract-${randomUUID()}`;
+    const filter = { streamPrefixes: [harness().stream('batch-')] };
+    const append = async (stream: string, count: number) => {
+      for (let i = 0; i < count; i++) await store.append(stream, [anEvent('Counted', { i })], { expectedRevision: 'any' });
+    };
+    const counted = (batch: readonly RecordedEvent[]) => batch.map((event) => (event.data as { i: number }).i);
+    await append(harness().stream('batch-a'), 300);
+    await append(harness().stream('other-x'), 5);
+    const seen: number[] = [];
+    const sizes: number[] = [];
+    let failures = 0;
+    const handleBatch = async (batch: readonly RecordedEvent[]) => {
+      if (sizes.length === 1 && failures === 0) {
+        failures += 1;
+        throw new Error('bus unavailable');
+      }
+      sizes.push(batch.length);
+      seen.push(...counted(batch));
+    };
+    const runner = startCatchUp({ store, checkpoints, name, filter, handleBatch, maxBatchSize: 64, retryDelayMs: 10 });
+    const last = at(await store.readAll({ direction: 'backwards', maxCount: 1, filter }), 0);
+    await runner.waitFor(last.position);
+    expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    expect(failures).toBe(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(64);
+    expect(sizes.length).toBeLessThan(300 / 4);
+    await runner.stop();
+    expect(await checkpoints.load(name)).toBe(last.position);
+
+    // A new runner continues after the checkpoint: nothing again, only what came since.
+    const later: number[] = [];
+    const resumed = startCatchUp({ store, checkpoints, name, filter, handleBatch: async (batch) => void later.push(...counted(batch)) });
+    await append(harness().stream('batch-a'), 3);
+    const newest = at(await store.readAll({ direction: 'backwards', maxCount: 1, filter }), 0);
+    await resumed.waitFor(newest.position);
+    await resumed.stop();
+    expect(later).toEqual([0, 1, 2]);
   });
 }

@@ -4,7 +4,7 @@
  * cancel back-off; the subscription never parks it (see `walletSubscriptions`). The message stays
  * uncommitted until the OK is recorded, so a pending cancel survives any restart.
  */
-import { walletCancelDelivery } from '@reelstream/contracts';
+import { describeIssues, walletCancelDelivery } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
 import { answerFromCall, cancelCallbackFor, CancelPolicy, describeAnswer } from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
@@ -36,7 +36,7 @@ export class OperatorNotConfiguredError extends Error {
 export async function handleCancelDelivery(context: DispatchContext, message: Message): Promise<void> {
   const parsed = walletCancelDelivery.safeParse(message.value);
   if (!parsed.success) {
-    await park(context, message, `invalid cancel delivery: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
+    await park(context, message, `invalid cancel delivery: ${describeIssues(parsed.error.issues)}`);
     return;
   }
   const delivery = parsed.data;

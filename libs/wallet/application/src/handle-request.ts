@@ -4,7 +4,7 @@
  * request whose outcome is recorded is answered from it without calling the operator again; one
  * left half-way by a crash is taken up where the record says.
  */
-import { walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest } from '@reelstream/contracts';
+import { describeIssues, walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
 import { sameRequest } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
@@ -18,7 +18,7 @@ const MAX_CONFLICT_ROUNDS = 5;
 export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
   const parsed = walletRequestsMessage.safeParse(message.value);
   if (!parsed.success) {
-    await park(context, message, `invalid wallet request: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
+    await park(context, message, `invalid wallet request: ${describeIssues(parsed.error.issues)}`);
     return;
   }
   const request = parsed.data;

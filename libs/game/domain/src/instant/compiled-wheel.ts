@@ -1,3 +1,4 @@
+import { compiledPerProfile } from '../compile-once.js';
 import { ModelError } from '../model-error.js';
 import { profiles, type Profile } from '../profile.js';
 import { MAX_DRAW_BOUND } from '../rng/rng.js';
@@ -13,32 +14,25 @@ export interface CompiledWheel {
   readonly coinsPerBet: number;
 }
 
-const cache = new WeakMap<InstantModel, Map<Profile, CompiledWheel>>();
+const compiledWheels = compiledPerProfile(validateInstantModel, buildWheel);
 
 export function compileWheel(model: InstantModel, profile: Profile): CompiledWheel {
-  let byProfile = cache.get(model);
-  if (!byProfile) {
-    validateInstantModel(model);
-    byProfile = new Map();
-    cache.set(model, byProfile);
-  }
-  let compiled = byProfile.get(profile);
-  if (!compiled) {
-    const segments = model.profiles[profile].segments;
-    const upperBounds = new Float64Array(segments.length);
-    let total = 0;
-    segments.forEach((segment, index) => (upperBounds[index] = total += segment.weight));
-    compiled = {
-      model,
-      profile,
-      totalWeight: total,
-      upperBounds,
-      multiplierCoins: Int32Array.from(segments, (segment) => segment.multiplierCoins),
-      coinsPerBet: model.coinsPerBet,
-    };
-    byProfile.set(profile, compiled);
-  }
-  return compiled;
+  return compiledWheels(model, profile);
+}
+
+function buildWheel(model: InstantModel, profile: Profile): CompiledWheel {
+  const segments = model.profiles[profile].segments;
+  const upperBounds = new Float64Array(segments.length);
+  let total = 0;
+  segments.forEach((segment, index) => (upperBounds[index] = total += segment.weight));
+  return {
+    model,
+    profile,
+    totalWeight: total,
+    upperBounds,
+    multiplierCoins: Int32Array.from(segments, (segment) => segment.multiplierCoins),
+    coinsPerBet: model.coinsPerBet,
+  };
 }
 
 /** Segment index for a draw in [0, totalWeight). */

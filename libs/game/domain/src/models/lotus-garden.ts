@@ -1,4 +1,5 @@
 import type { SlotModel } from '../slot/slot-model.js';
+import { CARD_ROYALS } from './card-royals.js';
 import { firstPaylines } from './paylines.js';
 
 /**
@@ -21,10 +22,7 @@ export const lotusGarden: SlotModel = {
     { code: 'C', name: 'Crane', role: 'regular' },
     { code: 'T', name: 'Turtle', role: 'regular' },
     { code: 'B', name: 'Bamboo', role: 'regular' },
-    { code: 'A', name: 'Ace', role: 'regular' },
-    { code: 'K', name: 'King', role: 'regular' },
-    { code: 'Q', name: 'Queen', role: 'regular' },
-    { code: 'J', name: 'Jack', role: 'regular' },
+    ...CARD_ROYALS,
   ],
   paylines: firstPaylines(20),
   linePays: {

@@ -1,4 +1,5 @@
 import type { SlotModel } from '../slot/slot-model.js';
+import { CARD_ROYALS } from './card-royals.js';
 import { firstPaylines } from './paylines.js';
 
 /**
@@ -22,10 +23,7 @@ export const thunderVault: SlotModel = {
     { code: 'E', name: 'Eagle', role: 'regular' },
     { code: 'R', name: 'Rune', role: 'regular' },
     { code: 'X', name: 'Axe', role: 'regular' },
-    { code: 'A', name: 'Ace', role: 'regular' },
-    { code: 'K', name: 'King', role: 'regular' },
-    { code: 'Q', name: 'Queen', role: 'regular' },
-    { code: 'J', name: 'Jack', role: 'regular' },
+    ...CARD_ROYALS,
   ],
   paylines: firstPaylines(25),
   linePays: {

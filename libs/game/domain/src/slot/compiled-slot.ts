@@ -1,3 +1,4 @@
+import { compiledPerProfile } from '../compile-once.js';
 import type { Profile } from '../profile.js';
 import { evaluateLine, type LineRules } from './line-evaluation.js';
 import type { SlotModel } from './slot-model.js';
@@ -47,7 +48,6 @@ export interface CompiledSlot {
   readonly coinsPerBet: number;
 }
 
-const cache = new WeakMap<SlotModel, Map<Profile, CompiledSlot>>();
 const lineTableCache = new WeakMap<SlotModel, LineTables>();
 
 interface LineTables {
@@ -57,19 +57,10 @@ interface LineTables {
   readonly linePayCount: Uint8Array;
 }
 
+const compiledSlots = compiledPerProfile(validateSlotModel, build);
+
 export function compileSlot(model: SlotModel, profile: Profile): CompiledSlot {
-  let byProfile = cache.get(model);
-  if (!byProfile) {
-    validateSlotModel(model);
-    byProfile = new Map();
-    cache.set(model, byProfile);
-  }
-  let compiled = byProfile.get(profile);
-  if (!compiled) {
-    compiled = build(model, profile);
-    byProfile.set(profile, compiled);
-  }
-  return compiled;
+  return compiledSlots(model, profile);
 }
 
 function build(model: SlotModel, profile: Profile): CompiledSlot {

@@ -2,25 +2,21 @@
  * The game-server's environment (DESIGN §7), parsed by one zod schema. Defaults run on the
  * embedded back ends: `npm start` needs no variable at all.
  */
-import { resolve } from 'node:path';
-import { parseEnv, platformEnvShape, port, positiveInt, type Env } from '@reelstream/config';
+import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';
+import { catalogFile, listenHost, parseEnv, platformEnvShape, port, positiveInt, type Env } from '@reelstream/config';
 import * as z from 'zod';
-
-/** The repository's `config/catalog.json`, found from this file so any working directory works. */
-export const DEFAULT_CATALOG_FILE = resolve(import.meta.dirname, '../../../../../config/catalog.json');
 
 /** The bet and betwin callbacks may take 3 s (spec §8); the dispatcher's reply needs a little more. */
 export const BET_CALLBACK_LIMIT_MS = 3_000;
 export const DEFAULT_WALLET_TIMEOUT_MS = 5_000;
-export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;
+export { DEFAULT_LEDGER_TIMEOUT_MS };
 
 export const gameServerEnv = z
   .object({
     ...platformEnvShape,
     GAME_PORT: port(8081),
-    /** Interface to listen on; all of them when unset. */
-    GAME_HOST: z.string().min(1).optional(),
-    CATALOG_FILE: z.string().min(1).default(DEFAULT_CATALOG_FILE),
+    GAME_HOST: listenHost(),
+    CATALOG_FILE: catalogFile(),
     /** How long a spin waits for the dispatcher's answer to its bet; past it the round is resolved in the background. */
     WALLET_TIMEOUT_MS: positiveInt(DEFAULT_WALLET_TIMEOUT_MS),
     /** How long a spin waits for the bonus-ledger. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@reelstream/config';
-import { loadCatalogFile } from '../catalog/catalog-file.js';
-import { DEFAULT_CATALOG_FILE, gameServerConfigOf, parseGameServerEnv } from './game-server-env.js';
+import { ConfigError, DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
+import { gameServerConfigOf, parseGameServerEnv } from './game-server-env.js';
 
 describe('the game-server environment (DESIGN §7)', () => {
   it('runs with no variable at all: port 8081, the repository catalog, waits longer than the 3 s bet limit', () => {

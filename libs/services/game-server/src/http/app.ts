@@ -2,10 +2,12 @@
  * The game-server's express application: the launch page, the player API (D23), the page's
  * assets and the probes, with its collaborators passed in.
  */
+import { validationDetails } from '@reelstream/contracts';
+import { ApiError, apiErrorHandler, routeNotFound } from '@reelstream/http';
 import type { Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
-import { apiErrorHandler, apiRouteNotFound } from './error-handler.js';
-import { loggedPath, requestIdMiddleware } from './request-id.js';
+import * as z from 'zod';
+import { loggedPath, requestIdMiddleware, requestIdOf } from './request-id.js';
 import { healthRoutes, launchRoute, playerApiRoutes, type RouteDeps } from './routes.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -27,7 +29,15 @@ export function createGameServerApp(deps: RouteDeps & { logger: Logger }): Expre
   healthRoutes(app, deps);
   launchRoute(app, deps);
   playerApiRoutes(app, deps);
-  app.use(apiRouteNotFound());
-  app.use(apiErrorHandler(deps.logger));
+  app.use(routeNotFound());
+  app.use(
+    apiErrorHandler({
+      logger: deps.logger,
+      requestIdOf,
+      loggedPath,
+      // The player API's routes parse their bodies by throwing: a body that does not fit is the caller's error.
+      classify: (error) => (error instanceof z.ZodError ? ApiError.validation(validationDetails(error)) : undefined),
+    }),
+  );
   return app;
 }

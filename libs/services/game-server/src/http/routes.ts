@@ -7,7 +7,7 @@ import { longIdText, ok, spinRequest, type OperatorConfig } from '@reelstream/co
 import type { EventStore } from '@reelstream/ports';
 import express, { type Express } from 'express';
 import type { GameTable } from '../catalog/game-table.js';
-import type { LedgerClient } from '../ledger/ledger-client.js';
+import type { BonusLedgerClient } from '@reelstream/bonus-client';
 import { roundView } from '../rounds/round-view.js';
 import type { RoundStreams } from '../rounds/round-streams.js';
 import type { SpinService } from '../rounds/spin-service.js';
@@ -15,7 +15,7 @@ import type { BalanceBook } from '../sessions/balance-book.js';
 import type { SessionRepository } from '../sessions/session-repository.js';
 import { sessionView } from '../sessions/session-view.js';
 import { launchErrorPage } from './launch-error-page.js';
-import { PlayerApiError } from './player-api-error.js';
+import { ApiError } from '@reelstream/http';
 import { requestIdOf } from './request-id.js';
 import { setContentSecurityPolicy } from './security-headers.js';
 
@@ -26,7 +26,7 @@ export interface RouteDeps {
   store: EventStore;
   sessions: SessionRepository;
   table: GameTable;
-  ledger: LedgerClient;
+  ledger: BonusLedgerClient;
   balances: BalanceBook;
   rounds: RoundStreams;
   spins: SpinService;
@@ -57,7 +57,7 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
     try {
       await deps.sessions.playable(token);
     } catch (error) {
-      if (error instanceof PlayerApiError && error.code === 'SESSION_EXPIRED') return void res.status(410).type('html').send(launchErrorPage('expired', session));
+      if (error instanceof ApiError && error.code === 'SESSION_EXPIRED') return void res.status(410).type('html').send(launchErrorPage('expired', session));
       throw error;
     }
     res.sendFile(resolve(PUBLIC_DIR, 'index.html'));
@@ -75,13 +75,13 @@ export function playerApiRoutes(app: Express, deps: RouteDeps): void {
     res.json(ok(await sessionView(deps, req.params.token, requestIdOf(res))));
   });
   api.post('/sessions/:token/spin', express.json({ limit: '4kb' }), async (req, res) => {
-    if (!req.is('application/json')) throw new PlayerApiError('UNSUPPORTED_MEDIA_TYPE');
+    if (!req.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
     const body = spinRequest.parse(req.body);
     res.json(ok(await deps.spins.spin(req.params.token, body, requestIdOf(res))));
   });
   api.get('/sessions/:token/rounds/:roundId', async (req, res) => {
     const roundId = longIdText.safeParse(req.params.roundId);
-    if (!roundId.success) throw new PlayerApiError('ROUND_NOT_FOUND');
+    if (!roundId.success) throw new ApiError('ROUND_NOT_FOUND');
     res.json(ok(await roundView(deps.rounds, deps.sessions, req.params.token, roundId.data)));
   });
   app.use('/api', api);

@@ -3,7 +3,7 @@
  * game-server. No wallet, no bonus, nothing stored: there is no money to account for.
  */
 import { playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
-import { PlayerApiError } from '../http/player-api-error.js';
+import { ApiError } from '@reelstream/http';
 import type { GameSession } from '../sessions/session-repository.js';
 import type { RoundDeps } from './round-deps.js';
 
@@ -14,9 +14,9 @@ export interface DemoRound {
 }
 
 export function playDemoRound(deps: RoundDeps, session: GameSession, game: { model: GameModel; profile: Profile }, betMinor: number): DemoRound {
-  if (deps.balances.demoBalance(session.token, session.currency) < betMinor) throw new PlayerApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
+  if (deps.balances.demoBalance(session.token, session.currency) < betMinor) throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
   const outcome = playRound({ model: game.model, profile: game.profile, betMinor, rng: deps.rng });
   const balanceMinor = deps.balances.settleDemo(session.token, session.currency, betMinor, outcome.winMinor);
-  if (balanceMinor === undefined) throw new PlayerApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
+  if (balanceMinor === undefined) throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
   return { roundId: deps.ids.next(), outcome, balanceMinor };
 }

@@ -10,7 +10,7 @@
  */
 import type { BonusReply, ErrorCode } from '@reelstream/contracts';
 import { capWin, playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
-import { PlayerApiError } from '../http/player-api-error.js';
+import { ApiError } from '@reelstream/http';
 import type { GameSession } from '../sessions/session-repository.js';
 import type { RoundDeps } from './round-deps.js';
 import { replayStored, storedRecord } from './round-record.js';
@@ -50,7 +50,7 @@ export async function playFreeSpin(
 ): Promise<FreeSpinOutcome> {
   const roundId = bonus.openRoundId ?? deps.ids.next();
   const start = await deps.ledger.call('StartFreeSpin', { operatorId: session.operatorId, playerId: session.playerId, issueId: bonus.issueId, gameId: session.gameId, roundId }, correlationId);
-  if (!start.ok) throw new PlayerApiError(start.error.code, start.error.message);
+  if (!start.ok) throw new ApiError(start.error.code, start.error.message);
   const ticket: FreeRoundTicket = { issueId: bonus.issueId, roundId, baseBetAmountMinor: start.result.baseBetAmountMinor, winCapLeftMinor: start.result.winCapLeftMinor };
   return deps.inFlight.hold(roundId, () => finishFreeRound(deps, session, game, ticket, correlationId));
 }
@@ -74,7 +74,7 @@ export async function finishFreeRound(
     if (FORFEITING.includes(settled.error.code)) {
       await deps.rounds.finish(started, { type: 'RoundCanceled', data: { roundId: ticket.roundId, reason: `free_spin_forfeited:${settled.error.code}`, canceledAt: deps.clock.now().toISOString() } }, correlationId);
     }
-    throw new PlayerApiError(settled.error.code, settled.error.message);
+    throw new ApiError(settled.error.code, settled.error.message);
   }
   const { result } = settled;
   const expected = capWin(outcome.winMinor, ticket.winCapLeftMinor);

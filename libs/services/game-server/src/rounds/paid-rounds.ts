@@ -54,11 +54,9 @@ export async function beginPaidRound(deps: RoundDeps, input: PaidRoundInput, cor
   return started;
 }
 
-/** The wallet request of a started paid round, rebuilt from the event alone: the same bytes every time it is sent. */
-export function stakeRequestOf(started: RoundStartedData): StakeRequest {
-  if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
-  const common = {
-    transactionId: started.transactionId,
+/** Whose money and which round, as every wallet request of a paid round names them (bonusId 0: not a bonus). */
+export function paidRoundParties(started: RoundStartedData) {
+  return {
     operatorId: started.operatorId,
     playerId: started.playerId,
     roundId: started.roundId,
@@ -66,8 +64,13 @@ export function stakeRequestOf(started: RoundStartedData): StakeRequest {
     gameId: started.gameId,
     currency: started.currency,
     bonusId: 0,
-    requestedAt: started.startedAt,
   };
+}
+
+/** The wallet request of a started paid round, rebuilt from the event alone: the same bytes every time it is sent. */
+export function stakeRequestOf(started: RoundStartedData): StakeRequest {
+  if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
+  const common = { transactionId: started.transactionId, ...paidRoundParties(started), requestedAt: started.startedAt };
   if (started.outcome !== undefined) {
     return { command: 'betwin', ...common, betMinor: started.betMinor, winMinor: replayStored(started.outcome).winMinor };
   }

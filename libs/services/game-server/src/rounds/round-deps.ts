@@ -2,7 +2,7 @@ import type { Rng } from '@reelstream/game-domain';
 import type { Clock, IdGenerator } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import type { GameTable } from '../catalog/game-table.js';
-import type { LedgerClient } from '../ledger/ledger-client.js';
+import type { BonusLedgerClient } from '@reelstream/bonus-client';
 import type { BalanceBook } from '../sessions/balance-book.js';
 import type { WalletClient } from '../wallet/wallet-client.js';
 import type { RoundStreams } from './round-streams.js';
@@ -29,7 +29,7 @@ export class InFlightRounds {
 export interface RoundDeps {
   readonly rounds: RoundStreams;
   readonly wallet: WalletClient;
-  readonly ledger: LedgerClient;
+  readonly ledger: BonusLedgerClient;
   readonly balances: BalanceBook;
   readonly table: GameTable;
   readonly ids: IdGenerator;

@@ -10,6 +10,7 @@ import { Headers, parseStoredEvent, playerKey, streamPrefix, Topics, walletWinRe
 import { startCatchUp, type CatchUpRunner, type CheckpointStore, type Clock, type EventStore, type MessageBus, type Position, type RecordedEvent } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { heldCheckpoints } from './held-checkpoints.js';
+import { paidRoundParties } from './paid-rounds.js';
 import type { RoundStartedData, RoundStreams } from './round-streams.js';
 
 export const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
@@ -73,13 +74,7 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
     const win = walletWinRequest.parse({
       command: 'win',
       transactionId: settled.winTransactionId,
-      operatorId: started.operatorId,
-      playerId: started.playerId,
-      roundId: started.roundId,
-      providerId: started.providerId,
-      gameId: started.gameId,
-      currency: started.currency,
-      bonusId: 0,
+      ...paidRoundParties(started),
       requestedAt: settled.settledAt,
       amountMinor: settled.winMinor,
       isRoundFinished: true,

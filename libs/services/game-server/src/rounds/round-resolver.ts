@@ -6,8 +6,8 @@
  * settles it with the outcome already in its stream. Until an answer comes the round stays open
  * and the next sweep tries again.
  */
-import { isPlayerApiError } from '../http/player-api-error.js';
-import { LedgerTimeoutError } from '../ledger/ledger-client.js';
+import { isApiError } from '@reelstream/http';
+import { LedgerTimeoutError } from '@reelstream/bonus-client';
 import { WalletTimeoutError } from '../wallet/wallet-client.js';
 import { finishFreeRound } from './free-rounds.js';
 import { completePaidRound, modelOf, stakeRequestOf } from './paid-rounds.js';
@@ -43,7 +43,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
     } catch (error) {
       if (error instanceof WalletTimeoutError || error instanceof LedgerTimeoutError) return 'pending';
       // A forfeited free spin was canceled inside finishFreeRound; the refusal itself is the player's business.
-      if (isPlayerApiError(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
+      if (isApiError(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
       throw error;
     }
   });

@@ -1,7 +1,7 @@
 /** `GET /api/sessions/{token}/rounds/{roundId}`: a round of the session's player, replayed from its record. */
 import type { PlayerRound } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
-import { PlayerApiError } from '../http/player-api-error.js';
+import { ApiError } from '@reelstream/http';
 import type { SessionRepository } from '../sessions/session-repository.js';
 import { outcomeView } from './outcome-view.js';
 import { replayStored } from './round-record.js';
@@ -9,10 +9,10 @@ import type { RoundStreams } from './round-streams.js';
 
 export async function roundView(rounds: RoundStreams, sessions: SessionRepository, token: string, roundId: number): Promise<PlayerRound> {
   const session = await sessions.find(token);
-  if (!session) throw new PlayerApiError('SESSION_NOT_FOUND');
+  if (!session) throw new ApiError('SESSION_NOT_FOUND');
   const history = await rounds.load(roundId);
   // Another player's round is a round this token cannot see: the same answer as no round at all.
-  if (!history || history.started.operatorId !== session.operatorId || history.started.playerId !== session.playerId) throw new PlayerApiError('ROUND_NOT_FOUND');
+  if (!history || history.started.operatorId !== session.operatorId || history.started.playerId !== session.playerId) throw new ApiError('ROUND_NOT_FOUND');
   const { started, end } = history;
   const money = (minor: number) => formatAmount(minor, started.currency);
   const settled = end?.type === 'RoundSettled' ? end.data : undefined;

@@ -8,8 +8,8 @@ import type { SpinRequest, SpinResult, WalletReply } from '@reelstream/contracts
 import { profileForSession, type GameModel, type Profile } from '@reelstream/game-domain';
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 import type { GameTable } from '../catalog/game-table.js';
-import { PlayerApiError } from '../http/player-api-error.js';
-import { LedgerTimeoutError } from '../ledger/ledger-client.js';
+import { ApiError } from '@reelstream/http';
+import { LedgerTimeoutError } from '@reelstream/bonus-client';
 import { activeBonusOf, freeSpinBonusFor } from '../sessions/bonus-views.js';
 import type { GameSession, SessionRepository } from '../sessions/session-repository.js';
 import type { SpinLocks } from '../sessions/spin-locks.js';
@@ -39,7 +39,7 @@ export class SpinService {
   async spin(token: string, request: SpinRequest, correlationId: string): Promise<SpinResult> {
     const session = await this.deps.sessions.playable(token);
     if (request.playerId !== undefined && request.playerId !== session.playerId) {
-      throw new PlayerApiError('FORBIDDEN', 'This game session belongs to another player.');
+      throw new ApiError('FORBIDDEN', 'This game session belongs to another player.');
     }
     const game = this.gameOf(session);
     return this.deps.locks.withLock(token, async () => (session.demo ? this.demoSpin(session, game, request) : this.realSpin(session, game, request, correlationId)));
@@ -47,12 +47,12 @@ export class SpinService {
 
   private gameOf(session: GameSession): PlayedGame {
     const found = this.deps.table.find(session.gameId);
-    if (!found) throw new PlayerApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
+    if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
     return { model: found.model, profile: profileForSession(session.isStreamer), betLevelsMinor: this.deps.table.betLevelsMinor(found.game, session.currency) };
   }
 
   private demoSpin(session: GameSession, game: PlayedGame, request: SpinRequest): SpinResult {
-    if (request.issueId !== undefined) throw new PlayerApiError('BONUS_NOT_FOUND', 'A demo session has no bonus.');
+    if (request.issueId !== undefined) throw new ApiError('BONUS_NOT_FOUND', 'A demo session has no bonus.');
     const betMinor = betOf(request, game, session.currency);
     const round = playDemoRound(this.deps.round, session, game, betMinor);
     const money = (minor: number) => formatAmount(minor, session.currency);
@@ -63,7 +63,7 @@ export class SpinService {
     const active = await activeBonusOf(this.deps.round.ledger, session, correlationId);
     const bonus = freeSpinBonusFor(active, session.gameId);
     if (request.issueId !== undefined && request.issueId !== bonus?.issueId) {
-      throw new PlayerApiError('BONUS_NOT_FOUND', 'This session has no active free-spin bonus with that id.');
+      throw new ApiError('BONUS_NOT_FOUND', 'This session has no active free-spin bonus with that id.');
     }
     if (bonus) return this.freeSpin(session, game, bonus, correlationId);
     return this.paidSpin(session, game, betOf(request, game, session.currency), active !== null && active.status === 'active', correlationId);
@@ -75,7 +75,7 @@ export class SpinService {
       played = await playFreeSpin(this.deps.round, session, game, bonus, correlationId);
     } catch (error) {
       if (error instanceof LedgerTimeoutError) {
-        throw new PlayerApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.', undefined, { 'Retry-After': '2' });
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.', undefined, { 'Retry-After': '2' });
       }
       throw error;
     }
@@ -110,7 +110,7 @@ export class SpinService {
       } catch (error) {
         if (error instanceof WalletTimeoutError) {
           round.logger.warn('bet not answered in time; the round is left to the resolver', { roundId: started.roundId, transactionId: started.transactionId, timeoutMs: error.timeoutMs });
-          throw new PlayerApiError('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], { 'Retry-After': '5' });
+          throw new ApiError('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], { 'Retry-After': '5' });
         }
         throw error;
       }
@@ -131,20 +131,20 @@ export class SpinService {
 }
 
 function betOf(request: SpinRequest, game: PlayedGame, currency: string): number {
-  if (request.bet === undefined) throw new PlayerApiError('VALIDATION_FAILED', 'A paid spin needs a bet.', [{ path: 'bet', message: 'required for a paid spin' }]);
+  if (request.bet === undefined) throw new ApiError('VALIDATION_FAILED', 'A paid spin needs a bet.', [{ path: 'bet', message: 'required for a paid spin' }]);
   const parsed = tryParseAmount(request.bet, currency);
-  if (!parsed.ok) throw new PlayerApiError(parsed.error.code === 'AMOUNT_PRECISION' ? 'AMOUNT_PRECISION' : 'VALIDATION_FAILED', parsed.error.message, [{ path: 'bet', message: parsed.error.message }]);
+  if (!parsed.ok) throw new ApiError(parsed.error.code === 'AMOUNT_PRECISION' ? 'AMOUNT_PRECISION' : 'VALIDATION_FAILED', parsed.error.message, [{ path: 'bet', message: parsed.error.message }]);
   if (!game.betLevelsMinor.includes(parsed.minor)) {
     const levels = game.betLevelsMinor.map((minor) => formatAmount(minor, currency)).join(', ');
-    throw new PlayerApiError('BET_NOT_ALLOWED', undefined, [{ path: 'bet', message: `must be one of ${levels}` }]);
+    throw new ApiError('BET_NOT_ALLOWED', undefined, [{ path: 'bet', message: `must be one of ${levels}` }]);
   }
   return parsed.minor;
 }
 
 /** The player is told why the bet was refused; the round is canceled either way (the dispatcher sends the cancel). */
-function refusalOf(statusCode: WalletReply['statusCode'] | undefined, reason: string): PlayerApiError {
+function refusalOf(statusCode: WalletReply['statusCode'] | undefined, reason: string): ApiError {
   const details = [{ path: 'statusCode', message: statusCode ?? 'ERR_UNKNOWN' }];
-  if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return new PlayerApiError('INSUFFICIENT_FUNDS', undefined, details);
-  if (statusCode === 'ERR_NOT_AUTHENTICATED') return new PlayerApiError('PLAYER_NOT_AUTHENTICATED', undefined, details);
-  return new PlayerApiError('BET_REJECTED', `The operator's wallet rejected the bet (${reason}); the round was canceled.`, details);
+  if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return new ApiError('INSUFFICIENT_FUNDS', undefined, details);
+  if (statusCode === 'ERR_NOT_AUTHENTICATED') return new ApiError('PLAYER_NOT_AUTHENTICATED', undefined, details);
+  return new ApiError('BET_REJECTED', `The operator's wallet rejected the bet (${reason}); the round was canceled.`, details);
 }

@@ -1,20 +1,20 @@
 /** The bonus-ledger's record of the player's active bonus, as the game page sees it. */
 import { BonusTypes, type BonusCallRecord, type PlayerBonusView } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
-import { PlayerApiError } from '../http/player-api-error.js';
-import { LedgerTimeoutError, type LedgerClient } from '../ledger/ledger-client.js';
+import { ApiError } from '@reelstream/http';
+import { LedgerTimeoutError, type BonusLedgerClient } from '@reelstream/bonus-client';
 import type { GameSession } from './session-repository.js';
 
 /** The player's active bonus call, whatever game it is for (D21 needs it for every bet). */
-export async function activeBonusOf(ledger: LedgerClient, session: GameSession, correlationId: string): Promise<BonusCallRecord | null> {
+export async function activeBonusOf(ledger: BonusLedgerClient, session: GameSession, correlationId: string): Promise<BonusCallRecord | null> {
   let reply;
   try {
     reply = await ledger.call('GetActiveBonus', { operatorId: session.operatorId, playerId: session.playerId }, correlationId);
   } catch (error) {
-    if (error instanceof LedgerTimeoutError) throw new PlayerApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; try again in a moment.', undefined, { 'Retry-After': '2' });
+    if (error instanceof LedgerTimeoutError) throw new ApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; try again in a moment.', undefined, { 'Retry-After': '2' });
     throw error;
   }
-  if (!reply.ok) throw new PlayerApiError(reply.error.code, reply.error.message);
+  if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message);
   const bonus = reply.result.bonus;
   // D18 holds inside the ledger too; checked again because a free spin is paid by this answer.
   if (bonus && (bonus.operatorId !== session.operatorId || bonus.playerId !== session.playerId)) throw new Error(`the ledger answered bonus ${bonus.issueId} of another player`);

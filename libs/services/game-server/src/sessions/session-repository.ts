@@ -6,7 +6,7 @@
  */
 import { parseStoredEvent, SESSION_TOKEN_PATTERN, sessionStream, type GameSessionStarted } from '@reelstream/contracts';
 import type { Clock, EventStore } from '@reelstream/ports';
-import { PlayerApiError } from '../http/player-api-error.js';
+import { ApiError } from '@reelstream/http';
 
 export type GameSession = GameSessionStarted['data'] & {
   readonly demo: boolean;
@@ -44,8 +44,8 @@ export class SessionRepository {
   /** The session, if it may still be played: SESSION_NOT_FOUND, or SESSION_EXPIRED once past its TTL or ended. */
   async playable(token: string): Promise<GameSession> {
     const session = await this.find(token);
-    if (!session) throw new PlayerApiError('SESSION_NOT_FOUND');
-    if (session.endedAt !== undefined || this.clock.now().getTime() >= Date.parse(session.expiresAt)) throw new PlayerApiError('SESSION_EXPIRED');
+    if (!session) throw new ApiError('SESSION_NOT_FOUND');
+    if (session.endedAt !== undefined || this.clock.now().getTime() >= Date.parse(session.expiresAt)) throw new ApiError('SESSION_EXPIRED');
     return session;
   }
 

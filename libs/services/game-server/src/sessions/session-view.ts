@@ -3,8 +3,8 @@ import type { PlayerSession } from '@reelstream/contracts';
 import { profileForSession } from '@reelstream/game-domain';
 import { formatAmount } from '@reelstream/money';
 import { layoutOf, type GameTable } from '../catalog/game-table.js';
-import { PlayerApiError } from '../http/player-api-error.js';
-import type { LedgerClient } from '../ledger/ledger-client.js';
+import { ApiError } from '@reelstream/http';
+import type { BonusLedgerClient } from '@reelstream/bonus-client';
 import type { BalanceBook } from './balance-book.js';
 import { activeBonusOf, freeSpinBonusFor, playerBonusView } from './bonus-views.js';
 import type { SessionRepository } from './session-repository.js';
@@ -12,14 +12,14 @@ import type { SessionRepository } from './session-repository.js';
 export interface SessionViewDeps {
   readonly sessions: SessionRepository;
   readonly table: GameTable;
-  readonly ledger: LedgerClient;
+  readonly ledger: BonusLedgerClient;
   readonly balances: BalanceBook;
 }
 
 export async function sessionView(deps: SessionViewDeps, token: string, correlationId: string): Promise<PlayerSession> {
   const session = await deps.sessions.playable(token);
   const found = deps.table.find(session.gameId);
-  if (!found) throw new PlayerApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
+  if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
   const { game, model } = found;
   const money = (minor: number) => formatAmount(minor, session.currency);
   const bonus = session.demo ? undefined : freeSpinBonusFor(await activeBonusOf(deps.ledger, session, correlationId), session.gameId);

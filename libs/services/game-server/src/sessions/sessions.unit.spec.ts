@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlayerApiError } from '../http/player-api-error.js';
 import { BalanceBook } from './balance-book.js';
 import { SpinLocks } from './spin-locks.js';
 
@@ -42,12 +41,5 @@ describe('the balance the page shows', () => {
     book.report('op', 'p2', 'EUR', 2);
     book.report('op', 'p3', 'EUR', 3);
     expect([book.lastKnown('op', 'p1', 'EUR'), book.lastKnown('op', 'p2', 'EUR'), book.lastKnown('op', 'p3', 'EUR')]).toEqual([undefined, 2, 3]);
-  });
-});
-
-describe('player API errors', () => {
-  it('carry the catalogue status of their code', () => {
-    expect(new PlayerApiError('SESSION_EXPIRED').status).toBe(409);
-    expect(new PlayerApiError('WALLET_UNAVAILABLE').status).toBe(503);
   });
 });

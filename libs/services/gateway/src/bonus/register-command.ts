@@ -14,7 +14,7 @@ import {
 import { tryParseAmount } from '@reelstream/money';
 import type * as z from 'zod';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '@reelstream/http';
 import { registrationRequestHash } from './request-hash.js';
 
 export type RegisterBonusCallData = z.input<typeof registerBonusCallData>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseOperatorsConfig, registerBonusCallData, registerBonusCallRequest, type OperatorConfig, type OperatorConfigInput } from '@reelstream/contracts';
 import { CatalogView } from '../catalog/catalog-view.js';
-import { loadCatalogFile } from '../catalog/catalog-file.js';
-import { ApiError } from '../http/api-error.js';
+import { loadCatalogFile } from '@reelstream/config';
+import { ApiError } from '@reelstream/http';
 import { toRegisterCommandData } from './register-command.js';
 
 const catalog = new CatalogView(loadCatalogFile());

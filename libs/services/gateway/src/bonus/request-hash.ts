@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RegisterBonusCallRequest } from '@reelstream/contracts';
+import { canonicalJson, type RegisterBonusCallRequest } from '@reelstream/contracts';
 
 /**
  * The fingerprint of a registration for D17: SHA-256 of the request as normalised by its schema
@@ -11,16 +11,4 @@ import type { RegisterBonusCallRequest } from '@reelstream/contracts';
 export function registrationRequestHash(request: RegisterBonusCallRequest): string {
   const normalised = { ...request, gameIds: [...request.gameIds].sort((a, b) => a - b) };
   return createHash('sha256').update(`register-bonus-call/v1\n${canonicalJson(normalised)}`, 'utf8').digest('hex');
-}
-
-/** JSON with object keys in sorted order at every depth (arrays keep their order). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

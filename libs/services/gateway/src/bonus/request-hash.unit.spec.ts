@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { registerBonusCallRequest } from '@reelstream/contracts';
-import fc from 'fast-check';
-import { canonicalJson, registrationRequestHash } from './request-hash.js';
+import { registrationRequestHash } from './request-hash.js';
 
 const body = { platformId: 'p-1', providerId: 1, gameId: [101, 102], playerId: 'player_1', bonusType: 1, callAmount: 50, expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 10, baseBetAmount: 0.2 } };
 const hashOf = (input: Record<string, unknown>) => registrationRequestHash(registerBonusCallRequest.parse(input));
@@ -32,22 +31,5 @@ describe('registrationRequestHash (D17)', () => {
 
   it('is 64 lowercase hex characters', () => {
     expect(hashOf(body)).toMatch(/^[0-9a-f]{64}$/);
-  });
-});
-
-describe('canonicalJson', () => {
-  it('sorts keys at every depth and drops undefined fields, keeping array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, 1], c: undefined, b: null } })).toBe('{"a":{"b":null,"d":[3,1]},"b":1}');
-  });
-
-  it('does not depend on key insertion order (property)', () => {
-    fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (record) => {
-        const reversed = Object.fromEntries(Object.entries(record).reverse());
-        expect(canonicalJson(reversed)).toBe(canonicalJson(record));
-        expect(JSON.parse(canonicalJson(record))).toEqual(JSON.parse(JSON.stringify(record)));
-      }),
-      { numRuns: 200 },
-    );
   });
 });

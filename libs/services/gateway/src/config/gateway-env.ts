@@ -3,19 +3,19 @@
  * back ends: `npm start` needs no variable at all.
  */
 import { httpUrl } from '@reelstream/contracts';
-import { demoOperators, loadOperators, parseEnv, platformEnvShape, port, positiveInt, type Env, type LoadedOperators } from '@reelstream/config';
+import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';
+import { catalogFile, demoOperators, listenHost, loadOperators, parseEnv, platformEnvShape, port, positiveInt, type Env, type LoadedOperators } from '@reelstream/config';
 import * as z from 'zod';
 import { duration } from './duration.js';
 
 export const DEFAULT_SESSION_TTL_MS = 4 * 3_600_000;
-export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;
+export { DEFAULT_LEDGER_TIMEOUT_MS };
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024;
 
 export const gatewayEnv = z.object({
   ...platformEnvShape,
   GATEWAY_PORT: port(8080),
-  /** Interface to listen on; all of them when unset. */
-  GATEWAY_HOST: z.string().min(1).optional(),
+  GATEWAY_HOST: listenHost(),
   GAME_PORT: port(8081),
   SANDBOX_PORT: port(8082),
   /** `{launch_host}` of launch URLs; `http://localhost:${GAME_PORT}` when unset. */
@@ -30,7 +30,7 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_PER_SECOND: positiveInt(50),
   RATE_LIMIT_BURST: positiveInt(100),
   BODY_LIMIT_BYTES: positiveInt(DEFAULT_BODY_LIMIT_BYTES),
-  CATALOG_FILE: z.string().min(1).optional(),
+  CATALOG_FILE: catalogFile(),
   OPERATORS_JSON: z.string().optional(),
   OPERATORS_FILE: z.string().optional(),
 });

@@ -1,5 +1,6 @@
 import { context as contextApi, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
 import { extractTraceContext, type Logger } from '@reelstream/telemetry';
+import { answeredErrorCode } from '@reelstream/http';
 import type { Request, RequestHandler, Response } from 'express';
 import { requestContext } from './request-context.js';
 
@@ -41,7 +42,8 @@ function incomingContext(req: Request): Context {
 }
 
 function finish(logger: Logger, req: Request, res: Response, started: number, active: Context, aborted = false): void {
-  const { requestId, operator, errorCode } = requestContext(res);
+  const { requestId, operator } = requestContext(res);
+  const errorCode = answeredErrorCode(res);
   const span = trace.getSpan(active);
   const route = (req.route as { path?: unknown } | undefined)?.path;
   span?.setAttribute('http.response.status_code', res.statusCode);

@@ -1,6 +1,6 @@
 import type { OperatorDirectory } from '@reelstream/config';
 import type { RequestHandler } from 'express';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@reelstream/http';
 import { requestContext } from './request-context.js';
 
 /** `Bearer <token>`: the scheme is case-insensitive (RFC 9110), the token is the rest after one or more spaces. */

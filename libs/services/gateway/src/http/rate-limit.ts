@@ -1,7 +1,7 @@
 import type { Clock } from '@reelstream/ports';
 import type { RequestHandler } from 'express';
 import type { RateLimitConfig } from '../config/gateway-env.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@reelstream/http';
 import { callerOf } from './request-context.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

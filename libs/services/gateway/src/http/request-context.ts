@@ -9,8 +9,6 @@ export interface RequestContext {
   requestId: string;
   /** Set by the auth middleware on /v1. */
   operator?: OperatorConfig;
-  /** The error code answered, for the access log. */
-  errorCode?: string;
 }
 
 const KEY = 'gateway';

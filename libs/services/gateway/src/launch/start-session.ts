@@ -13,7 +13,7 @@ import {
 } from '@reelstream/contracts';
 import type { Clock, EventStore } from '@reelstream/ports';
 import { betLevelsIn, type CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '@reelstream/http';
 
 export interface LaunchDeps {
   store: EventStore;

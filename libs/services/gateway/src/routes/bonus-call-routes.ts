@@ -14,7 +14,7 @@ import type { Clock } from '@reelstream/ports';
 import type { Express, RequestHandler } from 'express';
 import { toRegisterCommandData } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '@reelstream/http';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';

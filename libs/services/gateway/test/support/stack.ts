@@ -4,15 +4,8 @@
  * processes, sharing one manual clock.
  */
 import { join } from 'node:path';
-import {
-  bonusCommandKey,
-  bonusRequestMessage,
-  parseBonusReply,
-  Topics,
-  type BonusReply,
-  type BonusRequestMessage,
-  type BonusRequestType,
-} from '@reelstream/contracts';
+import { BonusLedgerClient, type BonusRequestData } from '@reelstream/bonus-client';
+import type { BonusReply, BonusRequestType } from '@reelstream/contracts';
 import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import type { SqliteMessageBus } from '@reelstream/messaging-sqlite';
@@ -24,7 +17,7 @@ export interface Stack extends Harness {
   ledger: BonusLedger;
   ledgerBus: SqliteMessageBus;
   /** Sends a command or query to the ledger as another service would (the game-server's free spins, the expiry timer). */
-  sendToLedger<Type extends BonusRequestType>(type: Type, data: Extract<BonusRequestMessage, { type: Type }>['data']): Promise<BonusReply<Type>>;
+  sendToLedger<Type extends BonusRequestType>(type: Type, data: BonusRequestData<Type>): Promise<BonusReply<Type>>;
   /** Stops the ledger (its consumer leaves the group); `startLedger` brings it back on the same files. */
   stopLedger(): Promise<void>;
   startLedger(): Promise<void>;
@@ -54,22 +47,14 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
     );
   let ledger = await launchLedger();
   let running = true;
+  const otherService = new BonusLedgerClient({ bus: harness.bus, clock: harness.clock, ids: new TimeOrderedIdGenerator(4), timeoutMs: 10_000 });
   const stack: Stack = {
     ...harness,
     get ledger() {
       return ledger;
     },
     ledgerBus,
-    async sendToLedger(type, data) {
-      const message = bonusRequestMessage.parse({
-        type,
-        version: 1,
-        data,
-        metadata: { commandId: `test-${++commandCounter}`, correlationId: `test-${commandCounter}`, operatorId: data.operatorId, issuedAt: harness.clock.now().toISOString() },
-      });
-      const reply = await harness.bus.request(Topics.bonusCommands, { key: bonusCommandKey(message), value: message }, { replyTopic: Topics.bonusReplies, timeoutMs: 10_000 });
-      return parseBonusReply(type, reply.value);
-    },
+    sendToLedger: (type, data) => otherService.call(type, data, `test-${++commandCounter}`),
     async stopLedger() {
       if (!running) return;
       running = false;

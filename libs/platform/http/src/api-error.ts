@@ -1,8 +1,9 @@
 import { defaultMessageOf, httpStatusOf, type ErrorCode, type ErrorDetail, type HttpErrorStatus, type ServiceError } from '@reelstream/contracts';
 
 /**
- * An API failure as a value the routes throw and the error handler answers (DESIGN D16). Its
- * HTTP status is never chosen here: it is the catalogue's status of its code.
+ * An API failure as a value the routes throw and the error handler answers (DESIGN D16): the
+ * operator API of the gateway and the player API of the launch host. Its HTTP status is never
+ * chosen here: it is the catalogue's status of its code.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

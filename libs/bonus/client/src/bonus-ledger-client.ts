@@ -1,9 +1,9 @@
 /**
- * The game-server's side of the bonus-ledger protocol (services.md): `bonusRequestMessage` on
- * `bonus.commands` keyed by player, answered on `bonus.replies`. Replies are parsed with the
- * contract of what was asked; a refusal comes back as a value, a missing answer as
- * `LedgerTimeoutError` (the command may still be decided later: every one the game-server sends is
- * idempotent by roundId).
+ * The callers' side of the bonus-ledger protocol (services.md "Cross-service protocol"), for the
+ * gateway and the game-server alike: `bonusRequestMessage` on `bonus.commands` keyed by
+ * `bonusCommandKey`, answered on `bonus.replies` and parsed with the contract of what was asked.
+ * A refusal comes back as a value; a missing answer is a `LedgerTimeoutError` (the command may
+ * still be decided later, which is safe: every command is idempotent).
  */
 import {
   bonusCommandKey,
@@ -18,8 +18,10 @@ import {
 import { isRequestTimeout, type Clock, type IdGenerator, type MessageBus } from '@reelstream/ports';
 import { traceContextFields } from '@reelstream/telemetry';
 
-export type LedgerRequestType = Extract<BonusRequestType, 'GetActiveBonus' | 'StartFreeSpin' | 'SettleFreeSpin'>;
-type DataOf<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
+/** How long a caller waits for the ledger's reply unless configured otherwise (`LEDGER_TIMEOUT_MS`). */
+export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;
+
+export type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
 export class LedgerTimeoutError extends Error {
   override readonly name = 'LedgerTimeoutError';
@@ -31,17 +33,20 @@ export class LedgerTimeoutError extends Error {
   }
 }
 
-export interface LedgerClientDeps {
+export interface BonusLedgerClientDeps {
   bus: MessageBus;
   clock: Clock;
+  /** Draws each command's commandId. */
   ids: IdGenerator;
+  /** How long to wait for the reply. */
   timeoutMs: number;
 }
 
-export class LedgerClient {
-  constructor(private readonly deps: LedgerClientDeps) {}
+export class BonusLedgerClient {
+  constructor(private readonly deps: BonusLedgerClientDeps) {}
 
-  async call<Type extends LedgerRequestType>(type: Type, data: DataOf<Type>, correlationId: string): Promise<BonusReply<Type>> {
+  /** Sends one command or query; `correlationId` becomes the correlationId of the command and of the events it causes. */
+  async call<Type extends BonusRequestType>(type: Type, data: BonusRequestData<Type>, correlationId: string): Promise<BonusReply<Type>> {
     const message = bonusRequestMessage.parse({
       type,
       version: 1,
@@ -66,6 +71,7 @@ export class LedgerClient {
       if (isRequestTimeout(error)) throw new LedgerTimeoutError(type, this.deps.timeoutMs);
       throw error;
     }
+    // A reply that is not the contract's shape is a fault between our services: it throws.
     return parseBonusReply(type, value);
   }
 }

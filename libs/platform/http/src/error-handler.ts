@@ -1,8 +1,7 @@
 import type { Logger } from '@reelstream/telemetry';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError } from './api-error.js';
-import { requestContext } from './request-context.js';
-import { sendApiError } from './respond.js';
+import { sendApiError } from './send-api-error.js';
 
 /** Errors of express's JSON body parser (body-parser / raw-body), by their `type`. */
 const PARSER_ERRORS: Readonly<Record<string, () => ApiError>> = {
@@ -21,7 +20,7 @@ interface HttpishError {
 }
 
 /** The API error an error thrown anywhere in the pipeline answers as; undefined when it is a fault of ours. */
-export function classifyError(error: unknown): ApiError | undefined {
+export function classifyHttpError(error: unknown): ApiError | undefined {
   if (isApiError(error)) return error;
   if (typeof error !== 'object' || error === null) return undefined;
   const { type, status, statusCode } = error as HttpishError;
@@ -45,16 +44,28 @@ export function routeNotFound(): RequestHandler {
   };
 }
 
+export interface ApiErrorHandlerOptions {
+  logger: Logger;
+  /** The request's id, for the log line of an unexpected error. */
+  requestIdOf(res: Response): string;
+  /** The path as it may be logged: a path that holds a credential (a session token) must not be logged as it is. */
+  loggedPath?(req: Request): string;
+  /** The service's own refusals that are not ApiErrors (e.g. a request body's ZodError); asked first. */
+  classify?(error: unknown): ApiError | undefined;
+}
+
 /**
  * The last middleware: every error becomes the envelope with the catalogue's status (DESIGN
  * D16). Anything unexpected is logged with its stack and answered as 503 INTERNAL, never
  * with the stack.
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function apiErrorHandler(options: ApiErrorHandlerOptions): ErrorRequestHandler {
+  const { logger } = options;
+  const loggedPath = options.loggedPath ?? ((req: Request) => req.originalUrl.split('?')[0] ?? req.originalUrl);
   return (error: unknown, req, res, _next) => {
-    let apiError = classifyError(error);
+    let apiError = options.classify?.(error) ?? classifyHttpError(error);
     if (apiError === undefined) {
-      logger.error('request failed', { requestId: requestContext(res).requestId, method: req.method, path: req.originalUrl.split('?')[0], error });
+      logger.error('request failed', { requestId: options.requestIdOf(res), method: req.method, path: loggedPath(req), error });
       apiError = new ApiError('INTERNAL');
     }
     if (res.headersSent) {

@@ -1,0 +1,117 @@
+/**
+ * The real platform as child processes on free ports, in both topologies: all services in one
+ * process (`npm start`), and gateway, bonus-ledger, wallet-dispatcher and game-server as four
+ * processes from their built entries on one SQLite file. The same flows run against each
+ * (flows.ts); the one-process run also pastes the commands its banner printed.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DEMO_OPERATOR } from '@reelstream/config';
+import { platformFlows } from './flows.js';
+import { AppProcess } from './support/app-process.js';
+import { call, PlayerClient } from './support/clients.js';
+import { fourProcesses, oneProcess, type RunningPlatform } from './support/topologies.js';
+
+const run = promisify(execFile);
+
+/** The shell commands of a banner: each starts with `curl ` and goes on while a line ends in a backslash. */
+function printedCommands(banner: string): string[] {
+  const commands: string[] = [];
+  let current: string[] | undefined;
+  for (const line of banner.split('\n')) {
+    if (!current && line.startsWith('curl ')) current = [];
+    if (!current) continue;
+    current.push(line);
+    if (!line.endsWith('\\')) {
+      commands.push(current.join('\n'));
+      current = undefined;
+    }
+  }
+  return commands;
+}
+
+const paste = async (command: string) => JSON.parse((await run('sh', ['-c', command])).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[] };
+
+describe.each([oneProcess, fourProcesses])('the platform as $name', (topology) => {
+  let dataDir: string;
+  let platform: RunningPlatform | undefined;
+  const current = () => {
+    if (!platform) throw new Error(`${topology.name} did not start`);
+    return platform;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'reelstream-e2e-'));
+    platform = await topology.start(dataDir);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (platform) await platform.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  if (topology === oneProcess) {
+    it('prints the URLs, the demo token and commands that work when pasted as printed', async () => {
+      const { banner, gatewayUrl, gameUrl } = current();
+      expect(banner).toContain(`Operator API      ${gatewayUrl}   docs: ${gatewayUrl}/docs`);
+      expect(banner).toContain(`Game launch host  ${gameUrl}`);
+      expect(banner).toContain(`API token ${DEMO_OPERATOR.apiToken}`);
+      const commands = printedCommands(banner ?? '');
+      expect(commands).toHaveLength(4);
+      const [register, launch, follow, transactions] = commands as [string, string, string, string];
+
+      const registered = await paste(register);
+      expect(registered).toMatchObject({ success: true, data: { issueId: expect.any(Number) } });
+      const issueId = (registered.data as { issueId: number }).issueId;
+      expect(await paste(register)).toEqual(registered); // pasted twice: the same bonus (D17)
+
+      const launched = await paste(launch);
+      expect(launched.success).toBe(true);
+      const launchUrl = new URL(String(launched.data));
+      expect(launchUrl.origin).toBe(new URL(gameUrl).origin);
+      const page = await call('GET', launchUrl.href);
+      expect([page.status, String(page.body)]).toEqual([200, expect.stringContaining('<html')]);
+      const session = await new PlayerClient(() => gameUrl, launchUrl.searchParams.get('token') ?? '').session();
+      expect(session.body.data.activeBonus).toMatchObject({ issueId, status: 'active', spinsLeft: 10 });
+
+      expect(((await paste(follow)).data as { items: { issueId: number }[] }).items.map((item) => item.issueId)).toEqual([issueId]);
+      expect((await paste(transactions)).transactions).toEqual([]);
+      expect((await call('GET', `${gatewayUrl}/docs`)).status).toBe(200);
+    });
+  }
+
+  platformFlows(current);
+
+  it('drains and exits 0 on Ctrl-C / SIGTERM', async () => {
+    const codes = await current().stop(topology === oneProcess ? 'SIGINT' : 'SIGTERM');
+    platform = undefined;
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.every((code) => code === 0)).toBe(true);
+  });
+});
+
+describe('npm start with a bad operator configuration', () => {
+  it('stops before starting anything, names the bad key on stderr and exits 2', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reelstream-e2e-bad-'));
+    try {
+      const operators = [{ id: 'acme', name: 'Acme', apiToken: 'acme-token-0123456789', callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', timeZone: 'Mars/Olympus' }];
+      const process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), {
+        DATA_DIR: dataDir,
+        GATEWAY_PORT: '0',
+        GAME_PORT: '0',
+        SANDBOX_PORT: '0',
+        OTEL_SDK_DISABLED: 'true',
+        OPERATORS_JSON: JSON.stringify(operators),
+      });
+      expect((await process.exited).code).toBe(2);
+      expect(process.stderr).toMatch(/^platform did not start: invalid operator configuration in OPERATORS_JSON:\n {2}- operators\[0\]\.timeZone: /);
+      expect(process.lines.filter((line) => line.includes('listening') || line.includes('"msg":"ready"'))).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

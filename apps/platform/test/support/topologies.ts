@@ -1,0 +1,164 @@
+/**
+ * The two ways the e2e suite runs the real platform, on free ports and a temp DATA_DIR:
+ * - one process: `node --import tsx apps/platform/src/main.ts` (what `npm start` runs), the
+ *   sandbox inside it as the demo operator's wallet;
+ * - four processes from the built entries (`node dist/…/main.js`): gateway, bonus-ledger,
+ *   wallet-dispatcher and game-server sharing one SQLite file, plus the operator sandbox as a
+ *   fifth process standing in for the operator, with an operator from OPERATORS_JSON.
+ * `crash()` SIGKILLs every platform process and starts it again on the same data.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_OPERATOR } from '@reelstream/config';
+import { buildApps } from '../../../../scripts/build-apps.js';
+import { AppProcess, REPOSITORY_ROOT } from './app-process.js';
+import type { OperatorAccount } from './clients.js';
+
+export interface RunningPlatform {
+  readonly dataDir: string;
+  readonly operator: OperatorAccount;
+  /** Current URLs: a restart on port 0 moves them. */
+  readonly gatewayUrl: string;
+  readonly gameUrl: string;
+  readonly sandboxUrl: string;
+  /** What the process printed after its JSON logs (one-process topology only). */
+  readonly banner: string | undefined;
+  crash(): Promise<void>;
+  /** The signal to every process (Ctrl-C is SIGINT); resolves with their exit codes. */
+  stop(signal: NodeJS.Signals): Promise<(number | null)[]>;
+}
+
+export interface Topology {
+  readonly name: string;
+  start(dataDir: string): Promise<RunningPlatform>;
+}
+
+/** Short timeouts, so rounds a crash left open are resolved within seconds. */
+const COMMON_ENV = {
+  OTEL_SDK_DISABLED: 'true',
+  LOG_LEVEL: 'info',
+  OPERATORS_JSON: '',
+  OPERATORS_FILE: '',
+  WALLET_TIMEOUT_MS: '3500',
+  ROUND_RESOLVE_AFTER_MS: '4000',
+};
+
+const text = (value: unknown): string => {
+  if (typeof value !== 'string') throw new Error(`expected a URL in the ready line, got ${JSON.stringify(value)}`);
+  return value;
+};
+
+export const oneProcess: Topology = {
+  name: 'one process (npm start)',
+  async start(dataDir) {
+    const env = { ...COMMON_ENV, DATA_DIR: dataDir, GATEWAY_PORT: '0', GAME_PORT: '0', SANDBOX_PORT: '0' };
+    let process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
+    let ready = await process.ready();
+    const bannerOf = async (current: AppProcess) => {
+      await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
+      const readyAt = current.lines.findIndex((line) => line.includes('"msg":"ready"'));
+      return current.lines.slice(readyAt + 1).join('\n');
+    };
+    let banner = await bannerOf(process);
+    return {
+      dataDir,
+      operator: { id: DEMO_OPERATOR.id, token: DEMO_OPERATOR.apiToken, currency: DEMO_OPERATOR.currency, timeZone: DEMO_OPERATOR.timeZone },
+      get gatewayUrl() {
+        return text(ready['gatewayUrl']);
+      },
+      get gameUrl() {
+        return text(ready['gameUrl']);
+      },
+      get sandboxUrl() {
+        return text(ready['sandboxUrl']);
+      },
+      get banner() {
+        return banner;
+      },
+      async crash() {
+        await process.kill('SIGKILL');
+        process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
+        ready = await process.ready();
+        banner = await bannerOf(process);
+      },
+      async stop(signal) {
+        return [(await process.kill(signal)).code];
+      },
+    };
+  },
+};
+
+const E2E_OPERATOR: OperatorAccount = { id: 'e2e', token: 'e2e-api-token-0123456789abcdef', currency: 'EUR', timeZone: 'Asia/Seoul' };
+
+function operatorsJson(callbackUrl: string): string {
+  return JSON.stringify([
+    { id: E2E_OPERATOR.id, name: 'E2E Casino', apiToken: E2E_OPERATOR.token, callbackUrl, signingSecret: 'e2e-signing-secret-0123456789', currency: E2E_OPERATOR.currency, timeZone: E2E_OPERATOR.timeZone },
+  ]);
+}
+
+export const fourProcesses: Topology = {
+  name: 'four processes on one SQLite file (built entries)',
+  async start(dataDir) {
+    mkdirSync(join(REPOSITORY_ROOT, 'tmp'), { recursive: true });
+    // Inside the repository, so the bundles find node_modules as dist/ does.
+    const buildDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'e2e-build-'));
+    const built = await buildApps(['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server', 'operator-sandbox'], { outDir: buildDir });
+    const entry = (app: string) => built.find((candidate) => candidate.app === app)?.entry ?? '';
+
+    const sandbox = new AppProcess('operator-sandbox', entry('operator-sandbox'), {
+      ...COMMON_ENV,
+      DATA_DIR: dataDir,
+      SANDBOX_PORT: '0',
+      SANDBOX_HOST: '127.0.0.1',
+      // The sandbox reads the operator's secret and currency; the callback URL is its own, known once it listens.
+      OPERATORS_JSON: operatorsJson('http://127.0.0.1:9/wallet/e2e'),
+    });
+    const sandboxUrl = text((await sandbox.ready())['url']);
+    const env = { ...COMMON_ENV, DATA_DIR: dataDir, OPERATORS_JSON: operatorsJson(`${sandboxUrl}/wallet/${E2E_OPERATOR.id}`), HEALTH_PORT: '0', GAME_PORT: '0', GATEWAY_PORT: '0' };
+
+    let services: AppProcess[] = [];
+    let urls = { gateway: '', game: '' };
+    const startServices = async () => {
+      const backEnd = ['bonus-ledger', 'wallet-dispatcher', 'game-server'].map((app) => new AppProcess(app, entry(app), env));
+      services = backEnd;
+      const [, , game] = await Promise.all(backEnd.map((process) => process.ready()));
+      const gameUrl = text(game?.['url']);
+      const gateway = new AppProcess('gateway', entry('gateway'), { ...env, LAUNCH_BASE_URL: gameUrl });
+      services = [...backEnd, gateway];
+      urls = { gateway: text((await gateway.ready())['url']), game: gameUrl };
+    };
+    try {
+      await startServices();
+    } catch (error) {
+      for (const process of [...services, sandbox]) await process.kill('SIGKILL');
+      rmSync(buildDir, { recursive: true, force: true });
+      throw error;
+    }
+    return {
+      dataDir,
+      operator: E2E_OPERATOR,
+      sandboxUrl,
+      get gatewayUrl() {
+        return urls.gateway;
+      },
+      get gameUrl() {
+        return urls.game;
+      },
+      banner: undefined,
+      async crash() {
+        await Promise.all(services.map((process) => process.kill('SIGKILL')));
+        await startServices();
+      },
+      async stop(signal) {
+        // The gateway first, the operator's wallet last: as a rolling shutdown would.
+        const codes: (number | null)[] = [];
+        try {
+          for (const process of [...[...services].reverse(), sandbox]) codes.push((await process.kill(signal)).code);
+        } finally {
+          rmSync(buildDir, { recursive: true, force: true });
+        }
+        return codes;
+      },
+    };
+  },
+};

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench:e2e`: the real platform as `npm start` runs it (one process, embedded SQLite
+ * back ends with synchronous=FULL, a temp DATA_DIR), driven over HTTP from this process:
+ *
+ * 1. register: POST /v1/bonus-call/register, each request a new bonus call (own platformId and
+ *    player), through auth, validation, the bus, the bonus-ledger's decision and appends and the
+ *    reply. Baseline, same run, same connections: the same request with an expireAt in the past,
+ *    which the same gateway refuses (422 EXPIRE_AT_IN_PAST) after the same auth and validation,
+ *    without the bus: what the durable, idempotent decision costs on top.
+ * 2. free spins end to end: players each play their free-spin bonus through the player API; a
+ *    spin counts when the operator's wallet (the sandbox) has applied its win — page API →
+ *    game-server → bonus-ledger (start, settle) → relay → wallet-dispatcher → signed callback.
+ *    Baseline, same run, same players and concurrency: demo spins through the same player API
+ *    (no ledger, no wallet).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { DEMO_OPERATOR } from '@reelstream/config';
+import { AppProcess } from '../apps/platform/test/support/app-process.js';
+import { call, OperatorClient, PlayerClient } from '../apps/platform/test/support/clients.js';
+
+const CONNECTIONS = 32;
+const DURATION_S = 10;
+const WARMUP_S = 2;
+const PLAYERS = 40;
+const SPINS_PER_PLAYER = 25;
+
+interface Measured {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  refused: number;
+  errors: number;
+}
+
+let sequence = 0;
+function registration(expireAt: string): string {
+  sequence += 1;
+  return JSON.stringify({
+    platformId: `bench-${process.pid}-${sequence}`,
+    providerId: 1,
+    gameId: [101, 102],
+    playerId: `bench_player_${sequence}`,
+    bonusType: 1,
+    callAmount: 50,
+    expireAt,
+    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
+  });
+}
+
+async function measureRegister(gatewayUrl: string, expireAt: string, durationS: number): Promise<Measured> {
+  const result = await autocannon({
+    url: gatewayUrl,
+    connections: CONNECTIONS,
+    duration: durationS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/bonus-call/register',
+        headers: { authorization: `Bearer ${DEMO_OPERATOR.apiToken}`, 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: registration(expireAt) }),
+      },
+    ],
+  });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], refused: result['4xx'], errors: result['5xx'] + result.errors + result.timeouts };
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+/** Every player plays its spins one after the other, all players at once; the spin latencies. */
+async function playAll(games: readonly PlayerClient[], body: Record<string, unknown>): Promise<number[]> {
+  const latencies: number[] = [];
+  await Promise.all(
+    games.map(async (game) => {
+      for (let spin = 0; spin < SPINS_PER_PLAYER; spin++) {
+        const started = performance.now();
+        const answer = await game.spin(body);
+        if (answer.status !== 200) throw new Error(`spin refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  return latencies.sort((a, b) => a - b);
+}
+
+async function appliedWins(sandboxUrl: string): Promise<number> {
+  const response = await call('GET', `${sandboxUrl}/admin/transactions?operatorId=${DEMO_OPERATOR.id}&limit=100000`);
+  return (response.body.transactions as { command: string; applied: boolean }[]).filter((row) => row.command === 'win' && row.applied).length;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
+// LOG_LEVEL=warn: the access log would otherwise cost the platform a JSON line per request.
+const platform = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), {
+  DATA_DIR: dataDir,
+  GATEWAY_PORT: '0',
+  GAME_PORT: '0',
+  SANDBOX_PORT: '0',
+  LOG_LEVEL: 'warn',
+  OTEL_SDK_DISABLED: 'true',
+  OPERATORS_JSON: '',
+  OPERATORS_FILE: '',
+  RATE_LIMIT_PER_SECOND: '1000000',
+  RATE_LIMIT_BURST: '1000000',
+});
+
+try {
+  // The banner is printed whatever the log level; it names the real ports.
+  const urlOf = async (label: string) => /(http:\/\/\S+)/.exec(await platform.waitForLine((line) => line.trimStart().startsWith(label)))?.[1] ?? '';
+  const gatewayUrl = await urlOf('Operator API');
+  const gameUrl = await urlOf('Game launch host');
+  const sandboxUrl = await urlOf('Operator sandbox');
+  const operator = new OperatorClient(() => gatewayUrl, { id: DEMO_OPERATOR.id, token: DEMO_OPERATOR.apiToken, currency: 'EUR', timeZone: 'UTC' });
+  const future = operator.wallClock(new Date(Date.now() + 86_400_000));
+  const past = operator.wallClock(new Date(Date.now() - 86_400_000));
+
+  await measureRegister(gatewayUrl, future, WARMUP_S);
+  await measureRegister(gatewayUrl, past, WARMUP_S);
+  const register = await measureRegister(gatewayUrl, future, DURATION_S);
+  const validation = await measureRegister(gatewayUrl, past, DURATION_S);
+
+  // Free spins: a bonus and a session per player, then every spin played and every win applied.
+  const freeGames: PlayerClient[] = [];
+  for (let index = 0; index < PLAYERS; index++) {
+    const playerId = `spin_player_${index}`;
+    await operator.registerFreeSpins({ playerId, spins: SPINS_PER_PLAYER, callAmount: 10_000 });
+    freeGames.push(new PlayerClient(() => gameUrl, await operator.launch(playerId)));
+  }
+  const winsBefore = await appliedWins(sandboxUrl);
+  const freeStarted = performance.now();
+  const freeLatencies = await playAll(freeGames, {});
+  const answeredMs = performance.now() - freeStarted;
+  const total = PLAYERS * SPINS_PER_PLAYER;
+  while ((await appliedWins(sandboxUrl)) - winsBefore < total) await new Promise((resolve) => setTimeout(resolve, 20));
+  const appliedMs = performance.now() - freeStarted;
+
+  const demoGames: PlayerClient[] = [];
+  for (let index = 0; index < PLAYERS; index++) {
+    const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
+      token: DEMO_OPERATOR.apiToken,
+      json: { playerId: `demo_player_${index}`, providerId: 1, gameId: 101, language: 'en', returnUrl: 'https://casino.example/', isStreamer: false, demo: true },
+    });
+    demoGames.push(new PlayerClient(() => gameUrl, new URL(String(launched.body.data)).searchParams.get('token') ?? ''));
+  }
+  const demoStarted = performance.now();
+  const demoLatencies = await playAll(demoGames, { bet: 0.2 });
+  const demoMs = performance.now() - demoStarted;
+
+  const line = (m: Measured) => `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
+  const rate = (count: number, ms: number) => `${((count * 1_000) / ms).toFixed(0).padStart(6)} spins/s`;
+  const spinLatency = (sorted: readonly number[]) => `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
+  console.log(`e2e bench: the platform in one process (npm start), embedded SQLite (synchronous=FULL), node ${process.version}`);
+  console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
+  console.log(`  register → bus → bonus-ledger → reply              ${line(register)}`);
+  console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
+  console.log(`  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`);
+  console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
+  console.log(`  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`);
+  console.log(`  free spins as answered by the player API           ${rate(total, answeredMs)}   ${spinLatency(freeLatencies)}`);
+  console.log(`  baseline: demo spins, same player API, no ledger   ${rate(total, demoMs)}   ${spinLatency(demoLatencies)}`);
+  console.log(`  ratio free (applied) / demo                        ${((total / appliedMs) / (total / demoMs)).toFixed(3)}`);
+} finally {
+  await platform.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}

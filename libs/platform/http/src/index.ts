@@ -1,0 +1,9 @@
+/**
+ * @reelstream/http: what the services' HTTP APIs share — the API error as a value, the error
+ * envelope with the catalogue's statuses (DESIGN D16), the express error handler, and a
+ * graceful close.
+ */
+export { ApiError, isApiError } from './api-error.js';
+export { sendApiError, answeredErrorCode } from './send-api-error.js';
+export { apiErrorHandler, classifyHttpError, routeNotFound, type ApiErrorHandlerOptions } from './error-handler.js';
+export { closeGracefully, reachableUrl } from './graceful-close.js';

@@ -1,0 +1,67 @@
+/**
+ * Opens the event store and the message bus named by `EVENT_STORE_URL` / `BUS_URL`, traced, after
+ * checking both URLs so that a bad one is a configuration error naming its variable. The adapters
+ * are imported only here, after telemetry is up (services.md).
+ */
+import { ConfigError, type Backends } from '@reelstream/config';
+import type { CheckpointStore, EventStore, MessageBus } from '@reelstream/ports';
+import { traceEventStore, traceMessageBus } from '@reelstream/telemetry';
+
+export interface OpenedBackends {
+  /** The event store with trace context on every append and read. */
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  /** The bus with trace context on every message. */
+  bus: MessageBus;
+  /** The same back ends without tracing, for a service that adds its own (the wallet dispatcher). */
+  untraced: { store: EventStore; bus: MessageBus };
+  /** `kafka` or `sqlite`: `messaging.system` of the bus spans. */
+  busSystem: 'kafka' | 'sqlite';
+  close(): Promise<void>;
+}
+
+export async function checkBackendUrls(backends: Backends): Promise<void> {
+  const { parseSqliteBusUrl, parseSqliteEventStoreUrl } = await import('@reelstream/backends');
+  const { parseKafkaUrl } = await import('@reelstream/messaging-kafka');
+  const problems: string[] = [];
+  const check = (variable: string, parse: () => unknown) => {
+    try {
+      parse();
+    } catch (error) {
+      const message = (error as Error).message;
+      problems.push(message.includes(variable) ? message : `${variable}: ${message}`);
+    }
+  };
+  if (backends.eventStoreUrl.startsWith('sqlite:')) check('EVENT_STORE_URL', () => parseSqliteEventStoreUrl(backends.eventStoreUrl));
+  if (backends.busUrl.startsWith('sqlite:')) check('BUS_URL', () => parseSqliteBusUrl(backends.busUrl));
+  if (backends.busUrl.startsWith('kafka:')) check('BUS_URL', () => parseKafkaUrl(backends.busUrl));
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+export async function openBackends(backends: Backends, instanceId: string): Promise<OpenedBackends> {
+  await checkBackendUrls(backends);
+  const { openEventStore, openMessageBus } = await import('@reelstream/backends');
+  const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
+  let bus: MessageBus;
+  try {
+    bus = await openMessageBus(backends.busUrl, { instanceId });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const busSystem = backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite';
+  return {
+    store: traceEventStore(store),
+    checkpoints,
+    bus: traceMessageBus(bus, { system: busSystem }),
+    untraced: { store, bus },
+    busSystem,
+    async close() {
+      try {
+        await bus.close();
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * What every `apps/<app>/src/main.ts` repeats, once: telemetry first (its HTTP instrumentation
+ * patches only modules loaded after it, so a service's express code is imported inside `start`),
+ * the logger, the process identity (worker id, instance id), the back ends, and the life cycle —
+ * SIGINT/SIGTERM drain (stop in reverse start order, close the bus and the store, flush telemetry)
+ * and exit 0; a start-up failure is one clear message on stderr and exit 2 (configuration) or 1.
+ */
+import type { EventEmitter } from 'node:events';
+import { parseEnv as parseEnvWith, type Backends, type Env } from '@reelstream/config';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
+import { createLogger, initTelemetry, type Logger, type Telemetry } from '@reelstream/telemetry';
+import type * as z from 'zod';
+import { openBackends, type OpenedBackends } from './open-backends.js';
+import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';
+import { describeStartupFailure, EXIT_FAILURE } from './startup-failure.js';
+
+export interface ServiceRuntime {
+  readonly service: ServiceName;
+  /** The environment the process was started with. */
+  readonly env: Env;
+  /** The service's JSON logger (`LOG_LEVEL`). */
+  readonly logger: Logger;
+  readonly identity: ProcessIdentity;
+  /** The process's one id generator, on its worker id. */
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  /** Another logger at the same level, for one of several services in this process. */
+  loggerFor(service: string): Logger;
+  /** Parses the environment with an app's schema; errors name the variable (exit code 2). */
+  parseEnv<Schema extends z.ZodType>(schema: Schema): z.output<Schema>;
+  /** Opens (traced) the event store and bus of `backends`; they are closed after every service stopped. */
+  openBackends(backends: Backends): Promise<OpenedBackends>;
+  /** Registers what stops a started part; parts stop in reverse order of registration. */
+  onStop(name: string, stop: () => Promise<void>): void;
+  /** Runs after the `ready` line, e.g. a banner that should be the last thing on the terminal. */
+  onReady(announce: () => void): void;
+}
+
+/** Fields of the `ready` log line (URLs, ports): what a supervisor or a test waits for. */
+export type ReadyFields = Record<string, unknown>;
+
+export interface RunServiceOptions {
+  /** Default `process.env`. */
+  env?: Env;
+  /** Default `process.stderr`. */
+  stderr?: { write(text: string): unknown };
+  /** Default `process.exit`. */
+  exit?: (code: number) => void;
+  /** Where SIGINT and SIGTERM come from. Default `process`. */
+  signals?: Pick<EventEmitter, 'on'>;
+  /** A drain longer than this exits 1 (Kubernetes kills at 30 s). Default 25 s. */
+  drainTimeoutMs?: number;
+  /** Default `os.hostname()`. */
+  hostname?: string;
+}
+
+interface Stop {
+  name: string;
+  stop: () => Promise<void>;
+}
+
+export async function runService(service: ServiceName, start: (runtime: ServiceRuntime) => Promise<ReadyFields>, options: RunServiceOptions = {}): Promise<void> {
+  const env = options.env ?? process.env;
+  const stderr = options.stderr ?? process.stderr;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const stops: Stop[] = [];
+  const announcements: (() => void)[] = [];
+  const portVariables = new Map<number, string[]>();
+  let state: 'starting' | 'running' | 'draining' = 'starting';
+  let telemetry: Telemetry | undefined;
+  let logger: Logger | undefined;
+
+  /** Stops every registered part, newest first; true when all stopped cleanly. */
+  const stopAll = async (): Promise<boolean> => {
+    let clean = true;
+    for (const { name, stop } of stops.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        clean = false;
+        if (logger) logger.error('did not stop cleanly', { part: name, error });
+        else stderr.write(`${service}: ${name} did not stop cleanly: ${(error as Error).message}\n`);
+      }
+    }
+    await telemetry?.shutdown();
+    return clean;
+  };
+
+  const drain = async (signal: string) => {
+    const deadline = setTimeout(() => {
+      stderr.write(`${service}: did not stop within ${options.drainTimeoutMs ?? 25_000} ms of ${signal}; exiting\n`);
+      exit(EXIT_FAILURE);
+    }, options.drainTimeoutMs ?? 25_000);
+    deadline.unref();
+    logger?.info('stopping', { signal });
+    const clean = await stopAll();
+    clearTimeout(deadline);
+    logger?.info('stopped', { clean });
+    exit(clean ? 0 : EXIT_FAILURE);
+  };
+
+  const onSignal = (signal: string) => {
+    if (state === 'draining') {
+      stderr.write(`${service}: ${signal} again: exiting without waiting for the drain\n`);
+      exit(EXIT_FAILURE);
+      return;
+    }
+    state = 'draining';
+    void drain(signal);
+  };
+  const signals = options.signals ?? process;
+  signals.on('SIGINT', () => onSignal('SIGINT'));
+  signals.on('SIGTERM', () => onSignal('SIGTERM'));
+
+  try {
+    telemetry = initTelemetry({ serviceName: service, env });
+    logger = createLogger({ service, env });
+    const level = logger.level;
+    const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
+    const runtime: ServiceRuntime = {
+      service,
+      env,
+      logger,
+      identity,
+      ids: new TimeOrderedIdGenerator(identity.workerId),
+      clock: systemClock,
+      loggerFor: (name) => createLogger({ service: name, level, env }),
+      parseEnv: (schema) => {
+        const parsed = parseEnvWith(schema, env);
+        rememberPorts(parsed, portVariables);
+        return parsed;
+      },
+      openBackends: async (backends) => {
+        const opened = await openBackends(backends, identity.instanceId);
+        stops.push({ name: 'back ends', stop: () => opened.close() });
+        return opened;
+      },
+      onStop: (name, stop) => void stops.push({ name, stop }),
+      onReady: (announce) => void announcements.push(announce),
+    };
+    logger.info('starting', { instanceId: identity.instanceId, workerId: identity.workerId, workerIdFrom: identity.workerIdSource });
+    const ready = await start(runtime);
+    if (state !== 'starting') return;
+    state = 'running';
+    logger.info('ready', { ...ready, instanceId: identity.instanceId, workerId: identity.workerId });
+    for (const announce of announcements) announce();
+  } catch (error) {
+    // A signal during start-up is already draining what started; the failure it causes is expected.
+    if (state !== 'starting') return;
+    state = 'draining';
+    const failure = describeStartupFailure(service, error, portVariables);
+    stderr.write(`${failure.message}\n`);
+    await stopAll();
+    exit(failure.exitCode);
+  }
+}
+
+/** Ports the environment sets, by number, so that "port in use" can name the variable. */
+function rememberPorts(parsed: unknown, into: Map<number, string[]>): void {
+  if (typeof parsed !== 'object' || parsed === null) return;
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!key.endsWith('_PORT') || typeof value !== 'number' || value === 0) continue;
+    const names = into.get(value) ?? [];
+    if (!names.includes(key)) names.push(key);
+    into.set(value, names);
+  }
+}

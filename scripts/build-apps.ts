@@ -1,0 +1,118 @@
+/**
+ * `npm run build` (or `npx nx build <app>`): bundles each app's `src/main.ts` with esbuild into
+ * `dist/apps/<app>/main.js` (ESM, Node 20), so `node dist/apps/<app>/main.js` runs it without tsx.
+ *
+ * - The workspace's own packages (`@reelstream/*`, TypeScript sources) are bundled; every other
+ *   package stays external and is loaded from node_modules at run time, as installed (native
+ *   better-sqlite3, and express/got loaded through Node's own loader, where OpenTelemetry's
+ *   instrumentation patches them).
+ * - Code splitting keeps the `await import()`s of the mains lazy: express is loaded after
+ *   telemetry started (services.md), not hoisted to the top of main.js.
+ * - Sources find their run-time files relative to themselves (`import.meta.dirname`). In the
+ *   bundle each such expression is rewritten to the bundle's directory plus the source's own
+ *   path in the repository, and the files they read (config/catalog.json, the game page) are
+ *   copied there under the same relative paths, so the bundle works wherever it is copied.
+ */
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..');
+
+/** Each app and the repository files its code reads at run time. */
+export const APP_RUNTIME_FILES: Readonly<Record<string, readonly string[]>> = {
+  platform: ['config/catalog.json', 'libs/services/game-server/public'],
+  gateway: ['config/catalog.json'],
+  'bonus-ledger': ['config/catalog.json'],
+  'game-server': ['config/catalog.json', 'libs/services/game-server/public'],
+  'wallet-dispatcher': [],
+  'operator-sandbox': [],
+};
+export const APPS = Object.keys(APP_RUNTIME_FILES);
+
+export interface BuiltApp {
+  app: string;
+  entry: string;
+  bytes: number;
+}
+
+/** Bare imports other than the workspace's own packages are left to Node at run time. */
+const thirdPartyExternal: Plugin = {
+  name: 'third-party-external',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@reelstream/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/** `import.meta.dirname|filename|url` of a workspace source → the same place under the bundle's directory. */
+function relocateImportMeta(root: string): Plugin {
+  return {
+    name: 'relocate-import-meta',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta') || args.path.includes('/node_modules/')) return undefined;
+        const file = relative(root, args.path);
+        const directory = dirname(file);
+        const contents = source.replace(/import\.meta\.(dirname|filename|url)\b/g, (_match, property: string) => {
+          if (property === 'dirname') return `(import.meta.dirname + ${JSON.stringify(`/${directory}`)})`;
+          if (property === 'filename') return `(import.meta.dirname + ${JSON.stringify(`/${file}`)})`;
+          return `new URL(${JSON.stringify(`./${file}`)}, import.meta.url).href`;
+        });
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+export async function buildApp(app: string, options: { outDir?: string; root?: string } = {}): Promise<BuiltApp> {
+  const root = options.root ?? REPOSITORY_ROOT;
+  const files = APP_RUNTIME_FILES[app];
+  if (!files) throw new Error(`unknown app ${app}: one of ${APPS.join(', ')}`);
+  const outDir = join(options.outDir ?? join(root, 'dist'), 'apps', app);
+  await rm(outDir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { main: join(root, 'apps', app, 'src', 'main.ts') },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    chunkNames: '[name]-[hash]',
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [thirdPartyExternal, relocateImportMeta(root)],
+  });
+  for (const file of files) await cp(join(root, file), join(outDir, file), { recursive: true });
+  // The .js files are ES modules wherever the directory is copied to.
+  await writeFile(join(outDir, 'package.json'), `${JSON.stringify({ type: 'module', private: true }, null, 2)}\n`);
+  const bytes = Object.entries(result.metafile.outputs).reduce((sum, [path, output]) => sum + (path.endsWith('.js') ? output.bytes : 0), 0);
+  return { app, entry: join(outDir, 'main.js'), bytes };
+}
+
+export async function buildApps(apps: readonly string[] = APPS, options: { outDir?: string; root?: string } = {}): Promise<BuiltApp[]> {
+  if (options.outDir) await mkdir(options.outDir, { recursive: true });
+  return Promise.all(apps.map((app) => buildApp(app, options)));
+}
+
+async function cli(argv: readonly string[]): Promise<number> {
+  const outAt = argv.indexOf('--outdir');
+  const outDir = outAt >= 0 ? argv[outAt + 1] : undefined;
+  const apps = argv.filter((arg, index) => !arg.startsWith('--') && (outAt < 0 || index !== outAt + 1));
+  const unknown = apps.filter((app) => !APPS.includes(app));
+  if (unknown.length > 0 || (outAt >= 0 && !outDir)) {
+    process.stderr.write(`usage: build-apps [${APPS.join('|')} …] [--outdir DIR]${unknown.length > 0 ? `\nunknown app: ${unknown.join(', ')}` : ''}\n`);
+    return 2;
+  }
+  const started = performance.now();
+  const built = await buildApps(apps.length > 0 ? apps : APPS, outDir ? { outDir: resolve(outDir) } : {});
+  for (const { entry, bytes } of built) process.stdout.write(`${relative(process.cwd(), entry)}  ${(bytes / 1024).toFixed(0)} KiB\n`);
+  process.stdout.write(`built ${built.length} app(s) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = await cli(process.argv.slice(2));
