@@ -80,7 +80,7 @@ async function startSandbox(dir: string): Promise<{ url: string; stop: () => Pro
   });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /"msg":"operator sandbox ready","url":"([^"]+)"/.exec(line);
+      const match = /"service":"operator-sandbox","msg":"ready","url":"([^"]+)"/.exec(line);
       if (match?.[1]) resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
