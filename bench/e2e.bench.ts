@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import { DEMO_OPERATOR } from '@reelstream/config';
 import { AppProcess } from '../apps/platform/test/support/app-process.js';
 import { call, OperatorClient, PlayerClient } from '../apps/platform/test/support/clients.js';
+import { benchRegistration } from './support/registration.js';
 
 const CONNECTIONS = 32;
 const DURATION_S = 10;
@@ -36,20 +37,6 @@ interface Measured {
   errors: number;
 }
 
-let sequence = 0;
-function registration(expireAt: string): string {
-  sequence += 1;
-  return JSON.stringify({
-    platformId: `bench-${process.pid}-${sequence}`,
-    providerId: 1,
-    gameId: [101, 102],
-    playerId: `bench_player_${sequence}`,
-    bonusType: 1,
-    callAmount: 50,
-    expireAt,
-    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
-  });
-}
 
 async function measureRegister(gatewayUrl: string, expireAt: string, durationS: number): Promise<Measured> {
   const result = await autocannon({
@@ -61,7 +48,7 @@ async function measureRegister(gatewayUrl: string, expireAt: string, durationS: 
         method: 'POST',
         path: '/v1/bonus-call/register',
         headers: { authorization: `Bearer ${DEMO_OPERATOR.apiToken}`, 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: registration(expireAt) }),
+        setupRequest: (request) => ({ ...request, body: benchRegistration(expireAt) }),
       },
     ],
   });

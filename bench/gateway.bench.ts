@@ -26,6 +26,7 @@ import { systemClock } from '@reelstream/ports';
 import { catalogLookup, startBonusLedger } from '@reelstream/service-bonus-ledger';
 import { loadCatalogFile, startGateway } from '@reelstream/service-gateway';
 import { createLogger } from '@reelstream/telemetry';
+import { benchRegistration } from './support/registration.js';
 
 const CONNECTIONS = 32;
 const DURATION_S = 10;
@@ -36,20 +37,6 @@ const operators = parseOperatorsConfig([
   { id: 'bench', name: 'Bench Casino', apiToken: TOKEN, callbackUrl: 'http://127.0.0.1:9/wallet/bench', signingSecret: 'bench-signing-secret-0123', currency: 'EUR' },
 ]);
 
-let sequence = 0;
-function registration(): string {
-  sequence += 1;
-  return JSON.stringify({
-    platformId: `bench-${process.pid}-${sequence}`,
-    providerId: 1,
-    gameId: [101, 102],
-    playerId: `bench_player_${sequence}`,
-    bonusType: 1,
-    callAmount: 50,
-    expireAt: '2099-12-31 23:59:59',
-    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
-  });
-}
 
 /** The baseline: the same request validation, then 200 without any back end. */
 async function bareExpress(): Promise<{ url: string; close(): Promise<void> }> {
@@ -102,7 +89,7 @@ async function measure(url: string, durationS: number): Promise<Measured> {
         method: 'POST',
         path: '/v1/bonus-call/register',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: registration() }),
+        setupRequest: (request) => ({ ...request, body: benchRegistration() }),
       },
     ],
   });

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { openEventStore } from '@reelstream/backends';
 import { freeSpinSettledData, roundCanceledData, roundSettledData, roundStartedData, type RoundStarted } from '@reelstream/contracts';
 import type { RecordedEvent } from '@reelstream/ports';
+import type { SandboxTransaction } from './clients.js';
 
 type RoundStartedData = RoundStarted['data'];
 
@@ -67,17 +68,7 @@ export async function readEventLog(dataDir: string): Promise<EventLog> {
 }
 
 /** One callback the sandbox applied (or refused), with the body it received. */
-export interface ReceivedCallback {
-  transactionId: number;
-  command: 'bet' | 'win' | 'betwin' | 'cancel';
-  playerId: string;
-  roundId: number;
-  debitMinor: number;
-  creditMinor: number;
-  refTransactionId: number | null;
-  statusCode: string;
-  applied: boolean;
-  canceledBy: number | null;
+export interface ReceivedCallback extends Omit<SandboxTransaction, 'cancelEffect'> {
   /** From the body as received (D7: a string of digits by default). */
   bonusId: number;
 }
