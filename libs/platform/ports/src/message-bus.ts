@@ -51,6 +51,14 @@ export interface SubscribeOptions {
   retryDelayMs?: (attempt: number) => number;
   /** How many partitions this consumer works on at once. Default: all it owns. */
   partitionsConsumedConcurrently?: number;
+  /**
+   * How many messages of one partition may be in its handler at once, never two of the same key:
+   * a slow key holds only its own key, not the keys behind it in the partition. Per-key order is
+   * kept, and the committed offset never passes a message whose handler has not finished (a
+   * restart redelivers what finished beyond it; handlers are idempotent). Default 1: strict
+   * partition order.
+   */
+  keyConcurrency?: number;
 }
 
 export interface Consumer {
