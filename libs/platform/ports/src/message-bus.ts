@@ -128,3 +128,22 @@ export async function reply(bus: MessageBus, request: Message, value: unknown, h
 export function defaultRetryDelayMs(attempt: number): number {
   return Math.min(5_000, 100 * 2 ** Math.max(0, attempt - 1));
 }
+
+/**
+ * A message an adapter parked on a dead-letter topic (after `maxAttempts`, or undecodable).
+ * Adapters report every one to the `onParked` observer they are opened with, so that parking is
+ * logged at error with its reason and counted in a metric (nothing is parked silently).
+ */
+export interface ParkedMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string;
+  deadLetterTopic: string;
+  reason: string;
+  /** How many times the handler ran; 0 when the message could not even be decoded. */
+  attempts: number;
+  groupId: string;
+}
+
+export type ParkedMessageObserver = (parked: ParkedMessage) => void;
