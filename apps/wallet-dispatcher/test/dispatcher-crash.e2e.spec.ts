@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, Topics, walletReply, type OperatorConfigInput, type WalletReply, type WalletRequest } from '@reelstream/contracts';
+import { parseOperatorsConfig, playerKey, Topics, walletReply, type OperatorConfigInput, type WalletReply, type WalletRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
 import { startOperatorSandbox, type OperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
@@ -93,7 +93,7 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
         while (kills < index * (KILLS / BURSTS)) await sleep(50);
         await bus.publish(
           Topics.walletRequests,
-          burst.map((request) => ({ key: request.playerId, value: request, headers: { [BusHeaders.replyTo]: Topics.walletReplies, [BusHeaders.correlationId]: `c-${request.transactionId}` } })),
+          burst.map((request) => ({ key: playerKey(request), value: request, headers: { [BusHeaders.replyTo]: Topics.walletReplies, [BusHeaders.correlationId]: `c-${request.transactionId}` } })),
         );
         while (!burst.every((request) => replies.has(`c-${request.transactionId}`))) await sleep(50);
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BusHeaders } from '@reelstream/ports';
 import { Headers, HttpHeaders } from './headers.js';
-import { TopicKeys, Topics } from './topics.js';
+import { playerKey, TopicKeys, Topics } from './topics.js';
 
 describe('bus headers: the same strings as @reelstream/ports where they overlap', () => {
   it('matches BusHeaders for correlation-id, reply-to, traceparent and tracestate', () => {
@@ -26,8 +26,10 @@ describe('topics and their keys (DESIGN §4)', () => {
   it('has the seven topics, each with its key', () => {
     expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.cancels', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests']);
     expect(Object.keys(TopicKeys).sort()).toEqual(Object.values(Topics).sort());
-    expect(TopicKeys['wallet.requests']).toBe('playerId');
+    expect(TopicKeys['wallet.requests']).toBe('operatorId:playerId');
     expect(TopicKeys['bonus.replies']).toBe('correlationId');
-    expect(TopicKeys['wallet.cancels']).toBe('playerId');
+    expect(TopicKeys['wallet.cancels']).toBe('operatorId:playerId');
+    // Two operators may both have a player_1: their messages must never share a key.
+    expect(playerKey({ operatorId: 'casino_a', playerId: 'player_1' })).not.toBe(playerKey({ operatorId: 'casino_b', playerId: 'player_1' }));
   });
 });

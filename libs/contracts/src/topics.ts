@@ -4,37 +4,41 @@
  */
 
 export const Topics = {
-  /** Commands and queries to the bonus-ledger. Key: playerId (see `bonusCommandKey`). */
+  /** Commands and queries to the bonus-ledger. Key: operator and player (see `bonusCommandKey`). */
   bonusCommands: 'bonus.commands',
   /** Ledger replies, to the instance named in `reply-to`. Key: correlationId. */
   bonusReplies: 'bonus.replies',
-  /** Bonus events relayed from the store with a checkpoint. Key: playerId. */
+  /** Bonus events relayed from the store with a checkpoint. Key: operator and player (`playerKey`). */
   bonusEvents: 'bonus.events',
-  /** Wallet requests to the dispatcher: a round's bet before its win. Key: playerId. */
+  /** Wallet requests to the dispatcher: a round's bet before its win. Key: operator and player (`playerKey`). */
   walletRequests: 'wallet.requests',
   /** Dispatcher replies to the requester. Key: correlationId. */
   walletReplies: 'wallet.replies',
-  /** Wins parked after their retries (D11), for reconciliation. Key: playerId. */
+  /** Wins parked after their retries (D11), for reconciliation. Key: operator and player (`playerKey`). */
   walletDeadLetters: 'wallet.dead-letters',
   /**
    * Cancels (D9) waiting for the operator's OK: the dispatcher's own work queue, retried with
-   * backoff and never parked, so a pending cancel survives restarts. Key: playerId.
+   * backoff and never parked, so a pending cancel survives restarts. Key: operator and player (`playerKey`).
    */
   walletCancels: 'wallet.cancels',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
 export const TopicKeys = {
-  'bonus.commands': 'playerId',
+  'bonus.commands': 'operatorId:playerId',
   'bonus.replies': 'correlationId',
-  'bonus.events': 'playerId',
-  'wallet.requests': 'playerId',
+  'bonus.events': 'operatorId:playerId',
+  'wallet.requests': 'operatorId:playerId',
   'wallet.replies': 'correlationId',
-  'wallet.dead-letters': 'playerId',
-  'wallet.cancels': 'playerId',
+  'wallet.dead-letters': 'operatorId:playerId',
+  'wallet.cancels': 'operatorId:playerId',
 } as const satisfies Record<Topic, string>;
 
-/** Key of `wallet.requests`, `wallet.dead-letters` and `bonus.events` messages. */
-export function playerKey(message: { playerId: string }): string {
-  return message.playerId;
+/**
+ * Key of every message about one player (`wallet.requests`, `wallet.cancels`,
+ * `wallet.dead-letters`, `bonus.events`, a player's `bonus.commands`). A playerId belongs to its
+ * operator (two operators may both have a `player_1`), so the key names the operator too.
+ */
+export function playerKey(message: { operatorId: string; playerId: string }): string {
+  return `${message.operatorId}:${message.playerId}`;
 }

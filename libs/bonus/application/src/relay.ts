@@ -115,7 +115,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       causationId: typeof metadata.causationId === 'string' ? metadata.causationId : recorded.eventId,
       event,
     });
-    return { event: { key: owner.playerId, value, headers: { ...headers, [Headers.messageType]: event.type } }, win };
+    return { event: { key: playerKey(owner), value, headers: { ...headers, [Headers.messageType]: event.type } }, win };
   };
 
   return startCatchUp({

@@ -54,7 +54,7 @@ describe('BonusLedgerClient', () => {
     const answer = await client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'player_1' }, 'request-1');
     expect(answer).toEqual({ ok: true, result: { bonus: null } });
     const sent = received[before] as Message;
-    expect(sent.key).toBe('player_1');
+    expect(sent.key).toBe('casino-a:player_1');
     expect(sent.headers[Headers.messageType]).toBe('GetActiveBonus');
     expect(sent.headers[Headers.operatorId]).toBe('casino-a');
     expect(sent.value).toMatchObject({ type: 'GetActiveBonus', version: 1, metadata: { correlationId: 'request-1', operatorId: 'casino-a', issuedAt: '2026-05-01T10:00:00.000Z' } });

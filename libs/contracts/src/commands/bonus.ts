@@ -7,6 +7,7 @@ import { bonusTypeValue, BonusTypes, platformId, spinAmountValue } from '../api/
 import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
 import { bonusCallStatusName, bonusGameIds } from './bonus-record.js';
 import { commandEnvelope } from './metadata.js';
+import { playerKey } from '../topics.js';
 
 export const registerBonusCallData = z
   .strictObject({
@@ -134,7 +135,7 @@ export const BonusRequestTypes = {
  */
 export function bonusCommandKey(message: BonusRequestMessage): string {
   const data: { operatorId: string; playerId?: string; issueId?: number; platformId?: string } = message.data;
-  if (data.playerId !== undefined) return data.playerId;
+  if (data.playerId !== undefined) return playerKey({ operatorId: data.operatorId, playerId: data.playerId });
   if (data.issueId !== undefined) return `${data.operatorId}:issue:${data.issueId}`;
   if (data.platformId !== undefined) return `${data.operatorId}:platform:${data.platformId}`;
   return data.operatorId;

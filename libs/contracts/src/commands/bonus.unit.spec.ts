@@ -106,7 +106,11 @@ describe('bonus.commands: versioned command envelopes with metadata (DESIGN §4)
 });
 
 describe('bonus.commands key: the player, or what the message names (DESIGN §4)', () => {
-  it('keys by playerId when the message has one', () => expect(bonusCommandKey(register)).toBe('player_42'));
+  it('keys by operator and playerId when the message has one: a playerId belongs to its operator', () => {
+    expect(bonusCommandKey(register)).toBe('demo:player_42');
+    const other = { ...register, data: { ...register.data, operatorId: 'casino_b' } };
+    expect(bonusCommandKey(other)).toBe('casino_b:player_42');
+  });
   it('keys a cancel by issueId or platformId under its operator', () => {
     expect(bonusCommandKey({ type: 'CancelBonusCall', version: 1, data: { operatorId: 'demo', issueId: 5 }, metadata })).toBe('demo:issue:5');
     expect(bonusCommandKey({ type: 'GetBonusCall', version: 1, data: { operatorId: 'demo', platformId: 'p-1' }, metadata })).toBe('demo:platform:p-1');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, parseStoredEvent, Topics, walletReply, walletTxStream, type OperatorConfigInput, type WalletBetRequest, type WalletReply, type WalletRequestsMessage, type WalletWinRequest } from '@reelstream/contracts';
+import { parseOperatorsConfig, parseStoredEvent, playerKey, Topics, walletReply, walletTxStream, type OperatorConfigInput, type WalletBetRequest, type WalletReply, type WalletRequestsMessage, type WalletWinRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
@@ -82,7 +82,7 @@ export async function startRig(): Promise<Rig> {
       await dispatcher.ready;
     },
     async request(message, timeoutMs = 30_000) {
-      const answer = await requester.request(Topics.walletRequests, { key: message.playerId, value: message }, { replyTopic: Topics.walletReplies, timeoutMs });
+      const answer = await requester.request(Topics.walletRequests, { key: playerKey(message), value: message }, { replyTopic: Topics.walletReplies, timeoutMs });
       return walletReply.parse(answer.value);
     },
     async events(transactionId) {

@@ -4,7 +4,7 @@
  * letter, and the requester's reply. Each may therefore go out twice; their consumers dedupe
  * by transactionId.
  */
-import { Headers, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
+import { Headers, playerKey, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
 import { BusHeaders, reply, type Message } from '@reelstream/ports';
 import { deadLetterOf, pendingCancel, replyFromRecord, type WalletTxState } from '@reelstream/wallet-domain';
 import type { DispatchContext } from './dispatch-context.js';
@@ -20,9 +20,9 @@ export async function replyIfAsked(context: DispatchContext, message: Message, v
 export async function publishOutcome(context: DispatchContext, message: Message, state: WalletTxState): Promise<void> {
   const { bus } = context.deps;
   const cancel = pendingCancel(state);
-  if (cancel) await bus.publish(Topics.walletCancels, { key: cancel.playerId, value: cancel, headers: { [Headers.messageType]: 'WalletCancelDelivery' } });
+  if (cancel) await bus.publish(Topics.walletCancels, { key: playerKey(cancel), value: cancel, headers: { [Headers.messageType]: 'WalletCancelDelivery' } });
   const deadLetter = deadLetterOf(state);
-  if (deadLetter) await bus.publish(Topics.walletDeadLetters, { key: deadLetter.playerId, value: deadLetter, headers: { [Headers.messageType]: 'WalletDeadLetter' } });
+  if (deadLetter) await bus.publish(Topics.walletDeadLetters, { key: playerKey(deadLetter), value: deadLetter, headers: { [Headers.messageType]: 'WalletDeadLetter' } });
   const answer = replyFromRecord(state);
   if (answer) await replyIfAsked(context, message, answer);
 }

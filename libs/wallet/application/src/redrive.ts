@@ -4,7 +4,7 @@
  * awaited on `wallet.replies`. The dispatcher delivers the recorded win with its own
  * transactionId, so the operator applies it at most once however often it is re-driven.
  */
-import { Headers, Topics, walletRedriveRequest, walletReply, type WalletDeadLetter, type WalletReply } from '@reelstream/contracts';
+import { Headers, playerKey, Topics, walletRedriveRequest, walletReply, type WalletDeadLetter, type WalletReply } from '@reelstream/contracts';
 import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
 import { findDeadLetteredWins, type DeadLetterFilter } from './dead-letters.js';
 
@@ -59,7 +59,7 @@ export async function redriveDeadLetters(deps: { store: EventStore; bus: Message
 async function redriveOne(deps: { bus: MessageBus; clock: Clock }, letter: WalletDeadLetter, timeoutMs: number): Promise<RedriveOutcome> {
   const command = walletRedriveRequest.parse({ command: 'redrive', transactionId: letter.transactionId, operatorId: letter.operatorId, playerId: letter.playerId, requestedAt: deps.clock.now().toISOString() });
   try {
-    const answer = await deps.bus.request(Topics.walletRequests, { key: letter.playerId, value: command, headers: { [Headers.messageType]: 'redrive' } }, { replyTopic: Topics.walletReplies, timeoutMs });
+    const answer = await deps.bus.request(Topics.walletRequests, { key: playerKey(letter), value: command, headers: { [Headers.messageType]: 'redrive' } }, { replyTopic: Topics.walletReplies, timeoutMs });
     const reply = walletReply.parse(answer.value);
     return reply.statusCode === 'OK' ? { kind: 'applied', reply } : { kind: 'failed', reply };
   } catch (error) {
