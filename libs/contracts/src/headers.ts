@@ -29,6 +29,8 @@ export const HttpHeaders = {
   retryAfter: 'Retry-After',
   /** Lower-case hex HMAC-SHA256 of the raw callback body with the operator's secret (D8). */
   requestSignature: 'X-Request-Signature',
+  /** Unix seconds of this attempt of a callback; signed too under the `timestamp.body` scheme. */
+  requestTimestamp: 'X-Request-Timestamp',
 } as const;
 
 export const JSON_CONTENT_TYPE = 'application/json';

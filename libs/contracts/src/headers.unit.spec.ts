@@ -18,7 +18,7 @@ describe('bus headers: the same strings as @reelstream/ports where they overlap'
   });
 
   it('names the HTTP headers of the API and the callbacks (D8, D17)', () => {
-    expect(HttpHeaders).toMatchObject({ requestId: 'X-Request-Id', idempotentReplayed: 'Idempotent-Replayed', retryAfter: 'Retry-After', requestSignature: 'X-Request-Signature' });
+    expect(HttpHeaders).toMatchObject({ requestId: 'X-Request-Id', idempotentReplayed: 'Idempotent-Replayed', retryAfter: 'Retry-After', requestSignature: 'X-Request-Signature', requestTimestamp: 'X-Request-Timestamp' });
   });
 });
 

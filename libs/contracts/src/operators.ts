@@ -32,6 +32,13 @@ export function isOrigin(value: string): boolean {
 export const CALLBACK_ID_ENCODINGS = ['string', 'number'] as const;
 export type CallbackIdEncoding = (typeof CALLBACK_ID_ENCODINGS)[number];
 
+/**
+ * What X-Request-Signature covers: `body` = the raw body bytes (D8); `timestamp.body` = the
+ * X-Request-Timestamp value, a `.`, then the body bytes, so a wallet can refuse stale replays.
+ */
+export const SIGNATURE_SCHEMES = ['body', 'timestamp.body'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
 const operatorInput = z
   .strictObject({
     id: operatorId,
@@ -55,6 +62,7 @@ const operatorInput = z
       .array(z.string().refine((origin) => isOrigin(origin), { error: (issue) => `${JSON.stringify(issue.input)} is not an origin such as https://casino.example (no path, no trailing slash)` }))
       .default([]),
     callbackIdEncoding: z.enum(CALLBACK_ID_ENCODINGS, { error: 'callbackIdEncoding must be "string" or "number"' }).default('string'),
+    signatureScheme: z.enum(SIGNATURE_SCHEMES, { error: 'signatureScheme must be "body" or "timestamp.body"' }).default('body'),
     features: z.strictObject({ regularBonusCall: z.boolean().default(false) }).default({ regularBonusCall: false }),
   })
   .superRefine((operator, ctx) => {
@@ -81,6 +89,7 @@ export const operatorConfig = operatorInput.transform((operator) => ({
   timeZone: operator.timeZone,
   allowedReturnOrigins: operator.allowedReturnOrigins,
   callbackIdEncoding: operator.callbackIdEncoding,
+  signatureScheme: operator.signatureScheme,
   features: operator.features,
 }));
 export type OperatorConfigInput = z.input<typeof operatorConfig>;

@@ -34,6 +34,7 @@ describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
       timeZone: 'UTC',
       allowedReturnOrigins: [],
       callbackIdEncoding: 'string',
+      signatureScheme: 'body',
       features: { regularBonusCall: false },
     });
   });
@@ -49,6 +50,7 @@ describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
         timeZone: 'Asia/Seoul',
         allowedReturnOrigins: ['https://casino.example', 'http://localhost:3000'],
         callbackIdEncoding: 'number',
+        signatureScheme: 'timestamp.body',
         features: { regularBonusCall: true },
       },
     ]);
@@ -57,6 +59,7 @@ describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
       signingSecrets: ['new-signing-secret-000', 'old-signing-secret-000'],
       timeZone: 'Asia/Seoul',
       callbackIdEncoding: 'number',
+      signatureScheme: 'timestamp.body',
       features: { regularBonusCall: true },
     });
   });
@@ -69,6 +72,7 @@ describe('operator config: errors name the key (the platform prints them at star
     [{ currency: 'XYZ' }, 'operators[0].currency: currency "XYZ" is not an ISO 4217 code this platform supports'],
     [{ callbackUrl: 'ftp://wallet.example' }, 'operators[0].callbackUrl: expected an absolute http:// or https:// URL'],
     [{ callbackIdEncoding: 'hex' }, 'operators[0].callbackIdEncoding: callbackIdEncoding must be "string" or "number"'],
+    [{ signatureScheme: 'timestamp' }, 'operators[0].signatureScheme: signatureScheme must be "body" or "timestamp.body"'],
     [{ allowedReturnOrigins: ['https://casino.example/lobby'] }, 'operators[0].allowedReturnOrigins[0]: "https://casino.example/lobby" is not an origin such as https://casino.example (no path, no trailing slash)'],
     [{ apiToken: 'short' }, 'operators[0].apiToken: apiToken must be at least 16 characters'],
     [{ signingSecret: 'short' }, 'operators[0].signingSecret: signingSecret must be at least 16 characters'],

@@ -19,12 +19,13 @@ const bet = {
 const win = { command: 'win', transactionId: 11, playerId: 'player_42', roundId: 12, providerId: 7, gameCode: 1001, amount: 0, isRoundFinished: true, bonusId: 99, timestamp: 1777777778 } as const;
 const betwin = { command: 'betwin', transactionId: 13, playerId: 'player_42', roundId: 14, providerId: 7, gameCode: 1001, betAmount: 2, winAmount: 7.25, bonusId: 0, timestamp: 1777777779 } as const;
 const cancel = { command: 'cancel', transactionId: 15, refTransactionId: 13, playerId: 'player_42', roundId: 14, providerId: 7, gameCode: 1001, amount: 2, bonusId: 0, timestamp: 1777777780 } as const;
+const cancelOfBetwin = { command: 'cancel', transactionId: 16, refTransactionId: 13, playerId: 'player_42', roundId: 14, providerId: 7, gameCode: 1001, betAmount: 2, winAmount: 7.25, bonusId: 0, timestamp: 1777777781 } as const;
 
 describe('callbacks: ids are strings of digits by default, JSON numbers per operator setting (DESIGN D7)', () => {
   it('writes a bet with string ids in the field order of spec §6.1', () => {
     const wire = encodeCallback(bet, 'string');
     expect(JSON.stringify(wire)).toBe(
-      '{"command":"bet","transactionId":"171234567890001","playerId":"player_42","roundId":"171234567890002","providerId":7,"gameCode":1001,"currency":"EUR","amount":1.5,"isBonusBusy":false,"bonusId":"0","timestamp":1777777777}',
+      '{"command":"bet","transactionId":"171234567890001","playerId":"player_42","roundId":"171234567890002","providerId":7,"gameCode":1001,"currency":"EUR","amount":1.5,"isBonusBusy":false,"bonusId":0,"timestamp":1777777777}',
     );
   });
 
@@ -37,7 +38,7 @@ describe('callbacks: ids are strings of digits by default, JSON numbers per oper
   it('writes win (§6.2), betwin (§6.3) and cancel (D9) in their documented order', () => {
     expect(Object.keys(encodeCallback(win, 'string'))).toEqual(['command', 'transactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'isRoundFinished', 'bonusId', 'timestamp']);
     expect(Object.keys(encodeCallback(betwin, 'string'))).toEqual(['command', 'transactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'betAmount', 'winAmount', 'bonusId', 'timestamp']);
-    expect(encodeCallback(cancel, 'string')).toEqual({ ...cancel, transactionId: '15', refTransactionId: '13', roundId: '14', bonusId: '0' });
+    expect(encodeCallback(cancel, 'string')).toEqual({ ...cancel, transactionId: '15', refTransactionId: '13', roundId: '14' });
     expect(Object.keys(encodeCallback(cancel, 'number'))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'bonusId', 'timestamp']);
   });
 
@@ -58,11 +59,19 @@ describe('callbacks: ids are strings of digits by default, JSON numbers per oper
     expect(callbackRequest.safeParse({ ...bet, transactionId }).success).toBe(false);
   });
 
-  it('accepts bonusId 0 and "0" (no bonus, spec §2.5) but not "00" or -1', () => {
-    expect(winCallback.parse({ ...win, bonusId: '0' }).bonusId).toBe(0);
+  it('accepts bonusId 0 (no bonus, spec §2.5) or an issueId, as a JSON number only', () => {
     expect(winCallback.parse({ ...win, bonusId: 0 }).bonusId).toBe(0);
-    expect(winCallback.safeParse({ ...win, bonusId: '00' }).success).toBe(false);
-    expect(winCallback.safeParse({ ...win, bonusId: -1 }).success).toBe(false);
+    expect(winCallback.parse({ ...win, bonusId: 244376873632000 }).bonusId).toBe(244376873632000);
+    for (const bonusId of ['0', '99', '00', -1, 1.5]) expect({ bonusId, success: winCallback.safeParse({ ...win, bonusId }).success }).toEqual({ bonusId, success: false });
+  });
+
+  it.each(['string', 'number'] as const)('sends bonusId as a JSON number with %s ids, in every command (D7 amended by issue 10)', (encoding) => {
+    for (const callback of [bet, { ...win, bonusId: 244376873632000 }, betwin, cancel, cancelOfBetwin] as CallbackRequest[]) {
+      const text = JSON.stringify(encodeCallback(callback, encoding));
+      expect(text).toContain(`"bonusId":${callback.bonusId},`);
+      expect(callbackRequestFor(encoding).parse(JSON.parse(text))).toEqual(callback);
+    }
+    expect(JSON.stringify(encodeCallback(bet, encoding))).toContain(encoding === 'string' ? '"transactionId":"171234567890001"' : '"transactionId":171234567890001');
   });
 
   it('encodeCallback refuses an invalid body instead of sending it', () => {
@@ -95,6 +104,27 @@ describe('callbacks: fields as specified (spec §6, DESIGN D9, D10, D22)', () =>
     expect(cancelCallback.safeParse(withoutRef).success).toBe(false);
   });
 
+  it('the cancel of a betwin carries betAmount and winAmount, written in that order (D9 amended by issue 10)', () => {
+    expect(cancelCallback.parse(cancelOfBetwin)).toEqual(cancelOfBetwin);
+    expect(JSON.stringify(encodeCallback(cancelOfBetwin, 'string'))).toBe(
+      '{"command":"cancel","transactionId":"16","refTransactionId":"13","playerId":"player_42","roundId":"14","providerId":7,"gameCode":1001,"betAmount":2,"winAmount":7.25,"bonusId":0,"timestamp":1777777781}',
+    );
+    expect(cancelCallback.parse({ ...cancelOfBetwin, winAmount: 0 }).winAmount).toBe(0);
+  });
+
+  it('a cancel carries either amount or both betAmount and winAmount', () => {
+    const { betAmount: _bet, winAmount: _win, ...bare } = cancelOfBetwin;
+    const refusals: [string, unknown][] = [
+      ['neither', bare],
+      ['both shapes', { ...cancelOfBetwin, amount: 2 }],
+      ['betAmount alone', { ...bare, betAmount: 2 }],
+      ['winAmount alone', { ...bare, winAmount: 7.25 }],
+      ['a zero stake', { ...cancelOfBetwin, betAmount: 0 }],
+    ];
+    for (const [what, body] of refusals) expect({ what, success: callbackRequest.safeParse(body).success }).toEqual({ what, success: false });
+    expect(() => encodeCallback(bare as unknown as CallbackRequest, 'number')).toThrow(/amount/);
+  });
+
   it('timestamp is whole Unix seconds (D22), not milliseconds as a float', () => {
     expect(betCallback.safeParse({ ...bet, timestamp: 1777777777.5 }).success).toBe(false);
     expect(betCallback.safeParse({ ...bet, timestamp: '1777777777' }).success).toBe(false);
@@ -123,6 +153,7 @@ describe('callbacks: parse ∘ encodeCallback is the identity for both encodings
     fc.record({ command: fc.constant('win' as const), ...common, amount: fc.oneof(fc.constant(0), amount), isRoundFinished: fc.boolean() }),
     fc.record({ command: fc.constant('betwin' as const), ...common, betAmount: amount, winAmount: amount }),
     fc.record({ command: fc.constant('cancel' as const), ...common, refTransactionId: id, amount }),
+    fc.record({ command: fc.constant('cancel' as const), ...common, refTransactionId: id, betAmount: amount, winAmount: fc.oneof(fc.constant(0), amount) }),
   );
   it('holds', () => {
     fc.assert(

@@ -39,13 +39,17 @@ export function callbackFor(request: WalletRequest): CallbackRequest {
   }
 }
 
-/** What a cancel gives back: the stake of the bet or betwin it reverts. */
-export function cancelAmountMinor(request: WalletRequest): number {
+/**
+ * What a cancel carries (D9 amended by issue 10): what the reverted transaction moved, so the
+ * operator reverses all of it — a bet's stake as `amount`; a betwin's stake and win as
+ * `betAmount` and `winAmount` (the stake given back, the win taken back).
+ */
+export function cancelAmountsOf(request: WalletRequest): { amount: number } | { betAmount: number; winAmount: number } {
   switch (request.command) {
     case 'bet':
-      return request.amountMinor;
+      return { amount: formatAmount(request.amountMinor, request.currency) };
     case 'betwin':
-      return request.betMinor;
+      return { betAmount: formatAmount(request.betMinor, request.currency), winAmount: formatAmount(request.winMinor, request.currency) };
     case 'win':
       throw new RangeError(`a win (transaction ${request.transactionId}) is never canceled: it is retried and dead-lettered (D11)`);
     default: {
@@ -55,18 +59,17 @@ export function cancelAmountMinor(request: WalletRequest): number {
   }
 }
 
-/** D9: {command, transactionId (its own), refTransactionId, playerId, roundId, providerId, gameCode, amount, bonusId, timestamp}. */
+/** D9: {command, transactionId (its own), refTransactionId, playerId, roundId, providerId, gameCode, amount | betAmount+winAmount, bonusId, timestamp}. */
 export function cancelCallbackFor(request: WalletRequest, cancel: { cancelTransactionId: number; requestedAt: string }): CancelCallback {
-  return {
-    command: 'cancel',
+  const common = {
+    command: 'cancel' as const,
     transactionId: cancel.cancelTransactionId,
     refTransactionId: request.transactionId,
     playerId: request.playerId,
     roundId: request.roundId,
     providerId: request.providerId,
     gameCode: request.gameId,
-    amount: formatAmount(cancelAmountMinor(request), request.currency),
-    bonusId: request.bonusId,
-    timestamp: unixSecondsOf(cancel.requestedAt),
   };
+  const tail = { bonusId: request.bonusId, timestamp: unixSecondsOf(cancel.requestedAt) };
+  return { ...common, ...cancelAmountsOf(request), ...tail };
 }

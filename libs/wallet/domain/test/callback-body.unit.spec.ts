@@ -27,10 +27,13 @@ describe('callbackFor: a wallet request as the operator sees it (spec §6, D22)'
     expect(callbackFor({ ...bet, currency: 'BHD', amountMinor: 1_005 })).toMatchObject({ amount: 1.005 });
   });
 
-  it('is a valid callback in either id encoding (D7)', () => {
-    for (const request of [bet, win, betwin]) {
-      expect(callbackRequestFor('string').safeParse(encodeCallback(callbackFor(request), 'string')).success).toBe(true);
-      expect(callbackRequestFor('number').safeParse(encodeCallback(callbackFor(request), 'number')).success).toBe(true);
+  it('is a valid callback in either id encoding (D7), bonusId a JSON number in both', () => {
+    for (const request of [bet, win, betwin, { ...win, bonusId: 244376873632000 }]) {
+      for (const encoding of ['string', 'number'] as const) {
+        const wire = encodeCallback(callbackFor(request), encoding);
+        expect(callbackRequestFor(encoding).safeParse(wire).success).toBe(true);
+        expect(wire.bonusId).toBe(request.bonusId);
+      }
     }
   });
 
@@ -48,8 +51,18 @@ describe('cancelCallbackFor: D9', () => {
     expect(Object.keys(encodeCallback(body, 'string'))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'bonusId', 'timestamp']);
   });
 
-  it('a betwin’s cancel gives back its bet; a win is never canceled', () => {
-    expect(cancelCallbackFor(betwin, { cancelTransactionId: 901, requestedAt: betwin.requestedAt }).amount).toBe(1);
+  it('a betwin’s cancel carries what the betwin moved: betAmount and winAmount, no amount (D9 amended by issue 10)', () => {
+    const body = cancelCallbackFor(betwin, { cancelTransactionId: 901, requestedAt: '2026-05-01T10:00:04.000Z' });
+    expect(body).toEqual({ command: 'cancel', transactionId: 901, refTransactionId: 103, playerId: 'player_42', roundId: 201, providerId: 7, gameCode: 1001, betAmount: 1, winAmount: 2.5, bonusId: 0, timestamp: 1_777_629_604 });
+    expect(body).not.toHaveProperty('amount');
+    expect(cancelCallback.parse(body)).toEqual(body);
+    for (const encoding of ['string', 'number'] as const) {
+      expect(Object.keys(encodeCallback(body, encoding))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'betAmount', 'winAmount', 'bonusId', 'timestamp']);
+    }
+    expect(cancelCallbackFor({ ...betwin, currency: 'JPY', betMinor: 200, winMinor: 0 }, { cancelTransactionId: 903, requestedAt: betwin.requestedAt })).toMatchObject({ betAmount: 200, winAmount: 0 });
+  });
+
+  it('a win is never canceled', () => {
     expect(() => cancelCallbackFor(win, { cancelTransactionId: 902, requestedAt: win.requestedAt })).toThrow(/never canceled/);
   });
 });
