@@ -52,7 +52,7 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
       res.status(503).json({ status: 'unavailable', error: (error as Error).message });
     }
   });
-  app.use(walletRouter({ operators: deps.operators, wallet, views, faults, delays }));
+  app.use(walletRouter({ operators: deps.operators, wallet, views, faults, delays, nowMs: () => (deps.clock?.now() ?? new Date()).getTime() }));
   app.use(adminRouter({ views, faults, adminToken: config.adminToken }));
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     deps.logger?.error('sandbox request failed', { error });

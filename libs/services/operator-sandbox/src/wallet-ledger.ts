@@ -4,8 +4,10 @@
  *   same id with another request is refused (ERR_UNKNOWN) and changes nothing;
  * - bet and betwin need the money (ERR_NOT_ENOUGH_MONEY otherwise); betwin moves both amounts
  *   or neither;
- * - cancel reverts its transaction once and answers OK for an unknown or already canceled one
- *   (D9); a cancel that overtakes its bet is remembered, and the late bet is refused.
+ * - cancel reverts its whole transaction once — a betwin's stake comes back and its win goes —
+ *   and answers OK for an unknown or already canceled one (D9); a cancel that overtakes its bet
+ *   is remembered, and the late bet is refused; a cancel whose amounts are not what its
+ *   transaction carried (D9 amended by issue 10) is refused and changes nothing.
  */
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 import type { BetCallback, BetwinCallback, CallbackRequest, CallbackStatusCode, CancelCallback, WinCallback } from '@reelstream/contracts';
@@ -47,6 +49,7 @@ interface TransactionRow {
   applied: number;
   canceled_by: number | null;
   request_hash: string;
+  request_json: string;
   response_json: string;
 }
 
@@ -175,6 +178,8 @@ export class SandboxWallet {
     if (ref && ref.player_id !== callback.playerId) {
       return this.record({ ...base, statusCode: 'ERR_UNKNOWN', debitMinor: 0, creditMinor: 0, applied: false, balanceMinor: 0, message: `transaction ${callback.refTransactionId} is not player ${callback.playerId}'s` });
     }
+    const mismatch = ref && cancelMismatch(callback, ref);
+    if (mismatch) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', debitMinor: 0, creditMinor: 0, applied: false, balanceMinor: balanceNow(), message: mismatch });
     if (!ref) {
       // The cancel overtook its transaction (a bet still on its way): remember it, so the bet is refused when it lands.
       this.insertCancelMark.run(operatorId, callback.refTransactionId, callback.transactionId, this.options.now());
@@ -273,4 +278,13 @@ export class SandboxWallet {
     if (operatorCurrency !== undefined && (currencies.length === 0 || currencies.includes(operatorCurrency))) return operatorCurrency;
     return currencies[0];
   }
+}
+
+/** Why a cancel's amounts are not what its transaction carried (`amount`; `betAmount` and `winAmount`), or undefined. */
+function cancelMismatch(cancel: CancelCallback, ref: TransactionRow): string | undefined {
+  const original = JSON.parse(ref.request_json) as CallbackRequest;
+  const carried = cancel.amount !== undefined ? { amount: cancel.amount } : { betAmount: cancel.betAmount, winAmount: cancel.winAmount };
+  const expected = original.command === 'bet' ? { amount: original.amount } : original.command === 'betwin' ? { betAmount: original.betAmount, winAmount: original.winAmount } : undefined;
+  if (expected === undefined || JSON.stringify(carried) === JSON.stringify(expected)) return undefined;
+  return `cancel of ${original.command} ${ref.transaction_id} carries ${JSON.stringify(carried)}, but that ${original.command} carried ${JSON.stringify(expected)}`;
 }

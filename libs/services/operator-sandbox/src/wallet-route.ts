@@ -1,15 +1,16 @@
 /**
  * `POST /wallet/:operatorId`: the callback URL (spec §4.4, §6). Every answer is HTTP 200 with
  * `{balance, statusCode}` (plus `message` on errors), except what a fault rule says otherwise.
- * Order: faults that replace the answer, the signature over the raw bytes (D8), the body in the
- * operator's id encoding (D7), then the ledger.
+ * Order: faults that replace the answer, the signature over the raw bytes (D8; with the
+ * timestamp under the operator's `timestamp.body` scheme), the body in the operator's id encoding
+ * (D7), then the ledger.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { HttpHeaders, parseCallback, type CallbackStatusCode, type OperatorConfig } from '@reelstream/contracts';
 import type { Delays } from './delays.js';
 import { MALFORMED_BODY, type FaultRegistry, type FaultRule } from './faults.js';
 import type { LedgerViews, RequestOutcome } from './ledger-views.js';
-import { verifySignature } from './signature.js';
+import { signatureProblem } from './signature.js';
 import type { SandboxWallet, WalletResponse } from './wallet-ledger.js';
 
 export interface WalletRouteDeps {
@@ -18,6 +19,8 @@ export interface WalletRouteDeps {
   views: LedgerViews;
   faults: FaultRegistry;
   delays: Delays;
+  /** The clock X-Request-Timestamp is checked against (Unix ms). */
+  nowMs: () => number;
 }
 
 interface Peek {
@@ -62,9 +65,9 @@ export function walletRouter(deps: WalletRouteDeps): Router {
 
   /** Signature, body, ledger: the real wallet behind the faults. */
   const apply = (req: Request, operator: OperatorConfig, raw: Buffer, json: unknown): { outcome: RequestOutcome; response: WalletResponse } => {
-    if (!verifySignature(raw, req.get(HttpHeaders.requestSignature), operator.signingSecrets)) {
-      return { outcome: 'bad_signature', response: { balance: 0, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: 'X-Request-Signature is not the HMAC-SHA256 of the body with this operator’s secret' } };
-    }
+    const signed = { rawBody: raw, signature: req.get(HttpHeaders.requestSignature), timestamp: req.get(HttpHeaders.requestTimestamp) };
+    const problem = signatureProblem(signed, operator, Math.floor(deps.nowMs() / 1_000));
+    if (problem !== undefined) return { outcome: 'bad_signature', response: { balance: 0, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: problem } };
     let callback;
     try {
       callback = parseCallback(json, operator.callbackIdEncoding);

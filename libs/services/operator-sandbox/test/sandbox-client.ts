@@ -18,10 +18,10 @@ export async function postCallback(url: string, callback: CallbackRequest, optio
   return postRaw(url, text, options.signature ?? sign(text, options.secret));
 }
 
-export async function postRaw(url: string, text: string, signature: string | undefined): Promise<SentCallback> {
+export async function postRaw(url: string, text: string, signature: string | undefined, headers: Record<string, string> = {}): Promise<SentCallback> {
   const response = await got.post(url, {
     body: text,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...(signature === undefined ? {} : { 'x-request-signature': signature }) },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers, ...(signature === undefined ? {} : { 'x-request-signature': signature }) },
     throwHttpErrors: false,
     retry: { limit: 0 },
     responseType: 'text',

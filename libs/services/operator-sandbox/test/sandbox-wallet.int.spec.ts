@@ -44,7 +44,8 @@ const common = (playerId: string) => ({ transactionId: id(), playerId, roundId: 
 const bet = (playerId: string, amount: number): BetCallback => ({ command: 'bet', ...common(playerId), currency: 'EUR', amount, isBonusBusy: false });
 const win = (playerId: string, amount: number, roundId?: number): WinCallback => ({ command: 'win', ...common(playerId), ...(roundId === undefined ? {} : { roundId }), amount, isRoundFinished: true });
 const betwin = (playerId: string, betAmount: number, winAmount: number): BetwinCallback => ({ command: 'betwin', ...common(playerId), betAmount, winAmount });
-const cancel = (of: { transactionId: number; playerId: string; roundId: number }, amount: number): CancelCallback => ({
+/** A cancel carries what its transaction moved: a bet's amount, a betwin's betAmount and winAmount (D9 amended by issue 10). */
+const cancel = (of: { transactionId: number; playerId: string; roundId: number }, moved: number | { betAmount: number; winAmount: number }): CancelCallback => ({
   command: 'cancel',
   transactionId: id(),
   refTransactionId: of.transactionId,
@@ -52,7 +53,7 @@ const cancel = (of: { transactionId: number; playerId: string; roundId: number }
   roundId: of.roundId,
   providerId: 1,
   gameCode: 10,
-  amount,
+  ...(typeof moved === 'number' ? { amount: moved } : moved),
   bonusId: 0,
   timestamp: 1_777_000_001,
 });
@@ -152,10 +153,29 @@ describe('cancel (D9)', () => {
     ]);
   });
 
-  it('reverts a betwin whole: the bet comes back, the win goes', async () => {
+  it('reverts a betwin whole: the bet comes back, the win goes (its cancel carries betAmount and winAmount)', async () => {
     const placed = betwin('cancel_betwin', 20, 50);
     expect((await send(placed)).body).toEqual({ balance: 130, statusCode: 'OK' });
-    expect((await send(cancel(placed, 20))).body).toEqual({ balance: 100, statusCode: 'OK' });
+    expect((await send(cancel(placed, { betAmount: 20, winAmount: 50 }))).body).toEqual({ balance: 100, statusCode: 'OK' });
+    expect(balance('cancel_betwin')).toBe(10_000);
+    expect(sandbox.views.transactions({ playerId: 'cancel_betwin' }).map((row) => [row.command, row.debitMinor, row.creditMinor, row.cancelEffect])).toEqual([
+      ['betwin', 2_000, 5_000, null],
+      ['cancel', 5_000, 2_000, 'refunded'],
+    ]);
+  });
+
+  it('refuses, and changes nothing for, a cancel whose amounts are not what its transaction carried', async () => {
+    const placedBetwin = betwin('cancel_mismatch', 20, 50);
+    const placedBet = bet('cancel_mismatch', 5);
+    await send(placedBetwin);
+    await send(placedBet);
+    const refusals = [cancel(placedBetwin, 20), cancel(placedBetwin, { betAmount: 20, winAmount: 0 }), cancel(placedBet, 4), cancel(placedBet, { betAmount: 5, winAmount: 0 })];
+    for (const refused of refusals) {
+      expect((await send(refused)).body).toMatchObject({ statusCode: 'ERR_UNKNOWN', balance: 125, message: expect.stringMatching(/^cancel of (bet|betwin) \d+ carries .*, but that (bet|betwin) carried /) });
+    }
+    expect(balance('cancel_mismatch')).toBe(12_500);
+    expect((await send(cancel(placedBetwin, { betAmount: 20, winAmount: 50 }))).body).toEqual({ balance: 95, statusCode: 'OK' });
+    expect((await send(cancel(placedBet, 5))).body).toEqual({ balance: 100, statusCode: 'OK' });
   });
 
   it('answers OK for an unknown transaction, and refuses that transaction if it lands later', async () => {

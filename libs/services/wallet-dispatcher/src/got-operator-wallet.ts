@@ -2,7 +2,8 @@
  * The OperatorWallet port over got 14: one POST per attempt, got's own retries off (the policy is
  * the dispatcher's), the operator's time limit as got's request time-out, HTTP errors as values.
  * The body is encoded once — ids in the operator's encoding (D7), keys in the spec's order — and
- * those exact bytes are both signed (D8) and sent.
+ * those exact bytes are both signed (D8) and sent. Each attempt carries its own
+ * X-Request-Timestamp (the body's `timestamp` stays the transaction's, so a retry is recognised).
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -21,6 +22,8 @@ export interface GotOperatorWalletOptions {
   /** Open connections per operator host. Default 64. */
   maxSockets?: number;
   observe?: CallObserver;
+  /** The clock of X-Request-Timestamp (Unix ms); default Date.now. */
+  nowMs?: () => number;
 }
 
 const preview = (text: string) => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
@@ -55,13 +58,15 @@ export class GotOperatorWallet implements OperatorWallet {
   private async send(operator: OperatorConfig, body: CallbackRequest, bytes: Buffer, timeoutMs: number): Promise<OperatorCallResult> {
     const secret = operator.signingSecrets[0];
     if (secret === undefined) return { kind: 'no_reply', cause: 'network', reason: `operator ${operator.id} has no signing secret` };
+    const timestamp = Math.floor((this.options.nowMs ?? Date.now)() / 1_000);
     try {
       const response = await this.client(operator.callbackUrl, {
         body: bytes,
         headers: {
           [HttpHeaders.contentType]: JSON_CONTENT_TYPE,
           [HttpHeaders.accept]: JSON_CONTENT_TYPE,
-          [HttpHeaders.requestSignature]: signCallbackBody(bytes, secret),
+          [HttpHeaders.requestTimestamp]: String(timestamp),
+          [HttpHeaders.requestSignature]: signCallbackBody(bytes, secret, operator.signatureScheme, timestamp),
         },
         timeout: { request: timeoutMs },
       });

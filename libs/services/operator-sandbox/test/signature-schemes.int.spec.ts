@@ -1,0 +1,82 @@
+/**
+ * The sandbox reads each operator's `signatureScheme` (issue 10): `body` is D8 unchanged;
+ * `timestamp.body` verifies the HMAC of `<X-Request-Timestamp>.<body>` and refuses a request
+ * whose timestamp is more than 5 minutes old, so a captured callback cannot be replayed later.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OperatorDirectory } from '@reelstream/config';
+import { encodeCallback, parseOperatorsConfig, type BetCallback } from '@reelstream/contracts';
+import { ManualClock } from '@reelstream/ports';
+import { startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
+import { postRaw, sign } from './sandbox-client.js';
+
+const SECRET = 'scheme-test-secret-000001';
+const clock = new ManualClock('2026-05-01T10:00:00.000Z');
+const nowSeconds = () => Math.floor(clock.now().getTime() / 1_000);
+let dir: string;
+let sandbox: OperatorSandbox;
+let nextId = 5_000;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-schemes-'));
+  const operators = new OperatorDirectory(
+    parseOperatorsConfig([
+      { id: 'plain', name: 'Plain', apiToken: 'plain-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' },
+      { id: 'stamped', name: 'Stamped', apiToken: 'stamped-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR', signatureScheme: 'timestamp.body' },
+    ]),
+  );
+  sandbox = await startOperatorSandbox({ operators, clock }, { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const betText = (playerId: string) => {
+  const callback: BetCallback = { command: 'bet', transactionId: ++nextId, playerId, roundId: ++nextId, providerId: 1, gameCode: 10, currency: 'EUR', amount: 1, isBonusBusy: false, bonusId: 0, timestamp: nowSeconds() };
+  return JSON.stringify(encodeCallback(callback, 'string'));
+};
+const stampedPost = (text: string, timestamp: number, signature = sign(`${timestamp}.${text}`, SECRET)) => postRaw(`${sandbox.url}/wallet/stamped`, text, signature, { 'x-request-timestamp': String(timestamp) });
+const balance = (operatorId: string, playerId: string) => sandbox.views.accounts(operatorId, playerId)[0]?.balanceMinor;
+
+describe('signatureScheme "timestamp.body"', () => {
+  it('applies a callback signed over `<timestamp>.<body>` with a fresh timestamp', async () => {
+    const text = betText('fresh');
+    expect((await stampedPost(text, nowSeconds())).body).toEqual({ balance: 99, statusCode: 'OK' });
+    clock.advance(300_000);
+    expect((await stampedPost(betText('fresh'), nowSeconds() - 300)).body).toEqual({ balance: 98, statusCode: 'OK' });
+  });
+
+  it('refuses the same request replayed more than 5 minutes later with ERR_INTEGRITY_CHECK_FAILED, and moves no money', async () => {
+    const text = betText('replayed');
+    const stamp = nowSeconds();
+    const signature = sign(`${stamp}.${text}`, SECRET);
+    clock.advance(301_000);
+    const replay = await stampedPost(text, stamp, signature);
+    expect(replay.body).toEqual({ balance: 0, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: 'X-Request-Timestamp is 301 s old (more than 300 s): refused as a possible replay' });
+    expect(sandbox.views.transactions({ operatorId: 'stamped', playerId: 'replayed' })).toEqual([]);
+    expect(sandbox.views.requests({ playerId: 'replayed' }).map((entry) => entry.outcome)).toEqual(['bad_signature']);
+  });
+
+  it('refuses a body-only signature, a missing timestamp, and a timestamp other than the signed one', async () => {
+    const text = betText('unstamped');
+    const stamp = nowSeconds();
+    expect((await stampedPost(text, stamp, sign(text, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    expect((await postRaw(`${sandbox.url}/wallet/stamped`, text, sign(`${stamp}.${text}`, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: expect.stringMatching(/X-Request-Timestamp must be/) });
+    expect((await stampedPost(text, stamp - 1, sign(`${stamp}.${text}`, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    expect(balance('stamped', 'unstamped')).toBeUndefined();
+  });
+});
+
+describe('signatureScheme "body" (the default, D8 unchanged)', () => {
+  it('verifies the body alone, with or without a timestamp header, however old', async () => {
+    const text = betText('plain_player');
+    expect((await postRaw(`${sandbox.url}/wallet/plain`, text, sign(text, SECRET), { 'x-request-timestamp': String(nowSeconds() - 3_600) })).body).toEqual({ balance: 99, statusCode: 'OK' });
+    const other = betText('plain_player');
+    expect((await postRaw(`${sandbox.url}/wallet/plain`, other, sign(other, SECRET))).body).toEqual({ balance: 98, statusCode: 'OK' });
+    expect((await postRaw(`${sandbox.url}/wallet/plain`, betText('plain_player'), sign(`${nowSeconds()}.${other}`, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+  });
+});
