@@ -1,0 +1,61 @@
+/**
+ * What the got wallet client puts on the wire for each attempt (issue 10): X-Request-Timestamp is
+ * the Unix second of THIS attempt (the body's `timestamp` stays the transaction's), and the
+ * signature covers the body, or `<timestamp>.<body>` for an operator with `timestamp.body`.
+ * A real HTTP server records what arrives; the signatures are checked with node:crypto here.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseOperatorsConfig, type OperatorConfig } from '@reelstream/contracts';
+import { callbackFor } from '@reelstream/wallet-domain';
+import { GotOperatorWallet } from '../src/index.js';
+import { winRequest } from './rig.js';
+
+const SECRET = 'headers-test-secret-0123456789';
+const received: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"balance":100,"statusCode":"OK"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wallet`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const operatorWith = (signatureScheme: 'body' | 'timestamp.body'): OperatorConfig =>
+  parseOperatorsConfig([{ id: 'headers', name: 'Headers', apiToken: 'headers-api-token-0123456789', callbackUrl: url, signingSecret: SECRET, currency: 'EUR', signatureScheme }])[0] as OperatorConfig;
+const hmac = (...parts: (string | Buffer)[]) => parts.reduce((mac, part) => mac.update(part), createHmac('sha256', SECRET)).digest('hex');
+
+describe('X-Request-Timestamp and the signature of each attempt', () => {
+  it.each(['body', 'timestamp.body'] as const)('%s: two attempts of one transaction carry the same body and each its own timestamp', async (scheme) => {
+    let nowMs = Date.parse('2026-05-01T10:00:00.400Z');
+    const wallet = new GotOperatorWallet({ nowMs: () => nowMs });
+    const callback = callbackFor(winRequest('headers_player'));
+    received.length = 0;
+    try {
+      expect(await wallet.call(operatorWith(scheme), callback, 3_000)).toEqual({ kind: 'reply', statusCode: 'OK', balance: 100 });
+      nowMs += 2_700;
+      await wallet.call(operatorWith(scheme), callback, 3_000);
+    } finally {
+      wallet.close();
+    }
+    expect(received.map(({ headers }) => headers['x-request-timestamp'])).toEqual(['1777629600', '1777629603']);
+    const [first, second] = received;
+    expect(second?.body.equals(first?.body as Buffer)).toBe(true);
+    for (const { headers, body } of received) {
+      const timestamp = headers['x-request-timestamp'] as string;
+      expect(headers['x-request-signature']).toBe(scheme === 'body' ? hmac(body) : hmac(`${timestamp}.`, body));
+    }
+  });
+});
