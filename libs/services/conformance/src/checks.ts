@@ -1,10 +1,11 @@
 /**
  * The scripted suite an operator wallet must pass (spec §6, §7, §8; DESIGN D8, D9). Each check
  * reads the balance before and after with a zero win (D10 allows them), so a wallet that answers
- * the right code but moves the wrong money fails too.
+ * the right code but moves the wrong money fails too. A check with `schemes` runs only for an
+ * operator whose `signatureScheme` is one of them.
  */
 import { currencyExponent, formatAmount, tryParseAmount } from '@reelstream/money';
-import type { BetCallback, BetwinCallback, CallbackStatusCode, CancelCallback, WinCallback } from '@reelstream/contracts';
+import type { BetCallback, BetwinCallback, CallbackStatusCode, CancelCallback, SignatureScheme, WinCallback } from '@reelstream/contracts';
 import { describeResult, type CallResult, type WalletClient } from './wallet-client.js';
 
 export class CheckFailed extends Error {
@@ -17,12 +18,14 @@ export interface SuiteContext {
   readonly currency: string;
   readonly providerId: number;
   readonly gameCode: number;
+  readonly signatureScheme: SignatureScheme;
   nextId(): number;
   now(): number;
 }
 
 export interface Check {
   readonly name: string;
+  readonly schemes?: readonly SignatureScheme[];
   run(context: SuiteContext): Promise<string | void>;
 }
 
@@ -50,7 +53,8 @@ function expectBalance(context: SuiteContext, actualMinor: number, expectedMinor
 const common = (context: SuiteContext) => ({ transactionId: context.nextId(), playerId: context.playerId, roundId: context.nextId(), providerId: context.providerId, gameCode: context.gameCode, bonusId: 0, timestamp: Math.floor(context.now() / 1_000) });
 const bet = (context: SuiteContext, minor: number): BetCallback => ({ command: 'bet', ...common(context), currency: context.currency, amount: amount(context, minor), isBonusBusy: false });
 const betwin = (context: SuiteContext, betMinor: number, winMinor: number): BetwinCallback => ({ command: 'betwin', ...common(context), betAmount: amount(context, betMinor), winAmount: amount(context, winMinor) });
-const cancelOf = (context: SuiteContext, of: { transactionId: number; roundId: number }, minor: number): CancelCallback => ({
+/** A cancel carries what its transaction moved: a bet's amount, or a betwin's betAmount and winAmount (D9 amended by issue 10). */
+const cancelOf = (context: SuiteContext, of: { transactionId: number; roundId: number }, moved: number | { betMinor: number; winMinor: number }): CancelCallback => ({
   command: 'cancel',
   transactionId: context.nextId(),
   refTransactionId: of.transactionId,
@@ -58,10 +62,13 @@ const cancelOf = (context: SuiteContext, of: { transactionId: number; roundId: n
   roundId: of.roundId,
   providerId: context.providerId,
   gameCode: context.gameCode,
-  amount: amount(context, minor),
+  ...(typeof moved === 'number' ? { amount: amount(context, moved) } : { betAmount: amount(context, moved.betMinor), winAmount: amount(context, moved.winMinor) }),
   bonusId: 0,
   timestamp: Math.floor(context.now() / 1_000),
 });
+
+/** X-Request-Timestamp older than this is refused under `timestamp.body` (the kit sends one 10 minutes old). */
+export const STALE_AFTER_SECONDS = 300;
 
 /** The balance now, read with a win of 0 (a new transaction each time). */
 export async function probeBalance(context: SuiteContext, what = 'balance probe (win of 0)'): Promise<number> {
@@ -145,6 +152,29 @@ export const CHECKS: readonly Check[] = [
       expectCode(await context.client.send(cancel), 'OK', 'the same cancel again');
       expectCode(await context.client.send(cancelOf(context, placed, units(context, 3))), 'OK', 'a second cancel of the bet');
       expectBalance(context, await probeBalance(context), before, 'after three cancels');
+    },
+  },
+  {
+    name: 'cancel: a betwin’s cancel gives back the stake and takes back the win',
+    async run(context) {
+      const before = await probeBalance(context);
+      const placed = betwin(context, units(context, 2), units(context, 5));
+      expectCode(await context.client.send(placed), 'OK', 'a betwin of 2 winning 5');
+      const cancel = cancelOf(context, placed, { betMinor: units(context, 2), winMinor: units(context, 5) });
+      const reverted = toMinor(context, expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number, 'the cancel');
+      expectBalance(context, reverted, before, 'after the betwin’s cancel (the whole betwin is reversed)');
+      expectCode(await context.client.send(cancel), 'OK', 'the same cancel again');
+      expectBalance(context, await probeBalance(context), before, 'after the betwin and its cancel');
+    },
+  },
+  {
+    name: 'signature: a request with a stale X-Request-Timestamp is refused (timestamp.body)',
+    schemes: ['timestamp.body'],
+    async run(context) {
+      const before = await probeBalance(context);
+      const stale = Math.floor(context.now() / 1_000) - 2 * STALE_AFTER_SECONDS;
+      expectCode(await context.client.send(bet(context, units(context, 1)), undefined, stale), 'ERR_INTEGRITY_CHECK_FAILED', 'a correctly signed bet whose X-Request-Timestamp is 10 minutes old');
+      expectBalance(context, await probeBalance(context), before, 'after the stale bet');
     },
   },
   {

@@ -1,5 +1,5 @@
 /** Runs the suite against one wallet and prints the pass/fail table. */
-import type { CallbackIdEncoding } from '@reelstream/contracts';
+import type { CallbackIdEncoding, SignatureScheme } from '@reelstream/contracts';
 import { CHECKS, CheckFailed, probeBalance, TIME_LIMITS_MS, type SuiteContext } from './checks.js';
 import { WalletClient } from './wallet-client.js';
 
@@ -9,6 +9,8 @@ export interface ConformanceOptions {
   playerId?: string;
   currency?: string;
   encoding?: CallbackIdEncoding;
+  /** The operator's `signatureScheme`; default `body` (D8). */
+  signatureScheme?: SignatureScheme;
   providerId?: number;
   gameCode?: number;
   /** First transactionId; default derived from the clock so runs never collide. */
@@ -27,6 +29,7 @@ export interface ConformanceReport {
   playerId: string;
   currency: string;
   encoding: CallbackIdEncoding;
+  signatureScheme: SignatureScheme;
   results: CheckResult[];
   passed: boolean;
 }
@@ -35,10 +38,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const playerId = options.playerId ?? 'conformance_player';
   const currency = options.currency ?? 'EUR';
   const encoding = options.encoding ?? 'string';
+  const signatureScheme = options.signatureScheme ?? 'body';
   // Above any real answer within the limits, so a late answer is measured instead of cut off.
-  const client = new WalletClient({ url: options.url, secret: options.secret, encoding, waitMs: TIME_LIMITS_MS.win + 2_000 });
+  const client = new WalletClient({ url: options.url, secret: options.secret, encoding, signatureScheme, waitMs: TIME_LIMITS_MS.win + 2_000 });
   let id = options.firstTransactionId ?? Date.now() * 1_000;
-  const context: SuiteContext = { client, playerId, currency, providerId: options.providerId ?? 1, gameCode: options.gameCode ?? 1, nextId: () => ++id, now: () => Date.now() };
+  const context: SuiteContext = { client, playerId, currency, providerId: options.providerId ?? 1, gameCode: options.gameCode ?? 1, signatureScheme, nextId: () => ++id, now: () => Date.now() };
 
   const results: CheckResult[] = [];
   let unusable: string | undefined;
@@ -47,7 +51,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } catch (error) {
     unusable = error instanceof Error ? error.message : String(error);
   }
-  for (const check of CHECKS) {
+  for (const check of CHECKS.filter((candidate) => candidate.schemes === undefined || candidate.schemes.includes(signatureScheme))) {
     if (unusable !== undefined && !check.name.startsWith('time limits')) {
       results.push({ name: check.name, pass: false, reason: `not run: ${unusable}` });
       continue;
@@ -60,13 +64,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       results.push({ name: check.name, pass: false, reason });
     }
   }
-  return { url: options.url, playerId, currency, encoding, results, passed: results.every((result) => result.pass) };
+  return { url: options.url, playerId, currency, encoding, signatureScheme, results, passed: results.every((result) => result.pass) };
 }
 
 export function formatReport(report: ConformanceReport): string {
   const width = Math.max(...report.results.map((result) => result.name.length));
   const lines = [
-    `wallet conformance: ${report.url} (player ${report.playerId}, ${report.currency}, ids as ${report.encoding}s)`,
+    `wallet conformance: ${report.url} (player ${report.playerId}, ${report.currency}, ids as ${report.encoding}s, signature over ${report.signatureScheme})`,
     '',
     ` #  ${'check'.padEnd(width)}  result  reason`,
     ...report.results.map((result, index) => `${String(index + 1).padStart(2)}  ${result.name.padEnd(width)}  ${result.pass ? 'PASS  ' : 'FAIL  '}  ${result.reason}`),

@@ -1,14 +1,19 @@
 /**
  * The kit's side of the wire: callbacks encoded and signed exactly as the dispatcher does (D7,
- * D8), one POST each, timed, the reply read with the contracts' zod schema.
+ * D8, X-Request-Timestamp on every request), one POST each, timed, the reply read with the
+ * contracts' zod schema.
  */
 import { createHmac } from 'node:crypto';
 import got, { TimeoutError } from 'got';
-import { encodeCallback, HttpHeaders, JSON_CONTENT_TYPE, parseOperatorReplyText, type CallbackIdEncoding, type CallbackRequest, type CallbackStatusCode } from '@reelstream/contracts';
+import { encodeCallback, HttpHeaders, JSON_CONTENT_TYPE, parseOperatorReplyText, type CallbackIdEncoding, type CallbackRequest, type CallbackStatusCode, type SignatureScheme } from '@reelstream/contracts';
 
-/** D8, written out here so an operator reading the kit sees exactly what is signed: lowercase hex HMAC-SHA256 of the raw body bytes. */
-export function signBody(body: string, secret: string): string {
-  return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+/**
+ * D8, written out here so an operator reading the kit sees exactly what is signed: lowercase hex
+ * HMAC-SHA256 of the raw body bytes or, under `timestamp.body`, of `<X-Request-Timestamp>.<body>`.
+ */
+export function signBody(body: string, secret: string, scheme: SignatureScheme = 'body', timestamp?: number): string {
+  const signed = scheme === 'timestamp.body' ? `${String(timestamp)}.${body}` : body;
+  return createHmac('sha256', secret).update(signed, 'utf8').digest('hex');
 }
 
 export type CallResult =
@@ -26,6 +31,10 @@ export interface WalletClientOptions {
   url: string;
   secret: string;
   encoding: CallbackIdEncoding;
+  /** What X-Request-Signature covers, as in the operator's configuration; default `body`. */
+  signatureScheme?: SignatureScheme;
+  /** The clock of X-Request-Timestamp (Unix ms); default Date.now. */
+  nowMs?: () => number;
   /** How long to wait for any answer: longer than the time limits, so a slow answer is measured rather than cut off. */
   waitMs: number;
 }
@@ -35,11 +44,15 @@ export class WalletClient {
 
   constructor(private readonly options: WalletClientOptions) {}
 
-  /** Sends `callback`; `signature` overrides the correct one (`null`: no header at all). */
-  async send(callback: CallbackRequest, signature?: string | null): Promise<CallResult> {
+  /**
+   * Sends `callback`; `signature` overrides the correct one (`null`: no header at all);
+   * `timestamp` (Unix seconds) overrides the time of this request, e.g. to send a stale one.
+   */
+  async send(callback: CallbackRequest, signature?: string | null, timestamp?: number): Promise<CallResult> {
     const text = JSON.stringify(encodeCallback(callback, this.options.encoding));
-    const headers: Record<string, string> = { [HttpHeaders.contentType]: JSON_CONTENT_TYPE, [HttpHeaders.accept]: JSON_CONTENT_TYPE };
-    if (signature !== null) headers[HttpHeaders.requestSignature] = signature ?? signBody(text, this.options.secret);
+    const sentAt = timestamp ?? Math.floor((this.options.nowMs ?? Date.now)() / 1_000);
+    const headers: Record<string, string> = { [HttpHeaders.contentType]: JSON_CONTENT_TYPE, [HttpHeaders.accept]: JSON_CONTENT_TYPE, [HttpHeaders.requestTimestamp]: String(sentAt) };
+    if (signature !== null) headers[HttpHeaders.requestSignature] = signature ?? signBody(text, this.options.secret, this.options.signatureScheme, sentAt);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {

@@ -1,9 +1,14 @@
 /**
- * A deliberately broken operator wallet, to show the kit failing for the right reasons: it
- * ignores signatures, applies every request again (no idempotency, so a reused id passes too),
- * lets bets overdraw, credits a betwin's win before checking its bet, refuses cancels of unknown
- * transactions, refunds every cancel, and answers betwins late.
+ * Deliberately broken operator wallets, to show the kit failing for the right reasons.
+ * - `broken`: ignores signatures, applies every request again (no idempotency, so a reused id
+ *   passes too), lets bets overdraw, credits a betwin's win before checking its bet, refuses
+ *   cancels of unknown transactions, refunds only the stake of every cancel, answers betwins late.
+ * - `stake_only_cancel`: honest in everything the kit checks except one thing — the cancel of a
+ *   betwin gives back the stake and leaves the win credited (what the guide said before issue 10).
+ *   With `signatureScheme: 'timestamp.body'` it verifies that signature but never the timestamp's
+ *   age, so it takes a stale replay too.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -12,42 +17,113 @@ export interface BrokenWallet {
   stop(): Promise<void>;
 }
 
-export async function startBrokenWallet(options: { betwinDelayMs: number }): Promise<BrokenWallet> {
-  let balance = 100;
+export interface BrokenWalletOptions {
+  mode?: 'broken' | 'stake_only_cancel';
+  betwinDelayMs?: number;
+  /** The secret the `stake_only_cancel` wallet verifies signatures with. */
+  secret?: string;
+  signatureScheme?: 'body' | 'timestamp.body';
+}
+
+type Body = Record<string, unknown>;
+type Answer = { statusCode: string; delayMs?: number };
+/** Balance in cents, so the honest parts do not drift with floating point. */
+type State = { balance: number };
+
+function brokenRules(state: State, options: BrokenWalletOptions): (body: Body) => Answer {
   const bets = new Map<string, number>();
+  return (body) => {
+    const cents = (key: string) => Math.round(Number(body[key]) * 100);
+    switch (body['command']) {
+      case 'bet':
+        state.balance -= cents('amount');
+        bets.set(String(body['transactionId']), cents('amount'));
+        return { statusCode: 'OK' };
+      case 'win':
+        state.balance += cents('amount');
+        return { statusCode: 'OK' };
+      case 'betwin': {
+        state.balance += cents('winAmount');
+        bets.set(String(body['transactionId']), cents('betAmount'));
+        if (state.balance < cents('betAmount')) return { statusCode: 'ERR_NOT_ENOUGH_MONEY', delayMs: options.betwinDelayMs ?? 0 };
+        state.balance -= cents('betAmount');
+        return { statusCode: 'OK', delayMs: options.betwinDelayMs ?? 0 };
+      }
+      case 'cancel': {
+        const stake = bets.get(String(body['refTransactionId']));
+        if (stake === undefined) return { statusCode: 'ERR_UNKNOWN' };
+        state.balance += stake;
+        return { statusCode: 'OK' };
+      }
+      default:
+        return { statusCode: 'ERR_UNKNOWN' };
+    }
+  };
+}
+
+/** Idempotent, signature-checking, never overdrawing — and reversing only the stake of a betwin. */
+function stakeOnlyRules(state: State): (body: Body, raw: Buffer) => Answer {
+  const done = new Map<string, { text: string; answer: Answer }>();
+  const moved = new Map<string, { stake: number; canceled: boolean }>();
+  const canceledBeforehand = new Set<string>();
+  return (body, raw) => {
+    const id = String(body['transactionId']);
+    const text = raw.toString('utf8').replace(/"timestamp":\d+/, '');
+    const previous = done.get(id);
+    if (previous) return previous.text === text ? previous.answer : { statusCode: 'ERR_UNKNOWN' };
+    const cents = (key: string) => Math.round(Number(body[key]) * 100);
+    const answer = ((): Answer => {
+      if (body['command'] !== 'cancel' && canceledBeforehand.has(id)) return { statusCode: 'ERR_UNKNOWN' };
+      switch (body['command']) {
+        case 'bet':
+        case 'betwin': {
+          const stake = cents(body['command'] === 'bet' ? 'amount' : 'betAmount');
+          if (state.balance < stake) return { statusCode: 'ERR_NOT_ENOUGH_MONEY' };
+          state.balance += (body['command'] === 'betwin' ? cents('winAmount') : 0) - stake;
+          moved.set(id, { stake, canceled: false });
+          return { statusCode: 'OK' };
+        }
+        case 'win':
+          state.balance += cents('amount');
+          return { statusCode: 'OK' };
+        case 'cancel': {
+          const ref = String(body['refTransactionId']);
+          const original = moved.get(ref);
+          if (!original) canceledBeforehand.add(ref);
+          else if (!original.canceled) {
+            original.canceled = true;
+            state.balance += original.stake; // the flaw: a betwin's win stays credited
+          }
+          return { statusCode: 'OK' };
+        }
+        default:
+          return { statusCode: 'ERR_UNKNOWN' };
+      }
+    })();
+    done.set(id, { text, answer });
+    return answer;
+  };
+}
+
+export async function startBrokenWallet(options: BrokenWalletOptions = {}): Promise<BrokenWallet> {
+  const state: State = { balance: 10_000 };
+  const honest = options.mode === 'stake_only_cancel';
+  const rules = honest ? stakeOnlyRules(state) : brokenRules(state, options);
+  const signedBy = (raw: Buffer, header: string | undefined, timestamp: string | undefined) => {
+    const signed = options.signatureScheme === 'timestamp.body' ? Buffer.concat([Buffer.from(`${timestamp ?? ''}.`), raw]) : raw;
+    return /^[0-9a-f]{64}$/.test(header ?? '') && timingSafeEqual(createHmac('sha256', options.secret ?? '').update(signed).digest(), Buffer.from(header as string, 'hex'));
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      const answer = (statusCode: string, delayMs = 0) =>
-        setTimeout(() => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ balance: Math.round(balance * 100) / 100, statusCode }));
-        }, delayMs);
-      switch (body['command']) {
-        case 'bet':
-          balance -= Number(body['amount']);
-          bets.set(String(body['transactionId']), Number(body['amount']));
-          return answer('OK');
-        case 'win':
-          balance += Number(body['amount']);
-          return answer('OK');
-        case 'betwin': {
-          balance += Number(body['winAmount']);
-          if (balance < Number(body['betAmount'])) return answer('ERR_NOT_ENOUGH_MONEY', options.betwinDelayMs);
-          balance -= Number(body['betAmount']);
-          return answer('OK', options.betwinDelayMs);
-        }
-        case 'cancel': {
-          const amount = bets.get(String(body['refTransactionId']));
-          if (amount === undefined) return answer('ERR_UNKNOWN');
-          balance += amount;
-          return answer('OK');
-        }
-        default:
-          return answer('ERR_UNKNOWN');
-      }
+      const raw = Buffer.concat(chunks);
+      const body = JSON.parse(raw.toString('utf8')) as Body;
+      const answer: Answer = honest && !signedBy(raw, req.headers['x-request-signature'] as string | undefined, req.headers['x-request-timestamp'] as string | undefined) ? { statusCode: 'ERR_INTEGRITY_CHECK_FAILED' } : rules(body, raw);
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ balance: state.balance / 100, statusCode: answer.statusCode }));
+      }, answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
