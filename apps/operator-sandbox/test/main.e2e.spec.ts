@@ -29,7 +29,7 @@ describe('apps/operator-sandbox', () => {
     expect(ready.operators).toBe('demo');
     expect(ready.callbackUrls).toEqual([`${ready.url}/wallet/demo`]);
 
-    const body = JSON.stringify({ command: 'bet', transactionId: '1', playerId: 'smoke', roundId: '2', providerId: 1, gameCode: 1, currency: 'EUR', amount: 1.25, isBonusBusy: false, bonusId: '0', timestamp: 1_777_000_000 });
+    const body = JSON.stringify({ command: 'bet', transactionId: '1', playerId: 'smoke', roundId: '2', providerId: 1, gameCode: 1, currency: 'EUR', amount: 1.25, isBonusBusy: false, bonusId: 0, timestamp: 1_777_000_000 });
     const response = await fetch(`${ready.url}/wallet/demo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-signature': createHmac('sha256', DEMO_OPERATOR.signingSecret).update(body).digest('hex') },

@@ -117,7 +117,7 @@ export function encodeCallback<Body extends CallbackRequest>(body: Body, encodin
       return { ...head, ...ids, betAmount: valid.betAmount, winAmount: valid.winAmount, ...tail } as WireCallback<Body>;
     case 'cancel': {
       const moved = valid.amount !== undefined ? { amount: valid.amount } : { betAmount: valid.betAmount, winAmount: valid.winAmount };
-      return { ...head, refTransactionId: id(valid.refTransactionId), ...ids, ...moved, ...tail } as WireCallback<Body>;
+      return { ...head, refTransactionId: id(valid.refTransactionId), ...ids, ...moved, ...tail } as unknown as WireCallback<Body>;
     }
     default: {
       const unreachable: never = valid;
