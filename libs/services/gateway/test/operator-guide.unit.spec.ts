@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { ApiOperations, ErrorCatalogue, isErrorCode, type ApiOperation } from '@reelstream/contracts';
+import { ApiOperations, ErrorCatalogue, isErrorCode, parseCallback, type ApiOperation } from '@reelstream/contracts';
 import { errorCodesOf, type OperationName } from '../src/index.js';
 
 const guide = readFileSync(fileURLToPath(new URL('../../../../docs/operator-guide.md', import.meta.url)), 'utf8');
@@ -57,5 +57,35 @@ describe('docs/operator-guide.md', () => {
     expect(signatureIsValid(body, sign('current-secret-0123456789').toUpperCase())).toBe(false);
     expect(signatureIsValid(body, undefined)).toBe(false);
     expect(signatureIsValid(Buffer.concat([body, Buffer.from(' ')]), sign('current-secret-0123456789'))).toBe(false);
+  });
+
+  it('shows a timestamp.body check that accepts the platform signature within 5 minutes and refuses stale or body-only ones', () => {
+    const snippet = /const MAX_SKEW_SECONDS[\s\S]*?function timestampedSignatureIsValid[\s\S]*?\n}\n/.exec(guide)?.[0];
+    expect(snippet).toBeDefined();
+    const build = new Function('createHmac', 'timingSafeEqual', 'secrets', `${snippet as string}\nreturn timestampedSignatureIsValid;`);
+    const isValid = build(createHmac, timingSafeEqual, ['current-secret-0123456789', 'previous-secret-0123456789']) as (body: Buffer, timestamp: string | undefined, signature: string | undefined, now: number) => boolean;
+    const body = Buffer.from('{"command":"win","transactionId":"1","playerId":"p","roundId":"2","providerId":1,"gameCode":101,"amount":0,"isRoundFinished":true,"bonusId":7,"timestamp":1}');
+    const sign = (signed: Buffer | string, secret = 'current-secret-0123456789') => createHmac('sha256', secret).update(signed).digest('hex');
+    const stamp = 1_777_600_007;
+    const stamped = Buffer.concat([Buffer.from(`${stamp}.`), body]);
+    expect(isValid(body, String(stamp), sign(stamped), stamp + 300)).toBe(true);
+    expect(isValid(body, String(stamp), sign(stamped, 'previous-secret-0123456789'), stamp)).toBe(true);
+    expect(isValid(body, String(stamp), sign(stamped), stamp + 301)).toBe(false);
+    expect(isValid(body, String(stamp), sign(body), stamp)).toBe(false);
+    expect(isValid(body, String(stamp + 1), sign(stamped), stamp)).toBe(false);
+    expect(isValid(body, undefined, sign(stamped), stamp)).toBe(false);
+  });
+
+  it('documents the callback wire format the code sends: bonusId a number, X-Request-Timestamp, the betwin cancel', () => {
+    const section = guide.slice(guide.indexOf('## 7. Wallet callbacks'), guide.indexOf('## 8.'));
+    const bodies = [...section.matchAll(/^(\{"command":.*\})$/gm)].map(([, line]) => JSON.parse(line as string) as Record<string, unknown>);
+    expect(bodies.map((body) => body['command'])).toEqual(['bet', 'win', 'betwin', 'cancel', 'cancel']);
+    for (const body of bodies) expect({ command: body['command'], parsed: parseCallback(body, 'string').command }).toEqual({ command: body['command'], parsed: body['command'] });
+    for (const body of bodies) expect(typeof body['bonusId']).toBe('number');
+    const betwinCancel = bodies[4] as Record<string, unknown>;
+    expect(betwinCancel['refTransactionId']).toBe(bodies[2]?.['transactionId']);
+    expect({ betAmount: betwinCancel['betAmount'], winAmount: betwinCancel['winAmount'] }).toEqual({ betAmount: bodies[2]?.['betAmount'], winAmount: bodies[2]?.['winAmount'] });
+    expect(section).toContain('`X-Request-Timestamp`');
+    expect(section.replace(/\s+/g, ' ')).toContain('**reverse the whole referenced transaction**');
   });
 });
