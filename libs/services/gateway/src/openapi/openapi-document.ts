@@ -16,6 +16,7 @@ import {
 } from '@reelstream/contracts';
 import type * as z from 'zod';
 import { ComponentSchemas, componentRef, type JsonSchema } from './json-schema.js';
+import { walletWebhooks } from './webhooks.js';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -24,6 +25,8 @@ export interface OpenApiDocument {
   tags: { name: string; description: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, unknown>>;
+  /** What reelstream sends to the operator: the wallet callbacks. */
+  webhooks: Record<string, unknown>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown>; headers: Record<string, unknown> };
 }
 
@@ -61,6 +64,8 @@ const DESCRIPTION = [
   'Amounts are JSON numbers in currency units of the player currency (the operator default unless given at launch); ids are JSON numbers. ',
   '`X-Request-Id` is echoed on every response (send your own to correlate). `429` and `503` carry `Retry-After` in seconds. ',
   'Registration is idempotent by `platformId`: resending the same body answers the same `issueId` with `Idempotent-Replayed: true`; another body with the same platformId is `409 PLATFORM_ID_CONFLICT`.',
+  '',
+  'The wallet callbacks reelstream sends to the operator’s callbackUrl are described under `webhooks` (walletCallback).',
 ].join('\n');
 
 export function generateOpenApi(options: { version?: string; serverUrl?: string } = {}): GeneratedOpenApi {
@@ -82,6 +87,7 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
     ],
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks: walletWebhooks(components),
     components: {
       schemas: components.schemas,
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API token issued to the operator.' } },
