@@ -14,7 +14,7 @@ import { DEMO_OPERATOR } from '@reelstream/config';
 import { platformFlows } from './flows.js';
 import { AppProcess } from './support/app-process.js';
 import { call, PlayerClient } from './support/clients.js';
-import { fourProcesses, oneProcess, type RunningPlatform } from './support/topologies.js';
+import { fourProcesses, oneProcess, oneProcessEsdbPositions, type RunningPlatform } from './support/topologies.js';
 
 const run = promisify(execFile);
 
@@ -36,7 +36,7 @@ function printedCommands(banner: string): string[] {
 
 const paste = async (command: string) => JSON.parse((await run('sh', ['-c', command])).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[] };
 
-describe.each([oneProcess, fourProcesses])('the platform as $name', (topology) => {
+describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platform as $name', (topology) => {
   let dataDir: string;
   let platform: RunningPlatform | undefined;
   const current = () => {
@@ -87,7 +87,7 @@ describe.each([oneProcess, fourProcesses])('the platform as $name', (topology) =
   platformFlows(current);
 
   it('drains and exits 0 on Ctrl-C / SIGTERM', async () => {
-    const codes = await current().stop(topology === oneProcess ? 'SIGINT' : 'SIGTERM');
+    const codes = await current().stop(topology === fourProcesses ? 'SIGTERM' : 'SIGINT');
     platform = undefined;
     expect(codes.length).toBeGreaterThan(0);
     expect(codes.every((code) => code === 0)).toBe(true);
