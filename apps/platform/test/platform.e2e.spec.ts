@@ -1,8 +1,9 @@
 /**
- * The real platform as child processes on free ports, in both topologies: all services in one
- * process (`npm start`), and gateway, bonus-ledger, wallet-dispatcher and game-server as four
- * processes from their built entries on one SQLite file. The same flows run against each
- * (flows.ts); the one-process run also pastes the commands its banner printed.
+ * The real platform as child processes on free ports, in three topologies: all services in one
+ * process (`npm start`); gateway, bonus-ledger, wallet-dispatcher and game-server as four
+ * processes from their built entries on one SQLite file; and `npm start` once more with every
+ * event-store position EventStoreDB-shaped (see @reelstream/testing's esdb-positions). The same
+ * flows run against each (flows.ts); the one-process run also pastes the commands its banner printed.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
 import { DEMO_OPERATOR } from '@reelstream/config';
+import { READ_MODEL_CHECKPOINT, readModelPath } from '@reelstream/service-bonus-ledger';
+import { encodeEsdbShapedPosition, eventually } from '@reelstream/testing';
 import { platformFlows } from './flows.js';
 import { AppProcess } from './support/app-process.js';
 import { call, PlayerClient } from './support/clients.js';
@@ -85,6 +89,25 @@ describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platfor
   }
 
   platformFlows(current);
+
+  if (topology === oneProcessEsdbPositions) {
+    it('kept the bonus read model’s checkpoint in EventStoreDB-shaped positions, up to the last bonus event', async () => {
+      const { dataDir } = current();
+      const eventsFile = new Database(join(dataDir, 'reelstream.db'), { readonly: true });
+      const lastBonusEvent = eventsFile.prepare("SELECT max(position) FROM es_events WHERE stream_id LIKE 'playerBonus-%'").pluck().get() as number;
+      eventsFile.close();
+      // Enough events that the commit position gained a digit at least once, where string order goes wrong.
+      expect(lastBonusEvent).toBeGreaterThan(92);
+      await eventually(() => {
+        const readModel = new Database(readModelPath(dataDir), { readonly: true });
+        try {
+          expect(readModel.prepare('SELECT position FROM es_checkpoints WHERE name = ?').pluck().get(READ_MODEL_CHECKPOINT)).toBe(encodeEsdbShapedPosition(String(lastBonusEvent)));
+        } finally {
+          readModel.close();
+        }
+      }, 10_000);
+    });
+  }
 
   it('drains and exits 0 on Ctrl-C / SIGTERM', async () => {
     const codes = await current().stop(topology === fourProcesses ? 'SIGTERM' : 'SIGINT');
