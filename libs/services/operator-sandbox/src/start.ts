@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
+import { createHttpServer } from '@reelstream/http';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Clock } from '@reelstream/ports';
 import { adminRouter } from './admin-routes.js';
@@ -66,10 +67,14 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
     res.status(status).json(req.path.startsWith('/admin') ? { error: message } : { balance: 0, statusCode: 'ERR_UNKNOWN', message });
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  const server: Server = createHttpServer(app, { keepAliveTimeoutMs: 60_000 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  server.keepAliveTimeout = 60_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   deps.logger?.info('operator sandbox listening', { port, database: config.databasePath });
