@@ -38,7 +38,8 @@ function printedCommands(banner: string): string[] {
   return commands;
 }
 
-const paste = async (command: string) => JSON.parse((await run('sh', ['-c', command])).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[] };
+const paste = async (command: string, env: Record<string, string> = {}) =>
+  JSON.parse((await run('sh', ['-c', command], { env: { ...process.env, ...env } })).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[]; error?: unknown };
 
 describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platform as $name', (topology) => {
   let dataDir: string;
@@ -134,6 +135,31 @@ describe('npm start with a bad operator configuration', () => {
       expect(process.stderr).toMatch(/^platform did not start: invalid operator configuration in OPERATORS_JSON:\n {2}- operators\[0\]\.timeZone: /);
       expect(process.lines.filter((line) => line.includes('listening') || line.includes('"msg":"ready"'))).toEqual([]);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start with a configured operator that has allowed return origins', () => {
+  it('prints register and launch commands that work as printed (the launch returns to an allowed origin)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reelstream-e2e-origins-'));
+    const apiToken = 'origins-api-token-0123456789abcdef';
+    const operators = [
+      { id: 'acme', name: 'Acme', apiToken, callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', allowedReturnOrigins: ['https://casino.example'] },
+    ];
+    const env = { DATA_DIR: dataDir, GATEWAY_PORT: '0', GAME_PORT: '0', SANDBOX_PORT: '0', OTEL_SDK_DISABLED: 'true', OPERATORS_FILE: '', OPERATORS_JSON: JSON.stringify(operators) };
+    const process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
+    try {
+      await process.ready();
+      await process.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
+      const readyAt = process.lines.findIndex((line) => line.includes('"msg":"ready"'));
+      const [register, launch] = printedCommands(process.lines.slice(readyAt + 1).join('\n')) as [string, string];
+      expect(launch).toContain('"returnUrl":"https://casino.example/"');
+      expect(await paste(register, { API_TOKEN: apiToken })).toMatchObject({ success: true, data: { issueId: expect.any(Number) } });
+      const launched = await paste(launch, { API_TOKEN: apiToken });
+      expect(launched).toMatchObject({ success: true, data: expect.stringContaining('/launch?token=') });
+    } finally {
+      await process.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
