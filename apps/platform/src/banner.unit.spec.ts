@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
 import { DEMO_OPERATOR, loadCatalogFile } from '@reelstream/config';
-import { localDateTimeToInstant } from '@reelstream/contracts';
+import { isReturnUrlAllowed, launchGameRequest, localDateTimeToInstant, parseOperatorsConfig, registerBonusCallRequest } from '@reelstream/contracts';
 import { platformBanner, shellQuote } from './banner.js';
 import { demoScript } from './demo-script.js';
 
@@ -16,6 +16,23 @@ describe('demoScript', () => {
     expect(instant.ok && instant.instant.getTime() - now.getTime()).toBe(86_400_000);
     expect(JSON.parse(script.registerBody)).toMatchObject({ gameId: script.game.gameId, playerId: script.playerId, bonusType: 1, metaData: { spinAmount: 10, baseBetAmount: 200 } });
     expect(JSON.parse(script.launchBody)).toMatchObject({ playerId: script.playerId, gameId: script.game.gameId, returnUrl: 'http://localhost:8080/docs' });
+  });
+
+  it.each([
+    ['no allowed return origins: the API docs', [], 'http://localhost:8080/docs'],
+    ['allowed return origins without the gateway: the first of them', ['https://casino.example', 'https://m.casino.example'], 'https://casino.example/'],
+    ['allowed return origins that include the gateway: the API docs', ['https://casino.example', 'http://localhost:8080'], 'http://localhost:8080/docs'],
+  ])('prints a launch the gateway accepts for an operator with %s', (_name, allowedReturnOrigins, expected) => {
+    const [operator] = parseOperatorsConfig([
+      { id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', allowedReturnOrigins },
+    ]);
+    if (!operator) throw new Error('no operator parsed');
+    const script = demoScript(catalog, operator, now, 'http://localhost:8080/docs');
+    const launch = launchGameRequest.parse(JSON.parse(script.launchBody));
+    expect(launch.returnUrl).toBe(expected);
+    // The gateway's own rule (422 RETURN_URL_NOT_ALLOWED otherwise), and a register body its schema takes.
+    expect(isReturnUrlAllowed(launch.returnUrl, operator.allowedReturnOrigins)).toBe(true);
+    expect(registerBonusCallRequest.safeParse(JSON.parse(script.registerBody)).success).toBe(true);
   });
 
   it('names a new player and platformId at every start', () => {

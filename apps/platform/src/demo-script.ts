@@ -4,7 +4,7 @@
  * platformId carry the start time), so the printed commands work on a platform that already has
  * data: an earlier demo player's active bonus cannot refuse the new one (409 ACTIVE_BONUS_EXISTS).
  */
-import { formatLocalDateTime, wallClockAt } from '@reelstream/contracts';
+import { formatLocalDateTime, isReturnUrlAllowed, wallClockAt } from '@reelstream/contracts';
 import { betLevelsMinor, type Catalog, type CatalogGame } from '@reelstream/game-domain';
 import { formatAmount, multiplyMinor } from '@reelstream/money';
 
@@ -28,7 +28,24 @@ export interface DemoScript {
   launchBody: string;
 }
 
-export function demoScript(catalog: Catalog, operator: { currency: string; timeZone: string }, now: Date, returnUrl: string): DemoScript {
+export interface DemoOperator {
+  currency: string;
+  timeZone: string;
+  /** When the operator has any, the launch's returnUrl must be within them (422 RETURN_URL_NOT_ALLOWED otherwise). */
+  allowedReturnOrigins?: readonly string[];
+}
+
+/**
+ * Where the printed launch sends the player back: `preferred` (the API docs) when the operator
+ * allows it, else the first of the operator's allowed return origins, so the command works as printed.
+ */
+export function demoReturnUrl(preferred: string, allowedReturnOrigins: readonly string[] = []): string {
+  if (isReturnUrlAllowed(preferred, allowedReturnOrigins)) return preferred;
+  const [first] = allowedReturnOrigins;
+  return first === undefined ? preferred : `${first}/`;
+}
+
+export function demoScript(catalog: Catalog, operator: DemoOperator, now: Date, preferredReturnUrl: string): DemoScript {
   const game = catalog.games.find((candidate) => candidate.supportsFreeSpins && candidate.type === 'slot') ?? catalog.games.find((candidate) => candidate.supportsFreeSpins);
   if (!game) throw new Error('the game catalog has no game with free spins: the demo bonus needs one');
   const baseBetMinor = betLevelsMinor(game, operator.currency)[0];
@@ -49,6 +66,7 @@ export function demoScript(catalog: Catalog, operator: { currency: string; timeZ
     expireAt,
     metaData: { spinAmount: DEMO_SPINS, baseBetAmount: baseBet },
   };
+  const returnUrl = demoReturnUrl(preferredReturnUrl, operator.allowedReturnOrigins);
   const launch = { playerId, providerId: game.providerId, gameId: game.gameId, language: 'en', returnUrl, isStreamer: false };
   return {
     playerId,

@@ -84,7 +84,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   runtime.onStop('gateway', () => gateway.stop());
 
   const gatewayUrl = localUrl(gateway.port);
-  const sandboxUrl = localUrl(sandbox.port);
+  // The sandbox listens on loopback by default (SANDBOX_HOST): its own URL is the one that answers.
+  const sandboxUrl = sandbox.url;
   const operator = loaded.operators[0];
   if (!operator) throw new Error('no operator is configured');
   const demo = demoScript(catalog, operator, runtime.clock.now(), `${gatewayUrl}/docs`);

@@ -1,8 +1,9 @@
 /**
- * The real platform as child processes on free ports, in both topologies: all services in one
- * process (`npm start`), and gateway, bonus-ledger, wallet-dispatcher and game-server as four
- * processes from their built entries on one SQLite file. The same flows run against each
- * (flows.ts); the one-process run also pastes the commands its banner printed.
+ * The real platform as child processes on free ports, in three topologies: all services in one
+ * process (`npm start`); gateway, bonus-ledger, wallet-dispatcher and game-server as four
+ * processes from their built entries on one SQLite file; and `npm start` once more with every
+ * event-store position EventStoreDB-shaped (see @reelstream/testing's esdb-positions). The same
+ * flows run against each (flows.ts); the one-process run also pastes the commands its banner printed.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,11 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
 import { DEMO_OPERATOR } from '@reelstream/config';
+import { READ_MODEL_CHECKPOINT, readModelPath } from '@reelstream/service-bonus-ledger';
+import { encodeEsdbShapedPosition, eventually } from '@reelstream/testing';
 import { platformFlows } from './flows.js';
 import { AppProcess } from './support/app-process.js';
 import { call, PlayerClient } from './support/clients.js';
-import { fourProcesses, oneProcess, type RunningPlatform } from './support/topologies.js';
+import { fourProcesses, oneProcess, oneProcessEsdbPositions, type RunningPlatform } from './support/topologies.js';
 
 const run = promisify(execFile);
 
@@ -34,9 +38,10 @@ function printedCommands(banner: string): string[] {
   return commands;
 }
 
-const paste = async (command: string) => JSON.parse((await run('sh', ['-c', command])).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[] };
+const paste = async (command: string, env: Record<string, string> = {}) =>
+  JSON.parse((await run('sh', ['-c', command], { env: { ...process.env, ...env } })).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[]; error?: unknown };
 
-describe.each([oneProcess, fourProcesses])('the platform as $name', (topology) => {
+describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platform as $name', (topology) => {
   let dataDir: string;
   let platform: RunningPlatform | undefined;
   const current = () => {
@@ -86,8 +91,27 @@ describe.each([oneProcess, fourProcesses])('the platform as $name', (topology) =
 
   platformFlows(current);
 
+  if (topology === oneProcessEsdbPositions) {
+    it('kept the bonus read model’s checkpoint in EventStoreDB-shaped positions, up to the last bonus event', async () => {
+      const { dataDir } = current();
+      const eventsFile = new Database(join(dataDir, 'reelstream.db'), { readonly: true });
+      const lastBonusEvent = eventsFile.prepare("SELECT max(position) FROM es_events WHERE stream_id LIKE 'playerBonus-%'").pluck().get() as number;
+      eventsFile.close();
+      // Enough events that the commit position gained a digit at least once, where string order goes wrong.
+      expect(lastBonusEvent).toBeGreaterThan(92);
+      await eventually(() => {
+        const readModel = new Database(readModelPath(dataDir), { readonly: true });
+        try {
+          expect(readModel.prepare('SELECT position FROM es_checkpoints WHERE name = ?').pluck().get(READ_MODEL_CHECKPOINT)).toBe(encodeEsdbShapedPosition(String(lastBonusEvent)));
+        } finally {
+          readModel.close();
+        }
+      }, 10_000);
+    });
+  }
+
   it('drains and exits 0 on Ctrl-C / SIGTERM', async () => {
-    const codes = await current().stop(topology === oneProcess ? 'SIGINT' : 'SIGTERM');
+    const codes = await current().stop(topology === fourProcesses ? 'SIGTERM' : 'SIGINT');
     platform = undefined;
     expect(codes.length).toBeGreaterThan(0);
     expect(codes.every((code) => code === 0)).toBe(true);
@@ -111,6 +135,31 @@ describe('npm start with a bad operator configuration', () => {
       expect(process.stderr).toMatch(/^platform did not start: invalid operator configuration in OPERATORS_JSON:\n {2}- operators\[0\]\.timeZone: /);
       expect(process.lines.filter((line) => line.includes('listening') || line.includes('"msg":"ready"'))).toEqual([]);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start with a configured operator that has allowed return origins', () => {
+  it('prints register and launch commands that work as printed (the launch returns to an allowed origin)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reelstream-e2e-origins-'));
+    const apiToken = 'origins-api-token-0123456789abcdef';
+    const operators = [
+      { id: 'acme', name: 'Acme', apiToken, callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', allowedReturnOrigins: ['https://casino.example'] },
+    ];
+    const env = { DATA_DIR: dataDir, GATEWAY_PORT: '0', GAME_PORT: '0', SANDBOX_PORT: '0', OTEL_SDK_DISABLED: 'true', OPERATORS_FILE: '', OPERATORS_JSON: JSON.stringify(operators) };
+    const process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
+    try {
+      await process.ready();
+      await process.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
+      const readyAt = process.lines.findIndex((line) => line.includes('"msg":"ready"'));
+      const [register, launch] = printedCommands(process.lines.slice(readyAt + 1).join('\n')) as [string, string];
+      expect(launch).toContain('"returnUrl":"https://casino.example/"');
+      expect(await paste(register, { API_TOKEN: apiToken })).toMatchObject({ success: true, data: { issueId: expect.any(Number) } });
+      const launched = await paste(launch, { API_TOKEN: apiToken });
+      expect(launched).toMatchObject({ success: true, data: expect.stringContaining('/launch?token=') });
+    } finally {
+      await process.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -48,11 +48,12 @@ const text = (value: unknown): string => {
   return value;
 };
 
-export const oneProcess: Topology = {
-  name: 'one process (npm start)',
+/** The all-in-one platform from `entry` (a main that runs `startPlatform`). */
+const platformProcess = (name: string, entry: string): Topology => ({
+  name,
   async start(dataDir) {
     const env = { ...COMMON_ENV, DATA_DIR: dataDir, GATEWAY_PORT: '0', GAME_PORT: '0', SANDBOX_PORT: '0' };
-    let process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
+    let process = new AppProcess('platform', entry, env);
     let ready = await process.ready();
     const bannerOf = async (current: AppProcess) => {
       await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
@@ -77,7 +78,7 @@ export const oneProcess: Topology = {
       },
       async crash() {
         await process.kill('SIGKILL');
-        process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
+        process = new AppProcess('platform', entry, env);
         ready = await process.ready();
         banner = await bannerOf(process);
       },
@@ -86,7 +87,18 @@ export const oneProcess: Topology = {
       },
     };
   },
-};
+});
+
+export const oneProcess = platformProcess('one process (npm start)', join('apps', 'platform', 'src', 'main.ts'));
+
+/**
+ * `npm start` with every position EventStoreDB-shaped (commit-prepare, string order wrong): proves
+ * no service orders, checkpoints or resumes positions except through the store's comparison.
+ */
+export const oneProcessEsdbPositions = platformProcess(
+  'one process on EventStoreDB-shaped positions (no service orders positions but through the store)',
+  join('apps', 'platform', 'test', 'support', 'esdb-positions-main.ts'),
+);
 
 const E2E_OPERATOR: OperatorAccount = { id: 'e2e', token: 'e2e-api-token-0123456789abcdef', currency: 'EUR', timeZone: 'Asia/Seoul' };
 

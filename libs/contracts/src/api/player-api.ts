@@ -147,7 +147,7 @@ export const playerRound = z
     bet: units,
     win: units.nullable(),
     outcome: roundOutcomeView.nullable(),
-    /** Why a canceled round was canceled (`bet_rejected:ERR_NOT_ENOUGH_MONEY`). */
+    /** Why a canceled round was canceled, as a code (`bet_rejected:ERR_NOT_ENOUGH_MONEY`): never the operator's own words. */
     reason: z.string().nullable(),
     startedAt: isoInstant,
   })

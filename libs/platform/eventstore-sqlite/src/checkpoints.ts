@@ -57,13 +57,10 @@ export function readCheckpoint(db: Database, name: string): Position | undefined
  * Moves the checkpoint `name` forward to `position`. Never moves it backwards: a late or repeated
  * write of an older position is ignored. Returns whether it moved. Safe inside the caller's own
  * transaction (it then runs in a savepoint) and against other processes (BEGIN IMMEDIATE).
+ * `comparePositions` is the order of the store the positions come from (no default: a projection
+ * file may hold EventStoreDB positions, which decimal order refuses).
  */
-export function writeCheckpoint(
-  db: Database,
-  name: string,
-  position: Position,
-  comparePositions: ComparePositions = compareDecimalPositions,
-): boolean {
+export function writeCheckpoint(db: Database, name: string, position: Position, comparePositions: ComparePositions): boolean {
   return statementsFor(db).advance(name, position, comparePositions);
 }
 

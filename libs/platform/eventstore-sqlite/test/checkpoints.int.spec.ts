@@ -50,14 +50,14 @@ describe('SqliteCheckpointStore', () => {
     db.exec('CREATE TABLE balances (player TEXT PRIMARY KEY, amount INTEGER NOT NULL)');
     const apply = db.transaction((amount: number, position: string, fail: boolean) => {
       db.prepare('INSERT INTO balances (player, amount) VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET amount = excluded.amount').run('p1', amount);
-      expect(writeCheckpoint(db, 'balances', position)).toBe(true);
+      expect(writeCheckpoint(db, 'balances', position, compareDecimalPositions)).toBe(true);
       if (fail) throw new Error('crash before commit');
     });
     apply(100, '7', false);
     expect(() => apply(250, '8', true)).toThrow('crash before commit');
     expect(readCheckpoint(db, 'balances')).toBe('7');
     expect(db.prepare('SELECT amount FROM balances').pluck().get()).toBe(100);
-    expect(writeCheckpoint(db, 'balances', '6')).toBe(false);
+    expect(writeCheckpoint(db, 'balances', '6', compareDecimalPositions)).toBe(false);
     expect(readCheckpoint(db, 'balances')).toBe('7');
   });
 

@@ -1,6 +1,7 @@
 /** `GET /healthz` (the process is alive) and `GET /readyz` (back ends reachable, consumer joined). */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '@reelstream/http';
 
 export interface HealthServer {
   readonly port: number;
@@ -8,7 +9,7 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(port: number, ready: () => Promise<boolean>): Promise<HealthServer> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = createHttpServer((request, response) => {
     const answer = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       response.end(JSON.stringify(body));

@@ -58,7 +58,7 @@ export interface BonusLedger {
 export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
   const { store, bus, logger } = deps;
   mkdirSync(dirname(config.readModelFile), { recursive: true });
-  const readModel = SqliteBonusReadModel.open(config.readModelFile);
+  const readModel = SqliteBonusReadModel.open(config.readModelFile, { comparePositions: (a, b) => store.comparePositions(a, b) });
   if (config.rebuildReadModel) {
     const applied = await rebuildBonusReadModel(store, readModel);
     logger.info('read model rebuilt from the log', { events: applied });

@@ -138,8 +138,9 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
 
     // The running ledger's projection equals one rebuilt from the log.
     const [last] = await backends.store.readAll({ direction: 'backwards', maxCount: 1, filter: PLAYER_BONUS_FILTER });
-    const live = SqliteBonusReadModel.open(join(dir, 'bonus-ledger-read.db'));
-    const rebuilt = SqliteBonusReadModel.open(join(dir, 'rebuilt-read.db'));
+    const comparePositions = (a: string, b: string) => backends.store.comparePositions(a, b);
+    const live = SqliteBonusReadModel.open(join(dir, 'bonus-ledger-read.db'), { comparePositions });
+    const rebuilt = SqliteBonusReadModel.open(join(dir, 'rebuilt-read.db'), { comparePositions });
     try {
       await eventually(async () => expect(await live.checkpoint()).toBe(last?.position), 5_000);
       await rebuildBonusReadModel(backends.store, rebuilt);

@@ -5,12 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/backends';
+import { openMessageBus, type OpenedEventStore } from '@reelstream/backends';
 import { OperatorDirectory, demoOperators } from '@reelstream/config';
 import { parseOperatorsConfig } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type MessageBus } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
+import { ESDB_POSITIONS_SCHEME, openTestEventStore } from '@reelstream/testing';
 import { DEFAULT_CATALOG_FILE, loadCatalogFile, readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
 import { BonusClient } from './bonus-requests.js';
 
@@ -25,10 +26,12 @@ export class LedgerHarness {
   private ledgerBus: MessageBus | undefined;
   private readonly operators = new OperatorDirectory(parseOperatorsConfig([...demoOperators('http://localhost:1'), { ...demoOperators('http://localhost:1')[0], id: 'regular', apiToken: 'regular-api-token-0001', features: { regularBonusCall: true } }]));
 
-  async open(): Promise<this> {
+  /** `esdbShapedPositions`: the event store hands out EventStoreDB-shaped positions (see @reelstream/testing). */
+  async open(options: { esdbShapedPositions?: boolean } = {}): Promise<this> {
     this.dir = mkdtempSync(join(tmpdir(), 'bonus-ledger-'));
-    this.url = `sqlite:${join(this.dir, 'reelstream.db')}`;
-    this.backends = await openEventStore(this.url);
+    const file = join(this.dir, 'reelstream.db');
+    this.url = `sqlite:${file}`;
+    this.backends = await openTestEventStore(options.esdbShapedPositions ? `${ESDB_POSITIONS_SCHEME}${file}` : this.url);
     this.clientBus = await openMessageBus(this.url, { instanceId: `client-${process.pid}` });
     this.client = new BonusClient(this.clientBus);
     return this;

@@ -199,7 +199,7 @@ describe('the read model', () => {
     const ledger = harness.ledger;
     if (!ledger) throw new Error('ledger not started');
     await ledger.caughtUp();
-    const rebuilt = SqliteBonusReadModel.open(`${harness.dir}/rebuilt-read.db`);
+    const rebuilt = SqliteBonusReadModel.open(`${harness.dir}/rebuilt-read.db`, { comparePositions: (a, b) => harness.backends.store.comparePositions(a, b) });
     try {
       const applied = await rebuildBonusReadModel(harness.backends.store, rebuilt);
       expect(applied).toBeGreaterThan(10);

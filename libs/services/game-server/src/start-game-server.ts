@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
 import { BonusLedgerClient } from '@reelstream/bonus-client';
 import type { Catalog, Rng } from '@reelstream/game-domain';
-import { closeGracefully, reachableUrl } from '@reelstream/http';
+import { closeGracefully, createHttpServer, reachableUrl } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { GameTable } from './catalog/game-table.js';
@@ -87,15 +87,13 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
 
   let accepting = true;
   const app = createGameServerApp({ store, sessions, table, ledger: round.ledger, balances: round.balances, rounds, spins, operators: deps.operators, ready: () => accepting, logger });
-  const server: Server = app.listen(config.port, config.host ?? '::');
+  const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
     await once(server, 'listening');
   } catch (error) {
     await outbox.stop();
     throw error;
   }
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   logger.info('game-server listening', { port });
 

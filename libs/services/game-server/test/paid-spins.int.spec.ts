@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
 import { spinResponse } from '@reelstream/contracts';
+import { call } from './support/http.js';
 import { Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -92,5 +93,36 @@ describe('a paid spin the wallet refuses: no win is sent and the round is cancel
     await eventually(() => expect(stack.sandbox.views.requests({ operatorId: 'casino-t', playerId }).map((request) => request.command)).toEqual(['bet', 'cancel']));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stack.publishedFor(playerId).map((request) => request.command)).toEqual(['bet']);
+  });
+});
+
+describe('what a player sees of an operator failure: a plain message and the status code, the detail only in the log', () => {
+  it.each([
+    ['the wallet answers HTTP 502 with a JSON body', 'leak_http', { httpStatus: 502 }, /injected fault|HTTP 502/],
+    ['the wallet drops the connection', 'leak_reset', { dropConnection: true }, /ECONNRESET|socket hang up/],
+  ] as const)('%s', async (_name, playerId, fault, detail) => {
+    const { token } = await stack.launch(playerId, 102);
+    stack.sandbox.faults.add({ playerId, command: 'bet', ...fault });
+    const response = await stack.spin(token, { bet: 1 });
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({
+      success: false,
+      message: "The operator's wallet rejected the bet; the round was canceled.",
+      data: null,
+      error: { code: 'BET_REJECTED', details: [{ path: 'statusCode', message: 'ERR_UNKNOWN' }] },
+    });
+
+    const [bet] = stack.publishedFor(playerId);
+    const roundId = bet && 'roundId' in bet ? bet.roundId : 0;
+    const round = await call('GET', `${stack.gameServer.url}/api/sessions/${token}/rounds/${roundId}`);
+    expect(round.status).toBe(200);
+    expect(round.body.data).toMatchObject({ roundId, status: 'canceled', reason: 'bet_rejected:ERR_UNKNOWN' });
+    for (const answer of [response.text, round.text]) expect(answer).not.toMatch(detail);
+
+    // The operator's own words are kept for the operator of the platform: in the log and in the round's record.
+    const logged = stack.logs.filter((line) => line.includes('refused the bet') && line.includes(`"roundId":${roundId}`));
+    expect(logged).toEqual([expect.stringMatching(detail)]);
+    const events = await stack.store.readStream(`round-${roundId}`);
+    expect((events[1]?.data as { reason: string }).reason).toMatch(detail);
   });
 });

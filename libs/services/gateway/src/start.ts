@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, reachableUrl } from '@reelstream/http';
+import { closeGracefully, createHttpServer, reachableUrl } from '@reelstream/http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 
@@ -22,11 +22,11 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   let accepting = true;
   const app = createGatewayApp({ ...ports, config, readiness: { accepting: () => accepting } });
   // Without a host node listens on every interface, IPv6 included where the machine has it.
-  const server: Server = config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host);
+  // Request time limits and a keep-alive longer than a load balancer's idle timeout (createHttpServer).
+  const server: Server = createHttpServer(app);
+  if (config.host === undefined) server.listen(config.port);
+  else server.listen(config.port, config.host);
   await once(server, 'listening');
-  // Node's default keep-alive timeout (5 s) is shorter than most load balancers' idle timeout.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   ports.logger.info('gateway listening', { port });
 

@@ -6,6 +6,7 @@
  * - `GET /admin/requests?…` — every callback received, in arrival order, with what became of it;
  * - `GET|POST|DELETE /admin/faults`, `DELETE /admin/faults/:id` — fault injection.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { currencyCode, operatorId, playerId } from '@reelstream/contracts';
 import { tryParseAmount } from '@reelstream/money';
@@ -53,12 +54,23 @@ function filterOf(query: z.infer<typeof ledgerQuery>): LedgerFilter {
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as LedgerFilter;
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Whether the Authorization header carries the admin token. Compared as fixed-length digests in
+ * constant time, so neither the time taken nor the length of a guess tells how close it was.
+ */
+export function adminTokenMatches(authorization: string | undefined, adminToken: string): boolean {
+  return timingSafeEqual(digest(authorization ?? ''), digest(`Bearer ${adminToken}`));
+}
+
 export function adminRouter(deps: AdminRouteDeps): Router {
   const router = express.Router();
-  router.use('/admin', express.json({ limit: '64kb' }), (req: Request, res: Response, next: NextFunction) => {
-    if (deps.adminToken === undefined || req.get('authorization') === `Bearer ${deps.adminToken}`) return next();
+  // The token first: a caller without it never gets as far as having its body read.
+  router.use('/admin', (req: Request, res: Response, next: NextFunction) => {
+    if (deps.adminToken === undefined || adminTokenMatches(req.get('authorization'), deps.adminToken)) return next();
     res.status(401).json({ error: 'admin token required' });
-  });
+  }, express.json({ limit: '64kb' }));
 
   router.get('/admin/players/:operatorId/:playerId', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);

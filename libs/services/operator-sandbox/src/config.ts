@@ -5,7 +5,8 @@ import * as z from 'zod';
 export const sandboxEnv = z.object({
   ...platformEnvShape,
   SANDBOX_PORT: port(8082),
-  SANDBOX_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Loopback by default: the admin API sets balances and faults, and is open unless SANDBOX_ADMIN_TOKEN is set. */
+  SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
   /** Default `${DATA_DIR}/operator-sandbox.db`. */
   SANDBOX_DB: z.string().min(1).optional(),
   /** Players seen for the first time get an account with SANDBOX_INITIAL_BALANCE; false: they are ERR_NOT_AUTHENTICATED. */

@@ -3,6 +3,7 @@
  * currency in SQLite, signatures checked (D8), each transactionId applied once, atomic betwin,
  * cancels per D9 — with an admin API and fault injection for tests and demos.
  */
+export { adminTokenMatches } from './admin-routes.js';
 export * from './config.js';
 export * from './faults.js';
 export * from './ledger-views.js';

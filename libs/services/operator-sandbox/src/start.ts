@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
+import { createHttpServer } from '@reelstream/http';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Clock } from '@reelstream/ports';
 import { adminRouter } from './admin-routes.js';
@@ -15,6 +16,9 @@ import { LedgerViews } from './ledger-views.js';
 import { openSandboxDatabase } from './wallet-database.js';
 import { SandboxWallet } from './wallet-ledger.js';
 import { walletRouter } from './wallet-route.js';
+
+/** What the callback and admin routes accept (`64kb` in their body parsers). */
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface OperatorSandboxDeps {
   operators: { get(id: string): OperatorConfig | undefined };
@@ -54,15 +58,23 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
   });
   app.use(walletRouter({ operators: deps.operators, wallet, views, faults, delays, nowMs: () => (deps.clock?.now() ?? new Date()).getTime() }));
   app.use(adminRouter({ views, faults, adminToken: config.adminToken }));
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    deps.logger?.error('sandbox request failed', { error });
-    if (!res.headersSent) res.status(500).json({ balance: 0, statusCode: 'ERR_UNKNOWN', message: 'internal error' });
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const refusal = clientRefusalOf(error);
+    if (refusal === undefined) deps.logger?.error('sandbox request failed', { error });
+    if (res.headersSent) return;
+    const { status, message } = refusal ?? { status: 500, message: 'internal error' };
+    // A callback gets an answer in the callback's shape; the admin API its own.
+    res.status(status).json(req.path.startsWith('/admin') ? { error: message } : { balance: 0, statusCode: 'ERR_UNKNOWN', message });
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  const server: Server = createHttpServer(app, { keepAliveTimeoutMs: 60_000 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  server.keepAliveTimeout = 60_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   deps.logger?.info('operator sandbox listening', { port, database: config.databasePath });
@@ -86,4 +98,13 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
       return stopping;
     },
   };
+}
+
+/** The body parsers' refusals (a body over the limit, a bad encoding): the caller's error, answered with its status. */
+function clientRefusalOf(error: unknown): { status: number; message: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, type, limit } = error as { status?: unknown; type?: unknown; limit?: unknown };
+  if (type === 'entity.too.large') return { status: 413, message: `the request body is larger than ${typeof limit === 'number' ? limit : BODY_LIMIT_BYTES} bytes (64 kB), the most this sandbox accepts` };
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: (error as Error).message || 'bad request' };
+  return undefined;
 }

@@ -1,6 +1,7 @@
 /** `GET /healthz` (the process is alive) and `GET /readyz` (back ends reachable, consumers joined) on their own port. */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '@reelstream/http';
 
 export interface HealthServer {
   readonly port: number;
@@ -8,7 +9,7 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(port: number, host: string | undefined, ready: () => Promise<{ ok: boolean; detail: Record<string, unknown> }>): Promise<HealthServer> {
-  const server: Server = createServer((req, res) => {
+  const server: Server = createHttpServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });

@@ -16,8 +16,11 @@ interface RecordRow {
 }
 
 export interface SqliteBonusReadModelOptions {
-  /** How positions order; default: the SQLite event store's decimal positions. */
-  comparePositions?: (a: Position, b: Position) => number;
+  /**
+   * How positions order: the event store's own `comparePositions`. Required: the checkpoint holds
+   * positions of whichever store runs (EventStoreDB's are `commit-prepare` pairs, not decimals).
+   */
+  comparePositions: (a: Position, b: Position) => number;
   busyTimeoutMs?: number;
 }
 
@@ -66,10 +69,7 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
         written.push(record);
       }
       const last = changes[changes.length - 1];
-      if (last) {
-        if (options.comparePositions) writeCheckpoint(db, READ_MODEL_CHECKPOINT, last.position, options.comparePositions);
-        else writeCheckpoint(db, READ_MODEL_CHECKPOINT, last.position);
-      }
+      if (last) writeCheckpoint(db, READ_MODEL_CHECKPOINT, last.position, options.comparePositions);
       return written;
     });
     this.resetTransaction = db.transaction(() => {
@@ -79,7 +79,7 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
   }
 
   /** Opens (creating when needed) the read model file. Its rows can always be rebuilt, so NORMAL sync is enough. */
-  static open(path: string, options: SqliteBonusReadModelOptions = {}): SqliteBonusReadModel {
+  static open(path: string, options: SqliteBonusReadModelOptions): SqliteBonusReadModel {
     const db = new Database(path);
     try {
       db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { longIdText, ok, spinRequest, type OperatorConfig } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { GameTable } from '../catalog/game-table.js';
 import type { BonusLedgerClient } from '@reelstream/bonus-client';
 import { roundView } from '../rounds/round-view.js';
@@ -62,8 +62,17 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
     }
     res.sendFile(resolve(PUBLIC_DIR, 'index.html'));
   });
-  app.use('/assets', express.static(PUBLIC_DIR, { index: false, maxAge: '1h', fallthrough: false }));
+  app.use('/assets', express.static(PUBLIC_DIR, { index: false, maxAge: '1h', fallthrough: false }), assetNotFound);
 }
+
+/**
+ * What `send` refuses under /assets (403 for a path with `..`, 400 for one it cannot decode, 404
+ * for a missing file) is a file the page does not have: 404, not a fault of ours.
+ */
+const assetNotFound: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  next(typeof status === 'number' && status >= 400 && status < 500 ? new ApiError('ROUTE_NOT_FOUND') : error);
+};
 
 export function playerApiRoutes(app: Express, deps: RouteDeps): void {
   const api = express.Router();

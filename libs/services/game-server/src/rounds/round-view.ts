@@ -23,7 +23,15 @@ export async function roundView(rounds: RoundStreams, sessions: SessionRepositor
     bet: money(started.betMinor),
     win: settled ? money(settled.winMinor) : null,
     outcome: settled ? outcomeView(replayStored(settled.outcome), started.currency) : null,
-    reason: end?.type === 'RoundCanceled' ? end.data.reason : null,
+    reason: end?.type === 'RoundCanceled' ? playerReasonOf(end.data.reason) : null,
     startedAt: started.startedAt,
   };
+}
+
+/**
+ * The recorded reason without the operator's detail: `bet_rejected:ERR_UNKNOWN (HTTP 502: {…})`
+ * shows as `bet_rejected:ERR_UNKNOWN`. What the operator said stays in the log and the event.
+ */
+export function playerReasonOf(recorded: string): string {
+  return /^[a-z_]+(:[A-Za-z0-9_]+)?/.exec(recorded)?.[0] ?? 'canceled';
 }

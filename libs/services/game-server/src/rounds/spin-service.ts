@@ -117,7 +117,11 @@ export class SpinService {
       return completePaidRound(round, started, answer, correlationId);
     });
     const money = (minor: number) => formatAmount(minor, session.currency);
-    if (result.status === 'canceled') throw refusalOf(result.answer?.statusCode, result.reason);
+    if (result.status === 'canceled') {
+      // The operator's detail (an HTTP body, a socket error) is for the log; the player gets the status code only.
+      round.logger.warn('the operator wallet refused the bet; the round is canceled', { roundId: started.roundId, transactionId: started.transactionId, statusCode: result.answer?.statusCode, reason: result.reason });
+      throw refusalOf(result.answer?.statusCode);
+    }
     return {
       roundId: started.roundId,
       kind: 'paid',
@@ -142,9 +146,9 @@ function betOf(request: SpinRequest, game: PlayedGame, currency: string): number
 }
 
 /** The player is told why the bet was refused; the round is canceled either way (the dispatcher sends the cancel). */
-function refusalOf(statusCode: WalletReply['statusCode'] | undefined, reason: string): ApiError {
+function refusalOf(statusCode: WalletReply['statusCode'] | undefined): ApiError {
   const details = [{ path: 'statusCode', message: statusCode ?? 'ERR_UNKNOWN' }];
   if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return new ApiError('INSUFFICIENT_FUNDS', undefined, details);
   if (statusCode === 'ERR_NOT_AUTHENTICATED') return new ApiError('PLAYER_NOT_AUTHENTICATED', undefined, details);
-  return new ApiError('BET_REJECTED', `The operator's wallet rejected the bet (${reason}); the round was canceled.`, details);
+  return new ApiError('BET_REJECTED', undefined, details);
 }

@@ -6,7 +6,7 @@
  * Exits when stdin closes.
  */
 import { createInterface } from 'node:readline';
-import { openEventStore } from '@reelstream/backends';
+import { openTestEventStore as openEventStore } from '../esdb-positions.js';
 import { isWrongExpectedRevision, type ExpectedRevision } from '@reelstream/ports';
 
 interface AppendCommand {

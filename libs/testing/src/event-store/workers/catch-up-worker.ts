@@ -7,7 +7,7 @@
  * `{ done: true }` and exits. Exits when stdin closes.
  */
 import { randomUUID } from 'node:crypto';
-import { openEventStore } from '@reelstream/backends';
+import { openTestEventStore as openEventStore } from '../esdb-positions.js';
 import { startCatchUp } from '@reelstream/ports';
 
 function required(name: string): string {
