@@ -47,6 +47,7 @@ export function replyGroupId(instanceId: string, replyTopic: string): string {
 export class KafkaMessageBus implements MessageBus {
   private readonly consumers = new Set<Consumer>();
   private readonly replyListeners = new Map<string, Promise<Consumer>>();
+  private readonly joinedReplyGroups = new Set<string>();
   private readonly pending = new PendingRequests();
   private closed = false;
   /** Set only after the consumers stopped, so their in-flight handlers can still park records. */
@@ -150,7 +151,12 @@ export class KafkaMessageBus implements MessageBus {
       const forget = () => {
         if (this.replyListeners.get(replyTopic) === starting) this.replyListeners.delete(replyTopic);
       };
-      starting.then((consumer) => consumer.ready).catch(forget);
+      starting
+        .then(async (consumer) => {
+          await consumer.ready;
+          this.joinedReplyGroups.add(replyGroupId(this.parts.instanceId, replyTopic));
+        })
+        .catch(forget);
       this.replyListeners.set(replyTopic, listener);
     }
     return listener;
@@ -164,7 +170,7 @@ export class KafkaMessageBus implements MessageBus {
     this.consumers.clear();
     const results = await Promise.allSettled(consumers.map((consumer) => consumer.stop()));
     // Reply groups hold no offsets worth keeping: without this, every restart would leave one behind.
-    const replyGroups = [...this.replyListeners.keys()].map((replyTopic) => replyGroupId(this.parts.instanceId, replyTopic));
+    const replyGroups = [...this.joinedReplyGroups];
     this.replyListeners.clear();
     if (replyGroups.length > 0) await this.parts.admin.deleteGroups(replyGroups).catch((error: unknown) => this.parts.onError(error));
     this.producerClosed = true;
