@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, Partitioners, logLevel } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
 import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
 import { TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
@@ -70,6 +70,21 @@ export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.Proce
 }
 
 /**
+ * The bus's producer: idempotent (the broker drops a batch kafkajs resends after a lost answer, by
+ * producer id and sequence number) with one request in flight, so its own retries neither duplicate
+ * a record nor reorder a key. kafkajs' idempotent producer retries for ever by default; five retries
+ * keep a publish bounded, and a publish its caller repeats after a failure may then duplicate
+ * (consumers are idempotent).
+ */
+export const PRODUCER_CONFIG: ProducerConfig = {
+  allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner,
+  idempotent: true,
+  maxInFlightRequests: 1,
+  retry: { retries: 5 },
+};
+
+/**
  * Connects a producer and an admin client (to create topics) and returns the bus. The producer is
  * idempotent with one request in flight: its own retries neither duplicate a record nor reorder a
  * key; acks come from all in-sync replicas; the Java client's partitioner puts keys where other Kafka
@@ -81,15 +96,7 @@ export async function openKafkaMessageBus(brokers: string[], options: KafkaMessa
   const instanceId = options.instanceId ?? randomUUID();
   const kafka = new Kafka({ clientId: options.clientId ?? `reelstream-${instanceId}`, brokers, logLevel: logLevel.WARN });
   const admin = kafka.admin();
-  // kafkajs' idempotent producer retries for ever by default; five retries keep a publish bounded, and
-  // a publish its caller repeats after a failure may then duplicate (consumers are idempotent).
-  const producer = kafka.producer({
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    idempotent: true,
-    maxInFlightRequests: 1,
-    retry: { retries: 5 },
-  });
+  const producer = kafka.producer(PRODUCER_CONFIG);
   let topicSettings: TopicSettings;
   try {
     await admin.connect();
