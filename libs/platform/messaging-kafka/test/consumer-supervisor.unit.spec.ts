@@ -3,52 +3,10 @@
  * stand-in for kafkajs's consumer object emits the events kafkajs would (no broker can run here).
  */
 import { describe, expect, it } from '@jest/globals';
-import { EventEmitter } from 'node:events';
-import type { Admin, Kafka } from 'kafkajs';
 import { startKafkaConsumer } from '../src/kafka-consumer.js';
 import { TopicManager } from '../src/topics.js';
+import { scriptedKafka } from './scripted-kafka-consumer.js';
 import { until } from './scripted-group.js';
-
-class ScriptedKafkaConsumer extends EventEmitter {
-  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' };
-  runs = 0;
-  stopped = false;
-  override on(event: string, listener: (event: { payload: Record<string, unknown> }) => void): this {
-    return super.on(event, listener);
-  }
-  async connect(): Promise<void> {}
-  async subscribe(): Promise<void> {}
-  async run(): Promise<void> {
-    this.runs++;
-    setTimeout(() => this.emit(this.events.GROUP_JOIN, { payload: { memberAssignment: { t: [0] } } }), 5);
-  }
-  seek(): void {}
-  async stop(): Promise<void> {
-    this.stopped = true;
-  }
-  async disconnect(): Promise<void> {}
-  crash(restart: boolean): void {
-    this.emit(this.events.CRASH, { payload: { error: new Error('KafkaJSNonRetriableError: topic authorization failed'), restart } });
-  }
-}
-
-function scriptedKafka() {
-  const created: ScriptedKafkaConsumer[] = [];
-  const kafka = {
-    consumer: () => {
-      const consumer = new ScriptedKafkaConsumer();
-      created.push(consumer);
-      return consumer;
-    },
-  } as unknown as Kafka;
-  const admin = {
-    createTopics: async () => true,
-    fetchTopicMetadata: async () => ({ topics: [{ name: 't', partitions: [{ partitionId: 0 }] }] }),
-    fetchOffsets: async () => [{ topic: 't', partitions: [{ partition: 0, offset: '-1', metadata: null }] }],
-    fetchTopicOffsets: async () => [{ partition: 0, offset: '0', high: '0', low: '0' }],
-  } as unknown as Admin;
-  return { kafka, admin, created };
-}
 
 describe('a consumer kafkajs will not restart (scripted kafkajs consumer)', () => {
   it('is replaced by a new kafkajs consumer that rejoins, and the failure is reported', async () => {
