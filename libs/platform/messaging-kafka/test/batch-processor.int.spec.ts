@@ -76,24 +76,26 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     state.append(...records('op:a'));
     const wrapped = new ScriptedGroup(state, { failCommit: { nth: 1, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS) } });
     // `consumer.commitOffsets` commits through `runner.commitOffsets`, whose retrier wraps the error.
-    let runnerOfWrapped: RunningRunner | undefined;
-    runnerOfWrapped = await runScripted(wrapped, async ({ batch }) => {
-      await runnerOfWrapped?.runner.commitOffsets({ topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }] });
+    const ofWrapped: { running?: RunningRunner } = {};
+    const runnerOfWrapped = await runScripted(wrapped, async ({ batch }) => {
+      await ofWrapped.running?.runner.commitOffsets({ topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }] });
     });
+    ofWrapped.running = runnerOfWrapped;
     running.add(runnerOfWrapped);
-    await until(() => (runnerOfWrapped?.crashes.length ?? 0) > 0);
+    await until(() => runnerOfWrapped.crashes.length > 0);
     expect(runnerOfWrapped.crashes[0]?.name).toBe('KafkaJSNonRetriableError');
     expect(wrapped.joins).toBe(1);
 
     const unwrapped = new ScriptedGroup(state, { failCommit: { nth: 1, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS) } });
-    let runnerOfUnwrapped: RunningRunner | undefined;
-    runnerOfUnwrapped = await runScripted(unwrapped, async ({ batch }) => {
+    const ofUnwrapped: { running?: RunningRunner } = {};
+    const runnerOfUnwrapped = await runScripted(unwrapped, async ({ batch }) => {
       try {
-        await runnerOfUnwrapped?.runner.commitOffsets({ topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }] });
+        await ofUnwrapped.running?.runner.commitOffsets({ topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }] });
       } catch (error) {
         throw forKafkajs(error);
       }
     });
+    ofUnwrapped.running = runnerOfUnwrapped;
     running.add(runnerOfUnwrapped);
     await until(() => unwrapped.joins >= 2 && state.committedOffset() === 1);
     expect(runnerOfUnwrapped.crashes).toEqual([]);

@@ -143,19 +143,28 @@ export class ScriptedGroup {
     }
   }
 
-  async commitOffsetsIfNecessary(): Promise<void> {}
+  /** Only automatic commits go through here, and the adapter turns them off. */
+  async commitOffsetsIfNecessary(): Promise<void> {
+    return undefined;
+  }
   uncommittedOffsets() {
     return { topics: [] };
   }
   hasSeekOffset(): boolean {
     return false;
   }
-  pause(): void {}
-  resume(): void {}
+  pause(): void {
+    return undefined;
+  }
+  resume(): void {
+    return undefined;
+  }
   isPaused(): boolean {
     return false;
   }
-  async leave(): Promise<void> {}
+  async leave(): Promise<void> {
+    return undefined;
+  }
 }
 
 export interface RunningRunner {

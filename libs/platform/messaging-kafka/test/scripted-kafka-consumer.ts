@@ -12,7 +12,9 @@ export class ScriptedKafkaConsumer extends EventEmitter {
   override on(event: string, listener: (event: { payload: Record<string, unknown> }) => void): this {
     return super.on(event, listener);
   }
-  async connect(): Promise<void> {}
+  async connect(): Promise<void> {
+    return undefined;
+  }
   topics: string[] = [];
   async subscribe({ topics }: { topics: string[] }): Promise<void> {
     this.topics = topics;
@@ -29,7 +31,9 @@ export class ScriptedKafkaConsumer extends EventEmitter {
   async stop(): Promise<void> {
     this.stopped = true;
   }
-  async disconnect(): Promise<void> {}
+  async disconnect(): Promise<void> {
+    return undefined;
+  }
   crash(restart: boolean): void {
     this.emit(this.events.CRASH, { payload: { error: new Error('KafkaJSNonRetriableError: topic authorization failed'), restart } });
   }
