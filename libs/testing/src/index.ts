@@ -1,3 +1,12 @@
-export { describeMessageBusContract, eventually, WorkerProcess, type MessageBusUnderTest, type WorkerExit } from './message-bus/index.js';
-export { describeEventStoreContract, type EventStoreUnderTest } from './event-store/index.js';
+export {
+  describeMessageBusContract,
+  describeMessageBusClusterContract,
+  eventually,
+  WorkerProcess,
+  type MessageBusUnderTest,
+  type MessageBusClusterUnderTest,
+  type ClusterBusOptions,
+  type WorkerExit,
+} from './message-bus/index.js';
+export { describeEventStoreContract, describeEventStoreClusterContract, type EventStoreUnderTest } from './event-store/index.js';
 export { deciderSpecification, type Decider, type DeciderSpecification, type DeciderGiven, type DeciderThen } from './decider-spec.js';

@@ -1,2 +1,3 @@
 export { describeEventStoreContract } from './describe-event-store-contract.js';
 export type { EventStoreUnderTest } from './under-test.js';
+export { describeEventStoreClusterContract } from './cluster.contract.js';
