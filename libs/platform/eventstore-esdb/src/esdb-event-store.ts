@@ -6,7 +6,6 @@ import {
   START,
   jsonEvent,
   streamNameFilter,
-  type AllStreamResolvedEvent,
   type AppendResult as AppendResultOfClient,
   type EventData,
   type EventStoreDBClient,
@@ -35,6 +34,7 @@ import { z } from 'zod';
 import { isStreamNotFound, toPortAppendError } from './errors.js';
 import { satisfiesExpectedRevision, toEsdbExpectedRevision, toEsdbRevision, toPortRevision } from './expected-revision.js';
 import { comparePositions, decodePosition, encodePosition } from './position.js';
+import { readAllFiltered } from './filtered-read.js';
 import { readAllVisible } from './read-all.js';
 import { toRecordedEvent } from './recorded-event.js';
 import { USER_STREAMS_REGEX } from './stream-names.js';
@@ -140,14 +140,9 @@ export class EsdbEventStore implements EventStore {
     return last?.revision;
   }
 
+  /** Pages filtered by the server (system, checkpoint and non-matching streams never cross the wire). */
   readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return readAllVisible((fromPosition, direction, maxCount) => this.readAllPage(fromPosition, direction, maxCount), options);
-  }
-
-  private async readAllPage(fromPosition: ReadPosition, direction: Direction, maxCount: number): Promise<AllStreamResolvedEvent[]> {
-    const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) page.push(resolved);
-    return page;
+    return readAllVisible((fromPosition, direction, maxCount) => readAllFiltered(this.client, fromPosition, direction, maxCount, options.filter), options);
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
