@@ -113,8 +113,9 @@ export class BatchProcessor {
         if (outcome.kind === 'stopped') break;
         done(record);
       }
-      if (careful.length > 0 && progress.lastDone === careful.at(-1)?.offset) this.suspects.delete(partitionKey);
       const rest = messages.slice(careful.length);
+      // The suspect range may run past this batch: it is done only once a record beyond it shows up.
+      if (careful.length > 0 && progress.lastDone === careful.at(-1)?.offset && rest.length > 0) this.suspects.delete(partitionKey);
       const [firstOfRest] = rest;
       if (firstOfRest && progress.lastDone === careful.at(-1)?.offset && !shouldStop()) {
         const last = BigInt(rest.at(-1)?.offset ?? firstOfRest.offset);

@@ -189,6 +189,25 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     expect(handled.at(-1)).toBe('4:op:c');
   });
 
+  it('redelivers every record a dead owner had in flight one at a time with its attempt marked, even across several batches', async () => {
+    const state = new BrokerState('wallet.requests');
+    state.append(...records('op:a', 'op:b', 'op:c', 'op:d', 'op:e'));
+    state.committed.set(0, { offset: '0', metadata: 'reelstream/1 in-flight 3' });
+    const markSeen: string[] = [];
+    const { processor: batches } = processor(state, async (message) => {
+      markSeen.push(`${message.offset}:${state.committed.get(0)?.metadata ?? 'none'}`);
+    });
+    await start(new ScriptedGroup(state, { maxBatch: 2 }), batches);
+    await until(() => state.committedOffset() === 5);
+    expect(markSeen).toEqual([
+      '0:reelstream/1 attempts 0 1',
+      '1:reelstream/1 attempts 1 1',
+      '2:reelstream/1 attempts 2 1',
+      '3:reelstream/1 attempts 3 1',
+      '4:reelstream/1 in-flight 4',
+    ]);
+  });
+
   it('commits once per batch, not once per record, and a reply listener commits nothing', async () => {
     const state = new BrokerState('wallet.requests');
     state.append(...records(...Array.from({ length: 50 }, (_, index) => `op:p${index}`)));
