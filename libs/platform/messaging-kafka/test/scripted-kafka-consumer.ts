@@ -19,7 +19,9 @@ export class ScriptedKafkaConsumer extends EventEmitter {
   async subscribe({ topics }: { topics: string[] }): Promise<void> {
     this.topics = topics;
   }
-  async run(): Promise<void> {
+  eachBatch: ((payload: unknown) => Promise<void>) | undefined;
+  async run(config: { eachBatch?: (payload: unknown) => Promise<void> }): Promise<void> {
+    this.eachBatch = config.eachBatch;
     this.runs++;
     const memberAssignment = Object.fromEntries(this.topics.map((topic) => [topic, [0]]));
     setTimeout(() => this.emit(this.events.GROUP_JOIN, { payload: { memberAssignment } }), 5);
