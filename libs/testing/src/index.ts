@@ -1,6 +1,16 @@
-export { describeMessageBusContract, eventually, WorkerProcess, type MessageBusUnderTest, type WorkerExit } from './message-bus/index.js';
+export {
+  describeMessageBusContract,
+  describeMessageBusClusterContract,
+  eventually,
+  WorkerProcess,
+  type MessageBusUnderTest,
+  type MessageBusClusterUnderTest,
+  type ClusterBusOptions,
+  type WorkerExit,
+} from './message-bus/index.js';
 export {
   describeEventStoreContract,
+  describeEventStoreClusterContract,
   compareEsdbShapedPositions,
   decodeEsdbShapedPosition,
   encodeEsdbShapedPosition,

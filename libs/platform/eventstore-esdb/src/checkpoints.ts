@@ -25,30 +25,41 @@ interface StoredCheckpoint {
 /**
  * Checkpoints in EventStoreDB itself: one stream per name (`checkpoint-{name}`), capped by `$maxCount`.
  * `store` is a compare-and-set on the stream revision, so two writers cannot move a checkpoint backwards.
+ *
+ * What a store costs: one append. The last checkpoint written or read is remembered per name, so the
+ * compare-and-set uses the remembered revision instead of reading the stream first; only a conflict
+ * (another writer) costs a read, and a position that does not advance costs nothing. The runner's
+ * flush interval (`checkpointIntervalMs`) bounds how often a moving subscriber appends.
  */
 export class EsdbCheckpointStore implements CheckpointStore {
   private readonly capped = new Set<string>();
+  private readonly last = new Map<string, StoredCheckpoint | null>();
 
   constructor(private readonly client: EventStoreDBClient) {}
 
   async load(name: string): Promise<Position | undefined> {
-    return (await this.readLast(name))?.position;
+    const current = await this.readLast(name);
+    this.last.set(name, current ?? null);
+    return current?.position;
   }
 
   async store(name: string, position: Position): Promise<void> {
     decodePosition(position);
     const streamId = checkpointStreamId(name);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.readLast(name);
+      const known = this.last.get(name);
+      const current = known === undefined ? await this.readLast(name) : (known ?? undefined);
       if (!checkpointAdvances(current?.position, position)) return;
       if (!current) await this.capStream(streamId);
       try {
-        await this.client.appendToStream(streamId, jsonEvent({ type: CHECKPOINT_EVENT_TYPE, data: { position } }), {
+        const result = await this.client.appendToStream(streamId, jsonEvent({ type: CHECKPOINT_EVENT_TYPE, data: { position } }), {
           expectedRevision: current ? current.revision : NO_STREAM,
         });
+        this.last.set(name, { position, revision: result.nextExpectedRevision });
         return;
       } catch (error) {
-        // Another writer moved the checkpoint meanwhile: read it again and decide again.
+        // Another writer moved the checkpoint meanwhile: forget what we knew, read it again and decide again.
+        this.last.delete(name);
         if (!isWrongExpectedVersion(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       }
     }

@@ -6,7 +6,6 @@ import {
   START,
   jsonEvent,
   streamNameFilter,
-  type AllStreamResolvedEvent,
   type AppendResult as AppendResultOfClient,
   type EventData,
   type EventStoreDBClient,
@@ -34,11 +33,12 @@ import {
 import { z } from 'zod';
 import { isStreamNotFound, toPortAppendError } from './errors.js';
 import { satisfiesExpectedRevision, toEsdbExpectedRevision, toEsdbRevision, toPortRevision } from './expected-revision.js';
-import { comparePositions, decodePosition, encodePosition } from './position.js';
+import { comparePositions, decodePosition, encodePosition, type EsdbPosition } from './position.js';
+import { readAllFiltered } from './filtered-read.js';
 import { readAllVisible } from './read-all.js';
-import { toRecordedEvent } from './recorded-event.js';
+import { allPositionOf, toRecordedEvent } from './recorded-event.js';
 import { USER_STREAMS_REGEX } from './stream-names.js';
-import { EsdbSubscription } from './subscription.js';
+import { EsdbSubscription, FromHeadSource } from './subscription.js';
 
 const eventId = z.guid();
 /** Where `$all` begins: what an empty append to a missing stream reports as its position. */
@@ -62,10 +62,8 @@ export function subscriptionFilterFor(filter: StreamFilter | undefined) {
   return prefixes && prefixes.length > 0 ? streamNameFilter({ prefixes: [...prefixes] }) : streamNameFilter({ regex: USER_STREAMS_REGEX });
 }
 
-function toReadPosition(from: SubscribeToAllOptions['from']): ReadPosition {
-  if (from === 'start') return START;
-  if (from === 'end') return END;
-  return decodePosition(from);
+function toReadPosition(from: Exclude<SubscribeToAllOptions['from'], 'end'>): ReadPosition {
+  return from === 'start' ? START : decodePosition(from);
 }
 
 /** The port's `EventStore` on EventStoreDB (`@eventstore/db-client` 6.2, gRPC). */
@@ -140,21 +138,27 @@ export class EsdbEventStore implements EventStore {
     return last?.revision;
   }
 
+  /** Pages filtered by the server (system, checkpoint and non-matching streams never cross the wire). */
   readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return readAllVisible((fromPosition, direction, maxCount) => this.readAllPage(fromPosition, direction, maxCount), options);
-  }
-
-  private async readAllPage(fromPosition: ReadPosition, direction: Direction, maxCount: number): Promise<AllStreamResolvedEvent[]> {
-    const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of this.client.readAll({ fromPosition, direction, maxCount })) page.push(resolved);
-    return page;
+    return readAllVisible((fromPosition, direction, maxCount) => readAllFiltered(this.client, fromPosition, direction, maxCount, options.filter), options);
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    const filter = subscriptionFilterFor(options.filter);
+    if (options.from === 'end') {
+      const source = new FromHeadSource(this.headOfAll(), (head) => this.client.subscribeToAll({ fromPosition: head ?? START, filter }));
+      return new EsdbSubscription(source, undefined, options.filter);
+    }
     const fromPosition = toReadPosition(options.from);
-    const source = this.client.subscribeToAll({ fromPosition, filter: subscriptionFilterFor(options.filter) });
+    const source = this.client.subscribeToAll({ fromPosition, filter });
     const after = typeof fromPosition === 'object' ? fromPosition : undefined;
     return new EsdbSubscription(source, after, options.filter);
+  }
+
+  /** The position of the last event in `$all`, system events included; `undefined` when it is empty. */
+  private async headOfAll(): Promise<EsdbPosition | undefined> {
+    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) return allPositionOf(resolved);
+    return undefined;
   }
 
   comparePositions(a: Position, b: Position): number {

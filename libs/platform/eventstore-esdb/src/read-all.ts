@@ -13,9 +13,10 @@ export const READ_ALL_MAX_PAGE = 512;
  *
  * The port's `fromPosition` is exclusive; the server's is inclusive when reading forwards (it returns the
  * event at that position) and exclusive backwards. Every page therefore drops what is not strictly past
- * the last position seen, which is right for either behaviour. The client of 6.2 sends no server-side
- * filter on reads, so system events, checkpoints and events outside the prefix filter are dropped here,
- * and paging (growing pages) continues until `maxCount` visible events are found or `$all` is exhausted.
+ * the last position seen, which is right for either behaviour. The pages come filtered by the server
+ * (`filtered-read.ts`); system events, checkpoints and events outside the prefix filter are dropped here
+ * again, and paging (growing pages) continues until `maxCount` visible events are found or `$all` is
+ * exhausted.
  */
 export async function readAllVisible(readPage: ReadAllPage, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
   const direction = options.direction ?? 'forwards';
@@ -41,7 +42,9 @@ export async function readAllVisible(readPage: ReadAllPage, options: ReadAllOpti
       found.push(event);
       if (found.length >= wanted) return found;
     }
-    if (page.length < pageSize || !advanced || !bound) return found;
+    // A short page is not taken as the end: a filtered read may stop early on the server's side, so
+    // only a page that brings nothing new ends the read (one more round trip when $all runs out).
+    if (page.length === 0 || !advanced || !bound) return found;
     cursor = bound;
     pageSize = Math.min(READ_ALL_MAX_PAGE, pageSize * 2);
   }

@@ -72,3 +72,43 @@ export class EsdbSubscription implements Subscription {
     this.source.destroy();
   }
 }
+
+/**
+ * A source for `from: 'end'`: the head of `$all` is read first (the read starts when the caller
+ * subscribes) and the subscription starts from that position, delivering only what lies past it.
+ * Subscribing to the server's own `END` instead would fix the start only when the gRPC call reaches
+ * the server, after `subscribeToAll` has returned, so an append made right after could be missed.
+ */
+export class FromHeadSource implements ResolvedEventSource {
+  private source: ResolvedEventSource | undefined;
+  private cancelled = false;
+
+  constructor(
+    private readonly head: Promise<EsdbPosition | undefined>,
+    private readonly open: (from: EsdbPosition | undefined) => ResolvedEventSource,
+  ) {
+    // Whoever iterates sees a failed head read; nobody iterating must not crash the process.
+    head.catch(() => undefined);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<AllStreamResolvedEvent> {
+    const head = await this.head;
+    if (this.cancelled) return;
+    this.source = this.open(head);
+    for await (const resolved of this.source) {
+      const position = allPositionOf(resolved);
+      if (head && position && !isPast(position, head, 'forwards')) continue;
+      yield resolved;
+    }
+  }
+
+  async unsubscribe(): Promise<void> {
+    this.cancelled = true;
+    await this.source?.unsubscribe();
+  }
+
+  destroy(error?: Error): void {
+    this.cancelled = true;
+    this.source?.destroy(error);
+  }
+}

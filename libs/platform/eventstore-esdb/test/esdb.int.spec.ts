@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { describeEventStoreContract } from '@reelstream/testing';
+import { describeEventStoreClusterContract, describeEventStoreContract } from '@reelstream/testing';
 import { InvalidConnectionStringError, openEsdbEventStore } from '../src/index.js';
 
 const url = process.env['EVENTSTORE_URL'];
@@ -21,9 +21,12 @@ if (url) {
     }),
     'esdb',
   );
+  describeEventStoreClusterContract(async () => ({ adapter: 'esdb', url, open: () => openEsdbEventStore(url), dispose: async () => undefined }), 'esdb');
 } else {
   process.stdout.write(
-    '[contract] EventStore contract suite NOT run against EventStoreDB: EVENTSTORE_URL is not set (it ran against the embedded SQLite adapter).\n',
+    '[contract] EventStore contract suite NOT run against EventStoreDB: EVENTSTORE_URL is not set (it ran against the embedded SQLite adapter).\n' +
+      '[contract] EventStore CLUSTER contract (filtered resume past 10k foreign events, backwards readAll over 50k foreign events) ' +
+      'NOT run: EVENTSTORE_URL is not set. No EventStoreDB ran here.\n',
   );
 }
 

@@ -77,4 +77,11 @@ describe('readAll over pages of $all', () => {
     for (const call of calls) expect(call.maxCount).toBeLessThanOrEqual(512);
     for (const call of calls.slice(1)) expect(typeof call.from).toBe('object');
   });
+
+  it('keeps paging after a short page that is not the end (a server-filtered page may stop early)', async () => {
+    const { readPage } = logOf(streams);
+    const shortPages: ReadAllPage = async (from, direction, maxCount) => (await readPage(from, direction, maxCount)).slice(0, 2);
+    expect(ids(await readAllVisible(shortPages))).toEqual(['round-1', 'round-2', 'walletTx-1', 'round-3', 'round-4']);
+    expect(ids(await readAllVisible(shortPages, { direction: 'backwards' }))).toEqual(['round-4', 'round-3', 'walletTx-1', 'round-2', 'round-1']);
+  });
 });

@@ -9,9 +9,12 @@ export interface DeliveryEffects {
   park(reason: string, attempts: number): Promise<void>;
   /** Waits before a retry; resolves early when the consumer stops. */
   sleep(ms: number): Promise<void>;
-  /** Runs long work while keeping the consumer's group membership alive (kafkajs `heartbeat()`). */
-  keepAlive<T>(work: () => Promise<T>): Promise<T>;
   isStopping(): boolean;
+  /**
+   * Runs before each attempt, with its number; resolves once that number is durable where the
+   * consumer keeps it (so a process killed inside the handler still counts the attempt).
+   */
+  beforeAttempt?(attempt: number): Promise<void>;
 }
 
 export type DeliveryOutcome =
@@ -23,8 +26,9 @@ export type DeliveryOutcome =
 /**
  * Delivers one record: the handler runs until it succeeds, each failure followed by the policy's delay,
  * and after `maxAttempts` failures the record is parked. `priorAttempts` counts deliveries of the same
- * record earlier in this process (a redelivery after a failed commit keeps counting). Handled and
- * parked outcomes are for the caller to commit.
+ * record before this one (earlier in this process after a failed commit, or durably counted by an
+ * owner that died inside the handler): when they already reach `maxAttempts` the record is parked
+ * without running the handler again. Handled and parked outcomes are for the caller to commit.
  */
 export async function deliver(
   decoded: Decoded,
@@ -38,19 +42,26 @@ export async function deliver(
     return { kind: 'parked', attempts: 0, reason: decoded.reason };
   }
   const message: Message = decoded.message;
+  if (priorAttempts >= policy.maxAttempts) {
+    const reason = `the consumer stopped ${priorAttempts} times inside the handler (a process killed while handling it?)`;
+    await effects.park(reason, priorAttempts);
+    return { kind: 'parked', attempts: priorAttempts, reason };
+  }
   for (let attempt = priorAttempts + 1; ; attempt++) {
+    // Outside the try: a mark that cannot be written is the consumer's failure, not the handler's.
+    await effects.beforeAttempt?.(attempt);
     try {
-      await effects.keepAlive(() => handler(message, { attempt }));
+      await handler(message, { attempt });
       return { kind: 'handled', attempts: attempt };
     } catch (error) {
       const decision = decideAfterFailure(attempt, policy);
       if (decision.action === 'park') {
         const reason = describeFailure(error);
-        await effects.keepAlive(() => effects.park(reason, attempt));
+        await effects.park(reason, attempt);
         return { kind: 'parked', attempts: attempt, reason };
       }
       if (effects.isStopping()) return { kind: 'stopped', attempts: attempt };
-      await effects.keepAlive(() => effects.sleep(decision.delayMs));
+      await effects.sleep(decision.delayMs);
       if (effects.isStopping()) return { kind: 'stopped', attempts: attempt };
     }
   }

@@ -1,9 +1,9 @@
 /**
  * Lets deliveries in until the consumer stops, then waits for the ones inside to finish.
  *
- * kafkajs drops commits silently once its runner is stopping, so a consumer closes this gate first
- * (deliveries in flight finish and commit while kafkajs still runs) and stops kafkajs after. Records
- * kafkajs hands over once the gate is closed are not delivered: left uncommitted, they go to the
+ * A consumer closes this gate first (batches in flight finish and commit while kafkajs still owns
+ * the group membership they commit under) and stops kafkajs after, which leaves the group. Batches
+ * kafkajs hands over once the gate is closed are not worked on: left uncommitted, they go to the
  * group's next consumer.
  */
 export class DeliveryGate {

@@ -1,11 +1,11 @@
-import type { Admin, EachMessagePayload, Kafka, Message as KafkaOutgoingMessage } from 'kafkajs';
-import type { Consumer, SubscribeOptions } from '@reelstream/ports';
+import type { Admin, Kafka, KafkaMessage, Message as KafkaOutgoingMessage, Consumer as KafkaConsumer } from 'kafkajs';
+import type { Consumer, ParkedMessageObserver, SubscribeOptions } from '@reelstream/ports';
+import { readLedgerEntry } from './attempt-ledger.js';
+import { BatchProcessor } from './batch-processor.js';
 import { deadLetterMessage, defaultDeadLetterTopic } from './dead-letter.js';
-import { deliver, type DeliveryEffects } from './deliver.js';
 import { DeliveryGate } from './delivery-gate.js';
 import { latestSeeksFor, seeksForAssignment, type InitialSeek } from './initial-offsets.js';
-import { abortableSleep, whileHeartbeating } from './keep-alive.js';
-import { fromKafkaMessage, nextCommitOffset } from './message-mapping.js';
+import { abortableSleep } from './keep-alive.js';
 import { retryPolicy } from './retry-policy.js';
 import type { TopicManager } from './topics.js';
 
@@ -16,7 +16,10 @@ export interface ConsumerDeps {
   /** Sends records with acks from all in-sync replicas (the bus's producer). */
   send(topic: string, messages: KafkaOutgoingMessage[]): Promise<void>;
   membership: GroupMembership;
+  /** An attempt still running after this long counts as failed. */
+  handlerTimeoutMs: number;
   onError(error: unknown): void;
+  onParked?: ParkedMessageObserver;
 }
 
 /** How a consumer keeps its place in its group. */
@@ -29,34 +32,66 @@ export interface GroupMembership {
   maxWaitTimeMs: number;
 }
 
-const recordKey = (topic: string, partition: number, offset: string) => `${topic}/${partition}/${offset}`;
+/** How the bus's own reply listeners differ from a service's consumer. */
+export interface ListenerMode {
+  /** Reply listeners commit nothing: a reply is only worth something to a request waiting now. */
+  commits: boolean;
+  /** Every (re)start reads from the end of every partition, whatever the group committed before. */
+  alwaysFromEnd: boolean;
+}
+
+const SERVICE_CONSUMER: ListenerMode = { commits: true, alwaysFromEnd: false };
+const MAX_RECREATE_DELAY_MS = 30_000;
 
 /**
- * One kafkajs consumer for one `subscribe`: manual commits only (`autoCommit: false`, so a crash
- * before the commit redelivers), one record at a time per partition in offset order, partitions in
- * parallel. Every record ends handled or parked, and only then is its offset + 1 committed. It uses
- * `eachMessage`, whose runner itself stops between records when the consumer stops or a partition was
- * seeked (what `isRunning()`/`isStale()` are for with `eachBatch`).
+ * One `subscribe` on kafkajs: manual commits only (`autoCommit: false`, so a crash before the commit
+ * redelivers), batches worked by `BatchProcessor`, partitions in parallel. kafkajs restarts its
+ * consumer after a retriable crash by itself; after one it will not restart (`restart: false`) this
+ * creates a fresh kafkajs consumer, with a growing delay, until the subscription is stopped.
  */
-export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeOptions): Promise<Consumer> {
-  const { kafka, admin, topics } = deps;
+export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeOptions, mode: ListenerMode = SERVICE_CONSUMER): Promise<Consumer> {
+  const { kafka, admin, topics, membership } = deps;
   const policy = retryPolicy(options);
   const deadLetterTopic = options.deadLetterTopic ?? defaultDeadLetterTopic;
-  const fromLatest = options.fromOffset === 'latest';
+  const fromLatest = options.fromOffset === 'latest' || mode.alwaysFromEnd;
+  const keyConcurrency = options.keyConcurrency ?? 1;
+  if (!Number.isSafeInteger(keyConcurrency) || keyConcurrency < 1) throw new RangeError(`keyConcurrency must be a positive integer, got ${keyConcurrency}`);
   await topics.ensure(options.topics);
   const concurrency = options.partitionsConsumedConcurrently ?? Math.max(1, await topics.partitionCount(options.topics));
-  const seeks: InitialSeek[] = fromLatest ? await latestSeeksFor(admin, options.groupId, options.topics) : [];
-
-  const { membership } = deps;
-  const consumer = kafka.consumer({
-    groupId: options.groupId,
-    allowAutoTopicCreation: false,
-    sessionTimeout: membership.sessionTimeoutMs,
-    heartbeatInterval: membership.heartbeatIntervalMs,
-    maxWaitTimeInMs: membership.maxWaitTimeMs,
-  });
   const stopping = new AbortController();
-  const attempts = new Map<string, number>();
+
+  const park = async (topic: string, partition: number, record: KafkaMessage, reason: string, attempts: number) => {
+    const target = deadLetterTopic(topic);
+    await topics.ensure([target]);
+    await deps.send(target, [deadLetterMessage({ topic, partition, record, reason, attempts })]);
+    try {
+      deps.onParked?.({
+        topic,
+        partition,
+        offset: record.offset,
+        key: record.key === null ? '' : record.key.toString('utf8'),
+        deadLetterTopic: target,
+        reason,
+        attempts,
+        groupId: options.groupId,
+      });
+    } catch (error) {
+      deps.onError(error);
+    }
+  };
+  const processor = new BatchProcessor({
+    handler: options.handler,
+    policy,
+    keyConcurrency,
+    handlerTimeoutMs: deps.handlerTimeoutMs,
+    heartbeatIntervalMs: membership.heartbeatIntervalMs,
+    commits: mode.commits,
+    park,
+    leftBehind: (topic, partition) => readLedgerEntry(admin, options.groupId, topic, partition),
+    onError: deps.onError,
+    stopping: stopping.signal,
+  });
+  const gate = new DeliveryGate();
 
   let joined = false;
   let markReady: () => void = () => undefined;
@@ -67,53 +102,75 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
   });
   // Whoever awaits `ready` sees a failure; nobody awaiting it must not crash the process.
   ready.catch(() => undefined);
-  consumer.on(consumer.events.GROUP_JOIN, (event) => {
-    if (joined) return;
-    joined = true;
-    // Synchronous on purpose: kafkajs emits GROUP_JOIN before its first fetch, so the seeks apply to it.
-    for (const seek of seeksForAssignment(seeks, event.payload.memberAssignment)) consumer.seek(seek);
-    markReady();
-  });
-  consumer.on(consumer.events.CRASH, (event) => {
-    deps.onError(event.payload.error);
-    if (!joined && !event.payload.restart) failReady(event.payload.error);
-  });
 
-  const deliverRecord = async ({ topic, partition, message: record, heartbeat }: EachMessagePayload): Promise<void> => {
-    const key = recordKey(topic, partition, record.offset);
-    const prior = attempts.get(key) ?? 0;
-    const effects: DeliveryEffects = {
-      park: async (reason, attemptsMade) => {
-        const target = deadLetterTopic(topic);
-        await topics.ensure([target]);
-        await deps.send(target, [deadLetterMessage({ topic, partition, record, reason, attempts: attemptsMade })]);
-      },
-      sleep: (ms) => abortableSleep(ms, stopping.signal),
-      keepAlive: (work) => whileHeartbeating(work, heartbeat, membership.heartbeatIntervalMs, deps.onError),
-      isStopping: () => stopping.signal.aborted,
-    };
-    const outcome = await deliver(fromKafkaMessage(topic, partition, record), options.handler, policy, effects, prior);
-    attempts.set(key, outcome.attempts);
-    if (outcome.kind === 'stopped') return;
-    // A failed commit (e.g. the partition moved in a rebalance) throws into kafkajs, which rejoins and
-    // refetches from the last committed offset: the record comes again, to an idempotent handler.
-    await consumer.commitOffsets([{ topic, partition, offset: nextCommitOffset(record.offset) }]);
-    attempts.delete(key);
+  let current: KafkaConsumer | undefined;
+  let recreateDelayMs = 1_000;
+
+  const startGeneration = async (): Promise<void> => {
+    // "latest" for a service group means "published after subscribe was called", so only its first
+    // generation seeks; a reply listener always starts at the end.
+    const seeks: InitialSeek[] = fromLatest && (!joined || mode.alwaysFromEnd) ? await latestSeeksFor(admin, options.groupId, options.topics, mode.alwaysFromEnd) : [];
+    const consumer = kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: membership.sessionTimeoutMs,
+      heartbeatInterval: membership.heartbeatIntervalMs,
+      maxWaitTimeInMs: membership.maxWaitTimeMs,
+    });
+    let seeked = false;
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      processor.onAssignment();
+      if (!seeked) {
+        seeked = true;
+        // Synchronous on purpose: kafkajs emits GROUP_JOIN before its first fetch, so the seeks apply to it.
+        for (const seek of seeksForAssignment(seeks, event.payload.memberAssignment)) consumer.seek(seek);
+      }
+      recreateDelayMs = 1_000;
+      if (!joined) {
+        joined = true;
+        markReady();
+      }
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      deps.onError(event.payload.error);
+      if (event.payload.restart || stopping.signal.aborted) return;
+      if (!joined) return failReady(event.payload.error);
+      scheduleRecreate();
+    });
+    current = consumer;
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topics: [...options.topics], fromBeginning: !fromLatest });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: concurrency,
+        eachBatch: async (payload) => {
+          await gate.admit(() => processor.process(payload));
+        },
+      });
+    } catch (error) {
+      await consumer.disconnect();
+      throw error;
+    }
   };
 
-  const gate = new DeliveryGate();
-  const eachMessage = async (payload: EachMessagePayload): Promise<void> => {
-    await gate.admit(() => deliverRecord(payload));
+  // kafkajs has already disconnected the crashed consumer; a new one rejoins the group.
+  const scheduleRecreate = () => {
+    const delay = recreateDelayMs;
+    recreateDelayMs = Math.min(MAX_RECREATE_DELAY_MS, recreateDelayMs * 2);
+    void abortableSleep(delay, stopping.signal).then(async () => {
+      if (stopping.signal.aborted) return;
+      try {
+        await startGeneration();
+      } catch (error) {
+        deps.onError(error);
+        scheduleRecreate();
+      }
+    });
   };
 
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topics: [...options.topics], fromBeginning: !fromLatest });
-    await consumer.run({ autoCommit: false, partitionsConsumedConcurrently: concurrency, eachMessage });
-  } catch (error) {
-    await consumer.disconnect();
-    throw error;
-  }
+  await startGeneration();
 
   let stopped: Promise<void> | undefined;
   return {
@@ -122,10 +179,10 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
       stopped ??= (async () => {
         stopping.abort();
         failReady(new Error(`consumer ${options.groupId} stopped before joining its group`));
-        // In-flight deliveries commit before kafkajs stops (it would drop their commits afterwards).
+        // In-flight batches commit what they finished before kafkajs stops.
         await gate.close();
-        await consumer.stop();
-        await consumer.disconnect();
+        await current?.stop();
+        await current?.disconnect();
       })();
       return stopped;
     },

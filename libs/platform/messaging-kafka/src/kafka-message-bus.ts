@@ -6,10 +6,11 @@ import {
   type Message,
   type MessageBus,
   type OutgoingMessage,
+  type ParkedMessageObserver,
   type RequestOptions,
   type SubscribeOptions,
 } from '@reelstream/ports';
-import { startKafkaConsumer, type GroupMembership } from './kafka-consumer.js';
+import { startKafkaConsumer, type GroupMembership, type ListenerMode } from './kafka-consumer.js';
 import { toKafkaMessage } from './message-mapping.js';
 import { PendingRequests } from './pending-requests.js';
 import type { TopicManager } from './topics.js';
@@ -29,8 +30,13 @@ export interface KafkaBusParts {
   /** Names this process: its reply consumers form the groups `reply.${instanceId}.${replyTopic}`. */
   instanceId: string;
   membership: GroupMembership;
+  /** An attempt still running after this long counts as failed (see `withDeadline`). */
+  handlerTimeoutMs: number;
   onError(error: unknown): void;
+  onParked?: ParkedMessageObserver;
 }
+
+const REPLY_LISTENER: ListenerMode = { commits: false, alwaysFromEnd: true };
 
 /** The group of this instance's consumer of one reply topic. */
 export function replyGroupId(instanceId: string, replyTopic: string): string {
@@ -41,6 +47,7 @@ export function replyGroupId(instanceId: string, replyTopic: string): string {
 export class KafkaMessageBus implements MessageBus {
   private readonly consumers = new Set<Consumer>();
   private readonly replyListeners = new Map<string, Promise<Consumer>>();
+  private readonly joinedReplyGroups = new Set<string>();
   private readonly pending = new PendingRequests();
   private closed = false;
   /** Set only after the consumers stopped, so their in-flight handlers can still park records. */
@@ -67,17 +74,25 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   async subscribe(options: SubscribeOptions): Promise<Consumer> {
+    return this.startConsumer(options);
+  }
+
+  private async startConsumer(options: SubscribeOptions, mode?: ListenerMode): Promise<Consumer> {
     this.assertOpen();
+    const { kafka, admin, topics, membership, handlerTimeoutMs, onError, onParked } = this.parts;
     const consumer = await startKafkaConsumer(
       {
-        kafka: this.parts.kafka,
-        admin: this.parts.admin,
-        topics: this.parts.topics,
+        kafka,
+        admin,
+        topics,
         send: (topic, records) => this.send(topic, records),
-        membership: this.parts.membership,
-        onError: this.parts.onError,
+        membership,
+        handlerTimeoutMs,
+        onError,
+        ...(onParked ? { onParked } : {}),
       },
       options,
+      mode,
     );
     this.consumers.add(consumer);
     return {
@@ -92,39 +107,56 @@ export class KafkaMessageBus implements MessageBus {
   async request(topic: string, message: OutgoingMessage, options: RequestOptions): Promise<Message> {
     this.assertOpen();
     const correlationId = options.correlationId ?? randomUUID();
-    const listener = await this.replyListener(options.replyTopic);
-    await listener.ready;
-    // Waiting starts before the request leaves, so even an instant reply finds its waiter.
+    // The clock starts first: a broker that does not answer (listener start, publish) still ends in
+    // RequestTimeoutError after `timeoutMs`, and waiting before the request leaves lets even an
+    // instant reply find its waiter.
     const pending = this.pending.register(correlationId, topic, options.timeoutMs);
-    try {
-      await this.publish(topic, {
-        ...message,
-        headers: { ...message.headers, [BusHeaders.correlationId]: correlationId, [BusHeaders.replyTo]: options.replyTopic },
-      });
-    } catch (error) {
-      pending.cancel(error);
-    }
+    void this.sendRequest(topic, message, options.replyTopic, correlationId).catch((error: unknown) => pending.cancel(error));
     return pending.reply;
+  }
+
+  private async sendRequest(topic: string, message: OutgoingMessage, replyTopic: string, correlationId: string): Promise<void> {
+    const listener = await this.replyListener(replyTopic);
+    await listener.ready;
+    await this.publish(topic, {
+      ...message,
+      headers: { ...message.headers, [BusHeaders.correlationId]: correlationId, [BusHeaders.replyTo]: replyTopic },
+    });
   }
 
   /**
    * One consumer per reply topic for this instance, started on the first request that needs it, in a
    * group of its own: kafkajs' round-robin assigner hands out the partitions of every topic in a group
-   * to every member whatever it subscribed to, so two reply topics must not share one group.
+   * to every member whatever it subscribed to, so two reply topics must not share one group. It
+   * commits nothing and starts at the end of every partition (a restarted instance does not replay
+   * the replies of its previous life); a listener that failed to start or join is forgotten, so the
+   * next request starts a new one, and one that crashed later is recreated by its consumer.
    */
   private replyListener(replyTopic: string): Promise<Consumer> {
     let listener = this.replyListeners.get(replyTopic);
     if (!listener) {
-      listener = this.subscribe({
-        groupId: replyGroupId(this.parts.instanceId, replyTopic),
-        topics: [replyTopic],
-        fromOffset: 'latest',
-        maxAttempts: 1,
-        handler: async (reply) => {
-          this.pending.settle(reply);
+      const starting = this.startConsumer(
+        {
+          groupId: replyGroupId(this.parts.instanceId, replyTopic),
+          topics: [replyTopic],
+          fromOffset: 'latest',
+          maxAttempts: 1,
+          handler: async (reply) => {
+            this.pending.settle(reply);
+          },
         },
-      });
-      listener.catch(() => this.replyListeners.delete(replyTopic));
+        REPLY_LISTENER,
+      );
+      listener = starting;
+      const forget = () => {
+        if (this.replyListeners.get(replyTopic) === starting) this.replyListeners.delete(replyTopic);
+      };
+      starting
+        .then(async (consumer) => {
+          await consumer.ready;
+          this.joinedReplyGroups.add(replyGroupId(this.parts.instanceId, replyTopic));
+        })
+        .catch(forget);
       this.replyListeners.set(replyTopic, listener);
     }
     return listener;
@@ -137,6 +169,10 @@ export class KafkaMessageBus implements MessageBus {
     const consumers = [...this.consumers];
     this.consumers.clear();
     const results = await Promise.allSettled(consumers.map((consumer) => consumer.stop()));
+    // Reply groups hold no offsets worth keeping: without this, every restart would leave one behind.
+    const replyGroups = [...this.joinedReplyGroups];
+    this.replyListeners.clear();
+    if (replyGroups.length > 0) await this.parts.admin.deleteGroups(replyGroups).catch((error: unknown) => this.parts.onError(error));
     this.producerClosed = true;
     await this.parts.producer.disconnect();
     await this.parts.admin.disconnect();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, Partitioners, logLevel } from 'kafkajs';
-import type { MessageBus } from '@reelstream/ports';
+import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
+import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
-import { DEFAULT_PARTITIONS, DEFAULT_REPLICATION_FACTOR, TopicManager } from './topics.js';
+import { TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
 
 export interface KafkaMessageBusOptions {
   /**
@@ -11,60 +11,118 @@ export interface KafkaMessageBusOptions {
    */
   instanceId?: string;
   clientId?: string;
-  /** Partitions of topics the bus creates. Default 16. */
+  /** Partitions of topics the bus creates. Default `KAFKA_PARTITIONS`, else 16. */
   partitions?: number;
-  /** Replication factor of topics the bus creates. Default 1 (a single broker). */
+  /** Replication factor of topics the bus creates. Default `KAFKA_REPLICATION_FACTOR`, else min(3, brokers in the cluster). */
   replicationFactor?: number;
+  /** `min.insync.replicas` of topics the bus creates. Default `KAFKA_MIN_INSYNC_REPLICAS`, else min(2, replication factor). */
+  minInsyncReplicas?: number;
   /**
    * How long a silent consumer keeps its partitions: a crashed process's partitions move to another
    * member after this. Default 10 s (kafkajs' own default is 30 s); heartbeats go every tenth of it.
    */
   sessionTimeoutMs?: number;
+  /** A handler attempt still running after this long counts as failed. Default `KAFKA_HANDLER_TIMEOUT_MS`, else 60 s. */
+  handlerTimeoutMs?: number;
+  /** Told about every message the bus parks on a dead-letter topic. */
+  onParked?: ParkedMessageObserver;
 }
 
 export const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
+
+/** Environment variables the adapter reads when an option is not given (docs/configuration.md). */
+export const KAFKA_ENV = {
+  partitions: 'KAFKA_PARTITIONS',
+  replicationFactor: 'KAFKA_REPLICATION_FACTOR',
+  minInsyncReplicas: 'KAFKA_MIN_INSYNC_REPLICAS',
+  handlerTimeoutMs: 'KAFKA_HANDLER_TIMEOUT_MS',
+} as const;
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
 }
 
+/** An option, else its environment variable (a positive integer), else `undefined`. */
+function setting(name: keyof typeof KAFKA_ENV, given: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (given !== undefined) return positiveInteger(name, given);
+  const raw = env[KAFKA_ENV[name]];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new RangeError(`${KAFKA_ENV[name]} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return positiveInteger(KAFKA_ENV[name], Number(raw.trim()));
+}
+
+/** The configured topic settings and handler deadline, checked before anything connects. */
+export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.ProcessEnv = process.env) {
+  const topics: Partial<TopicSettings> = {};
+  const partitions = setting('partitions', options.partitions, env);
+  const replicationFactor = setting('replicationFactor', options.replicationFactor, env);
+  const minInsyncReplicas = setting('minInsyncReplicas', options.minInsyncReplicas, env);
+  if (partitions !== undefined) topics.partitions = partitions;
+  if (replicationFactor !== undefined) topics.replicationFactor = replicationFactor;
+  if (minInsyncReplicas !== undefined) topics.minInsyncReplicas = minInsyncReplicas;
+  return {
+    topics,
+    handlerTimeoutMs: setting('handlerTimeoutMs', options.handlerTimeoutMs, env) ?? DEFAULT_HANDLER_TIMEOUT_MS,
+    sessionTimeoutMs: positiveInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS),
+  };
+}
+
 /**
- * Connects a producer (acks from all in-sync replicas, the Java client's partitioner so keys land where
- * other Kafka clients put them) and an admin client (to create topics), and returns the bus.
+ * The bus's producer: idempotent (the broker drops a batch kafkajs resends after a lost answer, by
+ * producer id and sequence number) with one request in flight, so its own retries neither duplicate
+ * a record nor reorder a key. kafkajs' idempotent producer retries for ever by default; five retries
+ * keep a publish bounded, and a publish its caller repeats after a failure may then duplicate
+ * (consumers are idempotent).
+ */
+export const PRODUCER_CONFIG: ProducerConfig = {
+  allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner,
+  idempotent: true,
+  maxInFlightRequests: 1,
+  retry: { retries: 5 },
+};
+
+/**
+ * Connects a producer and an admin client (to create topics) and returns the bus. The producer is
+ * idempotent with one request in flight: its own retries neither duplicate a record nor reorder a
+ * key; acks come from all in-sync replicas; the Java client's partitioner puts keys where other Kafka
+ * clients put them.
  */
 export async function openKafkaMessageBus(brokers: string[], options: KafkaMessageBusOptions = {}): Promise<MessageBus> {
   if (brokers.length === 0) throw new RangeError('openKafkaMessageBus needs at least one broker');
+  const settings = kafkaSettings(options);
   const instanceId = options.instanceId ?? randomUUID();
   const kafka = new Kafka({ clientId: options.clientId ?? `reelstream-${instanceId}`, brokers, logLevel: logLevel.WARN });
-  const topics = {
-    partitions: positiveInteger('partitions', options.partitions ?? DEFAULT_PARTITIONS),
-    replicationFactor: positiveInteger('replicationFactor', options.replicationFactor ?? DEFAULT_REPLICATION_FACTOR),
-  };
-  const sessionTimeoutMs = positiveInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS);
   const admin = kafka.admin();
-  // Not the idempotent producer: it is experimental in kafkajs and would not de-duplicate end to end
-  // anyway (a retried publish after a timeout is a new record); consumers are idempotent instead.
-  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer(PRODUCER_CONFIG);
+  let topicSettings: TopicSettings;
   try {
     await admin.connect();
     await producer.connect();
+    const { brokers: cluster } = await admin.describeCluster();
+    topicSettings = defaultTopicSettings(cluster.length, settings.topics);
   } catch (error) {
     await Promise.allSettled([admin.disconnect(), producer.disconnect()]);
+    if (error instanceof RangeError) throw error;
     throw new Error(`cannot reach Kafka at ${brokers.join(',')}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+  const { sessionTimeoutMs } = settings;
   return new KafkaMessageBus({
     kafka,
     admin,
     producer,
-    topics: new TopicManager(admin, topics),
+    topics: new TopicManager(admin, topicSettings),
     instanceId,
     membership: {
       sessionTimeoutMs,
       heartbeatIntervalMs: Math.max(100, Math.floor(sessionTimeoutMs / 10)),
       maxWaitTimeMs: Math.min(1_000, Math.floor(sessionTimeoutMs / 3)),
     },
+    handlerTimeoutMs: settings.handlerTimeoutMs,
     // kafkajs logs its own failures (at WARN and above); this only adds the ones the bus observes.
     onError: (error) => kafka.logger().warn('message bus error', { error: error instanceof Error ? error.message : String(error) }),
+    ...(options.onParked ? { onParked: options.onParked } : {}),
   });
 }

@@ -3,22 +3,41 @@ import type { Admin } from 'kafkajs';
 export interface TopicSettings {
   partitions: number;
   replicationFactor: number;
+  /** With `acks: -1`, a write fails rather than succeed on fewer replicas than this. */
+  minInsyncReplicas: number;
 }
 
 export const DEFAULT_PARTITIONS = 16;
-export const DEFAULT_REPLICATION_FACTOR = 1;
+/** Replicas of a created topic: three, or every broker of a smaller cluster. */
+export const DEFAULT_MAX_REPLICATION_FACTOR = 3;
+/** In-sync replicas a write needs: two, or one on a single broker (which could never have two). */
+export const DEFAULT_MIN_INSYNC_REPLICAS = 2;
+
+/** The settings for a cluster of `brokers` brokers, where nothing was configured. */
+export function defaultTopicSettings(brokers: number, configured: Partial<TopicSettings> = {}): TopicSettings {
+  const replicationFactor = configured.replicationFactor ?? Math.max(1, Math.min(DEFAULT_MAX_REPLICATION_FACTOR, brokers));
+  const minInsyncReplicas = configured.minInsyncReplicas ?? Math.min(DEFAULT_MIN_INSYNC_REPLICAS, replicationFactor);
+  if (minInsyncReplicas > replicationFactor) {
+    throw new RangeError(`minInsyncReplicas (${minInsyncReplicas}) exceeds replicationFactor (${replicationFactor}): every write would fail`);
+  }
+  if (replicationFactor > brokers) {
+    throw new RangeError(`replicationFactor ${replicationFactor} needs at least that many brokers; the cluster has ${brokers}`);
+  }
+  return { partitions: configured.partitions ?? DEFAULT_PARTITIONS, replicationFactor, minInsyncReplicas };
+}
 
 /**
- * Creates topics on first use with the bus's partition count and replication factor (a broker's
- * auto-creation would give them its own defaults). "Already exists" is success: another process, or an
- * earlier run, created it. A failed creation is forgotten so the next use tries again.
+ * Creates topics on first use with the bus's partition count, replication factor and
+ * `min.insync.replicas` (a broker's auto-creation would give them its own defaults, typically one
+ * replica). "Already exists" is success: another process, or an earlier run, created it. A failed
+ * creation is forgotten so the next use tries again.
  */
 export class TopicManager {
   private readonly known = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly admin: Admin,
-    private readonly settings: TopicSettings,
+    private readonly admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata'>,
+    readonly settings: TopicSettings,
   ) {}
 
   async ensure(topics: readonly string[]): Promise<void> {
@@ -31,6 +50,7 @@ export class TopicManager {
             topic,
             numPartitions: this.settings.partitions,
             replicationFactor: this.settings.replicationFactor,
+            configEntries: [{ name: 'min.insync.replicas', value: String(this.settings.minInsyncReplicas) }],
           })),
         })
         .then(() => undefined);

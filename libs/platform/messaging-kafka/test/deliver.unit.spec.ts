@@ -19,9 +19,8 @@ function effects(stopAfterSleeps = Number.POSITIVE_INFINITY) {
       sleeps++;
       log.push(`sleep ${ms}`);
     },
-    keepAlive: async (work) => {
-      log.push('keepAlive');
-      return work();
+    beforeAttempt: async (attempt) => {
+      log.push(`mark ${attempt}`);
     },
     isStopping: () => sleeps >= stopAfterSleeps,
   };
@@ -36,12 +35,12 @@ function failingTimes(failures: number, seen: number[] = []): MessageHandler {
 }
 
 describe('deliver', () => {
-  it('handles a message that succeeds at once, heartbeating around the handler', async () => {
+  it('handles a message that succeeds at once, marking the attempt durable before the handler runs', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();
     expect(await deliver(decoded, failingTimes(0, seen), retryPolicy({}), fx)).toEqual({ kind: 'handled', attempts: 1 });
     expect(seen).toEqual([1]);
-    expect(log).toEqual(['keepAlive']);
+    expect(log).toEqual(['mark 1']);
   });
 
   it('retries with the policy delays and numbers the attempts', async () => {
@@ -68,6 +67,15 @@ describe('deliver', () => {
     const outcome = await deliver(decoded, failingTimes(99, seen), retryPolicy({ maxAttempts: 3, retryDelayMs: () => 1 }), fx, 2);
     expect(outcome).toMatchObject({ kind: 'parked', attempts: 3 });
     expect(seen).toEqual([3]);
+  });
+
+  it('parks without running the handler when earlier owners already spent every attempt', async () => {
+    const seen: number[] = [];
+    const { fx, log } = effects();
+    const outcome = await deliver(decoded, failingTimes(0, seen), retryPolicy({ maxAttempts: 3 }), fx, 3);
+    expect(outcome).toMatchObject({ kind: 'parked', attempts: 3 });
+    expect(seen).toEqual([]);
+    expect(log).toEqual([expect.stringMatching(/^park\(3\): the consumer stopped 3 times inside the handler/)]);
   });
 
   it('parks a record that could not be decoded without running the handler', async () => {

@@ -1,27 +1,65 @@
 /**
- * The MessageBus contract against a real Kafka, when `KAFKA_BROKERS` names one (`npm run test:infra`
- * starts it from docker/compose.yml). The tests below it need no broker and always run.
+ * The MessageBus contract and the cluster contract against a real Kafka, when `KAFKA_BROKERS` names
+ * one (`npm run test:infra` starts it from docker/compose.yml). The tests below them need no broker
+ * and always run.
  */
+import { execSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { describeMessageBusContract } from '@reelstream/testing';
-import { openKafkaMessageBus, parseBrokerList, parseKafkaUrl } from '../src/index.js';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { describeMessageBusClusterContract, describeMessageBusContract } from '@reelstream/testing';
+import { defaultTopicSettings, kafkaSettings, openKafkaMessageBus, parseBrokerList, parseKafkaUrl } from '../src/index.js';
 
 const brokers = process.env['KAFKA_BROKERS'];
 
+/** Runs a shell command from the environment (e.g. `docker compose pause kafka`). */
+const shell = (command: string) => async () => void execSync(command, { stdio: 'inherit' });
+
 if (brokers) {
+  const list = parseBrokerList(brokers);
   describeMessageBusContract(
     async () => ({
       adapter: 'kafka',
       url: `kafka://${brokers}`,
-      open: (options) => openKafkaMessageBus(parseBrokerList(brokers), options?.instanceId ? { instanceId: options.instanceId } : {}),
+      open: (options) => openKafkaMessageBus(list, options?.instanceId ? { instanceId: options.instanceId } : {}),
       // Every case uses fresh topics and groups; the broker itself belongs to docker compose.
       dispose: async () => undefined,
     }),
     'kafka',
   );
+  describeMessageBusClusterContract(async () => {
+    const admin = new Kafka({ brokers: list, logLevel: logLevel.WARN }).admin();
+    await admin.connect();
+    const pause = process.env['KAFKA_PAUSE_COMMAND'];
+    const resume = process.env['KAFKA_RESUME_COMMAND'];
+    return {
+      adapter: 'kafka',
+      url: `kafka://${brokers}`,
+      open: (options) => openKafkaMessageBus(list, options ?? {}),
+      async topicReplication(topic) {
+        const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+        const { resources } = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas'] }],
+        });
+        return {
+          replicationFactor: topics[0]?.partitions[0]?.replicas.length ?? 0,
+          minInsyncReplicas: Number(resources[0]?.configEntries[0]?.configValue ?? 0),
+        };
+      },
+      async expectedReplication() {
+        const { brokers: cluster } = await admin.describeCluster();
+        const { replicationFactor, minInsyncReplicas } = defaultTopicSettings(cluster.length, kafkaSettings({}).topics);
+        return { replicationFactor, minInsyncReplicas };
+      },
+      ...(pause && resume ? { pauseBrokers: shell(pause), resumeBrokers: shell(resume) } : {}),
+      dispose: () => admin.disconnect(),
+    };
+  }, 'kafka');
 } else {
   process.stdout.write(
-    '[contract] MessageBus contract suite NOT run against Kafka: KAFKA_BROKERS is not set (it ran against the embedded SQLite adapter).\n',
+    '[contract] MessageBus contract suite NOT run against Kafka: KAFKA_BROKERS is not set (it ran against the embedded SQLite adapter).\n' +
+      '[contract] MessageBus CLUSTER contract (rebalance during a long handler, unwritable DLQ, hung key, paused broker, poison message ' +
+      'across process deaths, restarted requester, topic replication) NOT run: KAFKA_BROKERS is not set. No Kafka ran here.\n',
   );
 }
 
@@ -34,6 +72,7 @@ describe('openKafkaMessageBus before it connects', () => {
     await expect(openKafkaMessageBus(['localhost:9092'], { partitions: 0 })).rejects.toThrow(/partitions must be a positive integer/);
     await expect(openKafkaMessageBus(['localhost:9092'], { replicationFactor: 1.5 })).rejects.toThrow(/replicationFactor/);
     await expect(openKafkaMessageBus(['localhost:9092'], { sessionTimeoutMs: -1 })).rejects.toThrow(/sessionTimeoutMs/);
+    await expect(openKafkaMessageBus(['localhost:9092'], { minInsyncReplicas: 0 })).rejects.toThrow(/minInsyncReplicas/);
   });
 
   it('reads the BUS_URL the platform passes and the KAFKA_BROKERS the tests pass the same way', () => {

@@ -1,40 +1,62 @@
 import { describe, expect, it } from '@jest/globals';
-import { abortableSleep, whileHeartbeating } from '../src/keep-alive.js';
+import { HandlerTimeoutError, KeepAlive, abortableSleep, withDeadline } from '../src/keep-alive.js';
+import { until } from './scripted-group.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('keeping group membership alive', () => {
-  it('heartbeats while long work runs and stops when it ends', async () => {
+  it('heartbeats until stopped, and only reports a heartbeat that failed for another reason', async () => {
     let beats = 0;
-    const result = await whileHeartbeating(
-      async () => {
-        await sleep(120);
-        return 'done';
-      },
+    const errors: unknown[] = [];
+    const lost: Error[] = [];
+    const keepAlive = new KeepAlive(
       async () => {
         beats++;
+        if (beats === 2) throw new Error('Connection timeout');
       },
       20,
-      () => undefined,
+      (error) => errors.push(error),
+      (error) => lost.push(error),
     );
-    expect(result).toBe('done');
-    expect(beats).toBeGreaterThanOrEqual(3);
+    // Waits for the beats instead of a fixed time: timers run late on a loaded machine.
+    await until(() => beats >= 3);
+    keepAlive.stop();
+    expect(errors).toHaveLength(1);
+    expect(lost).toEqual([]);
+    expect(keepAlive.lost).toBeUndefined();
     const after = beats;
     await sleep(60);
     expect(beats).toBe(after);
   });
 
-  it('reports a failing heartbeat without aborting the work, and passes the work failure on', async () => {
-    const errors: unknown[] = [];
-    const result = await whileHeartbeating(
-      () => sleep(60).then(() => 42),
-      () => Promise.reject(new Error('The group is rebalancing')),
+  it('stops heartbeating and reports the group as lost on a rebalance answer, even wrapped by kafkajs', async () => {
+    let beats = 0;
+    const lost: Error[] = [];
+    const rebalancing = Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), { type: 'REBALANCE_IN_PROGRESS' });
+    const keepAlive = new KeepAlive(
+      async () => {
+        beats++;
+        throw new Error('wrapped', { cause: rebalancing });
+      },
       15,
-      (error) => errors.push(error),
+      () => undefined,
+      (error) => lost.push(error),
     );
-    expect(result).toBe(42);
-    expect(errors.length).toBeGreaterThan(0);
-    await expect(whileHeartbeating(() => Promise.reject(new Error('handler failed')), async () => undefined, 15, () => undefined)).rejects.toThrow('handler failed');
+    await until(() => lost.length > 0);
+    // No beat after the group was lost, though the interval (15 ms) passes several times.
+    await sleep(100);
+    keepAlive.stop();
+    expect(beats).toBe(1);
+    expect(lost).toEqual([rebalancing]);
+    expect(keepAlive.lost).toBe(rebalancing);
+  });
+
+  it('stops waiting for a handler after its deadline and passes a failure on', async () => {
+    const started = Date.now();
+    await expect(withDeadline(() => new Promise(() => undefined), 50)).rejects.toBeInstanceOf(HandlerTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(withDeadline(async () => 42, 1_000)).resolves.toBe(42);
+    await expect(withDeadline(() => Promise.reject(new Error('handler failed')), 1_000)).rejects.toThrow('handler failed');
   });
 
   it('ends a retry delay early when the consumer stops', async () => {

@@ -88,7 +88,11 @@ export interface ReadAllOptions {
 }
 
 export interface SubscribeToAllOptions {
-  /** Exclusive start: `'start'` delivers every event, a position delivers the ones after it. */
+  /**
+   * Exclusive start: `'start'` delivers every event, a position delivers the ones after it, `'end'`
+   * the ones after the head of the store when this was called (an append by another client racing
+   * the call may fall on either side).
+   */
   from: Position | 'start' | 'end';
   filter?: StreamFilter;
 }

@@ -77,6 +77,11 @@ export interface RequestOptions {
 }
 
 export interface MessageBus {
+  /**
+   * Resolves once every message is durable, in order per key. An array is NOT atomic across
+   * partitions: after a failure some of its messages may be written and others not, so the caller
+   * publishes the whole array again (consumers are idempotent). See docs/adr/0004-bus-port-promises.md.
+   */
   publish(topic: string, messages: OutgoingMessage | readonly OutgoingMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Consumer>;
   /**

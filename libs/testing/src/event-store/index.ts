@@ -9,3 +9,4 @@ export {
   openTestEventStore,
   withEsdbShapedPositions,
 } from './esdb-positions.js';
+export { describeEventStoreClusterContract } from './cluster.contract.js';

@@ -1,0 +1,227 @@
+import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { MessageHandler } from '@reelstream/ports';
+import { attemptsSpent, encodeLedgerEntry, suspectUpTo, type LedgerEntry } from './attempt-ledger.js';
+import { deliver, type DeliveryEffects, type DeliveryOutcome } from './deliver.js';
+import { forKafkajs } from './kafka-errors.js';
+import { KeepAlive, abortableSleep, withDeadline } from './keep-alive.js';
+import { fromKafkaMessage, nextCommitOffset } from './message-mapping.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+export interface BatchSettings {
+  handler: MessageHandler;
+  policy: RetryPolicy;
+  /** Records of one partition in handlers at once, never two of one key (the port's `keyConcurrency`). */
+  keyConcurrency: number;
+  /** An attempt still running after this long counts as failed (`HandlerTimeoutError`). */
+  handlerTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  /** False for reply listeners: they keep no position at all (every start reads from the end). */
+  commits: boolean;
+  /** Puts the record on its dead-letter topic and reports it; resolves once the broker has it. */
+  park(topic: string, partition: number, record: KafkaMessage, reason: string, attempts: number): Promise<void>;
+  /** What the partition's last owner left in its committed offset's metadata (see `attempt-ledger.ts`). */
+  leftBehind(topic: string, partition: number): Promise<LedgerEntry | undefined>;
+  onError(error: unknown): void;
+  /** Aborts when the consumer stops. */
+  stopping: AbortSignal;
+}
+
+/** The record offsets of a batch in order; tells how far the finished ones reach without a gap. */
+class Progress {
+  private readonly finished = new Set<string>();
+  private next = 0;
+
+  constructor(private readonly offsets: readonly string[]) {}
+
+  /** Marks one finished; returns the last offset of the gap-free finished prefix when it grew. */
+  finish(offset: string): string | undefined {
+    this.finished.add(offset);
+    const before = this.next;
+    while (this.next < this.offsets.length && this.finished.has(this.offsets[this.next] ?? '')) this.next++;
+    return this.next > before ? this.offsets[this.next - 1] : undefined;
+  }
+
+  get lastDone(): string | undefined {
+    return this.next > 0 ? this.offsets[this.next - 1] : undefined;
+  }
+}
+
+const keyOf = (record: KafkaMessage): string => (record.key === null ? '' : record.key.toString('utf8'));
+
+/**
+ * Works one kafkajs `eachBatch` payload (`eachBatchAutoResolve: false`, `autoCommit: false`).
+ *
+ * - Up to `keyConcurrency` records are in handlers at once, one per key, each key in offset order.
+ * - `resolveOffset` (where the next fetch starts) and the commit only reach the end of the gap-free
+ *   finished prefix, so nothing unfinished is ever committed; one commit per batch, not per record.
+ * - Before a batch starts, its last offset is committed as metadata on the current position; after a
+ *   takeover the records a dead owner had in flight run one at a time with their attempt counted
+ *   durably first, so a record that kills the process is parked after `maxAttempts` deaths.
+ * - A heartbeat every `heartbeatIntervalMs`; a rebalance or unknown-member answer stops new work, and
+ *   so do `isRunning()`/`isStale()`. What finished is committed, then the error goes back to kafkajs
+ *   unwrapped (it rejoins on it; wrapped, it would crash for good).
+ */
+export class BatchProcessor {
+  /** Attempts made in this process on records not yet committed, by `topic/partition/offset`. */
+  private readonly attempts = new Map<string, number>();
+  /** Per partition, what the last owner left in flight, until the records it covers are done. */
+  private readonly suspects = new Map<string, Promise<LedgerEntry | undefined>>();
+
+  constructor(private readonly settings: BatchSettings) {}
+
+  /** The group was (re)joined: a partition may have had another owner meanwhile, so read its marks again. */
+  onAssignment(): void {
+    this.suspects.clear();
+  }
+
+  async process(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const { topic, partition, messages } = batch;
+    if (messages.length === 0) return;
+    const abort = new AbortController();
+    const onStop = () => abort.abort();
+    this.settings.stopping.addEventListener('abort', onStop, { once: true });
+    const keepAlive = new KeepAlive(payload.heartbeat, this.settings.heartbeatIntervalMs, this.settings.onError, () => abort.abort());
+    const shouldStop = () => abort.signal.aborted || !payload.isRunning() || payload.isStale();
+    const progress = new Progress(messages.map((record) => record.offset));
+    let failure: unknown;
+
+    const commit = async (offset: string, metadata: string | null) => {
+      if (!this.settings.commits) return;
+      // kafkajs' types omit it, but the commit carries `metadata` to the broker (OffsetCommit's field).
+      const position = { partition, offset, metadata };
+      // Straight to the group's commit, not `consumer.commitOffsets`: that one goes through a retrier
+      // that wraps rejoin errors and is silently skipped once the runner is stopping.
+      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [position] }] });
+    };
+    const done = (record: KafkaMessage) => {
+      const reached = progress.finish(record.offset);
+      if (reached !== undefined) payload.resolveOffset(reached);
+    };
+
+    try {
+      const partitionKey = `${topic}/${partition}`;
+      const suspect = this.settings.commits ? await this.suspectFor(partitionKey, topic, partition) : undefined;
+      const upTo = suspectUpTo(suspect);
+      const careful = upTo === undefined ? [] : messages.filter((record) => BigInt(record.offset) <= upTo);
+      for (const record of careful) {
+        if (shouldStop()) break;
+        const offset = BigInt(record.offset);
+        const outcome = await this.deliverRecord(topic, partition, record, attemptsSpent(suspect, offset), shouldStop, abort.signal, (attempt) =>
+          commit(record.offset, encodeLedgerEntry({ kind: 'attempts', offset, attempts: attempt })),
+        );
+        if (outcome.kind === 'stopped') break;
+        done(record);
+      }
+      const rest = messages.slice(careful.length);
+      // The suspect range may run past this batch: it is done only once a record beyond it shows up.
+      if (careful.length > 0 && progress.lastDone === careful.at(-1)?.offset && rest.length > 0) this.suspects.delete(partitionKey);
+      const [firstOfRest] = rest;
+      if (firstOfRest && progress.lastDone === careful.at(-1)?.offset && !shouldStop()) {
+        const last = BigInt(rest.at(-1)?.offset ?? firstOfRest.offset);
+        await commit(firstOfRest.offset, encodeLedgerEntry({ kind: 'in-flight', upTo: last }));
+        await this.inLanes(rest, shouldStop, async (record) => {
+          const outcome = await this.deliverRecord(topic, partition, record, 0, shouldStop, abort.signal);
+          if (outcome.kind !== 'stopped') done(record);
+        });
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      keepAlive.stop();
+      this.settings.stopping.removeEventListener('abort', onStop);
+    }
+
+    const lastDone = progress.lastDone;
+    if (lastDone !== undefined) {
+      try {
+        // No metadata: nothing of this batch is in flight any more up to here.
+        await commit(nextCommitOffset(lastDone), null);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    const lost = keepAlive.lost;
+    if (lost) throw lost;
+    if (failure !== undefined) throw forKafkajs(failure);
+  }
+
+  private suspectFor(partitionKey: string, topic: string, partition: number): Promise<LedgerEntry | undefined> {
+    let suspect = this.suspects.get(partitionKey);
+    if (!suspect) {
+      suspect = this.settings.leftBehind(topic, partition);
+      suspect.catch(() => this.suspects.delete(partitionKey));
+      this.suspects.set(partitionKey, suspect);
+    }
+    return suspect;
+  }
+
+  private async deliverRecord(
+    topic: string,
+    partition: number,
+    record: KafkaMessage,
+    spentElsewhere: number,
+    shouldStop: () => boolean,
+    signal: AbortSignal,
+    beforeAttempt?: (attempt: number) => Promise<void>,
+  ): Promise<DeliveryOutcome> {
+    const { handler, handlerTimeoutMs, policy } = this.settings;
+    const key = `${topic}/${partition}/${record.offset}`;
+    const prior = Math.max(spentElsewhere, this.attempts.get(key) ?? 0);
+    const effects: DeliveryEffects = {
+      park: (reason, attempts) => this.settings.park(topic, partition, record, reason, attempts),
+      sleep: (ms) => abortableSleep(ms, signal),
+      isStopping: shouldStop,
+      ...(beforeAttempt ? { beforeAttempt } : {}),
+    };
+    const bounded: MessageHandler = (message, context) => withDeadline(() => handler(message, context), handlerTimeoutMs);
+    const outcome = await deliver(fromKafkaMessage(topic, partition, record), bounded, policy, effects, prior);
+    if (outcome.kind === 'stopped') this.attempts.set(key, outcome.attempts);
+    else this.attempts.delete(key);
+    return outcome;
+  }
+
+  /**
+   * Runs `work` on the records, at most `keyConcurrency` at once and one per key, earlier offsets
+   * first. Stops starting new records when `shouldStop()` or a record's work failed; resolves (or
+   * rejects with the first failure) once nothing is running.
+   */
+  private inLanes(records: readonly KafkaMessage[], shouldStop: () => boolean, work: (record: KafkaMessage) => Promise<void>): Promise<void> {
+    const limit = Math.max(1, this.settings.keyConcurrency);
+    const waiting = [...records];
+    const busy = new Set<string>();
+    let running = 0;
+    let failure: { error: unknown } | undefined;
+    return new Promise((resolve, reject) => {
+      const pump = () => {
+        if (failure || shouldStop()) waiting.length = 0;
+        for (let index = 0; index < waiting.length && running < limit; ) {
+          const record = waiting[index] as KafkaMessage;
+          const key = keyOf(record);
+          if (busy.has(key)) {
+            index++;
+            continue;
+          }
+          waiting.splice(index, 1);
+          busy.add(key);
+          running++;
+          work(record)
+            .catch((error: unknown) => {
+              failure ??= { error };
+            })
+            .finally(() => {
+              running--;
+              busy.delete(key);
+              pump();
+            });
+        }
+        // Nothing running means nothing could start either: every waiting record was turned away.
+        if (running === 0) {
+          if (failure) reject(failure.error);
+          else resolve();
+        }
+      };
+      pump();
+    });
+  }
+}

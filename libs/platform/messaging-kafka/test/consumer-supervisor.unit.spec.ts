@@ -1,0 +1,85 @@
+/**
+ * What the adapter does when kafkajs gives a consumer up (`CRASH` with `restart: false`): a scripted
+ * stand-in for kafkajs's consumer object emits the events kafkajs would (no broker can run here).
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { Message as KafkaOutgoingMessage } from 'kafkajs';
+import type { ParkedMessage } from '@reelstream/ports';
+import { startKafkaConsumer } from '../src/kafka-consumer.js';
+import { TopicManager } from '../src/topics.js';
+import { scriptedKafka } from './scripted-kafka-consumer.js';
+import { until } from './scripted-group.js';
+
+describe('a consumer kafkajs will not restart (scripted kafkajs consumer)', () => {
+  it('is replaced by a new kafkajs consumer that rejoins, and the failure is reported', async () => {
+    const { kafka, admin, created } = scriptedKafka();
+    const errors: unknown[] = [];
+    const consumer = await startKafkaConsumer(
+      {
+        kafka,
+        admin,
+        topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
+        send: async () => undefined,
+        membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
+        handlerTimeoutMs: 1_000,
+        onError: (error) => errors.push(error),
+      },
+      { groupId: 'wallet-dispatcher', topics: ['t'], handler: async () => undefined },
+    );
+    await consumer.ready;
+    expect(created).toHaveLength(1);
+    // kafkajs restarts a retriable crash itself: nothing to do.
+    created[0]?.crash(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(created).toHaveLength(1);
+    // A crash it will not restart from: a fresh consumer after the first back-off (1 s).
+    created[0]?.crash(false);
+    await until(() => created.length === 2 && created[1]?.runs === 1, 5_000);
+    expect(errors).toHaveLength(2);
+    await consumer.stop();
+    expect(created[1]?.stopped).toBe(true);
+    // Once stopped, a late crash does not bring it back.
+    created[1]?.crash(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(created).toHaveLength(2);
+  });
+});
+
+describe('parking through the consumer (scripted kafkajs consumer)', () => {
+  it('parks an undecodable record with attempts 0 on the dead-letter topic, reports it to onParked, then commits past it', async () => {
+    const { kafka, admin, created } = scriptedKafka();
+    const sent: { topic: string; messages: KafkaOutgoingMessage[] }[] = [];
+    const parked: ParkedMessage[] = [];
+    const commits: unknown[] = [];
+    const consumer = await startKafkaConsumer(
+      {
+        kafka,
+        admin,
+        topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
+        send: async (topic, messages) => void sent.push({ topic, messages }),
+        membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
+        handlerTimeoutMs: 1_000,
+        onError: () => undefined,
+        onParked: (message) => parked.push(message),
+      },
+      { groupId: 'wallet-dispatcher', topics: ['t'], handler: async () => undefined },
+    );
+    await consumer.ready;
+    const record = { offset: '7', key: Buffer.from('op:p1'), value: Buffer.from('{not json'), headers: {}, timestamp: '0', attributes: 0 };
+    await created[0]?.eachBatch?.({
+      batch: { topic: 't', partition: 0, messages: [record] },
+      resolveOffset: () => undefined,
+      heartbeat: async () => undefined,
+      commitOffsetsIfNecessary: async (offsets: unknown) => void commits.push(offsets),
+      isRunning: () => true,
+      isStale: () => false,
+    });
+    expect(sent.map(({ topic }) => topic)).toEqual(['t.dlq']);
+    expect(sent[0]?.messages[0]?.headers).toMatchObject({ 'x-dead-letter-attempts': '0', 'x-original-offset': '7' });
+    expect(parked).toEqual([
+      { topic: 't', partition: 0, offset: '7', key: 'op:p1', deadLetterTopic: 't.dlq', reason: expect.stringMatching(/^value is not JSON/), attempts: 0, groupId: 'wallet-dispatcher' },
+    ]);
+    expect(commits.at(-1)).toEqual({ topics: [{ topic: 't', partitions: [{ partition: 0, offset: '8', metadata: null }] }] });
+    await consumer.stop();
+  });
+});

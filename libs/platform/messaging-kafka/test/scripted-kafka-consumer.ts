@@ -1,0 +1,67 @@
+/**
+ * A stand-in for kafkajs's consumer object that emits the events kafkajs would, for tests of what
+ * the adapter does around it (no broker can run here).
+ */
+import { EventEmitter } from 'node:events';
+import type { Admin, Kafka } from 'kafkajs';
+
+export class ScriptedKafkaConsumer extends EventEmitter {
+  readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' };
+  runs = 0;
+  stopped = false;
+  override on(event: string, listener: (event: { payload: Record<string, unknown> }) => void): this {
+    return super.on(event, listener);
+  }
+  async connect(): Promise<void> {
+    return undefined;
+  }
+  topics: string[] = [];
+  async subscribe({ topics }: { topics: string[] }): Promise<void> {
+    this.topics = topics;
+  }
+  eachBatch: ((payload: unknown) => Promise<void>) | undefined;
+  async run(config: { eachBatch?: (payload: unknown) => Promise<void> }): Promise<void> {
+    this.eachBatch = config.eachBatch;
+    this.runs++;
+    const memberAssignment = Object.fromEntries(this.topics.map((topic) => [topic, [0]]));
+    setTimeout(() => this.emit(this.events.GROUP_JOIN, { payload: { memberAssignment } }), 5);
+  }
+  readonly seeks: unknown[] = [];
+  seek(seek: unknown): void {
+    this.seeks.push(seek);
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+  async disconnect(): Promise<void> {
+    return undefined;
+  }
+  crash(restart: boolean): void {
+    this.emit(this.events.CRASH, { payload: { error: new Error('KafkaJSNonRetriableError: topic authorization failed'), restart } });
+  }
+}
+
+export function scriptedKafka(committedOffset = '-1') {
+  const created: ScriptedKafkaConsumer[] = [];
+  const deletedGroups: string[] = [];
+  const kafka = {
+    consumer: () => {
+      const consumer = new ScriptedKafkaConsumer();
+      created.push(consumer);
+      return consumer;
+    },
+  } as unknown as Kafka;
+  const admin = {
+    createTopics: async () => true,
+    fetchTopicMetadata: async () => ({ topics: [{ name: 't', partitions: [{ partitionId: 0 }] }] }),
+    fetchOffsets: async () => [{ topic: 't', partitions: [{ partition: 0, offset: committedOffset, metadata: null }] }],
+    fetchTopicOffsets: async () => [{ partition: 0, offset: '0', high: '57', low: '0' }],
+    deleteGroups: async (groupIds: string[]) => {
+      deletedGroups.push(...groupIds);
+      return [];
+    },
+    disconnect: async () => undefined,
+  } as unknown as Admin;
+  return { kafka, admin, created, deletedGroups };
+}
+
