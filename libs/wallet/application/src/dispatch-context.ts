@@ -6,6 +6,7 @@ import type { EventContext } from '@reelstream/contracts';
 import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus } from '@reelstream/ports';
 import type { DispatchLog, OperatorLookup, OperatorWallet } from './ports.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';
+import { WinSourceChecker } from './win-source.js';
 
 export interface WalletDispatchDeps {
   store: EventStore;
@@ -22,6 +23,8 @@ export interface WalletDispatchDeps {
 export interface DispatchContext {
   readonly deps: WalletDispatchDeps;
   readonly records: WalletTxRepository;
+  /** Checks each new win against the event it comes from (issue 10). */
+  readonly sources: WinSourceChecker;
   readonly sleep: (ms: number) => Promise<void>;
   now(): string;
 }
@@ -30,6 +33,7 @@ export function dispatchContext(deps: WalletDispatchDeps): DispatchContext {
   return {
     deps,
     records: new WalletTxRepository(deps.store),
+    sources: new WinSourceChecker(deps.store),
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now: () => deps.clock.now().toISOString(),
   };
