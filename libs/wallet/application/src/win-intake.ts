@@ -8,7 +8,7 @@
  */
 import { canonicalJson, eventToAppend, parseStoredEvent, playerKey, Topics, Headers, walletTxStream, type EventContext, type OperatorConfig, type WalletDeadLetter, type WalletWinRequest, type WinDeadLetterReason } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { conflictDeadLettersOf, isSettled, sameRequest } from '@reelstream/wallet-domain';
+import { conflictDeadLettersOf, identicalRequest, isSettled, sameRequest } from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { deterministicEventId } from './event-ids.js';
 import { isDeterministicFailure } from './failures.js';
@@ -33,7 +33,7 @@ export async function admitWin(context: DispatchContext, message: Message, win: 
     else await publishOutcome(context, message, record.state);
     return undefined;
   }
-  const earlier = record.state.refused.find((refusal) => sameRequest(refusal.request, win));
+  const earlier = record.state.refused.find((refusal) => identicalRequest(refusal.request, win));
   if (earlier) {
     deps.log.error('refused win delivered again; still refused, not sent', { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, reason: earlier.reason, detail: earlier.detail });
     await replyIfAsked(context, message, refusedReply(win, earlier.reason, earlier.detail));
@@ -71,6 +71,13 @@ export async function deadLetterFailedWin(context: DispatchContext, message: Mes
     record = await context.records.load(win.transactionId);
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
+    // The record cannot take a WinRefused: a win the store does not back is only logged and answered.
+    const check = await context.sources.check(win);
+    if (!check.ok) {
+      context.deps.log.error('win refused: it does not match the event it must come from; not sent', { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, reason: check.reason, detail: check.detail });
+      await replyIfAsked(context, message, refusedReply(win, check.reason, check.detail));
+      return;
+    }
     await deadLetterInUnreadable(context, message, win, eventContext, detail);
     return;
   }

@@ -89,6 +89,18 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     expect(await types(genuine.transactionId)).toEqual(['WinRefused', 'WinRefused', 'WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
   });
 
+  it('a forgery of a genuine win’s fields, published first without a source, does not block the genuine win', async () => {
+    const genuine = await recordWinSource(store, unsourced('alpha', 'p6'));
+    const { source: _source, ...forged } = genuine;
+    const wallet = new ScriptedWallet();
+    const context = dispatchContext(deps(wallet, recordingLog([])));
+    await handleWalletRequest(context, messageOf(forged));
+    expect(wallet.calls).toEqual([]);
+    await handleWalletRequest(context, messageOf(genuine));
+    expect(wallet.calls.map((body) => body.transactionId)).toEqual([genuine.transactionId]);
+    expect(await types(genuine.transactionId)).toEqual(['WinRefused', 'WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
+  });
+
   it('checks a free spin win against FreeSpinSettled and its bonus call’s currency', async () => {
     const stream = playerBonusStream('alpha', 'fs1');
     const issueId = ids.next();

@@ -7,7 +7,7 @@ import { describeAnswer, isOk, type OperatorAnswer } from './answer.js';
 import type { WalletTxCommand } from './commands.js';
 import { walletDecisionError, type WalletDecisionError } from './errors.js';
 import { deliveryPolicyFor } from './policy.js';
-import { sameRequest } from './same-request.js';
+import { identicalRequest, sameRequest } from './same-request.js';
 import { attemptsInDelivery, isSettled, type WalletTxState } from './state.js';
 
 const clip = (text: string) => (text.length > 1_000 ? `${text.slice(0, 999)}…` : text);
@@ -99,7 +99,7 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
     }
     case 'RefuseWin': {
       const { request: refused, reason, detail } = command.data;
-      if (state.refused.some((earlier) => sameRequest(earlier.request, refused))) return [];
+      if (state.refused.some((earlier) => identicalRequest(earlier.request, refused))) return [];
       return [{ type: 'WinRefused', data: { request: refused, reason, detail: clip(detail), at } }];
     }
     default: {

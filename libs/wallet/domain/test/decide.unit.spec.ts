@@ -208,4 +208,20 @@ describe('RefuseWin: a win that does not match its source is recorded, once, and
     // The real win with this transactionId is still recorded as usual.
     given([refused]).when({ type: 'RecordRequest', data: { request: win }, metadata }).then([requested(win)]);
   });
+
+  it('a win with a source is not taken for an earlier refusal of the same fields without one', () => {
+    const sourced = { ...win, source: { stream: 'round-201', revision: 1, eventId: 'e-1' } };
+    const refused: WalletTxEvent = { type: 'WinRefused', data: { request: win, reason: 'no_source', detail: 'no source', at: now } };
+    given([refused]).when({ type: 'RefuseWin', data: { request: sourced, reason: 'source_mismatch', detail: 'differs' }, metadata }).then([
+      { type: 'WinRefused', data: { request: sourced, reason: 'source_mismatch', detail: 'differs', at: now } },
+    ]);
+  });
+});
+
+describe('a win recorded before wins named their source is the same transaction as its republication with one', () => {
+  it('RecordRequest accepts it as already recorded', () => {
+    const sourced = { ...win, source: { stream: 'round-201', revision: 1, eventId: 'e-1' } };
+    given([requested(win)]).when({ type: 'RecordRequest', data: { request: sourced }, metadata }).then([]);
+    given([requested(win)]).when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata }).thenRefuses('transaction_id_conflict');
+  });
 });
