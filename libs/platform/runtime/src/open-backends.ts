@@ -5,7 +5,7 @@
  */
 import { ConfigError, type Backends } from '@reelstream/config';
 import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
-import { traceEventStore, traceMessageBus, type Logger, type Metrics } from '@reelstream/telemetry';
+import { PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger, type Metrics } from '@reelstream/telemetry';
 
 export interface OpenedBackends {
   /** The event store with trace context on every append and read. */
@@ -37,8 +37,6 @@ export async function checkBackendUrls(backends: Backends): Promise<void> {
   if (backends.busUrl.startsWith('kafka:')) check('BUS_URL', () => parseKafkaUrl(backends.busUrl));
   if (problems.length > 0) throw new ConfigError(problems);
 }
-
-export const PARKED_MESSAGES_METRIC = 'reelstream_bus_messages_parked_total';
 
 /**
  * What a service does with every message its bus parks on a `.dlq` topic: one error line with the

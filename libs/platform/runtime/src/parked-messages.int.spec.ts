@@ -11,8 +11,8 @@ import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
 import { resolveBackends } from '@reelstream/config';
 import { eventually } from '@reelstream/testing';
-import { createLogger, createMetrics } from '@reelstream/telemetry';
-import { openBackends, PARKED_MESSAGES_METRIC, reportParkedMessages } from './open-backends.js';
+import { createLogger, createMetrics, PARKED_MESSAGES_METRIC } from '@reelstream/telemetry';
+import { openBackends, reportParkedMessages } from './open-backends.js';
 
 class CollectingReader extends MetricReader {
   protected override onForceFlush(): Promise<void> {

@@ -3,7 +3,7 @@
  * record, and how event metadata is derived from the bus message being handled.
  */
 import type { EventContext } from '@reelstream/contracts';
-import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus } from '@reelstream/ports';
+import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus, type ParkedMessageObserver } from '@reelstream/ports';
 import type { DispatchLog, OperatorLookup, OperatorWallet } from './ports.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';
 import { WinSourceChecker } from './win-source.js';
@@ -16,6 +16,8 @@ export interface WalletDispatchDeps {
   wallet: OperatorWallet;
   operators: OperatorLookup;
   log: DispatchLog;
+  /** Told of every message the handlers park themselves (the bus reports its own parks), to count it. */
+  onParked?: ParkedMessageObserver;
   /** How a pause between attempts is waited out. Default: a timer. */
   sleep?: (ms: number) => Promise<void>;
 }

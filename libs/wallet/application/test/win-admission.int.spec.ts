@@ -11,9 +11,9 @@ import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
 import { bonusCallRegistered, eventToAppend, freeSpinSettled, parseOperatorsConfig, parseStoredEvent, playerBonusStream, Topics, walletTxStream, type WalletWinRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { ManualClock, type EventStore, type Message, type MessageBus, type ParkedMessage } from '@reelstream/ports';
 import { recordWinSource } from '@reelstream/testing';
-import { dispatchContext, findDeadLetteredWins, handleWalletRequest, WinSourceChecker, type DispatchLog, type WalletDispatchDeps } from '../src/index.js';
+import { dispatchContext, findDeadLetteredWins, handleWalletRequest, walletSubscriptions, WinSourceChecker, type DispatchLog, type WalletDispatchDeps } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
 let dir: string;
@@ -165,5 +165,16 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
     expect(await types(first.transactionId)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WinDeadLettered']);
     const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter((letter) => letter.transactionId === first.transactionId);
     expect(listed).toEqual([expect.objectContaining({ reason: 'transaction_id_conflict', attempts: 0, request: clash })]);
+  });
+});
+
+describe('a message the handler parks itself', () => {
+  it('is logged at error and reported to onParked with its topic, group and reason, like a park by the bus', async () => {
+    const parked: ParkedMessage[] = [];
+    const entries: Entry[] = [];
+    const context = dispatchContext({ ...deps(new ScriptedWallet(), recordingLog(entries)), onParked: (message) => void parked.push(message) });
+    await handleWalletRequest(context, messageOf({ command: 'win', transactionId: 'not a number' }));
+    expect(parked).toEqual([expect.objectContaining({ topic: Topics.walletRequests, deadLetterTopic: `${Topics.walletRequests}.dlq`, groupId: walletSubscriptions(deps(new ScriptedWallet(), recordingLog([]))).requests.groupId, reason: expect.stringMatching(/^invalid wallet request/) })]);
+    expect(entries.filter((entry) => entry.level === 'error').map((entry) => entry.msg)).toEqual(['wallet message parked']);
   });
 });
