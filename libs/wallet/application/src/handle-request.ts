@@ -1,8 +1,8 @@
 /**
  * The handler of `wallet.requests`: bet, win, betwin from the game-server and the bonus-ledger,
- * and re-drives from `npm run wallet:redrive`. A win is first admitted (win-intake.ts). The walletTx stream is the dedup record: a
- * request whose outcome is recorded is answered from it without calling the operator again; one
- * left half-way by a crash is taken up where the record says.
+ * and re-drives from `npm run wallet:redrive`. A win is admitted first (win-intake.ts). The
+ * walletTx stream is the dedup record: a request whose outcome is recorded is answered from it
+ * without calling the operator again; one left half-way by a crash is taken up where the record says.
  */
 import { describeIssues, walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
