@@ -28,7 +28,7 @@ import { partitionFor } from '@reelstream/messaging-sqlite';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
 import { GotOperatorWallet, startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
 import { createLogger } from '@reelstream/telemetry';
-import { recordWinSource } from '@reelstream/testing';
+import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
 
 const CONCURRENCY = 16;
