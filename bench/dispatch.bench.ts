@@ -5,9 +5,10 @@
  *
  * - The sandbox runs as its own process (apps/operator-sandbox, SANDBOX_LATENCY_MS=5).
  * - The dispatcher runs in this process on the embedded back ends (one SQLite file, WAL,
- *   synchronous=FULL): each callback is a request on wallet.requests, two appends to its walletTx
- *   stream (attempt before the call, outcome after), the signed POST, the reply on wallet.replies
- *   and the offset commit.
+ *   synchronous=FULL): each callback is a request on wallet.requests, for a win the read of its
+ *   source event (issue 10; the source is stored before the clock starts), two appends to its
+ *   walletTx stream (attempt before the call, outcome after), the signed POST, the reply on
+ *   wallet.replies and the offset commit.
  * - Direct: the same signed POSTs with the same got adapter, nothing else.
  * - Concurrency 16 = the partitions of wallet.requests: 16 players, one per partition, each
  *   sending its next request when the previous one is answered; direct: 16 loops of calls.
@@ -24,9 +25,10 @@ import { OperatorDirectory } from '@reelstream/config';
 import { parseOperatorsConfig, Topics, walletReply, type OperatorConfig, type WalletRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { partitionFor } from '@reelstream/messaging-sqlite';
-import { systemClock, type MessageBus } from '@reelstream/ports';
+import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
 import { GotOperatorWallet, startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
 import { createLogger } from '@reelstream/telemetry';
+import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
 
 const CONCURRENCY = 16;
@@ -48,15 +50,16 @@ function request(playerId: string, n: number): WalletRequest {
   return n % 2 === 0 ? { ...common, command: 'bet', amountMinor: 100, isBonusBusy: false } : { ...common, command: 'win', amountMinor: 100, isRoundFinished: true };
 }
 
-/** `loops` sequential senders for `ms`; each `send` is one callback, measured end to end. */
-async function drive(loops: number, ms: number, send: (loop: number, n: number) => Promise<void>): Promise<Measure> {
+/** `loops` sequential senders for `ms`; each `send` is one callback, measured end to end (what `prepare` does is not measured). */
+async function drive<T>(loops: number, ms: number, prepare: (loop: number, n: number) => T | Promise<T>, send: (prepared: T) => Promise<void>): Promise<Measure> {
   const latencies: number[] = [];
   const start = performance.now();
   await Promise.all(
     Array.from({ length: loops }, async (_, loop) => {
       for (let n = 0; performance.now() - start < ms; n++) {
+        const prepared = await prepare(loop, n);
         const sent = performance.now();
-        await send(loop, n);
+        await send(prepared);
         latencies.push(performance.now() - sent);
       }
     }),
@@ -99,17 +102,22 @@ function playersOnDistinctPartitions(count: number, partitions: number): string[
   return [...byPartition.values()];
 }
 
-async function throughDispatcher(requester: MessageBus, players: readonly string[], loops: number): Promise<Measure> {
-  return drive(loops, ROUND_MS, async (loop, n) => {
-    const answer = await requester.request(Topics.walletRequests, { key: players[loop % players.length] as string, value: request(players[loop % players.length] as string, n) }, { replyTopic: Topics.walletReplies, timeoutMs: 30_000 });
+/** Each win's round is settled first, as the game-server does it: the dispatcher checks every win against its source (issue 10). */
+async function throughDispatcher(requester: MessageBus, store: EventStore, players: readonly string[], loops: number): Promise<Measure> {
+  const prepare = async (loop: number, n: number) => {
+    const value = request(players[loop % players.length] as string, n);
+    return { key: value.playerId, value: value.command === 'win' ? await recordWinSource(store, value) : value };
+  };
+  return drive(loops, ROUND_MS, prepare, async (message) => {
+    const answer = await requester.request(Topics.walletRequests, message, { replyTopic: Topics.walletReplies, timeoutMs: 30_000 });
     const reply = walletReply.parse(answer.value);
     if (reply.statusCode !== 'OK') throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
   });
 }
 
 async function direct(wallet: GotOperatorWallet, operator: OperatorConfig, players: readonly string[]): Promise<Measure> {
-  return drive(CONCURRENCY, ROUND_MS, async (loop, n) => {
-    const result = await wallet.call(operator, callbackFor(request(players[loop] as string, n)), 3_000);
+  return drive(CONCURRENCY, ROUND_MS, (loop, n) => callbackFor(request(players[loop] as string, n)), async (body) => {
+    const result = await wallet.call(operator, body, 3_000);
     if (result.kind !== 'reply' || result.statusCode !== 'OK') throw new Error(`unexpected answer ${JSON.stringify(result)}`);
   });
 }
@@ -130,12 +138,12 @@ try {
   const distinct = playersOnDistinctPartitions(CONCURRENCY, 16);
   const many = Array.from({ length: 100 }, (_, i) => `bench_many_${i}`);
   // Warm-up: connections, statements, JIT.
-  await throughDispatcher(requester, distinct, CONCURRENCY);
+  await throughDispatcher(requester, store, distinct, CONCURRENCY);
   await direct(wallet, operator, distinct);
 
-  const viaDispatcher = await throughDispatcher(requester, distinct, CONCURRENCY);
+  const viaDispatcher = await throughDispatcher(requester, store, distinct, CONCURRENCY);
   const viaGot = await direct(wallet, operator, distinct);
-  const manyPlayers = await throughDispatcher(requester, many, 100);
+  const manyPlayers = await throughDispatcher(requester, store, many, 100);
 
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
   const latency = (m: Measure) => `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;

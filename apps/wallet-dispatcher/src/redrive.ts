@@ -1,6 +1,7 @@
 /**
- * `npm run wallet:redrive -- [--operator X] [--since T]`: wiring only (see runRedrive). Exit code
- * 0 when every parked win was applied, 1 otherwise, 2 on bad arguments or configuration.
+ * `npm run wallet:redrive -- [--list | --dry-run] [--operator X] [--since T]`: wiring only (see
+ * runRedrive). Exit code 0 when every dead-lettered win was applied (or, with --list or
+ * --dry-run, when the log was read), 1 otherwise, 2 on bad arguments or configuration.
  */
 import { hostname } from 'node:os';
 
@@ -8,7 +9,7 @@ async function main(): Promise<number> {
   const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/config');
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
   const { systemClock } = await import('@reelstream/ports');
-  const { parseRedriveArguments, runRedrive, REDRIVE_USAGE } = await import('@reelstream/service-wallet-dispatcher');
+  const { dryRunRedrive, listDeadLetters, parseRedriveArguments, runRedrive, REDRIVE_USAGE } = await import('@reelstream/service-wallet-dispatcher');
   const { z } = await import('zod');
   let args;
   let backends;
@@ -20,9 +21,18 @@ async function main(): Promise<number> {
     return 2;
   }
   const { store } = await openEventStore(backends.eventStoreUrl);
+  const out = (line: string) => void process.stdout.write(`${line}\n`);
+  if (args.mode !== 'redrive') {
+    try {
+      await (args.mode === 'list' ? listDeadLetters : dryRunRedrive)(store, args, out);
+      return 0;
+    } finally {
+      await store.close();
+    }
+  }
   const bus = await openMessageBus(backends.busUrl, { instanceId: `wallet-redrive-${hostname()}-${process.pid}` });
   try {
-    const summary = await runRedrive({ store, bus, clock: systemClock }, args, (line) => process.stdout.write(`${line}\n`));
+    const summary = await runRedrive({ store, bus, clock: systemClock }, args, out);
     return summary.applied === summary.total ? 0 : 1;
   } finally {
     await bus.close();

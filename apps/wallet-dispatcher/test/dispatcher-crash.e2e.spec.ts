@@ -15,7 +15,7 @@ import { parseOperatorsConfig, playerKey, Topics, walletReply, type OperatorConf
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
 import { startOperatorSandbox, type OperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
-import { eventually } from '@reelstream/testing';
+import { eventually, recordWinSource } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import type { WalletTxState } from '@reelstream/wallet-domain';
 import { DispatcherProcess } from './dispatcher-process.js';
@@ -72,6 +72,12 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
   it(`applies every transaction exactly once and cancels every failed bet exactly once (${PLAYERS} players, ${PLAYERS * BURSTS * 2} requests, ≥ ${KILLS} kills)`, async () => {
     const ids = new TimeOrderedIdGenerator(1);
     const plans = planTraffic({ operatorId: 'crash', players: PLAYERS, burstsPerPlayer: BURSTS, seed: SEED, nextId: () => ids.next(), now: () => new Date().toISOString() });
+    // Each win's round is settled first, as the game-server does it: the dispatcher sends no win without its source (issue 10).
+    for (const plan of plans) {
+      for (const burst of plan.bursts) {
+        for (const [index, request] of burst.entries()) if (request.command === 'win') burst[index] = await recordWinSource(store, request, { betTransactionId: burst[0]?.transactionId });
+      }
+    }
     const requests = plans.flatMap((plan) => plan.bursts.flat());
     expect(requests).toHaveLength(2_000);
     for (const plan of plans) sandbox.views.setBalance('crash', plan.playerId, 'EUR', plan.openingMinor);

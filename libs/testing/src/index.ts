@@ -21,3 +21,4 @@ export {
   type EventStoreUnderTest,
 } from './event-store/index.js';
 export { deciderSpecification, type Decider, type DeciderSpecification, type DeciderGiven, type DeciderThen } from './decider-spec.js';
+export { recordWinSource } from './win-sources.js';

@@ -69,7 +69,7 @@ function traceHeaders(metadata: RecordedEvent['metadata']): Record<string, strin
   return headers;
 }
 
-function winRequest(settled: FreeSpinSettled['data'], owner: { operatorId: string; playerId: string }, registration: Registration) {
+function winRequest(recorded: RecordedEvent, settled: FreeSpinSettled['data'], owner: { operatorId: string; playerId: string }, registration: Registration) {
   return walletWinRequest.parse({
     command: 'win',
     transactionId: settled.transactionId,
@@ -83,6 +83,8 @@ function winRequest(settled: FreeSpinSettled['data'], owner: { operatorId: strin
     requestedAt: settled.settledAt,
     amountMinor: settled.winMinor,
     isRoundFinished: true,
+    // The dispatcher checks the win against this event before it sends it (issue 10).
+    source: { stream: recorded.streamId, revision: recorded.revision, eventId: recorded.eventId },
   });
 }
 
@@ -101,7 +103,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     if (event.type === 'BonusCallRegistered') registrations.remember(event.data);
     let win: OutgoingMessage | undefined;
     if (event.type === 'FreeSpinSettled') {
-      const request = winRequest(event.data, owner, await registrations.of(recorded.streamId, event.data.issueId));
+      const request = winRequest(recorded, event.data, owner, await registrations.of(recorded.streamId, event.data.issueId));
       win = { key: playerKey(request), value: request, headers: { ...headers, [Headers.messageType]: 'win' } };
     }
     const value = bonusEventMessage.parse({

@@ -29,12 +29,26 @@ export const walletBetRequest = z.strictObject({
   isBonusBusy: z.boolean(),
 });
 
+/**
+ * The stored event a win comes from (issue 10): a paid round's `RoundSettled` in `round-{roundId}`
+ * or a free spin's `FreeSpinSettled` in `playerBonus-{operatorId}-{playerId}`, named by stream,
+ * revision and event id so the dispatcher reads that one event and checks the win against it.
+ */
+export const winSource = z.strictObject({
+  stream: z.string().min(1).max(500),
+  revision: z.number().int().min(0),
+  eventId: z.string().min(1).max(100),
+});
+export type WinSource = z.infer<typeof winSource>;
+
 export const walletWinRequest = z.strictObject({
   command: z.literal('win'),
   ...common,
   /** May be 0 (a free spin without a win still sends its win, D10). */
   amountMinor: minorAmount,
   isRoundFinished: z.boolean(),
+  /** Optional in the schema so that a win without it is recorded as refused, not parked as unreadable: the dispatcher sends no win without it. */
+  source: winSource.optional(),
 });
 
 export const walletBetwinRequest = z.strictObject({
@@ -72,12 +86,22 @@ export const walletReply = z
   });
 export type WalletReply = z.infer<typeof walletReply>;
 
+/**
+ * Why a win was not delivered (D11, issue 10): its attempts failed; its operator is not configured
+ * here; its transactionId already names another request; or the record refused the step.
+ */
+export const WIN_DEAD_LETTER_REASONS = ['delivery_failed', 'operator_not_configured', 'transaction_id_conflict', 'decision_refused'] as const;
+export const winDeadLetterReason = z.enum(WIN_DEAD_LETTER_REASONS);
+export type WinDeadLetterReason = z.infer<typeof winDeadLetterReason>;
+
 export const walletDeadLetter = z.strictObject({
   transactionId: longId,
   operatorId,
   playerId,
   request: walletRequest,
-  attempts: z.number().int().min(1),
+  reason: winDeadLetterReason,
+  /** 0 when the win was dead-lettered before any call (operator not configured, transactionId reused). */
+  attempts: z.number().int().min(0),
   lastError: z.string().min(1).max(1000),
   deadLetteredAt: isoInstant,
 });

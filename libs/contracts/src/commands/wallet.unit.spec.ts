@@ -53,10 +53,13 @@ describe('wallet.replies: {transactionId, statusCode, balanceMinor?, canceled, r
 });
 
 describe('wallet.dead-letters: a win parked after its retries (DESIGN D11)', () => {
-  it('carries the original request, the attempts and the last error', () => {
+  it('carries the original request, why it is parked, the attempts and the last error', () => {
     const { isBonusBusy: _busy, ...common } = bet;
-    const letter = { transactionId: 101, operatorId: 'demo', playerId: 'player_42', request: { ...common, command: 'win', isRoundFinished: true }, attempts: 3, lastError: 'ERR_UNKNOWN', deadLetteredAt: '2026-05-01T10:00:12.000Z' };
+    const letter = { transactionId: 101, operatorId: 'demo', playerId: 'player_42', request: { ...common, command: 'win', isRoundFinished: true }, reason: 'delivery_failed', attempts: 3, lastError: 'ERR_UNKNOWN', deadLetteredAt: '2026-05-01T10:00:12.000Z' };
     expect(walletDeadLetter.parse(letter)).toEqual(letter);
-    expect(walletDeadLetter.safeParse({ ...letter, attempts: 0 }).success).toBe(false);
+    // A win of an operator this dispatcher does not know is dead-lettered before any attempt.
+    expect(walletDeadLetter.safeParse({ ...letter, reason: 'operator_not_configured', attempts: 0 }).success).toBe(true);
+    expect(walletDeadLetter.safeParse({ ...letter, reason: 'lost' }).success).toBe(false);
+    expect(walletDeadLetter.safeParse({ ...letter, attempts: -1 }).success).toBe(false);
   });
 });

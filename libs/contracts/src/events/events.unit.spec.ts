@@ -46,6 +46,8 @@ const betRequest = {
   amountMinor: 150,
   isBonusBusy: false,
 };
+const { isBonusBusy: _busy, amountMinor: _stake, ...winCommon } = betRequest;
+const winRequest = { ...winCommon, command: 'win', amountMinor: 40, isRoundFinished: true, source: { stream: 'round-201', revision: 1, eventId: 'e3a2f1c0-0000-8000-8000-000000000001' } };
 
 /** One valid example of every event type (each must parse), and a rule-breaking variant of it. */
 const examples: Record<DomainEvent['type'], { valid: object; invalid: object; rule: string }> = {
@@ -119,11 +121,16 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
   },
   CancelRequested: { valid: { cancelTransactionId: 102, refTransactionId: 101, at }, invalid: { cancelTransactionId: 101, refTransactionId: 101, at }, rule: 'a cancel has its own transactionId (D9)' },
   CancelSucceeded: { valid: { at }, invalid: { at: 'now' }, rule: 'times are instants' },
-  WinDeadLettered: { valid: { attempts: 3, lastError: 'ERR_UNKNOWN', at }, invalid: { attempts: 3, lastError: '', at }, rule: 'the last error is recorded' },
+  WinDeadLettered: { valid: { attempts: 3, lastError: 'ERR_UNKNOWN', at, reason: 'delivery_failed' }, invalid: { attempts: 3, lastError: '', at }, rule: 'the last error is recorded' },
+  WinRefused: {
+    valid: { request: winRequest, reason: 'no_source', detail: 'the win names no source event', at },
+    invalid: { request: betRequest, reason: 'no_source', detail: 'the win names no source event', at },
+    rule: 'only wins are refused',
+  },
 };
 
 describe('domain events v1: every type has a schema, a rule, and a union per stream family (DESIGN §4)', () => {
-  it('the registry, the type constants and the examples cover the same 19 types', () => {
+  it('the registry, the type constants and the examples cover the same 20 types', () => {
     expect(Object.keys(EventRegistry).sort()).toEqual(Object.keys(examples).sort());
     expect(Object.values(EventTypes).sort()).toEqual(Object.keys(examples).sort());
   });
@@ -138,7 +145,7 @@ describe('domain events v1: every type has a schema, a rule, and a union per str
       [playerBonusEvent, ['BonusCallRegistered', 'FreeSpinStarted', 'FreeSpinSettled', 'BonusCallCompleted', 'BonusCallExpired', 'BonusCallCanceled']],
       [sessionEvent, ['GameSessionStarted', 'GameSessionEnded']],
       [roundEvent, ['RoundStarted', 'RoundSettled', 'RoundCanceled']],
-      [walletTxEvent, ['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered']],
+      [walletTxEvent, ['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered', 'WinRefused']],
     ] as const;
     for (const [union, types] of families) {
       for (const [type, example] of Object.entries(examples)) {

@@ -116,5 +116,5 @@ export const StreamEventTypes = {
   bonusRequest: ['BonusRequestAccepted'],
   session: ['GameSessionStarted', 'GameSessionEnded'],
   round: ['RoundStarted', 'RoundSettled', 'RoundCanceled'],
-  walletTx: ['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered'],
+  walletTx: ['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered', 'WinRefused'],
 } as const satisfies Record<StreamCategory, readonly EventType[]>;

@@ -66,6 +66,7 @@ export const EventRegistry: { readonly [Type in EventType]: EventDefinition } = 
   CancelRequested: v1(wallet.cancelRequestedData),
   CancelSucceeded: v1(wallet.cancelSucceededData),
   WinDeadLettered: v1(wallet.winDeadLetteredData),
+  WinRefused: v1(wallet.winRefusedData),
 };
 
 export function isEventType(type: string): type is EventType {

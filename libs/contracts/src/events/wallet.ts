@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { CALLBACK_COMMANDS } from '../callbacks/requests.js';
 import { callbackStatusCode } from '../callbacks/reply.js';
-import { walletRequest } from '../commands/wallet.js';
+import { walletRequest, walletWinRequest, winDeadLetterReason } from '../commands/wallet.js';
 import { isoInstant, longId, operatorId, signedMinorAmount } from '../shared/primitives.js';
 import { eventOf } from './metadata.js';
 
@@ -73,7 +73,30 @@ export const cancelSucceededData = z.strictObject({
   balanceMinor: signedMinorAmount.optional(),
 });
 
-export const winDeadLetteredData = z.strictObject({ attempts: attempt, lastError: z.string().min(1).max(1000), at: isoInstant });
+export const winDeadLetteredData = z.strictObject({
+  /** Attempts made before; 0 when no call was made (the operator is not configured, the transactionId is taken). */
+  attempts: z.number().int().min(0),
+  lastError: z.string().min(1).max(1000),
+  at: isoInstant,
+  /** Absent in events written before issue 10: `delivery_failed`. */
+  reason: winDeadLetterReason.optional(),
+  /** The dead-lettered win when it is not the stream's own request (its transactionId names another one). */
+  request: walletWinRequest.optional(),
+});
+
+/** Why a win was refused: it names no source event, its source is not there, or the source says otherwise. */
+export const WIN_REFUSAL_REASONS = ['no_source', 'source_not_found', 'source_mismatch'] as const;
+
+/**
+ * A win the dispatcher would not send (issue 10): it does not match the settled round or free spin
+ * it must come from. Recorded beside the transaction's own history, which it leaves unchanged.
+ */
+export const winRefusedData = z.strictObject({
+  request: walletWinRequest,
+  reason: z.enum(WIN_REFUSAL_REASONS),
+  detail: z.string().min(1).max(1000),
+  at: isoInstant,
+});
 
 export const WalletEventTypes = {
   WalletRequested: 'WalletRequested',
@@ -83,6 +106,7 @@ export const WalletEventTypes = {
   CancelRequested: 'CancelRequested',
   CancelSucceeded: 'CancelSucceeded',
   WinDeadLettered: 'WinDeadLettered',
+  WinRefused: 'WinRefused',
 } as const;
 
 export const walletRequested = eventOf(WalletEventTypes.WalletRequested, walletRequestedData);
@@ -92,6 +116,7 @@ export const walletFailed = eventOf(WalletEventTypes.WalletFailed, walletFailedD
 export const cancelRequested = eventOf(WalletEventTypes.CancelRequested, cancelRequestedData);
 export const cancelSucceeded = eventOf(WalletEventTypes.CancelSucceeded, cancelSucceededData);
 export const winDeadLettered = eventOf(WalletEventTypes.WinDeadLettered, winDeadLetteredData);
+export const winRefused = eventOf(WalletEventTypes.WinRefused, winRefusedData);
 export const walletTxEvent = z.discriminatedUnion('type', [
   walletRequested,
   walletAttempted,
@@ -100,6 +125,7 @@ export const walletTxEvent = z.discriminatedUnion('type', [
   cancelRequested,
   cancelSucceeded,
   winDeadLettered,
+  winRefused,
 ]);
 
 export type WalletRequested = z.infer<typeof walletRequested>;
@@ -109,4 +135,5 @@ export type WalletFailed = z.infer<typeof walletFailed>;
 export type CancelRequested = z.infer<typeof cancelRequested>;
 export type CancelSucceeded = z.infer<typeof cancelSucceeded>;
 export type WinDeadLettered = z.infer<typeof winDeadLettered>;
+export type WinRefused = z.infer<typeof winRefused>;
 export type WalletTxEvent = z.infer<typeof walletTxEvent>;

@@ -1,4 +1,4 @@
-import type { MessageBus } from '@reelstream/ports';
+import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { openKafkaMessageBus, parseKafkaUrl } from '@reelstream/messaging-kafka';
 import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/messaging-sqlite';
 import { z } from 'zod';
@@ -7,6 +7,8 @@ import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUr
 export interface OpenMessageBusOptions {
   /** Names this process in consumer groups and reply routing. Default: a random id. */
   instanceId?: string;
+  /** Told of every message parked on a `.dlq` topic (to log it at error and count it). Default: the adapter's own stderr line. */
+  onParked?: ParkedMessageObserver;
 }
 
 const integer = z.coerce.number().int();
@@ -30,7 +32,10 @@ export function parseSqliteBusUrl(url: string): SqliteBusUrl {
 
 /** Opens the message bus named by `BUS_URL` (`sqlite:<path>` or `kafka://host:port,…`). */
 export async function openMessageBus(url: string, options: OpenMessageBusOptions = {}): Promise<MessageBus> {
-  const instance = options.instanceId ? { instanceId: options.instanceId } : {};
+  const instance = {
+    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    ...(options.onParked ? { onParked: options.onParked } : {}),
+  };
   if (url.startsWith('sqlite:')) {
     const { path, options: tuning } = parseSqliteBusUrl(url);
     ensureParentDirectory(path);

@@ -1,4 +1,4 @@
-import { BusHeaders, defaultRetryDelayMs, type Consumer, type Headers, type SubscribeOptions } from '@reelstream/ports';
+import { BusHeaders, defaultRetryDelayMs, type Consumer, type Headers, type ParkedMessage, type ParkedMessageObserver, type SubscribeOptions } from '@reelstream/ports';
 import { z } from 'zod';
 import { deferred, Semaphore } from './async-tools.js';
 import type { ChangeNotifier } from './change-notifier.js';
@@ -27,6 +27,8 @@ export interface ConsumerEnvironment {
   notifier: ChangeNotifier;
   options: ResolvedBusOptions;
   onError: (error: unknown) => void;
+  /** Told of every message parked on a dead-letter topic, after the park is committed. */
+  onParked: ParkedMessageObserver;
 }
 
 const subscribeSchema = z.object({
@@ -248,8 +250,21 @@ export class SqliteConsumer implements Consumer {
       [BusHeaders.originalOffset]: String(row.id),
     };
     const parked = this.parkTransaction.immediate(tp, row, deadLetterTopic, headers);
-    if (parked) this.env.notifier.announce(new Set([deadLetterTopic]));
+    if (parked) {
+      this.env.notifier.announce(new Set([deadLetterTopic]));
+      const reason = headers[BusHeaders.deadLetterReason] ?? '';
+      this.reportParked({ topic: tp.topic, partition: tp.partition, offset: String(row.id), key: row.key, deadLetterTopic, reason, attempts, groupId: this.groupId });
+    }
     return parked;
+  }
+
+  /** An observer's fault must not undo a park that is already committed, nor stop the worker. */
+  private reportParked(parked: ParkedMessage): void {
+    try {
+      this.env.onParked(parked);
+    } catch (error) {
+      this.env.onError(error);
+    }
   }
 
   private markReady(): void {

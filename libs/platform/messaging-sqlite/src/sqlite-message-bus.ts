@@ -4,6 +4,8 @@ import {
   type Message,
   type MessageBus,
   type OutgoingMessage,
+  type ParkedMessage,
+  type ParkedMessageObserver,
   type RequestOptions,
 } from '@reelstream/ports';
 import { z } from 'zod';
@@ -19,6 +21,8 @@ import { TopicRegistry } from './topics.js';
 export interface SqliteMessageBusOpenOptions extends SqliteMessageBusOptions {
   /** Errors the bus recovers from by itself (a locked file, a lost lease). Default: one JSON line on stderr. */
   onError?: (error: unknown) => void;
+  /** Told of every message a consumer parks on a dead-letter topic, so none is parked silently. Default: one JSON line on stderr. */
+  onParked?: ParkedMessageObserver;
 }
 
 const requestOptionsSchema = z.object({
@@ -30,6 +34,10 @@ const requestOptionsSchema = z.object({
 function logToStderr(error: unknown): void {
   const detail = error instanceof Error ? { error: error.message, code: (error as { code?: unknown }).code } : { error: String(error) };
   process.stderr.write(`${JSON.stringify({ level: 'error', component: 'messaging-sqlite', ...detail })}\n`);
+}
+
+function parkedToStderr(parked: ParkedMessage): void {
+  process.stderr.write(`${JSON.stringify({ level: 'error', component: 'messaging-sqlite', msg: 'message parked', ...parked })}\n`);
 }
 
 /**
@@ -46,10 +54,10 @@ export class SqliteMessageBus implements MessageBus {
 
   static async open(path: string, options: SqliteMessageBusOpenOptions = {}): Promise<SqliteMessageBus> {
     if (path === ':memory:' || path === '') throw new Error('SqliteMessageBus needs a file: processes and connections share it');
-    const { onError, ...data } = options;
+    const { onError, onParked, ...data } = options;
     const resolved = resolveBusOptions(data);
     const db = await openDatabase(path, resolved);
-    return new SqliteMessageBus(path, db, resolved, onError ?? logToStderr);
+    return new SqliteMessageBus(path, db, resolved, onError ?? logToStderr, onParked ?? parkedToStderr);
   }
 
   private constructor(
@@ -57,11 +65,12 @@ export class SqliteMessageBus implements MessageBus {
     private readonly db: Db,
     readonly options: ResolvedBusOptions,
     onError: (error: unknown) => void,
+    onParked: ParkedMessageObserver,
   ) {
     const notifier: ChangeNotifier = acquireNotifier(path);
     const topics = new TopicRegistry(db, options.partitions);
     const writer = new LogWriter(db, topics, (appended) => notifier.announce(appended));
-    this.environment = { db, writer, topics, notifier, options, onError };
+    this.environment = { db, writer, topics, notifier, options, onError, onParked };
     this.router = new ReplyRouter((replyTopic, onReply) => this.startReplyListener(replyTopic, onReply));
   }
 

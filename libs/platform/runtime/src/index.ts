@@ -3,7 +3,7 @@
  * process identity (worker id, instance id), back ends, and the drain on SIGINT/SIGTERM.
  */
 export { runService, type ServiceRuntime, type ReadyFields, type RunServiceOptions } from './run-service.js';
-export { openBackends, checkBackendUrls, type OpenedBackends } from './open-backends.js';
+export { openBackends, checkBackendUrls, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 export {
   DEFAULT_WORKER_IDS,
   SERVICE_NAMES,

@@ -4,8 +4,8 @@
  * are imported only here, after telemetry is up (services.md).
  */
 import { ConfigError, type Backends } from '@reelstream/config';
-import type { CheckpointStore, EventStore, MessageBus } from '@reelstream/ports';
-import { traceEventStore, traceMessageBus } from '@reelstream/telemetry';
+import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
+import { PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger, type Metrics } from '@reelstream/telemetry';
 
 export interface OpenedBackends {
   /** The event store with trace context on every append and read. */
@@ -38,13 +38,26 @@ export async function checkBackendUrls(backends: Backends): Promise<void> {
   if (problems.length > 0) throw new ConfigError(problems);
 }
 
-export async function openBackends(backends: Backends, instanceId: string): Promise<OpenedBackends> {
+/**
+ * What a service does with every message its bus parks on a `.dlq` topic: one error line with the
+ * reason, one count per topic and group. Nothing reads those topics, so this is the only trace a
+ * parked message leaves until someone looks.
+ */
+export function reportParkedMessages(logger: Logger, metrics: Metrics): ParkedMessageObserver {
+  const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, { description: 'messages parked on a dead-letter topic', unit: '{message}' });
+  return (message) => {
+    logger.error('bus message parked', { ...message });
+    parked.add(1, { topic: message.topic, group: message.groupId });
+  };
+}
+
+export async function openBackends(backends: Backends, instanceId: string, onParked?: ParkedMessageObserver): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
   const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
   let bus: MessageBus;
   try {
-    bus = await openMessageBus(backends.busUrl, { instanceId });
+    bus = await openMessageBus(backends.busUrl, { instanceId, ...(onParked ? { onParked } : {}) });
   } catch (error) {
     await store.close();
     throw error;

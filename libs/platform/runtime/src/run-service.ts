@@ -9,9 +9,9 @@ import type { EventEmitter } from 'node:events';
 import { parseEnv as parseEnvWith, type Backends, type Env } from '@reelstream/config';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
-import { createLogger, initTelemetry, type Logger, type Telemetry } from '@reelstream/telemetry';
+import { createLogger, createMetrics, initTelemetry, type Logger, type Telemetry } from '@reelstream/telemetry';
 import type * as z from 'zod';
-import { openBackends, type OpenedBackends } from './open-backends.js';
+import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';
 import { describeStartupFailure, EXIT_FAILURE } from './startup-failure.js';
 
@@ -132,7 +132,7 @@ export async function runService(service: ServiceName, start: (runtime: ServiceR
         return parsed;
       },
       openBackends: async (backends) => {
-        const opened = await openBackends(backends, identity.instanceId);
+        const opened = await openBackends(backends, identity.instanceId, reportParkedMessages(runtime.logger, createMetrics(service)));
         stops.push({ name: 'back ends', stop: () => opened.close() });
         return opened;
       },

@@ -34,6 +34,7 @@ export {
 } from './logger.js';
 export {
   createMetrics,
+  PARKED_MESSAGES_METRIC,
   type Metrics,
   type CounterMetric,
   type HistogramMetric,

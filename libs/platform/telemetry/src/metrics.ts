@@ -1,5 +1,8 @@
 import { metrics, type Attributes, type Histogram, type Counter as OtelCounter } from '@opentelemetry/api';
 
+/** Messages parked on a dead-letter topic, by `topic` and consumer `group`: by the bus adapters and by handlers that park themselves. */
+export const PARKED_MESSAGES_METRIC = 'reelstream_bus_messages_parked_total';
+
 /** Attribute values a metric may carry: keep them low-cardinality (no ids, no amounts). */
 export type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
 

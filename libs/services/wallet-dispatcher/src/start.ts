@@ -4,7 +4,7 @@
  */
 import { walletTxStream } from '@reelstream/contracts';
 import type { Clock, Consumer, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
-import { createMetrics, traceEventStore, traceMessageBus, type Logger } from '@reelstream/telemetry';
+import { createMetrics, PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger } from '@reelstream/telemetry';
 import { walletSubscriptions, type OperatorLookup, type OperatorWallet } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { GotOperatorWallet } from './got-operator-wallet.js';
@@ -45,7 +45,10 @@ export async function startWalletDispatcher(deps: WalletDispatcherDeps, config: 
         },
       });
   const wallet = deps.wallet ?? (ownWallet as GotOperatorWallet);
-  const subscriptions = walletSubscriptions({ store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger });
+  // The handlers log their own parks at error; the count joins the bus adapter's.
+  const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, { description: 'messages parked on a dead-letter topic', unit: '{message}' });
+  const onParked = (message: { topic: string; groupId: string }) => parked.add(1, { topic: message.topic, group: message.groupId });
+  const subscriptions = walletSubscriptions({ store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked });
 
   const consumers: Consumer[] = [];
   try {

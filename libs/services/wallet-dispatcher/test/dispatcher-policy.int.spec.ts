@@ -47,13 +47,13 @@ beforeAll(async () => {
     fault({ playerId: 'slow_late', command: 'bet', latencyMs: 3_100, latencyPhase: 'before_apply', times: 1 });
     return requestAndSettle(betRequest('slow_late'));
   });
-  scenario('win failing twice', () => {
+  scenario('win failing twice', async () => {
     fault({ playerId: 'flaky_win', command: 'win', httpStatus: 500, times: 2 });
-    return requestAndSettle(winRequest('flaky_win'));
+    return requestAndSettle(await winRequest(rig.store, 'flaky_win'));
   });
   scenario('win failing three times, re-driven', async () => {
     fault({ playerId: 'dead_win', command: 'win', statusCode: 'ERR_UNKNOWN', times: 3 });
-    const first = await requestAndSettle(winRequest('dead_win'));
+    const first = await requestAndSettle(await winRequest(rig.store, 'dead_win'));
     const deadLetter = await eventually(() => {
       const found = rig.deadLetters.find((message) => (message.value as { transactionId: number }).transactionId === first.request.transactionId);
       if (!found) throw new Error('no dead letter yet');
@@ -72,9 +72,9 @@ beforeAll(async () => {
     fault({ playerId: 'garbled', command: 'bet', malformedBody: true, applyFirst: true, times: 1 });
     return requestAndSettle(betRequest('garbled'));
   });
-  scenario('win with a reply of the wrong shape', () => {
+  scenario('win with a reply of the wrong shape', async () => {
     fault({ playerId: 'garbled_win', command: 'win', malformedBody: '{"balance":"lots","statusCode":"OK"}', times: 1 });
-    return requestAndSettle(winRequest('garbled_win'));
+    return requestAndSettle(await winRequest(rig.store, 'garbled_win'));
   });
   scenario('bet signed with the wrong secret', () => requestAndSettle(betRequest('badsig', 1_000, 'missigned')));
 }, 30_000);
@@ -171,7 +171,7 @@ describe('win: 4 s, up to 2 more attempts, then the dead letters (spec §6.2, D1
       requestsAfter: number;
     }>('win failing three times, re-driven');
     expect(outcome.reply).toMatchObject({ transactionId: outcome.request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: expect.stringMatching(/^dead-lettered after 3 attempt/) });
-    expect(outcome.deadLetter.value).toMatchObject({ transactionId: outcome.request.transactionId, attempts: 3, request: outcome.request });
+    expect(outcome.deadLetter.value).toMatchObject({ transactionId: outcome.request.transactionId, reason: 'delivery_failed', attempts: 3, request: outcome.request });
     expect(outcome.balanceBefore).toBe(10_000);
     expect(outcome.summary).toEqual({ total: 1, applied: 1, failed: 0, noAnswer: 0 });
     expect(outcome.progress).toEqual([

@@ -11,6 +11,7 @@ import { OperatorDirectory } from '@reelstream/config';
 import { parseOperatorsConfig, parseStoredEvent, playerKey, Topics, walletReply, walletTxStream, type OperatorConfigInput, type WalletBetRequest, type WalletReply, type WalletRequestsMessage, type WalletWinRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { recordWinSource } from '@reelstream/testing';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { createLogger } from '@reelstream/telemetry';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
@@ -36,30 +37,36 @@ export interface Rig {
   deadLetters: Message[];
   operators: OperatorDirectory;
   request(message: WalletRequestsMessage, timeoutMs?: number): Promise<WalletReply>;
-  /** Stops the dispatcher (as a deploy would) and starts another on the same back ends. */
-  restartDispatcher(): Promise<void>;
+  /** Stops the dispatcher (as a deploy would) and starts another on the same back ends; `configureLate` adds operator `late` to its config. */
+  restartDispatcher(options?: { configureLate?: boolean }): Promise<void>;
+  /** The dispatcher's log lines, parsed. */
+  logs: Record<string, unknown>[];
   events(transactionId: number): Promise<{ type: string; data: Record<string, unknown> }[]>;
   stop(): Promise<void>;
 }
 
-/** Operator `rig` signs with the secret the sandbox knows; `missigned` with another one. */
+/**
+ * Operator `rig` signs with the secret the sandbox knows; `missigned` with another one; `late`
+ * has a wallet at the sandbox but is not in the dispatcher's config until `restartDispatcher({ configureLate: true })`.
+ */
 export async function startRig(): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-dispatcher-rig-'));
-  const sandboxOperators = new OperatorDirectory(parseOperatorsConfig([operator('rig', 'http://localhost/'), operator('missigned', 'http://localhost/')]));
+  const sandboxOperators = new OperatorDirectory(parseOperatorsConfig([operator('rig', 'http://localhost/'), operator('missigned', 'http://localhost/'), operator('late', 'http://localhost/')]));
   const sandbox = await startOperatorSandbox(
     { operators: sandboxOperators },
     { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
   );
-  const operators = new OperatorDirectory(
-    parseOperatorsConfig([operator('rig', `${sandbox.url}/wallet/rig`), operator('missigned', `${sandbox.url}/wallet/missigned`, 'not-the-secret-the-wallet-knows')]),
-  );
+  const configured = [operator('rig', `${sandbox.url}/wallet/rig`), operator('missigned', `${sandbox.url}/wallet/missigned`, 'not-the-secret-the-wallet-knows')];
+  let operators = new OperatorDirectory(parseOperatorsConfig(configured));
+  const logs: Record<string, unknown>[] = [];
+  const logger = createLogger({ service: 'rig', level: 'warn', destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) } });
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   const { store } = await openEventStore(url);
   const bus = await openMessageBus(url, { instanceId: 'rig-dispatcher' });
   const requester = await openMessageBus(url, { instanceId: 'rig-requester' });
   const start = () =>
     startWalletDispatcher(
-      { store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(7), logger: createLogger({ service: 'rig', level: 'silent' }), operators },
+      { store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(7), logger, operators },
       { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 64 },
     );
   let dispatcher = await start();
@@ -75,9 +82,13 @@ export async function startRig(): Promise<Rig> {
     },
     requester,
     deadLetters,
-    operators,
-    async restartDispatcher() {
+    get operators() {
+      return operators;
+    },
+    logs,
+    async restartDispatcher(options = {}) {
       await dispatcher.stop();
+      if (options.configureLate) operators = new OperatorDirectory(parseOperatorsConfig([...configured, operator('late', `${sandbox.url}/wallet/late`)]));
       dispatcher = await start();
       await dispatcher.ready;
     },
@@ -107,6 +118,12 @@ export function betRequest(playerId: string, amountMinor = 1_000, operatorId = '
   return { command: 'bet', transactionId: nextId(), operatorId, playerId, roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isBonusBusy: false };
 }
 
-export function winRequest(playerId: string, amountMinor = 500, roundId = nextId(), operatorId = 'rig'): WalletWinRequest {
-  return { command: 'win', transactionId: nextId(), operatorId, playerId, roundId, providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isRoundFinished: true };
+/** A win with no source event: what a forger could publish on the bus. */
+export function unsourcedWin(playerId: string, amountMinor = 500, operatorId = 'rig'): WalletWinRequest {
+  return { command: 'win', transactionId: nextId(), operatorId, playerId, roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isRoundFinished: true };
+}
+
+/** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
+export function winRequest(store: EventStore, playerId: string, amountMinor = 500, operatorId = 'rig'): Promise<WalletWinRequest> {
+  return recordWinSource(store, unsourcedWin(playerId, amountMinor, operatorId));
 }

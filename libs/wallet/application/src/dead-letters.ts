@@ -1,10 +1,14 @@
 /**
- * The wins parked after their retries (D11) that are still parked: found from the event log,
- * the source of truth, so a re-driven one (or one whose re-drive is under way) is not listed.
+ * The wins that were not delivered and are still dead-lettered (D11, issue 10): found from the
+ * event log, the source of truth, so a re-driven one (or one whose re-drive is under way) is not
+ * listed. Besides a stream's own win, a stream may hold dead letters of wins that named its
+ * transactionId without being its request; a stream this code cannot fold lists the dead letters
+ * written into it as they are.
  */
-import { streamPrefix, StreamCategories, parseStreamId, type WalletDeadLetter } from '@reelstream/contracts';
+import { parseStoredEvent, streamPrefix, StreamCategories, parseStreamId, walletDeadLetter, walletTxStream, type WalletDeadLetter } from '@reelstream/contracts';
 import type { EventStore, Position } from '@reelstream/ports';
-import { deadLetterOf } from '@reelstream/wallet-domain';
+import { conflictDeadLettersOf, deadLetterOf } from '@reelstream/wallet-domain';
+import { isDeterministicFailure } from './failures.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';
 
 export interface DeadLetterFilter {
@@ -32,11 +36,30 @@ export async function findDeadLetteredWins(store: EventStore, filter: DeadLetter
   const records = new WalletTxRepository(store);
   const found: WalletDeadLetter[] = [];
   for (const transactionId of candidates) {
-    const letter = deadLetterOf((await records.load(transactionId)).state);
-    if (!letter) continue;
-    if (filter.operatorId !== undefined && letter.operatorId !== filter.operatorId) continue;
-    if (filter.since !== undefined && Date.parse(letter.deadLetteredAt) < filter.since.getTime()) continue;
-    found.push(letter);
+    for (const letter of await lettersOf(store, records, transactionId)) {
+      if (filter.operatorId !== undefined && letter.operatorId !== filter.operatorId) continue;
+      if (filter.since !== undefined && Date.parse(letter.deadLetteredAt) < filter.since.getTime()) continue;
+      found.push(letter);
+    }
   }
   return found.sort((a, b) => a.deadLetteredAt.localeCompare(b.deadLetteredAt) || a.transactionId - b.transactionId);
+}
+
+async function lettersOf(store: EventStore, records: WalletTxRepository, transactionId: number): Promise<WalletDeadLetter[]> {
+  try {
+    const { state } = await records.load(transactionId);
+    const own = deadLetterOf(state);
+    return [...(own ? [own] : []), ...conflictDeadLettersOf(state)];
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    const letters: WalletDeadLetter[] = [];
+    for (const recorded of await store.readStream(walletTxStream(transactionId))) {
+      if (recorded.type !== 'WinDeadLettered') continue;
+      const event = parseStoredEvent(recorded);
+      if (event.type !== 'WinDeadLettered' || !event.data.request) continue;
+      const { request, lastError, at, attempts, reason } = event.data;
+      letters.push(walletDeadLetter.parse({ transactionId, operatorId: request.operatorId, playerId: request.playerId, request, reason: reason ?? 'decision_refused', attempts, lastError, deadLetteredAt: at }));
+    }
+    return letters;
+  }
 }

@@ -3,9 +3,10 @@
  * record, and how event metadata is derived from the bus message being handled.
  */
 import type { EventContext } from '@reelstream/contracts';
-import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus } from '@reelstream/ports';
+import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus, type ParkedMessageObserver } from '@reelstream/ports';
 import type { DispatchLog, OperatorLookup, OperatorWallet } from './ports.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';
+import { WinSourceChecker } from './win-source.js';
 
 export interface WalletDispatchDeps {
   store: EventStore;
@@ -15,6 +16,8 @@ export interface WalletDispatchDeps {
   wallet: OperatorWallet;
   operators: OperatorLookup;
   log: DispatchLog;
+  /** Told of every message the handlers park themselves (the bus reports its own parks), to count it. */
+  onParked?: ParkedMessageObserver;
   /** How a pause between attempts is waited out. Default: a timer. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -22,6 +25,8 @@ export interface WalletDispatchDeps {
 export interface DispatchContext {
   readonly deps: WalletDispatchDeps;
   readonly records: WalletTxRepository;
+  /** Checks each new win against the event it comes from (issue 10). */
+  readonly sources: WinSourceChecker;
   readonly sleep: (ms: number) => Promise<void>;
   now(): string;
 }
@@ -30,6 +35,7 @@ export function dispatchContext(deps: WalletDispatchDeps): DispatchContext {
   return {
     deps,
     records: new WalletTxRepository(deps.store),
+    sources: new WinSourceChecker(deps.store),
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now: () => deps.clock.now().toISOString(),
   };

@@ -1,16 +1,17 @@
 /**
  * The handler of `wallet.requests`: bet, win, betwin from the game-server and the bonus-ledger,
- * and re-drives from the reconciliation command. The walletTx stream is the dedup record: a
- * request whose outcome is recorded is answered from it without calling the operator again; one
- * left half-way by a crash is taken up where the record says.
+ * and re-drives from `npm run wallet:redrive`. A win is admitted first (win-intake.ts). The
+ * walletTx stream is the dedup record: a request whose outcome is recorded is answered from it
+ * without calling the operator again; one left half-way by a crash is taken up where the record says.
  */
-import { describeIssues, walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest } from '@reelstream/contracts';
+import { describeIssues, walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
 import { sameRequest } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
+import { admitWin, deadLetterFailedWin } from './win-intake.js';
 
 /** Another writer moved the stream while we worked (a rebalance overlap): reload and go on from the record. */
 const MAX_CONFLICT_ROUNDS = 5;
@@ -22,6 +23,8 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
     return;
   }
   const request = parsed.data;
+  if (request.command === 'redrive') return handleRedrive(context, message, request);
+  if (request.command === 'win') return handleWin(context, message, request);
   const operator = context.deps.operators.get(request.operatorId);
   if (!operator) {
     const reason = `operator ${request.operatorId} is not configured on this dispatcher`;
@@ -31,12 +34,52 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
   }
   for (let round = 1; ; round++) {
     try {
-      if (request.command === 'redrive') await redrive(context, message, request, operator);
-      else await dispatch(context, message, request, operator, round === 1);
+      await dispatch(context, message, request, operator, round === 1);
       return;
     } catch (error) {
       if (isDeterministicFailure(error)) {
         await park(context, message, `transaction ${request.transactionId} cannot be handled: ${error.message}`);
+        return;
+      }
+      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
+    }
+  }
+}
+
+/** A win is sent only once admitted (issue 10); one that is not delivered ends as a dead-letter event, never on a `.dlq` topic. */
+async function handleWin(context: DispatchContext, message: Message, win: WalletWinRequest): Promise<void> {
+  for (let round = 1; ; round++) {
+    try {
+      const operator = await admitWin(context, message, win);
+      if (operator) await dispatch(context, message, win, operator, round === 1);
+      return;
+    } catch (error) {
+      if (isDeterministicFailure(error)) {
+        await deadLetterFailedWin(context, message, win, error);
+        return;
+      }
+      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
+    }
+  }
+}
+
+/** A re-drive changes nothing unless it can deliver: a win whose operator is still not configured stays dead-lettered. */
+async function handleRedrive(context: DispatchContext, message: Message, command: WalletRedriveRequest): Promise<void> {
+  const fail = (reason: string) => replyIfAsked(context, message, { transactionId: command.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason });
+  const operator = context.deps.operators.get(command.operatorId);
+  if (!operator) {
+    context.deps.log.warn('re-drive refused: operator not configured; the win stays dead-lettered', { transactionId: command.transactionId, operatorId: command.operatorId });
+    await fail(`operator ${command.operatorId} is not configured on this dispatcher: the win stays dead-lettered; configure the operator and re-drive again`);
+    return;
+  }
+  for (let round = 1; ; round++) {
+    try {
+      await redrive(context, message, command, operator);
+      return;
+    } catch (error) {
+      if (isDeterministicFailure(error)) {
+        context.deps.log.error('re-drive failed; the win stays dead-lettered', { transactionId: command.transactionId, error });
+        await fail(`transaction ${command.transactionId} cannot be re-driven: ${error.message}; it stays dead-lettered`);
         return;
       }
       if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
@@ -74,6 +117,11 @@ async function redrive(context: DispatchContext, message: Message, command: Wall
   const { transactionId } = command;
   let record = await records.load(transactionId);
   const recorded = record.state.request;
+  const conflict = record.state.conflicts.find((letter) => letter.request.operatorId === command.operatorId && letter.request.playerId === command.playerId);
+  if (conflict && record.state.status !== 'dead_lettered') {
+    await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `the dead-lettered win ${transactionId} (${conflict.reason}) cannot be re-driven: its transactionId names another recorded request` });
+    return;
+  }
   if (!recorded || recorded.operatorId !== command.operatorId || recorded.playerId !== command.playerId) {
     await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `no transaction ${transactionId} of player ${command.playerId} (operator ${command.operatorId}) is recorded` });
     return;

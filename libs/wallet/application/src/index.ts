@@ -16,3 +16,5 @@ export * from './publish-outcome.js';
 export * from './redrive.js';
 export * from './subscriptions.js';
 export * from './wallet-tx-repository.js';
+export * from './win-intake.js';
+export * from './win-source.js';

@@ -27,10 +27,14 @@ export async function publishOutcome(context: DispatchContext, message: Message,
   if (answer) await replyIfAsked(context, message, answer);
 }
 
+/** The consumer group of each topic the handlers park from, as `walletSubscriptions` names them. */
+const GROUP_OF_TOPIC: Readonly<Record<string, string>> = { [Topics.walletRequests]: 'wallet-dispatcher', [Topics.walletCancels]: 'wallet-dispatcher.cancels' };
+
 /** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */
 export async function park(context: DispatchContext, message: Message, reason: string): Promise<void> {
   context.deps.log.error('wallet message parked', { topic: message.topic, partition: message.partition, offset: message.offset, reason });
-  await context.deps.bus.publish(`${message.topic}.dlq`, {
+  const deadLetterTopic = `${message.topic}.dlq`;
+  await context.deps.bus.publish(deadLetterTopic, {
     key: message.key,
     value: message.value,
     headers: {
@@ -42,4 +46,6 @@ export async function park(context: DispatchContext, message: Message, reason: s
       [BusHeaders.originalOffset]: message.offset,
     },
   });
+  const groupId = GROUP_OF_TOPIC[message.topic] ?? 'wallet-dispatcher';
+  context.deps.onParked?.({ topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, deadLetterTopic, reason, attempts: 1, groupId });
 }

@@ -34,6 +34,12 @@ export interface RedriveSummary {
   noAnswer: number;
 }
 
+/** Why a dead letter cannot be re-driven at all, or undefined when it can: a win whose transactionId names another request is never sent under it. */
+export function notRedrivable(letter: WalletDeadLetter): string | undefined {
+  if (letter.reason === 'transaction_id_conflict') return `its transactionId ${letter.transactionId} names another recorded request: it cannot be sent under it; settle it with the operator by hand`;
+  return undefined;
+}
+
 export async function redriveDeadLetters(deps: { store: EventStore; bus: MessageBus; clock: Clock }, options: RedriveOptions = {}): Promise<RedriveSummary> {
   const letters = await findDeadLetteredWins(deps.store, options);
   options.onStart?.(letters);
@@ -44,7 +50,10 @@ export async function redriveDeadLetters(deps: { store: EventStore; bus: Message
     for (;;) {
       const letter = letters[next++];
       if (!letter) return;
-      const outcome = await redriveOne(deps, letter, options.timeoutMs ?? 60_000);
+      const blocked = notRedrivable(letter);
+      const outcome: RedriveOutcome = blocked
+        ? { kind: 'failed', reply: { transactionId: letter.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: blocked } }
+        : await redriveOne(deps, letter, options.timeoutMs ?? 60_000);
       if (outcome.kind === 'applied') summary.applied += 1;
       else if (outcome.kind === 'failed') summary.failed += 1;
       else summary.noAnswer += 1;

@@ -24,7 +24,7 @@ export class WalletDecisionRefused extends Error {
   }
 }
 
-const WALLET_TX_TYPES = new Set<string>(['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered']);
+const WALLET_TX_TYPES = new Set<string>(['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered', 'WinRefused']);
 
 export class WalletTxRepository {
   constructor(private readonly store: EventStore) {}

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest } from '@reelstream/contracts';
+import { parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { recordWinSource } from '@reelstream/testing';
 import { CancelNotAcknowledgedError, dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleWalletRequest, silentLog, walletSubscriptions, type WalletDispatchDeps } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
@@ -37,14 +38,16 @@ afterAll(async () => {
 const deps = (wallet: ScriptedWallet): WalletDispatchDeps => ({ store, bus, clock, ids, wallet, operators, log: silentLog, sleep: async () => undefined });
 let offset = 0;
 const messageOf = (value: unknown, topic: string = Topics.walletRequests): Message => ({ topic, partition: 0, offset: String(++offset), key: 'k', value, headers: {}, timestamp: clock.now().toISOString() });
-const win = (operatorId = 'alpha', playerId = 'p1'): WalletRequest => ({ command: 'win', transactionId: ids.next(), operatorId, playerId, roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 250, isRoundFinished: true });
+const unsourcedWin = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({ command: 'win', transactionId: ids.next(), operatorId, playerId, roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 250, isRoundFinished: true });
+/** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
+const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> => recordWinSource(store, unsourcedWin(operatorId, playerId));
 const bet = (): WalletRequest => ({ command: 'bet', transactionId: ids.next(), operatorId: 'alpha', playerId: 'p2', roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 100, isBonusBusy: false });
 const types = async (transactionId: number) => (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
 const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
 
 describe('two dispatchers on the same transaction (a rebalance overlap)', () => {
   it('agree on one record: the loser of an append reloads and goes on from what the winner wrote', async () => {
-    const request = win();
+    const request = await win();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = new ScriptedWallet().then(async () => {
@@ -94,9 +97,9 @@ describe('cancel delivery', () => {
 
 describe('findDeadLetteredWins', () => {
   it('lists the wins still parked, by operator and since when', async () => {
-    const alpha = win('alpha', 'dl1');
-    const beta = win('beta', 'dl2');
-    const later = win('alpha', 'dl3');
+    const alpha = await win('alpha', 'dl1');
+    const beta = await win('beta', 'dl2');
+    const later = await win('alpha', 'dl3');
     const failing = new ScriptedWallet(failure);
     await handleWalletRequest(dispatchContext(deps(failing)), messageOf(alpha));
     await handleWalletRequest(dispatchContext(deps(failing)), messageOf(beta));
@@ -117,18 +120,23 @@ describe('findDeadLetteredWins', () => {
 });
 
 describe('a record this code cannot read', () => {
-  it('parks the request with the reason instead of retrying it for ever, and calls nobody', async () => {
-    const request = win('alpha', 'unreadable');
+  it('dead-letters the win with the reason instead of retrying it for ever or parking it on a topic, and calls nobody', async () => {
+    const request = await win('alpha', 'unreadable');
     await store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], { expectedRevision: 'no_stream' });
-    const parked: Message[] = [];
-    const watcher = await bus.subscribe({ groupId: 'unreadable-dlq', topics: [`${Topics.walletRequests}.dlq`], handler: async (message) => void parked.push(message) });
+    const letters: Message[] = [];
+    const watcher = await bus.subscribe({ groupId: 'unreadable-letters', topics: [Topics.walletDeadLetters], handler: async (message) => void ((message.value as { transactionId: number }).transactionId === request.transactionId && letters.push(message)) });
     await watcher.ready;
     const wallet = new ScriptedWallet();
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
-    for (let waited = 0; parked.length === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Delivered again: still one dead letter in the record.
+    await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
+    for (let waited = 0; letters.length < 2 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     await watcher.stop();
     expect(wallet.calls).toEqual([]);
-    expect(parked.map((message) => message.headers['x-dead-letter-reason'])).toEqual([expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/)]);
+    const raw = await store.readStream(walletTxStream(request.transactionId));
+    expect(raw.map((event) => event.type)).toEqual(['WalletTeleported', 'WinDeadLettered']);
+    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter((letter) => letter.transactionId === request.transactionId);
+    expect(listed).toEqual([expect.objectContaining({ reason: 'decision_refused', attempts: 0, request, lastError: expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/) })]);
+    expect(letters.map((message) => (message.value as { reason: string }).reason)).toEqual(['decision_refused', 'decision_refused']);
   });
 });
-

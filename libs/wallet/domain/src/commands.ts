@@ -2,8 +2,9 @@
  * What the dispatcher asks the walletTx decider. Time (`metadata.now`) and new ids (the cancel's
  * transactionId) come in with the command: the decider never reads a clock or a generator.
  */
-import type { WalletRequest } from '@reelstream/contracts';
+import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reelstream/contracts';
 import type { OperatorAnswer } from './answer.js';
+import type { WinRefusalReason } from './state.js';
 
 export interface WalletCommandMetadata {
   /** ISO-8601 UTC instant the command is decided at. */
@@ -38,4 +39,14 @@ export type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, ne
 
 export type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
 
-export type WalletTxCommand = RecordRequest | StartAttempt | StartRedrive | RecordAnswer | StartCancelAttempt | RecordCancelAnswer;
+/**
+ * Park a win that will not be delivered now (issue 10): the stream's own win (operator not
+ * configured, a step the record refuses), or — with `request` — another win that names this
+ * stream's transactionId. Either way it is listed and, when its own, re-driven.
+ */
+export type DeadLetterWin = Command<'DeadLetterWin', { readonly reason: WinDeadLetterReason; readonly detail: string; readonly request?: WalletWinRequest }>;
+
+/** Record a win that does not match its source event: never sent. */
+export type RefuseWin = Command<'RefuseWin', { readonly request: WalletWinRequest; readonly reason: WinRefusalReason; readonly detail: string }>;
+
+export type WalletTxCommand = RecordRequest | StartAttempt | StartRedrive | RecordAnswer | StartCancelAttempt | RecordCancelAnswer | DeadLetterWin | RefuseWin;

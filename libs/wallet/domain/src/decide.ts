@@ -7,8 +7,10 @@ import { describeAnswer, isOk, type OperatorAnswer } from './answer.js';
 import type { WalletTxCommand } from './commands.js';
 import { walletDecisionError, type WalletDecisionError } from './errors.js';
 import { deliveryPolicyFor } from './policy.js';
-import { sameRequest } from './same-request.js';
+import { identicalRequest, sameRequest } from './same-request.js';
 import { attemptsInDelivery, isSettled, type WalletTxState } from './state.js';
+
+const clip = (text: string) => (text.length > 1_000 ? `${text.slice(0, 999)}…` : text);
 
 type WalletFailedData = Extract<WalletTxEvent, { type: 'WalletFailed' }>['data'];
 
@@ -61,7 +63,7 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
       const failed: WalletTxEvent = { type: 'WalletFailed', data: { ...failureFields(answer), attempt: state.attempts, final, at } };
       if (!final) return [failed];
       if (policy.onFinalFailure === 'dead_letter') {
-        return [failed, { type: 'WinDeadLettered', data: { attempts: state.attempts, lastError: describeAnswer(answer), at } }];
+        return [failed, { type: 'WinDeadLettered', data: { attempts: state.attempts, lastError: describeAnswer(answer), at, reason: 'delivery_failed' } }];
       }
       if (cancelTransactionId === undefined) return walletDecisionError('cancel_transaction_id_missing', `the failed ${request.command} ${request.transactionId} needs a cancel with its own transactionId (D9)`);
       return [failed, { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } }];
@@ -80,6 +82,25 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
       const { answer } = command.data;
       if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, balanceMinor: answer.balanceMinor } }];
       return [{ type: 'WalletFailed', data: { ...failureFields(answer), attempt: cancel.attempts, final: false, command: 'cancel', at } }];
+    }
+    case 'DeadLetterWin': {
+      const { reason, detail } = command.data;
+      const lastError = clip(detail);
+      const stray = command.data.request;
+      if (stray && !(request && sameRequest(request, stray))) {
+        if (state.conflicts.some((conflict) => sameRequest(conflict.request, stray))) return [];
+        return [{ type: 'WinDeadLettered', data: { attempts: 0, lastError, at, reason, request: stray } }];
+      }
+      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (request.command !== 'win') return walletDecisionError('not_a_win', `transaction ${request.transactionId} is a ${request.command}: only wins are dead-lettered (D11)`);
+      if (state.status === 'dead_lettered') return [];
+      if (state.status === 'succeeded') return walletDecisionError('already_settled', `transaction ${request.transactionId} is already succeeded`);
+      return [{ type: 'WinDeadLettered', data: { attempts: state.attempts, lastError, at, reason } }];
+    }
+    case 'RefuseWin': {
+      const { request: refused, reason, detail } = command.data;
+      if (state.refused.some((earlier) => identicalRequest(earlier.request, refused))) return [];
+      return [{ type: 'WinRefused', data: { request: refused, reason, detail: clip(detail), at } }];
     }
     default: {
       const unreachable: never = command;

@@ -7,7 +7,8 @@ export type WalletDecisionReason =
   | 'no_attempt_in_flight'
   | 'cancel_transaction_id_missing'
   | 'not_dead_lettered'
-  | 'no_cancel_pending';
+  | 'no_cancel_pending'
+  | 'not_a_win';
 
 export interface WalletDecisionError {
   readonly type: 'WalletDecisionError';

@@ -3,6 +3,7 @@
  * the others are about the stream's own transaction.
  */
 import type { WalletTxEvent } from '@reelstream/contracts';
+import { sameRequest } from './same-request.js';
 import type { CancelState, WalletTxState } from './state.js';
 
 function updateCancel(state: WalletTxState, change: (cancel: CancelState) => CancelState): WalletTxState {
@@ -56,8 +57,16 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
       };
     case 'CancelSucceeded':
       return updateCancel(state, (cancel) => ({ ...cancel, inFlight: false, succeeded: true, balanceMinor: event.data.balanceMinor }));
-    case 'WinDeadLettered':
-      return { ...state, status: 'dead_lettered', inFlight: false, deadLetters: state.deadLetters + 1, deadLetteredAt: event.data.at };
+    case 'WinDeadLettered': {
+      const { data } = event;
+      const reason = data.reason ?? 'delivery_failed';
+      if (data.request && !(state.request && sameRequest(state.request, data.request))) {
+        return { ...state, conflicts: [...state.conflicts, { request: data.request, reason, detail: data.lastError, at: data.at }] };
+      }
+      return { ...state, status: 'dead_lettered', inFlight: false, deadLetters: state.deadLetters + 1, deadLetteredAt: data.at, deadLetterReason: reason, deadLetterError: data.lastError };
+    }
+    case 'WinRefused':
+      return { ...state, refused: [...state.refused, { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at }] };
     default: {
       const unreachable: never = event;
       return unreachable;

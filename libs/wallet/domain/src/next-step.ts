@@ -43,7 +43,10 @@ export function replyFromRecord(state: WalletTxState): WalletReply | undefined {
     }
     case 'dead_lettered': {
       const failure = state.lastFailure ?? { statusCode: 'ERR_UNKNOWN', reason: 'failed' };
-      return { transactionId, statusCode: failure.statusCode, canceled: false, reason: clip(`dead-lettered after ${state.attempts} attempt(s): ${failure.reason}`) };
+      const why = whyDeadLettered(state) ?? failure.reason;
+      const kind = state.deadLetterReason ?? 'delivery_failed';
+      const head = kind === 'delivery_failed' ? `dead-lettered after ${state.attempts} attempt(s)` : `dead-lettered (${kind})`;
+      return { transactionId, statusCode: failure.statusCode, canceled: false, reason: clip(`${head}: ${why}`) };
     }
     case 'new':
     case 'pending':
@@ -62,7 +65,12 @@ export function pendingCancel(state: WalletTxState): WalletCancelDelivery | unde
   return { refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: request.operatorId, playerId: request.playerId };
 }
 
-/** The dead letter of a win whose last delivery failed (D11). */
+/** A failed delivery is explained by its last failure; any other dead letter by what parked it. */
+function whyDeadLettered(state: WalletTxState): string | undefined {
+  return (state.deadLetterReason ?? 'delivery_failed') === 'delivery_failed' ? (state.lastFailure?.reason ?? state.deadLetterError) : state.deadLetterError;
+}
+
+/** The dead letter of a win that was not delivered (D11, issue 10). */
 export function deadLetterOf(state: WalletTxState): WalletDeadLetter | undefined {
   const { request } = state;
   if (!request || state.status !== 'dead_lettered' || state.deadLetteredAt === undefined) return undefined;
@@ -71,8 +79,23 @@ export function deadLetterOf(state: WalletTxState): WalletDeadLetter | undefined
     operatorId: request.operatorId,
     playerId: request.playerId,
     request,
+    reason: state.deadLetterReason ?? 'delivery_failed',
     attempts: state.attempts,
-    lastError: clip(state.lastFailure?.reason ?? 'failed'),
+    lastError: clip(whyDeadLettered(state) ?? 'failed'),
     deadLetteredAt: state.deadLetteredAt,
   };
+}
+
+/** The dead letters of wins that name this stream's transactionId without being its request (never re-driven). */
+export function conflictDeadLettersOf(state: WalletTxState): WalletDeadLetter[] {
+  return state.conflicts.map((conflict) => ({
+    transactionId: conflict.request.transactionId,
+    operatorId: conflict.request.operatorId,
+    playerId: conflict.request.playerId,
+    request: conflict.request,
+    reason: conflict.reason,
+    attempts: 0,
+    lastError: conflict.detail,
+    deadLetteredAt: conflict.at,
+  }));
 }

@@ -4,7 +4,7 @@
  * recorded outcome, and the cancel or dead letter that followed a final failure.
  */
 import type { FailureStatusCode } from './answer.js';
-import type { WalletRequest } from '@reelstream/contracts';
+import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reelstream/contracts';
 
 /**
  * - `new`: nothing recorded yet;
@@ -32,6 +32,16 @@ export interface CancelState {
   readonly lastError: string | undefined;
 }
 
+/** A win that names this stream's transactionId but is not its request (issue 10): refused, or dead-lettered as a conflict. */
+export interface StrayWin<Reason extends string> {
+  readonly request: WalletWinRequest;
+  readonly reason: Reason;
+  readonly detail: string;
+  readonly at: string;
+}
+
+export type WinRefusalReason = 'no_source' | 'source_not_found' | 'source_mismatch';
+
 export interface WalletTxState {
   readonly status: DeliveryStatus;
   readonly request: WalletRequest | undefined;
@@ -46,6 +56,13 @@ export interface WalletTxState {
   readonly cancel: CancelState | undefined;
   readonly deadLetters: number;
   readonly deadLetteredAt: string | undefined;
+  /** Why the last dead letter was written (`delivery_failed` for events from before issue 10). */
+  readonly deadLetterReason: WinDeadLetterReason | undefined;
+  readonly deadLetterError: string | undefined;
+  /** Wins refused because they do not match the event they must come from: never sent. */
+  readonly refused: readonly StrayWin<WinRefusalReason>[];
+  /** Wins dead-lettered here whose transactionId is already this stream's request: never sent under it. */
+  readonly conflicts: readonly StrayWin<WinDeadLetterReason>[];
 }
 
 export const initialWalletTxState: WalletTxState = {
@@ -59,6 +76,10 @@ export const initialWalletTxState: WalletTxState = {
   cancel: undefined,
   deadLetters: 0,
   deadLetteredAt: undefined,
+  deadLetterReason: undefined,
+  deadLetterError: undefined,
+  refused: [],
+  conflicts: [],
 };
 
 /** Attempts made in the current delivery (the one a re-drive starts over). */

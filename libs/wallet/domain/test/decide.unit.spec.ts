@@ -103,7 +103,7 @@ describe('RecordAnswer: a win gets 3 attempts, then the dead letters (spec §6.2
       .when({ type: 'RecordAnswer', data: { answer: malformed }, metadata })
       .then([
         { type: 'WalletFailed', data: { error: 'malformed: balance: expected number', attempt: 3, final: true, at: now } },
-        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'malformed: balance: expected number', at: now } },
+        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'malformed: balance: expected number', at: now, reason: 'delivery_failed' } },
       ]);
   });
 });
@@ -129,7 +129,7 @@ describe('StartRedrive: a dead-lettered win gets a new delivery (D11)', () => {
       .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
       .then([
         { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 6, final: true, at: now } },
-        { type: 'WinDeadLettered', data: { attempts: 6, lastError: 'timeout: no reply within 3000 ms', at: now } },
+        { type: 'WinDeadLettered', data: { attempts: 6, lastError: 'timeout: no reply within 3000 ms', at: now, reason: 'delivery_failed' } },
       ]);
   });
 
@@ -166,5 +166,62 @@ describe('the cancel: attempted until the operator answers OK (D9)', () => {
     given(done).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
     given(done).when({ type: 'RecordCancelAnswer', data: { answer: ok(1) }, metadata }).then([]);
     given([requested(bet)]).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
+  });
+});
+
+describe('DeadLetterWin: a win that is not delivered now is parked, never dropped (issue 10)', () => {
+  it('parks the stream’s own win before any attempt (operator not configured) and is idempotent', () => {
+    const parked: WalletTxEvent = { type: 'WinDeadLettered', data: { attempts: 0, lastError: 'operator demo is not configured', at: now, reason: 'operator_not_configured' } };
+    given([requested(win)]).when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'operator demo is not configured' }, metadata }).then([parked]);
+    given([requested(win), parked]).when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'again' }, metadata }).then([]);
+    const state = stateOf([requested(win), parked]);
+    expect(state).toMatchObject({ status: 'dead_lettered', deadLetterReason: 'operator_not_configured', deadLetterError: 'operator demo is not configured', attempts: 0 });
+    // A re-drive of it is a new delivery like any other.
+    given([requested(win), parked]).when({ type: 'StartRedrive', data: {}, metadata }).then([attempted(1, { redrive: true })]);
+  });
+
+  it('records a win whose transactionId names another request beside it, leaving the recorded one as it is', () => {
+    const other = { ...win, amountMinor: 999 };
+    const conflict: WalletTxEvent = { type: 'WinDeadLettered', data: { attempts: 0, lastError: 'transactionId 102 is taken', at: now, reason: 'transaction_id_conflict', request: other } };
+    const delivered = [requested(win), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 500, at: now } } as WalletTxEvent];
+    given(delivered).when({ type: 'DeadLetterWin', data: { reason: 'transaction_id_conflict', detail: 'transactionId 102 is taken', request: other }, metadata }).then([conflict]);
+    given([...delivered, conflict]).when({ type: 'DeadLetterWin', data: { reason: 'transaction_id_conflict', detail: 'again', request: other }, metadata }).then([]);
+    const state = stateOf([...delivered, conflict]);
+    expect(state.status).toBe('succeeded');
+    expect(state.conflicts).toEqual([{ request: other, reason: 'transaction_id_conflict', detail: 'transactionId 102 is taken', at: now }]);
+  });
+
+  it('refuses to park a bet, a delivered win, or nothing', () => {
+    given([requested(bet)]).when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata }).thenRefuses('not_a_win');
+    given([requested(win), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } }]).when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata }).thenRefuses('already_settled');
+    given([]).when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'x' }, metadata }).thenRefuses('not_requested');
+  });
+});
+
+describe('RefuseWin: a win that does not match its source is recorded, once, and changes nothing else (issue 10)', () => {
+  it('records the refusal beside the stream’s own history; the same refusal again records nothing', () => {
+    const refused: WalletTxEvent = { type: 'WinRefused', data: { request: win, reason: 'no_source', detail: 'the win names no source event', at: now } };
+    given([]).when({ type: 'RefuseWin', data: { request: win, reason: 'no_source', detail: 'the win names no source event' }, metadata }).then([refused]);
+    given([refused]).when({ type: 'RefuseWin', data: { request: win, reason: 'no_source', detail: 'again' }, metadata }).then([]);
+    const state = stateOf([refused]);
+    expect(state).toMatchObject({ status: 'new', request: undefined, refused: [{ request: win, reason: 'no_source' }] });
+    // The real win with this transactionId is still recorded as usual.
+    given([refused]).when({ type: 'RecordRequest', data: { request: win }, metadata }).then([requested(win)]);
+  });
+
+  it('a win with a source is not taken for an earlier refusal of the same fields without one', () => {
+    const sourced = { ...win, source: { stream: 'round-201', revision: 1, eventId: 'e-1' } };
+    const refused: WalletTxEvent = { type: 'WinRefused', data: { request: win, reason: 'no_source', detail: 'no source', at: now } };
+    given([refused]).when({ type: 'RefuseWin', data: { request: sourced, reason: 'source_mismatch', detail: 'differs' }, metadata }).then([
+      { type: 'WinRefused', data: { request: sourced, reason: 'source_mismatch', detail: 'differs', at: now } },
+    ]);
+  });
+});
+
+describe('a win recorded before wins named their source is the same transaction as its republication with one', () => {
+  it('RecordRequest accepts it as already recorded', () => {
+    const sourced = { ...win, source: { stream: 'round-201', revision: 1, eventId: 'e-1' } };
+    given([requested(win)]).when({ type: 'RecordRequest', data: { request: sourced }, metadata }).then([]);
+    given([requested(win)]).when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata }).thenRefuses('transaction_id_conflict');
   });
 });

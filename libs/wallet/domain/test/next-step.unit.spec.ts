@@ -64,7 +64,7 @@ describe('what is still owed to others', () => {
 
   it('the dead letter of a parked win, with the request and the attempts', () => {
     const letter = deadLetterOf(stateOf([requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false), attempted(3), failedWith(3, true), { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } }]));
-    expect(walletDeadLetter.parse(letter)).toEqual({ transactionId: 102, operatorId: 'demo', playerId: 'player_42', request: win, attempts: 3, lastError: 'timeout: no reply within 4000 ms', deadLetteredAt: now });
+    expect(walletDeadLetter.parse(letter)).toEqual({ transactionId: 102, operatorId: 'demo', playerId: 'player_42', request: win, reason: 'delivery_failed', attempts: 3, lastError: 'timeout: no reply within 4000 ms', deadLetteredAt: now });
     expect(deadLetterOf(stateOf([requested(win), attempted(4, { redrive: true })]))).toBeUndefined();
   });
 });

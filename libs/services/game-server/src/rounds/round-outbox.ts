@@ -78,6 +78,8 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
       requestedAt: settled.settledAt,
       amountMinor: settled.winMinor,
       isRoundFinished: true,
+      // The dispatcher checks the win against this event before it sends it (issue 10).
+      source: { stream: recorded.streamId, revision: recorded.revision, eventId: recorded.eventId },
     });
     const headers: Record<string, string> = { [Headers.messageType]: 'win', [Headers.operatorId]: started.operatorId };
     if (typeof recorded.metadata.traceparent === 'string') headers[Headers.traceparent] = recorded.metadata.traceparent;

@@ -1,0 +1,70 @@
+/**
+ * A message the embedded bus parks (a poison message: its handler fails every attempt) leaves a
+ * trace where an operator looks: one error line with the reason and one count of
+ * `reelstream_bus_messages_parked_total` for its topic and group.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { metrics } from '@opentelemetry/api';
+import { MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
+import { resolveBackends } from '@reelstream/config';
+import { eventually } from '@reelstream/testing';
+import { createLogger, createMetrics, PARKED_MESSAGES_METRIC } from '@reelstream/telemetry';
+import { openBackends, reportParkedMessages } from './open-backends.js';
+
+class CollectingReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const reader = new CollectingReader();
+const provider = new MeterProvider({ readers: [reader] });
+metrics.setGlobalMeterProvider(provider);
+const dir = mkdtempSync(join(tmpdir(), 'runtime-parked-'));
+afterAll(async () => {
+  await provider.shutdown();
+  metrics.disable();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function parkedCounts(): Promise<[unknown, number][]> {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === PARKED_MESSAGES_METRIC);
+  return ((metric?.dataPoints ?? []) as DataPoint<number>[]).map((point) => [point.attributes, point.value]);
+}
+
+describe('a parked message on the embedded bus', () => {
+  it('is logged once at error with its reason and counted once by topic and group', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ service: 'bonus-ledger', level: 'info', destination: { write: (line: string) => lines.push(line) } });
+    const opened = await openBackends(resolveBackends({ DATA_DIR: dir }), 'parked-test', reportParkedMessages(logger, createMetrics('bonus-ledger')));
+    try {
+      const consumer = await opened.bus.subscribe({
+        groupId: 'poison-eater',
+        topics: ['poison.topic'],
+        maxAttempts: 2,
+        retryDelayMs: () => 10,
+        handler: async () => {
+          throw new Error('cannot digest this message');
+        },
+      });
+      await consumer.ready;
+      await opened.bus.publish('poison.topic', { key: 'k1', value: { poison: true } });
+      await eventually(async () => expect(await parkedCounts()).toEqual([[{ topic: 'poison.topic', group: 'poison-eater' }, 1]]), 10_000);
+      await consumer.stop();
+    } finally {
+      await opened.close();
+    }
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'bus message parked');
+    expect(entries).toEqual([
+      expect.objectContaining({ level: 'error', topic: 'poison.topic', deadLetterTopic: 'poison.topic.dlq', groupId: 'poison-eater', attempts: 2, reason: expect.stringContaining('cannot digest this message') }),
+    ]);
+    expect(await parkedCounts()).toEqual([[{ topic: 'poison.topic', group: 'poison-eater' }, 1]]);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The check a win passes before it is sent (issue 10): the bus alone cannot move money. A win
+ * names the stored event it comes from — a paid round's `RoundSettled` or a free spin's
+ * `FreeSpinSettled` — and that event must say the same transactionId, player, operator, amount,
+ * currency, bonusId, round and game. The source is named by stream and revision, so the check
+ * reads that one event (and the round's start or the bonus call's registration), never a scan.
+ */
+import { parseStoredEvent, parseStreamId, type BonusCallRegistered, type DomainEvent, type WalletWinRequest } from '@reelstream/contracts';
+import type { EventStore, RecordedEvent } from '@reelstream/ports';
+import type { WinRefusalReason } from '@reelstream/wallet-domain';
+
+export type WinSourceCheck = { ok: true } | { ok: false; reason: WinRefusalReason; detail: string };
+
+type Registration = Pick<BonusCallRegistered['data'], 'currency' | 'providerId'>;
+
+const PAGE = 200;
+
+export class WinSourceChecker {
+  /** Registrations never change once stored: kept by stream and issueId, so a bonus call's spins read it once. */
+  private readonly registrations = new Map<string, Registration>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly capacity = 10_000,
+  ) {}
+
+  async check(win: WalletWinRequest): Promise<WinSourceCheck> {
+    const { source } = win;
+    if (!source) return refused('no_source', 'the win names no source event (RoundSettled or FreeSpinSettled)');
+    const owner = parseStreamId(source.stream);
+    if (owner?.category !== 'round' && owner?.category !== 'playerBonus') return refused('source_not_found', `the source stream ${source.stream} is not a round or playerBonus stream`);
+    const [recorded] = await this.store.readStream(source.stream, { fromRevision: source.revision, maxCount: 1 });
+    if (!recorded || recorded.revision !== source.revision || recorded.eventId !== source.eventId) {
+      return refused('source_not_found', `no event ${source.eventId} at revision ${source.revision} of ${source.stream}`);
+    }
+    const event = parsed(recorded);
+    if (owner.category === 'round') {
+      if (event?.type !== 'RoundSettled') return refused('source_not_found', `${source.stream}@${source.revision} is a ${recorded.type}, not a RoundSettled`);
+      const [first] = await this.store.readStream(source.stream, { fromRevision: 0, maxCount: 1 });
+      const started = first ? parsed(first) : undefined;
+      if (started?.type !== 'RoundStarted') return refused('source_not_found', `${source.stream} does not start with RoundStarted`);
+      const round = started.data;
+      return compare(win, [
+        ['transactionId', event.data.winTransactionId, win.transactionId],
+        ['roundId', event.data.roundId, win.roundId],
+        ['amountMinor', event.data.winMinor, win.amountMinor],
+        ['operatorId', round.operatorId, win.operatorId],
+        ['playerId', round.playerId, win.playerId],
+        ['currency', round.currency, win.currency],
+        ['bonusId', round.bonusId, win.bonusId],
+        ['gameId', round.gameId, win.gameId],
+        ['providerId', round.providerId, win.providerId],
+        ['kind', round.kind, 'paid'],
+      ]);
+    }
+    if (event?.type !== 'FreeSpinSettled') return refused('source_not_found', `${source.stream}@${source.revision} is a ${recorded.type}, not a FreeSpinSettled`);
+    const spin = event.data;
+    const registration = await this.registrationOf(source.stream, spin.issueId, source.revision);
+    if (!registration) return refused('source_not_found', `${source.stream} has no registration of bonus call ${spin.issueId}`);
+    return compare(win, [
+      ['transactionId', spin.transactionId, win.transactionId],
+      ['operatorId', owner.operatorId, win.operatorId],
+      ['playerId', owner.playerId, win.playerId],
+      ['roundId', spin.roundId, win.roundId],
+      ['amountMinor', spin.winMinor, win.amountMinor],
+      ['bonusId', spin.issueId, win.bonusId],
+      ['gameId', spin.gameId, win.gameId],
+      ['currency', registration.currency, win.currency],
+      ['providerId', registration.providerId, win.providerId],
+    ]);
+  }
+
+  /** The bonus call's registration, which precedes its spins in the stream: read backwards from the spin. */
+  private async registrationOf(stream: string, issueId: number, before: number): Promise<Registration | undefined> {
+    const key = `${stream}\u0000${issueId}`;
+    const cached = this.registrations.get(key);
+    if (cached) return cached;
+    for (let from = before; from >= 0; from -= PAGE) {
+      const page = await this.store.readStream(stream, { direction: 'backwards', fromRevision: from, maxCount: PAGE });
+      for (const recorded of page) {
+        if (recorded.type !== 'BonusCallRegistered') continue;
+        const event = parsed(recorded);
+        if (event?.type !== 'BonusCallRegistered' || event.data.issueId !== issueId) continue;
+        if (this.registrations.size >= this.capacity) this.registrations.delete(this.registrations.keys().next().value as string);
+        const registration = { currency: event.data.currency, providerId: event.data.providerId };
+        this.registrations.set(key, registration);
+        return registration;
+      }
+      if (page.length < PAGE) return undefined;
+    }
+    return undefined;
+  }
+}
+
+function parsed(recorded: RecordedEvent): DomainEvent | undefined {
+  try {
+    return parseStoredEvent(recorded);
+  } catch {
+    return undefined;
+  }
+}
+
+function refused(reason: WinRefusalReason, detail: string): WinSourceCheck {
+  return { ok: false, reason, detail };
+}
+
+function compare(win: WalletWinRequest, fields: readonly (readonly [string, unknown, unknown])[]): WinSourceCheck {
+  const differ = fields.filter(([, expected, actual]) => expected !== actual).map(([name, expected, actual]) => `${name} ${String(actual)} (source: ${String(expected)})`);
+  if (differ.length === 0) return { ok: true };
+  return refused('source_mismatch', `win ${win.transactionId} differs from ${win.source?.stream}@${win.source?.revision}: ${differ.join(', ')}`);
+}
