@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseOperatorsConfig, type OperatorConfig } from '@reelstream/contracts';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { GotOperatorWallet } from '../src/index.js';
-import { winRequest } from './rig.js';
+import { unsourcedWin } from './rig.js';
 
 const SECRET = 'headers-test-secret-0123456789';
 const received: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
@@ -41,7 +41,7 @@ describe('X-Request-Timestamp and the signature of each attempt', () => {
   it.each(['body', 'timestamp.body'] as const)('%s: two attempts of one transaction carry the same body and each its own timestamp', async (scheme) => {
     let nowMs = Date.parse('2026-05-01T10:00:00.400Z');
     const wallet = new GotOperatorWallet({ nowMs: () => nowMs });
-    const callback = callbackFor(winRequest('headers_player'));
+    const callback = callbackFor(unsourcedWin('headers_player'));
     received.length = 0;
     try {
       expect(await wallet.call(operatorWith(scheme), callback, 3_000)).toEqual({ kind: 'reply', statusCode: 'OK', balance: 100 });
