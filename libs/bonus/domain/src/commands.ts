@@ -4,6 +4,7 @@
  * the ids it drew (issueId, transactionId), the operator's features and the catalog facts of
  * the games named. Nothing here reads a clock, a file or a generator.
  */
+import type { OperatorTerms } from './registration-terms.js';
 import type { BonusCallTerms } from './terms.js';
 
 export interface BonusCommandMetadata {
@@ -22,6 +23,8 @@ export interface CatalogGameFacts {
   readonly gameId: number;
   readonly providerId: number;
   readonly supportsFreeSpins: boolean;
+  /** The game's bet levels in the registration's currency, minor units (none when the currency cannot express them). */
+  readonly betLevelsMinor: readonly number[];
 }
 
 /** The catalog facts a registration is checked against (D4); games the catalog lacks are simply absent. */
@@ -41,6 +44,8 @@ export type RegisterBonusCall = Command<
   BonusCallTerms & {
     readonly catalog: CatalogFacts;
     readonly features: OperatorFeatures;
+    /** The operator's allowed currencies and limits (issue 10). */
+    readonly terms: OperatorTerms;
   }
 >;
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { eventToAppend, isErrorCode, type PlayerBonusEvent } from '@reelstream/contracts';
 import fc from 'fast-check';
 import { bonusDecider, isDomainError, type BonusCall, type BonusDomainCommand, type PlayerBonusAccount } from '../src/index.js';
-import { catalog } from './fixtures.js';
+import { catalog, terms } from './fixtures.js';
 
 const PLAYERS = 3;
 const RUNS = 1_000;
@@ -81,6 +81,7 @@ function toCommand(step: Step, account: PlayerBonusAccount, now: number, ids: { 
           expireAt: new Date(now + action.expiresInMs).toISOString(),
           catalog,
           features: { regularBonusCall: action.regularFeature },
+          terms,
         },
         metadata,
       };
