@@ -123,7 +123,7 @@ export class Stack {
         bus: await this.bus('bonus-ledger'),
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(1),
-        features: (operatorId) => directory.get(operatorId)?.features,
+        operators: (operatorId) => directory.get(operatorId),
         catalog: catalogLookup(loadCatalogFile()),
         logger,
       },
