@@ -72,6 +72,26 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     else expect([settle.error.code, canceled]).toEqual(['BONUS_NOT_ACTIVE', expect.objectContaining({ totalWinMinor: 0, spinsForfeited: 3 })]);
   });
 
+  it('the ledger (the authority) refuses a base bet off the levels, a currency not allowed and an amount over the limit, with the details the gateway gives, and writes nothing', async () => {
+    const commands = fixture.commands();
+    expect(await commands.register(registerCommand('terms-1', 'terms', { baseBetAmountMinor: 30 }))).toEqual({
+      ok: false,
+      error: {
+        code: 'BET_LEVEL_NOT_AVAILABLE',
+        message: 'baseBetAmount 0.3 EUR is not a bet level of every game of the bonus call',
+        details: [
+          { path: 'metaData.baseBetAmount', message: 'game 101 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
+          { path: 'metaData.baseBetAmount', message: 'game 102 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
+          { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR' },
+        ],
+      },
+    });
+    expect(await commands.register(registerCommand('terms-2', 'terms', { currency: 'USD' }))).toMatchObject({ ok: false, error: { code: 'CURRENCY_NOT_ALLOWED', details: [{ path: 'currency', message: 'must be one of EUR' }] } });
+    expect(await commands.register(registerCommand('terms-3', 'terms', { callAmountMinor: 1_000_001 }))).toMatchObject({ ok: false, error: { code: 'CALL_AMOUNT_LIMIT_EXCEEDED' } });
+    expect(await fixture.store.readStream(playerBonusStream('demo', 'terms'))).toEqual([]);
+    expect(await fixture.store.readStream(bonusRequestStream('demo', 'terms-1'))).toEqual([]);
+  });
+
   it('an operator the platform does not know is FORBIDDEN and nothing is written', async () => {
     const commands = fixture.commands();
     const answer = await commands.register({ ...registerCommand('x-1', 'stranger', { operatorId: 'nobody' }), metadata: { ...registerCommand('x-1', 'stranger').metadata, operatorId: 'nobody' } });
