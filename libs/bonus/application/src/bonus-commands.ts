@@ -171,7 +171,8 @@ export class BonusCommands {
       winMinor: settled.winMinor,
       totalWinMinor: settled.totalWinMinor,
       spinsLeft: settled.spinsLeft,
-      completed: settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor,
+      // Not after an expiry or cancel that came while the spin was in flight: that ended it, not this spin.
+      completed: bonus.status === 'completed' && (settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor),
       replayed: decided.events.length === 0,
     });
   }

@@ -59,14 +59,18 @@ export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBon
 
   const round = bonus.rounds.get(roundId);
   if (round?.settled) return [];
-  // A spin started before expireAt is a used spin: its win is credited while the bonus call is
-  // still active in the log. Once expired or canceled, the open spin is forfeited.
-  if (bonus.status !== 'active') return notActive(bonus);
-  if (!round || bonus.openRoundId !== roundId) return domainError('FREE_SPIN_NOT_STARTED', `no free spin of bonus call ${issueId} is in progress for round ${roundId}`);
+  if (!round || bonus.openRoundId !== roundId) {
+    if (bonus.status !== 'active') return notActive(bonus);
+    return domainError('FREE_SPIN_NOT_STARTED', `no free spin of bonus call ${issueId} is in progress for round ${roundId}`);
+  }
+  // Issue 10.7 (spec §3: wins of spins already used stay credited): a spin started while the
+  // bonus call was active settles with its win, capped, even if it expired or was canceled since.
+  const ended = bonus.status !== 'active';
 
   const winMinor = Math.min(rawWinMinor, winCapLeftMinor(bonus));
   const totalWinMinor = addMinor(bonus.totalWinMinor, winMinor);
-  const left = spinsLeft(bonus) ?? 0;
+  // The spins not started were forfeited when the bonus call ended: none is left to play.
+  const left = ended ? 0 : (spinsLeft(bonus) ?? 0);
   const settled: FreeSpinSettled = {
     type: 'FreeSpinSettled',
     data: {
@@ -82,6 +86,8 @@ export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBon
       transactionId,
     },
   };
+  // An ended bonus call stays as it ended: no completion after expiry or cancel.
+  if (ended) return [settled];
   const capReached = totalWinMinor >= bonus.callAmountMinor;
   if (!capReached && left > 0) return [settled];
   // D20: completion ends the bonus call for every one of its games.
