@@ -132,8 +132,9 @@ export class BonusCommands {
   }
 
   async startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
-    const { operatorId, playerId, issueId, gameId, roundId } = command.data;
-    const decided = await this.decide(operatorId, playerId, { type: 'StartFreeSpin', data: { issueId, gameId, roundId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    const { operatorId, playerId, issueId, gameId, roundId, currency } = command.data;
+    const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
+    const decided = await this.decide(operatorId, playerId, { type: 'StartFreeSpin', data, metadata: { now: this.now() } }, originOf(command.metadata));
     if (isDomainError(decided)) return refused(decided);
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);

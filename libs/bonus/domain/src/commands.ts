@@ -51,7 +51,16 @@ export type RegisterBonusCall = Command<
 
 export type CancelBonusCall = Command<'CancelBonusCall', { readonly issueId: number }>;
 
-export type StartFreeSpin = Command<'StartFreeSpin', { readonly issueId: number; readonly gameId: number; readonly roundId: number }>;
+export type StartFreeSpin = Command<
+  'StartFreeSpin',
+  {
+    readonly issueId: number;
+    readonly gameId: number;
+    readonly roundId: number;
+    /** The currency of the game session that plays the spin; a bonus call is played only in its own (D6 amended). */
+    readonly currency?: string;
+  }
+>;
 
 export type SettleFreeSpin = Command<
   'SettleFreeSpin',

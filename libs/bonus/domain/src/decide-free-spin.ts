@@ -30,6 +30,10 @@ export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonus
     return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
   }
   if (isAtOrAfter(command.metadata.now, bonus.expireAt)) return domainError('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
+  const { currency } = command.data;
+  if (currency !== undefined && currency !== bonus.currency) {
+    return domainError('BONUS_CURRENCY_MISMATCH', `bonus call ${issueId} is in ${bonus.currency}; a game session in ${currency} cannot play its free spins`);
+  }
   if (!bonus.gameIds.includes(gameId)) return domainError('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
   if (bonus.openRoundId !== null) return domainError('FREE_SPIN_IN_PROGRESS', `free spin round ${bonus.openRoundId} of bonus call ${issueId} is not settled yet`);
   const left = spinsLeft(bonus) ?? 0;

@@ -29,6 +29,11 @@ describe('StartFreeSpin', () => {
     spec.given([registered(), started(1, 1), settled(1, 1)]).when(start(1)).thenNothing();
   });
 
+  it('a free spin only in a session of the bonus currency: another is BONUS_CURRENCY_MISMATCH and starts nothing (D6 amended)', () => {
+    spec.given([registered()]).when(start(1, { currency: 'KRW' })).thenFails({ code: 'BONUS_CURRENCY_MISMATCH' });
+    spec.given([registered()]).when(start(1, { currency: 'EUR' })).then([started(1, 1)]);
+  });
+
   it('a free spin only on an active bonus: unknown is BONUS_NOT_FOUND, expired BONUS_EXPIRED, canceled BONUS_NOT_ACTIVE', () => {
     spec.given([]).when(start(1)).thenFails({ code: 'BONUS_NOT_FOUND' });
     spec.given([registered(), { type: 'BonusCallExpired', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, expiredAt: EXPIRE_AT } }]).when(start(1)).thenFails({ code: 'BONUS_EXPIRED' });
