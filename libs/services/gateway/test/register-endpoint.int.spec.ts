@@ -152,11 +152,6 @@ describe('spec §2.1 and §8 at their boundaries', () => {
     await expectRegistered(a, body({ callAmount: 100_000_000_000 }));
   });
 
-  it('refuses a callAmount above the operator limit of the currency with 422 CALL_AMOUNT_LIMIT_EXCEEDED (issue 10: the default is 1,000 × the highest bet level)', async () => {
-    await expectRefused(c, body({ callAmount: 10_000.01 }), 422, 'CALL_AMOUNT_LIMIT_EXCEEDED', 'callAmount');
-    await expectRegistered(c, body({ callAmount: 10_000 }));
-  });
-
   it.each([
     ['0', 0],
     ['a string', '1'],
@@ -194,30 +189,6 @@ describe('spec §2.1 and §8 at their boundaries', () => {
         { path: 'currencyCode', message: 'unknown field "currencyCode"' },
       ]),
     );
-  });
-});
-
-describe('bonus terms (issue 10): currency, bet levels, limits', () => {
-  it('registers a bonus call in an allowed currency other than the default, and shows it in that currency', async () => {
-    const issueId = await expectRegistered(a, body({ currency: 'KRW', callAmount: 50_000, metaData: { spinAmount: 5, baseBetAmount: 200 } }));
-    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ currency: 'KRW', callAmount: 50_000, baseBetAmount: 200 });
-  });
-
-  it('refuses a currency the operator does not allow with 422 CURRENCY_NOT_ALLOWED', async () => {
-    await expectRefused(c, body({ currency: 'EUR' }), 422, 'CURRENCY_NOT_ALLOWED', 'currency');
-  });
-
-  it('refuses a base bet that is not a bet level of every game with 422 BET_LEVEL_NOT_AVAILABLE, the levels in details', async () => {
-    const response = await a.post('/v1/bonus-call/register', body({ metaData: { spinAmount: 5, baseBetAmount: 0.3 } }));
-    expect(response.status).toBe(422);
-    expect(errorEnvelope.parse(response.body).error).toEqual({
-      code: 'BET_LEVEL_NOT_AVAILABLE',
-      details: [
-        { path: 'metaData.baseBetAmount', message: 'game 101 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
-        { path: 'metaData.baseBetAmount', message: 'game 102 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
-        { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR' },
-      ],
-    });
   });
 });
 
