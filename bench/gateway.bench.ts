@@ -112,7 +112,7 @@ const ledger = await startBonusLedger(
     bus: ledgerBus,
     clock: systemClock,
     ids: new TimeOrderedIdGenerator(2),
-    features: (id) => directory.get(id)?.features,
+    operators: (id) => directory.get(id),
     catalog: catalogLookup(catalog),
     logger,
   },

@@ -6,13 +6,13 @@ await runService('bonus-ledger', async (runtime) => {
   const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(ledgerEnv);
-  // Only the operators' features are read here (D3: is bonusType 2 enabled).
+  // Only the operators' registration policy is read here (D3 features, allowed currencies, limits).
   const operators = new OperatorDirectory(loadOperators(runtime.env, () => demoOperators(`http://localhost:${env.SANDBOX_PORT}`)).operators);
   const catalog = loadCatalogFile(env.CATALOG_FILE);
   const backends = resolveBackends(env);
   const { store, checkpoints, bus } = await runtime.openBackends(backends);
   const ledger = await startBonusLedger(
-    { store, checkpoints, bus, clock: runtime.clock, ids: runtime.ids, features: (operatorId) => operators.get(operatorId)?.features, catalog, logger: runtime.logger },
+    { store, checkpoints, bus, clock: runtime.clock, ids: runtime.ids, operators: (operatorId) => operators.get(operatorId), catalog, logger: runtime.logger },
     { readModelFile: readModelPath(env.DATA_DIR), healthPort: env.HEALTH_PORT, rebuildReadModel: env.READ_MODEL_REBUILD },
   );
   runtime.onStop('bonus-ledger', () => ledger.stop());

@@ -55,7 +55,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       bus,
       clock: runtime.clock,
       ids: runtime.ids,
-      features: (operatorId) => operators.get(operatorId)?.features,
+      operators: (operatorId) => operators.get(operatorId),
       catalog: ledgerLib.catalogLookup(catalog),
       logger: runtime.loggerFor('bonus-ledger'),
     },

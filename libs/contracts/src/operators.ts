@@ -3,7 +3,9 @@
  * start-up; every message names the offending key (`operators[1].timeZone: …`) because the
  * platform prints it and stops.
  */
+import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
+import { currencyUnits } from './api/bonus-call.js';
 import { formatIssuePath } from './api/errors.js';
 import { allDistinct, currencyCode, httpUrl, operatorId } from './shared/primitives.js';
 import { sha256HexOf } from './shared/sha256.js';
@@ -28,6 +30,16 @@ export function isOrigin(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * The most one registration may ask for, in units of one currency (issue 10). A limit is kept
+ * per currency because a number means nothing without it (10,000 EUR is not 10,000 KRW); a
+ * currency or key without a configured limit gets the catalog-derived default of the domain.
+ */
+const currencyLimits = z.strictObject({
+  maxCallAmount: currencyUnits.optional(),
+  maxBaseBetAmount: currencyUnits.optional(),
+});
 
 export const CALLBACK_ID_ENCODINGS = ['string', 'number'] as const;
 export type CallbackIdEncoding = (typeof CALLBACK_ID_ENCODINGS)[number];
@@ -54,6 +66,8 @@ const operatorInput = z
       error: 'signingSecret must be a string or an array of 1–2 strings (the current secret first)',
     }),
     currency: currencyCode,
+    currencies: z.array(currencyCode).min(1, { error: 'currencies must name at least one currency' }).optional(),
+    limits: z.record(z.string(), currencyLimits).default({}),
     timeZone: z
       .string()
       .refine((zone) => isValidTimeZone(zone), { error: (issue) => `${JSON.stringify(issue.input)} is not an IANA time zone such as Asia/Seoul or UTC` })
@@ -72,7 +86,28 @@ const operatorInput = z
     if (Array.isArray(operator.signingSecret) && !allDistinct(operator.signingSecret)) {
       ctx.addIssue({ code: 'custom', path: ['signingSecret'], message: 'the two signing secrets must differ' });
     }
+    checkCurrencyTerms(operator, ctx);
   });
+
+/** D6 amended: the default currency is one of the allowed ones, and every limit is for an allowed currency, in its decimals. */
+function checkCurrencyTerms(
+  operator: { currency: string; currencies?: string[] | undefined; limits: Record<string, z.infer<typeof currencyLimits>> },
+  ctx: z.RefinementCtx,
+): void {
+  const allowed = operator.currencies ?? [operator.currency];
+  if (!allowed.includes(operator.currency)) ctx.addIssue({ code: 'custom', path: ['currencies'], message: `currencies must include the default currency ${operator.currency}` });
+  if (!allDistinct(allowed)) ctx.addIssue({ code: 'custom', path: ['currencies'], message: 'currencies must not repeat a currency' });
+  for (const [currency, limits] of Object.entries(operator.limits)) {
+    if (!allowed.includes(currency)) {
+      ctx.addIssue({ code: 'custom', path: ['limits', currency], message: `limits are for an allowed currency (${allowed.join(', ')}), not ${JSON.stringify(currency)}` });
+      continue;
+    }
+    for (const [key, value] of Object.entries(limits)) {
+      const parsed = value === undefined ? undefined : tryParseAmount(value, currency);
+      if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', path: ['limits', currency, key], message: parsed.error.message });
+    }
+  }
+}
 
 /**
  * One operator after parsing. The token is kept only as its SHA-256 (the gateway hashes the
@@ -86,6 +121,9 @@ export const operatorConfig = operatorInput.transform((operator) => ({
   callbackUrl: operator.callbackUrl,
   signingSecrets: typeof operator.signingSecret === 'string' ? [operator.signingSecret] : [...operator.signingSecret],
   currency: operator.currency,
+  /** D6 amended: the currencies a bonus call of this operator may be denominated in; the default one first. */
+  currencies: operator.currencies ?? [operator.currency],
+  limits: operator.limits,
   timeZone: operator.timeZone,
   allowedReturnOrigins: operator.allowedReturnOrigins,
   callbackIdEncoding: operator.callbackIdEncoding,

@@ -31,12 +31,19 @@ describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
       callbackUrl: 'http://localhost:8082/wallet',
       signingSecrets: ['demo-signing-secret-0123'],
       currency: 'EUR',
+      currencies: ['EUR'],
+      limits: {},
       timeZone: 'UTC',
       allowedReturnOrigins: [],
       callbackIdEncoding: 'string',
       signatureScheme: 'body',
       features: { regularBonusCall: false },
     });
+  });
+
+  it('takes allowed currencies and per-currency limits (issue 10: a bonus call in another currency than the default)', () => {
+    const [operator] = parseOperatorsConfig([{ ...demo, currencies: ['EUR', 'KRW'], limits: { EUR: { maxCallAmount: 500 }, KRW: { maxCallAmount: 700_000, maxBaseBetAmount: 2_000 } } }]);
+    expect(operator).toMatchObject({ currency: 'EUR', currencies: ['EUR', 'KRW'], limits: { EUR: { maxCallAmount: 500 }, KRW: { maxCallAmount: 700_000, maxBaseBetAmount: 2_000 } } });
   });
 
   it('accepts every option set explicitly, a digest instead of a token, and two secrets for rotation (D8)', () => {
@@ -83,6 +90,13 @@ describe('operator config: errors name the key (the platform prints them at star
     [{ id: 'bad id' }, 'operators[0].id: operator id must be 1–64 characters of A–Z, a–z, 0–9, _, . or -, starting with a letter or digit'],
     [{ features: { regularBonusCalls: true } }, 'operators[0].features.regularBonusCalls: unknown key "regularBonusCalls"'],
     [{ timezone: 'UTC' }, 'operators[0].timezone: unknown key "timezone"'],
+    [{ currencies: ['KRW'] }, 'operators[0].currencies: currencies must include the default currency EUR'],
+    [{ currencies: ['EUR', 'EUR'] }, 'operators[0].currencies: currencies must not repeat a currency'],
+    [{ currencies: ['EUR', 'eur'] }, 'operators[0].currencies[1]: currency must be an upper-case ISO 4217 code such as EUR'],
+    [{ limits: { KRW: { maxCallAmount: 1 } } }, 'operators[0].limits.KRW: limits are for an allowed currency (EUR), not "KRW"'],
+    [{ currencies: ['EUR', 'KRW'], limits: { KRW: { maxBaseBetAmount: 0.5 } } }, 'operators[0].limits.KRW.maxBaseBetAmount: amount 0.5 has more than 0 decimal place(s) allowed for KRW'],
+    [{ limits: { EUR: { maxCallAmount: -1 } } }, 'operators[0].limits.EUR.maxCallAmount: Too small: expected number to be >0'],
+    [{ limits: { EUR: { maxWin: 1 } } }, 'operators[0].limits.EUR.maxWin: unknown key "maxWin"'],
   ])('%j → %s', (overrides, message) => {
     expect(problemsOf([{ ...demo, ...overrides }])).toEqual([message]);
   });

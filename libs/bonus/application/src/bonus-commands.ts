@@ -21,7 +21,7 @@ import {
 import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
 import { decideAndAppend, type CommandOrigin, type Decided } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
-import type { CatalogLookup, ExpiryTarget, OperatorFeaturesLookup } from './ports.js';
+import type { CatalogLookup, ExpiryTarget, OperatorPolicyLookup } from './ports.js';
 import { readGuard, reserveGuard } from './registration-guard.js';
 
 export interface BonusCommandsDeps {
@@ -29,16 +29,16 @@ export interface BonusCommandsDeps {
   clock: Clock;
   ids: IdGenerator;
   catalog: CatalogLookup;
-  features: OperatorFeaturesLookup;
+  operators: OperatorPolicyLookup;
   /** Which player a bonus call of the operator belongs to (the read model, caught up when needed). */
   playerOf: (operatorId: string, issueId: number) => Promise<string | undefined>;
   maxAttempts?: number;
 }
 
-type Failure = { ok: false; error: { code: DomainError['code']; message: string } };
+type Failure = ReturnType<typeof errorReply>;
 
 function refused(error: DomainError): Failure {
-  return errorReply(error.code, error.message);
+  return errorReply(error.code, error.message, error.details === undefined ? undefined : [...error.details]);
 }
 
 function originOf(metadata: CommandMetadata): CommandOrigin {
@@ -60,8 +60,8 @@ export class BonusCommands {
   /** D17: idempotent by platformId through the guard stream; refusals write nothing. */
   async register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
     const { data } = command;
-    const features = this.deps.features(data.operatorId);
-    if (!features) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
+    const policy = this.deps.operators(data.operatorId);
+    if (!policy) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
     const { store } = this.deps;
     const origin = originOf(command.metadata);
     const guardStream = bonusRequestStream(data.operatorId, data.platformId);
@@ -84,9 +84,10 @@ export class BonusCommands {
         expireAt: data.expireAt,
         catalog: {
           providerExists: this.deps.catalog.hasProvider(data.providerId),
-          games: data.gameIds.flatMap((gameId) => this.deps.catalog.game(gameId) ?? []),
+          games: data.gameIds.flatMap((gameId) => this.deps.catalog.game(gameId, data.currency) ?? []),
         },
-        features,
+        features: policy.features,
+        terms: { currencies: policy.currencies, limits: policy.limits },
       },
       metadata: { now },
     });
@@ -131,8 +132,9 @@ export class BonusCommands {
   }
 
   async startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
-    const { operatorId, playerId, issueId, gameId, roundId } = command.data;
-    const decided = await this.decide(operatorId, playerId, { type: 'StartFreeSpin', data: { issueId, gameId, roundId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    const { operatorId, playerId, issueId, gameId, roundId, currency } = command.data;
+    const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
+    const decided = await this.decide(operatorId, playerId, { type: 'StartFreeSpin', data, metadata: { now: this.now() } }, originOf(command.metadata));
     if (isDomainError(decided)) return refused(decided);
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
@@ -170,7 +172,8 @@ export class BonusCommands {
       winMinor: settled.winMinor,
       totalWinMinor: settled.totalWinMinor,
       spinsLeft: settled.spinsLeft,
-      completed: settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor,
+      // Not after an expiry or cancel that came while the spin was in flight: that ended it, not this spin.
+      completed: bonus.status === 'completed' && (settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor),
       replayed: decided.events.length === 0,
     });
   }

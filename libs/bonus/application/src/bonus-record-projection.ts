@@ -41,9 +41,10 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
     case 'BonusCallCompleted':
       return { ...current, status: 'completed', completedAt: event.data.completedAt };
     case 'BonusCallExpired':
-      return { ...current, status: 'expired', expiredAt: event.data.expiredAt, openRoundId: null };
+      // A spin in flight stays open until it settles (issue 10.7).
+      return { ...current, status: 'expired', expiredAt: event.data.expiredAt };
     case 'BonusCallCanceled':
-      return { ...current, status: 'canceled', canceledAt: event.data.canceledAt, openRoundId: null };
+      return { ...current, status: 'canceled', canceledAt: event.data.canceledAt };
     default: {
       const unexpected: never = event;
       throw new Error(`no projection rule for ${(unexpected as { type: string }).type}`);

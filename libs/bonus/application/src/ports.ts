@@ -4,16 +4,22 @@
  * writes). The bonus-ledger service implements them (SQLite read model, catalog file, operators).
  */
 import type { BonusCallRecord, BonusCallStatusName } from '@reelstream/contracts';
-import type { CatalogGameFacts, OperatorFeatures } from '@reelstream/bonus-domain';
+import type { CatalogGameFacts, OperatorFeatures, OperatorTerms } from '@reelstream/bonus-domain';
 import type { Position } from '@reelstream/ports';
 
 export interface CatalogLookup {
   hasProvider(providerId: number): boolean;
-  game(gameId: number): CatalogGameFacts | undefined;
+  /** The game's facts, its bet levels in `currency` (the registration's). */
+  game(gameId: number, currency: string): CatalogGameFacts | undefined;
 }
 
-/** The features of a configured operator; undefined for an operator the platform does not know. */
-export type OperatorFeaturesLookup = (operatorId: string) => OperatorFeatures | undefined;
+/** What the ledger decides with about an operator (an `OperatorConfig` is one): features, currencies, limits. */
+export interface OperatorPolicy extends OperatorTerms {
+  readonly features: OperatorFeatures;
+}
+
+/** The policy of a configured operator; undefined for an operator the platform does not know. */
+export type OperatorPolicyLookup = (operatorId: string) => OperatorPolicy | undefined;
 
 /** An active bonus call due for expiry, as the active-by-expiry index lists it. */
 export interface ExpiryTarget {

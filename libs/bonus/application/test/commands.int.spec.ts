@@ -55,7 +55,7 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     expect(stream.filter((event) => event.type === 'FreeSpinStarted')).toHaveLength(1);
   });
 
-  it('a settle and a cancel racing: either the win is credited and the cancel keeps it, or the cancel wins and the settle is refused', async () => {
+  it('a settle and a cancel racing: the spin started before the cancel is credited in either order (issue 10.7)', async () => {
     const commands = fixture.commands(undefined, async () => 'settler');
     const registered = await commands.register(registerCommand('settle-race', 'settler'));
     if (!registered.ok) throw new Error(registered.error.message);
@@ -68,8 +68,30 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     expect(cancel).toMatchObject({ ok: true, result: { alreadyCanceled: false } });
     const stream = await fixture.store.readStream(playerBonusStream('demo', 'settler'));
     const canceled = stream.find((event) => event.type === 'BonusCallCanceled')?.data as { totalWinMinor: number; spinsForfeited: number };
-    if (settle.ok) expect(canceled).toEqual(expect.objectContaining({ totalWinMinor: 150, spinsForfeited: 2 }));
-    else expect([settle.error.code, canceled]).toEqual(['BONUS_NOT_ACTIVE', expect.objectContaining({ totalWinMinor: 0, spinsForfeited: 3 })]);
+    expect(settle).toMatchObject({ ok: true, result: { winMinor: 150, totalWinMinor: 150, completed: false } });
+    // Either order: the started spin is used (2 forfeited), and its win is in the stream once.
+    expect(canceled).toEqual(expect.objectContaining({ totalWinMinor: expect.any(Number), spinsForfeited: 2 }));
+    expect(stream.filter((event) => event.type === 'FreeSpinSettled').map((event) => (event.data as { winMinor: number }).winMinor)).toEqual([150]);
+  });
+
+  it('the ledger (the authority) refuses a base bet off the levels, a currency not allowed and an amount over the limit, with the details the gateway gives, and writes nothing', async () => {
+    const commands = fixture.commands();
+    expect(await commands.register(registerCommand('terms-1', 'terms', { baseBetAmountMinor: 30 }))).toEqual({
+      ok: false,
+      error: {
+        code: 'BET_LEVEL_NOT_AVAILABLE',
+        message: 'baseBetAmount 0.3 EUR is not a bet level of every game of the bonus call',
+        details: [
+          { path: 'metaData.baseBetAmount', message: 'game 101 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
+          { path: 'metaData.baseBetAmount', message: 'game 102 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
+          { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR' },
+        ],
+      },
+    });
+    expect(await commands.register(registerCommand('terms-2', 'terms', { currency: 'USD' }))).toMatchObject({ ok: false, error: { code: 'CURRENCY_NOT_ALLOWED', details: [{ path: 'currency', message: 'must be one of EUR' }] } });
+    expect(await commands.register(registerCommand('terms-3', 'terms', { callAmountMinor: 1_000_001 }))).toMatchObject({ ok: false, error: { code: 'CALL_AMOUNT_LIMIT_EXCEEDED' } });
+    expect(await fixture.store.readStream(playerBonusStream('demo', 'terms'))).toEqual([]);
+    expect(await fixture.store.readStream(bonusRequestStream('demo', 'terms-1'))).toEqual([]);
   });
 
   it('an operator the platform does not know is FORBIDDEN and nothing is written', async () => {

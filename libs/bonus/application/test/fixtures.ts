@@ -11,7 +11,7 @@ import { BonusCommands, type CatalogLookup } from '../src/index.js';
 
 export const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
-  game: (gameId) => (gameId === 101 || gameId === 102 ? { gameId, providerId: 1, supportsFreeSpins: true } : undefined),
+  game: (gameId) => (gameId === 101 || gameId === 102 ? { gameId, providerId: 1, supportsFreeSpins: true, betLevelsMinor: [20, 40, 100, 200, 400, 1_000] } : undefined),
 };
 
 export class StoreFixture {
@@ -27,7 +27,7 @@ export class StoreFixture {
   }
 
   commands(clock: Clock = systemClock, playerOf: (operatorId: string, issueId: number) => Promise<string | undefined> = async () => undefined): BonusCommands {
-    return new BonusCommands({ store: this.store, clock, ids: new TimeOrderedIdGenerator(7), catalog, features: (operatorId) => (operatorId === 'demo' ? { regularBonusCall: false } : undefined), playerOf });
+    return new BonusCommands({ store: this.store, clock, ids: new TimeOrderedIdGenerator(7), catalog, operators: (operatorId) => (operatorId === 'demo' ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} } : undefined), playerOf });
   }
 
   async close(): Promise<void> {

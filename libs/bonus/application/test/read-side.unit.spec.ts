@@ -23,10 +23,13 @@ describe('projectBonusCall: the status record of spec §2.1 plus progress (D12)'
     expect(completed).not.toHaveProperty('canceledAt');
   });
 
-  it('records expiredAt and canceledAt and closes the open round', () => {
+  it('records expiredAt and canceledAt; the spin in flight stays open until it settles, and its win counts (issue 10.7)', () => {
     const open = projectBonusCall(projectBonusCall(undefined, registered), { type: 'FreeSpinStarted', data: { issueId: 5, roundId: 9, gameId: 101, spinNumber: 1, baseBetAmountMinor: 20, winCapLeftMinor: 1_000, startedAt: at } });
-    expect(projectBonusCall(open, { type: 'BonusCallExpired', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, expiredAt: at } })).toMatchObject({ status: 'expired', expiredAt: at, openRoundId: null });
-    expect(projectBonusCall(open, { type: 'BonusCallCanceled', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, canceledAt: at } })).toMatchObject({ status: 'canceled', canceledAt: at, openRoundId: null });
+    expect(projectBonusCall(open, { type: 'BonusCallExpired', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, expiredAt: at } })).toMatchObject({ status: 'expired', expiredAt: at, openRoundId: 9 });
+    const canceled = projectBonusCall(open, { type: 'BonusCallCanceled', data: { issueId: 5, spinsForfeited: 4, totalWinMinor: 0, canceledAt: at } });
+    expect(canceled).toMatchObject({ status: 'canceled', canceledAt: at, openRoundId: 9 });
+    const late = { type: 'FreeSpinSettled' as const, data: { issueId: 5, roundId: 9, gameId: 101, spinNumber: 1, rawWinMinor: 30, winMinor: 30, totalWinMinor: 30, spinsLeft: 0, settledAt: at, transactionId: 77 } };
+    expect(projectBonusCall(canceled, late)).toMatchObject({ status: 'canceled', openRoundId: null, totalWinMinor: 30, winCapLeftMinor: 970 });
   });
 
   it('refuses an event for a bonus call it has not seen registered', () => {

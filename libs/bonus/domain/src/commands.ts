@@ -4,6 +4,7 @@
  * the ids it drew (issueId, transactionId), the operator's features and the catalog facts of
  * the games named. Nothing here reads a clock, a file or a generator.
  */
+import type { OperatorTerms } from './registration-terms.js';
 import type { BonusCallTerms } from './terms.js';
 
 export interface BonusCommandMetadata {
@@ -22,6 +23,8 @@ export interface CatalogGameFacts {
   readonly gameId: number;
   readonly providerId: number;
   readonly supportsFreeSpins: boolean;
+  /** The game's bet levels in the registration's currency, minor units (none when the currency cannot express them). */
+  readonly betLevelsMinor: readonly number[];
 }
 
 /** The catalog facts a registration is checked against (D4); games the catalog lacks are simply absent. */
@@ -41,12 +44,23 @@ export type RegisterBonusCall = Command<
   BonusCallTerms & {
     readonly catalog: CatalogFacts;
     readonly features: OperatorFeatures;
+    /** The operator's allowed currencies and limits (issue 10). */
+    readonly terms: OperatorTerms;
   }
 >;
 
 export type CancelBonusCall = Command<'CancelBonusCall', { readonly issueId: number }>;
 
-export type StartFreeSpin = Command<'StartFreeSpin', { readonly issueId: number; readonly gameId: number; readonly roundId: number }>;
+export type StartFreeSpin = Command<
+  'StartFreeSpin',
+  {
+    readonly issueId: number;
+    readonly gameId: number;
+    readonly roundId: number;
+    /** The currency of the game session that plays the spin; a bonus call is played only in its own (D6 amended). */
+    readonly currency?: string;
+  }
+>;
 
 export type SettleFreeSpin = Command<
   'SettleFreeSpin',

@@ -1,6 +1,6 @@
 /**
- * How a bonus call ends early (spec §3, DESIGN D14): ExpireBonusCall at expireAt (unused spins
- * forfeited, wins kept) and CancelBonusCall (refused once completed or expired, idempotent once
+ * How a bonus call ends early (spec §3, DESIGN D14): ExpireBonusCall at expireAt (spins not
+ * started forfeited, wins kept, the spin in flight still settles) and CancelBonusCall (refused once completed or expired, idempotent once
  * canceled).
  */
 import type { BonusCallCanceled, BonusCallExpired, PlayerBonusEvent } from '@reelstream/contracts';
@@ -9,11 +9,11 @@ import { domainError, type DomainError } from './errors.js';
 import { isAtOrAfter, type BonusCall, type PlayerBonusAccount } from './state.js';
 
 /**
- * Spins that will never pay: the ones not started and the one started but not settled (its win
- * was never credited, and the bonus call no longer accepts it).
+ * Spins that will never be played: the ones not started. A spin started and not settled yet is
+ * used, not forfeited: it settles with its win after the end (issue 10.7).
  */
 function spinsForfeited(bonus: BonusCall): number {
-  return bonus.spinAmount === null ? 0 : bonus.spinAmount - bonus.spinsSettled;
+  return bonus.spinAmount === null ? 0 : bonus.spinAmount - bonus.spinsUsed;
 }
 
 export function expiryOf(bonus: BonusCall, now: string): BonusCallExpired['data'] {

@@ -30,6 +30,10 @@ export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonus
     return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
   }
   if (isAtOrAfter(command.metadata.now, bonus.expireAt)) return domainError('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
+  const { currency } = command.data;
+  if (currency !== undefined && currency !== bonus.currency) {
+    return domainError('BONUS_CURRENCY_MISMATCH', `bonus call ${issueId} is in ${bonus.currency}; a game session in ${currency} cannot play its free spins`);
+  }
   if (!bonus.gameIds.includes(gameId)) return domainError('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
   if (bonus.openRoundId !== null) return domainError('FREE_SPIN_IN_PROGRESS', `free spin round ${bonus.openRoundId} of bonus call ${issueId} is not settled yet`);
   const left = spinsLeft(bonus) ?? 0;
@@ -59,14 +63,18 @@ export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBon
 
   const round = bonus.rounds.get(roundId);
   if (round?.settled) return [];
-  // A spin started before expireAt is a used spin: its win is credited while the bonus call is
-  // still active in the log. Once expired or canceled, the open spin is forfeited.
-  if (bonus.status !== 'active') return notActive(bonus);
-  if (!round || bonus.openRoundId !== roundId) return domainError('FREE_SPIN_NOT_STARTED', `no free spin of bonus call ${issueId} is in progress for round ${roundId}`);
+  if (!round || bonus.openRoundId !== roundId) {
+    if (bonus.status !== 'active') return notActive(bonus);
+    return domainError('FREE_SPIN_NOT_STARTED', `no free spin of bonus call ${issueId} is in progress for round ${roundId}`);
+  }
+  // Issue 10.7 (spec §3: wins of spins already used stay credited): a spin started while the
+  // bonus call was active settles with its win, capped, even if it expired or was canceled since.
+  const ended = bonus.status !== 'active';
 
   const winMinor = Math.min(rawWinMinor, winCapLeftMinor(bonus));
   const totalWinMinor = addMinor(bonus.totalWinMinor, winMinor);
-  const left = spinsLeft(bonus) ?? 0;
+  // The spins not started were forfeited when the bonus call ended: none is left to play.
+  const left = ended ? 0 : (spinsLeft(bonus) ?? 0);
   const settled: FreeSpinSettled = {
     type: 'FreeSpinSettled',
     data: {
@@ -82,6 +90,8 @@ export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBon
       transactionId,
     },
   };
+  // An ended bonus call stays as it ended: no completion after expiry or cancel.
+  if (ended) return [settled];
   const capReached = totalWinMinor >= bonus.callAmountMinor;
   if (!capReached && left > 0) return [settled];
   // D20: completion ends the bonus call for every one of its games.

@@ -7,6 +7,7 @@ import { BonusTypes, type BonusCallExpired, type BonusCallRegistered, type Playe
 import type { RegisterBonusCall } from './commands.js';
 import { domainError, type DomainError } from './errors.js';
 import { expiryOf } from './decide-close.js';
+import { betLevelRefusal, currencyRefusal, limitRefusal } from './registration-terms.js';
 import { activeBonus, isAtOrAfter, type PlayerBonusAccount } from './state.js';
 import { termsOf } from './terms.js';
 
@@ -50,6 +51,8 @@ export function decideRegister(command: RegisterBonusCall, account: PlayerBonusA
 /** The first rule the registration breaks, in the order an operator would fix them. */
 function refusal(command: RegisterBonusCall): DomainError | undefined {
   const { data, metadata } = command;
+  const currencyProblem = currencyRefusal(data.currency, data.terms);
+  if (currencyProblem) return currencyProblem;
   if (data.bonusType === BonusTypes.regular && !data.features.regularBonusCall) {
     return domainError('BONUS_TYPE_UNAVAILABLE', 'bonusType 2 (Regular Bonus Call) is not available for this operator');
   }
@@ -70,10 +73,24 @@ function refusal(command: RegisterBonusCall): DomainError | undefined {
   }
   const catalogProblem = catalogRefusal(command);
   if (catalogProblem) return catalogProblem;
+  const termsProblem = termsRefusal(command);
+  if (termsProblem) return termsProblem;
   if (isAtOrAfter(metadata.now, data.expireAt)) {
     return domainError('EXPIRE_AT_IN_PAST', `expireAt ${data.expireAt} is not in the future`);
   }
   return undefined;
+}
+
+/** Issue 10: the base bet is a level of every game, and both amounts are within the operator's limits, all in the bonus's currency. */
+function termsRefusal(command: RegisterBonusCall): DomainError | undefined {
+  const { data } = command;
+  const games = data.gameIds.flatMap((gameId) => data.catalog.games.find((game) => game.gameId === gameId) ?? []);
+  const baseBetAmountMinor = data.bonusType === BonusTypes.freeSpin ? data.baseBetAmountMinor : null;
+  if (baseBetAmountMinor !== null) {
+    const levelProblem = betLevelRefusal(baseBetAmountMinor, data.currency, games);
+    if (levelProblem) return levelProblem;
+  }
+  return limitRefusal({ callAmountMinor: data.callAmountMinor, baseBetAmountMinor, currency: data.currency }, data.terms, games);
 }
 
 /** D4: every game exists, belongs to providerId, and (for free spins) supports them. */

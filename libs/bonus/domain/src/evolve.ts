@@ -53,13 +53,14 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
       const { data } = event;
       return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'completed', completedAt: data.completedAt, completionReason: data.reason })), data.issueId);
     }
+    // The spin in flight stays open (openRoundId kept): it still settles after the end (issue 10.7).
     case 'BonusCallExpired': {
       const { data } = event;
-      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'expired', expiredAt: data.expiredAt, openRoundId: null })), data.issueId);
+      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'expired', expiredAt: data.expiredAt })), data.issueId);
     }
     case 'BonusCallCanceled': {
       const { data } = event;
-      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'canceled', canceledAt: data.canceledAt, openRoundId: null })), data.issueId);
+      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'canceled', canceledAt: data.canceledAt })), data.issueId);
     }
     default: {
       const unexpected: never = event;

@@ -6,6 +6,7 @@ export * from './commands.js';
 export * from './errors.js';
 export * from './state.js';
 export * from './terms.js';
+export * from './registration-terms.js';
 export { evolve, evolveAll } from './evolve.js';
 export { decide, bonusDecider } from './decide.js';
 export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from './decide-register.js';

@@ -1,6 +1,6 @@
 /** Builders for decider tests: one valid command or event each, overridable field by field. */
 import type { BonusCallRegistered, FreeSpinSettled, FreeSpinStarted, PlayerBonusEvent } from '@reelstream/contracts';
-import type { CatalogFacts, RegisterBonusCall, SettleFreeSpin, StartFreeSpin } from '../src/index.js';
+import type { CatalogFacts, OperatorTerms, RegisterBonusCall, SettleFreeSpin, StartFreeSpin } from '../src/index.js';
 
 export const T0 = '2026-05-01T10:00:00.000Z';
 export const EXPIRE_AT = '2026-05-08T10:00:00.000Z';
@@ -13,15 +13,23 @@ export function at(ms: number): string {
   return new Date(Date.parse(T0) + ms).toISOString();
 }
 
+/** EUR bet levels in minor units, as the catalog's default lists give them. */
+export const LEVELS_101 = [20, 40, 100, 200, 400, 1_000];
+export const LEVELS_103 = [25, 50, 100, 250, 500, 1_000];
+
 export const catalog: CatalogFacts = {
   providerExists: true,
   games: [
-    { gameId: 101, providerId: PROVIDER, supportsFreeSpins: true },
-    { gameId: 102, providerId: PROVIDER, supportsFreeSpins: true },
-    { gameId: 103, providerId: PROVIDER, supportsFreeSpins: false },
-    { gameId: 201, providerId: 2, supportsFreeSpins: true },
+    { gameId: 101, providerId: PROVIDER, supportsFreeSpins: true, betLevelsMinor: LEVELS_101 },
+    { gameId: 102, providerId: PROVIDER, supportsFreeSpins: true, betLevelsMinor: LEVELS_101 },
+    { gameId: 103, providerId: PROVIDER, supportsFreeSpins: false, betLevelsMinor: LEVELS_103 },
+    { gameId: 104, providerId: PROVIDER, supportsFreeSpins: true, betLevelsMinor: LEVELS_103 },
+    { gameId: 201, providerId: 2, supportsFreeSpins: true, betLevelsMinor: LEVELS_101 },
   ],
 };
+
+/** The demo operator's terms: EUR only, no configured limits (the catalog-derived defaults apply). */
+export const terms: OperatorTerms = { currencies: ['EUR'], limits: {} };
 
 export function register(data: Partial<RegisterBonusCall['data']> = {}, now = T0): RegisterBonusCall {
   return {
@@ -41,6 +49,7 @@ export function register(data: Partial<RegisterBonusCall['data']> = {}, now = T0
       expireAt: EXPIRE_AT,
       catalog,
       features: { regularBonusCall: false },
+      terms,
       ...data,
     },
     metadata: { now },

@@ -29,6 +29,11 @@ describe('StartFreeSpin', () => {
     spec.given([registered(), started(1, 1), settled(1, 1)]).when(start(1)).thenNothing();
   });
 
+  it('a free spin only in a session of the bonus currency: another is BONUS_CURRENCY_MISMATCH and starts nothing (D6 amended)', () => {
+    spec.given([registered()]).when(start(1, { currency: 'KRW' })).thenFails({ code: 'BONUS_CURRENCY_MISMATCH' });
+    spec.given([registered()]).when(start(1, { currency: 'EUR' })).then([started(1, 1)]);
+  });
+
   it('a free spin only on an active bonus: unknown is BONUS_NOT_FOUND, expired BONUS_EXPIRED, canceled BONUS_NOT_ACTIVE', () => {
     spec.given([]).when(start(1)).thenFails({ code: 'BONUS_NOT_FOUND' });
     spec.given([registered(), { type: 'BonusCallExpired', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, expiredAt: EXPIRE_AT } }]).when(start(1)).thenFails({ code: 'BONUS_EXPIRED' });
@@ -110,9 +115,33 @@ describe('SettleFreeSpin', () => {
       .then([settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, settledAt: EXPIRE_AT })]);
   });
 
-  it('the spin open when the bonus expired or was canceled is forfeited: BONUS_EXPIRED / BONUS_NOT_ACTIVE', () => {
-    spec.given([registered(), started(1, 1), { type: 'BonusCallExpired', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, expiredAt: EXPIRE_AT } }]).when(settle(1, 75)).thenFails({ code: 'BONUS_EXPIRED' });
-    spec.given([registered(), started(1, 1), { type: 'BonusCallCanceled', data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, canceledAt: at(1_500) } }]).when(settle(1, 75)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+  describe('a spin in flight when the bonus call ends (issue 10.7: spins already used keep their wins)', () => {
+    const afterExpiry = '2026-05-08T10:00:01.000Z';
+    const expiredWithOpenSpin: PlayerBonusEvent[] = [registered(), started(1, 1), { type: 'BonusCallExpired', data: { issueId: ISSUE, spinsForfeited: 9, totalWinMinor: 0, expiredAt: EXPIRE_AT } }];
+    const canceledWithOpenSpin: PlayerBonusEvent[] = [registered(), started(1, 1), { type: 'BonusCallCanceled', data: { issueId: ISSUE, spinsForfeited: 9, totalWinMinor: 0, canceledAt: at(1_500) } }];
+
+    it('settles after expiry with its win, no spins left, and no completion', () => {
+      spec.given(expiredWithOpenSpin).when(settle(1, 75, {}, afterExpiry)).then([settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, spinsLeft: 0, settledAt: afterExpiry })]);
+    });
+
+    it('settles after cancel with its win, capped by the win cap left, and no completion even when the cap is reached', () => {
+      spec.given(canceledWithOpenSpin).when(settle(1, 75)).then([settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, spinsLeft: 0 })]);
+      spec.given(canceledWithOpenSpin).when(settle(1, 9_000)).then([settled(1, 1, { rawWinMinor: 9_000, winMinor: 5_000, totalWinMinor: 5_000, spinsLeft: 0 })]);
+    });
+
+    it('counts as used and credited in the ended bonus, which stays ended; a retry changes nothing', () => {
+      const given = [...canceledWithOpenSpin, settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, spinsLeft: 0 })];
+      const account = given.reduce(bonusDecider.evolve, bonusDecider.initialState());
+      expect(account.bonuses.get(ISSUE)).toMatchObject({ status: 'canceled', spinsUsed: 1, spinsSettled: 1, totalWinMinor: 75, openRoundId: null });
+      expect(account.activeIssueId).toBeNull();
+      spec.given(given).when(settle(1, 75)).thenNothing();
+    });
+
+    it('only the spin that was open: another round of the ended bonus, or a new spin, is refused', () => {
+      spec.given(expiredWithOpenSpin).when(settle(2, 75, {}, afterExpiry)).thenFails({ code: 'BONUS_EXPIRED' });
+      spec.given(canceledWithOpenSpin).when(settle(2, 75)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+      spec.given(canceledWithOpenSpin).when(start(2)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
+    });
   });
 
   it('a negative or fractional raw win is refused', () => {

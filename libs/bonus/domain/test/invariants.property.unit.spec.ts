@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { eventToAppend, isErrorCode, type PlayerBonusEvent } from '@reelstream/contracts';
 import fc from 'fast-check';
 import { bonusDecider, isDomainError, type BonusCall, type BonusDomainCommand, type PlayerBonusAccount } from '../src/index.js';
-import { catalog } from './fixtures.js';
+import { catalog, terms } from './fixtures.js';
 
 const PLAYERS = 3;
 const RUNS = 1_000;
@@ -81,6 +81,7 @@ function toCommand(step: Step, account: PlayerBonusAccount, now: number, ids: { 
           expireAt: new Date(now + action.expiresInMs).toISOString(),
           catalog,
           features: { regularBonusCall: action.regularFeature },
+          terms,
         },
         metadata,
       };
@@ -113,8 +114,16 @@ interface Run {
   streams: PlayerBonusEvent[][];
 }
 
+/** One decided step: the account before and after, the events produced, and the command with its time. */
+interface Decided {
+  before: PlayerBonusAccount;
+  after: PlayerBonusAccount;
+  produced: readonly PlayerBonusEvent[];
+  command: BonusDomainCommand;
+}
+
 /** Decides and applies every step, calling `onStep` after each one. */
-function play(sequence: readonly Step[], onStep: (before: PlayerBonusAccount, after: PlayerBonusAccount, produced: readonly PlayerBonusEvent[], run: Run) => void): Run {
+function play(sequence: readonly Step[], onStep: (step: Decided, run: Run) => void): Run {
   const run: Run = { accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState()), streams: Array.from({ length: PLAYERS }, () => []) };
   let now = START;
   let id = 1_000;
@@ -122,16 +131,17 @@ function play(sequence: readonly Step[], onStep: (before: PlayerBonusAccount, af
   for (const step of sequence) {
     now += step.advanceMs;
     const before = run.accounts[step.player] as PlayerBonusAccount;
-    const decision = bonusDecider.decide(toCommand(step, before, now, ids), before);
+    const command = toCommand(step, before, now, ids);
+    const decision = bonusDecider.decide(command, before);
     if (isDomainError(decision)) {
       check(isErrorCode(decision.code), `refusal without a catalogue code: ${decision.code}`);
-      onStep(before, before, [], run);
+      onStep({ before, after: before, produced: [], command }, run);
       continue;
     }
     const after = decision.reduce(bonusDecider.evolve, before);
     run.accounts[step.player] = after;
     (run.streams[step.player] as PlayerBonusEvent[]).push(...decision);
-    onStep(before, after, decision, run);
+    onStep({ before, after, produced: decision, command }, run);
   }
   return run;
 }
@@ -147,7 +157,8 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
   /** Checks every invariant after every step of one sequence, and the replay at its end. */
   function invariantsHold(sequence: readonly Step[]): void {
     const winsByIssue = new Map<number, number>();
-    const run = play(sequence, (before, after, produced) => {
+    const run = play(sequence, ({ before, after, produced, command }) => {
+      const now = Date.parse(command.metadata.now);
       // At most one active bonus call per player, and activeIssueId names it.
       const active = [...after.bonuses.values()].filter((bonus) => bonus.status === 'active');
       check(active.length <= 1, 'more than one active bonus call');
@@ -172,9 +183,38 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
         check(bonus.totalWinMinor <= bonus.callAmountMinor, 'wins exceed callAmount');
       }
 
-      // A terminal state never changes.
+      // A bonus call ends only by a rule: expiry at or after its expireAt, a cancel of that very
+      // bonus call, or completion when its spins are used or its win cap reached. Anything else
+      // (an early expiry to make room for a new registration, say) is a bug.
+      for (const event of produced) {
+        if (event.type !== 'BonusCallExpired' && event.type !== 'BonusCallCanceled' && event.type !== 'BonusCallCompleted') continue;
+        const ending = before.bonuses.get(event.data.issueId);
+        check(ending?.status === 'active', `${event.type} of bonus ${event.data.issueId}, which was not active`);
+        if (!ending) continue;
+        if (event.type === 'BonusCallExpired') check(now >= Date.parse(ending.expireAt), `bonus ${ending.issueId} expired before its expireAt`);
+        if (event.type === 'BonusCallCanceled') check(command.type === 'CancelBonusCall' && command.data.issueId === ending.issueId, `bonus ${ending.issueId} canceled by ${command.type}`);
+        if (event.type === 'BonusCallCompleted') {
+          const done = after.bonuses.get(ending.issueId);
+          const used = done !== undefined && done.spinAmount !== null && done.spinsSettled === done.spinAmount;
+          const capped = done !== undefined && done.totalWinMinor >= done.callAmountMinor;
+          check(command.type === 'SettleFreeSpin' && (used || capped), `bonus ${ending.issueId} completed with spins and win cap left`);
+        }
+      }
+      // A registration is accepted only when the player has no active bonus call left after the
+      // decision's own (lawful, checked above) expiry of a bonus past its expireAt.
+      if (produced.some((event) => event.type === 'BonusCallRegistered')) {
+        const blocking = [...before.bonuses.values()].filter((bonus) => bonus.status === 'active' && !produced.some((event) => event.type === 'BonusCallExpired' && event.data.issueId === bonus.issueId));
+        check(blocking.length === 0, `a registration accepted while bonus ${blocking[0]?.issueId} was active`);
+      }
+
+      // A terminal state never changes, but for the settlement of the spin it had in flight
+      // (issue 10.7): the same status, that round settled, nothing else.
       for (const [issueId, bonus] of before.bonuses) {
-        if (bonus.status !== 'active') check(after.bonuses.get(issueId) === bonus, `terminal bonus ${issueId} changed`);
+        if (bonus.status === 'active') continue;
+        const later = after.bonuses.get(issueId);
+        if (later === bonus) continue;
+        const settledOpen = bonus.openRoundId !== null && produced.length === 1 && produced[0]?.type === 'FreeSpinSettled' && produced[0].data.roundId === bonus.openRoundId;
+        check(settledOpen && later?.status === bonus.status && later.openRoundId === null && later.spinsUsed === bonus.spinsUsed, `terminal bonus ${issueId} changed`);
       }
     });
     // Replaying the produced events gives the same state.

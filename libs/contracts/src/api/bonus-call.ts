@@ -6,7 +6,7 @@
  * checks, features) belong to the gateway and the ledger and have codes in the error catalogue.
  */
 import * as z from 'zod';
-import { allDistinct, catalogId, longId, playerId } from '../shared/primitives.js';
+import { allDistinct, catalogId, currencyCode, longId, playerId } from '../shared/primitives.js';
 import { longIdNumberOrText, longIdText } from '../shared/ids.js';
 import { parseLocalDateTime } from '../time.js';
 import { okEnvelope } from './envelope.js';
@@ -87,6 +87,11 @@ const registerBody = z
     playerId,
     bonusType,
     callAmount: currencyUnits.meta({ description: 'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units.' }),
+    currency: currencyCode.optional().meta({
+      description:
+        "The bonus call's currency (ISO 4217), fixed for its life: its amounts are in it and its free spins play only in a game session of it (DESIGN D6). The operator's default currency when omitted; one of the operator's allowed currencies.",
+      examples: ['EUR', 'KRW'],
+    }),
     expireAt: localDateTime,
     metaData: freeSpinMetaData.optional(),
   })
@@ -111,6 +116,8 @@ export const registerBonusCallRequest = registerBody
       playerId: body.playerId,
       bonusType: body.bonusType,
       callAmount: body.callAmount,
+      // Only when sent: a request without it hashes as it did before the field existed (D17).
+      ...(body.currency === undefined ? {} : { currency: body.currency }),
       expireAt: body.expireAt,
     };
     return body.metaData === undefined ? normalised : { ...normalised, metaData: { ...body.metaData } };
@@ -130,6 +137,17 @@ export const registerBonusCallRequest = registerBody
         metaData: { spinAmount: 10, baseBetAmount: 0.2 },
       },
       { issueId: 'promo-2026-05-0002', providerId: 7, gameId: 1001, playerId: 'player_42', bonusType: 'FreeSpin', callAmount: 20, expireAt: '2026-07-01 12:00:00', metaData: { spinAmount: 5, baseBetAmount: 1 } },
+      {
+        platformId: 'promo-2026-05-0004',
+        providerId: 7,
+        gameId: [1001, 1002],
+        playerId: 'player_43',
+        bonusType: 1,
+        callAmount: 50000,
+        currency: 'KRW',
+        expireAt: '2026-06-30 23:59:59',
+        metaData: { spinAmount: 10, baseBetAmount: 200 },
+      },
       { platformId: 'target-2026-05-0003', providerId: 7, gameId: 1001, playerId: 'player_7', bonusType: 2, callAmount: 100, expireAt: '2026-07-01 12:00:00' },
     ],
   });

@@ -170,8 +170,19 @@ describe('register: expireAt is exactly YYYY-MM-DD HH:mm:ss and on the calendar 
   });
 });
 
+describe('register: the optional currency of the bonus call (issue 10, D6 amended)', () => {
+  it('is kept in the normalised output when sent, and absent when not (so older requests hash as before)', () => {
+    expect(registerBonusCallRequest.parse({ ...valid, currency: 'KRW' })).toMatchObject({ currency: 'KRW' });
+    expect(registerBonusCallRequest.parse(valid)).not.toHaveProperty('currency');
+  });
+  it('is an ISO 4217 code', () => {
+    expect(problems(register({ currency: 'krw' }))).toEqual(['currency: currency must be an upper-case ISO 4217 code such as EUR']);
+    expect(problems(register({ currency: 'XYZ' }))).toEqual(['currency: currency "XYZ" is not an ISO 4217 code this platform supports']);
+  });
+});
+
 describe('register: unknown top-level keys are refused (strict body)', () => {
-  it('names the unknown key', () => expect(problems(register({ currency: 'EUR' }))).toEqual(['currency: unknown field "currency"']));
+  it('names the unknown key', () => expect(problems(register({ currencyCode: 'EUR' }))).toEqual(['currencyCode: unknown field "currencyCode"']));
   it('refuses a body that is not an object', () => {
     expect(registerBonusCallRequest.safeParse([valid]).success).toBe(false);
     expect(registerBonusCallRequest.safeParse(null).success).toBe(false);

@@ -53,6 +53,11 @@ export const ErrorCatalogue = {
   EXPIRE_AT_NOT_IN_ZONE: { status: 422, message: "expireAt does not exist in the operator's time zone (the clocks skip it)." },
   RETURN_URL_NOT_ALLOWED: { status: 422, message: "returnUrl is not within the operator's allowed return origins." },
   BET_NOT_ALLOWED: { status: 422, message: 'The bet is not one of the bet levels of this game.' },
+  BET_LEVEL_NOT_AVAILABLE: { status: 422, message: 'baseBetAmount is not a bet level of every game of the bonus call in its currency.' },
+  CALL_AMOUNT_LIMIT_EXCEEDED: { status: 422, message: "callAmount is above the operator's limit (maxCallAmount) for this currency." },
+  BASE_BET_LIMIT_EXCEEDED: { status: 422, message: "baseBetAmount is above the operator's limit (maxBaseBetAmount) for this currency." },
+  CURRENCY_NOT_ALLOWED: { status: 422, message: 'The currency is not one of the currencies this operator may use.' },
+  BONUS_CURRENCY_MISMATCH: { status: 409, message: 'The bonus call is in another currency than this game session; its free spins are played only in a session of its currency.' },
   // Back-pressure and failures.
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry later.' },

@@ -48,6 +48,10 @@ export const playerBonusView = z
   .strictObject({
     issueId: longId,
     status: bonusCallStatusName,
+    currency: currencyCode.meta({ description: "The bonus call's currency (fixed at registration): the amounts of this view are in it." }),
+    playable: z.boolean().meta({
+      description: 'false when the bonus call is in another currency than this session: its free spins are played only in a session of its currency, and spins here are paid (DESIGN D6 amended).',
+    }),
     spinAmount: spinAmountValue,
     spinsUsed: z.number().int().min(0),
     spinsLeft: z.number().int().min(0),
@@ -57,7 +61,7 @@ export const playerBonusView = z
     winCapLeft: units,
     expireAt: isoInstant,
   })
-  .meta({ id: 'PlayerBonus', description: "The session player's free-spin bonus for this game, as the free-spins badge shows it." });
+  .meta({ id: 'PlayerBonus', description: "The session player's free-spin bonus for this game, as the free-spins badge shows it (or, when not playable, the notice that it is in another currency)." });
 export type PlayerBonusView = z.infer<typeof playerBonusView>;
 
 export const playerSession = z
@@ -128,6 +132,8 @@ export const spinResult = z
   .strictObject({
     roundId: longId,
     kind: z.enum(SPIN_KINDS),
+    /** The currency of bet, win and balance (the session's; a free spin's bonus is in the same one). */
+    currency: currencyCode,
     bet: units,
     win: units,
     balance: z.number().nullable(),
@@ -144,6 +150,8 @@ export const playerRound = z
     roundId: longId,
     kind: z.enum(['paid', 'free']),
     status: z.enum(ROUND_STATUSES),
+    /** The currency of bet and win. */
+    currency: currencyCode,
     bet: units,
     win: units.nullable(),
     outcome: roundOutcomeView.nullable(),

@@ -6,6 +6,8 @@ import { playerRound, playerSession, spinRequest, spinResponse, spinResult } fro
 const bonus = {
   issueId: 171234567890123,
   status: 'active',
+  currency: 'EUR',
+  playable: true,
   spinAmount: 10,
   spinsUsed: 3,
   spinsLeft: 7,
@@ -39,6 +41,15 @@ describe('player API (D23): the session view', () => {
     expect(playerSession.safeParse({ ...session, returnUrl: 'javascript:alert(1)' }).success).toBe(false);
   });
 
+  it('carries the bonus currency and whether this session can play it (D6 amended: a KRW bonus in a EUR session is not playable)', () => {
+    const elsewhere = { ...session, activeBonus: { ...bonus, currency: 'KRW', playable: false, baseBet: 200, winSoFar: 0, winCap: 50_000, winCapLeft: 50_000 } };
+    expect(playerSession.parse(elsewhere)).toEqual(elsewhere);
+    const { currency: _currency, ...withoutCurrency } = bonus;
+    expect(playerSession.safeParse({ ...session, activeBonus: withoutCurrency }).success).toBe(false);
+    const { playable: _playable, ...withoutPlayable } = bonus;
+    expect(playerSession.safeParse({ ...session, activeBonus: withoutPlayable }).success).toBe(false);
+  });
+
   it('refuses a bonus whose spins left are negative', () => {
     expect(playerSession.safeParse({ ...session, activeBonus: { ...bonus, spinsLeft: -1 } }).success).toBe(false);
   });
@@ -60,6 +71,7 @@ describe('player API (D23): results', () => {
     const result = {
       roundId: 9001,
       kind: 'free',
+      currency: 'EUR',
       bet: 0.2,
       win: 0.5,
       balance: 100.5,
@@ -70,13 +82,15 @@ describe('player API (D23): results', () => {
   });
 
   it('accepts an instant round and a canceled round without outcome', () => {
-    expect(spinResult.safeParse({ roundId: 1, kind: 'paid', bet: 1, win: 1.2, balance: 10, outcome: { kind: 'instant', segment: 2, multiplier: 1.2 }, bonus: null }).success).toBe(true);
-    const canceled = { roundId: 1, kind: 'paid', status: 'canceled', bet: 1, win: null, outcome: null, reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY', startedAt: '2026-05-01T10:00:00.000Z' };
+    expect(spinResult.safeParse({ roundId: 1, kind: 'paid', currency: 'EUR', bet: 1, win: 1.2, balance: 10, outcome: { kind: 'instant', segment: 2, multiplier: 1.2 }, bonus: null }).success).toBe(true);
+    // Every amount crosses the boundary with its currency.
+    expect(spinResult.safeParse({ roundId: 1, kind: 'paid', bet: 1, win: 1.2, balance: 10, outcome: { kind: 'instant', segment: 2, multiplier: 1.2 }, bonus: null }).success).toBe(false);
+    const canceled = { roundId: 1, kind: 'paid', status: 'canceled', currency: 'EUR', bet: 1, win: null, outcome: null, reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY', startedAt: '2026-05-01T10:00:00.000Z' };
     expect(playerRound.parse(canceled)).toEqual(canceled);
   });
 
   it('refuses a kind other than paid, free and demo', () => {
-    expect(spinResult.safeParse({ roundId: 1, kind: 'bonus', bet: 1, win: 0, balance: null, outcome: slotOutcome, bonus: null }).success).toBe(false);
+    expect(spinResult.safeParse({ roundId: 1, kind: 'bonus', currency: 'EUR', bet: 1, win: 0, balance: null, outcome: slotOutcome, bonus: null }).success).toBe(false);
   });
 
   it('answers refusals in the API envelope with the catalogue status (D16)', () => {

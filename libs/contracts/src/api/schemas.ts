@@ -36,6 +36,7 @@ export const ApiOperations = {
     response: registerBonusCallResponse,
     errors: [
       'AMOUNT_PRECISION',
+      'CURRENCY_NOT_ALLOWED',
       'PLATFORM_ID_CONFLICT',
       'ACTIVE_BONUS_EXISTS',
       'BONUS_TYPE_UNAVAILABLE',
@@ -43,6 +44,9 @@ export const ApiOperations = {
       'GAME_NOT_FOUND',
       'GAME_NOT_OF_PROVIDER',
       'FREE_SPINS_NOT_SUPPORTED',
+      'BET_LEVEL_NOT_AVAILABLE',
+      'CALL_AMOUNT_LIMIT_EXCEEDED',
+      'BASE_BET_LIMIT_EXCEEDED',
       'EXPIRE_AT_IN_PAST',
       'EXPIRE_AT_NOT_IN_ZONE',
     ],

@@ -45,7 +45,7 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
       $defs: Record<string, { properties: Record<string, unknown>; additionalProperties: boolean; required: string[] }>;
     };
     const register = json.$defs.RegisterBonusCallRequest;
-    expect(Object.keys(register?.properties ?? {})).toEqual(['platformId', 'issueId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt', 'metaData']);
+    expect(Object.keys(register?.properties ?? {})).toEqual(['platformId', 'issueId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'currency', 'expireAt', 'metaData']);
     expect(register?.required).toEqual(['providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt']);
     expect(register?.additionalProperties).toBe(false);
   });

@@ -46,7 +46,14 @@ function byIssueOrPlatformId() {
 
 export const cancelBonusCallData = byIssueOrPlatformId();
 
-export const startFreeSpinData = z.strictObject({ operatorId, playerId, issueId: longId, gameId: catalogId, roundId: longId });
+export const startFreeSpinData = z.strictObject({
+  operatorId,
+  playerId,
+  issueId: longId,
+  gameId: catalogId,
+  roundId: longId,
+  currency: currencyCode.optional().meta({ description: "The game session's currency: a bonus call of another currency is refused with BONUS_CURRENCY_MISMATCH (D6 amended). The game-server always sends it." }),
+});
 
 export const settleFreeSpinData = z.strictObject({
   operatorId,

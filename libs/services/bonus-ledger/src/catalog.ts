@@ -1,14 +1,14 @@
-/** The game catalog as the ledger needs it (D4): does a provider exist, what is a game's provider, does it support free spins. */
+/** The game catalog as the ledger needs it (D4, issue 10): does a provider exist, a game's provider, free-spin support, bet levels in a currency. */
 import type { CatalogLookup } from '@reelstream/bonus-application';
 import { DEFAULT_CATALOG_FILE, loadCatalogFile as readCatalogFile } from '@reelstream/config';
-import { findGame, findProvider, type Catalog } from '@reelstream/game-domain';
+import { offeredBetLevelsMinor, findGame, findProvider, type Catalog } from '@reelstream/game-domain';
 
 export function catalogLookup(catalog: Catalog): CatalogLookup {
   return {
     hasProvider: (providerId) => findProvider(catalog, providerId) !== undefined,
-    game: (gameId) => {
+    game: (gameId, currency) => {
       const game = findGame(catalog, gameId);
-      return game && { gameId: game.gameId, providerId: game.providerId, supportsFreeSpins: game.supportsFreeSpins };
+      return game && { gameId: game.gameId, providerId: game.providerId, supportsFreeSpins: game.supportsFreeSpins, betLevelsMinor: offeredBetLevelsMinor(game, currency) };
     },
   };
 }

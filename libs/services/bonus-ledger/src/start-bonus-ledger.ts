@@ -14,7 +14,7 @@ import {
   startBonusProjection,
   startBonusRelay,
   type CatalogLookup,
-  type OperatorFeaturesLookup,
+  type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
@@ -30,7 +30,7 @@ export interface BonusLedgerDeps {
   bus: MessageBus;
   clock: Clock;
   ids: IdGenerator;
-  features: OperatorFeaturesLookup;
+  operators: OperatorPolicyLookup;
   catalog: CatalogLookup;
   logger: Logger;
 }
@@ -87,7 +87,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       clock: deps.clock,
       ids: deps.ids,
       catalog: deps.catalog,
-      features: deps.features,
+      operators: deps.operators,
       playerOf: async (operatorId, issueId) => (await queries.find(operatorId, issueId))?.playerId,
     });
 

@@ -46,7 +46,7 @@ export class LedgerHarness {
         bus: this.ledgerBus,
         clock,
         ids: new TimeOrderedIdGenerator(3),
-        features: (operatorId) => this.operators.get(operatorId)?.features,
+        operators: (operatorId) => this.operators.get(operatorId),
         catalog: loadCatalogFile(DEFAULT_CATALOG_FILE),
         logger: createLogger({ service: 'bonus-ledger-test', level: 'silent' }),
       },

@@ -9,7 +9,7 @@ import { Wheel } from './wheel.js';
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const ENDING_CODES = new Set(['SESSION_EXPIRED', 'SESSION_NOT_FOUND']);
-const BONUS_CODES = new Set(['BONUS_EXPIRED', 'BONUS_NOT_FOUND', 'BONUS_NOT_ACTIVE', 'FREE_SPIN_IN_PROGRESS', 'GAME_NOT_IN_BONUS']);
+const BONUS_CODES = new Set(['BONUS_EXPIRED', 'BONUS_NOT_FOUND', 'BONUS_NOT_ACTIVE', 'FREE_SPIN_IN_PROGRESS', 'GAME_NOT_IN_BONUS', 'BONUS_CURRENCY_MISMATCH']);
 
 const state = { session: null, betIndex: 0, bonus: null, busy: false, machine: null, t: translator(navigator.language), money: null };
 
@@ -118,6 +118,19 @@ async function play(outcome) {
   state.machine.highlight(outcome.lineWins, layout.paylines, scatter, outcome.scatterCount);
 }
 
+/**
+ * The session's bonus as the page plays it (D6 amended): one in another currency is not played
+ * here. It is named in a note, in its own currency, and the button plays paid spins.
+ */
+function takeBonus(bonus) {
+  const elsewhere = bonus !== null && bonus.playable === false;
+  const note = $('bonus-elsewhere');
+  note.hidden = !elsewhere;
+  note.textContent = elsewhere ? state.t('bonusOtherCurrency', { total: bonus.spinsLeft, currency: bonus.currency }) : '';
+  state.bonus = elsewhere ? null : bonus;
+  showBonus(state.bonus);
+}
+
 async function onSpin() {
   if (state.busy || $('app').dataset.state === 'ended') return;
   setBusy(true);
@@ -162,8 +175,7 @@ async function refresh() {
   const answer = await loadSession(token);
   if (!answer.ok) return ENDING_CODES.has(answer.code) ? fatal(answer.code) : say('error', state.t(errorKey(answer.code)));
   state.session = answer.data;
-  state.bonus = answer.data.activeBonus;
-  showBonus(state.bonus);
+  takeBonus(answer.data.activeBonus);
   showBalance(answer.data.balance);
   showBet();
 }
@@ -197,8 +209,7 @@ async function start() {
     $('machine').classList.add('instant');
     state.machine = new Wheel($('wheel'), session.layout.segments);
   }
-  state.bonus = session.activeBonus;
-  showBonus(state.bonus);
+  takeBonus(session.activeBonus);
   showBalance(session.balance);
   if (state.bonus) say('info', state.t('bonusStarts', { total: state.bonus.spinsLeft, bet: state.money(state.bonus.baseBet) }));
   setBusy(false);

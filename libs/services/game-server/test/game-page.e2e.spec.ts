@@ -103,6 +103,19 @@ describe('the game page in Chromium', () => {
     );
   const idleWith = (spinsLeft: number) => idleAnd('spins-left', String(spinsLeft));
 
+  it('names a bonus of another currency as not playable here and plays paid spins (D6 amended)', async () => {
+    await stack.registerFreeSpins({ playerId: 'browser_krw', gameIds: [101], spinAmount: 3, callAmount: 50_000, baseBetAmount: 200, currency: 'KRW' });
+    const { url } = await stack.launch('browser_krw', 101, { language: 'en' });
+    await page.goto(url);
+    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null } }).document.getElementById('app')?.dataset['state'] === 'idle', undefined, { timeout: 10_000 });
+    expect(await page.locator('#bonus-elsewhere').isVisible()).toBe(true);
+    expect(await page.locator('#bonus-elsewhere').textContent()).toBe('You have 3 free spins in KRW: they can be played only in a game opened in KRW. Spins here are paid.');
+    expect(await page.locator('#bonus').isVisible()).toBe(false);
+    expect(await page.locator('#spin-label').textContent()).toBe('Spin');
+    expect(await page.locator('#bet').textContent()).toBe('€0.20');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('plays a free-spin bonus to completion by clicking, the badge counting down, then a paid spin', async () => {
     const spins = 5;
     const issueId = await stack.registerFreeSpins({ playerId: 'browser_player', gameIds: [201], spinAmount: spins, callAmount: 100, baseBetAmount: 0.5 });

@@ -135,7 +135,8 @@ describe('POST /v1/bonus-call/cancel', () => {
 
 describe('GET /v1/bonus-call/{issueId}', () => {
   it('answers the bonus call in the API shape', async () => {
-    const input = body({ gameId: [101, 103], callAmount: 7.5 });
+    // 1 EUR is a bet level of both games (issue 10).
+    const input = body({ gameId: [101, 103], callAmount: 7.5, metaData: { spinAmount: 2, baseBetAmount: 1 } });
     const issueId = await register(input);
     const response = await a.get(`/v1/bonus-call/${issueId}`);
     expect(response.status).toBe(200);
@@ -149,7 +150,7 @@ describe('GET /v1/bonus-call/{issueId}', () => {
       currency: 'EUR',
       callAmount: 7.5,
       spinAmount: 2,
-      baseBetAmount: 0.2,
+      baseBetAmount: 1,
       spinsUsed: 0,
       spinsLeft: 2,
       totalWin: 0,

@@ -99,3 +99,16 @@ function duplicates(ids: readonly number[], field: string): string[] {
   for (const id of ids) (seen.has(id) ? repeated : seen).add(id);
   return [...repeated].map((id) => `${field} ${id} appears more than once`);
 }
+
+/**
+ * The bet levels the game offers in `currency`, in minor units: its own list or the default,
+ * minus the levels the currency cannot express (as API v1 lists them and paid spins accept
+ * them). A registration's base bet must be one of them (issue 10): never rounded to one.
+ */
+export function offeredBetLevelsMinor(game: CatalogGame, currency: string): number[] {
+  const levels = game.betLevels[currency] ?? game.betLevels['default'] ?? [];
+  return levels.flatMap((level) => {
+    const minor = tryParseAmount(level, currency);
+    return minor.ok && minor.minor > 0 ? [minor.minor] : [];
+  });
+}

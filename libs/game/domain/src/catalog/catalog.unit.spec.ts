@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { BetLevelError, betLevelsMinor, CatalogError, findGame, findProvider, gamesOfProvider, parseCatalog, type CatalogGame } from '@reelstream/game-domain';
+import { BetLevelError, betLevelsMinor, CatalogError, offeredBetLevelsMinor, findGame, findProvider, gamesOfProvider, parseCatalog, type CatalogGame } from '@reelstream/game-domain';
 
 const shipped: unknown = JSON.parse(readFileSync(new URL('../../../../../config/catalog.json', import.meta.url), 'utf8'));
 
@@ -69,6 +69,13 @@ describe('bet levels in minor units', () => {
   it('refuses a level the currency cannot express instead of rounding it', () => {
     expect(() => betLevelsMinor(lotus, 'VND')).toThrow(BetLevelError); // 0.2 VND: VND has no decimals
     expect(() => betLevelsMinor(lotus, 'XYZ')).toThrow(/unknown ISO 4217 currency/);
+  });
+
+  it('offers, per currency, the levels it can express (what the API lists, paid spins and registrations accept)', () => {
+    expect(offeredBetLevelsMinor(lotus, 'EUR')).toEqual([20, 40, 100, 200, 400, 1000]);
+    expect(offeredBetLevelsMinor(lotus, 'KRW')).toEqual([200, 400, 1000, 2000, 4000, 10000]);
+    // VND has no decimals and no list of its own: of 0.2, 0.4, 1, 2, 4, 10 only the whole ones remain.
+    expect(offeredBetLevelsMinor(lotus, 'VND')).toEqual([1, 2, 4, 10]);
   });
 });
 

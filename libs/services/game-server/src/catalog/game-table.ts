@@ -3,8 +3,7 @@
  * levels in the session's currency and the layout the page draws.
  */
 import type { GameLayout } from '@reelstream/contracts';
-import { findModel, type Catalog, type CatalogGame, type GameModel, type Profile } from '@reelstream/game-domain';
-import { tryParseAmount } from '@reelstream/money';
+import { findModel, offeredBetLevelsMinor, type Catalog, type CatalogGame, type GameModel, type Profile } from '@reelstream/game-domain';
 
 export interface TableGame {
   readonly game: CatalogGame;
@@ -29,11 +28,7 @@ export class GameTable {
 
   /** The bet levels of the game in `currency`, in minor units: its own list or the default, minus the levels the currency cannot express. */
   betLevelsMinor(game: CatalogGame, currency: string): number[] {
-    const levels = game.betLevels[currency] ?? game.betLevels['default'] ?? [];
-    return levels.flatMap((level) => {
-      const minor = tryParseAmount(level, currency);
-      return minor.ok && minor.minor > 0 ? [minor.minor] : [];
-    });
+    return offeredBetLevelsMinor(game, currency);
   }
 }
 

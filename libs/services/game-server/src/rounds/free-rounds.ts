@@ -37,7 +37,11 @@ export interface FreeRoundTicket {
   readonly winCapLeftMinor: number;
 }
 
-/** Ledger refusals after which the spin is forfeited: the bonus ended while the spin was open (spec §3). */
+/**
+ * Ledger refusals of a settle after which the round is canceled: the ledger has no started spin
+ * for it. A spin the ledger started settles whatever happened to the bonus since (issue 10.7),
+ * so these come only for a round the ledger never started.
+ */
 const FORFEITING: readonly ErrorCode[] = ['BONUS_EXPIRED', 'BONUS_NOT_ACTIVE', 'BONUS_NOT_FOUND'];
 
 /** Starts a free spin (or takes over the one the ledger still has open) and plays it to the end. */
@@ -49,7 +53,12 @@ export async function playFreeSpin(
   correlationId: string,
 ): Promise<FreeSpinOutcome> {
   const roundId = bonus.openRoundId ?? deps.ids.next();
-  const start = await deps.ledger.call('StartFreeSpin', { operatorId: session.operatorId, playerId: session.playerId, issueId: bonus.issueId, gameId: session.gameId, roundId }, correlationId);
+  // The session's currency goes along: the ledger refuses a bonus call of another one (D6 amended).
+  const start = await deps.ledger.call(
+    'StartFreeSpin',
+    { operatorId: session.operatorId, playerId: session.playerId, issueId: bonus.issueId, gameId: session.gameId, roundId, currency: session.currency },
+    correlationId,
+  );
   if (!start.ok) throw new ApiError(start.error.code, start.error.message);
   const ticket: FreeRoundTicket = { issueId: bonus.issueId, roundId, baseBetAmountMinor: start.result.baseBetAmountMinor, winCapLeftMinor: start.result.winCapLeftMinor };
   return deps.inFlight.hold(roundId, () => finishFreeRound(deps, session, game, ticket, correlationId));
@@ -72,7 +81,7 @@ export async function finishFreeRound(
   );
   if (!settled.ok) {
     if (FORFEITING.includes(settled.error.code)) {
-      await deps.rounds.finish(started, { type: 'RoundCanceled', data: { roundId: ticket.roundId, reason: `free_spin_forfeited:${settled.error.code}`, canceledAt: deps.clock.now().toISOString() } }, correlationId);
+      await deps.rounds.finish(started, { type: 'RoundCanceled', data: { roundId: ticket.roundId, reason: `free_spin_refused:${settled.error.code}`, canceledAt: deps.clock.now().toISOString() } }, correlationId);
     }
     throw new ApiError(settled.error.code, settled.error.message);
   }

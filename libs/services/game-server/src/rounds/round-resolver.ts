@@ -29,7 +29,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       }
       const start = await deps.ledger.call(
         'StartFreeSpin',
-        { operatorId: started.operatorId, playerId: started.playerId, issueId: started.bonusId, gameId: started.gameId, roundId: started.roundId },
+        { operatorId: started.operatorId, playerId: started.playerId, issueId: started.bonusId, gameId: started.gameId, roundId: started.roundId, currency: started.currency },
         correlationId,
       );
       if (!start.ok) {
@@ -42,7 +42,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       return 'settled';
     } catch (error) {
       if (error instanceof WalletTimeoutError || error instanceof LedgerTimeoutError) return 'pending';
-      // A forfeited free spin was canceled inside finishFreeRound; the refusal itself is the player's business.
+      // A free round the ledger never started was canceled inside finishFreeRound; the refusal itself is the player’s business.
       if (isApiError(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
       throw error;
     }

@@ -20,6 +20,7 @@ export async function roundView(rounds: RoundStreams, sessions: SessionRepositor
     roundId,
     kind: started.kind,
     status: end === undefined ? 'open' : end.type === 'RoundSettled' ? 'settled' : 'canceled',
+    currency: started.currency,
     bet: money(started.betMinor),
     win: settled ? money(settled.winMinor) : null,
     outcome: settled ? outcomeView(replayStored(settled.outcome), started.currency) : null,

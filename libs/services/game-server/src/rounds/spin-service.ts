@@ -10,7 +10,7 @@ import { formatAmount, tryParseAmount } from '@reelstream/money';
 import type { GameTable } from '../catalog/game-table.js';
 import { ApiError } from '@reelstream/http';
 import { LedgerTimeoutError } from '@reelstream/bonus-client';
-import { activeBonusOf, freeSpinBonusFor } from '../sessions/bonus-views.js';
+import { activeBonusOf, freeSpinBonusFor, playableIn } from '../sessions/bonus-views.js';
 import type { GameSession, SessionRepository } from '../sessions/session-repository.js';
 import type { SpinLocks } from '../sessions/spin-locks.js';
 import { WalletTimeoutError } from '../wallet/wallet-client.js';
@@ -56,7 +56,7 @@ export class SpinService {
     const betMinor = betOf(request, game, session.currency);
     const round = playDemoRound(this.deps.round, session, game, betMinor);
     const money = (minor: number) => formatAmount(minor, session.currency);
-    return { roundId: round.roundId, kind: 'demo', bet: money(betMinor), win: money(round.outcome.winMinor), balance: money(round.balanceMinor), outcome: outcomeView(round.outcome, session.currency), bonus: null };
+    return { roundId: round.roundId, kind: 'demo', currency: session.currency, bet: money(betMinor), win: money(round.outcome.winMinor), balance: money(round.balanceMinor), outcome: outcomeView(round.outcome, session.currency), bonus: null };
   }
 
   private async realSpin(session: GameSession, game: PlayedGame, request: SpinRequest, correlationId: string): Promise<SpinResult> {
@@ -65,7 +65,12 @@ export class SpinService {
     if (request.issueId !== undefined && request.issueId !== bonus?.issueId) {
       throw new ApiError('BONUS_NOT_FOUND', 'This session has no active free-spin bonus with that id.');
     }
-    if (bonus) return this.freeSpin(session, game, bonus, correlationId);
+    // D6 amended: a bonus of another currency is not played here (nothing converts): spins are paid.
+    if (bonus && !playableIn(bonus, session)) {
+      if (request.issueId !== undefined) {
+        throw new ApiError('BONUS_CURRENCY_MISMATCH', undefined, [{ path: 'issueId', message: `bonus ${bonus.issueId} is in ${bonus.currency}; this session plays in ${session.currency}` }]);
+      }
+    } else if (bonus) return this.freeSpin(session, game, bonus, correlationId);
     return this.paidSpin(session, game, betOf(request, game, session.currency), active !== null && active.status === 'active', correlationId);
   }
 
@@ -84,6 +89,7 @@ export class SpinService {
     return {
       roundId: played.started.roundId,
       kind: 'free',
+      currency: session.currency,
       bet: money(played.started.betMinor),
       win: money(settle.winMinor),
       balance: played.balanceMinor === undefined ? null : money(played.balanceMinor),
@@ -125,6 +131,7 @@ export class SpinService {
     return {
       roundId: started.roundId,
       kind: 'paid',
+      currency: session.currency,
       bet: money(betMinor),
       win: money(result.winMinor),
       balance: result.balanceMinor === undefined ? null : money(result.balanceMinor),

@@ -28,11 +28,19 @@ export function freeSpinBonusFor(bonus: BonusCallRecord | null, gameId: number):
   return (bonus.spinsLeft ?? 0) > 0 || bonus.openRoundId !== null ? bonus : undefined;
 }
 
-export function playerBonusView(bonus: BonusCallRecord): PlayerBonusView {
+/** D6 amended: a bonus call's free spins are played only in a session of its currency; nothing is converted. */
+export function playableIn(bonus: BonusCallRecord, session: Pick<GameSession, 'currency'>): boolean {
+  return bonus.currency === session.currency;
+}
+
+/** The badge's view, in the bonus call's own currency, saying whether this session can play it. */
+export function playerBonusView(bonus: BonusCallRecord, session: Pick<GameSession, 'currency'>): PlayerBonusView {
   const money = (minor: number) => formatAmount(minor, bonus.currency);
   return {
     issueId: bonus.issueId,
     status: bonus.status,
+    currency: bonus.currency,
+    playable: playableIn(bonus, session),
     spinAmount: bonus.spinAmount ?? 0,
     spinsUsed: bonus.spinsUsed,
     spinsLeft: bonus.spinsLeft ?? 0,

@@ -34,7 +34,7 @@ export async function sessionView(deps: SessionViewDeps, token: string, correlat
     demo: session.demo,
     balance: balance === undefined ? null : money(balance),
     betLevels: deps.table.betLevelsMinor(game, session.currency).map(money),
-    activeBonus: bonus ? playerBonusView(bonus) : null,
+    activeBonus: bonus ? playerBonusView(bonus, session) : null,
     expiresAt: session.expiresAt,
   };
 }

@@ -13,7 +13,7 @@ import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-
 import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { systemClock, type Consumer } from '@reelstream/ports';
+import { systemClock, type Consumer, type EventStore, type EventToAppend } from '@reelstream/ports';
 import { catalogLookup, readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
 import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/service-wallet-dispatcher';
 import { loadCatalogFile as loadGatewayCatalog, startGateway, type RunningGateway } from '@reelstream/service-gateway';
@@ -33,6 +33,11 @@ export interface StackOptions {
   gameServer?: Partial<GameServerConfig>;
   /** Opening balance of players the sandbox has not seen (currency units). */
   openingBalance?: number;
+  /**
+   * Awaited before each append of the game-server to the event store: a test holds a spin at a
+   * chosen step (after the ledger started it, before the round is recorded) to race it.
+   */
+  beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
 }
 
 export interface FreeSpinBonus {
@@ -42,6 +47,10 @@ export interface FreeSpinBonus {
   callAmount: number;
   baseBetAmount: number;
   providerId?: number;
+  /** The bonus call's currency (default: the operator's, EUR). */
+  currency?: string;
+  /** Wall-clock `YYYY-MM-DD HH:mm:ss` UTC (default: in 24 hours). */
+  expireAt?: string;
 }
 
 export class Stack {
@@ -100,7 +109,16 @@ export class Stack {
     );
     const directory = new OperatorDirectory(
       parseOperatorsConfig([
-        { id: OPERATOR_ID, name: 'Test casino', apiToken: API_TOKEN, callbackUrl: `${this.sandbox.url}/wallet/${OPERATOR_ID}`, signingSecret: 'signing-secret-of-casino-t', currency: 'EUR', timeZone: 'UTC' },
+        {
+          id: OPERATOR_ID,
+          name: 'Test casino',
+          apiToken: API_TOKEN,
+          callbackUrl: `${this.sandbox.url}/wallet/${OPERATOR_ID}`,
+          signingSecret: 'signing-secret-of-casino-t',
+          currency: 'EUR',
+          currencies: ['EUR', 'KRW'],
+          timeZone: 'UTC',
+        },
       ]),
     );
     late.directory = directory;
@@ -123,7 +141,7 @@ export class Stack {
         bus: await this.bus('bonus-ledger'),
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(1),
-        features: (operatorId) => directory.get(operatorId)?.features,
+        operators: (operatorId) => directory.get(operatorId),
         catalog: catalogLookup(loadCatalogFile()),
         logger,
       },
@@ -153,7 +171,7 @@ export class Stack {
   async startGameServer(options: StackOptions = {}, instanceId = `game-server-${this.buses.length}`): Promise<GameServer> {
     return startGameServer(
       {
-        store: this.store,
+        store: options.beforeGameServerAppend ? gatedStore(this.store, options.beforeGameServerAppend) : this.store,
         checkpoints: new SqliteCheckpointStore(this.store.database),
         bus: await this.bus(instanceId),
         catalog: loadCatalogFile(),
@@ -168,11 +186,19 @@ export class Stack {
   }
 
   /** POST /v1/game/launch through the gateway; the launch URL's token. */
-  async launch(playerId: string, gameId: number, extra: { language?: string; isStreamer?: boolean; providerId?: number } = {}): Promise<{ url: string; token: string }> {
+  async launch(playerId: string, gameId: number, extra: { language?: string; isStreamer?: boolean; providerId?: number; currency?: string } = {}): Promise<{ url: string; token: string }> {
     const providerId = extra.providerId ?? (gameId >= 200 ? 2 : 1);
     const response = await call('POST', `${this.gateway.url}/v1/game/launch`, {
       token: API_TOKEN,
-      json: { playerId, providerId, gameId, language: extra.language ?? 'en', returnUrl: 'https://casino.example/lobby', isStreamer: extra.isStreamer ?? false },
+      json: {
+        playerId,
+        providerId,
+        gameId,
+        language: extra.language ?? 'en',
+        returnUrl: 'https://casino.example/lobby',
+        isStreamer: extra.isStreamer ?? false,
+        ...(extra.currency === undefined ? {} : { currency: extra.currency }),
+      },
     });
     if (response.status !== 200) throw new Error(`launch failed: ${response.status} ${response.text}`);
     const url = String(response.body.data);
@@ -183,7 +209,7 @@ export class Stack {
 
   /** POST /v1/bonus-call/register through the gateway; the issueId. */
   async registerFreeSpins(bonus: FreeSpinBonus): Promise<number> {
-    const expireAt = new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const expireAt = bonus.expireAt ?? new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const response = await call('POST', `${this.gateway.url}/v1/bonus-call/register`, {
       token: API_TOKEN,
       json: {
@@ -193,12 +219,18 @@ export class Stack {
         playerId: bonus.playerId,
         bonusType: 1,
         callAmount: bonus.callAmount,
+        ...(bonus.currency === undefined ? {} : { currency: bonus.currency }),
         expireAt,
         metaData: { spinAmount: bonus.spinAmount, baseBetAmount: bonus.baseBetAmount },
       },
     });
     if (response.status !== 200) throw new Error(`register failed: ${response.status} ${response.text}`);
     return Number(response.body.data.issueId);
+  }
+
+  /** POST /v1/bonus-call/cancel through the gateway. */
+  async cancelBonus(issueId: number): Promise<JsonResponse> {
+    return call('POST', `${this.gateway.url}/v1/bonus-call/cancel`, { token: API_TOKEN, json: { issueId } });
   }
 
   /** GET /v1/bonus-call/{issueId} through the gateway. */
@@ -247,4 +279,20 @@ export class Stack {
     await this.store.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** The same store, each append awaiting `before` first (only the game-server gets it). */
+function gatedStore(store: EventStore, before: (streamId: string, events: readonly EventToAppend[]) => Promise<void>): EventStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'append') {
+        return async (...args: Parameters<EventStore['append']>) => {
+          await before(args[0], args[1]);
+          return target.append(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

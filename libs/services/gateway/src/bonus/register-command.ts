@@ -11,6 +11,8 @@ import {
   type RegisterBonusCallRequest,
   type registerBonusCallData,
 } from '@reelstream/contracts';
+import { betLevelRefusal, currencyRefusal, limitRefusal, type DomainError, type GameBetLevels } from '@reelstream/bonus-domain';
+import { offeredBetLevelsMinor } from '@reelstream/game-domain';
 import { tryParseAmount } from '@reelstream/money';
 import type * as z from 'zod';
 import type { CatalogView } from '../catalog/catalog-view.js';
@@ -25,13 +27,20 @@ export interface RegisterContext {
   now: Date;
 }
 
-/** Checks in this order, so the answer does not depend on chance: amounts (400), bonus type, provider and games, expireAt (422). */
+/**
+ * Checks in this order, so the answer does not depend on chance: currency, amounts (400), bonus
+ * type, provider and games, bet level and limits, expireAt (422). The currency and terms rules
+ * are the decider's own functions, so the early answer is the ledger's, code and details.
+ */
 export function toRegisterCommandData(request: RegisterBonusCallRequest, context: RegisterContext): RegisterBonusCallData {
   const { operator } = context;
+  const currency = request.currency ?? operator.currency;
+  throwIfRefused(currencyRefusal(currency, operator));
   const metaData = 'metaData' in request ? request.metaData : undefined;
-  const amounts = convertAmounts(request.callAmount, metaData?.baseBetAmount, operator.currency);
+  const amounts = convertAmounts(request.callAmount, metaData?.baseBetAmount, currency);
   checkBonusType(request, operator);
   checkGames(request, context.catalog);
+  checkTerms(request, amounts, currency, context);
   const expireAt = expiryInstant(request.expireAt, operator.timeZone, context.now);
   const data: RegisterBonusCallData = {
     operatorId: operator.id,
@@ -41,7 +50,7 @@ export function toRegisterCommandData(request: RegisterBonusCallRequest, context
     providerId: request.providerId,
     gameIds: [...request.gameIds],
     bonusType: request.bonusType,
-    currency: operator.currency,
+    currency,
     callAmountMinor: amounts.callAmountMinor,
     expireAt: expireAt.toISOString(),
   };
@@ -52,7 +61,7 @@ export function toRegisterCommandData(request: RegisterBonusCallRequest, context
   return data;
 }
 
-/** Amounts are in the player's currency, the operator's default (D6): more decimals than it has is AMOUNT_PRECISION. */
+/** Amounts are in the bonus call's currency (D6 amended): more decimals than it has is AMOUNT_PRECISION. */
 function convertAmounts(callAmount: number, baseBetAmount: number | undefined, currency: string): { callAmountMinor: number; baseBetAmountMinor?: number } {
   const problems: ErrorDetail[] = [];
   const tooLarge: ErrorDetail[] = [];
@@ -97,6 +106,21 @@ function checkGames(request: RegisterBonusCallRequest, catalog: CatalogView): vo
   if (unknown.length > 0) throw new ApiError('GAME_NOT_FOUND', undefined, unknown);
   if (foreign.length > 0) throw new ApiError('GAME_NOT_OF_PROVIDER', 'A Free Spin Bonus is limited to the games of one provider; a game does not belong to providerId.', foreign);
   if (withoutFreeSpins.length > 0) throw new ApiError('FREE_SPINS_NOT_SUPPORTED', undefined, withoutFreeSpins);
+}
+
+function throwIfRefused(refusal: DomainError | undefined): void {
+  if (refusal) throw new ApiError(refusal.code, refusal.message, refusal.details === undefined ? undefined : [...refusal.details]);
+}
+
+/** Issue 10: the base bet is a level of every game in the bonus's currency, and both amounts are within the operator's limits for it. */
+function checkTerms(request: RegisterBonusCallRequest, amounts: { callAmountMinor: number; baseBetAmountMinor?: number }, currency: string, context: RegisterContext): void {
+  const games: GameBetLevels[] = request.gameIds.flatMap((gameId) => {
+    const game = context.catalog.game(gameId);
+    return game === undefined ? [] : [{ gameId, betLevelsMinor: offeredBetLevelsMinor(game, currency) }];
+  });
+  const baseBetAmountMinor = request.bonusType === BonusTypes.freeSpin ? (amounts.baseBetAmountMinor ?? null) : null;
+  if (baseBetAmountMinor !== null) throwIfRefused(betLevelRefusal(baseBetAmountMinor, currency, games));
+  throwIfRefused(limitRefusal({ callAmountMinor: amounts.callAmountMinor, baseBetAmountMinor, currency }, context.operator, games));
 }
 
 /** D5: the operator's wall clock, a time that exists there, strictly in the future. */

@@ -55,7 +55,9 @@ describe('toRegisterCommandData', () => {
       ['JPY', 1, 1],
       ['BHD', 1.234, 1_234],
     ])('converts %s %d to %d minor units', (currency, callAmount, minor) => {
-      expect(command({ ...body, callAmount, metaData: { spinAmount: 1, baseBetAmount: callAmount } }, operator({ currency })).callAmountMinor).toBe(minor);
+      // A Regular Bonus Call: its amount is not tied to a bet level.
+      const { metaData: _ignored, ...regular } = body;
+      expect(command({ ...regular, bonusType: 2, callAmount }, operator({ currency, features: { regularBonusCall: true } })).callAmountMinor).toBe(minor);
     });
 
     it.each([
@@ -113,6 +115,43 @@ describe('toRegisterCommandData', () => {
       const error = refusal({ ...body, providerId: 2, gameId: 203 });
       expect(error.code).toBe('FREE_SPINS_NOT_SUPPORTED');
       expect(error.details?.[0]?.path).toBe('gameId');
+    });
+  });
+
+  describe('bonus terms (issue 10): currency, bet levels, limits — the decider\'s own rules', () => {
+    const twoCurrencies = operator({ currencies: ['EUR', 'KRW'], limits: { KRW: { maxCallAmount: 100_000 } } });
+
+    it('takes the currency of the request, converts in it and reads the levels of that currency', () => {
+      const data = command({ ...body, currency: 'KRW', callAmount: 50_000, metaData: { spinAmount: 10, baseBetAmount: 200 } }, twoCurrencies);
+      expect(data).toMatchObject({ currency: 'KRW', callAmountMinor: 50_000, baseBetAmountMinor: 200 });
+      expect(command(body, twoCurrencies).currency).toBe('EUR');
+    });
+
+    it('refuses a currency the operator does not allow with 422 CURRENCY_NOT_ALLOWED', () => {
+      const error = refusal({ ...body, currency: 'KRW' });
+      expect([error.code, error.status, error.details]).toEqual(['CURRENCY_NOT_ALLOWED', 422, [{ path: 'currency', message: 'must be one of EUR' }]]);
+    });
+
+    it('refuses a base bet that is not a level of every game with 422 BET_LEVEL_NOT_AVAILABLE, listing the levels', () => {
+      const error = refusal({ ...body, gameId: [101, 103], metaData: { spinAmount: 10, baseBetAmount: 0.4 } });
+      expect([error.code, error.status]).toEqual(['BET_LEVEL_NOT_AVAILABLE', 422]);
+      expect(error.details).toEqual([
+        { path: 'metaData.baseBetAmount', message: 'game 103 offers 0.25, 0.5, 1, 2.5, 5, 10 EUR' },
+        { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 1, 10 EUR' },
+      ]);
+      expect(refusal({ ...body, metaData: { spinAmount: 10, baseBetAmount: 0.3 } }).code).toBe('BET_LEVEL_NOT_AVAILABLE');
+      // 0.2 is a EUR level, not a KRW one: the levels are those of the bonus currency.
+      expect(refusal({ ...body, currency: 'KRW', callAmount: 1_000, metaData: { spinAmount: 10, baseBetAmount: 20 } }, twoCurrencies).code).toBe('BET_LEVEL_NOT_AVAILABLE');
+    });
+
+    it('refuses amounts above the operator limits of the bonus currency with 422 naming the limit', () => {
+      const over = refusal({ ...body, currency: 'KRW', callAmount: 100_001, metaData: { spinAmount: 10, baseBetAmount: 200 } }, twoCurrencies);
+      expect([over.code, over.status, over.details]).toEqual(['CALL_AMOUNT_LIMIT_EXCEEDED', 422, [{ path: 'callAmount', message: 'at most 100000 KRW (limits.KRW.maxCallAmount)' }]]);
+      // The default for EUR: 1,000 × the highest level (10 EUR) of the games.
+      expect(command({ ...body, callAmount: 10_000 }, twoCurrencies).callAmountMinor).toBe(1_000_000);
+      expect(refusal({ ...body, callAmount: 10_000.01 }, twoCurrencies).code).toBe('CALL_AMOUNT_LIMIT_EXCEEDED');
+      const bet = refusal({ ...body, metaData: { spinAmount: 10, baseBetAmount: 2 } }, operator({ limits: { EUR: { maxBaseBetAmount: 1 } } }));
+      expect([bet.code, bet.details]).toEqual(['BASE_BET_LIMIT_EXCEEDED', [{ path: 'metaData.baseBetAmount', message: 'at most 1 EUR (limits.EUR.maxBaseBetAmount)' }]]);
     });
   });
 

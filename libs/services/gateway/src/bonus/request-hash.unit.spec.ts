@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { registerBonusCallRequest } from '@reelstream/contracts';
+import { freeSpinMetaData, registerBonusCallRequest } from '@reelstream/contracts';
 import { registrationRequestHash } from './request-hash.js';
 
-const body = { platformId: 'p-1', providerId: 1, gameId: [101, 102], playerId: 'player_1', bonusType: 1, callAmount: 50, expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 10, baseBetAmount: 0.2 } };
+const body = { platformId: 'p-1', providerId: 1, gameId: [101, 102], playerId: 'player_1', bonusType: 1, callAmount: 50, currency: 'EUR', expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 10, baseBetAmount: 0.2 } };
 const hashOf = (input: Record<string, unknown>) => registrationRequestHash(registerBonusCallRequest.parse(input));
 
 describe('registrationRequestHash (D17)', () => {
@@ -18,15 +18,40 @@ describe('registrationRequestHash (D17)', () => {
     expect(hashOf({ ...body, callAmount: 50.0 })).toBe(reference);
   });
 
-  it.each([
-    ['callAmount', { callAmount: 50.5 }],
-    ['playerId', { playerId: 'player_2' }],
-    ['gameId', { gameId: [101] }],
-    ['expireAt', { expireAt: '2026-06-30 23:59:58' }],
-    ['spinAmount', { metaData: { spinAmount: 11, baseBetAmount: 0.2 } }],
-    ['platformId', { platformId: 'p-2' }],
-  ])('changes when %s changes', (_field, change) => {
-    expect(hashOf({ ...body, ...change })).not.toBe(hashOf(body));
+  /**
+   * One change per field of the request, nested fields by their path. The list of fields comes
+   * from the schema itself (below), so a field added to the request without a row here fails.
+   */
+  const changes: Record<string, (reference: typeof body) => Record<string, unknown> | [Record<string, unknown>, Record<string, unknown>]> = {
+    platformId: (reference) => ({ ...reference, platformId: 'p-2' }),
+    issueId: ({ platformId: _platformId, ...reference }) => ({ ...reference, issueId: 'p-2' }),
+    providerId: (reference) => ({ ...reference, providerId: 2 }),
+    gameId: (reference) => ({ ...reference, gameId: [101] }),
+    playerId: (reference) => ({ ...reference, playerId: 'player_2' }),
+    bonusType: (reference) => ({ ...reference, bonusType: 2 }),
+    callAmount: (reference) => ({ ...reference, callAmount: 50.5 }),
+    currency: (reference) => ({ ...reference, currency: 'KRW' }),
+    expireAt: (reference) => ({ ...reference, expireAt: '2026-06-30 23:59:58' }),
+    // Only a Regular Bonus Call may go without it: compare two of those.
+    metaData: (reference) => {
+      const { metaData: _metaData, ...without } = reference;
+      return [{ ...reference, bonusType: 2 }, { ...without, bonusType: 2 }];
+    },
+    'metaData.spinAmount': (reference) => ({ ...reference, metaData: { ...reference.metaData, spinAmount: 11 } }),
+    'metaData.baseBetAmount': (reference) => ({ ...reference, metaData: { ...reference.metaData, baseBetAmount: 0.4 } }),
+  };
+  const schemaFields = [...Object.keys(registerBonusCallRequest.in.shape), ...Object.keys(freeSpinMetaData.shape).map((key) => `metaData.${key}`)];
+
+  it('has a change for every field of the request schema, and none for a field it lacks', () => {
+    expect(Object.keys(changes).sort()).toEqual([...schemaFields].sort());
+  });
+
+  it.each(schemaFields)('changes when %s changes', (field) => {
+    const change = changes[field];
+    if (!change) throw new Error(`no change for field ${field}`);
+    const changed = change(body);
+    const [from, to] = Array.isArray(changed) ? changed : [body, changed];
+    expect(hashOf(to)).not.toBe(hashOf(from));
   });
 
   it('is 64 lowercase hex characters', () => {

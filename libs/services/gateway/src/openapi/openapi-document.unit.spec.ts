@@ -45,6 +45,16 @@ describe('the OpenAPI document', () => {
     expect(described).toEqual(contracted);
   });
 
+  it('documents the currency of a registration with examples, and the terms refusals under 422 (issue 10)', () => {
+    const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: Record<string, { examples?: unknown[]; description?: string }> }> } }).components.schemas;
+    const currency = schemas['RegisterBonusCallRequest']?.properties?.['currency'];
+    expect(currency?.examples).toEqual(['EUR', 'KRW']);
+    expect(currency?.description).toContain('fixed for its life');
+    const register = operations.find(({ operation }) => operation.operationId === 'registerBonusCall')?.operation;
+    const refusals = Object.keys(register?.responses['422']?.content?.['application/json']?.examples ?? {});
+    expect(refusals).toEqual(expect.arrayContaining(['CURRENCY_NOT_ALLOWED', 'BET_LEVEL_NOT_AVAILABLE', 'CALL_AMOUNT_LIMIT_EXCEEDED', 'BASE_BET_LIMIT_EXCEEDED']));
+  });
+
   it('documents each error code under the status the catalogue gives it', () => {
     for (const { operation } of operations) {
       const codes = errorCodesOf(operation.operationId, ApiOperations[operation.operationId]);

@@ -86,16 +86,21 @@ function bodies(valid: fc.Arbitrary<Record<string, unknown>>, fields: readonly s
 
 const players = fc.integer({ min: 0, max: 40 }).map((n) => `fz_player_${n}`);
 
-export const validRegister = fc.record({
-  platformId: fc.oneof(fc.integer({ min: 0, max: 300 }).map((n) => `fz-reg-${n}`), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)),
-  providerId: fc.constantFrom(1, 2),
-  gameId: fc.constantFrom<number | number[]>(101, [101, 102], 103, 201, [201, 202]),
-  playerId: players,
-  bonusType: fc.constantFrom<number | string>(1, 'FreeSpin', 'freespin'),
-  callAmount: fc.constantFrom(5, 10.5, 100, 0.01),
-  expireAt: fc.constantFrom('2026-06-30 23:59:59', '2027-01-01 00:00:00'),
-  metaData: fc.record({ spinAmount: fc.integer({ min: 1, max: 100 }), baseBetAmount: fc.constantFrom(0.2, 1, 0.1) }),
-});
+export const validRegister = fc.record(
+  {
+    platformId: fc.oneof(fc.integer({ min: 0, max: 300 }).map((n) => `fz-reg-${n}`), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)),
+    providerId: fc.constantFrom(1, 2),
+    gameId: fc.constantFrom<number | number[]>(101, [101, 102], 103, 201, [201, 202]),
+    playerId: players,
+    bonusType: fc.constantFrom<number | string>(1, 'FreeSpin', 'freespin'),
+    callAmount: fc.constantFrom(5, 10.5, 100, 0.01, 200_000),
+    // Issue 10: an allowed currency, one that is not, and levels that some games lack.
+    currency: fc.constantFrom('EUR', 'KRW', 'USD'),
+    expireAt: fc.constantFrom('2026-06-30 23:59:59', '2027-01-01 00:00:00'),
+    metaData: fc.record({ spinAmount: fc.integer({ min: 1, max: 100 }), baseBetAmount: fc.constantFrom(0.2, 1, 0.1, 0.3, 200) }),
+  },
+  { requiredKeys: ['platformId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt', 'metaData'] },
+);
 
 export const validCancel = fc.oneof(
   fc.record({ issueId: fc.oneof(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 1, max: 999_999 }).map(String)) }),
@@ -112,7 +117,7 @@ export const validLaunch = fc.record({
 });
 
 export const registerBodies = bodies(validRegister as fc.Arbitrary<Record<string, unknown>>, [
-  'platformId', 'issueId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt', 'metaData', 'metaData.spinAmount', 'metaData.baseBetAmount',
+  'platformId', 'issueId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'currency', 'expireAt', 'metaData', 'metaData.spinAmount', 'metaData.baseBetAmount',
 ]);
 export const cancelBodies = bodies(validCancel as fc.Arbitrary<Record<string, unknown>>, ['issueId', 'platformId']);
 export const launchBodies = bodies(validLaunch as fc.Arbitrary<Record<string, unknown>>, ['playerId', 'providerId', 'gameId', 'language', 'returnUrl', 'isStreamer', 'currency']);

@@ -39,7 +39,7 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
         bus: ledgerBus,
         clock: harness.clock,
         ids,
-        features: (operatorId) => harness.operators.get(operatorId)?.features,
+        operators: (operatorId) => harness.operators.get(operatorId),
         catalog,
         logger: harness.logger.child({ component: 'bonus-ledger' }),
       },
