@@ -8,6 +8,7 @@ import { OperatorDirectory } from '@reelstream/config';
 import { parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { eventually } from '@reelstream/testing';
 import { CancelNotAcknowledgedError, dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleWalletRequest, silentLog, walletSubscriptions, type WalletDispatchDeps } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
@@ -53,7 +54,8 @@ describe('two dispatchers on the same transaction (a rebalance overlap)', () => 
     });
     const fast = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 102.5 });
     const first = handleWalletRequest(dispatchContext(deps(slow)), messageOf(request));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The slow one is inside its wallet call (its attempt recorded) before the fast one starts.
+    await eventually(() => expect(slow.calls).toHaveLength(1), 5_000, 5);
     await handleWalletRequest(dispatchContext(deps(fast)), messageOf(request));
     release();
     await first;
@@ -125,7 +127,7 @@ describe('a record this code cannot read', () => {
     await watcher.ready;
     const wallet = new ScriptedWallet();
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
-    for (let waited = 0; parked.length === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => expect(parked).toHaveLength(1), 5_000);
     await watcher.stop();
     expect(wallet.calls).toEqual([]);
     expect(parked.map((message) => message.headers['x-dead-letter-reason'])).toEqual([expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/)]);
