@@ -1,8 +1,10 @@
 /**
  * The delivery policy against the sandbox, in real time (spec §6, §8; D9, D11): the real 3 s and
  * 4 s limits, so the scenarios all start together in beforeAll and each test awaits its own.
- * The slow bets answer half a second either side of the 3 s limit: event-loop lag on a busy
- * machine must not decide which side of it a reply lands (2.9 s failed there every time).
+ * The slow bets answer 1 s before and 0.5 s after the 3 s limit, on warm connections: event-loop
+ * lag on a busy machine only ever makes a reply later, and must not push one answered in time past
+ * the limit (2.9 s failed there every time, 2.5 s cold now and then). That the limit is 3 s and
+ * not 3.5 s is also in the reason of the canceled bet.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { redriveDeadLetters } from '@reelstream/wallet-application';
@@ -35,10 +37,12 @@ async function requestAndSettle(request: WalletRequest): Promise<{ reply: Wallet
 beforeAll(async () => {
   rig = await startRig();
   const started = new Date();
-  for (const player of ['slow_ok', 'slow_fail', 'slow_late', 'flaky_win', 'dead_win', 'garbled', 'garbled_win']) rig.sandbox.views.setBalance('rig', player, 'EUR', 10_000);
+  for (const player of ['warm_up', 'slow_ok', 'slow_fail', 'slow_late', 'flaky_win', 'dead_win', 'garbled', 'garbled_win']) rig.sandbox.views.setBalance('rig', player, 'EUR', 10_000);
+  // One bet first, so connecting and first-call compilation are not inside a timed scenario.
+  expect((await rig.request(betRequest('warm_up'))).statusCode).toBe('OK');
 
-  scenario('bet answered in 2.5 s', () => {
-    fault({ playerId: 'slow_ok', command: 'bet', latencyMs: 2_500, times: 1 });
+  scenario('bet answered in 2.0 s', () => {
+    fault({ playerId: 'slow_ok', command: 'bet', latencyMs: 2_000, times: 1 });
     return requestAndSettle(betRequest('slow_ok'));
   });
   scenario('bet answered in 3.5 s, applied first', () => {
@@ -87,8 +91,8 @@ afterAll(async () => {
 });
 
 describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6.1, D9)', () => {
-  it('a bet answered after 2.5 s is accepted', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 2.5 s');
+  it('a bet answered after 2.0 s is accepted', async () => {
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 2.0 s');
     expect(reply).toEqual({ transactionId: request.transactionId, statusCode: 'OK', balanceMinor: 9_000, canceled: false });
     expect(typesOf(await rig.events(request.transactionId))).toEqual(['WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
     expect(balanceOf('slow_ok')).toBe(9_000);
