@@ -21,7 +21,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const RUN_LIMIT_MS = 20 * 60_000;
 
 interface JestReport {
-  testResults: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string }[] }[];
+  testResults: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 }
 
 interface RunResult {
@@ -29,6 +29,14 @@ interface RunResult {
   /** `file › test name` of every failed test; `file › (suite failed to run)` for a suite that did not load. */
   failed: string[];
   seconds: number;
+}
+
+/** The first line of a failure that says something (jest's messages start with colour codes and blank lines). */
+function firstLine(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const line = plain.split('\n').map((text) => text.trim()).find((text) => text !== '' && !text.startsWith('●')) ?? '';
+  return line.length > 140 ? `${line.slice(0, 140)}…` : line;
 }
 
 function occurrences(text: string, search: string): number {
@@ -85,8 +93,8 @@ function runJest(tree: string, projects: readonly string[], workers: number): Pr
       const report = JSON.parse(readFileSync(output, 'utf8')) as JestReport;
       const failed = report.testResults.flatMap((suite) => {
         const file = relative(tree, suite.name);
-        const tests = suite.assertionResults.filter((test) => test.status === 'failed').map((test) => `${file} › ${test.fullName}`);
-        return tests.length === 0 && suite.status === 'failed' ? [`${file} › (suite failed to run: ${suite.message.split('\n').find((line) => line.trim() !== '')?.trim() ?? ''})`] : tests;
+        const tests = suite.assertionResults.filter((test) => test.status === 'failed').map((test) => `${file} › ${test.fullName}  [${firstLine(test.failureMessages.join('\n'))}]`);
+        return tests.length === 0 && suite.status === 'failed' ? [`${file} › (suite failed to run)  [${firstLine(suite.message)}]`] : tests;
       });
       resolve({ exitCode, failed, seconds });
     });

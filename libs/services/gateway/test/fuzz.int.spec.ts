@@ -110,5 +110,5 @@ describe.each([
     expect(rejected.size).toBeGreaterThan(RUNS / 2);
     expect(pastValidation).toBeGreaterThanOrEqual(MIN_PAST_VALIDATION);
     expect(succeeded.size).toBeGreaterThan(0);
-  });
+  }, 180_000); // about 15 s each on an idle machine; several times that with the cores busy
 });
