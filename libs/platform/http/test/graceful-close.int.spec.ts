@@ -28,12 +28,11 @@ function getBody(url: string): Promise<string> {
 
 describe('closeGracefully', () => {
   it('lets a request in flight finish, then closes', async () => {
-    let answer!: () => void;
-    const { server, url } = await listen((_req, res) => {
-      answer = () => res.end('finished');
-    });
+    let arrived!: (answer: () => void) => void;
+    const inFlight = new Promise<() => void>((resolve) => (arrived = resolve));
+    const { server, url } = await listen((_req, res) => arrived(() => res.end('finished')));
     const body = getBody(url);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = await inFlight;
     const closing = closeGracefully(server, 5_000);
     answer();
     expect(await body).toBe('finished');
@@ -50,9 +49,11 @@ describe('closeGracefully', () => {
   });
 
   it('cuts a request that outlasts the drain time', async () => {
-    const { server, url } = await listen(() => undefined);
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const { server, url } = await listen(() => arrived());
     const body = getBody(url).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await inFlight;
     await closeGracefully(server, 100);
     expect(await body).toMatchObject({ code: 'ECONNRESET' });
   });

@@ -8,7 +8,6 @@ import { eventually } from '@reelstream/testing';
 import { openDatabase, type Db } from '../src/database.js';
 import { GroupMembership, initialiseOffsets } from '../src/group-membership.js';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Freezes this process's event loop: no heartbeat runs, as if the process had stalled. */
 const stall = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -42,13 +41,16 @@ describe('SqliteMessageBus leases and commits', () => {
   it('refuses the commit of a member whose lease expired, and of one whose lease was taken', async () => {
     const topics = new Map([['bets', 4]]);
     initialiseOffsets(db, 'g', topics, 'earliest');
-    const first = new GroupMembership(db, 'g', 'first', topics, 200);
-    const second = new GroupMembership(db, 'g', 'second', topics, 200);
+    // A lease long enough that the first commit lands inside it even on a busy machine.
+    const first = new GroupMembership(db, 'g', 'first', topics, 1_000);
+    const second = new GroupMembership(db, 'g', 'second', topics, 1_000);
     expect(first.balance().owned.get('bets')).toEqual([0, 1, 2, 3]);
     expect(first.commit([{ topic: 'bets', partition: 0, position: 5 }])).toEqual([]);
     expect(position('g', 'bets')).toBe(5);
 
-    await sleep(250); // the lease runs out: nobody renewed it
+    // The lease runs out (nobody renews it): wait for the instant the row itself names.
+    const leaseEnds = count("SELECT max(expires_at) FROM bus_leases WHERE group_id = 'g' AND owner = 'first'");
+    await eventually(() => expect(Date.now()).toBeGreaterThan(leaseEnds), 5_000);
     expect(first.commit([{ topic: 'bets', partition: 0, position: 7 }])).toEqual([{ topic: 'bets', partition: 0 }]);
     expect(position('g', 'bets')).toBe(5);
 
@@ -73,8 +75,8 @@ describe('SqliteMessageBus leases and commits', () => {
   });
 
   it('does not let a stalled member move the offset once its partition was taken: the message comes again', async () => {
-    const bus = await open({ instanceId: 'stalling', partitions: 1, sessionTimeoutMs: 300, pollIntervalMs: 5 });
-    const intruder = new GroupMembership(db, 'settle', 'intruder', new Map([['rounds', 1]]), 300);
+    const bus = await open({ instanceId: 'stalling', partitions: 1, sessionTimeoutMs: 1_000, pollIntervalMs: 5 });
+    const intruder = new GroupMembership(db, 'settle', 'intruder', new Map([['rounds', 1]]), 1_000);
     const deliveries: string[] = [];
     let stalled = false;
     const consumer = await bus.subscribe({
@@ -85,7 +87,7 @@ describe('SqliteMessageBus leases and commits', () => {
         deliveries.push(`seq ${seq} @${message.offset}`);
         if (seq === 1 && !stalled) {
           stalled = true;
-          stall(450); // past the lease: another member takes the partition meanwhile
+          stall(1_500); // past the lease: another member takes the partition meanwhile
           expect(intruder.balance().owned.get('rounds')).toEqual([0]);
         }
       },
@@ -101,8 +103,8 @@ describe('SqliteMessageBus leases and commits', () => {
   });
 
   it('dead-letters and commits in one transaction: nothing of either is written when the lease is gone', async () => {
-    const bus = await open({ instanceId: 'parking', partitions: 1, sessionTimeoutMs: 300, pollIntervalMs: 5 });
-    const intruder = new GroupMembership(db, 'settle', 'intruder', new Map([['wins', 1]]), 300);
+    const bus = await open({ instanceId: 'parking', partitions: 1, sessionTimeoutMs: 1_000, pollIntervalMs: 5 });
+    const intruder = new GroupMembership(db, 'settle', 'intruder', new Map([['wins', 1]]), 1_000);
     const seenAtRedelivery: { parked: number; committed: number | undefined }[] = [];
     const handled: Message[] = [];
     let stalled = false;
@@ -115,7 +117,7 @@ describe('SqliteMessageBus leases and commits', () => {
           if (stalled) seenAtRedelivery.push({ parked: count("SELECT count(*) FROM bus_messages WHERE topic = 'wins.dlq'"), committed: position('settle', 'wins') });
           else {
             stalled = true;
-            stall(450);
+            stall(1_500);
             intruder.balance();
           }
           throw new Error('operator answered garbage');

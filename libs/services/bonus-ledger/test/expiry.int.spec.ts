@@ -1,6 +1,8 @@
 /**
- * Expiry in real time (DESIGN flow 6): a bonus call with expireAt 2 s ahead is expired within
- * 3 s — with the ledger running, and with the ledger stopped across its expireAt.
+ * Expiry in real time (DESIGN flow 6): a bonus call is expired within 1 s of its expireAt — with
+ * the ledger running, and with the ledger stopped across its expireAt. The 1 s is asserted on the
+ * expiredAt the ledger records; expireAt lies far enough ahead that the set-up (a free spin, a
+ * stop) is done before it even on a busy machine, and that set-up is checked, not assumed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
@@ -18,25 +20,24 @@ afterAll(() => Promise.all([running.close(), restarted.close()]));
 
 async function registerExpiringIn(harness: LedgerHarness, ms: number, playerId: string) {
   const expireAt = new Date(Date.now() + ms).toISOString();
-  const registeredAt = Date.now();
   const { issueId } = await harness.client.ok('RegisterBonusCall', registration({ platformId: `expiry-${playerId}`, playerId, spinAmount: 4, expireAt }));
-  return { issueId, expireAt, registeredAt };
+  return { issueId, expireAt };
 }
 
 describe('expiry within 1 s of expireAt', () => {
-  it('expires a bonus call 2 s ahead within 3 s, forfeiting its unused spins and keeping its wins', async () => {
+  it('expires a bonus call at its expireAt, forfeiting its unused spins and keeping its wins', async () => {
     const { client } = running;
-    const { issueId, expireAt, registeredAt } = await registerExpiringIn(running, 2_000, 'expiring_player');
+    const { issueId, expireAt } = await registerExpiringIn(running, 4_000, 'expiring_player');
     await client.ok('StartFreeSpin', { operatorId: OPERATOR, playerId: 'expiring_player', issueId, gameId: 101, roundId: 11 });
     await client.ok('SettleFreeSpin', { operatorId: OPERATOR, playerId: 'expiring_player', issueId, roundId: 11, winMinor: 300 });
     expect(await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({ status: 'active' });
+    expect(Date.now()).toBeLessThan(Date.parse(expireAt));
 
     const expired = await eventually(async () => {
       const status = await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId });
       expect(status.status).toBe('expired');
       return status;
-    }, 3_500);
-    expect(Date.now() - registeredAt).toBeLessThan(3_000 + 250);
+    }, 10_000);
     const lateness = Date.parse(expired.expiredAt as string) - Date.parse(expireAt);
     expect(lateness).toBeGreaterThanOrEqual(0);
     expect(lateness).toBeLessThan(1_000);
@@ -46,11 +47,14 @@ describe('expiry within 1 s of expireAt', () => {
     expect(await client.ask('StartFreeSpin', { operatorId: OPERATOR, playerId: 'expiring_player', issueId, gameId: 101, roundId: 12 })).toMatchObject({ ok: false, error: { code: 'BONUS_EXPIRED' } });
   });
 
-  it('expires it on restart when the ledger was down across its expireAt, still within 3 s', async () => {
-    const { issueId, expireAt, registeredAt } = await registerExpiringIn(restarted, 2_000, 'downtime_player');
+  it('expires it on restart when the ledger was down across its expireAt, within 1 s of the restart', async () => {
+    const { issueId, expireAt } = await registerExpiringIn(restarted, 3_000, 'downtime_player');
     await restarted.stopLedger();
-    // Down across expireAt: wait for the instant to pass while nothing runs.
-    await eventually(() => expect(Date.now()).toBeGreaterThan(Date.parse(expireAt) + 100), 3_000);
+    const stream = 'playerBonus-demo-downtime_player';
+    // Down across expireAt: stopped before it (nothing expired it yet), back only after it.
+    expect((await restarted.backends.store.readStream(stream)).map((event) => event.type)).toEqual(['BonusCallRegistered']);
+    expect(Date.now()).toBeLessThan(Date.parse(expireAt));
+    await eventually(() => expect(Date.now()).toBeGreaterThan(Date.parse(expireAt) + 100), 5_000);
     const restartedAt = Date.now();
     await restarted.startLedger();
 
@@ -58,9 +62,9 @@ describe('expiry within 1 s of expireAt', () => {
       const status = await restarted.client.ok('GetBonusCall', { operatorId: OPERATOR, issueId });
       expect(status.status).toBe('expired');
       return status;
-    }, 3_000);
-    expect(Date.now() - registeredAt).toBeLessThan(3_000 + 250);
+    }, 10_000);
     expect(Date.parse(expired.expiredAt as string) - restartedAt).toBeLessThan(1_000);
     expect(Date.parse(expired.expiredAt as string)).toBeGreaterThan(Date.parse(expireAt));
+    expect((await restarted.backends.store.readStream(stream)).map((event) => event.type)).toEqual(['BonusCallRegistered', 'BonusCallExpired']);
   });
 });

@@ -159,7 +159,7 @@ describe('the game page in Chromium', () => {
 
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
     await page.waitForTimeout(3_300);
+    // An artefact for people to look at (test-output/), not a check: playwright throws if it cannot write it.
     await page.screenshot({ path: SCREENSHOT });
-    expect(existsSync(SCREENSHOT)).toBe(true);
   });
 });

@@ -1,6 +1,11 @@
 /**
  * The delivery policy against the sandbox, in real time (spec §6, §8; D9, D11): the real 3 s and
- * 4 s limits, so the scenarios all start together in beforeAll and each test awaits its own.
+ * 4 s limits, so the scenarios start together in beforeAll and each test awaits its own.
+ * The slow bets answer 1 s before and 0.5 s after the 3 s limit, on a warm connection, while
+ * nothing else of this test runs: lag on a busy machine only ever makes a reply later, and must
+ * not push one answered in time past the limit (2.9 s failed there every time; 2.5 s and 2.0 s
+ * beside the other scenarios now and then). That the limit is 3 s, not 3.5 s, the canceled bet's
+ * reason also says.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { redriveDeadLetters } from '@reelstream/wallet-application';
@@ -33,20 +38,10 @@ async function requestAndSettle(request: WalletRequest): Promise<{ reply: Wallet
 beforeAll(async () => {
   rig = await startRig();
   const started = new Date();
-  for (const player of ['slow_ok', 'slow_fail', 'slow_late', 'flaky_win', 'dead_win', 'garbled', 'garbled_win']) rig.sandbox.views.setBalance('rig', player, 'EUR', 10_000);
+  for (const player of ['warm_up', 'slow_ok', 'slow_fail', 'slow_late', 'flaky_win', 'dead_win', 'garbled', 'garbled_win']) rig.sandbox.views.setBalance('rig', player, 'EUR', 10_000);
+  // One bet first, so connecting and first-call compilation are not inside a timed scenario.
+  expect((await rig.request(betRequest('warm_up'))).statusCode).toBe('OK');
 
-  scenario('bet answered in 2.9 s', () => {
-    fault({ playerId: 'slow_ok', command: 'bet', latencyMs: 2_900, times: 1 });
-    return requestAndSettle(betRequest('slow_ok'));
-  });
-  scenario('bet answered in 3.1 s, applied first', () => {
-    fault({ playerId: 'slow_fail', command: 'bet', latencyMs: 3_100, times: 1 });
-    return requestAndSettle(betRequest('slow_fail'));
-  });
-  scenario('bet applied only after 3.1 s', () => {
-    fault({ playerId: 'slow_late', command: 'bet', latencyMs: 3_100, latencyPhase: 'before_apply', times: 1 });
-    return requestAndSettle(betRequest('slow_late'));
-  });
   scenario('win failing twice', async () => {
     fault({ playerId: 'flaky_win', command: 'win', httpStatus: 500, times: 2 });
     return requestAndSettle(await winRequest(rig.store, 'flaky_win'));
@@ -77,7 +72,23 @@ beforeAll(async () => {
     return requestAndSettle(await winRequest(rig.store, 'garbled_win'));
   });
   scenario('bet signed with the wrong secret', () => requestAndSettle(betRequest('badsig', 1_000, 'missigned')));
-}, 30_000);
+
+  // The timed bets run after the rest has settled: nothing else in this process then competes with
+  // them for a busy CPU between the request and its reply.
+  await Promise.allSettled(scenarios.values());
+  scenario('bet answered in 2.0 s', () => {
+    fault({ playerId: 'slow_ok', command: 'bet', latencyMs: 2_000, times: 1 });
+    return requestAndSettle(betRequest('slow_ok'));
+  });
+  scenario('bet answered in 3.5 s, applied first', () => {
+    fault({ playerId: 'slow_fail', command: 'bet', latencyMs: 3_500, times: 1 });
+    return requestAndSettle(betRequest('slow_fail'));
+  });
+  scenario('bet applied only after 3.5 s', () => {
+    fault({ playerId: 'slow_late', command: 'bet', latencyMs: 3_500, latencyPhase: 'before_apply', times: 1 });
+    return requestAndSettle(betRequest('slow_late'));
+  });
+}, 60_000);
 
 afterAll(async () => {
   await Promise.allSettled(scenarios.values());
@@ -85,15 +96,15 @@ afterAll(async () => {
 });
 
 describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6.1, D9)', () => {
-  it('a bet answered after 2.9 s is accepted', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 2.9 s');
+  it('a bet answered after 2.0 s is accepted', async () => {
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 2.0 s');
     expect(reply).toEqual({ transactionId: request.transactionId, statusCode: 'OK', balanceMinor: 9_000, canceled: false });
     expect(typesOf(await rig.events(request.transactionId))).toEqual(['WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
     expect(balanceOf('slow_ok')).toBe(9_000);
   });
 
-  it('a bet answered after 3.1 s is canceled: one cancel, which refunds the bet the wallet did apply', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 3.1 s, applied first');
+  it('a bet answered after 3.5 s is canceled: one cancel, which refunds the bet the wallet did apply', async () => {
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 3.5 s, applied first');
     expect(reply).toMatchObject({ transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: true });
     expect(reply.reason).toMatch(/timeout: no reply within 3000 ms/);
     const events = await eventually(async () => {
@@ -112,7 +123,7 @@ describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6
   });
 
   it('a cancel that overtakes its slow bet takes effect once, and the late bet is refused', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet applied only after 3.1 s');
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet applied only after 3.5 s');
     expect(reply).toMatchObject({ statusCode: 'ERR_UNKNOWN', canceled: true });
     await eventually(() => expect(ledgerOf('slow_late').map((row) => row.command).sort()).toEqual(['bet', 'cancel']), 10_000);
     const ledger = ledgerOf('slow_late');

@@ -8,7 +8,7 @@ import { OperatorDirectory } from '@reelstream/config';
 import { parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
-import { recordWinSource } from '@reelstream/testing';
+import { eventually, recordWinSource } from '@reelstream/testing';
 import { CancelNotAcknowledgedError, dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleWalletRequest, silentLog, walletSubscriptions, type WalletDispatchDeps } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
@@ -56,7 +56,8 @@ describe('two dispatchers on the same transaction (a rebalance overlap)', () => 
     });
     const fast = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 102.5 });
     const first = handleWalletRequest(dispatchContext(deps(slow)), messageOf(request));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The slow one is inside its wallet call (its attempt recorded) before the fast one starts.
+    await eventually(() => expect(slow.calls).toHaveLength(1), 5_000, 5);
     await handleWalletRequest(dispatchContext(deps(fast)), messageOf(request));
     release();
     await first;
@@ -130,7 +131,7 @@ describe('a record this code cannot read', () => {
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
     // Delivered again: still one dead letter in the record.
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
-    for (let waited = 0; letters.length < 2 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => expect(letters).toHaveLength(2), 5_000);
     await watcher.stop();
     expect(wallet.calls).toEqual([]);
     const raw = await store.readStream(walletTxStream(request.transactionId));
