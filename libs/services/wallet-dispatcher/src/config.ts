@@ -21,7 +21,7 @@ const bulkheadOverrides = z
       z.strictObject({ maxInFlight: z.number().int().positive().optional(), failureThreshold: z.number().int().positive().optional(), openMs: z.number().int().positive().optional() }),
     ),
   )
-  .default({});
+  .optional();
 
 export const dispatcherEnv = z.object({
   ...platformEnvShape,
@@ -76,7 +76,7 @@ export function dispatcherSettingsFromEnv(source: Env): DispatcherSettings {
       maxSockets: env.CALLBACK_MAX_SOCKETS,
       keyConcurrency: env.WALLET_KEY_CONCURRENCY,
       bulkhead: { maxInFlight: env.OPERATOR_MAX_IN_FLIGHT, failureThreshold: env.OPERATOR_CIRCUIT_FAILURES, openMs: env.OPERATOR_CIRCUIT_OPEN_MS },
-      operatorBulkheads: env.OPERATOR_BULKHEADS_JSON,
+      operatorBulkheads: env.OPERATOR_BULKHEADS_JSON ?? {},
     },
     operators: new OperatorDirectory(loaded.operators),
     operatorsSource: loaded.source,

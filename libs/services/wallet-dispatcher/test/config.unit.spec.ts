@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@reelstream/config';
+import { dispatcherSettingsFromEnv } from '../src/index.js';
+
+describe('the dispatcher’s bulkhead and concurrency settings', () => {
+  it('default to 16 keys per partition and 8 in flight, 5 failures, 5 s open per operator', () => {
+    const { config } = dispatcherSettingsFromEnv({});
+    expect(config).toMatchObject({ keyConcurrency: 16, bulkhead: { maxInFlight: 8, failureThreshold: 5, openMs: 5_000 }, operatorBulkheads: {} });
+  });
+
+  it('read per-operator overrides from OPERATOR_BULKHEADS_JSON', () => {
+    const { config } = dispatcherSettingsFromEnv({ WALLET_KEY_CONCURRENCY: '32', OPERATOR_MAX_IN_FLIGHT: '4', OPERATOR_BULKHEADS_JSON: '{"casino_b":{"maxInFlight":2,"openMs":10000}}' });
+    expect(config).toMatchObject({ keyConcurrency: 32, bulkhead: { maxInFlight: 4 }, operatorBulkheads: { casino_b: { maxInFlight: 2, openMs: 10_000 } } });
+  });
+
+  it('refuse a bad override with the variable named', () => {
+    expect(() => dispatcherSettingsFromEnv({ OPERATOR_BULKHEADS_JSON: '{"casino_b":{"maxInflight":2}}' })).toThrow(ConfigError);
+    expect(() => dispatcherSettingsFromEnv({ OPERATOR_BULKHEADS_JSON: 'not json' })).toThrow(/OPERATOR_BULKHEADS_JSON/);
+    expect(() => dispatcherSettingsFromEnv({ OPERATOR_MAX_IN_FLIGHT: '0' })).toThrow(/OPERATOR_MAX_IN_FLIGHT/);
+  });
+});
