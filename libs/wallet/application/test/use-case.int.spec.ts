@@ -8,7 +8,7 @@ import { OperatorDirectory } from '@reelstream/config';
 import { Headers, parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
-import { dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleDelayedMessage, handleWalletRequest, NotDueYet, RetryTiers, silentLog, walletSubscriptions, type WalletDispatchDeps } from '../src/index.js';
+import { dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleDelayedMessage, handleWalletRequest, NotDueYet, RetryTiers, silentLog, walletSubscriptions, WalletTxRepository, type WalletDispatchDeps } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
 let dir: string;
@@ -139,6 +139,25 @@ describe('cancel delivery', () => {
     await until(() => back.length >= 1);
     await watcher.stop();
     expect(back.map((message) => ({ key: message.key, value: message.value, headers: message.headers }))).toEqual([{ key: 'alpha:p9', value: { refTransactionId: 1 }, headers: { [Headers.retryCount]: '3' } }]);
+  });
+
+  it("a win the operator's bulkhead refused is rescheduled without using up an attempt, and sent again with the same transactionId when due", async () => {
+    const request = win('beta', 'p7');
+    const refusing = new ScriptedWallet({ kind: 'no_reply', cause: 'unavailable', reason: 'not sent: circuit open', retryAfterMs: 3_000 });
+    const delayed = await watchDelayTopics();
+    const { requests } = walletSubscriptions(deps(refusing));
+    const message = messageOf(request);
+    await requests.handler(message, { attempt: 1 });
+    await until(() => delayed.messages.length >= 1);
+    await delayed.stop();
+    expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([['wallet.retry.5s', 'wallet.requests']]);
+    const pending = (await new WalletTxRepository(store).load(request.transactionId)).state;
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1, inFlight: true });
+
+    const ok = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 12.5 });
+    await walletSubscriptions(deps(ok)).requests.handler(message, { attempt: 1 });
+    expect(ok.calls.map((body) => body.transactionId)).toEqual([request.transactionId]);
+    expect((await new WalletTxRepository(store).load(request.transactionId)).state).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
   it('the cancel and request consumers never park and take several players of a partition at once; the delay consumer keeps its order', () => {
