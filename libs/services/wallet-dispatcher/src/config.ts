@@ -18,7 +18,7 @@ const bulkheadOverrides = z
   .pipe(
     z.record(
       z.string().min(1),
-      z.strictObject({ maxInFlight: z.number().int().positive().optional(), failureThreshold: z.number().int().positive().optional(), openMs: z.number().int().positive().optional() }),
+      z.strictObject({ maxInFlight: z.number().int().positive().optional(), maxQueueWaitMs: z.number().int().nonnegative().optional(), failureThreshold: z.number().int().positive().optional(), openMs: z.number().int().positive().optional() }),
     ),
   )
   .optional();
@@ -33,8 +33,10 @@ export const dispatcherEnv = z.object({
   CALLBACK_MAX_SOCKETS: positiveInt(64),
   /** Messages of one bus partition in handlers at once, never two of one player. */
   WALLET_KEY_CONCURRENCY: positiveInt(DEFAULT_KEY_CONCURRENCY),
-  /** Callbacks to one operator in flight at once (its bulkhead); one more is refused at once. Keep it below WALLET_KEY_CONCURRENCY. */
+  /** Callbacks to one operator in flight at once (its bulkhead). */
   OPERATOR_MAX_IN_FLIGHT: positiveInt(defaultBulkheadLimits.maxInFlight),
+  /** How long a callback beyond the in-flight limit waits for a slot before it is refused (not sent). */
+  OPERATOR_QUEUE_WAIT_MS: positiveInt(defaultBulkheadLimits.maxQueueWaitMs),
   /** Consecutive failed callbacks (no reply, time-out, HTTP error) that open an operator's circuit. */
   OPERATOR_CIRCUIT_FAILURES: positiveInt(defaultBulkheadLimits.failureThreshold),
   /** How long an open circuit refuses that operator's callbacks before one probe goes through. */
@@ -49,7 +51,7 @@ export interface WalletDispatcherConfig {
   /** Interface of the health server. Default all. */
   healthHost?: string;
   maxSockets: number;
-  /** Default 16 (`DEFAULT_KEY_CONCURRENCY`). */
+  /** Default 32 (`DEFAULT_KEY_CONCURRENCY`). */
   keyConcurrency?: number;
   /** Bulkhead limits of operators without their own. Default `defaultBulkheadLimits`. */
   bulkhead?: BulkheadLimits;
@@ -75,7 +77,7 @@ export function dispatcherSettingsFromEnv(source: Env): DispatcherSettings {
       healthPort: env.HEALTH_PORT,
       maxSockets: env.CALLBACK_MAX_SOCKETS,
       keyConcurrency: env.WALLET_KEY_CONCURRENCY,
-      bulkhead: { maxInFlight: env.OPERATOR_MAX_IN_FLIGHT, failureThreshold: env.OPERATOR_CIRCUIT_FAILURES, openMs: env.OPERATOR_CIRCUIT_OPEN_MS },
+      bulkhead: { maxInFlight: env.OPERATOR_MAX_IN_FLIGHT, maxQueueWaitMs: env.OPERATOR_QUEUE_WAIT_MS, failureThreshold: env.OPERATOR_CIRCUIT_FAILURES, openMs: env.OPERATOR_CIRCUIT_OPEN_MS },
       operatorBulkheads: env.OPERATOR_BULKHEADS_JSON ?? {},
     },
     operators: new OperatorDirectory(loaded.operators),

@@ -3,9 +3,9 @@ import { ConfigError } from '@reelstream/config';
 import { dispatcherSettingsFromEnv } from '../src/index.js';
 
 describe('the dispatcher’s bulkhead and concurrency settings', () => {
-  it('default to 16 keys per partition and 8 in flight, 5 failures, 5 s open per operator', () => {
+  it('default to 32 keys per partition and, per operator, 16 in flight, 500 ms queue wait, 5 failures, 5 s open', () => {
     const { config } = dispatcherSettingsFromEnv({});
-    expect(config).toMatchObject({ keyConcurrency: 16, bulkhead: { maxInFlight: 8, failureThreshold: 5, openMs: 5_000 }, operatorBulkheads: {} });
+    expect(config).toMatchObject({ keyConcurrency: 32, bulkhead: { maxInFlight: 16, maxQueueWaitMs: 500, failureThreshold: 5, openMs: 5_000 }, operatorBulkheads: {} });
   });
 
   it('read per-operator overrides from OPERATOR_BULKHEADS_JSON', () => {

@@ -30,11 +30,11 @@ export const WalletConsumerGroups = {
 const NEVER_PARK = Number.MAX_SAFE_INTEGER;
 
 /** Default messages of one partition in handlers at once (distinct keys). */
-export const DEFAULT_KEY_CONCURRENCY = 16;
+export const DEFAULT_KEY_CONCURRENCY = 32;
 
 export interface WalletSubscriptionOptions {
   partitionsConsumedConcurrently?: number;
-  /** Messages of one partition in handlers at once, never two of one player. Default 16. */
+  /** Messages of one partition in handlers at once, never two of one player. Default 32. */
   keyConcurrency?: number;
 }
 

@@ -26,7 +26,7 @@ class ControlledWallet implements OperatorWallet {
   }
 }
 
-function setup(limits = { maxInFlight: 2, failureThreshold: 3, openMs: 1_000 }) {
+function setup(limits = { maxInFlight: 2, maxQueueWaitMs: 50, failureThreshold: 3, openMs: 1_000 }) {
   let now = 0;
   const inner = new ControlledWallet();
   const changes: CircuitChange[] = [];
@@ -71,17 +71,22 @@ describe('OperatorBulkheadWallet: one compartment per operator', () => {
     expect(changes.map((change) => change.to)).toEqual(['open', 'half_open', 'open', 'half_open', 'closed']);
   });
 
-  it('caps each operator’s calls in flight: one more is refused at once, another operator still gets through', async () => {
+  it('caps each operator’s calls in flight: one more waits for a slot at most maxQueueWaitMs, then is refused; another operator still gets through', async () => {
     const { inner, wallet } = setup();
     let release: () => void = () => undefined;
     inner.hold = new Promise((resolve) => (release = resolve));
     const held = [wallet.call(beta, body, 3_000), wallet.call(beta, body, 3_000)];
+    const started = performance.now();
     expect(await wallet.call(beta, body, 3_000)).toMatchObject({ kind: 'no_reply', cause: 'unavailable' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
     expect(wallet.circuitOf('beta').inFlight).toBe(2);
     const alphaCall = wallet.call(alpha, body, 3_000);
     expect(inner.sent).toEqual(['beta', 'beta', 'alpha']);
+    // A call queued while the slots are taken goes out as soon as one is free.
+    const queued = wallet.call(beta, body, 3_000);
     release();
-    expect(await Promise.all([...held, alphaCall])).toEqual([ok, ok, ok]);
+    expect(await Promise.all([...held, alphaCall, queued])).toEqual([ok, ok, ok, ok]);
+    expect(inner.sent).toEqual(['beta', 'beta', 'alpha', 'beta']);
     expect(wallet.circuitOf('beta').inFlight).toBe(0);
   });
 });

@@ -162,8 +162,8 @@ describe('cancel delivery', () => {
 
   it('the cancel and request consumers never park and take several players of a partition at once; the delay consumer keeps its order', () => {
     const { requests, cancels, delayed } = walletSubscriptions(deps(new ScriptedWallet()));
-    expect(requests).toMatchObject({ groupId: 'wallet-dispatcher', topics: ['wallet.requests'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 16 });
-    expect(cancels).toMatchObject({ groupId: 'wallet-dispatcher.cancels', topics: ['wallet.cancels'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 16 });
+    expect(requests).toMatchObject({ groupId: 'wallet-dispatcher', topics: ['wallet.requests'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 32 });
+    expect(cancels).toMatchObject({ groupId: 'wallet-dispatcher.cancels', topics: ['wallet.cancels'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 32 });
     expect([1, 2, 3].map((attempt) => cancels.retryDelayMs?.(attempt))).toEqual([250, 500, 1_000]);
     expect(delayed).toMatchObject({ groupId: 'wallet-dispatcher.delayed', topics: ['wallet.retry.1s', 'wallet.retry.5s', 'wallet.retry.30s'], maxAttempts: Number.MAX_SAFE_INTEGER });
     expect(delayed.keyConcurrency).toBeUndefined();
