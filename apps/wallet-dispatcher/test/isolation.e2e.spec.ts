@@ -60,7 +60,10 @@ beforeAll(async () => {
   const operatorsJson = JSON.stringify([operator(A, `${sandboxes[A]?.url}/wallet/${A}`), operator(B, `${sandboxes[B]?.url}/wallet/${B}`)]);
   ({ store } = await openEventStore(`sqlite:${join(dir, 'reelstream.db')}`));
   bus = await openMessageBus(`sqlite:${join(dir, 'reelstream.db')}`, { instanceId: 'isolation-requester' });
-  dispatcher = new DispatcherProcess({ DATA_DIR: dir, OPERATORS_JSON: operatorsJson, HEALTH_PORT: '0', INSTANCE_ID: 'isolation-dispatcher', WORKER_ID: '4', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true' });
+  dispatcher = new DispatcherProcess({ DATA_DIR: dir, OPERATORS_JSON: operatorsJson, HEALTH_PORT: '0', INSTANCE_ID: 'isolation-dispatcher', WORKER_ID: '4', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
+    // B's own, smaller bulkhead (per-operator configuration); A keeps the defaults.
+    OPERATOR_BULKHEADS_JSON: JSON.stringify({ [B]: { maxInFlight: 4 } }),
+  });
   await Promise.race([dispatcher.ready, dispatcher.exited.then(() => Promise.reject(new Error(`dispatcher exited early: ${dispatcher.diagnostics()}`)))]);
 }, 60_000);
 

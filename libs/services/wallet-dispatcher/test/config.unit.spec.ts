@@ -3,9 +3,9 @@ import { ConfigError } from '@reelstream/config';
 import { dispatcherSettingsFromEnv } from '../src/index.js';
 
 describe('the dispatcher’s bulkhead and concurrency settings', () => {
-  it('default to 32 keys per partition and, per operator, 16 in flight, 500 ms queue wait, 5 failures, 5 s open', () => {
+  it('default to 32 keys per partition and, per operator, 64 in flight, 1 s queue wait, 5 failures, 5 s open', () => {
     const { config } = dispatcherSettingsFromEnv({});
-    expect(config).toMatchObject({ keyConcurrency: 32, bulkhead: { maxInFlight: 16, maxQueueWaitMs: 500, failureThreshold: 5, openMs: 5_000 }, operatorBulkheads: {} });
+    expect(config).toMatchObject({ keyConcurrency: 32, bulkhead: { maxInFlight: 64, maxQueueWaitMs: 1_000, failureThreshold: 5, openMs: 5_000 }, operatorBulkheads: {} });
   });
 
   it('read per-operator overrides from OPERATOR_BULKHEADS_JSON', () => {

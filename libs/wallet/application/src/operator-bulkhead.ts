@@ -26,7 +26,7 @@ export interface BulkheadLimits {
   openMs: number;
 }
 
-export const defaultBulkheadLimits: BulkheadLimits = { maxInFlight: 16, maxQueueWaitMs: 500, failureThreshold: 5, openMs: 5_000 };
+export const defaultBulkheadLimits: BulkheadLimits = { maxInFlight: 64, maxQueueWaitMs: 1_000, failureThreshold: 5, openMs: 5_000 };
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
