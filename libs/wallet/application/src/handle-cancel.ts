@@ -32,6 +32,12 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
     await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, `operator ${delivery.operatorId} is not configured on this dispatcher`);
     return;
   }
+  // An open circuit: wait for it durably, without recording an attempt that would not be sent.
+  const refusingForMs = deps.wallet.refusingForMs?.(operator.id);
+  if (refusingForMs !== undefined) {
+    await reschedule(context, message, refusingForMs, `operator ${operator.id}'s circuit is open`);
+    return;
+  }
   const eventContext = eventContextOf(context, message, delivery.operatorId, delivery.refTransactionId);
   for (let round = 1; ; round++) {
     try {

@@ -70,6 +70,11 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     return { state: compartment.state, inFlight: compartment.inFlight, consecutiveFailures: compartment.consecutiveFailures };
   }
 
+  refusingForMs(operatorId: string): number | undefined {
+    const refused = this.refusal(operatorId, this.compartment(operatorId), this.options.limitsOf(operatorId));
+    return refused?.kind === 'no_reply' ? refused.retryAfterMs : undefined;
+  }
+
   async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
     const limits = this.options.limitsOf(operator.id);
     const compartment = this.compartment(operator.id);

@@ -45,6 +45,8 @@ describe('OperatorBulkheadWallet: one compartment per operator', () => {
     expect(await wallet.call(alpha, body, 3_000)).toEqual(ok);
     expect(wallet.circuitOf('alpha').state).toBe('closed');
     expect(changes).toEqual([{ operatorId: 'beta', from: 'closed', to: 'open', consecutiveFailures: 3 }]);
+    expect(wallet.refusingForMs('beta')).toBe(1_000);
+    expect(wallet.refusingForMs('alpha')).toBeUndefined();
   });
 
   it('an operator’s own refusal (a status code) is an answer, not a failure', async () => {

@@ -116,6 +116,22 @@ describe('cancel delivery', () => {
     expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([['wallet.retry.5s', new Date(clock.now().getTime() + 5_000).toISOString()]]);
   });
 
+  it('an open circuit known before the call: the cancel waits on a delay topic, nothing sent and nothing recorded', async () => {
+    const request = bet();
+    const context = dispatchContext(deps(new ScriptedWallet(failure)));
+    await handleWalletRequest(context, messageOf(request));
+    const cancel = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent).find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+    const before = await types(request.transactionId);
+    const open = Object.assign(new ScriptedWallet(), { refusingForMs: (operatorId: string) => (operatorId === 'alpha' ? 4_000 : undefined) });
+    const delayed = await watchDelayTopics();
+    await handleCancelDelivery(dispatchContext(deps(open)), messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels));
+    await until(() => delayed.messages.length >= 1);
+    await delayed.stop();
+    expect(open.calls).toEqual([]);
+    expect(await types(request.transactionId)).toEqual(before);
+    expect(delayed.messages.map((message) => message.topic)).toEqual(['wallet.retry.5s']);
+  });
+
   it('a cancel of an operator that is not configured waits durably on the longest delay topic, calling nobody', async () => {
     const wallet = new ScriptedWallet();
     const delayed = await watchDelayTopics();
