@@ -1,7 +1,9 @@
 /**
  * Players of one operator spinning as the game-server plays them: a bet, and after an OK its win,
  * each sent with `bus.request` and the game-server's wallet time-out (no reply in time is what the
- * player sees as 503 WALLET_UNAVAILABLE), then a pause. Every request is timed.
+ * player sees as 503 WALLET_UNAVAILABLE). Each player starts a spin every `periodMs` (or as soon as
+ * the last one ends, if it took longer), so a failing wallet that answers fast does not make its
+ * players spin faster than in the baseline. Every request is timed.
  */
 import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } from '@reelstream/contracts';
 import { isRequestTimeout, type MessageBus } from '@reelstream/ports';
@@ -30,7 +32,7 @@ export class Players {
     readonly operatorId: string,
     private readonly playerIds: readonly string[],
     private readonly nextId: () => number,
-    private readonly pauseMs: number,
+    private readonly periodMs: number,
   ) {}
 
   start(): void {
@@ -60,15 +62,16 @@ export class Players {
   }
 
   private async play(playerId: string, index: number): Promise<void> {
-    await sleep((index * this.pauseMs) / this.playerIds.length);
+    await sleep((index * this.periodMs) / this.playerIds.length);
     const base = { operatorId: this.operatorId, playerId, providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0 } as const;
     while (this.running) {
+      const spinStarted = performance.now();
       const roundId = this.nextId();
       const bet = await this.send({ ...base, command: 'bet', transactionId: this.nextId(), roundId, requestedAt: new Date().toISOString(), amountMinor: 100, isBonusBusy: false });
       if (bet.reply?.statusCode === 'OK') {
         await this.send({ ...base, command: 'win', transactionId: this.nextId(), roundId, requestedAt: new Date().toISOString(), amountMinor: 150, isRoundFinished: true });
       }
-      await sleep(this.pauseMs);
+      await sleep(Math.max(0, spinStarted + this.periodMs - performance.now()));
     }
   }
 }
