@@ -14,6 +14,12 @@ export const Headers = {
   traceparent: 'traceparent',
   tracestate: 'tracestate',
   contentType: 'content-type',
+  /** On a delay topic: the topic the message goes back to when due. */
+  retryTopic: 'x-retry-topic',
+  /** On a delay topic: ISO-8601 time before which the message is not re-published. */
+  notBefore: 'x-not-before',
+  /** How many times the message was rescheduled through a delay topic (survives restarts with it). */
+  retryCount: 'x-retry-count',
 } as const;
 
 /** HTTP headers of the API v1 and the callbacks. */

@@ -23,8 +23,8 @@ describe('bus headers: the same strings as @reelstream/ports where they overlap'
 });
 
 describe('topics and their keys (DESIGN §4)', () => {
-  it('has the seven topics, each with its key', () => {
-    expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.cancels', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests']);
+  it('has the seven topics and the three delay topics, each with its key', () => {
+    expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.cancels', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests', 'wallet.retry.1s', 'wallet.retry.30s', 'wallet.retry.5s']);
     expect(Object.keys(TopicKeys).sort()).toEqual(Object.values(Topics).sort());
     expect(TopicKeys['wallet.requests']).toBe('operatorId:playerId');
     expect(TopicKeys['bonus.replies']).toBe('correlationId');

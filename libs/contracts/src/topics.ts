@@ -21,6 +21,16 @@ export const Topics = {
    * backoff and never parked, so a pending cancel survives restarts. Key: operator and player (`playerKey`).
    */
   walletCancels: 'wallet.cancels',
+  /**
+   * Delay topics (the non-blocking retry pattern): a `wallet.cancels` or `wallet.requests` message
+   * rescheduled not before a time — a cancel the operator did not acknowledge, an operator whose
+   * circuit is open or that is not configured — so its own partition moves on. Each topic holds one
+   * delay, so its head is always the earliest due; the dispatcher re-publishes each message to the
+   * topic it came from when due. Key: the original's (`playerKey`).
+   */
+  walletRetry1s: 'wallet.retry.1s',
+  walletRetry5s: 'wallet.retry.5s',
+  walletRetry30s: 'wallet.retry.30s',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -32,6 +42,9 @@ export const TopicKeys = {
   'wallet.replies': 'correlationId',
   'wallet.dead-letters': 'operatorId:playerId',
   'wallet.cancels': 'operatorId:playerId',
+  'wallet.retry.1s': 'operatorId:playerId',
+  'wallet.retry.5s': 'operatorId:playerId',
+  'wallet.retry.30s': 'operatorId:playerId',
 } as const satisfies Record<Topic, string>;
 
 /**

@@ -37,6 +37,7 @@ const subscribeSchema = z.object({
   fromOffset: z.enum(['earliest', 'latest']).default('earliest'),
   maxAttempts: z.number().int().min(1).default(5),
   partitionsConsumedConcurrently: z.number().int().min(1).optional(),
+  keyConcurrency: z.number().int().min(1).max(10_000).default(1),
 });
 
 const FETCH_BATCH = 100;
@@ -92,7 +93,7 @@ export class SqliteConsumer implements Consumer {
     // Fixed before `ready`: 'latest' means the end of the log when this member joined.
     initialiseOffsets(env.db, parsed.groupId, topics, parsed.fromOffset);
     const membership = new GroupMembership(env.db, parsed.groupId, memberId, topics, env.options.sessionTimeoutMs);
-    const consumer = new SqliteConsumer(env, options, parsed.maxAttempts, parsed.partitionsConsumedConcurrently, membership, onStopped);
+    const consumer = new SqliteConsumer(env, options, parsed, membership, onStopped);
     await consumer.begin();
     return consumer;
   }
@@ -100,11 +101,11 @@ export class SqliteConsumer implements Consumer {
   private constructor(
     private readonly env: ConsumerEnvironment,
     private readonly options: SqliteSubscribeOptions,
-    private readonly maxAttempts: number,
-    concurrency: number | undefined,
+    private readonly limits: { maxAttempts: number; partitionsConsumedConcurrently?: number | undefined; keyConcurrency: number },
     private readonly membership: GroupMembership,
     private readonly onStopped: (c: SqliteConsumer) => void,
   ) {
+    const concurrency = limits.partitionsConsumedConcurrently;
     this.semaphore = concurrency === undefined ? undefined : new Semaphore(concurrency);
     this.heartbeatMs = heartbeatIntervalMs(env.options);
     this.rebalanceMs = Math.min(this.heartbeatMs, Math.max(20, 2 * env.options.pollIntervalMs));
@@ -113,8 +114,8 @@ export class SqliteConsumer implements Consumer {
       `SELECT id, key, value, headers, timestamp FROM bus_messages
        WHERE topic = ? AND partition = ? AND id > ? ORDER BY id LIMIT ?`,
     );
-    this.parkTransaction = env.db.transaction((tp: TopicPartition, row: LogRow, deadLetterTopic: string, headers: Headers) => {
-      if (membership.commitInTransaction([{ ...tp, position: row.id }]).length > 0) return false;
+    this.parkTransaction = env.db.transaction((tp: TopicPartition, row: LogRow, position: number, deadLetterTopic: string, headers: Headers) => {
+      if (membership.commitInTransaction([{ ...tp, position }]).length > 0) return false;
       env.writer.append(deadLetterTopic, [{ key: row.key, value: row.value, headers: JSON.stringify(headers) }]);
       return true;
     });
@@ -188,13 +189,14 @@ export class SqliteConsumer implements Consumer {
     const start = this.membership.committedPosition(topic, partition);
     const worker = new PartitionWorker(topic, partition, start, {
       handler: this.options.handler,
-      maxAttempts: this.maxAttempts,
+      maxAttempts: this.limits.maxAttempts,
+      keyConcurrency: this.limits.keyConcurrency,
       retryDelayMs: this.options.retryDelayMs ?? defaultRetryDelayMs,
       semaphore: this.semaphore,
       leaseValid: () => Date.now() < this.leaseDeadline,
       fetch: (t, p, afterId) => this.fetchRows.all(t, p, afterId, FETCH_BATCH),
       onHandled: (t, p, id) => this.committer.markHandled(t, p, id),
-      park: (t, p, row, error, attempts) => this.park({ topic: t, partition: p }, row, error, attempts),
+      park: (t, p, row, error, attempts, position) => this.park({ topic: t, partition: p }, row, error, attempts, position),
       onError: this.env.onError,
     });
     const slot: Slot = { worker, state: 'running' };
@@ -239,7 +241,7 @@ export class SqliteConsumer implements Consumer {
     void releasing.finally(() => this.releases.delete(releasing));
   }
 
-  private park(tp: TopicPartition, row: LogRow, error: unknown, attempts: number): boolean {
+  private park(tp: TopicPartition, row: LogRow, error: unknown, attempts: number, position: number): boolean {
     const deadLetterTopic = (this.options.deadLetterTopic ?? ((topic: string) => `${topic}.dlq`))(tp.topic);
     const headers: Headers = {
       ...parseHeaders(row.headers),
@@ -249,7 +251,7 @@ export class SqliteConsumer implements Consumer {
       [BusHeaders.originalPartition]: String(tp.partition),
       [BusHeaders.originalOffset]: String(row.id),
     };
-    const parked = this.parkTransaction.immediate(tp, row, deadLetterTopic, headers);
+    const parked = this.parkTransaction.immediate(tp, row, position, deadLetterTopic, headers);
     if (parked) {
       this.env.notifier.announce(new Set([deadLetterTopic]));
       const reason = headers[BusHeaders.deadLetterReason] ?? '';

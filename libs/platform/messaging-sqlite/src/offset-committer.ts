@@ -54,3 +54,52 @@ export class OffsetCommitter {
     this.timer = undefined;
   }
 }
+
+/**
+ * The fetched offsets of one partition not yet finished, when several of its messages are in
+ * handlers at once (`keyConcurrency` > 1): the committable position is the last offset before
+ * the first unfinished one, so a commit never passes a message whose handler has not finished.
+ */
+export class UnfinishedOffsets {
+  private ids: number[] = [];
+  private head = 0;
+  private readonly finished = new Set<number>();
+
+  constructor(private committable: number) {}
+
+  get position(): number {
+    return this.committable;
+  }
+
+  add(id: number): void {
+    this.ids.push(id);
+  }
+
+  /** Marks `id` finished; the new committable position when it moved. */
+  finish(id: number): number | undefined {
+    this.finished.add(id);
+    const before = this.committable;
+    while (this.head < this.ids.length && this.finished.has(this.ids[this.head] as number)) {
+      const next = this.ids[this.head] as number;
+      this.finished.delete(next);
+      this.committable = next;
+      this.head += 1;
+    }
+    if (this.head > 1_024 && this.head * 2 > this.ids.length) {
+      this.ids = this.ids.slice(this.head);
+      this.head = 0;
+    }
+    return this.committable === before ? undefined : this.committable;
+  }
+
+  /** The committable position if `id` finished now (what dead-lettering `id` may commit). */
+  positionIfFinished(id: number): number {
+    let position = this.committable;
+    for (let index = this.head; index < this.ids.length; index++) {
+      const next = this.ids[index] as number;
+      if (next !== id && !this.finished.has(next)) break;
+      position = next;
+    }
+    return position;
+  }
+}

@@ -1,12 +1,16 @@
 import type { Headers, Message, MessageHandler } from '@reelstream/ports';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Signal, sleepUnless, type Semaphore } from './async-tools.js';
+import { UnfinishedOffsets } from './offset-committer.js';
 
 /**
  * Handlers that finish without real I/O chain through microtasks only; yielding to the event
  * loop this often keeps commit flushes and lease heartbeats on time under a backlog.
  */
 const YIELD_EVERY_MS = 2;
+
+/** With `keyConcurrency` > 1: how many fetched messages may wait behind busy keys before fetching pauses. */
+const LOOKAHEAD = 1_000;
 
 export interface LogRow {
   id: number;
@@ -23,13 +27,15 @@ export interface PartitionWorkerDeps {
   maxAttempts: number;
   retryDelayMs: (attempt: number) => number;
   semaphore: Semaphore | undefined;
+  /** Messages of this partition in handlers at once, never two of one key. 1: strict offset order. */
+  keyConcurrency: number;
   /** False once the lease may have expired (the event loop stalled past the last renewal): handle nothing more. */
   leaseValid(): boolean;
   fetch(topic: string, partition: number, afterId: number): LogRow[];
   /** The handler succeeded: the offset may be committed. */
   onHandled(topic: string, partition: number, id: number): void;
-  /** Dead-letters the row and commits its offset in one transaction; false when the lease was lost. */
-  park(topic: string, partition: number, row: LogRow, error: unknown, attempts: number): boolean;
+  /** Dead-letters the row and commits `position` in one transaction; false when the lease was lost. */
+  park(topic: string, partition: number, row: LogRow, error: unknown, attempts: number, position: number): boolean;
   onError(error: unknown): void;
 }
 
@@ -46,12 +52,15 @@ export function toMessage(topic: string, partition: number, row: LogRow): Messag
 }
 
 /**
- * Works through one owned partition strictly in offset order: a message is handled (with retries)
- * before the next one is looked at. Stopping lets the in-flight handler finish and starts nothing new.
+ * Works through one owned partition. With `keyConcurrency` 1, strictly in offset order: a message
+ * is handled (with retries) before the next one is looked at. With N > 1, up to N messages of
+ * distinct keys are in handlers at once; a message whose key is busy waits, and so does every
+ * later message of that key, so per-key order holds; the committed position stays before the
+ * first unfinished message. Stopping lets in-flight handlers finish and starts nothing new.
  */
 export class PartitionWorker {
   private active = true;
-  private inFlight = false;
+  private inFlight = 0;
   private readonly wake = new Signal();
   private readonly stopSignal = new Signal();
   readonly done: Promise<void>;
@@ -67,7 +76,7 @@ export class PartitionWorker {
 
   /** True while a handler (or its retries) works on a message. */
   get busy(): boolean {
-    return this.inFlight;
+    return this.inFlight > 0;
   }
 
   /** New messages may have arrived. */
@@ -83,6 +92,7 @@ export class PartitionWorker {
   }
 
   private async run(): Promise<void> {
+    if (this.deps.keyConcurrency > 1) return this.runByKey(this.deps.keyConcurrency);
     let lastYield = performance.now();
     while (this.active) {
       const seen = this.wake.version;
@@ -100,8 +110,8 @@ export class PartitionWorker {
       }
       for (const row of rows) {
         if (!this.active) return;
-        this.inFlight = true;
-        const outcome = await this.deliver(row).finally(() => (this.inFlight = false));
+        this.inFlight = 1;
+        const outcome = await this.deliver(row, () => row.id).finally(() => (this.inFlight = 0));
         if (outcome === 'aborted') return;
         this.position = row.id;
         if (outcome === 'handled') this.deps.onHandled(this.topic, this.partition, row.id);
@@ -113,7 +123,87 @@ export class PartitionWorker {
     }
   }
 
-  private async deliver(row: LogRow): Promise<Delivery> {
+  private async runByKey(limit: number): Promise<void> {
+    const offsets = new UnfinishedOffsets(this.position);
+    const backlog: LogRow[] = [];
+    const busyKeys = new Set<string>();
+    const handlers = new Set<Promise<void>>();
+    let lastYield = performance.now();
+
+    const start = (row: LogRow) => {
+      busyKeys.add(row.key);
+      this.inFlight += 1;
+      const handling = this.deliver(row, () => offsets.positionIfFinished(row.id))
+        .then((outcome) => {
+          if (outcome === 'aborted') {
+            // Unfinished: the committed position stays before it, so the next owner gets it again.
+            this.active = false;
+            return;
+          }
+          const position = offsets.finish(row.id);
+          if (position !== undefined) this.deps.onHandled(this.topic, this.partition, position);
+        })
+        .catch((error: unknown) => {
+          this.deps.onError(error);
+          this.active = false;
+        })
+        .finally(() => {
+          this.inFlight -= 1;
+          busyKeys.delete(row.key);
+          handlers.delete(handling);
+          this.wake.fire();
+        });
+      handlers.add(handling);
+    };
+    /** Starts what may start, in offset order; a waiting message blocks only the later ones of its key. */
+    const schedule = () => {
+      const blocked = new Set(busyKeys);
+      for (let index = 0; index < backlog.length && this.inFlight < limit; ) {
+        const row = backlog[index] as LogRow;
+        if (blocked.has(row.key)) {
+          index += 1;
+          continue;
+        }
+        backlog.splice(index, 1);
+        blocked.add(row.key);
+        start(row);
+      }
+    };
+
+    while (this.active) {
+      const seen = this.wake.version;
+      schedule();
+      if (this.inFlight >= limit || backlog.length >= LOOKAHEAD) {
+        await this.wake.wait(seen);
+        continue;
+      }
+      let rows: LogRow[];
+      try {
+        rows = this.deps.fetch(this.topic, this.partition, this.position);
+      } catch (error) {
+        this.deps.onError(error);
+        await sleepUnless(this.stopSignal, 200);
+        continue;
+      }
+      if (rows.length === 0) {
+        await this.wake.wait(seen);
+        continue;
+      }
+      for (const row of rows) {
+        offsets.add(row.id);
+        backlog.push(row);
+        this.position = row.id;
+      }
+      if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+        await nextTurn();
+        lastYield = performance.now();
+      }
+    }
+    while (handlers.size > 0) await Promise.all([...handlers]);
+  }
+
+  /** `commitOnPark`: the position dead-lettering this row may commit with it. */
+  private async deliver(row: LogRow, commitOnPark: () => number): Promise<Delivery> {
     const { handler, maxAttempts, retryDelayMs, semaphore } = this.deps;
     let lastError: unknown;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -132,7 +222,7 @@ export class PartitionWorker {
     }
     if (!this.active) return 'aborted';
     try {
-      return this.deps.park(this.topic, this.partition, row, lastError, maxAttempts) ? 'parked' : 'aborted';
+      return this.deps.park(this.topic, this.partition, row, lastError, maxAttempts, commitOnPark()) ? 'parked' : 'aborted';
     } catch (error) {
       this.deps.onError(error);
       return 'aborted';

@@ -5,7 +5,7 @@
 import { walletTxStream } from '@reelstream/contracts';
 import type { Clock, Consumer, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import { createMetrics, PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger } from '@reelstream/telemetry';
-import { walletSubscriptions, type OperatorLookup, type OperatorWallet } from '@reelstream/wallet-application';
+import { defaultBulkheadLimits, OperatorBulkheadWallet, walletSubscriptions, type BulkheadLimits, type OperatorLookup, type OperatorWallet } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { GotOperatorWallet } from './got-operator-wallet.js';
 import { startHealthServer } from './health-server.js';
@@ -44,16 +44,30 @@ export async function startWalletDispatcher(deps: WalletDispatcherDeps, config: 
           durations.record(ms, { command });
         },
       });
-  const wallet = deps.wallet ?? (ownWallet as GotOperatorWallet);
+  const circuitChanges = metrics.counter<'operator' | 'to'>('wallet.circuit.changes', { description: 'Operator circuit state changes' });
+  const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
+  const wallet = new OperatorBulkheadWallet(deps.wallet ?? (ownWallet as GotOperatorWallet), {
+    limitsOf: (operatorId) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] }),
+    now: () => performance.now(),
+    onCircuitChange: (change) => {
+      circuitChanges.add(1, { operator: change.operatorId, to: change.to });
+      const log = change.to === 'open' ? deps.logger.warn.bind(deps.logger) : deps.logger.info.bind(deps.logger);
+      log('operator circuit changed', { ...change });
+    },
+  });
   // The handlers log their own parks at error; the count joins the bus adapter's.
   const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, { description: 'messages parked on a dead-letter topic', unit: '{message}' });
   const onParked = (message: { topic: string; groupId: string }) => parked.add(1, { topic: message.topic, group: message.groupId });
-  const subscriptions = walletSubscriptions({ store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked });
+  const subscriptions = walletSubscriptions(
+    { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
+    config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency },
+  );
 
   const consumers: Consumer[] = [];
   try {
     consumers.push(await bus.subscribe(subscriptions.requests));
     consumers.push(await bus.subscribe(subscriptions.cancels));
+    consumers.push(await bus.subscribe(subscriptions.delayed));
   } catch (error) {
     await Promise.all(consumers.map((consumer) => consumer.stop()));
     ownWallet?.close();

@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect } from '@jest/globals'
 import { commitCases } from './commit.contract.js';
 import { ContractHarness } from './contract-harness.js';
 import { crashCases } from './crash.contract.js';
+import { keyConcurrencyCrashCases } from './key-concurrency-crash.contract.js';
 import { deliveryCases } from './delivery.contract.js';
+import { keyConcurrencyCases } from './key-concurrency.contract.js';
 import { requestReplyCases } from './request-reply.contract.js';
 import type { MessageBusUnderTest } from './under-test.js';
 import type { WorkerProcess } from './worker-process.js';
@@ -43,7 +45,9 @@ export function describeMessageBusContract(make: () => Promise<MessageBusUnderTe
 
     describe('delivery', () => deliveryCases(current));
     describe('commits and redelivery', () => commitCases(current));
+    describe('keyConcurrency', () => keyConcurrencyCases(current));
     describe('request/reply', () => requestReplyCases(current));
     describe('crash of a consumer process', () => crashCases(current, children));
+    describe('crash of a consumer process with keyConcurrency', () => keyConcurrencyCrashCases(current, children));
   });
 }

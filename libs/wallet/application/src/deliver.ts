@@ -9,6 +9,19 @@ import { answerFromCall, callbackFor, describeAnswer, isOk, needsCancelTransacti
 import type { DispatchContext } from './dispatch-context.js';
 import type { WalletTxRecord } from './wallet-tx-repository.js';
 
+/** A win could not be sent now (the operator's bulkhead refused it): its message is rescheduled (see `walletSubscriptions`). */
+export class OperatorUnavailableError extends Error {
+  override readonly name = 'OperatorUnavailableError';
+  constructor(
+    readonly operatorId: string,
+    readonly transactionId: number,
+    readonly reason: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`win ${transactionId}: ${reason}`);
+  }
+}
+
 export interface DeliverOptions {
   /** Start a new delivery of a dead-lettered win (D11). */
   redrive: boolean;
@@ -39,6 +52,8 @@ export async function deliver(context: DispatchContext, start: WalletTxRecord, o
     if (!request) throw new Error(`walletTx-${record.transactionId} has an attempt but no request`);
     const started = performance.now();
     const result = await deps.wallet.call(operator, callbackFor(request), deliveryPolicyFor(request.command).timeoutMs);
+    // A win the bulkhead did not send keeps its attempt in flight (sent again, same bytes, when due): it is rescheduled, not failed.
+    if (result.kind === 'no_reply' && result.cause === 'unavailable' && request.command === 'win') throw new OperatorUnavailableError(operator.id, request.transactionId, result.reason, result.retryAfterMs ?? 1_000);
     const answer = answerFromCall(result, request.currency);
     const cancelTransactionId = needsCancelTransactionId(record.state, answer) ? deps.ids.next() : undefined;
     record = await records.execute(record, { type: 'RecordAnswer', data: { answer, ...(cancelTransactionId === undefined ? {} : { cancelTransactionId }) }, metadata: at() }, eventContext);

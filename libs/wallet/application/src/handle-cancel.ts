@@ -1,37 +1,21 @@
 /**
  * The handler of `wallet.cancels`: one attempt of a pending cancel (D9) per call. A cancel the
- * operator did not acknowledge throws, so the bus delivers the same message again after the
- * cancel back-off; the subscription never parks it (see `walletSubscriptions`). The message stays
- * uncommitted until the OK is recorded, so a pending cancel survives any restart.
+ * operator did not acknowledge (or did not get: its circuit is open, or it is not configured) is
+ * rescheduled durably on a delay topic, not before the cancel back-off has passed, and this
+ * message is committed: the partition moves on, and the cancel comes back when due, whatever
+ * restarts in between (docs/adr/0002-cancel-delivery.md). It is never dropped or parked. Only an
+ * infrastructure failure (store or bus) throws, and is retried in place by the bus.
  */
 import { describeIssues, walletCancelDelivery } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
-import { answerFromCall, cancelCallbackFor, CancelPolicy, describeAnswer } from '@reelstream/wallet-domain';
+import { answerFromCall, cancelCallbackFor, CancelPolicy, cancelRetryDelayMs, describeAnswer } from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park } from './publish-outcome.js';
+import { LONGEST_RETRY_TIER, reschedule, retryCountOf } from './reschedule.js';
 
 /** Another writer moved the stream while we worked (a rebalance overlap): reload and go on from the record. */
 const MAX_CONFLICT_ROUNDS = 5;
-
-export class CancelNotAcknowledgedError extends Error {
-  override readonly name = 'CancelNotAcknowledgedError';
-  constructor(
-    readonly refTransactionId: number,
-    readonly cancelTransactionId: number,
-    readonly attempt: number,
-    readonly outcome: string,
-  ) {
-    super(`cancel ${cancelTransactionId} of transaction ${refTransactionId}, attempt ${attempt}: ${outcome}; retried after back-off`);
-  }
-}
-
-export class OperatorNotConfiguredError extends Error {
-  override readonly name = 'OperatorNotConfiguredError';
-  constructor(readonly operatorId: string) {
-    super(`operator ${operatorId} is not configured on this dispatcher; its pending cancel waits until it is`);
-  }
-}
 
 export async function handleCancelDelivery(context: DispatchContext, message: Message): Promise<void> {
   const parsed = walletCancelDelivery.safeParse(message.value);
@@ -40,10 +24,20 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
     return;
   }
   const delivery = parsed.data;
-  // A cancel is never dropped: a missing operator is a configuration fault to fix, retried meanwhile.
-  const operator = context.deps.operators.get(delivery.operatorId);
-  if (!operator) throw new OperatorNotConfiguredError(delivery.operatorId);
   const { records, deps } = context;
+  // A cancel is never dropped: a missing operator is a configuration fault to fix; the cancel waits durably meanwhile.
+  const operator = deps.operators.get(delivery.operatorId);
+  if (!operator) {
+    deps.log.warn('cancel of an operator that is not configured; rescheduled', { refTransactionId: delivery.refTransactionId, operatorId: delivery.operatorId, retryCount: retryCountOf(message) });
+    await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, `operator ${delivery.operatorId} is not configured on this dispatcher`);
+    return;
+  }
+  // An open circuit: wait for it durably, without recording an attempt that would not be sent.
+  const refusingForMs = deps.wallet.refusingForMs?.(operator.id);
+  if (refusingForMs !== undefined) {
+    await reschedule(context, message, refusingForMs, `operator ${operator.id}'s circuit is open`);
+    return;
+  }
   const eventContext = eventContextOf(context, message, delivery.operatorId, delivery.refTransactionId);
   for (let round = 1; ; round++) {
     try {
@@ -64,8 +58,10 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
         deps.log.info('cancel acknowledged', fields);
         return;
       }
-      deps.log.warn('cancel not acknowledged', { ...fields, outcome: describeAnswer(answer) });
-      throw new CancelNotAcknowledgedError(delivery.refTransactionId, cancel.cancelTransactionId, attempt, describeAnswer(answer));
+      const delayMs = result.kind === 'no_reply' && result.retryAfterMs !== undefined ? Math.max(result.retryAfterMs, cancelRetryDelayMs(attempt)) : cancelRetryDelayMs(attempt);
+      deps.log.warn('cancel not acknowledged; rescheduled', { ...fields, outcome: describeAnswer(answer), delayMs });
+      await reschedule(context, message, delayMs, describeAnswer(answer));
+      return;
     } catch (error) {
       if (isDeterministicFailure(error)) {
         await park(context, message, `cancel of transaction ${delivery.refTransactionId} cannot be handled: ${error.message}`);

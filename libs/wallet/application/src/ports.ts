@@ -13,6 +13,11 @@ import type { OperatorCallResult } from '@reelstream/wallet-domain';
  */
 export interface OperatorWallet {
   call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult>;
+  /**
+   * For how long (ms) calls to this operator would be refused right now (its circuit is open), or
+   * undefined when a call may go out. Lets a cancel wait without recording an attempt never sent.
+   */
+  refusingForMs?(operatorId: string): number | undefined;
 }
 
 export interface OperatorLookup {

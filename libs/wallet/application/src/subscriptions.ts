@@ -1,29 +1,49 @@
 /**
- * The dispatcher's two consumer groups and their failure classes:
+ * The dispatcher's consumer groups and their failure classes:
  * - `wallet.requests`: a message that cannot be acted on (invalid, unknown operator, reused
- *   transactionId) is parked by the handler itself; operator failures are recorded outcomes;
- *   what is left is infrastructure (store or bus unreachable), retried with back-off and never
- *   parked — parking a bet half-way would leave money with the operator and nobody to cancel it.
- * - `wallet.cancels`: retried with the cancel back-off until the operator's OK, never parked (D9).
+ *   transactionId) is parked by the handler itself; operator failures are recorded outcomes; a
+ *   win the operator's bulkhead did not send is rescheduled on a delay topic; what is left is
+ *   infrastructure (store or bus unreachable), retried with back-off and never parked — parking
+ *   a bet half-way would leave money with the operator and nobody to cancel it.
+ * - `wallet.cancels`: one attempt per delivery; until the operator's OK the cancel is rescheduled
+ *   on a delay topic (never parked, D9), so its partition moves on.
+ * - the delay topics: each message waits until due, then goes back to its topic.
+ * Several keys of a partition are handled at once (`keyConcurrency`): one player's slow callback
+ * holds only that player's later messages.
  */
 import { Topics } from '@reelstream/contracts';
 import { defaultRetryDelayMs, type SubscribeOptions } from '@reelstream/ports';
 import { cancelRetryDelayMs } from '@reelstream/wallet-domain';
+import { OperatorUnavailableError } from './deliver.js';
 import { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
 import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
+import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
 
 export const WalletConsumerGroups = {
   requests: 'wallet-dispatcher',
   cancels: 'wallet-dispatcher.cancels',
+  delayed: 'wallet-dispatcher.delayed',
 } as const;
 
 /** "Never parked": as many attempts as a number can count. */
 const NEVER_PARK = Number.MAX_SAFE_INTEGER;
 
-export function walletSubscriptions(deps: WalletDispatchDeps, options: { partitionsConsumedConcurrently?: number } = {}): { requests: SubscribeOptions; cancels: SubscribeOptions } {
+/** Default messages of one partition in handlers at once (distinct keys). */
+export const DEFAULT_KEY_CONCURRENCY = 32;
+
+export interface WalletSubscriptionOptions {
+  partitionsConsumedConcurrently?: number;
+  /** Messages of one partition in handlers at once, never two of one player. Default 32. */
+  keyConcurrency?: number;
+}
+
+export function walletSubscriptions(deps: WalletDispatchDeps, options: WalletSubscriptionOptions = {}): { requests: SubscribeOptions; cancels: SubscribeOptions; delayed: SubscribeOptions } {
   const context = dispatchContext(deps);
-  const concurrency = options.partitionsConsumedConcurrently === undefined ? {} : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently };
+  const concurrency = {
+    keyConcurrency: options.keyConcurrency ?? DEFAULT_KEY_CONCURRENCY,
+    ...(options.partitionsConsumedConcurrently === undefined ? {} : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
+  };
   return {
     requests: {
       groupId: WalletConsumerGroups.requests,
@@ -32,6 +52,10 @@ export function walletSubscriptions(deps: WalletDispatchDeps, options: { partiti
         try {
           await handleWalletRequest(context, message);
         } catch (error) {
+          if (error instanceof OperatorUnavailableError) {
+            await reschedule(context, message, error.retryAfterMs, error.reason);
+            return;
+          }
           deps.log.error('wallet request not handled; retried', { offset: message.offset, partition: message.partition, attempt, error });
           throw error;
         }
@@ -43,10 +67,36 @@ export function walletSubscriptions(deps: WalletDispatchDeps, options: { partiti
     cancels: {
       groupId: WalletConsumerGroups.cancels,
       topics: [Topics.walletCancels],
-      handler: (message) => handleCancelDelivery(context, message),
+      handler: async (message, { attempt }) => {
+        try {
+          await handleCancelDelivery(context, message);
+        } catch (error) {
+          deps.log.error('cancel not handled; retried', { offset: message.offset, partition: message.partition, attempt, error });
+          throw error;
+        }
+      },
       maxAttempts: NEVER_PARK,
       retryDelayMs: cancelRetryDelayMs,
       ...concurrency,
+    },
+    delayed: {
+      groupId: WalletConsumerGroups.delayed,
+      topics: RetryTiers.map((tier) => tier.topic),
+      handler: async (message, { attempt }) => {
+        try {
+          await handleDelayedMessage(context, message);
+        } catch (error) {
+          if (!(error instanceof NotDueYet)) {
+            deps.log.error('delayed message not handled; retried', { topic: message.topic, offset: message.offset, partition: message.partition, attempt, error });
+            await context.sleep(defaultRetryDelayMs(attempt));
+          }
+          throw error;
+        }
+      },
+      maxAttempts: NEVER_PARK,
+      // A head that is not due yet is looked at again at once (its handler already waited); a failure backed off in the handler.
+      retryDelayMs: () => 0,
+      ...(options.partitionsConsumedConcurrently === undefined ? {} : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
     },
   };
 }

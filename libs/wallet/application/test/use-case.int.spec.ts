@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
+import { Headers, parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
 import { eventually, recordWinSource } from '@reelstream/testing';
-import { CancelNotAcknowledgedError, dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleWalletRequest, silentLog, walletSubscriptions, type WalletDispatchDeps } from '../src/index.js';
+import { dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleDelayedMessage, handleWalletRequest, NotDueYet, RetryTiers, silentLog, walletSubscriptions, WalletTxRepository, type WalletDispatchDeps } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
 let dir: string;
@@ -70,7 +70,18 @@ describe('two dispatchers on the same transaction (a rebalance overlap)', () => 
 });
 
 describe('cancel delivery', () => {
-  it('records each attempt and throws until the operator says OK, then does nothing more', async () => {
+  /** Everything published on the delay topics from now on. */
+  async function watchDelayTopics(): Promise<{ messages: Message[]; stop(): Promise<void> }> {
+    const messages: Message[] = [];
+    const consumer = await bus.subscribe({ groupId: `delay-watch-${ids.next()}`, topics: RetryTiers.map((tier) => tier.topic), fromOffset: 'latest', handler: async (message) => void messages.push(message) });
+    await consumer.ready;
+    return { messages, stop: () => consumer.stop() };
+  }
+  const until = async (check: () => boolean) => {
+    for (let waited = 0; !check() && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+
+  it('records each attempt; until the operator says OK it reschedules the cancel durably (not before the back-off) and returns, so its partition moves on', async () => {
     const request = bet();
     const wallet = new ScriptedWallet().then({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.5 }, failure, { kind: 'reply', statusCode: 'ERR_UNKNOWN', balance: 0 }, { kind: 'reply', statusCode: 'OK', balance: 1.5 });
     const context = dispatchContext(deps(wallet));
@@ -78,21 +89,104 @@ describe('cancel delivery', () => {
     const events = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent);
     const cancelId = (events.find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number }).cancelTransactionId;
     const delivery = messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancelId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels);
+    const delayed = await watchDelayTopics();
 
-    await expect(handleCancelDelivery(context, delivery)).rejects.toBeInstanceOf(CancelNotAcknowledgedError);
-    await expect(handleCancelDelivery(context, delivery)).rejects.toThrow(/attempt 2: ERR_UNKNOWN/);
+    await handleCancelDelivery(context, delivery);
+    const firstDue = new Date(clock.now().getTime() + 1_000).toISOString();
+    await handleCancelDelivery(context, { ...delivery, headers: { [Headers.retryCount]: '1' } });
     await handleCancelDelivery(context, delivery);
     await handleCancelDelivery(context, delivery);
     expect(wallet.calls.map((body) => body.command)).toEqual(['bet', 'cancel', 'cancel', 'cancel']);
     expect(wallet.calls.slice(1).every((body) => body.command === 'cancel' && body.transactionId === cancelId && body.refTransactionId === request.transactionId)).toBe(true);
     expect(await types(request.transactionId)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletFailed', 'CancelRequested', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'CancelSucceeded']);
+    await until(() => delayed.messages.length >= 2);
+    await delayed.stop();
+    expect(delayed.messages.map((message) => ({ topic: message.topic, key: message.key, value: message.value, headers: message.headers }))).toEqual([
+      { topic: 'wallet.retry.1s', key: 'k', value: delivery.value, headers: { [Headers.retryTopic]: Topics.walletCancels, [Headers.notBefore]: firstDue, [Headers.retryCount]: '1' } },
+      { topic: 'wallet.retry.1s', key: 'k', value: delivery.value, headers: { [Headers.retryTopic]: Topics.walletCancels, [Headers.notBefore]: firstDue, [Headers.retryCount]: '2' } },
+    ]);
   });
 
-  it('the cancel consumer never parks and backs off; the request consumer never parks', () => {
-    const { requests, cancels } = walletSubscriptions(deps(new ScriptedWallet()));
-    expect(requests).toMatchObject({ groupId: 'wallet-dispatcher', topics: ['wallet.requests'], maxAttempts: Number.MAX_SAFE_INTEGER });
-    expect(cancels).toMatchObject({ groupId: 'wallet-dispatcher.cancels', topics: ['wallet.cancels'], maxAttempts: Number.MAX_SAFE_INTEGER });
+  it("an operator's circuit open: the cancel is rescheduled after the circuit's remaining time, not sent", async () => {
+    const request = bet();
+    const wallet = new ScriptedWallet().then(failure, { kind: 'no_reply', cause: 'unavailable', reason: 'not sent: circuit open', retryAfterMs: 4_000 });
+    const context = dispatchContext(deps(wallet));
+    await handleWalletRequest(context, messageOf(request));
+    const cancel = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent).find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+    const delayed = await watchDelayTopics();
+    await handleCancelDelivery(context, messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels));
+    await until(() => delayed.messages.length >= 1);
+    await delayed.stop();
+    expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([['wallet.retry.5s', new Date(clock.now().getTime() + 5_000).toISOString()]]);
+  });
+
+  it('an open circuit known before the call: the cancel waits on a delay topic, nothing sent and nothing recorded', async () => {
+    const request = bet();
+    const context = dispatchContext(deps(new ScriptedWallet(failure)));
+    await handleWalletRequest(context, messageOf(request));
+    const cancel = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent).find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+    const before = await types(request.transactionId);
+    const open = Object.assign(new ScriptedWallet(), { refusingForMs: (operatorId: string) => (operatorId === 'alpha' ? 4_000 : undefined) });
+    const delayed = await watchDelayTopics();
+    await handleCancelDelivery(dispatchContext(deps(open)), messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels));
+    await until(() => delayed.messages.length >= 1);
+    await delayed.stop();
+    expect(open.calls).toEqual([]);
+    expect(await types(request.transactionId)).toEqual(before);
+    expect(delayed.messages.map((message) => message.topic)).toEqual(['wallet.retry.5s']);
+  });
+
+  it('a cancel of an operator that is not configured waits durably on the longest delay topic, calling nobody', async () => {
+    const wallet = new ScriptedWallet();
+    const delayed = await watchDelayTopics();
+    await handleCancelDelivery(dispatchContext(deps(wallet)), messageOf({ refTransactionId: ids.next(), cancelTransactionId: ids.next(), operatorId: 'gone', playerId: 'p2' }, Topics.walletCancels));
+    await until(() => delayed.messages.length >= 1);
+    await delayed.stop();
+    expect(wallet.calls).toEqual([]);
+    expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.retryTopic], message.headers[Headers.retryCount]])).toEqual([['wallet.retry.30s', 'wallet.cancels', '1']]);
+  });
+
+  it('the delay consumer holds a message until not-before, then puts it back on its topic with its retry count', async () => {
+    const context = dispatchContext(deps(new ScriptedWallet()));
+    const notBefore = new Date(clock.now().getTime() + 1_000).toISOString();
+    const delayedMessage: Message = { ...messageOf({ refTransactionId: 1 }, 'wallet.retry.1s'), key: 'alpha:p9', headers: { [Headers.retryTopic]: Topics.walletCancels, [Headers.notBefore]: notBefore, [Headers.retryCount]: '3' } };
+    const back: Message[] = [];
+    const watcher = await bus.subscribe({ groupId: `cancels-watch-${ids.next()}`, topics: [Topics.walletCancels], fromOffset: 'latest', handler: async (message) => void back.push(message) });
+    await watcher.ready;
+    await expect(handleDelayedMessage(context, delayedMessage)).rejects.toBeInstanceOf(NotDueYet);
+    clock.advance(1_000);
+    await handleDelayedMessage(context, delayedMessage);
+    await until(() => back.length >= 1);
+    await watcher.stop();
+    expect(back.map((message) => ({ key: message.key, value: message.value, headers: message.headers }))).toEqual([{ key: 'alpha:p9', value: { refTransactionId: 1 }, headers: { [Headers.retryCount]: '3' } }]);
+  });
+
+  it("a win the operator's bulkhead refused is rescheduled without using up an attempt, and sent again with the same transactionId when due", async () => {
+    const request = await win('beta', 'p7');
+    const refusing = new ScriptedWallet({ kind: 'no_reply', cause: 'unavailable', reason: 'not sent: circuit open', retryAfterMs: 3_000 });
+    const delayed = await watchDelayTopics();
+    const { requests } = walletSubscriptions(deps(refusing));
+    const message = messageOf(request);
+    await requests.handler(message, { attempt: 1 });
+    await until(() => delayed.messages.length >= 1);
+    await delayed.stop();
+    expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([['wallet.retry.5s', 'wallet.requests']]);
+    const pending = (await new WalletTxRepository(store).load(request.transactionId)).state;
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1, inFlight: true });
+
+    const ok = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 12.5 });
+    await walletSubscriptions(deps(ok)).requests.handler(message, { attempt: 1 });
+    expect(ok.calls.map((body) => body.transactionId)).toEqual([request.transactionId]);
+    expect((await new WalletTxRepository(store).load(request.transactionId)).state).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('the cancel and request consumers never park and take several players of a partition at once; the delay consumer keeps its order', () => {
+    const { requests, cancels, delayed } = walletSubscriptions(deps(new ScriptedWallet()));
+    expect(requests).toMatchObject({ groupId: 'wallet-dispatcher', topics: ['wallet.requests'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 32 });
+    expect(cancels).toMatchObject({ groupId: 'wallet-dispatcher.cancels', topics: ['wallet.cancels'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 32 });
     expect([1, 2, 3].map((attempt) => cancels.retryDelayMs?.(attempt))).toEqual([250, 500, 1_000]);
+    expect(delayed).toMatchObject({ groupId: 'wallet-dispatcher.delayed', topics: ['wallet.retry.1s', 'wallet.retry.5s', 'wallet.retry.30s'], maxAttempts: Number.MAX_SAFE_INTEGER });
+    expect(delayed.keyConcurrency).toBeUndefined();
   });
 });
 

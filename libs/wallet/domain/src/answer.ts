@@ -6,13 +6,16 @@
 import type { CallbackStatusCode } from '@reelstream/contracts';
 import { tryParseAmount } from '@reelstream/money';
 
-/** Why an attempt got no usable reply. Each counts as ERR_UNKNOWN (spec §7). */
-export type NoReplyCause = 'timeout' | 'network' | 'http_status' | 'malformed';
+/**
+ * Why an attempt got no usable reply. Each counts as ERR_UNKNOWN (spec §7). `unavailable`: not
+ * sent at all — the operator's bulkhead is full or its circuit is open.
+ */
+export type NoReplyCause = 'timeout' | 'network' | 'http_status' | 'malformed' | 'unavailable';
 
 /** The port's result: a reply parsed with zod (balance in currency units), or none. */
 export type OperatorCallResult =
   | { readonly kind: 'reply'; readonly statusCode: CallbackStatusCode; readonly balance: number }
-  | { readonly kind: 'no_reply'; readonly cause: NoReplyCause; readonly reason: string };
+  | { readonly kind: 'no_reply'; readonly cause: NoReplyCause; readonly reason: string; readonly retryAfterMs?: number };
 
 export type OperatorAnswer =
   | { readonly kind: 'reply'; readonly statusCode: CallbackStatusCode; readonly balanceMinor: number }
@@ -21,7 +24,7 @@ export type OperatorAnswer =
 export type FailureStatusCode = Exclude<CallbackStatusCode, 'OK'>;
 
 export function answerFromCall(result: OperatorCallResult, currency: string): OperatorAnswer {
-  if (result.kind === 'no_reply') return result;
+  if (result.kind === 'no_reply') return { kind: 'no_reply', cause: result.cause, reason: result.reason };
   const balance = tryParseAmount(result.balance, currency);
   if (!balance.ok) return { kind: 'no_reply', cause: 'malformed', reason: `balance ${result.balance}: ${balance.error.message}` };
   return { kind: 'reply', statusCode: result.statusCode, balanceMinor: balance.minor };

@@ -15,6 +15,8 @@ const env = z
     GROUP_ID: z.string().min(1),
     RESULTS_PATH: z.string().min(1),
     WINDOW_MESSAGES: z.string().default(''),
+    /** `keyConcurrency` of the subscription. With WINDOW_MESSAGES=first the first message of this life is its window. */
+    KEY_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   })
   .parse(process.env);
 
@@ -23,16 +25,20 @@ const payload = z.object({ id: z.number().int(), key: z.string(), seq: z.number(
 const log = new HandlingLog(env.RESULTS_PATH);
 const bus = await openMessageBus(env.BUS_URL, { instanceId: env.INSTANCE_ID });
 
+let hungThisLife = false;
 const consumer = await bus.subscribe({
   groupId: env.GROUP_ID,
   topics: [env.TOPIC],
   // One handler at a time: a hanging window message holds the whole process, so each life ends at one window.
-  partitionsConsumedConcurrently: 1,
+  // With keyConcurrency the window holds only its key: the life goes on handling the others until killed.
+  ...(env.KEY_CONCURRENCY === undefined ? { partitionsConsumedConcurrently: 1 } : { keyConcurrency: env.KEY_CONCURRENCY }),
   handler: async (message) => {
     const { id, key, seq } = payload.parse(message.value);
     const firstTime = log.timesHandled(id) === 0;
     log.record({ messageId: id, key, seq, partition: message.partition, offset: message.offset, pid: process.pid });
-    if (windows.has(id) && firstTime) {
+    const window = env.WINDOW_MESSAGES === 'first' ? !hungThisLife : windows.has(id) && firstTime;
+    if (window) {
+      hungThisLife = true;
       process.stdout.write(`WINDOW ${message.offset} message=${id}\n`);
       await new Promise<never>(() => undefined);
     }

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from '@jest/globals';
+import { WAIT_MS, type ContractHarness } from './contract-harness.js';
+import { eventually } from './eventually.js';
+import { HandlingLog } from './handling-log.js';
+import { WorkerProcess } from './worker-process.js';
+
+const WORKER = fileURLToPath(new URL('./workers/crash-consumer.worker.ts', import.meta.url));
+const KEYS = 40;
+const PER_KEY = 10;
+const KILLS = 5;
+
+/**
+ * A consumer with keyConcurrency hangs in the first message of each life and goes on with the
+ * other keys until SIGKILL: whatever it finished behind the hung message in that partition must
+ * come again (the commit never passes an unfinished message), and nothing is lost.
+ */
+export function keyConcurrencyCrashCases(harness: () => ContractHarness, children: Set<WorkerProcess>): void {
+  it(
+    `with keyConcurrency > 1, after ${KILLS} SIGKILLs redelivers from the lowest unfinished offset of each partition: none lost, per-key order kept`,
+    async () => {
+      const h = harness();
+      const dir = mkdtempSync(join(tmpdir(), 'bus-crash-keys-'));
+      const log = new HandlingLog(join(dir, 'handlings.db'));
+      try {
+        const topic = h.name('crash-keys');
+        const publisher = await h.open();
+        const total = KEYS * PER_KEY;
+        const messages = Array.from({ length: total }, (_, id) => ({ key: `player-${id % KEYS}`, value: { id, key: `player-${id % KEYS}`, seq: Math.floor(id / KEYS) } }));
+        for (let start = 0; start < total; start += 50) await publisher.publish(topic, messages.slice(start, start + 50));
+        const env = {
+          BUS_URL: h.backend.url,
+          INSTANCE_ID: h.name('crash-worker'),
+          TOPIC: topic,
+          GROUP_ID: h.name('group'),
+          RESULTS_PATH: join(dir, 'handlings.db'),
+          KEY_CONCURRENCY: '4',
+        };
+
+        const lives: { pid: number; partition: number; offset: bigint }[] = [];
+        for (let kill = 0; kill < KILLS; kill++) {
+          const worker = new WorkerProcess(WORKER, { ...env, WINDOW_MESSAGES: 'first' });
+          children.add(worker);
+          const [, offset, messageId] = await worker.waitForLine(/^WINDOW (\d+) message=(\d+)$/, 2 * WAIT_MS);
+          const pid = worker.child.pid ?? -1;
+          const hung = log.all().find((handling) => handling.pid === pid && handling.messageId === Number(messageId));
+          if (!hung) throw new Error(`the hung message ${messageId} is not in the log`);
+          // Let the life finish messages behind the hung one, and let any (wrong) commit of them land.
+          await eventually(() => expect(log.all().some((handling) => handling.pid === pid && handling.partition === hung.partition && BigInt(handling.offset) > BigInt(offset ?? '0'))).toBe(true), 5_000, 20).catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(await worker.kill('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
+          children.delete(worker);
+          lives.push({ pid, partition: hung.partition, offset: BigInt(offset ?? '0') });
+        }
+
+        const last = new WorkerProcess(WORKER, env);
+        children.add(last);
+        await eventually(() => expect(new Set(log.all().map(({ messageId }) => messageId)).size).toBe(total), 2 * WAIT_MS, 100);
+        expect(await last.kill('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
+        children.delete(last);
+
+        const handlings = log.all();
+        expect(new Set(handlings.map(({ messageId }) => messageId))).toEqual(new Set(messages.map(({ value }) => value.id)));
+        let finishedBehindHung = 0;
+        for (const life of lives) {
+          const behind = handlings.filter((handling) => handling.pid === life.pid && handling.partition === life.partition && BigInt(handling.offset) >= life.offset);
+          finishedBehindHung += behind.length - 1;
+          for (const handling of behind) {
+            const later = handlings.filter((other) => other.messageId === handling.messageId && other.row > handling.row && other.pid !== life.pid);
+            expect({ messageId: handling.messageId, redelivered: later.length > 0 }).toEqual({ messageId: handling.messageId, redelivered: true });
+          }
+        }
+        // The lives did work past their hung message: the case tested something.
+        expect(finishedBehindHung).toBeGreaterThan(0);
+        const firsts = new Map<string, number[]>();
+        const seen = new Set<number>();
+        for (const handling of handlings) {
+          if (seen.has(handling.messageId)) continue;
+          seen.add(handling.messageId);
+          firsts.set(handling.key, [...(firsts.get(handling.key) ?? []), handling.seq]);
+        }
+        for (const seqs of firsts.values()) expect(seqs).toEqual(Array.from({ length: PER_KEY }, (_, seq) => seq));
+        console.log(`crash test with keyConcurrency [${h.backend.adapter}]: ${KILLS} SIGKILLs, ${handlings.length} handlings of ${total} messages, ${finishedBehindHung} finished behind a hung message and redelivered`);
+      } finally {
+        log.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    KILLS * 4 * WAIT_MS,
+  );
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseOperatorsConfig, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
+import type { OperatorCallResult } from '@reelstream/wallet-domain';
+import { OperatorBulkheadWallet, type CircuitChange, type OperatorWallet } from '../src/index.js';
+
+const [alpha, beta] = parseOperatorsConfig([
+  { id: 'alpha', name: 'Alpha', apiToken: 'alpha-api-token-0123456789', callbackUrl: 'http://alpha.example/wallet', signingSecret: 'alpha-secret-0123456789', currency: 'EUR' },
+  { id: 'beta', name: 'Beta', apiToken: 'beta-api-token-0123456789', callbackUrl: 'http://beta.example/wallet', signingSecret: 'beta-secret-0123456789', currency: 'EUR' },
+]) as [OperatorConfig, OperatorConfig];
+
+const body = { command: 'bet' } as CallbackRequest;
+const ok: OperatorCallResult = { kind: 'reply', statusCode: 'OK', balance: 10 };
+const refused: OperatorCallResult = { kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0 };
+const timeout: OperatorCallResult = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 3000 ms' };
+
+/** A wallet whose answer per operator is set by the test, and whose calls can be held open. */
+class ControlledWallet implements OperatorWallet {
+  readonly sent: string[] = [];
+  answer = new Map<string, OperatorCallResult>();
+  hold: Promise<void> | undefined;
+
+  async call(operator: OperatorConfig): Promise<OperatorCallResult> {
+    this.sent.push(operator.id);
+    if (this.hold) await this.hold;
+    return this.answer.get(operator.id) ?? ok;
+  }
+}
+
+function setup(limits = { maxInFlight: 2, maxQueueWaitMs: 50, failureThreshold: 3, openMs: 1_000 }) {
+  let now = 0;
+  const inner = new ControlledWallet();
+  const changes: CircuitChange[] = [];
+  const wallet = new OperatorBulkheadWallet(inner, { limitsOf: () => limits, now: () => now, onCircuitChange: (change) => changes.push(change) });
+  return { inner, wallet, changes, advance: (ms: number) => (now += ms) };
+}
+
+describe('OperatorBulkheadWallet: one compartment per operator', () => {
+  it('opens an operator’s circuit after consecutive failures, refuses its calls without sending them, and leaves the other operator alone', async () => {
+    const { inner, wallet, changes } = setup();
+    inner.answer.set('beta', timeout);
+    for (let n = 0; n < 3; n++) expect(await wallet.call(beta, body, 3_000)).toEqual(timeout);
+    const refusedCall = await wallet.call(beta, body, 3_000);
+    expect(refusedCall).toMatchObject({ kind: 'no_reply', cause: 'unavailable', retryAfterMs: 1_000 });
+    expect(inner.sent.filter((id) => id === 'beta')).toHaveLength(3);
+    expect(await wallet.call(alpha, body, 3_000)).toEqual(ok);
+    expect(wallet.circuitOf('alpha').state).toBe('closed');
+    expect(changes).toEqual([{ operatorId: 'beta', from: 'closed', to: 'open', consecutiveFailures: 3 }]);
+    expect(wallet.refusingForMs('beta')).toBe(1_000);
+    expect(wallet.refusingForMs('alpha')).toBeUndefined();
+  });
+
+  it('an operator’s own refusal (a status code) is an answer, not a failure', async () => {
+    const { inner, wallet } = setup();
+    inner.answer.set('beta', refused);
+    for (let n = 0; n < 10; n++) await wallet.call(beta, body, 3_000);
+    expect(wallet.circuitOf('beta')).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+  });
+
+  it('after openMs lets one probe through: a failure opens it again, an answer closes it', async () => {
+    const { inner, wallet, changes, advance } = setup();
+    inner.answer.set('beta', timeout);
+    for (let n = 0; n < 3; n++) await wallet.call(beta, body, 3_000);
+    advance(999);
+    expect(await wallet.call(beta, body, 3_000)).toMatchObject({ cause: 'unavailable' });
+    advance(1);
+    expect(wallet.circuitOf('beta').state).toBe('half_open');
+    expect(await wallet.call(beta, body, 3_000)).toEqual(timeout);
+    expect(wallet.circuitOf('beta').state).toBe('open');
+    advance(1_000);
+    inner.answer.set('beta', ok);
+    expect(await wallet.call(beta, body, 3_000)).toEqual(ok);
+    expect(wallet.circuitOf('beta').state).toBe('closed');
+    expect(changes.map((change) => change.to)).toEqual(['open', 'half_open', 'open', 'half_open', 'closed']);
+  });
+
+  it('caps each operator’s calls in flight: one more waits for a slot at most maxQueueWaitMs, then is refused; another operator still gets through', async () => {
+    const { inner, wallet } = setup();
+    let release: () => void = () => undefined;
+    inner.hold = new Promise((resolve) => (release = resolve));
+    const held = [wallet.call(beta, body, 3_000), wallet.call(beta, body, 3_000)];
+    const started = performance.now();
+    expect(await wallet.call(beta, body, 3_000)).toMatchObject({ kind: 'no_reply', cause: 'unavailable' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(wallet.circuitOf('beta').inFlight).toBe(2);
+    const alphaCall = wallet.call(alpha, body, 3_000);
+    expect(inner.sent).toEqual(['beta', 'beta', 'alpha']);
+    // A call queued while the slots are taken goes out as soon as one is free.
+    const queued = wallet.call(beta, body, 3_000);
+    release();
+    expect(await Promise.all([...held, alphaCall, queued])).toEqual([ok, ok, ok, ok]);
+    expect(inner.sent).toEqual(['beta', 'beta', 'alpha', 'beta']);
+    expect(wallet.circuitOf('beta').inFlight).toBe(0);
+  });
+});
