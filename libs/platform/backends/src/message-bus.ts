@@ -1,5 +1,5 @@
-import type { MessageBus } from '@reelstream/ports';
-import { openKafkaMessageBus, parseKafkaUrl } from '@reelstream/messaging-kafka';
+import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
+import { openKafkaMessageBus, parseKafkaUrl, type KafkaMessageBusOptions } from '@reelstream/messaging-kafka';
 import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/messaging-sqlite';
 import { z } from 'zod';
 import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
@@ -7,6 +7,16 @@ import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUr
 export interface OpenMessageBusOptions {
   /** Names this process in consumer groups and reply routing. Default: a random id. */
   instanceId?: string;
+  /** Told about every message the Kafka bus parks on a dead-letter topic (the SQLite bus takes no observer). */
+  onParked?: ParkedMessageObserver;
+}
+
+/** What `openMessageBus` hands the Kafka adapter besides the brokers. */
+export function kafkaBusOptions(options: OpenMessageBusOptions): KafkaMessageBusOptions {
+  return {
+    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    ...(options.onParked ? { onParked: options.onParked } : {}),
+  };
 }
 
 const integer = z.coerce.number().int();
@@ -36,6 +46,6 @@ export async function openMessageBus(url: string, options: OpenMessageBusOptions
     ensureParentDirectory(path);
     return SqliteMessageBus.open(path, { ...tuning, ...instance });
   }
-  if (url.startsWith('kafka://')) return openKafkaMessageBus(parseKafkaUrl(url), instance);
+  if (url.startsWith('kafka://')) return openKafkaMessageBus(parseKafkaUrl(url), kafkaBusOptions(options));
   throw unsupportedScheme('BUS_URL', url, 'sqlite:<path> or kafka://host:port[,host:port…]');
 }
