@@ -40,7 +40,10 @@ echo "test:infra: starting Kafka and EventStoreDB (docker/compose.yml)" >&2
 compose up -d --wait
 
 cd "$repo"
+# The cluster contract's paused-broker case freezes the broker container and thaws it again.
 EVENTSTORE_URL='esdb://localhost:2113?tls=false' \
   KAFKA_BROKERS='localhost:9092' \
+  KAFKA_PAUSE_COMMAND="docker compose --project-name reelstream -f '$compose_file' pause kafka" \
+  KAFKA_RESUME_COMMAND="docker compose --project-name reelstream -f '$compose_file' unpause kafka" \
   NODE_OPTIONS=--experimental-vm-modules \
   npx jest --selectProjects eventstore-esdb messaging-kafka "$@"

@@ -46,7 +46,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const operators = new OperatorDirectory(loaded.operators);
   directory.operators = operators;
 
-  const { store, checkpoints, bus, untraced } = await runtime.openBackends(backends);
+  const { store, checkpoints, bus, untraced, consumers } = await runtime.openBackends(backends);
 
   const ledger = await ledgerLib.startBonusLedger(
     {
@@ -80,7 +80,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const gatewayConfig = gatewayLib.gatewayConfigOf(gatewayEnv);
   // GAME_PORT=0 is only known now: launch URLs point at the port the game-server got.
   if (gatewayEnv.LAUNCH_BASE_URL === undefined) gatewayConfig.launchBaseUrl = localUrl(game.port);
-  const gateway = await gatewayLib.startGateway({ bus, store, operators, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.loggerFor('gateway') }, gatewayConfig);
+  const gateway = await gatewayLib.startGateway({ bus, store, operators, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.loggerFor('gateway'), consumers }, gatewayConfig);
   runtime.onStop('gateway', () => gateway.stop());
 
   const gatewayUrl = localUrl(gateway.port);

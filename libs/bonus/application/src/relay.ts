@@ -125,7 +125,9 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     checkpoints: options.checkpoints,
     name: options.name ?? 'bonus-ledger.relay',
     filter: PLAYER_BONUS_FILTER,
-    // One publish per topic per batch: one bus transaction each, in the order of the log.
+    // One publish per topic per batch, in the order of the log. Atomic only on SQLite (one transaction);
+    // on Kafka a publish is atomic per partition, so after a failure part of it may be out: the whole
+    // batch is retried and consumers de-duplicate (the port's promise, docs/adr/0004-bus-port-promises.md).
     handleBatch: async (batch) => {
       const messages = [];
       for (const recorded of batch) messages.push(await messagesOf(recorded));

@@ -4,9 +4,15 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type { Message } from '@reelstream/ports';
-import { openMessageBus, parseSqliteBusUrl } from './message-bus.js';
+import { kafkaBusOptions, openMessageBus, parseSqliteBusUrl } from './message-bus.js';
 
 describe('openMessageBus', () => {
+  it('passes the instance id and the onParked observer through to the Kafka adapter', () => {
+    const onParked = () => undefined;
+    expect(kafkaBusOptions({ instanceId: 'p-1', onParked })).toEqual({ instanceId: 'p-1', onParked });
+    expect(kafkaBusOptions({})).toEqual({});
+  });
+
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

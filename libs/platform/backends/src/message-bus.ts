@@ -1,5 +1,5 @@
 import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
-import { openKafkaMessageBus, parseKafkaUrl } from '@reelstream/messaging-kafka';
+import { openKafkaMessageBus, parseKafkaUrl, type KafkaMessageBusOptions } from '@reelstream/messaging-kafka';
 import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/messaging-sqlite';
 import { z } from 'zod';
 import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
@@ -9,6 +9,14 @@ export interface OpenMessageBusOptions {
   instanceId?: string;
   /** Told of every message parked on a `.dlq` topic (to log it at error and count it). Default: the adapter's own stderr line. */
   onParked?: ParkedMessageObserver;
+}
+
+/** What `openMessageBus` hands the Kafka adapter besides the brokers. */
+export function kafkaBusOptions(options: OpenMessageBusOptions): KafkaMessageBusOptions {
+  return {
+    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    ...(options.onParked ? { onParked: options.onParked } : {}),
+  };
 }
 
 const integer = z.coerce.number().int();
@@ -41,6 +49,6 @@ export async function openMessageBus(url: string, options: OpenMessageBusOptions
     ensureParentDirectory(path);
     return SqliteMessageBus.open(path, { ...tuning, ...instance });
   }
-  if (url.startsWith('kafka://')) return openKafkaMessageBus(parseKafkaUrl(url), instance);
+  if (url.startsWith('kafka://')) return openKafkaMessageBus(parseKafkaUrl(url), kafkaBusOptions(options));
   throw unsupportedScheme('BUS_URL', url, 'sqlite:<path> or kafka://host:port[,host:port…]');
 }

@@ -38,7 +38,7 @@ import { readAllFiltered } from './filtered-read.js';
 import { readAllVisible } from './read-all.js';
 import { allPositionOf, toRecordedEvent } from './recorded-event.js';
 import { USER_STREAMS_REGEX } from './stream-names.js';
-import { EsdbSubscription, FromHeadSource } from './subscription.js';
+import { EsdbSubscription, FromHeadSource, pushCheckpoint } from './subscription.js';
 
 const eventId = z.guid();
 /** Where `$all` begins: what an empty append to a missing stream reports as its position. */
@@ -56,10 +56,16 @@ export function toEventData(event: EventToAppend): EventData {
   });
 }
 
-/** The server-side part of a subscription filter; the client side (`isVisibleInAll`) checks again. */
+/**
+ * The server-side part of a subscription filter; the client side (`isVisibleInAll`) checks again.
+ * Its checkpoints go into the subscription's stream, where they become the port's checkpoints.
+ */
 export function subscriptionFilterFor(filter: StreamFilter | undefined) {
   const prefixes = filter?.streamPrefixes;
-  return prefixes && prefixes.length > 0 ? streamNameFilter({ prefixes: [...prefixes] }) : streamNameFilter({ regex: USER_STREAMS_REGEX });
+  const checkpointReached = pushCheckpoint;
+  return prefixes && prefixes.length > 0
+    ? streamNameFilter({ prefixes: [...prefixes], checkpointReached })
+    : streamNameFilter({ regex: USER_STREAMS_REGEX, checkpointReached });
 }
 
 function toReadPosition(from: Exclude<SubscribeToAllOptions['from'], 'end'>): ReadPosition {

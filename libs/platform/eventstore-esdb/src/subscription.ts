@@ -1,10 +1,24 @@
-import type { AllStreamResolvedEvent } from '@eventstore/db-client';
-import type { RecordedEvent, StreamFilter, Subscription } from '@reelstream/ports';
-import { isPast, type EsdbPosition } from './position.js';
+import type { AllStreamResolvedEvent, AllStreamSubscription, Position as ClientPosition } from '@eventstore/db-client';
+import { eventsOf, type RecordedEvent, type StreamFilter, type Subscription, type SubscriptionItem } from '@reelstream/ports';
+import { encodePosition, isPast, type EsdbPosition } from './position.js';
 import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
 
+/** A checkpoint the server sent while its filter skipped events, in its place among them. */
+export class ServerCheckpoint {
+  constructor(readonly position: EsdbPosition) {}
+}
+
+/**
+ * The filter's `checkpointReached`. The client calls it from its stream's transform, awaited before
+ * the next response, after the events before the checkpoint were pushed; pushing the checkpoint into
+ * the same stream keeps it behind them (a position recorded aside could run ahead of buffered events).
+ */
+export function pushCheckpoint(subscription: AllStreamSubscription, position: ClientPosition): void {
+  subscription.push(new ServerCheckpoint(position));
+}
+
 /** What the adapter needs of the client's `AllStreamSubscription` (a Node readable in object mode). */
-export interface ResolvedEventSource extends AsyncIterable<AllStreamResolvedEvent> {
+export interface ResolvedEventSource extends AsyncIterable<AllStreamResolvedEvent | ServerCheckpoint> {
   unsubscribe(): Promise<void>;
   destroy(error?: Error): unknown;
 }
@@ -23,7 +37,9 @@ export class SubscriptionDroppedError extends Error {
  * the stream's `data` event would not be awaited). Events at or before `after` are dropped because the
  * port's start is exclusive whatever the server does; system events, checkpoints and events outside the
  * filter are dropped too. A source that fails or ends on its own makes the iteration throw, so
- * `startCatchUp` resubscribes from its last handled position after its retry delay.
+ * `startCatchUp` resubscribes from its last handled position after its retry delay. The server's
+ * checkpoints become the port's, when they are past both the start and the last checkpoint (the
+ * server may send one behind an event it already sent).
  */
 export class EsdbSubscription implements Subscription {
   private closed = false;
@@ -35,17 +51,32 @@ export class EsdbSubscription implements Subscription {
     private readonly filter?: StreamFilter,
   ) {}
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<RecordedEvent> {
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    return eventsOf(this.items());
+  }
+
+  withCheckpoints(): AsyncIterable<SubscriptionItem> {
+    return this.items();
+  }
+
+  private async *items(): AsyncGenerator<SubscriptionItem> {
     if (this.closed) return;
     let bound = this.after;
+    let scanned = this.after;
     try {
-      for await (const resolved of this.source) {
+      for await (const item of this.source) {
         if (this.closed) return;
-        const position = allPositionOf(resolved);
+        if (item instanceof ServerCheckpoint) {
+          if (scanned && !isPast(item.position, scanned, 'forwards')) continue;
+          scanned = item.position;
+          yield { kind: 'checkpoint', position: encodePosition(item.position) };
+          continue;
+        }
+        const position = allPositionOf(item);
         if (position && bound && !isPast(position, bound, 'forwards')) continue;
         if (position) bound = position;
-        const event = toVisibleAllEvent(resolved, this.filter);
-        if (event) yield event;
+        const event = toVisibleAllEvent(item, this.filter);
+        if (event) yield { kind: 'event', event };
         if (this.closed) return;
       }
     } catch (error) {
@@ -91,14 +122,14 @@ export class FromHeadSource implements ResolvedEventSource {
     head.catch(() => undefined);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<AllStreamResolvedEvent> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<AllStreamResolvedEvent | ServerCheckpoint> {
     const head = await this.head;
     if (this.cancelled) return;
     this.source = this.open(head);
-    for await (const resolved of this.source) {
-      const position = allPositionOf(resolved);
+    for await (const item of this.source) {
+      const position = item instanceof ServerCheckpoint ? item.position : allPositionOf(item);
       if (head && position && !isPast(position, head, 'forwards')) continue;
-      yield resolved;
+      yield item;
     }
   }
 

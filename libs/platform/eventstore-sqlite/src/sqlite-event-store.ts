@@ -63,6 +63,7 @@ export class SqliteEventStore implements EventStore {
     this.subscriptionSource = {
       feed: this.feed,
       readPage: (after, limit, filter) => this.reader.readAll('forwards', after, limit, filter),
+      head: () => this.reader.lastPosition(),
       isOpen: () => !this.closed,
     };
   }

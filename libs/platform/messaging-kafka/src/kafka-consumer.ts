@@ -105,6 +105,8 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
 
   let current: KafkaConsumer | undefined;
   let recreateDelayMs = 1_000;
+  /** In its group now: false from a crash (restarted by kafkajs or recreated here) until the next join. */
+  let inGroup = false;
 
   const startGeneration = async (): Promise<void> => {
     // "latest" for a service group means "published after subscribe was called", so only its first
@@ -126,6 +128,7 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
         for (const seek of seeksForAssignment(seeks, event.payload.memberAssignment)) consumer.seek(seek);
       }
       recreateDelayMs = 1_000;
+      inGroup = true;
       if (!joined) {
         joined = true;
         markReady();
@@ -133,6 +136,7 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
     });
     consumer.on(consumer.events.CRASH, (event) => {
       deps.onError(event.payload.error);
+      if (consumer === current) inGroup = false;
       if (event.payload.restart || stopping.signal.aborted) return;
       if (!joined) return failReady(event.payload.error);
       scheduleRecreate();
@@ -175,6 +179,9 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
   let stopped: Promise<void> | undefined;
   return {
     ready,
+    get healthy() {
+      return inGroup && !stopping.signal.aborted;
+    },
     stop() {
       stopped ??= (async () => {
         stopping.abort();

@@ -97,6 +97,9 @@ export class KafkaMessageBus implements MessageBus {
     this.consumers.add(consumer);
     return {
       ready: consumer.ready,
+      get healthy() {
+        return consumer.healthy;
+      },
       stop: async () => {
         this.consumers.delete(consumer);
         await consumer.stop();

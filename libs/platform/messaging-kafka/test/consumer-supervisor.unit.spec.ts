@@ -45,6 +45,43 @@ describe('a consumer kafkajs will not restart (scripted kafkajs consumer)', () =
   });
 });
 
+describe('consumer health (scripted kafkajs consumer)', () => {
+  it('is unhealthy from a crash until the restarted or recreated consumer joins again, and once stopped', async () => {
+    const { kafka, admin, created } = scriptedKafka();
+    const consumer = await startKafkaConsumer(
+      {
+        kafka,
+        admin,
+        topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
+        send: async () => undefined,
+        membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
+        handlerTimeoutMs: 1_000,
+        onError: () => undefined,
+      },
+      { groupId: 'wallet-dispatcher', topics: ['t'], handler: async () => undefined },
+    );
+    expect(consumer.healthy).toBe(false);
+    await consumer.ready;
+    expect(consumer.healthy).toBe(true);
+    // kafkajs restarts a retriable crash itself: unhealthy until that consumer joins again.
+    const first = created[0];
+    first?.crash(true);
+    expect(consumer.healthy).toBe(false);
+    first?.emit(first.events.GROUP_JOIN, { payload: { memberAssignment: { t: [0] } } });
+    expect(consumer.healthy).toBe(true);
+    // A crash kafkajs will not restart from: unhealthy through the back-off until the new consumer joined.
+    first?.crash(false);
+    expect(consumer.healthy).toBe(false);
+    await until(() => created.length === 2, 5_000);
+    await until(() => consumer.healthy, 1_000);
+    // A late crash of the replaced consumer says nothing about the new one.
+    first?.crash(false);
+    expect(consumer.healthy).toBe(true);
+    await consumer.stop();
+    expect(consumer.healthy).toBe(false);
+  });
+});
+
 describe('parking through the consumer (scripted kafkajs consumer)', () => {
   it('parks an undecodable record with attempts 0 on the dead-letter topic, reports it to onParked, then commits past it', async () => {
     const { kafka, admin, created } = scriptedKafka();

@@ -137,6 +137,11 @@ export class SqliteConsumer implements Consumer {
     return [...this.slots.values()].filter((slot) => slot.state === 'running').map(({ worker }) => ({ topic: worker.topic, partition: worker.partition }));
   }
 
+  /** Joined, not stopping, and the last heartbeat renewed the leases (a failing one lets them lapse). */
+  get healthy(): boolean {
+    return this.isReady && !this.stopping && Date.now() < this.leaseDeadline;
+  }
+
   stop(): Promise<void> {
     this.stopped ??= this.shutdown();
     return this.stopped;

@@ -1,5 +1,5 @@
 import type { CheckpointStore } from './checkpoints.js';
-import type { EventStore, Position, RecordedEvent, StreamFilter } from './event-store.js';
+import type { EventStore, Position, RecordedEvent, StreamFilter, SubscriptionItem } from './event-store.js';
 
 interface CatchUpSettings {
   store: EventStore;
@@ -40,7 +40,7 @@ export type CatchUpOptions = EventCatchUpOptions | BatchCatchUpOptions;
 export interface CatchUpRunner {
   /** Position of the last event whose handler finished (not necessarily checkpointed yet). */
   readonly handledPosition: Position | undefined;
-  /** Resolves when every event up to `position` has been handled. */
+  /** Resolves when every event up to `position` that passes the filter has been handled. */
   waitFor(position: Position): Promise<void>;
   /** Stops after the current event (or batch) and writes the final checkpoint. */
   stop(): Promise<void>;
@@ -56,7 +56,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Runs a checkpointed catch-up subscription: at-least-once delivery to `handle` (or
  * `handleBatch`), in global order, with the checkpoint moving only past events whose handler has
- * finished. A failing handler is retried on the same event (or batch), never skipped.
+ * finished. A failing handler is retried on the same event (or batch), never skipped. The
+ * subscription's own checkpoints move it too, once the events before them are handled, so a
+ * restart resumes past a stretch of non-matching events instead of scanning it again.
  */
 export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
   const { store, checkpoints, name, filter } = options;
@@ -68,6 +70,8 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
 
   let stopped = false;
   let handled: Position | undefined;
+  /** Where a restart resumes: past every handled event and every stretch scanned without a match. */
+  let resume: Position | undefined;
   let stored: Position | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let subscription: ReturnType<EventStore['subscribeToAll']> | undefined;
@@ -75,8 +79,8 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
 
   const flush = async (): Promise<void> => {
     flushTimer = undefined;
-    if (handled === undefined || handled === stored) return;
-    const position = handled;
+    if (resume === undefined || resume === stored) return;
+    const position = resume;
     await checkpoints.store(name, position);
     stored = position;
   };
@@ -88,7 +92,7 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
   const release = (): void => {
     for (let i = waiters.length - 1; i >= 0; i--) {
       const waiter = waiters[i];
-      if (waiter && handled !== undefined && store.comparePositions(handled, waiter.position) >= 0) {
+      if (waiter && resume !== undefined && store.comparePositions(resume, waiter.position) >= 0) {
         waiters.splice(i, 1);
         waiter.resolve();
       }
@@ -109,40 +113,58 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
     }
   };
 
-  /** Pulls the next batch: the next event, then whatever the subscription already holds, up to the limit. */
-  const consume = async (events: AsyncIterator<RecordedEvent>): Promise<void> => {
-    let pending: Promise<IteratorResult<RecordedEvent>> | undefined;
+  /** Moves the resume point forwards only: a checkpoint may lag behind the last event. */
+  const advance = (position: Position | undefined): void => {
+    if (position === undefined || (resume !== undefined && store.comparePositions(position, resume) <= 0)) return;
+    resume = position;
+    release();
+    scheduleFlush();
+  };
+
+  /**
+   * Pulls the next batch: the next event, then whatever the subscription already holds, up to the
+   * limit. A checkpoint taken along with the batch is applied only after the batch was handled: it
+   * may lie past the batch's events, never past one still to come.
+   */
+  const consume = async (items: AsyncIterator<SubscriptionItem>): Promise<void> => {
+    let pending: Promise<IteratorResult<SubscriptionItem>> | undefined;
     while (!stopped) {
-      const first = await (pending ?? events.next());
+      const first = await (pending ?? items.next());
       pending = undefined;
       if (first.done) return;
-      const batch = [first.value];
-      // Stop at the first event that is not there yet: waiting for a full batch would delay the ones at hand.
+      const batch: RecordedEvent[] = [];
+      let scanned: Position | undefined;
+      const take = (item: SubscriptionItem) => (item.kind === 'event' ? batch.push(item.event) : (scanned = item.position));
+      take(first.value);
+      // Stop at the first item that is not there yet: waiting for a full batch would delay the ones at hand.
       while (batch.length < maxBatchSize) {
-        const next = events.next();
+        const next = items.next();
         const ready = await Promise.race([next, nextTurn()]);
         if (ready === IDLE) {
           pending = next;
           break;
         }
         if (ready.done) break;
-        batch.push(ready.value);
+        take(ready.value);
       }
-      if (!(await handleUntilDone(batch))) return;
-      handled = (batch[batch.length - 1] as RecordedEvent).position;
-      release();
-      scheduleFlush();
+      if (batch.length > 0) {
+        if (!(await handleUntilDone(batch))) return;
+        handled = (batch[batch.length - 1] as RecordedEvent).position;
+        advance(handled);
+      }
+      advance(scanned);
     }
   };
 
   const loop = async (): Promise<void> => {
     stored = await checkpoints.load(name);
     handled = stored;
+    resume = stored;
     while (!stopped) {
-      subscription = store.subscribeToAll({ from: handled ?? 'start', ...(filter ? { filter } : {}) });
+      subscription = store.subscribeToAll({ from: resume ?? 'start', ...(filter ? { filter } : {}) });
       let failed = false;
       try {
-        await consume(subscription[Symbol.asyncIterator]());
+        await consume(subscription.withCheckpoints()[Symbol.asyncIterator]());
       } catch (error) {
         onError(error, undefined);
         failed = true;
@@ -159,7 +181,7 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
       return handled;
     },
     waitFor(position) {
-      if (handled !== undefined && store.comparePositions(handled, position) >= 0) return Promise.resolve();
+      if (resume !== undefined && store.comparePositions(resume, position) >= 0) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ position, resolve }));
     },
     async stop() {

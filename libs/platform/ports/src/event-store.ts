@@ -98,12 +98,31 @@ export interface SubscribeToAllOptions {
 }
 
 /**
+ * What `Subscription.withCheckpoints()` yields: an event, or how far the store has been scanned.
+ * A checkpoint promises that every event at or before its position that passes the filter came
+ * before it, so a consumer that has handled those can resume from it instead of rescanning the
+ * non-matching stretch behind it.
+ */
+export type SubscriptionItem = { readonly kind: 'event'; readonly event: RecordedEvent } | { readonly kind: 'checkpoint'; readonly position: Position };
+
+/**
  * A live catch-up subscription: replays from `from`, then follows new events, in global order.
  * Iterate with `for await`; the next event is fetched only when the previous iteration ends,
  * so a slow handler applies back-pressure. `close()` ends the iteration.
  */
 export interface Subscription extends AsyncIterable<RecordedEvent> {
+  /**
+   * The same iteration with checkpoints between the events (iterate one or the other, once).
+   * Checkpoints move forwards only, and come at the store's pace: EventStoreDB's when its server
+   * filter has scanned a window, SQLite's when a page read reached the head of the store.
+   */
+  withCheckpoints(): AsyncIterable<SubscriptionItem>;
   close(): Promise<void>;
+}
+
+/** The events of a `withCheckpoints()` iteration: what a plain iteration of a subscription yields. */
+export async function* eventsOf(items: AsyncIterable<SubscriptionItem>): AsyncGenerator<RecordedEvent> {
+  for await (const item of items) if (item.kind === 'event') yield item.event;
 }
 
 export interface EventStore {

@@ -64,6 +64,12 @@ export interface SubscribeOptions {
 export interface Consumer {
   /** Resolves once the consumer has joined its group and owns partitions (or knows it owns none). */
   readonly ready: Promise<void>;
+  /**
+   * Whether the consumer is taking messages now: false before it joined its group, while a consumer
+   * that crashed is being recreated (or, on SQLite, its heartbeat cannot renew its leases), and once
+   * stopped. The process's readiness reports it.
+   */
+  readonly healthy: boolean;
   /** Finishes in-flight handlers, commits them, leaves the group. */
   stop(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  */
 export { runService, type ServiceRuntime, type ReadyFields, type RunServiceOptions } from './run-service.js';
 export { openBackends, checkBackendUrls, reportParkedMessages, type OpenedBackends } from './open-backends.js';
+export { ConsumerRegistry, type ConsumerHealth } from './consumer-health.js';
 export {
   DEFAULT_WORKER_IDS,
   SERVICE_NAMES,

@@ -6,6 +6,7 @@
 import { ConfigError, type Backends } from '@reelstream/config';
 import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger, type Metrics } from '@reelstream/telemetry';
+import { ConsumerRegistry, type ConsumerHealth } from './consumer-health.js';
 
 export interface OpenedBackends {
   /** The event store with trace context on every append and read. */
@@ -15,6 +16,8 @@ export interface OpenedBackends {
   bus: MessageBus;
   /** The same back ends without tracing, for a service that adds its own (the wallet dispatcher). */
   untraced: { store: EventStore; bus: MessageBus };
+  /** Every consumer subscribed through `bus` or `untraced.bus`: readiness is false while one is unhealthy. */
+  consumers: ConsumerHealth;
   /** `kafka` or `sqlite`: `messaging.system` of the bus spans. */
   busSystem: 'kafka' | 'sqlite';
   close(): Promise<void>;
@@ -63,11 +66,14 @@ export async function openBackends(backends: Backends, instanceId: string, onPar
     throw error;
   }
   const busSystem = backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite';
+  const consumers = new ConsumerRegistry();
+  const tracked = consumers.track(bus);
   return {
     store: traceEventStore(store),
     checkpoints,
-    bus: traceMessageBus(bus, { system: busSystem }),
-    untraced: { store, bus },
+    bus: traceMessageBus(tracked, { system: busSystem }),
+    untraced: { store, bus: tracked },
+    consumers,
     busSystem,
     async close() {
       try {

@@ -40,7 +40,12 @@ export const processIdentityEnv = z
     WORKER_ID_BASE: workerId.optional(),
     /** The pod's ordinal (StatefulSet label `apps.kubernetes.io/pod-index`, through the downward API). */
     POD_INDEX: z.coerce.number({ error: 'must be a whole number ≥ 0' }).int({ error: 'must be a whole number ≥ 0' }).min(0, { error: 'must be a whole number ≥ 0' }).optional(),
-    /** The process's name on the bus. Default `<service>-<hostname>`: a restarted process takes its partitions back at once. */
+    /**
+     * The process's name on the bus. Default `<service>-<hostname>`. On the SQLite bus it is the member
+     * id, so a restarted process takes its unexpired leases back at once. On Kafka it only names the
+     * reply groups: kafkajs sends no `groupInstanceId` (no static membership), so a restarted process
+     * joins as a new member and its old partitions move after the session timeout (10 s) or on leave.
+     */
     INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' }).optional(),
   })
   .superRefine((env, ctx) => {

@@ -61,7 +61,13 @@ export class InMemoryBus implements MessageBus {
       await loop;
     };
     this.loops.push({ stop });
-    return { ready: Promise.resolve(), stop };
+    return {
+      ready: Promise.resolve(),
+      get healthy() {
+        return !stopped;
+      },
+      stop,
+    };
   }
 
   async request(topic: string, message: OutgoingMessage, options: RequestOptions): Promise<Message> {

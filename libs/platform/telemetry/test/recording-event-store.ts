@@ -67,6 +67,9 @@ export class RecordingEventStore implements EventStore {
       async *[Symbol.asyncIterator]() {
         yield* snapshot;
       },
+      async *withCheckpoints() {
+        for (const event of snapshot) yield { kind: 'event' as const, event };
+      },
       close: async () => undefined,
     };
   }

@@ -114,7 +114,8 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
     });
 
     const health = await startHealthServer(config.healthPort, async () => {
-      if (!consuming) return false;
+      // A consumer being recreated after a crash takes no commands: the process is not ready.
+      if (!consuming || !consumer.healthy) return false;
       await store.streamRevision('$ready-probe');
       return true;
     });

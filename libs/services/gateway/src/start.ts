@@ -5,7 +5,10 @@ import { closeGracefully, createHttpServer, reachableUrl } from '@reelstream/htt
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 
-export type GatewayPorts = Omit<GatewayDeps, 'config' | 'readiness'>;
+export type GatewayPorts = Omit<GatewayDeps, 'config' | 'readiness'> & {
+  /** The process's consumers (`OpenedBackends.consumers`): `/readyz` is 503 while one is unhealthy. */
+  consumers?: { unhealthy(): string[] };
+};
 
 export interface RunningGateway {
   readonly port: number;
@@ -20,7 +23,12 @@ const DEFAULT_DRAIN_MS = 10_000;
 /** Listens on `config.port` (0 = any free port). The back ends stay open: they are the caller's. */
 export async function startGateway(ports: GatewayPorts, config: GatewayConfig): Promise<RunningGateway> {
   let accepting = true;
-  const app = createGatewayApp({ ...ports, config, readiness: { accepting: () => accepting } });
+  const { consumers, ...deps } = ports;
+  const app = createGatewayApp({
+    ...deps,
+    config,
+    readiness: { accepting: () => accepting, ...(consumers ? { unhealthyConsumers: () => consumers.unhealthy() } : {}) },
+  });
   // Without a host node listens on every interface, IPv6 included where the machine has it.
   // Request time limits and a keep-alive longer than a load balancer's idle timeout (createHttpServer).
   const server: Server = createHttpServer(app);

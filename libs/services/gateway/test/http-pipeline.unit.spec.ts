@@ -236,4 +236,30 @@ describe('faults of our own', () => {
       await served.close();
     }
   });
+
+  it("reports not ready while one of the process's consumers is not taking messages, ready once it is", async () => {
+    let unhealthy = ['bonus-ledger'];
+    const app = createGatewayApp({
+      bus: harness.bus,
+      store: harness.store,
+      operators: harness.operators,
+      catalog: loadCatalogFile(),
+      clock: harness.clock,
+      ids: { next: () => 1 },
+      logger: harness.logger,
+      config: harness.config,
+      readiness: { accepting: () => true, unhealthyConsumers: () => unhealthy },
+    });
+    const served = await serveApp(app);
+    try {
+      const client = new HttpClient(served.url);
+      const response = await client.get('/readyz');
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ status: 'unavailable', reason: 'consumers not taking messages', consumers: ['bonus-ledger'] });
+      unhealthy = [];
+      expect((await client.get('/readyz')).status).toBe(200);
+    } finally {
+      await served.close();
+    }
+  });
 });

@@ -80,7 +80,9 @@ export async function startWalletDispatcher(deps: WalletDispatcherDeps, config: 
 
   const health = await startHealthServer(config.healthPort, config.healthHost, async () => {
     await store.streamRevision(walletTxStream(1));
-    return { ok: joined, detail: { consumers: joined ? 'joined' : 'joining' } };
+    // After joining, a consumer being recreated after a crash (or losing its leases) takes no requests.
+    const healthy = consumers.every((consumer) => consumer.healthy);
+    return { ok: joined && healthy, detail: { consumers: !joined ? 'joining' : healthy ? 'joined' : 'rejoining' } };
   });
   deps.logger.info('wallet dispatcher started', { healthPort: health.port });
 

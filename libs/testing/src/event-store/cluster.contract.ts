@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startCatchUp, type CheckpointStore, type EventStore, type Position } from '@reelstream/ports';
+import { startCatchUp, type CheckpointStore, type EventStore, type Position, type SubscribeToAllOptions } from '@reelstream/ports';
 import { eventually } from '../message-bus/eventually.js';
 import type { EventStoreUnderTest } from './under-test.js';
 
 const CASE_TIMEOUT_MS = 300_000;
 const APPEND_BATCH = 500;
 
-async function appendForeign(store: EventStore, prefix: string, count: number): Promise<Position> {
-  let last: Position | undefined;
+/** Appends `count` foreign events; answers the position of the one `fromEnd` events before the last. */
+async function appendForeign(store: EventStore, prefix: string, count: number, fromEnd = 0): Promise<Position> {
   for (let done = 0; done < count; done += APPEND_BATCH) {
     const size = Math.min(APPEND_BATCH, count - done);
     const events = Array.from({ length: size }, (_, n) => ({ type: 'Foreign', data: { n: done + n } }));
-    last = (await store.append(`${prefix}-${done}`, events, { expectedRevision: 'no_stream' })).position;
+    await store.append(`${prefix}-${done}`, events, { expectedRevision: 'no_stream' });
   }
-  if (last === undefined) throw new Error('nothing appended');
-  return last;
+  const index = count - 1 - fromEnd;
+  const stream = `${prefix}-${index - (index % APPEND_BATCH)}`;
+  const [event] = await store.readStream(stream, { fromRevision: index % APPEND_BATCH, maxCount: 1 });
+  if (!event) throw new Error(`foreign event ${index} not found`);
+  return event.position;
 }
 
 /**
@@ -52,13 +55,30 @@ export function describeEventStoreClusterContract(make: () => Promise<EventStore
         const seen: string[] = [];
         const first = startCatchUp({ store, checkpoints, name, filter: { streamPrefixes: [wanted] }, checkpointIntervalMs: 50, handle: async (event) => void seen.push(event.streamId) });
         await eventually(() => expect(seen).toEqual([`${wanted}1`]), 30_000);
-        const lastForeign = await appendForeign(store, `cluster-foreign-${run}`, 10_000);
-        // The server's checkpoints while it skips the foreign events are what the resume point may use.
+        // The server sends a checkpoint each time its filter has looked at 32 events (its search
+        // window), so the last one lies within a window of the end of the stretch; 64 leaves room.
+        const nearEnd = await appendForeign(store, `cluster-foreign-${run}`, 10_000, 64);
         await eventually(async () => {
           const stored = await checkpoints.load(name);
-          expect(stored !== undefined && store.comparePositions(stored, lastForeign) >= 0).toBe(true);
+          expect(stored !== undefined && store.comparePositions(stored, nearEnd) >= 0).toBe(true);
         }, 30_000);
         await first.stop();
+
+        // The restart subscribes from the stored checkpoint: past the stretch, not from the wanted event before it.
+        await store.append(`${wanted}2`, [{ type: 'Wanted', data: {} }], { expectedRevision: 'no_stream' });
+        const froms: SubscribeToAllOptions['from'][] = [];
+        const recording: EventStore = Object.create(store, {
+          subscribeToAll: { value: (options: SubscribeToAllOptions) => (froms.push(options.from), store.subscribeToAll(options)) },
+        });
+        const again: string[] = [];
+        const second = startCatchUp({ store: recording, checkpoints, name, filter: { streamPrefixes: [wanted] }, handle: async (event) => void again.push(event.streamId) });
+        try {
+          await eventually(() => expect(again).toEqual([`${wanted}2`]), 30_000);
+        } finally {
+          await second.stop();
+        }
+        const [from] = froms;
+        expect(from !== undefined && from !== 'start' && from !== 'end' && store.comparePositions(from, nearEnd) >= 0).toBe(true);
       },
       CASE_TIMEOUT_MS,
     );

@@ -8,7 +8,7 @@
  * platform e2e suite run through it.
  */
 import { openEventStore } from '@reelstream/backends';
-import type { CheckpointStore, EventStore, Position, ReadAllOptions, RecordedEvent, Subscription, SubscribeToAllOptions } from '@reelstream/ports';
+import { eventsOf, type CheckpointStore, type EventStore, type Position, type ReadAllOptions, type RecordedEvent, type Subscription, type SubscribeToAllOptions, type SubscriptionItem } from '@reelstream/ports';
 
 /** `EVENT_STORE_URL` scheme the test workers understand: the SQLite store at `<path>` behind this wrapper. */
 export const ESDB_POSITIONS_SCHEME = 'sqlite+esdbpositions:';
@@ -57,11 +57,15 @@ function parts(position: Position): [bigint, bigint] {
 const encodeEvent = (event: RecordedEvent): RecordedEvent => ({ ...event, position: encodeEsdbShapedPosition(event.position) });
 
 function encodeSubscription(inner: Subscription): Subscription {
+  async function* items(): AsyncGenerator<SubscriptionItem> {
+    for await (const item of inner.withCheckpoints()) {
+      yield item.kind === 'event' ? { kind: 'event', event: encodeEvent(item.event) } : { kind: 'checkpoint', position: encodeEsdbShapedPosition(item.position) };
+    }
+  }
   return {
     close: () => inner.close(),
-    async *[Symbol.asyncIterator]() {
-      for await (const event of inner) yield encodeEvent(event);
-    },
+    withCheckpoints: items,
+    [Symbol.asyncIterator]: () => eventsOf(items()),
   };
 }
 

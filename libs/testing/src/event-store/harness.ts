@@ -54,6 +54,16 @@ export function anEvent(type = 'OrderPlaced', data: Record<string, unknown> = {}
   return { eventId: randomUUID(), type, data: { sequence, ...data }, ...(metadata ? { metadata } : {}) };
 }
 
+/**
+ * A stored checkpoint is at or past `position`: past it when the subscription's own checkpoints
+ * (stretches scanned without a match, e.g. other tests' events on a shared server) moved it further.
+ */
+export async function expectCheckpointAtOrPast(store: EventStore, checkpoints: CheckpointStore, name: string, position: string): Promise<void> {
+  const stored = await checkpoints.load(name);
+  if (stored === undefined) throw new Error(`no checkpoint ${name} stored, expected one at or past ${position}`);
+  if (store.comparePositions(stored, position) < 0) throw new Error(`checkpoint ${name} at ${stored} is before ${position}`);
+}
+
 /** `list[index]`, failing the test with a clear message when it is missing. */
 export function at<T>(list: readonly T[], index: number): T {
   const value = index < 0 ? list[list.length + index] : list[index];
