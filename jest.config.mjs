@@ -22,4 +22,8 @@ export default {
     ...['k8s', 'docker'].map((d) => join(root, d)).filter((d) => existsSync(join(d, 'jest.config.mjs'))),
   ],
   testTimeout: 30_000,
+  // Jest's default on 2 cores is one worker: most suites wait on real processes, timers and fsyncs
+  // rather than compute, so two overlap them. The real-time tests keep their margins with both
+  // cores busy (see the README's testing section).
+  maxWorkers: 2,
 };

@@ -6,7 +6,8 @@
  * players spin faster than in the baseline. Every request is timed.
  */
 import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } from '@reelstream/contracts';
-import { isRequestTimeout, type MessageBus } from '@reelstream/ports';
+import { isRequestTimeout, type EventStore, type MessageBus } from '@reelstream/ports';
+import { recordWinSource } from '@reelstream/testing';
 
 /** The game-server's default WALLET_TIMEOUT_MS: a bet not answered within it is a 503 for the player. */
 export const GAME_SERVER_WALLET_TIMEOUT_MS = 5_000;
@@ -29,6 +30,8 @@ export class Players {
 
   constructor(
     private readonly bus: MessageBus,
+    /** Where each win's source round is recorded first: the dispatcher sends no win without one. */
+    private readonly store: EventStore,
     readonly operatorId: string,
     private readonly playerIds: readonly string[],
     private readonly nextId: () => number,
@@ -67,9 +70,11 @@ export class Players {
     while (this.running) {
       const spinStarted = performance.now();
       const roundId = this.nextId();
-      const bet = await this.send({ ...base, command: 'bet', transactionId: this.nextId(), roundId, requestedAt: new Date().toISOString(), amountMinor: 100, isBonusBusy: false });
+      const betTransactionId = this.nextId();
+      const bet = await this.send({ ...base, command: 'bet', transactionId: betTransactionId, roundId, requestedAt: new Date().toISOString(), amountMinor: 100, isBonusBusy: false });
       if (bet.reply?.statusCode === 'OK') {
-        await this.send({ ...base, command: 'win', transactionId: this.nextId(), roundId, requestedAt: new Date().toISOString(), amountMinor: 150, isRoundFinished: true });
+        const win = { ...base, command: 'win' as const, transactionId: this.nextId(), roundId, requestedAt: new Date().toISOString(), amountMinor: 150, isRoundFinished: true };
+        await this.send(await recordWinSource(this.store, win, { betTransactionId }));
       }
       await sleep(Math.max(0, spinStarted + this.periodMs - performance.now()));
     }

@@ -134,8 +134,8 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
   it.each(faults)(
     'B’s wallet %s: A gets no 503 and keeps its p99 within 2× of the baseline; all of B’s cancels and wins land after B recovers',
     async (name, fault) => {
-      const a = new Players(bus, A, playerIds, nextId, SPIN_PERIOD_MS);
-      const b = new Players(bus, B, playerIds, nextId, SPIN_PERIOD_MS);
+      const a = new Players(bus, store, A, playerIds, nextId, SPIN_PERIOD_MS);
+      const b = new Players(bus, store, B, playerIds, nextId, SPIN_PERIOD_MS);
       a.phase = b.phase = 'warmup';
       a.start();
       b.start();
@@ -172,7 +172,7 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
   );
 
   it('with B refusing the cancel of its player_1, A’s cancel for its own player_1 lands promptly; B’s lands once B recovers', async () => {
-    const players = { a: new Players(bus, A, [], nextId, SPIN_PERIOD_MS), b: new Players(bus, B, [], nextId, SPIN_PERIOD_MS) };
+    const players = { a: new Players(bus, store, A, [], nextId, SPIN_PERIOD_MS), b: new Players(bus, store, B, [], nextId, SPIN_PERIOD_MS) };
     const bet = (operatorId: string) => ({ command: 'bet', transactionId: nextId(), operatorId, playerId: 'player_1', roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor: 100, isBonusBusy: false }) as const;
     const refuseCancels = sandbox(B).faults.add({ operatorId: B, playerId: 'player_1', command: 'cancel', httpStatus: 503 });
     sandbox(B).faults.add({ operatorId: B, playerId: 'player_1', command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 1 });
