@@ -27,8 +27,8 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     name: 'HMAC over re-serialised JSON instead of the bytes sent',
     file: 'libs/services/wallet-dispatcher/src/got-operator-wallet.ts',
-    search: '[HttpHeaders.requestSignature]: signCallbackBody(bytes, secret),',
-    replace: '[HttpHeaders.requestSignature]: signCallbackBody(JSON.stringify(body), secret),',
+    search: 'signCallbackBody(bytes, secret, operator.signatureScheme, timestamp)',
+    replace: 'signCallbackBody(JSON.stringify(body), secret, operator.signatureScheme, timestamp)',
     projects: DISPATCH,
   },
   {

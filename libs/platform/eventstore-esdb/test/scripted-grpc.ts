@@ -11,7 +11,12 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 const require = createRequire(import.meta.url);
 type Ctor<T = any> = new () => T; // eslint-disable-line @typescript-eslint/no-explicit-any
 const pb = require('@eventstore/db-client/generated/streams_pb.js') as {
-  ReadResp: Ctor & { ReadEvent: Ctor & { RecordedEvent: Ctor }; Checkpoint: Ctor; CaughtUp: Ctor; SubscriptionConfirmation: Ctor };
+  ReadResp: Ctor & {
+    ReadEvent: Ctor & { RecordedEvent: Ctor };
+    Checkpoint: Ctor;
+    CaughtUp: Ctor;
+    SubscriptionConfirmation: Ctor;
+  };
 };
 const shared = require('@eventstore/db-client/generated/shared_pb.js') as { UUID: Ctor; StreamIdentifier: Ctor };
 
@@ -73,7 +78,8 @@ export interface ScriptedCall {
 }
 
 /** A real client wired to the script; `requests` collects every Read request the client sent. */
-export function scriptedClient(answer: (request: any) => ScriptedCall | Promise<ScriptedCall>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function scriptedClient(answer: (request: any) => ScriptedCall | Promise<ScriptedCall>) {
   const client = EventStoreDBClient.connectionString('esdb://127.0.0.1:1?tls=false');
   const requests: unknown[] = [];
   const streams: PassThrough[] = [];
@@ -91,7 +97,8 @@ export function scriptedClient(answer: (request: any) => ScriptedCall | Promise<
     },
   };
   Object.assign(client, {
-    GRPCStreamCreator: (_client: unknown, _name: string, creator: (channel: typeof grpc) => unknown) => async () => creator(grpc),
+    GRPCStreamCreator: (_client: unknown, _name: string, creator: (channel: typeof grpc) => unknown) => async () =>
+      creator(grpc),
   });
   return { client, requests, streams };
 }
