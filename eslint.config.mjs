@@ -3,10 +3,35 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-const io = ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got', 'helmet', '@opentelemetry/*', 'node:*', 'fs', 'http', 'https', 'net', 'child_process'];
+const io = [
+  'kafkajs',
+  '@eventstore/db-client',
+  'better-sqlite3',
+  'express',
+  'got',
+  'helmet',
+  '@opentelemetry/*',
+  'node:*',
+  'fs',
+  'http',
+  'https',
+  'net',
+  'child_process',
+];
 
 export default [
-  { ignores: ['**/*.json', '**/node_modules/**', '**/dist/**', '**/tmp/**', '**/coverage/**', '**/test-output/**', '.nx/**', 'data/**'] },
+  {
+    ignores: [
+      '**/*.json',
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/tmp/**',
+      '**/coverage/**',
+      '**/test-output/**',
+      '.nx/**',
+      'data/**',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
@@ -30,24 +55,69 @@ export default [
           ignoredCircularDependencies: [['@reelstream/testing', '*']],
           depConstraints: [
             { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel'], bannedExternalImports: io },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts'], bannedExternalImports: io },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain'], bannedExternalImports: io },
-            { sourceTag: 'type:ports', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports'], bannedExternalImports: io },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:kernel', 'type:ports', 'type:util'], bannedExternalImports: io },
+            {
+              sourceTag: 'type:contracts',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts'],
+              bannedExternalImports: io,
+            },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain'],
+              bannedExternalImports: io,
+            },
+            {
+              sourceTag: 'type:ports',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports'],
+              bannedExternalImports: io,
+            },
+            {
+              sourceTag: 'type:util',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:ports', 'type:util'],
+              bannedExternalImports: io,
+            },
             {
               sourceTag: 'type:application',
-              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain', 'type:ports', 'type:util', 'type:application'],
+              onlyDependOnLibsWithTags: [
+                'type:kernel',
+                'type:contracts',
+                'type:domain',
+                'type:ports',
+                'type:util',
+                'type:application',
+              ],
               bannedExternalImports: ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got'],
             },
-            { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:telemetry'] },
+            {
+              sourceTag: 'type:telemetry',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:telemetry'],
+            },
             {
               sourceTag: 'type:adapter',
-              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain', 'type:ports', 'type:util', 'type:telemetry', 'type:application', 'type:adapter'],
+              onlyDependOnLibsWithTags: [
+                'type:kernel',
+                'type:contracts',
+                'type:domain',
+                'type:ports',
+                'type:util',
+                'type:telemetry',
+                'type:application',
+                'type:adapter',
+              ],
             },
             {
               // Listed rather than `notDependOnLibsWithTags`: that check is transitive and would follow test-only edges.
               sourceTag: 'type:service',
-              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:domain', 'type:ports', 'type:util', 'type:telemetry', 'type:application', 'type:adapter', 'type:service'],
+              onlyDependOnLibsWithTags: [
+                'type:kernel',
+                'type:contracts',
+                'type:domain',
+                'type:ports',
+                'type:util',
+                'type:telemetry',
+                'type:application',
+                'type:adapter',
+                'type:service',
+              ],
             },
             { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },

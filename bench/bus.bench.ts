@@ -20,7 +20,12 @@ const ROUNDS = 2;
 const ROUND_MS = 2_500;
 const END_TO_END_MESSAGES = 10_000;
 
-const payload = (n: number) => ({ roundId: 9_007_000_000_000 + n, bet: 100, currency: 'EUR', playerId: `player-${n % PRODUCERS}` });
+const payload = (n: number) => ({
+  roundId: 9_007_000_000_000 + n,
+  bet: 100,
+  currency: 'EUR',
+  playerId: `player-${n % PRODUCERS}`,
+});
 const headers = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', 'x-kind': 'bet' };
 
 interface Measure {
@@ -28,7 +33,8 @@ interface Measure {
   ms: number;
 }
 const rate = (m: Measure) => (m.operations * 1_000) / m.ms;
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function publishRound(bus: SqliteMessageBus, ms: number): Promise<Measure & { transactions: number }> {
   const before = bus.publishStats.transactions;
@@ -52,11 +58,20 @@ function rawInserter(path: string) {
   db.exec(`CREATE TABLE raw_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, partition INTEGER NOT NULL,
     key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT NOT NULL, timestamp INTEGER NOT NULL);
     CREATE INDEX raw_by_partition ON raw_messages (topic, partition, id);`);
-  const insert = db.prepare('INSERT INTO raw_messages (topic, partition, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO raw_messages (topic, partition, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const batch = db.transaction((rows: number, offset: number) => {
     for (let i = 0; i < rows; i++) {
       const key = `player-${(offset + i) % PRODUCERS}`;
-      insert.run('bench.raw', partitionFor(key, 16), key, JSON.stringify(payload(offset + i)), JSON.stringify(headers), Date.now());
+      insert.run(
+        'bench.raw',
+        partitionFor(key, 16),
+        key,
+        JSON.stringify(payload(offset + i)),
+        JSON.stringify(headers),
+        Date.now(),
+      );
     }
   });
   return {
@@ -77,7 +92,9 @@ async function endToEnd(path: string): Promise<{ throughput: number; handler: nu
   const producer = await SqliteMessageBus.open(path, { instanceId: 'bench-producer' });
   const consumerBus = await SqliteMessageBus.open(path, { instanceId: 'bench-consumer' });
   const watcher = new Database(path, { readonly: true });
-  const positions = watcher.prepare<[], { partition: number; position: number }>("SELECT partition, position FROM bus_offsets WHERE group_id = 'bench-e2e'");
+  const positions = watcher.prepare<[], { partition: number; position: number }>(
+    "SELECT partition, position FROM bus_offsets WHERE group_id = 'bench-e2e'",
+  );
   const handlerLatency: number[] = [];
   const commitLatency: number[] = [];
   const awaitingCommit = new Map<number, { offset: number; sentAt: number }[]>();
@@ -114,7 +131,11 @@ async function endToEnd(path: string): Promise<{ throughput: number; handler: nu
     Array.from({ length: PRODUCERS }, async (_, p) => {
       while (sent < END_TO_END_MESSAGES) {
         sent += 1;
-        await producer.publish('bench.e2e', { key: `player-${p}`, value: { ...payload(sent), sentAt: performance.now() }, headers });
+        await producer.publish('bench.e2e', {
+          key: `player-${p}`,
+          value: { ...payload(sent), sentAt: performance.now() },
+          headers,
+        });
       }
     }),
   );
@@ -147,18 +168,33 @@ try {
   raw.close();
   await bus.close();
 
-  const sum = (ms: Measure[]): Measure => ({ operations: ms.reduce((a, m) => a + m.operations, 0), ms: ms.reduce((a, m) => a + m.ms, 0) });
+  const sum = (ms: Measure[]): Measure => ({
+    operations: ms.reduce((a, m) => a + m.operations, 0),
+    ms: ms.reduce((a, m) => a + m.ms, 0),
+  });
   const published = sum(publishes);
   const inserted = sum(inserts);
   const e2e = await endToEnd(busPath);
 
   const rows: [string, string][] = [
-    [`publish: ${PRODUCERS} producers, single awaited publishes, group-committed`, `${rate(published).toFixed(0)} msg/s (avg ${(published.operations / transactions).toFixed(1)} msg per transaction)`],
+    [
+      `publish: ${PRODUCERS} producers, single awaited publishes, group-committed`,
+      `${rate(published).toFixed(0)} msg/s (avg ${(published.operations / transactions).toFixed(1)} msg per transaction)`,
+    ],
     ['raw better-sqlite3 INSERT, same rows, index, durability and batch size', `${rate(inserted).toFixed(0)} rows/s`],
     ['publish / raw', `${(rate(published) / rate(inserted)).toFixed(2)}`],
-    [`end to end, one group: publish → handler → commit (${END_TO_END_MESSAGES} msgs)`, `${e2e.throughput.toFixed(0)} msg/s`],
-    ['latency publish → handler  p50 / p99', `${percentile(e2e.handler, 50).toFixed(1)} ms / ${percentile(e2e.handler, 99).toFixed(1)} ms`],
-    ['latency publish → commit   p50 / p99', `${percentile(e2e.commit, 50).toFixed(1)} ms / ${percentile(e2e.commit, 99).toFixed(1)} ms`],
+    [
+      `end to end, one group: publish → handler → commit (${END_TO_END_MESSAGES} msgs)`,
+      `${e2e.throughput.toFixed(0)} msg/s`,
+    ],
+    [
+      'latency publish → handler  p50 / p99',
+      `${percentile(e2e.handler, 50).toFixed(1)} ms / ${percentile(e2e.handler, 99).toFixed(1)} ms`,
+    ],
+    [
+      'latency publish → commit   p50 / p99',
+      `${percentile(e2e.commit, 50).toFixed(1)} ms / ${percentile(e2e.commit, 99).toFixed(1)} ms`,
+    ],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   console.log(`bus bench: SQLite WAL, synchronous=FULL, temp file, node ${process.version}`);

@@ -22,7 +22,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, Topics, walletReply, type OperatorConfig, type WalletRequest } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  Topics,
+  walletReply,
+  type OperatorConfig,
+  type WalletRequest,
+} from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { partitionFor } from '@reelstream/messaging-sqlite';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
@@ -37,7 +43,8 @@ const SANDBOX_LATENCY_MS = 5;
 const SECRET = 'bench-signing-secret-0123456789';
 
 const ids = new TimeOrderedIdGenerator(5);
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 interface Measure {
   count: number;
@@ -46,12 +53,29 @@ interface Measure {
 }
 
 function request(playerId: string, n: number): WalletRequest {
-  const common = { transactionId: ids.next(), operatorId: 'bench', playerId, roundId: ids.next(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString() } as const;
-  return n % 2 === 0 ? { ...common, command: 'bet', amountMinor: 100, isBonusBusy: false } : { ...common, command: 'win', amountMinor: 100, isRoundFinished: true };
+  const common = {
+    transactionId: ids.next(),
+    operatorId: 'bench',
+    playerId,
+    roundId: ids.next(),
+    providerId: 1,
+    gameId: 10,
+    currency: 'EUR',
+    bonusId: 0,
+    requestedAt: new Date().toISOString(),
+  } as const;
+  return n % 2 === 0
+    ? { ...common, command: 'bet', amountMinor: 100, isBonusBusy: false }
+    : { ...common, command: 'win', amountMinor: 100, isRoundFinished: true };
 }
 
 /** `loops` sequential senders for `ms`; each `send` is one callback, measured end to end (what `prepare` does is not measured). */
-async function drive<T>(loops: number, ms: number, prepare: (loop: number, n: number) => T | Promise<T>, send: (prepared: T) => Promise<void>): Promise<Measure> {
+async function drive<T>(
+  loops: number,
+  ms: number,
+  prepare: (loop: number, n: number) => T | Promise<T>,
+  send: (prepared: T) => Promise<void>,
+): Promise<Measure> {
   const latencies: number[] = [];
   const start = performance.now();
   await Promise.all(
@@ -76,7 +100,16 @@ async function startSandbox(dir: string): Promise<{ url: string; stop: () => Pro
       SANDBOX_HOST: '127.0.0.1',
       SANDBOX_LATENCY_MS: String(SANDBOX_LATENCY_MS),
       SANDBOX_INITIAL_BALANCE: '1000000',
-      OPERATORS_JSON: JSON.stringify([{ id: 'bench', name: 'Bench', apiToken: 'bench-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' }]),
+      OPERATORS_JSON: JSON.stringify([
+        {
+          id: 'bench',
+          name: 'Bench',
+          apiToken: 'bench-api-token-0123456789',
+          callbackUrl: 'http://localhost/',
+          signingSecret: SECRET,
+          currency: 'EUR',
+        },
+      ]),
       OTEL_SDK_DISABLED: 'true',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -103,35 +136,74 @@ function playersOnDistinctPartitions(count: number, partitions: number): string[
 }
 
 /** Each win's round is settled first, as the game-server does it: the dispatcher checks every win against its source (issue 10). */
-async function throughDispatcher(requester: MessageBus, store: EventStore, players: readonly string[], loops: number): Promise<Measure> {
+async function throughDispatcher(
+  requester: MessageBus,
+  store: EventStore,
+  players: readonly string[],
+  loops: number,
+): Promise<Measure> {
   const prepare = async (loop: number, n: number) => {
     const value = request(players[loop % players.length] as string, n);
     return { key: value.playerId, value: value.command === 'win' ? await recordWinSource(store, value) : value };
   };
   return drive(loops, ROUND_MS, prepare, async (message) => {
-    const answer = await requester.request(Topics.walletRequests, message, { replyTopic: Topics.walletReplies, timeoutMs: 30_000 });
+    const answer = await requester.request(Topics.walletRequests, message, {
+      replyTopic: Topics.walletReplies,
+      timeoutMs: 30_000,
+    });
     const reply = walletReply.parse(answer.value);
     if (reply.statusCode !== 'OK') throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
   });
 }
 
-async function direct(wallet: GotOperatorWallet, operator: OperatorConfig, players: readonly string[]): Promise<Measure> {
-  return drive(CONCURRENCY, ROUND_MS, (loop, n) => callbackFor(request(players[loop] as string, n)), async (body) => {
-    const result = await wallet.call(operator, body, 3_000);
-    if (result.kind !== 'reply' || result.statusCode !== 'OK') throw new Error(`unexpected answer ${JSON.stringify(result)}`);
-  });
+async function direct(
+  wallet: GotOperatorWallet,
+  operator: OperatorConfig,
+  players: readonly string[],
+): Promise<Measure> {
+  return drive(
+    CONCURRENCY,
+    ROUND_MS,
+    (loop, n) => callbackFor(request(players[loop] as string, n)),
+    async (body) => {
+      const result = await wallet.call(operator, body, 3_000);
+      if (result.kind !== 'reply' || result.statusCode !== 'OK')
+        throw new Error(`unexpected answer ${JSON.stringify(result)}`);
+    },
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'dispatch-bench-'));
 const sandbox = await startSandbox(dir);
 try {
-  const operators = new OperatorDirectory(parseOperatorsConfig([{ id: 'bench', name: 'Bench', apiToken: 'bench-api-token-0123456789', callbackUrl: `${sandbox.url}/wallet/bench`, signingSecret: SECRET, currency: 'EUR' }]));
+  const operators = new OperatorDirectory(
+    parseOperatorsConfig([
+      {
+        id: 'bench',
+        name: 'Bench',
+        apiToken: 'bench-api-token-0123456789',
+        callbackUrl: `${sandbox.url}/wallet/bench`,
+        signingSecret: SECRET,
+        currency: 'EUR',
+      },
+    ]),
+  );
   const operator = operators.get('bench') as OperatorConfig;
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   const { store } = await openEventStore(url);
   const bus = await openMessageBus(url, { instanceId: 'bench-dispatcher' });
   const requester = await openMessageBus(url, { instanceId: 'bench-requester' });
-  const dispatcher = await startWalletDispatcher({ store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(6), logger: createLogger({ service: 'bench', level: 'error' }), operators }, { healthPort: 0, maxSockets: 64 });
+  const dispatcher = await startWalletDispatcher(
+    {
+      store,
+      bus,
+      clock: systemClock,
+      ids: new TimeOrderedIdGenerator(6),
+      logger: createLogger({ service: 'bench', level: 'error' }),
+      operators,
+    },
+    { healthPort: 0, maxSockets: 64 },
+  );
   await dispatcher.ready;
   const wallet = new GotOperatorWallet({ maxSockets: 64 });
 
@@ -146,15 +218,30 @@ try {
   const manyPlayers = await throughDispatcher(requester, store, many, 100);
 
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
-  const latency = (m: Measure) => `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
+  const latency = (m: Measure) =>
+    `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
   const rows: [string, string][] = [
-    [`bus → dispatcher → sandbox, concurrency ${CONCURRENCY} (${CONCURRENCY} players, one per partition)`, `${rate(viaDispatcher).toFixed(0)} callbacks/s  ${latency(viaDispatcher)}  (${viaDispatcher.count} callbacks)`],
-    [`direct got calls to the sandbox, concurrency ${CONCURRENCY}`, `${rate(viaGot).toFixed(0)} callbacks/s  ${latency(viaGot)}  (${viaGot.count} calls)`],
-    ['dispatcher / direct', `throughput ${(rate(viaDispatcher) / rate(viaGot)).toFixed(2)}, p50 latency ${(percentile(viaDispatcher.latencies, 50) / percentile(viaGot.latencies, 50)).toFixed(2)}×`],
-    ['bus → dispatcher → sandbox, 100 players, 100 requests in flight', `${rate(manyPlayers).toFixed(0)} callbacks/s  ${latency(manyPlayers)}  (${manyPlayers.count} callbacks)`],
+    [
+      `bus → dispatcher → sandbox, concurrency ${CONCURRENCY} (${CONCURRENCY} players, one per partition)`,
+      `${rate(viaDispatcher).toFixed(0)} callbacks/s  ${latency(viaDispatcher)}  (${viaDispatcher.count} callbacks)`,
+    ],
+    [
+      `direct got calls to the sandbox, concurrency ${CONCURRENCY}`,
+      `${rate(viaGot).toFixed(0)} callbacks/s  ${latency(viaGot)}  (${viaGot.count} calls)`,
+    ],
+    [
+      'dispatcher / direct',
+      `throughput ${(rate(viaDispatcher) / rate(viaGot)).toFixed(2)}, p50 latency ${(percentile(viaDispatcher.latencies, 50) / percentile(viaGot.latencies, 50)).toFixed(2)}×`,
+    ],
+    [
+      'bus → dispatcher → sandbox, 100 players, 100 requests in flight',
+      `${rate(manyPlayers).toFixed(0)} callbacks/s  ${latency(manyPlayers)}  (${manyPlayers.count} callbacks)`,
+    ],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  console.log(`dispatch bench: sandbox latency ${SANDBOX_LATENCY_MS} ms, SQLite WAL synchronous=FULL, 16 partitions, ${ROUND_MS / 1_000} s per run, node ${process.version}`);
+  console.log(
+    `dispatch bench: sandbox latency ${SANDBOX_LATENCY_MS} ms, SQLite WAL synchronous=FULL, 16 partitions, ${ROUND_MS / 1_000} s per run, node ${process.version}`,
+  );
   for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
 
   wallet.close();

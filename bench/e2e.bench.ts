@@ -37,7 +37,6 @@ interface Measured {
   errors: number;
 }
 
-
 async function measureRegister(gatewayUrl: string, expireAt: string, durationS: number): Promise<Measured> {
   const result = await autocannon({
     url: gatewayUrl,
@@ -52,10 +51,18 @@ async function measureRegister(gatewayUrl: string, expireAt: string, durationS: 
       },
     ],
   });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], refused: result['4xx'], errors: result['5xx'] + result.errors + result.timeouts };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    refused: result['4xx'],
+    errors: result['5xx'] + result.errors + result.timeouts,
+  };
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /** Every player plays its spins one after the other, all players at once; the spin latencies. */
 async function playAll(games: readonly PlayerClient[], body: Record<string, unknown>): Promise<number[]> {
@@ -75,7 +82,9 @@ async function playAll(games: readonly PlayerClient[], body: Record<string, unkn
 
 async function appliedWins(sandboxUrl: string): Promise<number> {
   const response = await call('GET', `${sandboxUrl}/admin/transactions?operatorId=${DEMO_OPERATOR.id}&limit=100000`);
-  return (response.body.transactions as { command: string; applied: boolean }[]).filter((row) => row.command === 'win' && row.applied).length;
+  return (response.body.transactions as { command: string; applied: boolean }[]).filter(
+    (row) => row.command === 'win' && row.applied,
+  ).length;
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
@@ -95,11 +104,17 @@ const platform = new AppProcess('platform', join('apps', 'platform', 'src', 'mai
 
 try {
   // The banner is printed whatever the log level; it names the real ports.
-  const urlOf = async (label: string) => /(http:\/\/\S+)/.exec(await platform.waitForLine((line) => line.trimStart().startsWith(label)))?.[1] ?? '';
+  const urlOf = async (label: string) =>
+    /(http:\/\/\S+)/.exec(await platform.waitForLine((line) => line.trimStart().startsWith(label)))?.[1] ?? '';
   const gatewayUrl = await urlOf('Operator API');
   const gameUrl = await urlOf('Game launch host');
   const sandboxUrl = await urlOf('Operator sandbox');
-  const operator = new OperatorClient(() => gatewayUrl, { id: DEMO_OPERATOR.id, token: DEMO_OPERATOR.apiToken, currency: 'EUR', timeZone: 'UTC' });
+  const operator = new OperatorClient(() => gatewayUrl, {
+    id: DEMO_OPERATOR.id,
+    token: DEMO_OPERATOR.apiToken,
+    currency: 'EUR',
+    timeZone: 'UTC',
+  });
   const future = operator.wallClock(new Date(Date.now() + 86_400_000));
   const past = operator.wallClock(new Date(Date.now() - 86_400_000));
 
@@ -127,27 +142,51 @@ try {
   for (let index = 0; index < PLAYERS; index++) {
     const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
       token: DEMO_OPERATOR.apiToken,
-      json: { playerId: `demo_player_${index}`, providerId: 1, gameId: 101, language: 'en', returnUrl: 'https://casino.example/', isStreamer: false, demo: true },
+      json: {
+        playerId: `demo_player_${index}`,
+        providerId: 1,
+        gameId: 101,
+        language: 'en',
+        returnUrl: 'https://casino.example/',
+        isStreamer: false,
+        demo: true,
+      },
     });
-    demoGames.push(new PlayerClient(() => gameUrl, new URL(String(launched.body.data)).searchParams.get('token') ?? ''));
+    demoGames.push(
+      new PlayerClient(() => gameUrl, new URL(String(launched.body.data)).searchParams.get('token') ?? ''),
+    );
   }
   const demoStarted = performance.now();
   const demoLatencies = await playAll(demoGames, { bet: 0.2 });
   const demoMs = performance.now() - demoStarted;
 
-  const line = (m: Measured) => `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
+  const line = (m: Measured) =>
+    `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
   const rate = (count: number, ms: number) => `${((count * 1_000) / ms).toFixed(0).padStart(6)} spins/s`;
-  const spinLatency = (sorted: readonly number[]) => `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
-  console.log(`e2e bench: the platform in one process (npm start), embedded SQLite (synchronous=FULL), node ${process.version}`);
+  const spinLatency = (sorted: readonly number[]) =>
+    `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
+  console.log(
+    `e2e bench: the platform in one process (npm start), embedded SQLite (synchronous=FULL), node ${process.version}`,
+  );
   console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
   console.log(`  register → bus → bonus-ledger → reply              ${line(register)}`);
   console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
-  console.log(`  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`);
+  console.log(
+    `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,
+  );
   console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
-  console.log(`  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`);
-  console.log(`  free spins as answered by the player API           ${rate(total, answeredMs)}   ${spinLatency(freeLatencies)}`);
-  console.log(`  baseline: demo spins, same player API, no ledger   ${rate(total, demoMs)}   ${spinLatency(demoLatencies)}`);
-  console.log(`  ratio free (applied) / demo                        ${((total / appliedMs) / (total / demoMs)).toFixed(3)}`);
+  console.log(
+    `  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`,
+  );
+  console.log(
+    `  free spins as answered by the player API           ${rate(total, answeredMs)}   ${spinLatency(freeLatencies)}`,
+  );
+  console.log(
+    `  baseline: demo spins, same player API, no ledger   ${rate(total, demoMs)}   ${spinLatency(demoLatencies)}`,
+  );
+  console.log(
+    `  ratio free (applied) / demo                        ${(total / appliedMs / (total / demoMs)).toFixed(3)}`,
+  );
 } finally {
   await platform.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });

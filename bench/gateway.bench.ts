@@ -17,7 +17,13 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
 import { OperatorDirectory } from '@reelstream/config';
-import { apiTokenDigest, localDateTimeToInstant, parseOperatorsConfig, registerBonusCallRequest, validationDetails } from '@reelstream/contracts';
+import {
+  apiTokenDigest,
+  localDateTimeToInstant,
+  parseOperatorsConfig,
+  registerBonusCallRequest,
+  validationDetails,
+} from '@reelstream/contracts';
 import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
@@ -34,9 +40,15 @@ const WARMUP_S = 2;
 const TOKEN = 'bench-token-0123456789abcdef';
 
 const operators = parseOperatorsConfig([
-  { id: 'bench', name: 'Bench Casino', apiToken: TOKEN, callbackUrl: 'http://127.0.0.1:9/wallet/bench', signingSecret: 'bench-signing-secret-0123', currency: 'EUR' },
+  {
+    id: 'bench',
+    name: 'Bench Casino',
+    apiToken: TOKEN,
+    callbackUrl: 'http://127.0.0.1:9/wallet/bench',
+    signingSecret: 'bench-signing-secret-0123',
+    currency: 'EUR',
+  },
 ]);
-
 
 /** The baseline: the same request validation, then 200 without any back end. */
 async function bareExpress(): Promise<{ url: string; close(): Promise<void> }> {
@@ -51,7 +63,12 @@ async function bareExpress(): Promise<{ url: string; close(): Promise<void> }> {
     }
     const parsed = registerBonusCallRequest.safeParse(req.body);
     if (!parsed.success) {
-      res.status(400).json({ success: false, message: 'The request is not valid.', data: null, error: { code: 'VALIDATION_FAILED', details: validationDetails(parsed.error) } });
+      res.status(400).json({
+        success: false,
+        message: 'The request is not valid.',
+        data: null,
+        error: { code: 'VALIDATION_FAILED', details: validationDetails(parsed.error) },
+      });
       return;
     }
     const callAmount = tryParseAmount(parsed.data.callAmount, 'EUR');
@@ -93,7 +110,13 @@ async function measure(url: string, durationS: number): Promise<Measured> {
       },
     ],
   });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    other: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
@@ -119,8 +142,24 @@ const ledger = await startBonusLedger(
   { readModelFile: join(dir, 'bonus-ledger-read.db'), healthPort: 0 },
 );
 const gateway = await startGateway(
-  { bus: gatewayBus, store: gatewayStore, operators: directory, catalog, clock: systemClock, ids: new TimeOrderedIdGenerator(1), logger },
-  { port: 0, host: '127.0.0.1', launchBaseUrl: 'http://localhost:8081', sessionTtlMs: 4 * 3_600_000, ledgerTimeoutMs: 10_000, rateLimit: { perSecond: 1_000_000, burst: 1_000_000 }, bodyLimitBytes: 32 * 1024 },
+  {
+    bus: gatewayBus,
+    store: gatewayStore,
+    operators: directory,
+    catalog,
+    clock: systemClock,
+    ids: new TimeOrderedIdGenerator(1),
+    logger,
+  },
+  {
+    port: 0,
+    host: '127.0.0.1',
+    launchBaseUrl: 'http://localhost:8081',
+    sessionTtlMs: 4 * 3_600_000,
+    ledgerTimeoutMs: 10_000,
+    rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+    bodyLimitBytes: 32 * 1024,
+  },
 );
 const bare = await bareExpress();
 
@@ -131,14 +170,19 @@ try {
   const baseline = await measure(bare.url, DURATION_S);
   const events = (await gatewayStore.readAll({})).length;
 
-  const line = (m: Measured) => `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.other} other)`;
-  console.log(`gateway bench: POST /v1/bonus-call/register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s, node ${process.version}`);
+  const line = (m: Measured) =>
+    `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.other} other)`;
+  console.log(
+    `gateway bench: POST /v1/bonus-call/register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s, node ${process.version}`,
+  );
   console.log(`  gateway + bonus-ledger, embedded SQLite (FULL)  ${line(full)}`);
   console.log(`  bare Express, same validation, no back end     ${line(baseline)}`);
   console.log(
     `  ratio gateway / bare                            req/s ${(full.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}   p50 ${(full.p50 / Math.max(baseline.p50, 1)).toFixed(1)}×   p99 ${(full.p99 / Math.max(baseline.p99, 1)).toFixed(1)}×`,
   );
-  console.log(`  events in the store after the runs (warm-up included): ${events}, 2 per registered bonus call (BonusRequestAccepted + BonusCallRegistered)`);
+  console.log(
+    `  events in the store after the runs (warm-up included): ${events}, 2 per registered bonus call (BonusRequestAccepted + BonusCallRegistered)`,
+  );
 } finally {
   await bare.close();
   await gateway.stop(1_000);

@@ -14,7 +14,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMessageBus } from '@reelstream/backends';
-import { bonusCommandKey, parseBonusReply, sha256HexOf, Topics, type RegisterBonusCallCommand } from '@reelstream/contracts';
+import {
+  bonusCommandKey,
+  parseBonusReply,
+  sha256HexOf,
+  Topics,
+  type RegisterBonusCallCommand,
+} from '@reelstream/contracts';
 import type { MessageBus } from '@reelstream/ports';
 
 const CLIENTS = 50;
@@ -54,7 +60,11 @@ async function run(bus: MessageBus, from: number, count: number): Promise<{ ms: 
       while (next < end) {
         const command = registration(next++);
         const sent = performance.now();
-        const reply = await bus.request(Topics.bonusCommands, { key: bonusCommandKey(command), value: command }, { replyTopic: Topics.bonusReplies, timeoutMs: 30_000 });
+        const reply = await bus.request(
+          Topics.bonusCommands,
+          { key: bonusCommandKey(command), value: command },
+          { replyTopic: Topics.bonusReplies, timeoutMs: 30_000 },
+        );
         latencies.push(performance.now() - sent);
         const answer = parseBonusReply('RegisterBonusCall', reply.value);
         if (!answer.ok) throw new Error(`registration refused: ${answer.error.code} ${answer.error.message}`);
@@ -64,15 +74,27 @@ async function run(bus: MessageBus, from: number, count: number): Promise<{ ms: 
   return { ms: performance.now() - start, latencies };
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
-  const ledger = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../apps/bonus-ledger/src/main.ts')], {
-    cwd: join(import.meta.dirname, '..'),
-    env: { ...process.env, DATA_DIR: dir, HEALTH_PORT: '0', INSTANCE_ID: 'ledger-bench', LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const ledger = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '../apps/bonus-ledger/src/main.ts')],
+    {
+      cwd: join(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        HEALTH_PORT: '0',
+        INSTANCE_ID: 'ledger-bench',
+        LOG_LEVEL: 'warn',
+        OTEL_SDK_DISABLED: 'true',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const exited = new Promise((resolve) => ledger.once('exit', resolve));
   let bus: MessageBus | undefined;
   try {
@@ -82,9 +104,13 @@ async function main(): Promise<void> {
     await run(bus, 1, WARM_UP);
     const { ms, latencies } = await run(bus, 1 + WARM_UP, MEASURED);
     const sorted = [...latencies].sort((a, b) => a - b);
-    console.log(`bonus-ledger bench: RegisterBonusCall through bus.request → bonus-ledger (own process) → bonus.replies; SQLite WAL synchronous=FULL; ${CLIENTS} concurrent clients, ${MEASURED} registrations after ${WARM_UP} warm-up`);
+    console.log(
+      `bonus-ledger bench: RegisterBonusCall through bus.request → bonus-ledger (own process) → bonus.replies; SQLite WAL synchronous=FULL; ${CLIENTS} concurrent clients, ${MEASURED} registrations after ${WARM_UP} warm-up`,
+    );
     console.log(`registrations/s  ${((MEASURED * 1000) / ms).toFixed(0)}`);
-    console.log(`latency ms       p50 ${percentile(sorted, 50).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)}`);
+    console.log(
+      `latency ms       p50 ${percentile(sorted, 50).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)}`,
+    );
   } finally {
     await bus?.close();
     ledger.kill('SIGTERM');

@@ -4,7 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { parseCatalog, profiles, SeededRng, simulate, theoreticalRtp, findModel, type GameModel, type Profile } from '@reelstream/game-domain';
+import {
+  parseCatalog,
+  profiles,
+  SeededRng,
+  simulate,
+  theoreticalRtp,
+  findModel,
+  type GameModel,
+  type Profile,
+} from '@reelstream/game-domain';
 
 const TOLERANCE = 0.003; // ±0.3 percentage points of RTP
 
@@ -16,7 +25,8 @@ const { values } = parseArgs({
   },
 });
 const spins = Number(values.spins);
-if (!Number.isSafeInteger(spins) || spins < 1) throw new Error(`--spins must be a positive integer, got ${values.spins}`);
+if (!Number.isSafeInteger(spins) || spins < 1)
+  throw new Error(`--spins must be a positive integer, got ${values.spins}`);
 
 const catalog = parseCatalog(JSON.parse(readFileSync(new URL('../config/catalog.json', import.meta.url), 'utf8')));
 const games = catalog.games.filter((game) => values.game === undefined || String(game.gameId) === values.game);
@@ -41,21 +51,44 @@ function baselineMs(bounds: Int32Array, spinsToDraw: number, seed: string): { ms
   const rng = new SeededRng(seed);
   let sink = 0;
   const started = cpuMs();
-  for (let i = 0; i < spinsToDraw; i++) for (let r = 0; r < bounds.length; r++) sink += rng.nextInt(bounds[r] as number);
+  for (let i = 0; i < spinsToDraw; i++)
+    for (let r = 0; r < bounds.length; r++) sink += rng.nextInt(bounds[r] as number);
   return { ms: cpuMs() - started, sink };
 }
 
 const pct = (x: number, digits = 3) => `${(x * 100).toFixed(digits)}%`;
 const columns = [
-  ['game', 20], ['profile', 9], ['spins', 11], ['spins/s', 10], ['target', 9], ['theory', 9], ['measured', 9], ['diff', 8],
-  ['z', 6], ['σ/spin', 7], ['hit', 7], ['bonus', 7], ['draws/s', 10], ['ratio', 6], ['±0.3%', 6],
+  ['game', 20],
+  ['profile', 9],
+  ['spins', 11],
+  ['spins/s', 10],
+  ['target', 9],
+  ['theory', 9],
+  ['measured', 9],
+  ['diff', 8],
+  ['z', 6],
+  ['σ/spin', 7],
+  ['hit', 7],
+  ['bonus', 7],
+  ['draws/s', 10],
+  ['ratio', 6],
+  ['±0.3%', 6],
 ] as const;
-const row = (cells: readonly string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(columns[i]?.[1] ?? 0) : cell.padStart(columns[i]?.[1] ?? 0))).join(' ');
+const row = (cells: readonly string[]) =>
+  cells.map((cell, i) => (i < 2 ? cell.padEnd(columns[i]?.[1] ?? 0) : cell.padStart(columns[i]?.[1] ?? 0))).join(' ');
 
-console.log(`RTP bench: ${spins.toLocaleString('en')} paid rounds per game and profile, seed ${JSON.stringify(values.seed)}, one thread`);
-console.log(`node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} (${cpus().length} cores, other work may share them)`);
-console.log('spins/s: paid rounds (with their bonus games) per CPU second; draws/s: RNG-only baseline making the same draws; ratio: engine / baseline CPU time');
-console.log('diff: measured - target in percentage points; z: (measured - theory) / standard error, the noise in units of its own size; σ/spin: standard deviation of one paid round\'s win, in bets; bonus: feature trigger rate\n');
+console.log(
+  `RTP bench: ${spins.toLocaleString('en')} paid rounds per game and profile, seed ${JSON.stringify(values.seed)}, one thread`,
+);
+console.log(
+  `node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} (${cpus().length} cores, other work may share them)`,
+);
+console.log(
+  'spins/s: paid rounds (with their bonus games) per CPU second; draws/s: RNG-only baseline making the same draws; ratio: engine / baseline CPU time',
+);
+console.log(
+  "diff: measured - target in percentage points; z: (measured - theory) / standard error, the noise in units of its own size; σ/spin: standard deviation of one paid round's win, in bets; bonus: feature trigger rate\n",
+);
 console.log(row(columns.map(([name]) => name)));
 
 let failures = 0;
@@ -80,7 +113,7 @@ for (const game of games) {
         `${game.gameId} ${game.name}`,
         profile,
         result.spins.toLocaleString('en'),
-        `${((result.spins / engineMs) * 1000 / 1e6).toFixed(2)}M`,
+        `${(((result.spins / engineMs) * 1000) / 1e6).toFixed(2)}M`,
         pct(target, 2),
         pct(theory),
         pct(result.rtp),
@@ -89,7 +122,7 @@ for (const game of games) {
         result.stdDevPerSpin.toFixed(2),
         pct(result.hitRate, 1),
         result.bonusTriggerRate > 0 ? `1/${(1 / result.bonusTriggerRate).toFixed(0)}` : '-',
-        `${(((drawnSpins * bounds.length) / baseline.ms) * 1000 / 1e6).toFixed(1)}M`,
+        `${((((drawnSpins * bounds.length) / baseline.ms) * 1000) / 1e6).toFixed(1)}M`,
         (engineMs / baseline.ms).toFixed(2),
         pass ? 'PASS' : 'FAIL',
       ]),
@@ -97,6 +130,10 @@ for (const game of games) {
     if (baseline.sink < 0) console.log('unreachable: keeps the baseline loop from being optimised away');
   }
 }
-console.log(`\ntotal wall time ${((performance.now() - wallStarted) / 1000).toFixed(1)} s, CPU time ${(cpuMs() / 1000).toFixed(1)} s`);
-console.log(`${failures === 0 ? 'all within' : `${failures} outside`} ±${(TOLERANCE * 100).toFixed(1)} percentage points of the target RTP`);
+console.log(
+  `\ntotal wall time ${((performance.now() - wallStarted) / 1000).toFixed(1)} s, CPU time ${(cpuMs() / 1000).toFixed(1)} s`,
+);
+console.log(
+  `${failures === 0 ? 'all within' : `${failures} outside`} ±${(TOLERANCE * 100).toFixed(1)} percentage points of the target RTP`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

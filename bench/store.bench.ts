@@ -21,7 +21,13 @@ const ROUNDS = 4;
 const ROUND_MS = 1_000;
 const SINGLE_WRITER_MS = 1_500;
 
-const data = (i: number) => ({ bet: 100, win: 250, currency: 'EUR', roundId: 9_007_000_000_000 + i, reels: [3, 7, 1, 4, 4] });
+const data = (i: number) => ({
+  bet: 100,
+  win: 250,
+  currency: 'EUR',
+  roundId: 9_007_000_000_000 + i,
+  reels: [3, 7, 1, 4, 4],
+});
 const metadata = {
   correlationId: '6f1c2a4e-5d2b-4f7a-9c3e-1b2a3c4d5e6f',
   occurredAt: '2026-01-01T00:00:00.000Z',
@@ -38,15 +44,24 @@ interface Measure {
 }
 const perSecond = (m: Measure) => (m.operations * 1000) / m.ms;
 
-async function adapterRound(store: SqliteEventStore, writers: number, ms: number, revisions: ExpectedRevision[]): Promise<Measure> {
+async function adapterRound(
+  store: SqliteEventStore,
+  writers: number,
+  ms: number,
+  revisions: ExpectedRevision[],
+): Promise<Measure> {
   const start = performance.now();
   let operations = 0;
   await Promise.all(
     Array.from({ length: writers }, async (_, writer) => {
       while (performance.now() - start < ms) {
-        const result = await store.append(`bench-w${writer}`, [{ type: 'SlotSpun', data: data(operations), metadata }], {
-          expectedRevision: revisions[writer] ?? 'no_stream',
-        });
+        const result = await store.append(
+          `bench-w${writer}`,
+          [{ type: 'SlotSpun', data: data(operations), metadata }],
+          {
+            expectedRevision: revisions[writer] ?? 'no_stream',
+          },
+        );
         revisions[writer] = result.nextExpectedRevision;
         operations += 1;
       }
@@ -66,7 +81,9 @@ function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: numbe
          CREATE INDEX raw_by_category ON raw (category, position);`
       : `CREATE TABLE raw (${rawColumns}) STRICT;`,
   );
-  const insert = db.prepare('INSERT INTO raw (stream_id, revision, event_id, type, data, metadata, recorded_at, category) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO raw (stream_id, revision, event_id, type, data, metadata, recorded_at, category) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const revisions = new Array<number>(WRITERS).fill(0);
   let counter = 0;
   const transaction = db.transaction((rows: number) => {
@@ -75,7 +92,16 @@ function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: numbe
       const writer = counter++ % WRITERS;
       const revision = revisions[writer] ?? 0;
       revisions[writer] = revision + 1;
-      insert.run(`raw-w${writer}`, revision, randomUUID(), 'SlotSpun', JSON.stringify(data(counter)), JSON.stringify(metadata), recordedAt, 'raw-');
+      insert.run(
+        `raw-w${writer}`,
+        revision,
+        randomUUID(),
+        'SlotSpun',
+        JSON.stringify(data(counter)),
+        JSON.stringify(metadata),
+        recordedAt,
+        'raw-',
+      );
     }
   });
   return (rowsPerTransaction, ms) => {
@@ -89,7 +115,8 @@ function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: numbe
   };
 }
 
-const sum = (measures: Measure[]): Measure => measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms }));
+const sum = (measures: Measure[]): Measure =>
+  measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms }));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
@@ -103,7 +130,12 @@ async function main(): Promise<void> {
     // Warm-up: creates the streams, fills caches, and gives a first batch size.
     const warmStats = store.commitStats;
     await adapterRound(store, WRITERS, 300, revisions);
-    let batch = Math.max(1, Math.round((store.commitStats.appends - warmStats.appends) / (store.commitStats.transactions - warmStats.transactions)));
+    let batch = Math.max(
+      1,
+      Math.round(
+        (store.commitStats.appends - warmStats.appends) / (store.commitStats.transactions - warmStats.transactions),
+      ),
+    );
     rawSameSchema(batch, 300);
     rawBare(batch, 300);
 
@@ -131,19 +163,32 @@ async function main(): Promise<void> {
     const rawRate = perSecond(sum(raw));
     const bareRate = perSecond(sum(bare));
     const rows: [string, string, string][] = [
-      [`adapter, ${WRITERS} concurrent writers (1 event per append)`, fmt(adapterRate), `${averageBatch.toFixed(1)} appends/commit`],
+      [
+        `adapter, ${WRITERS} concurrent writers (1 event per append)`,
+        fmt(adapterRate),
+        `${averageBatch.toFixed(1)} appends/commit`,
+      ],
       [`raw INSERT, same table and indexes, ${batch} rows/tx`, fmt(rawRate), `${batch} rows/commit`],
       [`raw INSERT, bare table (no secondary index), ${batch} rows/tx`, fmt(bareRate), `${batch} rows/commit`],
-      ['adapter, 1 writer', fmt(perSecond(single)), `${(singleStats.appends / singleStats.transactions).toFixed(1)} appends/commit`],
+      [
+        'adapter, 1 writer',
+        fmt(perSecond(single)),
+        `${(singleStats.appends / singleStats.transactions).toFixed(1)} appends/commit`,
+      ],
     ];
     const width = [Math.max(...rows.map((r) => r[0].length)), 12, 22];
-    const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 1 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
-    console.log(`event store bench: SQLite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}, WAL, synchronous=FULL, ${ROUNDS} alternating rounds of ${ROUND_MS} ms`);
+    const line = (cells: string[]) =>
+      `| ${cells.map((c, i) => (i === 1 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
+    console.log(
+      `event store bench: SQLite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}, WAL, synchronous=FULL, ${ROUNDS} alternating rounds of ${ROUND_MS} ms`,
+    );
     console.log(line(['what', 'durable/s', 'batching']));
     console.log(line(width.map((w) => '-'.repeat(w))));
     for (const row of rows) console.log(line(row));
     console.log(`ratio adapter / raw (same table and indexes): ${(adapterRate / rawRate).toFixed(2)} (goal >= 0.60)`);
-    console.log(`ratio adapter / raw (bare table):             ${(adapterRate / bareRate).toFixed(2)} (what the indexes cost is in this one)`);
+    console.log(
+      `ratio adapter / raw (bare table):             ${(adapterRate / bareRate).toFixed(2)} (what the indexes cost is in this one)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -41,7 +41,9 @@ export interface BuiltApp {
 const thirdPartyExternal: Plugin = {
   name: 'third-party-external',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@reelstream/') ? undefined : { path: args.path, external: true }));
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@reelstream/') ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -90,11 +92,17 @@ export async function buildApp(app: string, options: { outDir?: string; root?: s
   for (const file of files) await cp(join(root, file), join(outDir, file), { recursive: true });
   // The .js files are ES modules wherever the directory is copied to.
   await writeFile(join(outDir, 'package.json'), `${JSON.stringify({ type: 'module', private: true }, null, 2)}\n`);
-  const bytes = Object.entries(result.metafile.outputs).reduce((sum, [path, output]) => sum + (path.endsWith('.js') ? output.bytes : 0), 0);
+  const bytes = Object.entries(result.metafile.outputs).reduce(
+    (sum, [path, output]) => sum + (path.endsWith('.js') ? output.bytes : 0),
+    0,
+  );
   return { app, entry: join(outDir, 'main.js'), bytes };
 }
 
-export async function buildApps(apps: readonly string[] = APPS, options: { outDir?: string; root?: string } = {}): Promise<BuiltApp[]> {
+export async function buildApps(
+  apps: readonly string[] = APPS,
+  options: { outDir?: string; root?: string } = {},
+): Promise<BuiltApp[]> {
   if (options.outDir) await mkdir(options.outDir, { recursive: true });
   return Promise.all(apps.map((app) => buildApp(app, options)));
 }
@@ -105,12 +113,15 @@ async function cli(argv: readonly string[]): Promise<number> {
   const apps = argv.filter((arg, index) => !arg.startsWith('--') && (outAt < 0 || index !== outAt + 1));
   const unknown = apps.filter((app) => !APPS.includes(app));
   if (unknown.length > 0 || (outAt >= 0 && !outDir)) {
-    process.stderr.write(`usage: build-apps [${APPS.join('|')} …] [--outdir DIR]${unknown.length > 0 ? `\nunknown app: ${unknown.join(', ')}` : ''}\n`);
+    process.stderr.write(
+      `usage: build-apps [${APPS.join('|')} …] [--outdir DIR]${unknown.length > 0 ? `\nunknown app: ${unknown.join(', ')}` : ''}\n`,
+    );
     return 2;
   }
   const started = performance.now();
   const built = await buildApps(apps.length > 0 ? apps : APPS, outDir ? { outDir: resolve(outDir) } : {});
-  for (const { entry, bytes } of built) process.stdout.write(`${relative(process.cwd(), entry)}  ${(bytes / 1024).toFixed(0)} KiB\n`);
+  for (const { entry, bytes } of built)
+    process.stdout.write(`${relative(process.cwd(), entry)}  ${(bytes / 1024).toFixed(0)} KiB\n`);
   process.stdout.write(`built ${built.length} app(s) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return 0;
 }

@@ -7,7 +7,8 @@
 import { parseArgs } from 'node:util';
 import { formatReport, runConformance } from '@reelstream/conformance';
 
-const USAGE = 'usage: npm run conformance -- --url <callback URL> --secret <signing secret> [--player <playerId>] [--currency <ISO 4217>] [--id-encoding string|number] [--signature-scheme body|timestamp.body] [--provider <id>] [--game <id>]';
+const USAGE =
+  'usage: npm run conformance -- --url <callback URL> --secret <signing secret> [--player <playerId>] [--currency <ISO 4217>] [--id-encoding string|number] [--signature-scheme body|timestamp.body] [--provider <id>] [--game <id>]';
 
 async function main(): Promise<number> {
   let values;
@@ -26,8 +27,10 @@ async function main(): Promise<number> {
       strict: true,
     }));
     if (!values.url || !values.secret) throw new Error('--url and --secret are required');
-    if (values['id-encoding'] !== undefined && !['string', 'number'].includes(values['id-encoding'])) throw new Error('--id-encoding must be string or number');
-    if (values['signature-scheme'] !== undefined && !['body', 'timestamp.body'].includes(values['signature-scheme'])) throw new Error('--signature-scheme must be body or timestamp.body');
+    if (values['id-encoding'] !== undefined && !['string', 'number'].includes(values['id-encoding']))
+      throw new Error('--id-encoding must be string or number');
+    if (values['signature-scheme'] !== undefined && !['body', 'timestamp.body'].includes(values['signature-scheme']))
+      throw new Error('--signature-scheme must be body or timestamp.body');
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
     return 2;
@@ -38,7 +41,9 @@ async function main(): Promise<number> {
     ...(values.player === undefined ? {} : { playerId: values.player }),
     ...(values.currency === undefined ? {} : { currency: values.currency }),
     ...(values['id-encoding'] === undefined ? {} : { encoding: values['id-encoding'] as 'string' | 'number' }),
-    ...(values['signature-scheme'] === undefined ? {} : { signatureScheme: values['signature-scheme'] as 'body' | 'timestamp.body' }),
+    ...(values['signature-scheme'] === undefined
+      ? {}
+      : { signatureScheme: values['signature-scheme'] as 'body' | 'timestamp.body' }),
     ...(values.provider === undefined ? {} : { providerId: Number(values.provider) }),
     ...(values.game === undefined ? {} : { gameCode: Number(values.game) }),
   });

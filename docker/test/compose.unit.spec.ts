@@ -56,7 +56,11 @@ describe('docker/compose.yml', () => {
     expect(Object.keys(env).some((name) => name.includes('ZOOKEEPER'))).toBe(false);
     // kafka-storage formats the log with the cluster id: it must be 16 bytes in base64url.
     expect(Buffer.from(env['CLUSTER_ID'] ?? '', 'base64url')).toHaveLength(16);
-    for (const name of ['KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR', 'KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR', 'KAFKA_TRANSACTION_STATE_LOG_MIN_ISR']) {
+    for (const name of [
+      'KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR',
+      'KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR',
+      'KAFKA_TRANSACTION_STATE_LOG_MIN_ISR',
+    ]) {
       expect(env[name]).toBe('1');
     }
     expect(env['KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS']).toBe('0');

@@ -37,10 +37,15 @@ export function workloadProblems(object: K8sObject): string[] {
   const pod = podTemplateOf(object);
   if (!pod) return [`${where} has no pod template`];
   const problems: string[] = [];
-  const podSecurity = (pod.spec['securityContext'] ?? {}) as { runAsNonRoot?: boolean; seccompProfile?: { type?: string } };
+  const podSecurity = (pod.spec['securityContext'] ?? {}) as {
+    runAsNonRoot?: boolean;
+    seccompProfile?: { type?: string };
+  };
   if (podSecurity.runAsNonRoot !== true) problems.push(`${where}: pod securityContext.runAsNonRoot must be true`);
-  if (podSecurity.seccompProfile?.type !== 'RuntimeDefault') problems.push(`${where}: pod seccompProfile must be RuntimeDefault`);
-  if (pod.spec['automountServiceAccountToken'] !== false) problems.push(`${where}: automountServiceAccountToken must be false`);
+  if (podSecurity.seccompProfile?.type !== 'RuntimeDefault')
+    problems.push(`${where}: pod seccompProfile must be RuntimeDefault`);
+  if (pod.spec['automountServiceAccountToken'] !== false)
+    problems.push(`${where}: automountServiceAccountToken must be false`);
   const containers = containersOf(object);
   if (containers.length === 0) problems.push(`${where} has no containers`);
   for (const container of containers) {
@@ -49,10 +54,15 @@ export function workloadProblems(object: K8sObject): string[] {
       const probe = container[kind] as Probe | undefined;
       const port = probe?.httpGet?.port ?? probe?.tcpSocket?.port;
       if (!probe) problems.push(`${at}: no ${kind}`);
-      else if (!portResolves(container, port)) problems.push(`${at}: ${kind} port ${String(port)} is not one of the container's ports`);
+      else if (!portResolves(container, port))
+        problems.push(`${at}: ${kind} port ${String(port)} is not one of the container's ports`);
     }
-    const resources = (container['resources'] ?? {}) as { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
-    if (!resources.requests?.['cpu'] || !resources.requests['memory']) problems.push(`${at}: needs cpu and memory requests`);
+    const resources = (container['resources'] ?? {}) as {
+      requests?: Record<string, unknown>;
+      limits?: Record<string, unknown>;
+    };
+    if (!resources.requests?.['cpu'] || !resources.requests['memory'])
+      problems.push(`${at}: needs cpu and memory requests`);
     if (!resources.limits?.['memory']) problems.push(`${at}: needs a memory limit`);
     const security = (container['securityContext'] ?? {}) as {
       runAsNonRoot?: boolean;
@@ -65,7 +75,8 @@ export function workloadProblems(object: K8sObject): string[] {
     if (security.privileged === true) problems.push(`${at}: must not be privileged`);
     if (!security.capabilities?.drop?.includes('ALL')) problems.push(`${at}: must drop ALL capabilities`);
     if ((security.capabilities?.add ?? []).length > 0) problems.push(`${at}: must not add capabilities`);
-    if (security.runAsNonRoot !== true && podSecurity.runAsNonRoot !== true) problems.push(`${at}: must run as non-root`);
+    if (security.runAsNonRoot !== true && podSecurity.runAsNonRoot !== true)
+      problems.push(`${at}: must run as non-root`);
     if (splitImage(container.image)[0].endsWith(appImage.name) && security.readOnlyRootFilesystem !== true) {
       problems.push(`${at}: readOnlyRootFilesystem must be true`);
     }
@@ -80,17 +91,27 @@ function selects(selector: Record<string, string>, labels: Record<string, string
 
 /** Services select pods of an existing workload and target ports those pods declare. */
 export function serviceProblems(service: K8sObject, objects: readonly K8sObject[]): string[] {
-  const spec = service['spec'] as { selector?: Record<string, string>; ports?: { name?: string; port: number; targetPort?: string | number }[] };
+  const spec = service['spec'] as {
+    selector?: Record<string, string>;
+    ports?: { name?: string; port: number; targetPort?: string | number }[];
+  };
   const where = `Service ${service.metadata.name}`;
   if (!spec.selector || Object.keys(spec.selector).length === 0) return [`${where} selects nothing`];
-  const selected = objects.filter((object) => isWorkload(object) && selects(spec.selector ?? {}, podTemplateOf(object)?.metadata?.labels));
-  if (selected.length === 0) return [`${where} selects ${JSON.stringify(spec.selector)}, which no Deployment or StatefulSet labels its pods with`];
+  const selected = objects.filter(
+    (object) => isWorkload(object) && selects(spec.selector ?? {}, podTemplateOf(object)?.metadata?.labels),
+  );
+  if (selected.length === 0)
+    return [
+      `${where} selects ${JSON.stringify(spec.selector)}, which no Deployment or StatefulSet labels its pods with`,
+    ];
   const problems: string[] = [];
   for (const port of spec.ports ?? []) {
     const target = port.targetPort ?? port.port;
     for (const workload of selected) {
       if (!containersOf(workload).some((container) => portResolves(container, target))) {
-        problems.push(`${where} port ${port.name ?? port.port} targets ${String(target)}, which ${workload.kind} ${workload.metadata.name} does not expose`);
+        problems.push(
+          `${where} port ${port.name ?? port.port} targets ${String(target)}, which ${workload.kind} ${workload.metadata.name} does not expose`,
+        );
       }
     }
   }
@@ -100,9 +121,14 @@ export function serviceProblems(service: K8sObject, objects: readonly K8sObject[
 /** PodDisruptionBudgets and HorizontalPodAutoscalers point at Deployments that exist. */
 export function referenceProblems(object: K8sObject, objects: readonly K8sObject[]): string[] {
   if (object.kind === 'PodDisruptionBudget') {
-    const selector = (object['spec'] as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
-    const matched = objects.some((candidate) => isWorkload(candidate) && selects(selector, podTemplateOf(candidate)?.metadata?.labels));
-    return matched && Object.keys(selector).length > 0 ? [] : [`PodDisruptionBudget ${object.metadata.name} selects no workload's pods`];
+    const selector =
+      (object['spec'] as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
+    const matched = objects.some(
+      (candidate) => isWorkload(candidate) && selects(selector, podTemplateOf(candidate)?.metadata?.labels),
+    );
+    return matched && Object.keys(selector).length > 0
+      ? []
+      : [`PodDisruptionBudget ${object.metadata.name} selects no workload's pods`];
   }
   if (object.kind === 'HorizontalPodAutoscaler') {
     const ref = (object['spec'] as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef;
@@ -113,18 +139,26 @@ export function referenceProblems(object: K8sObject, objects: readonly K8sObject
   if (object.kind === 'Ingress') {
     const spec = object['spec'] as {
       tls?: { hosts?: string[]; secretName?: string }[];
-      rules?: { host?: string; http?: { paths: { backend: { service?: { name: string; port: { name?: string; number?: number } } } }[] } }[];
+      rules?: {
+        host?: string;
+        http?: { paths: { backend: { service?: { name: string; port: { name?: string; number?: number } } } }[] };
+      }[];
     };
     const problems: string[] = [];
     const tlsHosts = new Set((spec.tls ?? []).flatMap((tls) => tls.hosts ?? []));
     for (const rule of spec.rules ?? []) {
-      if (!rule.host || !tlsHosts.has(rule.host)) problems.push(`Ingress ${object.metadata.name}: host ${rule.host ?? '(none)'} is served without TLS`);
+      if (!rule.host || !tlsHosts.has(rule.host))
+        problems.push(`Ingress ${object.metadata.name}: host ${rule.host ?? '(none)'} is served without TLS`);
       for (const path of rule.http?.paths ?? []) {
         const backend = path.backend.service;
-        const service = objects.find((candidate) => candidate.kind === 'Service' && candidate.metadata.name === backend?.name);
-        const ports = ((service?.['spec'] as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? []);
+        const service = objects.find(
+          (candidate) => candidate.kind === 'Service' && candidate.metadata.name === backend?.name,
+        );
+        const ports = (service?.['spec'] as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? [];
         if (!backend || !ports.some((port) => port.name === backend.port.name || port.port === backend.port.number)) {
-          problems.push(`Ingress ${object.metadata.name}: backend ${JSON.stringify(backend)} is not a port of an existing Service`);
+          problems.push(
+            `Ingress ${object.metadata.name}: backend ${JSON.stringify(backend)} is not a port of an existing Service`,
+          );
         }
       }
     }
@@ -156,33 +190,50 @@ interface EnvVar {
  * and what is wrong: a workload without a base or without the pod index from the downward API, a
  * fixed WORKER_ID (every pod would draw the same ids), ranges beyond 31 or overlapping.
  */
-export function workerIdRanges(objects: readonly K8sObject[], maxWorkerId: number): { ranges: WorkerIdRange[]; problems: string[] } {
+export function workerIdRanges(
+  objects: readonly K8sObject[],
+  maxWorkerId: number,
+): { ranges: WorkerIdRange[]; problems: string[] } {
   const ranges: WorkerIdRange[] = [];
   const problems: string[] = [];
-  const config = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
-  if ('WORKER_ID' in config) problems.push('ConfigMap reelstream-config sets WORKER_ID: every pod would draw the same ids');
+  const config = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'reelstream-config')?.['data'] ??
+    {}) as Record<string, string>;
+  if ('WORKER_ID' in config)
+    problems.push('ConfigMap reelstream-config sets WORKER_ID: every pod would draw the same ids');
   for (const name of ID_DRAWING_APPS) {
     const workload = objects.find((o) => isWorkload(o) && o.metadata.name === name);
     if (!workload) continue;
     const env = (containersOf(workload)[0]?.['env'] ?? []) as EnvVar[];
     const base = Number(env.find((variable) => variable.name === 'WORKER_ID_BASE')?.value);
     const podIndex = env.find((variable) => variable.name === 'POD_INDEX')?.valueFrom?.fieldRef?.fieldPath;
-    if (env.some((variable) => variable.name === 'WORKER_ID')) problems.push(`${workload.kind} ${name} sets WORKER_ID: its pods would draw the same ids`);
-    if (workload.kind !== 'StatefulSet') problems.push(`${workload.kind} ${name} is not a StatefulSet: its pods have no index`);
-    if (podIndex !== "metadata.labels['apps.kubernetes.io/pod-index']") problems.push(`${workload.kind} ${name}: POD_INDEX must come from the label apps.kubernetes.io/pod-index`);
+    if (env.some((variable) => variable.name === 'WORKER_ID'))
+      problems.push(`${workload.kind} ${name} sets WORKER_ID: its pods would draw the same ids`);
+    if (workload.kind !== 'StatefulSet')
+      problems.push(`${workload.kind} ${name} is not a StatefulSet: its pods have no index`);
+    if (podIndex !== "metadata.labels['apps.kubernetes.io/pod-index']")
+      problems.push(`${workload.kind} ${name}: POD_INDEX must come from the label apps.kubernetes.io/pod-index`);
     if (!Number.isInteger(base)) {
       problems.push(`${workload.kind} ${name} has no WORKER_ID_BASE`);
       continue;
     }
-    const autoscaler = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === name);
-    const maxPods = (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ?? (workload['spec'] as { replicas?: number }).replicas ?? 1;
+    const autoscaler = objects.find(
+      (o) =>
+        o.kind === 'HorizontalPodAutoscaler' &&
+        (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === name,
+    );
+    const maxPods =
+      (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ??
+      (workload['spec'] as { replicas?: number }).replicas ??
+      1;
     const range = { workload: name, base, maxPods, first: base, last: base + maxPods - 1 };
     ranges.push(range);
-    if (range.first < 0 || range.last > maxWorkerId) problems.push(`${name}: worker ids ${range.first}–${range.last} leave 0–${maxWorkerId}`);
+    if (range.first < 0 || range.last > maxWorkerId)
+      problems.push(`${name}: worker ids ${range.first}–${range.last} leave 0–${maxWorkerId}`);
   }
   for (const [index, a] of ranges.entries()) {
     for (const b of ranges.slice(index + 1)) {
-      if (a.first <= b.last && b.first <= a.last) problems.push(`${a.workload} (${a.first}–${a.last}) and ${b.workload} (${b.first}–${b.last}) share worker ids`);
+      if (a.first <= b.last && b.first <= a.last)
+        problems.push(`${a.workload} (${a.first}–${a.last}) and ${b.workload} (${b.first}–${b.last}) share worker ids`);
     }
   }
   return { ranges, problems };

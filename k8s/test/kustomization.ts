@@ -10,7 +10,13 @@ const kustomizationSchema = z.strictObject({
   kind: z.literal('Kustomization'),
   namespace: z.string().optional(),
   labels: z
-    .array(z.strictObject({ pairs: z.record(z.string(), z.string()), includeSelectors: z.boolean().optional(), includeTemplates: z.boolean().optional() }))
+    .array(
+      z.strictObject({
+        pairs: z.record(z.string(), z.string()),
+        includeSelectors: z.boolean().optional(),
+        includeTemplates: z.boolean().optional(),
+      }),
+    )
     .optional(),
   resources: z.array(z.string()).optional(),
   patches: z
@@ -23,7 +29,14 @@ const kustomizationSchema = z.strictObject({
     )
     .optional(),
   images: z
-    .array(z.strictObject({ name: z.string(), newName: z.string().optional(), newTag: z.string().optional(), digest: z.string().optional() }))
+    .array(
+      z.strictObject({
+        name: z.string(),
+        newName: z.string().optional(),
+        newTag: z.string().optional(),
+        digest: z.string().optional(),
+      }),
+    )
     .optional(),
   secretGenerator: z
     .array(
@@ -46,7 +59,9 @@ export function readKustomization(dir: string): Kustomization {
 
 /** `KEY=path` or `path` in a generator's `files`. */
 export function generatorFile(entry: string): { key: string; file: string } {
-  const [key, file] = entry.includes('=') ? (entry.split('=', 2) as [string, string]) : [entry.split('/').at(-1) as string, entry];
+  const [key, file] = entry.includes('=')
+    ? (entry.split('=', 2) as [string, string])
+    : [entry.split('/').at(-1) as string, entry];
   return { key, file };
 }
 
@@ -56,7 +71,9 @@ export function referencedPaths(dir: string): { path: string; exists: boolean; i
   const named = [
     ...(k.resources ?? []),
     ...(k.patches ?? []).flatMap((patch) => (patch.path ? [patch.path] : [])),
-    ...(k.secretGenerator ?? []).flatMap((generator) => (generator.files ?? []).map((entry) => generatorFile(entry).file)),
+    ...(k.secretGenerator ?? []).flatMap((generator) =>
+      (generator.files ?? []).map((entry) => generatorFile(entry).file),
+    ),
   ];
   return named.map((name) => {
     const absolute = join(k8sRoot, dir, name);

@@ -3,7 +3,16 @@ import { parseOperatorsJson } from '@reelstream/contracts';
 import { MAX_WORKER_ID } from '@reelstream/ids';
 import { parseEnv } from '@reelstream/config';
 import { processIdentityEnv, processIdentityOf } from '@reelstream/runtime';
-import { appImage, ID_DRAWING_APPS, imageProblems, isWorkload, referenceProblems, serviceProblems, workerIdRanges, workloadProblems } from './checks.js';
+import {
+  appImage,
+  ID_DRAWING_APPS,
+  imageProblems,
+  isWorkload,
+  referenceProblems,
+  serviceProblems,
+  workerIdRanges,
+  workloadProblems,
+} from './checks.js';
 import { readKustomization, referencedPaths } from './kustomization.js';
 import { readDocuments, yamlFiles } from './manifest-files.js';
 import { containersOf, podTemplateOf, render, type Rendered } from './render.js';
@@ -26,21 +35,30 @@ const apps: Record<string, { probePort: string; portKey: string }> = {
 const manifestFiles = yamlFiles().filter((file) => !file.endsWith('kustomization.yaml'));
 const renders = new Map<string, Rendered>(['overlays/dev', 'overlays/production'].map((dir) => [dir, render(dir)]));
 const rendered = (dir: string): K8sObject[] => (renders.get(dir) as Rendered).objects;
-const find = (objects: readonly K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const find = (objects: readonly K8sObject[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
 /** The workloads running reelstream's own apps (not the dev overlay's Kafka and EventStoreDB). */
-const appWorkloads = (objects: readonly K8sObject[]) => objects.filter((o) => isWorkload(o) && Object.hasOwn(apps, o.metadata.name));
-const configOf = (objects: readonly K8sObject[]) => (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
+const appWorkloads = (objects: readonly K8sObject[]) =>
+  objects.filter((o) => isWorkload(o) && Object.hasOwn(apps, o.metadata.name));
+const configOf = (objects: readonly K8sObject[]) =>
+  (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
 const decodedSecret = (secret: K8sObject | undefined, key: string) =>
   Buffer.from(((secret?.['data'] ?? {}) as Record<string, string>)[key] ?? '', 'base64').toString('utf8');
 
 describe('every YAML document under k8s/', () => {
   it('validates against the Kubernetes schema with no unknown fields (patch files after merging, in the renders)', async () => {
-    const patchFiles = new Set(kustomizationDirs.flatMap((dir) => (readKustomization(dir).patches ?? []).flatMap((p) => (p.path ? [`${dir}/${p.path}`] : []))));
+    const patchFiles = new Set(
+      kustomizationDirs.flatMap((dir) =>
+        (readKustomization(dir).patches ?? []).flatMap((p) => (p.path ? [`${dir}/${p.path}`] : [])),
+      ),
+    );
     const problems: string[] = [];
     for (const file of manifestFiles.filter((f) => !patchFiles.has(f))) {
       for (const document of readDocuments(file)) {
         const object = document as K8sObject;
-        problems.push(...(await schemaProblems(object)).map((p) => `${file} ${object.kind}/${object.metadata?.name}: ${p}`));
+        problems.push(
+          ...(await schemaProblems(object)).map((p) => `${file} ${object.kind}/${object.metadata?.name}: ${p}`),
+        );
       }
     }
     expect(manifestFiles.length).toBeGreaterThan(10);
@@ -63,7 +81,9 @@ describe('kustomizations', () => {
   it('pin a tag or digest in every image they rewrite', () => {
     const entries = kustomizationDirs.flatMap((dir) => readKustomization(dir).images ?? []);
     expect(entries.length).toBeGreaterThan(0);
-    const images = entries.map((image) => `${image.newName ?? image.name}${image.digest ? `@${image.digest}` : `:${image.newTag ?? ''}`}`);
+    const images = entries.map(
+      (image) => `${image.newName ?? image.name}${image.digest ? `@${image.digest}` : `:${image.newTag ?? ''}`}`,
+    );
     expect(images.flatMap(imageProblems)).toEqual([]);
   });
 });
@@ -71,13 +91,18 @@ describe('kustomizations', () => {
 describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) => {
   it('validates every resulting object against the Kubernetes schema', async () => {
     const problems: string[] = [];
-    for (const object of rendered(dir)) problems.push(...(await schemaProblems(object)).map((p) => `${object.kind}/${object.metadata.name}: ${p}`));
+    for (const object of rendered(dir))
+      problems.push(...(await schemaProblems(object)).map((p) => `${object.kind}/${object.metadata.name}: ${p}`));
     expect(problems).toEqual([]);
   });
 
   it('puts every namespaced object in reelstream, once', () => {
     const objects = rendered(dir);
-    expect(objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'reelstream').map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
+    expect(
+      objects
+        .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'reelstream')
+        .map((o) => `${o.kind}/${o.metadata.name}`),
+    ).toEqual([]);
     const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
     expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
   });
@@ -92,13 +117,25 @@ describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) =>
     const objects = rendered(dir);
     const config = configOf(objects);
     const appDeployments = appWorkloads(objects);
-    expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(['bonus-ledger', 'game-server', 'gateway', 'wallet-dispatcher', ...(dir === 'overlays/dev' ? ['operator-sandbox'] : [])].sort());
+    expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(
+      [
+        'bonus-ledger',
+        'game-server',
+        'gateway',
+        'wallet-dispatcher',
+        ...(dir === 'overlays/dev' ? ['operator-sandbox'] : []),
+      ].sort(),
+    );
     for (const deployment of appDeployments) {
       const name = deployment.metadata.name;
       const expected = apps[name];
       if (!expected) throw new Error(`unexpected Deployment ${name}`);
       const [container] = containersOf(deployment);
-      const env = (container?.['env'] ?? []) as { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+      const env = (container?.['env'] ?? []) as {
+        name: string;
+        value?: string;
+        valueFrom?: { secretKeyRef?: { name: string; key: string } };
+      }[];
       const ports = (container?.['ports'] ?? []) as { name: string; containerPort: number }[];
       const probe = container?.['readinessProbe'] as { httpGet: { path: string; port: string } };
       const liveness = container?.['livenessProbe'] as { httpGet: { path: string; port: string } };
@@ -117,7 +154,10 @@ describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) =>
       ]);
       expect(String(ports.find((p) => p.name === expected.probePort)?.containerPort)).toBe(config[expected.portKey]);
       expect(ports.find((p) => p.name === 'metrics')?.containerPort).toBe(9464);
-      expect(podTemplateOf(deployment)?.metadata?.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': config['OTEL_EXPORTER_PROMETHEUS_PORT'] });
+      expect(podTemplateOf(deployment)?.metadata?.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': config['OTEL_EXPORTER_PROMETHEUS_PORT'],
+      });
     }
   });
 
@@ -133,10 +173,16 @@ describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) =>
     expect(objects.flatMap((object) => referenceProblems(object, objects))).toEqual([]);
     for (const workload of appWorkloads(objects)) {
       const selector = (workload['spec'] as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
-      const budget = objects.find((o) => o.kind === 'PodDisruptionBudget' && JSON.stringify((o['spec'] as { selector: unknown }).selector) === JSON.stringify({ matchLabels: selector }));
+      const budget = objects.find(
+        (o) =>
+          o.kind === 'PodDisruptionBudget' &&
+          JSON.stringify((o['spec'] as { selector: unknown }).selector) === JSON.stringify({ matchLabels: selector }),
+      );
       if (workload.metadata.name !== 'operator-sandbox') expect(budget?.metadata.name).toBe(workload.metadata.name);
     }
-    expect(['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name)).toEqual(['gateway', 'game-server']);
+    expect(
+      ['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name),
+    ).toEqual(['gateway', 'game-server']);
   });
 });
 
@@ -147,7 +193,10 @@ describe.each(['overlays/dev', 'overlays/production'])('worker ids in the %s ren
     expect(ranges.map((range) => range.workload).sort()).toEqual([...ID_DRAWING_APPS].sort());
     // The runtime takes the last pod of each range as it is configured.
     for (const range of ranges) {
-      const env = parseEnv(processIdentityEnv, { WORKER_ID_BASE: String(range.base), POD_INDEX: String(range.maxPods - 1) });
+      const env = parseEnv(processIdentityEnv, {
+        WORKER_ID_BASE: String(range.base),
+        POD_INDEX: String(range.maxPods - 1),
+      });
       expect(processIdentityOf('gateway', env, `${range.workload}-${range.maxPods - 1}`).workerId).toBe(range.last);
     }
   });
@@ -159,7 +208,14 @@ describe('the base configuration', () => {
   it('points at Kafka and EventStoreDB and names the health and metrics ports', () => {
     expect(config['BUS_URL']).toMatch(/^kafka:\/\/[^/]+:\d+/);
     expect(config['EVENT_STORE_URL']).toMatch(/^esdb:\/\/[^/]+:\d+/);
-    expect(config).toMatchObject({ GATEWAY_PORT: '8080', GAME_PORT: '8081', SANDBOX_PORT: '8082', HEALTH_PORT: '9090', OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: '9464' });
+    expect(config).toMatchObject({
+      GATEWAY_PORT: '8080',
+      GAME_PORT: '8081',
+      SANDBOX_PORT: '8082',
+      HEALTH_PORT: '9090',
+      OTEL_METRICS_EXPORTER: 'prometheus',
+      OTEL_EXPORTER_PROMETHEUS_PORT: '9464',
+    });
     expect(Object.keys(config)).not.toContain('OPERATORS_JSON');
   });
 
@@ -180,21 +236,27 @@ describe('the dev overlay', () => {
     expect(deployments.map((d) => [d.metadata.name, (d['spec'] as { replicas?: number }).replicas]).sort()).toEqual(
       ['bonus-ledger', 'game-server', 'gateway', 'operator-sandbox', 'wallet-dispatcher'].map((name) => [name, 1]),
     );
-    const sandbox = find(objects, 'Service', 'operator-sandbox')?.['spec'] as { ports: { name: string; port: number }[] };
+    const sandbox = find(objects, 'Service', 'operator-sandbox')?.['spec'] as {
+      ports: { name: string; port: number }[];
+    };
     expect(sandbox.ports.find((p) => p.name === 'http')?.port).toBe(8082);
   });
 
   it('generates a demo operator the apps accept, with callbacks going to the sandbox', () => {
-    const operators = parseOperatorsJson(decodedSecret(find(objects, 'Secret', 'reelstream-operators'), 'OPERATORS_JSON'));
+    const operators = parseOperatorsJson(
+      decodedSecret(find(objects, 'Secret', 'reelstream-operators'), 'OPERATORS_JSON'),
+    );
     expect(operators.length).toBeGreaterThan(0);
-    for (const operator of operators) expect(new URL(operator.callbackUrl).host).toBe(`operator-sandbox:${configOf(objects)['SANDBOX_PORT']}`);
+    for (const operator of operators)
+      expect(new URL(operator.callbackUrl).host).toBe(`operator-sandbox:${configOf(objects)['SANDBOX_PORT']}`);
   });
 
   it('brings the Kafka and EventStoreDB the base configuration points at', () => {
     const config = configOf(objects);
     const busHost = new URL(config['BUS_URL'] ?? '').host;
     const storeHost = new URL(config['EVENT_STORE_URL'] ?? '').host;
-    const servicePort = (name: string) => ((find(objects, 'Service', name)?.['spec'] as { ports: { port: number }[] } | undefined)?.ports[0]?.port);
+    const servicePort = (name: string) =>
+      (find(objects, 'Service', name)?.['spec'] as { ports: { port: number }[] } | undefined)?.ports[0]?.port;
     expect(busHost).toBe(`kafka:${servicePort('kafka')}`);
     expect(storeHost).toBe(`eventstore:${servicePort('eventstore')}`);
   });
@@ -204,13 +266,18 @@ describe('the production overlay', () => {
   const objects = rendered('overlays/production');
 
   it('runs at least three of every app and autoscales the HTTP apps from three', () => {
-    for (const name of ['bonus-ledger', 'wallet-dispatcher']) expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
-    for (const name of ['gateway', 'game-server']) expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(3);
+    for (const name of ['bonus-ledger', 'wallet-dispatcher'])
+      expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
+    for (const name of ['gateway', 'game-server'])
+      expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(3);
     expect(find(objects, 'Deployment', 'operator-sandbox')).toBeUndefined();
   });
 
   it('exposes the gateway and the launch host through an Ingress with TLS', () => {
-    const ingress = find(objects, 'Ingress', 'reelstream')?.['spec'] as { tls: { secretName: string; hosts: string[] }[]; rules: { host: string; http: { paths: { backend: { service: { name: string } } }[] } }[] };
+    const ingress = find(objects, 'Ingress', 'reelstream')?.['spec'] as {
+      tls: { secretName: string; hosts: string[] }[];
+      rules: { host: string; http: { paths: { backend: { service: { name: string } } }[] } }[];
+    };
     expect(ingress.tls[0]?.secretName).toBe('reelstream-tls');
     expect(ingress.rules.map((rule) => rule.http.paths[0]?.backend.service.name)).toEqual(['gateway', 'game-server']);
     expect(new URL(configOf(objects)['LAUNCH_BASE_URL'] ?? '').host).toBe(ingress.rules[1]?.host);
@@ -241,7 +308,8 @@ describe('the checks themselves', () => {
     const objects = structuredClone(rendered('overlays/production'));
     const autoscaler = find(objects, 'HorizontalPodAutoscaler', 'gateway')?.['spec'] as { maxReplicas: number };
     autoscaler.maxReplicas = 9;
-    const dispatcherEnv = (containersOf(find(objects, 'StatefulSet', 'wallet-dispatcher') as K8sObject)[0]?.['env'] ?? []) as { name: string; value?: string }[];
+    const dispatcherEnv = (containersOf(find(objects, 'StatefulSet', 'wallet-dispatcher') as K8sObject)[0]?.['env'] ??
+      []) as { name: string; value?: string }[];
     const base = dispatcherEnv.find((variable) => variable.name === 'WORKER_ID_BASE');
     if (base) base.value = '30';
     dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
@@ -260,8 +328,15 @@ describe('the checks themselves', () => {
       container.image = 'reelstream:latest';
     }
     expect(await schemaProblems(broken)).toEqual(['unknown field spec.template.spec.containers[0].readinesProbe']);
-    expect(workloadProblems(broken)).toContain('StatefulSet gateway container gateway: image reelstream:latest uses latest: pin a version');
-    const orphan: K8sObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'orphan' }, spec: { selector: { 'app.kubernetes.io/name': 'nobody' }, ports: [{ port: 1 }] } };
+    expect(workloadProblems(broken)).toContain(
+      'StatefulSet gateway container gateway: image reelstream:latest uses latest: pin a version',
+    );
+    const orphan: K8sObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'orphan' },
+      spec: { selector: { 'app.kubernetes.io/name': 'nobody' }, ports: [{ port: 1 }] },
+    };
     expect(serviceProblems(orphan, rendered('overlays/dev'))).toEqual([
       'Service orphan selects {"app.kubernetes.io/name":"nobody"}, which no Deployment or StatefulSet labels its pods with',
     ]);

@@ -47,13 +47,20 @@ export function render(dir: string): Rendered {
       const [key = '', value = ''] = literal.split('=', 2);
       data[key] = Buffer.from(value).toString('base64');
     }
-    const secret: K8sObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: generator.name }, type: generator.type ?? 'Opaque', data };
+    const secret: K8sObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: generator.name },
+      type: generator.type ?? 'Opaque',
+      data,
+    };
     rendered.objects.push(secret);
     rendered.sources.set(secret, `${dir}/kustomization.yaml secretGenerator`);
   }
   for (const patch of k.patches ?? []) applyPatch(rendered, dir, patch);
   if (k.namespace) {
-    for (const object of rendered.objects) if (!clusterScopedKinds.has(object.kind)) object.metadata.namespace = k.namespace;
+    for (const object of rendered.objects)
+      if (!clusterScopedKinds.has(object.kind)) object.metadata.namespace = k.namespace;
   }
   for (const image of k.images ?? []) {
     for (const object of rendered.objects) {
@@ -83,7 +90,12 @@ export interface Container {
   [field: string]: unknown;
 }
 
-export function podTemplateOf(object: K8sObject): { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Record<string, unknown> } | undefined {
+export function podTemplateOf(object: K8sObject):
+  | {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec: Record<string, unknown>;
+    }
+  | undefined {
   if (object.kind !== 'Deployment' && object.kind !== 'StatefulSet') return undefined;
   return (object['spec'] as { template: ReturnType<typeof podTemplateOf> }).template;
 }
@@ -100,12 +112,15 @@ function applyPatch(rendered: Rendered, dir: string, patch: Patch): void {
   const body: unknown = parse(text);
   if (Array.isArray(body)) {
     const targets = rendered.objects.filter((object) => matchesTarget(object, patch.target));
-    if (targets.length === 0) throw new Error(`${dir}: JSON patch target ${JSON.stringify(patch.target)} matches nothing`);
+    if (targets.length === 0)
+      throw new Error(`${dir}: JSON patch target ${JSON.stringify(patch.target)} matches nothing`);
     for (const target of targets) for (const operation of body) applyJsonPatch(target, operation as JsonPatchOperation);
     return;
   }
   const partial = body as K8sObject;
-  const target = rendered.objects.find((object) => object.kind === partial.kind && object.metadata.name === partial.metadata.name);
+  const target = rendered.objects.find(
+    (object) => object.kind === partial.kind && object.metadata.name === partial.metadata.name,
+  );
   if (!target) throw new Error(`${dir}: patch for ${partial.kind} ${partial.metadata.name} matches nothing`);
   strategicMerge(target, partial);
 }
@@ -123,17 +138,25 @@ interface JsonPatchOperation {
 }
 
 function applyJsonPatch(object: K8sObject, operation: JsonPatchOperation): void {
-  const keys = operation.path.split('/').slice(1).map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = operation.path
+    .split('/')
+    .slice(1)
+    .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop();
   if (last === undefined) throw new Error(`JSON patch path ${operation.path} is empty`);
   let parent: Record<string, unknown> = object;
   for (const key of keys) {
     const next = parent[key];
-    if (typeof next !== 'object' || next === null) throw new Error(`JSON patch path ${operation.path}: ${key} does not exist in ${object.kind} ${object.metadata.name}`);
+    if (typeof next !== 'object' || next === null)
+      throw new Error(
+        `JSON patch path ${operation.path}: ${key} does not exist in ${object.kind} ${object.metadata.name}`,
+      );
     parent = next as Record<string, unknown>;
   }
   if (operation.op !== 'add' && !(last in parent)) {
-    throw new Error(`JSON patch ${operation.op} ${operation.path}: nothing there in ${object.kind} ${object.metadata.name}`);
+    throw new Error(
+      `JSON patch ${operation.op} ${operation.path}: nothing there in ${object.kind} ${object.metadata.name}`,
+    );
   }
   if (operation.op === 'remove') delete parent[last];
   else if (operation.op === 'add' || operation.op === 'replace') parent[last] = structuredClone(operation.value);
@@ -143,7 +166,8 @@ function applyJsonPatch(object: K8sObject, operation: JsonPatchOperation): void 
 /** Strategic merge as far as used here: maps merge, lists of named items merge by name, other values replace. */
 function strategicMerge(target: Record<string, unknown>, patch: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(patch)) {
-    if (key.startsWith('$')) throw new Error(`strategic merge directive ${key} is not supported by the test's renderer`);
+    if (key.startsWith('$'))
+      throw new Error(`strategic merge directive ${key} is not supported by the test's renderer`);
     const current = target[key];
     if (value === null) delete target[key];
     else if (isPlainObject(value) && isPlainObject(current)) strategicMerge(current, value);

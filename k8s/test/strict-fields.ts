@@ -28,7 +28,9 @@ export function unknownFields(object: unknown, declarationFile: string, path = '
     }
     if (!property.file) continue;
     if (property.array && Array.isArray(value)) {
-      value.forEach((item, index) => problems.push(...unknownFields(item, property.file as string, `${path}${key}[${index}].`)));
+      value.forEach((item, index) =>
+        problems.push(...unknownFields(item, property.file as string, `${path}${key}[${index}].`)),
+      );
     } else if (!property.array) {
       problems.push(...unknownFields(value, property.file, `${path}${key}.`));
     }

@@ -26,7 +26,12 @@ const IGNORED_TESTS = ['/fuzz\\.int\\.spec\\.ts$'];
 const RUN_LIMIT_MS = 20 * 60_000;
 
 interface JestReport {
-  testResults: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
 }
 
 interface RunResult {
@@ -40,7 +45,11 @@ interface RunResult {
 function firstLine(message: string): string {
   // eslint-disable-next-line no-control-regex
   const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
-  const line = plain.split('\n').map((text) => text.trim()).find((text) => text !== '' && !text.startsWith('●')) ?? '';
+  const line =
+    plain
+      .split('\n')
+      .map((text) => text.trim())
+      .find((text) => text !== '' && !text.startsWith('●')) ?? '';
   return line.length > 140 ? `${line.slice(0, 140)}…` : line;
 }
 
@@ -58,7 +67,10 @@ function replaceFile(path: string, text: string): void {
 }
 
 function copyTree(target: string): void {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     const from = join(ROOT, file);
@@ -66,7 +78,9 @@ function copyTree(target: string): void {
     mkdirSync(dirname(join(target, file)), { recursive: true });
     cpSync(from, join(target, file), { verbatimSymlinks: true });
   }
-  const linked = spawnSync('cp', ['-al', join(ROOT, 'node_modules'), join(target, 'node_modules')], { encoding: 'utf8' });
+  const linked = spawnSync('cp', ['-al', join(ROOT, 'node_modules'), join(target, 'node_modules')], {
+    encoding: 'utf8',
+  });
   if (linked.status !== 0) throw new Error(`cp -al node_modules failed: ${linked.stderr}`);
 }
 
@@ -87,7 +101,11 @@ function runJest(tree: string, projects: readonly string[], workers: number): Pr
     ...IGNORED_TESTS.map((pattern) => `--testPathIgnorePatterns=${pattern}`),
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: tree, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+    const child = spawn(process.execPath, args, {
+      cwd: tree,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
     let log = '';
     child.stderr.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)));
     const limit = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
@@ -95,12 +113,17 @@ function runJest(tree: string, projects: readonly string[], workers: number): Pr
     child.on('close', (exitCode) => {
       clearTimeout(limit);
       const seconds = Math.round((performance.now() - started) / 1_000);
-      if (!existsSync(output)) return reject(new Error(`jest wrote no report (exit ${exitCode}); its last output:\n${log.slice(-3_000)}`));
+      if (!existsSync(output))
+        return reject(new Error(`jest wrote no report (exit ${exitCode}); its last output:\n${log.slice(-3_000)}`));
       const report = JSON.parse(readFileSync(output, 'utf8')) as JestReport;
       const failed = report.testResults.flatMap((suite) => {
         const file = relative(tree, suite.name);
-        const tests = suite.assertionResults.filter((test) => test.status === 'failed').map((test) => `${file} › ${test.fullName}  [${firstLine(test.failureMessages.join('\n'))}]`);
-        return tests.length === 0 && suite.status === 'failed' ? [`${file} › (suite failed to run)  [${firstLine(suite.message)}]`] : tests;
+        const tests = suite.assertionResults
+          .filter((test) => test.status === 'failed')
+          .map((test) => `${file} › ${test.fullName}  [${firstLine(test.failureMessages.join('\n'))}]`);
+        return tests.length === 0 && suite.status === 'failed'
+          ? [`${file} › (suite failed to run)  [${firstLine(suite.message)}]`]
+          : tests;
       });
       resolve({ exitCode, failed, seconds });
     });
@@ -110,14 +133,27 @@ function runJest(tree: string, projects: readonly string[], workers: number): Pr
 function selected(only: readonly string[]): Mutation[] {
   if (only.length === 0) return [...MUTATIONS];
   const picked = MUTATIONS.filter((mutation) => only.some((text) => mutation.name.includes(text)));
-  if (picked.length === 0) throw new Error(`no mutation's name contains ${only.map((text) => JSON.stringify(text)).join(' or ')}`);
+  if (picked.length === 0)
+    throw new Error(`no mutation's name contains ${only.map((text) => JSON.stringify(text)).join(' or ')}`);
   return picked;
 }
 
 /** The displayName of every jest project, as `project(import.meta.dirname, 'name')` declares it. */
 function jestProjects(): Set<string> {
-  const configs = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '*jest.config.mjs'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
-  return new Set(configs.flatMap((config) => [...readFileSync(join(ROOT, config), 'utf8').matchAll(/project\(import\.meta\.dirname, '([^']+)'/g)].map((match) => match[1] ?? '')));
+  const configs = spawnSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '*jest.config.mjs'],
+    { cwd: ROOT, encoding: 'utf8' },
+  )
+    .stdout.split('\0')
+    .filter(Boolean);
+  return new Set(
+    configs.flatMap((config) =>
+      [...readFileSync(join(ROOT, config), 'utf8').matchAll(/project\(import\.meta\.dirname, '([^']+)'/g)].map(
+        (match) => match[1] ?? '',
+      ),
+    ),
+  );
 }
 
 /** Every pattern matches exactly once in the working tree and every project exists, or nothing runs. */
@@ -129,20 +165,37 @@ function checkPatterns(mutations: readonly Mutation[]): string[] {
     const path = join(ROOT, mutation.file);
     if (!existsSync(path)) return [`${mutation.name}: ${mutation.file} does not exist`];
     const count = occurrences(readFileSync(path, 'utf8'), mutation.search);
-    return count === 1 ? [] : [`${mutation.name}: ${JSON.stringify(mutation.search)} occurs ${count} times in ${mutation.file}, not once — the code moved: update scripts/mutation/mutations.ts`];
+    return count === 1
+      ? []
+      : [
+          `${mutation.name}: ${JSON.stringify(mutation.search)} occurs ${count} times in ${mutation.file}, not once — the code moved: update scripts/mutation/mutations.ts`,
+        ];
   });
 }
 
-const list = (lines: readonly string[], max = 12) => [...lines.slice(0, max).map((line) => `      ${line}`), ...(lines.length > max ? [`      … and ${lines.length - max} more`] : [])].join('\n');
+const list = (lines: readonly string[], max = 12) =>
+  [
+    ...lines.slice(0, max).map((line) => `      ${line}`),
+    ...(lines.length > max ? [`      … and ${lines.length - max} more`] : []),
+  ].join('\n');
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { only: { type: 'string', multiple: true, default: [] }, workers: { type: 'string', default: '2' }, 'no-baseline': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string', multiple: true, default: [] },
+      workers: { type: 'string', default: '2' },
+      'no-baseline': { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+    },
+  });
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be a positive whole number');
   const mutations = selected(values.only);
   const broken = checkPatterns(mutations);
   if (broken.length > 0) {
-    process.stderr.write(`mutations that cannot be applied as written:\n${broken.map((line) => `  ${line}`).join('\n')}\n`);
+    process.stderr.write(
+      `mutations that cannot be applied as written:\n${broken.map((line) => `  ${line}`).join('\n')}\n`,
+    );
     return 1;
   }
 
@@ -155,7 +208,9 @@ async function main(): Promise<number> {
       process.stdout.write(`baseline, unmutated: ${projects.join(', ')} …\n`);
       const baseline = await runJest(tree, projects, workers);
       if (baseline.exitCode !== 0) {
-        process.stderr.write(`the unmutated tree fails (exit ${baseline.exitCode}); no mutation result would mean anything:\n${list(baseline.failed, 50)}\n`);
+        process.stderr.write(
+          `the unmutated tree fails (exit ${baseline.exitCode}); no mutation result would mean anything:\n${list(baseline.failed, 50)}\n`,
+        );
         return 1;
       }
       process.stdout.write(`  green in ${baseline.seconds} s\n`);
@@ -165,8 +220,13 @@ async function main(): Promise<number> {
     for (const [n, mutation] of mutations.entries()) {
       const path = join(tree, mutation.file);
       const original = readFileSync(path, 'utf8');
-      process.stdout.write(`[${n + 1}/${mutations.length}] ${mutation.name}\n    ${mutation.file}: ${mutation.search}  →  ${mutation.replace}\n    jest: ${mutation.projects.join(', ')}\n`);
-      replaceFile(path, original.replace(mutation.search, () => mutation.replace));
+      process.stdout.write(
+        `[${n + 1}/${mutations.length}] ${mutation.name}\n    ${mutation.file}: ${mutation.search}  →  ${mutation.replace}\n    jest: ${mutation.projects.join(', ')}\n`,
+      );
+      replaceFile(
+        path,
+        original.replace(mutation.search, () => mutation.replace),
+      );
       let result: RunResult;
       try {
         result = await runJest(tree, mutation.projects, workers);
@@ -179,10 +239,14 @@ async function main(): Promise<number> {
       } else if (result.failed.length > 0) {
         process.stdout.write(`    killed (${result.seconds} s) by ${result.failed.length}:\n${list(result.failed)}\n`);
       } else {
-        throw new Error(`jest exited ${result.exitCode} on "${mutation.name}" without a failed test: look at ${tree} (use --keep)`);
+        throw new Error(
+          `jest exited ${result.exitCode} on "${mutation.name}" without a failed test: look at ${tree} (use --keep)`,
+        );
       }
     }
-    process.stdout.write(`\n${mutations.length - survivors.length} of ${mutations.length} mutations killed${survivors.length > 0 ? `; survived:\n${survivors.map((name) => `  - ${name}`).join('\n')}` : ''}\n`);
+    process.stdout.write(
+      `\n${mutations.length - survivors.length} of ${mutations.length} mutations killed${survivors.length > 0 ? `; survived:\n${survivors.map((name) => `  - ${name}`).join('\n')}` : ''}\n`,
+    );
     return survivors.length === 0 ? 0 : 1;
   } finally {
     if (values.keep) process.stdout.write(`kept ${tree}\n`);

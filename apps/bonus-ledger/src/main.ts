@@ -2,18 +2,34 @@
 import { runService } from '@reelstream/runtime';
 
 await runService('bonus-ledger', async (runtime) => {
-  const { ledgerEnv, loadCatalogFile, readModelPath, startBonusLedger } = await import('@reelstream/service-bonus-ledger');
+  const { ledgerEnv, loadCatalogFile, readModelPath, startBonusLedger } =
+    await import('@reelstream/service-bonus-ledger');
   const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(ledgerEnv);
   // Only the operators' registration policy is read here (D3 features, allowed currencies, limits).
-  const operators = new OperatorDirectory(loadOperators(runtime.env, () => demoOperators(`http://localhost:${env.SANDBOX_PORT}`)).operators);
+  const operators = new OperatorDirectory(
+    loadOperators(runtime.env, () => demoOperators(`http://localhost:${env.SANDBOX_PORT}`)).operators,
+  );
   const catalog = loadCatalogFile(env.CATALOG_FILE);
   const backends = resolveBackends(env);
   const { store, checkpoints, bus } = await runtime.openBackends(backends);
   const ledger = await startBonusLedger(
-    { store, checkpoints, bus, clock: runtime.clock, ids: runtime.ids, operators: (operatorId) => operators.get(operatorId), catalog, logger: runtime.logger },
-    { readModelFile: readModelPath(env.DATA_DIR), healthPort: env.HEALTH_PORT, rebuildReadModel: env.READ_MODEL_REBUILD },
+    {
+      store,
+      checkpoints,
+      bus,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      operators: (operatorId) => operators.get(operatorId),
+      catalog,
+      logger: runtime.logger,
+    },
+    {
+      readModelFile: readModelPath(env.DATA_DIR),
+      healthPort: env.HEALTH_PORT,
+      rebuildReadModel: env.READ_MODEL_REBUILD,
+    },
   );
   runtime.onStop('bonus-ledger', () => ledger.stop());
   return { healthPort: ledger.healthPort, eventStore: backends.eventStoreUrl, bus: backends.busUrl };

@@ -3,16 +3,22 @@ import { runService } from '@reelstream/runtime';
 
 await runService('game-server', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { gameServerConfigOf, gameServerEnv, loadCatalogFile, startGameServer } = await import('@reelstream/service-game-server');
+  const { gameServerConfigOf, gameServerEnv, loadCatalogFile, startGameServer } =
+    await import('@reelstream/service-game-server');
   const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(gameServerEnv);
   // Only the operators' allowed origins are read here (who may frame the game page).
-  const operators = new OperatorDirectory(loadOperators(runtime.env, () => demoOperators('http://localhost:8082')).operators);
+  const operators = new OperatorDirectory(
+    loadOperators(runtime.env, () => demoOperators('http://localhost:8082')).operators,
+  );
   const catalog = loadCatalogFile(env.CATALOG_FILE);
   const backends = resolveBackends(env);
   const { store, checkpoints, bus } = await runtime.openBackends(backends);
-  const server = await startGameServer({ store, checkpoints, bus, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger, operators }, gameServerConfigOf(env));
+  const server = await startGameServer(
+    { store, checkpoints, bus, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger, operators },
+    gameServerConfigOf(env),
+  );
   runtime.onStop('game-server', () => server.stop());
   return { url: server.url, eventStore: backends.eventStoreUrl, bus: backends.busUrl };
 });

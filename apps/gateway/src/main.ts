@@ -3,7 +3,8 @@ import { runService } from '@reelstream/runtime';
 
 await runService('gateway', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { gatewayConfigOf, gatewayEnv, loadCatalogFile, loadGatewayOperators, startGateway } = await import('@reelstream/service-gateway');
+  const { gatewayConfigOf, gatewayEnv, loadCatalogFile, loadGatewayOperators, startGateway } =
+    await import('@reelstream/service-gateway');
   const { OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(gatewayEnv);
@@ -12,7 +13,25 @@ await runService('gateway', async (runtime) => {
   const config = gatewayConfigOf(env);
   const backends = resolveBackends(env);
   const { store, bus } = await runtime.openBackends(backends);
-  const gateway = await startGateway({ bus, store, operators: new OperatorDirectory(operators.operators), catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger }, config);
+  const gateway = await startGateway(
+    {
+      bus,
+      store,
+      operators: new OperatorDirectory(operators.operators),
+      catalog,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.logger,
+    },
+    config,
+  );
   runtime.onStop('gateway', () => gateway.stop());
-  return { url: gateway.url, launchBaseUrl: config.launchBaseUrl, operators: operators.operators.map((operator) => operator.id), operatorsSource: operators.source, eventStore: backends.eventStoreUrl, bus: backends.busUrl };
+  return {
+    url: gateway.url,
+    launchBaseUrl: config.launchBaseUrl,
+    operators: operators.operators.map((operator) => operator.id),
+    operatorsSource: operators.source,
+    eventStore: backends.eventStoreUrl,
+    bus: backends.busUrl,
+  };
 });

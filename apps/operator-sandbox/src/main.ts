@@ -3,11 +3,17 @@ import { runService } from '@reelstream/runtime';
 
 await runService('operator-sandbox', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { sandboxConfigFromEnv, sandboxEnv, startOperatorSandbox } = await import('@reelstream/service-operator-sandbox');
+  const { sandboxConfigFromEnv, sandboxEnv, startOperatorSandbox } =
+    await import('@reelstream/service-operator-sandbox');
 
   runtime.parseEnv(sandboxEnv); // through the runtime too: a port in use is then named by its variable
   const { config, operators, operatorsSource } = sandboxConfigFromEnv(runtime.env);
   const sandbox = await startOperatorSandbox({ operators, logger: runtime.logger }, config);
   runtime.onStop('operator-sandbox', () => sandbox.stop());
-  return { url: sandbox.url, callbackUrls: operators.operators.map((operator) => `${sandbox.url}/wallet/${operator.id}`), operators: operatorsSource, database: config.databasePath };
+  return {
+    url: sandbox.url,
+    callbackUrls: operators.operators.map((operator) => `${sandbox.url}/wallet/${operator.id}`),
+    operators: operatorsSource,
+    database: config.databasePath,
+  };
 });

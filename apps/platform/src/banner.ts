@@ -26,21 +26,30 @@ export function shellQuote(text: string): string {
 }
 
 function curl(method: 'GET' | 'POST', url: string, authorization: string, body?: string): string {
-  const lines = [`curl -s ${method === 'POST' ? '-X POST ' : ''}${shellQuote(url)} \\`, `  -H ${authorization}${body === undefined ? '' : " -H 'Content-Type: application/json' \\"}`];
+  const lines = [
+    `curl -s ${method === 'POST' ? '-X POST ' : ''}${shellQuote(url)} \\`,
+    `  -H ${authorization}${body === undefined ? '' : " -H 'Content-Type: application/json' \\"}`,
+  ];
   if (body !== undefined) lines.push(`  -d ${shellQuote(body)}`);
   return lines.join('\n');
 }
 
 export function platformBanner(input: BannerInput): string {
   const { demo } = input;
-  const authorization = input.apiToken === undefined ? '"Authorization: Bearer $API_TOKEN"' : shellQuote(`Authorization: Bearer ${input.apiToken}`);
+  const authorization =
+    input.apiToken === undefined
+      ? '"Authorization: Bearer $API_TOKEN"'
+      : shellQuote(`Authorization: Bearer ${input.apiToken}`);
   const money = (amount: number) => `${amount} ${demo.currency}`;
-  const where = input.eventStoreUrl.startsWith('sqlite:') ? `data in ${input.dataDir}` : `event store ${input.eventStoreUrl}`;
+  const where = input.eventStoreUrl.startsWith('sqlite:')
+    ? `data in ${input.dataDir}`
+    : `event store ${input.eventStoreUrl}`;
   const operatorLine =
     input.apiToken === undefined
       ? `  Operators         from ${input.operatorsSource}; the commands use ${input.operator.id}: first run  export API_TOKEN=<its API token>`
       : `  Demo operator     ${input.operator.id} (${input.operator.name}), API token ${input.apiToken}`;
-  const balance = input.openingBalance === undefined ? '' : ` (${demo.playerId} starts with ${money(input.openingBalance)})`;
+  const balance =
+    input.openingBalance === undefined ? '' : ` (${demo.playerId} starts with ${money(input.openingBalance)})`;
   return [
     '',
     `reelstream is running: every service in this process, ${where}.`,

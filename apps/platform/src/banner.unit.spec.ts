@@ -1,7 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
 import { DEMO_OPERATOR, loadCatalogFile } from '@reelstream/config';
-import { isReturnUrlAllowed, launchGameRequest, localDateTimeToInstant, parseOperatorsConfig, registerBonusCallRequest } from '@reelstream/contracts';
+import {
+  isReturnUrlAllowed,
+  launchGameRequest,
+  localDateTimeToInstant,
+  parseOperatorsConfig,
+  registerBonusCallRequest,
+} from '@reelstream/contracts';
 import { platformBanner, shellQuote } from './banner.js';
 import { demoScript } from './demo-script.js';
 
@@ -11,20 +17,52 @@ const now = new Date('2026-05-01T09:30:00.000Z');
 describe('demoScript', () => {
   it('registers a free-spin bonus of the first free-spin slot at its lowest bet, a day ahead on the operator’s wall clock', () => {
     const script = demoScript(catalog, { currency: 'KRW', timeZone: 'Asia/Seoul' }, now, 'http://localhost:8080/docs');
-    expect(script).toMatchObject({ playerId: 'demo_20260501_093000', platformId: 'welcome-20260501-093000', baseBet: 200, callAmount: 20_000, spins: 10, expireAt: '2026-05-02 18:30:00' });
+    expect(script).toMatchObject({
+      playerId: 'demo_20260501_093000',
+      platformId: 'welcome-20260501-093000',
+      baseBet: 200,
+      callAmount: 20_000,
+      spins: 10,
+      expireAt: '2026-05-02 18:30:00',
+    });
     const instant = localDateTimeToInstant(script.expireAt, 'Asia/Seoul');
     expect(instant.ok && instant.instant.getTime() - now.getTime()).toBe(86_400_000);
-    expect(JSON.parse(script.registerBody)).toMatchObject({ gameId: script.game.gameId, playerId: script.playerId, bonusType: 1, metaData: { spinAmount: 10, baseBetAmount: 200 } });
-    expect(JSON.parse(script.launchBody)).toMatchObject({ playerId: script.playerId, gameId: script.game.gameId, returnUrl: 'http://localhost:8080/docs' });
+    expect(JSON.parse(script.registerBody)).toMatchObject({
+      gameId: script.game.gameId,
+      playerId: script.playerId,
+      bonusType: 1,
+      metaData: { spinAmount: 10, baseBetAmount: 200 },
+    });
+    expect(JSON.parse(script.launchBody)).toMatchObject({
+      playerId: script.playerId,
+      gameId: script.game.gameId,
+      returnUrl: 'http://localhost:8080/docs',
+    });
   });
 
   it.each([
     ['no allowed return origins: the API docs', [], 'http://localhost:8080/docs'],
-    ['allowed return origins without the gateway: the first of them', ['https://casino.example', 'https://m.casino.example'], 'https://casino.example/'],
-    ['allowed return origins that include the gateway: the API docs', ['https://casino.example', 'http://localhost:8080'], 'http://localhost:8080/docs'],
+    [
+      'allowed return origins without the gateway: the first of them',
+      ['https://casino.example', 'https://m.casino.example'],
+      'https://casino.example/',
+    ],
+    [
+      'allowed return origins that include the gateway: the API docs',
+      ['https://casino.example', 'http://localhost:8080'],
+      'http://localhost:8080/docs',
+    ],
   ])('prints a launch the gateway accepts for an operator with %s', (_name, allowedReturnOrigins, expected) => {
     const [operator] = parseOperatorsConfig([
-      { id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', allowedReturnOrigins },
+      {
+        id: 'acme',
+        name: 'Acme',
+        apiToken: 'acme-api-token-0123456789',
+        callbackUrl: 'http://127.0.0.1:9/cb',
+        signingSecret: 'acme-secret-0123456789',
+        currency: 'EUR',
+        allowedReturnOrigins,
+      },
     ]);
     if (!operator) throw new Error('no operator parsed');
     const script = demoScript(catalog, operator, now, 'http://localhost:8080/docs');
@@ -36,7 +74,12 @@ describe('demoScript', () => {
   });
 
   it('names a new player and platformId at every start', () => {
-    const later = demoScript(catalog, { currency: 'EUR', timeZone: 'UTC' }, new Date(now.getTime() + 1_000), 'http://x/');
+    const later = demoScript(
+      catalog,
+      { currency: 'EUR', timeZone: 'UTC' },
+      new Date(now.getTime() + 1_000),
+      'http://x/',
+    );
     expect([later.playerId, later.platformId]).toEqual(['demo_20260501_093001', 'welcome-20260501-093001']);
     expect(later.playerId).toMatch(/^[A-Za-z0-9_]{1,50}$/);
   });

@@ -45,8 +45,15 @@ export function demoReturnUrl(preferred: string, allowedReturnOrigins: readonly 
   return first === undefined ? preferred : `${first}/`;
 }
 
-export function demoScript(catalog: Catalog, operator: DemoOperator, now: Date, preferredReturnUrl: string): DemoScript {
-  const game = catalog.games.find((candidate) => candidate.supportsFreeSpins && candidate.type === 'slot') ?? catalog.games.find((candidate) => candidate.supportsFreeSpins);
+export function demoScript(
+  catalog: Catalog,
+  operator: DemoOperator,
+  now: Date,
+  preferredReturnUrl: string,
+): DemoScript {
+  const game =
+    catalog.games.find((candidate) => candidate.supportsFreeSpins && candidate.type === 'slot') ??
+    catalog.games.find((candidate) => candidate.supportsFreeSpins);
   if (!game) throw new Error('the game catalog has no game with free spins: the demo bonus needs one');
   const baseBetMinor = betLevelsMinor(game, operator.currency)[0];
   if (baseBetMinor === undefined) throw new Error(`game ${game.gameId} has no bet level in ${operator.currency}`);
@@ -67,7 +74,14 @@ export function demoScript(catalog: Catalog, operator: DemoOperator, now: Date, 
     metaData: { spinAmount: DEMO_SPINS, baseBetAmount: baseBet },
   };
   const returnUrl = demoReturnUrl(preferredReturnUrl, operator.allowedReturnOrigins);
-  const launch = { playerId, providerId: game.providerId, gameId: game.gameId, language: 'en', returnUrl, isStreamer: false };
+  const launch = {
+    playerId,
+    providerId: game.providerId,
+    gameId: game.gameId,
+    language: 'en',
+    returnUrl,
+    isStreamer: false,
+  };
   return {
     playerId,
     platformId,

@@ -18,7 +18,8 @@ function localUrl(port: number): string {
 
 export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyFields> {
   // Loaded after telemetry started (runService): express and got must be patched on load.
-  const { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
+  const { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory, resolveBackends } =
+    await import('@reelstream/config');
   const sandboxLib = await import('@reelstream/service-operator-sandbox');
   const ledgerLib = await import('@reelstream/service-bonus-ledger');
   const dispatcherLib = await import('@reelstream/service-wallet-dispatcher');
@@ -40,7 +41,10 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
 
   const directory: { operators?: InstanceType<typeof OperatorDirectory> } = {};
   const lookup = { get: (id: string) => directory.operators?.get(id) };
-  const sandbox = await sandboxLib.startOperatorSandbox({ operators: lookup, logger: runtime.loggerFor('operator-sandbox') }, sandboxConfig);
+  const sandbox = await sandboxLib.startOperatorSandbox(
+    { operators: lookup, logger: runtime.loggerFor('operator-sandbox') },
+    sandboxConfig,
+  );
   runtime.onStop('operator-sandbox', () => sandbox.stop());
   const loaded = loadOperators(runtime.env, () => demoOperators(sandbox.url));
   const operators = new OperatorDirectory(loaded.operators);
@@ -60,19 +64,39 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       logger: runtime.loggerFor('bonus-ledger'),
     },
     // One process, one health endpoint: the gateway's. The ledger's own goes on any free port.
-    { readModelFile: ledgerLib.readModelPath(ledgerEnv.DATA_DIR), healthPort: 0, rebuildReadModel: ledgerEnv.READ_MODEL_REBUILD },
+    {
+      readModelFile: ledgerLib.readModelPath(ledgerEnv.DATA_DIR),
+      healthPort: 0,
+      rebuildReadModel: ledgerEnv.READ_MODEL_REBUILD,
+    },
   );
   runtime.onStop('bonus-ledger', () => ledger.stop());
 
   const dispatcher = await dispatcherLib.startWalletDispatcher(
-    { store: untraced.store, bus: untraced.bus, clock: runtime.clock, ids: runtime.ids, logger: runtime.loggerFor('wallet-dispatcher'), operators },
+    {
+      store: untraced.store,
+      bus: untraced.bus,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.loggerFor('wallet-dispatcher'),
+      operators,
+    },
     { ...dispatcherConfig, healthPort: 0, healthHost: '127.0.0.1' },
   );
   runtime.onStop('wallet-dispatcher', () => dispatcher.stop());
   await dispatcher.ready;
 
   const game = await gameLib.startGameServer(
-    { store, checkpoints, bus, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.loggerFor('game-server'), operators },
+    {
+      store,
+      checkpoints,
+      bus,
+      catalog,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.loggerFor('game-server'),
+      operators,
+    },
     gameLib.gameServerConfigOf(gameEnv),
   );
   runtime.onStop('game-server', () => game.stop());
@@ -80,7 +104,19 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const gatewayConfig = gatewayLib.gatewayConfigOf(gatewayEnv);
   // GAME_PORT=0 is only known now: launch URLs point at the port the game-server got.
   if (gatewayEnv.LAUNCH_BASE_URL === undefined) gatewayConfig.launchBaseUrl = localUrl(game.port);
-  const gateway = await gatewayLib.startGateway({ bus, store, operators, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.loggerFor('gateway'), consumers }, gatewayConfig);
+  const gateway = await gatewayLib.startGateway(
+    {
+      bus,
+      store,
+      operators,
+      catalog,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.loggerFor('gateway'),
+      consumers,
+    },
+    gatewayConfig,
+  );
   runtime.onStop('gateway', () => gateway.stop());
 
   const gatewayUrl = localUrl(gateway.port);
@@ -90,7 +126,12 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   if (!operator) throw new Error('no operator is configured');
   const demo = demoScript(catalog, operator, runtime.clock.now(), `${gatewayUrl}/docs`);
   // The player of the printed commands has money before its first callback, even with SANDBOX_AUTO_CREATE_PLAYERS=false.
-  sandbox.views.setBalance(operator.id, demo.playerId, operator.currency, parseAmount(sandboxEnv.SANDBOX_INITIAL_BALANCE, operator.currency));
+  sandbox.views.setBalance(
+    operator.id,
+    demo.playerId,
+    operator.currency,
+    parseAmount(sandboxEnv.SANDBOX_INITIAL_BALANCE, operator.currency),
+  );
   const dataDir = resolve(gatewayEnv.DATA_DIR);
   runtime.onReady(() =>
     process.stdout.write(

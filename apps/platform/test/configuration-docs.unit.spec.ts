@@ -53,8 +53,14 @@ const appSchemas: [string, EnvSchema][] = [
 ];
 const identityKeys = new Set(Object.keys(processIdentityEnv.shape));
 /** Read by every app: the platform shape, and the operators (each app loads them). */
-const sharedKeys = new Set([...Object.keys(platformEnvShape), 'OPERATORS_JSON', 'OPERATORS_FILE'].filter((key) => !identityKeys.has(key)));
-const telemetryKeys = [...readFileSync(join(REPOSITORY_ROOT, 'libs', 'platform', 'telemetry', 'src', 'settings.ts'), 'utf8').matchAll(/env\['(OTEL_[A-Z_]+)'\]/g)].map((match) => match[1] ?? '');
+const sharedKeys = new Set(
+  [...Object.keys(platformEnvShape), 'OPERATORS_JSON', 'OPERATORS_FILE'].filter((key) => !identityKeys.has(key)),
+);
+const telemetryKeys = [
+  ...readFileSync(join(REPOSITORY_ROOT, 'libs', 'platform', 'telemetry', 'src', 'settings.ts'), 'utf8').matchAll(
+    /env\['(OTEL_[A-Z_]+)'\]/g,
+  ),
+].map((match) => match[1] ?? '');
 
 const sectionOf = (key: string, app: string) => (identityKeys.has(key) ? IDENTITY : sharedKeys.has(key) ? SHARED : app);
 
@@ -62,9 +68,12 @@ describe('docs/configuration.md', () => {
   it('lists every variable of every app schema: in the app section, or with those every app reads', () => {
     const missing: string[] = [];
     for (const [app, schema] of appSchemas) {
-      for (const key of Object.keys(schema.shape)) if (!variablesOf(sectionOf(key, app)).includes(key)) missing.push(`${key} (${app}) in "## ${sectionOf(key, app)}"`);
+      for (const key of Object.keys(schema.shape))
+        if (!variablesOf(sectionOf(key, app)).includes(key))
+          missing.push(`${key} (${app}) in "## ${sectionOf(key, app)}"`);
     }
-    for (const key of [...identityKeys]) if (!variablesOf(IDENTITY).includes(key)) missing.push(`${key} in "## ${IDENTITY}"`);
+    for (const key of [...identityKeys])
+      if (!variablesOf(IDENTITY).includes(key)) missing.push(`${key} in "## ${IDENTITY}"`);
     expect(missing).toEqual([]);
     expect(sharedKeys.size + identityKeys.size).toBeGreaterThanOrEqual(8);
   });
@@ -83,7 +92,8 @@ describe('docs/configuration.md', () => {
     ]);
     const stale: string[] = [];
     for (const [heading, rows] of sections) {
-      for (const { variable } of rows) if (!known.get(heading)?.has(variable)) stale.push(`${variable} in "## ${heading}"`);
+      for (const { variable } of rows)
+        if (!known.get(heading)?.has(variable)) stale.push(`${variable} in "## ${heading}"`);
     }
     expect(stale).toEqual([]);
   });
@@ -96,12 +106,22 @@ describe('docs/configuration.md', () => {
         const applied = defaults[variable];
         if (applied === undefined) continue; // computed or none: the cell says so in words
         if (variable === 'CATALOG_FILE') {
-          if (!defaultCell.includes('`config/catalog.json`') || applied !== join(REPOSITORY_ROOT, 'config', 'catalog.json')) wrong.push(`${heading} ${variable}: ${defaultCell}`);
+          if (
+            !defaultCell.includes('`config/catalog.json`') ||
+            applied !== join(REPOSITORY_ROOT, 'config', 'catalog.json')
+          )
+            wrong.push(`${heading} ${variable}: ${defaultCell}`);
           continue;
         }
         const literal = /^`([^`]+)`$/.exec(defaultCell)?.[1];
-        const shown = literal === undefined ? undefined : (schema.parse({ [variable]: literal }) as Record<string, unknown>)[variable];
-        if (shown !== applied) wrong.push(`${heading} ${variable}: the page shows ${defaultCell}, the schema applies ${JSON.stringify(applied)}`);
+        const shown =
+          literal === undefined
+            ? undefined
+            : (schema.parse({ [variable]: literal }) as Record<string, unknown>)[variable];
+        if (shown !== applied)
+          wrong.push(
+            `${heading} ${variable}: the page shows ${defaultCell}, the schema applies ${JSON.stringify(applied)}`,
+          );
       }
     };
     check(SHARED, gatewayEnv);
@@ -112,9 +132,16 @@ describe('docs/configuration.md', () => {
 
   it('is linked from the README, whose table lists every variable and only real ones', () => {
     expect(readme).toContain('](docs/configuration.md)');
-    const everything = new Set([...sharedKeys, ...identityKeys, ...telemetryKeys, ...appSchemas.flatMap(([, schema]) => Object.keys(schema.shape))]);
+    const everything = new Set([
+      ...sharedKeys,
+      ...identityKeys,
+      ...telemetryKeys,
+      ...appSchemas.flatMap(([, schema]) => Object.keys(schema.shape)),
+    ]);
     const firstCells = [...readme.matchAll(/^\| (`[A-Z][^|]*)\|/gm)].map((match) => match[1] ?? '');
-    const inReadme = firstCells.flatMap((cell) => [...cell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] ?? ''));
+    const inReadme = firstCells.flatMap((cell) =>
+      [...cell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] ?? ''),
+    );
     expect(inReadme.filter((key) => !everything.has(key))).toEqual([]);
     expect([...everything].filter((key) => !key.startsWith('OTEL_') && !inReadme.includes(key))).toEqual([]);
   });

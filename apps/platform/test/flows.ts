@@ -23,7 +23,8 @@ export function platformFlows(current: () => RunningPlatform): void {
     openings.set(playerId, minor(balance));
     return playerId;
   };
-  const ledgerOf = (playerId: string) => readSandboxLedger(current().dataDir, current().operator.id).filter((row) => row.playerId === playerId);
+  const ledgerOf = (playerId: string) =>
+    readSandboxLedger(current().dataDir, current().operator.id).filter((row) => row.playerId === playerId);
 
   it('plays a free-spin bonus to the end: one win per spin with bonusId = issueId, then completed', async () => {
     const playerId = await newPlayer('fs_full', 10);
@@ -34,21 +35,46 @@ export function platformFlows(current: () => RunningPlatform): void {
 
     const spins: JsonResponse[] = [];
     for (let spin = 1; spin <= 3; spin++) spins.push(await game.spin({ issueId }));
-    expect(spins.map((spin) => [spin.status, spin.body.data.kind, spin.body.data.bonus.spinNumber, spin.body.data.bonus.spinsLeft])).toEqual([
+    expect(
+      spins.map((spin) => [
+        spin.status,
+        spin.body.data.kind,
+        spin.body.data.bonus.spinNumber,
+        spin.body.data.bonus.spinsLeft,
+      ]),
+    ).toEqual([
       [200, 'free', 1, 2],
       [200, 'free', 2, 1],
       [200, 'free', 3, 0],
     ]);
     expect(spins.map((spin) => spin.body.data.bonus.completed)).toEqual([false, false, true]);
 
-    const wins = await eventually(() => {
-      const rows = ledgerOf(playerId);
-      expect(rows).toHaveLength(3);
-      return rows;
-    }, 15_000, 100);
+    const wins = await eventually(
+      () => {
+        const rows = ledgerOf(playerId);
+        expect(rows).toHaveLength(3);
+        return rows;
+      },
+      15_000,
+      100,
+    );
     // Exactly one win per spin, for that spin's round and amount, with bonusId = issueId (D10); no bet at all.
-    expect(wins.map((row) => ({ command: row.command, roundId: row.roundId, creditMinor: row.creditMinor, bonusId: row.bonusId, applied: row.applied }))).toEqual(
-      spins.map((spin) => ({ command: 'win', roundId: spin.body.data.roundId, creditMinor: minor(spin.body.data.win), bonusId: issueId, applied: true })),
+    expect(
+      wins.map((row) => ({
+        command: row.command,
+        roundId: row.roundId,
+        creditMinor: row.creditMinor,
+        bonusId: row.bonusId,
+        applied: row.applied,
+      })),
+    ).toEqual(
+      spins.map((spin) => ({
+        command: 'win',
+        roundId: spin.body.data.roundId,
+        creditMinor: minor(spin.body.data.win),
+        bonusId: issueId,
+        applied: true,
+      })),
     );
     const totalWin = spins.reduce((sum, spin) => sum + minor(spin.body.data.win), 0);
     const status = await operator().bonus(issueId);
@@ -68,14 +94,27 @@ export function platformFlows(current: () => RunningPlatform): void {
 
     const canceled = await operator().cancel(issueId);
     expect([canceled.status, canceled.body.data]).toEqual([200, { issueId, status: 'canceled' }]);
-    expect((await operator().bonus(issueId)).body.data).toMatchObject({ status: 'canceled', spinsUsed: 1, spinsLeft: 4 });
+    expect((await operator().bonus(issueId)).body.data).toMatchObject({
+      status: 'canceled',
+      spinsUsed: 1,
+      spinsLeft: 4,
+    });
     expect((await game.session()).body.data.activeBonus).toBeNull();
     const paid = await game.spin({ bet: BET });
     expect(paid.body.data).toMatchObject({ kind: 'paid', bet: BET, bonus: null });
     // The page still believing in the bonus is told it is gone.
     expect((await game.spin({ issueId })).body.error.code).toBe('BONUS_NOT_FOUND');
     expect((await operator().cancel(issueId)).status).toBe(200);
-    await eventually(() => expect(ledgerOf(playerId).map((row) => row.command).sort()).toEqual(['bet', 'win', 'win']), 15_000, 100);
+    await eventually(
+      () =>
+        expect(
+          ledgerOf(playerId)
+            .map((row) => row.command)
+            .sort(),
+        ).toEqual(['bet', 'win', 'win']),
+      15_000,
+      100,
+    );
 
     const donePlayer = await newPlayer('fs_done', 10);
     const doneIssue = await operator().registerFreeSpins({ playerId: donePlayer, spins: 1 });
@@ -93,11 +132,15 @@ export function platformFlows(current: () => RunningPlatform): void {
     const game = player(await operator().launch(playerId));
     expect((await game.spin({})).body.data).toMatchObject({ kind: 'free', bonus: { issueId, spinNumber: 1 } });
 
-    const expired = await eventually(async () => {
-      const status = await operator().bonus(issueId);
-      expect(status.body.data.status).toBe('expired');
-      return status.body.data;
-    }, 15_000, 250);
+    const expired = await eventually(
+      async () => {
+        const status = await operator().bonus(issueId);
+        expect(status.body.data.status).toBe('expired');
+        return status.body.data;
+      },
+      15_000,
+      250,
+    );
     expect(expired).toMatchObject({ spinsUsed: 1, spinsLeft: 4 });
     expect(Date.parse(expired.expiredAt)).toBeGreaterThanOrEqual(Math.floor(expireAt.getTime() / 1_000) * 1_000);
     expect((await game.session()).body.data.activeBonus).toBeNull();
@@ -113,7 +156,11 @@ export function platformFlows(current: () => RunningPlatform): void {
     let balanceBefore = 0;
     for (let spin = 1; spin <= 25 && !refusal; spin++) {
       // Wait for the previous round's win, so the balance read is the one the next bet meets.
-      await eventually(() => expect(ledgerOf(playerId).filter((row) => row.command === 'win')).toHaveLength(settledRounds), 15_000, 50);
+      await eventually(
+        () => expect(ledgerOf(playerId).filter((row) => row.command === 'win')).toHaveLength(settledRounds),
+        15_000,
+        50,
+      );
       if (spin === 8) {
         // The player spends the rest elsewhere: a move the event log cannot know, so the reconciliation's opening moves with it.
         const spent = (await wallet().balanceMinor(playerId)) - minor(0.1);
@@ -128,16 +175,34 @@ export function platformFlows(current: () => RunningPlatform): void {
       } else refusal = answer;
     }
     expect(refusal?.status).toBe(409);
-    expect(refusal?.body.error).toEqual({ code: 'INSUFFICIENT_FUNDS', details: [{ path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' }] });
+    expect(refusal?.body.error).toEqual({
+      code: 'INSUFFICIENT_FUNDS',
+      details: [{ path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' }],
+    });
     expect(balanceBefore).toBeLessThan(minor(BET));
     expect(settledRounds).toBeGreaterThan(0);
 
-    const refusedBet = ledgerOf(playerId).find((row) => row.command === 'bet' && row.statusCode === 'ERR_NOT_ENOUGH_MONEY');
+    const refusedBet = ledgerOf(playerId).find(
+      (row) => row.command === 'bet' && row.statusCode === 'ERR_NOT_ENOUGH_MONEY',
+    );
     expect(refusedBet).toMatchObject({ applied: false, debitMinor: 0 });
     const round = await game.round(refusedBet?.roundId ?? 0);
-    expect(round.body.data).toMatchObject({ kind: 'paid', status: 'canceled', win: null, reason: expect.stringContaining('ERR_NOT_ENOUGH_MONEY') });
+    expect(round.body.data).toMatchObject({
+      kind: 'paid',
+      status: 'canceled',
+      win: null,
+      reason: expect.stringContaining('ERR_NOT_ENOUGH_MONEY'),
+    });
     // The cancel (D9) reaches the wallet, finds nothing to refund, and the balance stays what it was.
-    await eventually(() => expect(ledgerOf(playerId).find((row) => row.command === 'cancel')).toMatchObject({ refTransactionId: refusedBet?.transactionId, statusCode: 'OK' }), 15_000, 100);
+    await eventually(
+      () =>
+        expect(ledgerOf(playerId).find((row) => row.command === 'cancel')).toMatchObject({
+          refTransactionId: refusedBet?.transactionId,
+          statusCode: 'OK',
+        }),
+      15_000,
+      100,
+    );
     expect(await wallet().balanceMinor(playerId)).toBe(balanceBefore);
   });
 
@@ -146,18 +211,24 @@ export function platformFlows(current: () => RunningPlatform): void {
     const playerId = await newPlayer('reconcile_probe', 5);
     const game = player(await operator().launch(playerId));
     expect((await game.spin({ bet: BET })).status).toBe(200);
-    const ledger = await eventually(() => {
-      const rows = readSandboxLedger(current().dataDir, current().operator.id);
-      expect(rows.filter((row) => row.playerId === playerId && row.command === 'win')).toHaveLength(1);
-      return rows;
-    }, 15_000, 100);
+    const ledger = await eventually(
+      () => {
+        const rows = readSandboxLedger(current().dataDir, current().operator.id);
+        expect(rows.filter((row) => row.playerId === playerId && row.command === 'win')).toHaveLength(1);
+        return rows;
+      },
+      15_000,
+      100,
+    );
     const log = await readEventLog(current().dataDir);
     const balanceMinor = await wallet().balanceMinor(playerId);
     expect(reconcile(log, ledger, new Map([[playerId, { openingMinor: minor(5), balanceMinor }]]))).toEqual([]);
-    expect(reconcile(log, ledger, new Map([[playerId, { openingMinor: minor(5), balanceMinor: balanceMinor + 1 }]]))).toEqual([
-      `${playerId}: the wallet's balance is ${balanceMinor + 1}, the log says ${balanceMinor}`,
-    ]);
-    const forged = ledger.map((row) => (row.playerId === playerId && row.command === 'win' ? { ...row, transactionId: row.transactionId + 1 } : row));
+    expect(
+      reconcile(log, ledger, new Map([[playerId, { openingMinor: minor(5), balanceMinor: balanceMinor + 1 }]])),
+    ).toEqual([`${playerId}: the wallet's balance is ${balanceMinor + 1}, the log says ${balanceMinor}`]);
+    const forged = ledger.map((row) =>
+      row.playerId === playerId && row.command === 'win' ? { ...row, transactionId: row.transactionId + 1 } : row,
+    );
     expect(reconcile(log, forged, new Map([[playerId, { openingMinor: minor(5), balanceMinor }]]))).toEqual([
       expect.stringMatching(/won \d+, but the wallet has undefined/),
       expect.stringMatching(/^the wallet applied a transaction the event log does not account for/),
@@ -169,9 +240,11 @@ export function platformFlows(current: () => RunningPlatform): void {
     const paidPlayers = ['crash_paid_1', 'crash_paid_2'];
     const bonuses = new Map<string, number>();
     for (const playerId of [...freePlayers, ...paidPlayers]) await newPlayer(playerId, 50);
-    for (const playerId of freePlayers) bonuses.set(playerId, await operator().registerFreeSpins({ playerId, spins: 8 }));
+    for (const playerId of freePlayers)
+      bonuses.set(playerId, await operator().registerFreeSpins({ playerId, spins: 8 }));
     const games = new Map<string, PlayerClient>();
-    for (const playerId of [...freePlayers, ...paidPlayers]) games.set(playerId, player(await operator().launch(playerId)));
+    for (const playerId of [...freePlayers, ...paidPlayers])
+      games.set(playerId, player(await operator().launch(playerId)));
     const answered: { playerId: string; roundId: number; winMinor: number }[] = [];
 
     // Every player spins as fast as the platform answers, until the platform dies under it.
@@ -182,7 +255,8 @@ export function platformFlows(current: () => RunningPlatform): void {
       while (!dead) {
         try {
           const answer = await game.spin(freePlayers.includes(playerId) ? {} : { bet: BET });
-          if (answer.status === 200) answered.push({ playerId, roundId: answer.body.data.roundId, winMinor: minor(answer.body.data.win) });
+          if (answer.status === 200)
+            answered.push({ playerId, roundId: answer.body.data.roundId, winMinor: minor(answer.body.data.win) });
           if (answer.body.data?.bonus?.completed) return;
         } catch {
           interrupted += 1; // the connection died with the platform, the spin in flight
@@ -200,41 +274,91 @@ export function platformFlows(current: () => RunningPlatform): void {
     // Back on the same data: the free players finish their bonuses, the paid players play on.
     for (const playerId of freePlayers) {
       const game = games.get(playerId) as PlayerClient;
-      await eventually(async () => {
-        const status = await operator().bonus(bonuses.get(playerId) ?? 0);
-        if (status.body.data.status === 'completed') return;
-        const answer = await game.spin({});
-        if (answer.status === 200) answered.push({ playerId, roundId: answer.body.data.roundId, winMinor: minor(answer.body.data.win) });
-        throw new Error(`bonus of ${playerId} not completed yet: ${JSON.stringify(status.body.data)}`);
-      }, 40_000, 50);
-      expect((await operator().bonus(bonuses.get(playerId) ?? 0)).body.data).toMatchObject({ status: 'completed', spinsUsed: 8, spinsLeft: 0 });
+      await eventually(
+        async () => {
+          const status = await operator().bonus(bonuses.get(playerId) ?? 0);
+          if (status.body.data.status === 'completed') return;
+          const answer = await game.spin({});
+          if (answer.status === 200)
+            answered.push({ playerId, roundId: answer.body.data.roundId, winMinor: minor(answer.body.data.win) });
+          throw new Error(`bonus of ${playerId} not completed yet: ${JSON.stringify(status.body.data)}`);
+        },
+        40_000,
+        50,
+      );
+      expect((await operator().bonus(bonuses.get(playerId) ?? 0)).body.data).toMatchObject({
+        status: 'completed',
+        spinsUsed: 8,
+        spinsLeft: 0,
+      });
     }
     for (const playerId of paidPlayers) {
-      for (let spin = 0; spin < 2; spin++) expect((await (games.get(playerId) as PlayerClient).spin({ bet: BET })).status).toBe(200);
+      for (let spin = 0; spin < 2; spin++)
+        expect((await (games.get(playerId) as PlayerClient).spin({ bet: BET })).status).toBe(200);
     }
 
     // Rounds the kill left open are resolved by the restarted platform; then the wallet and the log agree.
     const balancesOf = async (playerIds: readonly string[]) =>
-      new Map(await Promise.all(playerIds.map(async (playerId) => [playerId, { openingMinor: openings.get(playerId) ?? 0, balanceMinor: await wallet().balanceMinor(playerId) }] as const)));
-    await eventually(async () => {
-      const log = await readEventLog(current().dataDir);
-      expect(reconcile(log, readSandboxLedger(current().dataDir, current().operator.id), await balancesOf([...freePlayers, ...paidPlayers]))).toEqual([]);
-      // Every spin answered before or after the kill is in the log, settled with the win it showed.
-      expect(answered.filter(({ roundId, winMinor }) => log.rounds.get(roundId)?.settled?.winMinor !== winMinor)).toEqual([]);
-      // Each free-spin bonus paid exactly its 8 spins, once each.
-      for (const playerId of freePlayers) {
-        const spins = log.freeSpins.filter((spin) => spin.issueId === bonuses.get(playerId)).map((spin) => spin.spinNumber);
-        expect(spins).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      }
-    }, 40_000, 500);
+      new Map(
+        await Promise.all(
+          playerIds.map(
+            async (playerId) =>
+              [
+                playerId,
+                { openingMinor: openings.get(playerId) ?? 0, balanceMinor: await wallet().balanceMinor(playerId) },
+              ] as const,
+          ),
+        ),
+      );
+    await eventually(
+      async () => {
+        const log = await readEventLog(current().dataDir);
+        expect(
+          reconcile(
+            log,
+            readSandboxLedger(current().dataDir, current().operator.id),
+            await balancesOf([...freePlayers, ...paidPlayers]),
+          ),
+        ).toEqual([]);
+        // Every spin answered before or after the kill is in the log, settled with the win it showed.
+        expect(
+          answered.filter(({ roundId, winMinor }) => log.rounds.get(roundId)?.settled?.winMinor !== winMinor),
+        ).toEqual([]);
+        // Each free-spin bonus paid exactly its 8 spins, once each.
+        for (const playerId of freePlayers) {
+          const spins = log.freeSpins
+            .filter((spin) => spin.issueId === bonuses.get(playerId))
+            .map((spin) => spin.spinNumber);
+          expect(spins).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+        }
+      },
+      40_000,
+      500,
+    );
   });
 
   it('leaves the wallet agreeing with the event log for every player of these flows', async () => {
     expect(openings.size).toBeGreaterThanOrEqual(10);
-    await eventually(async () => {
-      const balances = new Map(await Promise.all([...openings].map(async ([playerId, openingMinor]) => [playerId, { openingMinor, balanceMinor: await wallet().balanceMinor(playerId) }] as const)));
-      expect(reconcile(await readEventLog(current().dataDir), readSandboxLedger(current().dataDir, current().operator.id), balances)).toEqual([]);
-    }, 15_000, 250);
+    await eventually(
+      async () => {
+        const balances = new Map(
+          await Promise.all(
+            [...openings].map(
+              async ([playerId, openingMinor]) =>
+                [playerId, { openingMinor, balanceMinor: await wallet().balanceMinor(playerId) }] as const,
+            ),
+          ),
+        );
+        expect(
+          reconcile(
+            await readEventLog(current().dataDir),
+            readSandboxLedger(current().dataDir, current().operator.id),
+            balances,
+          ),
+        ).toEqual([]);
+      },
+      15_000,
+      250,
+    );
   });
-
 }

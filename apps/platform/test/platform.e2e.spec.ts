@@ -39,7 +39,12 @@ function printedCommands(banner: string): string[] {
 }
 
 const paste = async (command: string, env: Record<string, string> = {}) =>
-  JSON.parse((await run('sh', ['-c', command], { env: { ...process.env, ...env } })).stdout) as { success?: boolean; data?: unknown; transactions?: unknown[]; error?: unknown };
+  JSON.parse((await run('sh', ['-c', command], { env: { ...process.env, ...env } })).stdout) as {
+    success?: boolean;
+    data?: unknown;
+    transactions?: unknown[];
+    error?: unknown;
+  };
 
 describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platform as $name', (topology) => {
   let dataDir: string;
@@ -83,7 +88,9 @@ describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platfor
       const session = await new PlayerClient(() => gameUrl, launchUrl.searchParams.get('token') ?? '').session();
       expect(session.body.data.activeBonus).toMatchObject({ issueId, status: 'active', spinsLeft: 10 });
 
-      expect(((await paste(follow)).data as { items: { issueId: number }[] }).items.map((item) => item.issueId)).toEqual([issueId]);
+      expect(
+        ((await paste(follow)).data as { items: { issueId: number }[] }).items.map((item) => item.issueId),
+      ).toEqual([issueId]);
       expect((await paste(transactions)).transactions).toEqual([]);
       expect((await call('GET', `${gatewayUrl}/docs`)).status).toBe(200);
     });
@@ -95,14 +102,19 @@ describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platfor
     it('kept the bonus read model’s checkpoint in EventStoreDB-shaped positions, up to the last bonus event', async () => {
       const { dataDir } = current();
       const eventsFile = new Database(join(dataDir, 'reelstream.db'), { readonly: true });
-      const lastBonusEvent = eventsFile.prepare("SELECT max(position) FROM es_events WHERE stream_id LIKE 'playerBonus-%'").pluck().get() as number;
+      const lastBonusEvent = eventsFile
+        .prepare("SELECT max(position) FROM es_events WHERE stream_id LIKE 'playerBonus-%'")
+        .pluck()
+        .get() as number;
       eventsFile.close();
       // Enough events that the commit position gained a digit at least once, where string order goes wrong.
       expect(lastBonusEvent).toBeGreaterThan(92);
       await eventually(() => {
         const readModel = new Database(readModelPath(dataDir), { readonly: true });
         try {
-          expect(readModel.prepare('SELECT position FROM es_checkpoints WHERE name = ?').pluck().get(READ_MODEL_CHECKPOINT)).toBe(encodeEsdbShapedPosition(String(lastBonusEvent)));
+          expect(
+            readModel.prepare('SELECT position FROM es_checkpoints WHERE name = ?').pluck().get(READ_MODEL_CHECKPOINT),
+          ).toBe(encodeEsdbShapedPosition(String(lastBonusEvent)));
         } finally {
           readModel.close();
         }
@@ -122,7 +134,17 @@ describe('npm start with a bad operator configuration', () => {
   it('stops before starting anything, names the bad key on stderr and exits 2', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'reelstream-e2e-bad-'));
     try {
-      const operators = [{ id: 'acme', name: 'Acme', apiToken: 'acme-token-0123456789', callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', timeZone: 'Mars/Olympus' }];
+      const operators = [
+        {
+          id: 'acme',
+          name: 'Acme',
+          apiToken: 'acme-token-0123456789',
+          callbackUrl: 'http://127.0.0.1:9/cb',
+          signingSecret: 'acme-secret-0123456789',
+          currency: 'EUR',
+          timeZone: 'Mars/Olympus',
+        },
+      ];
       const process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), {
         DATA_DIR: dataDir,
         GATEWAY_PORT: '0',
@@ -132,7 +154,9 @@ describe('npm start with a bad operator configuration', () => {
         OPERATORS_JSON: JSON.stringify(operators),
       });
       expect((await process.exited).code).toBe(2);
-      expect(process.stderr).toMatch(/^platform did not start: invalid operator configuration in OPERATORS_JSON:\n {2}- operators\[0\]\.timeZone: /);
+      expect(process.stderr).toMatch(
+        /^platform did not start: invalid operator configuration in OPERATORS_JSON:\n {2}- operators\[0\]\.timeZone: /,
+      );
       expect(process.lines.filter((line) => line.includes('listening') || line.includes('"msg":"ready"'))).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -145,9 +169,25 @@ describe('npm start with a configured operator that has allowed return origins',
     const dataDir = mkdtempSync(join(tmpdir(), 'reelstream-e2e-origins-'));
     const apiToken = 'origins-api-token-0123456789abcdef';
     const operators = [
-      { id: 'acme', name: 'Acme', apiToken, callbackUrl: 'http://127.0.0.1:9/cb', signingSecret: 'acme-secret-0123456789', currency: 'EUR', allowedReturnOrigins: ['https://casino.example'] },
+      {
+        id: 'acme',
+        name: 'Acme',
+        apiToken,
+        callbackUrl: 'http://127.0.0.1:9/cb',
+        signingSecret: 'acme-secret-0123456789',
+        currency: 'EUR',
+        allowedReturnOrigins: ['https://casino.example'],
+      },
     ];
-    const env = { DATA_DIR: dataDir, GATEWAY_PORT: '0', GAME_PORT: '0', SANDBOX_PORT: '0', OTEL_SDK_DISABLED: 'true', OPERATORS_FILE: '', OPERATORS_JSON: JSON.stringify(operators) };
+    const env = {
+      DATA_DIR: dataDir,
+      GATEWAY_PORT: '0',
+      GAME_PORT: '0',
+      SANDBOX_PORT: '0',
+      OTEL_SDK_DISABLED: 'true',
+      OPERATORS_FILE: '',
+      OPERATORS_JSON: JSON.stringify(operators),
+    };
     const process = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), env);
     try {
       await process.ready();
@@ -155,7 +195,10 @@ describe('npm start with a configured operator that has allowed return origins',
       const readyAt = process.lines.findIndex((line) => line.includes('"msg":"ready"'));
       const [register, launch] = printedCommands(process.lines.slice(readyAt + 1).join('\n')) as [string, string];
       expect(launch).toContain('"returnUrl":"https://casino.example/"');
-      expect(await paste(register, { API_TOKEN: apiToken })).toMatchObject({ success: true, data: { issueId: expect.any(Number) } });
+      expect(await paste(register, { API_TOKEN: apiToken })).toMatchObject({
+        success: true,
+        data: { issueId: expect.any(Number) },
+      });
       const launched = await paste(launch, { API_TOKEN: apiToken });
       expect(launched).toMatchObject({ success: true, data: expect.stringContaining('/launch?token=') });
     } finally {

@@ -3,17 +3,30 @@ import { runService } from '@reelstream/runtime';
 
 await runService('wallet-dispatcher', async (runtime) => {
   // Loaded after telemetry started (runService): got must be patched on load.
-  const { dispatcherEnv, dispatcherSettingsFromEnv, startWalletDispatcher } = await import('@reelstream/service-wallet-dispatcher');
+  const { dispatcherEnv, dispatcherSettingsFromEnv, startWalletDispatcher } =
+    await import('@reelstream/service-wallet-dispatcher');
 
   runtime.parseEnv(dispatcherEnv); // through the runtime too: a port in use is then named by its variable
   const settings = dispatcherSettingsFromEnv(runtime.env);
   const { untraced } = await runtime.openBackends(settings.backends);
   // The dispatcher traces its own back ends: give it the bare ones.
   const dispatcher = await startWalletDispatcher(
-    { store: untraced.store, bus: untraced.bus, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger, operators: settings.operators },
+    {
+      store: untraced.store,
+      bus: untraced.bus,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.logger,
+      operators: settings.operators,
+    },
     settings.config,
   );
   runtime.onStop('wallet-dispatcher', () => dispatcher.stop());
   await dispatcher.ready;
-  return { healthPort: dispatcher.healthPort, operators: settings.operatorsSource, eventStore: settings.backends.eventStoreUrl, bus: settings.backends.busUrl };
+  return {
+    healthPort: dispatcher.healthPort,
+    operators: settings.operatorsSource,
+    eventStore: settings.backends.eventStoreUrl,
+    bus: settings.backends.busUrl,
+  };
 });

@@ -9,7 +9,8 @@ async function main(): Promise<number> {
   const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/config');
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
   const { systemClock } = await import('@reelstream/ports');
-  const { dryRunRedrive, listDeadLetters, parseRedriveArguments, runRedrive, REDRIVE_USAGE } = await import('@reelstream/service-wallet-dispatcher');
+  const { dryRunRedrive, listDeadLetters, parseRedriveArguments, runRedrive, REDRIVE_USAGE } =
+    await import('@reelstream/service-wallet-dispatcher');
   const { z } = await import('zod');
   let args;
   let backends;

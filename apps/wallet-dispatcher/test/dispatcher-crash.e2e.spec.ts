@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, playerKey, Topics, walletReply, type OperatorConfigInput, type WalletReply, type WalletRequest } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  playerKey,
+  Topics,
+  walletReply,
+  type OperatorConfigInput,
+  type WalletReply,
+  type WalletRequest,
+} from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
 import { startOperatorSandbox, type OperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
@@ -37,10 +45,25 @@ let operatorJson: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dispatcher-crash-'));
-  const operator = (callbackUrl: string): OperatorConfigInput => ({ id: 'crash', name: 'Crash test casino', apiToken: 'crash-api-token-0123456789', callbackUrl, signingSecret: SECRET, currency: 'EUR' });
+  const operator = (callbackUrl: string): OperatorConfigInput => ({
+    id: 'crash',
+    name: 'Crash test casino',
+    apiToken: 'crash-api-token-0123456789',
+    callbackUrl,
+    signingSecret: SECRET,
+    currency: 'EUR',
+  });
   sandbox = await startOperatorSandbox(
     { operators: new OperatorDirectory(parseOperatorsConfig([operator('http://localhost/')])) },
-    { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: undefined, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: undefined,
+      synchronous: 'NORMAL',
+      adminToken: undefined,
+      latencyMs: 0,
+    },
   );
   operatorJson = JSON.stringify([operator(`${sandbox.url}/wallet/crash`)]);
   ({ store } = await openEventStore(`sqlite:${join(dir, 'reelstream.db')}`));
@@ -57,13 +80,16 @@ afterAll(async () => {
 /** Failures spread over the players: refused and garbled bets, slow bets, flaky wins, refused cancels. */
 function injectFaults(plans: readonly PlayerPlan[]): void {
   const player = (index: number) => plans[index]?.playerId as string;
-  const add = (rule: Parameters<OperatorSandbox['faults']['add']>[0]) => sandbox.faults.add({ operatorId: 'crash', ...rule });
-  for (const index of [1, 2, 3, 4, 5]) add({ playerId: player(index), command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 2 });
+  const add = (rule: Parameters<OperatorSandbox['faults']['add']>[0]) =>
+    sandbox.faults.add({ operatorId: 'crash', ...rule });
+  for (const index of [1, 2, 3, 4, 5])
+    add({ playerId: player(index), command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 2 });
   for (const index of [1, 2, 3]) add({ playerId: player(index), command: 'cancel', httpStatus: 503, times: 3 });
   for (const index of [6, 7, 8]) add({ playerId: player(index), command: 'win', httpStatus: 500, times: 2 });
   for (const index of [11, 12]) add({ playerId: player(index), command: 'bet', latencyMs: 3_100, times: 1 });
   for (const index of [16, 17, 18]) add({ playerId: player(index), command: 'betwin', malformedBody: true, times: 1 });
-  for (const index of [21, 22]) add({ playerId: player(index), command: 'betwin', dropConnection: true, applyFirst: true, times: 1 });
+  for (const index of [21, 22])
+    add({ playerId: player(index), command: 'betwin', dropConnection: true, applyFirst: true, times: 1 });
   // Everyone else answers after 20 ms: calls are in flight when the kills come.
   add({ latencyMs: 20 });
 }
@@ -71,11 +97,20 @@ function injectFaults(plans: readonly PlayerPlan[]): void {
 describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
   it(`applies every transaction exactly once and cancels every failed bet exactly once (${PLAYERS} players, ${PLAYERS * BURSTS * 2} requests, ≥ ${KILLS} kills)`, async () => {
     const ids = new TimeOrderedIdGenerator(1);
-    const plans = planTraffic({ operatorId: 'crash', players: PLAYERS, burstsPerPlayer: BURSTS, seed: SEED, nextId: () => ids.next(), now: () => new Date().toISOString() });
+    const plans = planTraffic({
+      operatorId: 'crash',
+      players: PLAYERS,
+      burstsPerPlayer: BURSTS,
+      seed: SEED,
+      nextId: () => ids.next(),
+      now: () => new Date().toISOString(),
+    });
     // Each win's round is settled first, as the game-server does it: the dispatcher sends no win without its source (issue 10).
     for (const plan of plans) {
       for (const burst of plan.bursts) {
-        for (const [index, request] of burst.entries()) if (request.command === 'win') burst[index] = await recordWinSource(store, request, { betTransactionId: burst[0]?.transactionId });
+        for (const [index, request] of burst.entries())
+          if (request.command === 'win')
+            burst[index] = await recordWinSource(store, request, { betTransactionId: burst[0]?.transactionId });
       }
     }
     const requests = plans.flatMap((plan) => plan.bursts.flat());
@@ -89,7 +124,8 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       groupId: 'crash-requester-replies',
       topics: [Topics.walletReplies],
       fromOffset: 'latest',
-      handler: async (message) => void replies.set(message.headers[BusHeaders.correlationId] ?? '', walletReply.parse(message.value)),
+      handler: async (message) =>
+        void replies.set(message.headers[BusHeaders.correlationId] ?? '', walletReply.parse(message.value)),
     });
     await listener.ready;
 
@@ -99,14 +135,29 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
         while (kills < index * (KILLS / BURSTS)) await sleep(50);
         await bus.publish(
           Topics.walletRequests,
-          burst.map((request) => ({ key: playerKey(request), value: request, headers: { [BusHeaders.replyTo]: Topics.walletReplies, [BusHeaders.correlationId]: `c-${request.transactionId}` } })),
+          burst.map((request) => ({
+            key: playerKey(request),
+            value: request,
+            headers: {
+              [BusHeaders.replyTo]: Topics.walletReplies,
+              [BusHeaders.correlationId]: `c-${request.transactionId}`,
+            },
+          })),
         );
         while (!burst.every((request) => replies.has(`c-${request.transactionId}`))) await sleep(50);
       }
     });
     const allAnswered = Promise.all(players);
 
-    const env = { DATA_DIR: dir, OPERATORS_JSON: operatorJson, HEALTH_PORT: '0', INSTANCE_ID: 'crash-dispatcher', WORKER_ID: '2', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true' };
+    const env = {
+      DATA_DIR: dir,
+      OPERATORS_JSON: operatorJson,
+      HEALTH_PORT: '0',
+      INSTANCE_ID: 'crash-dispatcher',
+      WORKER_ID: '2',
+      LOG_LEVEL: 'info',
+      OTEL_SDK_DISABLED: 'true',
+    };
     const rand = random(SEED + 1);
     const processes: DispatcherProcess[] = [];
     const started = performance.now();
@@ -116,7 +167,12 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       if (rand() < 0.2) {
         await sleep(150 + rand() * 1_000); // some kills land while it starts
       } else {
-        await Promise.race([dispatcher.ready, dispatcher.exited.then(() => Promise.reject(new Error(`dispatcher exited early: ${dispatcher.diagnostics()}`)))]);
+        await Promise.race([
+          dispatcher.ready,
+          dispatcher.exited.then(() =>
+            Promise.reject(new Error(`dispatcher exited early: ${dispatcher.diagnostics()}`)),
+          ),
+        ]);
         await sleep(30 + rand() * 700);
       }
       const exit = await dispatcher.kill('SIGKILL');
@@ -150,14 +206,20 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
     for (const request of requests) {
       const state = states.get(request.transactionId) as WalletTxState;
       expect(['succeeded', 'failed']).toContain(state.status);
-      expect(replies.get(`c-${request.transactionId}`)?.statusCode).toBe(state.status === 'succeeded' ? 'OK' : state.lastFailure?.statusCode);
+      expect(replies.get(`c-${request.transactionId}`)?.statusCode).toBe(
+        state.status === 'succeeded' ? 'OK' : state.lastFailure?.statusCode,
+      );
     }
 
     // In the sandbox, every transactionId is applied exactly once, and every failed one is canceled exactly once.
     const ledger = sandbox.views.transactions({ operatorId: 'crash' });
     const byId = new Map(ledger.map((row) => [row.transactionId, row]));
     const cancelsByRef = new Map<number, TransactionView[]>();
-    for (const row of ledger.filter((entry) => entry.command === 'cancel')) cancelsByRef.set(row.refTransactionId as number, [...(cancelsByRef.get(row.refTransactionId as number) ?? []), row]);
+    for (const row of ledger.filter((entry) => entry.command === 'cancel'))
+      cancelsByRef.set(row.refTransactionId as number, [
+        ...(cancelsByRef.get(row.refTransactionId as number) ?? []),
+        row,
+      ]);
     let failed = 0;
     for (const request of requests) {
       const state = states.get(request.transactionId) as WalletTxState;
@@ -170,10 +232,15 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       failed += 1;
       const cancelId = state.cancel?.cancelTransactionId;
       const cancels = cancelsByRef.get(request.transactionId) ?? [];
-      expect(cancels.map((cancel) => [cancel.transactionId, cancel.cancelEffect])).toEqual([[cancelId, expect.stringMatching(/^(refunded|nothing_to_refund|preempted)$/)]]);
+      expect(cancels.map((cancel) => [cancel.transactionId, cancel.cancelEffect])).toEqual([
+        [cancelId, expect.stringMatching(/^(refunded|nothing_to_refund|preempted)$/)],
+      ]);
       if (row?.applied) expect(row.canceledBy).toBe(cancelId);
     }
-    const known = new Set([...requests.map((request) => request.transactionId), ...[...states.values()].map((state) => state.cancel?.cancelTransactionId).filter((id) => id !== undefined)]);
+    const known = new Set([
+      ...requests.map((request) => request.transactionId),
+      ...[...states.values()].map((state) => state.cancel?.cancelTransactionId).filter((id) => id !== undefined),
+    ]);
     expect(ledger.filter((row) => !known.has(row.transactionId))).toEqual([]);
 
     // The money: each player's balance is the opening balance moved by exactly the transactions the log says succeeded.
@@ -181,9 +248,17 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       let expected = plan.openingMinor;
       for (const request of plan.bursts.flat()) {
         if (states.get(request.transactionId)?.status !== 'succeeded') continue;
-        expected += request.command === 'bet' ? -request.amountMinor : request.command === 'win' ? request.amountMinor : request.winMinor - request.betMinor;
+        expected +=
+          request.command === 'bet'
+            ? -request.amountMinor
+            : request.command === 'win'
+              ? request.amountMinor
+              : request.winMinor - request.betMinor;
       }
-      expect({ player: plan.playerId, balance: sandbox.views.accounts('crash', plan.playerId)[0]?.balanceMinor }).toEqual({ player: plan.playerId, balance: expected });
+      expect({
+        player: plan.playerId,
+        balance: sandbox.views.accounts('crash', plan.playerId)[0]?.balanceMinor,
+      }).toEqual({ player: plan.playerId, balance: expected });
     }
 
     // Per-player order: the wallet first saw each player's transactions in the order they were published.
@@ -192,25 +267,44 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
     const received = sandbox.views.requests({ operatorId: 'crash' });
     const notSent = (request: WalletRequest) => {
       const state = states.get(request.transactionId);
-      return request.command !== 'win' && state?.status === 'failed' && /^unavailable: not sent/.test(state.lastFailure?.reason ?? '');
+      return (
+        request.command !== 'win' &&
+        state?.status === 'failed' &&
+        /^unavailable: not sent/.test(state.lastFailure?.reason ?? '')
+      );
     };
     let unsent = 0;
     for (const plan of plans) {
       const firstSeen: number[] = [];
       for (const entry of received) {
-        if (entry.playerId !== plan.playerId || entry.command === 'cancel' || entry.transactionId === null || firstSeen.includes(entry.transactionId)) continue;
+        if (
+          entry.playerId !== plan.playerId ||
+          entry.command === 'cancel' ||
+          entry.transactionId === null ||
+          firstSeen.includes(entry.transactionId)
+        )
+          continue;
         firstSeen.push(entry.transactionId);
       }
       const published = plan.bursts.flat();
       const seen = new Set(firstSeen);
       const missing = published.filter((request) => !seen.has(request.transactionId));
       unsent += missing.length;
-      expect({ player: plan.playerId, missing: missing.filter((request) => !notSent(request)).map((request) => request.transactionId) }).toEqual({ player: plan.playerId, missing: [] });
-      expect({ player: plan.playerId, order: firstSeen }).toEqual({ player: plan.playerId, order: published.filter((request) => seen.has(request.transactionId)).map((request) => request.transactionId) });
+      expect({
+        player: plan.playerId,
+        missing: missing.filter((request) => !notSent(request)).map((request) => request.transactionId),
+      }).toEqual({ player: plan.playerId, missing: [] });
+      expect({ player: plan.playerId, order: firstSeen }).toEqual({
+        player: plan.playerId,
+        order: published.filter((request) => seen.has(request.transactionId)).map((request) => request.transactionId),
+      });
     }
 
     const redelivered = processes.reduce((sum, process) => sum + process.count('wallet request redelivered'), 0);
-    const resent = processes.reduce((sum, process) => sum + process.count('re-sending an attempt whose outcome is unknown'), 0);
+    const resent = processes.reduce(
+      (sum, process) => sum + process.count('re-sending an attempt whose outcome is unknown'),
+      0,
+    );
     const replayed = received.filter((entry) => entry.outcome === 'replayed').length;
     process.stdout.write(
       `crash test (seed ${SEED}): ${requests.length} requests, ${PLAYERS} players, ${kills} SIGKILLs + 1 clean stop in ${elapsedS.toFixed(1)} s; ` +

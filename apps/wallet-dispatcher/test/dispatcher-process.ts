@@ -14,7 +14,11 @@ export class DispatcherProcess {
   private stderr = '';
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPOSITORY_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      cwd: REPOSITORY_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const { stdout, stderr } = this.child;
     if (!stdout || !stderr) throw new Error('dispatcher spawned without stdout/stderr pipes');
     let markReady: () => void = () => undefined;

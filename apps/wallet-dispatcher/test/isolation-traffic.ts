@@ -54,26 +54,60 @@ export class Players {
     const started = performance.now();
     let reply: WalletReply | undefined;
     try {
-      const answer = await this.bus.request(Topics.walletRequests, { key: playerKey(request), value: request }, { replyTopic: Topics.walletReplies, timeoutMs: GAME_SERVER_WALLET_TIMEOUT_MS });
+      const answer = await this.bus.request(
+        Topics.walletRequests,
+        { key: playerKey(request), value: request },
+        { replyTopic: Topics.walletReplies, timeoutMs: GAME_SERVER_WALLET_TIMEOUT_MS },
+      );
       reply = walletReply.parse(answer.value);
     } catch (error) {
       if (!isRequestTimeout(error)) throw error;
     }
-    const sample = { operatorId: this.operatorId, playerId: request.playerId, phase, request, ms: performance.now() - started, reply };
+    const sample = {
+      operatorId: this.operatorId,
+      playerId: request.playerId,
+      phase,
+      request,
+      ms: performance.now() - started,
+      reply,
+    };
     this.samples.push(sample);
     return sample;
   }
 
   private async play(playerId: string, index: number): Promise<void> {
     await sleep((index * this.periodMs) / this.playerIds.length);
-    const base = { operatorId: this.operatorId, playerId, providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0 } as const;
+    const base = {
+      operatorId: this.operatorId,
+      playerId,
+      providerId: 1,
+      gameId: 10,
+      currency: 'EUR',
+      bonusId: 0,
+    } as const;
     while (this.running) {
       const spinStarted = performance.now();
       const roundId = this.nextId();
       const betTransactionId = this.nextId();
-      const bet = await this.send({ ...base, command: 'bet', transactionId: betTransactionId, roundId, requestedAt: new Date().toISOString(), amountMinor: 100, isBonusBusy: false });
+      const bet = await this.send({
+        ...base,
+        command: 'bet',
+        transactionId: betTransactionId,
+        roundId,
+        requestedAt: new Date().toISOString(),
+        amountMinor: 100,
+        isBonusBusy: false,
+      });
       if (bet.reply?.statusCode === 'OK') {
-        const win = { ...base, command: 'win' as const, transactionId: this.nextId(), roundId, requestedAt: new Date().toISOString(), amountMinor: 150, isRoundFinished: true };
+        const win = {
+          ...base,
+          command: 'win' as const,
+          transactionId: this.nextId(),
+          roundId,
+          requestedAt: new Date().toISOString(),
+          amountMinor: 150,
+          isRoundFinished: true,
+        };
         await this.send(await recordWinSource(this.store, win, { betTransactionId }));
       }
       await sleep(Math.max(0, spinStarted + this.periodMs - performance.now()));

@@ -48,24 +48,52 @@ const ids = new TimeOrderedIdGenerator(3);
 const nextId = () => ids.next();
 const playerIds = Array.from({ length: PLAYERS }, (_, n) => `player_${n + 1}`);
 
-const operator = (id: string, callbackUrl: string): OperatorConfigInput => ({ id, name: `Isolation ${id}`, apiToken: `${id}-api-token-0123456789`, callbackUrl, signingSecret: SECRET, currency: 'EUR' });
+const operator = (id: string, callbackUrl: string): OperatorConfigInput => ({
+  id,
+  name: `Isolation ${id}`,
+  apiToken: `${id}-api-token-0123456789`,
+  callbackUrl,
+  signingSecret: SECRET,
+  currency: 'EUR',
+});
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dispatcher-isolation-'));
   const start = (id: string) =>
     startOperatorSandbox(
       { operators: new OperatorDirectory(parseOperatorsConfig([operator(id, 'http://localhost/')])) },
-      { port: 0, host: '127.0.0.1', databasePath: join(dir, `sandbox-${id}.db`), autoCreateBalance: 1_000_000, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        databasePath: join(dir, `sandbox-${id}.db`),
+        autoCreateBalance: 1_000_000,
+        synchronous: 'NORMAL',
+        adminToken: undefined,
+        latencyMs: 0,
+      },
     );
   sandboxes = { [A]: await start(A), [B]: await start(B) };
-  const operatorsJson = JSON.stringify([operator(A, `${sandboxes[A]?.url}/wallet/${A}`), operator(B, `${sandboxes[B]?.url}/wallet/${B}`)]);
+  const operatorsJson = JSON.stringify([
+    operator(A, `${sandboxes[A]?.url}/wallet/${A}`),
+    operator(B, `${sandboxes[B]?.url}/wallet/${B}`),
+  ]);
   ({ store } = await openEventStore(`sqlite:${join(dir, 'reelstream.db')}`));
   bus = await openMessageBus(`sqlite:${join(dir, 'reelstream.db')}`, { instanceId: 'isolation-requester' });
-  dispatcher = new DispatcherProcess({ DATA_DIR: dir, OPERATORS_JSON: operatorsJson, HEALTH_PORT: '0', INSTANCE_ID: 'isolation-dispatcher', WORKER_ID: '4', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
+  dispatcher = new DispatcherProcess({
+    DATA_DIR: dir,
+    OPERATORS_JSON: operatorsJson,
+    HEALTH_PORT: '0',
+    INSTANCE_ID: 'isolation-dispatcher',
+    WORKER_ID: '4',
+    LOG_LEVEL: 'info',
+    OTEL_SDK_DISABLED: 'true',
     // B's own, smaller bulkhead (per-operator configuration); A keeps the defaults.
     OPERATOR_BULKHEADS_JSON: JSON.stringify({ [B]: { maxInFlight: 4 } }),
   });
-  await Promise.race([dispatcher.ready, dispatcher.exited.then(() => Promise.reject(new Error(`dispatcher exited early: ${dispatcher.diagnostics()}`)))]);
+  await Promise.race([
+    dispatcher.ready,
+    dispatcher.exited.then(() => Promise.reject(new Error(`dispatcher exited early: ${dispatcher.diagnostics()}`))),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -99,12 +127,19 @@ async function expectEverythingOfBLanded(samples: readonly Sample[]): Promise<{ 
         const { state } = await records.load(transactionId);
         if (state.status === 'failed') {
           failed.add(transactionId);
-          expect({ transactionId, cancelSucceeded: state.cancel?.succeeded }).toEqual({ transactionId, cancelSucceeded: true });
+          expect({ transactionId, cancelSucceeded: state.cancel?.succeeded }).toEqual({
+            transactionId,
+            cancelSucceeded: true,
+          });
         } else {
           expect({ transactionId, status: state.status }).toEqual({ transactionId, status: 'succeeded' });
         }
       }
-      for (const sample of wins) expect({ transactionId: sample.request.transactionId, status: (await records.load(sample.request.transactionId)).state.status }).toEqual({ transactionId: sample.request.transactionId, status: 'succeeded' });
+      for (const sample of wins)
+        expect({
+          transactionId: sample.request.transactionId,
+          status: (await records.load(sample.request.transactionId)).state.status,
+        }).toEqual({ transactionId: sample.request.transactionId, status: 'succeeded' });
     },
     RECOVERY_MS,
     500,
@@ -113,15 +148,27 @@ async function expectEverythingOfBLanded(samples: readonly Sample[]): Promise<{ 
   for (const sample of bets) {
     const { transactionId } = sample.request;
     const bet = ledger.find((row) => row.command === 'bet' && row.transactionId === transactionId);
-    const cancels = ledger.filter((row) => row.command === 'cancel' && row.refTransactionId === transactionId && row.applied);
+    const cancels = ledger.filter(
+      (row) => row.command === 'cancel' && row.refTransactionId === transactionId && row.applied,
+    );
     if (failed.has(transactionId)) {
       expect({ transactionId, cancels: cancels.length }).toEqual({ transactionId, cancels: 1 });
       if (bet?.applied) expect(bet.canceledBy).not.toBeNull();
     } else {
-      expect({ transactionId, applied: bet?.applied, canceledBy: bet?.canceledBy, cancels: cancels.length }).toEqual({ transactionId, applied: true, canceledBy: null, cancels: 0 });
+      expect({ transactionId, applied: bet?.applied, canceledBy: bet?.canceledBy, cancels: cancels.length }).toEqual({
+        transactionId,
+        applied: true,
+        canceledBy: null,
+        cancels: 0,
+      });
     }
   }
-  for (const sample of wins) expect(ledger.filter((row) => row.command === 'win' && row.transactionId === sample.request.transactionId && row.applied)).toHaveLength(1);
+  for (const sample of wins)
+    expect(
+      ledger.filter(
+        (row) => row.command === 'win' && row.transactionId === sample.request.transactionId && row.applied,
+      ),
+    ).toHaveLength(1);
   return { cancels: failed.size, wins: wins.length };
 }
 
@@ -150,18 +197,26 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
       await Promise.all([a.stop(), b.stop()]);
 
       const ofA = (phase: string) => a.samples.filter((sample) => sample.phase === phase);
-      const p99 = (samples: readonly Sample[]) => percentile(samples.map((sample) => sample.ms), 99);
+      const p99 = (samples: readonly Sample[]) =>
+        percentile(
+          samples.map((sample) => sample.ms),
+          99,
+        );
       const unavailable = a.samples.filter((sample) => sample.reply === undefined).length;
       const notOk = a.samples.filter((sample) => sample.reply !== undefined && sample.reply.statusCode !== 'OK').length;
       const baseline = p99(ofA('baseline'));
       const during = p99(ofA('fault'));
-      const bFailed = b.samples.filter((sample) => sample.phase === 'fault' && sample.reply?.statusCode !== 'OK').length;
+      const bFailed = b.samples.filter(
+        (sample) => sample.phase === 'fault' && sample.reply?.statusCode !== 'OK',
+      ).length;
       console.log(
         `isolation [B ${name}, ${FAULT_MS / 1_000} s]: A p99 ${baseline.toFixed(1)} ms without B's fault, ${during.toFixed(1)} ms with it ` +
           `(${ofA('baseline').length} / ${ofA('fault').length} requests); A 503s ${unavailable}; B requests failed during the fault ${bFailed}`,
       );
       const landed = await expectEverythingOfBLanded(b.samples);
-      console.log(`isolation [B ${name}]: after recovery B cancels landed ${landed.cancels}/${landed.cancels}, B wins applied ${landed.wins}/${landed.wins}`);
+      console.log(
+        `isolation [B ${name}]: after recovery B cancels landed ${landed.cancels}/${landed.cancels}, B wins applied ${landed.wins}/${landed.wins}`,
+      );
       expect(unavailable).toBe(0);
       expect(notOk).toBe(0);
       expect(ofA('fault').length).toBeGreaterThan(PLAYERS * 10);
@@ -171,28 +226,95 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
     CASE_MS,
   );
 
-  it('with B refusing the cancel of its player_1, A’s cancel for its own player_1 lands promptly; B’s lands once B recovers', async () => {
-    const players = { a: new Players(bus, store, A, [], nextId, SPIN_PERIOD_MS), b: new Players(bus, store, B, [], nextId, SPIN_PERIOD_MS) };
-    const bet = (operatorId: string) => ({ command: 'bet', transactionId: nextId(), operatorId, playerId: 'player_1', roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor: 100, isBonusBusy: false }) as const;
-    const refuseCancels = sandbox(B).faults.add({ operatorId: B, playerId: 'player_1', command: 'cancel', httpStatus: 503 });
-    sandbox(B).faults.add({ operatorId: B, playerId: 'player_1', command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 1 });
-    sandbox(A).faults.add({ operatorId: A, playerId: 'player_1', command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 1 });
+  it(
+    'with B refusing the cancel of its player_1, A’s cancel for its own player_1 lands promptly; B’s lands once B recovers',
+    async () => {
+      const players = {
+        a: new Players(bus, store, A, [], nextId, SPIN_PERIOD_MS),
+        b: new Players(bus, store, B, [], nextId, SPIN_PERIOD_MS),
+      };
+      const bet = (operatorId: string) =>
+        ({
+          command: 'bet',
+          transactionId: nextId(),
+          operatorId,
+          playerId: 'player_1',
+          roundId: nextId(),
+          providerId: 1,
+          gameId: 10,
+          currency: 'EUR',
+          bonusId: 0,
+          requestedAt: new Date().toISOString(),
+          amountMinor: 100,
+          isBonusBusy: false,
+        }) as const;
+      const refuseCancels = sandbox(B).faults.add({
+        operatorId: B,
+        playerId: 'player_1',
+        command: 'cancel',
+        httpStatus: 503,
+      });
+      sandbox(B).faults.add({
+        operatorId: B,
+        playerId: 'player_1',
+        command: 'bet',
+        statusCode: 'ERR_UNKNOWN',
+        applyFirst: true,
+        times: 1,
+      });
+      sandbox(A).faults.add({
+        operatorId: A,
+        playerId: 'player_1',
+        command: 'bet',
+        statusCode: 'ERR_UNKNOWN',
+        applyFirst: true,
+        times: 1,
+      });
 
-    const ofB = await players.b.send(bet(B));
-    expect(ofB.reply).toMatchObject({ canceled: true });
-    await eventually(() => expect(sandbox(B).faults.list().find((rule) => rule.id === refuseCancels.id)?.hits).toBeGreaterThanOrEqual(1), 10_000);
+      const ofB = await players.b.send(bet(B));
+      expect(ofB.reply).toMatchObject({ canceled: true });
+      await eventually(
+        () =>
+          expect(
+            sandbox(B)
+              .faults.list()
+              .find((rule) => rule.id === refuseCancels.id)?.hits,
+          ).toBeGreaterThanOrEqual(1),
+        10_000,
+      );
 
-    const ofA = await players.a.send(bet(A));
-    expect(ofA.reply).toMatchObject({ canceled: true });
-    const answered = performance.now();
-    await eventually(() => expect(sandbox(A).views.transactions({ operatorId: A, playerId: 'player_1' }).filter((row) => row.command === 'cancel' && row.refTransactionId === ofA.request.transactionId && row.applied)).toHaveLength(1), 10_000, 10);
-    const aCancelMs = performance.now() - answered;
-    // B's cancel is still refused meanwhile.
-    expect(sandbox(B).views.transactions({ operatorId: B, playerId: 'player_1' }).filter((row) => row.command === 'cancel' && row.refTransactionId === ofB.request.transactionId && row.applied)).toEqual([]);
+      const ofA = await players.a.send(bet(A));
+      expect(ofA.reply).toMatchObject({ canceled: true });
+      const answered = performance.now();
+      await eventually(
+        () =>
+          expect(
+            sandbox(A)
+              .views.transactions({ operatorId: A, playerId: 'player_1' })
+              .filter(
+                (row) => row.command === 'cancel' && row.refTransactionId === ofA.request.transactionId && row.applied,
+              ),
+          ).toHaveLength(1),
+        10_000,
+        10,
+      );
+      const aCancelMs = performance.now() - answered;
+      // B's cancel is still refused meanwhile.
+      expect(
+        sandbox(B)
+          .views.transactions({ operatorId: B, playerId: 'player_1' })
+          .filter(
+            (row) => row.command === 'cancel' && row.refTransactionId === ofB.request.transactionId && row.applied,
+          ),
+      ).toEqual([]);
 
-    sandbox(B).faults.remove(refuseCancels.id);
-    const landed = await expectEverythingOfBLanded([ofB]);
-    console.log(`same playerId: A's cancel landed ${aCancelMs.toFixed(0)} ms after A's bet was answered, while B's cancel of its player_1 was refused; B's cancel landed after recovery (${landed.cancels})`);
-    expect(aCancelMs).toBeLessThan(2_000);
-  }, RECOVERY_MS + 30_000);
+      sandbox(B).faults.remove(refuseCancels.id);
+      const landed = await expectEverythingOfBLanded([ofB]);
+      console.log(
+        `same playerId: A's cancel landed ${aCancelMs.toFixed(0)} ms after A's bet was answered, while B's cancel of its player_1 was refused; B's cancel landed after recovery (${landed.cancels})`,
+      );
+      expect(aCancelMs).toBeLessThan(2_000);
+    },
+    RECOVERY_MS + 30_000,
+  );
 });

@@ -22,23 +22,61 @@ export function random(seed: number): () => number {
   };
 }
 
-export function planTraffic(options: { operatorId: string; players: number; burstsPerPlayer: number; seed: number; nextId: () => number; now: () => string }): PlayerPlan[] {
+export function planTraffic(options: {
+  operatorId: string;
+  players: number;
+  burstsPerPlayer: number;
+  seed: number;
+  nextId: () => number;
+  now: () => string;
+}): PlayerPlan[] {
   const rand = random(options.seed);
   const between = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
   return Array.from({ length: options.players }, (_, index) => {
     const playerId = `crash_player_${String(index).padStart(3, '0')}`;
     // One player in ten is nearly broke: its bets run into ERR_NOT_ENOUGH_MONEY and are canceled.
     const openingMinor = index % 10 === 0 ? 500 : 10_000;
-    const base = { operatorId: options.operatorId, playerId, providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0 } as const;
+    const base = {
+      operatorId: options.operatorId,
+      playerId,
+      providerId: 1,
+      gameId: 10,
+      currency: 'EUR',
+      bonusId: 0,
+    } as const;
     const bursts = Array.from({ length: options.burstsPerPlayer }, (): WalletRequest[] => {
       if (rand() < 0.6) {
         const roundId = options.nextId();
         return [
-          { ...base, command: 'bet', transactionId: options.nextId(), roundId, requestedAt: options.now(), amountMinor: between(1, 8) * 100, isBonusBusy: false },
-          { ...base, command: 'win', transactionId: options.nextId(), roundId, requestedAt: options.now(), amountMinor: between(0, 15) * 100, isRoundFinished: true },
+          {
+            ...base,
+            command: 'bet',
+            transactionId: options.nextId(),
+            roundId,
+            requestedAt: options.now(),
+            amountMinor: between(1, 8) * 100,
+            isBonusBusy: false,
+          },
+          {
+            ...base,
+            command: 'win',
+            transactionId: options.nextId(),
+            roundId,
+            requestedAt: options.now(),
+            amountMinor: between(0, 15) * 100,
+            isRoundFinished: true,
+          },
         ];
       }
-      return [0, 1].map(() => ({ ...base, command: 'betwin', transactionId: options.nextId(), roundId: options.nextId(), requestedAt: options.now(), betMinor: between(1, 6) * 100, winMinor: between(0, 12) * 100 }));
+      return [0, 1].map(() => ({
+        ...base,
+        command: 'betwin',
+        transactionId: options.nextId(),
+        roundId: options.nextId(),
+        requestedAt: options.now(),
+        betMinor: between(1, 6) * 100,
+        winMinor: between(0, 12) * 100,
+      }));
     });
     return { playerId, openingMinor, bursts };
   });

@@ -18,18 +18,37 @@ describe('bus headers: the same strings as @reelstream/ports where they overlap'
   });
 
   it('names the HTTP headers of the API and the callbacks (D8, D17)', () => {
-    expect(HttpHeaders).toMatchObject({ requestId: 'X-Request-Id', idempotentReplayed: 'Idempotent-Replayed', retryAfter: 'Retry-After', requestSignature: 'X-Request-Signature', requestTimestamp: 'X-Request-Timestamp' });
+    expect(HttpHeaders).toMatchObject({
+      requestId: 'X-Request-Id',
+      idempotentReplayed: 'Idempotent-Replayed',
+      retryAfter: 'Retry-After',
+      requestSignature: 'X-Request-Signature',
+      requestTimestamp: 'X-Request-Timestamp',
+    });
   });
 });
 
 describe('topics and their keys (DESIGN §4)', () => {
   it('has the seven topics and the three delay topics, each with its key', () => {
-    expect(Object.values(Topics).sort()).toEqual(['bonus.commands', 'bonus.events', 'bonus.replies', 'wallet.cancels', 'wallet.dead-letters', 'wallet.replies', 'wallet.requests', 'wallet.retry.1s', 'wallet.retry.30s', 'wallet.retry.5s']);
+    expect(Object.values(Topics).sort()).toEqual([
+      'bonus.commands',
+      'bonus.events',
+      'bonus.replies',
+      'wallet.cancels',
+      'wallet.dead-letters',
+      'wallet.replies',
+      'wallet.requests',
+      'wallet.retry.1s',
+      'wallet.retry.30s',
+      'wallet.retry.5s',
+    ]);
     expect(Object.keys(TopicKeys).sort()).toEqual(Object.values(Topics).sort());
     expect(TopicKeys['wallet.requests']).toBe('operatorId:playerId');
     expect(TopicKeys['bonus.replies']).toBe('correlationId');
     expect(TopicKeys['wallet.cancels']).toBe('operatorId:playerId');
     // Two operators may both have a player_1: their messages must never share a key.
-    expect(playerKey({ operatorId: 'casino_a', playerId: 'player_1' })).not.toBe(playerKey({ operatorId: 'casino_b', playerId: 'player_1' }));
+    expect(playerKey({ operatorId: 'casino_a', playerId: 'player_1' })).not.toBe(
+      playerKey({ operatorId: 'casino_b', playerId: 'player_1' }),
+    );
   });
 });

@@ -70,13 +70,24 @@ const operatorInput = z
     limits: z.record(z.string(), currencyLimits).default({}),
     timeZone: z
       .string()
-      .refine((zone) => isValidTimeZone(zone), { error: (issue) => `${JSON.stringify(issue.input)} is not an IANA time zone such as Asia/Seoul or UTC` })
+      .refine((zone) => isValidTimeZone(zone), {
+        error: (issue) => `${JSON.stringify(issue.input)} is not an IANA time zone such as Asia/Seoul or UTC`,
+      })
       .default('UTC'),
     allowedReturnOrigins: z
-      .array(z.string().refine((origin) => isOrigin(origin), { error: (issue) => `${JSON.stringify(issue.input)} is not an origin such as https://casino.example (no path, no trailing slash)` }))
+      .array(
+        z.string().refine((origin) => isOrigin(origin), {
+          error: (issue) =>
+            `${JSON.stringify(issue.input)} is not an origin such as https://casino.example (no path, no trailing slash)`,
+        }),
+      )
       .default([]),
-    callbackIdEncoding: z.enum(CALLBACK_ID_ENCODINGS, { error: 'callbackIdEncoding must be "string" or "number"' }).default('string'),
-    signatureScheme: z.enum(SIGNATURE_SCHEMES, { error: 'signatureScheme must be "body" or "timestamp.body"' }).default('body'),
+    callbackIdEncoding: z
+      .enum(CALLBACK_ID_ENCODINGS, { error: 'callbackIdEncoding must be "string" or "number"' })
+      .default('string'),
+    signatureScheme: z
+      .enum(SIGNATURE_SCHEMES, { error: 'signatureScheme must be "body" or "timestamp.body"' })
+      .default('body'),
     features: z.strictObject({ regularBonusCall: z.boolean().default(false) }).default({ regularBonusCall: false }),
   })
   .superRefine((operator, ctx) => {
@@ -91,20 +102,35 @@ const operatorInput = z
 
 /** D6 amended: the default currency is one of the allowed ones, and every limit is for an allowed currency, in its decimals. */
 function checkCurrencyTerms(
-  operator: { currency: string; currencies?: string[] | undefined; limits: Record<string, z.infer<typeof currencyLimits>> },
+  operator: {
+    currency: string;
+    currencies?: string[] | undefined;
+    limits: Record<string, z.infer<typeof currencyLimits>>;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const allowed = operator.currencies ?? [operator.currency];
-  if (!allowed.includes(operator.currency)) ctx.addIssue({ code: 'custom', path: ['currencies'], message: `currencies must include the default currency ${operator.currency}` });
-  if (!allDistinct(allowed)) ctx.addIssue({ code: 'custom', path: ['currencies'], message: 'currencies must not repeat a currency' });
+  if (!allowed.includes(operator.currency))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['currencies'],
+      message: `currencies must include the default currency ${operator.currency}`,
+    });
+  if (!allDistinct(allowed))
+    ctx.addIssue({ code: 'custom', path: ['currencies'], message: 'currencies must not repeat a currency' });
   for (const [currency, limits] of Object.entries(operator.limits)) {
     if (!allowed.includes(currency)) {
-      ctx.addIssue({ code: 'custom', path: ['limits', currency], message: `limits are for an allowed currency (${allowed.join(', ')}), not ${JSON.stringify(currency)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['limits', currency],
+        message: `limits are for an allowed currency (${allowed.join(', ')}), not ${JSON.stringify(currency)}`,
+      });
       continue;
     }
     for (const [key, value] of Object.entries(limits)) {
       const parsed = value === undefined ? undefined : tryParseAmount(value, currency);
-      if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', path: ['limits', currency, key], message: parsed.error.message });
+      if (parsed && !parsed.ok)
+        ctx.addIssue({ code: 'custom', path: ['limits', currency, key], message: parsed.error.message });
     }
   }
 }
@@ -143,11 +169,20 @@ export const operatorsConfig = z
       // Runs on partly invalid lists too (to report everything at once): only compare parsed entries.
       if (typeof operator?.apiTokenSha256 !== 'string' || typeof operator.id !== 'string') return;
       const sameId = seenIds.get(operator.id);
-      if (sameId !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate id "${operator.id}" (also operators[${sameId}])` });
+      if (sameId !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'id'],
+          message: `duplicate id "${operator.id}" (also operators[${sameId}])`,
+        });
       else seenIds.set(operator.id, index);
       const sameToken = seenTokens.get(operator.apiTokenSha256);
       if (sameToken !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [index, 'apiToken'], message: `the API token is the same as the one of operators[${sameToken}]; every operator needs its own` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'apiToken'],
+          message: `the API token is the same as the one of operators[${sameToken}]; every operator needs its own`,
+        });
       } else seenTokens.set(operator.apiTokenSha256, index);
     });
   });
@@ -167,7 +202,8 @@ export class OperatorsConfigError extends Error {
 export function describeOperatorsConfigIssues(error: z.ZodError): string[] {
   return error.issues.flatMap((issue) => {
     const path = (keys: readonly PropertyKey[]) => `operators${formatIssuePath(keys).replace(/^(?!\[|$)/, '.')}`;
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${path([...issue.path, key])}: unknown key "${key}"`);
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => `${path([...issue.path, key])}: unknown key "${key}"`);
     return [`${path(issue.path)}: ${issue.message}`];
   });
 }

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { apiTokenDigest, isOrigin, OperatorsConfigError, parseOperatorsConfig, parseOperatorsJson } from './operators.js';
+import {
+  apiTokenDigest,
+  isOrigin,
+  OperatorsConfigError,
+  parseOperatorsConfig,
+  parseOperatorsJson,
+} from './operators.js';
 
 const demo = {
   id: 'demo',
@@ -42,8 +48,18 @@ describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
   });
 
   it('takes allowed currencies and per-currency limits (issue 10: a bonus call in another currency than the default)', () => {
-    const [operator] = parseOperatorsConfig([{ ...demo, currencies: ['EUR', 'KRW'], limits: { EUR: { maxCallAmount: 500 }, KRW: { maxCallAmount: 700_000, maxBaseBetAmount: 2_000 } } }]);
-    expect(operator).toMatchObject({ currency: 'EUR', currencies: ['EUR', 'KRW'], limits: { EUR: { maxCallAmount: 500 }, KRW: { maxCallAmount: 700_000, maxBaseBetAmount: 2_000 } } });
+    const [operator] = parseOperatorsConfig([
+      {
+        ...demo,
+        currencies: ['EUR', 'KRW'],
+        limits: { EUR: { maxCallAmount: 500 }, KRW: { maxCallAmount: 700_000, maxBaseBetAmount: 2_000 } },
+      },
+    ]);
+    expect(operator).toMatchObject({
+      currency: 'EUR',
+      currencies: ['EUR', 'KRW'],
+      limits: { EUR: { maxCallAmount: 500 }, KRW: { maxCallAmount: 700_000, maxBaseBetAmount: 2_000 } },
+    });
   });
 
   it('accepts every option set explicitly, a digest instead of a token, and two secrets for rotation (D8)', () => {
@@ -74,28 +90,64 @@ describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
 
 describe('operator config: errors name the key (the platform prints them at start-up)', () => {
   it.each([
-    [{ timeZone: 'Mars/Base' }, 'operators[0].timeZone: "Mars/Base" is not an IANA time zone such as Asia/Seoul or UTC'],
+    [
+      { timeZone: 'Mars/Base' },
+      'operators[0].timeZone: "Mars/Base" is not an IANA time zone such as Asia/Seoul or UTC',
+    ],
     [{ currency: 'EURO' }, 'operators[0].currency: currency must be an upper-case ISO 4217 code such as EUR'],
     [{ currency: 'XYZ' }, 'operators[0].currency: currency "XYZ" is not an ISO 4217 code this platform supports'],
     [{ callbackUrl: 'ftp://wallet.example' }, 'operators[0].callbackUrl: expected an absolute http:// or https:// URL'],
     [{ callbackIdEncoding: 'hex' }, 'operators[0].callbackIdEncoding: callbackIdEncoding must be "string" or "number"'],
-    [{ signatureScheme: 'timestamp' }, 'operators[0].signatureScheme: signatureScheme must be "body" or "timestamp.body"'],
-    [{ allowedReturnOrigins: ['https://casino.example/lobby'] }, 'operators[0].allowedReturnOrigins[0]: "https://casino.example/lobby" is not an origin such as https://casino.example (no path, no trailing slash)'],
+    [
+      { signatureScheme: 'timestamp' },
+      'operators[0].signatureScheme: signatureScheme must be "body" or "timestamp.body"',
+    ],
+    [
+      { allowedReturnOrigins: ['https://casino.example/lobby'] },
+      'operators[0].allowedReturnOrigins[0]: "https://casino.example/lobby" is not an origin such as https://casino.example (no path, no trailing slash)',
+    ],
     [{ apiToken: 'short' }, 'operators[0].apiToken: apiToken must be at least 16 characters'],
     [{ signingSecret: 'short' }, 'operators[0].signingSecret: signingSecret must be at least 16 characters'],
-    [{ signingSecret: ['a-long-signing-secret', 'a-long-signing-secret'] }, 'operators[0].signingSecret: the two signing secrets must differ'],
-    [{ signingSecret: ['secret-number-one-1', 'secret-number-two-2', 'secret-number-three'] }, 'operators[0].signingSecret: signingSecret must be a string or an array of 1–2 strings (the current secret first)'],
-    [{ apiToken: undefined, apiTokenSha256: 'abc' }, 'operators[0].apiTokenSha256: apiTokenSha256 must be the SHA-256 of the token as 64 hex characters'],
+    [
+      { signingSecret: ['a-long-signing-secret', 'a-long-signing-secret'] },
+      'operators[0].signingSecret: the two signing secrets must differ',
+    ],
+    [
+      { signingSecret: ['secret-number-one-1', 'secret-number-two-2', 'secret-number-three'] },
+      'operators[0].signingSecret: signingSecret must be a string or an array of 1–2 strings (the current secret first)',
+    ],
+    [
+      { apiToken: undefined, apiTokenSha256: 'abc' },
+      'operators[0].apiTokenSha256: apiTokenSha256 must be the SHA-256 of the token as 64 hex characters',
+    ],
     [{ apiTokenSha256: 'a'.repeat(64) }, 'operators[0].apiToken: give exactly one of apiToken and apiTokenSha256'],
-    [{ id: 'bad id' }, 'operators[0].id: operator id must be 1–64 characters of A–Z, a–z, 0–9, _, . or -, starting with a letter or digit'],
-    [{ features: { regularBonusCalls: true } }, 'operators[0].features.regularBonusCalls: unknown key "regularBonusCalls"'],
+    [
+      { id: 'bad id' },
+      'operators[0].id: operator id must be 1–64 characters of A–Z, a–z, 0–9, _, . or -, starting with a letter or digit',
+    ],
+    [
+      { features: { regularBonusCalls: true } },
+      'operators[0].features.regularBonusCalls: unknown key "regularBonusCalls"',
+    ],
     [{ timezone: 'UTC' }, 'operators[0].timezone: unknown key "timezone"'],
     [{ currencies: ['KRW'] }, 'operators[0].currencies: currencies must include the default currency EUR'],
     [{ currencies: ['EUR', 'EUR'] }, 'operators[0].currencies: currencies must not repeat a currency'],
-    [{ currencies: ['EUR', 'eur'] }, 'operators[0].currencies[1]: currency must be an upper-case ISO 4217 code such as EUR'],
-    [{ limits: { KRW: { maxCallAmount: 1 } } }, 'operators[0].limits.KRW: limits are for an allowed currency (EUR), not "KRW"'],
-    [{ currencies: ['EUR', 'KRW'], limits: { KRW: { maxBaseBetAmount: 0.5 } } }, 'operators[0].limits.KRW.maxBaseBetAmount: amount 0.5 has more than 0 decimal place(s) allowed for KRW'],
-    [{ limits: { EUR: { maxCallAmount: -1 } } }, 'operators[0].limits.EUR.maxCallAmount: Too small: expected number to be >0'],
+    [
+      { currencies: ['EUR', 'eur'] },
+      'operators[0].currencies[1]: currency must be an upper-case ISO 4217 code such as EUR',
+    ],
+    [
+      { limits: { KRW: { maxCallAmount: 1 } } },
+      'operators[0].limits.KRW: limits are for an allowed currency (EUR), not "KRW"',
+    ],
+    [
+      { currencies: ['EUR', 'KRW'], limits: { KRW: { maxBaseBetAmount: 0.5 } } },
+      'operators[0].limits.KRW.maxBaseBetAmount: amount 0.5 has more than 0 decimal place(s) allowed for KRW',
+    ],
+    [
+      { limits: { EUR: { maxCallAmount: -1 } } },
+      'operators[0].limits.EUR.maxCallAmount: Too small: expected number to be >0',
+    ],
     [{ limits: { EUR: { maxWin: 1 } } }, 'operators[0].limits.EUR.maxWin: unknown key "maxWin"'],
   ])('%j → %s', (overrides, message) => {
     expect(problemsOf([{ ...demo, ...overrides }])).toEqual([message]);
@@ -112,30 +164,47 @@ describe('operator config: errors name the key (the platform prints them at star
   });
 
   it('refuses duplicate ids, naming both entries', () => {
-    expect(problemsOf([demo, { ...demo, apiToken: 'second-operator-token' }])).toEqual(['operators[1].id: duplicate id "demo" (also operators[0])']);
+    expect(problemsOf([demo, { ...demo, apiToken: 'second-operator-token' }])).toEqual([
+      'operators[1].id: duplicate id "demo" (also operators[0])',
+    ]);
   });
 
   it('refuses the same token twice, also when one operator gives it as a digest', () => {
     const second = { ...demo, id: 'other' };
-    expect(problemsOf([demo, second])).toEqual(['operators[1].apiToken: the API token is the same as the one of operators[0]; every operator needs its own']);
-    const hashed = { ...second, apiToken: undefined, apiTokenSha256: createHash('sha256').update(demo.apiToken).digest('hex') };
+    expect(problemsOf([demo, second])).toEqual([
+      'operators[1].apiToken: the API token is the same as the one of operators[0]; every operator needs its own',
+    ]);
+    const hashed = {
+      ...second,
+      apiToken: undefined,
+      apiTokenSha256: createHash('sha256').update(demo.apiToken).digest('hex'),
+    };
     expect(problemsOf([demo, hashed])).toHaveLength(1);
   });
 
   it('reports every problem of every operator, not only the first', () => {
-    expect(problemsOf([{ ...demo, timeZone: 'Nowhere' }, { ...demo, id: 'b', apiToken: 'b-operator-token-xyz', currency: 'usd' }])).toEqual([
+    expect(
+      problemsOf([
+        { ...demo, timeZone: 'Nowhere' },
+        { ...demo, id: 'b', apiToken: 'b-operator-token-xyz', currency: 'usd' },
+      ]),
+    ).toEqual([
       'operators[0].timeZone: "Nowhere" is not an IANA time zone such as Asia/Seoul or UTC',
       'operators[1].currency: currency must be an upper-case ISO 4217 code such as EUR',
     ]);
   });
 
   it('parseOperatorsJson reports text that is not JSON with its source', () => {
-    expect(() => parseOperatorsJson('[{', 'OPERATORS_FILE=/etc/ops.json')).toThrow(/invalid operator configuration in OPERATORS_FILE=\/etc\/ops.json:\n {2}- not valid JSON/);
+    expect(() => parseOperatorsJson('[{', 'OPERATORS_FILE=/etc/ops.json')).toThrow(
+      /invalid operator configuration in OPERATORS_FILE=\/etc\/ops.json:\n {2}- not valid JSON/,
+    );
     expect(parseOperatorsJson(JSON.stringify([demo]))[0]?.id).toBe('demo');
   });
 
   it('the error message lists each problem on its own line', () => {
-    expect(() => parseOperatorsConfig([{ ...demo, timeZone: 'Nowhere' }])).toThrow('invalid operator configuration in OPERATORS_JSON:\n  - operators[0].timeZone: "Nowhere" is not an IANA time zone such as Asia/Seoul or UTC');
+    expect(() => parseOperatorsConfig([{ ...demo, timeZone: 'Nowhere' }])).toThrow(
+      'invalid operator configuration in OPERATORS_JSON:\n  - operators[0].timeZone: "Nowhere" is not an IANA time zone such as Asia/Seoul or UTC',
+    );
   });
 });
 
@@ -151,6 +220,8 @@ describe('isOrigin and apiTokenDigest', () => {
   ])('isOrigin(%s) = %s', (value, expected) => expect(isOrigin(value)).toBe(expected));
 
   it('apiTokenDigest is the SHA-256 hex the gateway compares', () => {
-    expect(apiTokenDigest('demo-api-token-0123456789')).toBe(createHash('sha256').update('demo-api-token-0123456789').digest('hex'));
+    expect(apiTokenDigest('demo-api-token-0123456789')).toBe(
+      createHash('sha256').update('demo-api-token-0123456789').digest('hex'),
+    );
   });
 });

@@ -16,8 +16,7 @@ export interface LocalDateTime {
 export type LocalDateTimeResult = { ok: true; value: LocalDateTime } | { ok: false; reason: string };
 
 export type ZonedInstantResult =
-  | { ok: true; instant: Date }
-  | { ok: false; reason: 'unknown_time_zone' | 'nonexistent_local_time'; message: string };
+  { ok: true; instant: Date } | { ok: false; reason: 'unknown_time_zone' | 'nonexistent_local_time'; message: string };
 
 export const LOCAL_DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
@@ -38,7 +37,14 @@ export function daysInMonth(year: number, month: number): number {
 export function parseLocalDateTime(text: string): LocalDateTimeResult {
   const match = LOCAL_DATE_TIME_PATTERN.exec(text);
   if (!match) return { ok: false, reason: `"${text}" is not in the format YYYY-MM-DD HH:mm:ss` };
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < 1) return { ok: false, reason: `year ${year} is out of range 0001–9999` };
   if (month < 1 || month > 12) return { ok: false, reason: `month ${month} is out of range 01–12` };
   if (day < 1 || day > daysInMonth(year, month)) {
@@ -128,7 +134,11 @@ const DAY_MS = 86_400_000;
  */
 export function zonedLocalToInstant(parts: LocalDateTime, timeZone: string): ZonedInstantResult {
   if (!isValidTimeZone(timeZone)) {
-    return { ok: false, reason: 'unknown_time_zone', message: `"${timeZone}" is not a time zone known to this runtime` };
+    return {
+      ok: false,
+      reason: 'unknown_time_zone',
+      message: `"${timeZone}" is not a time zone known to this runtime`,
+    };
   }
   const asUtc = wallClockAsUtcMs(parts);
   const offsets = new Set([-DAY_MS, 0, DAY_MS].map((delta) => offsetMsAt(asUtc + delta, timeZone)));
@@ -149,7 +159,10 @@ export function zonedLocalToInstant(parts: LocalDateTime, timeZone: string): Zon
 }
 
 /** `parseLocalDateTime` then `zonedLocalToInstant`: one call for the API's `expireAt`. */
-export function localDateTimeToInstant(text: string, timeZone: string): ZonedInstantResult | { ok: false; reason: 'invalid_format'; message: string } {
+export function localDateTimeToInstant(
+  text: string,
+  timeZone: string,
+): ZonedInstantResult | { ok: false; reason: 'invalid_format'; message: string } {
   const parsed = parseLocalDateTime(text);
   if (!parsed.ok) return { ok: false, reason: 'invalid_format', message: parsed.reason };
   return zonedLocalToInstant(parsed.value, timeZone);

@@ -38,7 +38,11 @@ export function tryParseAmount(value: number | string, currency: string): Amount
   }
   const text = typeof value === 'number' ? String(value) : value.trim();
   const parts = decompose(text);
-  if (!parts) return { ok: false, error: new AmountError('AMOUNT_INVALID', `amount ${JSON.stringify(value)} is not a decimal number`) };
+  if (!parts)
+    return {
+      ok: false,
+      error: new AmountError('AMOUNT_INVALID', `amount ${JSON.stringify(value)} is not a decimal number`),
+    };
 
   // digits · 10^-scale  →  minor = digits · 10^(exponent - scale)
   let digits = parts.digits.replace(/^0+(?=\d)/, '');
@@ -49,7 +53,10 @@ export function tryParseAmount(value: number | string, currency: string): Amount
     if (/[^0]/.test(dropped)) {
       return {
         ok: false,
-        error: new AmountError('AMOUNT_PRECISION', `amount ${text} has more than ${exponent} decimal place(s) allowed for ${currency}`),
+        error: new AmountError(
+          'AMOUNT_PRECISION',
+          `amount ${text} has more than ${exponent} decimal place(s) allowed for ${currency}`,
+        ),
       };
     }
     digits = digits.slice(0, Math.max(0, digits.length + shift)) || '0';
@@ -89,7 +96,8 @@ export function formatAmount(minor: number, currency: string): number {
 }
 
 export function assertMinor(minor: number): void {
-  if (!Number.isSafeInteger(minor)) throw new AmountError('AMOUNT_INVALID', `minor units must be a safe integer, got ${minor}`);
+  if (!Number.isSafeInteger(minor))
+    throw new AmountError('AMOUNT_INVALID', `minor units must be a safe integer, got ${minor}`);
 }
 
 /** Checked integer arithmetic on minor units. */
@@ -107,8 +115,10 @@ export function subtractMinor(a: number, b: number): number {
 
 export function multiplyMinor(minor: number, factor: number): number {
   assertMinor(minor);
-  if (!Number.isSafeInteger(factor)) throw new AmountError('AMOUNT_INVALID', `factor must be a safe integer, got ${factor}`);
+  if (!Number.isSafeInteger(factor))
+    throw new AmountError('AMOUNT_INVALID', `factor must be a safe integer, got ${factor}`);
   const product = minor * factor;
-  if (!Number.isSafeInteger(product)) throw new AmountError('AMOUNT_TOO_LARGE', `product ${minor} × ${factor} overflows`);
+  if (!Number.isSafeInteger(product))
+    throw new AmountError('AMOUNT_TOO_LARGE', `product ${minor} × ${factor} overflows`);
   return product;
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { AmountError, addMinor, formatAmount, formatAmountString, multiplyMinor, parseAmount, tryParseAmount } from './amount.js';
+import {
+  AmountError,
+  addMinor,
+  formatAmount,
+  formatAmountString,
+  multiplyMinor,
+  parseAmount,
+  tryParseAmount,
+} from './amount.js';
 import { currencyExponent, isCurrencyCode, UnknownCurrencyError } from './currencies.js';
 
 describe('currency exponents (ISO 4217)', () => {
@@ -53,10 +61,13 @@ describe('parseAmount: JSON amounts to minor units', () => {
     expect(!result.ok && result.error.code).toBe('AMOUNT_PRECISION');
   });
 
-  it.each([[Number.NaN], [Number.POSITIVE_INFINITY], ['12,30'], [''], ['1.2.3'], ['0x10'], [' '], ['abc']])('%p is not an amount', (value) => {
-    const result = tryParseAmount(value, 'USD');
-    expect(!result.ok && result.error.code).toBe('AMOUNT_INVALID');
-  });
+  it.each([[Number.NaN], [Number.POSITIVE_INFINITY], ['12,30'], [''], ['1.2.3'], ['0x10'], [' '], ['abc']])(
+    '%p is not an amount',
+    (value) => {
+      const result = tryParseAmount(value, 'USD');
+      expect(!result.ok && result.error.code).toBe('AMOUNT_INVALID');
+    },
+  );
 
   it('refuses amounts beyond 53-bit minor units', () => {
     expect(() => parseAmount(1e15, 'USD')).toThrow(AmountError);
@@ -79,10 +90,14 @@ describe('formatAmount: minor units back to currency units', () => {
 
   it('round-trips every safe minor amount through a JSON number', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1e13, max: 1e13 }), fc.constantFrom('USD', 'KRW', 'KWD', 'CLF'), (minor, currency) => {
-        const wire = JSON.parse(JSON.stringify({ amount: formatAmount(minor, currency) })) as { amount: number };
-        expect(parseAmount(wire.amount, currency)).toBe(minor);
-      }),
+      fc.property(
+        fc.integer({ min: -1e13, max: 1e13 }),
+        fc.constantFrom('USD', 'KRW', 'KWD', 'CLF'),
+        (minor, currency) => {
+          const wire = JSON.parse(JSON.stringify({ amount: formatAmount(minor, currency) })) as { amount: number };
+          expect(parseAmount(wire.amount, currency)).toBe(minor);
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

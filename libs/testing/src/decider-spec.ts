@@ -30,7 +30,9 @@ export interface DeciderSpecification<Command, Event, Failure> {
   given(events: readonly Event[]): DeciderGiven<Command, Event, Failure>;
 }
 
-export function deciderSpecification<Command, Event, State, Failure>(decider: Decider<Command, Event, State, Failure>): DeciderSpecification<Command, Event, Failure> {
+export function deciderSpecification<Command, Event, State, Failure>(
+  decider: Decider<Command, Event, State, Failure>,
+): DeciderSpecification<Command, Event, Failure> {
   return {
     given(events) {
       return {
@@ -38,7 +40,8 @@ export function deciderSpecification<Command, Event, State, Failure>(decider: De
           const state = events.reduce(decider.evolve, decider.initialState());
           const decision = decider.decide(command, state);
           const asEvents = (): readonly Event[] => {
-            if (!Array.isArray(decision)) throw new Error(`expected events, but the command was refused: ${JSON.stringify(decision)}`);
+            if (!Array.isArray(decision))
+              throw new Error(`expected events, but the command was refused: ${JSON.stringify(decision)}`);
             return decision as readonly Event[];
           };
           return {
@@ -50,7 +53,8 @@ export function deciderSpecification<Command, Event, State, Failure>(decider: De
               expect(asEvents()).toEqual([]);
             },
             thenFails(expected) {
-              if (Array.isArray(decision)) throw new Error(`expected a refusal, but the command produced ${JSON.stringify(decision)}`);
+              if (Array.isArray(decision))
+                throw new Error(`expected a refusal, but the command produced ${JSON.stringify(decision)}`);
               expect(decision).toMatchObject(expected as Record<string, unknown>);
             },
           };

@@ -20,5 +20,11 @@ export {
   withEsdbShapedPositions,
   type EventStoreUnderTest,
 } from './event-store/index.js';
-export { deciderSpecification, type Decider, type DeciderSpecification, type DeciderGiven, type DeciderThen } from './decider-spec.js';
+export {
+  deciderSpecification,
+  type Decider,
+  type DeciderSpecification,
+  type DeciderGiven,
+  type DeciderThen,
+} from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';

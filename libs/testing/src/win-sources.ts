@@ -8,9 +8,18 @@ import { randomUUID } from 'node:crypto';
 import { eventToAppend, roundStream, type RoundEvent, type WalletWinRequest } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 
-export async function recordWinSource(store: EventStore, win: Omit<WalletWinRequest, 'source'>, options: { betTransactionId?: number } = {}): Promise<WalletWinRequest> {
+export async function recordWinSource(
+  store: EventStore,
+  win: Omit<WalletWinRequest, 'source'>,
+  options: { betTransactionId?: number } = {},
+): Promise<WalletWinRequest> {
   const streamId = roundStream(win.roundId);
-  const context = { correlationId: `round-${win.roundId}`, causationId: `round-${win.roundId}`, operatorId: win.operatorId, occurredAt: win.requestedAt };
+  const context = {
+    correlationId: `round-${win.roundId}`,
+    causationId: `round-${win.roundId}`,
+    operatorId: win.operatorId,
+    occurredAt: win.requestedAt,
+  };
   const started: RoundEvent = {
     type: 'RoundStarted',
     data: {
@@ -29,8 +38,24 @@ export async function recordWinSource(store: EventStore, win: Omit<WalletWinRequ
       ...(options.betTransactionId === undefined ? {} : { transactionId: options.betTransactionId }),
     },
   };
-  const settled: RoundEvent = { type: 'RoundSettled', data: { roundId: win.roundId, outcome: { test: true }, winMinor: win.amountMinor, settledAt: win.requestedAt, winTransactionId: win.transactionId } };
+  const settled: RoundEvent = {
+    type: 'RoundSettled',
+    data: {
+      roundId: win.roundId,
+      outcome: { test: true },
+      winMinor: win.amountMinor,
+      settledAt: win.requestedAt,
+      winTransactionId: win.transactionId,
+    },
+  };
   const eventId = randomUUID();
-  const result = await store.append(streamId, [{ ...eventToAppend(started, context), eventId: randomUUID() }, { ...eventToAppend(settled, context), eventId }], { expectedRevision: 'no_stream' });
+  const result = await store.append(
+    streamId,
+    [
+      { ...eventToAppend(started, context), eventId: randomUUID() },
+      { ...eventToAppend(settled, context), eventId },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
   return { ...win, source: { stream: streamId, revision: result.nextExpectedRevision, eventId } };
 }

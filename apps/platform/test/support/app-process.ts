@@ -27,7 +27,11 @@ export class AppProcess {
     env: Record<string, string>,
   ) {
     const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
-    this.child = spawn(process.execPath, args, { cwd: REPOSITORY_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, args, {
+      cwd: REPOSITORY_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const { stdout, stderr } = this.child;
     if (!stdout || !stderr) throw new Error(`${name} spawned without pipes`);
     createInterface({ input: stdout }).on('line', (line) => {
@@ -54,7 +58,10 @@ export class AppProcess {
   /** Resolves with the first stdout line `match` accepts; fails if the process exits first or time runs out. */
   waitForLine(match: (line: string) => boolean, timeoutMs = 30_000): Promise<string> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`${this.name}: no such line within ${timeoutMs} ms; ${this.diagnostics()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`${this.name}: no such line within ${timeoutMs} ms; ${this.diagnostics()}`)),
+        timeoutMs,
+      );
       const finish = (outcome: string | Error) => {
         clearTimeout(timer);
         this.waiters.delete(check);

@@ -12,11 +12,19 @@ export interface JsonResponse {
   body: any;
 }
 
-export async function call(method: string, url: string, options: { token?: string; json?: unknown } = {}): Promise<JsonResponse> {
+export async function call(
+  method: string,
+  url: string,
+  options: { token?: string; json?: unknown } = {},
+): Promise<JsonResponse> {
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }) });
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -97,7 +105,14 @@ export class OperatorClient {
     const response = expectOk(
       await call('POST', `${this.gatewayUrl()}/v1/game/launch`, {
         token: this.account.token,
-        json: { playerId, providerId: 1, gameId, language: 'en', returnUrl: 'https://casino.example/lobby', isStreamer: false },
+        json: {
+          playerId,
+          providerId: 1,
+          gameId,
+          language: 'en',
+          returnUrl: 'https://casino.example/lobby',
+          isStreamer: false,
+        },
       }),
       'launch',
     );
@@ -147,18 +162,31 @@ export class SandboxAdmin {
   ) {}
 
   async setBalance(playerId: string, balance: number, currency = 'EUR'): Promise<void> {
-    expectOk(await call('PUT', `${this.sandboxUrl()}/admin/players/${this.operatorId}/${playerId}`, { json: { currency, balance } }), 'set balance');
+    expectOk(
+      await call('PUT', `${this.sandboxUrl()}/admin/players/${this.operatorId}/${playerId}`, {
+        json: { currency, balance },
+      }),
+      'set balance',
+    );
   }
 
   async balanceMinor(playerId: string, currency = 'EUR'): Promise<number> {
-    const response = expectOk(await call('GET', `${this.sandboxUrl()}/admin/players/${this.operatorId}/${playerId}`), 'balance');
-    const account = (response.body.accounts as { currency: string; balanceMinor: number }[]).find((entry) => entry.currency === currency);
+    const response = expectOk(
+      await call('GET', `${this.sandboxUrl()}/admin/players/${this.operatorId}/${playerId}`),
+      'balance',
+    );
+    const account = (response.body.accounts as { currency: string; balanceMinor: number }[]).find(
+      (entry) => entry.currency === currency,
+    );
     if (!account) throw new Error(`${playerId} has no ${currency} account`);
     return account.balanceMinor;
   }
 
   async transactions(playerId: string): Promise<SandboxTransaction[]> {
-    const response = expectOk(await call('GET', `${this.sandboxUrl()}/admin/transactions?operatorId=${this.operatorId}&playerId=${playerId}`), 'transactions');
+    const response = expectOk(
+      await call('GET', `${this.sandboxUrl()}/admin/transactions?operatorId=${this.operatorId}&playerId=${playerId}`),
+      'transactions',
+    );
     return response.body.transactions as SandboxTransaction[];
   }
 }

@@ -8,7 +8,13 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openEventStore } from '@reelstream/backends';
-import { freeSpinSettledData, roundCanceledData, roundSettledData, roundStartedData, type RoundStarted } from '@reelstream/contracts';
+import {
+  freeSpinSettledData,
+  roundCanceledData,
+  roundSettledData,
+  roundStartedData,
+  type RoundStarted,
+} from '@reelstream/contracts';
 import type { RecordedEvent } from '@reelstream/ports';
 import type { SandboxTransaction } from './clients.js';
 
@@ -37,9 +43,13 @@ export async function readEventLog(dataDir: string): Promise<EventLog> {
   const { store } = await openEventStore(`sqlite:${join(dataDir, 'reelstream.db')}`);
   const events: RecordedEvent[] = [];
   try {
-    for (let page: RecordedEvent[] = []; ; ) {
+    for (let page: RecordedEvent[] = []; ;) {
       const from = page.at(-1)?.position;
-      page = await store.readAll({ maxCount: 2_000, filter: { streamPrefixes: ['round-', 'playerBonus-'] }, ...(from === undefined ? {} : { fromPosition: from }) });
+      page = await store.readAll({
+        maxCount: 2_000,
+        filter: { streamPrefixes: ['round-', 'playerBonus-'] },
+        ...(from === undefined ? {} : { fromPosition: from }),
+      });
       events.push(...page);
       if (page.length < 2_000) break;
     }
@@ -105,7 +115,11 @@ export function readSandboxLedger(dataDir: string, operatorId: string): Received
  * Every disagreement between the wallet and the log for these players (opening balances in minor
  * units), as readable lines; empty when the money is right. Also reports rounds still open.
  */
-export function reconcile(log: EventLog, ledger: readonly ReceivedCallback[], balances: ReadonlyMap<string, { openingMinor: number; balanceMinor: number }>): string[] {
+export function reconcile(
+  log: EventLog,
+  ledger: readonly ReceivedCallback[],
+  balances: ReadonlyMap<string, { openingMinor: number; balanceMinor: number }>,
+): string[] {
   const problems: string[] = [];
   const rows = ledger.filter((row) => balances.has(row.playerId));
   const byId = new Map(rows.map((row) => [row.transactionId, row]));
@@ -125,7 +139,10 @@ export function reconcile(log: EventLog, ledger: readonly ReceivedCallback[], ba
     const bet = started.transactionId === undefined ? undefined : byId.get(started.transactionId);
     if (bet) explained.add(bet.transactionId);
     if (round.settled) {
-      if (!bet?.applied || bet.canceledBy !== null || bet.debitMinor !== started.betMinor) problems.push(`${at} is settled, but its bet was not applied once for ${started.betMinor}: ${JSON.stringify(bet)}`);
+      if (!bet?.applied || bet.canceledBy !== null || bet.debitMinor !== started.betMinor)
+        problems.push(
+          `${at} is settled, but its bet was not applied once for ${started.betMinor}: ${JSON.stringify(bet)}`,
+        );
       move(started.playerId, -started.betMinor + round.settled.winMinor);
       const winId = round.settled.winTransactionId;
       const win = winId === undefined ? undefined : byId.get(winId);
@@ -138,7 +155,9 @@ export function reconcile(log: EventLog, ledger: readonly ReceivedCallback[], ba
         problems.push(`${at} is settled without a win transaction`);
       }
     } else if (bet?.applied && bet.canceledBy === null) {
-      problems.push(`${at} is canceled (${round.canceled?.reason}), but its bet stayed applied: ${JSON.stringify(bet)}`);
+      problems.push(
+        `${at} is canceled (${round.canceled?.reason}), but its bet stayed applied: ${JSON.stringify(bet)}`,
+      );
     }
     if (bet?.canceledBy !== null && bet?.canceledBy !== undefined) explained.add(bet.canceledBy);
   }
@@ -151,8 +170,16 @@ export function reconcile(log: EventLog, ledger: readonly ReceivedCallback[], ba
     move(round.started.playerId, spin.winMinor);
     const at = `free spin ${spin.spinNumber} of bonus ${spin.issueId} (round ${spin.roundId})`;
     if (!win) problems.push(`${at}: the wallet never applied its win ${spin.transactionId}`);
-    else if (!win.applied || win.command !== 'win' || win.creditMinor !== spin.winMinor || win.bonusId !== spin.issueId || win.roundId !== spin.roundId) {
-      problems.push(`${at}: expected a win of ${spin.winMinor} with bonusId ${spin.issueId}, the wallet has ${JSON.stringify(win)}`);
+    else if (
+      !win.applied ||
+      win.command !== 'win' ||
+      win.creditMinor !== spin.winMinor ||
+      win.bonusId !== spin.issueId ||
+      win.roundId !== spin.roundId
+    ) {
+      problems.push(
+        `${at}: expected a win of ${spin.winMinor} with bonusId ${spin.issueId}, the wallet has ${JSON.stringify(win)}`,
+      );
     }
   }
 
@@ -165,7 +192,8 @@ export function reconcile(log: EventLog, ledger: readonly ReceivedCallback[], ba
   }
 
   for (const [player, { balanceMinor }] of balances) {
-    if (expected.get(player) !== balanceMinor) problems.push(`${player}: the wallet's balance is ${balanceMinor}, the log says ${expected.get(player)}`);
+    if (expected.get(player) !== balanceMinor)
+      problems.push(`${player}: the wallet's balance is ${balanceMinor}, the log says ${expected.get(player)}`);
   }
   return problems;
 }

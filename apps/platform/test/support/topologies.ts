@@ -63,7 +63,12 @@ const platformProcess = (name: string, entry: string): Topology => ({
     let banner = await bannerOf(process);
     return {
       dataDir,
-      operator: { id: DEMO_OPERATOR.id, token: DEMO_OPERATOR.apiToken, currency: DEMO_OPERATOR.currency, timeZone: DEMO_OPERATOR.timeZone },
+      operator: {
+        id: DEMO_OPERATOR.id,
+        token: DEMO_OPERATOR.apiToken,
+        currency: DEMO_OPERATOR.currency,
+        timeZone: DEMO_OPERATOR.timeZone,
+      },
       get gatewayUrl() {
         return text(ready['gatewayUrl']);
       },
@@ -100,11 +105,24 @@ export const oneProcessEsdbPositions = platformProcess(
   join('apps', 'platform', 'test', 'support', 'esdb-positions-main.ts'),
 );
 
-const E2E_OPERATOR: OperatorAccount = { id: 'e2e', token: 'e2e-api-token-0123456789abcdef', currency: 'EUR', timeZone: 'Asia/Seoul' };
+const E2E_OPERATOR: OperatorAccount = {
+  id: 'e2e',
+  token: 'e2e-api-token-0123456789abcdef',
+  currency: 'EUR',
+  timeZone: 'Asia/Seoul',
+};
 
 function operatorsJson(callbackUrl: string): string {
   return JSON.stringify([
-    { id: E2E_OPERATOR.id, name: 'E2E Casino', apiToken: E2E_OPERATOR.token, callbackUrl, signingSecret: 'e2e-signing-secret-0123456789', currency: E2E_OPERATOR.currency, timeZone: E2E_OPERATOR.timeZone },
+    {
+      id: E2E_OPERATOR.id,
+      name: 'E2E Casino',
+      apiToken: E2E_OPERATOR.token,
+      callbackUrl,
+      signingSecret: 'e2e-signing-secret-0123456789',
+      currency: E2E_OPERATOR.currency,
+      timeZone: E2E_OPERATOR.timeZone,
+    },
   ]);
 }
 
@@ -114,7 +132,9 @@ export const fourProcesses: Topology = {
     mkdirSync(join(REPOSITORY_ROOT, 'tmp'), { recursive: true });
     // Inside the repository, so the bundles find node_modules as dist/ does.
     const buildDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'e2e-build-'));
-    const built = await buildApps(['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server', 'operator-sandbox'], { outDir: buildDir });
+    const built = await buildApps(['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server', 'operator-sandbox'], {
+      outDir: buildDir,
+    });
     const entry = (app: string) => built.find((candidate) => candidate.app === app)?.entry ?? '';
 
     const sandbox = new AppProcess('operator-sandbox', entry('operator-sandbox'), {
@@ -126,12 +146,21 @@ export const fourProcesses: Topology = {
       OPERATORS_JSON: operatorsJson('http://127.0.0.1:9/wallet/e2e'),
     });
     const sandboxUrl = text((await sandbox.ready())['url']);
-    const env = { ...COMMON_ENV, DATA_DIR: dataDir, OPERATORS_JSON: operatorsJson(`${sandboxUrl}/wallet/${E2E_OPERATOR.id}`), HEALTH_PORT: '0', GAME_PORT: '0', GATEWAY_PORT: '0' };
+    const env = {
+      ...COMMON_ENV,
+      DATA_DIR: dataDir,
+      OPERATORS_JSON: operatorsJson(`${sandboxUrl}/wallet/${E2E_OPERATOR.id}`),
+      HEALTH_PORT: '0',
+      GAME_PORT: '0',
+      GATEWAY_PORT: '0',
+    };
 
     let services: AppProcess[] = [];
     let urls = { gateway: '', game: '' };
     const startServices = async () => {
-      const backEnd = ['bonus-ledger', 'wallet-dispatcher', 'game-server'].map((app) => new AppProcess(app, entry(app), env));
+      const backEnd = ['bonus-ledger', 'wallet-dispatcher', 'game-server'].map(
+        (app) => new AppProcess(app, entry(app), env),
+      );
       services = backEnd;
       const [, , game] = await Promise.all(backEnd.map((process) => process.ready()));
       const gameUrl = text(game?.['url']);

@@ -3,7 +3,12 @@
  * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
  * decided on the player's stream and answered with a `bonus.replies` value.
  */
-import { isDomainError, type BonusDomainCommand, type DomainError, type RegisterBonusCall } from '@reelstream/bonus-domain';
+import {
+  isDomainError,
+  type BonusDomainCommand,
+  type DomainError,
+  type RegisterBonusCall,
+} from '@reelstream/bonus-domain';
 import { bonusDecider } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
@@ -52,7 +57,12 @@ export class BonusCommands {
     return this.deps.clock.now().toISOString();
   }
 
-  private decide(operatorId: string, playerId: string, command: BonusDomainCommand, origin: CommandOrigin): Promise<Decided | DomainError> {
+  private decide(
+    operatorId: string,
+    playerId: string,
+    command: BonusDomainCommand,
+    origin: CommandOrigin,
+  ): Promise<Decided | DomainError> {
     const options = this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
     return decideAndAppend(this.deps.store, playerBonusStream(operatorId, playerId), command, origin, options);
   }
@@ -97,7 +107,10 @@ export class BonusCommands {
       const guard = await readGuard(store, guardStream);
       if (guard) {
         if (guard.requestHash !== data.requestHash || guard.playerId !== data.playerId) {
-          return errorReply('PLATFORM_ID_CONFLICT', `platformId ${data.platformId} was already registered with a different request body`);
+          return errorReply(
+            'PLATFORM_ID_CONFLICT',
+            `platformId ${data.platformId} was already registered with a different request body`,
+          );
         }
         // A resend: the registration is in the player's stream already (replayed), or an earlier
         // attempt stopped between the reservation and the registration, which is completed now.
@@ -112,7 +125,15 @@ export class BonusCommands {
       const check = bonusDecider.decide(registration, loaded.account);
       // A refused request reserves nothing: the operator may correct it and send it again.
       if (isDomainError(check)) return refused(check);
-      if (!(await reserveGuard(store, guardStream, { issueId, requestHash: data.requestHash, playerId: data.playerId, acceptedAt: now }, origin))) continue;
+      if (
+        !(await reserveGuard(
+          store,
+          guardStream,
+          { issueId, requestHash: data.requestHash, playerId: data.playerId, acceptedAt: now },
+          origin,
+        ))
+      )
+        continue;
       const options = this.deps.maxAttempts === undefined ? { loaded } : { loaded, maxAttempts: this.deps.maxAttempts };
       const decided = await decideAndAppend(store, playerStream, registration, origin, options);
       if (isDomainError(decided)) return refused(decided);
@@ -125,8 +146,17 @@ export class BonusCommands {
   async cancel(command: CancelBonusCallCommand): Promise<BonusReply<'CancelBonusCall'>> {
     const { data } = command;
     const target = await this.locate(data.operatorId, data.issueId, data.platformId);
-    if (!target) return errorReply('BONUS_NOT_FOUND', `no bonus call ${data.issueId ?? data.platformId} for operator ${data.operatorId}`);
-    const decided = await this.decide(data.operatorId, target.playerId, { type: 'CancelBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    if (!target)
+      return errorReply(
+        'BONUS_NOT_FOUND',
+        `no bonus call ${data.issueId ?? data.platformId} for operator ${data.operatorId}`,
+      );
+    const decided = await this.decide(
+      data.operatorId,
+      target.playerId,
+      { type: 'CancelBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } },
+      originOf(command.metadata),
+    );
     if (isDomainError(decided)) return refused(decided);
     return okReply({ issueId: target.issueId, alreadyCanceled: decided.events.length === 0 });
   }
@@ -134,11 +164,17 @@ export class BonusCommands {
   async startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
     const { operatorId, playerId, issueId, gameId, roundId, currency } = command.data;
     const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
-    const decided = await this.decide(operatorId, playerId, { type: 'StartFreeSpin', data, metadata: { now: this.now() } }, originOf(command.metadata));
+    const decided = await this.decide(
+      operatorId,
+      playerId,
+      { type: 'StartFreeSpin', data, metadata: { now: this.now() } },
+      originOf(command.metadata),
+    );
     if (isDomainError(decided)) return refused(decided);
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
-    if (!bonus || !round || bonus.baseBetAmountMinor === null) throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
+    if (!bonus || !round || bonus.baseBetAmountMinor === null)
+      throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
     return okReply({
       issueId,
       roundId,
@@ -157,13 +193,18 @@ export class BonusCommands {
     const decided = await this.decide(
       operatorId,
       playerId,
-      { type: 'SettleFreeSpin', data: { issueId, roundId, rawWinMinor: winMinor, transactionId }, metadata: { now: this.now() } },
+      {
+        type: 'SettleFreeSpin',
+        data: { issueId, roundId, rawWinMinor: winMinor, transactionId },
+        metadata: { now: this.now() },
+      },
       originOf(command.metadata),
     );
     if (isDomainError(decided)) return refused(decided);
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
-    if (!bonus || !round?.settled) throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);
+    if (!bonus || !round?.settled)
+      throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);
     const { settled } = round;
     return okReply({
       issueId,
@@ -173,14 +214,20 @@ export class BonusCommands {
       totalWinMinor: settled.totalWinMinor,
       spinsLeft: settled.spinsLeft,
       // Not after an expiry or cancel that came while the spin was in flight: that ended it, not this spin.
-      completed: bonus.status === 'completed' && (settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor),
+      completed:
+        bonus.status === 'completed' && (settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor),
       replayed: decided.events.length === 0,
     });
   }
 
   async expire(command: ExpireBonusCallCommand): Promise<BonusReply<'ExpireBonusCall'>> {
     const { operatorId, playerId, issueId } = command.data;
-    const decided = await this.decide(operatorId, playerId, { type: 'ExpireBonusCall', data: { issueId }, metadata: { now: this.now() } }, originOf(command.metadata));
+    const decided = await this.decide(
+      operatorId,
+      playerId,
+      { type: 'ExpireBonusCall', data: { issueId }, metadata: { now: this.now() } },
+      originOf(command.metadata),
+    );
     if (isDomainError(decided)) return refused(decided);
     return okReply({ issueId, expired: decided.events.length > 0 });
   }
@@ -197,7 +244,11 @@ export class BonusCommands {
     return !isDomainError(decided) && decided.events.length > 0;
   }
 
-  private async locate(operatorId: string, issueId: number | undefined, platformId: string | undefined): Promise<{ issueId: number; playerId: string } | undefined> {
+  private async locate(
+    operatorId: string,
+    issueId: number | undefined,
+    platformId: string | undefined,
+  ): Promise<{ issueId: number; playerId: string } | undefined> {
     if (platformId !== undefined) {
       const guard = await readGuard(this.deps.store, bonusRequestStream(operatorId, platformId));
       return guard && { issueId: guard.issueId, playerId: guard.playerId };

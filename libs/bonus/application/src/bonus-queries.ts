@@ -28,8 +28,14 @@ export class BonusQueries {
   async get(query: GetBonusCallQuery): Promise<BonusReply<'GetBonusCall'>> {
     const { operatorId, issueId, platformId } = query.data;
     await this.progress.caughtUp();
-    const record = issueId !== undefined ? await this.readModel.byIssueId(operatorId, issueId) : platformId !== undefined ? await this.readModel.byPlatformId(operatorId, platformId) : undefined;
-    if (!record) return errorReply('BONUS_NOT_FOUND', `no bonus call ${issueId ?? platformId} for operator ${operatorId}`);
+    const record =
+      issueId !== undefined
+        ? await this.readModel.byIssueId(operatorId, issueId)
+        : platformId !== undefined
+          ? await this.readModel.byPlatformId(operatorId, platformId)
+          : undefined;
+    if (!record)
+      return errorReply('BONUS_NOT_FOUND', `no bonus call ${issueId ?? platformId} for operator ${operatorId}`);
     return okReply(record);
   }
 
@@ -37,7 +43,9 @@ export class BonusQueries {
     const { operatorId, playerId, platformId, status, limit, cursor } = query.data;
     const beforeIssueId = cursor === undefined ? undefined : decodeListCursor(cursor);
     if (cursor !== undefined && beforeIssueId === undefined) {
-      return errorReply('VALIDATION_FAILED', 'cursor must be the nextCursor of a previous page', [{ path: 'cursor', message: 'not a cursor of this list' }]);
+      return errorReply('VALIDATION_FAILED', 'cursor must be the nextCursor of a previous page', [
+        { path: 'cursor', message: 'not a cursor of this list' },
+      ]);
     }
     await this.progress.caughtUp();
     const rows = await this.readModel.list({
@@ -55,7 +63,9 @@ export class BonusQueries {
 
   async active(query: GetActiveBonusQuery): Promise<BonusReply<'GetActiveBonus'>> {
     await this.progress.caughtUp();
-    return okReply({ bonus: (await this.readModel.activeOfPlayer(query.data.operatorId, query.data.playerId)) ?? null });
+    return okReply({
+      bonus: (await this.readModel.activeOfPlayer(query.data.operatorId, query.data.playerId)) ?? null,
+    });
   }
 
   /** The record of a bonus call, waiting for the read model only when it does not know it yet. */

@@ -8,7 +8,10 @@ import { subtractMinor } from '@reelstream/money';
 
 export class ProjectionOrderError extends Error {
   override readonly name = 'ProjectionOrderError';
-  constructor(readonly issueId: number, type: string) {
+  constructor(
+    readonly issueId: number,
+    type: string,
+  ) {
     super(`${type} for bonus call ${issueId}, which the read model has not seen registered`);
   }
 }
@@ -30,7 +33,12 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
   if (!current) throw new ProjectionOrderError(event.data.issueId, event.type);
   switch (event.type) {
     case 'FreeSpinStarted':
-      return { ...current, spinsUsed: event.data.spinNumber, spinsLeft: current.spinAmount === null ? null : current.spinAmount - event.data.spinNumber, openRoundId: event.data.roundId };
+      return {
+        ...current,
+        spinsUsed: event.data.spinNumber,
+        spinsLeft: current.spinAmount === null ? null : current.spinAmount - event.data.spinNumber,
+        openRoundId: event.data.roundId,
+      };
     case 'FreeSpinSettled':
       return {
         ...current,

@@ -4,7 +4,14 @@
  * and the command decided again on the new state (that is how 50 concurrent registrations for
  * one player end with exactly one accepted).
  */
-import { bonusDecider, evolveAll, isDomainError, type BonusDomainCommand, type DomainError, type PlayerBonusAccount } from '@reelstream/bonus-domain';
+import {
+  bonusDecider,
+  evolveAll,
+  isDomainError,
+  type BonusDomainCommand,
+  type DomainError,
+  type PlayerBonusAccount,
+} from '@reelstream/bonus-domain';
 import { eventToAppend, type PlayerBonusEvent } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type EventStore } from '@reelstream/ports';
 import { deterministicEventId } from './event-ids.js';
@@ -54,8 +61,16 @@ export async function decideAndAppend(
     if (decision.length === 0) return { account, events: [] };
 
     const expected = revision ?? 'no_stream';
-    const context = { correlationId: origin.correlationId, causationId: origin.commandId, operatorId: origin.operatorId, occurredAt: command.metadata.now };
-    const toAppend = decision.map((event, index) => ({ eventId: deterministicEventId(origin.commandId, streamId, expected, index, event), ...eventToAppend(event, context) }));
+    const context = {
+      correlationId: origin.correlationId,
+      causationId: origin.commandId,
+      operatorId: origin.operatorId,
+      occurredAt: command.metadata.now,
+    };
+    const toAppend = decision.map((event, index) => ({
+      eventId: deterministicEventId(origin.commandId, streamId, expected, index, event),
+      ...eventToAppend(event, context),
+    }));
     try {
       await store.append(streamId, toAppend, { expectedRevision: expected });
       return { account: evolveAll(decision, account), events: decision };

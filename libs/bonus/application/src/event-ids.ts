@@ -6,9 +6,17 @@
 import { createHash } from 'node:crypto';
 import type { ExpectedRevision } from '@reelstream/ports';
 
-export function deterministicEventId(commandId: string, streamId: string, expected: ExpectedRevision, index: number, event: { type: string; data: unknown }): string {
+export function deterministicEventId(
+  commandId: string,
+  streamId: string,
+  expected: ExpectedRevision,
+  index: number,
+  event: { type: string; data: unknown },
+): string {
   const digest = createHash('sha256')
-    .update(`${commandId}\u0000${streamId}\u0000${String(expected)}\u0000${index}\u0000${event.type}\u0000${JSON.stringify(event.data)}`)
+    .update(
+      `${commandId}\u0000${streamId}\u0000${String(expected)}\u0000${index}\u0000${event.type}\u0000${JSON.stringify(event.data)}`,
+    )
     .digest();
   // RFC 9562 layout: version 8 (custom), variant 10.
   digest[6] = ((digest[6] as number) & 0x0f) | 0x80;

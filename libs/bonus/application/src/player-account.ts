@@ -22,7 +22,9 @@ export class UnexpectedEventError extends Error {
 }
 
 /** A stored event of a `playerBonus` stream, validated and upcast. */
-export function toPlayerBonusEvent(recorded: Pick<RecordedEvent, 'streamId' | 'type' | 'data' | 'metadata'>): PlayerBonusEvent {
+export function toPlayerBonusEvent(
+  recorded: Pick<RecordedEvent, 'streamId' | 'type' | 'data' | 'metadata'>,
+): PlayerBonusEvent {
   if (!playerBonusTypes.has(recorded.type)) throw new UnexpectedEventError(recorded.streamId, recorded.type);
   return parseStoredEvent(recorded) as PlayerBonusEvent;
 }

@@ -5,7 +5,13 @@
  * every bonus event stored when it was called is in the read model.
  */
 import { streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner, type EventStore, type Position, type RecordedEvent } from '@reelstream/ports';
+import {
+  startCatchUp,
+  type CatchUpRunner,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+} from '@reelstream/ports';
 import { projectBonusCall } from './bonus-record-projection.js';
 import { toPlayerBonusEvent } from './player-account.js';
 import type { BonusProjectionStore, ProjectionChange } from './ports.js';
@@ -28,7 +34,10 @@ export interface BonusProjectionOptions {
 
 export class ProjectionLagError extends Error {
   override readonly name = 'ProjectionLagError';
-  constructor(readonly position: Position, timeoutMs: number) {
+  constructor(
+    readonly position: Position,
+    timeoutMs: number,
+  ) {
     super(`the bonus read model did not reach position ${position} within ${timeoutMs} ms`);
   }
 }

@@ -17,13 +17,32 @@ export async function readGuard(store: EventStore, streamId: string): Promise<Gu
 }
 
 /** Writes the reservation; false when another request created the stream first. */
-export async function reserveGuard(store: EventStore, streamId: string, record: GuardRecord, origin: CommandOrigin): Promise<boolean> {
+export async function reserveGuard(
+  store: EventStore,
+  streamId: string,
+  record: GuardRecord,
+  origin: CommandOrigin,
+): Promise<boolean> {
   const event: BonusRequestAccepted = { type: 'BonusRequestAccepted', data: record };
-  const context = { correlationId: origin.correlationId, causationId: origin.commandId, operatorId: origin.operatorId, occurredAt: record.acceptedAt };
+  const context = {
+    correlationId: origin.correlationId,
+    causationId: origin.commandId,
+    operatorId: origin.operatorId,
+    occurredAt: record.acceptedAt,
+  };
   try {
-    await store.append(streamId, [{ eventId: deterministicEventId(origin.commandId, streamId, 'no_stream', 0, event), ...eventToAppend(event, context) }], {
-      expectedRevision: 'no_stream',
-    });
+    await store.append(
+      streamId,
+      [
+        {
+          eventId: deterministicEventId(origin.commandId, streamId, 'no_stream', 0, event),
+          ...eventToAppend(event, context),
+        },
+      ],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
     return true;
   } catch (error) {
     if (isWrongExpectedRevision(error)) return false;

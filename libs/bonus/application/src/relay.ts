@@ -16,7 +16,15 @@ import {
   type FreeSpinSettled,
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner, type CheckpointStore, type EventStore, type MessageBus, type OutgoingMessage, type RecordedEvent } from '@reelstream/ports';
+import {
+  startCatchUp,
+  type CatchUpRunner,
+  type CheckpointStore,
+  type EventStore,
+  type MessageBus,
+  type OutgoingMessage,
+  type RecordedEvent,
+} from '@reelstream/ports';
 import { toPlayerBonusEvent } from './player-account.js';
 import { LEDGER_RETRY_DELAY_MS, PLAYER_BONUS_FILTER } from './projection-runner.js';
 
@@ -69,7 +77,12 @@ function traceHeaders(metadata: RecordedEvent['metadata']): Record<string, strin
   return headers;
 }
 
-function winRequest(recorded: RecordedEvent, settled: FreeSpinSettled['data'], owner: { operatorId: string; playerId: string }, registration: Registration) {
+function winRequest(
+  recorded: RecordedEvent,
+  settled: FreeSpinSettled['data'],
+  owner: { operatorId: string; playerId: string },
+  registration: Registration,
+) {
   return walletWinRequest.parse({
     command: 'win',
     transactionId: settled.transactionId,
@@ -93,9 +106,12 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   const registrations = new RegistrationCache(store);
 
   /** The messages one stored event becomes: its bonus.events message, and a win request for a settled free spin. */
-  const messagesOf = async (recorded: RecordedEvent): Promise<{ event: OutgoingMessage; win: OutgoingMessage | undefined }> => {
+  const messagesOf = async (
+    recorded: RecordedEvent,
+  ): Promise<{ event: OutgoingMessage; win: OutgoingMessage | undefined }> => {
     const owner = parseStreamId(recorded.streamId);
-    if (owner?.category !== 'playerBonus') throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
+    if (owner?.category !== 'playerBonus')
+      throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
     const event: PlayerBonusEvent = toPlayerBonusEvent(recorded);
     const headers = { ...traceHeaders(recorded.metadata), [Headers.operatorId]: owner.operatorId };
     const metadata = recorded.metadata;
@@ -103,7 +119,12 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     if (event.type === 'BonusCallRegistered') registrations.remember(event.data);
     let win: OutgoingMessage | undefined;
     if (event.type === 'FreeSpinSettled') {
-      const request = winRequest(recorded, event.data, owner, await registrations.of(recorded.streamId, event.data.issueId));
+      const request = winRequest(
+        recorded,
+        event.data,
+        owner,
+        await registrations.of(recorded.streamId, event.data.issueId),
+      );
       win = { key: playerKey(request), value: request, headers: { ...headers, [Headers.messageType]: 'win' } };
     }
     const value = bonusEventMessage.parse({
@@ -133,7 +154,10 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       for (const recorded of batch) messages.push(await messagesOf(recorded));
       const wins = messages.flatMap((message) => (message.win ? [message.win] : []));
       if (wins.length > 0) await bus.publish(Topics.walletRequests, wins);
-      await bus.publish(Topics.bonusEvents, messages.map((message) => message.event));
+      await bus.publish(
+        Topics.bonusEvents,
+        messages.map((message) => message.event),
+      );
     },
     retryDelayMs: options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS,
     onError: (error) => options.onError?.(error),

@@ -3,7 +3,13 @@
  * (an invalid message is answered VALIDATION_FAILED, never retried), then routed to the command
  * or query use case. Exceptions (a store failure) propagate so the bus retries the message.
  */
-import { bonusRequestMessage, errorReply, validationDetails, type BonusReply, type BonusRequestType } from '@reelstream/contracts';
+import {
+  bonusRequestMessage,
+  errorReply,
+  validationDetails,
+  type BonusReply,
+  type BonusRequestType,
+} from '@reelstream/contracts';
 import type { BonusCommands } from './bonus-commands.js';
 import type { BonusQueries } from './bonus-queries.js';
 
@@ -23,7 +29,11 @@ export class BonusRequestHandler {
 
   async handle(value: unknown): Promise<HandledRequest> {
     const parsed = bonusRequestMessage.safeParse(value);
-    if (!parsed.success) return { type: undefined, reply: errorReply('VALIDATION_FAILED', 'not a valid bonus.commands message', validationDetails(parsed.error)) };
+    if (!parsed.success)
+      return {
+        type: undefined,
+        reply: errorReply('VALIDATION_FAILED', 'not a valid bonus.commands message', validationDetails(parsed.error)),
+      };
     const message = parsed.data;
     switch (message.type) {
       case 'RegisterBonusCall':

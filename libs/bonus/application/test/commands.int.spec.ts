@@ -11,22 +11,35 @@ const fixture = new StoreFixture();
 afterAll(() => fixture.close());
 
 const registeredIn = async (playerId: string) =>
-  (await fixture.store.readStream(playerBonusStream('demo', playerId))).filter((event) => event.type === 'BonusCallRegistered').map((event) => (event.data as { issueId: number }).issueId);
+  (await fixture.store.readStream(playerBonusStream('demo', playerId)))
+    .filter((event) => event.type === 'BonusCallRegistered')
+    .map((event) => (event.data as { issueId: number }).issueId);
 
 describe('BonusCommands under real concurrency (read → decide → append, retried on WrongExpectedRevision)', () => {
   it('50 concurrent registrations for one player: one accepted, 49 ACTIVE_BONUS_EXISTS, one BonusCallRegistered', async () => {
     const commands = fixture.commands();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => commands.register(registerCommand(`race-${n}`, 'racer'))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => commands.register(registerCommand(`race-${n}`, 'racer'))),
+    );
     const accepted = answers.flatMap((answer) => (answer.ok ? [answer.result.issueId] : []));
     expect(accepted).toHaveLength(1);
-    expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.code)).toEqual(Array.from({ length: 49 }, () => 'ACTIVE_BONUS_EXISTS'));
+    expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.code)).toEqual(
+      Array.from({ length: 49 }, () => 'ACTIVE_BONUS_EXISTS'),
+    );
     expect(await registeredIn('racer')).toEqual(accepted);
   });
 
   it('the same registration 20 times concurrently: one issueId, one BonusCallRegistered, one guard event', async () => {
     const commands = fixture.commands();
     const resend = registerCommand('same-body', 'resender');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => commands.register({ ...resend, metadata: { ...resend.metadata, commandId: `c-${Math.random().toString(36).slice(2)}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        commands.register({
+          ...resend,
+          metadata: { ...resend.metadata, commandId: `c-${Math.random().toString(36).slice(2)}` },
+        }),
+      ),
+    );
     const issueIds = new Set(answers.map((answer) => (answer.ok ? answer.result.issueId : answer.error.code)));
     expect(issueIds.size).toBe(1);
     expect(await registeredIn('resender')).toEqual([...issueIds]);
@@ -36,8 +49,22 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
   it('a crash between the platformId reservation and the registration is completed by the resend, with the reserved issueId', async () => {
     const commands = fixture.commands();
     const request = registerCommand('half-done', 'crashed');
-    const origin = { commandId: request.metadata.commandId, correlationId: request.metadata.correlationId, operatorId: 'demo' };
-    await reserveGuard(fixture.store, bonusRequestStream('demo', 'half-done'), { issueId: 4242, requestHash: request.data.requestHash, playerId: 'crashed', acceptedAt: new Date().toISOString() }, origin);
+    const origin = {
+      commandId: request.metadata.commandId,
+      correlationId: request.metadata.correlationId,
+      operatorId: 'demo',
+    };
+    await reserveGuard(
+      fixture.store,
+      bonusRequestStream('demo', 'half-done'),
+      {
+        issueId: 4242,
+        requestHash: request.data.requestHash,
+        playerId: 'crashed',
+        acceptedAt: new Date().toISOString(),
+      },
+      origin,
+    );
     expect(await commands.register(request)).toEqual({ ok: true, result: { issueId: 4242, replayed: false } });
     expect(await commands.register(request)).toEqual({ ok: true, result: { issueId: 4242, replayed: true } });
     expect(await registeredIn('crashed')).toEqual([4242]);
@@ -48,9 +75,17 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     const registered = await commands.register(registerCommand('spin-race', 'spinner'));
     if (!registered.ok) throw new Error(registered.error.message);
     const { issueId } = registered.result;
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => commands.startFreeSpin(command('StartFreeSpin', { operatorId: 'demo', playerId: 'spinner', issueId, gameId: 101, roundId: 900 + n }))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        commands.startFreeSpin(
+          command('StartFreeSpin', { operatorId: 'demo', playerId: 'spinner', issueId, gameId: 101, roundId: 900 + n }),
+        ),
+      ),
+    );
     expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
-    expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.code)).toEqual(Array.from({ length: 9 }, () => 'FREE_SPIN_IN_PROGRESS'));
+    expect(answers.filter((answer) => !answer.ok).map((answer) => !answer.ok && answer.error.code)).toEqual(
+      Array.from({ length: 9 }, () => 'FREE_SPIN_IN_PROGRESS'),
+    );
     const stream = await fixture.store.readStream(playerBonusStream('demo', 'spinner'));
     expect(stream.filter((event) => event.type === 'FreeSpinStarted')).toHaveLength(1);
   });
@@ -60,18 +95,29 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     const registered = await commands.register(registerCommand('settle-race', 'settler'));
     if (!registered.ok) throw new Error(registered.error.message);
     const { issueId } = registered.result;
-    await commands.startFreeSpin(command('StartFreeSpin', { operatorId: 'demo', playerId: 'settler', issueId, gameId: 102, roundId: 77 }));
+    await commands.startFreeSpin(
+      command('StartFreeSpin', { operatorId: 'demo', playerId: 'settler', issueId, gameId: 102, roundId: 77 }),
+    );
     const [settle, cancel] = await Promise.all([
-      commands.settleFreeSpin(command('SettleFreeSpin', { operatorId: 'demo', playerId: 'settler', issueId, roundId: 77, winMinor: 150 })),
+      commands.settleFreeSpin(
+        command('SettleFreeSpin', { operatorId: 'demo', playerId: 'settler', issueId, roundId: 77, winMinor: 150 }),
+      ),
       commands.cancel(command('CancelBonusCall', { operatorId: 'demo', issueId })),
     ]);
     expect(cancel).toMatchObject({ ok: true, result: { alreadyCanceled: false } });
     const stream = await fixture.store.readStream(playerBonusStream('demo', 'settler'));
-    const canceled = stream.find((event) => event.type === 'BonusCallCanceled')?.data as { totalWinMinor: number; spinsForfeited: number };
+    const canceled = stream.find((event) => event.type === 'BonusCallCanceled')?.data as {
+      totalWinMinor: number;
+      spinsForfeited: number;
+    };
     expect(settle).toMatchObject({ ok: true, result: { winMinor: 150, totalWinMinor: 150, completed: false } });
     // Either order: the started spin is used (2 forfeited), and its win is in the stream once.
     expect(canceled).toEqual(expect.objectContaining({ totalWinMinor: expect.any(Number), spinsForfeited: 2 }));
-    expect(stream.filter((event) => event.type === 'FreeSpinSettled').map((event) => (event.data as { winMinor: number }).winMinor)).toEqual([150]);
+    expect(
+      stream
+        .filter((event) => event.type === 'FreeSpinSettled')
+        .map((event) => (event.data as { winMinor: number }).winMinor),
+    ).toEqual([150]);
   });
 
   it('the ledger (the authority) refuses a base bet off the levels, a currency not allowed and an amount over the limit, with the details the gateway gives, and writes nothing', async () => {
@@ -84,19 +130,31 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
         details: [
           { path: 'metaData.baseBetAmount', message: 'game 101 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
           { path: 'metaData.baseBetAmount', message: 'game 102 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
-          { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR' },
+          {
+            path: 'metaData.baseBetAmount',
+            message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR',
+          },
         ],
       },
     });
-    expect(await commands.register(registerCommand('terms-2', 'terms', { currency: 'USD' }))).toMatchObject({ ok: false, error: { code: 'CURRENCY_NOT_ALLOWED', details: [{ path: 'currency', message: 'must be one of EUR' }] } });
-    expect(await commands.register(registerCommand('terms-3', 'terms', { callAmountMinor: 1_000_001 }))).toMatchObject({ ok: false, error: { code: 'CALL_AMOUNT_LIMIT_EXCEEDED' } });
+    expect(await commands.register(registerCommand('terms-2', 'terms', { currency: 'USD' }))).toMatchObject({
+      ok: false,
+      error: { code: 'CURRENCY_NOT_ALLOWED', details: [{ path: 'currency', message: 'must be one of EUR' }] },
+    });
+    expect(await commands.register(registerCommand('terms-3', 'terms', { callAmountMinor: 1_000_001 }))).toMatchObject({
+      ok: false,
+      error: { code: 'CALL_AMOUNT_LIMIT_EXCEEDED' },
+    });
     expect(await fixture.store.readStream(playerBonusStream('demo', 'terms'))).toEqual([]);
     expect(await fixture.store.readStream(bonusRequestStream('demo', 'terms-1'))).toEqual([]);
   });
 
   it('an operator the platform does not know is FORBIDDEN and nothing is written', async () => {
     const commands = fixture.commands();
-    const answer = await commands.register({ ...registerCommand('x-1', 'stranger', { operatorId: 'nobody' }), metadata: { ...registerCommand('x-1', 'stranger').metadata, operatorId: 'nobody' } });
+    const answer = await commands.register({
+      ...registerCommand('x-1', 'stranger', { operatorId: 'nobody' }),
+      metadata: { ...registerCommand('x-1', 'stranger').metadata, operatorId: 'nobody' },
+    });
     expect(answer).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(await fixture.store.readStream(bonusRequestStream('nobody', 'x-1'))).toEqual([]);
   });

@@ -11,12 +11,20 @@ class ExpiryIndex {
   readonly active = new Map<number, ExpiryTarget>();
   readonly expired: { issueId: number; at: number }[] = [];
   add(issueId: number, inMs: number): ExpiryTarget {
-    const target = { operatorId: 'demo', playerId: `p${issueId}`, issueId, expireAt: new Date(Date.now() + inMs).toISOString() };
+    const target = {
+      operatorId: 'demo',
+      playerId: `p${issueId}`,
+      issueId,
+      expireAt: new Date(Date.now() + inMs).toISOString(),
+    };
     this.active.set(issueId, target);
     return target;
   }
   async dueForExpiry(instant: string, limit: number): Promise<ExpiryTarget[]> {
-    return [...this.active.values()].filter((t) => Date.parse(t.expireAt) <= Date.parse(instant)).sort((a, b) => Date.parse(a.expireAt) - Date.parse(b.expireAt)).slice(0, limit);
+    return [...this.active.values()]
+      .filter((t) => Date.parse(t.expireAt) <= Date.parse(instant))
+      .sort((a, b) => Date.parse(a.expireAt) - Date.parse(b.expireAt))
+      .slice(0, limit);
   }
   /** What the scheduler was told each time it asked for the next expireAt (to arm its timer). */
   readonly nextExpiryAnswers: (string | undefined)[] = [];

@@ -11,7 +11,10 @@ import { BonusCommands, type CatalogLookup } from '../src/index.js';
 
 export const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
-  game: (gameId) => (gameId === 101 || gameId === 102 ? { gameId, providerId: 1, supportsFreeSpins: true, betLevelsMinor: [20, 40, 100, 200, 400, 1_000] } : undefined),
+  game: (gameId) =>
+    gameId === 101 || gameId === 102
+      ? { gameId, providerId: 1, supportsFreeSpins: true, betLevelsMinor: [20, 40, 100, 200, 400, 1_000] }
+      : undefined,
 };
 
 export class StoreFixture {
@@ -26,8 +29,19 @@ export class StoreFixture {
     return this.opened.store;
   }
 
-  commands(clock: Clock = systemClock, playerOf: (operatorId: string, issueId: number) => Promise<string | undefined> = async () => undefined): BonusCommands {
-    return new BonusCommands({ store: this.store, clock, ids: new TimeOrderedIdGenerator(7), catalog, operators: (operatorId) => (operatorId === 'demo' ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} } : undefined), playerOf });
+  commands(
+    clock: Clock = systemClock,
+    playerOf: (operatorId: string, issueId: number) => Promise<string | undefined> = async () => undefined,
+  ): BonusCommands {
+    return new BonusCommands({
+      store: this.store,
+      clock,
+      ids: new TimeOrderedIdGenerator(7),
+      catalog,
+      operators: (operatorId) =>
+        operatorId === 'demo' ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} } : undefined,
+      playerOf,
+    });
   }
 
   async close(): Promise<void> {
@@ -37,12 +51,24 @@ export class StoreFixture {
   }
 }
 
-export function command<Type extends BonusRequestMessage['type']>(type: Type, data: Extract<BonusRequestMessage, { type: Type }>['data']): Extract<BonusRequestMessage, { type: Type }> {
+export function command<Type extends BonusRequestMessage['type']>(
+  type: Type,
+  data: Extract<BonusRequestMessage, { type: Type }>['data'],
+): Extract<BonusRequestMessage, { type: Type }> {
   const id = randomUUID();
-  return { type, version: 1, data, metadata: { commandId: id, correlationId: id, operatorId: data.operatorId, issuedAt: new Date().toISOString() } } as Extract<BonusRequestMessage, { type: Type }>;
+  return {
+    type,
+    version: 1,
+    data,
+    metadata: { commandId: id, correlationId: id, operatorId: data.operatorId, issuedAt: new Date().toISOString() },
+  } as Extract<BonusRequestMessage, { type: Type }>;
 }
 
-export function registerCommand(platformId: string, playerId: string, overrides: Partial<RegisterBonusCallCommand['data']> = {}): RegisterBonusCallCommand {
+export function registerCommand(
+  platformId: string,
+  playerId: string,
+  overrides: Partial<RegisterBonusCallCommand['data']> = {},
+): RegisterBonusCallCommand {
   const body = {
     operatorId: 'demo',
     platformId,

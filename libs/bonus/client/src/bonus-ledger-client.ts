@@ -46,7 +46,11 @@ export class BonusLedgerClient {
   constructor(private readonly deps: BonusLedgerClientDeps) {}
 
   /** Sends one command or query; `correlationId` becomes the correlationId of the command and of the events it causes. */
-  async call<Type extends BonusRequestType>(type: Type, data: BonusRequestData<Type>, correlationId: string): Promise<BonusReply<Type>> {
+  async call<Type extends BonusRequestType>(
+    type: Type,
+    data: BonusRequestData<Type>,
+    correlationId: string,
+  ): Promise<BonusReply<Type>> {
     const message = bonusRequestMessage.parse({
       type,
       version: 1,
@@ -63,7 +67,11 @@ export class BonusLedgerClient {
     try {
       const reply = await this.deps.bus.request(
         Topics.bonusCommands,
-        { key: bonusCommandKey(message), value: message, headers: { [Headers.messageType]: type, [Headers.operatorId]: data.operatorId } },
+        {
+          key: bonusCommandKey(message),
+          value: message,
+          headers: { [Headers.messageType]: type, [Headers.operatorId]: data.operatorId },
+        },
         { replyTopic: Topics.bonusReplies, timeoutMs: this.deps.timeoutMs },
       );
       value = reply.value;

@@ -1,2 +1,8 @@
 /** @reelstream/bonus-client: how other services ask the bonus-ledger (commands and queries over the bus). */
-export { BonusLedgerClient, LedgerTimeoutError, DEFAULT_LEDGER_TIMEOUT_MS, type BonusLedgerClientDeps, type BonusRequestData } from './bonus-ledger-client.js';
+export {
+  BonusLedgerClient,
+  LedgerTimeoutError,
+  DEFAULT_LEDGER_TIMEOUT_MS,
+  type BonusLedgerClientDeps,
+  type BonusRequestData,
+} from './bonus-ledger-client.js';

@@ -32,7 +32,8 @@ beforeAll(async () => {
       const request = bonusRequestMessage.parse(message.value) as BonusRequestMessage;
       const playerId = (request.data as { playerId?: string }).playerId;
       if (playerId === 'silent_player') return;
-      if (playerId === 'refused_player') return reply(ledgerBus, message, { ok: false, error: { code: 'BONUS_NOT_FOUND', message: 'no such bonus' } });
+      if (playerId === 'refused_player')
+        return reply(ledgerBus, message, { ok: false, error: { code: 'BONUS_NOT_FOUND', message: 'no such bonus' } });
       if (playerId === 'garbled_player') return reply(ledgerBus, message, { ok: true, result: null });
       return reply(ledgerBus, message, { ok: true, result: { bonus: null } });
     },
@@ -46,7 +47,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const client = (timeoutMs = 10_000) => new BonusLedgerClient({ bus: callerBus, clock, ids: new TimeOrderedIdGenerator(7), timeoutMs });
+const client = (timeoutMs = 10_000) =>
+  new BonusLedgerClient({ bus: callerBus, clock, ids: new TimeOrderedIdGenerator(7), timeoutMs });
 
 describe('BonusLedgerClient', () => {
   it('sends the command on bonus.commands keyed by player, with its metadata, and parses the reply', async () => {
@@ -57,22 +59,34 @@ describe('BonusLedgerClient', () => {
     expect(sent.key).toBe('casino-a:player_1');
     expect(sent.headers[Headers.messageType]).toBe('GetActiveBonus');
     expect(sent.headers[Headers.operatorId]).toBe('casino-a');
-    expect(sent.value).toMatchObject({ type: 'GetActiveBonus', version: 1, metadata: { correlationId: 'request-1', operatorId: 'casino-a', issuedAt: '2026-05-01T10:00:00.000Z' } });
+    expect(sent.value).toMatchObject({
+      type: 'GetActiveBonus',
+      version: 1,
+      metadata: { correlationId: 'request-1', operatorId: 'casino-a', issuedAt: '2026-05-01T10:00:00.000Z' },
+    });
   });
 
   it("returns the ledger's refusal as a value", async () => {
-    expect(await client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'refused_player' }, 'request-2')).toEqual({
+    expect(
+      await client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'refused_player' }, 'request-2'),
+    ).toEqual({
       ok: false,
       error: { code: 'BONUS_NOT_FOUND', message: 'no such bonus' },
     });
   });
 
   it('throws on a reply that is not the contract of what was asked', async () => {
-    await expect(client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'garbled_player' }, 'request-4')).rejects.toMatchObject({ name: 'ZodError' });
+    await expect(
+      client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'garbled_player' }, 'request-4'),
+    ).rejects.toMatchObject({ name: 'ZodError' });
   });
 
   it('throws LedgerTimeoutError when no reply comes in time', async () => {
-    const attempt = client(300).call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'silent_player' }, 'request-3');
+    const attempt = client(300).call(
+      'GetActiveBonus',
+      { operatorId: 'casino-a', playerId: 'silent_player' },
+      'request-3',
+    );
     await expect(attempt).rejects.toBeInstanceOf(LedgerTimeoutError);
     await expect(attempt).rejects.toMatchObject({ type: 'GetActiveBonus', timeoutMs: 300 });
   });

@@ -17,7 +17,12 @@ function spinsForfeited(bonus: BonusCall): number {
 }
 
 export function expiryOf(bonus: BonusCall, now: string): BonusCallExpired['data'] {
-  return { issueId: bonus.issueId, spinsForfeited: spinsForfeited(bonus), totalWinMinor: bonus.totalWinMinor, expiredAt: now };
+  return {
+    issueId: bonus.issueId,
+    spinsForfeited: spinsForfeited(bonus),
+    totalWinMinor: bonus.totalWinMinor,
+    expiredAt: now,
+  };
 }
 
 export function decideExpire(command: ExpireBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
@@ -36,15 +41,24 @@ export function decideCancel(command: CancelBonusCall, account: PlayerBonusAccou
     case 'canceled':
       return [];
     case 'completed':
-      return domainError('BONUS_ALREADY_COMPLETED', `bonus call ${bonus.issueId} is completed (fully delivered) and cannot be canceled`);
+      return domainError(
+        'BONUS_ALREADY_COMPLETED',
+        `bonus call ${bonus.issueId} is completed (fully delivered) and cannot be canceled`,
+      );
     case 'expired':
       return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
     case 'active': {
       // Past expireAt it has expired, whether or not the expiry timer has written it yet.
-      if (isAtOrAfter(command.metadata.now, bonus.expireAt)) return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} expired at ${bonus.expireAt}`);
+      if (isAtOrAfter(command.metadata.now, bonus.expireAt))
+        return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} expired at ${bonus.expireAt}`);
       const canceled: BonusCallCanceled = {
         type: 'BonusCallCanceled',
-        data: { issueId: bonus.issueId, spinsForfeited: spinsForfeited(bonus), totalWinMinor: bonus.totalWinMinor, canceledAt: command.metadata.now },
+        data: {
+          issueId: bonus.issueId,
+          spinsForfeited: spinsForfeited(bonus),
+          totalWinMinor: bonus.totalWinMinor,
+          canceledAt: command.metadata.now,
+        },
       };
       return [canceled];
     }

@@ -4,7 +4,13 @@
  * by the win cap left; the bonus completed when the spins or the cap run out, after which no
  * game can start another spin. A retried Start or Settle of the same round changes nothing.
  */
-import { BonusTypes, type BonusCallCompleted, type FreeSpinSettled, type FreeSpinStarted, type PlayerBonusEvent } from '@reelstream/contracts';
+import {
+  BonusTypes,
+  type BonusCallCompleted,
+  type FreeSpinSettled,
+  type FreeSpinStarted,
+  type PlayerBonusEvent,
+} from '@reelstream/contracts';
 import { addMinor } from '@reelstream/money';
 import type { SettleFreeSpin, StartFreeSpin } from './commands.js';
 import { domainError, type DomainError } from './errors.js';
@@ -15,27 +21,43 @@ function notActive(bonus: BonusCall): DomainError {
   return domainError('BONUS_NOT_ACTIVE', `bonus call ${bonus.issueId} is ${bonus.status}`);
 }
 
-export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+export function decideStartFreeSpin(
+  command: StartFreeSpin,
+  account: PlayerBonusAccount,
+): PlayerBonusEvent[] | DomainError {
   const { issueId, gameId, roundId } = command.data;
   const bonus = account.bonuses.get(issueId);
   if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
 
   const round = bonus.rounds.get(roundId);
   if (round) {
-    if (round.gameId !== gameId) return domainError('FREE_SPIN_IN_PROGRESS', `round ${roundId} was started in game ${round.gameId}, not ${gameId}`);
+    if (round.gameId !== gameId)
+      return domainError(
+        'FREE_SPIN_IN_PROGRESS',
+        `round ${roundId} was started in game ${round.gameId}, not ${gameId}`,
+      );
     return [];
   }
   if (bonus.status !== 'active') return notActive(bonus);
   if (bonus.bonusType !== BonusTypes.freeSpin || bonus.spinAmount === null || bonus.baseBetAmountMinor === null) {
     return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
   }
-  if (isAtOrAfter(command.metadata.now, bonus.expireAt)) return domainError('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
+  if (isAtOrAfter(command.metadata.now, bonus.expireAt))
+    return domainError('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
   const { currency } = command.data;
   if (currency !== undefined && currency !== bonus.currency) {
-    return domainError('BONUS_CURRENCY_MISMATCH', `bonus call ${issueId} is in ${bonus.currency}; a game session in ${currency} cannot play its free spins`);
+    return domainError(
+      'BONUS_CURRENCY_MISMATCH',
+      `bonus call ${issueId} is in ${bonus.currency}; a game session in ${currency} cannot play its free spins`,
+    );
   }
-  if (!bonus.gameIds.includes(gameId)) return domainError('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
-  if (bonus.openRoundId !== null) return domainError('FREE_SPIN_IN_PROGRESS', `free spin round ${bonus.openRoundId} of bonus call ${issueId} is not settled yet`);
+  if (!bonus.gameIds.includes(gameId))
+    return domainError('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
+  if (bonus.openRoundId !== null)
+    return domainError(
+      'FREE_SPIN_IN_PROGRESS',
+      `free spin round ${bonus.openRoundId} of bonus call ${issueId} is not settled yet`,
+    );
   const left = spinsLeft(bonus) ?? 0;
   // An active bonus with no spins left cannot exist (the last settle completes it); kept as a guard.
   if (left <= 0) return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} has no free spins left`);
@@ -55,17 +77,24 @@ export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonus
   return [started];
 }
 
-export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+export function decideSettleFreeSpin(
+  command: SettleFreeSpin,
+  account: PlayerBonusAccount,
+): PlayerBonusEvent[] | DomainError {
   const { issueId, roundId, rawWinMinor, transactionId } = command.data;
   const bonus = account.bonuses.get(issueId);
   if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
-  if (!Number.isSafeInteger(rawWinMinor) || rawWinMinor < 0) return domainError('VALIDATION_FAILED', 'the raw win must be a non-negative whole amount of minor units');
+  if (!Number.isSafeInteger(rawWinMinor) || rawWinMinor < 0)
+    return domainError('VALIDATION_FAILED', 'the raw win must be a non-negative whole amount of minor units');
 
   const round = bonus.rounds.get(roundId);
   if (round?.settled) return [];
   if (!round || bonus.openRoundId !== roundId) {
     if (bonus.status !== 'active') return notActive(bonus);
-    return domainError('FREE_SPIN_NOT_STARTED', `no free spin of bonus call ${issueId} is in progress for round ${roundId}`);
+    return domainError(
+      'FREE_SPIN_NOT_STARTED',
+      `no free spin of bonus call ${issueId} is in progress for round ${roundId}`,
+    );
   }
   // Issue 10.7 (spec §3: wins of spins already used stay credited): a spin started while the
   // bonus call was active settles with its win, capped, even if it expired or was canceled since.
@@ -97,7 +126,12 @@ export function decideSettleFreeSpin(command: SettleFreeSpin, account: PlayerBon
   // D20: completion ends the bonus call for every one of its games.
   const completed: BonusCallCompleted = {
     type: 'BonusCallCompleted',
-    data: { issueId, reason: capReached ? 'win_cap_reached' : 'spins_used', totalWinMinor, completedAt: command.metadata.now },
+    data: {
+      issueId,
+      reason: capReached ? 'win_cap_reached' : 'spins_used',
+      totalWinMinor,
+      completedAt: command.metadata.now,
+    },
   };
   return [settled, completed];
 }

@@ -12,8 +12,14 @@ export interface DomainError {
   readonly details?: readonly ErrorDetail[];
 }
 
-export function domainError(code: ErrorCode, message: string = defaultMessageOf(code), details?: readonly ErrorDetail[]): DomainError {
-  return details === undefined ? { type: 'DomainError', code, message } : { type: 'DomainError', code, message, details };
+export function domainError(
+  code: ErrorCode,
+  message: string = defaultMessageOf(code),
+  details?: readonly ErrorDetail[],
+): DomainError {
+  return details === undefined
+    ? { type: 'DomainError', code, message }
+    : { type: 'DomainError', code, message, details };
 }
 
 export function isDomainError(value: unknown): value is DomainError {

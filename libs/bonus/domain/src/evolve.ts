@@ -32,14 +32,32 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
         ...bonus,
         spinsUsed: data.spinNumber,
         openRoundId: data.roundId,
-        rounds: withRound(bonus.rounds, { roundId: data.roundId, gameId: data.gameId, spinNumber: data.spinNumber, winCapLeftMinor: data.winCapLeftMinor, settled: null }),
+        rounds: withRound(bonus.rounds, {
+          roundId: data.roundId,
+          gameId: data.gameId,
+          spinNumber: data.spinNumber,
+          winCapLeftMinor: data.winCapLeftMinor,
+          settled: null,
+        }),
       }));
     }
     case 'FreeSpinSettled': {
       const { data } = event;
       return update(account, data.issueId, (bonus) => {
-        const round = bonus.rounds.get(data.roundId) ?? { roundId: data.roundId, gameId: data.gameId, spinNumber: data.spinNumber, winCapLeftMinor: 0, settled: null };
-        const settled = { rawWinMinor: data.rawWinMinor, winMinor: data.winMinor, totalWinMinor: data.totalWinMinor, spinsLeft: data.spinsLeft, transactionId: data.transactionId };
+        const round = bonus.rounds.get(data.roundId) ?? {
+          roundId: data.roundId,
+          gameId: data.gameId,
+          spinNumber: data.spinNumber,
+          winCapLeftMinor: 0,
+          settled: null,
+        };
+        const settled = {
+          rawWinMinor: data.rawWinMinor,
+          winMinor: data.winMinor,
+          totalWinMinor: data.totalWinMinor,
+          spinsLeft: data.spinsLeft,
+          transactionId: data.transactionId,
+        };
         return {
           ...bonus,
           spinsSettled: bonus.spinsSettled + 1,
@@ -51,16 +69,30 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
     }
     case 'BonusCallCompleted': {
       const { data } = event;
-      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'completed', completedAt: data.completedAt, completionReason: data.reason })), data.issueId);
+      return close(
+        update(account, data.issueId, (bonus) => ({
+          ...bonus,
+          status: 'completed',
+          completedAt: data.completedAt,
+          completionReason: data.reason,
+        })),
+        data.issueId,
+      );
     }
     // The spin in flight stays open (openRoundId kept): it still settles after the end (issue 10.7).
     case 'BonusCallExpired': {
       const { data } = event;
-      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'expired', expiredAt: data.expiredAt })), data.issueId);
+      return close(
+        update(account, data.issueId, (bonus) => ({ ...bonus, status: 'expired', expiredAt: data.expiredAt })),
+        data.issueId,
+      );
     }
     case 'BonusCallCanceled': {
       const { data } = event;
-      return close(update(account, data.issueId, (bonus) => ({ ...bonus, status: 'canceled', canceledAt: data.canceledAt })), data.issueId);
+      return close(
+        update(account, data.issueId, (bonus) => ({ ...bonus, status: 'canceled', canceledAt: data.canceledAt })),
+        data.issueId,
+      );
     }
     default: {
       const unexpected: never = event;
@@ -74,7 +106,11 @@ export function evolveAll(events: readonly PlayerBonusEvent[], from: PlayerBonus
   return events.reduce(evolve, from);
 }
 
-function update(account: PlayerBonusAccount, issueId: number, change: (bonus: BonusCall) => BonusCall): PlayerBonusAccount {
+function update(
+  account: PlayerBonusAccount,
+  issueId: number,
+  change: (bonus: BonusCall) => BonusCall,
+): PlayerBonusAccount {
   const bonus = account.bonuses.get(issueId);
   // An event always follows the registration it names in the same stream; anything else is a corrupt stream.
   if (!bonus) throw new Error(`event for bonus call ${issueId}, which this stream never registered`);
@@ -91,7 +127,10 @@ function withBonus(bonuses: ReadonlyMap<number, BonusCall>, bonus: BonusCall): R
   return next;
 }
 
-function withRound(rounds: ReadonlyMap<number, FreeSpinRound>, round: FreeSpinRound): ReadonlyMap<number, FreeSpinRound> {
+function withRound(
+  rounds: ReadonlyMap<number, FreeSpinRound>,
+  round: FreeSpinRound,
+): ReadonlyMap<number, FreeSpinRound> {
   const next = new Map(rounds);
   next.set(round.roundId, round);
   return next;

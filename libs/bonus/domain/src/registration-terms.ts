@@ -45,24 +45,48 @@ export interface EffectiveLimits {
 
 export function currencyRefusal(currency: string, terms: OperatorTerms): DomainError | undefined {
   if (terms.currencies.includes(currency)) return undefined;
-  return domainError('CURRENCY_NOT_ALLOWED', `bonus calls of this operator are in ${terms.currencies.join(', ')}, not ${currency}`, [
-    { path: 'currency', message: `must be one of ${terms.currencies.join(', ')}` },
-  ]);
+  return domainError(
+    'CURRENCY_NOT_ALLOWED',
+    `bonus calls of this operator are in ${terms.currencies.join(', ')}, not ${currency}`,
+    [{ path: 'currency', message: `must be one of ${terms.currencies.join(', ')}` }],
+  );
 }
 
 /** baseBetAmount must be a level of every game (wins are never rounded); the details list each game's levels. */
-export function betLevelRefusal(baseBetAmountMinor: number, currency: string, games: readonly GameBetLevels[]): DomainError | undefined {
+export function betLevelRefusal(
+  baseBetAmountMinor: number,
+  currency: string,
+  games: readonly GameBetLevels[],
+): DomainError | undefined {
   const lacking = games.filter((game) => !game.betLevelsMinor.includes(baseBetAmountMinor));
   if (lacking.length === 0) return undefined;
-  const list = (levels: readonly number[]) => (levels.length === 0 ? 'none' : levels.map((minor) => formatAmount(minor, currency)).join(', '));
-  const common = games.reduce<readonly number[]>((shared, game) => shared.filter((level) => game.betLevelsMinor.includes(level)), games[0]?.betLevelsMinor ?? []);
-  const details: ErrorDetail[] = lacking.map((game) => ({ path: 'metaData.baseBetAmount', message: `game ${game.gameId} offers ${list(game.betLevelsMinor)} ${currency}` }));
-  details.push({ path: 'metaData.baseBetAmount', message: `levels every game of the bonus offers: ${list(common)} ${currency}` });
-  return domainError('BET_LEVEL_NOT_AVAILABLE', `baseBetAmount ${formatAmount(baseBetAmountMinor, currency)} ${currency} is not a bet level of every game of the bonus call`, details);
+  const list = (levels: readonly number[]) =>
+    levels.length === 0 ? 'none' : levels.map((minor) => formatAmount(minor, currency)).join(', ');
+  const common = games.reduce<readonly number[]>(
+    (shared, game) => shared.filter((level) => game.betLevelsMinor.includes(level)),
+    games[0]?.betLevelsMinor ?? [],
+  );
+  const details: ErrorDetail[] = lacking.map((game) => ({
+    path: 'metaData.baseBetAmount',
+    message: `game ${game.gameId} offers ${list(game.betLevelsMinor)} ${currency}`,
+  }));
+  details.push({
+    path: 'metaData.baseBetAmount',
+    message: `levels every game of the bonus offers: ${list(common)} ${currency}`,
+  });
+  return domainError(
+    'BET_LEVEL_NOT_AVAILABLE',
+    `baseBetAmount ${formatAmount(baseBetAmountMinor, currency)} ${currency} is not a bet level of every game of the bonus call`,
+    details,
+  );
 }
 
 /** The configured limits for the currency in minor units, each missing one from the games' highest level. */
-export function effectiveLimits(currency: string, terms: OperatorTerms, games: readonly GameBetLevels[]): EffectiveLimits {
+export function effectiveLimits(
+  currency: string,
+  terms: OperatorTerms,
+  games: readonly GameBetLevels[],
+): EffectiveLimits {
   const configured = terms.limits[currency] ?? {};
   const topLevelMinor = Math.max(0, ...games.flatMap((game) => game.betLevelsMinor));
   const minorOf = (value: number, key: string): number => {
@@ -72,10 +96,22 @@ export function effectiveLimits(currency: string, terms: OperatorTerms, games: r
     return parsed.minor;
   };
   return {
-    maxCallAmountMinor: configured.maxCallAmount === undefined ? topLevelMinor * DEFAULT_MAX_CALL_IN_TOP_BETS : minorOf(configured.maxCallAmount, 'maxCallAmount'),
-    maxBaseBetAmountMinor: configured.maxBaseBetAmount === undefined ? topLevelMinor : minorOf(configured.maxBaseBetAmount, 'maxBaseBetAmount'),
-    callSource: configured.maxCallAmount === undefined ? `default: ${DEFAULT_MAX_CALL_IN_TOP_BETS} × the highest bet level of the games` : `limits.${currency}.maxCallAmount`,
-    baseBetSource: configured.maxBaseBetAmount === undefined ? 'default: the highest bet level of the games' : `limits.${currency}.maxBaseBetAmount`,
+    maxCallAmountMinor:
+      configured.maxCallAmount === undefined
+        ? topLevelMinor * DEFAULT_MAX_CALL_IN_TOP_BETS
+        : minorOf(configured.maxCallAmount, 'maxCallAmount'),
+    maxBaseBetAmountMinor:
+      configured.maxBaseBetAmount === undefined
+        ? topLevelMinor
+        : minorOf(configured.maxBaseBetAmount, 'maxBaseBetAmount'),
+    callSource:
+      configured.maxCallAmount === undefined
+        ? `default: ${DEFAULT_MAX_CALL_IN_TOP_BETS} × the highest bet level of the games`
+        : `limits.${currency}.maxCallAmount`,
+    baseBetSource:
+      configured.maxBaseBetAmount === undefined
+        ? 'default: the highest bet level of the games'
+        : `limits.${currency}.maxBaseBetAmount`,
   };
 }
 
@@ -89,14 +125,23 @@ export function limitRefusal(
   const limits = effectiveLimits(currency, terms, games);
   const money = (minor: number) => `${formatAmount(minor, currency)} ${currency}`;
   if (amounts.callAmountMinor > limits.maxCallAmountMinor) {
-    return domainError('CALL_AMOUNT_LIMIT_EXCEEDED', `callAmount ${money(amounts.callAmountMinor)} is above the operator's maxCallAmount of ${money(limits.maxCallAmountMinor)}`, [
-      { path: 'callAmount', message: `at most ${money(limits.maxCallAmountMinor)} (${limits.callSource})` },
-    ]);
+    return domainError(
+      'CALL_AMOUNT_LIMIT_EXCEEDED',
+      `callAmount ${money(amounts.callAmountMinor)} is above the operator's maxCallAmount of ${money(limits.maxCallAmountMinor)}`,
+      [{ path: 'callAmount', message: `at most ${money(limits.maxCallAmountMinor)} (${limits.callSource})` }],
+    );
   }
   if (amounts.baseBetAmountMinor !== null && amounts.baseBetAmountMinor > limits.maxBaseBetAmountMinor) {
-    return domainError('BASE_BET_LIMIT_EXCEEDED', `baseBetAmount ${money(amounts.baseBetAmountMinor)} is above the operator's maxBaseBetAmount of ${money(limits.maxBaseBetAmountMinor)}`, [
-      { path: 'metaData.baseBetAmount', message: `at most ${money(limits.maxBaseBetAmountMinor)} (${limits.baseBetSource})` },
-    ]);
+    return domainError(
+      'BASE_BET_LIMIT_EXCEEDED',
+      `baseBetAmount ${money(amounts.baseBetAmountMinor)} is above the operator's maxBaseBetAmount of ${money(limits.maxBaseBetAmountMinor)}`,
+      [
+        {
+          path: 'metaData.baseBetAmount',
+          message: `at most ${money(limits.maxBaseBetAmountMinor)} (${limits.baseBetSource})`,
+        },
+      ],
+    );
   }
   return undefined;
 }

@@ -87,18 +87,44 @@ export function start(roundId: number, data: Partial<StartFreeSpin['data']> = {}
   return { type: 'StartFreeSpin', data: { issueId: ISSUE, gameId: 101, roundId, ...data }, metadata: { now } };
 }
 
-export function settle(roundId: number, rawWinMinor: number, data: Partial<SettleFreeSpin['data']> = {}, now = at(2_000)): SettleFreeSpin {
-  return { type: 'SettleFreeSpin', data: { issueId: ISSUE, roundId, rawWinMinor, transactionId: 70_000 + roundId, ...data }, metadata: { now } };
-}
-
-export function started(roundId: number, spinNumber: number, data: Partial<FreeSpinStarted['data']> = {}): FreeSpinStarted {
+export function settle(
+  roundId: number,
+  rawWinMinor: number,
+  data: Partial<SettleFreeSpin['data']> = {},
+  now = at(2_000),
+): SettleFreeSpin {
   return {
-    type: 'FreeSpinStarted',
-    data: { issueId: ISSUE, roundId, gameId: 101, spinNumber, baseBetAmountMinor: 20, winCapLeftMinor: 5_000, startedAt: at(1_000), ...data },
+    type: 'SettleFreeSpin',
+    data: { issueId: ISSUE, roundId, rawWinMinor, transactionId: 70_000 + roundId, ...data },
+    metadata: { now },
   };
 }
 
-export function settled(roundId: number, spinNumber: number, data: Partial<FreeSpinSettled['data']> = {}): FreeSpinSettled {
+export function started(
+  roundId: number,
+  spinNumber: number,
+  data: Partial<FreeSpinStarted['data']> = {},
+): FreeSpinStarted {
+  return {
+    type: 'FreeSpinStarted',
+    data: {
+      issueId: ISSUE,
+      roundId,
+      gameId: 101,
+      spinNumber,
+      baseBetAmountMinor: 20,
+      winCapLeftMinor: 5_000,
+      startedAt: at(1_000),
+      ...data,
+    },
+  };
+}
+
+export function settled(
+  roundId: number,
+  spinNumber: number,
+  data: Partial<FreeSpinSettled['data']> = {},
+): FreeSpinSettled {
   return {
     type: 'FreeSpinSettled',
     data: {

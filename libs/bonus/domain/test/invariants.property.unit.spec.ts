@@ -6,7 +6,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { eventToAppend, isErrorCode, type PlayerBonusEvent } from '@reelstream/contracts';
 import fc from 'fast-check';
-import { bonusDecider, isDomainError, type BonusCall, type BonusDomainCommand, type PlayerBonusAccount } from '../src/index.js';
+import {
+  bonusDecider,
+  isDomainError,
+  type BonusCall,
+  type BonusDomainCommand,
+  type PlayerBonusAccount,
+} from '../src/index.js';
 import { catalog, terms } from './fixtures.js';
 
 const PLAYERS = 3;
@@ -15,7 +21,15 @@ const START = Date.parse('2026-05-01T00:00:00.000Z');
 const HOUR = 3_600_000;
 
 type Action =
-  | { kind: 'register'; spinAmount: number; callAmountMinor: number; expiresInMs: number; games: readonly number[]; bonusType: 1 | 2; regularFeature: boolean }
+  | {
+      kind: 'register';
+      spinAmount: number;
+      callAmountMinor: number;
+      expiresInMs: number;
+      games: readonly number[];
+      bonusType: 1 | 2;
+      regularFeature: boolean;
+    }
   | { kind: 'cancel' | 'expire'; pick: number }
   | { kind: 'start'; pick: number; roundPick: number; gamePick: number }
   | { kind: 'settle'; pick: number; roundPick: number; rawWinMinor: number };
@@ -35,29 +49,67 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('register' as const),
-      spinAmount: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 101 }) }),
+      spinAmount: fc.oneof(
+        { weight: 9, arbitrary: fc.integer({ min: 1, max: 6 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 0, max: 101 }) },
+      ),
       callAmountMinor: fc.integer({ min: 1, max: 2_000 }),
-      expiresInMs: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 24 * HOUR }) }, { weight: 1, arbitrary: fc.integer({ min: -HOUR, max: 0 }) }),
+      expiresInMs: fc.oneof(
+        { weight: 9, arbitrary: fc.integer({ min: 1, max: 24 * HOUR }) },
+        { weight: 1, arbitrary: fc.integer({ min: -HOUR, max: 0 }) },
+      ),
       games: gameChoices,
-      bonusType: fc.oneof({ weight: 9, arbitrary: fc.constant(1 as const) }, { weight: 1, arbitrary: fc.constant(2 as const) }),
+      bonusType: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(1 as const) },
+        { weight: 1, arbitrary: fc.constant(2 as const) },
+      ),
       regularFeature: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('cancel' as const, 'expire' as const), pick: fc.nat(9) }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('start' as const), pick: fc.nat(9), roundPick: fc.nat(9), gamePick: fc.nat(9) }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(9), roundPick: fc.nat(9), rawWinMinor: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 800 })) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('start' as const),
+      pick: fc.nat(9),
+      roundPick: fc.nat(9),
+      gamePick: fc.nat(9),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('settle' as const),
+      pick: fc.nat(9),
+      roundPick: fc.nat(9),
+      rawWinMinor: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 800 })),
+    }),
+  },
 );
-const advance = fc.oneof({ weight: 15, arbitrary: fc.integer({ min: 0, max: 10 * 60_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 24 * HOUR }) });
-const steps = fc.array(fc.record({ player: fc.nat(PLAYERS - 1), advanceMs: advance, action }), { minLength: 1, maxLength: 80, size: 'max' });
+const advance = fc.oneof(
+  { weight: 15, arbitrary: fc.integer({ min: 0, max: 10 * 60_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 24 * HOUR }) },
+);
+const steps = fc.array(fc.record({ player: fc.nat(PLAYERS - 1), advanceMs: advance, action }), {
+  minLength: 1,
+  maxLength: 80,
+  size: 'max',
+});
 
 /** Turns an abstract step into a command against the player's current account (picks resolve to its bonuses and rounds). */
-function toCommand(step: Step, account: PlayerBonusAccount, now: number, ids: { next: () => number }): BonusDomainCommand {
+function toCommand(
+  step: Step,
+  account: PlayerBonusAccount,
+  now: number,
+  ids: { next: () => number },
+): BonusDomainCommand {
   const metadata = { now: new Date(now).toISOString() };
   const bonuses = [...account.bonuses.values()];
   const newest = bonuses[bonuses.length - 1];
   // Mostly the active (or newest) bonus, sometimes an older one, rarely one that does not exist.
   const pickBonus = (pick: number): BonusCall | undefined => {
-    if (pick < 6) return (account.activeIssueId === null ? undefined : account.bonuses.get(account.activeIssueId)) ?? newest;
+    if (pick < 6)
+      return (account.activeIssueId === null ? undefined : account.bonuses.get(account.activeIssueId)) ?? newest;
     if (pick < 9) return bonuses[pick % Math.max(1, bonuses.length)];
     return undefined;
   };
@@ -88,13 +140,16 @@ function toCommand(step: Step, account: PlayerBonusAccount, now: number, ids: { 
     case 'cancel':
     case 'expire': {
       const issueId = pickBonus(action.pick)?.issueId ?? 1;
-      return action.kind === 'cancel' ? { type: 'CancelBonusCall', data: { issueId }, metadata } : { type: 'ExpireBonusCall', data: { issueId }, metadata };
+      return action.kind === 'cancel'
+        ? { type: 'CancelBonusCall', data: { issueId }, metadata }
+        : { type: 'ExpireBonusCall', data: { issueId }, metadata };
     }
     case 'start': {
       const bonus = pickBonus(action.pick);
       // Mostly a new round, sometimes a retry of an earlier one.
       const rounds = bonus ? [...bonus.rounds.keys()] : [];
-      const roundId = action.roundPick < 7 ? ids.next() : (rounds[action.roundPick % Math.max(1, rounds.length)] ?? ids.next());
+      const roundId =
+        action.roundPick < 7 ? ids.next() : (rounds[action.roundPick % Math.max(1, rounds.length)] ?? ids.next());
       const gameId = action.gamePick < 8 ? (action.gamePick % 2 === 0 ? 101 : 102) : action.gamePick === 8 ? 103 : 201;
       return { type: 'StartFreeSpin', data: { issueId: bonus?.issueId ?? 1, gameId, roundId }, metadata };
     }
@@ -103,8 +158,16 @@ function toCommand(step: Step, account: PlayerBonusAccount, now: number, ids: { 
       // Mostly the open round, sometimes a settled one (a retry) or one never started.
       const rounds = bonus ? [...bonus.rounds.keys()] : [];
       const roundId =
-        action.roundPick < 7 ? (bonus?.openRoundId ?? ids.next()) : action.roundPick < 9 ? (rounds[action.roundPick % Math.max(1, rounds.length)] ?? ids.next()) : ids.next();
-      return { type: 'SettleFreeSpin', data: { issueId: bonus?.issueId ?? 1, roundId, rawWinMinor: action.rawWinMinor, transactionId: ids.next() }, metadata };
+        action.roundPick < 7
+          ? (bonus?.openRoundId ?? ids.next())
+          : action.roundPick < 9
+            ? (rounds[action.roundPick % Math.max(1, rounds.length)] ?? ids.next())
+            : ids.next();
+      return {
+        type: 'SettleFreeSpin',
+        data: { issueId: bonus?.issueId ?? 1, roundId, rawWinMinor: action.rawWinMinor, transactionId: ids.next() },
+        metadata,
+      };
     }
   }
 }
@@ -124,7 +187,10 @@ interface Decided {
 
 /** Decides and applies every step, calling `onStep` after each one. */
 function play(sequence: readonly Step[], onStep: (step: Decided, run: Run) => void): Run {
-  const run: Run = { accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState()), streams: Array.from({ length: PLAYERS }, () => []) };
+  const run: Run = {
+    accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState()),
+    streams: Array.from({ length: PLAYERS }, () => []),
+  };
   let now = START;
   let id = 1_000;
   const ids = { next: () => ++id };
@@ -151,7 +217,12 @@ function check(condition: boolean, invariant: string): void {
   if (!condition) throw new Error(`invariant broken: ${invariant}`);
 }
 
-const context = { correlationId: 'prop', causationId: 'prop', operatorId: 'demo', occurredAt: '2026-05-01T00:00:00.000Z' };
+const context = {
+  correlationId: 'prop',
+  causationId: 'prop',
+  operatorId: 'demo',
+  occurredAt: '2026-05-01T00:00:00.000Z',
+};
 
 describe('bonus invariants over random command sequences (fast-check)', () => {
   /** Checks every invariant after every step of one sequence, and the replay at its end. */
@@ -167,11 +238,15 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
       for (const event of produced) {
         // Every event passes its contract schema, so it can be appended.
         eventToAppend(event, context);
-        if (event.type === 'FreeSpinSettled') winsByIssue.set(event.data.issueId, (winsByIssue.get(event.data.issueId) ?? 0) + event.data.winMinor);
+        if (event.type === 'FreeSpinSettled')
+          winsByIssue.set(event.data.issueId, (winsByIssue.get(event.data.issueId) ?? 0) + event.data.winMinor);
         if (event.type === 'FreeSpinStarted') {
           // A spin starts only on an active bonus with no open spin and spins remaining.
           const bonus = before.bonuses.get(event.data.issueId);
-          check(bonus?.status === 'active' && bonus.openRoundId === null, 'a spin started on a bonus that is not active or has an open spin');
+          check(
+            bonus?.status === 'active' && bonus.openRoundId === null,
+            'a spin started on a bonus that is not active or has an open spin',
+          );
           check(event.data.spinNumber <= (bonus?.spinAmount ?? 0), 'a spin started beyond spinAmount');
         }
       }
@@ -179,7 +254,10 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
       for (const bonus of after.bonuses.values()) {
         // Spins used ≤ spinAmount; total free-spin wins (summed from the events) ≤ callAmount.
         check(bonus.spinAmount === null || bonus.spinsUsed <= bonus.spinAmount, 'more spins used than granted');
-        check(bonus.totalWinMinor === (winsByIssue.get(bonus.issueId) ?? 0), 'totalWin differs from the sum of the settled wins');
+        check(
+          bonus.totalWinMinor === (winsByIssue.get(bonus.issueId) ?? 0),
+          'totalWin differs from the sum of the settled wins',
+        );
         check(bonus.totalWinMinor <= bonus.callAmountMinor, 'wins exceed callAmount');
       }
 
@@ -187,23 +265,40 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
       // bonus call, or completion when its spins are used or its win cap reached. Anything else
       // (an early expiry to make room for a new registration, say) is a bug.
       for (const event of produced) {
-        if (event.type !== 'BonusCallExpired' && event.type !== 'BonusCallCanceled' && event.type !== 'BonusCallCompleted') continue;
+        if (
+          event.type !== 'BonusCallExpired' &&
+          event.type !== 'BonusCallCanceled' &&
+          event.type !== 'BonusCallCompleted'
+        )
+          continue;
         const ending = before.bonuses.get(event.data.issueId);
         check(ending?.status === 'active', `${event.type} of bonus ${event.data.issueId}, which was not active`);
         if (!ending) continue;
-        if (event.type === 'BonusCallExpired') check(now >= Date.parse(ending.expireAt), `bonus ${ending.issueId} expired before its expireAt`);
-        if (event.type === 'BonusCallCanceled') check(command.type === 'CancelBonusCall' && command.data.issueId === ending.issueId, `bonus ${ending.issueId} canceled by ${command.type}`);
+        if (event.type === 'BonusCallExpired')
+          check(now >= Date.parse(ending.expireAt), `bonus ${ending.issueId} expired before its expireAt`);
+        if (event.type === 'BonusCallCanceled')
+          check(
+            command.type === 'CancelBonusCall' && command.data.issueId === ending.issueId,
+            `bonus ${ending.issueId} canceled by ${command.type}`,
+          );
         if (event.type === 'BonusCallCompleted') {
           const done = after.bonuses.get(ending.issueId);
           const used = done !== undefined && done.spinAmount !== null && done.spinsSettled === done.spinAmount;
           const capped = done !== undefined && done.totalWinMinor >= done.callAmountMinor;
-          check(command.type === 'SettleFreeSpin' && (used || capped), `bonus ${ending.issueId} completed with spins and win cap left`);
+          check(
+            command.type === 'SettleFreeSpin' && (used || capped),
+            `bonus ${ending.issueId} completed with spins and win cap left`,
+          );
         }
       }
       // A registration is accepted only when the player has no active bonus call left after the
       // decision's own (lawful, checked above) expiry of a bonus past its expireAt.
       if (produced.some((event) => event.type === 'BonusCallRegistered')) {
-        const blocking = [...before.bonuses.values()].filter((bonus) => bonus.status === 'active' && !produced.some((event) => event.type === 'BonusCallExpired' && event.data.issueId === bonus.issueId));
+        const blocking = [...before.bonuses.values()].filter(
+          (bonus) =>
+            bonus.status === 'active' &&
+            !produced.some((event) => event.type === 'BonusCallExpired' && event.data.issueId === bonus.issueId),
+        );
         check(blocking.length === 0, `a registration accepted while bonus ${blocking[0]?.issueId} was active`);
       }
 
@@ -213,8 +308,18 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
         if (bonus.status === 'active') continue;
         const later = after.bonuses.get(issueId);
         if (later === bonus) continue;
-        const settledOpen = bonus.openRoundId !== null && produced.length === 1 && produced[0]?.type === 'FreeSpinSettled' && produced[0].data.roundId === bonus.openRoundId;
-        check(settledOpen && later?.status === bonus.status && later.openRoundId === null && later.spinsUsed === bonus.spinsUsed, `terminal bonus ${issueId} changed`);
+        const settledOpen =
+          bonus.openRoundId !== null &&
+          produced.length === 1 &&
+          produced[0]?.type === 'FreeSpinSettled' &&
+          produced[0].data.roundId === bonus.openRoundId;
+        check(
+          settledOpen &&
+            later?.status === bonus.status &&
+            later.openRoundId === null &&
+            later.spinsUsed === bonus.spinsUsed,
+          `terminal bonus ${issueId} changed`,
+        );
       }
     });
     // Replaying the produced events gives the same state.
@@ -245,14 +350,32 @@ describe('the random sequences exercise the whole lifecycle (so the properties a
           count(decision.code);
           continue;
         }
-        for (const event of decision) count(event.type === 'BonusCallCompleted' ? `Completed:${event.data.reason}` : event.type);
+        for (const event of decision)
+          count(event.type === 'BonusCallCompleted' ? `Completed:${event.data.reason}` : event.type);
         accounts[step.player] = decision.reduce(bonusDecider.evolve, before);
       }
     }
-    for (const key of ['BonusCallRegistered', 'FreeSpinStarted', 'FreeSpinSettled', 'Completed:spins_used', 'Completed:win_cap_reached', 'BonusCallExpired', 'BonusCallCanceled']) {
+    for (const key of [
+      'BonusCallRegistered',
+      'FreeSpinStarted',
+      'FreeSpinSettled',
+      'Completed:spins_used',
+      'Completed:win_cap_reached',
+      'BonusCallExpired',
+      'BonusCallCanceled',
+    ]) {
       expect(seen.get(key) ?? 0).toBeGreaterThanOrEqual(50);
     }
-    for (const code of ['ACTIVE_BONUS_EXISTS', 'GAME_NOT_IN_BONUS', 'FREE_SPIN_IN_PROGRESS', 'FREE_SPIN_NOT_STARTED', 'BONUS_EXPIRED', 'BONUS_NOT_ACTIVE', 'BONUS_TYPE_UNAVAILABLE', 'EXPIRE_AT_IN_PAST']) {
+    for (const code of [
+      'ACTIVE_BONUS_EXISTS',
+      'GAME_NOT_IN_BONUS',
+      'FREE_SPIN_IN_PROGRESS',
+      'FREE_SPIN_NOT_STARTED',
+      'BONUS_EXPIRED',
+      'BONUS_NOT_ACTIVE',
+      'BONUS_TYPE_UNAVAILABLE',
+      'EXPIRE_AT_IN_PAST',
+    ]) {
       expect(seen.get(code) ?? 0).toBeGreaterThanOrEqual(20);
     }
   });

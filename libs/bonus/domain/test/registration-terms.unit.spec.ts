@@ -15,7 +15,10 @@ const twoCurrencies = { currencies: ['EUR', 'KRW'], limits: { KRW: { maxCallAmou
 
 describe('RegisterBonusCall: bet levels (issue 10.2)', () => {
   it('accepts a base bet that is a level of every game', () => {
-    spec.given([]).when(register({ gameIds: [101, 104], baseBetAmountMinor: 100 })).then([registered({ gameIds: [101, 104], baseBetAmountMinor: 100 })]);
+    spec
+      .given([])
+      .when(register({ gameIds: [101, 104], baseBetAmountMinor: 100 }))
+      .then([registered({ gameIds: [101, 104], baseBetAmountMinor: 100 })]);
   });
 
   it('refuses 0.3 (no game has it) with BET_LEVEL_NOT_AVAILABLE, listing the levels', () => {
@@ -27,7 +30,10 @@ describe('RegisterBonusCall: bet levels (issue 10.2)', () => {
         details: [
           { path: 'metaData.baseBetAmount', message: 'game 101 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
           { path: 'metaData.baseBetAmount', message: 'game 102 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
-          { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR' },
+          {
+            path: 'metaData.baseBetAmount',
+            message: 'levels every game of the bonus offers: 0.2, 0.4, 1, 2, 4, 10 EUR',
+          },
         ],
       });
   });
@@ -46,40 +52,74 @@ describe('RegisterBonusCall: bet levels (issue 10.2)', () => {
   });
 
   it('does not ask a Regular Bonus Call (no base bet) for a level', () => {
-    const regular = { bonusType: 2 as const, spinAmount: null, baseBetAmountMinor: null, features: { regularBonusCall: true } };
+    const regular = {
+      bonusType: 2 as const,
+      spinAmount: null,
+      baseBetAmountMinor: null,
+      features: { regularBonusCall: true },
+    };
     expect(Array.isArray(bonusDecider.decide(register(regular), bonusDecider.initialState()))).toBe(true);
   });
 });
 
 describe('RegisterBonusCall: operator limits (issue 10.2)', () => {
   it('defaults: callAmount up to 1,000 × the highest level of the games, baseBet up to the highest level', () => {
-    expect(effectiveLimits('EUR', terms, [{ gameId: 101, betLevelsMinor: LEVELS_101 }])).toMatchObject({ maxCallAmountMinor: 1_000 * DEFAULT_MAX_CALL_IN_TOP_BETS, maxBaseBetAmountMinor: 1_000 });
-    spec.given([]).when(register({ callAmountMinor: 1_000_000 })).then([registered({ callAmountMinor: 1_000_000 })]);
+    expect(effectiveLimits('EUR', terms, [{ gameId: 101, betLevelsMinor: LEVELS_101 }])).toMatchObject({
+      maxCallAmountMinor: 1_000 * DEFAULT_MAX_CALL_IN_TOP_BETS,
+      maxBaseBetAmountMinor: 1_000,
+    });
+    spec
+      .given([])
+      .when(register({ callAmountMinor: 1_000_000 }))
+      .then([registered({ callAmountMinor: 1_000_000 })]);
     spec
       .given([])
       .when(register({ callAmountMinor: 1_000_001 }))
-      .thenFails({ code: 'CALL_AMOUNT_LIMIT_EXCEEDED', details: [{ path: 'callAmount', message: 'at most 10000 EUR (default: 1000 × the highest bet level of the games)' }] });
+      .thenFails({
+        code: 'CALL_AMOUNT_LIMIT_EXCEEDED',
+        details: [
+          { path: 'callAmount', message: 'at most 10000 EUR (default: 1000 × the highest bet level of the games)' },
+        ],
+      });
   });
 
   it('a configured limit of the bonus currency wins over the default, for both amounts', () => {
     const limited = { currencies: ['EUR'], limits: { EUR: { maxCallAmount: 100, maxBaseBetAmount: 1 } } };
-    spec.given([]).when(register({ terms: limited, callAmountMinor: 10_000, baseBetAmountMinor: 100 })).then([registered({ callAmountMinor: 10_000, baseBetAmountMinor: 100 })]);
+    spec
+      .given([])
+      .when(register({ terms: limited, callAmountMinor: 10_000, baseBetAmountMinor: 100 }))
+      .then([registered({ callAmountMinor: 10_000, baseBetAmountMinor: 100 })]);
     spec
       .given([])
       .when(register({ terms: limited, callAmountMinor: 10_001 }))
-      .thenFails({ code: 'CALL_AMOUNT_LIMIT_EXCEEDED', details: [{ path: 'callAmount', message: 'at most 100 EUR (limits.EUR.maxCallAmount)' }] });
+      .thenFails({
+        code: 'CALL_AMOUNT_LIMIT_EXCEEDED',
+        details: [{ path: 'callAmount', message: 'at most 100 EUR (limits.EUR.maxCallAmount)' }],
+      });
     spec
       .given([])
       .when(register({ terms: limited, baseBetAmountMinor: 200 }))
-      .thenFails({ code: 'BASE_BET_LIMIT_EXCEEDED', details: [{ path: 'metaData.baseBetAmount', message: 'at most 1 EUR (limits.EUR.maxBaseBetAmount)' }] });
+      .thenFails({
+        code: 'BASE_BET_LIMIT_EXCEEDED',
+        details: [{ path: 'metaData.baseBetAmount', message: 'at most 1 EUR (limits.EUR.maxBaseBetAmount)' }],
+      });
   });
 
   it('a limit is read in the currency of the bonus: a KRW limit does not bound a EUR bonus, nor a EUR one a KRW bonus', () => {
     const eurLimit = { currencies: ['EUR', 'KRW'], limits: { EUR: { maxCallAmount: 10 } } };
     const krw = { currency: 'KRW', catalog: krwCatalog, callAmountMinor: 500_000, baseBetAmountMinor: 200 };
-    spec.given([]).when(register({ ...krw, terms: eurLimit })).then([registered({ currency: 'KRW', callAmountMinor: 500_000, baseBetAmountMinor: 200 })]);
-    spec.given([]).when(register({ terms: twoCurrencies, callAmountMinor: 900_000 })).then([registered({ callAmountMinor: 900_000 })]);
-    spec.given([]).when(register({ ...krw, terms: twoCurrencies, callAmountMinor: 500_001 })).thenFails({ code: 'CALL_AMOUNT_LIMIT_EXCEEDED' });
+    spec
+      .given([])
+      .when(register({ ...krw, terms: eurLimit }))
+      .then([registered({ currency: 'KRW', callAmountMinor: 500_000, baseBetAmountMinor: 200 })]);
+    spec
+      .given([])
+      .when(register({ terms: twoCurrencies, callAmountMinor: 900_000 }))
+      .then([registered({ callAmountMinor: 900_000 })]);
+    spec
+      .given([])
+      .when(register({ ...krw, terms: twoCurrencies, callAmountMinor: 500_001 }))
+      .thenFails({ code: 'CALL_AMOUNT_LIMIT_EXCEEDED' });
   });
 });
 
@@ -87,7 +127,15 @@ describe('RegisterBonusCall: currency (issue 10.3, D6 amended)', () => {
   it('stores the currency of the registration in BonusCallRegistered', () => {
     spec
       .given([])
-      .when(register({ terms: twoCurrencies, currency: 'KRW', catalog: krwCatalog, callAmountMinor: 50_000, baseBetAmountMinor: 200 }))
+      .when(
+        register({
+          terms: twoCurrencies,
+          currency: 'KRW',
+          catalog: krwCatalog,
+          callAmountMinor: 50_000,
+          baseBetAmountMinor: 200,
+        }),
+      )
       .then([registered({ currency: 'KRW', callAmountMinor: 50_000, baseBetAmountMinor: 200 })]);
   });
 
@@ -102,7 +150,21 @@ describe('RegisterBonusCall: currency (issue 10.3, D6 amended)', () => {
     const none = { ...catalog, games: catalog.games.map((game) => ({ ...game, betLevelsMinor: [] })) };
     spec
       .given([])
-      .when(register({ terms: { currencies: ['EUR', 'ISK'], limits: {} }, currency: 'ISK', catalog: none, baseBetAmountMinor: 20 }))
-      .thenFails({ code: 'BET_LEVEL_NOT_AVAILABLE', details: [{ path: 'metaData.baseBetAmount', message: 'game 101 offers none ISK' }, { path: 'metaData.baseBetAmount', message: 'game 102 offers none ISK' }, { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: none ISK' }] });
+      .when(
+        register({
+          terms: { currencies: ['EUR', 'ISK'], limits: {} },
+          currency: 'ISK',
+          catalog: none,
+          baseBetAmountMinor: 20,
+        }),
+      )
+      .thenFails({
+        code: 'BET_LEVEL_NOT_AVAILABLE',
+        details: [
+          { path: 'metaData.baseBetAmount', message: 'game 101 offers none ISK' },
+          { path: 'metaData.baseBetAmount', message: 'game 102 offers none ISK' },
+          { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: none ISK' },
+        ],
+      });
   });
 });

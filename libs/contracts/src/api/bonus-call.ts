@@ -19,18 +19,33 @@ import { okEnvelope } from './envelope.js';
 export const PLATFORM_ID_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,62}[\x21-\x7E])?$/;
 export const platformId = z
   .string()
-  .regex(PLATFORM_ID_PATTERN, { error: 'platformId must be 1–64 printable ASCII characters without leading or trailing spaces' })
-  .meta({ description: "The operator's unique id of this bonus request (1–64 printable ASCII characters).", examples: ['promo-2026-05-0001'] });
+  .regex(PLATFORM_ID_PATTERN, {
+    error: 'platformId must be 1–64 printable ASCII characters without leading or trailing spaces',
+  })
+  .meta({
+    description: "The operator's unique id of this bonus request (1–64 printable ASCII characters).",
+    examples: ['promo-2026-05-0001'],
+  });
 
 /** D4: several games may trigger one bonus call; a limit keeps a request and its events small. */
 export const MAX_GAMES_PER_BONUS_CALL = 100;
 
 export const gameIdOrIds = z
-  .union([catalogId, z.array(catalogId).min(1, { error: 'gameId must not be an empty array' }).max(MAX_GAMES_PER_BONUS_CALL)], {
-    error: 'gameId must be a positive integer or a non-empty array of distinct positive integers',
+  .union(
+    [
+      catalogId,
+      z.array(catalogId).min(1, { error: 'gameId must not be an empty array' }).max(MAX_GAMES_PER_BONUS_CALL),
+    ],
+    {
+      error: 'gameId must be a positive integer or a non-empty array of distinct positive integers',
+    },
+  )
+  .refine((value) => typeof value === 'number' || allDistinct(value), {
+    error: 'gameId must not list the same game twice',
   })
-  .refine((value) => typeof value === 'number' || allDistinct(value), { error: 'gameId must not list the same game twice' })
-  .meta({ description: `One game id, or a non-empty array of up to ${MAX_GAMES_PER_BONUS_CALL} distinct game ids of the provider (DESIGN D4).` });
+  .meta({
+    description: `One game id, or a non-empty array of up to ${MAX_GAMES_PER_BONUS_CALL} distinct game ids of the provider (DESIGN D4).`,
+  });
 
 /** D2: the documented numbers, and the words of the other description in any letter case. */
 const FREE_SPIN_WORD = /^[Ff][Rr][Ee][Ee][Ss][Pp][Ii][Nn]$/;
@@ -44,12 +59,21 @@ export const bonusType = z
     [
       z.literal(1),
       z.literal(2),
-      z.string().regex(FREE_SPIN_WORD).transform((): BonusType => BonusTypes.freeSpin),
-      z.string().regex(REGULAR_WORD).transform((): BonusType => BonusTypes.regular),
+      z
+        .string()
+        .regex(FREE_SPIN_WORD)
+        .transform((): BonusType => BonusTypes.freeSpin),
+      z
+        .string()
+        .regex(REGULAR_WORD)
+        .transform((): BonusType => BonusTypes.regular),
     ],
     { error: 'bonusType must be 1 (FreeSpin) or 2 (Regular)' },
   )
-  .meta({ description: '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted (DESIGN D2).' });
+  .meta({
+    description:
+      '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted (DESIGN D2).',
+  });
 
 /** A wall-clock time `YYYY-MM-DD HH:mm:ss` that is on the calendar; its zone is the operator's (D5). */
 export const localDateTime = z
@@ -58,7 +82,10 @@ export const localDateTime = z
     const parsed = parseLocalDateTime(value);
     if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
   })
-  .meta({ description: 'Wall-clock time YYYY-MM-DD HH:mm:ss in the operator time zone (UTC unless configured).', examples: ['2026-06-30 23:59:59'] });
+  .meta({
+    description: 'Wall-clock time YYYY-MM-DD HH:mm:ss in the operator time zone (UTC unless configured).',
+    examples: ['2026-06-30 23:59:59'],
+  });
 
 /**
  * A positive finite amount in currency units; its decimals are checked against the currency
@@ -66,7 +93,10 @@ export const localDateTime = z
  * units even for a currency with four decimals.
  */
 export const MAX_CURRENCY_UNITS = 100_000_000_000;
-export const currencyUnits = z.number().positive().max(MAX_CURRENCY_UNITS, { error: `amount must be at most ${MAX_CURRENCY_UNITS}` });
+export const currencyUnits = z
+  .number()
+  .positive()
+  .max(MAX_CURRENCY_UNITS, { error: `amount must be at most ${MAX_CURRENCY_UNITS}` });
 
 /** Spec §8: a Free Spin Bonus grants 1–100 spins. */
 export const spinAmountValue = z.number().int().min(1).max(100);
@@ -81,12 +111,16 @@ export const freeSpinMetaData = z
 const registerBody = z
   .strictObject({
     platformId: platformId.optional(),
-    issueId: platformId.optional().meta({ description: 'Alias of platformId (the sample request of the specification, DESIGN D1).' }),
+    issueId: platformId
+      .optional()
+      .meta({ description: 'Alias of platformId (the sample request of the specification, DESIGN D1).' }),
     providerId: catalogId,
     gameId: gameIdOrIds,
     playerId,
     bonusType,
-    callAmount: currencyUnits.meta({ description: 'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units.' }),
+    callAmount: currencyUnits.meta({
+      description: 'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units.',
+    }),
     currency: currencyCode.optional().meta({
       description:
         "The bonus call's currency (ISO 4217), fixed for its life: its amounts are in it and its free spins play only in a game session of it (DESIGN D6). The operator's default currency when omitted; one of the operator's allowed currencies.",
@@ -100,10 +134,18 @@ const registerBody = z
       ctx.addIssue({ code: 'custom', path: ['platformId'], message: 'platformId is required' });
     }
     if (body.platformId !== undefined && body.issueId !== undefined && body.platformId !== body.issueId) {
-      ctx.addIssue({ code: 'custom', path: ['issueId'], message: 'issueId is an alias of platformId; when both are given they must be equal' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['issueId'],
+        message: 'issueId is an alias of platformId; when both are given they must be equal',
+      });
     }
     if (body.bonusType === BonusTypes.freeSpin && body.metaData === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['metaData'], message: 'metaData with spinAmount and baseBetAmount is required when bonusType is 1' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metaData'],
+        message: 'metaData with spinAmount and baseBetAmount is required when bonusType is 1',
+      });
     }
   });
 
@@ -136,7 +178,16 @@ export const registerBonusCallRequest = registerBody
         expireAt: '2026-06-30 23:59:59',
         metaData: { spinAmount: 10, baseBetAmount: 0.2 },
       },
-      { issueId: 'promo-2026-05-0002', providerId: 7, gameId: 1001, playerId: 'player_42', bonusType: 'FreeSpin', callAmount: 20, expireAt: '2026-07-01 12:00:00', metaData: { spinAmount: 5, baseBetAmount: 1 } },
+      {
+        issueId: 'promo-2026-05-0002',
+        providerId: 7,
+        gameId: 1001,
+        playerId: 'player_42',
+        bonusType: 'FreeSpin',
+        callAmount: 20,
+        expireAt: '2026-07-01 12:00:00',
+        metaData: { spinAmount: 5, baseBetAmount: 1 },
+      },
       {
         platformId: 'promo-2026-05-0004',
         providerId: 7,
@@ -148,7 +199,15 @@ export const registerBonusCallRequest = registerBody
         expireAt: '2026-06-30 23:59:59',
         metaData: { spinAmount: 10, baseBetAmount: 200 },
       },
-      { platformId: 'target-2026-05-0003', providerId: 7, gameId: 1001, playerId: 'player_7', bonusType: 2, callAmount: 100, expireAt: '2026-07-01 12:00:00' },
+      {
+        platformId: 'target-2026-05-0003',
+        providerId: 7,
+        gameId: 1001,
+        playerId: 'player_7',
+        bonusType: 2,
+        callAmount: 100,
+        expireAt: '2026-07-01 12:00:00',
+      },
     ],
   });
 
@@ -159,7 +218,8 @@ export const registerBonusCallResponse = okEnvelope(
   z.object({ issueId: longId.meta({ description: 'Id of the registered bonus call.' }) }),
 ).meta({
   id: 'RegisterBonusCallResponse',
-  description: 'The issueId of the bonus call. A resent identical request answers the same issueId with the header Idempotent-Replayed: true (DESIGN D17).',
+  description:
+    'The issueId of the bonus call. A resent identical request answers the same issueId with the header Idempotent-Replayed: true (DESIGN D17).',
   examples: [{ success: true, message: 'OK', data: { issueId: 171234567890123 } }],
 });
 
@@ -172,7 +232,9 @@ export type BonusCallRef = { issueId: number } | { platformId: string };
  */
 const cancelBody = z
   .strictObject({
-    issueId: longIdNumberOrText.optional().meta({ description: 'The issueId returned by register (a number; a string of digits is accepted).' }),
+    issueId: longIdNumberOrText
+      .optional()
+      .meta({ description: 'The issueId returned by register (a number; a string of digits is accepted).' }),
     platformId: platformId.optional(),
   })
   .superRefine((body, ctx) => {
@@ -182,7 +244,9 @@ const cancelBody = z
   });
 
 export const cancelBonusCallRequest = cancelBody
-  .transform((body): BonusCallRef => (body.issueId !== undefined ? { issueId: body.issueId } : { platformId: body.platformId as string }))
+  .transform((body): BonusCallRef =>
+    body.issueId !== undefined ? { issueId: body.issueId } : { platformId: body.platformId as string },
+  )
   .meta({
     id: 'CancelBonusCallRequest',
     description: 'Body of POST /v1/bonus-call/cancel: exactly one of issueId and platformId (DESIGN D14).',
@@ -192,15 +256,15 @@ export const cancelBonusCallRequest = cancelBody
 export type CancelBonusCallInput = z.input<typeof cancelBonusCallRequest>;
 export type CancelBonusCallRequest = z.output<typeof cancelBonusCallRequest>;
 
-export const cancelBonusCallResponse = okEnvelope(
-  z.object({ issueId: longId, status: z.literal('canceled') }),
-).meta({
+export const cancelBonusCallResponse = okEnvelope(z.object({ issueId: longId, status: z.literal('canceled') })).meta({
   id: 'CancelBonusCallResponse',
   description: 'The bonus call is canceled (also when it already was, DESIGN D14).',
   examples: [{ success: true, message: 'OK', data: { issueId: 171234567890123, status: 'canceled' } }],
 });
 
 /** `{issueId}` of `GET /v1/bonus-call/{issueId}` (D13): a path segment, so digits only. */
-export const bonusCallPathParams = z
-  .strictObject({ issueId: longIdText })
-  .meta({ id: 'BonusCallPathParams', description: 'Path parameters of GET /v1/bonus-call/{issueId}.', examples: [{ issueId: '171234567890123' }] });
+export const bonusCallPathParams = z.strictObject({ issueId: longIdText }).meta({
+  id: 'BonusCallPathParams',
+  description: 'Path parameters of GET /v1/bonus-call/{issueId}.',
+  examples: [{ issueId: '171234567890123' }],
+});

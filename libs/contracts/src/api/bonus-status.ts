@@ -50,7 +50,11 @@ export const bonusCallStatus = z
     winCapLeft: units.meta({ description: 'callAmount minus totalWin, in currency units.' }),
     ...bonusCallLifecycleShape,
   })
-  .meta({ id: 'BonusCallStatus', description: 'A bonus call and its progress (DESIGN D12).', examples: [statusExample] });
+  .meta({
+    id: 'BonusCallStatus',
+    description: 'A bonus call and its progress (DESIGN D12).',
+    examples: [statusExample],
+  });
 export type BonusCallStatus = z.infer<typeof bonusCallStatus>;
 
 /** The API view of a read-model record: minor units become currency units of its currency. */
@@ -83,12 +87,15 @@ export function toBonusCallStatus(record: BonusCallRecord): BonusCallStatus {
 
 export const getBonusCallResponse = okEnvelope(bonusCallStatus).meta({
   id: 'GetBonusCallResponse',
-  description: 'GET /v1/bonus-call/{issueId}: one bonus call of the calling operator (another operator’s is a 404, D18).',
+  description:
+    'GET /v1/bonus-call/{issueId}: one bonus call of the calling operator (another operator’s is a 404, D18).',
   examples: [{ success: true, message: 'OK', data: statusExample }],
 });
 
 /** Opaque continuation token of a list: URL-safe, produced by the read model. */
-export const listCursor = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'cursor must be the nextCursor of a previous page' });
+export const listCursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'cursor must be the nextCursor of a previous page' });
 
 /**
  * Query of `GET /v1/bonus-call` (D13). Every filter is optional: with none, the operator's bonus
@@ -100,12 +107,20 @@ export const listBonusCallsQueryParams = z
   .strictObject({
     playerId: playerId.optional(),
     platformId: platformId.optional(),
-    status: z.enum(BONUS_CALL_STATUSES, { error: `status must be one of ${BONUS_CALL_STATUSES.join(', ')}` }).optional(),
+    status: z
+      .enum(BONUS_CALL_STATUSES, { error: `status must be one of ${BONUS_CALL_STATUSES.join(', ')}` })
+      .optional(),
     limit: z
       .string()
       .regex(/^[0-9]{1,3}$/, { error: `limit must be an integer from 1 to ${MAX_LIST_LIMIT}` })
       .transform(Number)
-      .pipe(z.number().int().min(1, { error: `limit must be an integer from 1 to ${MAX_LIST_LIMIT}` }).max(MAX_LIST_LIMIT, { error: `limit must be an integer from 1 to ${MAX_LIST_LIMIT}` }))
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(1, { error: `limit must be an integer from 1 to ${MAX_LIST_LIMIT}` })
+          .max(MAX_LIST_LIMIT, { error: `limit must be an integer from 1 to ${MAX_LIST_LIMIT}` }),
+      )
       .optional()
       .transform((limit) => limit ?? DEFAULT_LIST_LIMIT)
       .meta({ description: `Page size, 1–${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT}.` }),
@@ -114,14 +129,20 @@ export const listBonusCallsQueryParams = z
   .meta({
     id: 'ListBonusCallsQuery',
     description: 'Query parameters of GET /v1/bonus-call (DESIGN D13); all optional.',
-    examples: [{ playerId: 'player_42', status: 'active' }, { platformId: 'promo-2026-05-0001' }, { limit: '20', cursor: 'MTcxMjM0NTY3ODkwMTIz' }],
+    examples: [
+      { playerId: 'player_42', status: 'active' },
+      { platformId: 'promo-2026-05-0001' },
+      { limit: '20', cursor: 'MTcxMjM0NTY3ODkwMTIz' },
+    ],
   });
 export type ListBonusCallsQueryParams = z.output<typeof listBonusCallsQueryParams>;
 
 export const listBonusCallsResponse = okEnvelope(
   z.object({
     items: z.array(bonusCallStatus),
-    nextCursor: listCursor.nullable().meta({ description: 'Pass as cursor to get the next page; null on the last page.' }),
+    nextCursor: listCursor
+      .nullable()
+      .meta({ description: 'Pass as cursor to get the next page; null on the last page.' }),
   }),
 ).meta({
   id: 'ListBonusCallsResponse',

@@ -58,7 +58,15 @@ describe('bonus call status: amounts in currency units, D12 state names (DESIGN 
   });
 
   it('shows a Regular Bonus Call with null spin fields', () => {
-    const regular = toBonusCallStatus({ ...record, bonusType: 2, spinAmount: null, baseBetAmountMinor: null, spinsLeft: null, status: 'active', completedAt: undefined } as BonusCallRecord);
+    const regular = toBonusCallStatus({
+      ...record,
+      bonusType: 2,
+      spinAmount: null,
+      baseBetAmountMinor: null,
+      spinsLeft: null,
+      status: 'active',
+      completedAt: undefined,
+    } as BonusCallRecord);
     expect(regular).toMatchObject({ bonusType: 2, spinAmount: null, baseBetAmount: null, spinsLeft: null });
     expect(bonusCallStatus.safeParse(regular).success).toBe(true);
   });
@@ -72,9 +80,18 @@ describe('bonus call status: amounts in currency units, D12 state names (DESIGN 
 });
 
 describe('list query: optional filters, limit 1–100 default 50, opaque cursor (DESIGN D13)', () => {
-  it('defaults limit to 50 with no parameter at all', () => expect(listBonusCallsQueryParams.parse({})).toEqual({ limit: 50 }));
+  it('defaults limit to 50 with no parameter at all', () =>
+    expect(listBonusCallsQueryParams.parse({})).toEqual({ limit: 50 }));
   it('parses filters and a limit given as query text', () => {
-    expect(listBonusCallsQueryParams.parse({ playerId: 'player_42', platformId: 'promo-1', status: 'active', limit: '100', cursor: 'abc_-9' })).toEqual({
+    expect(
+      listBonusCallsQueryParams.parse({
+        playerId: 'player_42',
+        platformId: 'promo-1',
+        status: 'active',
+        limit: '100',
+        cursor: 'abc_-9',
+      }),
+    ).toEqual({
       playerId: 'player_42',
       platformId: 'promo-1',
       status: 'active',
@@ -83,8 +100,12 @@ describe('list query: optional filters, limit 1–100 default 50, opaque cursor 
     });
     expect(listBonusCallsQueryParams.parse({ limit: '1' }).limit).toBe(1);
   });
-  it.each(['0', '101', '-1', '5.5', 'ten', ''])('refuses limit %j', (limit) => expect(listBonusCallsQueryParams.safeParse({ limit }).success).toBe(false));
-  it.each(['cancelled', 'ACTIVE', 'pending'])('refuses status %j', (status) => expect(listBonusCallsQueryParams.safeParse({ status }).success).toBe(false));
+  it.each(['0', '101', '-1', '5.5', 'ten', ''])('refuses limit %j', (limit) =>
+    expect(listBonusCallsQueryParams.safeParse({ limit }).success).toBe(false),
+  );
+  it.each(['cancelled', 'ACTIVE', 'pending'])('refuses status %j', (status) =>
+    expect(listBonusCallsQueryParams.safeParse({ status }).success).toBe(false),
+  );
   it('refuses a bad playerId, a repeated parameter, a cursor with other characters, and unknown parameters', () => {
     expect(listBonusCallsQueryParams.safeParse({ playerId: 'a-b' }).success).toBe(false);
     expect(listBonusCallsQueryParams.safeParse({ status: ['active', 'expired'] }).success).toBe(false);

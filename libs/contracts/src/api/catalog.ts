@@ -7,9 +7,11 @@ import { catalogId } from '../shared/primitives.js';
 import { longIdText } from '../shared/ids.js';
 import { okEnvelope } from './envelope.js';
 
-export const provider = z
-  .strictObject({ providerId: catalogId, name: z.string().min(1).max(100) })
-  .meta({ id: 'Provider', description: 'A game provider.', examples: [{ providerId: 7, name: 'Reelstream Originals' }] });
+export const provider = z.strictObject({ providerId: catalogId, name: z.string().min(1).max(100) }).meta({
+  id: 'Provider',
+  description: 'A game provider.',
+  examples: [{ providerId: 7, name: 'Reelstream Originals' }],
+});
 export type Provider = z.infer<typeof provider>;
 
 export const GAME_TYPES = ['slot', 'instant'] as const;
@@ -32,12 +34,21 @@ export const game = z
     name: z.string().min(1).max(100),
     type: z.enum(GAME_TYPES),
     supportsFreeSpins: z.boolean().meta({ description: 'Whether the game can be part of a Free Spin Bonus (D4).' }),
-    rtp: z.number().gt(0).lte(100).meta({ description: 'Theoretical return to player of the standard profile, in percent (96.1 means 96.1%).' }),
-    languages: z.array(z.string().min(2).max(16)).min(1).meta({ description: 'Interface languages the game supports.' }),
+    rtp: z
+      .number()
+      .gt(0)
+      .lte(100)
+      .meta({ description: 'Theoretical return to player of the standard profile, in percent (96.1 means 96.1%).' }),
+    languages: z
+      .array(z.string().min(2).max(16))
+      .min(1)
+      .meta({ description: 'Interface languages the game supports.' }),
     betLevels: z
       .array(z.number().positive())
       .min(1)
-      .refine((levels) => levels.every((level, index) => index === 0 || level > (levels[index - 1] as number)), { error: 'betLevels must be strictly ascending' })
+      .refine((levels) => levels.every((level, index) => index === 0 || level > (levels[index - 1] as number)), {
+        error: 'betLevels must be strictly ascending',
+      })
       .meta({ description: 'Bets the game accepts per spin, in currency units, ascending.' }),
   })
   .meta({ id: 'Game', description: 'A game of a provider.', examples: [gameExample] });
@@ -51,7 +62,11 @@ export const listProvidersResponse = okEnvelope(z.array(provider)).meta({
 
 export const listGamesQueryParams = z
   .strictObject({ providerId: longIdText.optional().meta({ description: 'Only the games of this provider.' }) })
-  .meta({ id: 'ListGamesQuery', description: 'Query of GET /v1/games; without providerId every game is listed.', examples: [{ providerId: '7' }, {}] });
+  .meta({
+    id: 'ListGamesQuery',
+    description: 'Query of GET /v1/games; without providerId every game is listed.',
+    examples: [{ providerId: '7' }, {}],
+  });
 export type ListGamesQueryParams = z.output<typeof listGamesQueryParams>;
 
 export const listGamesResponse = okEnvelope(z.array(game)).meta({

@@ -1,11 +1,23 @@
 import { describe, expect, it } from '@jest/globals';
 import { game, listGamesQueryParams, provider } from './catalog.js';
 
-const slot = { gameId: 1001, providerId: 7, name: 'Lucky Lanterns', type: 'slot', supportsFreeSpins: true, rtp: 96.1, languages: ['en'], betLevels: [0.1, 0.2, 1] };
+const slot = {
+  gameId: 1001,
+  providerId: 7,
+  name: 'Lucky Lanterns',
+  type: 'slot',
+  supportsFreeSpins: true,
+  rtp: 96.1,
+  languages: ['en'],
+  betLevels: [0.1, 0.2, 1],
+};
 
 describe('catalog: providers and games (DESIGN D15)', () => {
   it('accepts a provider and refuses one without a name', () => {
-    expect(provider.parse({ providerId: 7, name: 'Reelstream Originals' })).toEqual({ providerId: 7, name: 'Reelstream Originals' });
+    expect(provider.parse({ providerId: 7, name: 'Reelstream Originals' })).toEqual({
+      providerId: 7,
+      name: 'Reelstream Originals',
+    });
     expect(provider.safeParse({ providerId: 7, name: '' }).success).toBe(false);
   });
 

@@ -19,7 +19,10 @@ export const errorBody = z
     code: errorCode,
     details: z.array(errorDetail).optional(),
   })
-  .meta({ id: 'ErrorBody', description: 'What went wrong: a stable code and, for invalid requests, one entry per problem.' });
+  .meta({
+    id: 'ErrorBody',
+    description: 'What went wrong: a stable code and, for invalid requests, one entry per problem.',
+  });
 
 export const errorEnvelope = z
   .object({
@@ -36,9 +39,17 @@ export const errorEnvelope = z
         success: false,
         message: 'The request is not valid.',
         data: null,
-        error: { code: 'VALIDATION_FAILED', details: [{ path: 'metaData.spinAmount', message: 'Too big: expected number to be <=100' }] },
+        error: {
+          code: 'VALIDATION_FAILED',
+          details: [{ path: 'metaData.spinAmount', message: 'Too big: expected number to be <=100' }],
+        },
       },
-      { success: false, message: 'The player already has an active bonus call; only one may run at a time.', data: null, error: { code: 'ACTIVE_BONUS_EXISTS' } },
+      {
+        success: false,
+        message: 'The player already has an active bonus call; only one may run at a time.',
+        data: null,
+        error: { code: 'ACTIVE_BONUS_EXISTS' },
+      },
     ],
   });
 
@@ -49,6 +60,10 @@ export function ok<Data>(data: Data, message = 'OK'): OkEnvelope<Data> {
   return { success: true, message, data };
 }
 
-export function failure(code: ErrorCode, message: string = defaultMessageOf(code), details?: ErrorDetail[]): ErrorEnvelope {
+export function failure(
+  code: ErrorCode,
+  message: string = defaultMessageOf(code),
+  details?: ErrorDetail[],
+): ErrorEnvelope {
   return { success: false, message, data: null, error: details === undefined ? { code } : { code, details } };
 }

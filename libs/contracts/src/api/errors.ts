@@ -19,11 +19,14 @@ export const ErrorCatalogue = {
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
   PAYLOAD_TOO_LARGE: { status: 400, message: 'The request body is too large.' },
-  AMOUNT_PRECISION: { status: 400, message: "An amount has more decimal places than the currency allows." },
+  AMOUNT_PRECISION: { status: 400, message: 'An amount has more decimal places than the currency allows.' },
   // Who is calling.
   UNAUTHORIZED: { status: 401, message: 'A valid Authorization: Bearer <API_TOKEN> header is required.' },
   FORBIDDEN: { status: 403, message: 'This operator may not perform this operation.' },
-  PLAYER_NOT_AUTHENTICATED: { status: 403, message: "The operator's wallet did not authenticate the player; the round was canceled." },
+  PLAYER_NOT_AUTHENTICATED: {
+    status: 403,
+    message: "The operator's wallet did not authenticate the player; the round was canceled.",
+  },
   // What is addressed (D18: another operator's resource is also a 404).
   NOT_FOUND: { status: 404, message: 'The resource was not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
@@ -31,8 +34,14 @@ export const ErrorCatalogue = {
   SESSION_NOT_FOUND: { status: 404, message: 'No game session with this token exists.' },
   ROUND_NOT_FOUND: { status: 404, message: 'No round with this id exists in this game session.' },
   // State conflicts.
-  PLATFORM_ID_CONFLICT: { status: 409, message: 'This platformId was already registered with a different request body.' },
-  ACTIVE_BONUS_EXISTS: { status: 409, message: 'The player already has an active bonus call; only one may run at a time.' },
+  PLATFORM_ID_CONFLICT: {
+    status: 409,
+    message: 'This platformId was already registered with a different request body.',
+  },
+  ACTIVE_BONUS_EXISTS: {
+    status: 409,
+    message: 'The player already has an active bonus call; only one may run at a time.',
+  },
   BONUS_ALREADY_COMPLETED: { status: 409, message: 'The bonus call is completed and cannot be canceled.' },
   BONUS_EXPIRED: { status: 409, message: 'The bonus call has expired.' },
   BONUS_NOT_ACTIVE: { status: 409, message: 'The bonus call is not active.' },
@@ -50,26 +59,47 @@ export const ErrorCatalogue = {
   GAME_NOT_IN_BONUS: { status: 422, message: 'The game is not one of the games of this bonus call.' },
   FREE_SPINS_NOT_SUPPORTED: { status: 422, message: 'The game does not support free spins.' },
   EXPIRE_AT_IN_PAST: { status: 422, message: 'expireAt must be in the future.' },
-  EXPIRE_AT_NOT_IN_ZONE: { status: 422, message: "expireAt does not exist in the operator's time zone (the clocks skip it)." },
+  EXPIRE_AT_NOT_IN_ZONE: {
+    status: 422,
+    message: "expireAt does not exist in the operator's time zone (the clocks skip it).",
+  },
   RETURN_URL_NOT_ALLOWED: { status: 422, message: "returnUrl is not within the operator's allowed return origins." },
   BET_NOT_ALLOWED: { status: 422, message: 'The bet is not one of the bet levels of this game.' },
-  BET_LEVEL_NOT_AVAILABLE: { status: 422, message: 'baseBetAmount is not a bet level of every game of the bonus call in its currency.' },
-  CALL_AMOUNT_LIMIT_EXCEEDED: { status: 422, message: "callAmount is above the operator's limit (maxCallAmount) for this currency." },
-  BASE_BET_LIMIT_EXCEEDED: { status: 422, message: "baseBetAmount is above the operator's limit (maxBaseBetAmount) for this currency." },
+  BET_LEVEL_NOT_AVAILABLE: {
+    status: 422,
+    message: 'baseBetAmount is not a bet level of every game of the bonus call in its currency.',
+  },
+  CALL_AMOUNT_LIMIT_EXCEEDED: {
+    status: 422,
+    message: "callAmount is above the operator's limit (maxCallAmount) for this currency.",
+  },
+  BASE_BET_LIMIT_EXCEEDED: {
+    status: 422,
+    message: "baseBetAmount is above the operator's limit (maxBaseBetAmount) for this currency.",
+  },
   CURRENCY_NOT_ALLOWED: { status: 422, message: 'The currency is not one of the currencies this operator may use.' },
-  BONUS_CURRENCY_MISMATCH: { status: 409, message: 'The bonus call is in another currency than this game session; its free spins are played only in a session of its currency.' },
+  BONUS_CURRENCY_MISMATCH: {
+    status: 409,
+    message:
+      'The bonus call is in another currency than this game session; its free spins are played only in a session of its currency.',
+  },
   // Back-pressure and failures.
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry later.' },
   INTERNAL: { status: 503, message: 'An internal error occurred; retry later.' },
-  WALLET_UNAVAILABLE: { status: 503, message: "The operator's wallet did not answer in time; the round will be settled or canceled automatically." },
+  WALLET_UNAVAILABLE: {
+    status: 503,
+    message: "The operator's wallet did not answer in time; the round will be settled or canceled automatically.",
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ErrorCatalogue;
 
 export const ERROR_CODES = Object.keys(ErrorCatalogue) as [ErrorCode, ...ErrorCode[]];
 
-export const errorCode = z.enum(ERROR_CODES).meta({ id: 'ErrorCode', description: 'Stable error code from the error catalogue.' });
+export const errorCode = z
+  .enum(ERROR_CODES)
+  .meta({ id: 'ErrorCode', description: 'Stable error code from the error catalogue.' });
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ErrorCatalogue, value);
@@ -84,9 +114,10 @@ export function defaultMessageOf(code: ErrorCode): string {
 }
 
 /** One entry of `error.details`: which field (`metaData.spinAmount`, `gameId[1]`; empty for the whole body) and why. */
-export const errorDetail = z
-  .object({ path: z.string(), message: z.string() })
-  .meta({ id: 'ErrorDetail', description: 'One problem found in the request: the field path (empty for the whole body) and the reason.' });
+export const errorDetail = z.object({ path: z.string(), message: z.string() }).meta({
+  id: 'ErrorDetail',
+  description: 'One problem found in the request: the field path (empty for the whole body) and the reason.',
+});
 export type ErrorDetail = z.infer<typeof errorDetail>;
 
 /** `['metaData', 'spinAmount']` → `metaData.spinAmount`; `['gameId', 1]` → `gameId[1]`. */
@@ -116,7 +147,9 @@ function detailsOf(issues: readonly z.core.$ZodIssue[], prefix: readonly Propert
     if (issue.code === 'invalid_union') {
       // When the value had the type of exactly one alternative (an array for `number | number[]`),
       // that alternative's own problems say more than "matches none of the alternatives".
-      const typed = issue.errors.filter((branch) => !branch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+      const typed = issue.errors.filter(
+        (branch) => !branch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+      );
       const [only] = typed;
       if (typed.length === 1 && only !== undefined) return detailsOf(only, path);
     }
@@ -131,6 +164,10 @@ export interface ServiceError {
   details?: ErrorDetail[];
 }
 
-export function serviceError(code: ErrorCode, message: string = defaultMessageOf(code), details?: ErrorDetail[]): ServiceError {
+export function serviceError(
+  code: ErrorCode,
+  message: string = defaultMessageOf(code),
+  details?: ErrorDetail[],
+): ServiceError {
   return details === undefined ? { code, message } : { code, message, details };
 }

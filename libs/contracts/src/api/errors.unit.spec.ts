@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import * as z from 'zod';
 import { errorEnvelope, failure, ok, okEnvelope } from './envelope.js';
-import { ERROR_CODES, ErrorCatalogue, errorCode, formatIssuePath, httpStatusOf, isErrorCode, validationDetails } from './errors.js';
+import {
+  ERROR_CODES,
+  ErrorCatalogue,
+  errorCode,
+  formatIssuePath,
+  httpStatusOf,
+  isErrorCode,
+  validationDetails,
+} from './errors.js';
 import { registerBonusCallRequest } from './bonus-call.js';
 
 describe('error catalogue: stable codes, statuses inside D16’s list, never 500 (DESIGN D16)', () => {
@@ -57,15 +65,24 @@ describe('envelope (spec §2.4) and error envelope (DESIGN D16)', () => {
 
   it('failure builds {success: false, message, data: null, error: {code, details?}} with the default message', () => {
     const body = failure('ACTIVE_BONUS_EXISTS');
-    expect(body).toEqual({ success: false, message: ErrorCatalogue.ACTIVE_BONUS_EXISTS.message, data: null, error: { code: 'ACTIVE_BONUS_EXISTS' } });
+    expect(body).toEqual({
+      success: false,
+      message: ErrorCatalogue.ACTIVE_BONUS_EXISTS.message,
+      data: null,
+      error: { code: 'ACTIVE_BONUS_EXISTS' },
+    });
     expect(errorEnvelope.parse(body)).toEqual(body);
     const withDetails = failure('VALIDATION_FAILED', 'bad', [{ path: 'playerId', message: 'too long' }]);
     expect(errorEnvelope.parse(withDetails).error.details).toEqual([{ path: 'playerId', message: 'too long' }]);
   });
 
   it('refuses an error envelope with an unknown code or with data', () => {
-    expect(errorEnvelope.safeParse({ success: false, message: 'x', data: null, error: { code: 'OOPS' } }).success).toBe(false);
-    expect(errorEnvelope.safeParse({ success: false, message: 'x', data: {}, error: { code: 'INTERNAL' } }).success).toBe(false);
+    expect(errorEnvelope.safeParse({ success: false, message: 'x', data: null, error: { code: 'OOPS' } }).success).toBe(
+      false,
+    );
+    expect(
+      errorEnvelope.safeParse({ success: false, message: 'x', data: {}, error: { code: 'INTERNAL' } }).success,
+    ).toBe(false);
   });
 });
 
@@ -98,9 +115,20 @@ describe('validationDetails: one {path, message} per zod issue', () => {
   });
 
   it('keeps a union’s own message when the value fits none of its alternatives', () => {
-    const result = registerBonusCallRequest.safeParse({ platformId: 'p', providerId: 7, gameId: 'all', playerId: 'p', bonusType: 'bonus', callAmount: 1, expireAt: '2026-01-01 00:00:00' });
+    const result = registerBonusCallRequest.safeParse({
+      platformId: 'p',
+      providerId: 7,
+      gameId: 'all',
+      playerId: 'p',
+      bonusType: 'bonus',
+      callAmount: 1,
+      expireAt: '2026-01-01 00:00:00',
+    });
     const details = validationDetails(result.error as z.ZodError);
-    expect(details).toContainEqual({ path: 'gameId', message: 'gameId must be a positive integer or a non-empty array of distinct positive integers' });
+    expect(details).toContainEqual({
+      path: 'gameId',
+      message: 'gameId must be a positive integer or a non-empty array of distinct positive integers',
+    });
     expect(details).toContainEqual({ path: 'bonusType', message: 'bonusType must be 1 (FreeSpin) or 2 (Regular)' });
   });
 });

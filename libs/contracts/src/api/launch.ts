@@ -26,10 +26,16 @@ export const languageTag = z
   .string()
   .regex(LANGUAGE_PATTERN, { error: 'language must be a language code such as en, ko or zh-CN' })
   .transform((tag) => normaliseLanguageTag(tag) as string)
-  .meta({ description: 'Language of the game interface: a 2–3 letter code with optional script and region (en, ko, zh-CN).', examples: ['en'] });
+  .meta({
+    description: 'Language of the game interface: a 2–3 letter code with optional script and region (en, ko, zh-CN).',
+    examples: ['en'],
+  });
 
 /** The URL the player returns to: absolute http(s) only (D19); `javascript:` and friends never reach a page. */
-export const returnUrl = httpUrl.meta({ description: 'Absolute http(s) URL the player is sent to on leaving the game.', examples: ['https://casino.example/lobby'] });
+export const returnUrl = httpUrl.meta({
+  description: 'Absolute http(s) URL the player is sent to on leaving the game.',
+  examples: ['https://casino.example/lobby'],
+});
 
 /**
  * D19's contextual half: with allowed origins configured, the URL's origin must be one of them
@@ -65,27 +71,59 @@ export const launchGameRequest = z
     isStreamer: z.boolean({ error: 'isStreamer must be true or false (a JSON boolean)' }).meta({
       description: "When true, the player's results stay out of the agent report and the streamer RTP profile applies.",
     }),
-    currency: currencyCode.optional().meta({ description: "The player's currency; the operator's default currency when omitted (DESIGN D6)." }),
-    demo: z
-      .boolean({ error: 'demo must be true or false (a JSON boolean)' })
+    currency: currencyCode
       .optional()
-      .meta({ description: 'A play-money session: no wallet callbacks, the game-server keeps a demo balance. Default false.' }),
+      .meta({ description: "The player's currency; the operator's default currency when omitted (DESIGN D6)." }),
+    demo: z.boolean({ error: 'demo must be true or false (a JSON boolean)' }).optional().meta({
+      description: 'A play-money session: no wallet callbacks, the game-server keeps a demo balance. Default false.',
+    }),
   })
   .meta({
     id: 'LaunchGameRequest',
     description: 'Body of POST /v1/game/launch (spec §2.3).',
     examples: [
-      { playerId: 'player_42', providerId: 7, gameId: 1001, language: 'en', returnUrl: 'https://casino.example/lobby', isStreamer: false },
-      { playerId: 'streamer_1', providerId: 7, gameId: 1002, language: 'ko', returnUrl: 'https://casino.example/', isStreamer: true, currency: 'KRW' },
-      { playerId: 'visitor_7', providerId: 7, gameId: 1001, language: 'ja', returnUrl: 'https://casino.example/', isStreamer: false, demo: true },
+      {
+        playerId: 'player_42',
+        providerId: 7,
+        gameId: 1001,
+        language: 'en',
+        returnUrl: 'https://casino.example/lobby',
+        isStreamer: false,
+      },
+      {
+        playerId: 'streamer_1',
+        providerId: 7,
+        gameId: 1002,
+        language: 'ko',
+        returnUrl: 'https://casino.example/',
+        isStreamer: true,
+        currency: 'KRW',
+      },
+      {
+        playerId: 'visitor_7',
+        providerId: 7,
+        gameId: 1001,
+        language: 'ja',
+        returnUrl: 'https://casino.example/',
+        isStreamer: false,
+        demo: true,
+      },
     ],
   });
 
 export type LaunchGameInput = z.input<typeof launchGameRequest>;
 export type LaunchGameRequest = z.output<typeof launchGameRequest>;
 
-export const launchGameResponse = okEnvelope(httpUrl.meta({ description: 'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>.' })).meta({
+export const launchGameResponse = okEnvelope(
+  httpUrl.meta({ description: 'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>.' }),
+).meta({
   id: 'LaunchGameResponse',
   description: 'The session-specific launch URL (spec §4.3).',
-  examples: [{ success: true, message: 'OK', data: 'http://localhost:8081/launch?token=q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g' }],
+  examples: [
+    {
+      success: true,
+      message: 'OK',
+      data: 'http://localhost:8081/launch?token=q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
+    },
+  ],
 });

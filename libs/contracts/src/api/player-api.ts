@@ -48,9 +48,12 @@ export const playerBonusView = z
   .strictObject({
     issueId: longId,
     status: bonusCallStatusName,
-    currency: currencyCode.meta({ description: "The bonus call's currency (fixed at registration): the amounts of this view are in it." }),
+    currency: currencyCode.meta({
+      description: "The bonus call's currency (fixed at registration): the amounts of this view are in it.",
+    }),
     playable: z.boolean().meta({
-      description: 'false when the bonus call is in another currency than this session: its free spins are played only in a session of its currency, and spins here are paid (DESIGN D6 amended).',
+      description:
+        'false when the bonus call is in another currency than this session: its free spins are played only in a session of its currency, and spins here are paid (DESIGN D6 amended).',
     }),
     spinAmount: spinAmountValue,
     spinsUsed: z.number().int().min(0),
@@ -61,13 +64,22 @@ export const playerBonusView = z
     winCapLeft: units,
     expireAt: isoInstant,
   })
-  .meta({ id: 'PlayerBonus', description: "The session player's free-spin bonus for this game, as the free-spins badge shows it (or, when not playable, the notice that it is in another currency)." });
+  .meta({
+    id: 'PlayerBonus',
+    description:
+      "The session player's free-spin bonus for this game, as the free-spins badge shows it (or, when not playable, the notice that it is in another currency).",
+  });
 export type PlayerBonusView = z.infer<typeof playerBonusView>;
 
 export const playerSession = z
   .strictObject({
     playerId,
-    game: z.strictObject({ gameId: catalogId, providerId: catalogId, name: z.string().min(1), type: z.enum(GAME_TYPES) }),
+    game: z.strictObject({
+      gameId: catalogId,
+      providerId: catalogId,
+      name: z.string().min(1),
+      type: z.enum(GAME_TYPES),
+    }),
     layout: gameLayout,
     currency: currencyCode,
     /** The launch language, normalised (`zh-CN`); the page falls back to English for one it has no texts for. */
@@ -80,19 +92,38 @@ export const playerSession = z
     activeBonus: playerBonusView.nullable(),
     expiresAt: isoInstant,
   })
-  .meta({ id: 'PlayerSession', description: 'GET /api/sessions/{token}: the session as the game page shows it (D23).' });
+  .meta({
+    id: 'PlayerSession',
+    description: 'GET /api/sessions/{token}: the session as the game page shows it (D23).',
+  });
 export type PlayerSession = z.infer<typeof playerSession>;
 
 export const spinRequest = z
   .strictObject({
-    bet: z.number().positive().finite().optional().meta({ description: 'One of betLevels; required for a paid spin, ignored for a free spin.' }),
-    issueId: longId.optional().meta({ description: 'The free-spin bonus the page believes it plays; a spin of any other bonus is refused.' }),
+    bet: z
+      .number()
+      .positive()
+      .finite()
+      .optional()
+      .meta({ description: 'One of betLevels; required for a paid spin, ignored for a free spin.' }),
+    issueId: longId
+      .optional()
+      .meta({ description: 'The free-spin bonus the page believes it plays; a spin of any other bonus is refused.' }),
     playerId: playerId.optional().meta({ description: "When given, must be the session's player." }),
   })
-  .meta({ id: 'SpinRequest', description: 'POST /api/sessions/{token}/spin. A free spin is played whenever the session player has an active free-spin bonus for this game.' });
+  .meta({
+    id: 'SpinRequest',
+    description:
+      'POST /api/sessions/{token}/spin. A free spin is played whenever the session player has an active free-spin bonus for this game.',
+  });
 export type SpinRequest = z.infer<typeof spinRequest>;
 
-export const lineWinView = z.strictObject({ line: z.number().int().min(0), symbol: z.string().length(1), count: z.number().int().min(1), win: units });
+export const lineWinView = z.strictObject({
+  line: z.number().int().min(0),
+  symbol: z.string().length(1),
+  count: z.number().int().min(1),
+  win: units,
+});
 
 export const slotSpinView = z.strictObject({
   /** Visible symbols, one string per reel, top row first. */
@@ -108,7 +139,14 @@ export const roundOutcomeView = z.discriminatedUnion('kind', [
   slotSpinView.extend({
     kind: z.literal('slot'),
     /** The game's own feature (scatter-triggered bonus games), when the spin triggered it. */
-    feature: z.strictObject({ awardedGames: z.number().int().min(1), multiplier: z.number().int().min(1), spins: z.array(slotSpinView), win: units }).nullable(),
+    feature: z
+      .strictObject({
+        awardedGames: z.number().int().min(1),
+        multiplier: z.number().int().min(1),
+        spins: z.array(slotSpinView),
+        win: units,
+      })
+      .nullable(),
   }),
   z.strictObject({ kind: z.literal('instant'), segment: z.number().int().min(0), multiplier: z.number().min(0) }),
 ]);
@@ -140,7 +178,10 @@ export const spinResult = z
     outcome: roundOutcomeView,
     bonus: spinBonusView.nullable(),
   })
-  .meta({ id: 'SpinResult', description: 'The settled round of a spin: what the reels show, what it paid, and the bonus after it.' });
+  .meta({
+    id: 'SpinResult',
+    description: 'The settled round of a spin: what the reels show, what it paid, and the bonus after it.',
+  });
 export type SpinResult = z.infer<typeof spinResult>;
 
 export const ROUND_STATUSES = ['open', 'settled', 'canceled'] as const;
@@ -159,7 +200,10 @@ export const playerRound = z
     reason: z.string().nullable(),
     startedAt: isoInstant,
   })
-  .meta({ id: 'PlayerRound', description: 'GET /api/sessions/{token}/rounds/{roundId}: one round of the session, replayed from its record.' });
+  .meta({
+    id: 'PlayerRound',
+    description: 'GET /api/sessions/{token}/rounds/{roundId}: one round of the session, replayed from its record.',
+  });
 export type PlayerRound = z.infer<typeof playerRound>;
 
 export const playerSessionResponse = okEnvelope(playerSession);

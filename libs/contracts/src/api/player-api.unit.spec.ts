@@ -20,7 +20,13 @@ const bonus = {
 const session = {
   playerId: 'player_42',
   game: { gameId: 101, providerId: 1, name: 'Lotus Garden', type: 'slot' },
-  layout: { kind: 'slot', reels: 5, rows: 3, symbols: [{ code: 'W', name: 'Wild', role: 'wild' }], paylines: [[1, 1, 1, 1, 1]] },
+  layout: {
+    kind: 'slot',
+    reels: 5,
+    rows: 3,
+    symbols: [{ code: 'W', name: 'Wild', role: 'wild' }],
+    paylines: [[1, 1, 1, 1, 1]],
+  },
   currency: 'EUR',
   language: 'ko',
   returnUrl: 'https://casino.example/lobby',
@@ -30,7 +36,16 @@ const session = {
   activeBonus: bonus,
   expiresAt: '2026-05-01T14:00:00.000Z',
 };
-const slotOutcome = { kind: 'slot', window: ['AKQ', 'JTW', 'AAS', 'KQJ', 'T9A'], lineWins: [{ line: 0, symbol: 'A', count: 3, win: 0.5 }], scatterCount: 1, scatterWin: 0, multiplier: 1, win: 0.5, feature: null };
+const slotOutcome = {
+  kind: 'slot',
+  window: ['AKQ', 'JTW', 'AAS', 'KQJ', 'T9A'],
+  lineWins: [{ line: 0, symbol: 'A', count: 3, win: 0.5 }],
+  scatterCount: 1,
+  scatterWin: 0,
+  multiplier: 1,
+  win: 0.5,
+  feature: null,
+};
 
 describe('player API (D23): the session view', () => {
   it('accepts a session with an unknown balance and an active bonus', () => {
@@ -42,7 +57,18 @@ describe('player API (D23): the session view', () => {
   });
 
   it('carries the bonus currency and whether this session can play it (D6 amended: a KRW bonus in a EUR session is not playable)', () => {
-    const elsewhere = { ...session, activeBonus: { ...bonus, currency: 'KRW', playable: false, baseBet: 200, winSoFar: 0, winCap: 50_000, winCapLeft: 50_000 } };
+    const elsewhere = {
+      ...session,
+      activeBonus: {
+        ...bonus,
+        currency: 'KRW',
+        playable: false,
+        baseBet: 200,
+        winSoFar: 0,
+        winCap: 50_000,
+        winCapLeft: 50_000,
+      },
+    };
     expect(playerSession.parse(elsewhere)).toEqual(elsewhere);
     const { currency: _currency, ...withoutCurrency } = bonus;
     expect(playerSession.safeParse({ ...session, activeBonus: withoutCurrency }).success).toBe(false);
@@ -61,9 +87,12 @@ describe('player API (D23): the spin request', () => {
     expect(spinRequest.parse({ issueId: 5, playerId: 'player_42' })).toEqual({ issueId: 5, playerId: 'player_42' });
   });
 
-  it.each([{ bet: 0 }, { bet: -1 }, { bet: '1' }, { bet: 1, amount: 1 }, { playerId: 'a-b' }, { issueId: 1.5 }])('refuses %j', (body) => {
-    expect(spinRequest.safeParse(body).success).toBe(false);
-  });
+  it.each([{ bet: 0 }, { bet: -1 }, { bet: '1' }, { bet: 1, amount: 1 }, { playerId: 'a-b' }, { issueId: 1.5 }])(
+    'refuses %j',
+    (body) => {
+      expect(spinRequest.safeParse(body).success).toBe(false);
+    },
+  );
 });
 
 describe('player API (D23): results', () => {
@@ -76,25 +105,85 @@ describe('player API (D23): results', () => {
       win: 0.5,
       balance: 100.5,
       outcome: slotOutcome,
-      bonus: { issueId: 5, spinNumber: 10, spinsLeft: 0, winSoFar: 2.1, winCapLeft: 47.9, capped: false, completed: true },
+      bonus: {
+        issueId: 5,
+        spinNumber: 10,
+        spinsLeft: 0,
+        winSoFar: 2.1,
+        winCapLeft: 47.9,
+        capped: false,
+        completed: true,
+      },
     };
     expect(spinResponse.parse({ success: true, message: 'OK', data: result }).data).toEqual(spinResult.parse(result));
   });
 
   it('accepts an instant round and a canceled round without outcome', () => {
-    expect(spinResult.safeParse({ roundId: 1, kind: 'paid', currency: 'EUR', bet: 1, win: 1.2, balance: 10, outcome: { kind: 'instant', segment: 2, multiplier: 1.2 }, bonus: null }).success).toBe(true);
+    expect(
+      spinResult.safeParse({
+        roundId: 1,
+        kind: 'paid',
+        currency: 'EUR',
+        bet: 1,
+        win: 1.2,
+        balance: 10,
+        outcome: { kind: 'instant', segment: 2, multiplier: 1.2 },
+        bonus: null,
+      }).success,
+    ).toBe(true);
     // Every amount crosses the boundary with its currency.
-    expect(spinResult.safeParse({ roundId: 1, kind: 'paid', bet: 1, win: 1.2, balance: 10, outcome: { kind: 'instant', segment: 2, multiplier: 1.2 }, bonus: null }).success).toBe(false);
-    const canceled = { roundId: 1, kind: 'paid', status: 'canceled', currency: 'EUR', bet: 1, win: null, outcome: null, reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY', startedAt: '2026-05-01T10:00:00.000Z' };
+    expect(
+      spinResult.safeParse({
+        roundId: 1,
+        kind: 'paid',
+        bet: 1,
+        win: 1.2,
+        balance: 10,
+        outcome: { kind: 'instant', segment: 2, multiplier: 1.2 },
+        bonus: null,
+      }).success,
+    ).toBe(false);
+    const canceled = {
+      roundId: 1,
+      kind: 'paid',
+      status: 'canceled',
+      currency: 'EUR',
+      bet: 1,
+      win: null,
+      outcome: null,
+      reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY',
+      startedAt: '2026-05-01T10:00:00.000Z',
+    };
     expect(playerRound.parse(canceled)).toEqual(canceled);
   });
 
   it('refuses a kind other than paid, free and demo', () => {
-    expect(spinResult.safeParse({ roundId: 1, kind: 'bonus', currency: 'EUR', bet: 1, win: 0, balance: null, outcome: slotOutcome, bonus: null }).success).toBe(false);
+    expect(
+      spinResult.safeParse({
+        roundId: 1,
+        kind: 'bonus',
+        currency: 'EUR',
+        bet: 1,
+        win: 0,
+        balance: null,
+        outcome: slotOutcome,
+        bonus: null,
+      }).success,
+    ).toBe(false);
   });
 
   it('answers refusals in the API envelope with the catalogue status (D16)', () => {
-    expect(failure('SPIN_IN_PROGRESS')).toEqual({ success: false, message: 'A spin of this game session is still in progress.', data: null, error: { code: 'SPIN_IN_PROGRESS' } });
-    expect([httpStatusOf('SPIN_IN_PROGRESS'), httpStatusOf('PLAYER_NOT_AUTHENTICATED'), httpStatusOf('ROUND_NOT_FOUND'), httpStatusOf('WALLET_UNAVAILABLE')]).toEqual([409, 403, 404, 503]);
+    expect(failure('SPIN_IN_PROGRESS')).toEqual({
+      success: false,
+      message: 'A spin of this game session is still in progress.',
+      data: null,
+      error: { code: 'SPIN_IN_PROGRESS' },
+    });
+    expect([
+      httpStatusOf('SPIN_IN_PROGRESS'),
+      httpStatusOf('PLAYER_NOT_AUTHENTICATED'),
+      httpStatusOf('ROUND_NOT_FOUND'),
+      httpStatusOf('WALLET_UNAVAILABLE'),
+    ]).toEqual([409, 403, 404, 503]);
   });
 });

@@ -9,7 +9,13 @@
  * type / parameter, where OpenAPI expects request examples anyway.
  */
 import * as z from 'zod';
-import { bonusCallPathParams, cancelBonusCallRequest, cancelBonusCallResponse, registerBonusCallRequest, registerBonusCallResponse } from './bonus-call.js';
+import {
+  bonusCallPathParams,
+  cancelBonusCallRequest,
+  cancelBonusCallResponse,
+  registerBonusCallRequest,
+  registerBonusCallResponse,
+} from './bonus-call.js';
 import { getBonusCallResponse, listBonusCallsQueryParams, listBonusCallsResponse } from './bonus-status.js';
 import { listGamesQueryParams, listGamesResponse, listProvidersResponse } from './catalog.js';
 import { errorEnvelope } from './envelope.js';
@@ -83,13 +89,28 @@ export const ApiOperations = {
     response: launchGameResponse,
     errors: ['PROVIDER_NOT_FOUND', 'GAME_NOT_FOUND', 'GAME_NOT_OF_PROVIDER', 'RETURN_URL_NOT_ALLOWED'],
   },
-  listProviders: { method: 'get', path: '/v1/providers', summary: 'List game providers', response: listProvidersResponse, errors: [] },
-  listGames: { method: 'get', path: '/v1/games', summary: 'List games', query: listGamesQueryParams, response: listGamesResponse, errors: [] },
+  listProviders: {
+    method: 'get',
+    path: '/v1/providers',
+    summary: 'List game providers',
+    response: listProvidersResponse,
+    errors: [],
+  },
+  listGames: {
+    method: 'get',
+    path: '/v1/games',
+    summary: 'List games',
+    query: listGamesQueryParams,
+    response: listGamesResponse,
+    errors: [],
+  },
 } as const satisfies Record<string, ApiOperation>;
 
 /** Every named API schema (each has `.meta({id, description, examples})`). */
 export const ApiSchemas: readonly z.ZodType[] = [
-  ...Object.values(ApiOperations).flatMap((operation: ApiOperation) => [operation.body, operation.query, operation.params, operation.response].filter((schema) => schema !== undefined)),
+  ...Object.values(ApiOperations).flatMap((operation: ApiOperation) =>
+    [operation.body, operation.query, operation.params, operation.response].filter((schema) => schema !== undefined),
+  ),
   errorEnvelope,
 ];
 
@@ -102,6 +123,7 @@ export interface ApiSchemaMeta {
 /** The id, description and wire examples of an API schema. */
 export function apiSchemaMeta(schema: z.ZodType): ApiSchemaMeta {
   const meta = z.globalRegistry.get(schema);
-  if (typeof meta?.id !== 'string' || typeof meta.description !== 'string') throw new Error('not a named API schema (no id or description in its meta)');
+  if (typeof meta?.id !== 'string' || typeof meta.description !== 'string')
+    throw new Error('not a named API schema (no id or description in its meta)');
   return { id: meta.id, description: meta.description, examples: Array.isArray(meta.examples) ? meta.examples : [] };
 }

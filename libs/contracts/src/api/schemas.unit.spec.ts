@@ -28,24 +28,41 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
     );
   });
 
-  it.each(named.map((entry) => [entry.id, entry] as const))('%s: converts in input mode, is described, and every example parses', (id, { schema, description, examples }) => {
-    const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as { $ref?: string; $defs?: Record<string, { description?: string }> };
-    expect(json.$ref).toBe(`#/$defs/${id}`);
-    expect(json.$defs?.[id]?.description).toBe(description);
-    expect(description.length).toBeGreaterThan(10);
-    expect(examples.length).toBeGreaterThan(0);
-    for (const example of examples) {
-      const result = schema.safeParse(example);
-      expect(result.error?.issues ?? []).toEqual([]);
-    }
-  });
+  it.each(named.map((entry) => [entry.id, entry] as const))(
+    '%s: converts in input mode, is described, and every example parses',
+    (id, { schema, description, examples }) => {
+      const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as {
+        $ref?: string;
+        $defs?: Record<string, { description?: string }>;
+      };
+      expect(json.$ref).toBe(`#/$defs/${id}`);
+      expect(json.$defs?.[id]?.description).toBe(description);
+      expect(description.length).toBeGreaterThan(10);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) {
+        const result = schema.safeParse(example);
+        expect(result.error?.issues ?? []).toEqual([]);
+      }
+    },
+  );
 
   it('documents the register body as the operator sends it, not the normalised output', () => {
     const json = z.toJSONSchema(ApiOperations.registerBonusCall.body, { io: 'input', target: 'draft-2020-12' }) as {
       $defs: Record<string, { properties: Record<string, unknown>; additionalProperties: boolean; required: string[] }>;
     };
     const register = json.$defs.RegisterBonusCallRequest;
-    expect(Object.keys(register?.properties ?? {})).toEqual(['platformId', 'issueId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'currency', 'expireAt', 'metaData']);
+    expect(Object.keys(register?.properties ?? {})).toEqual([
+      'platformId',
+      'issueId',
+      'providerId',
+      'gameId',
+      'playerId',
+      'bonusType',
+      'callAmount',
+      'currency',
+      'expireAt',
+      'metaData',
+    ]);
     expect(register?.required).toEqual(['providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt']);
     expect(register?.additionalProperties).toBe(false);
   });

@@ -5,7 +5,13 @@
 import * as z from 'zod';
 import type { CallbackCommand } from './requests.js';
 
-export const CALLBACK_STATUS_CODES = ['OK', 'ERR_NOT_AUTHENTICATED', 'ERR_NOT_ENOUGH_MONEY', 'ERR_INTEGRITY_CHECK_FAILED', 'ERR_UNKNOWN'] as const;
+export const CALLBACK_STATUS_CODES = [
+  'OK',
+  'ERR_NOT_AUTHENTICATED',
+  'ERR_NOT_ENOUGH_MONEY',
+  'ERR_INTEGRITY_CHECK_FAILED',
+  'ERR_UNKNOWN',
+] as const;
 export const callbackStatusCode = z.enum(CALLBACK_STATUS_CODES);
 export type CallbackStatusCode = z.infer<typeof callbackStatusCode>;
 
@@ -44,12 +50,19 @@ export type ParsedOperatorReply =
 export function parseOperatorReply(value: unknown, command?: CallbackCommand): ParsedOperatorReply {
   const result = operatorReply.safeParse(value);
   if (!result.success) {
-    const reason = result.error.issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ');
+    const reason = result.error.issues
+      .map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`)
+      .join('; ');
     return { valid: false, statusCode: 'ERR_UNKNOWN', balance: null, reason: `malformed operator reply: ${reason}` };
   }
   const { statusCode, balance } = result.data;
   if (command !== undefined && !isStatusCodeAllowed(command, statusCode)) {
-    return { valid: false, statusCode: 'ERR_UNKNOWN', balance: null, reason: `status code ${statusCode} is not a valid answer to ${command}` };
+    return {
+      valid: false,
+      statusCode: 'ERR_UNKNOWN',
+      balance: null,
+      reason: `status code ${statusCode} is not a valid answer to ${command}`,
+    };
   }
   return { valid: true, statusCode, balance };
 }
@@ -61,7 +74,12 @@ export function parseOperatorReplyText(text: string, command?: CallbackCommand):
     value = JSON.parse(text);
   } catch {
     const preview = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-    return { valid: false, statusCode: 'ERR_UNKNOWN', balance: null, reason: `operator reply is not JSON: ${JSON.stringify(preview)}` };
+    return {
+      valid: false,
+      statusCode: 'ERR_UNKNOWN',
+      balance: null,
+      reason: `operator reply is not JSON: ${JSON.stringify(preview)}`,
+    };
   }
   return parseOperatorReply(value, command);
 }

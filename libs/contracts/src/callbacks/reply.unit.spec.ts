@@ -1,14 +1,31 @@
 import { describe, expect, it } from '@jest/globals';
-import { CallbackStatusCodesByCommand, isStatusCodeAllowed, parseOperatorReply, parseOperatorReplyText } from './reply.js';
+import {
+  CallbackStatusCodesByCommand,
+  isStatusCodeAllowed,
+  parseOperatorReply,
+  parseOperatorReplyText,
+} from './reply.js';
 
 describe('operator reply: {balance, statusCode} (spec §6, §7)', () => {
   it('accepts an OK reply and an error reply that still carries the balance', () => {
-    expect(parseOperatorReply({ balance: 98.5, statusCode: 'OK' })).toEqual({ valid: true, statusCode: 'OK', balance: 98.5 });
-    expect(parseOperatorReply({ balance: 0.2, statusCode: 'ERR_NOT_ENOUGH_MONEY' }, 'bet')).toEqual({ valid: true, statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.2 });
+    expect(parseOperatorReply({ balance: 98.5, statusCode: 'OK' })).toEqual({
+      valid: true,
+      statusCode: 'OK',
+      balance: 98.5,
+    });
+    expect(parseOperatorReply({ balance: 0.2, statusCode: 'ERR_NOT_ENOUGH_MONEY' }, 'bet')).toEqual({
+      valid: true,
+      statusCode: 'ERR_NOT_ENOUGH_MONEY',
+      balance: 0.2,
+    });
   });
 
   it('ignores extra keys an operator adds', () => {
-    expect(parseOperatorReply({ balance: 1, statusCode: 'OK', currency: 'EUR', txId: 'x' })).toEqual({ valid: true, statusCode: 'OK', balance: 1 });
+    expect(parseOperatorReply({ balance: 1, statusCode: 'OK', currency: 'EUR', txId: 'x' })).toEqual({
+      valid: true,
+      statusCode: 'OK',
+      balance: 1,
+    });
   });
 });
 
@@ -43,7 +60,11 @@ describe('operator reply: anything malformed is ERR_UNKNOWN with the reason (spe
     const parsed = parseOperatorReplyText(`<html>${'x'.repeat(500)}</html>`, 'win');
     expect(parsed).toMatchObject({ valid: false, statusCode: 'ERR_UNKNOWN' });
     expect(!parsed.valid && parsed.reason.length).toBeLessThan(150);
-    expect(parseOperatorReplyText('{"balance":3,"statusCode":"OK"}', 'win')).toEqual({ valid: true, statusCode: 'OK', balance: 3 });
+    expect(parseOperatorReplyText('{"balance":3,"statusCode":"OK"}', 'win')).toEqual({
+      valid: true,
+      statusCode: 'OK',
+      balance: 3,
+    });
   });
 });
 
@@ -56,7 +77,12 @@ describe('status codes per command as data (spec §7 table, DESIGN D9)', () => {
   });
 
   it('cancel is never short of money: OK, or a failure that is retried', () => {
-    expect(CallbackStatusCodesByCommand.cancel).toEqual(['OK', 'ERR_NOT_AUTHENTICATED', 'ERR_INTEGRITY_CHECK_FAILED', 'ERR_UNKNOWN']);
+    expect(CallbackStatusCodesByCommand.cancel).toEqual([
+      'OK',
+      'ERR_NOT_AUTHENTICATED',
+      'ERR_INTEGRITY_CHECK_FAILED',
+      'ERR_UNKNOWN',
+    ]);
     expect(isStatusCodeAllowed('cancel', 'ERR_NOT_ENOUGH_MONEY')).toBe(false);
   });
 });

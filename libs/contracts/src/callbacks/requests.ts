@@ -35,21 +35,56 @@ const units = z.number().min(0);
 
 function callbackSchemas(encoding: WireIdEncoding) {
   const id = wireLongId(encoding);
-  const common = { transactionId: id, playerId, roundId: id, providerId: catalogId, gameCode: catalogId, bonusId: wireBonusId, timestamp: unixSeconds };
-  const bet = z.strictObject({ command: z.literal('bet'), ...common, currency: currencyCode, amount: positiveUnits, isBonusBusy: z.boolean() });
+  const common = {
+    transactionId: id,
+    playerId,
+    roundId: id,
+    providerId: catalogId,
+    gameCode: catalogId,
+    bonusId: wireBonusId,
+    timestamp: unixSeconds,
+  };
+  const bet = z.strictObject({
+    command: z.literal('bet'),
+    ...common,
+    currency: currencyCode,
+    amount: positiveUnits,
+    isBonusBusy: z.boolean(),
+  });
   const win = z.strictObject({ command: z.literal('win'), ...common, amount: units, isRoundFinished: z.boolean() });
-  const betwin = z.strictObject({ command: z.literal('betwin'), ...common, betAmount: positiveUnits, winAmount: units });
+  const betwin = z.strictObject({
+    command: z.literal('betwin'),
+    ...common,
+    betAmount: positiveUnits,
+    winAmount: units,
+  });
   // One object with the amounts optional, refined to exactly one of the two shapes: a discriminated
   // union cannot hold two options with the same `command`.
   const cancel = z
-    .strictObject({ command: z.literal('cancel'), ...common, refTransactionId: id, amount: positiveUnits.optional(), betAmount: positiveUnits.optional(), winAmount: units.optional() })
+    .strictObject({
+      command: z.literal('cancel'),
+      ...common,
+      refTransactionId: id,
+      amount: positiveUnits.optional(),
+      betAmount: positiveUnits.optional(),
+      winAmount: units.optional(),
+    })
     .superRefine((body, ctx) => {
       const ofBet = body.amount !== undefined;
       const ofBetwin = body.betAmount !== undefined || body.winAmount !== undefined;
       if (ofBet === ofBetwin) {
-        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'a cancel carries amount (of a bet) or betAmount and winAmount (of a betwin), not both and not neither' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['amount'],
+          message:
+            'a cancel carries amount (of a bet) or betAmount and winAmount (of a betwin), not both and not neither',
+        });
       } else if (ofBetwin && (body.betAmount === undefined || body.winAmount === undefined)) {
-        ctx.addIssue({ code: 'custom', path: [body.betAmount === undefined ? 'betAmount' : 'winAmount'], message: 'the cancel of a betwin carries both betAmount and winAmount' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [body.betAmount === undefined ? 'betAmount' : 'winAmount'],
+          message: 'the cancel of a betwin carries both betAmount and winAmount',
+        });
       }
     })
     .transform((body) => body as CancelCallback);
@@ -94,30 +129,63 @@ export type CallbackRequest = z.output<typeof callbackRequest>;
 export type CallbackCommand = CallbackRequest['command'];
 export const CALLBACK_COMMANDS = ['bet', 'win', 'betwin', 'cancel'] as const satisfies readonly CallbackCommand[];
 
-type Encoded<Body, Id> = { [Key in keyof Body]: Key extends 'transactionId' | 'roundId' | 'refTransactionId' ? Id : Body[Key] };
-export type WireCallback<Body extends CallbackRequest = CallbackRequest> = Encoded<Body, string> | Encoded<Body, number>;
+type Encoded<Body, Id> = {
+  [Key in keyof Body]: Key extends 'transactionId' | 'roundId' | 'refTransactionId' ? Id : Body[Key];
+};
+export type WireCallback<Body extends CallbackRequest = CallbackRequest> =
+  Encoded<Body, string> | Encoded<Body, number>;
 
 /**
  * The body to send, ids in the operator's encoding, keys in the order of the spec's tables (the
  * signature covers the raw bytes, so the order is part of the contract). The input is validated
  * first: a malformed callback never leaves the platform.
  */
-export function encodeCallback<Body extends CallbackRequest>(body: Body, encoding: CallbackIdEncoding): WireCallback<Body> {
+export function encodeCallback<Body extends CallbackRequest>(
+  body: Body,
+  encoding: CallbackIdEncoding,
+): WireCallback<Body> {
   const valid = callbackRequest.parse(body);
   const id = (value: number): string | number => (encoding === 'string' ? String(value) : value);
   const head = { command: valid.command, transactionId: id(valid.transactionId) };
-  const ids = { playerId: valid.playerId, roundId: id(valid.roundId), providerId: valid.providerId, gameCode: valid.gameCode };
+  const ids = {
+    playerId: valid.playerId,
+    roundId: id(valid.roundId),
+    providerId: valid.providerId,
+    gameCode: valid.gameCode,
+  };
   const tail = { bonusId: valid.bonusId, timestamp: valid.timestamp };
   switch (valid.command) {
     case 'bet':
-      return { ...head, ...ids, currency: valid.currency, amount: valid.amount, isBonusBusy: valid.isBonusBusy, ...tail } as WireCallback<Body>;
+      return {
+        ...head,
+        ...ids,
+        currency: valid.currency,
+        amount: valid.amount,
+        isBonusBusy: valid.isBonusBusy,
+        ...tail,
+      } as WireCallback<Body>;
     case 'win':
-      return { ...head, ...ids, amount: valid.amount, isRoundFinished: valid.isRoundFinished, ...tail } as WireCallback<Body>;
+      return {
+        ...head,
+        ...ids,
+        amount: valid.amount,
+        isRoundFinished: valid.isRoundFinished,
+        ...tail,
+      } as WireCallback<Body>;
     case 'betwin':
       return { ...head, ...ids, betAmount: valid.betAmount, winAmount: valid.winAmount, ...tail } as WireCallback<Body>;
     case 'cancel': {
-      const moved = valid.amount !== undefined ? { amount: valid.amount } : { betAmount: valid.betAmount, winAmount: valid.winAmount };
-      return { ...head, refTransactionId: id(valid.refTransactionId), ...ids, ...moved, ...tail } as unknown as WireCallback<Body>;
+      const moved =
+        valid.amount !== undefined
+          ? { amount: valid.amount }
+          : { betAmount: valid.betAmount, winAmount: valid.winAmount };
+      return {
+        ...head,
+        refTransactionId: id(valid.refTransactionId),
+        ...ids,
+        ...moved,
+        ...tail,
+      } as unknown as WireCallback<Body>;
     }
     default: {
       const unreachable: never = valid;

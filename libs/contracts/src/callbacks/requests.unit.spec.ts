@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { betCallback, callbackRequest, callbackRequestFor, cancelCallback, encodeCallback, parseCallback, winCallback, type CallbackRequest } from './requests.js';
+import {
+  betCallback,
+  callbackRequest,
+  callbackRequestFor,
+  cancelCallback,
+  encodeCallback,
+  parseCallback,
+  winCallback,
+  type CallbackRequest,
+} from './requests.js';
 
 const bet = {
   command: 'bet',
@@ -16,10 +25,55 @@ const bet = {
   timestamp: 1777777777,
 } as const satisfies CallbackRequest;
 
-const win = { command: 'win', transactionId: 11, playerId: 'player_42', roundId: 12, providerId: 7, gameCode: 1001, amount: 0, isRoundFinished: true, bonusId: 99, timestamp: 1777777778 } as const;
-const betwin = { command: 'betwin', transactionId: 13, playerId: 'player_42', roundId: 14, providerId: 7, gameCode: 1001, betAmount: 2, winAmount: 7.25, bonusId: 0, timestamp: 1777777779 } as const;
-const cancel = { command: 'cancel', transactionId: 15, refTransactionId: 13, playerId: 'player_42', roundId: 14, providerId: 7, gameCode: 1001, amount: 2, bonusId: 0, timestamp: 1777777780 } as const;
-const cancelOfBetwin = { command: 'cancel', transactionId: 16, refTransactionId: 13, playerId: 'player_42', roundId: 14, providerId: 7, gameCode: 1001, betAmount: 2, winAmount: 7.25, bonusId: 0, timestamp: 1777777781 } as const;
+const win = {
+  command: 'win',
+  transactionId: 11,
+  playerId: 'player_42',
+  roundId: 12,
+  providerId: 7,
+  gameCode: 1001,
+  amount: 0,
+  isRoundFinished: true,
+  bonusId: 99,
+  timestamp: 1777777778,
+} as const;
+const betwin = {
+  command: 'betwin',
+  transactionId: 13,
+  playerId: 'player_42',
+  roundId: 14,
+  providerId: 7,
+  gameCode: 1001,
+  betAmount: 2,
+  winAmount: 7.25,
+  bonusId: 0,
+  timestamp: 1777777779,
+} as const;
+const cancel = {
+  command: 'cancel',
+  transactionId: 15,
+  refTransactionId: 13,
+  playerId: 'player_42',
+  roundId: 14,
+  providerId: 7,
+  gameCode: 1001,
+  amount: 2,
+  bonusId: 0,
+  timestamp: 1777777780,
+} as const;
+const cancelOfBetwin = {
+  command: 'cancel',
+  transactionId: 16,
+  refTransactionId: 13,
+  playerId: 'player_42',
+  roundId: 14,
+  providerId: 7,
+  gameCode: 1001,
+  betAmount: 2,
+  winAmount: 7.25,
+  bonusId: 0,
+  timestamp: 1777777781,
+} as const;
 
 describe('callbacks: ids are strings of digits by default, JSON numbers per operator setting (DESIGN D7)', () => {
   it('writes a bet with string ids in the field order of spec §6.1', () => {
@@ -36,10 +90,48 @@ describe('callbacks: ids are strings of digits by default, JSON numbers per oper
   });
 
   it('writes win (§6.2), betwin (§6.3) and cancel (D9) in their documented order', () => {
-    expect(Object.keys(encodeCallback(win, 'string'))).toEqual(['command', 'transactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'isRoundFinished', 'bonusId', 'timestamp']);
-    expect(Object.keys(encodeCallback(betwin, 'string'))).toEqual(['command', 'transactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'betAmount', 'winAmount', 'bonusId', 'timestamp']);
-    expect(encodeCallback(cancel, 'string')).toEqual({ ...cancel, transactionId: '15', refTransactionId: '13', roundId: '14' });
-    expect(Object.keys(encodeCallback(cancel, 'number'))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'bonusId', 'timestamp']);
+    expect(Object.keys(encodeCallback(win, 'string'))).toEqual([
+      'command',
+      'transactionId',
+      'playerId',
+      'roundId',
+      'providerId',
+      'gameCode',
+      'amount',
+      'isRoundFinished',
+      'bonusId',
+      'timestamp',
+    ]);
+    expect(Object.keys(encodeCallback(betwin, 'string'))).toEqual([
+      'command',
+      'transactionId',
+      'playerId',
+      'roundId',
+      'providerId',
+      'gameCode',
+      'betAmount',
+      'winAmount',
+      'bonusId',
+      'timestamp',
+    ]);
+    expect(encodeCallback(cancel, 'string')).toEqual({
+      ...cancel,
+      transactionId: '15',
+      refTransactionId: '13',
+      roundId: '14',
+    });
+    expect(Object.keys(encodeCallback(cancel, 'number'))).toEqual([
+      'command',
+      'transactionId',
+      'refTransactionId',
+      'playerId',
+      'roundId',
+      'providerId',
+      'gameCode',
+      'amount',
+      'bonusId',
+      'timestamp',
+    ]);
   });
 
   it('parses either encoding back to numeric ids', () => {
@@ -55,24 +147,42 @@ describe('callbacks: ids are strings of digits by default, JSON numbers per oper
     expect(parseCallback(encodeCallback(win, 'number'), 'number')).toEqual(win);
   });
 
-  it.each(['0', '007', '1.0', '-5', 'abc', '', '9007199254740993', 1.5, 0, -1])('refuses transactionId %j', (transactionId) => {
-    expect(callbackRequest.safeParse({ ...bet, transactionId }).success).toBe(false);
-  });
+  it.each(['0', '007', '1.0', '-5', 'abc', '', '9007199254740993', 1.5, 0, -1])(
+    'refuses transactionId %j',
+    (transactionId) => {
+      expect(callbackRequest.safeParse({ ...bet, transactionId }).success).toBe(false);
+    },
+  );
 
   it('accepts bonusId 0 (no bonus, spec §2.5) or an issueId, as a JSON number only', () => {
     expect(winCallback.parse({ ...win, bonusId: 0 }).bonusId).toBe(0);
     expect(winCallback.parse({ ...win, bonusId: 244376873632000 }).bonusId).toBe(244376873632000);
-    for (const bonusId of ['0', '99', '00', -1, 1.5]) expect({ bonusId, success: winCallback.safeParse({ ...win, bonusId }).success }).toEqual({ bonusId, success: false });
+    for (const bonusId of ['0', '99', '00', -1, 1.5])
+      expect({ bonusId, success: winCallback.safeParse({ ...win, bonusId }).success }).toEqual({
+        bonusId,
+        success: false,
+      });
   });
 
-  it.each(['string', 'number'] as const)('sends bonusId as a JSON number with %s ids, in every command (D7 amended by issue 10)', (encoding) => {
-    for (const callback of [bet, { ...win, bonusId: 244376873632000 }, betwin, cancel, cancelOfBetwin] as CallbackRequest[]) {
-      const text = JSON.stringify(encodeCallback(callback, encoding));
-      expect(text).toContain(`"bonusId":${callback.bonusId},`);
-      expect(callbackRequestFor(encoding).parse(JSON.parse(text))).toEqual(callback);
-    }
-    expect(JSON.stringify(encodeCallback(bet, encoding))).toContain(encoding === 'string' ? '"transactionId":"171234567890001"' : '"transactionId":171234567890001');
-  });
+  it.each(['string', 'number'] as const)(
+    'sends bonusId as a JSON number with %s ids, in every command (D7 amended by issue 10)',
+    (encoding) => {
+      for (const callback of [
+        bet,
+        { ...win, bonusId: 244376873632000 },
+        betwin,
+        cancel,
+        cancelOfBetwin,
+      ] as CallbackRequest[]) {
+        const text = JSON.stringify(encodeCallback(callback, encoding));
+        expect(text).toContain(`"bonusId":${callback.bonusId},`);
+        expect(callbackRequestFor(encoding).parse(JSON.parse(text))).toEqual(callback);
+      }
+      expect(JSON.stringify(encodeCallback(bet, encoding))).toContain(
+        encoding === 'string' ? '"transactionId":"171234567890001"' : '"transactionId":171234567890001',
+      );
+    },
+  );
 
   it('encodeCallback refuses an invalid body instead of sending it', () => {
     expect(() => encodeCallback({ ...bet, playerId: 'bad-id' }, 'string')).toThrow();
@@ -121,7 +231,8 @@ describe('callbacks: fields as specified (spec §6, DESIGN D9, D10, D22)', () =>
       ['winAmount alone', { ...bare, winAmount: 7.25 }],
       ['a zero stake', { ...cancelOfBetwin, betAmount: 0 }],
     ];
-    for (const [what, body] of refusals) expect({ what, success: callbackRequest.safeParse(body).success }).toEqual({ what, success: false });
+    for (const [what, body] of refusals)
+      expect({ what, success: callbackRequest.safeParse(body).success }).toEqual({ what, success: false });
     expect(() => encodeCallback(bare as unknown as CallbackRequest, 'number')).toThrow(/amount/);
   });
 
@@ -149,11 +260,28 @@ describe('callbacks: parse ∘ encodeCallback is the identity for both encodings
     timestamp: fc.integer({ min: 0, max: 4_000_000_000 }),
   };
   const body: fc.Arbitrary<CallbackRequest> = fc.oneof(
-    fc.record({ command: fc.constant('bet' as const), ...common, currency: fc.constantFrom('EUR', 'KRW', 'USD'), amount, isBonusBusy: fc.boolean() }),
-    fc.record({ command: fc.constant('win' as const), ...common, amount: fc.oneof(fc.constant(0), amount), isRoundFinished: fc.boolean() }),
+    fc.record({
+      command: fc.constant('bet' as const),
+      ...common,
+      currency: fc.constantFrom('EUR', 'KRW', 'USD'),
+      amount,
+      isBonusBusy: fc.boolean(),
+    }),
+    fc.record({
+      command: fc.constant('win' as const),
+      ...common,
+      amount: fc.oneof(fc.constant(0), amount),
+      isRoundFinished: fc.boolean(),
+    }),
     fc.record({ command: fc.constant('betwin' as const), ...common, betAmount: amount, winAmount: amount }),
     fc.record({ command: fc.constant('cancel' as const), ...common, refTransactionId: id, amount }),
-    fc.record({ command: fc.constant('cancel' as const), ...common, refTransactionId: id, betAmount: amount, winAmount: fc.oneof(fc.constant(0), amount) }),
+    fc.record({
+      command: fc.constant('cancel' as const),
+      ...common,
+      refTransactionId: id,
+      betAmount: amount,
+      winAmount: fc.oneof(fc.constant(0), amount),
+    }),
   );
   it('holds', () => {
     fc.assert(

@@ -4,15 +4,30 @@
  */
 import * as z from 'zod';
 import { bonusTypeValue, platformId, spinAmountValue } from '../api/bonus-call.js';
-import { allDistinct, catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount } from '../shared/primitives.js';
+import {
+  allDistinct,
+  catalogId,
+  currencyCode,
+  isoInstant,
+  longId,
+  minorAmount,
+  operatorId,
+  playerId,
+  positiveMinorAmount,
+} from '../shared/primitives.js';
 
 /** DESIGN D12: the same four names everywhere. */
 export const BONUS_CALL_STATUSES = ['active', 'completed', 'expired', 'canceled'] as const;
-export const bonusCallStatusName = z.enum(BONUS_CALL_STATUSES).meta({ description: 'active, completed, expired or canceled (DESIGN D12).' });
+export const bonusCallStatusName = z
+  .enum(BONUS_CALL_STATUSES)
+  .meta({ description: 'active, completed, expired or canceled (DESIGN D12).' });
 export type BonusCallStatusName = z.infer<typeof bonusCallStatusName>;
 
 /** The games of a registration (D4): at least one, each once. */
-export const bonusGameIds = z.array(catalogId).min(1).refine((ids) => allDistinct(ids), { error: 'gameIds must be distinct' });
+export const bonusGameIds = z
+  .array(catalogId)
+  .min(1)
+  .refine((ids) => allDistinct(ids), { error: 'gameIds must be distinct' });
 
 /**
  * What a registration fixes about a bonus call, in minor units: the same fields, in the same

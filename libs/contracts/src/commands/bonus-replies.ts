@@ -9,11 +9,18 @@ import { catalogId, currencyCode, longId, minorAmount, positiveMinorAmount } fro
 import { bonusCallRecord } from './bonus-record.js';
 import type { BonusRequestType } from './bonus.js';
 
-export const replyError = z.strictObject({ code: errorCode, message: z.string(), details: z.array(errorDetail).optional() });
+export const replyError = z.strictObject({
+  code: errorCode,
+  message: z.string(),
+  details: z.array(errorDetail).optional(),
+});
 export type ReplyError = z.infer<typeof replyError>;
 
 export function bonusReply<Result extends z.ZodType>(result: Result) {
-  return z.discriminatedUnion('ok', [z.strictObject({ ok: z.literal(true), result }), z.strictObject({ ok: z.literal(false), error: replyError })]);
+  return z.discriminatedUnion('ok', [
+    z.strictObject({ ok: z.literal(true), result }),
+    z.strictObject({ ok: z.literal(false), error: replyError }),
+  ]);
 }
 
 export const registerBonusCallResult = z.strictObject({
@@ -80,7 +87,8 @@ export const BonusResultSchemas = {
 } as const satisfies { [Type in BonusRequestType]: z.ZodType };
 
 export type BonusResult<Type extends BonusRequestType> = z.infer<(typeof BonusResultSchemas)[Type]>;
-export type BonusReply<Type extends BonusRequestType> = { ok: true; result: BonusResult<Type> } | { ok: false; error: ReplyError };
+export type BonusReply<Type extends BonusRequestType> =
+  { ok: true; result: BonusResult<Type> } | { ok: false; error: ReplyError };
 
 /** Parses a `bonus.replies` value as the answer to a request of `type`; throws a ZodError when it is not one. */
 export function parseBonusReply<Type extends BonusRequestType>(type: Type, value: unknown): BonusReply<Type> {
@@ -91,6 +99,10 @@ export function okReply<Result>(result: Result): { ok: true; result: Result } {
   return { ok: true, result };
 }
 
-export function errorReply(code: ErrorCode, message: string, details?: ErrorDetail[]): { ok: false; error: ReplyError } {
+export function errorReply(
+  code: ErrorCode,
+  message: string,
+  details?: ErrorDetail[],
+): { ok: false; error: ReplyError } {
   return { ok: false, error: details === undefined ? { code, message } : { code, message, details } };
 }

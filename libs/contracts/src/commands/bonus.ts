@@ -4,7 +4,17 @@
  */
 import * as z from 'zod';
 import { bonusTypeValue, BonusTypes, platformId, spinAmountValue } from '../api/bonus-call.js';
-import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
+import {
+  catalogId,
+  currencyCode,
+  isoInstant,
+  longId,
+  minorAmount,
+  operatorId,
+  playerId,
+  positiveMinorAmount,
+  sha256Hex,
+} from '../shared/primitives.js';
 import { bonusCallStatusName, bonusGameIds } from './bonus-record.js';
 import { commandEnvelope } from './metadata.js';
 import { playerKey } from '../topics.js';
@@ -13,7 +23,10 @@ export const registerBonusCallData = z
   .strictObject({
     operatorId,
     platformId,
-    requestHash: sha256Hex.meta({ description: 'SHA-256 of the normalised request: same platformId with another hash is PLATFORM_ID_CONFLICT (D17).' }),
+    requestHash: sha256Hex.meta({
+      description:
+        'SHA-256 of the normalised request: same platformId with another hash is PLATFORM_ID_CONFLICT (D17).',
+    }),
     playerId,
     providerId: catalogId,
     gameIds: bonusGameIds,
@@ -26,9 +39,14 @@ export const registerBonusCallData = z
   })
   .superRefine((data, ctx) => {
     if (data.bonusType === BonusTypes.freeSpin) {
-      if (data.spinAmount === undefined) ctx.addIssue({ code: 'custom', path: ['spinAmount'], message: 'spinAmount is required for bonusType 1' });
+      if (data.spinAmount === undefined)
+        ctx.addIssue({ code: 'custom', path: ['spinAmount'], message: 'spinAmount is required for bonusType 1' });
       if (data.baseBetAmountMinor === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['baseBetAmountMinor'], message: 'baseBetAmountMinor is required for bonusType 1' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['baseBetAmountMinor'],
+          message: 'baseBetAmountMinor is required for bonusType 1',
+        });
       }
     }
   });
@@ -52,7 +70,10 @@ export const startFreeSpinData = z.strictObject({
   issueId: longId,
   gameId: catalogId,
   roundId: longId,
-  currency: currencyCode.optional().meta({ description: "The game session's currency: a bonus call of another currency is refused with BONUS_CURRENCY_MISMATCH (D6 amended). The game-server always sends it." }),
+  currency: currencyCode.optional().meta({
+    description:
+      "The game session's currency: a bonus call of another currency is refused with BONUS_CURRENCY_MISMATCH (D6 amended). The game-server always sends it.",
+  }),
 });
 
 export const settleFreeSpinData = z.strictObject({

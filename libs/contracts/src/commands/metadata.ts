@@ -6,11 +6,15 @@ import * as z from 'zod';
 import { isoInstant, operatorId, traceparent } from '../shared/primitives.js';
 
 /** Message ids (commandId, correlationId, causationId): UUIDs or other opaque tokens. */
-export const messageId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, { error: 'expected an id of 1–128 characters of A–Z, a–z, 0–9, _ . : -' });
+export const messageId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, {
+  error: 'expected an id of 1–128 characters of A–Z, a–z, 0–9, _ . : -',
+});
 
 export const commandMetadata = z.strictObject({
   commandId: messageId.meta({ description: 'Unique per command; a retried command keeps its id.' }),
-  correlationId: messageId.meta({ description: 'The request this command serves (the gateway request id, the round id, …).' }),
+  correlationId: messageId.meta({
+    description: 'The request this command serves (the gateway request id, the round id, …).',
+  }),
   causationId: messageId.optional().meta({ description: 'The message or event that caused this command.' }),
   operatorId,
   issuedAt: isoInstant,
@@ -22,7 +26,10 @@ export type CommandMetadata = z.infer<typeof commandMetadata>;
  * `{type, version, data, metadata}` for one command or query type. `metadata.operatorId` must
  * name the same operator as `data.operatorId`: a message can never act on another tenant (D18).
  */
-export function commandEnvelope<Type extends string, Data extends z.ZodType<{ operatorId: string }>>(type: Type, data: Data) {
+export function commandEnvelope<Type extends string, Data extends z.ZodType<{ operatorId: string }>>(
+  type: Type,
+  data: Data,
+) {
   return z
     .strictObject({
       type: z.literal(type),
@@ -33,8 +40,16 @@ export function commandEnvelope<Type extends string, Data extends z.ZodType<{ op
     .superRefine((value, ctx) => {
       const message = value as { data?: { operatorId?: unknown }; metadata?: { operatorId?: unknown } };
       const dataOperator = message.data?.operatorId;
-      if (message.metadata?.operatorId !== undefined && dataOperator !== undefined && dataOperator !== message.metadata.operatorId) {
-        ctx.addIssue({ code: 'custom', path: ['metadata', 'operatorId'], message: 'metadata.operatorId must equal data.operatorId' });
+      if (
+        message.metadata?.operatorId !== undefined &&
+        dataOperator !== undefined &&
+        dataOperator !== message.metadata.operatorId
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metadata', 'operatorId'],
+          message: 'metadata.operatorId must equal data.operatorId',
+        });
       }
     });
 }

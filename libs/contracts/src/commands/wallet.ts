@@ -6,11 +6,23 @@
  */
 import * as z from 'zod';
 import { callbackStatusCode } from '../callbacks/reply.js';
-import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, signedMinorAmount } from '../shared/primitives.js';
+import {
+  catalogId,
+  currencyCode,
+  isoInstant,
+  longId,
+  minorAmount,
+  operatorId,
+  playerId,
+  positiveMinorAmount,
+  signedMinorAmount,
+} from '../shared/primitives.js';
 import { bonusIdValue } from '../shared/ids.js';
 
 const common = {
-  transactionId: longId.meta({ description: 'Idempotency key of the callback: a redelivered request is the same transaction.' }),
+  transactionId: longId.meta({
+    description: 'Idempotency key of the callback: a redelivered request is the same transaction.',
+  }),
   operatorId,
   playerId,
   roundId: longId,
@@ -90,7 +102,12 @@ export type WalletReply = z.infer<typeof walletReply>;
  * Why a win was not delivered (D11, issue 10): its attempts failed; its operator is not configured
  * here; its transactionId already names another request; or the record refused the step.
  */
-export const WIN_DEAD_LETTER_REASONS = ['delivery_failed', 'operator_not_configured', 'transaction_id_conflict', 'decision_refused'] as const;
+export const WIN_DEAD_LETTER_REASONS = [
+  'delivery_failed',
+  'operator_not_configured',
+  'transaction_id_conflict',
+  'decision_refused',
+] as const;
 export const winDeadLetterReason = z.enum(WIN_DEAD_LETTER_REASONS);
 export type WinDeadLetterReason = z.infer<typeof winDeadLetterReason>;
 
@@ -122,7 +139,12 @@ export const walletRedriveRequest = z.strictObject({
 export type WalletRedriveRequest = z.infer<typeof walletRedriveRequest>;
 
 /** Everything the dispatcher accepts on `wallet.requests`. */
-export const walletRequestsMessage = z.discriminatedUnion('command', [walletBetRequest, walletWinRequest, walletBetwinRequest, walletRedriveRequest]);
+export const walletRequestsMessage = z.discriminatedUnion('command', [
+  walletBetRequest,
+  walletWinRequest,
+  walletBetwinRequest,
+  walletRedriveRequest,
+]);
 export type WalletRequestsMessage = z.infer<typeof walletRequestsMessage>;
 
 /**

@@ -41,9 +41,13 @@ describe('wallet.requests: bet | win | betwin in minor units (DESIGN §4, D10, D
 
 describe('wallet.replies: {transactionId, statusCode, balanceMinor?, canceled, reason?}', () => {
   it('an OK reply carries the balance and is not canceled', () => {
-    expect(walletReply.safeParse({ transactionId: 101, statusCode: 'OK', balanceMinor: 9850, canceled: false }).success).toBe(true);
+    expect(
+      walletReply.safeParse({ transactionId: 101, statusCode: 'OK', balanceMinor: 9850, canceled: false }).success,
+    ).toBe(true);
     expect(walletReply.safeParse({ transactionId: 101, statusCode: 'OK', canceled: false }).success).toBe(false);
-    expect(walletReply.safeParse({ transactionId: 101, statusCode: 'OK', balanceMinor: 1, canceled: true }).success).toBe(false);
+    expect(
+      walletReply.safeParse({ transactionId: 101, statusCode: 'OK', balanceMinor: 1, canceled: true }).success,
+    ).toBe(false);
   });
 
   it('a failed bet says why and that the round was canceled', () => {
@@ -55,10 +59,21 @@ describe('wallet.replies: {transactionId, statusCode, balanceMinor?, canceled, r
 describe('wallet.dead-letters: a win parked after its retries (DESIGN D11)', () => {
   it('carries the original request, why it is parked, the attempts and the last error', () => {
     const { isBonusBusy: _busy, ...common } = bet;
-    const letter = { transactionId: 101, operatorId: 'demo', playerId: 'player_42', request: { ...common, command: 'win', isRoundFinished: true }, reason: 'delivery_failed', attempts: 3, lastError: 'ERR_UNKNOWN', deadLetteredAt: '2026-05-01T10:00:12.000Z' };
+    const letter = {
+      transactionId: 101,
+      operatorId: 'demo',
+      playerId: 'player_42',
+      request: { ...common, command: 'win', isRoundFinished: true },
+      reason: 'delivery_failed',
+      attempts: 3,
+      lastError: 'ERR_UNKNOWN',
+      deadLetteredAt: '2026-05-01T10:00:12.000Z',
+    };
     expect(walletDeadLetter.parse(letter)).toEqual(letter);
     // A win of an operator this dispatcher does not know is dead-lettered before any attempt.
-    expect(walletDeadLetter.safeParse({ ...letter, reason: 'operator_not_configured', attempts: 0 }).success).toBe(true);
+    expect(walletDeadLetter.safeParse({ ...letter, reason: 'operator_not_configured', attempts: 0 }).success).toBe(
+      true,
+    );
     expect(walletDeadLetter.safeParse({ ...letter, reason: 'lost' }).success).toBe(false);
     expect(walletDeadLetter.safeParse({ ...letter, attempts: -1 }).success).toBe(false);
   });

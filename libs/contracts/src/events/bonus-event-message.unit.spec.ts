@@ -10,7 +10,10 @@ const message = {
   occurredAt: '2026-05-01T10:00:00.000Z',
   correlationId: 'req-1',
   causationId: 'cmd-1',
-  event: { type: 'BonusCallCanceled', data: { issueId: 5, spinsForfeited: 7, totalWinMinor: 120, canceledAt: '2026-05-01T10:00:00.000Z' } },
+  event: {
+    type: 'BonusCallCanceled',
+    data: { issueId: 5, spinsForfeited: 7, totalWinMinor: 120, canceledAt: '2026-05-01T10:00:00.000Z' },
+  },
 };
 
 describe('bonusEventMessage (bonus.events)', () => {
@@ -19,7 +22,15 @@ describe('bonusEventMessage (bonus.events)', () => {
   });
 
   it('refuses an event of another stream family, a missing event id and a negative revision', () => {
-    expect(bonusEventMessage.safeParse({ ...message, event: { type: 'BonusRequestAccepted', data: { issueId: 5, requestHash: 'f'.repeat(64), playerId: 'p', acceptedAt: message.occurredAt } } }).success).toBe(false);
+    expect(
+      bonusEventMessage.safeParse({
+        ...message,
+        event: {
+          type: 'BonusRequestAccepted',
+          data: { issueId: 5, requestHash: 'f'.repeat(64), playerId: 'p', acceptedAt: message.occurredAt },
+        },
+      }).success,
+    ).toBe(false);
     expect(bonusEventMessage.safeParse({ ...message, eventId: 'not-a-uuid' }).success).toBe(false);
     expect(bonusEventMessage.safeParse({ ...message, revision: -1 }).success).toBe(false);
   });

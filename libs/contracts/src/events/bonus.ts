@@ -6,7 +6,17 @@
 import * as z from 'zod';
 import { BonusTypes, platformId } from '../api/bonus-call.js';
 import { bonusCallTermsShape, bonusGameIds } from '../commands/bonus-record.js';
-import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId, positiveMinorAmount, sha256Hex } from '../shared/primitives.js';
+import {
+  catalogId,
+  currencyCode,
+  isoInstant,
+  longId,
+  minorAmount,
+  operatorId,
+  playerId,
+  positiveMinorAmount,
+  sha256Hex,
+} from '../shared/primitives.js';
 import { eventOf } from './metadata.js';
 
 const spinCount = z.number().int().min(0).max(100);
@@ -21,7 +31,11 @@ export const bonusCallRegisteredData = z
   })
   .superRefine((data, ctx) => {
     if (data.bonusType === BonusTypes.freeSpin && (data.spinAmount === null || data.baseBetAmountMinor === null)) {
-      ctx.addIssue({ code: 'custom', path: ['spinAmount'], message: 'a Free Spin Bonus has spinAmount and baseBetAmountMinor' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['spinAmount'],
+        message: 'a Free Spin Bonus has spinAmount and baseBetAmountMinor',
+      });
     }
   });
 
@@ -75,8 +89,10 @@ export const freeSpinSettledData = z
     transactionId: longId,
   })
   .superRefine((data, ctx) => {
-    if (data.winMinor > data.rawWinMinor) ctx.addIssue({ code: 'custom', path: ['winMinor'], message: 'winMinor cannot exceed rawWinMinor' });
-    if (data.winMinor > data.totalWinMinor) ctx.addIssue({ code: 'custom', path: ['totalWinMinor'], message: 'totalWinMinor includes winMinor' });
+    if (data.winMinor > data.rawWinMinor)
+      ctx.addIssue({ code: 'custom', path: ['winMinor'], message: 'winMinor cannot exceed rawWinMinor' });
+    if (data.winMinor > data.totalWinMinor)
+      ctx.addIssue({ code: 'custom', path: ['totalWinMinor'], message: 'totalWinMinor includes winMinor' });
   });
 
 export const BONUS_COMPLETION_REASONS = ['spins_used', 'win_cap_reached', 'target_reached'] as const;
@@ -88,11 +104,26 @@ export const bonusCallCompletedData = z.strictObject({
   completedAt: isoInstant,
 });
 
-export const bonusCallExpiredData = z.strictObject({ issueId: longId, spinsForfeited: spinCount, totalWinMinor: minorAmount, expiredAt: isoInstant });
+export const bonusCallExpiredData = z.strictObject({
+  issueId: longId,
+  spinsForfeited: spinCount,
+  totalWinMinor: minorAmount,
+  expiredAt: isoInstant,
+});
 
-export const bonusCallCanceledData = z.strictObject({ issueId: longId, spinsForfeited: spinCount, totalWinMinor: minorAmount, canceledAt: isoInstant });
+export const bonusCallCanceledData = z.strictObject({
+  issueId: longId,
+  spinsForfeited: spinCount,
+  totalWinMinor: minorAmount,
+  canceledAt: isoInstant,
+});
 
-export const bonusRequestAcceptedData = z.strictObject({ issueId: longId, requestHash: sha256Hex, playerId, acceptedAt: isoInstant });
+export const bonusRequestAcceptedData = z.strictObject({
+  issueId: longId,
+  requestHash: sha256Hex,
+  playerId,
+  acceptedAt: isoInstant,
+});
 
 export const BonusEventTypes = {
   BonusCallRegistered: 'BonusCallRegistered',

@@ -47,19 +47,67 @@ const betRequest = {
   isBonusBusy: false,
 };
 const { isBonusBusy: _busy, amountMinor: _stake, ...winCommon } = betRequest;
-const winRequest = { ...winCommon, command: 'win', amountMinor: 40, isRoundFinished: true, source: { stream: 'round-201', revision: 1, eventId: 'e3a2f1c0-0000-8000-8000-000000000001' } };
+const winRequest = {
+  ...winCommon,
+  command: 'win',
+  amountMinor: 40,
+  isRoundFinished: true,
+  source: { stream: 'round-201', revision: 1, eventId: 'e3a2f1c0-0000-8000-8000-000000000001' },
+};
 
 /** One valid example of every event type (each must parse), and a rule-breaking variant of it. */
 const examples: Record<DomainEvent['type'], { valid: object; invalid: object; rule: string }> = {
-  BonusCallRegistered: { valid: registered, invalid: { ...registered, spinAmount: null }, rule: 'a Free Spin Bonus has its spin fields' },
+  BonusCallRegistered: {
+    valid: registered,
+    invalid: { ...registered, spinAmount: null },
+    rule: 'a Free Spin Bonus has its spin fields',
+  },
   FreeSpinStarted: {
-    valid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, baseBetAmountMinor: 20, winCapLeftMinor: 5000, startedAt: at },
-    invalid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 0, baseBetAmountMinor: 20, winCapLeftMinor: 5000, startedAt: at },
+    valid: {
+      issueId: 5,
+      roundId: 77,
+      gameId: 1001,
+      spinNumber: 1,
+      baseBetAmountMinor: 20,
+      winCapLeftMinor: 5000,
+      startedAt: at,
+    },
+    invalid: {
+      issueId: 5,
+      roundId: 77,
+      gameId: 1001,
+      spinNumber: 0,
+      baseBetAmountMinor: 20,
+      winCapLeftMinor: 5000,
+      startedAt: at,
+    },
     rule: 'spins are numbered from 1',
   },
   FreeSpinSettled: {
-    valid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, rawWinMinor: 9000, winMinor: 5000, totalWinMinor: 5000, spinsLeft: 9, settledAt: at, transactionId: 301 },
-    invalid: { issueId: 5, roundId: 77, gameId: 1001, spinNumber: 1, rawWinMinor: 100, winMinor: 200, totalWinMinor: 200, spinsLeft: 9, settledAt: at, transactionId: 301 },
+    valid: {
+      issueId: 5,
+      roundId: 77,
+      gameId: 1001,
+      spinNumber: 1,
+      rawWinMinor: 9000,
+      winMinor: 5000,
+      totalWinMinor: 5000,
+      spinsLeft: 9,
+      settledAt: at,
+      transactionId: 301,
+    },
+    invalid: {
+      issueId: 5,
+      roundId: 77,
+      gameId: 1001,
+      spinNumber: 1,
+      rawWinMinor: 100,
+      winMinor: 200,
+      totalWinMinor: 200,
+      spinsLeft: 9,
+      settledAt: at,
+      transactionId: 301,
+    },
     rule: 'the credited win never exceeds the raw win',
   },
   BonusCallCompleted: {
@@ -83,8 +131,32 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     rule: 'requestHash is a SHA-256 hex digest',
   },
   GameSessionStarted: {
-    valid: { token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', operatorId: 'demo', playerId: 'player_42', providerId: 7, gameId: 1001, language: 'en', returnUrl: 'https://casino.example/', isStreamer: false, currency: 'EUR', startedAt: at, expiresAt: '2026-05-01T11:00:00.000Z' },
-    invalid: { token: 'short', operatorId: 'demo', playerId: 'player_42', providerId: 7, gameId: 1001, language: 'en', returnUrl: 'https://casino.example/', isStreamer: false, currency: 'EUR', startedAt: at, expiresAt: at },
+    valid: {
+      token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
+      operatorId: 'demo',
+      playerId: 'player_42',
+      providerId: 7,
+      gameId: 1001,
+      language: 'en',
+      returnUrl: 'https://casino.example/',
+      isStreamer: false,
+      currency: 'EUR',
+      startedAt: at,
+      expiresAt: '2026-05-01T11:00:00.000Z',
+    },
+    invalid: {
+      token: 'short',
+      operatorId: 'demo',
+      playerId: 'player_42',
+      providerId: 7,
+      gameId: 1001,
+      language: 'en',
+      returnUrl: 'https://casino.example/',
+      isStreamer: false,
+      currency: 'EUR',
+      startedAt: at,
+      expiresAt: at,
+    },
     rule: 'a token has at least 22 URL-safe characters',
   },
   GameSessionEnded: {
@@ -93,12 +165,43 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     rule: 'the end has a reason',
   },
   RoundStarted: {
-    valid: { roundId: 201, sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', operatorId: 'demo', playerId: 'player_42', providerId: 7, gameId: 1001, kind: 'free', currency: 'EUR', betMinor: 20, bonusId: 5, rtpProfile: 'standard', startedAt: at },
-    invalid: { roundId: 201, sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', operatorId: 'demo', playerId: 'player_42', providerId: 7, gameId: 1001, kind: 'free', currency: 'EUR', betMinor: 20, bonusId: 0, rtpProfile: 'standard', startedAt: at },
+    valid: {
+      roundId: 201,
+      sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
+      operatorId: 'demo',
+      playerId: 'player_42',
+      providerId: 7,
+      gameId: 1001,
+      kind: 'free',
+      currency: 'EUR',
+      betMinor: 20,
+      bonusId: 5,
+      rtpProfile: 'standard',
+      startedAt: at,
+    },
+    invalid: {
+      roundId: 201,
+      sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
+      operatorId: 'demo',
+      playerId: 'player_42',
+      providerId: 7,
+      gameId: 1001,
+      kind: 'free',
+      currency: 'EUR',
+      betMinor: 20,
+      bonusId: 0,
+      rtpProfile: 'standard',
+      startedAt: at,
+    },
     rule: 'a free round belongs to a bonus call',
   },
   RoundSettled: {
-    valid: { roundId: 201, outcome: { draws: [0.12, 0.9], stops: [[1, 2, 3]], lines: [] }, winMinor: 40, settledAt: at },
+    valid: {
+      roundId: 201,
+      outcome: { draws: [0.12, 0.9], stops: [[1, 2, 3]], lines: [] },
+      winMinor: 40,
+      settledAt: at,
+    },
     invalid: { roundId: 201, outcome: { draws: [0.12] }, winMinor: -40, settledAt: at },
     rule: 'a win is not negative',
   },
@@ -113,15 +216,27 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     rule: 'the transactionId is the request’s',
   },
   WalletAttempted: { valid: { attempt: 1, at }, invalid: { attempt: 0, at }, rule: 'attempts count from 1' },
-  WalletSucceeded: { valid: { statusCode: 'OK', balanceMinor: -500, at }, invalid: { statusCode: 'ERR_UNKNOWN', balanceMinor: 1, at }, rule: 'success is OK' },
+  WalletSucceeded: {
+    valid: { statusCode: 'OK', balanceMinor: -500, at },
+    invalid: { statusCode: 'ERR_UNKNOWN', balanceMinor: 1, at },
+    rule: 'success is OK',
+  },
   WalletFailed: {
     valid: { error: 'no reply within 4000 ms', attempt: 3, final: true, command: 'win', at },
     invalid: { attempt: 1, final: false, at },
     rule: 'a failure says why',
   },
-  CancelRequested: { valid: { cancelTransactionId: 102, refTransactionId: 101, at }, invalid: { cancelTransactionId: 101, refTransactionId: 101, at }, rule: 'a cancel has its own transactionId (D9)' },
+  CancelRequested: {
+    valid: { cancelTransactionId: 102, refTransactionId: 101, at },
+    invalid: { cancelTransactionId: 101, refTransactionId: 101, at },
+    rule: 'a cancel has its own transactionId (D9)',
+  },
   CancelSucceeded: { valid: { at }, invalid: { at: 'now' }, rule: 'times are instants' },
-  WinDeadLettered: { valid: { attempts: 3, lastError: 'ERR_UNKNOWN', at, reason: 'delivery_failed' }, invalid: { attempts: 3, lastError: '', at }, rule: 'the last error is recorded' },
+  WinDeadLettered: {
+    valid: { attempts: 3, lastError: 'ERR_UNKNOWN', at, reason: 'delivery_failed' },
+    invalid: { attempts: 3, lastError: '', at },
+    rule: 'the last error is recorded',
+  },
   WinRefused: {
     valid: { request: winRequest, reason: 'no_source', detail: 'the win names no source event', at },
     invalid: { request: betRequest, reason: 'no_source', detail: 'the win names no source event', at },
@@ -135,21 +250,48 @@ describe('domain events v1: every type has a schema, a rule, and a union per str
     expect(Object.values(EventTypes).sort()).toEqual(Object.keys(examples).sort());
   });
 
-  it.each(Object.entries(examples).map(([type, example]) => [type, example.rule, example] as const))('%s: valid parses, and the rule holds: %s', (type, _rule, { valid, invalid }) => {
-    expect(parseEvent(type, valid, currentSchemaVersion(type as DomainEvent['type']))).toEqual({ type, data: valid });
-    expect(() => parseEvent(type, invalid, 1)).toThrow(InvalidEventDataError);
-  });
+  it.each(Object.entries(examples).map(([type, example]) => [type, example.rule, example] as const))(
+    '%s: valid parses, and the rule holds: %s',
+    (type, _rule, { valid, invalid }) => {
+      expect(parseEvent(type, valid, currentSchemaVersion(type as DomainEvent['type']))).toEqual({ type, data: valid });
+      expect(() => parseEvent(type, invalid, 1)).toThrow(InvalidEventDataError);
+    },
+  );
 
   it('each stream family’s union accepts its own events and no other family’s', () => {
     const families = [
-      [playerBonusEvent, ['BonusCallRegistered', 'FreeSpinStarted', 'FreeSpinSettled', 'BonusCallCompleted', 'BonusCallExpired', 'BonusCallCanceled']],
+      [
+        playerBonusEvent,
+        [
+          'BonusCallRegistered',
+          'FreeSpinStarted',
+          'FreeSpinSettled',
+          'BonusCallCompleted',
+          'BonusCallExpired',
+          'BonusCallCanceled',
+        ],
+      ],
       [sessionEvent, ['GameSessionStarted', 'GameSessionEnded']],
       [roundEvent, ['RoundStarted', 'RoundSettled', 'RoundCanceled']],
-      [walletTxEvent, ['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered', 'WinRefused']],
+      [
+        walletTxEvent,
+        [
+          'WalletRequested',
+          'WalletAttempted',
+          'WalletSucceeded',
+          'WalletFailed',
+          'CancelRequested',
+          'CancelSucceeded',
+          'WinDeadLettered',
+          'WinRefused',
+        ],
+      ],
     ] as const;
     for (const [union, types] of families) {
       for (const [type, example] of Object.entries(examples)) {
-        expect(union.safeParse({ type, data: example.valid }).success).toBe((types as readonly string[]).includes(type));
+        expect(union.safeParse({ type, data: example.valid }).success).toBe(
+          (types as readonly string[]).includes(type),
+        );
       }
     }
   });
@@ -161,17 +303,26 @@ describe('upcasting: old schema versions are upcast on read (DESIGN §4)', () =>
 
   it('reads BonusCallRegistered v0 (one gameId) as v1 with gameIds [gameId]', () => {
     expect(currentSchemaVersion('BonusCallRegistered')).toBe(1);
-    expect(parseEvent('BonusCallRegistered', legacy, 0)).toEqual({ type: 'BonusCallRegistered', data: { ...v1WithoutGames, gameIds: [1001] } });
+    expect(parseEvent('BonusCallRegistered', legacy, 0)).toEqual({
+      type: 'BonusCallRegistered',
+      data: { ...v1WithoutGames, gameIds: [1001] },
+    });
   });
 
   it('reads the version from stored metadata; no version means 1', () => {
-    expect(parseStoredEvent({ type: 'BonusCallRegistered', data: legacy, metadata: { schemaVersion: 0 } }).data).toMatchObject({ gameIds: [1001] });
+    expect(
+      parseStoredEvent({ type: 'BonusCallRegistered', data: legacy, metadata: { schemaVersion: 0 } }).data,
+    ).toMatchObject({ gameIds: [1001] });
     expect(parseStoredEvent({ type: 'BonusCallRegistered', data: registered, metadata: {} }).data).toEqual(registered);
-    expect(() => parseStoredEvent({ type: 'BonusCallRegistered', data: legacy, metadata: {} })).toThrow(InvalidEventDataError);
+    expect(() => parseStoredEvent({ type: 'BonusCallRegistered', data: legacy, metadata: {} })).toThrow(
+      InvalidEventDataError,
+    );
   });
 
   it('refuses v0 data that is not the v0 shape, naming the version', () => {
-    expect(() => parseEvent('BonusCallRegistered', registered, 0)).toThrow(/BonusCallRegistered \(schema version 0\) has invalid data/);
+    expect(() => parseEvent('BonusCallRegistered', registered, 0)).toThrow(
+      /BonusCallRegistered \(schema version 0\) has invalid data/,
+    );
   });
 
   it('refuses a version newer than the code, a version without an upcaster, and an unknown type', () => {
@@ -196,16 +347,23 @@ describe('eventToAppend: validated data and stamped metadata', () => {
   });
 
   it('refuses invalid data and invalid metadata before anything reaches the store', () => {
-    expect(() => eventToAppend({ type: 'FreeSpinSettled', data: examples.FreeSpinSettled.invalid } as DomainEvent, context)).toThrow(InvalidEventDataError);
+    expect(() =>
+      eventToAppend({ type: 'FreeSpinSettled', data: examples.FreeSpinSettled.invalid } as DomainEvent, context),
+    ).toThrow(InvalidEventDataError);
     expect(() => eventToAppend({ type: 'CancelSucceeded', data: { at } }, { ...context, occurredAt: 'now' })).toThrow();
   });
 });
 
 describe('FreeSpinSettled carries the transactionId of its win callback (D10, services.md)', () => {
   it('requires a positive safe-integer transactionId, so the relay always sends the same one', () => {
-    const { transactionId: _transactionId, ...withoutTransaction } = examples.FreeSpinSettled.valid as Record<string, unknown>;
+    const { transactionId: _transactionId, ...withoutTransaction } = examples.FreeSpinSettled.valid as Record<
+      string,
+      unknown
+    >;
     expect(() => parseEvent('FreeSpinSettled', withoutTransaction, 1)).toThrow(InvalidEventDataError);
-    expect(() => parseEvent('FreeSpinSettled', { ...withoutTransaction, transactionId: 0 }, 1)).toThrow(InvalidEventDataError);
+    expect(() => parseEvent('FreeSpinSettled', { ...withoutTransaction, transactionId: 0 }, 1)).toThrow(
+      InvalidEventDataError,
+    );
     expect(parseEvent('FreeSpinSettled', examples.FreeSpinSettled.valid, 1).data).toMatchObject({ transactionId: 301 });
   });
 });

@@ -3,8 +3,33 @@ import { InvalidEventDataError, parseEvent } from './upcasting.js';
 
 const at = '2026-05-01T10:00:00.000Z';
 const token = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
-const session = { token, operatorId: 'demo', playerId: 'player_42', providerId: 7, gameId: 1001, language: 'en', returnUrl: 'https://casino.example/', isStreamer: false, currency: 'EUR', startedAt: at, expiresAt: '2026-05-01T11:00:00.000Z' };
-const started = { roundId: 201, sessionToken: token, operatorId: 'demo', playerId: 'player_42', providerId: 7, gameId: 1001, kind: 'paid', currency: 'EUR', betMinor: 20, bonusId: 0, rtpProfile: 'standard', startedAt: at };
+const session = {
+  token,
+  operatorId: 'demo',
+  playerId: 'player_42',
+  providerId: 7,
+  gameId: 1001,
+  language: 'en',
+  returnUrl: 'https://casino.example/',
+  isStreamer: false,
+  currency: 'EUR',
+  startedAt: at,
+  expiresAt: '2026-05-01T11:00:00.000Z',
+};
+const started = {
+  roundId: 201,
+  sessionToken: token,
+  operatorId: 'demo',
+  playerId: 'player_42',
+  providerId: 7,
+  gameId: 1001,
+  kind: 'paid',
+  currency: 'EUR',
+  betMinor: 20,
+  bonusId: 0,
+  rtpProfile: 'standard',
+  startedAt: at,
+};
 const record = { modelId: 'lucky-wheel', profile: 'standard', betMinor: 20, draws: [17] };
 
 describe('GameSessionStarted.demo (optional, added for demo sessions)', () => {
@@ -20,7 +45,11 @@ describe('GameSessionStarted.demo (optional, added for demo sessions)', () => {
 
 describe('RoundStarted: the bet transaction and a pre-played outcome (optional)', () => {
   it('accepts a paid round with its bet transaction, D21 flag and, for a betwin round, its outcome', () => {
-    const data = parseEvent('RoundStarted', { ...started, transactionId: 301, isBonusBusy: true, outcome: record }, 1).data;
+    const data = parseEvent(
+      'RoundStarted',
+      { ...started, transactionId: 301, isBonusBusy: true, outcome: record },
+      1,
+    ).data;
     expect(data).toMatchObject({ transactionId: 301, isBonusBusy: true, outcome: record });
   });
 
@@ -29,7 +58,9 @@ describe('RoundStarted: the bet transaction and a pre-played outcome (optional)'
   });
 
   it('refuses a bet transaction on a free round (D10: free spins place no bet)', () => {
-    expect(() => parseEvent('RoundStarted', { ...started, kind: 'free', bonusId: 5, transactionId: 301 }, 1)).toThrow(/a free round has no bet transaction/);
+    expect(() => parseEvent('RoundStarted', { ...started, kind: 'free', bonusId: 5, transactionId: 301 }, 1)).toThrow(
+      /a free round has no bet transaction/,
+    );
   });
 
   it('refuses a transactionId that is not a positive safe integer', () => {
@@ -41,11 +72,15 @@ describe('RoundSettled.winTransactionId (optional): the win callback id fixed in
   const settled = { roundId: 201, outcome: record, winMinor: 40, settledAt: at };
 
   it('keeps the id, and reads a settlement without one', () => {
-    expect(parseEvent('RoundSettled', { ...settled, winTransactionId: 302 }, 1).data).toMatchObject({ winTransactionId: 302 });
+    expect(parseEvent('RoundSettled', { ...settled, winTransactionId: 302 }, 1).data).toMatchObject({
+      winTransactionId: 302,
+    });
     expect(parseEvent('RoundSettled', settled, 1).data).toEqual(settled);
   });
 
   it('refuses an id beyond 2^53 − 1', () => {
-    expect(() => parseEvent('RoundSettled', { ...settled, winTransactionId: 2 ** 53 }, 1)).toThrow(InvalidEventDataError);
+    expect(() => parseEvent('RoundSettled', { ...settled, winTransactionId: 2 ** 53 }, 1)).toThrow(
+      InvalidEventDataError,
+    );
   });
 });

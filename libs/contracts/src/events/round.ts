@@ -1,7 +1,15 @@
 /** Events of a `round` stream: one game round with its RNG outcome, replayable and auditable. */
 import * as z from 'zod';
 import { bonusIdValue } from '../shared/ids.js';
-import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorId, playerId } from '../shared/primitives.js';
+import {
+  catalogId,
+  currencyCode,
+  isoInstant,
+  longId,
+  minorAmount,
+  operatorId,
+  playerId,
+} from '../shared/primitives.js';
 import { eventOf } from './metadata.js';
 import { sessionToken } from './session.js';
 
@@ -38,9 +46,12 @@ export const roundStartedData = z
     outcome: z.json().optional(),
   })
   .superRefine((data, ctx) => {
-    if (data.kind === 'free' && data.bonusId === 0) ctx.addIssue({ code: 'custom', path: ['bonusId'], message: 'a free round belongs to a bonus call' });
-    if (data.kind === 'paid' && data.betMinor === 0) ctx.addIssue({ code: 'custom', path: ['betMinor'], message: 'a paid round has a bet' });
-    if (data.kind === 'free' && data.transactionId !== undefined) ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'a free round has no bet transaction (D10)' });
+    if (data.kind === 'free' && data.bonusId === 0)
+      ctx.addIssue({ code: 'custom', path: ['bonusId'], message: 'a free round belongs to a bonus call' });
+    if (data.kind === 'paid' && data.betMinor === 0)
+      ctx.addIssue({ code: 'custom', path: ['betMinor'], message: 'a paid round has a bet' });
+    if (data.kind === 'free' && data.transactionId !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'a free round has no bet transaction (D10)' });
   });
 
 export const roundSettledData = z.strictObject({
@@ -64,7 +75,11 @@ export const roundCanceledData = z.strictObject({
   canceledAt: isoInstant,
 });
 
-export const RoundEventTypes = { RoundStarted: 'RoundStarted', RoundSettled: 'RoundSettled', RoundCanceled: 'RoundCanceled' } as const;
+export const RoundEventTypes = {
+  RoundStarted: 'RoundStarted',
+  RoundSettled: 'RoundSettled',
+  RoundCanceled: 'RoundCanceled',
+} as const;
 
 export const roundStarted = eventOf(RoundEventTypes.RoundStarted, roundStartedData);
 export const roundSettled = eventOf(RoundEventTypes.RoundSettled, roundSettledData);

@@ -6,7 +6,9 @@ import { eventOf } from './metadata.js';
 
 /** A launch token: at least 128 bits of randomness written URL-safe (base64url or hex). */
 export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,128}$/;
-export const sessionToken = z.string().regex(SESSION_TOKEN_PATTERN, { error: 'session token must be 22–128 URL-safe characters' });
+export const sessionToken = z
+  .string()
+  .regex(SESSION_TOKEN_PATTERN, { error: 'session token must be 22–128 URL-safe characters' });
 
 export const gameSessionStartedData = z.strictObject({
   token: sessionToken,
@@ -34,7 +36,10 @@ export const gameSessionEndedData = z.strictObject({
   endedAt: isoInstant,
 });
 
-export const SessionEventTypes = { GameSessionStarted: 'GameSessionStarted', GameSessionEnded: 'GameSessionEnded' } as const;
+export const SessionEventTypes = {
+  GameSessionStarted: 'GameSessionStarted',
+  GameSessionEnded: 'GameSessionEnded',
+} as const;
 
 export const gameSessionStarted = eventOf(SessionEventTypes.GameSessionStarted, gameSessionStartedData);
 export const gameSessionEnded = eventOf(SessionEventTypes.GameSessionEnded, gameSessionEndedData);

@@ -23,7 +23,9 @@ export function encodeStreamComponent(value: string): string {
   let encoded = '';
   for (const char of value) {
     if (SAFE.test(char)) encoded += char;
-    else for (const byte of new TextEncoder().encode(char)) encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    else
+      for (const byte of new TextEncoder().encode(char))
+        encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return encoded;
 }
@@ -33,7 +35,8 @@ export function decodeStreamComponent(value: string): string {
 }
 
 function positiveId(name: string, value: number): string {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive safe integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive safe integer, got ${value}`);
   return String(value);
 }
 
@@ -92,9 +95,13 @@ export function parseStreamId(streamId: string): ParsedStreamId | undefined {
   const [first, second] = parts.map(canonicalComponent);
   switch (category) {
     case StreamCategories.playerBonus:
-      return parts.length === 2 && first !== undefined && second !== undefined ? { category, operatorId: first, playerId: second } : undefined;
+      return parts.length === 2 && first !== undefined && second !== undefined
+        ? { category, operatorId: first, playerId: second }
+        : undefined;
     case StreamCategories.bonusRequest:
-      return parts.length === 2 && first !== undefined && second !== undefined ? { category, operatorId: first, platformId: second } : undefined;
+      return parts.length === 2 && first !== undefined && second !== undefined
+        ? { category, operatorId: first, platformId: second }
+        : undefined;
     case StreamCategories.session:
       return parts.length === 1 && first !== undefined ? { category, token: first } : undefined;
     case StreamCategories.round: {
@@ -112,9 +119,25 @@ export function parseStreamId(streamId: string): ParsedStreamId | undefined {
 
 /** Which event types each category holds (DESIGN §4's stream table). */
 export const StreamEventTypes = {
-  playerBonus: ['BonusCallRegistered', 'FreeSpinStarted', 'FreeSpinSettled', 'BonusCallCompleted', 'BonusCallExpired', 'BonusCallCanceled'],
+  playerBonus: [
+    'BonusCallRegistered',
+    'FreeSpinStarted',
+    'FreeSpinSettled',
+    'BonusCallCompleted',
+    'BonusCallExpired',
+    'BonusCallCanceled',
+  ],
   bonusRequest: ['BonusRequestAccepted'],
   session: ['GameSessionStarted', 'GameSessionEnded'],
   round: ['RoundStarted', 'RoundSettled', 'RoundCanceled'],
-  walletTx: ['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered', 'WinRefused'],
+  walletTx: [
+    'WalletRequested',
+    'WalletAttempted',
+    'WalletSucceeded',
+    'WalletFailed',
+    'CancelRequested',
+    'CancelSucceeded',
+    'WinDeadLettered',
+    'WinRefused',
+  ],
 } as const satisfies Record<StreamCategory, readonly EventType[]>;

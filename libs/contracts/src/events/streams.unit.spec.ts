@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { bonusRequestStream, encodeStreamComponent, parseStreamId, playerBonusStream, roundStream, sessionStream, streamPrefix, walletTxStream } from './streams.js';
+import {
+  bonusRequestStream,
+  encodeStreamComponent,
+  parseStreamId,
+  playerBonusStream,
+  roundStream,
+  sessionStream,
+  streamPrefix,
+  walletTxStream,
+} from './streams.js';
 
 describe('stream ids: one builder each, unambiguous components (DESIGN §4)', () => {
   it('builds the documented names', () => {
@@ -29,21 +38,39 @@ describe('stream ids: one builder each, unambiguous components (DESIGN §4)', ()
   });
 
   it('parses what it builds, and nothing else', () => {
-    expect(parseStreamId(playerBonusStream('acme-casino', 'p1'))).toEqual({ category: 'playerBonus', operatorId: 'acme-casino', playerId: 'p1' });
+    expect(parseStreamId(playerBonusStream('acme-casino', 'p1'))).toEqual({
+      category: 'playerBonus',
+      operatorId: 'acme-casino',
+      playerId: 'p1',
+    });
     expect(parseStreamId('round-201')).toEqual({ category: 'round', roundId: 201 });
     expect(parseStreamId('walletTx-101')).toEqual({ category: 'walletTx', transactionId: 101 });
-    for (const foreign of ['playerBonus-a-b-c', 'round-0', 'round-01', 'walletTx-abc', 'session-', 'playerBonus-a%2-b', 'playerBonus-a b-c', 'other-1', '$all']) {
+    for (const foreign of [
+      'playerBonus-a-b-c',
+      'round-0',
+      'round-01',
+      'walletTx-abc',
+      'session-',
+      'playerBonus-a%2-b',
+      'playerBonus-a b-c',
+      'other-1',
+      '$all',
+    ]) {
       expect(parseStreamId(foreign)).toBeUndefined();
     }
   });
 
   it('round-trips any operator id and platform id (property)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }), fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }), (operatorId, platformId) => {
-        const streamId = bonusRequestStream(operatorId, platformId);
-        expect(streamId.split('-')).toHaveLength(3);
-        expect(parseStreamId(streamId)).toEqual({ category: 'bonusRequest', operatorId, platformId });
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }),
+        fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }),
+        (operatorId, platformId) => {
+          const streamId = bonusRequestStream(operatorId, platformId);
+          expect(streamId.split('-')).toHaveLength(3);
+          expect(parseStreamId(streamId)).toEqual({ category: 'bonusRequest', operatorId, platformId });
+        },
+      ),
     );
   });
 });

@@ -129,7 +129,8 @@ export function parseEvent(type: string, data: unknown, schemaVersion: number): 
     try {
       current = upcast(current);
     } catch (error) {
-      if (error instanceof Error && 'issues' in error) throw new InvalidEventDataError(type, version, (error as z.ZodError).issues);
+      if (error instanceof Error && 'issues' in error)
+        throw new InvalidEventDataError(type, version, (error as z.ZodError).issues);
       throw error;
     }
   }
@@ -143,7 +144,11 @@ export function parseEvent(type: string, data: unknown, schemaVersion: number): 
  * `metadata.schemaVersion` reads as 1, the first version writers stamp; version 0 data
  * (BonusCallRegistered with one gameId) carries `schemaVersion: 0` explicitly.
  */
-export function parseStoredEvent(event: { type: string; data: unknown; metadata?: { schemaVersion?: unknown } }): DomainEvent {
+export function parseStoredEvent(event: {
+  type: string;
+  data: unknown;
+  metadata?: { schemaVersion?: unknown };
+}): DomainEvent {
   const version = event.metadata?.schemaVersion;
   return parseEvent(event.type, event.data, typeof version === 'number' ? version : 1);
 }
@@ -152,7 +157,10 @@ export function parseStoredEvent(event: { type: string; data: unknown; metadata?
  * The `{type, data, metadata}` to append: data validated against the current schema (a bad
  * event never reaches the store) and `schemaVersion` stamped.
  */
-export function eventToAppend<Event extends DomainEvent>(event: Event, context: EventContext): { type: Event['type']; data: Event['data']; metadata: EventMetadata } {
+export function eventToAppend<Event extends DomainEvent>(
+  event: Event,
+  context: EventContext,
+): { type: Event['type']; data: Event['data']; metadata: EventMetadata } {
   if (!isEventType(event.type)) throw new UnknownEventTypeError(event.type);
   const definition = EventRegistry[event.type];
   const result = definition.data.safeParse(event.data);

@@ -22,11 +22,21 @@ export const walletRequestedData = z
     requestedAt: isoInstant,
   })
   .superRefine((data, ctx) => {
-    if (data.request?.command !== data.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'command must be the command of the request' });
+    if (data.request?.command !== data.command)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'command must be the command of the request' });
     if (data.request?.transactionId !== data.transactionId) {
-      ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'transactionId must be the transactionId of the request' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['transactionId'],
+        message: 'transactionId must be the transactionId of the request',
+      });
     }
-    if (data.request?.operatorId !== data.operatorId) ctx.addIssue({ code: 'custom', path: ['operatorId'], message: 'operatorId must be the operatorId of the request' });
+    if (data.request?.operatorId !== data.operatorId)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['operatorId'],
+        message: 'operatorId must be the operatorId of the request',
+      });
   });
 
 export const walletAttemptedData = z.strictObject({
@@ -39,7 +49,12 @@ export const walletAttemptedData = z.strictObject({
   redrive: z.boolean().optional(),
 });
 
-export const walletSucceededData = z.strictObject({ statusCode: z.literal('OK'), balanceMinor: signedMinorAmount, command: callbackCommand, at: isoInstant });
+export const walletSucceededData = z.strictObject({
+  statusCode: z.literal('OK'),
+  balanceMinor: signedMinorAmount,
+  command: callbackCommand,
+  at: isoInstant,
+});
 
 export const walletFailedData = z
   .strictObject({
@@ -56,14 +71,19 @@ export const walletFailedData = z
     at: isoInstant,
   })
   .superRefine((data, ctx) => {
-    if (data.statusCode === undefined && data.error === undefined) ctx.addIssue({ code: 'custom', path: ['statusCode'], message: 'give the statusCode or the error' });
+    if (data.statusCode === undefined && data.error === undefined)
+      ctx.addIssue({ code: 'custom', path: ['statusCode'], message: 'give the statusCode or the error' });
   });
 
 export const cancelRequestedData = z
   .strictObject({ cancelTransactionId: longId, refTransactionId: longId, at: isoInstant })
   .superRefine((data, ctx) => {
     if (data.cancelTransactionId === data.refTransactionId) {
-      ctx.addIssue({ code: 'custom', path: ['cancelTransactionId'], message: 'a cancel has its own transactionId (D9)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cancelTransactionId'],
+        message: 'a cancel has its own transactionId (D9)',
+      });
     }
   });
 

@@ -24,6 +24,8 @@ export const longIdNumberOrText = z.union([longId, longIdText], {
 export const bonusIdValue = z.union([z.literal(0), longId], { error: 'bonusId must be 0 or a positive integer' });
 export const bonusIdText = z
   .string()
-  .regex(/^(?:0|[1-9][0-9]{0,15})$/, { error: 'expected 0 or a positive integer written as decimal digits without leading zeros' })
+  .regex(/^(?:0|[1-9][0-9]{0,15})$/, {
+    error: 'expected 0 or a positive integer written as decimal digits without leading zeros',
+  })
   .transform(Number)
   .pipe(bonusIdValue);

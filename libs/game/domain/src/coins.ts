@@ -10,8 +10,10 @@ import { AmountError, multiplyMinor } from '@reelstream/money';
  * baseBetAmount) can lose a fraction. Integer arithmetic only: `%` on safe integers is exact.
  */
 export function coinsToMinor(betMinor: number, coins: number, coinsPerBet: number): number {
-  if (!Number.isSafeInteger(coinsPerBet) || coinsPerBet < 1) throw new AmountError('AMOUNT_INVALID', `coinsPerBet must be a positive integer, got ${coinsPerBet}`);
-  if (!Number.isSafeInteger(coins) || coins < 0) throw new AmountError('AMOUNT_INVALID', `coins must be a non-negative integer, got ${coins}`);
+  if (!Number.isSafeInteger(coinsPerBet) || coinsPerBet < 1)
+    throw new AmountError('AMOUNT_INVALID', `coinsPerBet must be a positive integer, got ${coinsPerBet}`);
+  if (!Number.isSafeInteger(coins) || coins < 0)
+    throw new AmountError('AMOUNT_INVALID', `coins must be a non-negative integer, got ${coins}`);
   const scaled = multiplyMinor(betMinor, coins);
   return (scaled - (scaled % coinsPerBet)) / coinsPerBet;
 }

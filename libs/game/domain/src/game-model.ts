@@ -13,7 +13,10 @@ export type GameModel = SlotModel | InstantModel;
 export function exactBetStepMinor(model: GameModel): number {
   const pays =
     model.kind === 'slot'
-      ? [...Object.values(model.linePays).flatMap((byCount) => Object.values(byCount)), ...Object.values(model.scatterPays)]
+      ? [
+          ...Object.values(model.linePays).flatMap((byCount) => Object.values(byCount)),
+          ...Object.values(model.scatterPays),
+        ]
       : Object.values(model.profiles).flatMap((profile) => profile.segments.map((segment) => segment.multiplierCoins));
   const granularity = pays.filter((coins) => coins > 0).reduce((g, coins) => gcd(g, coins), 0);
   return granularity === 0 ? 1 : exactBetStep(model.coinsPerBet, granularity);

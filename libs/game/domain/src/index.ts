@@ -15,7 +15,14 @@ export { slotRtp, type SlotRtpBreakdown } from './slot/slot-rtp.js';
 export { compileSlot, type CompiledSlot } from './slot/compiled-slot.js';
 export * from './round/round-outcome.js';
 export * from './round/round-record-schema.js';
-export { playRound, replayRound, verifyRound, UnknownModelError, type PlayRoundInput, type RoundVerification } from './round/play-round.js';
+export {
+  playRound,
+  replayRound,
+  verifyRound,
+  UnknownModelError,
+  type PlayRoundInput,
+  type RoundVerification,
+} from './round/play-round.js';
 export { simulate, theoreticalRtp } from './simulate.js';
 export type { SimulationResult } from './simulation-tally.js';
 export { gameModels, findModel } from './models/registry.js';

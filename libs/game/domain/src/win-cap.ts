@@ -12,8 +12,12 @@ export interface CappedWin {
  * state; this is the game's side of it.
  */
 export function capWin(winMinor: number, winCapLeftMinor: number): CappedWin {
-  for (const [name, value] of [['winMinor', winMinor], ['winCapLeftMinor', winCapLeftMinor]] as const) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new AmountError('AMOUNT_INVALID', `${name} must be a non-negative integer of minor units, got ${value}`);
+  for (const [name, value] of [
+    ['winMinor', winMinor],
+    ['winCapLeftMinor', winCapLeftMinor],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new AmountError('AMOUNT_INVALID', `${name} must be a non-negative integer of minor units, got ${value}`);
   }
   return winMinor > winCapLeftMinor ? { winMinor: winCapLeftMinor, capped: true } : { winMinor, capped: false };
 }

@@ -75,7 +75,8 @@ export function exactExpectation(play: (rng: Rng) => number): { expectation: num
     if (position !== path.length) throw new Error('a round used fewer draws than its own path');
     expectation += path.reduce((probability, step) => probability / step.bound, win);
     sequences++;
-    while (path.length > 0 && (path[path.length - 1]?.value ?? 0) + 1 >= (path[path.length - 1]?.bound ?? 0)) path.pop();
+    while (path.length > 0 && (path[path.length - 1]?.value ?? 0) + 1 >= (path[path.length - 1]?.bound ?? 0))
+      path.pop();
     const last = path[path.length - 1];
     if (!last) return { expectation, sequences };
     last.value++;

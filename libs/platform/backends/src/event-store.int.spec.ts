@@ -13,7 +13,9 @@ describe('openEventStore', () => {
     const path = join(dir, 'nested', 'deeper', 'events.db');
     const { store, checkpoints } = await openEventStore(`sqlite:${path}`);
     try {
-      const { position } = await store.append('order-1', [{ type: 'OrderPlaced', data: { n: 1 } }], { expectedRevision: 'no_stream' });
+      const { position } = await store.append('order-1', [{ type: 'OrderPlaced', data: { n: 1 } }], {
+        expectedRevision: 'no_stream',
+      });
       await checkpoints.store('projection', position);
       expect(await checkpoints.load('projection')).toBe(position);
     } finally {
@@ -29,8 +31,13 @@ describe('openEventStore', () => {
   });
 
   it('reads a relative path against the working directory, and tuning from the query', () => {
-    expect(parseSqliteEventStoreUrl('sqlite:./data/reelstream.db')).toEqual({ path: resolve('data/reelstream.db'), options: {} });
-    expect(parseSqliteEventStoreUrl('sqlite:///var/lib/es.db?synchronous=NORMAL&busyTimeoutMs=100&pollIntervalMs=5')).toEqual({
+    expect(parseSqliteEventStoreUrl('sqlite:./data/reelstream.db')).toEqual({
+      path: resolve('data/reelstream.db'),
+      options: {},
+    });
+    expect(
+      parseSqliteEventStoreUrl('sqlite:///var/lib/es.db?synchronous=NORMAL&busyTimeoutMs=100&pollIntervalMs=5'),
+    ).toEqual({
       path: '/var/lib/es.db',
       options: { synchronous: 'NORMAL', busyTimeoutMs: 100, pollIntervalMs: 5 },
     });
@@ -40,6 +47,8 @@ describe('openEventStore', () => {
     expect(() => parseSqliteEventStoreUrl('sqlite:')).toThrow(/names no file/);
     expect(() => parseSqliteEventStoreUrl('sqlite:./x.db?synchronous=OFF')).toThrow(/EVENT_STORE_URL/);
     expect(() => parseSqliteEventStoreUrl('sqlite:./x.db?cacheSize=1')).toThrow(/EVENT_STORE_URL/);
-    await expect(openEventStore('postgres://localhost/events')).rejects.toThrow(/unsupported EVENT_STORE_URL .*postgres:/);
+    await expect(openEventStore('postgres://localhost/events')).rejects.toThrow(
+      /unsupported EVENT_STORE_URL .*postgres:/,
+    );
   });
 });

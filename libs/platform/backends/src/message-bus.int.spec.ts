@@ -19,11 +19,16 @@ describe('openMessageBus', () => {
   });
 
   it('reads a sqlite: URL as a path relative to the working directory, with optional tuning', () => {
-    expect(parseSqliteBusUrl('sqlite:./data/reelstream.db')).toEqual({ path: resolve('data/reelstream.db'), options: {} });
-    expect(parseSqliteBusUrl('sqlite:///var/lib/bus.db?sessionTimeoutMs=2000&synchronous=NORMAL&partitions=8')).toEqual({
-      path: '/var/lib/bus.db',
-      options: { sessionTimeoutMs: 2_000, synchronous: 'NORMAL', partitions: 8 },
+    expect(parseSqliteBusUrl('sqlite:./data/reelstream.db')).toEqual({
+      path: resolve('data/reelstream.db'),
+      options: {},
     });
+    expect(parseSqliteBusUrl('sqlite:///var/lib/bus.db?sessionTimeoutMs=2000&synchronous=NORMAL&partitions=8')).toEqual(
+      {
+        path: '/var/lib/bus.db',
+        options: { sessionTimeoutMs: 2_000, synchronous: 'NORMAL', partitions: 8 },
+      },
+    );
   });
 
   it('rejects a sqlite: URL without a file or with an unknown option', () => {
@@ -33,7 +38,9 @@ describe('openMessageBus', () => {
   });
 
   it('names the scheme it cannot open', async () => {
-    await expect(openMessageBus('amqp://rabbit:5672')).rejects.toThrow(/unsupported BUS_URL amqp:\/\/rabbit:5672: scheme amqp: is not supported \(use sqlite:<path> or kafka:/);
+    await expect(openMessageBus('amqp://rabbit:5672')).rejects.toThrow(
+      /unsupported BUS_URL amqp:\/\/rabbit:5672: scheme amqp: is not supported \(use sqlite:<path> or kafka:/,
+    );
   });
 
   it('opens the SQLite log, creating the parent directory, under the given instance id', async () => {
@@ -44,7 +51,11 @@ describe('openMessageBus', () => {
     try {
       expect(existsSync(file)).toBe(true);
       const received: Message[] = [];
-      const consumer = await bus.subscribe({ groupId: 'g', topics: ['t'], handler: async (message) => void received.push(message) });
+      const consumer = await bus.subscribe({
+        groupId: 'g',
+        topics: ['t'],
+        handler: async (message) => void received.push(message),
+      });
       await consumer.ready;
       const handled = new Promise<void>((resolve) => {
         const check = setInterval(() => {

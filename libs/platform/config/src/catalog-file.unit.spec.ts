@@ -31,6 +31,8 @@ describe('CATALOG_FILE', () => {
 
   it("is the repository's catalog unless set", () => {
     expect(parseEnv(env, {}).CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
-    expect(parseEnv(env, { CATALOG_FILE: '/etc/reelstream/catalog.json' }).CATALOG_FILE).toBe('/etc/reelstream/catalog.json');
+    expect(parseEnv(env, { CATALOG_FILE: '/etc/reelstream/catalog.json' }).CATALOG_FILE).toBe(
+      '/etc/reelstream/catalog.json',
+    );
   });
 });

@@ -70,7 +70,11 @@ describe('loadOperators', () => {
     const { operators, source } = loadOperators({}, demo);
     expect(source).toBe('demo');
     expect(operators).toHaveLength(1);
-    expect(operators[0]).toMatchObject({ id: 'demo', currency: 'EUR', callbackUrl: 'http://localhost:8082/wallet/demo' });
+    expect(operators[0]).toMatchObject({
+      id: 'demo',
+      currency: 'EUR',
+      callbackUrl: 'http://localhost:8082/wallet/demo',
+    });
     expect(operators[0]?.apiTokenSha256).toBe(apiTokenDigest(DEMO_OPERATOR.apiToken));
   });
 
@@ -97,7 +101,9 @@ describe('loadOperators', () => {
   });
 
   it('names the bad key of a bad operator', () => {
-    expect(() => loadOperators({ OPERATORS_JSON: JSON.stringify([{ ...acme, timeZone: 'Mars/Base' }]) }, demo)).toThrow(/operators\[0\]\.timeZone/);
+    expect(() => loadOperators({ OPERATORS_JSON: JSON.stringify([{ ...acme, timeZone: 'Mars/Base' }]) }, demo)).toThrow(
+      /operators\[0\]\.timeZone/,
+    );
   });
 
   it('refuses an unreadable file, and both sources at once', () => {
@@ -110,8 +116,22 @@ describe('OperatorDirectory', () => {
   const { operators } = loadOperators(
     {
       OPERATORS_JSON: JSON.stringify([
-        { id: 'a', name: 'A', apiToken: 'token-of-operator-a', callbackUrl: 'http://a.example/cb', signingSecret: 'secret-of-operator-a', currency: 'EUR' },
-        { id: 'b', name: 'B', apiTokenSha256: apiTokenDigest('token-of-operator-b'), callbackUrl: 'http://b.example/cb', signingSecret: 'secret-of-operator-b', currency: 'USD' },
+        {
+          id: 'a',
+          name: 'A',
+          apiToken: 'token-of-operator-a',
+          callbackUrl: 'http://a.example/cb',
+          signingSecret: 'secret-of-operator-a',
+          currency: 'EUR',
+        },
+        {
+          id: 'b',
+          name: 'B',
+          apiTokenSha256: apiTokenDigest('token-of-operator-b'),
+          callbackUrl: 'http://b.example/cb',
+          signingSecret: 'secret-of-operator-b',
+          currency: 'USD',
+        },
       ]),
     },
     () => [],

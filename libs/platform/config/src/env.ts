@@ -41,7 +41,11 @@ export const port = (fallback: number) =>
 export const listenHost = () => z.string().min(1).optional();
 
 export const positiveInt = (fallback: number) =>
-  z.coerce.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).positive({ error: 'must be a positive integer' }).default(fallback);
+  z.coerce
+    .number({ error: 'must be a positive integer' })
+    .int({ error: 'must be a positive integer' })
+    .positive({ error: 'must be a positive integer' })
+    .default(fallback);
 
 export const booleanFlag = (fallback: boolean) =>
   z
@@ -59,8 +63,16 @@ export const platformEnvShape = {
   DATA_DIR: z.string().default('./data'),
   EVENT_STORE_URL: backendUrl('event store').optional(),
   BUS_URL: backendUrl('bus').optional(),
-  WORKER_ID: z.coerce.number({ error: 'must be an integer 0–31' }).int({ error: 'must be an integer 0–31' }).min(0).max(31).optional(),
-  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' }).optional(),
+  WORKER_ID: z.coerce
+    .number({ error: 'must be an integer 0–31' })
+    .int({ error: 'must be an integer 0–31' })
+    .min(0)
+    .max(31)
+    .optional(),
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' })
+    .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 };
 
@@ -71,7 +83,15 @@ export interface Backends {
 }
 
 /** Fills the back-end URLs from `DATA_DIR` when they are not given. */
-export function resolveBackends(config: { DATA_DIR: string; EVENT_STORE_URL?: string | undefined; BUS_URL?: string | undefined }): Backends {
+export function resolveBackends(config: {
+  DATA_DIR: string;
+  EVENT_STORE_URL?: string | undefined;
+  BUS_URL?: string | undefined;
+}): Backends {
   const embedded = `sqlite:${config.DATA_DIR.replace(/\/+$/, '')}/reelstream.db`;
-  return { dataDir: config.DATA_DIR, eventStoreUrl: config.EVENT_STORE_URL ?? embedded, busUrl: config.BUS_URL ?? embedded };
+  return {
+    dataDir: config.DATA_DIR,
+    eventStoreUrl: config.EVENT_STORE_URL ?? embedded,
+    busUrl: config.BUS_URL ?? embedded,
+  };
 }

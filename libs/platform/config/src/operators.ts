@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { OperatorsConfigError, parseOperatorsConfig, parseOperatorsJson, type OperatorConfig, type OperatorConfigInput, type OperatorsConfig } from '@reelstream/contracts';
+import {
+  OperatorsConfigError,
+  parseOperatorsConfig,
+  parseOperatorsJson,
+  type OperatorConfig,
+  type OperatorConfigInput,
+  type OperatorsConfig,
+} from '@reelstream/contracts';
 import type { Env } from './env.js';
 
 /** The operator `npm start` runs with when no operators are configured: wired to the sandbox. */
@@ -15,7 +22,20 @@ export const DEMO_OPERATOR = {
 
 export function demoOperators(sandboxBaseUrl: string): OperatorConfigInput[] {
   const { id, name, apiToken, signingSecret, currency, timeZone } = DEMO_OPERATOR;
-  return [{ id, name, apiToken, signingSecret, currency, timeZone, callbackUrl: `${sandboxBaseUrl.replace(/\/+$/, '')}/wallet/${id}`, allowedReturnOrigins: [], callbackIdEncoding: 'string', features: { regularBonusCall: false } }];
+  return [
+    {
+      id,
+      name,
+      apiToken,
+      signingSecret,
+      currency,
+      timeZone,
+      callbackUrl: `${sandboxBaseUrl.replace(/\/+$/, '')}/wallet/${id}`,
+      allowedReturnOrigins: [],
+      callbackIdEncoding: 'string',
+      features: { regularBonusCall: false },
+    },
+  ];
 }
 
 export interface LoadedOperators {

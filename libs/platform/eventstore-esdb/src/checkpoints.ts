@@ -52,9 +52,13 @@ export class EsdbCheckpointStore implements CheckpointStore {
       if (!checkpointAdvances(current?.position, position)) return;
       if (!current) await this.capStream(streamId);
       try {
-        const result = await this.client.appendToStream(streamId, jsonEvent({ type: CHECKPOINT_EVENT_TYPE, data: { position } }), {
-          expectedRevision: current ? current.revision : NO_STREAM,
-        });
+        const result = await this.client.appendToStream(
+          streamId,
+          jsonEvent({ type: CHECKPOINT_EVENT_TYPE, data: { position } }),
+          {
+            expectedRevision: current ? current.revision : NO_STREAM,
+          },
+        );
         this.last.set(name, { position, revision: result.nextExpectedRevision });
         return;
       } catch (error) {
@@ -80,7 +84,11 @@ export class EsdbCheckpointStore implements CheckpointStore {
   private async readLast(name: string): Promise<StoredCheckpoint | undefined> {
     const streamId = checkpointStreamId(name);
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+      for await (const resolved of this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
         const event = resolved.event;
         if (!event) continue;
         const data = checkpointData.parse(event.data);

@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 export class InvalidConnectionStringError extends Error {
   override readonly name = 'InvalidConnectionStringError';
-  constructor(readonly connectionString: string, reason: string) {
+  constructor(
+    readonly connectionString: string,
+    reason: string,
+  ) {
     super(`invalid EventStoreDB connection string ${JSON.stringify(redact(connectionString))}: ${reason}`);
   }
 }
@@ -21,11 +24,13 @@ const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.
  */
 export function validateConnectionString(connectionString: string): string {
   const match = /^esdb(\+discover)?:\/\/(?:[^@/?]+@)?([^/?]*)\/?(?:\?(.*))?$/i.exec(connectionString.trim());
-  if (!match) throw new InvalidConnectionStringError(connectionString, 'expected esdb://host:port[,host:port…][?options]');
+  if (!match)
+    throw new InvalidConnectionStringError(connectionString, 'expected esdb://host:port[,host:port…][?options]');
   const hosts = (match[2] ?? '').split(',').filter((host) => host.length > 0);
   if (hosts.length === 0) throw new InvalidConnectionStringError(connectionString, 'no host');
   for (const host of hosts) {
-    if (!hostPort.safeParse(host).success) throw new InvalidConnectionStringError(connectionString, `bad host ${JSON.stringify(host)}`);
+    if (!hostPort.safeParse(host).success)
+      throw new InvalidConnectionStringError(connectionString, `bad host ${JSON.stringify(host)}`);
     const port = /:(\d+)$/.exec(host)?.[1];
     if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) {
       throw new InvalidConnectionStringError(connectionString, `bad port in ${JSON.stringify(host)}`);
@@ -34,7 +39,10 @@ export function validateConnectionString(connectionString: string): string {
   const query = new URLSearchParams(match[3] ?? '');
   for (const [key, value] of query) {
     if (key.toLowerCase() === 'throwonappendfailure' && value.toLowerCase() === 'false') {
-      throw new InvalidConnectionStringError(connectionString, 'throwOnAppendFailure=false would turn conflicts into silent no-ops');
+      throw new InvalidConnectionStringError(
+        connectionString,
+        'throwOnAppendFailure=false would turn conflicts into silent no-ops',
+      );
     }
   }
   return connectionString.trim();

@@ -32,7 +32,12 @@ import {
 } from '@reelstream/ports';
 import { z } from 'zod';
 import { isStreamNotFound, toPortAppendError } from './errors.js';
-import { satisfiesExpectedRevision, toEsdbExpectedRevision, toEsdbRevision, toPortRevision } from './expected-revision.js';
+import {
+  satisfiesExpectedRevision,
+  toEsdbExpectedRevision,
+  toEsdbRevision,
+  toPortRevision,
+} from './expected-revision.js';
 import { comparePositions, decodePosition, encodePosition, type EsdbPosition } from './position.js';
 import { readAllFiltered } from './filtered-read.js';
 import { readAllVisible } from './read-all.js';
@@ -119,15 +124,29 @@ export class EsdbEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const direction = options.direction ?? 'forwards';
-    const from: ReadRevision = options.fromRevision === undefined ? (direction === 'forwards' ? START : END) : toEsdbRevision(options.fromRevision);
+    const from: ReadRevision =
+      options.fromRevision === undefined
+        ? direction === 'forwards'
+          ? START
+          : END
+        : toEsdbRevision(options.fromRevision);
     if (options.maxCount !== undefined && options.maxCount <= 0) return [];
     return this.readStreamRaw(streamId, direction === 'forwards' ? FORWARDS : BACKWARDS, from, options.maxCount);
   }
 
-  private async readStreamRaw(streamId: string, direction: Direction, fromRevision: ReadRevision, maxCount?: number): Promise<RecordedEvent[]> {
+  private async readStreamRaw(
+    streamId: string,
+    direction: Direction,
+    fromRevision: ReadRevision,
+    maxCount?: number,
+  ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      const read = this.client.readStream(streamId, { direction, fromRevision, ...(maxCount === undefined ? {} : { maxCount }) });
+      const read = this.client.readStream(streamId, {
+        direction,
+        fromRevision,
+        ...(maxCount === undefined ? {} : { maxCount }),
+      });
       for await (const resolved of read) {
         const event = toRecordedEvent(resolved);
         if (event) events.push(event);
@@ -146,13 +165,19 @@ export class EsdbEventStore implements EventStore {
 
   /** Pages filtered by the server (system, checkpoint and non-matching streams never cross the wire). */
   readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return readAllVisible((fromPosition, direction, maxCount) => readAllFiltered(this.client, fromPosition, direction, maxCount, options.filter), options);
+    return readAllVisible(
+      (fromPosition, direction, maxCount) =>
+        readAllFiltered(this.client, fromPosition, direction, maxCount, options.filter),
+      options,
+    );
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     const filter = subscriptionFilterFor(options.filter);
     if (options.from === 'end') {
-      const source = new FromHeadSource(this.headOfAll(), (head) => this.client.subscribeToAll({ fromPosition: head ?? START, filter }));
+      const source = new FromHeadSource(this.headOfAll(), (head) =>
+        this.client.subscribeToAll({ fromPosition: head ?? START, filter }),
+      );
       return new EsdbSubscription(source, undefined, options.filter);
     }
     const fromPosition = toReadPosition(options.from);
@@ -163,7 +188,8 @@ export class EsdbEventStore implements EventStore {
 
   /** The position of the last event in `$all`, system events included; `undefined` when it is empty. */
   private async headOfAll(): Promise<EsdbPosition | undefined> {
-    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) return allPositionOf(resolved);
+    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }))
+      return allPositionOf(resolved);
     return undefined;
   }
 

@@ -40,7 +40,10 @@ interface Options {
 }
 export interface ReadRequest {
   setOptions(options: Options): void;
-  getOptions(): { hasFilter(): boolean; getFilter(): { getStreamIdentifier(): { getPrefixList(): string[]; getRegex(): string } } };
+  getOptions(): {
+    hasFilter(): boolean;
+    getFilter(): { getStreamIdentifier(): { getPrefixList(): string[]; getRegex(): string } };
+  };
 }
 type Constructor<T> = new () => T;
 const streamsPb = require('@eventstore/db-client/generated/streams_pb.js') as {
@@ -56,18 +59,31 @@ const streamsPb = require('@eventstore/db-client/generated/streams_pb.js') as {
 const { Empty } = require('@eventstore/db-client/generated/shared_pb.js') as { Empty: Constructor<unknown> };
 const { StreamsClient } = require('@eventstore/db-client/generated/streams_grpc_pb.js') as { StreamsClient: unknown };
 const { ReadStream } = require('@eventstore/db-client/dist/streams/utils/ReadStream.js') as {
-  ReadStream: new (create: () => Promise<unknown>, convert: unknown, options: object) => AsyncIterable<AllStreamResolvedEvent>;
+  ReadStream: new (
+    create: () => Promise<unknown>,
+    convert: unknown,
+    options: object,
+  ) => AsyncIterable<AllStreamResolvedEvent>;
 };
 const { convertGrpcEvent } = require('@eventstore/db-client/dist/utils/index.js') as { convertGrpcEvent: unknown };
 
 /** The protected parts of the client the read goes through (the same ones its own `readAll` uses). */
 export interface ClientInternals {
-  GRPCStreamCreator(client: unknown, debugName: string, creator: (grpc: { read(request: ReadRequest, ...args: unknown[]): unknown }) => unknown): () => Promise<unknown>;
+  GRPCStreamCreator(
+    client: unknown,
+    debugName: string,
+    creator: (grpc: { read(request: ReadRequest, ...args: unknown[]): unknown }) => unknown,
+  ): () => Promise<unknown>;
   callArguments(base: object, callOptions: object): unknown[];
 }
 
 /** The request for up to `maxCount` events of `$all` from `from` in `direction`, filtered on the server by stream name. */
-export function filteredReadRequest(from: ReadPosition, direction: Direction, maxCount: number, filter: StreamFilter | undefined): ReadRequest {
+export function filteredReadRequest(
+  from: ReadPosition,
+  direction: Direction,
+  maxCount: number,
+  filter: StreamFilter | undefined,
+): ReadRequest {
   const { ReadReq } = streamsPb;
   const all = new ReadReq.Options.AllOptions();
   if (from === 'start') all.setStart(new Empty());
@@ -110,7 +126,9 @@ export async function readAllFiltered(
 ): Promise<AllStreamResolvedEvent[]> {
   const internals = client as unknown as ClientInternals;
   const request = filteredReadRequest(from, direction, maxCount, filter);
-  const create = internals.GRPCStreamCreator(StreamsClient, 'readAll', (grpc) => grpc.read(request, ...internals.callArguments({}, { deadline: Infinity })));
+  const create = internals.GRPCStreamCreator(StreamsClient, 'readAll', (grpc) =>
+    grpc.read(request, ...internals.callArguments({}, { deadline: Infinity })),
+  );
   const page: AllStreamResolvedEvent[] = [];
   for await (const resolved of new ReadStream(create, convertGrpcEvent, {})) page.push(resolved);
   return page;

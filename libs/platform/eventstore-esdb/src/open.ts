@@ -19,9 +19,12 @@ export async function openEsdbEventStore(connectionString: string): Promise<Open
     for await (const _ of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) break;
   } catch (error) {
     await client.dispose();
-    throw new Error(`cannot reach EventStoreDB at ${redact(connectionString)}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `cannot reach EventStoreDB at ${redact(connectionString)}: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return { store: new EsdbEventStore(client), checkpoints: new EsdbCheckpointStore(client) };
 }

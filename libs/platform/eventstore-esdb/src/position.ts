@@ -26,7 +26,8 @@ export function isUnknownPosition(position: EsdbPosition): boolean {
 
 export function encodePosition(position: EsdbPosition): Position {
   const { commit, prepare } = position;
-  if (commit < 0n || prepare < 0n || commit > MAX_U64 || prepare > MAX_U64) throw new InvalidPositionError(`${commit}/${prepare}`);
+  if (commit < 0n || prepare < 0n || commit > MAX_U64 || prepare > MAX_U64)
+    throw new InvalidPositionError(`${commit}/${prepare}`);
   return `${commit.toString().padStart(DIGITS, '0')}-${prepare.toString().padStart(DIGITS, '0')}`;
 }
 

@@ -4,7 +4,11 @@ import { decodePosition, isPast, type EsdbPosition } from './position.js';
 import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
 
 /** Reads one page of `$all`: up to `maxCount` events from `from` in `direction`, as the client does. */
-export type ReadAllPage = (from: ReadPosition, direction: Direction, maxCount: number) => Promise<AllStreamResolvedEvent[]>;
+export type ReadAllPage = (
+  from: ReadPosition,
+  direction: Direction,
+  maxCount: number,
+) => Promise<AllStreamResolvedEvent[]>;
 
 export const READ_ALL_MAX_PAGE = 512;
 
@@ -22,7 +26,8 @@ export async function readAllVisible(readPage: ReadAllPage, options: ReadAllOpti
   const direction = options.direction ?? 'forwards';
   const wanted = options.maxCount ?? Number.POSITIVE_INFINITY;
   if (wanted <= 0) return [];
-  let bound: EsdbPosition | undefined = options.fromPosition === undefined ? undefined : decodePosition(options.fromPosition);
+  let bound: EsdbPosition | undefined =
+    options.fromPosition === undefined ? undefined : decodePosition(options.fromPosition);
   let cursor: ReadPosition = bound ?? (direction === 'forwards' ? 'start' : 'end');
   const found: RecordedEvent[] = [];
   // Small reads (the head of `$all`) stay small; pages grow when hidden events have to be skipped.

@@ -6,7 +6,10 @@ import { isVisibleInAll } from './stream-names.js';
 
 export class MissingPositionError extends Error {
   override readonly name = 'MissingPositionError';
-  constructor(readonly streamId: string, readonly revision: bigint) {
+  constructor(
+    readonly streamId: string,
+    readonly revision: bigint,
+  ) {
     super(
       `EventStoreDB returned event ${streamId}@${revision} without its $all position; ` +
         'stream reads carry positions from server 22.6 on (docker/compose.yml pins a newer one)',

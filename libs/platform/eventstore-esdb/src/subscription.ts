@@ -1,5 +1,11 @@
 import type { AllStreamResolvedEvent, AllStreamSubscription, Position as ClientPosition } from '@eventstore/db-client';
-import { eventsOf, type RecordedEvent, type StreamFilter, type Subscription, type SubscriptionItem } from '@reelstream/ports';
+import {
+  eventsOf,
+  type RecordedEvent,
+  type StreamFilter,
+  type Subscription,
+  type SubscriptionItem,
+} from '@reelstream/ports';
 import { encodePosition, isPast, type EsdbPosition } from './position.js';
 import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
 

@@ -14,7 +14,9 @@ const filterOf = (request: any) => {
   const options = request.getOptions();
   if (!options.hasFilter()) return 'none';
   const expression = options.getFilter().getStreamIdentifier();
-  return expression.getPrefixList().length > 0 ? { prefixes: expression.getPrefixList() } : { regex: expression.getRegex() };
+  return expression.getPrefixList().length > 0
+    ? { prefixes: expression.getPrefixList() }
+    : { regex: expression.getRegex() };
 };
 const isSubscription = (request: any) => request.getOptions().hasSubscription();
 const startOf = (request: any) => {
@@ -27,9 +29,15 @@ const startOf = (request: any) => {
 
 describe('EventStoreDB client paths against a scripted gRPC channel', () => {
   it('asks the server to filter a backwards readAll (maxCount 1) instead of paging through foreign events', async () => {
-    const { client, requests } = scriptedClient(() => ({ responses: [eventResponse({ streamId: 'player-bonus-op1:p1', revision: 0, commit: 10 })] }));
+    const { client, requests } = scriptedClient(() => ({
+      responses: [eventResponse({ streamId: 'player-bonus-op1:p1', revision: 0, commit: 10 })],
+    }));
     const store = new EsdbEventStore(client);
-    const [last] = await store.readAll({ direction: 'backwards', maxCount: 1, filter: { streamPrefixes: ['player-bonus-'] } });
+    const [last] = await store.readAll({
+      direction: 'backwards',
+      maxCount: 1,
+      filter: { streamPrefixes: ['player-bonus-'] },
+    });
     expect(last?.streamId).toBe('player-bonus-op1:p1');
     expect(requests).toHaveLength(1);
     expect(filterOf(requests[0])).toEqual({ prefixes: ['player-bonus-'] });
@@ -62,7 +70,11 @@ describe('EventStoreDB client paths against a scripted gRPC channel', () => {
     const iterator = subscription[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.value?.revision).toBe(1);
-    expect(requests.map((request) => (isSubscription(request) ? `subscribe@${startOf(request)}` : `read@${startOf(request)}`))).toEqual(['read@end', 'subscribe@100']);
+    expect(
+      requests.map((request) =>
+        isSubscription(request) ? `subscribe@${startOf(request)}` : `read@${startOf(request)}`,
+      ),
+    ).toEqual(['read@end', 'subscribe@100']);
     await subscription.close();
   });
 
@@ -73,7 +85,9 @@ describe('EventStoreDB client paths against a scripted gRPC channel', () => {
       async *readStream() {
         calls.push('read');
         if (revision >= 0n) {
-          yield { event: { revision, data: { position: encodePosition({ commit: revision + 1n, prepare: revision + 1n }) } } };
+          yield {
+            event: { revision, data: { position: encodePosition({ commit: revision + 1n, prepare: revision + 1n }) } },
+          };
         }
       },
       async appendToStream(_stream: string, _event: unknown, { expectedRevision }: { expectedRevision: unknown }) {
@@ -86,7 +100,8 @@ describe('EventStoreDB client paths against a scripted gRPC channel', () => {
       },
     } as unknown as EventStoreDBClient;
     const checkpoints = new EsdbCheckpointStore(client);
-    for (let commit = 1n; commit <= 5n; commit++) await checkpoints.store('relay', encodePosition({ commit, prepare: commit }));
+    for (let commit = 1n; commit <= 5n; commit++)
+      await checkpoints.store('relay', encodePosition({ commit, prepare: commit }));
     await checkpoints.store('relay', encodePosition({ commit: 5n, prepare: 5n }));
     expect(calls).toEqual(['read', 'meta', 'append@no_stream', 'append@0', 'append@1', 'append@2', 'append@3']);
   });

@@ -16,14 +16,26 @@ describe('connection string validation', () => {
   });
 
   it('refuses other schemes, missing hosts and bad ports', () => {
-    for (const bad of ['http://localhost:2113', 'localhost:2113', 'esdb://', 'esdb://?tls=false', 'esdb://host:99999', 'esdb://bad host:2113', 'sqlite:./data/x.db']) {
+    for (const bad of [
+      'http://localhost:2113',
+      'localhost:2113',
+      'esdb://',
+      'esdb://?tls=false',
+      'esdb://host:99999',
+      'esdb://bad host:2113',
+      'sqlite:./data/x.db',
+    ]) {
       expect(() => validateConnectionString(bad)).toThrow(InvalidConnectionStringError);
     }
   });
 
   it('refuses throwOnAppendFailure=false, which would make conflicts silent', () => {
-    expect(() => validateConnectionString('esdb://localhost:2113?tls=false&throwOnAppendFailure=false')).toThrow(/silent/);
-    expect(validateConnectionString('esdb://localhost:2113?throwOnAppendFailure=true')).toBe('esdb://localhost:2113?throwOnAppendFailure=true');
+    expect(() => validateConnectionString('esdb://localhost:2113?tls=false&throwOnAppendFailure=false')).toThrow(
+      /silent/,
+    );
+    expect(validateConnectionString('esdb://localhost:2113?throwOnAppendFailure=true')).toBe(
+      'esdb://localhost:2113?throwOnAppendFailure=true',
+    );
   });
 
   it('keeps passwords out of error messages', () => {

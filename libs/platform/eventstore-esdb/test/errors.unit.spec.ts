@@ -14,8 +14,15 @@ describe('append error mapping', () => {
   });
 
   it('reports a stream that does not exist as no_stream', () => {
-    const clientError = new WrongExpectedVersionError(undefined, { streamName: 'round-2', expected: 'stream_exists', current: 'no_stream' });
-    expect(toPortAppendError(clientError, 'round-2', 'stream_exists')).toMatchObject({ expected: 'stream_exists', actual: 'no_stream' });
+    const clientError = new WrongExpectedVersionError(undefined, {
+      streamName: 'round-2',
+      expected: 'stream_exists',
+      current: 'no_stream',
+    });
+    expect(toPortAppendError(clientError, 'round-2', 'stream_exists')).toMatchObject({
+      expected: 'stream_exists',
+      actual: 'no_stream',
+    });
   });
 
   it('passes every other error through untouched', () => {
@@ -26,7 +33,9 @@ describe('append error mapping', () => {
 
   it('recognises a missing stream', () => {
     expect(isStreamNotFound(new StreamNotFoundError(undefined, 'session-x'))).toBe(true);
-    expect(isStreamNotFound(new WrongExpectedVersionError(undefined, { streamName: 's', expected: 0n, current: 1n }))).toBe(false);
+    expect(
+      isStreamNotFound(new WrongExpectedVersionError(undefined, { streamName: 's', expected: 0n, current: 1n })),
+    ).toBe(false);
     expect(isStreamNotFound(new Error('stream not found'))).toBe(false);
     expect(isStreamNotFound(undefined)).toBe(false);
   });

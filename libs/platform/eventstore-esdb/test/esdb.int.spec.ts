@@ -21,7 +21,10 @@ if (url) {
     }),
     'esdb',
   );
-  describeEventStoreClusterContract(async () => ({ adapter: 'esdb', url, open: () => openEsdbEventStore(url), dispose: async () => undefined }), 'esdb');
+  describeEventStoreClusterContract(
+    async () => ({ adapter: 'esdb', url, open: () => openEsdbEventStore(url), dispose: async () => undefined }),
+    'esdb',
+  );
 } else {
   process.stdout.write(
     '[contract] EventStore contract suite NOT run against EventStoreDB: EVENTSTORE_URL is not set (it ran against the embedded SQLite adapter).\n' +
@@ -47,6 +50,8 @@ describe('openEsdbEventStore', () => {
 
   it('fails at start-up, naming the address, when nothing listens there', async () => {
     const port = await closedPort();
-    await expect(openEsdbEventStore(`esdb://127.0.0.1:${port}?tls=false`)).rejects.toThrow(`cannot reach EventStoreDB at esdb://127.0.0.1:${port}?tls=false`);
+    await expect(openEsdbEventStore(`esdb://127.0.0.1:${port}?tls=false`)).rejects.toThrow(
+      `cannot reach EventStoreDB at esdb://127.0.0.1:${port}?tls=false`,
+    );
   });
 });

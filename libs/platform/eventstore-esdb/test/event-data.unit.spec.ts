@@ -4,7 +4,12 @@ import { USER_STREAMS_REGEX } from '../src/stream-names.js';
 
 describe('events sent to the server', () => {
   it('keeps a caller-given event id, so a retried append is idempotent', () => {
-    const data = toEventData({ eventId: '3d6f4a2b-1c9e-4f7a-8b2d-0e5c6a7b8c9d', type: 'RoundStarted', data: { bet: 100 }, metadata: { correlationId: 'c' } });
+    const data = toEventData({
+      eventId: '3d6f4a2b-1c9e-4f7a-8b2d-0e5c6a7b8c9d',
+      type: 'RoundStarted',
+      data: { bet: 100 },
+      metadata: { correlationId: 'c' },
+    });
     expect(data).toMatchObject({
       id: '3d6f4a2b-1c9e-4f7a-8b2d-0e5c6a7b8c9d',
       contentType: 'application/json',
@@ -28,7 +33,10 @@ describe('events sent to the server', () => {
   });
 
   it('filters subscriptions on the server by prefixes, or to user streams without checkpoints', () => {
-    expect(subscriptionFilterFor({ streamPrefixes: ['round-', 'walletTx-'] })).toMatchObject({ filterOn: 'streamName', prefixes: ['round-', 'walletTx-'] });
+    expect(subscriptionFilterFor({ streamPrefixes: ['round-', 'walletTx-'] })).toMatchObject({
+      filterOn: 'streamName',
+      prefixes: ['round-', 'walletTx-'],
+    });
     expect(subscriptionFilterFor(undefined)).toMatchObject({ filterOn: 'streamName', regex: USER_STREAMS_REGEX });
     expect(subscriptionFilterFor({ streamPrefixes: [] })).toMatchObject({ regex: USER_STREAMS_REGEX });
     const userStreams = new RegExp(USER_STREAMS_REGEX);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { ANY, NO_STREAM, STREAM_EXISTS } from '@eventstore/db-client';
-import { satisfiesExpectedRevision, toEsdbExpectedRevision, toEsdbRevision, toPortRevision } from '../src/expected-revision.js';
+import {
+  satisfiesExpectedRevision,
+  toEsdbExpectedRevision,
+  toEsdbRevision,
+  toPortRevision,
+} from '../src/expected-revision.js';
 
 describe('expected revision mapping', () => {
   it('maps the keywords onto the client constants', () => {

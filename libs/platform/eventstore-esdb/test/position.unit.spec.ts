@@ -36,14 +36,29 @@ describe('position encoding', () => {
 
   it('compares commit before prepare, as bigints beyond 2^53', () => {
     const big = 2n ** 60n;
-    expect(comparePositions(encodePosition({ commit: big, prepare: 0n }), encodePosition({ commit: big + 1n, prepare: 0n }))).toBe(-1);
-    expect(comparePositions(encodePosition({ commit: 5n, prepare: 9n }), encodePosition({ commit: 6n, prepare: 1n }))).toBe(-1);
-    expect(comparePositions(encodePosition({ commit: 5n, prepare: 9n }), encodePosition({ commit: 5n, prepare: 8n }))).toBe(1);
-    expect(comparePositions(encodePosition({ commit: 5n, prepare: 9n }), encodePosition({ commit: 5n, prepare: 9n }))).toBe(0);
+    expect(
+      comparePositions(encodePosition({ commit: big, prepare: 0n }), encodePosition({ commit: big + 1n, prepare: 0n })),
+    ).toBe(-1);
+    expect(
+      comparePositions(encodePosition({ commit: 5n, prepare: 9n }), encodePosition({ commit: 6n, prepare: 1n })),
+    ).toBe(-1);
+    expect(
+      comparePositions(encodePosition({ commit: 5n, prepare: 9n }), encodePosition({ commit: 5n, prepare: 8n })),
+    ).toBe(1);
+    expect(
+      comparePositions(encodePosition({ commit: 5n, prepare: 9n }), encodePosition({ commit: 5n, prepare: 9n })),
+    ).toBe(0);
   });
 
   it('refuses strings it did not produce and values outside 64 bits', () => {
-    for (const bad of ['', '12', '1-2', 'abc-def', '00000000000000001234/00000000000000001200', '99999999999999999999-00000000000000000000']) {
+    for (const bad of [
+      '',
+      '12',
+      '1-2',
+      'abc-def',
+      '00000000000000001234/00000000000000001200',
+      '99999999999999999999-00000000000000000000',
+    ]) {
       expect(() => decodePosition(bad)).toThrow(InvalidPositionError);
     }
     expect(() => encodePosition({ commit: -1n, prepare: 0n })).toThrow(InvalidPositionError);

@@ -11,7 +11,9 @@ import { resolvedEvent } from './fixtures.js';
  * flips the latter, to show the adapter does not depend on it.
  */
 function logOf(streams: string[], { inclusiveBackwards = false } = {}) {
-  const log = streams.map((streamId, index) => resolvedEvent({ streamId, commit: BigInt((index + 1) * 100), prepare: BigInt((index + 1) * 100 - 3) }));
+  const log = streams.map((streamId, index) =>
+    resolvedEvent({ streamId, commit: BigInt((index + 1) * 100), prepare: BigInt((index + 1) * 100 - 3) }),
+  );
   const calls: { from: ReadPosition; direction: Direction; maxCount: number }[] = [];
   const readPage: ReadAllPage = async (from, direction, maxCount) => {
     calls.push({ from, direction, maxCount });
@@ -20,11 +22,20 @@ function logOf(streams: string[], { inclusiveBackwards = false } = {}) {
       return e.event.position;
     };
     if (direction === 'forwards') {
-      const rest = from === 'start' ? log : from === 'end' ? [] : log.filter((e) => compareEsdbPositions(positionOf(e), from) >= 0);
+      const rest =
+        from === 'start'
+          ? log
+          : from === 'end'
+            ? []
+            : log.filter((e) => compareEsdbPositions(positionOf(e), from) >= 0);
       return rest.slice(0, maxCount);
     }
     const before =
-      from === 'end' ? log : from === 'start' ? [] : log.filter((e) => compareEsdbPositions(positionOf(e), from) < (inclusiveBackwards ? 1 : 0));
+      from === 'end'
+        ? log
+        : from === 'start'
+          ? []
+          : log.filter((e) => compareEsdbPositions(positionOf(e), from) < (inclusiveBackwards ? 1 : 0));
     return [...before].reverse().slice(0, maxCount);
   };
   const positionAt = (index: number) => {
@@ -38,7 +49,16 @@ function logOf(streams: string[], { inclusiveBackwards = false } = {}) {
 const ids = (events: { streamId: string }[]) => events.map((e) => e.streamId);
 
 describe('readAll over pages of $all', () => {
-  const streams = ['round-1', '$stats-node', 'round-2', 'checkpoint-x', 'walletTx-1', 'round-3', '$$round-3', 'round-4'];
+  const streams = [
+    'round-1',
+    '$stats-node',
+    'round-2',
+    'checkpoint-x',
+    'walletTx-1',
+    'round-3',
+    '$$round-3',
+    'round-4',
+  ];
 
   it('returns every visible event in order, without system events or checkpoints', async () => {
     const { readPage } = logOf(streams);
@@ -47,22 +67,39 @@ describe('readAll over pages of $all', () => {
 
   it('starts strictly after fromPosition although the server returns the event at it', async () => {
     const { readPage, positionAt } = logOf(streams);
-    expect(ids(await readAllVisible(readPage, { fromPosition: positionAt(2) }))).toEqual(['walletTx-1', 'round-3', 'round-4']);
+    expect(ids(await readAllVisible(readPage, { fromPosition: positionAt(2) }))).toEqual([
+      'walletTx-1',
+      'round-3',
+      'round-4',
+    ]);
     expect(ids(await readAllVisible(readPage, { fromPosition: positionAt(7) }))).toEqual([]);
   });
 
   it('reads backwards from the end, and strictly before fromPosition either way the server pages', async () => {
     for (const inclusiveBackwards of [false, true]) {
       const { readPage, positionAt } = logOf(streams, { inclusiveBackwards });
-      expect(ids(await readAllVisible(readPage, { direction: 'backwards' }))).toEqual(['round-4', 'round-3', 'walletTx-1', 'round-2', 'round-1']);
-      expect(ids(await readAllVisible(readPage, { direction: 'backwards', fromPosition: positionAt(5) }))).toEqual(['walletTx-1', 'round-2', 'round-1']);
+      expect(ids(await readAllVisible(readPage, { direction: 'backwards' }))).toEqual([
+        'round-4',
+        'round-3',
+        'walletTx-1',
+        'round-2',
+        'round-1',
+      ]);
+      expect(ids(await readAllVisible(readPage, { direction: 'backwards', fromPosition: positionAt(5) }))).toEqual([
+        'walletTx-1',
+        'round-2',
+        'round-1',
+      ]);
     }
   });
 
   it('stops at maxCount visible events and applies the prefix filter', async () => {
     const { readPage } = logOf(streams);
     expect(ids(await readAllVisible(readPage, { maxCount: 2 }))).toEqual(['round-1', 'round-2']);
-    expect(ids(await readAllVisible(readPage, { filter: { streamPrefixes: ['walletTx-', 'round-4'] } }))).toEqual(['walletTx-1', 'round-4']);
+    expect(ids(await readAllVisible(readPage, { filter: { streamPrefixes: ['walletTx-', 'round-4'] } }))).toEqual([
+      'walletTx-1',
+      'round-4',
+    ]);
     expect(ids(await readAllVisible(readPage, { direction: 'backwards', maxCount: 1 }))).toEqual(['round-4']);
     expect(await readAllVisible(readPage, { maxCount: 0 })).toEqual([]);
   });
@@ -80,8 +117,15 @@ describe('readAll over pages of $all', () => {
 
   it('keeps paging after a short page that is not the end (a server-filtered page may stop early)', async () => {
     const { readPage } = logOf(streams);
-    const shortPages: ReadAllPage = async (from, direction, maxCount) => (await readPage(from, direction, maxCount)).slice(0, 2);
+    const shortPages: ReadAllPage = async (from, direction, maxCount) =>
+      (await readPage(from, direction, maxCount)).slice(0, 2);
     expect(ids(await readAllVisible(shortPages))).toEqual(['round-1', 'round-2', 'walletTx-1', 'round-3', 'round-4']);
-    expect(ids(await readAllVisible(shortPages, { direction: 'backwards' }))).toEqual(['round-4', 'round-3', 'walletTx-1', 'round-2', 'round-1']);
+    expect(ids(await readAllVisible(shortPages, { direction: 'backwards' }))).toEqual([
+      'round-4',
+      'round-3',
+      'walletTx-1',
+      'round-2',
+      'round-1',
+    ]);
   });
 });

@@ -60,8 +60,12 @@ describe('what $all readers see', () => {
     expect(isSystemEvent('round-1', '$>')).toBe(true);
     expect(isSystemEvent('round-1', 'RoundStarted')).toBe(false);
     expect(isVisibleInAll('checkpoint-relay', 'CheckpointStored')).toBe(false);
-    expect(toVisibleAllEvent(resolvedEvent({ streamId: '$scavenges', type: '$scavengeStarted', commit: 1n }))).toBeUndefined();
-    expect(toVisibleAllEvent(resolvedEvent({ streamId: 'checkpoint-relay', type: 'CheckpointStored', commit: 2n }))).toBeUndefined();
+    expect(
+      toVisibleAllEvent(resolvedEvent({ streamId: '$scavenges', type: '$scavengeStarted', commit: 1n })),
+    ).toBeUndefined();
+    expect(
+      toVisibleAllEvent(resolvedEvent({ streamId: 'checkpoint-relay', type: 'CheckpointStored', commit: 2n })),
+    ).toBeUndefined();
     expect(toVisibleAllEvent(resolvedEvent({ streamId: 'round-1', commit: 3n }))?.streamId).toBe('round-1');
   });
 
@@ -70,6 +74,8 @@ describe('what $all readers see', () => {
     expect(toVisibleAllEvent(resolvedEvent({ streamId: 'playerBonus-op-p1', commit: 1n }), filter)).toBeDefined();
     expect(toVisibleAllEvent(resolvedEvent({ streamId: 'walletTx-9', commit: 2n }), filter)).toBeDefined();
     expect(toVisibleAllEvent(resolvedEvent({ streamId: 'round-1', commit: 3n }), filter)).toBeUndefined();
-    expect(toVisibleAllEvent(resolvedEvent({ streamId: 'round-1', commit: 3n }), { streamPrefixes: [] })).toBeUndefined();
+    expect(
+      toVisibleAllEvent(resolvedEvent({ streamId: 'round-1', commit: 3n }), { streamPrefixes: [] }),
+    ).toBeUndefined();
   });
 });

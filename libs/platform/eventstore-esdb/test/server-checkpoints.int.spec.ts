@@ -7,7 +7,13 @@ import { describe, expect, it } from '@jest/globals';
 import { startCatchUp, type CheckpointStore, type Position, type SubscriptionItem } from '@reelstream/ports';
 import { EsdbEventStore } from '../src/esdb-event-store.js';
 import { encodePosition } from '../src/position.js';
-import { caughtUpResponse, checkpointResponse, eventResponse, scriptedClient, type ScriptedCall } from './scripted-grpc.js';
+import {
+  caughtUpResponse,
+  checkpointResponse,
+  eventResponse,
+  scriptedClient,
+  type ScriptedCall,
+} from './scripted-grpc.js';
 
 const at = (commit: number) => encodePosition({ commit: BigInt(commit), prepare: BigInt(commit) });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -42,7 +48,7 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<v
   }
 }
 
-describe("EventStoreDB server checkpoints (real client subscription, scripted gRPC stream)", () => {
+describe('EventStoreDB server checkpoints (real client subscription, scripted gRPC stream)', () => {
   it('yields the server checkpoints in their place among the events, forwards only, and leaves them out of the plain iteration', async () => {
     const script = (): ScriptedCall => ({
       responses: [
@@ -63,10 +69,18 @@ describe("EventStoreDB server checkpoints (real client subscription, scripted gR
       items.push(describeItem(item));
       if (items.length === 4) break;
     }
-    expect(items).toEqual([`event wanted-1@${at(10)}`, `checkpoint@${at(400)}`, `event wanted-2@${at(450)}`, `checkpoint@${at(900)}`]);
+    expect(items).toEqual([
+      `event wanted-1@${at(10)}`,
+      `checkpoint@${at(400)}`,
+      `event wanted-2@${at(450)}`,
+      `checkpoint@${at(900)}`,
+    ]);
     await subscription.close();
 
-    const plain = new EsdbEventStore(scriptedClient(script).client).subscribeToAll({ from: 'start', filter: { streamPrefixes: ['wanted-'] } });
+    const plain = new EsdbEventStore(scriptedClient(script).client).subscribeToAll({
+      from: 'start',
+      filter: { streamPrefixes: ['wanted-'] },
+    });
     const events: string[] = [];
     for await (const event of plain) {
       events.push(event.streamId);
@@ -79,7 +93,14 @@ describe("EventStoreDB server checkpoints (real client subscription, scripted gR
   it('moves a catch-up checkpoint to the server checkpoint only after the event before it was handled, and a restart subscribes from there', async () => {
     const { client, requests } = scriptedClient((request) =>
       isSubscription(request) && startOf(request) === 'start'
-        ? { responses: [eventResponse({ streamId: 'wanted-1', revision: 0, commit: 10 }), checkpointResponse(5_000), caughtUpResponse()], keepOpen: true }
+        ? {
+            responses: [
+              eventResponse({ streamId: 'wanted-1', revision: 0, commit: 10 }),
+              checkpointResponse(5_000),
+              caughtUpResponse(),
+            ],
+            keepOpen: true,
+          }
         : { responses: [caughtUpResponse()], keepOpen: true },
     );
     const store = new EsdbEventStore(client);
@@ -107,7 +128,13 @@ describe("EventStoreDB server checkpoints (real client subscription, scripted gR
     expect(handled).toEqual(['wanted-1']);
     expect(checkpoints.writes.every((position) => store.comparePositions(position, at(10)) >= 0)).toBe(true);
 
-    const second = startCatchUp({ store, checkpoints, name: 'projection', filter: { streamPrefixes: ['wanted-'] }, handle: async () => undefined });
+    const second = startCatchUp({
+      store,
+      checkpoints,
+      name: 'projection',
+      filter: { streamPrefixes: ['wanted-'] },
+      handle: async () => undefined,
+    });
     await waitUntil(() => requests.filter(isSubscription).length === 2);
     await second.stop();
     expect(requests.filter(isSubscription).map(startOf)).toEqual(['start', 5_000]);

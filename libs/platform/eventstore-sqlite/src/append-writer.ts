@@ -93,9 +93,13 @@ export class AppendWriter {
     if (expected === 'no_stream' && current !== NO_STREAM) return this.retryOrConflict(request, NO_STREAM, current);
     if (typeof expected === 'number' && expected !== current) return this.retryOrConflict(request, expected, current);
     if (expected === 'stream_exists' && current === NO_STREAM) return conflict(request, current);
-    if (events.length === 0) return { ok: true, result: { nextExpectedRevision: current, position: this.tipPosition(streamId, current) } };
+    if (events.length === 0)
+      return { ok: true, result: { nextExpectedRevision: current, position: this.tipPosition(streamId, current) } };
 
-    const inserted = events.length === 1 ? this.insertEvents(request, current, recordedAt) : this.insertAtomically(request, current, recordedAt);
+    const inserted =
+      events.length === 1
+        ? this.insertEvents(request, current, recordedAt)
+        : this.insertAtomically(request, current, recordedAt);
     if (typeof inserted === 'number') {
       const nextExpectedRevision = current + events.length;
       revisions.set(streamId, nextExpectedRevision);
@@ -113,7 +117,16 @@ export class AppendWriter {
       revision += 1;
       try {
         position = Number(
-          this.insert.run(streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt, category).lastInsertRowid,
+          this.insert.run(
+            streamId,
+            revision,
+            event.eventId,
+            event.type,
+            event.data,
+            event.metadata,
+            recordedAt,
+            category,
+          ).lastInsertRowid,
         );
       } catch (error) {
         if (isEventIdClash(error)) return { duplicate: event.eventId };
@@ -124,7 +137,11 @@ export class AppendWriter {
   }
 
   /** Several events: a savepoint undoes the first ones when a later one clashes. */
-  private insertAtomically(request: AppendRequest, current: number, recordedAt: string): number | { duplicate: string } {
+  private insertAtomically(
+    request: AppendRequest,
+    current: number,
+    recordedAt: string,
+  ): number | { duplicate: string } {
     this.savepoint.run();
     let inserted: number | { duplicate: string };
     try {
@@ -149,7 +166,10 @@ export class AppendWriter {
       const following = this.idsAfter.all(streamId, expected, events.length);
       const last = following[events.length - 1];
       if (last && following.every((row, i) => row.event_id === events[i]?.eventId)) {
-        return { ok: true, result: { nextExpectedRevision: expected + events.length, position: String(last.position) } };
+        return {
+          ok: true,
+          result: { nextExpectedRevision: expected + events.length, position: String(last.position) },
+        };
       }
     }
     return conflict(request, current);
@@ -169,13 +189,19 @@ export class AppendWriter {
         const run = this.idsAfter.all(streamId, original.revision - 1, events.length);
         const last = run[events.length - 1];
         if (last && run.every((row, i) => row.event_id === events[i]?.eventId)) {
-          return { ok: true, result: { nextExpectedRevision: original.revision + events.length - 1, position: String(last.position) } };
+          return {
+            ok: true,
+            result: { nextExpectedRevision: original.revision + events.length - 1, position: String(last.position) },
+          };
         }
       }
     }
     const existing = this.byEventId.get(duplicateId.duplicate);
     if (!existing) throw new Error(`event id ${duplicateId.duplicate} clashed on insert but cannot be found`);
-    return { ok: false, error: new DuplicateEventIdError(duplicateId.duplicate, streamId, existing.stream_id, existing.revision) };
+    return {
+      ok: false,
+      error: new DuplicateEventIdError(duplicateId.duplicate, streamId, existing.stream_id, existing.revision),
+    };
   }
 
   /** Position of the stream's last event; '0' (before every event) for a stream with none. */
@@ -187,7 +213,11 @@ export class AppendWriter {
 function conflict(request: AppendRequest, current: number): AppendOutcome {
   return {
     ok: false,
-    error: new WrongExpectedRevisionError(request.streamId, request.expected, current === NO_STREAM ? 'no_stream' : current),
+    error: new WrongExpectedRevisionError(
+      request.streamId,
+      request.expected,
+      current === NO_STREAM ? 'no_stream' : current,
+    ),
   };
 }
 

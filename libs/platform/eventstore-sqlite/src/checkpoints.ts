@@ -60,7 +60,12 @@ export function readCheckpoint(db: Database, name: string): Position | undefined
  * `comparePositions` is the order of the store the positions come from (no default: a projection
  * file may hold EventStoreDB positions, which decimal order refuses).
  */
-export function writeCheckpoint(db: Database, name: string, position: Position, comparePositions: ComparePositions): boolean {
+export function writeCheckpoint(
+  db: Database,
+  name: string,
+  position: Position,
+  comparePositions: ComparePositions,
+): boolean {
   return statementsFor(db).advance(name, position, comparePositions);
 }
 

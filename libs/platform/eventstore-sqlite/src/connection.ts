@@ -37,7 +37,8 @@ function switchToWal(db: Database.Database, timeoutMs: number): void {
   for (;;) {
     try {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (mode !== 'wal' && !db.memory) throw new Error(`${db.name} refused WAL mode (journal_mode is ${String(mode)})`);
+      if (mode !== 'wal' && !db.memory)
+        throw new Error(`${db.name} refused WAL mode (journal_mode is ${String(mode)})`);
       return;
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;

@@ -27,8 +27,12 @@ export class EventReader {
   constructor(db: Database) {
     const prefixMatches = 'substr(stream_id, 1, length(@prefix)) = @prefix';
     this.stream = {
-      forwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`),
-      backwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`),
+      forwards: db.prepare(
+        `SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      ),
+      backwards: db.prepare(
+        `SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      ),
     };
     this.all = {
       forwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`),
@@ -45,11 +49,17 @@ export class EventReader {
       ),
     };
     this.byPrefix = {
-      forwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE position > @from AND ${prefixMatches} ORDER BY position LIMIT @limit`),
-      backwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE position < @from AND ${prefixMatches} ORDER BY position DESC LIMIT @limit`),
+      forwards: db.prepare(
+        `SELECT ${eventColumns} FROM es_events WHERE position > @from AND ${prefixMatches} ORDER BY position LIMIT @limit`,
+      ),
+      backwards: db.prepare(
+        `SELECT ${eventColumns} FROM es_events WHERE position < @from AND ${prefixMatches} ORDER BY position DESC LIMIT @limit`,
+      ),
     };
     this.maxPosition = db.prepare<[], number | null>('SELECT max(position) FROM es_events').pluck();
-    this.revision = db.prepare<[string], number>('SELECT revision FROM es_events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck();
+    this.revision = db
+      .prepare<[string], number>('SELECT revision FROM es_events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
+      .pluck();
   }
 
   readStream(streamId: string, direction: Direction, fromRevision: number | undefined, limit: number): RecordedEvent[] {
@@ -81,7 +91,9 @@ export class EventReader {
           : this.inCategory[direction].all({ from, limit, prefix, category });
       for (const row of found) rows.set(row.position, row);
     }
-    const ordered = [...rows.values()].sort(direction === 'forwards' ? (a, b) => a.position - b.position : (a, b) => b.position - a.position);
+    const ordered = [...rows.values()].sort(
+      direction === 'forwards' ? (a, b) => a.position - b.position : (a, b) => b.position - a.position,
+    );
     return (limit < 0 ? ordered : ordered.slice(0, limit)).map(toRecordedEvent);
   }
 }

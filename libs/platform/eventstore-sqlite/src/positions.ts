@@ -5,7 +5,8 @@ const decimal = /^(0|[1-9][0-9]*)$/;
 /** Turns a `Position` of this store (the decimal rowid of the event) into its number. */
 export function parsePosition(position: Position): number {
   const value = decimal.test(position) ? Number(position) : Number.NaN;
-  if (!Number.isSafeInteger(value)) throw new RangeError(`not a position of the SQLite event store: ${JSON.stringify(position)}`);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`not a position of the SQLite event store: ${JSON.stringify(position)}`);
   return value;
 }
 
@@ -15,7 +16,9 @@ export function parsePosition(position: Position): number {
  */
 export function compareDecimalPositions(a: Position, b: Position): number {
   if (!decimal.test(a) || !decimal.test(b)) {
-    throw new RangeError(`positions must be non-negative decimal strings, got ${JSON.stringify(a)} and ${JSON.stringify(b)}`);
+    throw new RangeError(
+      `positions must be non-negative decimal strings, got ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
+    );
   }
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;

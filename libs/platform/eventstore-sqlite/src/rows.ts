@@ -37,7 +37,10 @@ function parseJson(position: string, column: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CorruptEventError(position, `${column} is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new CorruptEventError(
+      position,
+      `${column} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 

@@ -59,7 +59,9 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.reader = new EventReader(database);
     this.feed = new ChangeFeed(database, fileKey, options.pollIntervalMs ?? 20);
-    this.writer = new GroupCommit(new AppendWriter(database), options.maxBatchAppends ?? 500, () => notifyCommit(this.fileKey));
+    this.writer = new GroupCommit(new AppendWriter(database), options.maxBatchAppends ?? 500, () =>
+      notifyCommit(this.fileKey),
+    );
     this.subscriptionSource = {
       feed: this.feed,
       readPage: (after, limit, filter) => this.reader.readAll('forwards', after, limit, filter),
@@ -69,7 +71,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   static open(path: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
-    const db = openConnection(path, { synchronous: options.synchronous ?? 'FULL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+    const db = openConnection(path, {
+      synchronous: options.synchronous ?? 'FULL',
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    });
     // The real path, so every instance of this process on the same file shares commit notifications.
     const fileKey = db.memory ? `:memory:#${++memoryFiles}` : realpathSync(path);
     return new SqliteEventStore(db, fileKey, options);
@@ -113,13 +118,15 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const direction = options.direction ?? 'forwards';
-    const from = options.fromPosition === undefined ? (direction === 'forwards' ? 0 : END) : parsePosition(options.fromPosition);
+    const from =
+      options.fromPosition === undefined ? (direction === 'forwards' ? 0 : END) : parsePosition(options.fromPosition);
     return this.reader.readAll(direction, from, limitOf(options.maxCount), options.filter);
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     this.assertOpen();
-    const after = options.from === 'start' ? 0 : options.from === 'end' ? this.reader.lastPosition() : parsePosition(options.from);
+    const after =
+      options.from === 'start' ? 0 : options.from === 'end' ? this.reader.lastPosition() : parsePosition(options.from);
     const subscription = new SqliteSubscription(this.subscriptionSource, after, options.filter, (ended) =>
       this.subscriptions.delete(ended),
     );
@@ -155,17 +162,22 @@ function serialize(event: EventToAppend): SerializedEvent {
 }
 
 function assertStreamId(streamId: string): void {
-  if (typeof streamId !== 'string' || streamId.length === 0) throw new TypeError('stream id must be a non-empty string');
+  if (typeof streamId !== 'string' || streamId.length === 0)
+    throw new TypeError('stream id must be a non-empty string');
 }
 
 function assertExpectedRevision(expected: ExpectedRevision): void {
   const valid =
-    expected === 'no_stream' || expected === 'stream_exists' || expected === 'any' || (Number.isSafeInteger(expected) && expected >= 0);
+    expected === 'no_stream' ||
+    expected === 'stream_exists' ||
+    expected === 'any' ||
+    (Number.isSafeInteger(expected) && expected >= 0);
   if (!valid) throw new TypeError(`invalid expected revision ${String(expected)}`);
 }
 
 function limitOf(maxCount: number | undefined): number {
   if (maxCount === undefined) return -1;
-  if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new RangeError(`maxCount must be a non-negative integer, got ${maxCount}`);
+  if (!Number.isSafeInteger(maxCount) || maxCount < 0)
+    throw new RangeError(`maxCount must be a non-negative integer, got ${maxCount}`);
   return maxCount;
 }

@@ -1,4 +1,10 @@
-import { eventsOf, type RecordedEvent, type StreamFilter, type Subscription, type SubscriptionItem } from '@reelstream/ports';
+import {
+  eventsOf,
+  type RecordedEvent,
+  type StreamFilter,
+  type Subscription,
+  type SubscriptionItem,
+} from '@reelstream/ports';
 import type { ChangeFeed } from './change-feed.js';
 
 export interface SubscriptionSource {

@@ -39,7 +39,9 @@ describe('SqliteCheckpointStore', () => {
 
   it("orders other stores' positions with the comparator it is given", async () => {
     const padded = (commit: number) => `${String(commit).padStart(20, '0')}-${String(commit).padStart(20, '0')}`;
-    const checkpoints = new SqliteCheckpointStore(projectionDb('esdb-projection.db'), { comparePositions: (a, b) => (a < b ? -1 : a > b ? 1 : 0) });
+    const checkpoints = new SqliteCheckpointStore(projectionDb('esdb-projection.db'), {
+      comparePositions: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    });
     await checkpoints.store('p', padded(500));
     await checkpoints.store('p', padded(20));
     expect(await checkpoints.load('p')).toBe(padded(500));
@@ -49,7 +51,9 @@ describe('SqliteCheckpointStore', () => {
     const db = projectionDb('read-model.db');
     db.exec('CREATE TABLE balances (player TEXT PRIMARY KEY, amount INTEGER NOT NULL)');
     const apply = db.transaction((amount: number, position: string, fail: boolean) => {
-      db.prepare('INSERT INTO balances (player, amount) VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET amount = excluded.amount').run('p1', amount);
+      db.prepare(
+        'INSERT INTO balances (player, amount) VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET amount = excluded.amount',
+      ).run('p1', amount);
       expect(writeCheckpoint(db, 'balances', position, compareDecimalPositions)).toBe(true);
       if (fail) throw new Error('crash before commit');
     });

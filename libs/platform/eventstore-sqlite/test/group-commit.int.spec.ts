@@ -12,7 +12,9 @@ describe('group commit', () => {
   it('writes 50 concurrent appends of one turn in one transaction', async () => {
     const store = stores.open();
     const before = store.commitStats;
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(`cart-${i}`, [event(i)], { expectedRevision: 'no_stream' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.append(`cart-${i}`, [event(i)], { expectedRevision: 'no_stream' })),
+    );
     expect(results.every((r) => r.nextExpectedRevision === 0)).toBe(true);
     expect(new Set(results.map((r) => r.position)).size).toBe(50);
     const after = store.commitStats;
@@ -27,7 +29,8 @@ describe('group commit', () => {
       Array.from({ length: 50 }, async (_, i) => {
         let expected: number | 'no_stream' = 'no_stream';
         for (let round = 0; round < 10; round++) {
-          expected = (await store.append(`loop-${i}`, [event(round)], { expectedRevision: expected })).nextExpectedRevision;
+          expected = (await store.append(`loop-${i}`, [event(round)], { expectedRevision: expected }))
+            .nextExpectedRevision;
         }
       }),
     );
@@ -39,7 +42,9 @@ describe('group commit', () => {
   it('bounds a batch by maxBatchAppends and writes the rest in following transactions', async () => {
     const store = stores.open({ maxBatchAppends: 10 });
     const before = store.commitStats;
-    await Promise.all(Array.from({ length: 35 }, (_, i) => store.append(`bounded-${i}`, [event(i)], { expectedRevision: 'no_stream' })));
+    await Promise.all(
+      Array.from({ length: 35 }, (_, i) => store.append(`bounded-${i}`, [event(i)], { expectedRevision: 'no_stream' })),
+    );
     expect(store.commitStats.transactions - before.transactions).toBe(4);
   });
 
@@ -69,9 +74,9 @@ describe('group commit', () => {
     const store = stores.open();
     const other = new Database(store.database.name, { readonly: true });
     try {
-      const seen = await store.append('visible-1', [event()], { expectedRevision: 'no_stream' }).then(
-        () => other.prepare('SELECT count(*) FROM es_events WHERE stream_id = ?').pluck().get('visible-1'),
-      );
+      const seen = await store
+        .append('visible-1', [event()], { expectedRevision: 'no_stream' })
+        .then(() => other.prepare('SELECT count(*) FROM es_events WHERE stream_id = ?').pluck().get('visible-1'));
       expect(seen).toBe(1);
     } finally {
       other.close();
@@ -100,7 +105,10 @@ describe('group commit', () => {
 
   it('close() writes the appends still queued before closing the file', async () => {
     const store = stores.open({}, 'close-flush.db');
-    const pending = [store.append('late-1', [event()], { expectedRevision: 'no_stream' }), store.append('late-2', [event()], { expectedRevision: 'no_stream' })];
+    const pending = [
+      store.append('late-1', [event()], { expectedRevision: 'no_stream' }),
+      store.append('late-2', [event()], { expectedRevision: 'no_stream' }),
+    ];
     await store.close();
     await expect(Promise.all(pending)).resolves.toHaveLength(2);
     const reopened = stores.open({}, 'close-flush.db');

@@ -16,7 +16,10 @@ afterAll(async () => {
 
 /** Runs the worker to completion; resolves with its exit code and output. */
 function runWorker(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -35,7 +38,9 @@ describe('SqliteEventStore across processes', () => {
     for (let file = 0; file < 3; file++) {
       const path = stores.path(`race-${file}.db`);
       const startAt = String(Date.now() + 1_500); // after every worker has booted
-      const runs = await Promise.all([0, 1, 2].map((i) => runWorker({ DB_PATH: path, STREAM: `writer-${i}`, START_AT: startAt, COUNT: '2' })));
+      const runs = await Promise.all(
+        [0, 1, 2].map((i) => runWorker({ DB_PATH: path, STREAM: `writer-${i}`, START_AT: startAt, COUNT: '2' })),
+      );
       for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
       const store = stores.open({}, `race-${file}.db`);
       expect(await store.readAll()).toHaveLength(6);

@@ -8,7 +8,11 @@ const stores = new TempStores();
 afterEach(() => stores.closeAll());
 afterAll(() => stores.dispose());
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('SqliteEventStore: the file', () => {
   it('uses WAL with synchronous=FULL and a 5 s busy timeout by default', () => {
@@ -26,7 +30,10 @@ describe('SqliteEventStore: the file', () => {
 
   it('names its tables and indexes es_* so it can share the file with the message bus', () => {
     const { database } = stores.open();
-    const names = database.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    const names = database
+      .prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all() as string[];
     expect(names.length).toBeGreaterThan(0);
     expect(names.filter((name) => !name.startsWith('es_'))).toEqual([]);
   });
@@ -45,7 +52,9 @@ describe('SqliteEventStore: event ids', () => {
     const store = stores.open();
     const id = randomUUID();
     await store.append('order-1', [{ eventId: id, ...event() }], { expectedRevision: 'no_stream' });
-    const error = await rejection(store.append('order-2', [{ eventId: id, ...event() }], { expectedRevision: 'no_stream' }));
+    const error = await rejection(
+      store.append('order-2', [{ eventId: id, ...event() }], { expectedRevision: 'no_stream' }),
+    );
     expect(error).toBeInstanceOf(DuplicateEventIdError);
     expect(error).toMatchObject({ eventId: id, streamId: 'order-2', existingStreamId: 'order-1', existingRevision: 0 });
     expect(await store.readStream('order-2')).toEqual([]);
@@ -55,7 +64,9 @@ describe('SqliteEventStore: event ids', () => {
     const store = stores.open();
     const id = randomUUID();
     await store.append('order-1', [{ eventId: id, ...event() }], { expectedRevision: 'no_stream' });
-    expect(await rejection(store.append('order-1', [{ eventId: id, ...event() }], { expectedRevision: 0 }))).toBeInstanceOf(DuplicateEventIdError);
+    expect(
+      await rejection(store.append('order-1', [{ eventId: id, ...event() }], { expectedRevision: 0 })),
+    ).toBeInstanceOf(DuplicateEventIdError);
     expect(await store.readStream('order-1')).toHaveLength(1);
   });
 
@@ -70,7 +81,9 @@ describe('SqliteEventStore: event ids', () => {
     expect(await store.readStream('order-1')).toHaveLength(4);
     // Only part of the ids match: that is not a retry.
     const partial = [retried, { eventId: randomUUID(), ...event(3) }];
-    expect(await rejection(store.append('order-1', partial, { expectedRevision: 'any' }))).toBeInstanceOf(DuplicateEventIdError);
+    expect(await rejection(store.append('order-1', partial, { expectedRevision: 'any' }))).toBeInstanceOf(
+      DuplicateEventIdError,
+    );
   });
 
   it('stores event ids in lower case and refuses ids that are not UUIDs, writing nothing', async () => {
@@ -78,8 +91,12 @@ describe('SqliteEventStore: event ids', () => {
     const upper = randomUUID().toUpperCase();
     await store.append('order-1', [{ eventId: upper, ...event() }], { expectedRevision: 'no_stream' });
     expect((await store.readStream('order-1'))[0]?.eventId).toBe(upper.toLowerCase());
-    expect(await rejection(store.append('order-2', [{ eventId: 'not-a-uuid', ...event() }], { expectedRevision: 'any' }))).toBeInstanceOf(TypeError);
-    expect(await rejection(store.append('order-2', [{ type: 'X', data: undefined }], { expectedRevision: 'any' }))).toBeInstanceOf(TypeError);
+    expect(
+      await rejection(store.append('order-2', [{ eventId: 'not-a-uuid', ...event() }], { expectedRevision: 'any' })),
+    ).toBeInstanceOf(TypeError);
+    expect(
+      await rejection(store.append('order-2', [{ type: 'X', data: undefined }], { expectedRevision: 'any' })),
+    ).toBeInstanceOf(TypeError);
     expect(await rejection(store.append('', [event()], { expectedRevision: 'any' }))).toBeInstanceOf(TypeError);
     expect(await rejection(store.append('order-2', [event()], { expectedRevision: -1 }))).toBeInstanceOf(TypeError);
     expect(await store.readStream('order-2')).toEqual([]);
@@ -108,7 +125,9 @@ describe('SqliteEventStore: reading', () => {
 
   it('refuses a position that is not one of its own', async () => {
     const store = stores.open();
-    expect(await rejection(store.readAll({ fromPosition: '00000000000000000001-00000000000000000001' }))).toBeInstanceOf(RangeError);
+    expect(
+      await rejection(store.readAll({ fromPosition: '00000000000000000001-00000000000000000001' })),
+    ).toBeInstanceOf(RangeError);
     expect(() => store.comparePositions('1', 'x')).toThrow(RangeError);
     expect(store.comparePositions('9', '10')).toBeLessThan(0);
   });
@@ -121,7 +140,9 @@ describe('SqliteEventStore: reading', () => {
     const error = await rejection(store.readStream('order-1'));
     expect(error).toBeInstanceOf(CorruptEventError);
     expect((error as Error).message).toContain(`position ${position}`);
-    store.database.prepare("UPDATE es_events SET data = '{}', metadata = '[1]' WHERE position = ?").run(Number(position));
+    store.database
+      .prepare("UPDATE es_events SET data = '{}', metadata = '[1]' WHERE position = ?")
+      .run(Number(position));
     expect(await rejection(store.readAll())).toBeInstanceOf(CorruptEventError);
   });
 });
@@ -149,7 +170,9 @@ describe('SqliteEventStore: subscriptions and closing', () => {
     const pending = subscription[Symbol.asyncIterator]().next();
     await store.close();
     expect(await pending).toEqual({ done: true, value: undefined });
-    expect(await rejection(store.append('order-1', [event()], { expectedRevision: 'any' }))).toBeInstanceOf(EventStoreClosedError);
+    expect(await rejection(store.append('order-1', [event()], { expectedRevision: 'any' }))).toBeInstanceOf(
+      EventStoreClosedError,
+    );
     expect(await rejection(store.readAll())).toBeInstanceOf(EventStoreClosedError);
     expect(() => store.subscribeToAll({ from: 'start' })).toThrow(EventStoreClosedError);
   });

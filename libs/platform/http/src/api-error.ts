@@ -1,4 +1,11 @@
-import { defaultMessageOf, httpStatusOf, type ErrorCode, type ErrorDetail, type HttpErrorStatus, type ServiceError } from '@reelstream/contracts';
+import {
+  defaultMessageOf,
+  httpStatusOf,
+  type ErrorCode,
+  type ErrorDetail,
+  type HttpErrorStatus,
+  type ServiceError,
+} from '@reelstream/contracts';
 
 /**
  * An API failure as a value the routes throw and the error handler answers (DESIGN D16): the

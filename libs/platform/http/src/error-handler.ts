@@ -8,8 +8,10 @@ const PARSER_ERRORS: Readonly<Record<string, () => ApiError>> = {
   'entity.parse.failed': () => new ApiError('MALFORMED_JSON'),
   'entity.too.large': () => new ApiError('PAYLOAD_TOO_LARGE'),
   'entity.verify.failed': () => new ApiError('MALFORMED_JSON'),
-  'request.size.invalid': () => new ApiError('MALFORMED_JSON', 'The request body is shorter or longer than its Content-Length.'),
-  'encoding.unsupported': () => new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported; send the JSON body uncompressed.'),
+  'request.size.invalid': () =>
+    new ApiError('MALFORMED_JSON', 'The request body is shorter or longer than its Content-Length.'),
+  'encoding.unsupported': () =>
+    new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported; send the JSON body uncompressed.'),
   'charset.unsupported': () => new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The JSON body must be UTF-8.'),
 };
 
@@ -65,7 +67,12 @@ export function apiErrorHandler(options: ApiErrorHandlerOptions): ErrorRequestHa
   return (error: unknown, req, res, _next) => {
     let apiError = options.classify?.(error) ?? classifyHttpError(error);
     if (apiError === undefined) {
-      logger.error('request failed', { requestId: options.requestIdOf(res), method: req.method, path: loggedPath(req), error });
+      logger.error('request failed', {
+        requestId: options.requestIdOf(res),
+        method: req.method,
+        path: loggedPath(req),
+        error,
+      });
       apiError = new ApiError('INTERNAL');
     }
     if (res.headersSent) {

@@ -9,7 +9,11 @@ export interface HttpServerTimeouts {
   keepAliveTimeoutMs?: number;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: Required<HttpServerTimeouts> = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 };
+export const DEFAULT_HTTP_TIMEOUTS: Required<HttpServerTimeouts> = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 65_000,
+};
 
 /**
  * Every HTTP server of the platform: node's defaults let a client that sends its headers and
@@ -20,7 +24,14 @@ export const DEFAULT_HTTP_TIMEOUTS: Required<HttpServerTimeouts> = { requestTime
 export function createHttpServer(handler: RequestListener, timeouts: HttpServerTimeouts = {}): Server {
   const requestTimeout = timeouts.requestTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs;
   const headersTimeout = Math.min(timeouts.headersTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs, requestTimeout);
-  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))) }, handler);
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    handler,
+  );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs;
   return server;
 }

@@ -10,7 +10,8 @@ export function sendApiError(res: Response, error: ApiError): void {
   const body = failure(error.code, error.message, error.details === undefined ? undefined : [...error.details]);
   res.status(error.status).set(error.headers);
   // A client told to come back needs to know when; one second unless the error said otherwise.
-  if ((error.status === 503 || error.status === 429) && res.get(HttpHeaders.retryAfter) === undefined) res.set(HttpHeaders.retryAfter, '1');
+  if ((error.status === 503 || error.status === 429) && res.get(HttpHeaders.retryAfter) === undefined)
+    res.set(HttpHeaders.retryAfter, '1');
   res.json(body);
 }
 

@@ -57,7 +57,11 @@ const get = async (path: string) => {
   return { status: response.status, headers: response.headers, body: (await response.json()) as unknown };
 };
 const post = async (path: string, body: string) => {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return { status: response.status, body: (await response.json()) as unknown };
 };
 
@@ -69,7 +73,10 @@ describe('ApiError', () => {
 
   it('defaults to the catalogue message, and a validation error lists its details', () => {
     expect(new ApiError('ROUTE_NOT_FOUND').message).toBe('No such endpoint.');
-    expect(ApiError.validation([{ path: 'bet', message: 'required' }])).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'bet', message: 'required' }] });
+    expect(ApiError.validation([{ path: 'bet', message: 'required' }])).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'bet', message: 'required' }],
+    });
   });
 });
 
@@ -78,7 +85,9 @@ describe('apiErrorHandler (DESIGN D16)', () => {
     const before = answered.length;
     const { status, body } = await get('/refused');
     expect(status).toBe(409);
-    expect(body).toEqual(failure('SESSION_EXPIRED', 'The game session has expired.', [{ path: 'token', message: 'expired' }]));
+    expect(body).toEqual(
+      failure('SESSION_EXPIRED', 'The game session has expired.', [{ path: 'token', message: 'expired' }]),
+    );
     expect(answered.slice(before)).toEqual(['SESSION_EXPIRED']);
   });
 
@@ -89,12 +98,18 @@ describe('apiErrorHandler (DESIGN D16)', () => {
 
   it('maps the body parser and unknown routes to catalogue codes', async () => {
     expect(await post('/body', '{"bet":')).toMatchObject({ status: 400, body: { error: { code: 'MALFORMED_JSON' } } });
-    expect(await post('/body', JSON.stringify({ padding: 'x'.repeat(64) }))).toMatchObject({ status: 400, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
+    expect(await post('/body', JSON.stringify({ padding: 'x'.repeat(64) }))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'PAYLOAD_TOO_LARGE' } },
+    });
     expect(await get('/nowhere')).toMatchObject({ status: 404, body: { error: { code: 'ROUTE_NOT_FOUND' } } });
   });
 
   it("asks the service's own classifier first", async () => {
-    expect(await get('/own-refusal')).toMatchObject({ status: 422, body: { error: { code: 'BET_NOT_ALLOWED' }, message: 'out of range' } });
+    expect(await get('/own-refusal')).toMatchObject({
+      status: 422,
+      body: { error: { code: 'BET_NOT_ALLOWED' }, message: 'out of range' },
+    });
   });
 
   it('answers a fault of ours as 503 INTERNAL without the stack, and logs it with the path as it may be logged', async () => {
@@ -104,7 +119,14 @@ describe('apiErrorHandler (DESIGN D16)', () => {
     expect(body).toEqual(failure('INTERNAL', 'An internal error occurred; retry later.'));
     expect(JSON.stringify(body)).not.toContain('database on fire');
     const entry = JSON.parse(logs.slice(before).join('')) as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: 'error', msg: 'request failed', requestId: 'req-1', method: 'GET', path: '/secret/:token/broken', error: { message: 'database on fire' } });
+    expect(entry).toMatchObject({
+      level: 'error',
+      msg: 'request failed',
+      requestId: 'req-1',
+      method: 'GET',
+      path: '/secret/:token/broken',
+      error: { message: 'database on fire' },
+    });
     expect(logs.slice(before).join('')).not.toContain('player-credential');
   });
 });

@@ -46,7 +46,9 @@ describe('createHttpServer: a slow client cannot hold a connection', () => {
     const client = rawClient(port);
     await once(client.socket, 'connect');
     const started = performance.now();
-    client.socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
+    client.socket.write(
+      'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
+    );
     const trickle = setInterval(() => client.socket.writable && client.socket.write('x'), 100);
     try {
       const closedAt = await client.closed;
@@ -95,7 +97,11 @@ describe('createHttpServer: a slow client cannot hold a connection', () => {
   it('applies the defaults: 30 s for a request, 10 s for its headers, 65 s of keep-alive', () => {
     const server = createHttpServer(() => undefined);
     expect([server.requestTimeout, server.headersTimeout, server.keepAliveTimeout]).toEqual([30_000, 10_000, 65_000]);
-    expect(DEFAULT_HTTP_TIMEOUTS).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 });
+    expect(DEFAULT_HTTP_TIMEOUTS).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 65_000,
+    });
   });
 });
 
@@ -104,13 +110,21 @@ describe('every HTTP server of the platform', () => {
     const root = join(import.meta.dirname, '..', '..', '..', '..');
     const sources = ['libs', 'apps'].flatMap((top) =>
       readdirSync(join(root, top), { recursive: true, encoding: 'utf8' })
-        .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.includes('node_modules') && /(^|\/)src\//.test(file))
+        .filter(
+          (file) =>
+            file.endsWith('.ts') &&
+            !file.endsWith('.spec.ts') &&
+            !file.includes('node_modules') &&
+            /(^|\/)src\//.test(file),
+        )
         .map((file) => join(root, top, file)),
     );
     expect(sources.length).toBeGreaterThan(100);
     const offenders = sources
       .filter((file) => !file.endsWith(join('http', 'src', 'http-server.ts')))
-      .filter((file) => /\bcreateServer\s*\(|\bapp\.listen\s*\(|express\(\)\.listen\s*\(/.test(readFileSync(file, 'utf8')))
+      .filter((file) =>
+        /\bcreateServer\s*\(|\bapp\.listen\s*\(|express\(\)\.listen\s*\(/.test(readFileSync(file, 'utf8')),
+      )
       .map((file) => relative(root, file));
     expect(offenders).toEqual([]);
   });

@@ -13,7 +13,9 @@ export type LedgerEntry = { kind: 'in-flight'; upTo: bigint } | { kind: 'attempt
 const PREFIX = 'reelstream/1 ';
 
 export function encodeLedgerEntry(entry: LedgerEntry): string {
-  return entry.kind === 'in-flight' ? `${PREFIX}in-flight ${entry.upTo}` : `${PREFIX}attempts ${entry.offset} ${entry.attempts}`;
+  return entry.kind === 'in-flight'
+    ? `${PREFIX}in-flight ${entry.upTo}`
+    : `${PREFIX}attempts ${entry.offset} ${entry.attempts}`;
 }
 
 /** Metadata another client wrote, or none, reads as no entry: nothing is known to have been in flight. */
@@ -39,7 +41,12 @@ export function attemptsSpent(entry: LedgerEntry | undefined, offset: bigint): n
 }
 
 /** Reads what the partition's last owner left in its committed offset's metadata (one OffsetFetch). */
-export async function readLedgerEntry(admin: Pick<Admin, 'fetchOffsets'>, groupId: string, topic: string, partition: number): Promise<LedgerEntry | undefined> {
+export async function readLedgerEntry(
+  admin: Pick<Admin, 'fetchOffsets'>,
+  groupId: string,
+  topic: string,
+  partition: number,
+): Promise<LedgerEntry | undefined> {
   const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
   const entry = committed?.partitions.find((candidate) => candidate.partition === partition);
   return decodeLedgerEntry(entry?.metadata);

@@ -81,7 +81,9 @@ export class BatchProcessor {
     const abort = new AbortController();
     const onStop = () => abort.abort();
     this.settings.stopping.addEventListener('abort', onStop, { once: true });
-    const keepAlive = new KeepAlive(payload.heartbeat, this.settings.heartbeatIntervalMs, this.settings.onError, () => abort.abort());
+    const keepAlive = new KeepAlive(payload.heartbeat, this.settings.heartbeatIntervalMs, this.settings.onError, () =>
+      abort.abort(),
+    );
     const shouldStop = () => abort.signal.aborted || !payload.isRunning() || payload.isStale();
     const progress = new Progress(messages.map((record) => record.offset));
     let failure: unknown;
@@ -107,15 +109,22 @@ export class BatchProcessor {
       for (const record of careful) {
         if (shouldStop()) break;
         const offset = BigInt(record.offset);
-        const outcome = await this.deliverRecord(topic, partition, record, attemptsSpent(suspect, offset), shouldStop, abort.signal, (attempt) =>
-          commit(record.offset, encodeLedgerEntry({ kind: 'attempts', offset, attempts: attempt })),
+        const outcome = await this.deliverRecord(
+          topic,
+          partition,
+          record,
+          attemptsSpent(suspect, offset),
+          shouldStop,
+          abort.signal,
+          (attempt) => commit(record.offset, encodeLedgerEntry({ kind: 'attempts', offset, attempts: attempt })),
         );
         if (outcome.kind === 'stopped') break;
         done(record);
       }
       const rest = messages.slice(careful.length);
       // The suspect range may run past this batch: it is done only once a record beyond it shows up.
-      if (careful.length > 0 && progress.lastDone === careful.at(-1)?.offset && rest.length > 0) this.suspects.delete(partitionKey);
+      if (careful.length > 0 && progress.lastDone === careful.at(-1)?.offset && rest.length > 0)
+        this.suspects.delete(partitionKey);
       const [firstOfRest] = rest;
       if (firstOfRest && progress.lastDone === careful.at(-1)?.offset && !shouldStop()) {
         const last = BigInt(rest.at(-1)?.offset ?? firstOfRest.offset);
@@ -174,7 +183,8 @@ export class BatchProcessor {
       isStopping: shouldStop,
       ...(beforeAttempt ? { beforeAttempt } : {}),
     };
-    const bounded: MessageHandler = (message, context) => withDeadline(() => handler(message, context), handlerTimeoutMs);
+    const bounded: MessageHandler = (message, context) =>
+      withDeadline(() => handler(message, context), handlerTimeoutMs);
     const outcome = await deliver(fromKafkaMessage(topic, partition, record), bounded, policy, effects, prior);
     if (outcome.kind === 'stopped') this.attempts.set(key, outcome.attempts);
     else this.attempts.delete(key);
@@ -186,7 +196,11 @@ export class BatchProcessor {
    * first. Stops starting new records when `shouldStop()` or a record's work failed; resolves (or
    * rejects with the first failure) once nothing is running.
    */
-  private inLanes(records: readonly KafkaMessage[], shouldStop: () => boolean, work: (record: KafkaMessage) => Promise<void>): Promise<void> {
+  private inLanes(
+    records: readonly KafkaMessage[],
+    shouldStop: () => boolean,
+    work: (record: KafkaMessage) => Promise<void>,
+  ): Promise<void> {
     const limit = Math.max(1, this.settings.keyConcurrency);
     const waiting = [...records];
     const busy = new Set<string>();
@@ -195,7 +209,7 @@ export class BatchProcessor {
     return new Promise((resolve, reject) => {
       const pump = () => {
         if (failure || shouldStop()) waiting.length = 0;
-        for (let index = 0; index < waiting.length && running < limit; ) {
+        for (let index = 0; index < waiting.length && running < limit;) {
           const record = waiting[index] as KafkaMessage;
           const key = keyOf(record);
           if (busy.has(key)) {

@@ -27,7 +27,13 @@ export interface DeadLetterInput {
  * The record parked on the dead-letter topic: the original key and value bytes untouched (so it can be
  * re-driven as it was, on the same key's partition), the original headers, and where and why it failed.
  */
-export function deadLetterMessage({ topic, partition, record, reason, attempts }: DeadLetterInput): KafkaOutgoingMessage {
+export function deadLetterMessage({
+  topic,
+  partition,
+  record,
+  reason,
+  attempts,
+}: DeadLetterInput): KafkaOutgoingMessage {
   return {
     key: record.key,
     value: record.value,

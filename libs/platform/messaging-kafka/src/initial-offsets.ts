@@ -14,7 +14,12 @@ export interface InitialSeek {
  * once it owns the partition: "latest" then means "published after subscribe was called".
  * `everyPartition` seeks committed partitions too (a reply listener never replays an old backlog).
  */
-export async function latestSeeksFor(admin: Admin, groupId: string, topics: readonly string[], everyPartition = false): Promise<InitialSeek[]> {
+export async function latestSeeksFor(
+  admin: Admin,
+  groupId: string,
+  topics: readonly string[],
+  everyPartition = false,
+): Promise<InitialSeek[]> {
   const seeks: InitialSeek[] = [];
   for (const topic of topics) {
     let uncommitted: Set<number> | undefined;
@@ -31,6 +36,9 @@ export async function latestSeeksFor(admin: Admin, groupId: string, topics: read
 }
 
 /** The seeks that apply to the partitions a join assigned to this member (`{ topic: [partitions] }`). */
-export function seeksForAssignment(seeks: readonly InitialSeek[], assignment: Readonly<Record<string, readonly number[]>>): InitialSeek[] {
+export function seeksForAssignment(
+  seeks: readonly InitialSeek[],
+  assignment: Readonly<Record<string, readonly number[]>>,
+): InitialSeek[] {
   return seeks.filter((seek) => assignment[seek.topic]?.includes(seek.partition) ?? false);
 }

@@ -49,15 +49,21 @@ const MAX_RECREATE_DELAY_MS = 30_000;
  * consumer after a retriable crash by itself; after one it will not restart (`restart: false`) this
  * creates a fresh kafkajs consumer, with a growing delay, until the subscription is stopped.
  */
-export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeOptions, mode: ListenerMode = SERVICE_CONSUMER): Promise<Consumer> {
+export async function startKafkaConsumer(
+  deps: ConsumerDeps,
+  options: SubscribeOptions,
+  mode: ListenerMode = SERVICE_CONSUMER,
+): Promise<Consumer> {
   const { kafka, admin, topics, membership } = deps;
   const policy = retryPolicy(options);
   const deadLetterTopic = options.deadLetterTopic ?? defaultDeadLetterTopic;
   const fromLatest = options.fromOffset === 'latest' || mode.alwaysFromEnd;
   const keyConcurrency = options.keyConcurrency ?? 1;
-  if (!Number.isSafeInteger(keyConcurrency) || keyConcurrency < 1) throw new RangeError(`keyConcurrency must be a positive integer, got ${keyConcurrency}`);
+  if (!Number.isSafeInteger(keyConcurrency) || keyConcurrency < 1)
+    throw new RangeError(`keyConcurrency must be a positive integer, got ${keyConcurrency}`);
   await topics.ensure(options.topics);
-  const concurrency = options.partitionsConsumedConcurrently ?? Math.max(1, await topics.partitionCount(options.topics));
+  const concurrency =
+    options.partitionsConsumedConcurrently ?? Math.max(1, await topics.partitionCount(options.topics));
   const stopping = new AbortController();
 
   const park = async (topic: string, partition: number, record: KafkaMessage, reason: string, attempts: number) => {
@@ -111,7 +117,10 @@ export async function startKafkaConsumer(deps: ConsumerDeps, options: SubscribeO
   const startGeneration = async (): Promise<void> => {
     // "latest" for a service group means "published after subscribe was called", so only its first
     // generation seeks; a reply listener always starts at the end.
-    const seeks: InitialSeek[] = fromLatest && (!joined || mode.alwaysFromEnd) ? await latestSeeksFor(admin, options.groupId, options.topics, mode.alwaysFromEnd) : [];
+    const seeks: InitialSeek[] =
+      fromLatest && (!joined || mode.alwaysFromEnd)
+        ? await latestSeeksFor(admin, options.groupId, options.topics, mode.alwaysFromEnd)
+        : [];
     const consumer = kafka.consumer({
       groupId: options.groupId,
       allowAutoTopicCreation: false,

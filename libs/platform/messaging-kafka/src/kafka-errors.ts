@@ -3,7 +3,12 @@
  * group when one of these reaches it as is (`consumer/runner.js`, `isRebalancing` and the
  * `UNKNOWN_MEMBER_ID` check), and crashes for good when it arrives wrapped.
  */
-const REJOIN_TYPES = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP']);
+const REJOIN_TYPES = new Set([
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+  'REBALANCE_IN_PROGRESS',
+  'NOT_COORDINATOR_FOR_GROUP',
+]);
 
 const MAX_CAUSE_DEPTH = 10;
 

@@ -114,11 +114,18 @@ export class KafkaMessageBus implements MessageBus {
     // RequestTimeoutError after `timeoutMs`, and waiting before the request leaves lets even an
     // instant reply find its waiter.
     const pending = this.pending.register(correlationId, topic, options.timeoutMs);
-    void this.sendRequest(topic, message, options.replyTopic, correlationId).catch((error: unknown) => pending.cancel(error));
+    void this.sendRequest(topic, message, options.replyTopic, correlationId).catch((error: unknown) =>
+      pending.cancel(error),
+    );
     return pending.reply;
   }
 
-  private async sendRequest(topic: string, message: OutgoingMessage, replyTopic: string, correlationId: string): Promise<void> {
+  private async sendRequest(
+    topic: string,
+    message: OutgoingMessage,
+    replyTopic: string,
+    correlationId: string,
+  ): Promise<void> {
     const listener = await this.replyListener(replyTopic);
     await listener.ready;
     await this.publish(topic, {
@@ -175,7 +182,8 @@ export class KafkaMessageBus implements MessageBus {
     // Reply groups hold no offsets worth keeping: without this, every restart would leave one behind.
     const replyGroups = [...this.joinedReplyGroups];
     this.replyListeners.clear();
-    if (replyGroups.length > 0) await this.parts.admin.deleteGroups(replyGroups).catch((error: unknown) => this.parts.onError(error));
+    if (replyGroups.length > 0)
+      await this.parts.admin.deleteGroups(replyGroups).catch((error: unknown) => this.parts.onError(error));
     this.producerClosed = true;
     await this.parts.producer.disconnect();
     await this.parts.admin.disconnect();

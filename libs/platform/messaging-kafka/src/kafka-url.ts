@@ -1,6 +1,9 @@
 export class InvalidKafkaUrlError extends Error {
   override readonly name = 'InvalidKafkaUrlError';
-  constructor(readonly input: string, reason: string) {
+  constructor(
+    readonly input: string,
+    reason: string,
+  ) {
     super(`invalid Kafka broker list ${JSON.stringify(input)}: ${reason}`);
   }
 }
@@ -11,7 +14,8 @@ const BROKER = /^(?<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?<port>\d{1,5}))
 /** `b1:9092,b2` → `['b1:9092', 'b2:9092']`: the `KAFKA_BROKERS` form, the port defaulting to 9092. */
 export function parseBrokerList(list: string): string[] {
   const entries = list.split(',').map((entry) => entry.trim());
-  if (entries.length === 0 || entries.some((entry) => entry.length === 0)) throw new InvalidKafkaUrlError(list, 'empty broker entry');
+  if (entries.length === 0 || entries.some((entry) => entry.length === 0))
+    throw new InvalidKafkaUrlError(list, 'empty broker entry');
   return entries.map((entry) => {
     const match = BROKER.exec(entry);
     const host = match?.groups?.['host'];

@@ -40,7 +40,8 @@ export const KAFKA_ENV = {
 } as const;
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -49,7 +50,8 @@ function setting(name: keyof typeof KAFKA_ENV, given: number | undefined, env: N
   if (given !== undefined) return positiveInteger(name, given);
   const raw = env[KAFKA_ENV[name]];
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new RangeError(`${KAFKA_ENV[name]} must be a positive integer, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw.trim()))
+    throw new RangeError(`${KAFKA_ENV[name]} must be a positive integer, got ${JSON.stringify(raw)}`);
   return positiveInteger(KAFKA_ENV[name], Number(raw.trim()));
 }
 
@@ -90,11 +92,18 @@ export const PRODUCER_CONFIG: ProducerConfig = {
  * key; acks come from all in-sync replicas; the Java client's partitioner puts keys where other Kafka
  * clients put them.
  */
-export async function openKafkaMessageBus(brokers: string[], options: KafkaMessageBusOptions = {}): Promise<MessageBus> {
+export async function openKafkaMessageBus(
+  brokers: string[],
+  options: KafkaMessageBusOptions = {},
+): Promise<MessageBus> {
   if (brokers.length === 0) throw new RangeError('openKafkaMessageBus needs at least one broker');
   const settings = kafkaSettings(options);
   const instanceId = options.instanceId ?? randomUUID();
-  const kafka = new Kafka({ clientId: options.clientId ?? `reelstream-${instanceId}`, brokers, logLevel: logLevel.WARN });
+  const kafka = new Kafka({
+    clientId: options.clientId ?? `reelstream-${instanceId}`,
+    brokers,
+    logLevel: logLevel.WARN,
+  });
   const admin = kafka.admin();
   const producer = kafka.producer(PRODUCER_CONFIG);
   let topicSettings: TopicSettings;
@@ -106,7 +115,10 @@ export async function openKafkaMessageBus(brokers: string[], options: KafkaMessa
   } catch (error) {
     await Promise.allSettled([admin.disconnect(), producer.disconnect()]);
     if (error instanceof RangeError) throw error;
-    throw new Error(`cannot reach Kafka at ${brokers.join(',')}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `cannot reach Kafka at ${brokers.join(',')}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   const { sessionTimeoutMs } = settings;
   return new KafkaMessageBus({
@@ -122,7 +134,8 @@ export async function openKafkaMessageBus(brokers: string[], options: KafkaMessa
     },
     handlerTimeoutMs: settings.handlerTimeoutMs,
     // kafkajs logs its own failures (at WARN and above); this only adds the ones the bus observes.
-    onError: (error) => kafka.logger().warn('message bus error', { error: error instanceof Error ? error.message : String(error) }),
+    onError: (error) =>
+      kafka.logger().warn('message bus error', { error: error instanceof Error ? error.message : String(error) }),
     ...(options.onParked ? { onParked: options.onParked } : {}),
   });
 }

@@ -8,9 +8,13 @@ export interface RetryPolicy {
   retryDelayMs: (attempt: number) => number;
 }
 
-export function retryPolicy(options: { maxAttempts?: number; retryDelayMs?: (attempt: number) => number }): RetryPolicy {
+export function retryPolicy(options: {
+  maxAttempts?: number;
+  retryDelayMs?: (attempt: number) => number;
+}): RetryPolicy {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1)
+    throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
   return { maxAttempts, retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs };
 }
 

@@ -15,13 +15,18 @@ export const DEFAULT_MIN_INSYNC_REPLICAS = 2;
 
 /** The settings for a cluster of `brokers` brokers, where nothing was configured. */
 export function defaultTopicSettings(brokers: number, configured: Partial<TopicSettings> = {}): TopicSettings {
-  const replicationFactor = configured.replicationFactor ?? Math.max(1, Math.min(DEFAULT_MAX_REPLICATION_FACTOR, brokers));
+  const replicationFactor =
+    configured.replicationFactor ?? Math.max(1, Math.min(DEFAULT_MAX_REPLICATION_FACTOR, brokers));
   const minInsyncReplicas = configured.minInsyncReplicas ?? Math.min(DEFAULT_MIN_INSYNC_REPLICAS, replicationFactor);
   if (minInsyncReplicas > replicationFactor) {
-    throw new RangeError(`minInsyncReplicas (${minInsyncReplicas}) exceeds replicationFactor (${replicationFactor}): every write would fail`);
+    throw new RangeError(
+      `minInsyncReplicas (${minInsyncReplicas}) exceeds replicationFactor (${replicationFactor}): every write would fail`,
+    );
   }
   if (replicationFactor > brokers) {
-    throw new RangeError(`replicationFactor ${replicationFactor} needs at least that many brokers; the cluster has ${brokers}`);
+    throw new RangeError(
+      `replicationFactor ${replicationFactor} needs at least that many brokers; the cluster has ${brokers}`,
+    );
   }
   return { partitions: configured.partitions ?? DEFAULT_PARTITIONS, replicationFactor, minInsyncReplicas };
 }

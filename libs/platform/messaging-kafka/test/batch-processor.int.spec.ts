@@ -9,7 +9,15 @@ import { decodeLedgerEntry, readLedgerEntry } from '../src/attempt-ledger.js';
 import { BatchProcessor, type BatchSettings } from '../src/batch-processor.js';
 import { forKafkajs } from '../src/kafka-errors.js';
 import { retryPolicy } from '../src/retry-policy.js';
-import { BrokerState, ErrorCodes, ScriptedGroup, protocolError, runScripted, until, type RunningRunner } from './scripted-group.js';
+import {
+  BrokerState,
+  ErrorCodes,
+  ScriptedGroup,
+  protocolError,
+  runScripted,
+  until,
+  type RunningRunner,
+} from './scripted-group.js';
 
 interface Parked {
   offset: string;
@@ -58,7 +66,9 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
   it('rejoins instead of crashing when a commit is answered ILLEGAL_GENERATION, then redelivers and commits', async () => {
     const state = new BrokerState('wallet.requests');
     state.append(...records('op:a', 'op:b'));
-    const group = new ScriptedGroup(state, { failCommit: { nth: 2, error: protocolError(ErrorCodes.ILLEGAL_GENERATION) } });
+    const group = new ScriptedGroup(state, {
+      failCommit: { nth: 2, error: protocolError(ErrorCodes.ILLEGAL_GENERATION) },
+    });
     const seen: string[] = [];
     const { processor: batches } = processor(state, async (message) => {
       seen.push(message.offset);
@@ -74,11 +84,15 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
   it("crashes for good on kafkajs's wrapped commit error unless the adapter unwraps it (the consumer.commitOffsets path)", async () => {
     const state = new BrokerState('wallet.requests');
     state.append(...records('op:a'));
-    const wrapped = new ScriptedGroup(state, { failCommit: { nth: 1, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS) } });
+    const wrapped = new ScriptedGroup(state, {
+      failCommit: { nth: 1, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS) },
+    });
     // `consumer.commitOffsets` commits through `runner.commitOffsets`, whose retrier wraps the error.
     const ofWrapped: { running?: RunningRunner } = {};
     const runnerOfWrapped = await runScripted(wrapped, async ({ batch }) => {
-      await ofWrapped.running?.runner.commitOffsets({ topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }] });
+      await ofWrapped.running?.runner.commitOffsets({
+        topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }],
+      });
     });
     ofWrapped.running = runnerOfWrapped;
     running.add(runnerOfWrapped);
@@ -86,11 +100,15 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     expect(runnerOfWrapped.crashes[0]?.name).toBe('KafkaJSNonRetriableError');
     expect(wrapped.joins).toBe(1);
 
-    const unwrapped = new ScriptedGroup(state, { failCommit: { nth: 1, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS) } });
+    const unwrapped = new ScriptedGroup(state, {
+      failCommit: { nth: 1, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS) },
+    });
     const ofUnwrapped: { running?: RunningRunner } = {};
     const runnerOfUnwrapped = await runScripted(unwrapped, async ({ batch }) => {
       try {
-        await ofUnwrapped.running?.runner.commitOffsets({ topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }] });
+        await ofUnwrapped.running?.runner.commitOffsets({
+          topics: [{ topic: batch.topic, partitions: [{ partition: 0, offset: '1' }] }],
+        });
       } catch (error) {
         throw forKafkajs(error);
       }
@@ -104,7 +122,9 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
   it('stops a batch on a REBALANCE_IN_PROGRESS heartbeat, commits only what finished, and lets kafkajs rejoin', async () => {
     const state = new BrokerState('wallet.requests');
     state.append(...records('op:a', 'op:b', 'op:c', 'op:d'));
-    const group = new ScriptedGroup(state, { failHeartbeatFrom: { nth: 2, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS), times: 1 } });
+    const group = new ScriptedGroup(state, {
+      failHeartbeatFrom: { nth: 2, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS), times: 1 },
+    });
     const seen: string[] = [];
     const { processor: batches } = processor(state, async (message) => {
       seen.push(message.offset);
@@ -142,7 +162,9 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     const runner = await start(group(state), batches);
     await until(() => state.committedOffset() === 2);
     expect(attempts).toEqual([1, 2]);
-    expect(parked).toEqual([{ offset: '0', attempts: 2, reason: 'HandlerTimeoutError: the handler did not finish within 50 ms' }]);
+    expect(parked).toEqual([
+      { offset: '0', attempts: 2, reason: 'HandlerTimeoutError: the handler did not finish within 50 ms' },
+    ]);
     expect(handled).toEqual(['op:b']);
     expect(runner.crashes).toEqual([]);
   });
@@ -182,7 +204,9 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     }
     // One death before any count existed, then two counted ones: parked on the fourth life, unrun.
     expect(poisonRuns).toBe(3);
-    expect(parkedAll).toEqual([{ offset: '1', attempts: 2, reason: expect.stringContaining('stopped 2 times inside the handler') }]);
+    expect(parkedAll).toEqual([
+      { offset: '1', attempts: 2, reason: expect.stringContaining('stopped 2 times inside the handler') },
+    ]);
     expect(state.committedOffset()).toBe(3);
     // Life 1 never committed its batch, so op:a ran again in life 2, whose careful pass committed it.
     expect(handled.filter((entry) => entry.endsWith(':op:a'))).toEqual(['1:op:a', '2:op:a']);
@@ -220,7 +244,9 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     const replies = new BrokerState('bonus.replies');
     replies.append(...records('c1', 'c2', 'c3'));
     const settled: string[] = [];
-    const { processor: listener } = processor(replies, async (message) => void settled.push(message.key), { commits: false });
+    const { processor: listener } = processor(replies, async (message) => void settled.push(message.key), {
+      commits: false,
+    });
     const replyGroup = new ScriptedGroup(replies);
     await start(replyGroup, listener);
     await until(() => settled.length === 3);
@@ -259,7 +285,9 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
 
   it('reads what a dead owner left in the committed metadata through the admin client', async () => {
     const admin = {
-      fetchOffsets: async () => [{ topic: 't', partitions: [{ partition: 0, offset: '7', metadata: 'reelstream/1 attempts 7 2' }] }],
+      fetchOffsets: async () => [
+        { topic: 't', partitions: [{ partition: 0, offset: '7', metadata: 'reelstream/1 attempts 7 2' }] },
+      ],
     };
     expect(await readLedgerEntry(admin as never, 'g', 't', 0)).toEqual({ kind: 'attempts', offset: 7n, attempts: 2 });
     expect(decodeLedgerEntry('reelstream/1 in-flight 12')).toEqual({ kind: 'in-flight', upTo: 12n });

@@ -102,7 +102,14 @@ describe('parking through the consumer (scripted kafkajs consumer)', () => {
       { groupId: 'wallet-dispatcher', topics: ['t'], handler: async () => undefined },
     );
     await consumer.ready;
-    const record = { offset: '7', key: Buffer.from('op:p1'), value: Buffer.from('{not json'), headers: {}, timestamp: '0', attributes: 0 };
+    const record = {
+      offset: '7',
+      key: Buffer.from('op:p1'),
+      value: Buffer.from('{not json'),
+      headers: {},
+      timestamp: '0',
+      attributes: 0,
+    };
     await created[0]?.eachBatch?.({
       batch: { topic: 't', partition: 0, messages: [record] },
       resolveOffset: () => undefined,
@@ -114,9 +121,20 @@ describe('parking through the consumer (scripted kafkajs consumer)', () => {
     expect(sent.map(({ topic }) => topic)).toEqual(['t.dlq']);
     expect(sent[0]?.messages[0]?.headers).toMatchObject({ 'x-dead-letter-attempts': '0', 'x-original-offset': '7' });
     expect(parked).toEqual([
-      { topic: 't', partition: 0, offset: '7', key: 'op:p1', deadLetterTopic: 't.dlq', reason: expect.stringMatching(/^value is not JSON/), attempts: 0, groupId: 'wallet-dispatcher' },
+      {
+        topic: 't',
+        partition: 0,
+        offset: '7',
+        key: 'op:p1',
+        deadLetterTopic: 't.dlq',
+        reason: expect.stringMatching(/^value is not JSON/),
+        attempts: 0,
+        groupId: 'wallet-dispatcher',
+      },
     ]);
-    expect(commits.at(-1)).toEqual({ topics: [{ topic: 't', partitions: [{ partition: 0, offset: '8', metadata: null }] }] });
+    expect(commits.at(-1)).toEqual({
+      topics: [{ topic: 't', partitions: [{ partition: 0, offset: '8', metadata: null }] }],
+    });
     await consumer.stop();
   });
 });

@@ -18,7 +18,13 @@ describe('dead letters', () => {
   });
 
   it('keeps the original key and value bytes and headers, and adds where and why it failed', () => {
-    const parked = deadLetterMessage({ topic: 'wallet.requests', partition: 4, record, reason: 'Error: operator unreachable', attempts: 5 });
+    const parked = deadLetterMessage({
+      topic: 'wallet.requests',
+      partition: 4,
+      record,
+      reason: 'Error: operator unreachable',
+      attempts: 5,
+    });
     expect(parked.key).toBe(record.key);
     expect(parked.value).toBe(record.value);
     expect(parked.headers).toEqual({

@@ -4,7 +4,15 @@ import { deliver, type DeliveryEffects } from '../src/deliver.js';
 import type { Decoded } from '../src/message-mapping.js';
 import { retryPolicy } from '../src/retry-policy.js';
 
-const message: Message = { topic: 'wallet.requests', partition: 0, offset: '12', key: 'player-1', value: { amount: 5 }, headers: {}, timestamp: '2026-01-01T00:00:00.000Z' };
+const message: Message = {
+  topic: 'wallet.requests',
+  partition: 0,
+  offset: '12',
+  key: 'player-1',
+  value: { amount: 5 },
+  headers: {},
+  timestamp: '2026-01-01T00:00:00.000Z',
+};
 const decoded: Decoded = { ok: true, message };
 
 /** Records every effect; `stopAfterSleeps` makes the consumer "stop" after that many retry delays. */
@@ -38,7 +46,10 @@ describe('deliver', () => {
   it('handles a message that succeeds at once, marking the attempt durable before the handler runs', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();
-    expect(await deliver(decoded, failingTimes(0, seen), retryPolicy({}), fx)).toEqual({ kind: 'handled', attempts: 1 });
+    expect(await deliver(decoded, failingTimes(0, seen), retryPolicy({}), fx)).toEqual({
+      kind: 'handled',
+      attempts: 1,
+    });
     expect(seen).toEqual([1]);
     expect(log).toEqual(['mark 1']);
   });
@@ -46,7 +57,12 @@ describe('deliver', () => {
   it('retries with the policy delays and numbers the attempts', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();
-    const outcome = await deliver(decoded, failingTimes(2, seen), retryPolicy({ maxAttempts: 5, retryDelayMs: (n) => n * 10 }), fx);
+    const outcome = await deliver(
+      decoded,
+      failingTimes(2, seen),
+      retryPolicy({ maxAttempts: 5, retryDelayMs: (n) => n * 10 }),
+      fx,
+    );
     expect(outcome).toEqual({ kind: 'handled', attempts: 3 });
     expect(seen).toEqual([1, 2, 3]);
     expect(log.filter((entry) => entry.startsWith('sleep'))).toEqual(['sleep 10', 'sleep 20']);
@@ -55,7 +71,12 @@ describe('deliver', () => {
   it('parks after maxAttempts failures with the last error as reason', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();
-    const outcome = await deliver(decoded, failingTimes(99, seen), retryPolicy({ maxAttempts: 3, retryDelayMs: () => 1 }), fx);
+    const outcome = await deliver(
+      decoded,
+      failingTimes(99, seen),
+      retryPolicy({ maxAttempts: 3, retryDelayMs: () => 1 }),
+      fx,
+    );
     expect(outcome).toEqual({ kind: 'parked', attempts: 3, reason: 'Error: attempt 3 failed' });
     expect(seen).toEqual([1, 2, 3]);
     expect(log.filter((entry) => entry.startsWith('park'))).toEqual(['park(3): Error: attempt 3 failed']);
@@ -64,7 +85,13 @@ describe('deliver', () => {
   it('continues counting attempts across deliveries of the same record in this process', async () => {
     const seen: number[] = [];
     const { fx } = effects();
-    const outcome = await deliver(decoded, failingTimes(99, seen), retryPolicy({ maxAttempts: 3, retryDelayMs: () => 1 }), fx, 2);
+    const outcome = await deliver(
+      decoded,
+      failingTimes(99, seen),
+      retryPolicy({ maxAttempts: 3, retryDelayMs: () => 1 }),
+      fx,
+      2,
+    );
     expect(outcome).toMatchObject({ kind: 'parked', attempts: 3 });
     expect(seen).toEqual([3]);
   });
@@ -81,7 +108,12 @@ describe('deliver', () => {
   it('parks a record that could not be decoded without running the handler', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();
-    const outcome = await deliver({ ok: false, reason: 'value is not JSON' }, failingTimes(0, seen), retryPolicy({}), fx);
+    const outcome = await deliver(
+      { ok: false, reason: 'value is not JSON' },
+      failingTimes(0, seen),
+      retryPolicy({}),
+      fx,
+    );
     expect(outcome).toEqual({ kind: 'parked', attempts: 0, reason: 'value is not JSON' });
     expect(seen).toEqual([]);
     expect(log).toEqual(['park(0): value is not JSON']);
@@ -90,7 +122,12 @@ describe('deliver', () => {
   it('gives up without parking or committing when the consumer stops during a retry delay', async () => {
     const seen: number[] = [];
     const { fx, log } = effects(1);
-    const outcome = await deliver(decoded, failingTimes(99, seen), retryPolicy({ maxAttempts: 5, retryDelayMs: () => 60_000 }), fx);
+    const outcome = await deliver(
+      decoded,
+      failingTimes(99, seen),
+      retryPolicy({ maxAttempts: 5, retryDelayMs: () => 60_000 }),
+      fx,
+    );
     expect(outcome).toEqual({ kind: 'stopped', attempts: 1 });
     expect(seen).toEqual([1]);
     expect(log.some((entry) => entry.startsWith('park'))).toBe(false);
@@ -101,6 +138,8 @@ describe('deliver', () => {
     fx.park = async () => {
       throw new Error('broker unavailable');
     };
-    await expect(deliver(decoded, failingTimes(99), retryPolicy({ maxAttempts: 1 }), fx)).rejects.toThrow('broker unavailable');
+    await expect(deliver(decoded, failingTimes(99), retryPolicy({ maxAttempts: 1 }), fx)).rejects.toThrow(
+      'broker unavailable',
+    );
   });
 });

@@ -36,7 +36,9 @@ describe('delivery gate', () => {
 
   it('still closes when a delivery in flight fails', async () => {
     const gate = new DeliveryGate();
-    const failing = expect(gate.admit(() => Promise.reject(new Error('commit failed')))).rejects.toThrow('commit failed');
+    const failing = expect(gate.admit(() => Promise.reject(new Error('commit failed')))).rejects.toThrow(
+      'commit failed',
+    );
     await gate.close();
     await failing;
   });

@@ -4,7 +4,9 @@ import { InvalidKafkaUrlError, parseBrokerList, parseKafkaUrl } from '../src/kaf
 describe('Kafka URLs', () => {
   it('reads the brokers of a kafka:// URL', () => {
     expect(parseKafkaUrl('kafka://b1:9092,b2:9092')).toEqual(['b1:9092', 'b2:9092']);
-    expect(parseKafkaUrl('kafka://kafka.reelstream.svc.cluster.local:9093/')).toEqual(['kafka.reelstream.svc.cluster.local:9093']);
+    expect(parseKafkaUrl('kafka://kafka.reelstream.svc.cluster.local:9093/')).toEqual([
+      'kafka.reelstream.svc.cluster.local:9093',
+    ]);
     expect(parseKafkaUrl('  KAFKA://localhost:9092 ')).toEqual(['localhost:9092']);
   });
 
@@ -19,7 +21,16 @@ describe('Kafka URLs', () => {
   });
 
   it('refuses other schemes, empty entries, bad hosts and bad ports', () => {
-    for (const bad of ['sqlite:./data/x.db', 'kafka://', 'kafka://a:9092,,b:9092', 'kafka://a b:9092', 'kafka://a:0', 'kafka://a:70000', 'kafka://a:9092?acks=1', 'b1:9092']) {
+    for (const bad of [
+      'sqlite:./data/x.db',
+      'kafka://',
+      'kafka://a:9092,,b:9092',
+      'kafka://a b:9092',
+      'kafka://a:0',
+      'kafka://a:70000',
+      'kafka://a:9092?acks=1',
+      'b1:9092',
+    ]) {
       expect(() => parseKafkaUrl(bad)).toThrow(InvalidKafkaUrlError);
     }
     expect(() => parseBrokerList('')).toThrow(/empty broker entry/);

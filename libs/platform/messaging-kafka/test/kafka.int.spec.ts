@@ -7,7 +7,13 @@ import { execSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { describeMessageBusClusterContract, describeMessageBusContract } from '@reelstream/testing';
-import { defaultTopicSettings, kafkaSettings, openKafkaMessageBus, parseBrokerList, parseKafkaUrl } from '../src/index.js';
+import {
+  defaultTopicSettings,
+  kafkaSettings,
+  openKafkaMessageBus,
+  parseBrokerList,
+  parseKafkaUrl,
+} from '../src/index.js';
 
 const brokers = process.env['KAFKA_BROKERS'];
 
@@ -69,10 +75,16 @@ describe('openKafkaMessageBus before it connects', () => {
   });
 
   it('refuses topic settings that no broker would accept', async () => {
-    await expect(openKafkaMessageBus(['localhost:9092'], { partitions: 0 })).rejects.toThrow(/partitions must be a positive integer/);
-    await expect(openKafkaMessageBus(['localhost:9092'], { replicationFactor: 1.5 })).rejects.toThrow(/replicationFactor/);
+    await expect(openKafkaMessageBus(['localhost:9092'], { partitions: 0 })).rejects.toThrow(
+      /partitions must be a positive integer/,
+    );
+    await expect(openKafkaMessageBus(['localhost:9092'], { replicationFactor: 1.5 })).rejects.toThrow(
+      /replicationFactor/,
+    );
     await expect(openKafkaMessageBus(['localhost:9092'], { sessionTimeoutMs: -1 })).rejects.toThrow(/sessionTimeoutMs/);
-    await expect(openKafkaMessageBus(['localhost:9092'], { minInsyncReplicas: 0 })).rejects.toThrow(/minInsyncReplicas/);
+    await expect(openKafkaMessageBus(['localhost:9092'], { minInsyncReplicas: 0 })).rejects.toThrow(
+      /minInsyncReplicas/,
+    );
   });
 
   it('reads the BUS_URL the platform passes and the KAFKA_BROKERS the tests pass the same way', () => {

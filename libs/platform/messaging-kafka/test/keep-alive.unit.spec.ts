@@ -32,7 +32,9 @@ describe('keeping group membership alive', () => {
   it('stops heartbeating and reports the group as lost on a rebalance answer, even wrapped by kafkajs', async () => {
     let beats = 0;
     const lost: Error[] = [];
-    const rebalancing = Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), { type: 'REBALANCE_IN_PROGRESS' });
+    const rebalancing = Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), {
+      type: 'REBALANCE_IN_PROGRESS',
+    });
     const keepAlive = new KeepAlive(
       async () => {
         beats++;
@@ -56,7 +58,9 @@ describe('keeping group membership alive', () => {
     await expect(withDeadline(() => new Promise(() => undefined), 50)).rejects.toBeInstanceOf(HandlerTimeoutError);
     expect(Date.now() - started).toBeLessThan(2_000);
     await expect(withDeadline(async () => 42, 1_000)).resolves.toBe(42);
-    await expect(withDeadline(() => Promise.reject(new Error('handler failed')), 1_000)).rejects.toThrow('handler failed');
+    await expect(withDeadline(() => Promise.reject(new Error('handler failed')), 1_000)).rejects.toThrow(
+      'handler failed',
+    );
   });
 
   it('ends a retry delay early when the consumer stops', async () => {

@@ -16,7 +16,13 @@ function record(fields: Partial<KafkaMessage> & { offset: string }): KafkaMessag
 
 describe('outgoing records', () => {
   it('carries the key, the value as JSON text and the headers as strings', () => {
-    expect(toKafkaMessage({ key: 'player-1', value: { amount: 1250, currency: 'EUR' }, headers: { traceparent: '00-a-b-01' } })).toEqual({
+    expect(
+      toKafkaMessage({
+        key: 'player-1',
+        value: { amount: 1250, currency: 'EUR' },
+        headers: { traceparent: '00-a-b-01' },
+      }),
+    ).toEqual({
       key: 'player-1',
       value: '{"amount":1250,"currency":"EUR"}',
       headers: { traceparent: '00-a-b-01' },
@@ -37,7 +43,12 @@ describe('fetched records', () => {
       3,
       record({
         offset: '9007199254740993',
-        headers: { 'correlation-id': Buffer.from('c-1'), traceparent: '00-x-y-01', repeated: [Buffer.from('first'), Buffer.from('second')], absent: undefined },
+        headers: {
+          'correlation-id': Buffer.from('c-1'),
+          traceparent: '00-x-y-01',
+          repeated: [Buffer.from('first'), Buffer.from('second')],
+          absent: undefined,
+        },
       }),
     );
     expect(decoded).toEqual({
@@ -66,8 +77,21 @@ describe('fetched records', () => {
   });
 
   it('decodes UTF-8 in keys, values and headers', () => {
-    const decoded = fromKafkaMessage('t', 0, record({ offset: '1', key: Buffer.from('hráč-1'), value: Buffer.from('"žluťoučký 🎰"'), headers: { note: Buffer.from('kůň') } }));
-    expect(decoded.ok && decoded.message).toMatchObject({ key: 'hráč-1', value: 'žluťoučký 🎰', headers: { note: 'kůň' } });
+    const decoded = fromKafkaMessage(
+      't',
+      0,
+      record({
+        offset: '1',
+        key: Buffer.from('hráč-1'),
+        value: Buffer.from('"žluťoučký 🎰"'),
+        headers: { note: Buffer.from('kůň') },
+      }),
+    );
+    expect(decoded.ok && decoded.message).toMatchObject({
+      key: 'hráč-1',
+      value: 'žluťoučký 🎰',
+      headers: { note: 'kůň' },
+    });
   });
 
   it('converts header values to strings whatever form they arrive in', () => {

@@ -16,12 +16,21 @@ const { createLogger, LEVELS } = require('kafkajs/src/loggers/index.js') as {
   createLogger(options: { level: number; logCreator: () => () => void }): unknown;
   LEVELS: Record<string, number>;
 };
-const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as { createErrorFromCode(code: number): Error };
+const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as {
+  createErrorFromCode(code: number): Error;
+};
 const REQUEST_TIMED_OUT = 7;
 
 interface ProduceRequest {
   producerId: number;
-  topicData: { topic: string; partitions: { partition: number; firstSequence?: number; messages: { key: Buffer | string; value: Buffer | string }[] }[] }[];
+  topicData: {
+    topic: string;
+    partitions: {
+      partition: number;
+      firstSequence?: number;
+      messages: { key: Buffer | string; value: Buffer | string }[];
+    }[];
+  }[];
 }
 
 /** A single-broker, single-partition cluster whose first produce is written but its answer lost. */
@@ -39,15 +48,22 @@ function scriptedCluster() {
       for (const { topic, partitions } of request.topicData) {
         for (const { partition, firstSequence, messages } of partitions) {
           const id = `${request.producerId}/${topic}/${partition}`;
-          const duplicate = request.producerId >= 0 && firstSequence !== undefined && firstSequence <= (lastSequence.get(id) ?? -1);
+          const duplicate =
+            request.producerId >= 0 && firstSequence !== undefined && firstSequence <= (lastSequence.get(id) ?? -1);
           if (duplicate) continue;
-          if (request.producerId >= 0 && firstSequence !== undefined) lastSequence.set(id, firstSequence + messages.length - 1);
+          if (request.producerId >= 0 && firstSequence !== undefined)
+            lastSequence.set(id, firstSequence + messages.length - 1);
           for (const message of messages) log.push(`${String(message.key)}=${String(message.value)}`);
         }
       }
       // The records are on disk, but the answer never reaches the producer.
       if (produces === 1) throw createErrorFromCode(REQUEST_TIMED_OUT);
-      return { topics: request.topicData.map(({ topic, partitions }) => ({ topicName: topic, partitions: partitions.map(({ partition }) => ({ partition, errorCode: 0, baseOffset: '0' })) })) };
+      return {
+        topics: request.topicData.map(({ topic, partitions }) => ({
+          topicName: topic,
+          partitions: partitions.map(({ partition }) => ({ partition, errorCode: 0, baseOffset: '0' })),
+        })),
+      };
     },
   };
   const cluster = {
@@ -101,7 +117,17 @@ describe('publishing through a retried produce (kafkajs producer, scripted broke
   });
 
   it('would write the batch twice with the non-idempotent producer the bus used before', async () => {
-    const before: ProducerConfig = { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner };
-    expect(await publishThroughLostAnswer(before)).toEqual(['op:p1=1', 'op:p1=2', 'op:p1=3', 'op:p1=1', 'op:p1=2', 'op:p1=3']);
+    const before: ProducerConfig = {
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    };
+    expect(await publishThroughLostAnswer(before)).toEqual([
+      'op:p1=1',
+      'op:p1=2',
+      'op:p1=3',
+      'op:p1=1',
+      'op:p1=2',
+      'op:p1=3',
+    ]);
   });
 });

@@ -29,7 +29,11 @@ describe('reply consumer groups', () => {
       handlerTimeoutMs: 1_000,
       onError: () => undefined,
     });
-    const reply = bus.request('bonus.commands', { key: 'op:p1', value: {} }, { replyTopic: 'bonus.replies', timeoutMs: 200 });
+    const reply = bus.request(
+      'bonus.commands',
+      { key: 'op:p1', value: {} },
+      { replyTopic: 'bonus.replies', timeoutMs: 200 },
+    );
     await expect(reply).rejects.toThrow(/no reply/);
     expect(sent).toEqual(['bonus.commands']);
     expect(created[0]?.seeks).toEqual([{ topic: 'bonus.replies', partition: 0, offset: '57' }]);

@@ -40,7 +40,12 @@ describe('request/reply against a scripted broker that never answers', () => {
   it('rejects with RequestTimeoutError after timeoutMs even while the reply listener cannot start', async () => {
     const broker = await pausedBroker();
     // kafkajs would wait its own 30 s request timeout per call, and retry.
-    const kafka = new Kafka({ brokers: [broker], logLevel: logLevel.NOTHING, requestTimeout: 30_000, connectionTimeout: 1_000 });
+    const kafka = new Kafka({
+      brokers: [broker],
+      logLevel: logLevel.NOTHING,
+      requestTimeout: 30_000,
+      connectionTimeout: 1_000,
+    });
     const admin = kafka.admin();
     const bus = new KafkaMessageBus({
       kafka,
@@ -53,15 +58,19 @@ describe('request/reply against a scripted broker that never answers', () => {
       onError: () => undefined,
     });
     const started = Date.now();
-    const reply = bus.request('bonus.commands', { key: 'op:p1', value: { kind: 'grant' } }, { replyTopic: 'bonus.replies', timeoutMs: 300 });
+    const reply = bus.request(
+      'bonus.commands',
+      { key: 'op:p1', value: { kind: 'grant' } },
+      { replyTopic: 'bonus.replies', timeoutMs: 300 },
+    );
     await expect(reply).rejects.toBeInstanceOf(RequestTimeoutError);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3_000);
     // A second request gets its own full timeout, not a listener promise stuck from the first.
-    await expect(bus.request('bonus.commands', { key: 'op:p1', value: {} }, { replyTopic: 'bonus.replies', timeoutMs: 200 })).rejects.toBeInstanceOf(
-      RequestTimeoutError,
-    );
+    await expect(
+      bus.request('bonus.commands', { key: 'op:p1', value: {} }, { replyTopic: 'bonus.replies', timeoutMs: 200 }),
+    ).rejects.toBeInstanceOf(RequestTimeoutError);
     await stopBroker();
     await bus.close().catch(() => undefined);
   }, 20_000);

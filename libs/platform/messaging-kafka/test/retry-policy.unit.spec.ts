@@ -20,10 +20,14 @@ describe('retry or park', () => {
 
   it('parks at once when only one attempt is allowed, and never waits a negative time', () => {
     expect(decideAfterFailure(1, retryPolicy({ maxAttempts: 1 }))).toEqual({ action: 'park' });
-    expect(decideAfterFailure(1, retryPolicy({ maxAttempts: 2, retryDelayMs: () => -5 }))).toEqual({ action: 'retry', delayMs: 0 });
+    expect(decideAfterFailure(1, retryPolicy({ maxAttempts: 2, retryDelayMs: () => -5 }))).toEqual({
+      action: 'retry',
+      delayMs: 0,
+    });
   });
 
   it('refuses a maxAttempts that would never park or never run', () => {
-    for (const bad of [0, -1, 1.5, Number.POSITIVE_INFINITY]) expect(() => retryPolicy({ maxAttempts: bad })).toThrow(RangeError);
+    for (const bad of [0, -1, 1.5, Number.POSITIVE_INFINITY])
+      expect(() => retryPolicy({ maxAttempts: bad })).toThrow(RangeError);
   });
 });

@@ -25,7 +25,9 @@ const { createLogger, LEVELS } = require('kafkajs/src/loggers/index.js') as {
   createLogger(options: { level: number; logCreator: () => () => void }): unknown;
   LEVELS: Record<string, number>;
 };
-const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as { createErrorFromCode(code: number): Error & { type: string } };
+const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as {
+  createErrorFromCode(code: number): Error & { type: string };
+};
 
 /** Kafka protocol error codes the tests script. */
 export const ErrorCodes = { ILLEGAL_GENERATION: 22, UNKNOWN_MEMBER_ID: 25, REBALANCE_IN_PROGRESS: 27 } as const;
@@ -118,7 +120,14 @@ export class ScriptedGroup {
       isControlRecord: false,
       batchContext: {},
     }));
-    return [new Batch(this.state.topic, String(from), { partition: 0, highWatermark: String(this.state.log.length), messages, abortedTransactions: [] })];
+    return [
+      new Batch(this.state.topic, String(from), {
+        partition: 0,
+        highWatermark: String(this.state.log.length),
+        messages,
+        abortedTransactions: [],
+      }),
+    ];
   }
 
   resolveOffset({ partition, offset }: { topic: string; partition: number; offset: string }): void {
@@ -130,16 +139,24 @@ export class ScriptedGroup {
     this.alive();
     this.heartbeats++;
     const failure = this.script.failHeartbeatFrom;
-    if (failure && this.heartbeats >= failure.nth && (failure.times === undefined || this.heartbeats < failure.nth + failure.times)) throw failure.error;
+    if (
+      failure &&
+      this.heartbeats >= failure.nth &&
+      (failure.times === undefined || this.heartbeats < failure.nth + failure.times)
+    )
+      throw failure.error;
   }
 
-  async commitOffsets(offsets: { topics: { topic: string; partitions: { partition: number; offset: string; metadata?: string | null }[] }[] }): Promise<void> {
+  async commitOffsets(offsets: {
+    topics: { topic: string; partitions: { partition: number; offset: string; metadata?: string | null }[] }[];
+  }): Promise<void> {
     this.alive();
     this.commits++;
     if (this.script.failCommit?.nth === this.commits) throw this.script.failCommit.error;
     this.state.commitRequests++;
     for (const { partitions } of offsets.topics) {
-      for (const { partition, offset, metadata } of partitions) this.state.committed.set(partition, { offset, metadata: metadata ?? null });
+      for (const { partition, offset, metadata } of partitions)
+        this.state.committed.set(partition, { offset, metadata: metadata ?? null });
     }
   }
 
@@ -174,7 +191,10 @@ export interface RunningRunner {
 }
 
 /** Starts kafkajs's real `Runner` on the scripted group with `eachBatch`, manual commits only. */
-export async function runScripted(group: ScriptedGroup, eachBatch: (payload: EachBatchPayload) => Promise<void>): Promise<RunningRunner> {
+export async function runScripted(
+  group: ScriptedGroup,
+  eachBatch: (payload: EachBatchPayload) => Promise<void>,
+): Promise<RunningRunner> {
   const crashes: Error[] = [];
   const runner = new Runner({
     logger: createLogger({ level: LEVELS['NOTHING'] ?? 0, logCreator: () => () => undefined }),

@@ -37,7 +37,9 @@ export class ScriptedKafkaConsumer extends EventEmitter {
     return undefined;
   }
   crash(restart: boolean): void {
-    this.emit(this.events.CRASH, { payload: { error: new Error('KafkaJSNonRetriableError: topic authorization failed'), restart } });
+    this.emit(this.events.CRASH, {
+      payload: { error: new Error('KafkaJSNonRetriableError: topic authorization failed'), restart },
+    });
   }
 }
 
@@ -64,4 +66,3 @@ export function scriptedKafka(committedOffset = '-1') {
   } as unknown as Admin;
   return { kafka, admin, created, deletedGroups };
 }
-

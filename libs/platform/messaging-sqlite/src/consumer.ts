@@ -1,4 +1,12 @@
-import { BusHeaders, defaultRetryDelayMs, type Consumer, type Headers, type ParkedMessage, type ParkedMessageObserver, type SubscribeOptions } from '@reelstream/ports';
+import {
+  BusHeaders,
+  defaultRetryDelayMs,
+  type Consumer,
+  type Headers,
+  type ParkedMessage,
+  type ParkedMessageObserver,
+  type SubscribeOptions,
+} from '@reelstream/ports';
 import { z } from 'zod';
 import { deferred, Semaphore } from './async-tools.js';
 import type { ChangeNotifier } from './change-notifier.js';
@@ -86,10 +94,17 @@ export class SqliteConsumer implements Consumer {
   /** Until when the leases renewed by the last heartbeat certainly hold. */
   private leaseDeadline = 0;
 
-  static async start(env: ConsumerEnvironment, options: SqliteSubscribeOptions, memberId: string, onStopped: (c: SqliteConsumer) => void) {
+  static async start(
+    env: ConsumerEnvironment,
+    options: SqliteSubscribeOptions,
+    memberId: string,
+    onStopped: (c: SqliteConsumer) => void,
+  ) {
     const parsed = subscribeSchema.parse(options);
     const topics = new Map<string, number>();
-    env.db.transaction(() => parsed.topics.forEach((topic) => topics.set(topic, env.topics.partitionsOf(topic)))).immediate();
+    env.db
+      .transaction(() => parsed.topics.forEach((topic) => topics.set(topic, env.topics.partitionsOf(topic))))
+      .immediate();
     // Fixed before `ready`: 'latest' means the end of the log when this member joined.
     initialiseOffsets(env.db, parsed.groupId, topics, parsed.fromOffset);
     const membership = new GroupMembership(env.db, parsed.groupId, memberId, topics, env.options.sessionTimeoutMs);
@@ -101,7 +116,11 @@ export class SqliteConsumer implements Consumer {
   private constructor(
     private readonly env: ConsumerEnvironment,
     private readonly options: SqliteSubscribeOptions,
-    private readonly limits: { maxAttempts: number; partitionsConsumedConcurrently?: number | undefined; keyConcurrency: number },
+    private readonly limits: {
+      maxAttempts: number;
+      partitionsConsumedConcurrently?: number | undefined;
+      keyConcurrency: number;
+    },
     private readonly membership: GroupMembership,
     private readonly onStopped: (c: SqliteConsumer) => void,
   ) {
@@ -109,16 +128,23 @@ export class SqliteConsumer implements Consumer {
     this.semaphore = concurrency === undefined ? undefined : new Semaphore(concurrency);
     this.heartbeatMs = heartbeatIntervalMs(env.options);
     this.rebalanceMs = Math.min(this.heartbeatMs, Math.max(20, 2 * env.options.pollIntervalMs));
-    this.committer = new OffsetCommitter(membership, env.options.commitIntervalMs, (lost) => this.lose(lost), env.onError);
+    this.committer = new OffsetCommitter(
+      membership,
+      env.options.commitIntervalMs,
+      (lost) => this.lose(lost),
+      env.onError,
+    );
     this.fetchRows = env.db.prepare<[string, number, number, number], LogRow>(
       `SELECT id, key, value, headers, timestamp FROM bus_messages
        WHERE topic = ? AND partition = ? AND id > ? ORDER BY id LIMIT ?`,
     );
-    this.parkTransaction = env.db.transaction((tp: TopicPartition, row: LogRow, position: number, deadLetterTopic: string, headers: Headers) => {
-      if (membership.commitInTransaction([{ ...tp, position }]).length > 0) return false;
-      env.writer.append(deadLetterTopic, [{ key: row.key, value: row.value, headers: JSON.stringify(headers) }]);
-      return true;
-    });
+    this.parkTransaction = env.db.transaction(
+      (tp: TopicPartition, row: LogRow, position: number, deadLetterTopic: string, headers: Headers) => {
+        if (membership.commitInTransaction([{ ...tp, position }]).length > 0) return false;
+        env.writer.append(deadLetterTopic, [{ key: row.key, value: row.value, headers: JSON.stringify(headers) }]);
+        return true;
+      },
+    );
     this.unwatchGroup = env.notifier.onGroupChange((groupId) => {
       if (groupId === membership.groupId && !this.stopping) this.scheduleTick(0);
     });
@@ -134,7 +160,9 @@ export class SqliteConsumer implements Consumer {
 
   /** Partitions this member works on right now (for tests and diagnostics). */
   get assignedPartitions(): TopicPartition[] {
-    return [...this.slots.values()].filter((slot) => slot.state === 'running').map(({ worker }) => ({ topic: worker.topic, partition: worker.partition }));
+    return [...this.slots.values()]
+      .filter((slot) => slot.state === 'running')
+      .map(({ worker }) => ({ topic: worker.topic, partition: worker.partition }));
   }
 
   /** Joined, not stopping, and the last heartbeat renewed the leases (a failing one lets them lapse). */
@@ -201,7 +229,8 @@ export class SqliteConsumer implements Consumer {
       leaseValid: () => Date.now() < this.leaseDeadline,
       fetch: (t, p, afterId) => this.fetchRows.all(t, p, afterId, FETCH_BATCH),
       onHandled: (t, p, id) => this.committer.markHandled(t, p, id),
-      park: (t, p, row, error, attempts, position) => this.park({ topic: t, partition: p }, row, error, attempts, position),
+      park: (t, p, row, error, attempts, position) =>
+        this.park({ topic: t, partition: p }, row, error, attempts, position),
       onError: this.env.onError,
     });
     const slot: Slot = { worker, state: 'running' };
@@ -260,7 +289,16 @@ export class SqliteConsumer implements Consumer {
     if (parked) {
       this.env.notifier.announce(new Set([deadLetterTopic]));
       const reason = headers[BusHeaders.deadLetterReason] ?? '';
-      this.reportParked({ topic: tp.topic, partition: tp.partition, offset: String(row.id), key: row.key, deadLetterTopic, reason, attempts, groupId: this.groupId });
+      this.reportParked({
+        topic: tp.topic,
+        partition: tp.partition,
+        offset: String(row.id),
+        key: row.key,
+        deadLetterTopic,
+        reason,
+        attempts,
+        groupId: this.groupId,
+      });
     }
     return parked;
   }

@@ -58,12 +58,16 @@ export class GroupMembership {
       ),
       dropDeadMembers: db.prepare<[string, number]>('DELETE FROM bus_members WHERE group_id = ? AND expires_at <= ?'),
       liveMembers: db
-        .prepare<[string, string, number], number>('SELECT count(*) FROM bus_members WHERE group_id = ? AND topic = ? AND expires_at > ?')
+        .prepare<[string, string, number], number>(
+          'SELECT count(*) FROM bus_members WHERE group_id = ? AND topic = ? AND expires_at > ?',
+        )
         .pluck(),
       renewLeases: db.prepare<[number, string, string, string, number]>(
         'UPDATE bus_leases SET expires_at = ? WHERE group_id = ? AND topic = ? AND owner = ? AND expires_at > ?',
       ),
-      leases: db.prepare<[string, string], LeaseRow>('SELECT partition, owner, expires_at FROM bus_leases WHERE group_id = ? AND topic = ?'),
+      leases: db.prepare<[string, string], LeaseRow>(
+        'SELECT partition, owner, expires_at FROM bus_leases WHERE group_id = ? AND topic = ?',
+      ),
       claimLease: db.prepare<[string, string, number, string, number, number, string]>(
         `INSERT INTO bus_leases (group_id, topic, partition, owner, expires_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (group_id, topic, partition) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
@@ -80,10 +84,16 @@ export class GroupMembership {
                          AND l.owner = @memberId AND l.expires_at > @now)`,
       ),
       position: db
-        .prepare<[string, string, number], number>('SELECT position FROM bus_offsets WHERE group_id = ? AND topic = ? AND partition = ?')
+        .prepare<[string, string, number], number>(
+          'SELECT position FROM bus_offsets WHERE group_id = ? AND topic = ? AND partition = ?',
+        )
         .pluck(),
-      leaveLeases: db.prepare<[string, string, string]>('DELETE FROM bus_leases WHERE group_id = ? AND topic = ? AND owner = ?'),
-      leaveMember: db.prepare<[string, string, string]>('DELETE FROM bus_members WHERE group_id = ? AND topic = ? AND member_id = ?'),
+      leaveLeases: db.prepare<[string, string, string]>(
+        'DELETE FROM bus_leases WHERE group_id = ? AND topic = ? AND owner = ?',
+      ),
+      leaveMember: db.prepare<[string, string, string]>(
+        'DELETE FROM bus_members WHERE group_id = ? AND topic = ? AND member_id = ?',
+      ),
     };
     this.commitTransaction = db.transaction((requests: readonly CommitRequest[]) => this.commitInTransaction(requests));
     this.balanceTransaction = db.transaction(() => this.balanceOnce());
@@ -120,7 +130,15 @@ export class GroupMembership {
       }
       for (let partition = 0; partition < partitions && mine.length < share; partition++) {
         if (taken.has(partition)) continue;
-        const claimed = s.claimLease.run(this.groupId, topic, partition, this.memberId, expiresAt, now, this.memberId).changes;
+        const claimed = s.claimLease.run(
+          this.groupId,
+          topic,
+          partition,
+          this.memberId,
+          expiresAt,
+          now,
+          this.memberId,
+        ).changes;
         if (claimed > 0) mine.push(partition);
       }
       mine.sort((a, b) => a - b);
@@ -147,7 +165,14 @@ export class GroupMembership {
     const now = Date.now();
     const fenced: TopicPartition[] = [];
     for (const { topic, partition, position } of requests) {
-      const applied = this.statements.commit.run({ position, now, groupId: this.groupId, topic, partition, memberId: this.memberId }).changes;
+      const applied = this.statements.commit.run({
+        position,
+        now,
+        groupId: this.groupId,
+        topic,
+        partition,
+        memberId: this.memberId,
+      }).changes;
       if (applied === 0) fenced.push({ topic, partition });
     }
     return fenced;
@@ -186,7 +211,12 @@ export class GroupMembership {
  * Gives a group a starting position in every partition where it has none: 0 ('earliest') or the
  * current end of the log ('latest'). Existing committed positions are kept.
  */
-export function initialiseOffsets(db: Db, groupId: string, topics: ReadonlyMap<string, number>, from: 'earliest' | 'latest'): void {
+export function initialiseOffsets(
+  db: Db,
+  groupId: string,
+  topics: ReadonlyMap<string, number>,
+  from: 'earliest' | 'latest',
+): void {
   const insert = db.prepare<[string, string, number, number, number]>(
     `INSERT INTO bus_offsets (group_id, topic, partition, position, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (group_id, topic, partition) DO NOTHING`,

@@ -18,7 +18,10 @@ export interface PreparedMessage {
   headers: string;
 }
 
-export function prepareMessages(topic: string, messages: OutgoingMessage | readonly OutgoingMessage[]): PreparedMessage[] {
+export function prepareMessages(
+  topic: string,
+  messages: OutgoingMessage | readonly OutgoingMessage[],
+): PreparedMessage[] {
   topicSchema.parse(topic);
   const list: readonly OutgoingMessage[] = Array.isArray(messages) ? messages : [messages as OutgoingMessage];
   return list.map((message) => {
@@ -79,7 +82,14 @@ export class LogWriter {
     const partitions = this.topics.partitionsOf(topic);
     const now = Date.now();
     for (const message of messages) {
-      this.insertRow.run(topic, partitionFor(message.key, partitions), message.key, message.value, message.headers, now);
+      this.insertRow.run(
+        topic,
+        partitionFor(message.key, partitions),
+        message.key,
+        message.value,
+        message.headers,
+        now,
+      );
     }
   }
 

@@ -158,7 +158,7 @@ export class PartitionWorker {
     /** Starts what may start, in offset order; a waiting message blocks only the later ones of its key. */
     const schedule = () => {
       const blocked = new Set(busyKeys);
-      for (let index = 0; index < backlog.length && this.inFlight < limit; ) {
+      for (let index = 0; index < backlog.length && this.inFlight < limit;) {
         const row = backlog[index] as LogRow;
         if (blocked.has(row.key)) {
           index += 1;
@@ -222,7 +222,9 @@ export class PartitionWorker {
     }
     if (!this.active) return 'aborted';
     try {
-      return this.deps.park(this.topic, this.partition, row, lastError, maxAttempts, commitOnPark()) ? 'parked' : 'aborted';
+      return this.deps.park(this.topic, this.partition, row, lastError, maxAttempts, commitOnPark())
+        ? 'parked'
+        : 'aborted';
     } catch (error) {
       this.deps.onError(error);
       return 'aborted';

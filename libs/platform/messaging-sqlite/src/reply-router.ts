@@ -16,7 +16,9 @@ export class ReplyRouter {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private closed = false;
 
-  constructor(private readonly startListener: (replyTopic: string, onReply: (message: Message) => void) => Promise<Consumer>) {}
+  constructor(
+    private readonly startListener: (replyTopic: string, onReply: (message: Message) => void) => Promise<Consumer>,
+  ) {}
 
   /** Resolves once replies on `replyTopic` reach this instance. */
   async listen(replyTopic: string): Promise<void> {
@@ -26,7 +28,9 @@ export class ReplyRouter {
       this.listeners.set(replyTopic, listener);
       listener.catch(() => this.listeners.delete(replyTopic));
     }
-    await (await listener).ready;
+    await (
+      await listener
+    ).ready;
   }
 
   /** Registers interest before the request is published, so an instant reply is not missed. */

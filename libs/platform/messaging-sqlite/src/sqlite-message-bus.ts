@@ -32,12 +32,17 @@ const requestOptionsSchema = z.object({
 });
 
 function logToStderr(error: unknown): void {
-  const detail = error instanceof Error ? { error: error.message, code: (error as { code?: unknown }).code } : { error: String(error) };
+  const detail =
+    error instanceof Error
+      ? { error: error.message, code: (error as { code?: unknown }).code }
+      : { error: String(error) };
   process.stderr.write(`${JSON.stringify({ level: 'error', component: 'messaging-sqlite', ...detail })}\n`);
 }
 
 function parkedToStderr(parked: ParkedMessage): void {
-  process.stderr.write(`${JSON.stringify({ level: 'error', component: 'messaging-sqlite', msg: 'message parked', ...parked })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: 'error', component: 'messaging-sqlite', msg: 'message parked', ...parked })}\n`,
+  );
 }
 
 /**
@@ -53,7 +58,8 @@ export class SqliteMessageBus implements MessageBus {
   private acceptingPublishes = true;
 
   static async open(path: string, options: SqliteMessageBusOpenOptions = {}): Promise<SqliteMessageBus> {
-    if (path === ':memory:' || path === '') throw new Error('SqliteMessageBus needs a file: processes and connections share it');
+    if (path === ':memory:' || path === '')
+      throw new Error('SqliteMessageBus needs a file: processes and connections share it');
     const { onError, onParked, ...data } = options;
     const resolved = resolveBusOptions(data);
     const db = await openDatabase(path, resolved);
@@ -95,7 +101,9 @@ export class SqliteMessageBus implements MessageBus {
   async subscribe(options: SqliteSubscribeOptions): Promise<SqliteConsumer> {
     if (this.closing) throw new Error(`message bus ${this.instanceId} is closed`);
     const memberId = options.memberId ?? this.freeMemberId(options.groupId);
-    const consumer = await SqliteConsumer.start(this.environment, options, memberId, (stopped) => this.consumers.delete(stopped));
+    const consumer = await SqliteConsumer.start(this.environment, options, memberId, (stopped) =>
+      this.consumers.delete(stopped),
+    );
     this.consumers.add(consumer);
     return consumer;
   }
@@ -105,7 +113,11 @@ export class SqliteMessageBus implements MessageBus {
     await this.router.listen(replyTopic);
     const { reply, cancel } = this.router.expect(topic, correlationId, timeoutMs);
     try {
-      const headers = { ...message.headers, [BusHeaders.correlationId]: correlationId, [BusHeaders.replyTo]: replyTopic };
+      const headers = {
+        ...message.headers,
+        [BusHeaders.correlationId]: correlationId,
+        [BusHeaders.replyTo]: replyTopic,
+      };
       await this.publish(topic, { ...message, headers });
     } catch (error) {
       cancel();

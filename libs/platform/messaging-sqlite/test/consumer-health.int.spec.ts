@@ -27,7 +27,12 @@ describe('SqliteMessageBus consumer health', () => {
 
   it('is unhealthy while another process holds the write lock past its lease, healthy again once its heartbeat renews, and not after stop', async () => {
     const errors: unknown[] = [];
-    bus = await SqliteMessageBus.open(path, { sessionTimeoutMs: 300, busyTimeoutMs: 10, pollIntervalMs: 10, onError: (error) => errors.push(error) });
+    bus = await SqliteMessageBus.open(path, {
+      sessionTimeoutMs: 300,
+      busyTimeoutMs: 10,
+      pollIntervalMs: 10,
+      onError: (error) => errors.push(error),
+    });
     const consumer = await bus.subscribe({ groupId: 'health', topics: ['t'], handler: async () => undefined });
     await consumer.ready;
     expect(consumer.healthy).toBe(true);

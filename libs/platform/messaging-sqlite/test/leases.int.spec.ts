@@ -22,8 +22,17 @@ describe('SqliteMessageBus leases and commits', () => {
     return bus;
   };
   const position = (groupId: string, topic: string, partition = 0) =>
-    db.prepare<[string, string, number], number>('SELECT position FROM bus_offsets WHERE group_id = ? AND topic = ? AND partition = ?').pluck().get(groupId, topic, partition);
-  const count = (sql: string, ...params: unknown[]) => db.prepare<unknown[], number>(sql).pluck().get(...params) ?? 0;
+    db
+      .prepare<[string, string, number], number>(
+        'SELECT position FROM bus_offsets WHERE group_id = ? AND topic = ? AND partition = ?',
+      )
+      .pluck()
+      .get(groupId, topic, partition);
+  const count = (sql: string, ...params: unknown[]) =>
+    db
+      .prepare<unknown[], number>(sql)
+      .pluck()
+      .get(...params) ?? 0;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bus-leases-'));
@@ -71,7 +80,10 @@ describe('SqliteMessageBus leases and commits', () => {
     const rebalanced = first.balance();
     expect(rebalanced.surplus.map(({ partition }) => partition)).toEqual([8, 9, 10, 11, 12, 13, 14, 15]);
     for (const tp of rebalanced.surplus) first.release(tp, undefined);
-    expect(second.balance()).toMatchObject({ balanced: true, owned: new Map([['bets', [8, 9, 10, 11, 12, 13, 14, 15]]]) });
+    expect(second.balance()).toMatchObject({
+      balanced: true,
+      owned: new Map([['bets', [8, 9, 10, 11, 12, 13, 14, 15]]]),
+    });
   });
 
   it('does not let a stalled member move the offset once its partition was taken: the message comes again', async () => {
@@ -95,7 +107,10 @@ describe('SqliteMessageBus leases and commits', () => {
     await consumer.ready;
     await bus.publish('rounds', { key: 'round-1', value: { seq: 0 } });
     await eventually(() => expect(position('settle', 'rounds')).toBe(1), 5_000);
-    await bus.publish('rounds', [1, 2].map((seq) => ({ key: 'round-1', value: { seq } })));
+    await bus.publish(
+      'rounds',
+      [1, 2].map((seq) => ({ key: 'round-1', value: { seq } })),
+    );
 
     // The intruder never heartbeats: after its lease expires the partition comes back, from the last commit.
     await eventually(() => expect(deliveries).toEqual(['seq 0 @1', 'seq 1 @2', 'seq 1 @2', 'seq 2 @3']), 10_000);
@@ -114,7 +129,11 @@ describe('SqliteMessageBus leases and commits', () => {
       maxAttempts: 1,
       handler: async (message) => {
         if ((message.value as { poison?: boolean }).poison) {
-          if (stalled) seenAtRedelivery.push({ parked: count("SELECT count(*) FROM bus_messages WHERE topic = 'wins.dlq'"), committed: position('settle', 'wins') });
+          if (stalled)
+            seenAtRedelivery.push({
+              parked: count("SELECT count(*) FROM bus_messages WHERE topic = 'wins.dlq'"),
+              committed: position('settle', 'wins'),
+            });
           else {
             stalled = true;
             stall(1_500);
@@ -128,7 +147,10 @@ describe('SqliteMessageBus leases and commits', () => {
     await consumer.ready;
     await bus.publish('wins', { key: 'p', value: { seq: 0 } });
     await eventually(() => expect(position('settle', 'wins')).toBe(1), 5_000);
-    await bus.publish('wins', [{ key: 'p', value: { seq: 1, poison: true } }, { key: 'p', value: { seq: 2 } }]);
+    await bus.publish('wins', [
+      { key: 'p', value: { seq: 1, poison: true } },
+      { key: 'p', value: { seq: 2 } },
+    ]);
 
     await eventually(() => expect(handled.map(({ value }) => value)).toEqual([{ seq: 0 }, { seq: 2 }]), 10_000);
     // The fenced attempt wrote neither the dead letter nor the offset; the one after the lease came back wrote both.
@@ -139,7 +161,10 @@ describe('SqliteMessageBus leases and commits', () => {
 
   it('hands a stopped member’s partitions to the rest of the group at once, not after the lease', async () => {
     const tuning = { sessionTimeoutMs: 30_000, pollIntervalMs: 5 };
-    const [leaving, staying] = await Promise.all([open({ ...tuning, instanceId: 'leaving' }), open({ ...tuning, instanceId: 'staying' })]);
+    const [leaving, staying] = await Promise.all([
+      open({ ...tuning, instanceId: 'leaving' }),
+      open({ ...tuning, instanceId: 'staying' }),
+    ]);
     const handled: string[] = [];
     const record = async (message: Message) => void handled.push(message.offset);
     const first = await leaving.subscribe({ groupId: 'g', topics: ['t'], handler: record });
@@ -155,16 +180,27 @@ describe('SqliteMessageBus leases and commits', () => {
   });
 
   it('removes the ephemeral reply group of an instance when it closes', async () => {
-    const [requester, responder] = await Promise.all([open({ instanceId: 'gateway-7' }), open({ instanceId: 'ledger' })]);
+    const [requester, responder] = await Promise.all([
+      open({ instanceId: 'gateway-7' }),
+      open({ instanceId: 'ledger' }),
+    ]);
     const answering = await responder.subscribe({
       groupId: 'ledger',
       topics: ['bonus.commands'],
       handler: async (message) => {
-        await responder.publish(message.headers['reply-to'] ?? '', { key: 'r', value: 'ok', headers: { 'correlation-id': message.headers['correlation-id'] ?? '' } });
+        await responder.publish(message.headers['reply-to'] ?? '', {
+          key: 'r',
+          value: 'ok',
+          headers: { 'correlation-id': message.headers['correlation-id'] ?? '' },
+        });
       },
     });
     await answering.ready;
-    await requester.request('bonus.commands', { key: 'p', value: {} }, { replyTopic: 'bonus.replies', timeoutMs: 5_000 });
+    await requester.request(
+      'bonus.commands',
+      { key: 'p', value: {} },
+      { replyTopic: 'bonus.replies', timeoutMs: 5_000 },
+    );
     expect(count("SELECT count(*) FROM bus_offsets WHERE group_id = 'reply.gateway-7'")).toBeGreaterThan(0);
 
     await requester.close();

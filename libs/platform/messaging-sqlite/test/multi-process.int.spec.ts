@@ -62,9 +62,12 @@ describe('SqliteMessageBus across processes', () => {
     await eventually(() => expect(received).toHaveLength(200), 10_000);
 
     const byKey = new Map<string, number[]>();
-    for (const { message } of received) byKey.set(message.key, [...(byKey.get(message.key) ?? []), (message.value as { seq: number }).seq]);
+    for (const { message } of received)
+      byKey.set(message.key, [...(byKey.get(message.key) ?? []), (message.value as { seq: number }).seq]);
     for (const seqs of byKey.values()) expect(seqs).toEqual(Array.from({ length: 20 }, (_, seq) => seq));
-    const latencies = received.map(({ message, at }) => at - (message.value as { sentAt: number }).sentAt).sort((a, b) => a - b);
+    const latencies = received
+      .map(({ message, at }) => at - (message.value as { sentAt: number }).sentAt)
+      .sort((a, b) => a - b);
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(250);
   }, 60_000);
 
@@ -75,17 +78,28 @@ describe('SqliteMessageBus across processes', () => {
 
     const survivorBus = await open({ ...tuning, instanceId: 'survivor' });
     const handled: Message[] = [];
-    const survivor = await survivorBus.subscribe({ groupId: 'settlement', topics: ['bets'], handler: async (m) => void handled.push(m) });
+    const survivor = await survivorBus.subscribe({
+      groupId: 'settlement',
+      topics: ['bets'],
+      handler: async (m) => void handled.push(m),
+    });
     await survivor.ready;
     expect(survivor.assignedPartitions).toHaveLength(8);
 
     await doomed.kill('SIGKILL');
     const killedAt = Date.now();
-    await survivorBus.publish('bets', Array.from({ length: 64 }, (_, n) => ({ key: `player-${n}`, value: { n } })));
-    const tookOverAt = await eventually(() => {
-      expect(survivor.assignedPartitions).toHaveLength(16);
-      return Date.now();
-    }, 10_000, 5);
+    await survivorBus.publish(
+      'bets',
+      Array.from({ length: 64 }, (_, n) => ({ key: `player-${n}`, value: { n } })),
+    );
+    const tookOverAt = await eventually(
+      () => {
+        expect(survivor.assignedPartitions).toHaveLength(16);
+        return Date.now();
+      },
+      10_000,
+      5,
+    );
     await eventually(() => expect(handled).toHaveLength(64), 10_000);
 
     // Not before the dead member's lease ran out (it renewed at most a heartbeat, 200 ms, before dying).
@@ -108,7 +122,11 @@ describe('SqliteMessageBus across processes', () => {
     const startAt = String(Date.now() + 1_500);
     const racers = Array.from({ length: 4 }, (_, n) =>
       // Each racer would create the topic with a different partition count: the first one wins for all.
-      spawn(PUBLISHER, { TOPIC: 'race', COUNT: '25', KEYS: '5', PUBLISHER: `p${n}`, START_AT: startAt }, { partitions: 4 + n }),
+      spawn(
+        PUBLISHER,
+        { TOPIC: 'race', COUNT: '25', KEYS: '5', PUBLISHER: `p${n}`, START_AT: startAt },
+        { partitions: 4 + n },
+      ),
     );
     await Promise.all(racers.map((racer) => racer.waitForLine(/^PUBLISHED$/, 30_000)));
 
@@ -116,10 +134,16 @@ describe('SqliteMessageBus across processes', () => {
     try {
       const partitions = db.prepare<[], number>("SELECT partitions FROM bus_topics WHERE topic = 'race'").pluck().get();
       expect([4, 5, 6, 7]).toContain(partitions);
-      const rows = db.prepare<[], { key: string; partition: number; value: string }>("SELECT key, partition, value FROM bus_messages WHERE topic = 'race'").all();
+      const rows = db
+        .prepare<[], { key: string; partition: number; value: string }>(
+          "SELECT key, partition, value FROM bus_messages WHERE topic = 'race'",
+        )
+        .all();
       expect(rows).toHaveLength(100);
       for (const row of rows) expect(row.partition).toBe(partitionFor(row.key, partitions ?? 0));
-      expect(new Set(rows.map((row) => (JSON.parse(row.value) as { publisher: string }).publisher))).toEqual(new Set(['p0', 'p1', 'p2', 'p3']));
+      expect(new Set(rows.map((row) => (JSON.parse(row.value) as { publisher: string }).publisher))).toEqual(
+        new Set(['p0', 'p1', 'p2', 'p3']),
+      );
     } finally {
       db.close();
     }

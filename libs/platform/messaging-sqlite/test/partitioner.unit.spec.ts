@@ -19,11 +19,21 @@ describe('partitioner', () => {
   it("puts every key in the partition kafkajs's default partitioner picks", () => {
     const kafkajs = Partitioners.DefaultPartitioner();
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (key, partitions) => {
-        const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({ partitionErrorCode: 0, partitionId, leader: 0, replicas: [0], isr: [0] }));
-        const expected = kafkajs({ topic: 't', partitionMetadata, message: { key, value: null } });
-        expect(partitionFor(key, partitions)).toBe(expected);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.integer({ min: 1, max: 64 }),
+        (key, partitions) => {
+          const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
+            partitionErrorCode: 0,
+            partitionId,
+            leader: 0,
+            replicas: [0],
+            isr: [0],
+          }));
+          const expected = kafkajs({ topic: 't', partitionMetadata, message: { key, value: null } });
+          expect(partitionFor(key, partitions)).toBe(expected);
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

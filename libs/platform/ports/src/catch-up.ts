@@ -134,7 +134,8 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
       if (first.done) return;
       const batch: RecordedEvent[] = [];
       let scanned: Position | undefined;
-      const take = (item: SubscriptionItem) => (item.kind === 'event' ? batch.push(item.event) : (scanned = item.position));
+      const take = (item: SubscriptionItem) =>
+        item.kind === 'event' ? batch.push(item.event) : (scanned = item.position);
       take(first.value);
       // Stop at the first item that is not there yet: waiting for a full batch would delay the ones at hand.
       while (batch.length < maxBatchSize) {

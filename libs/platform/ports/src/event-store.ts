@@ -103,7 +103,9 @@ export interface SubscribeToAllOptions {
  * before it, so a consumer that has handled those can resume from it instead of rescanning the
  * non-matching stretch behind it.
  */
-export type SubscriptionItem = { readonly kind: 'event'; readonly event: RecordedEvent } | { readonly kind: 'checkpoint'; readonly position: Position };
+export type SubscriptionItem =
+  | { readonly kind: 'event'; readonly event: RecordedEvent }
+  | { readonly kind: 'checkpoint'; readonly position: Position };
 
 /**
  * A live catch-up subscription: replays from `from`, then follows new events, in global order.

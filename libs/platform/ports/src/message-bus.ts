@@ -131,9 +131,15 @@ export async function reply(bus: MessageBus, request: Message, value: unknown, h
   const replyTopic = request.headers[BusHeaders.replyTo];
   const correlationId = request.headers[BusHeaders.correlationId];
   if (!replyTopic || !correlationId) {
-    throw new Error(`message ${request.topic}/${request.partition}/${request.offset} carries no reply-to or correlation-id header`);
+    throw new Error(
+      `message ${request.topic}/${request.partition}/${request.offset} carries no reply-to or correlation-id header`,
+    );
   }
-  await bus.publish(replyTopic, { key: correlationId, value, headers: { ...headers, [BusHeaders.correlationId]: correlationId } });
+  await bus.publish(replyTopic, {
+    key: correlationId,
+    value,
+    headers: { ...headers, [BusHeaders.correlationId]: correlationId },
+  });
 }
 
 export function defaultRetryDelayMs(attempt: number): number {

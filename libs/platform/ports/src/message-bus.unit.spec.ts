@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { BusHeaders, defaultRetryDelayMs, reply, type Message, type MessageBus, type OutgoingMessage } from './message-bus.js';
+import {
+  BusHeaders,
+  defaultRetryDelayMs,
+  reply,
+  type Message,
+  type MessageBus,
+  type OutgoingMessage,
+} from './message-bus.js';
 
 function recordingBus() {
   const published: { topic: string; messages: OutgoingMessage | readonly OutgoingMessage[] }[] = [];
@@ -27,7 +34,9 @@ const request = (headers: Record<string, string>): Message => ({
 describe('reply', () => {
   it('publishes to the reply-to topic keyed and headed by the correlation id', async () => {
     const { bus, published } = recordingBus();
-    await reply(bus, request({ [BusHeaders.replyTo]: 'bonus.replies', [BusHeaders.correlationId]: 'c-1' }), { ok: true });
+    await reply(bus, request({ [BusHeaders.replyTo]: 'bonus.replies', [BusHeaders.correlationId]: 'c-1' }), {
+      ok: true,
+    });
     expect(published).toEqual([
       { topic: 'bonus.replies', messages: { key: 'c-1', value: { ok: true }, headers: { 'correlation-id': 'c-1' } } },
     ]);

@@ -18,10 +18,20 @@ describe('ConsumerRegistry', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'bus.db');
     const registry = new ConsumerRegistry();
-    const bus = registry.track(await openMessageBus(`sqlite:${path}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`));
+    const bus = registry.track(
+      await openMessageBus(`sqlite:${path}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`),
+    );
     cleanups.push(() => bus.close());
-    const ledger = await bus.subscribe({ groupId: 'bonus-ledger', topics: ['commands'], handler: async () => undefined });
-    const dispatcher = await bus.subscribe({ groupId: 'wallet-dispatcher', topics: ['requests'], handler: async () => undefined });
+    const ledger = await bus.subscribe({
+      groupId: 'bonus-ledger',
+      topics: ['commands'],
+      handler: async () => undefined,
+    });
+    const dispatcher = await bus.subscribe({
+      groupId: 'wallet-dispatcher',
+      topics: ['requests'],
+      handler: async () => undefined,
+    });
     await Promise.all([ledger.ready, dispatcher.ready]);
     expect(registry.unhealthy()).toEqual([]);
 
@@ -31,7 +41,11 @@ describe('ConsumerRegistry', () => {
       other.close();
     });
     other.exec('BEGIN IMMEDIATE');
-    await eventually(() => expect(registry.unhealthy().sort()).toEqual(['bonus-ledger', 'wallet-dispatcher']), 5_000, 10);
+    await eventually(
+      () => expect(registry.unhealthy().sort()).toEqual(['bonus-ledger', 'wallet-dispatcher']),
+      5_000,
+      10,
+    );
     other.exec('COMMIT');
     await eventually(() => expect(registry.unhealthy()).toEqual([]), 5_000, 10);
 

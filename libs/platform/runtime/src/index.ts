@@ -15,4 +15,10 @@ export {
   type ProcessIdentity,
   type ProcessIdentityEnv,
 } from './process-identity.js';
-export { describeStartupFailure, isConfigurationError, EXIT_CONFIGURATION, EXIT_FAILURE, type StartupFailure } from './startup-failure.js';
+export {
+  describeStartupFailure,
+  isConfigurationError,
+  EXIT_CONFIGURATION,
+  EXIT_FAILURE,
+  type StartupFailure,
+} from './startup-failure.js';

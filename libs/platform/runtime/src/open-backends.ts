@@ -5,7 +5,13 @@
  */
 import { ConfigError, type Backends } from '@reelstream/config';
 import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
-import { PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger, type Metrics } from '@reelstream/telemetry';
+import {
+  PARKED_MESSAGES_METRIC,
+  traceEventStore,
+  traceMessageBus,
+  type Logger,
+  type Metrics,
+} from '@reelstream/telemetry';
 import { ConsumerRegistry, type ConsumerHealth } from './consumer-health.js';
 
 export interface OpenedBackends {
@@ -35,7 +41,8 @@ export async function checkBackendUrls(backends: Backends): Promise<void> {
       problems.push(message.includes(variable) ? message : `${variable}: ${message}`);
     }
   };
-  if (backends.eventStoreUrl.startsWith('sqlite:')) check('EVENT_STORE_URL', () => parseSqliteEventStoreUrl(backends.eventStoreUrl));
+  if (backends.eventStoreUrl.startsWith('sqlite:'))
+    check('EVENT_STORE_URL', () => parseSqliteEventStoreUrl(backends.eventStoreUrl));
   if (backends.busUrl.startsWith('sqlite:')) check('BUS_URL', () => parseSqliteBusUrl(backends.busUrl));
   if (backends.busUrl.startsWith('kafka:')) check('BUS_URL', () => parseKafkaUrl(backends.busUrl));
   if (problems.length > 0) throw new ConfigError(problems);
@@ -47,14 +54,21 @@ export async function checkBackendUrls(backends: Backends): Promise<void> {
  * parked message leaves until someone looks.
  */
 export function reportParkedMessages(logger: Logger, metrics: Metrics): ParkedMessageObserver {
-  const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, { description: 'messages parked on a dead-letter topic', unit: '{message}' });
+  const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, {
+    description: 'messages parked on a dead-letter topic',
+    unit: '{message}',
+  });
   return (message) => {
     logger.error('bus message parked', { ...message });
     parked.add(1, { topic: message.topic, group: message.groupId });
   };
 }
 
-export async function openBackends(backends: Backends, instanceId: string, onParked?: ParkedMessageObserver): Promise<OpenedBackends> {
+export async function openBackends(
+  backends: Backends,
+  instanceId: string,
+  onParked?: ParkedMessageObserver,
+): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
   const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);

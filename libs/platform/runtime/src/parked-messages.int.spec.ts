@@ -35,15 +35,25 @@ afterAll(async () => {
 
 async function parkedCounts(): Promise<[unknown, number][]> {
   const { resourceMetrics } = await reader.collect();
-  const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === PARKED_MESSAGES_METRIC);
+  const metric = resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .find((m) => m.descriptor.name === PARKED_MESSAGES_METRIC);
   return ((metric?.dataPoints ?? []) as DataPoint<number>[]).map((point) => [point.attributes, point.value]);
 }
 
 describe('a parked message on the embedded bus', () => {
   it('is logged once at error with its reason and counted once by topic and group', async () => {
     const lines: string[] = [];
-    const logger = createLogger({ service: 'bonus-ledger', level: 'info', destination: { write: (line: string) => lines.push(line) } });
-    const opened = await openBackends(resolveBackends({ DATA_DIR: dir }), 'parked-test', reportParkedMessages(logger, createMetrics('bonus-ledger')));
+    const logger = createLogger({
+      service: 'bonus-ledger',
+      level: 'info',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    const opened = await openBackends(
+      resolveBackends({ DATA_DIR: dir }),
+      'parked-test',
+      reportParkedMessages(logger, createMetrics('bonus-ledger')),
+    );
     try {
       const consumer = await opened.bus.subscribe({
         groupId: 'poison-eater',
@@ -56,14 +66,26 @@ describe('a parked message on the embedded bus', () => {
       });
       await consumer.ready;
       await opened.bus.publish('poison.topic', { key: 'k1', value: { poison: true } });
-      await eventually(async () => expect(await parkedCounts()).toEqual([[{ topic: 'poison.topic', group: 'poison-eater' }, 1]]), 10_000);
+      await eventually(
+        async () => expect(await parkedCounts()).toEqual([[{ topic: 'poison.topic', group: 'poison-eater' }, 1]]),
+        10_000,
+      );
       await consumer.stop();
     } finally {
       await opened.close();
     }
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'bus message parked');
+    const entries = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry['msg'] === 'bus message parked');
     expect(entries).toEqual([
-      expect.objectContaining({ level: 'error', topic: 'poison.topic', deadLetterTopic: 'poison.topic.dlq', groupId: 'poison-eater', attempts: 2, reason: expect.stringContaining('cannot digest this message') }),
+      expect.objectContaining({
+        level: 'error',
+        topic: 'poison.topic',
+        deadLetterTopic: 'poison.topic.dlq',
+        groupId: 'poison-eater',
+        attempts: 2,
+        reason: expect.stringContaining('cannot digest this message'),
+      }),
     ]);
     expect(await parkedCounts()).toEqual([[{ topic: 'poison.topic', group: 'poison-eater' }, 1]]);
   });

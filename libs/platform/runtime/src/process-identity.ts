@@ -39,19 +39,31 @@ export const processIdentityEnv = z
     /** First worker id of a replicated workload: its pod N draws with WORKER_ID_BASE + N. */
     WORKER_ID_BASE: workerId.optional(),
     /** The pod's ordinal (StatefulSet label `apps.kubernetes.io/pod-index`, through the downward API). */
-    POD_INDEX: z.coerce.number({ error: 'must be a whole number ≥ 0' }).int({ error: 'must be a whole number ≥ 0' }).min(0, { error: 'must be a whole number ≥ 0' }).optional(),
+    POD_INDEX: z.coerce
+      .number({ error: 'must be a whole number ≥ 0' })
+      .int({ error: 'must be a whole number ≥ 0' })
+      .min(0, { error: 'must be a whole number ≥ 0' })
+      .optional(),
     /**
      * The process's name on the bus. Default `<service>-<hostname>`. On the SQLite bus it is the member
      * id, so a restarted process takes its unexpired leases back at once. On Kafka it only names the
      * reply groups: kafkajs sends no `groupInstanceId` (no static membership), so a restarted process
      * joins as a new member and its old partitions move after the session timeout (10 s) or on leave.
      */
-    INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' }).optional(),
+    INSTANCE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' })
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.WORKER_ID !== undefined || env.WORKER_ID_BASE === undefined) return;
     if (env.POD_INDEX === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['POD_INDEX'], message: 'is required with WORKER_ID_BASE (the pod label apps.kubernetes.io/pod-index, through the downward API)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['POD_INDEX'],
+        message:
+          'is required with WORKER_ID_BASE (the pod label apps.kubernetes.io/pod-index, through the downward API)',
+      });
     } else if (env.WORKER_ID_BASE + env.POD_INDEX > MAX_WORKER_ID) {
       ctx.addIssue({
         code: 'custom',
@@ -69,7 +81,11 @@ export interface ProcessIdentity {
   instanceId: string;
 }
 
-export function processIdentityOf(service: ServiceName, env: ProcessIdentityEnv, host: string = hostname()): ProcessIdentity {
+export function processIdentityOf(
+  service: ServiceName,
+  env: ProcessIdentityEnv,
+  host: string = hostname(),
+): ProcessIdentity {
   const instanceId = env.INSTANCE_ID ?? defaultInstanceId(service, host);
   if (env.WORKER_ID !== undefined) return { workerId: env.WORKER_ID, workerIdSource: 'WORKER_ID', instanceId };
   if (env.WORKER_ID_BASE !== undefined && env.POD_INDEX !== undefined) {

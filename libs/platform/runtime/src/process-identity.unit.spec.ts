@@ -1,23 +1,43 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseEnv } from '@reelstream/config';
-import { DEFAULT_WORKER_IDS, defaultInstanceId, processIdentityEnv, processIdentityOf, SERVICE_NAMES } from './process-identity.js';
+import {
+  DEFAULT_WORKER_IDS,
+  defaultInstanceId,
+  processIdentityEnv,
+  processIdentityOf,
+  SERVICE_NAMES,
+} from './process-identity.js';
 
-const identity = (service: Parameters<typeof processIdentityOf>[0], env: Record<string, string>) => processIdentityOf(service, parseEnv(processIdentityEnv, env), 'host-1');
+const identity = (service: Parameters<typeof processIdentityOf>[0], env: Record<string, string>) =>
+  processIdentityOf(service, parseEnv(processIdentityEnv, env), 'host-1');
 
 describe('the worker id', () => {
   it('defaults to a different id per service, so the apps of one machine never draw the same ids', () => {
     const ids = SERVICE_NAMES.map((service) => identity(service, {}).workerId);
     expect(new Set(ids).size).toBe(SERVICE_NAMES.length);
     expect(identity('platform', {})).toMatchObject({ workerId: 0, workerIdSource: 'service default' });
-    expect(DEFAULT_WORKER_IDS).toEqual({ platform: 0, gateway: 1, 'bonus-ledger': 2, 'game-server': 3, 'wallet-dispatcher': 4, 'operator-sandbox': 5 });
+    expect(DEFAULT_WORKER_IDS).toEqual({
+      platform: 0,
+      gateway: 1,
+      'bonus-ledger': 2,
+      'game-server': 3,
+      'wallet-dispatcher': 4,
+      'operator-sandbox': 5,
+    });
   });
 
   it('is WORKER_ID when set, whatever else is', () => {
-    expect(identity('gateway', { WORKER_ID: '17', WORKER_ID_BASE: '8', POD_INDEX: '2' })).toMatchObject({ workerId: 17, workerIdSource: 'WORKER_ID' });
+    expect(identity('gateway', { WORKER_ID: '17', WORKER_ID_BASE: '8', POD_INDEX: '2' })).toMatchObject({
+      workerId: 17,
+      workerIdSource: 'WORKER_ID',
+    });
   });
 
   it('is WORKER_ID_BASE + POD_INDEX for a replica of a StatefulSet', () => {
-    expect(identity('game-server', { WORKER_ID_BASE: '16', POD_INDEX: '3' })).toMatchObject({ workerId: 19, workerIdSource: 'WORKER_ID_BASE + POD_INDEX' });
+    expect(identity('game-server', { WORKER_ID_BASE: '16', POD_INDEX: '3' })).toMatchObject({
+      workerId: 19,
+      workerIdSource: 'WORKER_ID_BASE + POD_INDEX',
+    });
   });
 
   it('refuses a base without the pod index, a range beyond 31 and ids out of range, naming the variable', () => {
@@ -30,8 +50,12 @@ describe('the worker id', () => {
         return [...(error as ConfigError).problems];
       }
     };
-    expect(problems({ WORKER_ID_BASE: '8' })).toEqual([expect.stringMatching(/^POD_INDEX: is required with WORKER_ID_BASE/)]);
-    expect(problems({ WORKER_ID_BASE: '28', POD_INDEX: '4' })).toEqual([expect.stringMatching(/^POD_INDEX: WORKER_ID_BASE 28 \+ POD_INDEX 4 is beyond the last worker id 31/)]);
+    expect(problems({ WORKER_ID_BASE: '8' })).toEqual([
+      expect.stringMatching(/^POD_INDEX: is required with WORKER_ID_BASE/),
+    ]);
+    expect(problems({ WORKER_ID_BASE: '28', POD_INDEX: '4' })).toEqual([
+      expect.stringMatching(/^POD_INDEX: WORKER_ID_BASE 28 \+ POD_INDEX 4 is beyond the last worker id 31/),
+    ]);
     expect(problems({ WORKER_ID: '32' })).toEqual(['WORKER_ID: must be an integer 0–31 (got "32")']);
     expect(problems({ POD_INDEX: '-1' })).toEqual(['POD_INDEX: must be a whole number ≥ 0 (got "-1")']);
     expect(problems({ WORKER_ID_BASE: '28', POD_INDEX: '3' })).toEqual([]);

@@ -46,7 +46,9 @@ describe('runService', () => {
       return {};
     });
     expect(await exitCode).toBe(2);
-    expect(stderr.join('')).toBe('gateway did not start: invalid configuration:\n  - GATEWAY_PORT: must be a port number (got "eighty")\n');
+    expect(stderr.join('')).toBe(
+      'gateway did not start: invalid configuration:\n  - GATEWAY_PORT: must be a port number (got "eighty")\n',
+    );
     expect(stopped).toEqual(['early part']);
   });
 
@@ -66,7 +68,9 @@ describe('runService', () => {
     expect(started).toEqual([]);
     const badUrl = run({}, start);
     expect(await badUrl.exitCode).toBe(2);
-    expect(badUrl.stderr.join('')).toMatch(/^gateway did not start: invalid configuration:\n {2}- BUS_URL sqlite:\.\/x\.db\?partitions=lots: .*partitions/s);
+    expect(badUrl.stderr.join('')).toMatch(
+      /^gateway did not start: invalid configuration:\n {2}- BUS_URL sqlite:\.\/x\.db\?partitions=lots: .*partitions/s,
+    );
   });
 
   it('exits 1 when a port is taken, naming the variable that chose it', async () => {
@@ -83,7 +87,9 @@ describe('runService', () => {
         return {};
       });
       expect(await exitCode).toBe(1);
-      expect(stderr.join('')).toBe(`gateway did not start: port ${takenPort} (GATEWAY_PORT) is already in use (is another reelstream running?); set GATEWAY_PORT to another port, or 0 for any free one\n`);
+      expect(stderr.join('')).toBe(
+        `gateway did not start: port ${takenPort} (GATEWAY_PORT) is already in use (is another reelstream running?); set GATEWAY_PORT to another port, or 0 for any free one\n`,
+      );
     } finally {
       taken.close();
     }
@@ -118,7 +124,11 @@ describe('runService', () => {
       return { url: 'http://example.test' };
     });
     await isReady;
-    expect(runtimeSeen?.identity).toEqual({ workerId: 1, workerIdSource: 'service default', instanceId: 'gateway-test-host' });
+    expect(runtimeSeen?.identity).toEqual({
+      workerId: 1,
+      workerIdSource: 'service default',
+      instanceId: 'gateway-test-host',
+    });
     signals.emit('SIGTERM');
     expect(await exitCode).toBe(0);
     // The bus was still open for the first part's stop: the back ends close after every part.

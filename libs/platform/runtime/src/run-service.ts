@@ -60,7 +60,11 @@ interface Stop {
   stop: () => Promise<void>;
 }
 
-export async function runService(service: ServiceName, start: (runtime: ServiceRuntime) => Promise<ReadyFields>, options: RunServiceOptions = {}): Promise<void> {
+export async function runService(
+  service: ServiceName,
+  start: (runtime: ServiceRuntime) => Promise<ReadyFields>,
+  options: RunServiceOptions = {},
+): Promise<void> {
   const env = options.env ?? process.env;
   const stderr = options.stderr ?? process.stderr;
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -132,14 +136,22 @@ export async function runService(service: ServiceName, start: (runtime: ServiceR
         return parsed;
       },
       openBackends: async (backends) => {
-        const opened = await openBackends(backends, identity.instanceId, reportParkedMessages(runtime.logger, createMetrics(service)));
+        const opened = await openBackends(
+          backends,
+          identity.instanceId,
+          reportParkedMessages(runtime.logger, createMetrics(service)),
+        );
         stops.push({ name: 'back ends', stop: () => opened.close() });
         return opened;
       },
       onStop: (name, stop) => void stops.push({ name, stop }),
       onReady: (announce) => void announcements.push(announce),
     };
-    logger.info('starting', { instanceId: identity.instanceId, workerId: identity.workerId, workerIdFrom: identity.workerIdSource });
+    logger.info('starting', {
+      instanceId: identity.instanceId,
+      workerId: identity.workerId,
+      workerIdFrom: identity.workerIdSource,
+    });
     const ready = await start(runtime);
     if (state !== 'starting') return;
     state = 'running';

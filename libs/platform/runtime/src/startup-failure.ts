@@ -5,7 +5,13 @@
  */
 
 /** Errors whose message already names the bad variable or key (their classes live in several libs). */
-const CONFIGURATION_ERRORS = new Set(['ConfigError', 'OperatorsConfigError', 'TelemetryConfigError', 'InvalidLogLevelError', 'CatalogError']);
+const CONFIGURATION_ERRORS = new Set([
+  'ConfigError',
+  'OperatorsConfigError',
+  'TelemetryConfigError',
+  'InvalidLogLevelError',
+  'CatalogError',
+]);
 
 export const EXIT_CONFIGURATION = 2;
 export const EXIT_FAILURE = 1;
@@ -30,7 +36,11 @@ export function isConfigurationError(error: unknown): boolean {
  * `portVariables` maps a port number to the variables that set it, so that "address in use"
  * says which setting to change.
  */
-export function describeStartupFailure(service: string, error: unknown, portVariables: ReadonlyMap<number, readonly string[]> = new Map()): StartupFailure {
+export function describeStartupFailure(
+  service: string,
+  error: unknown,
+  portVariables: ReadonlyMap<number, readonly string[]> = new Map(),
+): StartupFailure {
   if (isConfigurationError(error)) {
     return { exitCode: EXIT_CONFIGURATION, message: `${service} did not start: ${(error as Error).message}` };
   }
@@ -38,7 +48,10 @@ export function describeStartupFailure(service: string, error: unknown, portVari
   if ((system.code === 'EADDRINUSE' || system.code === 'EACCES') && typeof system.port === 'number') {
     const variables = portVariables.get(system.port) ?? [];
     const setting = variables.length > 0 ? variables.join(' / ') : 'the port variable';
-    const problem = system.code === 'EADDRINUSE' ? 'is already in use (is another reelstream running?)' : 'may not be opened by this user';
+    const problem =
+      system.code === 'EADDRINUSE'
+        ? 'is already in use (is another reelstream running?)'
+        : 'may not be opened by this user';
     return {
       exitCode: EXIT_FAILURE,
       message: `${service} did not start: port ${system.port}${variables.length > 0 ? ` (${variables.join(', ')})` : ''} ${problem}; set ${setting} to another port, or 0 for any free one`,

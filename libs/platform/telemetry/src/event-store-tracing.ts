@@ -33,7 +33,11 @@ export function traceEventStore(store: EventStore, options: TraceEventStoreOptio
       const callerStamp = traceContextFields();
       return withSpan(tracer, 'eventstore.append', { kind: SpanKind.CLIENT, attributes }, async (span) => {
         const stamp = callerStamp.traceparent !== undefined ? callerStamp : traceContextFields();
-        const result = await store.append(streamId, events.map((event) => stamped(event, stamp)), appendOptions);
+        const result = await store.append(
+          streamId,
+          events.map((event) => stamped(event, stamp)),
+          appendOptions,
+        );
         span.setAttribute(E.nextExpectedRevision, result.nextExpectedRevision);
         span.setAttribute(E.position, result.position);
         return result;
@@ -41,11 +45,16 @@ export function traceEventStore(store: EventStore, options: TraceEventStoreOptio
     },
 
     readStream(streamId, readOptions) {
-      return withSpan(tracer, 'eventstore.read_stream', { kind: SpanKind.CLIENT, attributes: { [E.streamId]: streamId } }, async (span) => {
-        const events = await store.readStream(streamId, readOptions);
-        span.setAttribute(E.eventCount, events.length);
-        return events;
-      });
+      return withSpan(
+        tracer,
+        'eventstore.read_stream',
+        { kind: SpanKind.CLIENT, attributes: { [E.streamId]: streamId } },
+        async (span) => {
+          const events = await store.readStream(streamId, readOptions);
+          span.setAttribute(E.eventCount, events.length);
+          return events;
+        },
+      );
     },
 
     streamRevision: (streamId) => store.streamRevision(streamId),

@@ -72,18 +72,22 @@ function install(options: InitTelemetryOptions): Installed {
   const settings = resolveTelemetrySettings(options, options.env ?? process.env);
   if (settings.disabled) return { settings, users: 0, stop: passThroughOnly() };
 
-  const http = options.instrumentHttp === false ? undefined : new HttpInstrumentation({
-    ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
-    // Session tokens in URLs (the launch host's) never reach a span: redacted when the span starts and again before it ends.
-    requestHook: (span) => redactSpanUrlSecrets(span),
-    applyCustomAttributesOnSpan: (span) => redactSpanUrlSecrets(span),
-  });
+  const http =
+    options.instrumentHttp === false
+      ? undefined
+      : new HttpInstrumentation({
+          ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
+          // Session tokens in URLs (the launch host's) never reach a span: redacted when the span starts and again before it ends.
+          requestHook: (span) => redactSpanUrlSecrets(span),
+          applyCustomAttributesOnSpan: (span) => redactSpanUrlSecrets(span),
+        });
   const metricReaders = metricReadersFor(settings);
   const sdk = new NodeSDK({
     serviceName: settings.serviceName,
-    resource: settings.serviceVersion !== undefined
-      ? defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_VERSION]: settings.serviceVersion }))
-      : defaultResource(),
+    resource:
+      settings.serviceVersion !== undefined
+        ? defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_VERSION]: settings.serviceVersion }))
+        : defaultResource(),
     instrumentations: http ? [http] : [],
     // No exporter: a processor that drops spans keeps the provider (and so real ids) in place.
     ...(settings.traceExporters.length === 0 ? { spanProcessors: [new NoopSpanProcessor()] } : {}),
@@ -114,7 +118,10 @@ function metricReadersFor(settings: TelemetrySettings): IMetricReader[] | undefi
   if (settings.metricExporters.includes('otlp')) return undefined;
   return settings.metricExporters.map((name) =>
     name === 'prometheus'
-      ? new PrometheusExporter({ port: settings.prometheus.port, ...(settings.prometheus.host ? { host: settings.prometheus.host } : {}) })
+      ? new PrometheusExporter({
+          port: settings.prometheus.port,
+          ...(settings.prometheus.host ? { host: settings.prometheus.host } : {}),
+        })
       : new PeriodicExportingMetricReader({ exporter: new ConsoleMetricExporter() }),
   );
 }

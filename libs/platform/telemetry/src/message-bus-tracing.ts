@@ -39,8 +39,15 @@ export function traceMessageBus(bus: MessageBus, options: TraceMessageBusOptions
   return {
     publish(topic, messages) {
       const batch: readonly OutgoingMessage[] = Array.isArray(messages) ? messages : [messages as OutgoingMessage];
-      return withSpan(tracer, `send ${topic}`, { kind: SpanKind.PRODUCER, attributes: sendAttributes(system, topic, batch) }, () =>
-        bus.publish(topic, batch.map((message) => withTraceHeaders(message))),
+      return withSpan(
+        tracer,
+        `send ${topic}`,
+        { kind: SpanKind.PRODUCER, attributes: sendAttributes(system, topic, batch) },
+        () =>
+          bus.publish(
+            topic,
+            batch.map((message) => withTraceHeaders(message)),
+          ),
       );
     },
 

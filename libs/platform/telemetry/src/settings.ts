@@ -31,7 +31,10 @@ const port = z.coerce.number().int().min(1).max(65_535);
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`, or the per-signal one) turns a signal on; `none` turns it off.
  * An unknown exporter name is a configuration error, not a warning lost in the logs.
  */
-export function resolveTelemetrySettings(service: { serviceName: string; serviceVersion?: string }, env: Env): TelemetrySettings {
+export function resolveTelemetrySettings(
+  service: { serviceName: string; serviceVersion?: string },
+  env: Env,
+): TelemetrySettings {
   const serviceName = nonEmpty(env['OTEL_SERVICE_NAME']) ?? service.serviceName;
   const otlpEndpoint = nonEmpty(env['OTEL_EXPORTER_OTLP_ENDPOINT']);
   const traceExporters = exporterList(
@@ -74,15 +77,25 @@ function exporterList<Name extends string>(
   known: readonly Name[],
   otlpEndpoint: string | undefined,
 ): Name[] {
-  const names = [...new Set((raw ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''))];
+  const names = [
+    ...new Set(
+      (raw ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== ''),
+    ),
+  ];
   if (names.length === 0) return otlpEndpoint !== undefined ? (['otlp'] as Name[]) : [];
   if (names.includes('none')) {
-    if (names.length > 1) throw new TelemetryConfigError(`${variable}: "none" cannot be combined with other exporters; got "${raw}"`);
+    if (names.length > 1)
+      throw new TelemetryConfigError(`${variable}: "none" cannot be combined with other exporters; got "${raw}"`);
     return [];
   }
   const unknown = names.filter((name) => !(known as readonly string[]).includes(name));
   if (unknown.length > 0) {
-    throw new TelemetryConfigError(`${variable}: unsupported exporter ${unknown.map((n) => `"${n}"`).join(', ')}; supported: ${known.join(', ')}, none`);
+    throw new TelemetryConfigError(
+      `${variable}: unsupported exporter ${unknown.map((n) => `"${n}"`).join(', ')}; supported: ${known.join(', ')}, none`,
+    );
   }
   return names as Name[];
 }

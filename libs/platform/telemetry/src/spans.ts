@@ -1,4 +1,13 @@
-import { SpanStatusCode, context as contextApi, trace, type Attributes, type Context, type Span, type SpanKind, type Tracer } from '@opentelemetry/api';
+import {
+  SpanStatusCode,
+  context as contextApi,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanKind,
+  type Tracer,
+} from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from './semconv.js';
 
 export interface SpanOptions {
@@ -32,7 +41,14 @@ export async function withSpan<T>(
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? contextApi.active();
-  const span = tracer.startSpan(name, { ...(options.kind !== undefined ? { kind: options.kind } : {}), ...(options.attributes ? { attributes: options.attributes } : {}) }, parent);
+  const span = tracer.startSpan(
+    name,
+    {
+      ...(options.kind !== undefined ? { kind: options.kind } : {}),
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+    },
+    parent,
+  );
   try {
     return await contextApi.with(trace.setSpan(parent, span), () => work(span));
   } catch (error) {

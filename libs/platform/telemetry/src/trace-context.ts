@@ -1,4 +1,10 @@
-import { ROOT_CONTEXT, context as contextApi, defaultTextMapGetter, defaultTextMapSetter, type Context } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  context as contextApi,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  type Context,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { EventMetadata } from '@reelstream/ports';
 
@@ -27,7 +33,10 @@ export function injectTraceContext(carrier: TraceCarrier, ctx: Context = context
  * The base defaults to the root context, not the active one: a message without trace context
  * starts a new trace instead of silently joining whatever span the caller happened to be in.
  */
-export function extractTraceContext(carrier: Readonly<Record<string, string | undefined>>, base: Context = ROOT_CONTEXT): Context {
+export function extractTraceContext(
+  carrier: Readonly<Record<string, string | undefined>>,
+  base: Context = ROOT_CONTEXT,
+): Context {
   return w3c.extract(base, carrier, defaultTextMapGetter);
 }
 

@@ -48,7 +48,9 @@ describe('traceEventStore', () => {
     const events = [registered(1), { type: 'Imported', data: {}, metadata: { traceparent: original } }];
     const span = tracing.tracer.startSpan('import');
 
-    await context.with(trace.setSpan(context.active(), span), () => store.append('s-1', events, { expectedRevision: 'any' }));
+    await context.with(trace.setSpan(context.active(), span), () =>
+      store.append('s-1', events, { expectedRevision: 'any' }),
+    );
     span.end();
 
     expect(events[0]?.metadata).toEqual({ correlationId: 'c-1' });
@@ -90,7 +92,9 @@ describe('traceEventStore', () => {
     await store.append('s-4', [registered(1)], { expectedRevision: 'no_stream' });
     tracing.reset();
 
-    const failure = await store.append('s-4', [registered(2)], { expectedRevision: 'no_stream' }).catch((error: unknown) => error);
+    const failure = await store
+      .append('s-4', [registered(2)], { expectedRevision: 'no_stream' })
+      .catch((error: unknown) => error);
 
     expect(isWrongExpectedRevision(failure)).toBe(true);
     const append = tracing.spanNamed('eventstore.append');
@@ -111,7 +115,9 @@ describe('traceEventStore', () => {
       'reelstream.eventstore.stream_id': 's-5',
       'reelstream.eventstore.event_count': 3,
     });
-    expect(tracing.spanNamed('eventstore.read_all').attributes).toMatchObject({ 'reelstream.eventstore.event_count': 2 });
+    expect(tracing.spanNamed('eventstore.read_all').attributes).toMatchObject({
+      'reelstream.eventstore.event_count': 2,
+    });
     expect(await store.streamRevision('s-5')).toBe(2);
     expect(store.comparePositions('1', '2')).toBeLessThan(0);
   });

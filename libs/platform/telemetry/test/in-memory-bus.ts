@@ -26,7 +26,15 @@ export class InMemoryBus implements MessageBus {
     const log = this.topics.get(topic) ?? [];
     this.topics.set(topic, log);
     for (const message of Array.isArray(messages) ? messages : [messages as OutgoingMessage]) {
-      log.push({ topic, partition: 0, offset: String(log.length), key: message.key, value: message.value, headers: { ...message.headers }, timestamp: new Date().toISOString() });
+      log.push({
+        topic,
+        partition: 0,
+        offset: String(log.length),
+        key: message.key,
+        value: message.value,
+        headers: { ...message.headers },
+        timestamp: new Date().toISOString(),
+      });
     }
   }
 
@@ -74,11 +82,17 @@ export class InMemoryBus implements MessageBus {
     const correlationId = options.correlationId ?? randomUUID();
     await this.publish(topic, {
       ...message,
-      headers: { ...message.headers, [BusHeaders.correlationId]: correlationId, [BusHeaders.replyTo]: options.replyTopic },
+      headers: {
+        ...message.headers,
+        [BusHeaders.correlationId]: correlationId,
+        [BusHeaders.replyTo]: options.replyTopic,
+      },
     });
     const deadline = Date.now() + options.timeoutMs;
     while (Date.now() < deadline) {
-      const response = (this.topics.get(options.replyTopic) ?? []).find((m) => m.headers[BusHeaders.correlationId] === correlationId);
+      const response = (this.topics.get(options.replyTopic) ?? []).find(
+        (m) => m.headers[BusHeaders.correlationId] === correlationId,
+      );
       if (response) return response;
       await sleep(2);
     }

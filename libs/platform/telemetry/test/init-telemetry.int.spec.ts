@@ -25,7 +25,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -77,10 +79,16 @@ describe('initTelemetry', () => {
 
   it('serves metrics for Prometheus when OTEL_METRICS_EXPORTER=prometheus', async () => {
     const port = await freePort();
-    const telemetry = init({ OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: String(port), OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1' });
+    const telemetry = init({
+      OTEL_METRICS_EXPORTER: 'prometheus',
+      OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+    });
     expect(telemetry.settings.prometheus).toEqual({ host: '127.0.0.1', port });
 
-    createMetrics('telemetry-test').counter<'outcome'>('bonus.registrations', { description: 'registrations' }).add(2, { outcome: 'accepted' });
+    createMetrics('telemetry-test')
+      .counter<'outcome'>('bonus.registrations', { description: 'registrations' })
+      .add(2, { outcome: 'accepted' });
 
     let body = '';
     for (let tries = 0; tries < 50 && !body.includes('bonus_registrations'); tries++) {
@@ -93,10 +101,14 @@ describe('initTelemetry', () => {
   });
 
   it('traces incoming HTTP requests in the caller’s trace, but not health probes', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'http-server-traced.ts'), remoteParent], {
-      cwd: import.meta.dirname,
-      timeout: 20_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'http-server-traced.ts'), remoteParent],
+      {
+        cwd: import.meta.dirname,
+        timeout: 20_000,
+      },
+    );
     expect(JSON.parse(stdout)).toEqual({ '/v1/bonus-call/1': '4bf92f3577b34da6a3ce929d0e0e4736', '/healthz': null });
   });
 });

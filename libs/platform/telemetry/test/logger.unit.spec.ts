@@ -8,7 +8,12 @@ afterAll(() => tracing.uninstall());
 
 function capture(level?: LogLevel, env: Record<string, string> = {}) {
   const lines: string[] = [];
-  const logger = createLogger({ service: 'gateway', destination: { write: (line: string) => lines.push(line) }, env, ...(level ? { level } : {}) });
+  const logger = createLogger({
+    service: 'gateway',
+    destination: { write: (line: string) => lines.push(line) },
+    env,
+    ...(level ? { level } : {}),
+  });
   return { logger, lines, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
@@ -22,7 +27,14 @@ describe('createLogger', () => {
     expect(line.endsWith('}\n')).toBe(true);
     expect(line.indexOf('\n')).toBe(line.length - 1);
     const [entry] = entries();
-    expect(entry).toEqual({ time: expect.any(String), level: 'info', service: 'gateway', msg: 'bonus registered', issueId: 17, operatorId: 'op-1' });
+    expect(entry).toEqual({
+      time: expect.any(String),
+      level: 'info',
+      service: 'gateway',
+      msg: 'bonus registered',
+      issueId: 17,
+      operatorId: 'op-1',
+    });
     const time = String(entry?.['time']);
     expect(new Date(time).toISOString()).toBe(time);
   });
@@ -35,7 +47,11 @@ describe('createLogger', () => {
     logger.info('outside');
 
     const [inside, outside] = entries();
-    expect(inside).toMatchObject({ msg: 'inside', trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+    expect(inside).toMatchObject({
+      msg: 'inside',
+      trace_id: span.spanContext().traceId,
+      span_id: span.spanContext().spanId,
+    });
     expect(inside?.['trace_id']).toMatch(/^[0-9a-f]{32}$/);
     expect(outside).not.toHaveProperty('trace_id');
     expect(outside).not.toHaveProperty('span_id');
@@ -69,7 +85,9 @@ describe('createLogger', () => {
 
   it('refuses an unknown LOG_LEVEL with a clear message', () => {
     expect(() => capture(undefined, { LOG_LEVEL: 'verbose' })).toThrow(InvalidLogLevelError);
-    expect(() => capture(undefined, { LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL must be one of debug, info, warn, error, silent; got "verbose"');
+    expect(() => capture(undefined, { LOG_LEVEL: 'verbose' })).toThrow(
+      'LOG_LEVEL must be one of debug, info, warn, error, silent; got "verbose"',
+    );
   });
 
   it('serialises errors as name, message, stack, code and cause', () => {

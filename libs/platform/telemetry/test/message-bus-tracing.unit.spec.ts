@@ -29,7 +29,11 @@ function inSpan<T>(name: string, work: () => Promise<T>): Promise<{ result: T; s
 }
 
 /** Subscribes and resolves with the first message the handler finished (or failed) on, and the handler's active span. */
-function consumeOne(topics: string[], handler: (message: Message) => Promise<void> = async () => undefined, maxAttempts = 1) {
+function consumeOne(
+  topics: string[],
+  handler: (message: Message) => Promise<void> = async () => undefined,
+  maxAttempts = 1,
+) {
   let done!: (seen: { message: Message; activeSpanId: string | undefined }) => void;
   const seen = new Promise<{ message: Message; activeSpanId: string | undefined }>((resolve) => (done = resolve));
   const consumer = bus.subscribe({
@@ -52,7 +56,9 @@ describe('traceMessageBus', () => {
   it('publishes in a PRODUCER span whose context travels in the headers to a CONSUMER child span', async () => {
     const { consumer, seen } = consumeOne(['bonus.commands']);
     await consumer;
-    const started = await inSpan('gateway request', () => bus.publish('bonus.commands', { key: 'p-1', value: { type: 'RegisterBonusCall' } }));
+    const started = await inSpan('gateway request', () =>
+      bus.publish('bonus.commands', { key: 'p-1', value: { type: 'RegisterBonusCall' } }),
+    );
     const { message, activeSpanId } = await seen;
     await tracing.waitForSpan('process bonus.commands');
     await (await consumer).stop();
@@ -168,7 +174,11 @@ describe('traceMessageBus', () => {
     });
 
     const started = await inSpan('gateway request', () =>
-      bus.request('bonus.commands', { key: 'p-1', value: {} }, { replyTopic: 'bonus.replies', timeoutMs: 2_000, correlationId: 'corr-1' }),
+      bus.request(
+        'bonus.commands',
+        { key: 'p-1', value: {} },
+        { replyTopic: 'bonus.replies', timeoutMs: 2_000, correlationId: 'corr-1' },
+      ),
     );
     await responder.stop();
 

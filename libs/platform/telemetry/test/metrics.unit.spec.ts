@@ -31,7 +31,10 @@ async function collected(name: string) {
 describe('createMetrics', () => {
   it('counts per attribute set, one instrument per name', async () => {
     const m = createMetrics('wallet-dispatcher');
-    const calls = m.counter<'command' | 'outcome'>('wallet.callbacks', { description: 'wallet callbacks sent', unit: '{call}' });
+    const calls = m.counter<'command' | 'outcome'>('wallet.callbacks', {
+      description: 'wallet callbacks sent',
+      unit: '{call}',
+    });
     calls.add(1, { command: 'bet', outcome: 'ok' });
     calls.add(2, { command: 'bet', outcome: 'ok' });
     m.counter<'command' | 'outcome'>('wallet.callbacks').add(undefined, { command: 'win', outcome: 'timeout' });
@@ -58,7 +61,9 @@ describe('createMetrics', () => {
     const points = metric.dataPoints as DataPoint<Histogram>[];
     const register = points.find((p) => p.attributes['route'] === 'register');
     expect(register?.value.buckets).toEqual({ boundaries: [5, 50, 500], counts: [1, 0, 1, 0] });
-    expect(points.filter((p) => p.attributes['route'] === 'status').map((p) => [p.attributes['outcome'], p.value.count])).toEqual([
+    expect(
+      points.filter((p) => p.attributes['route'] === 'status').map((p) => [p.attributes['outcome'], p.value.count]),
+    ).toEqual([
       ['ok', 1],
       ['error', 1],
     ]);

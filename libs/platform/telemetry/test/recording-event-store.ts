@@ -62,7 +62,10 @@ export class RecordingEventStore implements EventStore {
   }
 
   subscribeToAll(options: { from: Position | 'start' | 'end' }): Subscription {
-    const snapshot = options.from === 'end' ? [] : this.all.filter((event) => options.from === 'start' || Number(event.position) > Number(options.from));
+    const snapshot =
+      options.from === 'end'
+        ? []
+        : this.all.filter((event) => options.from === 'start' || Number(event.position) > Number(options.from));
     return {
       async *[Symbol.asyncIterator]() {
         yield* snapshot;

@@ -1,7 +1,12 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { ROOT_CONTEXT, TraceFlags, context, trace } from '@opentelemetry/api';
 import { TraceState } from '@opentelemetry/core';
-import { contextFromEventMetadata, extractTraceContext, injectTraceContext, traceContextFields } from '../src/trace-context.js';
+import {
+  contextFromEventMetadata,
+  extractTraceContext,
+  injectTraceContext,
+  traceContextFields,
+} from '../src/trace-context.js';
 import { installTracing } from './tracing-harness.js';
 
 const tracing = installTracing();
@@ -46,7 +51,9 @@ describe('W3C trace context in string carriers', () => {
   it('extracts no parent from a missing or malformed traceparent', () => {
     expect(trace.getSpanContext(extractTraceContext({}))).toBeUndefined();
     expect(trace.getSpanContext(extractTraceContext({ traceparent: 'not-a-traceparent' }))).toBeUndefined();
-    expect(trace.getSpanContext(extractTraceContext({ traceparent: `00-${'0'.repeat(32)}-${spanId}-01` }))).toBeUndefined();
+    expect(
+      trace.getSpanContext(extractTraceContext({ traceparent: `00-${'0'.repeat(32)}-${spanId}-01` })),
+    ).toBeUndefined();
   });
 
   it('continues the trace stored in event metadata', () => {

@@ -58,6 +58,11 @@ describe('trace propagation over the SQLite bus', () => {
       'messaging.kafka.message.key': 'player-42',
       'reelstream.messaging.delivery_attempt': 1,
     });
-    expect(handled).toEqual([{ traceId, headers: expect.objectContaining({ traceparent: `00-${traceId}-${producer.spanContext().spanId}-01` }) }]);
+    expect(handled).toEqual([
+      {
+        traceId,
+        headers: expect.objectContaining({ traceparent: `00-${traceId}-${producer.spanContext().spanId}-01` }),
+      },
+    ]);
   });
 });

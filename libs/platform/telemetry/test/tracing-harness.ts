@@ -16,7 +16,13 @@ export function installTracing() {
     spans: (): ReadableSpan[] => exporter.getFinishedSpans(),
     spanNamed(name: string): ReadableSpan {
       const found = exporter.getFinishedSpans().filter((span) => span.name === name);
-      if (found.length !== 1) throw new Error(`expected one span "${name}", found ${found.length}: ${exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+      if (found.length !== 1)
+        throw new Error(
+          `expected one span "${name}", found ${found.length}: ${exporter
+            .getFinishedSpans()
+            .map((s) => s.name)
+            .join(', ')}`,
+        );
       return found[0] as ReadableSpan;
     },
     /** Resolves once a span named `name` has ended (handlers run on the consumer's own loop). */

@@ -21,7 +21,14 @@ describe('redactUrlSecrets', () => {
   ])('%s → %s', (text, redacted) => expect(redactUrlSecrets(text)).toBe(redacted));
 
   it('leaves URLs without secrets as they are', () => {
-    for (const text of ['/v1/bonus-call/171234567890123', '/launch', '/api/sessions', 'lang=en&mytoken=1', 'GET', '/assets/app.js?v=3']) {
+    for (const text of [
+      '/v1/bonus-call/171234567890123',
+      '/launch',
+      '/api/sessions',
+      'lang=en&mytoken=1',
+      'GET',
+      '/assets/app.js?v=3',
+    ]) {
       expect(redactUrlSecrets(text)).toBe(text);
     }
   });
@@ -35,7 +42,14 @@ describe('redactSpanUrlSecrets', () => {
   afterAll(() => tracing.uninstall());
 
   it('rewrites the string attributes and the name of a span that hold a secret, and keeps the rest', () => {
-    const span = tracing.tracer.startSpan(`GET /api/sessions/${token}`, { attributes: { 'url.path': `/api/sessions/${token}/spin`, 'url.query': `token=${token}`, 'http.response.status_code': 200, 'server.address': 'games.example' } });
+    const span = tracing.tracer.startSpan(`GET /api/sessions/${token}`, {
+      attributes: {
+        'url.path': `/api/sessions/${token}/spin`,
+        'url.query': `token=${token}`,
+        'http.response.status_code': 200,
+        'server.address': 'games.example',
+      },
+    });
     redactSpanUrlSecrets(span);
     span.end();
     expect(tracing.spanNamed('GET /api/sessions/REDACTED').attributes).toEqual({
@@ -49,21 +63,32 @@ describe('redactSpanUrlSecrets', () => {
 
 describe('the HTTP instrumentation of initTelemetry', () => {
   it('exports no span that holds the session token, on the server side or the client side', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'http-secrets-traced.ts'), token], {
-      cwd: import.meta.dirname,
-      timeout: 20_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'http-secrets-traced.ts'), token],
+      {
+        cwd: import.meta.dirname,
+        timeout: 20_000,
+      },
+    );
     const spans = JSON.parse(stdout) as { name: string; kind: number; attributes: Record<string, unknown> }[];
     const SERVER = 1;
     const CLIENT = 2;
     expect(spans.filter((span) => span.kind === SERVER)).toHaveLength(3);
     expect(spans.filter((span) => span.kind === CLIENT)).toHaveLength(3);
     expect(stdout).not.toContain(token);
-    const attribute = (kind: number, key: string) => spans.filter((span) => span.kind === kind).map((span) => span.attributes[key]);
-    expect(attribute(SERVER, 'url.path')).toEqual(expect.arrayContaining(['/launch', '/api/sessions/REDACTED', '/api/sessions/REDACTED/spin']));
+    const attribute = (kind: number, key: string) =>
+      spans.filter((span) => span.kind === kind).map((span) => span.attributes[key]);
+    expect(attribute(SERVER, 'url.path')).toEqual(
+      expect.arrayContaining(['/launch', '/api/sessions/REDACTED', '/api/sessions/REDACTED/spin']),
+    );
     expect(attribute(SERVER, 'url.query')).toContain('token=REDACTED&lang=en');
     expect(attribute(CLIENT, 'url.full')).toEqual(
-      expect.arrayContaining([expect.stringMatching(/\/launch\?token=REDACTED&lang=en$/), expect.stringMatching(/\/api\/sessions\/REDACTED$/), expect.stringMatching(/\/api\/sessions\/REDACTED\/spin$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/\/launch\?token=REDACTED&lang=en$/),
+        expect.stringMatching(/\/api\/sessions\/REDACTED$/),
+        expect.stringMatching(/\/api\/sessions\/REDACTED\/spin$/),
+      ]),
     );
   });
 });

@@ -8,7 +8,14 @@ export function catalogLookup(catalog: Catalog): CatalogLookup {
     hasProvider: (providerId) => findProvider(catalog, providerId) !== undefined,
     game: (gameId, currency) => {
       const game = findGame(catalog, gameId);
-      return game && { gameId: game.gameId, providerId: game.providerId, supportsFreeSpins: game.supportsFreeSpins, betLevelsMinor: offeredBetLevelsMinor(game, currency) };
+      return (
+        game && {
+          gameId: game.gameId,
+          providerId: game.providerId,
+          supportsFreeSpins: game.supportsFreeSpins,
+          betLevelsMinor: offeredBetLevelsMinor(game, currency),
+        }
+      );
     },
   };
 }

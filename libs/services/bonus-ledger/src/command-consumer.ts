@@ -13,7 +13,12 @@ import type { Logger } from '@reelstream/telemetry';
 export const LEDGER_CONSUMER_GROUP = 'bonus-ledger';
 export const MAX_ATTEMPTS = 5;
 
-export function subscribeBonusCommands(bus: MessageBus, handler: BonusRequestHandler, logger: Logger, groupId = LEDGER_CONSUMER_GROUP): Promise<Consumer> {
+export function subscribeBonusCommands(
+  bus: MessageBus,
+  handler: BonusRequestHandler,
+  logger: Logger,
+  groupId = LEDGER_CONSUMER_GROUP,
+): Promise<Consumer> {
   return bus.subscribe({
     groupId,
     topics: [Topics.bonusCommands],
@@ -23,13 +28,28 @@ export function subscribeBonusCommands(bus: MessageBus, handler: BonusRequestHan
       try {
         handled = await handler.handle(message.value);
       } catch (error) {
-        logger.error('bonus request failed', { error, attempt, offset: message.offset, partition: message.partition, key: message.key });
+        logger.error('bonus request failed', {
+          error,
+          attempt,
+          offset: message.offset,
+          partition: message.partition,
+          key: message.key,
+        });
         if (attempt < MAX_ATTEMPTS) throw error;
-        handled = { type: undefined, reply: errorReply('SERVICE_UNAVAILABLE', 'the bonus ledger could not handle the request; retry later') };
+        handled = {
+          type: undefined,
+          reply: errorReply('SERVICE_UNAVAILABLE', 'the bonus ledger could not handle the request; retry later'),
+        };
       }
-      if (!handled.reply.ok) logger.debug('bonus request refused', { type: handled.type, code: handled.reply.error.code, key: message.key });
+      if (!handled.reply.ok)
+        logger.debug('bonus request refused', { type: handled.type, code: handled.reply.error.code, key: message.key });
       if (message.headers[BusHeaders.replyTo] === undefined) return;
-      await reply(bus, message, handled.reply, handled.type === undefined ? {} : { [Headers.messageType]: handled.type });
+      await reply(
+        bus,
+        message,
+        handled.reply,
+        handled.type === undefined ? {} : { [Headers.messageType]: handled.type },
+      );
     },
   });
 }

@@ -20,7 +20,8 @@ export async function startHealthServer(port: number, ready: () => Promise<boole
     if (path === '/readyz') {
       ready().then(
         (isReady) => answer(isReady ? 200 : 503, { status: isReady ? 'ready' : 'not ready' }),
-        (error: unknown) => answer(503, { status: 'not ready', reason: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          answer(503, { status: 'not ready', reason: error instanceof Error ? error.message : String(error) }),
       );
       return;
     }

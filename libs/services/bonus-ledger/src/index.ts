@@ -11,4 +11,9 @@ export { READ_MODEL_CHECKPOINT } from './read-model/schema.js';
 export { rebuildBonusReadModel } from './read-model/rebuild.js';
 export { subscribeBonusCommands, LEDGER_CONSUMER_GROUP, MAX_ATTEMPTS } from './command-consumer.js';
 export { startHealthServer, type HealthServer } from './health-server.js';
-export { startBonusLedger, type BonusLedger, type BonusLedgerConfig, type BonusLedgerDeps } from './start-bonus-ledger.js';
+export {
+  startBonusLedger,
+  type BonusLedger,
+  type BonusLedgerConfig,
+  type BonusLedgerDeps,
+} from './start-bonus-ledger.js';

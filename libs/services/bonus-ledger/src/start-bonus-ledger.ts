@@ -58,7 +58,9 @@ export interface BonusLedger {
 export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
   const { store, bus, logger } = deps;
   mkdirSync(dirname(config.readModelFile), { recursive: true });
-  const readModel = SqliteBonusReadModel.open(config.readModelFile, { comparePositions: (a, b) => store.comparePositions(a, b) });
+  const readModel = SqliteBonusReadModel.open(config.readModelFile, {
+    comparePositions: (a, b) => store.comparePositions(a, b),
+  });
   if (config.rebuildReadModel) {
     const applied = await rebuildBonusReadModel(store, readModel);
     logger.info('read model rebuilt from the log', { events: applied });
@@ -91,22 +93,38 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       playerOf: async (operatorId, issueId) => (await queries.find(operatorId, issueId))?.playerId,
     });
 
-    const relay = startBonusRelay({ store, checkpoints: deps.checkpoints, bus, onError: (error) => logger.error('bonus event relay failed; retrying', { error }) });
+    const relay = startBonusRelay({
+      store,
+      checkpoints: deps.checkpoints,
+      bus,
+      onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
+    });
     stops.push(() => relay.stop());
 
     const scheduler = new ExpiryScheduler({
       readModel,
       clock: deps.clock,
       expire: async (target) => {
-        if (await commands.expireDue(target)) logger.info('bonus call expired', { issueId: target.issueId, operatorId: target.operatorId, expireAt: target.expireAt });
+        if (await commands.expireDue(target))
+          logger.info('bonus call expired', {
+            issueId: target.issueId,
+            operatorId: target.operatorId,
+            expireAt: target.expireAt,
+          });
       },
-      onError: (error, target) => logger.error('bonus call expiry failed; retrying', { error, issueId: target?.issueId }),
+      onError: (error, target) =>
+        logger.error('bonus call expiry failed; retrying', { error, issueId: target?.issueId }),
     });
     timer.scheduler = scheduler;
     scheduler.start();
     stops.push(() => scheduler.stop());
 
-    const consumer = await subscribeBonusCommands(bus, new BonusRequestHandler(commands, queries), logger, config.groupId);
+    const consumer = await subscribeBonusCommands(
+      bus,
+      new BonusRequestHandler(commands, queries),
+      logger,
+      config.groupId,
+    );
     stops.push(() => consumer.stop());
     let consuming = false;
     void consumer.ready.then(() => {

@@ -15,7 +15,11 @@ export const OPERATOR = 'demo';
 
 type DataOf<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
-export function message<Type extends BonusRequestType>(type: Type, data: DataOf<Type>, commandId: string = randomUUID()): Extract<BonusRequestMessage, { type: Type }> {
+export function message<Type extends BonusRequestType>(
+  type: Type,
+  data: DataOf<Type>,
+  commandId: string = randomUUID(),
+): Extract<BonusRequestMessage, { type: Type }> {
   return {
     type,
     version: 1,
@@ -60,8 +64,14 @@ export class BonusClient {
     private readonly timeoutMs = 15_000,
   ) {}
 
-  async send<Type extends BonusRequestType>(request: Extract<BonusRequestMessage, { type: Type }>): Promise<BonusReply<Type>> {
-    const response = await this.bus.request(Topics.bonusCommands, { key: bonusCommandKey(request), value: request }, { replyTopic: Topics.bonusReplies, timeoutMs: this.timeoutMs, correlationId: request.metadata.correlationId });
+  async send<Type extends BonusRequestType>(
+    request: Extract<BonusRequestMessage, { type: Type }>,
+  ): Promise<BonusReply<Type>> {
+    const response = await this.bus.request(
+      Topics.bonusCommands,
+      { key: bonusCommandKey(request), value: request },
+      { replyTopic: Topics.bonusReplies, timeoutMs: this.timeoutMs, correlationId: request.metadata.correlationId },
+    );
     return parseBonusReply(request.type, response.value) as BonusReply<Type>;
   }
 
@@ -70,7 +80,10 @@ export class BonusClient {
   }
 
   /** The result of a request that must succeed. */
-  async ok<Type extends BonusRequestType>(type: Type, data: DataOf<Type>): Promise<Extract<BonusReply<Type>, { ok: true }>['result']> {
+  async ok<Type extends BonusRequestType>(
+    type: Type,
+    data: DataOf<Type>,
+  ): Promise<Extract<BonusReply<Type>, { ok: true }>['result']> {
     const answer = await this.ask(type, data);
     if (!answer.ok) throw new Error(`${type} refused: ${answer.error.code} ${answer.error.message}`);
     return answer.result;

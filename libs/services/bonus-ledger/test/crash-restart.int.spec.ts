@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/backends';
-import { Topics, walletWinRequest, type BonusReply, type BonusRequestMessage, type BonusRequestType, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  Topics,
+  walletWinRequest,
+  type BonusReply,
+  type BonusRequestMessage,
+  type BonusRequestType,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { isRequestTimeout, type Consumer, type MessageBus } from '@reelstream/ports';
 import { eventually, WorkerProcess } from '@reelstream/testing';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
@@ -32,7 +39,14 @@ const wins: WalletWinRequest[] = [];
 let ledger: WorkerProcess | undefined;
 
 function startLedger(): WorkerProcess {
-  ledger = new WorkerProcess(MAIN, { DATA_DIR: dir, HEALTH_PORT: '0', INSTANCE_ID: 'ledger-crash-test', WORKER_ID: '5', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true' });
+  ledger = new WorkerProcess(MAIN, {
+    DATA_DIR: dir,
+    HEALTH_PORT: '0',
+    INSTANCE_ID: 'ledger-crash-test',
+    WORKER_ID: '5',
+    LOG_LEVEL: 'info',
+    OTEL_SDK_DISABLED: 'true',
+  });
   return ledger;
 }
 
@@ -41,7 +55,11 @@ beforeAll(async () => {
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   backends = await openEventStore(url);
   bus = await openMessageBus(url, { instanceId: 'crash-test-client' });
-  walletConsumer = await bus.subscribe({ groupId: 'crash-test-wallet', topics: [Topics.walletRequests], handler: async (received) => void wins.push(walletWinRequest.parse(received.value)) });
+  walletConsumer = await bus.subscribe({
+    groupId: 'crash-test-wallet',
+    topics: [Topics.walletRequests],
+    handler: async (received) => void wins.push(walletWinRequest.parse(received.value)),
+  });
 });
 
 afterAll(async () => {
@@ -55,7 +73,9 @@ afterAll(async () => {
 let timedOut = 0;
 
 /** Sends the same message (same commandId) until the ledger answers: a client retrying across the outage. */
-async function untilAnswered<Type extends BonusRequestType>(request: Extract<BonusRequestMessage, { type: Type }>): Promise<BonusReply<Type>> {
+async function untilAnswered<Type extends BonusRequestType>(
+  request: Extract<BonusRequestMessage, { type: Type }>,
+): Promise<BonusReply<Type>> {
   const client = new BonusClient(bus, 1_500);
   for (;;) {
     try {
@@ -73,7 +93,9 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
 
     // Far enough ahead that the first crash comes before it even on a busy machine (checked below).
     const expireAt = new Date(Date.now() + 8_000).toISOString();
-    const expiring = await untilAnswered(message('RegisterBonusCall', registration({ platformId: 'crash-expiry', playerId: 'crash_expiry', expireAt })));
+    const expiring = await untilAnswered(
+      message('RegisterBonusCall', registration({ platformId: 'crash-expiry', playerId: 'crash_expiry', expireAt })),
+    );
     if (!expiring.ok) throw new Error(expiring.error.message);
 
     const progress = { registered: 0, settled: 0 };
@@ -81,7 +103,11 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     const flow = Promise.all(
       Array.from({ length: PLAYERS }, async (_, player) => {
         const playerId = `crash_${player}`;
-        const registerRequest = message('RegisterBonusCall', registration({ platformId: `crash-${player}`, playerId, spinAmount: SPINS, callAmountMinor: 100_000 }), `register-${player}`);
+        const registerRequest = message(
+          'RegisterBonusCall',
+          registration({ platformId: `crash-${player}`, playerId, spinAmount: SPINS, callAmountMinor: 100_000 }),
+          `register-${player}`,
+        );
         const registered = await untilAnswered(registerRequest);
         if (!registered.ok) throw new Error(`${playerId}: ${registered.error.code}`);
         const { issueId } = registered.result;
@@ -92,9 +118,21 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
         issueIds.get(player)?.add(resent.ok ? resent.result.issueId : -1);
         for (let spin = 1; spin <= SPINS; spin++) {
           const roundId = 10_000 + player * 100 + spin;
-          const started = await untilAnswered(message('StartFreeSpin', { operatorId: OPERATOR, playerId, issueId, gameId: 101 + (spin % 2), roundId }, `start-${roundId}`));
+          const started = await untilAnswered(
+            message(
+              'StartFreeSpin',
+              { operatorId: OPERATOR, playerId, issueId, gameId: 101 + (spin % 2), roundId },
+              `start-${roundId}`,
+            ),
+          );
           if (!started.ok) throw new Error(`${playerId} start ${spin}: ${started.error.code}`);
-          const settled = await untilAnswered(message('SettleFreeSpin', { operatorId: OPERATOR, playerId, issueId, roundId, winMinor: spin * 10 }, `settle-${roundId}`));
+          const settled = await untilAnswered(
+            message(
+              'SettleFreeSpin',
+              { operatorId: OPERATOR, playerId, issueId, roundId, winMinor: spin * 10 },
+              `settle-${roundId}`,
+            ),
+          );
           if (!settled.ok) throw new Error(`${playerId} settle ${spin}: ${settled.error.code}`);
           progress.settled += 1;
         }
@@ -111,7 +149,10 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     await startLedger().waitForLine(READY, STARTUP_MS);
     const back = Date.now();
     const expired = await eventually(async () => {
-      const status = await new BonusClient(bus).ok('GetBonusCall', { operatorId: OPERATOR, platformId: 'crash-expiry' });
+      const status = await new BonusClient(bus).ok('GetBonusCall', {
+        operatorId: OPERATOR,
+        platformId: 'crash-expiry',
+      });
       expect(status.status).toBe('expired');
       return status;
     }, 10_000);
@@ -136,14 +177,29 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     for (let player = 0; player < PLAYERS; player++) {
       expect(issueIds.get(player)?.size).toBe(1);
       const stream = events.filter((event) => event.streamId === `playerBonus-demo-crash_${player}`);
-      expect(stream.map((event) => event.type)).toEqual(['BonusCallRegistered', ...Array.from({ length: SPINS }, () => ['FreeSpinStarted', 'FreeSpinSettled']).flat(), 'BonusCallCompleted']);
+      expect(stream.map((event) => event.type)).toEqual([
+        'BonusCallRegistered',
+        ...Array.from({ length: SPINS }, () => ['FreeSpinStarted', 'FreeSpinSettled']).flat(),
+        'BonusCallCompleted',
+      ]);
     }
-    const settledEvents = events.filter((event) => event.type === 'FreeSpinSettled').map((event) => event.data as { transactionId: number; roundId: number; winMinor: number });
+    const settledEvents = events
+      .filter((event) => event.type === 'FreeSpinSettled')
+      .map((event) => event.data as { transactionId: number; roundId: number; winMinor: number });
     expect(settledEvents).toHaveLength(PLAYERS * SPINS);
 
     // Every win reached wallet.requests (at least once, always with the transactionId of its event).
-    await eventually(() => expect(new Set(wins.map((win) => win.transactionId))).toEqual(new Set(settledEvents.map((settled) => settled.transactionId))), 10_000);
-    for (const win of wins) expect(settledEvents).toContainEqual(expect.objectContaining({ transactionId: win.transactionId, roundId: win.roundId, winMinor: win.amountMinor }));
+    await eventually(
+      () =>
+        expect(new Set(wins.map((win) => win.transactionId))).toEqual(
+          new Set(settledEvents.map((settled) => settled.transactionId)),
+        ),
+      10_000,
+    );
+    for (const win of wins)
+      expect(settledEvents).toContainEqual(
+        expect.objectContaining({ transactionId: win.transactionId, roundId: win.roundId, winMinor: win.amountMinor }),
+      );
 
     // The running ledger's projection equals one rebuilt from the log.
     const [last] = await backends.store.readAll({ direction: 'backwards', maxCount: 1, filter: PLAYER_BONUS_FILTER });

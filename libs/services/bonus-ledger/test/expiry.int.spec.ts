@@ -20,7 +20,10 @@ afterAll(() => Promise.all([running.close(), restarted.close()]));
 
 async function registerExpiringIn(harness: LedgerHarness, ms: number, playerId: string) {
   const expireAt = new Date(Date.now() + ms).toISOString();
-  const { issueId } = await harness.client.ok('RegisterBonusCall', registration({ platformId: `expiry-${playerId}`, playerId, spinAmount: 4, expireAt }));
+  const { issueId } = await harness.client.ok(
+    'RegisterBonusCall',
+    registration({ platformId: `expiry-${playerId}`, playerId, spinAmount: 4, expireAt }),
+  );
   return { issueId, expireAt };
 }
 
@@ -28,8 +31,20 @@ describe('expiry within 1 s of expireAt', () => {
   it('expires a bonus call at its expireAt, forfeiting its unused spins and keeping its wins', async () => {
     const { client } = running;
     const { issueId, expireAt } = await registerExpiringIn(running, 4_000, 'expiring_player');
-    await client.ok('StartFreeSpin', { operatorId: OPERATOR, playerId: 'expiring_player', issueId, gameId: 101, roundId: 11 });
-    await client.ok('SettleFreeSpin', { operatorId: OPERATOR, playerId: 'expiring_player', issueId, roundId: 11, winMinor: 300 });
+    await client.ok('StartFreeSpin', {
+      operatorId: OPERATOR,
+      playerId: 'expiring_player',
+      issueId,
+      gameId: 101,
+      roundId: 11,
+    });
+    await client.ok('SettleFreeSpin', {
+      operatorId: OPERATOR,
+      playerId: 'expiring_player',
+      issueId,
+      roundId: 11,
+      winMinor: 300,
+    });
     expect(await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({ status: 'active' });
     expect(Date.now()).toBeLessThan(Date.parse(expireAt));
 
@@ -43,8 +58,19 @@ describe('expiry within 1 s of expireAt', () => {
     expect(lateness).toBeLessThan(1_000);
     expect(expired).toMatchObject({ spinsUsed: 1, totalWinMinor: 300, openRoundId: null });
     const stream = await running.backends.store.readStream('playerBonus-demo-expiring_player');
-    expect(stream.at(-1)).toMatchObject({ type: 'BonusCallExpired', data: { issueId, spinsForfeited: 3, totalWinMinor: 300 } });
-    expect(await client.ask('StartFreeSpin', { operatorId: OPERATOR, playerId: 'expiring_player', issueId, gameId: 101, roundId: 12 })).toMatchObject({ ok: false, error: { code: 'BONUS_EXPIRED' } });
+    expect(stream.at(-1)).toMatchObject({
+      type: 'BonusCallExpired',
+      data: { issueId, spinsForfeited: 3, totalWinMinor: 300 },
+    });
+    expect(
+      await client.ask('StartFreeSpin', {
+        operatorId: OPERATOR,
+        playerId: 'expiring_player',
+        issueId,
+        gameId: 101,
+        roundId: 12,
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'BONUS_EXPIRED' } });
   });
 
   it('expires it on restart when the ledger was down across its expireAt, within 1 s of the restart', async () => {
@@ -52,7 +78,9 @@ describe('expiry within 1 s of expireAt', () => {
     await restarted.stopLedger();
     const stream = 'playerBonus-demo-downtime_player';
     // Down across expireAt: stopped before it (nothing expired it yet), back only after it.
-    expect((await restarted.backends.store.readStream(stream)).map((event) => event.type)).toEqual(['BonusCallRegistered']);
+    expect((await restarted.backends.store.readStream(stream)).map((event) => event.type)).toEqual([
+      'BonusCallRegistered',
+    ]);
     expect(Date.now()).toBeLessThan(Date.parse(expireAt));
     await eventually(() => expect(Date.now()).toBeGreaterThan(Date.parse(expireAt) + 100), 5_000);
     const restartedAt = Date.now();
@@ -65,6 +93,9 @@ describe('expiry within 1 s of expireAt', () => {
     }, 10_000);
     expect(Date.parse(expired.expiredAt as string) - restartedAt).toBeLessThan(1_000);
     expect(Date.parse(expired.expiredAt as string)).toBeGreaterThan(Date.parse(expireAt));
-    expect((await restarted.backends.store.readStream(stream)).map((event) => event.type)).toEqual(['BonusCallRegistered', 'BonusCallExpired']);
+    expect((await restarted.backends.store.readStream(stream)).map((event) => event.type)).toEqual([
+      'BonusCallRegistered',
+      'BonusCallExpired',
+    ]);
   });
 });

@@ -12,7 +12,13 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type MessageBus } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
 import { ESDB_POSITIONS_SCHEME, openTestEventStore } from '@reelstream/testing';
-import { DEFAULT_CATALOG_FILE, loadCatalogFile, readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
+import {
+  DEFAULT_CATALOG_FILE,
+  loadCatalogFile,
+  readModelPath,
+  startBonusLedger,
+  type BonusLedger,
+} from '../src/index.js';
 import { BonusClient } from './bonus-requests.js';
 
 export class LedgerHarness {
@@ -24,14 +30,26 @@ export class LedgerHarness {
   client!: BonusClient;
   ledger: BonusLedger | undefined;
   private ledgerBus: MessageBus | undefined;
-  private readonly operators = new OperatorDirectory(parseOperatorsConfig([...demoOperators('http://localhost:1'), { ...demoOperators('http://localhost:1')[0], id: 'regular', apiToken: 'regular-api-token-0001', features: { regularBonusCall: true } }]));
+  private readonly operators = new OperatorDirectory(
+    parseOperatorsConfig([
+      ...demoOperators('http://localhost:1'),
+      {
+        ...demoOperators('http://localhost:1')[0],
+        id: 'regular',
+        apiToken: 'regular-api-token-0001',
+        features: { regularBonusCall: true },
+      },
+    ]),
+  );
 
   /** `esdbShapedPositions`: the event store hands out EventStoreDB-shaped positions (see @reelstream/testing). */
   async open(options: { esdbShapedPositions?: boolean } = {}): Promise<this> {
     this.dir = mkdtempSync(join(tmpdir(), 'bonus-ledger-'));
     const file = join(this.dir, 'reelstream.db');
     this.url = `sqlite:${file}`;
-    this.backends = await openTestEventStore(options.esdbShapedPositions ? `${ESDB_POSITIONS_SCHEME}${file}` : this.url);
+    this.backends = await openTestEventStore(
+      options.esdbShapedPositions ? `${ESDB_POSITIONS_SCHEME}${file}` : this.url,
+    );
     this.clientBus = await openMessageBus(this.url, { instanceId: `client-${process.pid}` });
     this.client = new BonusClient(this.clientBus);
     return this;

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bonusEventMessage, Topics, toBonusCallStatus, walletWinRequest, type BonusEventMessage, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  bonusEventMessage,
+  Topics,
+  toBonusCallStatus,
+  walletWinRequest,
+  type BonusEventMessage,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
 import { eventually } from '@reelstream/testing';
 import { SqliteBonusReadModel, rebuildBonusReadModel } from '../src/index.js';
@@ -17,7 +24,13 @@ afterAll(() => harness.close());
 describe('bonus-ledger over the bus: register → status', () => {
   it('registers a bonus call and answers its status by issueId, by platformId, in the player list and as the active one', async () => {
     const { client } = harness;
-    const body = registration({ platformId: 'status-1', playerId: 'status_player', spinAmount: 5, callAmountMinor: 2_500, baseBetAmountMinor: 40 });
+    const body = registration({
+      platformId: 'status-1',
+      playerId: 'status_player',
+      spinAmount: 5,
+      callAmountMinor: 2_500,
+      baseBetAmountMinor: 40,
+    });
     const { issueId, replayed } = await client.ok('RegisterBonusCall', body);
     expect(replayed).toBe(false);
 
@@ -42,24 +55,52 @@ describe('bonus-ledger over the bus: register → status', () => {
       expireAt: body.expireAt,
     });
     expect(Date.parse(byId.createdAt)).toBeLessThanOrEqual(Date.now());
-    expect(toBonusCallStatus(byId)).toMatchObject({ callAmount: 25, baseBetAmount: 0.4, totalWin: 0, winCapLeft: 25, status: 'active' });
+    expect(toBonusCallStatus(byId)).toMatchObject({
+      callAmount: 25,
+      baseBetAmount: 0.4,
+      totalWin: 0,
+      winCapLeft: 25,
+      status: 'active',
+    });
 
     expect(await client.ok('GetBonusCall', { operatorId: OPERATOR, platformId: 'status-1' })).toEqual(byId);
-    expect(await client.ok('ListBonusCalls', { operatorId: OPERATOR, playerId: 'status_player', status: 'active', limit: 10 })).toEqual({ items: [byId], nextCursor: null });
-    expect(await client.ok('GetActiveBonus', { operatorId: OPERATOR, playerId: 'status_player' })).toEqual({ bonus: byId });
-    expect(await client.ask('GetBonusCall', { operatorId: 'regular', issueId })).toMatchObject({ ok: false, error: { code: 'BONUS_NOT_FOUND' } });
+    expect(
+      await client.ok('ListBonusCalls', {
+        operatorId: OPERATOR,
+        playerId: 'status_player',
+        status: 'active',
+        limit: 10,
+      }),
+    ).toEqual({ items: [byId], nextCursor: null });
+    expect(await client.ok('GetActiveBonus', { operatorId: OPERATOR, playerId: 'status_player' })).toEqual({
+      bonus: byId,
+    });
+    expect(await client.ask('GetBonusCall', { operatorId: 'regular', issueId })).toMatchObject({
+      ok: false,
+      error: { code: 'BONUS_NOT_FOUND' },
+    });
   });
 });
 
 describe('one active bonus call per player, and idempotent registration by platformId (D17)', () => {
   it('50 concurrent registrations for one player: exactly one accepted, 49 refused with ACTIVE_BONUS_EXISTS', async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => harness.client.ask('RegisterBonusCall', registration({ platformId: `race-${n}`, playerId: 'race_player' }))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        harness.client.ask('RegisterBonusCall', registration({ platformId: `race-${n}`, playerId: 'race_player' })),
+      ),
+    );
     const accepted = answers.filter((answer) => answer.ok);
     const refused = answers.flatMap((answer) => (answer.ok ? [] : [answer.error.code]));
     expect(accepted).toHaveLength(1);
     expect(refused).toEqual(Array.from({ length: 49 }, () => 'ACTIVE_BONUS_EXISTS'));
-    const listed = await harness.client.ok('ListBonusCalls', { operatorId: OPERATOR, playerId: 'race_player', limit: 100 });
-    expect(listed.items.map((item) => item.issueId)).toEqual(accepted.map((answer) => answer.ok && answer.result.issueId));
+    const listed = await harness.client.ok('ListBonusCalls', {
+      operatorId: OPERATOR,
+      playerId: 'race_player',
+      limit: 100,
+    });
+    expect(listed.items.map((item) => item.issueId)).toEqual(
+      accepted.map((answer) => answer.ok && answer.result.issueId),
+    );
   });
 
   it('the same platformId sent 20 times concurrently: one issueId for all, one registration; another body is PLATFORM_ID_CONFLICT', async () => {
@@ -70,37 +111,81 @@ describe('one active bonus call per player, and idempotent registration by platf
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
     const [issueId] = [...issueIds];
     const stream = await harness.backends.store.readStream('playerBonus-demo-resend_player');
-    expect(stream.filter((event) => event.type === 'BonusCallRegistered').map((event) => (event.data as { issueId: number }).issueId)).toEqual([issueId]);
+    expect(
+      stream
+        .filter((event) => event.type === 'BonusCallRegistered')
+        .map((event) => (event.data as { issueId: number }).issueId),
+    ).toEqual([issueId]);
 
-    const conflict = await harness.client.ask('RegisterBonusCall', registration({ platformId: 'same-20', playerId: 'resend_player', spinAmount: 11 }));
+    const conflict = await harness.client.ask(
+      'RegisterBonusCall',
+      registration({ platformId: 'same-20', playerId: 'resend_player', spinAmount: 11 }),
+    );
     expect(conflict).toMatchObject({ ok: false, error: { code: 'PLATFORM_ID_CONFLICT' } });
-    const elsewhere = await harness.client.ask('RegisterBonusCall', registration({ platformId: 'same-20', playerId: 'other_player' }));
+    const elsewhere = await harness.client.ask(
+      'RegisterBonusCall',
+      registration({ platformId: 'same-20', playerId: 'other_player' }),
+    );
     expect(elsewhere).toMatchObject({ ok: false, error: { code: 'PLATFORM_ID_CONFLICT' } });
   });
 
   it('a refused registration reserves nothing: the corrected request with the same platformId registers', async () => {
-    const refused = await harness.client.ask('RegisterBonusCall', registration({ platformId: 'fix-me', playerId: 'fixing_player', gameIds: [101, 201] }));
+    const refused = await harness.client.ask(
+      'RegisterBonusCall',
+      registration({ platformId: 'fix-me', playerId: 'fixing_player', gameIds: [101, 201] }),
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'GAME_NOT_OF_PROVIDER' } });
-    const fixed = await harness.client.ask('RegisterBonusCall', registration({ platformId: 'fix-me', playerId: 'fixing_player' }));
+    const fixed = await harness.client.ask(
+      'RegisterBonusCall',
+      registration({ platformId: 'fix-me', playerId: 'fixing_player' }),
+    );
     expect(fixed).toMatchObject({ ok: true, result: { replayed: false } });
   });
 
   it('catalog and operator rules reach the operator as catalogue codes (D3, D4)', async () => {
-    const ask = (input: Parameters<typeof registration>[0]) => harness.client.ask('RegisterBonusCall', registration(input));
-    expect(await ask({ platformId: 'r-1', playerId: 'rules_player', providerId: 9 })).toMatchObject({ ok: false, error: { code: 'PROVIDER_NOT_FOUND' } });
-    expect(await ask({ platformId: 'r-2', playerId: 'rules_player', gameIds: [101, 999] })).toMatchObject({ ok: false, error: { code: 'GAME_NOT_FOUND' } });
-    expect(await ask({ platformId: 'r-3', playerId: 'rules_player', bonusType: 2 })).toMatchObject({ ok: false, error: { code: 'BONUS_TYPE_UNAVAILABLE' } });
-    expect(await ask({ platformId: 'r-4', playerId: 'rules_player', expireAt: new Date(Date.now() - 1_000).toISOString() })).toMatchObject({ ok: false, error: { code: 'EXPIRE_AT_IN_PAST' } });
-    const regular = await harness.client.ask('RegisterBonusCall', { ...registration({ platformId: 'r-5', playerId: 'rules_player', bonusType: 2 }), operatorId: 'regular' });
+    const ask = (input: Parameters<typeof registration>[0]) =>
+      harness.client.ask('RegisterBonusCall', registration(input));
+    expect(await ask({ platformId: 'r-1', playerId: 'rules_player', providerId: 9 })).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_NOT_FOUND' },
+    });
+    expect(await ask({ platformId: 'r-2', playerId: 'rules_player', gameIds: [101, 999] })).toMatchObject({
+      ok: false,
+      error: { code: 'GAME_NOT_FOUND' },
+    });
+    expect(await ask({ platformId: 'r-3', playerId: 'rules_player', bonusType: 2 })).toMatchObject({
+      ok: false,
+      error: { code: 'BONUS_TYPE_UNAVAILABLE' },
+    });
+    expect(
+      await ask({ platformId: 'r-4', playerId: 'rules_player', expireAt: new Date(Date.now() - 1_000).toISOString() }),
+    ).toMatchObject({ ok: false, error: { code: 'EXPIRE_AT_IN_PAST' } });
+    const regular = await harness.client.ask('RegisterBonusCall', {
+      ...registration({ platformId: 'r-5', playerId: 'rules_player', bonusType: 2 }),
+      operatorId: 'regular',
+    });
     expect(regular).toMatchObject({ ok: true });
-    const unknownOperator = await harness.client.ask('RegisterBonusCall', { ...registration({ platformId: 'r-6', playerId: 'rules_player' }), operatorId: 'nobody' });
+    const unknownOperator = await harness.client.ask('RegisterBonusCall', {
+      ...registration({ platformId: 'r-6', playerId: 'rules_player' }),
+      operatorId: 'nobody',
+    });
     expect(unknownOperator).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
 
   it('a message that is not a bonus request is answered VALIDATION_FAILED with the fields at fault', async () => {
-    const bad = { ...message('RegisterBonusCall', registration({ platformId: 'bad-1', playerId: 'bad_player' })), data: { ...registration({ platformId: 'bad-1', playerId: 'bad_player' }), spinAmount: 0 } };
-    const reply = await harness.clientBus.request(Topics.bonusCommands, { key: 'bad_player', value: bad }, { replyTopic: Topics.bonusReplies, timeoutMs: 10_000 });
-    expect(reply.value).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: [{ path: 'data.spinAmount' }] } });
+    const bad = {
+      ...message('RegisterBonusCall', registration({ platformId: 'bad-1', playerId: 'bad_player' })),
+      data: { ...registration({ platformId: 'bad-1', playerId: 'bad_player' }), spinAmount: 0 },
+    };
+    const reply = await harness.clientBus.request(
+      Topics.bonusCommands,
+      { key: 'bad_player', value: bad },
+      { replyTopic: Topics.bonusReplies, timeoutMs: 10_000 },
+    );
+    expect(reply.value).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', details: [{ path: 'data.spinAmount' }] },
+    });
   });
 });
 
@@ -113,21 +198,64 @@ describe('free spins: capped wins, completion, the win callback relayed from the
       const value = parse(received.value);
       if (value.playerId === 'spin_player') into.push(value);
     };
-    const walletConsumer = await harness.clientBus.subscribe({ groupId: `test-wallet-${Date.now()}`, topics: [Topics.walletRequests], handler: collect(wins, (value) => walletWinRequest.parse(value)) });
-    const eventConsumer = await harness.clientBus.subscribe({ groupId: `test-events-${Date.now()}`, topics: [Topics.bonusEvents], handler: collect(events, (value) => bonusEventMessage.parse(value)) });
+    const walletConsumer = await harness.clientBus.subscribe({
+      groupId: `test-wallet-${Date.now()}`,
+      topics: [Topics.walletRequests],
+      handler: collect(wins, (value) => walletWinRequest.parse(value)),
+    });
+    const eventConsumer = await harness.clientBus.subscribe({
+      groupId: `test-events-${Date.now()}`,
+      topics: [Topics.bonusEvents],
+      handler: collect(events, (value) => bonusEventMessage.parse(value)),
+    });
     try {
-      const { issueId } = await client.ok('RegisterBonusCall', registration({ platformId: 'spins-1', playerId: 'spin_player', spinAmount: 5, callAmountMinor: 1_000 }));
+      const { issueId } = await client.ok(
+        'RegisterBonusCall',
+        registration({ platformId: 'spins-1', playerId: 'spin_player', spinAmount: 5, callAmountMinor: 1_000 }),
+      );
       const spin = async (roundId: number, gameId: number, winMinor: number) => {
-        const started = await client.ok('StartFreeSpin', { operatorId: OPERATOR, playerId: 'spin_player', issueId, gameId, roundId });
-        const settled = await client.ok('SettleFreeSpin', { operatorId: OPERATOR, playerId: 'spin_player', issueId, roundId, winMinor });
+        const started = await client.ok('StartFreeSpin', {
+          operatorId: OPERATOR,
+          playerId: 'spin_player',
+          issueId,
+          gameId,
+          roundId,
+        });
+        const settled = await client.ok('SettleFreeSpin', {
+          operatorId: OPERATOR,
+          playerId: 'spin_player',
+          issueId,
+          roundId,
+          winMinor,
+        });
         return { started, settled };
       };
       const first = await spin(501, 101, 600);
-      expect(first.started).toMatchObject({ spinNumber: 1, baseBetAmountMinor: 20, winCapLeftMinor: 1_000, currency: 'EUR', replayed: false });
+      expect(first.started).toMatchObject({
+        spinNumber: 1,
+        baseBetAmountMinor: 20,
+        winCapLeftMinor: 1_000,
+        currency: 'EUR',
+        replayed: false,
+      });
       expect(first.settled).toMatchObject({ winMinor: 600, totalWinMinor: 600, spinsLeft: 4, completed: false });
 
-      expect(await client.ask('StartFreeSpin', { operatorId: OPERATOR, playerId: 'spin_player', issueId, gameId: 103, roundId: 502 })).toMatchObject({ ok: false, error: { code: 'GAME_NOT_IN_BONUS' } });
-      const retried = await client.ok('SettleFreeSpin', { operatorId: OPERATOR, playerId: 'spin_player', issueId, roundId: 501, winMinor: 600 });
+      expect(
+        await client.ask('StartFreeSpin', {
+          operatorId: OPERATOR,
+          playerId: 'spin_player',
+          issueId,
+          gameId: 103,
+          roundId: 502,
+        }),
+      ).toMatchObject({ ok: false, error: { code: 'GAME_NOT_IN_BONUS' } });
+      const retried = await client.ok('SettleFreeSpin', {
+        operatorId: OPERATOR,
+        playerId: 'spin_player',
+        issueId,
+        roundId: 501,
+        winMinor: 600,
+      });
       expect(retried).toMatchObject({ winMinor: 600, replayed: true });
 
       const second = await spin(503, 102, 0);
@@ -136,14 +264,33 @@ describe('free spins: capped wins, completion, the win callback relayed from the
       expect(third.settled).toMatchObject({ winMinor: 400, totalWinMinor: 1_000, spinsLeft: 2, completed: true });
 
       // D20: completed in one game, no spin in any game.
-      expect(await client.ask('StartFreeSpin', { operatorId: OPERATOR, playerId: 'spin_player', issueId, gameId: 102, roundId: 505 })).toMatchObject({ ok: false, error: { code: 'BONUS_NOT_ACTIVE' } });
-      expect(await client.ask('CancelBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({ ok: false, error: { code: 'BONUS_ALREADY_COMPLETED' } });
+      expect(
+        await client.ask('StartFreeSpin', {
+          operatorId: OPERATOR,
+          playerId: 'spin_player',
+          issueId,
+          gameId: 102,
+          roundId: 505,
+        }),
+      ).toMatchObject({ ok: false, error: { code: 'BONUS_NOT_ACTIVE' } });
+      expect(await client.ask('CancelBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({
+        ok: false,
+        error: { code: 'BONUS_ALREADY_COMPLETED' },
+      });
       const status = await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId });
-      expect(status).toMatchObject({ status: 'completed', spinsUsed: 3, spinsLeft: 2, totalWinMinor: 1_000, winCapLeftMinor: 0 });
+      expect(status).toMatchObject({
+        status: 'completed',
+        spinsUsed: 3,
+        spinsLeft: 2,
+        totalWinMinor: 1_000,
+        winCapLeftMinor: 0,
+      });
       expect(status.completedAt).toBeDefined();
 
       const stream = await harness.backends.store.readStream('playerBonus-demo-spin_player');
-      const transactionIds = stream.filter((event) => event.type === 'FreeSpinSettled').map((event) => (event.data as { transactionId: number }).transactionId);
+      const transactionIds = stream
+        .filter((event) => event.type === 'FreeSpinSettled')
+        .map((event) => (event.data as { transactionId: number }).transactionId);
       await eventually(() => {
         expect(wins.map((win) => ({ roundId: win.roundId, amountMinor: win.amountMinor }))).toEqual([
           { roundId: 501, amountMinor: 600 },
@@ -152,7 +299,11 @@ describe('free spins: capped wins, completion, the win callback relayed from the
         ]);
       });
       expect(wins.map((win) => win.transactionId)).toEqual(transactionIds);
-      expect(wins.every((win) => win.bonusId === issueId && win.isRoundFinished && win.providerId === 1 && win.currency === 'EUR')).toBe(true);
+      expect(
+        wins.every(
+          (win) => win.bonusId === issueId && win.isRoundFinished && win.providerId === 1 && win.currency === 'EUR',
+        ),
+      ).toBe(true);
       await eventually(() => {
         expect(events.map((event) => event.event.type)).toEqual(stream.map((event) => event.type));
       });
@@ -167,16 +318,32 @@ describe('free spins: capped wins, completion, the win callback relayed from the
 describe('cancel (D14)', () => {
   it('cancels by platformId or issueId, again is success, an unknown one is BONUS_NOT_FOUND, another operator’s too (D18)', async () => {
     const { client } = harness;
-    const { issueId } = await client.ok('RegisterBonusCall', registration({ platformId: 'cancel-1', playerId: 'cancel_player' }));
-    expect(await client.ask('CancelBonusCall', { operatorId: 'regular', issueId })).toMatchObject({ ok: false, error: { code: 'BONUS_NOT_FOUND' } });
-    expect(await client.ok('CancelBonusCall', { operatorId: OPERATOR, platformId: 'cancel-1' })).toEqual({ issueId, alreadyCanceled: false });
-    expect(await client.ok('CancelBonusCall', { operatorId: OPERATOR, issueId })).toEqual({ issueId, alreadyCanceled: true });
-    expect(await client.ask('CancelBonusCall', { operatorId: OPERATOR, platformId: 'never-registered' })).toMatchObject({ ok: false, error: { code: 'BONUS_NOT_FOUND' } });
+    const { issueId } = await client.ok(
+      'RegisterBonusCall',
+      registration({ platformId: 'cancel-1', playerId: 'cancel_player' }),
+    );
+    expect(await client.ask('CancelBonusCall', { operatorId: 'regular', issueId })).toMatchObject({
+      ok: false,
+      error: { code: 'BONUS_NOT_FOUND' },
+    });
+    expect(await client.ok('CancelBonusCall', { operatorId: OPERATOR, platformId: 'cancel-1' })).toEqual({
+      issueId,
+      alreadyCanceled: false,
+    });
+    expect(await client.ok('CancelBonusCall', { operatorId: OPERATOR, issueId })).toEqual({
+      issueId,
+      alreadyCanceled: true,
+    });
+    expect(await client.ask('CancelBonusCall', { operatorId: OPERATOR, platformId: 'never-registered' })).toMatchObject(
+      { ok: false, error: { code: 'BONUS_NOT_FOUND' } },
+    );
     const status = await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId });
     expect(status).toMatchObject({ status: 'canceled' });
     expect(toBonusCallStatus(status).canceledAt).toBe(status.canceledAt);
     // The player is free for the next one.
-    expect(await client.ask('RegisterBonusCall', registration({ platformId: 'cancel-2', playerId: 'cancel_player' }))).toMatchObject({ ok: true });
+    expect(
+      await client.ask('RegisterBonusCall', registration({ platformId: 'cancel-2', playerId: 'cancel_player' })),
+    ).toMatchObject({ ok: true });
   });
 });
 
@@ -184,22 +351,40 @@ describe('the read model', () => {
   it('pages lists newest first with a cursor, and refuses a cursor it did not write', async () => {
     const { client } = harness;
     for (const n of [1, 2, 3]) {
-      const { issueId } = await client.ok('RegisterBonusCall', registration({ platformId: `page-${n}`, playerId: 'paging_player' }));
+      const { issueId } = await client.ok(
+        'RegisterBonusCall',
+        registration({ platformId: `page-${n}`, playerId: 'paging_player' }),
+      );
       await client.ok('CancelBonusCall', { operatorId: OPERATOR, issueId });
     }
-    const first = await client.ok('ListBonusCalls', { operatorId: OPERATOR, playerId: 'paging_player', status: 'canceled', limit: 2 });
+    const first = await client.ok('ListBonusCalls', {
+      operatorId: OPERATOR,
+      playerId: 'paging_player',
+      status: 'canceled',
+      limit: 2,
+    });
     expect(first.items.map((item) => item.platformId)).toEqual(['page-3', 'page-2']);
     expect(first.nextCursor).not.toBeNull();
-    const second = await client.ok('ListBonusCalls', { operatorId: OPERATOR, playerId: 'paging_player', status: 'canceled', limit: 2, cursor: first.nextCursor as string });
+    const second = await client.ok('ListBonusCalls', {
+      operatorId: OPERATOR,
+      playerId: 'paging_player',
+      status: 'canceled',
+      limit: 2,
+      cursor: first.nextCursor as string,
+    });
     expect(second).toMatchObject({ items: [{ platformId: 'page-1' }], nextCursor: null });
-    expect(await client.ask('ListBonusCalls', { operatorId: OPERATOR, limit: 2, cursor: 'bm90LWEtY3Vyc29y' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(
+      await client.ask('ListBonusCalls', { operatorId: OPERATOR, limit: 2, cursor: 'bm90LWEtY3Vyc29y' }),
+    ).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
   });
 
   it('dropped and rebuilt from the log, it equals the live projection', async () => {
     const ledger = harness.ledger;
     if (!ledger) throw new Error('ledger not started');
     await ledger.caughtUp();
-    const rebuilt = SqliteBonusReadModel.open(`${harness.dir}/rebuilt-read.db`, { comparePositions: (a, b) => harness.backends.store.comparePositions(a, b) });
+    const rebuilt = SqliteBonusReadModel.open(`${harness.dir}/rebuilt-read.db`, {
+      comparePositions: (a, b) => harness.backends.store.comparePositions(a, b),
+    });
     try {
       const applied = await rebuildBonusReadModel(harness.backends.store, rebuilt);
       expect(applied).toBeGreaterThan(10);

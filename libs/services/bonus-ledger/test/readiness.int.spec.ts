@@ -27,7 +27,9 @@ describe('bonus ledger readiness', () => {
     const { store, checkpoints } = await openEventStore(`sqlite:${join(dir, 'events.db')}`);
     cleanups.push(() => store.close());
     const busPath = join(dir, 'bus.db');
-    const bus = await openMessageBus(`sqlite:${busPath}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`, { instanceId: 'ready-ledger' });
+    const bus = await openMessageBus(`sqlite:${busPath}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`, {
+      instanceId: 'ready-ledger',
+    });
     cleanups.push(() => bus.close());
     const ledger = await startBonusLedger(
       {

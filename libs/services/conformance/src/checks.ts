@@ -5,7 +5,14 @@
  * operator whose `signatureScheme` is one of them.
  */
 import { currencyExponent, formatAmount, tryParseAmount } from '@reelstream/money';
-import type { BetCallback, BetwinCallback, CallbackStatusCode, CancelCallback, SignatureScheme, WinCallback } from '@reelstream/contracts';
+import type {
+  BetCallback,
+  BetwinCallback,
+  CallbackStatusCode,
+  CancelCallback,
+  SignatureScheme,
+  WinCallback,
+} from '@reelstream/contracts';
 import { describeResult, type CallResult, type WalletClient } from './wallet-client.js';
 
 export class CheckFailed extends Error {
@@ -47,14 +54,40 @@ function expectCode(result: CallResult, expected: CallbackStatusCode | 'not OK',
 }
 
 function expectBalance(context: SuiteContext, actualMinor: number, expectedMinor: number, what: string): void {
-  if (actualMinor !== expectedMinor) throw new CheckFailed(`${what}: balance ${amount(context, actualMinor)}, expected ${amount(context, expectedMinor)}`);
+  if (actualMinor !== expectedMinor)
+    throw new CheckFailed(
+      `${what}: balance ${amount(context, actualMinor)}, expected ${amount(context, expectedMinor)}`,
+    );
 }
 
-const common = (context: SuiteContext) => ({ transactionId: context.nextId(), playerId: context.playerId, roundId: context.nextId(), providerId: context.providerId, gameCode: context.gameCode, bonusId: 0, timestamp: Math.floor(context.now() / 1_000) });
-const bet = (context: SuiteContext, minor: number): BetCallback => ({ command: 'bet', ...common(context), currency: context.currency, amount: amount(context, minor), isBonusBusy: false });
-const betwin = (context: SuiteContext, betMinor: number, winMinor: number): BetwinCallback => ({ command: 'betwin', ...common(context), betAmount: amount(context, betMinor), winAmount: amount(context, winMinor) });
+const common = (context: SuiteContext) => ({
+  transactionId: context.nextId(),
+  playerId: context.playerId,
+  roundId: context.nextId(),
+  providerId: context.providerId,
+  gameCode: context.gameCode,
+  bonusId: 0,
+  timestamp: Math.floor(context.now() / 1_000),
+});
+const bet = (context: SuiteContext, minor: number): BetCallback => ({
+  command: 'bet',
+  ...common(context),
+  currency: context.currency,
+  amount: amount(context, minor),
+  isBonusBusy: false,
+});
+const betwin = (context: SuiteContext, betMinor: number, winMinor: number): BetwinCallback => ({
+  command: 'betwin',
+  ...common(context),
+  betAmount: amount(context, betMinor),
+  winAmount: amount(context, winMinor),
+});
 /** A cancel carries what its transaction moved: a bet's amount, or a betwin's betAmount and winAmount (D9 amended by issue 10). */
-const cancelOf = (context: SuiteContext, of: { transactionId: number; roundId: number }, moved: number | { betMinor: number; winMinor: number }): CancelCallback => ({
+const cancelOf = (
+  context: SuiteContext,
+  of: { transactionId: number; roundId: number },
+  moved: number | { betMinor: number; winMinor: number },
+): CancelCallback => ({
   command: 'cancel',
   transactionId: context.nextId(),
   refTransactionId: of.transactionId,
@@ -62,7 +95,9 @@ const cancelOf = (context: SuiteContext, of: { transactionId: number; roundId: n
   roundId: of.roundId,
   providerId: context.providerId,
   gameCode: context.gameCode,
-  ...(typeof moved === 'number' ? { amount: amount(context, moved) } : { betAmount: amount(context, moved.betMinor), winAmount: amount(context, moved.winMinor) }),
+  ...(typeof moved === 'number'
+    ? { amount: amount(context, moved) }
+    : { betAmount: amount(context, moved.betMinor), winAmount: amount(context, moved.winMinor) }),
   bonusId: 0,
   timestamp: Math.floor(context.now() / 1_000),
 });
@@ -84,8 +119,16 @@ export const CHECKS: readonly Check[] = [
     async run(context) {
       const before = await probeBalance(context);
       const callback = bet(context, units(context, 1));
-      expectCode(await context.client.send(callback, 'f'.repeat(64)), 'ERR_INTEGRITY_CHECK_FAILED', 'a bet with a wrong signature');
-      expectCode(await context.client.send({ ...callback, transactionId: context.nextId() }, null), 'ERR_INTEGRITY_CHECK_FAILED', 'a bet without a signature');
+      expectCode(
+        await context.client.send(callback, 'f'.repeat(64)),
+        'ERR_INTEGRITY_CHECK_FAILED',
+        'a bet with a wrong signature',
+      );
+      expectCode(
+        await context.client.send({ ...callback, transactionId: context.nextId() }, null),
+        'ERR_INTEGRITY_CHECK_FAILED',
+        'a bet without a signature',
+      );
       expectBalance(context, await probeBalance(context), before, 'after the refused bets');
     },
   },
@@ -94,9 +137,17 @@ export const CHECKS: readonly Check[] = [
     async run(context) {
       const before = await probeBalance(context);
       const callback = bet(context, units(context, 1));
-      const first = toMinor(context, expectCode(await context.client.send(callback), 'OK', 'a bet of 1') as number, 'the bet');
+      const first = toMinor(
+        context,
+        expectCode(await context.client.send(callback), 'OK', 'a bet of 1') as number,
+        'the bet',
+      );
       expectBalance(context, first, before - units(context, 1), 'the bet');
-      const replay = toMinor(context, expectCode(await context.client.send(callback), 'OK', 'the same bet again') as number, 'the replay');
+      const replay = toMinor(
+        context,
+        expectCode(await context.client.send(callback), 'OK', 'the same bet again') as number,
+        'the replay',
+      );
       expectBalance(context, replay, first, 'the replay’s answer');
       expectBalance(context, await probeBalance(context), first, 'after the replay');
     },
@@ -107,7 +158,11 @@ export const CHECKS: readonly Check[] = [
       const callback = bet(context, units(context, 1));
       expectCode(await context.client.send(callback), 'OK', 'a bet of 1');
       const before = await probeBalance(context);
-      expectCode(await context.client.send({ ...callback, amount: amount(context, units(context, 2)) }), 'not OK', 'its transactionId with amount 2');
+      expectCode(
+        await context.client.send({ ...callback, amount: amount(context, units(context, 2)) }),
+        'not OK',
+        'its transactionId with amount 2',
+      );
       expectBalance(context, await probeBalance(context), before, 'after the reused id');
     },
   },
@@ -115,7 +170,11 @@ export const CHECKS: readonly Check[] = [
     name: 'money: a bet over the balance is ERR_NOT_ENOUGH_MONEY and carries the balance',
     async run(context) {
       const before = await probeBalance(context);
-      const balance = expectCode(await context.client.send(bet(context, Math.max(before, 0) + units(context, 1_000))), 'ERR_NOT_ENOUGH_MONEY', 'a bet of the balance + 1000');
+      const balance = expectCode(
+        await context.client.send(bet(context, Math.max(before, 0) + units(context, 1_000))),
+        'ERR_NOT_ENOUGH_MONEY',
+        'a bet of the balance + 1000',
+      );
       expectBalance(context, toMinor(context, balance as number, 'the refusal'), before, 'the refusal’s balance');
       expectBalance(context, await probeBalance(context), before, 'after the refused bet');
     },
@@ -124,9 +183,21 @@ export const CHECKS: readonly Check[] = [
     name: 'betwin: the bet and the win move together or not at all',
     async run(context) {
       const before = await probeBalance(context);
-      expectCode(await context.client.send(betwin(context, Math.max(before, 0) + units(context, 1_000), units(context, 5))), 'ERR_NOT_ENOUGH_MONEY', 'a betwin over the balance');
+      expectCode(
+        await context.client.send(betwin(context, Math.max(before, 0) + units(context, 1_000), units(context, 5))),
+        'ERR_NOT_ENOUGH_MONEY',
+        'a betwin over the balance',
+      );
       expectBalance(context, await probeBalance(context), before, 'after the refused betwin (no part of it may stick)');
-      const after = toMinor(context, expectCode(await context.client.send(betwin(context, units(context, 1), units(context, 2))), 'OK', 'a betwin of 1 winning 2') as number, 'the betwin');
+      const after = toMinor(
+        context,
+        expectCode(
+          await context.client.send(betwin(context, units(context, 1), units(context, 2))),
+          'OK',
+          'a betwin of 1 winning 2',
+        ) as number,
+        'the betwin',
+      );
       expectBalance(context, after, before + units(context, 1), 'the betwin');
       expectBalance(context, await probeBalance(context), before + units(context, 1), 'after the betwin');
     },
@@ -136,7 +207,11 @@ export const CHECKS: readonly Check[] = [
     async run(context) {
       const before = await probeBalance(context);
       const never = { transactionId: context.nextId(), roundId: context.nextId() };
-      expectCode(await context.client.send(cancelOf(context, never, units(context, 1))), 'OK', 'a cancel of a transaction never sent');
+      expectCode(
+        await context.client.send(cancelOf(context, never, units(context, 1))),
+        'OK',
+        'a cancel of a transaction never sent',
+      );
       expectBalance(context, await probeBalance(context), before, 'after the cancel');
     },
   },
@@ -147,10 +222,18 @@ export const CHECKS: readonly Check[] = [
       const placed = bet(context, units(context, 3));
       expectCode(await context.client.send(placed), 'OK', 'a bet of 3');
       const cancel = cancelOf(context, placed, units(context, 3));
-      const refunded = toMinor(context, expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number, 'the cancel');
+      const refunded = toMinor(
+        context,
+        expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number,
+        'the cancel',
+      );
       expectBalance(context, refunded, before, 'the cancel');
       expectCode(await context.client.send(cancel), 'OK', 'the same cancel again');
-      expectCode(await context.client.send(cancelOf(context, placed, units(context, 3))), 'OK', 'a second cancel of the bet');
+      expectCode(
+        await context.client.send(cancelOf(context, placed, units(context, 3))),
+        'OK',
+        'a second cancel of the bet',
+      );
       expectBalance(context, await probeBalance(context), before, 'after three cancels');
     },
   },
@@ -161,7 +244,11 @@ export const CHECKS: readonly Check[] = [
       const placed = betwin(context, units(context, 2), units(context, 5));
       expectCode(await context.client.send(placed), 'OK', 'a betwin of 2 winning 5');
       const cancel = cancelOf(context, placed, { betMinor: units(context, 2), winMinor: units(context, 5) });
-      const reverted = toMinor(context, expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number, 'the cancel');
+      const reverted = toMinor(
+        context,
+        expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number,
+        'the cancel',
+      );
       expectBalance(context, reverted, before, 'after the betwin’s cancel (the whole betwin is reversed)');
       expectCode(await context.client.send(cancel), 'OK', 'the same cancel again');
       expectBalance(context, await probeBalance(context), before, 'after the betwin and its cancel');
@@ -173,7 +260,11 @@ export const CHECKS: readonly Check[] = [
     async run(context) {
       const before = await probeBalance(context);
       const stale = Math.floor(context.now() / 1_000) - 2 * STALE_AFTER_SECONDS;
-      expectCode(await context.client.send(bet(context, units(context, 1)), undefined, stale), 'ERR_INTEGRITY_CHECK_FAILED', 'a correctly signed bet whose X-Request-Timestamp is 10 minutes old');
+      expectCode(
+        await context.client.send(bet(context, units(context, 1)), undefined, stale),
+        'ERR_INTEGRITY_CHECK_FAILED',
+        'a correctly signed bet whose X-Request-Timestamp is 10 minutes old',
+      );
       expectBalance(context, await probeBalance(context), before, 'after the stale bet');
     },
   },
@@ -183,7 +274,9 @@ export const CHECKS: readonly Check[] = [
       const late = context.client.calls.filter((call) => call.ms > TIME_LIMITS_MS[call.command]);
       if (late.length > 0) {
         const worst = [...late].sort((a, b) => b.ms - a.ms).slice(0, 3);
-        throw new CheckFailed(`${late.length} answer(s) too late: ${worst.map((call) => `${call.command} ${call.transactionId} in ${(call.ms / 1_000).toFixed(2)} s (limit ${TIME_LIMITS_MS[call.command] / 1_000} s)`).join(', ')}`);
+        throw new CheckFailed(
+          `${late.length} answer(s) too late: ${worst.map((call) => `${call.command} ${call.transactionId} in ${(call.ms / 1_000).toFixed(2)} s (limit ${TIME_LIMITS_MS[call.command] / 1_000} s)`).join(', ')}`,
+        );
       }
       const slowest = Math.max(0, ...context.client.calls.map((call) => call.ms));
       return `${context.client.calls.length} calls, slowest ${slowest} ms`;

@@ -40,9 +40,24 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const encoding = options.encoding ?? 'string';
   const signatureScheme = options.signatureScheme ?? 'body';
   // Above any real answer within the limits, so a late answer is measured instead of cut off.
-  const client = new WalletClient({ url: options.url, secret: options.secret, encoding, signatureScheme, waitMs: TIME_LIMITS_MS.win + 2_000 });
+  const client = new WalletClient({
+    url: options.url,
+    secret: options.secret,
+    encoding,
+    signatureScheme,
+    waitMs: TIME_LIMITS_MS.win + 2_000,
+  });
   let id = options.firstTransactionId ?? Date.now() * 1_000;
-  const context: SuiteContext = { client, playerId, currency, providerId: options.providerId ?? 1, gameCode: options.gameCode ?? 1, signatureScheme, nextId: () => ++id, now: () => Date.now() };
+  const context: SuiteContext = {
+    client,
+    playerId,
+    currency,
+    providerId: options.providerId ?? 1,
+    gameCode: options.gameCode ?? 1,
+    signatureScheme,
+    nextId: () => ++id,
+    now: () => Date.now(),
+  };
 
   const results: CheckResult[] = [];
   let unusable: string | undefined;
@@ -51,7 +66,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } catch (error) {
     unusable = error instanceof Error ? error.message : String(error);
   }
-  for (const check of CHECKS.filter((candidate) => candidate.schemes === undefined || candidate.schemes.includes(signatureScheme))) {
+  for (const check of CHECKS.filter(
+    (candidate) => candidate.schemes === undefined || candidate.schemes.includes(signatureScheme),
+  )) {
     if (unusable !== undefined && !check.name.startsWith('time limits')) {
       results.push({ name: check.name, pass: false, reason: `not run: ${unusable}` });
       continue;
@@ -60,11 +77,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const note = await check.run(context);
       results.push({ name: check.name, pass: true, reason: note ?? '' });
     } catch (error) {
-      const reason = error instanceof CheckFailed ? error.message : `the check could not run: ${error instanceof Error ? error.message : String(error)}`;
+      const reason =
+        error instanceof CheckFailed
+          ? error.message
+          : `the check could not run: ${error instanceof Error ? error.message : String(error)}`;
       results.push({ name: check.name, pass: false, reason });
     }
   }
-  return { url: options.url, playerId, currency, encoding, signatureScheme, results, passed: results.every((result) => result.pass) };
+  return {
+    url: options.url,
+    playerId,
+    currency,
+    encoding,
+    signatureScheme,
+    results,
+    passed: results.every((result) => result.pass),
+  };
 }
 
 export function formatReport(report: ConformanceReport): string {
@@ -73,7 +101,10 @@ export function formatReport(report: ConformanceReport): string {
     `wallet conformance: ${report.url} (player ${report.playerId}, ${report.currency}, ids as ${report.encoding}s, signature over ${report.signatureScheme})`,
     '',
     ` #  ${'check'.padEnd(width)}  result  reason`,
-    ...report.results.map((result, index) => `${String(index + 1).padStart(2)}  ${result.name.padEnd(width)}  ${result.pass ? 'PASS  ' : 'FAIL  '}  ${result.reason}`),
+    ...report.results.map(
+      (result, index) =>
+        `${String(index + 1).padStart(2)}  ${result.name.padEnd(width)}  ${result.pass ? 'PASS  ' : 'FAIL  '}  ${result.reason}`,
+    ),
     '',
     `${report.results.filter((result) => result.pass).length}/${report.results.length} passed${report.passed ? '' : ' — the wallet is NOT conformant'}`,
   ];

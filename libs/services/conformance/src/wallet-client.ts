@@ -5,7 +5,16 @@
  */
 import { createHmac } from 'node:crypto';
 import got, { TimeoutError } from 'got';
-import { encodeCallback, HttpHeaders, JSON_CONTENT_TYPE, parseOperatorReplyText, type CallbackIdEncoding, type CallbackRequest, type CallbackStatusCode, type SignatureScheme } from '@reelstream/contracts';
+import {
+  encodeCallback,
+  HttpHeaders,
+  JSON_CONTENT_TYPE,
+  parseOperatorReplyText,
+  type CallbackIdEncoding,
+  type CallbackRequest,
+  type CallbackStatusCode,
+  type SignatureScheme,
+} from '@reelstream/contracts';
 
 /**
  * D8, written out here so an operator reading the kit sees exactly what is signed: lowercase hex
@@ -51,22 +60,38 @@ export class WalletClient {
   async send(callback: CallbackRequest, signature?: string | null, timestamp?: number): Promise<CallResult> {
     const text = JSON.stringify(encodeCallback(callback, this.options.encoding));
     const sentAt = timestamp ?? Math.floor((this.options.nowMs ?? Date.now)() / 1_000);
-    const headers: Record<string, string> = { [HttpHeaders.contentType]: JSON_CONTENT_TYPE, [HttpHeaders.accept]: JSON_CONTENT_TYPE, [HttpHeaders.requestTimestamp]: String(sentAt) };
-    if (signature !== null) headers[HttpHeaders.requestSignature] = signature ?? signBody(text, this.options.secret, this.options.signatureScheme, sentAt);
+    const headers: Record<string, string> = {
+      [HttpHeaders.contentType]: JSON_CONTENT_TYPE,
+      [HttpHeaders.accept]: JSON_CONTENT_TYPE,
+      [HttpHeaders.requestTimestamp]: String(sentAt),
+    };
+    if (signature !== null)
+      headers[HttpHeaders.requestSignature] =
+        signature ?? signBody(text, this.options.secret, this.options.signatureScheme, sentAt);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const response = await got.post(this.options.url, { body: text, headers, throwHttpErrors: false, retry: { limit: 0 }, timeout: { request: this.options.waitMs }, responseType: 'text', followRedirect: false });
+      const response = await got.post(this.options.url, {
+        body: text,
+        headers,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        timeout: { request: this.options.waitMs },
+        responseType: 'text',
+        followRedirect: false,
+      });
       const ms = elapsed();
       this.calls.push({ command: callback.command, transactionId: callback.transactionId, ms });
-      if (response.statusCode !== 200) return { kind: 'invalid', reason: `HTTP ${response.statusCode} instead of 200`, ms };
+      if (response.statusCode !== 200)
+        return { kind: 'invalid', reason: `HTTP ${response.statusCode} instead of 200`, ms };
       const reply = parseOperatorReplyText(response.body, callback.command);
       if (!reply.valid) return { kind: 'invalid', reason: reply.reason, ms };
       return { kind: 'reply', statusCode: reply.statusCode, balance: reply.balance, ms };
     } catch (error) {
       const ms = elapsed();
       this.calls.push({ command: callback.command, transactionId: callback.transactionId, ms });
-      if (error instanceof TimeoutError) return { kind: 'no_answer', reason: `no answer within ${this.options.waitMs} ms`, ms };
+      if (error instanceof TimeoutError)
+        return { kind: 'no_answer', reason: `no answer within ${this.options.waitMs} ms`, ms };
       const { code, message } = error as { code?: string; message?: string };
       return { kind: 'no_answer', reason: `${code ?? 'ERROR'}: ${message ?? String(error)}`, ms };
     }

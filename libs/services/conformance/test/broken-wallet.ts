@@ -45,7 +45,8 @@ function brokenRules(state: State, options: BrokenWalletOptions): (body: Body) =
       case 'betwin': {
         state.balance += cents('winAmount');
         bets.set(String(body['transactionId']), cents('betAmount'));
-        if (state.balance < cents('betAmount')) return { statusCode: 'ERR_NOT_ENOUGH_MONEY', delayMs: options.betwinDelayMs ?? 0 };
+        if (state.balance < cents('betAmount'))
+          return { statusCode: 'ERR_NOT_ENOUGH_MONEY', delayMs: options.betwinDelayMs ?? 0 };
         state.balance -= cents('betAmount');
         return { statusCode: 'OK', delayMs: options.betwinDelayMs ?? 0 };
       }
@@ -110,8 +111,17 @@ export async function startBrokenWallet(options: BrokenWalletOptions = {}): Prom
   const honest = options.mode === 'stake_only_cancel';
   const rules = honest ? stakeOnlyRules(state) : brokenRules(state, options);
   const signedBy = (raw: Buffer, header: string | undefined, timestamp: string | undefined) => {
-    const signed = options.signatureScheme === 'timestamp.body' ? Buffer.concat([Buffer.from(`${timestamp ?? ''}.`), raw]) : raw;
-    return /^[0-9a-f]{64}$/.test(header ?? '') && timingSafeEqual(createHmac('sha256', options.secret ?? '').update(signed).digest(), Buffer.from(header as string, 'hex'));
+    const signed =
+      options.signatureScheme === 'timestamp.body' ? Buffer.concat([Buffer.from(`${timestamp ?? ''}.`), raw]) : raw;
+    return (
+      /^[0-9a-f]{64}$/.test(header ?? '') &&
+      timingSafeEqual(
+        createHmac('sha256', options.secret ?? '')
+          .update(signed)
+          .digest(),
+        Buffer.from(header as string, 'hex'),
+      )
+    );
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -119,7 +129,15 @@ export async function startBrokenWallet(options: BrokenWalletOptions = {}): Prom
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const body = JSON.parse(raw.toString('utf8')) as Body;
-      const answer: Answer = honest && !signedBy(raw, req.headers['x-request-signature'] as string | undefined, req.headers['x-request-timestamp'] as string | undefined) ? { statusCode: 'ERR_INTEGRITY_CHECK_FAILED' } : rules(body, raw);
+      const answer: Answer =
+        honest &&
+        !signedBy(
+          raw,
+          req.headers['x-request-signature'] as string | undefined,
+          req.headers['x-request-timestamp'] as string | undefined,
+        )
+          ? { statusCode: 'ERR_INTEGRITY_CHECK_FAILED' }
+          : rules(body, raw);
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ balance: state.balance / 100, statusCode: answer.statusCode }));

@@ -20,15 +20,53 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'conformance-'));
   const operators = new OperatorDirectory(
     parseOperatorsConfig([
-      { id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' },
-      { id: 'numeric', name: 'Numeric', apiToken: 'numeric-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'JPY', callbackIdEncoding: 'number' },
-      { id: 'stamped', name: 'Stamped', apiToken: 'stamped-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR', signatureScheme: 'timestamp.body' },
+      {
+        id: 'acme',
+        name: 'Acme',
+        apiToken: 'acme-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'EUR',
+      },
+      {
+        id: 'numeric',
+        name: 'Numeric',
+        apiToken: 'numeric-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'JPY',
+        callbackIdEncoding: 'number',
+      },
+      {
+        id: 'stamped',
+        name: 'Stamped',
+        apiToken: 'stamped-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'EUR',
+        signatureScheme: 'timestamp.body',
+      },
     ]),
   );
-  sandbox = await startOperatorSandbox({ operators }, { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 });
+  sandbox = await startOperatorSandbox(
+    { operators },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL',
+      adminToken: undefined,
+      latencyMs: 0,
+    },
+  );
   broken = await startBrokenWallet({ mode: 'broken', betwinDelayMs: 3_300 });
   stakeOnly = await startBrokenWallet({ mode: 'stake_only_cancel', secret: SECRET });
-  stakeOnlyStamped = await startBrokenWallet({ mode: 'stake_only_cancel', secret: SECRET, signatureScheme: 'timestamp.body' });
+  stakeOnlyStamped = await startBrokenWallet({
+    mode: 'stake_only_cancel',
+    secret: SECRET,
+    signatureScheme: 'timestamp.body',
+  });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -50,22 +88,37 @@ describe('against the operator sandbox', () => {
   });
 
   it('with a signature over timestamp + "." + body, including the stale-timestamp check', async () => {
-    const report = await runConformance({ url: `${sandbox.url}/wallet/stamped`, secret: SECRET, signatureScheme: 'timestamp.body', playerId: 'stamped_player' });
+    const report = await runConformance({
+      url: `${sandbox.url}/wallet/stamped`,
+      secret: SECRET,
+      signatureScheme: 'timestamp.body',
+      playerId: 'stamped_player',
+    });
     expect(report.results.filter((result) => !result.pass)).toEqual([]);
-    expect(report.results.map((result) => result.name)).toContain('signature: a request with a stale X-Request-Timestamp is refused (timestamp.body)');
+    expect(report.results.map((result) => result.name)).toContain(
+      'signature: a request with a stale X-Request-Timestamp is refused (timestamp.body)',
+    );
     expect(report.results).toHaveLength(10);
     expect(formatReport(report)).toMatch(/signature over timestamp\.body\)\n[\s\S]*10\/10 passed$/);
   });
 
   it('with numeric ids and a currency without decimals, too', async () => {
-    const report = await runConformance({ url: `${sandbox.url}/wallet/numeric`, secret: SECRET, encoding: 'number', currency: 'JPY', playerId: 'yen_player' });
+    const report = await runConformance({
+      url: `${sandbox.url}/wallet/numeric`,
+      secret: SECRET,
+      encoding: 'number',
+      currency: 'JPY',
+      playerId: 'yen_player',
+    });
     expect(report.results.filter((result) => !result.pass)).toEqual([]);
   });
 
   it('with the wrong secret, the wallet is unusable and every check says why', async () => {
     const report = await runConformance({ url: `${sandbox.url}/wallet/acme`, secret: 'not-the-operator-secret-00' });
     expect(report.passed).toBe(false);
-    expect(report.results[0]?.reason).toMatch(/^not run: the wallet must know player conformance_player \(EUR\) and accept a win of 0 answered ERR_INTEGRITY_CHECK_FAILED, expected OK$/);
+    expect(report.results[0]?.reason).toMatch(
+      /^not run: the wallet must know player conformance_player \(EUR\) and accept a win of 0 answered ERR_INTEGRITY_CHECK_FAILED, expected OK$/,
+    );
   });
 });
 
@@ -74,7 +127,8 @@ describe('against a deliberately broken wallet', () => {
     const report = await runConformance({ url: broken.url, secret: SECRET });
     expect(report.passed).toBe(false);
     expect(report.results.filter((result) => result.pass)).toEqual([]);
-    const [signature, replay, reused, money, betwin, cancelUnknown, cancelKnown, cancelBetwin, time] = report.results.map((result) => result.reason);
+    const [signature, replay, reused, money, betwin, cancelUnknown, cancelKnown, cancelBetwin, time] =
+      report.results.map((result) => result.reason);
     expect(signature).toBe('a bet with a wrong signature answered OK, expected ERR_INTEGRITY_CHECK_FAILED');
     expect(replay).toMatch(/^the replay’s answer: balance [\d.]+, expected [\d.]+$/);
     expect(reused).toBe('its transactionId with amount 2 answered OK, expected not OK');
@@ -84,7 +138,9 @@ describe('against a deliberately broken wallet', () => {
     expect(cancelKnown).toMatch(/^after three cancels: balance [\d.-]+, expected [\d.-]+$/);
     // Overdrawn by the money check, this wallet refuses the betwin itself; the stake-only variant below reaches the cancel.
     expect(cancelBetwin).toBe('a betwin of 2 winning 5 answered ERR_NOT_ENOUGH_MONEY, expected OK');
-    expect(time).toMatch(/^2 answer\(s\) too late: betwin \d+ in 3\.\d\d s \(limit 3 s\), betwin \d+ in 3\.\d\d s \(limit 3 s\)$/);
+    expect(time).toMatch(
+      /^2 answer\(s\) too late: betwin \d+ in 3\.\d\d s \(limit 3 s\), betwin \d+ in 3\.\d\d s \(limit 3 s\)$/,
+    );
     const table = formatReport(report);
     expect(table.split('\n').filter((line) => / FAIL /.test(line))).toHaveLength(9);
     expect(table).toMatch(/0\/9 passed — the wallet is NOT conformant$/);
@@ -94,16 +150,31 @@ describe('against a deliberately broken wallet', () => {
     const report = await runConformance({ url: stakeOnly.url, secret: SECRET });
     expect(report.passed).toBe(false);
     expect(report.results.filter((result) => !result.pass)).toEqual([
-      { name: 'cancel: a betwin’s cancel gives back the stake and takes back the win', pass: false, reason: 'after the betwin’s cancel (the whole betwin is reversed): balance 104, expected 99' },
+      {
+        name: 'cancel: a betwin’s cancel gives back the stake and takes back the win',
+        pass: false,
+        reason: 'after the betwin’s cancel (the whole betwin is reversed): balance 104, expected 99',
+      },
     ]);
     expect(formatReport(report)).toMatch(/8\/9 passed — the wallet is NOT conformant$/);
   });
 
   it('with timestamp.body, a wallet that never checks the timestamp’s age fails the stale-timestamp check', async () => {
-    const report = await runConformance({ url: stakeOnlyStamped.url, secret: SECRET, signatureScheme: 'timestamp.body' });
+    const report = await runConformance({
+      url: stakeOnlyStamped.url,
+      secret: SECRET,
+      signatureScheme: 'timestamp.body',
+    });
     expect(report.results.filter((result) => !result.pass).map(({ name, reason }) => ({ name, reason }))).toEqual([
-      { name: 'cancel: a betwin’s cancel gives back the stake and takes back the win', reason: 'after the betwin’s cancel (the whole betwin is reversed): balance 104, expected 99' },
-      { name: 'signature: a request with a stale X-Request-Timestamp is refused (timestamp.body)', reason: 'a correctly signed bet whose X-Request-Timestamp is 10 minutes old answered OK, expected ERR_INTEGRITY_CHECK_FAILED' },
+      {
+        name: 'cancel: a betwin’s cancel gives back the stake and takes back the win',
+        reason: 'after the betwin’s cancel (the whole betwin is reversed): balance 104, expected 99',
+      },
+      {
+        name: 'signature: a request with a stale X-Request-Timestamp is refused (timestamp.body)',
+        reason:
+          'a correctly signed bet whose X-Request-Timestamp is 10 minutes old answered OK, expected ERR_INTEGRITY_CHECK_FAILED',
+      },
     ]);
   });
 });

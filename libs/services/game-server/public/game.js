@@ -9,9 +9,24 @@ import { Wheel } from './wheel.js';
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const ENDING_CODES = new Set(['SESSION_EXPIRED', 'SESSION_NOT_FOUND']);
-const BONUS_CODES = new Set(['BONUS_EXPIRED', 'BONUS_NOT_FOUND', 'BONUS_NOT_ACTIVE', 'FREE_SPIN_IN_PROGRESS', 'GAME_NOT_IN_BONUS', 'BONUS_CURRENCY_MISMATCH']);
+const BONUS_CODES = new Set([
+  'BONUS_EXPIRED',
+  'BONUS_NOT_FOUND',
+  'BONUS_NOT_ACTIVE',
+  'FREE_SPIN_IN_PROGRESS',
+  'GAME_NOT_IN_BONUS',
+  'BONUS_CURRENCY_MISMATCH',
+]);
 
-const state = { session: null, betIndex: 0, bonus: null, busy: false, machine: null, t: translator(navigator.language), money: null };
+const state = {
+  session: null,
+  betIndex: 0,
+  bonus: null,
+  busy: false,
+  machine: null,
+  t: translator(navigator.language),
+  money: null,
+};
 
 function setState(name) {
   $('app').dataset.state = name;
@@ -19,7 +34,8 @@ function setState(name) {
 
 function applyTexts() {
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = state.t(node.dataset.i18n);
-  for (const node of document.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', state.t(node.dataset.i18nLabel));
+  for (const node of document.querySelectorAll('[data-i18n-label]'))
+    node.setAttribute('aria-label', state.t(node.dataset.i18nLabel));
 }
 
 function say(kind, text) {
@@ -90,7 +106,11 @@ function showWinBanner(result) {
   if (feature) {
     const detail = document.createElement('div');
     detail.className = 'detail';
-    detail.textContent = state.t('feature', { games: feature.awardedGames, multiplier: feature.multiplier, amount: state.money(feature.win) });
+    detail.textContent = state.t('feature', {
+      games: feature.awardedGames,
+      multiplier: feature.multiplier,
+      amount: state.money(feature.win),
+    });
     banner.append(detail);
   }
   banner.hidden = false;
@@ -101,12 +121,25 @@ function describeWin(result) {
   const { outcome } = result;
   if (outcome.kind !== 'slot') return state.t('bigWin', { amount: state.money(result.win) });
   const names = new Map(state.session.layout.symbols.map((symbol) => [symbol.code, symbol.name]));
-  const parts = outcome.lineWins
-    .slice(0, 3)
-    .map((line) => state.t('lineWin', { line: line.line + 1, count: line.count, symbol: names.get(line.symbol) ?? line.symbol, amount: state.money(line.win) }));
+  const parts = outcome.lineWins.slice(0, 3).map((line) =>
+    state.t('lineWin', {
+      line: line.line + 1,
+      count: line.count,
+      symbol: names.get(line.symbol) ?? line.symbol,
+      amount: state.money(line.win),
+    }),
+  );
   if (outcome.lineWins.length > 3) parts.push('…');
-  if (outcome.scatterWin > 0) parts.push(state.t('scatterWin', { count: outcome.scatterCount, amount: state.money(outcome.scatterWin) }));
-  if (outcome.feature) parts.push(state.t('feature', { games: outcome.feature.awardedGames, multiplier: outcome.feature.multiplier, amount: state.money(outcome.feature.win) }));
+  if (outcome.scatterWin > 0)
+    parts.push(state.t('scatterWin', { count: outcome.scatterCount, amount: state.money(outcome.scatterWin) }));
+  if (outcome.feature)
+    parts.push(
+      state.t('feature', {
+        games: outcome.feature.awardedGames,
+        multiplier: outcome.feature.multiplier,
+        amount: state.money(outcome.feature.win),
+      }),
+    );
   return parts.length > 0 ? parts.join(' · ') : state.t('bigWin', { amount: state.money(result.win) });
 }
 
@@ -126,7 +159,9 @@ function takeBonus(bonus) {
   const elsewhere = bonus !== null && bonus.playable === false;
   const note = $('bonus-elsewhere');
   note.hidden = !elsewhere;
-  note.textContent = elsewhere ? state.t('bonusOtherCurrency', { total: bonus.spinsLeft, currency: bonus.currency }) : '';
+  note.textContent = elsewhere
+    ? state.t('bonusOtherCurrency', { total: bonus.spinsLeft, currency: bonus.currency })
+    : '';
   state.bonus = elsewhere ? null : bonus;
   showBonus(state.bonus);
 }
@@ -158,7 +193,10 @@ async function onSpin() {
     if (result.bonus.completed) {
       state.bonus = null;
       showBonus(bonus, { complete: true });
-      say('success', `${state.t('bonusComplete', { total: state.money(result.bonus.winSoFar) })}${result.bonus.capped || result.bonus.winCapLeft === 0 ? ` ${state.t('capReached')}` : ''}`);
+      say(
+        'success',
+        `${state.t('bonusComplete', { total: state.money(result.bonus.winSoFar) })}${result.bonus.capped || result.bonus.winCapLeft === 0 ? ` ${state.t('capReached')}` : ''}`,
+      );
     } else {
       state.bonus = bonus;
       showBonus(bonus);
@@ -173,7 +211,8 @@ async function onSpin() {
 
 async function refresh() {
   const answer = await loadSession(token);
-  if (!answer.ok) return ENDING_CODES.has(answer.code) ? fatal(answer.code) : say('error', state.t(errorKey(answer.code)));
+  if (!answer.ok)
+    return ENDING_CODES.has(answer.code) ? fatal(answer.code) : say('error', state.t(errorKey(answer.code)));
   state.session = answer.data;
   takeBonus(answer.data.activeBonus);
   showBalance(answer.data.balance);
@@ -211,14 +250,18 @@ async function start() {
   }
   takeBonus(session.activeBonus);
   showBalance(session.balance);
-  if (state.bonus) say('info', state.t('bonusStarts', { total: state.bonus.spinsLeft, bet: state.money(state.bonus.baseBet) }));
+  if (state.bonus)
+    say('info', state.t('bonusStarts', { total: state.bonus.spinsLeft, bet: state.money(state.bonus.baseBet) }));
   setBusy(false);
 
   $('spin').addEventListener('click', () => void onSpin());
   $('bet-down').addEventListener('click', () => changeBet(-1));
   $('bet-up').addEventListener('click', () => changeBet(1));
   document.addEventListener('keydown', (event) => {
-    if (event.code === 'Space' && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)) {
+    if (
+      event.code === 'Space' &&
+      !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)
+    ) {
       event.preventDefault();
       void onSpin();
     }

@@ -39,7 +39,8 @@ const TEXTS = {
     BONUS_NOT_FOUND: 'These free spins are no longer available.',
     BONUS_NOT_ACTIVE: 'These free spins are no longer available.',
     BONUS_CURRENCY_MISMATCH: 'These free spins are in another currency: open the game in their currency to play them.',
-    bonusOtherCurrency: 'You have {total} free spins in {currency}: they can be played only in a game opened in {currency}. Spins here are paid.',
+    bonusOtherCurrency:
+      'You have {total} free spins in {currency}: they can be played only in a game opened in {currency}. Spins here are paid.',
     NETWORK: 'Connection lost. Please check your connection and try again.',
     ERROR: 'Something went wrong. Please try again.',
   },
@@ -80,7 +81,8 @@ const TEXTS = {
     BONUS_NOT_FOUND: '이 무료 스핀은 더 이상 사용할 수 없습니다.',
     BONUS_NOT_ACTIVE: '이 무료 스핀은 더 이상 사용할 수 없습니다.',
     BONUS_CURRENCY_MISMATCH: '이 무료 스핀은 다른 통화입니다: 해당 통화로 게임을 열어 사용하세요.',
-    bonusOtherCurrency: '{currency} 무료 스핀 {total}회가 있습니다: {currency}(으)로 연 게임에서만 사용할 수 있습니다. 여기서의 스핀은 유료입니다.',
+    bonusOtherCurrency:
+      '{currency} 무료 스핀 {total}회가 있습니다: {currency}(으)로 연 게임에서만 사용할 수 있습니다. 여기서의 스핀은 유료입니다.',
     NETWORK: '연결이 끊어졌습니다. 연결을 확인하고 다시 시도해 주세요.',
     ERROR: '문제가 발생했습니다. 다시 시도해 주세요.',
   },
@@ -109,7 +111,8 @@ const TEXTS = {
     lineWin: 'ライン {line}：{symbol} ×{count} で {amount}',
     scatterWin: 'スキャッター {count} 個で {amount}',
     INSUFFICIENT_FUNDS: '残高が不足しています。ラウンドはキャンセルされ、引き落としはありません。',
-    PLAYER_NOT_AUTHENTICATED: 'カジノがアカウントを確認できませんでした。ラウンドはキャンセルされました。もう一度ログインしてください。',
+    PLAYER_NOT_AUTHENTICATED:
+      'カジノがアカウントを確認できませんでした。ラウンドはキャンセルされました。もう一度ログインしてください。',
     BET_REJECTED: 'カジノがベットを受け付けませんでした。ラウンドはキャンセルされ、引き落としはありません。',
     WALLET_UNAVAILABLE: 'カジノのウォレットが応答していません。ラウンドは自動的に完了または返金されます。',
     SERVICE_UNAVAILABLE: 'ただいま混み合っています。もう一度お試しください。',
@@ -121,7 +124,8 @@ const TEXTS = {
     BONUS_NOT_FOUND: 'このフリースピンはもう利用できません。',
     BONUS_NOT_ACTIVE: 'このフリースピンはもう利用できません。',
     BONUS_CURRENCY_MISMATCH: 'このフリースピンは別の通貨です。その通貨でゲームを開いてください。',
-    bonusOtherCurrency: '{currency} のフリースピンが {total} 回あります。{currency} で開いたゲームでのみ使えます。ここでのスピンは有料です。',
+    bonusOtherCurrency:
+      '{currency} のフリースピンが {total} 回あります。{currency} で開いたゲームでのみ使えます。ここでのスピンは有料です。',
     NETWORK: '接続が切れました。接続を確認して、もう一度お試しください。',
     ERROR: '問題が発生しました。もう一度お試しください。',
   },
@@ -172,7 +176,9 @@ export const SUPPORTED_LANGUAGES = Object.keys(TEXTS);
 
 /** `zh-CN` → `zh`; a language without texts → `en`. */
 export function languageOf(tag) {
-  const base = String(tag || '').toLowerCase().split(/[-_]/)[0];
+  const base = String(tag || '')
+    .toLowerCase()
+    .split(/[-_]/)[0];
   return Object.hasOwn(TEXTS, base) ? base : 'en';
 }
 
@@ -180,7 +186,9 @@ export function translator(tag) {
   const texts = TEXTS[languageOf(tag)];
   return (key, values = {}) => {
     const template = texts[key] ?? TEXTS.en[key] ?? key;
-    return template.replace(/\{(\w+)\}/g, (match, name) => (Object.hasOwn(values, name) ? String(values[name]) : match));
+    return template.replace(/\{(\w+)\}/g, (match, name) =>
+      Object.hasOwn(values, name) ? String(values[name]) : match,
+    );
   };
 }
 

@@ -9,35 +9,62 @@ const ROYAL = { Ace: ['A', 'red'], King: ['K', 'blue'], Queen: ['Q', 'purple'], 
 
 const GEMS = [
   // diamond
-  (c) => `<polygon points="50,6 90,40 50,94 10,40" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><polygon points="50,6 66,40 50,94 34,40" fill="#ffffff" opacity="0.18"/><polygon points="10,40 90,40 72,22 28,22" fill="#ffffff" opacity="0.22"/>`,
+  (c) =>
+    `<polygon points="50,6 90,40 50,94 10,40" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><polygon points="50,6 66,40 50,94 34,40" fill="#ffffff" opacity="0.18"/><polygon points="10,40 90,40 72,22 28,22" fill="#ffffff" opacity="0.22"/>`,
   // round brilliant
-  (c) => `<circle cx="50" cy="52" r="38" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><polygon points="50,22 76,38 70,68 30,68 24,38" fill="#ffffff" opacity="0.2"/><circle cx="38" cy="36" r="8" fill="#ffffff" opacity="0.55"/>`,
+  (c) =>
+    `<circle cx="50" cy="52" r="38" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><polygon points="50,22 76,38 70,68 30,68 24,38" fill="#ffffff" opacity="0.2"/><circle cx="38" cy="36" r="8" fill="#ffffff" opacity="0.55"/>`,
   // hexagon
-  (c) => `<polygon points="50,8 88,30 88,72 50,94 12,72 12,30" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><polygon points="50,24 72,37 72,63 50,76 28,63 28,37" fill="#ffffff" opacity="0.2"/>`,
+  (c) =>
+    `<polygon points="50,8 88,30 88,72 50,94 12,72 12,30" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><polygon points="50,24 72,37 72,63 50,76 28,63 28,37" fill="#ffffff" opacity="0.2"/>`,
   // heart
-  (c) => `<path d="M50 90 C10 62 8 34 28 22 C40 15 48 22 50 30 C52 22 60 15 72 22 C92 34 90 62 50 90 Z" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><ellipse cx="34" cy="34" rx="8" ry="5" fill="#ffffff" opacity="0.5"/>`,
+  (c) =>
+    `<path d="M50 90 C10 62 8 34 28 22 C40 15 48 22 50 30 C52 22 60 15 72 22 C92 34 90 62 50 90 Z" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><ellipse cx="34" cy="34" rx="8" ry="5" fill="#ffffff" opacity="0.5"/>`,
   // emerald cut
-  (c) => `<polygon points="30,10 70,10 88,30 88,70 70,90 30,90 12,70 12,30" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><rect x="30" y="28" width="40" height="44" fill="#ffffff" opacity="0.18"/>`,
+  (c) =>
+    `<polygon points="30,10 70,10 88,30 88,70 70,90 30,90 12,70 12,30" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><rect x="30" y="28" width="40" height="44" fill="#ffffff" opacity="0.18"/>`,
   // shield
-  (c) => `<path d="M50 6 L86 20 L80 62 Q72 82 50 94 Q28 82 20 62 L14 20 Z" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><path d="M50 18 L74 27 L70 58 Q64 72 50 80 Z" fill="#ffffff" opacity="0.2"/>`,
+  (c) =>
+    `<path d="M50 6 L86 20 L80 62 Q72 82 50 94 Q28 82 20 62 L14 20 Z" fill="url(#g-${c})" stroke="#0b0714" stroke-width="3"/><path d="M50 18 L74 27 L70 58 Q64 72 50 80 Z" fill="#ffffff" opacity="0.2"/>`,
 ];
 
 const NAMED = {
   Cherry: () =>
     '<path d="M50 14 Q40 40 30 58 M50 14 Q62 40 70 56" stroke="#2e7d32" stroke-width="5" fill="none"/><path d="M50 14 Q66 8 78 18 Q64 24 50 14Z" fill="#43a047"/><circle cx="30" cy="68" r="20" fill="url(#g-red)" stroke="#3b0000" stroke-width="3"/><circle cx="70" cy="66" r="20" fill="url(#g-red)" stroke="#3b0000" stroke-width="3"/><circle cx="24" cy="61" r="5" fill="#fff" opacity="0.6"/><circle cx="64" cy="59" r="5" fill="#fff" opacity="0.6"/>',
-  Lemon: () => '<ellipse cx="50" cy="54" rx="40" ry="30" fill="url(#g-yellow)" stroke="#5d4300" stroke-width="3"/><ellipse cx="38" cy="44" rx="10" ry="5" fill="#fff" opacity="0.55"/>',
+  Lemon: () =>
+    '<ellipse cx="50" cy="54" rx="40" ry="30" fill="url(#g-yellow)" stroke="#5d4300" stroke-width="3"/><ellipse cx="38" cy="44" rx="10" ry="5" fill="#fff" opacity="0.55"/>',
   Orange: () =>
     '<circle cx="50" cy="56" r="36" fill="url(#g-orange)" stroke="#4e2300" stroke-width="3"/><path d="M50 20 Q62 8 74 14 Q64 26 50 20Z" fill="#43a047"/><circle cx="38" cy="44" r="7" fill="#fff" opacity="0.5"/>',
-  Plum: () => '<ellipse cx="50" cy="56" rx="32" ry="36" fill="url(#g-purple)" stroke="#2a0a3a" stroke-width="3"/><path d="M50 22 Q50 38 48 56" stroke="#2a0a3a" stroke-width="2" fill="none" opacity="0.5"/><ellipse cx="38" cy="42" rx="6" ry="9" fill="#fff" opacity="0.45"/>',
+  Plum: () =>
+    '<ellipse cx="50" cy="56" rx="32" ry="36" fill="url(#g-purple)" stroke="#2a0a3a" stroke-width="3"/><path d="M50 22 Q50 38 48 56" stroke="#2a0a3a" stroke-width="2" fill="none" opacity="0.5"/><ellipse cx="38" cy="42" rx="6" ry="9" fill="#fff" opacity="0.45"/>',
   Grapes: () =>
-    [[50, 30], [36, 44], [64, 44], [50, 52], [30, 60], [70, 60], [42, 70], [58, 70], [50, 86]]
+    [
+      [50, 30],
+      [36, 44],
+      [64, 44],
+      [50, 52],
+      [30, 60],
+      [70, 60],
+      [42, 70],
+      [58, 70],
+      [50, 86],
+    ]
       .map(([x, y]) => `<circle cx="${x}" cy="${y}" r="12" fill="url(#g-purple)" stroke="#2a0a3a" stroke-width="2.5"/>`)
       .join('') + '<path d="M50 18 Q56 6 68 8" stroke="#2e7d32" stroke-width="5" fill="none"/>',
   Melon: () =>
     '<path d="M8 40 A42 42 0 0 0 92 40 Z" fill="url(#g-green)" stroke="#0d3b12" stroke-width="3"/><path d="M16 42 A34 34 0 0 0 84 42 Z" fill="url(#g-red)"/><g fill="#1a0a0a">' +
-    [[34, 54], [50, 60], [66, 54], [42, 66], [58, 66]].map(([x, y]) => `<ellipse cx="${x}" cy="${y}" rx="2.5" ry="4"/>`).join('') +
+    [
+      [34, 54],
+      [50, 60],
+      [66, 54],
+      [42, 66],
+      [58, 66],
+    ]
+      .map(([x, y]) => `<ellipse cx="${x}" cy="${y}" rx="2.5" ry="4"/>`)
+      .join('') +
     '</g>',
-  Seven: () => '<text x="50" y="80" text-anchor="middle" font-size="86" font-weight="900" font-style="italic" fill="url(#g-red)" stroke="#fff3b0" stroke-width="4" paint-order="stroke">7</text>',
+  Seven: () =>
+    '<text x="50" y="80" text-anchor="middle" font-size="86" font-weight="900" font-style="italic" fill="url(#g-red)" stroke="#fff3b0" stroke-width="4" paint-order="stroke">7</text>',
   Bar: () =>
     '<rect x="8" y="30" width="84" height="40" rx="8" fill="#111" stroke="url(#g-gold)" stroke-width="5"/><text x="50" y="61" text-anchor="middle" font-size="28" font-weight="900" fill="url(#g-gold)">BAR</text>',
   'Gold Coin': () =>
@@ -47,7 +74,10 @@ const NAMED = {
 };
 
 function escapeText(text) {
-  return String(text).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]);
+  return String(text).replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char],
+  );
 }
 
 function wildArt() {

@@ -2,7 +2,18 @@
 // until the drawn segment stops under the pointer. Slices are drawn equal; the odds are the
 // game's, not the slices' widths.
 
-const COLOURS = ['#7b1fa2', '#1565c0', '#c62828', '#00897b', '#ef6c00', '#283593', '#ad1457', '#2e7d32', '#4e342e', '#00838f'];
+const COLOURS = [
+  '#7b1fa2',
+  '#1565c0',
+  '#c62828',
+  '#00897b',
+  '#ef6c00',
+  '#283593',
+  '#ad1457',
+  '#2e7d32',
+  '#4e342e',
+  '#00838f',
+];
 const NS = 'http://www.w3.org/2000/svg';
 
 function element(name, attributes) {
@@ -22,9 +33,22 @@ export class Wheel {
       const from = ((index * slice - 90) * Math.PI) / 180;
       const to = (((index + 1) * slice - 90) * Math.PI) / 180;
       const path = `M0 0 L${(98 * Math.cos(from)).toFixed(2)} ${(98 * Math.sin(from)).toFixed(2)} A98 98 0 0 1 ${(98 * Math.cos(to)).toFixed(2)} ${(98 * Math.sin(to)).toFixed(2)} Z`;
-      svg.append(element('path', { d: path, fill: multiplier === 0 ? '#2b2440' : COLOURS[index % COLOURS.length], stroke: '#f5c451', 'stroke-width': 1.2 }));
+      svg.append(
+        element('path', {
+          d: path,
+          fill: multiplier === 0 ? '#2b2440' : COLOURS[index % COLOURS.length],
+          stroke: '#f5c451',
+          'stroke-width': 1.2,
+        }),
+      );
       const middle = index * slice + slice / 2;
-      const label = element('text', { x: 0, y: -70, 'text-anchor': 'middle', 'font-size': multiplier >= 10 ? 15 : 17, transform: `rotate(${middle})` });
+      const label = element('text', {
+        x: 0,
+        y: -70,
+        'text-anchor': 'middle',
+        'font-size': multiplier >= 10 ? 15 : 17,
+        transform: `rotate(${middle})`,
+      });
       label.textContent = multiplier === 0 ? '0' : `×${multiplier}`;
       svg.append(label);
     });

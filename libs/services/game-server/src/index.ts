@@ -16,7 +16,12 @@ export {
 export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { GameTable, layoutOf } from './catalog/game-table.js';
 export { cryptoRng } from './rounds/crypto-rng.js';
-export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox, type RoundOutboxOptions } from './rounds/round-outbox.js';
+export {
+  ROUND_OUTBOX_CHECKPOINT,
+  startRoundOutbox,
+  type RoundOutbox,
+  type RoundOutboxOptions,
+} from './rounds/round-outbox.js';
 export { heldCheckpoints, type HoldBack } from './rounds/held-checkpoints.js';
 export { outcomeView } from './rounds/outcome-view.js';
 export { stakeRequestOf } from './rounds/paid-rounds.js';

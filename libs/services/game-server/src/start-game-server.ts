@@ -86,7 +86,18 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   });
 
   let accepting = true;
-  const app = createGameServerApp({ store, sessions, table, ledger: round.ledger, balances: round.balances, rounds, spins, operators: deps.operators, ready: () => accepting, logger });
+  const app = createGameServerApp({
+    store,
+    sessions,
+    table,
+    ledger: round.ledger,
+    balances: round.balances,
+    rounds,
+    spins,
+    operators: deps.operators,
+    ready: () => accepting,
+    logger,
+  });
   const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
     await once(server, 'listening');

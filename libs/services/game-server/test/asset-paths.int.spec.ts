@@ -48,7 +48,9 @@ describe('GET /assets/… outside the asset directory', () => {
     const answer = await rawGet(stack.gameServer.url, path);
     expect({ path, status: answer.status }).toEqual({ path, status: 404 });
     expect(JSON.parse(answer.body)).toMatchObject({ success: false, data: null, error: { code: 'ROUTE_NOT_FOUND' } });
-    expect(stack.logs.slice(before).filter((line) => line.includes('"level":"error"') || line.includes('request failed'))).toEqual([]);
+    expect(
+      stack.logs.slice(before).filter((line) => line.includes('"level":"error"') || line.includes('request failed')),
+    ).toEqual([]);
   });
 
   it('still serves the files that are there', async () => {

@@ -20,12 +20,26 @@ afterAll(async () => {
 
 describe('a KRW bonus call of an operator whose default currency is EUR', () => {
   it('is registered in KRW, shown but not played in a EUR session (spins there are paid), and played in a KRW session', async () => {
-    const issueId = await stack.registerFreeSpins({ playerId: 'won_player', gameIds: [101], spinAmount: 2, callAmount: 50_000, baseBetAmount: 200, currency: 'KRW' });
-    expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({ currency: 'KRW', callAmount: 50_000, baseBetAmount: 200 });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'won_player',
+      gameIds: [101],
+      spinAmount: 2,
+      callAmount: 50_000,
+      baseBetAmount: 200,
+      currency: 'KRW',
+    });
+    expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({
+      currency: 'KRW',
+      callAmount: 50_000,
+      baseBetAmount: 200,
+    });
 
     const eur = await stack.launch('won_player', 101);
     const view = playerSessionResponse.parse((await stack.session(eur.token)).body).data;
-    expect(view).toMatchObject({ currency: 'EUR', activeBonus: { issueId, currency: 'KRW', playable: false, baseBet: 200, winCap: 50_000, spinsLeft: 2 } });
+    expect(view).toMatchObject({
+      currency: 'EUR',
+      activeBonus: { issueId, currency: 'KRW', playable: false, baseBet: 200, winCap: 50_000, spinsLeft: 2 },
+    });
 
     // Asked to play it here: refused, nothing started. Without a bet: a paid spin, which needs one.
     const refused = await stack.spin(eur.token, { issueId });
@@ -38,11 +52,21 @@ describe('a KRW bonus call of an operator whose default currency is EUR', () => 
     expect(bet).toMatchObject({ currency: 'EUR', amountMinor: 20, isBonusBusy: true });
 
     const krw = await stack.launch('won_player', 101, { currency: 'KRW' });
-    expect(playerSessionResponse.parse((await stack.session(krw.token)).body).data).toMatchObject({ currency: 'KRW', activeBonus: { issueId, currency: 'KRW', playable: true } });
+    expect(playerSessionResponse.parse((await stack.session(krw.token)).body).data).toMatchObject({
+      currency: 'KRW',
+      activeBonus: { issueId, currency: 'KRW', playable: true },
+    });
     const free = spinResponse.parse((await stack.spin(krw.token, { issueId })).body).data;
-    expect(free).toMatchObject({ kind: 'free', currency: 'KRW', bet: 200, bonus: { issueId, spinNumber: 1, spinsLeft: 1 } });
+    expect(free).toMatchObject({
+      kind: 'free',
+      currency: 'KRW',
+      bet: 200,
+      bonus: { issueId, spinNumber: 1, spinsLeft: 1 },
+    });
     const win = await eventually(() => {
-      const found = stack.publishedFor('won_player').find((request) => request.command === 'win' && request.roundId === free.roundId);
+      const found = stack
+        .publishedFor('won_player')
+        .find((request) => request.command === 'win' && request.roundId === free.roundId);
       expect(found).toBeDefined();
       return found;
     });
@@ -50,7 +74,25 @@ describe('a KRW bonus call of an operator whose default currency is EUR', () => 
   });
 
   it('is refused at registration in a currency the operator does not allow, and with a base bet that is a EUR level but not a KRW one', async () => {
-    await expect(stack.registerFreeSpins({ playerId: 'usd_player', gameIds: [101], spinAmount: 2, callAmount: 50, baseBetAmount: 0.2, currency: 'USD' })).rejects.toThrow(/422.*CURRENCY_NOT_ALLOWED/);
-    await expect(stack.registerFreeSpins({ playerId: 'usd_player', gameIds: [101], spinAmount: 2, callAmount: 50_000, baseBetAmount: 20, currency: 'KRW' })).rejects.toThrow(/422.*BET_LEVEL_NOT_AVAILABLE/);
+    await expect(
+      stack.registerFreeSpins({
+        playerId: 'usd_player',
+        gameIds: [101],
+        spinAmount: 2,
+        callAmount: 50,
+        baseBetAmount: 0.2,
+        currency: 'USD',
+      }),
+    ).rejects.toThrow(/422.*CURRENCY_NOT_ALLOWED/);
+    await expect(
+      stack.registerFreeSpins({
+        playerId: 'usd_player',
+        gameIds: [101],
+        spinAmount: 2,
+        callAmount: 50_000,
+        baseBetAmount: 20,
+        currency: 'KRW',
+      }),
+    ).rejects.toThrow(/422.*BET_LEVEL_NOT_AVAILABLE/);
   });
 });

@@ -18,10 +18,26 @@ describe('a Free Spin Bonus of 10 spins, played through the game-server (DESIGN 
   });
 
   it('plays 10 free rounds, counts the spins down, sends one win per round with bonusId = issueId, and completes', async () => {
-    const issueId = await stack.registerFreeSpins({ playerId: 'free_ten', gameIds: [101, 102], spinAmount: 10, callAmount: 500, baseBetAmount: 0.4 });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'free_ten',
+      gameIds: [101, 102],
+      spinAmount: 10,
+      callAmount: 500,
+      baseBetAmount: 0.4,
+    });
     const { token } = await stack.launch('free_ten', 102);
     const before = playerSessionResponse.parse((await stack.session(token)).body).data.activeBonus;
-    expect(before).toMatchObject({ issueId, spinAmount: 10, spinsLeft: 10, spinsUsed: 0, baseBet: 0.4, winSoFar: 0, winCap: 500, winCapLeft: 500, status: 'active' });
+    expect(before).toMatchObject({
+      issueId,
+      spinAmount: 10,
+      spinsLeft: 10,
+      spinsUsed: 0,
+      baseBet: 0.4,
+      winSoFar: 0,
+      winCap: 500,
+      winCapLeft: 500,
+      status: 'active',
+    });
 
     const roundIds: number[] = [];
     let winSoFar = 0;
@@ -31,7 +47,11 @@ describe('a Free Spin Bonus of 10 spins, played through the game-server (DESIGN 
       expect(response.status).toBe(200);
       const result = spinResponse.parse(response.body).data;
       winSoFar = Math.round((winSoFar + result.win) * 100) / 100;
-      expect(result).toMatchObject({ kind: 'free', bet: 0.4, bonus: { issueId, spinNumber: spin, spinsLeft: 10 - spin, winSoFar, capped: false, completed: spin === 10 } });
+      expect(result).toMatchObject({
+        kind: 'free',
+        bet: 0.4,
+        bonus: { issueId, spinNumber: spin, spinsLeft: 10 - spin, winSoFar, capped: false, completed: spin === 10 },
+      });
       roundIds.push(result.roundId);
     }
     expect(new Set(roundIds).size).toBe(10);
@@ -54,13 +74,24 @@ describe('a Free Spin Bonus of 10 spins, played through the game-server (DESIGN 
   });
 
   it('sets isBonusBusy on a paid bet in another game while the bonus is active (D21), and not after', async () => {
-    const issueId = await stack.registerFreeSpins({ playerId: 'busy', gameIds: [101], spinAmount: 1, callAmount: 100, baseBetAmount: 0.2 });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'busy',
+      gameIds: [101],
+      spinAmount: 1,
+      callAmount: 100,
+      baseBetAmount: 0.2,
+    });
     const other = await stack.launch('busy', 103);
     expect((await stack.spin(other.token, { bet: 0.25 })).status).toBe(200);
     const bonusGame = await stack.launch('busy', 101);
-    expect(spinResponse.parse((await stack.spin(bonusGame.token, {})).body).data.bonus).toMatchObject({ issueId, completed: true });
+    expect(spinResponse.parse((await stack.spin(bonusGame.token, {})).body).data.bonus).toMatchObject({
+      issueId,
+      completed: true,
+    });
     expect((await stack.spin(other.token, { bet: 0.25 })).status).toBe(200);
-    const bets = stack.publishedFor('busy').flatMap((request) => (request.command === 'bet' ? [request.isBonusBusy] : []));
+    const bets = stack
+      .publishedFor('busy')
+      .flatMap((request) => (request.command === 'bet' ? [request.isBonusBusy] : []));
     expect(bets).toEqual([true, false]);
   });
 
@@ -82,7 +113,9 @@ describe('a Free Spin Bonus whose win cap is reached on spin 3', () => {
     if (!model) throw new Error('lotus-garden model missing');
     for (let seed = 0; seed < 10_000; seed++) {
       const rng = createSeededRng(`cap-${seed}`);
-      const rounds = [0, 1, 2].map(() => playRound({ model, profile: 'standard', betMinor: baseBetMinor, rng }).winMinor);
+      const rounds = [0, 1, 2].map(
+        () => playRound({ model, profile: 'standard', betMinor: baseBetMinor, rng }).winMinor,
+      );
       const [first = 0, second = 0, third = 0] = rounds;
       if (third >= 2) return { seed: `cap-${seed}`, capMinor: first + second + third - 1, rawWins: rounds };
     }
@@ -98,15 +131,30 @@ describe('a Free Spin Bonus whose win cap is reached on spin 3', () => {
 
   it('completes on spin 3 with total win = callAmount, the third win capped, the spins left forfeited', async () => {
     const callAmount = chosen.capMinor / 100;
-    const issueId = await stack.registerFreeSpins({ playerId: 'capped', gameIds: [101], spinAmount: 10, callAmount, baseBetAmount: baseBetMinor / 100 });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'capped',
+      gameIds: [101],
+      spinAmount: 10,
+      callAmount,
+      baseBetAmount: baseBetMinor / 100,
+    });
     const { token } = await stack.launch('capped', 101);
     const results = [];
     for (let spin = 1; spin <= 3; spin++) results.push(spinResponse.parse((await stack.spin(token, {})).body).data);
-    expect(results.map((result) => Math.round(result.win * 100))).toEqual([chosen.rawWins[0], chosen.rawWins[1], (chosen.rawWins[2] ?? 0) - 1]);
+    expect(results.map((result) => Math.round(result.win * 100))).toEqual([
+      chosen.rawWins[0],
+      chosen.rawWins[1],
+      (chosen.rawWins[2] ?? 0) - 1,
+    ]);
     expect(results.map((result) => result.bonus?.completed)).toEqual([false, false, true]);
     expect(results[2]?.bonus).toMatchObject({ capped: true, winSoFar: callAmount, winCapLeft: 0, spinsLeft: 7 });
 
-    expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({ status: 'completed', totalWin: callAmount, winCapLeft: 0, spinsUsed: 3 });
+    expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({
+      status: 'completed',
+      totalWin: callAmount,
+      winCapLeft: 0,
+      spinsUsed: 3,
+    });
     // The bonus is over: the next spin is a paid one, at a bet level.
     const next = await stack.spin(token, {});
     expect(next.body.error.code).toBe('VALIDATION_FAILED');

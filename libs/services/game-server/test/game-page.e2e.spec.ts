@@ -13,7 +13,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { Stack } from './support/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENSHOT = resolve(import.meta.dirname, '../../../../test-output/game-page.png');
 const hasChromium = existsSync(CHROMIUM);
 
@@ -51,7 +60,11 @@ describe('the game page’s files', () => {
       ['assets/symbols.js', 'javascript'],
     ] as const) {
       const response = await fetch(new URL(asset, base));
-      expect({ asset, status: response.status, type: response.headers.get('content-type') ?? '' }).toEqual({ asset, status: 200, type: expect.stringContaining(type) });
+      expect({ asset, status: response.status, type: response.headers.get('content-type') ?? '' }).toEqual({
+        asset,
+        status: 200,
+        type: expect.stringContaining(type),
+      });
     }
     expect(html).not.toMatch(/https?:\/\//);
     expect((await fetch(new URL('assets/nothing.js', base))).status).toBe(404);
@@ -75,7 +88,12 @@ describe('the game page in Chromium', () => {
 
   beforeAll(async () => {
     profile = mkdtempSync(join(tmpdir(), 'game-page-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 800 },
+    });
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
@@ -94,9 +112,19 @@ describe('the game page in Chromium', () => {
   const idleAnd = (id: string, text: string | null, differs = false) =>
     page.waitForFunction(
       ([elementId, expected, negate]) => {
-        const doc = (globalThis as unknown as { document: { getElementById(id: string): { dataset: Record<string, string | undefined>; textContent: string | null } | null } }).document;
+        const doc = (
+          globalThis as unknown as {
+            document: {
+              getElementById(
+                id: string,
+              ): { dataset: Record<string, string | undefined>; textContent: string | null } | null;
+            };
+          }
+        ).document;
         const shown = doc.getElementById(elementId)?.textContent ?? null;
-        return doc.getElementById('app')?.dataset['state'] === 'idle' && (negate ? shown !== expected : shown === expected);
+        return (
+          doc.getElementById('app')?.dataset['state'] === 'idle' && (negate ? shown !== expected : shown === expected)
+        );
       },
       [id, text, differs] as const,
       { timeout: 10_000 },
@@ -104,12 +132,30 @@ describe('the game page in Chromium', () => {
   const idleWith = (spinsLeft: number) => idleAnd('spins-left', String(spinsLeft));
 
   it('names a bonus of another currency as not playable here and plays paid spins (D6 amended)', async () => {
-    await stack.registerFreeSpins({ playerId: 'browser_krw', gameIds: [101], spinAmount: 3, callAmount: 50_000, baseBetAmount: 200, currency: 'KRW' });
+    await stack.registerFreeSpins({
+      playerId: 'browser_krw',
+      gameIds: [101],
+      spinAmount: 3,
+      callAmount: 50_000,
+      baseBetAmount: 200,
+      currency: 'KRW',
+    });
     const { url } = await stack.launch('browser_krw', 101, { language: 'en' });
     await page.goto(url);
-    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null } }).document.getElementById('app')?.dataset['state'] === 'idle', undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as {
+            document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
+          }
+        ).document.getElementById('app')?.dataset['state'] === 'idle',
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await page.locator('#bonus-elsewhere').isVisible()).toBe(true);
-    expect(await page.locator('#bonus-elsewhere').textContent()).toBe('You have 3 free spins in KRW: they can be played only in a game opened in KRW. Spins here are paid.');
+    expect(await page.locator('#bonus-elsewhere').textContent()).toBe(
+      'You have 3 free spins in KRW: they can be played only in a game opened in KRW. Spins here are paid.',
+    );
     expect(await page.locator('#bonus').isVisible()).toBe(false);
     expect(await page.locator('#spin-label').textContent()).toBe('Spin');
     expect(await page.locator('#bet').textContent()).toBe('€0.20');
@@ -118,7 +164,13 @@ describe('the game page in Chromium', () => {
 
   it('plays a free-spin bonus to completion by clicking, the badge counting down, then a paid spin', async () => {
     const spins = 5;
-    const issueId = await stack.registerFreeSpins({ playerId: 'browser_player', gameIds: [201], spinAmount: spins, callAmount: 100, baseBetAmount: 0.5 });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'browser_player',
+      gameIds: [201],
+      spinAmount: spins,
+      callAmount: 100,
+      baseBetAmount: 0.5,
+    });
     stack.fund('browser_player', 100);
     const { url } = await stack.launch('browser_player', 201, { language: 'en' });
 
@@ -149,12 +201,18 @@ describe('the game page in Chromium', () => {
     await idleAnd('round-id', lastRound, true);
     const transactions = await eventually(() => {
       const found = stack.transactions('browser_player');
-      expect(found.map((transaction) => transaction.command)).toEqual([...Array<string>(spins).fill('win'), 'bet', 'win']);
+      expect(found.map((transaction) => transaction.command)).toEqual([
+        ...Array<string>(spins).fill('win'),
+        'bet',
+        'win',
+      ]);
       return found;
     });
     const paidWinMinor = transactions[spins + 1]?.creditMinor ?? 0;
     expect(await page.locator('#win').textContent()).toBe(`€${(paidWinMinor / 100).toFixed(2)}`);
-    expect(await page.locator('#balance').textContent()).toBe(`€${((stack.balanceMinor('browser_player') ?? 0) / 100).toFixed(2)}`);
+    expect(await page.locator('#balance').textContent()).toBe(
+      `€${((stack.balanceMinor('browser_player') ?? 0) / 100).toFixed(2)}`,
+    );
     expect(pageErrors).toEqual([]);
 
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });

@@ -29,8 +29,23 @@ describe('a paid spin (DESIGN flow 3)', () => {
       expect(found.map((request) => request.command)).toEqual(['bet', 'win']);
       return found;
     });
-    expect(requests[0]).toMatchObject({ command: 'bet', roundId: result.roundId, amountMinor: 100, isBonusBusy: false, bonusId: 0, gameId: 101, providerId: 1, currency: 'EUR' });
-    expect(requests[1]).toMatchObject({ command: 'win', roundId: result.roundId, amountMinor: Math.round(result.win * 100), isRoundFinished: true, bonusId: 0 });
+    expect(requests[0]).toMatchObject({
+      command: 'bet',
+      roundId: result.roundId,
+      amountMinor: 100,
+      isBonusBusy: false,
+      bonusId: 0,
+      gameId: 101,
+      providerId: 1,
+      currency: 'EUR',
+    });
+    expect(requests[1]).toMatchObject({
+      command: 'win',
+      roundId: result.roundId,
+      amountMinor: Math.round(result.win * 100),
+      isRoundFinished: true,
+      bonusId: 0,
+    });
     await eventually(() => expect(stack.balanceMinor('paid_ok')).toBe(5000 - 100 + Math.round(result.win * 100)));
     expect(result.balance).toBe((5000 - 100 + Math.round(result.win * 100)) / 100);
   });
@@ -46,7 +61,12 @@ describe('a paid spin (DESIGN flow 3)', () => {
       expect(found).toHaveLength(1);
       return found;
     });
-    expect(requests[0]).toMatchObject({ command: 'betwin', roundId: result.roundId, betMinor: 50, winMinor: Math.round(result.win * 100) });
+    expect(requests[0]).toMatchObject({
+      command: 'betwin',
+      roundId: result.roundId,
+      betMinor: 50,
+      winMinor: Math.round(result.win * 100),
+    });
     expect(stack.balanceMinor('paid_instant')).toBe(10_000 - 50 + Math.round(result.win * 100));
     expect(result.balance).toBe((stack.balanceMinor('paid_instant') ?? Number.NaN) / 100);
   });
@@ -72,8 +92,22 @@ describe('a paid spin (DESIGN flow 3)', () => {
 
 describe('a paid spin the wallet refuses: no win is sent and the round is canceled', () => {
   it.each([
-    ['insufficient funds (a real balance too low)', 'refuse_money', null, 409, 'INSUFFICIENT_FUNDS', 'ERR_NOT_ENOUGH_MONEY'],
-    ['not authenticated', 'refuse_auth', 'ERR_NOT_AUTHENTICATED', 403, 'PLAYER_NOT_AUTHENTICATED', 'ERR_NOT_AUTHENTICATED'],
+    [
+      'insufficient funds (a real balance too low)',
+      'refuse_money',
+      null,
+      409,
+      'INSUFFICIENT_FUNDS',
+      'ERR_NOT_ENOUGH_MONEY',
+    ],
+    [
+      'not authenticated',
+      'refuse_auth',
+      'ERR_NOT_AUTHENTICATED',
+      403,
+      'PLAYER_NOT_AUTHENTICATED',
+      'ERR_NOT_AUTHENTICATED',
+    ],
     ['an operator error', 'refuse_error', 'ERR_UNKNOWN', 409, 'BET_REJECTED', 'ERR_UNKNOWN'],
   ] as const)('%s', async (_name, playerId, fault, status, code, statusCode) => {
     const { token } = await stack.launch(playerId, 102);
@@ -81,7 +115,11 @@ describe('a paid spin the wallet refuses: no win is sent and the round is cancel
     else stack.sandbox.faults.add({ playerId, command: 'bet', statusCode: fault });
     const response = await stack.spin(token, { bet: 1 });
     expect(response.status).toBe(status);
-    expect(response.body).toMatchObject({ success: false, data: null, error: { code, details: [{ path: 'statusCode', message: statusCode }] } });
+    expect(response.body).toMatchObject({
+      success: false,
+      data: null,
+      error: { code, details: [{ path: 'statusCode', message: statusCode }] },
+    });
 
     const [bet] = stack.publishedFor(playerId);
     expect(bet?.command).toBe('bet');
@@ -90,7 +128,11 @@ describe('a paid spin the wallet refuses: no win is sent and the round is cancel
     expect(events.map((event) => event.type)).toEqual(['RoundStarted', 'RoundCanceled']);
     expect((events[1]?.data as { reason: string }).reason).toMatch(new RegExp(`^bet_rejected:${statusCode}`));
     // The dispatcher reverts the round with a cancel callback (D9), and no win ever follows.
-    await eventually(() => expect(stack.sandbox.views.requests({ operatorId: 'casino-t', playerId }).map((request) => request.command)).toEqual(['bet', 'cancel']));
+    await eventually(() =>
+      expect(
+        stack.sandbox.views.requests({ operatorId: 'casino-t', playerId }).map((request) => request.command),
+      ).toEqual(['bet', 'cancel']),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stack.publishedFor(playerId).map((request) => request.command)).toEqual(['bet']);
   });
@@ -120,7 +162,9 @@ describe('what a player sees of an operator failure: a plain message and the sta
     for (const answer of [response.text, round.text]) expect(answer).not.toMatch(detail);
 
     // The operator's own words are kept for the operator of the platform: in the log and in the round's record.
-    const logged = stack.logs.filter((line) => line.includes('refused the bet') && line.includes(`"roundId":${roundId}`));
+    const logged = stack.logs.filter(
+      (line) => line.includes('refused the bet') && line.includes(`"roundId":${roundId}`),
+    );
     expect(logged).toEqual([expect.stringMatching(detail)]);
     const events = await stack.store.readStream(`round-${roundId}`);
     expect((events[1]?.data as { reason: string }).reason).toMatch(detail);

@@ -22,12 +22,20 @@ describe('a paid round whose bet is answered after the spin gave up', () => {
     expect(response.body.error.code).toBe('WALLET_UNAVAILABLE');
     const roundId = Number(response.body.error.details[0].message);
 
-    await eventually(async () => expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted', 'RoundSettled']), 10_000);
-    await eventually(() => expect(stack.publishedFor('slow_wallet').map((request) => request.command)).toEqual(['bet', 'bet', 'win']), 5_000);
+    await eventually(
+      async () => expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted', 'RoundSettled']),
+      10_000,
+    );
+    await eventually(
+      () => expect(stack.publishedFor('slow_wallet').map((request) => request.command)).toEqual(['bet', 'bet', 'win']),
+      5_000,
+    );
     const [first, again] = stack.publishedFor('slow_wallet');
     // Asked again with the very same request: the dispatcher answers from its record, the operator applies one bet.
     expect(again).toEqual(first);
-    await eventually(() => expect(stack.transactions('slow_wallet').map((transaction) => transaction.command)).toEqual(['bet', 'win']));
+    await eventually(() =>
+      expect(stack.transactions('slow_wallet').map((transaction) => transaction.command)).toEqual(['bet', 'win']),
+    );
   });
 });
 
@@ -36,14 +44,23 @@ describe('a round left open by a game-server that stopped', () => {
     // Only one game-server at a time here: the stack's own would resolve the round itself.
     await stack.gameServer.stop(1_000);
     const spinAt = (url: string, token: string) =>
-      fetch(`${url}/api/sessions/${token}/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bet: 1 }) });
-    const patient = await stack.startGameServer({ gameServer: { walletTimeoutMs: 400, resolveAfterMs: 60_000 } }, 'game-server-patient');
+      fetch(`${url}/api/sessions/${token}/spin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ bet: 1 }),
+      });
+    const patient = await stack.startGameServer(
+      { gameServer: { walletTimeoutMs: 400, resolveAfterMs: 60_000 } },
+      'game-server-patient',
+    );
     const { token } = await stack.launch('restarted', 102);
     stack.sandbox.faults.add({ playerId: 'restarted', command: 'bet', latencyMs: 700, times: 1 });
     // Another round settles after it, so the outbox checkpoint would pass the open round if it were not held.
     const response = await spinAt(patient.url, token);
     expect(response.status).toBe(503);
-    const roundId = Number(((await response.json()) as { error: { details: { message: string }[] } }).error.details[0]?.message);
+    const roundId = Number(
+      ((await response.json()) as { error: { details: { message: string }[] } }).error.details[0]?.message,
+    );
     const later = await stack.launch('restarted_later', 102);
     expect((await spinAt(patient.url, later.token)).status).toBe(200);
     await eventually(() => expect(patient.outbox.openRounds().map((round) => round.roundId)).toEqual([roundId]));
@@ -52,10 +69,18 @@ describe('a round left open by a game-server that stopped', () => {
     await patient.stop(1_000);
     expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted']);
 
-    const next = await stack.startGameServer({ gameServer: { walletTimeoutMs: 2_000, resolveAfterMs: 1_000 } }, 'game-server-next');
+    const next = await stack.startGameServer(
+      { gameServer: { walletTimeoutMs: 2_000, resolveAfterMs: 1_000 } },
+      'game-server-next',
+    );
     try {
-      await eventually(async () => expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted', 'RoundSettled']), 10_000);
-      await eventually(() => expect(stack.transactions('restarted').map((transaction) => transaction.command)).toEqual(['bet', 'win']));
+      await eventually(
+        async () => expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted', 'RoundSettled']),
+        10_000,
+      );
+      await eventually(() =>
+        expect(stack.transactions('restarted').map((transaction) => transaction.command)).toEqual(['bet', 'win']),
+      );
     } finally {
       await next.stop(1_000);
     }

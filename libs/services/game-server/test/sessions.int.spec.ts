@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { eventToAppend, playerRoundResponse, playerSessionResponse, sessionStream, spinResponse } from '@reelstream/contracts';
+import {
+  eventToAppend,
+  playerRoundResponse,
+  playerSessionResponse,
+  sessionStream,
+  spinResponse,
+} from '@reelstream/contracts';
 import { call } from './support/http.js';
 import { OPERATOR_ID, SESSION_TTL_MS, Stack } from './support/stack.js';
 
@@ -50,7 +56,12 @@ describe('the launch URL and the session (D23)', () => {
     for (const token of ['q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', 'not a token']) {
       const response = await stack.session(encodeURIComponent(token));
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ success: false, message: 'No game session with this token exists.', data: null, error: { code: 'SESSION_NOT_FOUND' } });
+      expect(response.body).toEqual({
+        success: false,
+        message: 'No game session with this token exists.',
+        data: null,
+        error: { code: 'SESSION_NOT_FOUND' },
+      });
       expect((await stack.spin(encodeURIComponent(token), { bet: 1 })).body.error.code).toBe('SESSION_NOT_FOUND');
     }
     const page = await fetch(`${stack.gameServer.url}/launch?token=q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g`);
@@ -64,7 +75,10 @@ describe('the launch URL and the session (D23)', () => {
   it('refuses one spin while another of the same session is in progress (a double click)', async () => {
     const { token } = await stack.launch('double_click', 101);
     stack.sandbox.faults.add({ playerId: 'double_click', command: 'bet', latencyMs: 400, times: 1 });
-    const [first, second] = await Promise.all([stack.spin(token, { bet: 1 }), new Promise((resolve) => setTimeout(resolve, 100)).then(() => stack.spin(token, { bet: 1 }))]);
+    const [first, second] = await Promise.all([
+      stack.spin(token, { bet: 1 }),
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() => stack.spin(token, { bet: 1 })),
+    ]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('SPIN_IN_PROGRESS');
@@ -83,12 +97,22 @@ describe('a token never grants access to another player', () => {
   });
 
   it('refuses player A’s token a free spin of player B’s bonus: B’s bonus is untouched, A is not charged', async () => {
-    const bIssueId = await stack.registerFreeSpins({ playerId: 'owner_b', gameIds: [101], spinAmount: 5, callAmount: 100, baseBetAmount: 0.2 });
+    const bIssueId = await stack.registerFreeSpins({
+      playerId: 'owner_b',
+      gameIds: [101],
+      spinAmount: 5,
+      callAmount: 100,
+      baseBetAmount: 0.2,
+    });
     const a = await stack.launch('intruder_a', 101);
     const response = await stack.spin(a.token, { issueId: bIssueId, bet: 1 });
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('BONUS_NOT_FOUND');
-    expect((await stack.bonusStatus(bIssueId)).body.data).toMatchObject({ status: 'active', spinsUsed: 0, spinsLeft: 5 });
+    expect((await stack.bonusStatus(bIssueId)).body.data).toMatchObject({
+      status: 'active',
+      spinsUsed: 0,
+      spinsLeft: 5,
+    });
     expect(stack.publishedFor('intruder_a')).toEqual([]);
     // A's session knows nothing of B's bonus.
     expect(playerSessionResponse.parse((await stack.session(a.token)).body).data.activeBonus).toBeNull();
@@ -98,7 +122,14 @@ describe('a token never grants access to another player', () => {
     const b = await stack.launch('reader_b', 101);
     const played = spinResponse.parse((await stack.spin(b.token, { bet: 1 })).body).data;
     const own = await call('GET', `${stack.gameServer.url}/api/sessions/${b.token}/rounds/${played.roundId}`);
-    expect(playerRoundResponse.parse(own.body).data).toMatchObject({ roundId: played.roundId, kind: 'paid', status: 'settled', bet: 1, win: played.win, outcome: played.outcome });
+    expect(playerRoundResponse.parse(own.body).data).toMatchObject({
+      roundId: played.roundId,
+      kind: 'paid',
+      status: 'settled',
+      bet: 1,
+      win: played.win,
+      outcome: played.outcome,
+    });
 
     const a = await stack.launch('reader_a', 101);
     const other = await call('GET', `${stack.gameServer.url}/api/sessions/${a.token}/rounds/${played.roundId}`);
@@ -153,9 +184,24 @@ describe('a demo session (GameSessionStarted.demo)', () => {
       },
     };
     // Written as the gateway writes a launch (the gateway's demo launch option is wired separately).
-    await stack.store.append(sessionStream(token), [eventToAppend(started, { correlationId: 'demo-test', causationId: 'demo-test', operatorId: OPERATOR_ID, occurredAt: now.toISOString() })], { expectedRevision: 'no_stream' });
+    await stack.store.append(
+      sessionStream(token),
+      [
+        eventToAppend(started, {
+          correlationId: 'demo-test',
+          causationId: 'demo-test',
+          operatorId: OPERATOR_ID,
+          occurredAt: now.toISOString(),
+        }),
+      ],
+      { expectedRevision: 'no_stream' },
+    );
 
-    expect(playerSessionResponse.parse((await stack.session(token)).body).data).toMatchObject({ demo: true, balance: 1_000, activeBonus: null });
+    expect(playerSessionResponse.parse((await stack.session(token)).body).data).toMatchObject({
+      demo: true,
+      balance: 1_000,
+      activeBonus: null,
+    });
     const result = spinResponse.parse((await stack.spin(token, { bet: 10 })).body).data;
     expect(result).toMatchObject({ kind: 'demo', bet: 10, bonus: null });
     expect(result.balance).toBe(Math.round((1_000 - 10 + result.win) * 100) / 100);

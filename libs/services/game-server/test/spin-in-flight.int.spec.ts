@@ -58,10 +58,20 @@ async function spinHeld(token: string, issueId: number): Promise<{ answer: Promi
   return { answer };
 }
 
-async function expectCreditedAfterEnd(playerId: string, issueId: number, answer: JsonResponse, status: 'canceled' | 'expired'): Promise<void> {
+async function expectCreditedAfterEnd(
+  playerId: string,
+  issueId: number,
+  answer: JsonResponse,
+  status: 'canceled' | 'expired',
+): Promise<void> {
   expect(answer.status).toBe(200);
   const result = spinResponse.parse(answer.body).data;
-  expect(result).toMatchObject({ kind: 'free', currency: 'EUR', bet: 0.2, bonus: { issueId, spinNumber: 1, spinsLeft: 0, completed: false } });
+  expect(result).toMatchObject({
+    kind: 'free',
+    currency: 'EUR',
+    bet: 0.2,
+    bonus: { issueId, spinNumber: 1, spinsLeft: 0, completed: false },
+  });
   expect(await stack.roundEvents(result.roundId)).toEqual(['RoundStarted', 'RoundSettled']);
   // The bonus stays as it ended, with the spin counted as used and its win in the total.
   expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({ status, spinsUsed: 1, totalWin: result.win });
@@ -71,13 +81,24 @@ async function expectCreditedAfterEnd(playerId: string, issueId: number, answer:
     expect(found).toHaveLength(1);
     return found;
   });
-  expect(wins[0]).toMatchObject({ roundId: result.roundId, bonusId: issueId, amountMinor: Math.round(result.win * 100), currency: 'EUR' });
+  expect(wins[0]).toMatchObject({
+    roundId: result.roundId,
+    bonusId: issueId,
+    amountMinor: Math.round(result.win * 100),
+    currency: 'EUR',
+  });
   await eventually(() => expect(stack.balanceMinor(playerId)).toBe(10_000 + Math.round(result.win * 100)));
 }
 
 describe('a free spin in flight when its bonus call ends (issue 10.7)', () => {
   it('is settled with its win when the bonus is canceled between its start and its settlement', async () => {
-    const issueId = await stack.registerFreeSpins({ playerId: 'race_cancel', gameIds: [101], spinAmount: 5, callAmount: 100, baseBetAmount: 0.2 });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'race_cancel',
+      gameIds: [101],
+      spinAmount: 5,
+      callAmount: 100,
+      baseBetAmount: 0.2,
+    });
     const { token } = await stack.launch('race_cancel', 101);
     const { answer } = await spinHeld(token, issueId);
 
@@ -93,12 +114,24 @@ describe('a free spin in flight when its bonus call ends (issue 10.7)', () => {
 
   it('is settled with its win when the bonus expires between its start and its settlement', async () => {
     const expireAt = new Date(Date.now() + 4_000).toISOString().slice(0, 19).replace('T', ' ');
-    const issueId = await stack.registerFreeSpins({ playerId: 'race_expiry', gameIds: [101], spinAmount: 5, callAmount: 100, baseBetAmount: 0.2, expireAt });
+    const issueId = await stack.registerFreeSpins({
+      playerId: 'race_expiry',
+      gameIds: [101],
+      spinAmount: 5,
+      callAmount: 100,
+      baseBetAmount: 0.2,
+      expireAt,
+    });
     const { token } = await stack.launch('race_expiry', 101);
     const { answer } = await spinHeld(token, issueId);
 
     // The ledger's expiry timer ends the bonus at expireAt while the spin is held.
-    await eventually(async () => expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({ status: 'expired', spinsUsed: 1 }), 20_000, 100);
+    await eventually(
+      async () =>
+        expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({ status: 'expired', spinsUsed: 1 }),
+      20_000,
+      100,
+    );
     gate.open();
 
     await expectCreditedAfterEnd('race_expiry', issueId, await answer, 'expired');

@@ -41,7 +41,13 @@ export interface GatewayDeps {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { config, logger } = deps;
   const catalog = new CatalogView(deps.catalog);
-  const ledger = new LedgerClient({ bus: deps.bus, clock: deps.clock, ids: deps.ids, logger, timeoutMs: config.ledgerTimeoutMs });
+  const ledger = new LedgerClient({
+    bus: deps.bus,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger,
+    timeoutMs: config.ledgerTimeoutMs,
+  });
   const body = jsonBody(config.bodyLimitBytes);
   const openApiJson = JSON.stringify(generateOpenApi().document);
 
@@ -72,7 +78,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   });
   app.use('/v1', authMiddleware(deps.operators), rateLimitMiddleware(config.rateLimit, deps.clock));
   bonusCallRoutes(app, { ledger, catalog, clock: deps.clock, jsonBody: body });
-  launchRoutes(app, { store: deps.store, catalog, clock: deps.clock, launchBaseUrl: config.launchBaseUrl, sessionTtlMs: config.sessionTtlMs, jsonBody: body });
+  launchRoutes(app, {
+    store: deps.store,
+    catalog,
+    clock: deps.clock,
+    launchBaseUrl: config.launchBaseUrl,
+    sessionTtlMs: config.sessionTtlMs,
+    jsonBody: body,
+  });
   catalogRoutes(app, catalog);
 
   app.use(routeNotFound());

@@ -20,7 +20,14 @@ export { parseDurationMs } from './config/duration.js';
 // The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
 export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { CatalogView, betLevelsIn } from './catalog/catalog-view.js';
-export { generateOpenApi, errorCodesOf, LEDGER_OPERATIONS, type OpenApiDocument, type GeneratedOpenApi, type OperationName } from './openapi/openapi-document.js';
+export {
+  generateOpenApi,
+  errorCodesOf,
+  LEDGER_OPERATIONS,
+  type OpenApiDocument,
+  type GeneratedOpenApi,
+  type OperationName,
+} from './openapi/openapi-document.js';
 export { TokenBucketLimiter, type RateDecision } from './http/rate-limit.js';
 export { ApiError } from '@reelstream/http';
 export { registrationRequestHash } from './bonus/request-hash.js';

@@ -27,7 +27,10 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   const app = createGatewayApp({
     ...deps,
     config,
-    readiness: { accepting: () => accepting, ...(consumers ? { unhealthyConsumers: () => consumers.unhealthy() } : {}) },
+    readiness: {
+      accepting: () => accepting,
+      ...(consumers ? { unhealthyConsumers: () => consumers.unhealthy() } : {}),
+    },
   });
   // Without a host node listens on every interface, IPv6 included where the machine has it.
   // Request time limits and a keep-alive longer than a load balancer's idle timeout (createHttpServer).

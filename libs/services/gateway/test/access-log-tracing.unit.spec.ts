@@ -35,7 +35,14 @@ describe('access logs with trace ids', () => {
     const before = accessLogs(harness.logs).length;
     const response = await harness.http.post(
       '/v1/game/launch',
-      { playerId: 'traced_player', providerId: 1, gameId: 101, language: 'en', returnUrl: 'https://casino-a.example/', isStreamer: false },
+      {
+        playerId: 'traced_player',
+        providerId: 1,
+        gameId: 101,
+        language: 'en',
+        returnUrl: 'https://casino-a.example/',
+        isStreamer: false,
+      },
       { token: TOKENS.a },
     );
     expect(response.status).toBe(200);

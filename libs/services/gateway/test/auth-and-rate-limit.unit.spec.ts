@@ -25,7 +25,10 @@ describe('Authorization: Bearer', () => {
     ['the token with one character changed', `Bearer ${TOKENS.a.slice(0, -1)}0`],
     ['a prefix of the token', `Bearer ${TOKENS.a.slice(0, -1)}`],
     ['the token with a character added', `Bearer ${TOKENS.a}0`],
-    ["the SHA-256 of a token instead of the token", 'Bearer 5b1f2c7a9d4e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f607182'],
+    [
+      'the SHA-256 of a token instead of the token',
+      'Bearer 5b1f2c7a9d4e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f607182',
+    ],
     ['a very long token', `Bearer ${'x'.repeat(4000)}`],
   ])('answers %s with 401 UNAUTHORIZED and a WWW-Authenticate challenge', async (_name, authorization) => {
     const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
@@ -42,8 +45,12 @@ describe('Authorization: Bearer', () => {
   });
 
   it('accepts the scheme in any case and trailing spaces', async () => {
-    expect((await harness.http.get('/v1/games', { token: null, headers: { authorization: `bearer ${TOKENS.c}` } })).status).toBe(200);
-    expect((await harness.http.get('/v1/games', { token: null, headers: { authorization: `BEARER ${TOKENS.c}  ` } })).status).toBe(200);
+    expect(
+      (await harness.http.get('/v1/games', { token: null, headers: { authorization: `bearer ${TOKENS.c}` } })).status,
+    ).toBe(200);
+    expect(
+      (await harness.http.get('/v1/games', { token: null, headers: { authorization: `BEARER ${TOKENS.c}  ` } })).status,
+    ).toBe(200);
   });
 
   it('authenticates an operator configured only by the SHA-256 of its token, and scopes the answer to it', async () => {
@@ -81,7 +88,8 @@ describe('per-operator rate limit (burst 3, 2 per second)', () => {
 
   it('does not count requests that fail authentication against anyone', async () => {
     harness.clock.advance(60_000);
-    for (let i = 0; i < 10; i++) expect((await harness.http.get('/v1/providers', { token: 'token-of-nobody-0123456789abcdef' })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await harness.http.get('/v1/providers', { token: 'token-of-nobody-0123456789abcdef' })).status).toBe(401);
     for (let i = 0; i < 3; i++) expect((await harness.http.get('/v1/providers', { token: TOKENS.a })).status).toBe(200);
   });
 

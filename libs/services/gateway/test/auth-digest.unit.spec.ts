@@ -15,13 +15,18 @@ jest.unstable_mockModule('node:crypto', () => ({
   default: realCrypto,
   timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
     const equal = realCrypto.timingSafeEqual(a, b);
-    comparisons.push({ a: Buffer.from(a.buffer, a.byteOffset, a.byteLength), b: Buffer.from(b.buffer, b.byteOffset, b.byteLength), equal });
+    comparisons.push({
+      a: Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+      b: Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+      equal,
+    });
     return equal;
   },
 }));
 
 const { startHarness } = await import('./support/harness.js');
-const { TOKENS, testOperators }: { TOKENS: typeof TokensType; testOperators: unknown[] } = await import('./support/operators.js');
+const { TOKENS, testOperators }: { TOKENS: typeof TokensType; testOperators: unknown[] } =
+  await import('./support/operators.js');
 
 let harness: Harness;
 beforeAll(async () => {
@@ -51,6 +56,10 @@ describe('token comparison', () => {
     const response = await harness.http.get('/v1/providers', { token: 'token-of-nobody-0123456789abcdef' });
     expect(response.status).toBe(401);
     expect(comparisons).toHaveLength(testOperators.length);
-    expect(comparisons.every((comparison) => !comparison.equal && comparison.a.equals(sha256('token-of-nobody-0123456789abcdef')))).toBe(true);
+    expect(
+      comparisons.every(
+        (comparison) => !comparison.equal && comparison.a.equals(sha256('token-of-nobody-0123456789abcdef')),
+      ),
+    ).toBe(true);
   });
 });

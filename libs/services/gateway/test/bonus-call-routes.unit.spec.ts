@@ -76,7 +76,9 @@ beforeEach(() => {
 
 describe('POST /v1/bonus-call/register', () => {
   it('sends RegisterBonusCall for the caller in minor units and UTC, and answers the issueId', async () => {
-    const response = await a.post('/v1/bonus-call/register', registerBody, { headers: { 'x-request-id': 'register-1' } });
+    const response = await a.post('/v1/bonus-call/register', registerBody, {
+      headers: { 'x-request-id': 'register-1' },
+    });
     expect(response.status).toBe(200);
     expect(registerBonusCallResponse.parse(response.body).data).toEqual({ issueId: 77 });
     expect(response.headers.get('idempotent-replayed')).toBeNull();
@@ -105,9 +107,19 @@ describe('POST /v1/bonus-call/register', () => {
   });
 
   it("reads expireAt in the operator's zone and amounts in its currency (Seoul, KRW)", async () => {
-    const response = await b.post('/v1/bonus-call/register', { ...registerBody, callAmount: 50_000, metaData: { spinAmount: 5, baseBetAmount: 200 } });
+    const response = await b.post('/v1/bonus-call/register', {
+      ...registerBody,
+      callAmount: 50_000,
+      metaData: { spinAmount: 5, baseBetAmount: 200 },
+    });
     expect(response.status).toBe(200);
-    expect(ledger.received[0]?.data).toMatchObject({ operatorId: 'casino-b', currency: 'KRW', callAmountMinor: 50_000, baseBetAmountMinor: 200, expireAt: '2026-06-30T14:59:59.000Z' });
+    expect(ledger.received[0]?.data).toMatchObject({
+      operatorId: 'casino-b',
+      currency: 'KRW',
+      callAmountMinor: 50_000,
+      baseBetAmountMinor: 200,
+      expireAt: '2026-06-30T14:59:59.000Z',
+    });
   });
 
   it('answers a replay with the same issueId and Idempotent-Replayed: true', async () => {
@@ -121,9 +133,17 @@ describe('POST /v1/bonus-call/register', () => {
   it('sends the same requestHash for the same registration written differently (alias, word, game order)', async () => {
     await a.post('/v1/bonus-call/register', registerBody);
     const { platformId, ...rest } = registerBody;
-    await a.post('/v1/bonus-call/register', { ...rest, issueId: platformId, bonusType: 'freespin', gameId: [101, 102], callAmount: 50.0 });
+    await a.post('/v1/bonus-call/register', {
+      ...rest,
+      issueId: platformId,
+      bonusType: 'freespin',
+      gameId: [101, 102],
+      callAmount: 50.0,
+    });
     await a.post('/v1/bonus-call/register', { ...registerBody, callAmount: 50.01 });
-    const [first, second, third] = ledger.received.map((message) => (message.data as { requestHash: string }).requestHash);
+    const [first, second, third] = ledger.received.map(
+      (message) => (message.data as { requestHash: string }).requestHash,
+    );
     expect(second).toBe(first);
     expect(third).not.toBe(first);
   });
@@ -137,7 +157,12 @@ describe('POST /v1/bonus-call/register', () => {
     ledger.answerWith(() => errorReply(code, `ledger says ${code}`, [{ path: 'platformId', message: 'because' }]));
     const response = await a.post('/v1/bonus-call/register', registerBody);
     expect(response.status).toBe(status);
-    expect(errorEnvelope.parse(response.body)).toEqual({ success: false, message: `ledger says ${code}`, data: null, error: { code, details: [{ path: 'platformId', message: 'because' }] } });
+    expect(errorEnvelope.parse(response.body)).toEqual({
+      success: false,
+      message: `ledger says ${code}`,
+      data: null,
+      error: { code, details: [{ path: 'platformId', message: 'because' }] },
+    });
   });
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the ledger does not answer in time', async () => {
@@ -163,7 +188,9 @@ describe('POST /v1/bonus-call/register', () => {
     expect((await a.post('/v1/bonus-call/register', { ...registerBody, playerId: 'bad id' })).status).toBe(400);
     expect((await a.post('/v1/bonus-call/register', { ...registerBody, callAmount: 0.001 })).status).toBe(400);
     expect((await a.post('/v1/bonus-call/register', { ...registerBody, bonusType: 2 })).status).toBe(422);
-    expect((await a.post('/v1/bonus-call/register', { ...registerBody, expireAt: '2026-04-30 23:59:59' })).status).toBe(422);
+    expect((await a.post('/v1/bonus-call/register', { ...registerBody, expireAt: '2026-04-30 23:59:59' })).status).toBe(
+      422,
+    );
     expect(ledger.received).toHaveLength(0);
   });
 });
@@ -177,7 +204,10 @@ describe('POST /v1/bonus-call/cancel', () => {
     ledger.answerWith(() => okReply({ issueId: 4_503_599_627_370_497, alreadyCanceled: false }));
     const response = await a.post('/v1/bonus-call/cancel', body);
     expect(response.status).toBe(200);
-    expect(cancelBonusCallResponse.parse(response.body).data).toEqual({ issueId: 4_503_599_627_370_497, status: 'canceled' });
+    expect(cancelBonusCallResponse.parse(response.body).data).toEqual({
+      issueId: 4_503_599_627_370_497,
+      status: 'canceled',
+    });
     expect(ledger.received[0]).toMatchObject({ type: 'CancelBonusCall', data: { operatorId: 'casino-a', ...ref } });
   });
 
@@ -219,9 +249,20 @@ describe('GET /v1/bonus-call/{issueId}', () => {
     const response = await a.get('/v1/bonus-call/4503599627370497');
     expect(response.status).toBe(200);
     const data = getBonusCallResponse.parse(response.body).data;
-    expect(data).toMatchObject({ issueId: 4_503_599_627_370_497, callAmount: 50, baseBetAmount: 0.2, totalWin: 1.6, winCapLeft: 48.4, status: 'active', currency: 'EUR' });
+    expect(data).toMatchObject({
+      issueId: 4_503_599_627_370_497,
+      callAmount: 50,
+      baseBetAmount: 0.2,
+      totalWin: 1.6,
+      winCapLeft: 48.4,
+      status: 'active',
+      currency: 'EUR',
+    });
     expect(data).not.toHaveProperty('operatorId');
-    expect(ledger.received[0]).toMatchObject({ type: 'GetBonusCall', data: { operatorId: 'casino-a', issueId: 4_503_599_627_370_497 } });
+    expect(ledger.received[0]).toMatchObject({
+      type: 'GetBonusCall',
+      data: { operatorId: 'casino-a', issueId: 4_503_599_627_370_497 },
+    });
   });
 
   it("answers 404 BONUS_NOT_FOUND when the ledger ever returned another operator's record (D18)", async () => {
@@ -231,24 +272,37 @@ describe('GET /v1/bonus-call/{issueId}', () => {
     expect(response.body.error.code).toBe('BONUS_NOT_FOUND');
   });
 
-  it.each(['abc', '0', '012', '-5', '9007199254740992', '1.5'])('refuses the issueId %s with 400 before the ledger', async (issueId) => {
-    const response = await a.get(`/v1/bonus-call/${issueId}`);
-    expect(response.status).toBe(400);
-    expect(response.body.error.details[0].path).toBe('issueId');
-    expect(ledger.received).toHaveLength(0);
-  });
+  it.each(['abc', '0', '012', '-5', '9007199254740992', '1.5'])(
+    'refuses the issueId %s with 400 before the ledger',
+    async (issueId) => {
+      const response = await a.get(`/v1/bonus-call/${issueId}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error.details[0].path).toBe('issueId');
+      expect(ledger.received).toHaveLength(0);
+    },
+  );
 });
 
 describe('GET /v1/bonus-call', () => {
   it('sends ListBonusCalls with the filters and the default page size, and answers the page', async () => {
-    ledger.answerWith(() => okReply({ items: [bonusRecord(), bonusRecord({ issueId: 5, status: 'canceled', canceledAt: '2026-05-02T00:00:00.000Z' })], nextCursor: 'NQ' }));
+    ledger.answerWith(() =>
+      okReply({
+        items: [bonusRecord(), bonusRecord({ issueId: 5, status: 'canceled', canceledAt: '2026-05-02T00:00:00.000Z' })],
+        nextCursor: 'NQ',
+      }),
+    );
     const response = await a.get('/v1/bonus-call?playerId=player_1&status=active');
     expect(response.status).toBe(200);
     const page = listBonusCallsResponse.parse(response.body).data;
     expect(page.items).toHaveLength(2);
     expect(page.items[1]).toMatchObject({ issueId: 5, status: 'canceled', canceledAt: '2026-05-02T00:00:00.000Z' });
     expect(page.nextCursor).toBe('NQ');
-    expect(ledger.received[0]?.data).toEqual({ operatorId: 'casino-a', playerId: 'player_1', status: 'active', limit: 50 });
+    expect(ledger.received[0]?.data).toEqual({
+      operatorId: 'casino-a',
+      playerId: 'player_1',
+      status: 'active',
+      limit: 50,
+    });
   });
 
   it('reads empty parameters as not given (`?playerId=&platformId=&status=`)', async () => {
@@ -259,7 +313,12 @@ describe('GET /v1/bonus-call', () => {
 
   it('passes platformId, limit and cursor', async () => {
     await a.get('/v1/bonus-call?platformId=promo-1&limit=100&cursor=NQ');
-    expect(ledger.received[0]?.data).toEqual({ operatorId: 'casino-a', platformId: 'promo-1', limit: 100, cursor: 'NQ' });
+    expect(ledger.received[0]?.data).toEqual({
+      operatorId: 'casino-a',
+      platformId: 'promo-1',
+      limit: 100,
+      cursor: 'NQ',
+    });
   });
 
   it.each([

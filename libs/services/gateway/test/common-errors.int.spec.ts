@@ -16,11 +16,32 @@ let stack: Stack;
 let strict: RunningGateway;
 
 const validBodies: Record<string, unknown> = {
-  '/v1/bonus-call/register': { platformId: 'common-1', providerId: 1, gameId: 101, playerId: 'common_player', bonusType: 1, callAmount: 5, expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 1, baseBetAmount: 0.2 } },
+  '/v1/bonus-call/register': {
+    platformId: 'common-1',
+    providerId: 1,
+    gameId: 101,
+    playerId: 'common_player',
+    bonusType: 1,
+    callAmount: 5,
+    expireAt: '2026-06-30 23:59:59',
+    metaData: { spinAmount: 1, baseBetAmount: 0.2 },
+  },
   '/v1/bonus-call/cancel': { platformId: 'common-1' },
-  '/v1/game/launch': { playerId: 'common_player', providerId: 1, gameId: 101, language: 'en', returnUrl: 'https://casino-a.example/', isStreamer: false },
+  '/v1/game/launch': {
+    playerId: 'common_player',
+    providerId: 1,
+    gameId: 101,
+    language: 'en',
+    returnUrl: 'https://casino-a.example/',
+    isStreamer: false,
+  },
 };
-const reads = ['/v1/bonus-call/1234', '/v1/bonus-call?playerId=common_player', '/v1/providers', '/v1/games?providerId=1'];
+const reads = [
+  '/v1/bonus-call/1234',
+  '/v1/bonus-call?playerId=common_player',
+  '/v1/providers',
+  '/v1/games?providerId=1',
+];
 const writes = Object.keys(validBodies);
 const ledgerCalls: [string, string][] = [
   ['POST', '/v1/bonus-call/register'],
@@ -32,7 +53,15 @@ const ledgerCalls: [string, string][] = [
 beforeAll(async () => {
   stack = await startStack({ config: { bodyLimitBytes: 2_048 } });
   strict = await startGateway(
-    { bus: stack.bus, store: stack.store, operators: stack.operators, catalog: loadCatalogFile(), clock: stack.clock, ids: new TimeOrderedIdGenerator(3), logger: stack.logger },
+    {
+      bus: stack.bus,
+      store: stack.store,
+      operators: stack.operators,
+      catalog: loadCatalogFile(),
+      clock: stack.clock,
+      ids: new TimeOrderedIdGenerator(3),
+      logger: stack.logger,
+    },
     { ...stack.config, rateLimit: { perSecond: 1, burst: 1 }, ledgerTimeoutMs: 300 },
   );
 });
@@ -52,30 +81,36 @@ it('covers every operation of the API', () => {
 });
 
 describe('429 RATE_LIMITED', () => {
-  it.each([...writes.map((path) => ['POST', path]), ...reads.map((path) => ['GET', path])])('%s %s answers 429 with Retry-After once the bucket is empty', async (method, path) => {
-    stack.clock.advance(60_000);
-    const client = new HttpClient(strict.url, TOKENS.c);
-    await call(client, method, path);
-    const limited = await call(client, method, path);
-    expect(limited.status).toBe(429);
-    expect(errorEnvelope.parse(limited.body).error.code).toBe('RATE_LIMITED');
-    expect(limited.headers.get('retry-after')).toBe('1');
-  });
+  it.each([...writes.map((path) => ['POST', path]), ...reads.map((path) => ['GET', path])])(
+    '%s %s answers 429 with Retry-After once the bucket is empty',
+    async (method, path) => {
+      stack.clock.advance(60_000);
+      const client = new HttpClient(strict.url, TOKENS.c);
+      await call(client, method, path);
+      const limited = await call(client, method, path);
+      expect(limited.status).toBe(429);
+      expect(errorEnvelope.parse(limited.body).error.code).toBe('RATE_LIMITED');
+      expect(limited.headers.get('retry-after')).toBe('1');
+    },
+  );
 });
 
 describe('503 SERVICE_UNAVAILABLE', () => {
-  it.each(ledgerCalls)('%s %s answers 503 with Retry-After when the ledger does not answer in time', async (method, path) => {
-    stack.clock.advance(60_000);
-    await stack.stopLedger();
-    try {
-      const response = await call(new HttpClient(strict.url, TOKENS.a), method, path);
-      expect(response.status).toBe(503);
-      expect(errorEnvelope.parse(response.body).error.code).toBe('SERVICE_UNAVAILABLE');
-      expect(response.headers.get('retry-after')).toBe('1');
-    } finally {
-      await stack.startLedger();
-    }
-  });
+  it.each(ledgerCalls)(
+    '%s %s answers 503 with Retry-After when the ledger does not answer in time',
+    async (method, path) => {
+      stack.clock.advance(60_000);
+      await stack.stopLedger();
+      try {
+        const response = await call(new HttpClient(strict.url, TOKENS.a), method, path);
+        expect(response.status).toBe(503);
+        expect(errorEnvelope.parse(response.body).error.code).toBe('SERVICE_UNAVAILABLE');
+        expect(response.headers.get('retry-after')).toBe('1');
+      } finally {
+        await stack.startLedger();
+      }
+    },
+  );
 
   it('still answers what needs no ledger while it is down', async () => {
     await stack.stopLedger();
@@ -91,17 +126,29 @@ describe('503 SERVICE_UNAVAILABLE', () => {
 
 describe('body errors of the writes', () => {
   const a = () => stack.http.withToken(TOKENS.a);
-  it.each(writes)('POST %s answers MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE and PAYLOAD_TOO_LARGE in the envelope', async (path) => {
-    const events = await stack.eventCount();
-    const malformed = await a().call('POST', path, { raw: '{"platformId": "x",', headers: { 'content-type': 'application/json' } });
-    expect([malformed.status, malformed.body.error.code]).toEqual([400, 'MALFORMED_JSON']);
-    const wrongType = await a().call('POST', path, { raw: JSON.stringify(validBodies[path]), headers: { 'content-type': 'text/plain' } });
-    expect([wrongType.status, wrongType.body.error.code]).toEqual([400, 'UNSUPPORTED_MEDIA_TYPE']);
-    const tooLarge = await a().call('POST', path, { raw: JSON.stringify({ ...(validBodies[path] as object), padding: 'x'.repeat(2_048) }), headers: { 'content-type': 'application/json' } });
-    expect([tooLarge.status, tooLarge.body.error.code]).toEqual([400, 'PAYLOAD_TOO_LARGE']);
-    const invalid = await a().post(path, { nonsense: true });
-    expect([invalid.status, invalid.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
-    for (const response of [malformed, wrongType, tooLarge, invalid]) errorEnvelope.parse(response.body);
-    expect(await stack.eventCount()).toBe(events);
-  });
+  it.each(writes)(
+    'POST %s answers MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE and PAYLOAD_TOO_LARGE in the envelope',
+    async (path) => {
+      const events = await stack.eventCount();
+      const malformed = await a().call('POST', path, {
+        raw: '{"platformId": "x",',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([malformed.status, malformed.body.error.code]).toEqual([400, 'MALFORMED_JSON']);
+      const wrongType = await a().call('POST', path, {
+        raw: JSON.stringify(validBodies[path]),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect([wrongType.status, wrongType.body.error.code]).toEqual([400, 'UNSUPPORTED_MEDIA_TYPE']);
+      const tooLarge = await a().call('POST', path, {
+        raw: JSON.stringify({ ...(validBodies[path] as object), padding: 'x'.repeat(2_048) }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([tooLarge.status, tooLarge.body.error.code]).toEqual([400, 'PAYLOAD_TOO_LARGE']);
+      const invalid = await a().post(path, { nonsense: true });
+      expect([invalid.status, invalid.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+      for (const response of [malformed, wrongType, tooLarge, invalid]) errorEnvelope.parse(response.body);
+      expect(await stack.eventCount()).toBe(events);
+    },
+  );
 });

@@ -17,7 +17,9 @@ const RUNS = 10_000;
 const CONCURRENCY = 32;
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_260_501);
 /** Answers that only a body past validation gets: the domain's 404, 409 and 422 codes. */
-const PAST_VALIDATION = new Set<string>(ERROR_CODES.filter((code) => [404, 409, 422].includes(httpStatusOf(code)) && code !== 'ROUTE_NOT_FOUND'));
+const PAST_VALIDATION = new Set<string>(
+  ERROR_CODES.filter((code) => [404, 409, 422].includes(httpStatusOf(code)) && code !== 'ROUTE_NOT_FOUND'),
+);
 /** Per endpoint, of RUNS bodies (the default seed gets 1,300–1,600): the paths after validation really ran. */
 const MIN_PAST_VALIDATION = RUNS / 20;
 
@@ -31,7 +33,14 @@ beforeAll(async () => {
   const a = stack.http.withToken(TOKENS.a);
   for (let n = 0; n <= 60; n += 3) {
     const response = await a.post('/v1/bonus-call/register', {
-      platformId: `fz-pre-${n}`, providerId: 1, gameId: 101, playerId: `fz_pre_player_${n}`, bonusType: 1, callAmount: 5, expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 3, baseBetAmount: 0.2 },
+      platformId: `fz-pre-${n}`,
+      providerId: 1,
+      gameId: 101,
+      playerId: `fz_pre_player_${n}`,
+      bonusType: 1,
+      callAmount: 5,
+      expireAt: '2026-06-30 23:59:59',
+      metaData: { spinAmount: 3, baseBetAmount: 0.2 },
     });
     expect(response.status).toBe(200);
   }
@@ -56,7 +65,11 @@ async function send(path: string, prefix: string, generated: readonly FuzzBody[]
       const index = next++;
       const body = generated[index] as FuzzBody;
       const requestId = `${prefix}-${index}`;
-      const headers = { authorization: `Bearer ${TOKENS.a}`, 'content-type': 'application/json', 'x-request-id': requestId };
+      const headers = {
+        authorization: `Bearer ${TOKENS.a}`,
+        'content-type': 'application/json',
+        'x-request-id': requestId,
+      };
       const raw = body.kind === 'raw' ? body.text : JSON.stringify(body.value);
       const response = await client.post(path, raw, headers);
       outcomes.push({ requestId, status: response.status, body, text: response.text });
@@ -83,11 +96,20 @@ describe.each([
     expect(outcomes).toHaveLength(RUNS);
 
     const serverErrors = outcomes.filter((outcome) => outcome.status >= 500);
-    expect(serverErrors.slice(0, 3).map(({ status, body, text }) => ({ status, body: JSON.stringify(body).slice(0, 300), text: text.slice(0, 300) }))).toEqual([]);
+    expect(
+      serverErrors.slice(0, 3).map(({ status, body, text }) => ({
+        status,
+        body: JSON.stringify(body).slice(0, 300),
+        text: text.slice(0, 300),
+      })),
+    ).toEqual([]);
     for (const outcome of outcomes) {
       if (outcome.status === 200) continue;
       const envelope = errorEnvelope.safeParse(JSON.parse(outcome.text));
-      if (!envelope.success) throw new Error(`not the error envelope for ${JSON.stringify(outcome.body).slice(0, 200)}: ${outcome.text.slice(0, 200)}`);
+      if (!envelope.success)
+        throw new Error(
+          `not the error envelope for ${JSON.stringify(outcome.body).slice(0, 200)}: ${outcome.text.slice(0, 200)}`,
+        );
     }
 
     const succeeded = new Set(outcomes.filter((outcome) => outcome.status === 200).map((outcome) => outcome.requestId));
@@ -102,11 +124,16 @@ describe.each([
     // answers that prove the body was valid (a success, or a rule of the domain refusing it).
     const answers = new Map<string, number>();
     for (const outcome of outcomes) {
-      const answer = outcome.status === 200 ? '200' : String((JSON.parse(outcome.text) as { error: { code: string } }).error.code);
+      const answer =
+        outcome.status === 200 ? '200' : String((JSON.parse(outcome.text) as { error: { code: string } }).error.code);
       answers.set(answer, (answers.get(answer) ?? 0) + 1);
     }
-    const pastValidation = [...answers].filter(([answer]) => answer === '200' || PAST_VALIDATION.has(answer)).reduce((sum, [, n]) => sum + n, 0);
-    process.stdout.write(`${path}: ${JSON.stringify(Object.fromEntries([...answers].sort()))}, ${pastValidation} past validation, ${appended.length} events by accepted requests\n`);
+    const pastValidation = [...answers]
+      .filter(([answer]) => answer === '200' || PAST_VALIDATION.has(answer))
+      .reduce((sum, [, n]) => sum + n, 0);
+    process.stdout.write(
+      `${path}: ${JSON.stringify(Object.fromEntries([...answers].sort()))}, ${pastValidation} past validation, ${appended.length} events by accepted requests\n`,
+    );
     expect(rejected.size).toBeGreaterThan(RUNS / 2);
     expect(pastValidation).toBeGreaterThanOrEqual(MIN_PAST_VALIDATION);
     expect(succeeded.size).toBeGreaterThan(0);

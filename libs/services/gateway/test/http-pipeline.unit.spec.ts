@@ -8,7 +8,14 @@ import { TOKENS } from './support/operators.js';
 import { serveApp } from './support/serve-app.js';
 
 const LIMIT = 1024;
-const launchBody = { playerId: 'player_1', providerId: 1, gameId: 101, language: 'en', returnUrl: 'https://casino-a.example/lobby', isStreamer: false };
+const launchBody = {
+  playerId: 'player_1',
+  providerId: 1,
+  gameId: 101,
+  language: 'en',
+  returnUrl: 'https://casino-a.example/lobby',
+  isStreamer: false,
+};
 
 let harness: Harness;
 let api: HttpClient;
@@ -52,19 +59,41 @@ describe('unknown routes', () => {
 describe('JSON bodies', () => {
   it('answers a body that is not JSON with 400 MALFORMED_JSON', async () => {
     for (const raw of ['{"platformId":', '{playerId: 1}', "{'a':1}", '{"a":1}}', 'nul']) {
-      expectFailure(await api.call('POST', '/v1/game/launch', { raw, headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+      expectFailure(
+        await api.call('POST', '/v1/game/launch', { raw, headers: { 'content-type': 'application/json' } }),
+        400,
+        'MALFORMED_JSON',
+      );
     }
   });
 
   it('refuses a top-level JSON string or number as MALFORMED_JSON (strict parsing)', async () => {
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw: '"text"', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw: '42', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', { raw: '"text"', headers: { 'content-type': 'application/json' } }),
+      400,
+      'MALFORMED_JSON',
+    );
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', { raw: '42', headers: { 'content-type': 'application/json' } }),
+      400,
+      'MALFORMED_JSON',
+    );
   });
 
   it('answers an empty JSON body with every required field missing, and an array for the whole body', async () => {
-    const empty = await api.call('POST', '/v1/game/launch', { raw: '', headers: { 'content-type': 'application/json' } });
+    const empty = await api.call('POST', '/v1/game/launch', {
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expectFailure(empty, 400, 'VALIDATION_FAILED');
-    expect(empty.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['playerId', 'providerId', 'gameId', 'language', 'returnUrl', 'isStreamer']);
+    expect(empty.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([
+      'playerId',
+      'providerId',
+      'gameId',
+      'language',
+      'returnUrl',
+      'isStreamer',
+    ]);
     const array = await api.post('/v1/game/launch', [launchBody]);
     expectFailure(array, 400, 'VALIDATION_FAILED');
     expect(array.body.error.details).toEqual([{ path: '', message: expect.stringContaining('expected object') }]);
@@ -78,18 +107,39 @@ describe('JSON bodies', () => {
     ['a type that only starts like JSON', 'application/jsonx'],
   ])('answers %s with 400 UNSUPPORTED_MEDIA_TYPE before reading the body', async (_name, contentType) => {
     const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw: JSON.stringify(launchBody), headers }), 400, 'UNSUPPORTED_MEDIA_TYPE');
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', { raw: JSON.stringify(launchBody), headers }),
+      400,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('answers a JSON body in another charset or compressed with 400 UNSUPPORTED_MEDIA_TYPE', async () => {
     const raw = JSON.stringify(launchBody);
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw, headers: { 'content-type': 'application/json; charset=latin1' } }), 400, 'UNSUPPORTED_MEDIA_TYPE');
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 400, 'UNSUPPORTED_MEDIA_TYPE');
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', {
+        raw,
+        headers: { 'content-type': 'application/json; charset=latin1' },
+      }),
+      400,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', {
+        raw,
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      }),
+      400,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('accepts application/json in any letter case and with a UTF-8 charset', async () => {
     const raw = JSON.stringify(launchBody);
-    const response = await api.call('POST', '/v1/game/launch', { raw, headers: { 'content-type': 'Application/JSON; charset=UTF-8' } });
+    const response = await api.call('POST', '/v1/game/launch', {
+      raw,
+      headers: { 'content-type': 'Application/JSON; charset=UTF-8' },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -97,23 +147,36 @@ describe('JSON bodies', () => {
     const json = JSON.stringify(launchBody);
     const atLimit = json.slice(0, -1) + ' '.repeat(LIMIT - json.length) + '}';
     expect(Buffer.byteLength(atLimit)).toBe(LIMIT);
-    const ok = await api.call('POST', '/v1/game/launch', { raw: atLimit, headers: { 'content-type': 'application/json' } });
+    const ok = await api.call('POST', '/v1/game/launch', {
+      raw: atLimit,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ok.status).toBe(200);
     const over = atLimit.slice(0, -1) + ' }';
     expect(Buffer.byteLength(over)).toBe(LIMIT + 1);
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw: over, headers: { 'content-type': 'application/json' } }), 400, 'PAYLOAD_TOO_LARGE');
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', { raw: over, headers: { 'content-type': 'application/json' } }),
+      400,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('refuses a very large body without reading it and keeps serving', async () => {
     const huge = `{"playerId":"${'x'.repeat(5 * 1024 * 1024)}"}`;
-    expectFailure(await api.call('POST', '/v1/game/launch', { raw: huge, headers: { 'content-type': 'application/json' } }), 400, 'PAYLOAD_TOO_LARGE');
+    expectFailure(
+      await api.call('POST', '/v1/game/launch', { raw: huge, headers: { 'content-type': 'application/json' } }),
+      400,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect((await api.get('/v1/providers')).status).toBe(200);
   });
 });
 
 describe('X-Request-Id', () => {
   it('echoes a safe incoming id and uses it as the correlationId of the events the request causes', async () => {
-    const response = await api.post('/v1/game/launch', launchBody, { headers: { 'x-request-id': 'op-req:2026.05_01-0001' } });
+    const response = await api.post('/v1/game/launch', launchBody, {
+      headers: { 'x-request-id': 'op-req:2026.05_01-0001' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('op-req:2026.05_01-0001');
     const token = new URL(response.body.data as string).searchParams.get('token') as string;
@@ -129,7 +192,9 @@ describe('X-Request-Id', () => {
     ['a slash', 'abc/def'],
   ])('replaces an id with %s by a generated UUID', async (_name, incoming) => {
     const response = await api.get('/v1/providers', { headers: { 'x-request-id': incoming } });
-    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(response.headers.get('x-request-id')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 
   it('generates an id when none is sent, also on errors', async () => {
@@ -148,7 +213,15 @@ describe('access log and security headers', () => {
     await api.get('/v1/missing', { headers: { 'x-request-id': 'log-check-1' } });
     const entries = accessLogs(harness.logs).slice(before);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ level: 'info', requestId: 'log-check-1', method: 'GET', path: '/v1/missing', status: 404, operatorId: 'casino-a', errorCode: 'ROUTE_NOT_FOUND' });
+    expect(entries[0]).toMatchObject({
+      level: 'info',
+      requestId: 'log-check-1',
+      method: 'GET',
+      path: '/v1/missing',
+      status: 404,
+      operatorId: 'casino-a',
+      errorCode: 'ROUTE_NOT_FOUND',
+    });
     expect(typeof entries[0]?.['durationMs']).toBe('number');
   });
 
@@ -193,7 +266,11 @@ describe('faults of our own', () => {
     const logs: string[] = [];
     const app = createGatewayApp({
       bus: harness.bus,
-      store: { ...harness.store, append: () => Promise.reject(new Error('disk on fire at /var/lib/secret')), streamRevision: (id: string) => harness.store.streamRevision(id) } as never,
+      store: {
+        ...harness.store,
+        append: () => Promise.reject(new Error('disk on fire at /var/lib/secret')),
+        streamRevision: (id: string) => harness.store.streamRevision(id),
+      } as never,
       operators: harness.operators,
       catalog: loadCatalogFile(),
       clock: harness.clock,
@@ -207,7 +284,9 @@ describe('faults of our own', () => {
       expectFailure(response, 503, 'INTERNAL');
       expect(response.headers.get('retry-after')).toBe('1');
       expect(response.text).not.toContain('disk on fire');
-      const logged = logs.map((line) => JSON.parse(line) as { msg: string; error?: { message: string; stack: string } }).find((entry) => entry.msg === 'request failed');
+      const logged = logs
+        .map((line) => JSON.parse(line) as { msg: string; error?: { message: string; stack: string } })
+        .find((entry) => entry.msg === 'request failed');
       expect(logged?.error?.message).toBe('disk on fire at /var/lib/secret');
       expect(logged?.error?.stack).toContain('Error: disk on fire');
     } finally {
@@ -255,7 +334,11 @@ describe('faults of our own', () => {
       const client = new HttpClient(served.url);
       const response = await client.get('/readyz');
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ status: 'unavailable', reason: 'consumers not taking messages', consumers: ['bonus-ledger'] });
+      expect(response.body).toEqual({
+        status: 'unavailable',
+        reason: 'consumers not taking messages',
+        consumers: ['bonus-ledger'],
+      });
       unhealthy = [];
       expect((await client.get('/readyz')).status).toBe(200);
     } finally {

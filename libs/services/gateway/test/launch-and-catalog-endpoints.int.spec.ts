@@ -3,7 +3,14 @@
  * spec §2.3 and §8 at their boundaries, D6, D15, D19, and the session DESIGN §4 describes.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { gameSessionStartedData, launchGameResponse, listGamesResponse, listProvidersResponse, SESSION_TOKEN_PATTERN, sessionStream } from '@reelstream/contracts';
+import {
+  gameSessionStartedData,
+  launchGameResponse,
+  listGamesResponse,
+  listProvidersResponse,
+  SESSION_TOKEN_PATTERN,
+  sessionStream,
+} from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { TOKENS } from './support/operators.js';
@@ -14,7 +21,9 @@ let b: HttpClient;
 let c: HttpClient;
 
 beforeAll(async () => {
-  harness = await startHarness({ config: { sessionTtlMs: 90 * 60_000, launchBaseUrl: 'https://play.reelstream.test' } });
+  harness = await startHarness({
+    config: { sessionTtlMs: 90 * 60_000, launchBaseUrl: 'https://play.reelstream.test' },
+  });
   a = harness.http.withToken(TOKENS.a);
   b = harness.http.withToken(TOKENS.b);
   c = harness.http.withToken(TOKENS.c);
@@ -42,11 +51,18 @@ async function launched(client: HttpClient, body: Record<string, unknown>) {
   return { url, token, events };
 }
 
-async function expectRefused(client: HttpClient, body: unknown, status: number, code: string, path?: string): Promise<void> {
+async function expectRefused(
+  client: HttpClient,
+  body: unknown,
+  status: number,
+  code: string,
+  path?: string,
+): Promise<void> {
   const before = await harness.eventCount();
   const response = await client.post('/v1/game/launch', body);
   expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  if (path !== undefined) expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+  if (path !== undefined)
+    expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
   expect(await harness.eventCount()).toBe(before);
 }
 
@@ -74,7 +90,11 @@ describe('POST /v1/game/launch', () => {
       startedAt: '2026-05-01T00:00:00.000Z',
       expiresAt: '2026-05-01T01:30:00.000Z',
     });
-    expect(events[0]?.metadata).toMatchObject({ operatorId: 'casino-a', occurredAt: '2026-05-01T00:00:00.000Z', schemaVersion: 1 });
+    expect(events[0]?.metadata).toMatchObject({
+      operatorId: 'casino-a',
+      occurredAt: '2026-05-01T00:00:00.000Z',
+      schemaVersion: 1,
+    });
   });
 
   it('gives every launch its own token, also for the same player and game', async () => {
@@ -84,16 +104,22 @@ describe('POST /v1/game/launch', () => {
   });
 
   it("uses the operator's currency unless the launch names the player's (D6)", async () => {
-    expect((await launched(b, launch({ returnUrl: 'https://anything.example/' }))).events[0]?.data).toMatchObject({ currency: 'KRW', operatorId: 'casino-b' });
+    expect((await launched(b, launch({ returnUrl: 'https://anything.example/' }))).events[0]?.data).toMatchObject({
+      currency: 'KRW',
+      operatorId: 'casino-b',
+    });
     expect((await launched(a, launch({ currency: 'JPY' }))).events[0]?.data).toMatchObject({ currency: 'JPY' });
     await expectRefused(a, launch({ currency: 'eur' }), 400, 'VALIDATION_FAILED', 'currency');
     await expectRefused(a, launch({ currency: 'ABC' }), 400, 'VALIDATION_FAILED', 'currency');
   });
 
   it('normalises the language code', async () => {
-    expect((await launched(a, launch({ language: 'zh_hant_tw' }))).events[0]?.data).toMatchObject({ language: 'zh-Hant-TW' });
+    expect((await launched(a, launch({ language: 'zh_hant_tw' }))).events[0]?.data).toMatchObject({
+      language: 'zh-Hant-TW',
+    });
     expect((await launched(a, launch({ language: 'KO' }))).events[0]?.data).toMatchObject({ language: 'ko' });
-    for (const language of ['', 'english', 'e', 'en-', 'en_US_POSIX']) await expectRefused(a, launch({ language }), 400, 'VALIDATION_FAILED', 'language');
+    for (const language of ['', 'english', 'e', 'en-', 'en_US_POSIX'])
+      await expectRefused(a, launch({ language }), 400, 'VALIDATION_FAILED', 'language');
   });
 
   it.each([
@@ -121,14 +147,16 @@ describe('POST /v1/game/launch', () => {
   });
 
   it('takes isStreamer only as a JSON boolean', async () => {
-    for (const isStreamer of ['true', 1, 0, null]) await expectRefused(a, launch({ isStreamer }), 400, 'VALIDATION_FAILED', 'isStreamer');
+    for (const isStreamer of ['true', 1, 0, null])
+      await expectRefused(a, launch({ isStreamer }), 400, 'VALIDATION_FAILED', 'isStreamer');
   });
 
   it('answers 422 PROVIDER_NOT_FOUND, GAME_NOT_FOUND and GAME_NOT_OF_PROVIDER from the catalog', async () => {
     await expectRefused(a, launch({ providerId: 99 }), 422, 'PROVIDER_NOT_FOUND', 'providerId');
     await expectRefused(a, launch({ gameId: 999 }), 422, 'GAME_NOT_FOUND', 'gameId');
     await expectRefused(a, launch({ providerId: 2, gameId: 101 }), 422, 'GAME_NOT_OF_PROVIDER', 'gameId');
-    for (const id of [0, -1, 1.5, '101']) await expectRefused(a, launch({ gameId: id }), 400, 'VALIDATION_FAILED', 'gameId');
+    for (const id of [0, -1, 1.5, '101'])
+      await expectRefused(a, launch({ gameId: id }), 400, 'VALIDATION_FAILED', 'gameId');
   });
 
   it('starts a play-money session when demo is true, and a real-money one otherwise', async () => {
@@ -152,23 +180,26 @@ describe('POST /v1/game/launch', () => {
       ['a URL with credentials', 'https://user:pass@casino-a.example/'],
       ['a data: URL', 'data:text/html,hi'],
       ['a URL over 2048 characters', `https://casino-a.example/${'x'.repeat(2040)}`],
-    ])(
-      'refuses %s with 400 VALIDATION_FAILED: absolute http(s) only',
-      async (_name, returnUrl) => {
-        await expectRefused(a, launch({ returnUrl }), 400, 'VALIDATION_FAILED', 'returnUrl');
-      },
-    );
-
-    it.each(['https://casino-a.example', 'https://casino-a.example:443/lobby?x=1', 'http://localhost:3000/back'])('accepts %s within the allowed origins', async (returnUrl) => {
-      await launched(a, launch({ returnUrl }));
+    ])('refuses %s with 400 VALIDATION_FAILED: absolute http(s) only', async (_name, returnUrl) => {
+      await expectRefused(a, launch({ returnUrl }), 400, 'VALIDATION_FAILED', 'returnUrl');
     });
 
-    it.each(['https://evil.example/lobby', 'http://casino-a.example/lobby', 'https://casino-a.example:8443/', 'https://sub.casino-a.example/', 'http://localhost:3001/'])(
-      'refuses %s outside the allowed origins with 422 RETURN_URL_NOT_ALLOWED',
+    it.each(['https://casino-a.example', 'https://casino-a.example:443/lobby?x=1', 'http://localhost:3000/back'])(
+      'accepts %s within the allowed origins',
       async (returnUrl) => {
-        await expectRefused(a, launch({ returnUrl }), 422, 'RETURN_URL_NOT_ALLOWED', 'returnUrl');
+        await launched(a, launch({ returnUrl }));
       },
     );
+
+    it.each([
+      'https://evil.example/lobby',
+      'http://casino-a.example/lobby',
+      'https://casino-a.example:8443/',
+      'https://sub.casino-a.example/',
+      'http://localhost:3001/',
+    ])('refuses %s outside the allowed origins with 422 RETURN_URL_NOT_ALLOWED', async (returnUrl) => {
+      await expectRefused(a, launch({ returnUrl }), 422, 'RETURN_URL_NOT_ALLOWED', 'returnUrl');
+    });
 
     it('accepts any http(s) URL for an operator without allowed origins', async () => {
       await launched(c, launch({ returnUrl: 'http://anywhere.example:8080/x' }));
@@ -199,9 +230,19 @@ describe('GET /v1/providers and GET /v1/games (D15)', () => {
   it('answers an empty list for an unknown provider and 400 for a providerId that is not an id', async () => {
     expect((await a.get('/v1/games?providerId=77')).body.data).toEqual([]);
     expect((await a.get('/v1/games?providerId=')).body.data).toHaveLength(6);
-    for (const query of ['?providerId=0', '?providerId=abc', '?providerId=01', '?providerId=1&providerId=2', '?provider=1']) {
+    for (const query of [
+      '?providerId=0',
+      '?providerId=abc',
+      '?providerId=01',
+      '?providerId=1&providerId=2',
+      '?provider=1',
+    ]) {
       const response = await a.get(`/v1/games${query}`);
-      expect({ query, status: response.status, code: response.body.error.code }).toEqual({ query, status: 400, code: 'VALIDATION_FAILED' });
+      expect({ query, status: response.status, code: response.body.error.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
     }
   });
 });

@@ -43,11 +43,20 @@ function body(overrides: Record<string, unknown> = {}): Record<string, unknown> 
 
 async function expectRegistered(client: HttpClient, input: Record<string, unknown>): Promise<number> {
   const response = await client.post('/v1/bonus-call/register', input);
-  expect({ status: response.status, body: response.body }).toMatchObject({ status: 200, body: { success: true, message: 'OK' } });
+  expect({ status: response.status, body: response.body }).toMatchObject({
+    status: 200,
+    body: { success: true, message: 'OK' },
+  });
   return registerBonusCallResponse.parse(response.body).data.issueId;
 }
 
-async function expectRefused(client: HttpClient, input: unknown, status: number, code: string, path?: string): Promise<void> {
+async function expectRefused(
+  client: HttpClient,
+  input: unknown,
+  status: number,
+  code: string,
+  path?: string,
+): Promise<void> {
   const response = await client.post('/v1/bonus-call/register', input);
   expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
   const envelope = errorEnvelope.parse(response.body);
@@ -59,19 +68,43 @@ describe('success', () => {
     const input = body({ callAmount: 12.34, metaData: { spinAmount: 7, baseBetAmount: 0.4 } });
     const issueId = await expectRegistered(a, input);
     const status = await a.get(`/v1/bonus-call/${issueId}`);
-    expect(status.body.data).toMatchObject({ issueId, platformId: input['platformId'], playerId: input['playerId'], providerId: 1, gameIds: [101, 102], bonusType: 1, currency: 'EUR', callAmount: 12.34, spinAmount: 7, baseBetAmount: 0.4, spinsLeft: 7, status: 'active', expireAt: '2026-06-30T23:59:59.000Z' });
+    expect(status.body.data).toMatchObject({
+      issueId,
+      platformId: input['platformId'],
+      playerId: input['playerId'],
+      providerId: 1,
+      gameIds: [101, 102],
+      bonusType: 1,
+      currency: 'EUR',
+      callAmount: 12.34,
+      spinAmount: 7,
+      baseBetAmount: 0.4,
+      spinsLeft: 7,
+      status: 'active',
+      expireAt: '2026-06-30T23:59:59.000Z',
+    });
   });
 
   it('accepts the issueId alias for platformId (D1) and the words for bonusType (D2)', async () => {
     const { platformId, ...rest } = body({ bonusType: 'freeSpin', gameId: 101 });
     const issueId = await expectRegistered(a, { ...rest, issueId: platformId });
-    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ platformId, bonusType: 1, gameIds: [101] });
+    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+      platformId,
+      bonusType: 1,
+      gameIds: [101],
+    });
   });
 
   it('registers a Regular Bonus Call without metaData for an operator with the feature (D3, spec §4.1 rule 2)', async () => {
     const { metaData: _none, ...regular } = body({ bonusType: 2, callAmount: 30_000 });
     const issueId = await expectRegistered(b, regular);
-    expect((await b.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ bonusType: 2, currency: 'KRW', callAmount: 30_000, spinAmount: null, baseBetAmount: null });
+    expect((await b.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+      bonusType: 2,
+      currency: 'KRW',
+      callAmount: 30_000,
+      spinAmount: null,
+      baseBetAmount: null,
+    });
   });
 });
 
@@ -94,8 +127,20 @@ describe('spec §2.1 and §8 at their boundaries', () => {
     await expectRefused(a, withoutMetaData, 400, 'VALIDATION_FAILED', 'metaData');
     await expectRefused(a, body({ metaData: { spinAmount: 5 } }), 400, 'VALIDATION_FAILED', 'metaData.baseBetAmount');
     await expectRefused(a, body({ metaData: { baseBetAmount: 1 } }), 400, 'VALIDATION_FAILED', 'metaData.spinAmount');
-    await expectRefused(a, body({ metaData: { spinAmount: 5, baseBetAmount: 0 } }), 400, 'VALIDATION_FAILED', 'metaData.baseBetAmount');
-    await expectRefused(a, body({ metaData: { spinAmount: 5, baseBetAmount: 1, extra: 1 } }), 400, 'VALIDATION_FAILED', 'metaData.extra');
+    await expectRefused(
+      a,
+      body({ metaData: { spinAmount: 5, baseBetAmount: 0 } }),
+      400,
+      'VALIDATION_FAILED',
+      'metaData.baseBetAmount',
+    );
+    await expectRefused(
+      a,
+      body({ metaData: { spinAmount: 5, baseBetAmount: 1, extra: 1 } }),
+      400,
+      'VALIDATION_FAILED',
+      'metaData.extra',
+    );
   });
 
   it.each([
@@ -164,9 +209,21 @@ describe('spec §2.1 and §8 at their boundaries', () => {
   it('takes one gameId or a non-empty list of up to 100 distinct ones (D4)', async () => {
     await expectRefused(a, body({ gameId: [] }), 400, 'VALIDATION_FAILED', 'gameId');
     await expectRefused(a, body({ gameId: [101, 101] }), 400, 'VALIDATION_FAILED', 'gameId');
-    await expectRefused(a, body({ gameId: Array.from({ length: 101 }, (_, index) => 1000 + index) }), 400, 'VALIDATION_FAILED', 'gameId');
+    await expectRefused(
+      a,
+      body({ gameId: Array.from({ length: 101 }, (_, index) => 1000 + index) }),
+      400,
+      'VALIDATION_FAILED',
+      'gameId',
+    );
     // 100 distinct ids pass the shape; they are not in the catalog.
-    await expectRefused(a, body({ gameId: Array.from({ length: 100 }, (_, index) => 1000 + index) }), 422, 'GAME_NOT_FOUND', 'gameId[0]');
+    await expectRefused(
+      a,
+      body({ gameId: Array.from({ length: 100 }, (_, index) => 1000 + index) }),
+      422,
+      'GAME_NOT_FOUND',
+      'gameId[0]',
+    );
     await expectRefused(a, body({ gameId: [101, '102'] }), 400, 'VALIDATION_FAILED', 'gameId[1]');
   });
 
@@ -196,10 +253,22 @@ describe('amounts in the operator currency (D6)', () => {
   it('accepts the decimals of the currency and refuses one more with 400 AMOUNT_PRECISION', async () => {
     await expectRegistered(a, body({ callAmount: 10.01, metaData: { spinAmount: 1, baseBetAmount: 0.2 } }));
     await expectRefused(a, body({ callAmount: 10.001 }), 400, 'AMOUNT_PRECISION', 'callAmount');
-    await expectRefused(a, body({ metaData: { spinAmount: 1, baseBetAmount: 0.005 } }), 400, 'AMOUNT_PRECISION', 'metaData.baseBetAmount');
+    await expectRefused(
+      a,
+      body({ metaData: { spinAmount: 1, baseBetAmount: 0.005 } }),
+      400,
+      'AMOUNT_PRECISION',
+      'metaData.baseBetAmount',
+    );
     // Casino B is in KRW: no decimals at all.
     await expectRegistered(b, body({ callAmount: 5_000, metaData: { spinAmount: 1, baseBetAmount: 200 } }));
-    await expectRefused(b, body({ callAmount: 5_000.5, metaData: { spinAmount: 1, baseBetAmount: 200 } }), 400, 'AMOUNT_PRECISION', 'callAmount');
+    await expectRefused(
+      b,
+      body({ callAmount: 5_000.5, metaData: { spinAmount: 1, baseBetAmount: 200 } }),
+      400,
+      'AMOUNT_PRECISION',
+      'callAmount',
+    );
   });
 });
 
@@ -225,8 +294,16 @@ describe('expireAt in the operator zone (D5)', () => {
     await expectRefused(a, body({ expireAt: '2026-05-01 00:00:00' }), 422, 'EXPIRE_AT_IN_PAST', 'expireAt');
     await expectRegistered(a, body({ expireAt: '2026-05-01 00:00:01' }));
     // In Seoul (UTC+9) it is already 09:00.
-    await expectRefused(b, body({ expireAt: '2026-05-01 09:00:00', callAmount: 1_000, metaData: { spinAmount: 1, baseBetAmount: 200 } }), 422, 'EXPIRE_AT_IN_PAST');
-    await expectRegistered(b, body({ expireAt: '2026-05-01 09:00:01', callAmount: 1_000, metaData: { spinAmount: 1, baseBetAmount: 200 } }));
+    await expectRefused(
+      b,
+      body({ expireAt: '2026-05-01 09:00:00', callAmount: 1_000, metaData: { spinAmount: 1, baseBetAmount: 200 } }),
+      422,
+      'EXPIRE_AT_IN_PAST',
+    );
+    await expectRegistered(
+      b,
+      body({ expireAt: '2026-05-01 09:00:01', callAmount: 1_000, metaData: { spinAmount: 1, baseBetAmount: 200 } }),
+    );
   });
 
   it('answers 422 EXPIRE_AT_NOT_IN_ZONE for a time the clocks of the zone skip', async () => {

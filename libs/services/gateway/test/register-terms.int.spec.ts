@@ -40,11 +40,20 @@ function body(overrides: Record<string, unknown> = {}): Record<string, unknown> 
 
 async function expectRegistered(client: HttpClient, input: Record<string, unknown>): Promise<number> {
   const response = await client.post('/v1/bonus-call/register', input);
-  expect({ status: response.status, body: response.body }).toMatchObject({ status: 200, body: { success: true, message: 'OK' } });
+  expect({ status: response.status, body: response.body }).toMatchObject({
+    status: 200,
+    body: { success: true, message: 'OK' },
+  });
   return registerBonusCallResponse.parse(response.body).data.issueId;
 }
 
-async function expectRefused(client: HttpClient, input: unknown, status: number, code: string, path?: string): Promise<void> {
+async function expectRefused(
+  client: HttpClient,
+  input: unknown,
+  status: number,
+  code: string,
+  path?: string,
+): Promise<void> {
   const response = await client.post('/v1/bonus-call/register', input);
   expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
   const envelope = errorEnvelope.parse(response.body);
@@ -58,8 +67,15 @@ describe('bonus terms (issue 10): currency, bet levels, limits', () => {
   });
 
   it('registers a bonus call in an allowed currency other than the default, and shows it in that currency', async () => {
-    const issueId = await expectRegistered(a, body({ currency: 'KRW', callAmount: 50_000, metaData: { spinAmount: 5, baseBetAmount: 200 } }));
-    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ currency: 'KRW', callAmount: 50_000, baseBetAmount: 200 });
+    const issueId = await expectRegistered(
+      a,
+      body({ currency: 'KRW', callAmount: 50_000, metaData: { spinAmount: 5, baseBetAmount: 200 } }),
+    );
+    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+      currency: 'KRW',
+      callAmount: 50_000,
+      baseBetAmount: 200,
+    });
   });
 
   it('refuses a currency the operator does not allow with 422 CURRENCY_NOT_ALLOWED', async () => {

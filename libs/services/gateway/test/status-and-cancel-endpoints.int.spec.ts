@@ -45,9 +45,21 @@ async function register(input: Record<string, unknown>): Promise<number> {
 /** Plays one free spin through the ledger as the game-server does: start, then settle with `winMinor`. */
 async function playFreeSpin(playerId: string, issueId: number, winMinor: number): Promise<void> {
   rounds += 1;
-  const started = await stack.sendToLedger('StartFreeSpin', { operatorId: 'casino-a', playerId, issueId, gameId: 101, roundId: rounds });
+  const started = await stack.sendToLedger('StartFreeSpin', {
+    operatorId: 'casino-a',
+    playerId,
+    issueId,
+    gameId: 101,
+    roundId: rounds,
+  });
   expect(started.ok).toBe(true);
-  const settled = await stack.sendToLedger('SettleFreeSpin', { operatorId: 'casino-a', playerId, issueId, roundId: rounds, winMinor });
+  const settled = await stack.sendToLedger('SettleFreeSpin', {
+    operatorId: 'casino-a',
+    playerId,
+    issueId,
+    roundId: rounds,
+    winMinor,
+  });
   expect(settled.ok).toBe(true);
 }
 
@@ -62,7 +74,10 @@ describe('POST /v1/bonus-call/cancel', () => {
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual({ issueId, status: 'canceled' });
     expect(await stack.eventCount()).toBe(events);
-    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ status: 'canceled', canceledAt: '2026-05-01T00:00:00.000Z' });
+    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+      status: 'canceled',
+      canceledAt: '2026-05-01T00:00:00.000Z',
+    });
   });
 
   it('cancels by platformId', async () => {
@@ -78,7 +93,13 @@ describe('POST /v1/bonus-call/cancel', () => {
     const issueId = await register(input);
     await playFreeSpin(input['playerId'] as string, issueId, 120);
     expect((await a.post('/v1/bonus-call/cancel', { issueId })).status).toBe(200);
-    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ status: 'canceled', spinsUsed: 1, spinsLeft: 2, totalWin: 1.2, winCapLeft: 3.8 });
+    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+      status: 'canceled',
+      spinsUsed: 1,
+      spinsLeft: 2,
+      totalWin: 1.2,
+      winCapLeft: 3.8,
+    });
   });
 
   it('answers 409 BONUS_ALREADY_COMPLETED once every free spin is used (spec §3)', async () => {
@@ -95,8 +116,14 @@ describe('POST /v1/bonus-call/cancel', () => {
     const input = body({ callAmount: 1, metaData: { spinAmount: 10, baseBetAmount: 0.2 } });
     const issueId = await register(input);
     await playFreeSpin(input['playerId'] as string, issueId, 5_000);
-    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ status: 'completed', totalWin: 1, winCapLeft: 0 });
-    expect((await a.post('/v1/bonus-call/cancel', { platformId: input['platformId'] })).body.error.code).toBe('BONUS_ALREADY_COMPLETED');
+    expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+      status: 'completed',
+      totalWin: 1,
+      winCapLeft: 0,
+    });
+    expect((await a.post('/v1/bonus-call/cancel', { platformId: input['platformId'] })).body.error.code).toBe(
+      'BONUS_ALREADY_COMPLETED',
+    );
   });
 
   it('answers 409 BONUS_EXPIRED after expireAt (spec §3)', async () => {
@@ -105,12 +132,19 @@ describe('POST /v1/bonus-call/cancel', () => {
     stack.clock.advance(2 * 3_600_000);
     try {
       // What the ledger's expiry timer does at expireAt.
-      const expired = await stack.sendToLedger('ExpireBonusCall', { operatorId: 'casino-a', playerId: input['playerId'] as string, issueId });
+      const expired = await stack.sendToLedger('ExpireBonusCall', {
+        operatorId: 'casino-a',
+        playerId: input['playerId'] as string,
+        issueId,
+      });
       expect(expired).toEqual({ ok: true, result: { issueId, expired: true } });
       const response = await a.post('/v1/bonus-call/cancel', { issueId });
       expect(response.status).toBe(409);
       expect(response.body.error.code).toBe('BONUS_EXPIRED');
-      expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({ status: 'expired', expiredAt: '2026-05-01T02:00:00.000Z' });
+      expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data).toMatchObject({
+        status: 'expired',
+        expiredAt: '2026-05-01T02:00:00.000Z',
+      });
     } finally {
       stack.clock.set('2026-05-01T00:00:00.000Z');
     }
@@ -193,7 +227,8 @@ describe('GET /v1/bonus-call', () => {
     const first = (await a.get(`/v1/bonus-call?playerId=${playerId}&limit=2`)).body.data;
     expect(first.items.map((item: { issueId: number }) => item.issueId)).toEqual([ids[2], ids[1]]);
     expect(typeof first.nextCursor).toBe('string');
-    const second = (await a.get(`/v1/bonus-call?playerId=${playerId}&limit=2&cursor=${first.nextCursor as string}`)).body.data;
+    const second = (await a.get(`/v1/bonus-call?playerId=${playerId}&limit=2&cursor=${first.nextCursor as string}`))
+      .body.data;
     expect(second.items.map((item: { issueId: number }) => item.issueId)).toEqual([ids[0]]);
     expect(second.nextCursor).toBeNull();
   });
@@ -205,9 +240,21 @@ describe('GET /v1/bonus-call', () => {
   });
 
   it('answers 400 VALIDATION_FAILED for an invalid filter', async () => {
-    for (const query of ['?status=finished', '?limit=0', '?limit=101', '?limit=ten', '?cursor=%2F%2F', '?playerId=a-b', '?player=x']) {
+    for (const query of [
+      '?status=finished',
+      '?limit=0',
+      '?limit=101',
+      '?limit=ten',
+      '?cursor=%2F%2F',
+      '?playerId=a-b',
+      '?player=x',
+    ]) {
       const response = await a.get(`/v1/bonus-call${query}`);
-      expect({ query, status: response.status, code: response.body.error.code }).toEqual({ query, status: 400, code: 'VALIDATION_FAILED' });
+      expect({ query, status: response.status, code: response.body.error.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
     }
   });
 });

@@ -15,7 +15,16 @@ let a: HttpClient;
 let b: HttpClient;
 let issueId: number;
 
-const registration = { platformId: 'shared-platform-id', providerId: 1, gameId: 101, playerId: 'shared_player', bonusType: 1, callAmount: 5, expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 3, baseBetAmount: 0.2 } };
+const registration = {
+  platformId: 'shared-platform-id',
+  providerId: 1,
+  gameId: 101,
+  playerId: 'shared_player',
+  bonusType: 1,
+  callAmount: 5,
+  expireAt: '2026-06-30 23:59:59',
+  metaData: { spinAmount: 3, baseBetAmount: 0.2 },
+};
 
 beforeAll(async () => {
   stack = await startStack();
@@ -35,7 +44,10 @@ describe("operator B and operator A's bonus call", () => {
     const nobodys = await b.get(`/v1/bonus-call/${issueId + 1}`);
     expect(theirs.status).toBe(404);
     expect(nobodys.status).toBe(404);
-    const withoutId = (body: { message: string }, id: number) => ({ ...body, message: body.message.replace(String(id), '{issueId}') });
+    const withoutId = (body: { message: string }, id: number) => ({
+      ...body,
+      message: body.message.replace(String(id), '{issueId}'),
+    });
     expect(withoutId(theirs.body, issueId)).toEqual(withoutId(nobodys.body, issueId + 1));
     expect(theirs.body.error.code).toBe('BONUS_NOT_FOUND');
     expect(theirs.text).not.toContain('shared_player');
@@ -51,7 +63,13 @@ describe("operator B and operator A's bonus call", () => {
   });
 
   it('cannot list it, with or without filters', async () => {
-    for (const query of ['', '?playerId=shared_player', `?platformId=${registration.platformId}`, '?status=active', '?limit=100']) {
+    for (const query of [
+      '',
+      '?playerId=shared_player',
+      `?platformId=${registration.platformId}`,
+      '?status=active',
+      '?limit=100',
+    ]) {
       const response = await b.get(`/v1/bonus-call${query}`);
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ items: [], nextCursor: null });
@@ -61,7 +79,11 @@ describe("operator B and operator A's bonus call", () => {
   });
 
   it("does not collide with it: B's registration with the same platformId and player is B's own", async () => {
-    const response = await b.post('/v1/bonus-call/register', { ...registration, callAmount: 5_000, metaData: { spinAmount: 3, baseBetAmount: 200 } });
+    const response = await b.post('/v1/bonus-call/register', {
+      ...registration,
+      callAmount: 5_000,
+      metaData: { spinAmount: 3, baseBetAmount: 200 },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('idempotent-replayed')).toBeNull();
     const own = response.body.data.issueId as number;
@@ -69,7 +91,10 @@ describe("operator B and operator A's bonus call", () => {
     expect((await b.get(`/v1/bonus-call/${own}`)).body.data).toMatchObject({ currency: 'KRW', status: 'active' });
     expect((await a.get(`/v1/bonus-call/${own}`)).status).toBe(404);
     // B cancels its own by the shared platformId; A's is untouched.
-    expect((await b.post('/v1/bonus-call/cancel', { platformId: registration.platformId })).body.data).toEqual({ issueId: own, status: 'canceled' });
+    expect((await b.post('/v1/bonus-call/cancel', { platformId: registration.platformId })).body.data).toEqual({
+      issueId: own,
+      status: 'canceled',
+    });
     expect((await a.get(`/v1/bonus-call/${issueId}`)).body.data.status).toBe('active');
   });
 });
@@ -80,7 +105,18 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
     ['POST', '/v1/bonus-call/cancel', { platformId: registration.platformId }],
     ['GET', '/v1/bonus-call/1', undefined],
     ['GET', '/v1/bonus-call?playerId=shared_player', undefined],
-    ['POST', '/v1/game/launch', { playerId: 'p', providerId: 1, gameId: 101, language: 'en', returnUrl: 'https://casino-a.example/', isStreamer: false }],
+    [
+      'POST',
+      '/v1/game/launch',
+      {
+        playerId: 'p',
+        providerId: 1,
+        gameId: 101,
+        language: 'en',
+        returnUrl: 'https://casino-a.example/',
+        isStreamer: false,
+      },
+    ],
     ['GET', '/v1/providers', undefined],
     ['GET', '/v1/games', undefined],
   ];
@@ -93,14 +129,24 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
   ];
 
   it('lists every operation of the API', () => {
-    expect(new Set(endpoints.map(([, path]) => path.replace(/\?.*$/, '').replace(/\/1$/, '/{issueId}')))).toEqual(new Set(Object.values(ApiOperations).map((operation) => operation.path)));
+    expect(new Set(endpoints.map(([, path]) => path.replace(/\?.*$/, '').replace(/\/1$/, '/{issueId}')))).toEqual(
+      new Set(Object.values(ApiOperations).map((operation) => operation.path)),
+    );
   });
 
   it.each(endpoints)('%s %s refuses every bad token with 401 and changes nothing', async (method, path, body) => {
     const events = await stack.eventCount();
     for (const [name, headers] of tokens) {
-      const response = await stack.http.call(method, path, { token: null, headers, ...(body === undefined ? {} : { json: body }) });
-      expect({ name, status: response.status, code: response.body?.error?.code }).toEqual({ name, status: 401, code: 'UNAUTHORIZED' });
+      const response = await stack.http.call(method, path, {
+        token: null,
+        headers,
+        ...(body === undefined ? {} : { json: body }),
+      });
+      expect({ name, status: response.status, code: response.body?.error?.code }).toEqual({
+        name,
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
     }
     expect(await stack.eventCount()).toBe(events);
   });

@@ -40,7 +40,8 @@ class BadRequest extends Error {
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new BadRequest(result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  if (!result.success)
+    throw new BadRequest(result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
   return result.data;
 }
 
@@ -67,37 +68,57 @@ export function adminTokenMatches(authorization: string | undefined, adminToken:
 export function adminRouter(deps: AdminRouteDeps): Router {
   const router = express.Router();
   // The token first: a caller without it never gets as far as having its body read.
-  router.use('/admin', (req: Request, res: Response, next: NextFunction) => {
-    if (deps.adminToken === undefined || adminTokenMatches(req.get('authorization'), deps.adminToken)) return next();
-    res.status(401).json({ error: 'admin token required' });
-  }, express.json({ limit: '64kb' }));
+  router.use(
+    '/admin',
+    (req: Request, res: Response, next: NextFunction) => {
+      if (deps.adminToken === undefined || adminTokenMatches(req.get('authorization'), deps.adminToken)) return next();
+      res.status(401).json({ error: 'admin token required' });
+    },
+    express.json({ limit: '64kb' }),
+  );
 
   router.get('/admin/players/:operatorId/:playerId', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
     const accounts = deps.views.accounts(operator, player);
-    if (accounts.length === 0) return void res.status(404).json({ error: `player ${player} of operator ${operator} has no account` });
+    if (accounts.length === 0)
+      return void res.status(404).json({ error: `player ${player} of operator ${operator} has no account` });
     res.json({ operatorId: operator, playerId: player, accounts });
   });
   router.put('/admin/players/:operatorId/:playerId', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
     const { currency, balance } = parse(balanceBody, req.body);
-    res.json({ operatorId: operator, playerId: player, accounts: deps.views.setBalance(operator, player, currency, minor(balance, currency)) });
+    res.json({
+      operatorId: operator,
+      playerId: player,
+      accounts: deps.views.setBalance(operator, player, currency, minor(balance, currency)),
+    });
   });
   router.post('/admin/players/:operatorId/:playerId/deposits', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
     const { currency, amount } = parse(depositBody, req.body);
-    res.json({ operatorId: operator, playerId: player, accounts: deps.views.deposit(operator, player, currency, minor(amount, currency)) });
+    res.json({
+      operatorId: operator,
+      playerId: player,
+      accounts: deps.views.deposit(operator, player, currency, minor(amount, currency)),
+    });
   });
 
-  router.get('/admin/transactions', (req, res) => void res.json({ transactions: deps.views.transactions(filterOf(parse(ledgerQuery, req.query))) }));
-  router.get('/admin/requests', (req, res) => void res.json({ requests: deps.views.requests(filterOf(parse(ledgerQuery, req.query))) }));
+  router.get(
+    '/admin/transactions',
+    (req, res) => void res.json({ transactions: deps.views.transactions(filterOf(parse(ledgerQuery, req.query))) }),
+  );
+  router.get(
+    '/admin/requests',
+    (req, res) => void res.json({ requests: deps.views.requests(filterOf(parse(ledgerQuery, req.query))) }),
+  );
 
   router.get('/admin/faults', (_req, res) => void res.json({ faults: deps.faults.list() }));
   router.post('/admin/faults', (req, res) => {
     try {
       res.status(201).json(deps.faults.add(req.body as never));
     } catch (error) {
-      if (error instanceof z.ZodError) throw new BadRequest(error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+      if (error instanceof z.ZodError)
+        throw new BadRequest(error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
       throw error;
     }
   });
@@ -112,7 +133,8 @@ export function adminRouter(deps: AdminRouteDeps): Router {
 
   router.use('/admin', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (error instanceof BadRequest) return void res.status(400).json({ error: 'bad request', details: error.details });
-    if ((error as { type?: string }).type === 'entity.parse.failed') return void res.status(400).json({ error: 'the body is not JSON' });
+    if ((error as { type?: string }).type === 'entity.parse.failed')
+      return void res.status(400).json({ error: 'the body is not JSON' });
     next(error);
   });
   return router;

@@ -1,5 +1,14 @@
 /** The sandbox's environment (DESIGN §7) and the operators whose callbacks it accepts. */
-import { booleanFlag, loadOperators, OperatorDirectory, demoOperators, parseEnv, platformEnvShape, port, type Env } from '@reelstream/config';
+import {
+  booleanFlag,
+  loadOperators,
+  OperatorDirectory,
+  demoOperators,
+  parseEnv,
+  platformEnvShape,
+  port,
+  type Env,
+} from '@reelstream/config';
 import * as z from 'zod';
 
 export const sandboxEnv = z.object({
@@ -30,7 +39,11 @@ export interface OperatorSandboxConfig {
   latencyMs: number;
 }
 
-export function sandboxConfigFromEnv(env: Env): { config: OperatorSandboxConfig; operators: OperatorDirectory; operatorsSource: string } {
+export function sandboxConfigFromEnv(env: Env): {
+  config: OperatorSandboxConfig;
+  operators: OperatorDirectory;
+  operatorsSource: string;
+} {
   const parsed = parseEnv(sandboxEnv, env);
   const config: OperatorSandboxConfig = {
     port: parsed.SANDBOX_PORT,

@@ -30,9 +30,21 @@ export const faultRuleInput = z
     times: z.number().int().min(1).optional(),
   })
   .superRefine((rule, ctx) => {
-    const answers = [rule.httpStatus, rule.statusCode, rule.malformedBody, rule.dropConnection].filter((value) => value !== undefined);
-    if (answers.length > 1) ctx.addIssue({ code: 'custom', path: ['httpStatus'], message: 'give at most one of httpStatus, statusCode, malformedBody, dropConnection' });
-    if (answers.length === 0 && rule.latencyMs === undefined) ctx.addIssue({ code: 'custom', path: ['latencyMs'], message: 'a fault needs latencyMs or one of httpStatus, statusCode, malformedBody, dropConnection' });
+    const answers = [rule.httpStatus, rule.statusCode, rule.malformedBody, rule.dropConnection].filter(
+      (value) => value !== undefined,
+    );
+    if (answers.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['httpStatus'],
+        message: 'give at most one of httpStatus, statusCode, malformedBody, dropConnection',
+      });
+    if (answers.length === 0 && rule.latencyMs === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['latencyMs'],
+        message: 'a fault needs latencyMs or one of httpStatus, statusCode, malformedBody, dropConnection',
+      });
   });
 export type FaultRuleInput = z.input<typeof faultRuleInput>;
 export type FaultRuleSpec = z.output<typeof faultRuleInput>;
@@ -73,7 +85,11 @@ export class FaultRegistry {
   }
 
   /** Takes one use of the first rule matching this callback. */
-  take(match: { operatorId: string; playerId: string | undefined; command: string | undefined }): FaultRule | undefined {
+  take(match: {
+    operatorId: string;
+    playerId: string | undefined;
+    command: string | undefined;
+  }): FaultRule | undefined {
     const rule = this.rules.find(
       (candidate) =>
         candidate.remaining !== 0 &&

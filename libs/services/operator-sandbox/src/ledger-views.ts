@@ -88,7 +88,11 @@ interface RequestRow {
 }
 
 /** The rows of one of the sandbox's logs that pass `filter`, oldest first. */
-function filteredRows<Row>(db: SandboxDatabase, table: 'sandbox_transactions' | 'sandbox_requests', filter: LedgerFilter): Row[] {
+function filteredRows<Row>(
+  db: SandboxDatabase,
+  table: 'sandbox_transactions' | 'sandbox_requests',
+  filter: LedgerFilter,
+): Row[] {
   const conditions: string[] = ['seq > ?'];
   const params: (string | number)[] = [filter.afterSeq ?? 0];
   const add = (condition: string, value: string | number | undefined) => {
@@ -99,7 +103,9 @@ function filteredRows<Row>(db: SandboxDatabase, table: 'sandbox_transactions' | 
   add('operator_id = ?', filter.operatorId);
   add('player_id = ?', filter.playerId);
   add('transaction_id = ?', filter.transactionId);
-  return db.prepare<(string | number)[], Row>(`SELECT * FROM ${table} WHERE ${conditions.join(' AND ')} ORDER BY seq LIMIT ?`).all(...params, filter.limit ?? 100_000);
+  return db
+    .prepare<(string | number)[], Row>(`SELECT * FROM ${table} WHERE ${conditions.join(' AND ')} ORDER BY seq LIMIT ?`)
+    .all(...params, filter.limit ?? 100_000);
 }
 
 export class LedgerViews {
@@ -112,7 +118,9 @@ export class LedgerViews {
     private readonly db: SandboxDatabase,
     private readonly now: () => string,
   ) {
-    this.accountsOf = db.prepare<[string, string], { currency: string; balance_minor: number }>('SELECT currency, balance_minor FROM sandbox_accounts WHERE operator_id = ? AND player_id = ? ORDER BY currency');
+    this.accountsOf = db.prepare<[string, string], { currency: string; balance_minor: number }>(
+      'SELECT currency, balance_minor FROM sandbox_accounts WHERE operator_id = ? AND player_id = ? ORDER BY currency',
+    );
     this.upsertBalance = db.prepare<[string, string, string, number, string]>(
       `INSERT INTO sandbox_accounts (operator_id, player_id, currency, balance_minor, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (operator_id, player_id, currency) DO UPDATE SET balance_minor = excluded.balance_minor, updated_at = excluded.updated_at`,
@@ -128,7 +136,11 @@ export class LedgerViews {
   }
 
   accounts(operatorId: string, playerId: string): AccountView[] {
-    return this.accountsOf.all(operatorId, playerId).map((row) => ({ currency: row.currency, balanceMinor: row.balance_minor, balance: formatAmount(row.balance_minor, row.currency) }));
+    return this.accountsOf.all(operatorId, playerId).map((row) => ({
+      currency: row.currency,
+      balanceMinor: row.balance_minor,
+      balance: formatAmount(row.balance_minor, row.currency),
+    }));
   }
 
   setBalance(operatorId: string, playerId: string, currency: string, balanceMinor: number): AccountView[] {

@@ -39,13 +39,20 @@ export function signatureProblem(
   nowSeconds: number,
 ): string | undefined {
   if (operator.signatureScheme === 'body') {
-    return verifySignature(request.rawBody, request.signature, operator.signingSecrets) ? undefined : 'X-Request-Signature is not the HMAC-SHA256 of the body with this operator’s secret';
+    return verifySignature(request.rawBody, request.signature, operator.signingSecrets)
+      ? undefined
+      : 'X-Request-Signature is not the HMAC-SHA256 of the body with this operator’s secret';
   }
   const { timestamp } = request;
-  if (timestamp === undefined || !UNIX_SECONDS.test(timestamp)) return 'X-Request-Timestamp must be the Unix time of the request in whole seconds';
+  if (timestamp === undefined || !UNIX_SECONDS.test(timestamp))
+    return 'X-Request-Timestamp must be the Unix time of the request in whole seconds';
   const age = nowSeconds - Number(timestamp);
-  if (age > MAX_TIMESTAMP_SKEW_SECONDS) return `X-Request-Timestamp is ${age} s old (more than ${MAX_TIMESTAMP_SKEW_SECONDS} s): refused as a possible replay`;
-  if (-age > MAX_TIMESTAMP_SKEW_SECONDS) return `X-Request-Timestamp is ${-age} s ahead of this wallet’s clock (more than ${MAX_TIMESTAMP_SKEW_SECONDS} s)`;
+  if (age > MAX_TIMESTAMP_SKEW_SECONDS)
+    return `X-Request-Timestamp is ${age} s old (more than ${MAX_TIMESTAMP_SKEW_SECONDS} s): refused as a possible replay`;
+  if (-age > MAX_TIMESTAMP_SKEW_SECONDS)
+    return `X-Request-Timestamp is ${-age} s ahead of this wallet’s clock (more than ${MAX_TIMESTAMP_SKEW_SECONDS} s)`;
   const signed = Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.rawBody]);
-  return verifySignature(signed, request.signature, operator.signingSecrets) ? undefined : 'X-Request-Signature is not the HMAC-SHA256 of `<X-Request-Timestamp>.<body>` with this operator’s secret';
+  return verifySignature(signed, request.signature, operator.signingSecrets)
+    ? undefined
+    : 'X-Request-Signature is not the HMAC-SHA256 of `<X-Request-Timestamp>.<body>` with this operator’s secret';
 }

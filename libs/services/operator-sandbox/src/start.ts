@@ -23,7 +23,10 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 export interface OperatorSandboxDeps {
   operators: { get(id: string): OperatorConfig | undefined };
   clock?: Clock;
-  logger?: { info(msg: string, fields?: Record<string, unknown>): void; error(msg: string, fields?: Record<string, unknown>): void };
+  logger?: {
+    info(msg: string, fields?: Record<string, unknown>): void;
+    error(msg: string, fields?: Record<string, unknown>): void;
+  };
 }
 
 export interface OperatorSandbox {
@@ -36,10 +39,17 @@ export interface OperatorSandbox {
   stop(): Promise<void>;
 }
 
-export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: OperatorSandboxConfig): Promise<OperatorSandbox> {
+export async function startOperatorSandbox(
+  deps: OperatorSandboxDeps,
+  config: OperatorSandboxConfig,
+): Promise<OperatorSandbox> {
   const now = () => (deps.clock?.now() ?? new Date()).toISOString();
   const db = openSandboxDatabase(config.databasePath, { synchronous: config.synchronous });
-  const wallet = new SandboxWallet(db, { autoCreateBalance: config.autoCreateBalance, defaultCurrency: (id) => deps.operators.get(id)?.currency, now });
+  const wallet = new SandboxWallet(db, {
+    autoCreateBalance: config.autoCreateBalance,
+    defaultCurrency: (id) => deps.operators.get(id)?.currency,
+    now,
+  });
   const views = new LedgerViews(db, now);
   const faults = new FaultRegistry();
   const delays = new Delays();
@@ -56,7 +66,16 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
       res.status(503).json({ status: 'unavailable', error: (error as Error).message });
     }
   });
-  app.use(walletRouter({ operators: deps.operators, wallet, views, faults, delays, nowMs: () => (deps.clock?.now() ?? new Date()).getTime() }));
+  app.use(
+    walletRouter({
+      operators: deps.operators,
+      wallet,
+      views,
+      faults,
+      delays,
+      nowMs: () => (deps.clock?.now() ?? new Date()).getTime(),
+    }),
+  );
   app.use(adminRouter({ views, faults, adminToken: config.adminToken }));
   app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const refusal = clientRefusalOf(error);
@@ -64,7 +83,9 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
     if (res.headersSent) return;
     const { status, message } = refusal ?? { status: 500, message: 'internal error' };
     // A callback gets an answer in the callback's shape; the admin API its own.
-    res.status(status).json(req.path.startsWith('/admin') ? { error: message } : { balance: 0, statusCode: 'ERR_UNKNOWN', message });
+    res
+      .status(status)
+      .json(req.path.startsWith('/admin') ? { error: message } : { balance: 0, statusCode: 'ERR_UNKNOWN', message });
   });
 
   const server: Server = createHttpServer(app, { keepAliveTimeoutMs: 60_000 });
@@ -104,7 +125,12 @@ export async function startOperatorSandbox(deps: OperatorSandboxDeps, config: Op
 function clientRefusalOf(error: unknown): { status: number; message: string } | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { status, type, limit } = error as { status?: unknown; type?: unknown; limit?: unknown };
-  if (type === 'entity.too.large') return { status: 413, message: `the request body is larger than ${typeof limit === 'number' ? limit : BODY_LIMIT_BYTES} bytes (64 kB), the most this sandbox accepts` };
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: (error as Error).message || 'bad request' };
+  if (type === 'entity.too.large')
+    return {
+      status: 413,
+      message: `the request body is larger than ${typeof limit === 'number' ? limit : BODY_LIMIT_BYTES} bytes (64 kB), the most this sandbox accepts`,
+    };
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { status, message: (error as Error).message || 'bad request' };
   return undefined;
 }

@@ -10,7 +10,14 @@
  *   transaction carried (D9 amended by issue 10) is refused and changes nothing.
  */
 import { formatAmount, tryParseAmount } from '@reelstream/money';
-import type { BetCallback, BetwinCallback, CallbackRequest, CallbackStatusCode, CancelCallback, WinCallback } from '@reelstream/contracts';
+import type {
+  BetCallback,
+  BetwinCallback,
+  CallbackRequest,
+  CallbackStatusCode,
+  CancelCallback,
+  WinCallback,
+} from '@reelstream/contracts';
 import { requestHash } from './request-hash.js';
 import type { SandboxDatabase } from './wallet-database.js';
 
@@ -89,19 +96,43 @@ export class SandboxWallet {
     private readonly db: SandboxDatabase,
     private readonly options: SandboxWalletOptions,
   ) {
-    this.byId = db.prepare<[string, number], TransactionRow>('SELECT * FROM sandbox_transactions WHERE operator_id = ? AND transaction_id = ?');
+    this.byId = db.prepare<[string, number], TransactionRow>(
+      'SELECT * FROM sandbox_transactions WHERE operator_id = ? AND transaction_id = ?',
+    );
     this.insertTransaction = db.prepare(`INSERT INTO sandbox_transactions
       (operator_id, transaction_id, command, player_id, round_id, currency, debit_minor, credit_minor, ref_transaction_id, status_code, applied, canceled_by, cancel_effect, request_hash, request_json, response_json, created_at)
       VALUES (@operatorId, @transactionId, @command, @playerId, @roundId, @currency, @debit, @credit, @ref, @statusCode, @applied, @canceledBy, @cancelEffect, @hash, @request, @response, @createdAt)`);
-    this.markCanceled = db.prepare<[number, string, number]>('UPDATE sandbox_transactions SET canceled_by = ? WHERE operator_id = ? AND transaction_id = ?');
-    this.accountRow = db.prepare<[string, string, string], { balance_minor: number }>('SELECT balance_minor FROM sandbox_accounts WHERE operator_id = ? AND player_id = ? AND currency = ?');
-    this.accountCurrencies = db.prepare<[string, string], string>('SELECT currency FROM sandbox_accounts WHERE operator_id = ? AND player_id = ? ORDER BY currency').pluck();
-    this.roundCurrency = db.prepare<[string, string, number], string>('SELECT currency FROM sandbox_transactions WHERE operator_id = ? AND player_id = ? AND round_id = ? ORDER BY seq LIMIT 1').pluck();
-    this.insertAccount = db.prepare<[string, string, string, number, string]>('INSERT INTO sandbox_accounts (operator_id, player_id, currency, balance_minor, updated_at) VALUES (?, ?, ?, ?, ?)');
-    this.moveBalance = db.prepare<[number, string, string, string, string]>('UPDATE sandbox_accounts SET balance_minor = balance_minor + ?, updated_at = ? WHERE operator_id = ? AND player_id = ? AND currency = ?');
-    this.cancelMark = db.prepare<[string, number], { cancel_transaction_id: number }>('SELECT cancel_transaction_id FROM sandbox_cancel_marks WHERE operator_id = ? AND ref_transaction_id = ?');
-    this.insertCancelMark = db.prepare<[string, number, number, string]>('INSERT OR IGNORE INTO sandbox_cancel_marks (operator_id, ref_transaction_id, cancel_transaction_id, created_at) VALUES (?, ?, ?, ?)');
-    this.processTransaction = db.transaction((operatorId: string, callback: CallbackRequest) => this.decide(operatorId, callback));
+    this.markCanceled = db.prepare<[number, string, number]>(
+      'UPDATE sandbox_transactions SET canceled_by = ? WHERE operator_id = ? AND transaction_id = ?',
+    );
+    this.accountRow = db.prepare<[string, string, string], { balance_minor: number }>(
+      'SELECT balance_minor FROM sandbox_accounts WHERE operator_id = ? AND player_id = ? AND currency = ?',
+    );
+    this.accountCurrencies = db
+      .prepare<[string, string], string>(
+        'SELECT currency FROM sandbox_accounts WHERE operator_id = ? AND player_id = ? ORDER BY currency',
+      )
+      .pluck();
+    this.roundCurrency = db
+      .prepare<[string, string, number], string>(
+        'SELECT currency FROM sandbox_transactions WHERE operator_id = ? AND player_id = ? AND round_id = ? ORDER BY seq LIMIT 1',
+      )
+      .pluck();
+    this.insertAccount = db.prepare<[string, string, string, number, string]>(
+      'INSERT INTO sandbox_accounts (operator_id, player_id, currency, balance_minor, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.moveBalance = db.prepare<[number, string, string, string, string]>(
+      'UPDATE sandbox_accounts SET balance_minor = balance_minor + ?, updated_at = ? WHERE operator_id = ? AND player_id = ? AND currency = ?',
+    );
+    this.cancelMark = db.prepare<[string, number], { cancel_transaction_id: number }>(
+      'SELECT cancel_transaction_id FROM sandbox_cancel_marks WHERE operator_id = ? AND ref_transaction_id = ?',
+    );
+    this.insertCancelMark = db.prepare<[string, number, number, string]>(
+      'INSERT OR IGNORE INTO sandbox_cancel_marks (operator_id, ref_transaction_id, cancel_transaction_id, created_at) VALUES (?, ?, ?, ?)',
+    );
+    this.processTransaction = db.transaction((operatorId: string, callback: CallbackRequest) =>
+      this.decide(operatorId, callback),
+    );
   }
 
   /** Applies one verified, parsed callback. */
@@ -113,11 +144,19 @@ export class SandboxWallet {
     const hash = requestHash(callback);
     const existing = this.byId.get(operatorId, callback.transactionId);
     if (existing) {
-      if (existing.request_hash === hash) return { outcome: 'replayed', response: JSON.parse(existing.response_json) as WalletResponse };
-      const balance = existing.player_id === callback.playerId ? this.balanceOf(operatorId, existing.player_id, existing.currency) : undefined;
+      if (existing.request_hash === hash)
+        return { outcome: 'replayed', response: JSON.parse(existing.response_json) as WalletResponse };
+      const balance =
+        existing.player_id === callback.playerId
+          ? this.balanceOf(operatorId, existing.player_id, existing.currency)
+          : undefined;
       return {
         outcome: 'conflict',
-        response: { balance: balance === undefined ? 0 : formatAmount(balance, existing.currency), statusCode: 'ERR_UNKNOWN', message: `transactionId ${callback.transactionId} was already used for a different request` },
+        response: {
+          balance: balance === undefined ? 0 : formatAmount(balance, existing.currency),
+          statusCode: 'ERR_UNKNOWN',
+          message: `transactionId ${callback.transactionId} was already used for a different request`,
+        },
       };
     }
     switch (callback.command) {
@@ -142,10 +181,31 @@ export class SandboxWallet {
     if (refused) return refused;
     const amount = tryParseAmount(callback.amount, callback.currency);
     const balance = this.openAccount(operatorId, callback.playerId, callback.currency);
-    if (balance === undefined) return this.record({ ...base, statusCode: 'ERR_NOT_AUTHENTICATED', applied: false, balanceMinor: 0, message: `player ${callback.playerId} has no ${callback.currency} account` });
-    if (!amount.ok) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', applied: false, balanceMinor: balance, message: amount.error.message });
-    if (balance < amount.minor) return this.record({ ...base, statusCode: 'ERR_NOT_ENOUGH_MONEY', applied: false, balanceMinor: balance });
-    return this.record({ ...base, debitMinor: amount.minor, statusCode: 'OK', applied: true, balanceMinor: this.move(operatorId, callback.playerId, callback.currency, -amount.minor) });
+    if (balance === undefined)
+      return this.record({
+        ...base,
+        statusCode: 'ERR_NOT_AUTHENTICATED',
+        applied: false,
+        balanceMinor: 0,
+        message: `player ${callback.playerId} has no ${callback.currency} account`,
+      });
+    if (!amount.ok)
+      return this.record({
+        ...base,
+        statusCode: 'ERR_UNKNOWN',
+        applied: false,
+        balanceMinor: balance,
+        message: amount.error.message,
+      });
+    if (balance < amount.minor)
+      return this.record({ ...base, statusCode: 'ERR_NOT_ENOUGH_MONEY', applied: false, balanceMinor: balance });
+    return this.record({
+      ...base,
+      debitMinor: amount.minor,
+      statusCode: 'OK',
+      applied: true,
+      balanceMinor: this.move(operatorId, callback.playerId, callback.currency, -amount.minor),
+    });
   }
 
   private win(operatorId: string, callback: WinCallback, hash: string): LedgerAnswer {
@@ -153,8 +213,21 @@ export class SandboxWallet {
     if ('answer' in account) return account.answer;
     const { base, currency, balance } = account;
     const amount = tryParseAmount(callback.amount, currency);
-    if (!amount.ok) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', applied: false, balanceMinor: balance, message: amount.error.message });
-    return this.record({ ...base, creditMinor: amount.minor, statusCode: 'OK', applied: true, balanceMinor: this.move(operatorId, callback.playerId, currency, amount.minor) });
+    if (!amount.ok)
+      return this.record({
+        ...base,
+        statusCode: 'ERR_UNKNOWN',
+        applied: false,
+        balanceMinor: balance,
+        message: amount.error.message,
+      });
+    return this.record({
+      ...base,
+      creditMinor: amount.minor,
+      statusCode: 'OK',
+      applied: true,
+      balanceMinor: this.move(operatorId, callback.playerId, currency, amount.minor),
+    });
   }
 
   private betwin(operatorId: string, callback: BetwinCallback, hash: string): LedgerAnswer {
@@ -163,49 +236,123 @@ export class SandboxWallet {
     const { base, currency, balance } = account;
     const bet = tryParseAmount(callback.betAmount, currency);
     const win = tryParseAmount(callback.winAmount, currency);
-    if (!bet.ok || !win.ok) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', applied: false, balanceMinor: balance, message: (bet.ok ? (win as { error: Error }).error : bet.error).message });
-    if (balance < bet.minor) return this.record({ ...base, statusCode: 'ERR_NOT_ENOUGH_MONEY', applied: false, balanceMinor: balance });
+    if (!bet.ok || !win.ok)
+      return this.record({
+        ...base,
+        statusCode: 'ERR_UNKNOWN',
+        applied: false,
+        balanceMinor: balance,
+        message: (bet.ok ? (win as { error: Error }).error : bet.error).message,
+      });
+    if (balance < bet.minor)
+      return this.record({ ...base, statusCode: 'ERR_NOT_ENOUGH_MONEY', applied: false, balanceMinor: balance });
     // One UPDATE inside the callback's transaction: the bet and the win move together or not at all.
     const after = this.move(operatorId, callback.playerId, currency, win.minor - bet.minor);
-    return this.record({ ...base, debitMinor: bet.minor, creditMinor: win.minor, statusCode: 'OK', applied: true, balanceMinor: after });
+    return this.record({
+      ...base,
+      debitMinor: bet.minor,
+      creditMinor: win.minor,
+      statusCode: 'OK',
+      applied: true,
+      balanceMinor: after,
+    });
   }
 
   private cancel(operatorId: string, callback: CancelCallback, hash: string): LedgerAnswer {
     const ref = this.byId.get(operatorId, callback.refTransactionId);
     const currency = ref?.currency ?? this.currencyFor(operatorId, callback.playerId, callback.roundId) ?? 'XXX';
     const base = { operatorId, callback, hash, currency, statusCode: 'OK' as const };
-    const balanceNow = () => (currency === 'XXX' ? undefined : this.openAccount(operatorId, callback.playerId, currency)) ?? 0;
+    const balanceNow = () =>
+      (currency === 'XXX' ? undefined : this.openAccount(operatorId, callback.playerId, currency)) ?? 0;
     if (ref && ref.player_id !== callback.playerId) {
-      return this.record({ ...base, statusCode: 'ERR_UNKNOWN', debitMinor: 0, creditMinor: 0, applied: false, balanceMinor: 0, message: `transaction ${callback.refTransactionId} is not player ${callback.playerId}'s` });
+      return this.record({
+        ...base,
+        statusCode: 'ERR_UNKNOWN',
+        debitMinor: 0,
+        creditMinor: 0,
+        applied: false,
+        balanceMinor: 0,
+        message: `transaction ${callback.refTransactionId} is not player ${callback.playerId}'s`,
+      });
     }
     const mismatch = ref && cancelMismatch(callback, ref);
-    if (mismatch) return this.record({ ...base, statusCode: 'ERR_UNKNOWN', debitMinor: 0, creditMinor: 0, applied: false, balanceMinor: balanceNow(), message: mismatch });
+    if (mismatch)
+      return this.record({
+        ...base,
+        statusCode: 'ERR_UNKNOWN',
+        debitMinor: 0,
+        creditMinor: 0,
+        applied: false,
+        balanceMinor: balanceNow(),
+        message: mismatch,
+      });
     if (!ref) {
       // The cancel overtook its transaction (a bet still on its way): remember it, so the bet is refused when it lands.
       this.insertCancelMark.run(operatorId, callback.refTransactionId, callback.transactionId, this.options.now());
-      return this.record({ ...base, debitMinor: 0, creditMinor: 0, applied: true, cancelEffect: 'preempted', balanceMinor: balanceNow() });
+      return this.record({
+        ...base,
+        debitMinor: 0,
+        creditMinor: 0,
+        applied: true,
+        cancelEffect: 'preempted',
+        balanceMinor: balanceNow(),
+      });
     }
     if (ref.canceled_by !== null || ref.command === 'cancel') {
-      return this.record({ ...base, debitMinor: 0, creditMinor: 0, applied: false, cancelEffect: 'already_canceled', balanceMinor: balanceNow() });
+      return this.record({
+        ...base,
+        debitMinor: 0,
+        creditMinor: 0,
+        applied: false,
+        cancelEffect: 'already_canceled',
+        balanceMinor: balanceNow(),
+      });
     }
     this.markCanceled.run(callback.transactionId, operatorId, ref.transaction_id);
-    if (ref.applied === 0) return this.record({ ...base, debitMinor: 0, creditMinor: 0, applied: true, cancelEffect: 'nothing_to_refund', balanceMinor: balanceNow() });
+    if (ref.applied === 0)
+      return this.record({
+        ...base,
+        debitMinor: 0,
+        creditMinor: 0,
+        applied: true,
+        cancelEffect: 'nothing_to_refund',
+        balanceMinor: balanceNow(),
+      });
     const after = this.move(operatorId, ref.player_id, ref.currency, ref.debit_minor - ref.credit_minor);
-    return this.record({ ...base, debitMinor: ref.credit_minor, creditMinor: ref.debit_minor, applied: true, cancelEffect: 'refunded', balanceMinor: after });
+    return this.record({
+      ...base,
+      debitMinor: ref.credit_minor,
+      creditMinor: ref.debit_minor,
+      applied: true,
+      cancelEffect: 'refunded',
+      balanceMinor: after,
+    });
   }
 
   /**
    * win and betwin carry no currency: they move money on the account of their round (see
    * `currencyFor`). The answer instead when their cancel came first or the player has no account.
    */
-  private roundAccount(operatorId: string, callback: WinCallback | BetwinCallback, hash: string): { answer: LedgerAnswer } | { base: TransactionBase; currency: string; balance: number } {
+  private roundAccount(
+    operatorId: string,
+    callback: WinCallback | BetwinCallback,
+    hash: string,
+  ): { answer: LedgerAnswer } | { base: TransactionBase; currency: string; balance: number } {
     const currency = this.currencyFor(operatorId, callback.playerId, callback.roundId);
     const base = { operatorId, callback, hash, currency: currency ?? 'XXX', debitMinor: 0, creditMinor: 0 };
     const refused = this.refusedUpFront(base);
     if (refused) return { answer: refused };
     const balance = currency === undefined ? undefined : this.openAccount(operatorId, callback.playerId, currency);
     if (currency === undefined || balance === undefined) {
-      return { answer: this.record({ ...base, statusCode: 'ERR_NOT_AUTHENTICATED', applied: false, balanceMinor: 0, message: `player ${callback.playerId} has no account` }) };
+      return {
+        answer: this.record({
+          ...base,
+          statusCode: 'ERR_NOT_AUTHENTICATED',
+          applied: false,
+          balanceMinor: 0,
+          message: `player ${callback.playerId} has no account`,
+        }),
+      };
     }
     return { base, currency, balance };
   }
@@ -215,7 +362,14 @@ export class SandboxWallet {
     const mark = this.cancelMark.get(base.operatorId, base.callback.transactionId);
     if (!mark) return undefined;
     const balance = this.balanceOf(base.operatorId, base.callback.playerId, base.currency) ?? 0;
-    return this.record({ ...base, statusCode: 'ERR_UNKNOWN', applied: false, canceledBy: mark.cancel_transaction_id, balanceMinor: balance, message: `transaction ${base.callback.transactionId} was canceled (cancel ${mark.cancel_transaction_id}) before it arrived` });
+    return this.record({
+      ...base,
+      statusCode: 'ERR_UNKNOWN',
+      applied: false,
+      canceledBy: mark.cancel_transaction_id,
+      balanceMinor: balance,
+      message: `transaction ${base.callback.transactionId} was canceled (cancel ${mark.cancel_transaction_id}) before it arrived`,
+    });
   }
 
   private record(transaction: NewTransaction): LedgerAnswer {
@@ -264,7 +418,8 @@ export class SandboxWallet {
   private move(operatorId: string, playerId: string, currency: string, deltaMinor: number): number {
     this.moveBalance.run(deltaMinor, this.options.now(), operatorId, playerId, currency);
     const after = this.balanceOf(operatorId, playerId, currency);
-    if (after === undefined || !Number.isSafeInteger(after)) throw new Error(`account ${operatorId}/${playerId}/${currency} vanished or overflowed`);
+    if (after === undefined || !Number.isSafeInteger(after))
+      throw new Error(`account ${operatorId}/${playerId}/${currency} vanished or overflowed`);
     return after;
   }
 
@@ -275,7 +430,8 @@ export class SandboxWallet {
     const currencies = this.accountCurrencies.all(operatorId, playerId);
     if (currencies.length === 1) return currencies[0];
     const operatorCurrency = this.options.defaultCurrency(operatorId);
-    if (operatorCurrency !== undefined && (currencies.length === 0 || currencies.includes(operatorCurrency))) return operatorCurrency;
+    if (operatorCurrency !== undefined && (currencies.length === 0 || currencies.includes(operatorCurrency)))
+      return operatorCurrency;
     return currencies[0];
   }
 }
@@ -283,8 +439,16 @@ export class SandboxWallet {
 /** Why a cancel's amounts are not what its transaction carried (`amount`; `betAmount` and `winAmount`), or undefined. */
 function cancelMismatch(cancel: CancelCallback, ref: TransactionRow): string | undefined {
   const original = JSON.parse(ref.request_json) as CallbackRequest;
-  const carried = cancel.amount !== undefined ? { amount: cancel.amount } : { betAmount: cancel.betAmount, winAmount: cancel.winAmount };
-  const expected = original.command === 'bet' ? { amount: original.amount } : original.command === 'betwin' ? { betAmount: original.betAmount, winAmount: original.winAmount } : undefined;
+  const carried =
+    cancel.amount !== undefined
+      ? { amount: cancel.amount }
+      : { betAmount: cancel.betAmount, winAmount: cancel.winAmount };
+  const expected =
+    original.command === 'bet'
+      ? { amount: original.amount }
+      : original.command === 'betwin'
+        ? { betAmount: original.betAmount, winAmount: original.winAmount }
+        : undefined;
   if (expected === undefined || JSON.stringify(carried) === JSON.stringify(expected)) return undefined;
   return `cancel of ${original.command} ${ref.transaction_id} carries ${JSON.stringify(carried)}, but that ${original.command} carried ${JSON.stringify(expected)}`;
 }

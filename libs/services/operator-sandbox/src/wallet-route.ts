@@ -34,7 +34,11 @@ function peek(json: unknown): Peek {
   const value = (json !== null && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   const text = (field: unknown) => (typeof field === 'string' && field.length <= 64 ? field : undefined);
   const id = Number(value['transactionId']);
-  return { command: text(value['command']), playerId: text(value['playerId']), transactionId: Number.isSafeInteger(id) && id > 0 ? id : undefined };
+  return {
+    command: text(value['command']),
+    playerId: text(value['playerId']),
+    transactionId: Number.isSafeInteger(id) && id > 0 ? id : undefined,
+  };
 }
 
 function parseJson(raw: Buffer): unknown {
@@ -46,66 +50,116 @@ function parseJson(raw: Buffer): unknown {
 }
 
 function answersInstead(rule: FaultRule | undefined): boolean {
-  return rule !== undefined && (rule.httpStatus !== undefined || rule.statusCode !== undefined || rule.malformedBody !== undefined || rule.dropConnection !== undefined);
+  return (
+    rule !== undefined &&
+    (rule.httpStatus !== undefined ||
+      rule.statusCode !== undefined ||
+      rule.malformedBody !== undefined ||
+      rule.dropConnection !== undefined)
+  );
 }
 
 export function walletRouter(deps: WalletRouteDeps): Router {
   const router = express.Router();
-  const log = (operatorId: string, claimed: Peek, outcome: RequestOutcome, statusCode: string | null, rule: FaultRule | undefined) => {
-    deps.views.logRequest({ operatorId, playerId: claimed.playerId ?? null, command: claimed.command ?? null, transactionId: claimed.transactionId ?? null, outcome, statusCode, faultId: rule?.id ?? null });
+  const log = (
+    operatorId: string,
+    claimed: Peek,
+    outcome: RequestOutcome,
+    statusCode: string | null,
+    rule: FaultRule | undefined,
+  ) => {
+    deps.views.logRequest({
+      operatorId,
+      playerId: claimed.playerId ?? null,
+      command: claimed.command ?? null,
+      transactionId: claimed.transactionId ?? null,
+      outcome,
+      statusCode,
+      faultId: rule?.id ?? null,
+    });
   };
 
   const faultAnswer = (res: Response, rule: FaultRule, balance: number) => {
     if (rule.dropConnection) return void res.socket?.destroy();
-    if (rule.httpStatus !== undefined) return void res.status(rule.httpStatus).json({ error: 'injected fault', httpStatus: rule.httpStatus });
-    if (rule.malformedBody !== undefined) return void res.status(200).type('application/json').send(rule.malformedBody === true ? MALFORMED_BODY : rule.malformedBody);
+    if (rule.httpStatus !== undefined)
+      return void res.status(rule.httpStatus).json({ error: 'injected fault', httpStatus: rule.httpStatus });
+    if (rule.malformedBody !== undefined)
+      return void res
+        .status(200)
+        .type('application/json')
+        .send(rule.malformedBody === true ? MALFORMED_BODY : rule.malformedBody);
     const statusCode: CallbackStatusCode = rule.statusCode ?? 'ERR_UNKNOWN';
     res.status(200).json({ balance, statusCode, message: 'injected fault' });
   };
 
   /** Signature, body, ledger: the real wallet behind the faults. */
-  const apply = (req: Request, operator: OperatorConfig, raw: Buffer, json: unknown): { outcome: RequestOutcome; response: WalletResponse } => {
-    const signed = { rawBody: raw, signature: req.get(HttpHeaders.requestSignature), timestamp: req.get(HttpHeaders.requestTimestamp) };
+  const apply = (
+    req: Request,
+    operator: OperatorConfig,
+    raw: Buffer,
+    json: unknown,
+  ): { outcome: RequestOutcome; response: WalletResponse } => {
+    const signed = {
+      rawBody: raw,
+      signature: req.get(HttpHeaders.requestSignature),
+      timestamp: req.get(HttpHeaders.requestTimestamp),
+    };
     const problem = signatureProblem(signed, operator, Math.floor(deps.nowMs() / 1_000));
-    if (problem !== undefined) return { outcome: 'bad_signature', response: { balance: 0, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: problem } };
+    if (problem !== undefined)
+      return {
+        outcome: 'bad_signature',
+        response: { balance: 0, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: problem },
+      };
     let callback;
     try {
       callback = parseCallback(json, operator.callbackIdEncoding);
     } catch (error) {
       const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
-      const message = json === undefined ? 'the body is not JSON' : issues.map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`).join('; ');
-      return { outcome: 'invalid', response: { balance: 0, statusCode: 'ERR_UNKNOWN', message: message.slice(0, 1_000) } };
+      const message =
+        json === undefined
+          ? 'the body is not JSON'
+          : issues.map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`).join('; ');
+      return {
+        outcome: 'invalid',
+        response: { balance: 0, statusCode: 'ERR_UNKNOWN', message: message.slice(0, 1_000) },
+      };
     }
     return deps.wallet.process(operator.id, callback);
   };
 
-  router.post('/wallet/:operatorId', express.raw({ type: () => true, limit: '64kb' }), async (req: Request<{ operatorId: string }>, res: Response) => {
-    const operator = deps.operators.get(req.params.operatorId);
-    if (!operator) {
-      res.status(404).json({ balance: 0, statusCode: 'ERR_UNKNOWN', message: `no operator ${req.params.operatorId} here` });
-      return;
-    }
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const json = parseJson(raw);
-    const claimed = peek(json);
-    const rule = deps.faults.take({ operatorId: operator.id, playerId: claimed.playerId, command: claimed.command });
-    const latency = rule?.latencyMs ?? 0;
+  router.post(
+    '/wallet/:operatorId',
+    express.raw({ type: () => true, limit: '64kb' }),
+    async (req: Request<{ operatorId: string }>, res: Response) => {
+      const operator = deps.operators.get(req.params.operatorId);
+      if (!operator) {
+        res
+          .status(404)
+          .json({ balance: 0, statusCode: 'ERR_UNKNOWN', message: `no operator ${req.params.operatorId} here` });
+        return;
+      }
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const json = parseJson(raw);
+      const claimed = peek(json);
+      const rule = deps.faults.take({ operatorId: operator.id, playerId: claimed.playerId, command: claimed.command });
+      const latency = rule?.latencyMs ?? 0;
 
-    if (rule && answersInstead(rule) && !rule.applyFirst) {
-      await deps.delays.wait(latency);
+      if (rule && answersInstead(rule) && !rule.applyFirst) {
+        await deps.delays.wait(latency);
+        if (deps.delays.isStopped) return void res.socket?.destroy();
+        log(operator.id, claimed, 'fault', rule.statusCode ?? null, rule);
+        faultAnswer(res, rule, 0);
+        return;
+      }
+      if (rule?.latencyPhase === 'before_apply') await deps.delays.wait(latency);
       if (deps.delays.isStopped) return void res.socket?.destroy();
-      log(operator.id, claimed, 'fault', rule.statusCode ?? null, rule);
-      faultAnswer(res, rule, 0);
-      return;
-    }
-    if (rule?.latencyPhase === 'before_apply') await deps.delays.wait(latency);
-    if (deps.delays.isStopped) return void res.socket?.destroy();
-    const { outcome, response } = apply(req, operator, raw, json);
-    log(operator.id, claimed, outcome, response.statusCode, rule);
-    if (rule && rule.latencyPhase === 'after_apply') await deps.delays.wait(latency);
-    if (deps.delays.isStopped) return void res.socket?.destroy();
-    if (rule && answersInstead(rule)) faultAnswer(res, rule, response.balance);
-    else res.status(200).json(response);
-  });
+      const { outcome, response } = apply(req, operator, raw, json);
+      log(operator.id, claimed, outcome, response.statusCode, rule);
+      if (rule && rule.latencyPhase === 'after_apply') await deps.delays.wait(latency);
+      if (deps.delays.isStopped) return void res.socket?.destroy();
+      if (rule && answersInstead(rule)) faultAnswer(res, rule, response.balance);
+      else res.status(200).json(response);
+    },
+  );
   return router;
 }

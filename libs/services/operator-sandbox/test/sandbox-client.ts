@@ -13,15 +13,29 @@ export function sign(bytes: string, secret: string): string {
   return createHmac('sha256', secret).update(bytes).digest('hex');
 }
 
-export async function postCallback(url: string, callback: CallbackRequest, options: { secret: string; encoding?: CallbackIdEncoding; signature?: string }): Promise<SentCallback> {
+export async function postCallback(
+  url: string,
+  callback: CallbackRequest,
+  options: { secret: string; encoding?: CallbackIdEncoding; signature?: string },
+): Promise<SentCallback> {
   const text = JSON.stringify(encodeCallback(callback, options.encoding ?? 'string'));
   return postRaw(url, text, options.signature ?? sign(text, options.secret));
 }
 
-export async function postRaw(url: string, text: string, signature: string | undefined, headers: Record<string, string> = {}): Promise<SentCallback> {
+export async function postRaw(
+  url: string,
+  text: string,
+  signature: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<SentCallback> {
   const response = await got.post(url, {
     body: text,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers, ...(signature === undefined ? {} : { 'x-request-signature': signature }) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...headers,
+      ...(signature === undefined ? {} : { 'x-request-signature': signature }),
+    },
     throwHttpErrors: false,
     retry: { limit: 0 },
     responseType: 'text',
@@ -35,7 +49,12 @@ export async function postRaw(url: string, text: string, signature: string | und
   return { status: response.statusCode, body, text: response.body };
 }
 
-export async function admin(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, json?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function admin(
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  url: string,
+  json?: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await got(url, {
     method,
     ...(json === undefined ? {} : { json }),
@@ -44,5 +63,8 @@ export async function admin(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: stri
     retry: { limit: 0 },
     responseType: 'text',
   });
-  return { status: response.statusCode, body: response.body === '' ? {} : (JSON.parse(response.body) as Record<string, unknown>) };
+  return {
+    status: response.statusCode,
+    body: response.body === '' ? {} : (JSON.parse(response.body) as Record<string, unknown>),
+  };
 }

@@ -15,14 +15,34 @@ import { admin, postRaw, sign } from './sandbox-client.js';
 
 const SECRET = 'exposure-test-secret-000001';
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
-const operators = new OperatorDirectory(parseOperatorsConfig([{ id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' }]));
+const operators = new OperatorDirectory(
+  parseOperatorsConfig([
+    {
+      id: 'acme',
+      name: 'Acme',
+      apiToken: 'acme-api-token-0123456789',
+      callbackUrl: 'http://localhost/',
+      signingSecret: SECRET,
+      currency: 'EUR',
+    },
+  ]),
+);
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-exposure-'));
 const logged: string[] = [];
 let sandbox: OperatorSandbox;
 
 beforeAll(async () => {
-  const { config } = sandboxConfigFromEnv({ DATA_DIR: dir, SANDBOX_PORT: '0', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN, OPERATORS_JSON: '', OPERATORS_FILE: '' });
-  sandbox = await startOperatorSandbox({ operators, logger: { info: () => undefined, error: (msg) => void logged.push(msg) } }, config);
+  const { config } = sandboxConfigFromEnv({
+    DATA_DIR: dir,
+    SANDBOX_PORT: '0',
+    SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,
+    OPERATORS_JSON: '',
+    OPERATORS_FILE: '',
+  });
+  sandbox = await startOperatorSandbox(
+    { operators, logger: { info: () => undefined, error: (msg) => void logged.push(msg) } },
+    config,
+  );
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -51,13 +71,21 @@ describe('the operator sandbox exposed to no one by default', () => {
       .flat()
       .filter((address) => address !== undefined && address.family === 'IPv4' && !address.internal)
       .map((address) => address?.address ?? '');
-    for (const address of external) expect({ address, accepts: await accepts(address, sandbox.port) }).toEqual({ address, accepts: false });
+    for (const address of external)
+      expect({ address, accepts: await accepts(address, sandbox.port) }).toEqual({ address, accepts: false });
   });
 
   it('lets only the exact admin token in: missing, wrong, shorter, longer and differently cased tokens get 401', async () => {
     const players = `${sandbox.url}/admin/players/acme/p1`;
     expect((await admin('PUT', players, { currency: 'EUR', balance: 5 }, ADMIN_TOKEN)).status).toBe(200);
-    for (const token of [undefined, 'admin-token-0123456789abcdeX', ADMIN_TOKEN.slice(0, -1), `${ADMIN_TOKEN}0`, ADMIN_TOKEN.toUpperCase(), '']) {
+    for (const token of [
+      undefined,
+      'admin-token-0123456789abcdeX',
+      ADMIN_TOKEN.slice(0, -1),
+      `${ADMIN_TOKEN}0`,
+      ADMIN_TOKEN.toUpperCase(),
+      '',
+    ]) {
       expect({ token, status: (await admin('GET', players, undefined, token)).status }).toEqual({ token, status: 401 });
     }
     expect(adminTokenMatches(`Bearer ${ADMIN_TOKEN}`, ADMIN_TOKEN)).toBe(true);
@@ -69,10 +97,22 @@ describe('the operator sandbox exposed to no one by default', () => {
     const big = JSON.stringify({ command: 'bet', padding: 'x'.repeat(70 * 1024) });
     const callback = await postRaw(`${sandbox.url}/wallet/acme`, big, sign(big, SECRET));
     expect(callback.status).toBe(413);
-    expect(callback.body).toEqual({ balance: 0, statusCode: 'ERR_UNKNOWN', message: expect.stringMatching(/larger than 65536 bytes \(64 kB\)/) });
+    expect(callback.body).toEqual({
+      balance: 0,
+      statusCode: 'ERR_UNKNOWN',
+      message: expect.stringMatching(/larger than 65536 bytes \(64 kB\)/),
+    });
 
-    const adminAnswer = await admin('PUT', `${sandbox.url}/admin/players/acme/p2`, { currency: 'EUR', balance: 5, padding: 'x'.repeat(70 * 1024) }, ADMIN_TOKEN);
-    expect(adminAnswer).toEqual({ status: 413, body: { error: expect.stringMatching(/larger than 65536 bytes \(64 kB\)/) } });
+    const adminAnswer = await admin(
+      'PUT',
+      `${sandbox.url}/admin/players/acme/p2`,
+      { currency: 'EUR', balance: 5, padding: 'x'.repeat(70 * 1024) },
+      ADMIN_TOKEN,
+    );
+    expect(adminAnswer).toEqual({
+      status: 413,
+      body: { error: expect.stringMatching(/larger than 65536 bytes \(64 kB\)/) },
+    });
     expect(logged).toEqual([]);
   });
 });

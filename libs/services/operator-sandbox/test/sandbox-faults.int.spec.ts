@@ -17,15 +17,49 @@ let nextId = 5_000;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-faults-'));
-  const operators = new OperatorDirectory(parseOperatorsConfig([{ id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' }]));
-  sandbox = await startOperatorSandbox({ operators }, { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: TOKEN, latencyMs: 0 });
+  const operators = new OperatorDirectory(
+    parseOperatorsConfig([
+      {
+        id: 'acme',
+        name: 'Acme',
+        apiToken: 'acme-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'EUR',
+      },
+    ]),
+  );
+  sandbox = await startOperatorSandbox(
+    { operators },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL',
+      adminToken: TOKEN,
+      latencyMs: 0,
+    },
+  );
 });
 afterAll(async () => {
   await sandbox?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const bet = (playerId: string, amount = 1): BetCallback => ({ command: 'bet', transactionId: ++nextId, playerId, roundId: ++nextId, providerId: 1, gameCode: 10, bonusId: 0, timestamp: 1_777_000_000, currency: 'EUR', amount, isBonusBusy: false });
+const bet = (playerId: string, amount = 1): BetCallback => ({
+  command: 'bet',
+  transactionId: ++nextId,
+  playerId,
+  roundId: ++nextId,
+  providerId: 1,
+  gameCode: 10,
+  bonusId: 0,
+  timestamp: 1_777_000_000,
+  currency: 'EUR',
+  amount,
+  isBonusBusy: false,
+});
 const send = (callback: BetCallback) => postCallback(`${sandbox.url}/wallet/acme`, callback, { secret: SECRET });
 const addFault = async (rule: Record<string, unknown>) => {
   const response = await admin('POST', `${sandbox.url}/admin/faults`, rule, TOKEN);
@@ -72,14 +106,20 @@ describe('fault injection, per command and player, with counts', () => {
 
   it('rules are listed with their hits and uses left, and can be removed', async () => {
     const rule = await addFault({ playerId: 'f_list', command: 'win', statusCode: 'ERR_UNKNOWN', times: 5 });
-    const listed = (await admin('GET', `${sandbox.url}/admin/faults`, undefined, TOKEN)).body['faults'] as { id: number; remaining: number; hits: number }[];
+    const listed = (await admin('GET', `${sandbox.url}/admin/faults`, undefined, TOKEN)).body['faults'] as {
+      id: number;
+      remaining: number;
+      hits: number;
+    }[];
     expect(listed.find((entry) => entry.id === rule.id)).toMatchObject({ remaining: 5, hits: 0 });
     expect((await admin('DELETE', `${sandbox.url}/admin/faults/${rule.id}`, undefined, TOKEN)).status).toBe(204);
     expect((await admin('DELETE', `${sandbox.url}/admin/faults/${rule.id}`, undefined, TOKEN)).status).toBe(404);
   });
 
   it('refuses a rule that asks for two answers at once, or none', async () => {
-    expect((await admin('POST', `${sandbox.url}/admin/faults`, { httpStatus: 500, dropConnection: true }, TOKEN)).status).toBe(400);
+    expect(
+      (await admin('POST', `${sandbox.url}/admin/faults`, { httpStatus: 500, dropConnection: true }, TOKEN)).status,
+    ).toBe(400);
     expect((await admin('POST', `${sandbox.url}/admin/faults`, { playerId: 'x' }, TOKEN)).status).toBe(400);
   });
 });
@@ -90,20 +130,53 @@ describe('admin API', () => {
   });
 
   it('creates, funds and reads players; amounts in currency units', async () => {
-    expect((await admin('PUT', `${sandbox.url}/admin/players/acme/funded`, { currency: 'EUR', balance: 12.5 }, TOKEN)).body).toMatchObject({ accounts: [{ currency: 'EUR', balance: 12.5, balanceMinor: 1_250 }] });
-    expect((await admin('POST', `${sandbox.url}/admin/players/acme/funded/deposits`, { currency: 'EUR', amount: 7.5 }, TOKEN)).body).toMatchObject({ accounts: [{ balance: 20 }] });
-    expect((await admin('GET', `${sandbox.url}/admin/players/acme/funded`, undefined, TOKEN)).body).toEqual({ operatorId: 'acme', playerId: 'funded', accounts: [{ currency: 'EUR', balance: 20, balanceMinor: 2_000 }] });
+    expect(
+      (await admin('PUT', `${sandbox.url}/admin/players/acme/funded`, { currency: 'EUR', balance: 12.5 }, TOKEN)).body,
+    ).toMatchObject({ accounts: [{ currency: 'EUR', balance: 12.5, balanceMinor: 1_250 }] });
+    expect(
+      (
+        await admin(
+          'POST',
+          `${sandbox.url}/admin/players/acme/funded/deposits`,
+          { currency: 'EUR', amount: 7.5 },
+          TOKEN,
+        )
+      ).body,
+    ).toMatchObject({ accounts: [{ balance: 20 }] });
+    expect((await admin('GET', `${sandbox.url}/admin/players/acme/funded`, undefined, TOKEN)).body).toEqual({
+      operatorId: 'acme',
+      playerId: 'funded',
+      accounts: [{ currency: 'EUR', balance: 20, balanceMinor: 2_000 }],
+    });
     expect((await admin('GET', `${sandbox.url}/admin/players/acme/nobody`, undefined, TOKEN)).status).toBe(404);
-    expect((await admin('PUT', `${sandbox.url}/admin/players/acme/funded`, { currency: 'EUR', balance: 1.001 }, TOKEN)).status).toBe(400);
+    expect(
+      (await admin('PUT', `${sandbox.url}/admin/players/acme/funded`, { currency: 'EUR', balance: 1.001 }, TOKEN))
+        .status,
+    ).toBe(400);
   });
 
   it('lists the ledger and the callbacks received', async () => {
     const placed = bet('ledger_player', 3);
     await send(placed);
-    const ledger = (await admin('GET', `${sandbox.url}/admin/transactions?operatorId=acme&playerId=ledger_player`, undefined, TOKEN)).body['transactions'];
-    expect(ledger).toEqual([expect.objectContaining({ transactionId: placed.transactionId, command: 'bet', debitMinor: 300, creditMinor: 0, statusCode: 'OK', applied: true })]);
-    const received = (await admin('GET', `${sandbox.url}/admin/requests?transactionId=${placed.transactionId}`, undefined, TOKEN)).body['requests'];
-    expect(received).toEqual([expect.objectContaining({ transactionId: placed.transactionId, outcome: 'applied', statusCode: 'OK' })]);
+    const ledger = (
+      await admin('GET', `${sandbox.url}/admin/transactions?operatorId=acme&playerId=ledger_player`, undefined, TOKEN)
+    ).body['transactions'];
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        transactionId: placed.transactionId,
+        command: 'bet',
+        debitMinor: 300,
+        creditMinor: 0,
+        statusCode: 'OK',
+        applied: true,
+      }),
+    ]);
+    const received = (
+      await admin('GET', `${sandbox.url}/admin/requests?transactionId=${placed.transactionId}`, undefined, TOKEN)
+    ).body['requests'];
+    expect(received).toEqual([
+      expect.objectContaining({ transactionId: placed.transactionId, outcome: 'applied', statusCode: 'OK' }),
+    ]);
     expect((await admin('GET', `${sandbox.url}/admin/transactions?limit=zero`, undefined, TOKEN)).status).toBe(400);
   });
 });

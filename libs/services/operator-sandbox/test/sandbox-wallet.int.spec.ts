@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, type BetCallback, type BetwinCallback, type CancelCallback, type WinCallback } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  type BetCallback,
+  type BetwinCallback,
+  type CancelCallback,
+  type WinCallback,
+} from '@reelstream/contracts';
 import { startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
 import { postCallback, postRaw, sign } from './sandbox-client.js';
 
@@ -20,8 +26,23 @@ const id = () => ++nextId;
 function operatorsWith(signingSecret: string | string[]) {
   return new OperatorDirectory(
     parseOperatorsConfig([
-      { id: 'acme', name: 'Acme', apiToken: 'acme-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret, currency: 'EUR' },
-      { id: 'numeric', name: 'Numeric ids', apiToken: 'numeric-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'USD', callbackIdEncoding: 'number' },
+      {
+        id: 'acme',
+        name: 'Acme',
+        apiToken: 'acme-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret,
+        currency: 'EUR',
+      },
+      {
+        id: 'numeric',
+        name: 'Numeric ids',
+        apiToken: 'numeric-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'USD',
+        callbackIdEncoding: 'number',
+      },
     ]),
   );
 }
@@ -30,7 +51,15 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-wallet-'));
   sandbox = await startOperatorSandbox(
     { operators: operatorsWith([SECRET, NEXT_SECRET]) },
-    { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL',
+      adminToken: undefined,
+      latencyMs: 0,
+    },
   );
   url = `${sandbox.url}/wallet/acme`;
   numberUrl = `${sandbox.url}/wallet/numeric`;
@@ -40,12 +69,40 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const common = (playerId: string) => ({ transactionId: id(), playerId, roundId: id(), providerId: 1, gameCode: 10, bonusId: 0, timestamp: 1_777_000_000 });
-const bet = (playerId: string, amount: number): BetCallback => ({ command: 'bet', ...common(playerId), currency: 'EUR', amount, isBonusBusy: false });
-const win = (playerId: string, amount: number, roundId?: number): WinCallback => ({ command: 'win', ...common(playerId), ...(roundId === undefined ? {} : { roundId }), amount, isRoundFinished: true });
-const betwin = (playerId: string, betAmount: number, winAmount: number): BetwinCallback => ({ command: 'betwin', ...common(playerId), betAmount, winAmount });
+const common = (playerId: string) => ({
+  transactionId: id(),
+  playerId,
+  roundId: id(),
+  providerId: 1,
+  gameCode: 10,
+  bonusId: 0,
+  timestamp: 1_777_000_000,
+});
+const bet = (playerId: string, amount: number): BetCallback => ({
+  command: 'bet',
+  ...common(playerId),
+  currency: 'EUR',
+  amount,
+  isBonusBusy: false,
+});
+const win = (playerId: string, amount: number, roundId?: number): WinCallback => ({
+  command: 'win',
+  ...common(playerId),
+  ...(roundId === undefined ? {} : { roundId }),
+  amount,
+  isRoundFinished: true,
+});
+const betwin = (playerId: string, betAmount: number, winAmount: number): BetwinCallback => ({
+  command: 'betwin',
+  ...common(playerId),
+  betAmount,
+  winAmount,
+});
 /** A cancel carries what its transaction moved: a bet's amount, a betwin's betAmount and winAmount (D9 amended by issue 10). */
-const cancel = (of: { transactionId: number; playerId: string; roundId: number }, moved: number | { betAmount: number; winAmount: number }): CancelCallback => ({
+const cancel = (
+  of: { transactionId: number; playerId: string; roundId: number },
+  moved: number | { betAmount: number; winAmount: number },
+): CancelCallback => ({
   command: 'cancel',
   transactionId: id(),
   refTransactionId: of.transactionId,
@@ -58,18 +115,38 @@ const cancel = (of: { transactionId: number; playerId: string; roundId: number }
   timestamp: 1_777_000_001,
 });
 const send = (callback: Parameters<typeof postCallback>[1], secret = SECRET) => postCallback(url, callback, { secret });
-const balance = (playerId: string, currency = 'EUR') => sandbox.views.accounts('acme', playerId).find((account) => account.currency === currency)?.balanceMinor;
+const balance = (playerId: string, currency = 'EUR') =>
+  sandbox.views.accounts('acme', playerId).find((account) => account.currency === currency)?.balanceMinor;
 
 describe('signatures (D8)', () => {
   it('refuses a missing or wrong X-Request-Signature with ERR_INTEGRITY_CHECK_FAILED and moves no money', async () => {
     const callback = bet('sig_player', 5);
-    const text = JSON.stringify({ ...callback, transactionId: String(callback.transactionId), roundId: String(callback.roundId), bonusId: '0' });
-    expect((await postRaw(url, text, undefined)).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED', balance: 0 });
-    expect((await postRaw(url, text, sign(text, 'some-other-secret-123456'))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
-    expect((await postRaw(url, `${text} `, sign(text, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
-    expect((await postRaw(url, text, sign(text, SECRET).toUpperCase())).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    const text = JSON.stringify({
+      ...callback,
+      transactionId: String(callback.transactionId),
+      roundId: String(callback.roundId),
+      bonusId: '0',
+    });
+    expect((await postRaw(url, text, undefined)).body).toMatchObject({
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+      balance: 0,
+    });
+    expect((await postRaw(url, text, sign(text, 'some-other-secret-123456'))).body).toMatchObject({
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+    });
+    expect((await postRaw(url, `${text} `, sign(text, SECRET))).body).toMatchObject({
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+    });
+    expect((await postRaw(url, text, sign(text, SECRET).toUpperCase())).body).toMatchObject({
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+    });
     expect(sandbox.views.transactions({ playerId: 'sig_player' })).toEqual([]);
-    expect(sandbox.views.requests({ playerId: 'sig_player' }).map((entry) => entry.outcome)).toEqual(['bad_signature', 'bad_signature', 'bad_signature', 'bad_signature']);
+    expect(sandbox.views.requests({ playerId: 'sig_player' }).map((entry) => entry.outcome)).toEqual([
+      'bad_signature',
+      'bad_signature',
+      'bad_signature',
+      'bad_signature',
+    ]);
   });
 
   it('accepts either secret during a rotation', async () => {
@@ -79,9 +156,19 @@ describe('signatures (D8)', () => {
 
   it('holds an operator to its id encoding (D7)', async () => {
     const callback = { ...bet('numeric_player', 1), currency: 'USD' };
-    expect((await postCallback(numberUrl, callback, { secret: SECRET, encoding: 'number' })).body).toEqual({ balance: 99, statusCode: 'OK' });
-    const asStrings = await postCallback(numberUrl, { ...callback, transactionId: id() }, { secret: SECRET, encoding: 'string' });
-    expect(asStrings.body).toMatchObject({ statusCode: 'ERR_UNKNOWN', message: expect.stringMatching(/transactionId/) });
+    expect((await postCallback(numberUrl, callback, { secret: SECRET, encoding: 'number' })).body).toEqual({
+      balance: 99,
+      statusCode: 'OK',
+    });
+    const asStrings = await postCallback(
+      numberUrl,
+      { ...callback, transactionId: id() },
+      { secret: SECRET, encoding: 'string' },
+    );
+    expect(asStrings.body).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      message: expect.stringMatching(/transactionId/),
+    });
   });
 });
 
@@ -100,7 +187,11 @@ describe('each transactionId is applied once', () => {
     const callback = win('reuse_player', 10);
     await send(callback);
     const reused = await send({ ...callback, amount: 1_000 });
-    expect(reused.body).toMatchObject({ statusCode: 'ERR_UNKNOWN', message: expect.stringMatching(/already used for a different request/), balance: 110 });
+    expect(reused.body).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      message: expect.stringMatching(/already used for a different request/),
+      balance: 110,
+    });
     expect(balance('reuse_player')).toBe(11_000);
   });
 });
@@ -115,15 +206,23 @@ describe('money', () => {
   });
 
   it('betwin moves the bet and the win together, or neither', async () => {
-    expect((await send(betwin('betwin_player', 150, 1_000))).body).toEqual({ balance: 100, statusCode: 'ERR_NOT_ENOUGH_MONEY' });
+    expect((await send(betwin('betwin_player', 150, 1_000))).body).toEqual({
+      balance: 100,
+      statusCode: 'ERR_NOT_ENOUGH_MONEY',
+    });
     expect(balance('betwin_player')).toBe(10_000);
     expect((await send(betwin('betwin_player', 60, 25.5))).body).toEqual({ balance: 65.5, statusCode: 'OK' });
-    const [row] = sandbox.views.transactions({ playerId: 'betwin_player', afterSeq: 0 }).filter((entry) => entry.applied);
+    const [row] = sandbox.views
+      .transactions({ playerId: 'betwin_player', afterSeq: 0 })
+      .filter((entry) => entry.applied);
     expect(row).toMatchObject({ command: 'betwin', debitMinor: 6_000, creditMinor: 2_550 });
   });
 
   it('refuses an amount with more decimals than the currency has', async () => {
-    expect((await send(bet('precise_player', 1.005))).body).toMatchObject({ statusCode: 'ERR_UNKNOWN', message: expect.stringMatching(/decimal/) });
+    expect((await send(bet('precise_player', 1.005))).body).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      message: expect.stringMatching(/decimal/),
+    });
   });
 
   it('credits a win in the currency of its round’s bet', async () => {
@@ -146,7 +245,9 @@ describe('cancel (D9)', () => {
     expect((await send(first)).body).toEqual({ balance: 100, statusCode: 'OK' });
     expect((await send(cancel(placed, 30))).body).toEqual({ balance: 100, statusCode: 'OK' });
     expect(balance('cancel_player')).toBe(10_000);
-    expect(sandbox.views.transactions({ playerId: 'cancel_player' }).map((row) => [row.command, row.cancelEffect])).toEqual([
+    expect(
+      sandbox.views.transactions({ playerId: 'cancel_player' }).map((row) => [row.command, row.cancelEffect]),
+    ).toEqual([
       ['bet', null],
       ['cancel', 'refunded'],
       ['cancel', 'already_canceled'],
@@ -156,9 +257,16 @@ describe('cancel (D9)', () => {
   it('reverts a betwin whole: the bet comes back, the win goes (its cancel carries betAmount and winAmount)', async () => {
     const placed = betwin('cancel_betwin', 20, 50);
     expect((await send(placed)).body).toEqual({ balance: 130, statusCode: 'OK' });
-    expect((await send(cancel(placed, { betAmount: 20, winAmount: 50 }))).body).toEqual({ balance: 100, statusCode: 'OK' });
+    expect((await send(cancel(placed, { betAmount: 20, winAmount: 50 }))).body).toEqual({
+      balance: 100,
+      statusCode: 'OK',
+    });
     expect(balance('cancel_betwin')).toBe(10_000);
-    expect(sandbox.views.transactions({ playerId: 'cancel_betwin' }).map((row) => [row.command, row.debitMinor, row.creditMinor, row.cancelEffect])).toEqual([
+    expect(
+      sandbox.views
+        .transactions({ playerId: 'cancel_betwin' })
+        .map((row) => [row.command, row.debitMinor, row.creditMinor, row.cancelEffect]),
+    ).toEqual([
       ['betwin', 2_000, 5_000, null],
       ['cancel', 5_000, 2_000, 'refunded'],
     ]);
@@ -169,19 +277,34 @@ describe('cancel (D9)', () => {
     const placedBet = bet('cancel_mismatch', 5);
     await send(placedBetwin);
     await send(placedBet);
-    const refusals = [cancel(placedBetwin, 20), cancel(placedBetwin, { betAmount: 20, winAmount: 0 }), cancel(placedBet, 4), cancel(placedBet, { betAmount: 5, winAmount: 0 })];
+    const refusals = [
+      cancel(placedBetwin, 20),
+      cancel(placedBetwin, { betAmount: 20, winAmount: 0 }),
+      cancel(placedBet, 4),
+      cancel(placedBet, { betAmount: 5, winAmount: 0 }),
+    ];
     for (const refused of refusals) {
-      expect((await send(refused)).body).toMatchObject({ statusCode: 'ERR_UNKNOWN', balance: 125, message: expect.stringMatching(/^cancel of (bet|betwin) \d+ carries .*, but that (bet|betwin) carried /) });
+      expect((await send(refused)).body).toMatchObject({
+        statusCode: 'ERR_UNKNOWN',
+        balance: 125,
+        message: expect.stringMatching(/^cancel of (bet|betwin) \d+ carries .*, but that (bet|betwin) carried /),
+      });
     }
     expect(balance('cancel_mismatch')).toBe(12_500);
-    expect((await send(cancel(placedBetwin, { betAmount: 20, winAmount: 50 }))).body).toEqual({ balance: 95, statusCode: 'OK' });
+    expect((await send(cancel(placedBetwin, { betAmount: 20, winAmount: 50 }))).body).toEqual({
+      balance: 95,
+      statusCode: 'OK',
+    });
     expect((await send(cancel(placedBet, 5))).body).toEqual({ balance: 100, statusCode: 'OK' });
   });
 
   it('answers OK for an unknown transaction, and refuses that transaction if it lands later', async () => {
     const late = bet('preempt_player', 40);
     expect((await send(cancel(late, 40))).body).toEqual({ balance: 100, statusCode: 'OK' });
-    expect((await send(late)).body).toMatchObject({ statusCode: 'ERR_UNKNOWN', message: expect.stringMatching(/canceled .* before it arrived/) });
+    expect((await send(late)).body).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      message: expect.stringMatching(/canceled .* before it arrived/),
+    });
     expect(balance('preempt_player')).toBe(10_000);
   });
 
@@ -189,7 +312,10 @@ describe('cancel (D9)', () => {
     const placed = bet('poor_player', 500);
     await send(placed);
     expect((await send(cancel(placed, 500))).body).toEqual({ balance: 100, statusCode: 'OK' });
-    expect(sandbox.views.transactions({ playerId: 'poor_player' }).map((row) => row.cancelEffect)).toEqual([null, 'nothing_to_refund']);
+    expect(sandbox.views.transactions({ playerId: 'poor_player' }).map((row) => row.cancelEffect)).toEqual([
+      null,
+      'nothing_to_refund',
+    ]);
   });
 });
 
@@ -197,12 +323,25 @@ describe('players', () => {
   it('unknown players get an account with the opening balance; without auto-creation they are ERR_NOT_AUTHENTICATED', async () => {
     const closed = await startOperatorSandbox(
       { operators: operatorsWith(SECRET) },
-      { port: 0, host: '127.0.0.1', databasePath: join(dir, 'closed.db'), autoCreateBalance: undefined, synchronous: 'FULL', adminToken: undefined, latencyMs: 0 },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        databasePath: join(dir, 'closed.db'),
+        autoCreateBalance: undefined,
+        synchronous: 'FULL',
+        adminToken: undefined,
+        latencyMs: 0,
+      },
     );
     try {
-      expect((await postCallback(`${closed.url}/wallet/acme`, bet('stranger', 1), { secret: SECRET })).body).toMatchObject({ statusCode: 'ERR_NOT_AUTHENTICATED', balance: 0 });
+      expect(
+        (await postCallback(`${closed.url}/wallet/acme`, bet('stranger', 1), { secret: SECRET })).body,
+      ).toMatchObject({ statusCode: 'ERR_NOT_AUTHENTICATED', balance: 0 });
       closed.views.setBalance('acme', 'stranger', 'EUR', 500);
-      expect((await postCallback(`${closed.url}/wallet/acme`, bet('stranger', 1), { secret: SECRET })).body).toEqual({ balance: 4, statusCode: 'OK' });
+      expect((await postCallback(`${closed.url}/wallet/acme`, bet('stranger', 1), { secret: SECRET })).body).toEqual({
+        balance: 4,
+        statusCode: 'OK',
+      });
     } finally {
       await closed.stop();
     }
@@ -210,15 +349,29 @@ describe('players', () => {
 
   it('balances and the ledger outlive a restart of the sandbox (its own SQLite file)', async () => {
     const path = join(dir, 'restart.db');
-    const config = { port: 0, host: '127.0.0.1', databasePath: path, autoCreateBalance: 100, synchronous: 'NORMAL' as const, adminToken: undefined, latencyMs: 0 };
+    const config = {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: path,
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL' as const,
+      adminToken: undefined,
+      latencyMs: 0,
+    };
     const first = await startOperatorSandbox({ operators: operatorsWith(SECRET) }, config);
     const placed = bet('durable', 7);
     await postCallback(`${first.url}/wallet/acme`, placed, { secret: SECRET });
     await first.stop();
     const second = await startOperatorSandbox({ operators: operatorsWith(SECRET) }, config);
     try {
-      expect((await postCallback(`${second.url}/wallet/acme`, placed, { secret: SECRET })).body).toEqual({ balance: 93, statusCode: 'OK' });
-      expect(second.views.requests({ playerId: 'durable' }).map((entry) => entry.outcome)).toEqual(['applied', 'replayed']);
+      expect((await postCallback(`${second.url}/wallet/acme`, placed, { secret: SECRET })).body).toEqual({
+        balance: 93,
+        statusCode: 'OK',
+      });
+      expect(second.views.requests({ playerId: 'durable' }).map((entry) => entry.outcome)).toEqual([
+        'applied',
+        'replayed',
+      ]);
     } finally {
       await second.stop();
     }

@@ -24,11 +24,37 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-schemes-'));
   const operators = new OperatorDirectory(
     parseOperatorsConfig([
-      { id: 'plain', name: 'Plain', apiToken: 'plain-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR' },
-      { id: 'stamped', name: 'Stamped', apiToken: 'stamped-api-token-0123456789', callbackUrl: 'http://localhost/', signingSecret: SECRET, currency: 'EUR', signatureScheme: 'timestamp.body' },
+      {
+        id: 'plain',
+        name: 'Plain',
+        apiToken: 'plain-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'EUR',
+      },
+      {
+        id: 'stamped',
+        name: 'Stamped',
+        apiToken: 'stamped-api-token-0123456789',
+        callbackUrl: 'http://localhost/',
+        signingSecret: SECRET,
+        currency: 'EUR',
+        signatureScheme: 'timestamp.body',
+      },
     ]),
   );
-  sandbox = await startOperatorSandbox({ operators, clock }, { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 });
+  sandbox = await startOperatorSandbox(
+    { operators, clock },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL',
+      adminToken: undefined,
+      latencyMs: 0,
+    },
+  );
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -36,10 +62,23 @@ afterAll(async () => {
 });
 
 const betText = (playerId: string) => {
-  const callback: BetCallback = { command: 'bet', transactionId: ++nextId, playerId, roundId: ++nextId, providerId: 1, gameCode: 10, currency: 'EUR', amount: 1, isBonusBusy: false, bonusId: 0, timestamp: nowSeconds() };
+  const callback: BetCallback = {
+    command: 'bet',
+    transactionId: ++nextId,
+    playerId,
+    roundId: ++nextId,
+    providerId: 1,
+    gameCode: 10,
+    currency: 'EUR',
+    amount: 1,
+    isBonusBusy: false,
+    bonusId: 0,
+    timestamp: nowSeconds(),
+  };
   return JSON.stringify(encodeCallback(callback, 'string'));
 };
-const stampedPost = (text: string, timestamp: number, signature = sign(`${timestamp}.${text}`, SECRET)) => postRaw(`${sandbox.url}/wallet/stamped`, text, signature, { 'x-request-timestamp': String(timestamp) });
+const stampedPost = (text: string, timestamp: number, signature = sign(`${timestamp}.${text}`, SECRET)) =>
+  postRaw(`${sandbox.url}/wallet/stamped`, text, signature, { 'x-request-timestamp': String(timestamp) });
 const balance = (operatorId: string, playerId: string) => sandbox.views.accounts(operatorId, playerId)[0]?.balanceMinor;
 
 describe('signatureScheme "timestamp.body"', () => {
@@ -56,7 +95,11 @@ describe('signatureScheme "timestamp.body"', () => {
     const signature = sign(`${stamp}.${text}`, SECRET);
     clock.advance(301_000);
     const replay = await stampedPost(text, stamp, signature);
-    expect(replay.body).toEqual({ balance: 0, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: 'X-Request-Timestamp is 301 s old (more than 300 s): refused as a possible replay' });
+    expect(replay.body).toEqual({
+      balance: 0,
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+      message: 'X-Request-Timestamp is 301 s old (more than 300 s): refused as a possible replay',
+    });
     expect(sandbox.views.transactions({ operatorId: 'stamped', playerId: 'replayed' })).toEqual([]);
     expect(sandbox.views.requests({ playerId: 'replayed' }).map((entry) => entry.outcome)).toEqual(['bad_signature']);
   });
@@ -64,9 +107,15 @@ describe('signatureScheme "timestamp.body"', () => {
   it('refuses a body-only signature, a missing timestamp, and a timestamp other than the signed one', async () => {
     const text = betText('unstamped');
     const stamp = nowSeconds();
-    expect((await stampedPost(text, stamp, sign(text, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
-    expect((await postRaw(`${sandbox.url}/wallet/stamped`, text, sign(`${stamp}.${text}`, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: expect.stringMatching(/X-Request-Timestamp must be/) });
-    expect((await stampedPost(text, stamp - 1, sign(`${stamp}.${text}`, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    expect((await stampedPost(text, stamp, sign(text, SECRET))).body).toMatchObject({
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+    });
+    expect((await postRaw(`${sandbox.url}/wallet/stamped`, text, sign(`${stamp}.${text}`, SECRET))).body).toMatchObject(
+      { statusCode: 'ERR_INTEGRITY_CHECK_FAILED', message: expect.stringMatching(/X-Request-Timestamp must be/) },
+    );
+    expect((await stampedPost(text, stamp - 1, sign(`${stamp}.${text}`, SECRET))).body).toMatchObject({
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+    });
     expect(balance('stamped', 'unstamped')).toBeUndefined();
   });
 });
@@ -74,9 +123,21 @@ describe('signatureScheme "timestamp.body"', () => {
 describe('signatureScheme "body" (the default, D8 unchanged)', () => {
   it('verifies the body alone, with or without a timestamp header, however old', async () => {
     const text = betText('plain_player');
-    expect((await postRaw(`${sandbox.url}/wallet/plain`, text, sign(text, SECRET), { 'x-request-timestamp': String(nowSeconds() - 3_600) })).body).toEqual({ balance: 99, statusCode: 'OK' });
+    expect(
+      (
+        await postRaw(`${sandbox.url}/wallet/plain`, text, sign(text, SECRET), {
+          'x-request-timestamp': String(nowSeconds() - 3_600),
+        })
+      ).body,
+    ).toEqual({ balance: 99, statusCode: 'OK' });
     const other = betText('plain_player');
-    expect((await postRaw(`${sandbox.url}/wallet/plain`, other, sign(other, SECRET))).body).toEqual({ balance: 98, statusCode: 'OK' });
-    expect((await postRaw(`${sandbox.url}/wallet/plain`, betText('plain_player'), sign(`${nowSeconds()}.${other}`, SECRET))).body).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    expect((await postRaw(`${sandbox.url}/wallet/plain`, other, sign(other, SECRET))).body).toEqual({
+      balance: 98,
+      statusCode: 'OK',
+    });
+    expect(
+      (await postRaw(`${sandbox.url}/wallet/plain`, betText('plain_player'), sign(`${nowSeconds()}.${other}`, SECRET)))
+        .body,
+    ).toMatchObject({ statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
   });
 });

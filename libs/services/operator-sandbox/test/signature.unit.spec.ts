@@ -10,8 +10,14 @@ const rawBody = Buffer.from(
 );
 const CURRENT = 'known-value-secret-0123456789';
 const PREVIOUS = 'previous-secret-0123456789';
-const BODY_SIG = { current: '2262ff586ee64d7705dfe9bf05e65b6f36153101bb5a0a08ee7b644e55763641', previous: 'b886cbaf166715a9a5e30212f61feb9caefd15118203a3cede3bdf412b4ade78' };
-const STAMPED_SIG = { current: '1781bd429148701fcfa66c36a399443b1dd4fbd821004249a57947359812fc15', previous: '8403506b15457dca78c9e49d6205aa2edbcb318ab26e707eece52be19c8413d3' };
+const BODY_SIG = {
+  current: '2262ff586ee64d7705dfe9bf05e65b6f36153101bb5a0a08ee7b644e55763641',
+  previous: 'b886cbaf166715a9a5e30212f61feb9caefd15118203a3cede3bdf412b4ade78',
+};
+const STAMPED_SIG = {
+  current: '1781bd429148701fcfa66c36a399443b1dd4fbd821004249a57947359812fc15',
+  previous: '8403506b15457dca78c9e49d6205aa2edbcb318ab26e707eece52be19c8413d3',
+};
 const STAMP = 1_777_600_007;
 
 describe('signatureProblem', () => {
@@ -21,8 +27,16 @@ describe('signatureProblem', () => {
   it('"body" (D8): either secret of a rotation, over the body alone; the timestamp header plays no part', () => {
     expect(signatureProblem({ rawBody, signature: BODY_SIG.current, timestamp: undefined }, body, 0)).toBeUndefined();
     expect(signatureProblem({ rawBody, signature: BODY_SIG.previous, timestamp: 'garbage' }, body, 0)).toBeUndefined();
-    expect(signatureProblem({ rawBody, signature: BODY_SIG.current, timestamp: undefined }, { ...body, signingSecrets: [PREVIOUS] }, 0)).toMatch(/not the HMAC-SHA256 of the body/);
-    expect(signatureProblem({ rawBody, signature: STAMPED_SIG.current, timestamp: String(STAMP) }, body, STAMP)).toMatch(/not the HMAC-SHA256 of the body/);
+    expect(
+      signatureProblem(
+        { rawBody, signature: BODY_SIG.current, timestamp: undefined },
+        { ...body, signingSecrets: [PREVIOUS] },
+        0,
+      ),
+    ).toMatch(/not the HMAC-SHA256 of the body/);
+    expect(
+      signatureProblem({ rawBody, signature: STAMPED_SIG.current, timestamp: String(STAMP) }, body, STAMP),
+    ).toMatch(/not the HMAC-SHA256 of the body/);
   });
 
   it('"timestamp.body": over `<timestamp>.<body>`, within 5 minutes either way of now', () => {
@@ -31,12 +45,16 @@ describe('signatureProblem', () => {
     expect(signatureProblem(at(String(STAMP)), stamped, STAMP)).toBeUndefined();
     expect(signatureProblem(at(String(STAMP), STAMPED_SIG.previous), stamped, STAMP + 300)).toBeUndefined();
     expect(signatureProblem(at(String(STAMP)), stamped, STAMP - 300)).toBeUndefined();
-    expect(signatureProblem(at(String(STAMP)), stamped, STAMP + 301)).toBe('X-Request-Timestamp is 301 s old (more than 300 s): refused as a possible replay');
+    expect(signatureProblem(at(String(STAMP)), stamped, STAMP + 301)).toBe(
+      'X-Request-Timestamp is 301 s old (more than 300 s): refused as a possible replay',
+    );
     expect(signatureProblem(at(String(STAMP)), stamped, STAMP - 301)).toMatch(/301 s ahead/);
     expect(signatureProblem(at(undefined), stamped, STAMP)).toMatch(/whole seconds/);
     expect(signatureProblem(at(`${STAMP}.5`), stamped, STAMP)).toMatch(/whole seconds/);
     // The body-only signature, or a timestamp other than the one signed, does not pass.
-    expect(signatureProblem(at(String(STAMP), BODY_SIG.current), stamped, STAMP)).toMatch(/<X-Request-Timestamp>\.<body>/);
+    expect(signatureProblem(at(String(STAMP), BODY_SIG.current), stamped, STAMP)).toMatch(
+      /<X-Request-Timestamp>\.<body>/,
+    );
     expect(signatureProblem(at(String(STAMP + 1)), stamped, STAMP)).toMatch(/<X-Request-Timestamp>\.<body>/);
   });
 });

@@ -1,5 +1,16 @@
 /** The dispatcher's environment (DESIGN §7) and its operators. */
-import { demoOperators, loadOperators, OperatorDirectory, parseEnv, platformEnvShape, port, positiveInt, resolveBackends, type Backends, type Env } from '@reelstream/config';
+import {
+  demoOperators,
+  loadOperators,
+  OperatorDirectory,
+  parseEnv,
+  platformEnvShape,
+  port,
+  positiveInt,
+  resolveBackends,
+  type Backends,
+  type Env,
+} from '@reelstream/config';
 import { httpUrl } from '@reelstream/contracts';
 import { defaultBulkheadLimits, DEFAULT_KEY_CONCURRENCY, type BulkheadLimits } from '@reelstream/wallet-application';
 import * as z from 'zod';
@@ -18,7 +29,12 @@ const bulkheadOverrides = z
   .pipe(
     z.record(
       z.string().min(1),
-      z.strictObject({ maxInFlight: z.number().int().positive().optional(), maxQueueWaitMs: z.number().int().nonnegative().optional(), failureThreshold: z.number().int().positive().optional(), openMs: z.number().int().positive().optional() }),
+      z.strictObject({
+        maxInFlight: z.number().int().positive().optional(),
+        maxQueueWaitMs: z.number().int().nonnegative().optional(),
+        failureThreshold: z.number().int().positive().optional(),
+        openMs: z.number().int().positive().optional(),
+      }),
     ),
   )
   .optional();
@@ -77,7 +93,12 @@ export function dispatcherSettingsFromEnv(source: Env): DispatcherSettings {
       healthPort: env.HEALTH_PORT,
       maxSockets: env.CALLBACK_MAX_SOCKETS,
       keyConcurrency: env.WALLET_KEY_CONCURRENCY,
-      bulkhead: { maxInFlight: env.OPERATOR_MAX_IN_FLIGHT, maxQueueWaitMs: env.OPERATOR_QUEUE_WAIT_MS, failureThreshold: env.OPERATOR_CIRCUIT_FAILURES, openMs: env.OPERATOR_CIRCUIT_OPEN_MS },
+      bulkhead: {
+        maxInFlight: env.OPERATOR_MAX_IN_FLIGHT,
+        maxQueueWaitMs: env.OPERATOR_QUEUE_WAIT_MS,
+        failureThreshold: env.OPERATOR_CIRCUIT_FAILURES,
+        openMs: env.OPERATOR_CIRCUIT_OPEN_MS,
+      },
       operatorBulkheads: env.OPERATOR_BULKHEADS_JSON ?? {},
     },
     operators: new OperatorDirectory(loaded.operators),

@@ -8,7 +8,14 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { TimeoutError, type Got } from 'got';
-import { encodeCallback, HttpHeaders, JSON_CONTENT_TYPE, parseOperatorReplyText, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
+import {
+  encodeCallback,
+  HttpHeaders,
+  JSON_CONTENT_TYPE,
+  parseOperatorReplyText,
+  type CallbackRequest,
+  type OperatorConfig,
+} from '@reelstream/contracts';
 import type { OperatorWallet } from '@reelstream/wallet-application';
 import type { OperatorCallResult } from '@reelstream/wallet-domain';
 import { signCallbackBody } from './signature.js';
@@ -51,13 +58,23 @@ export class GotOperatorWallet implements OperatorWallet {
     const bytes = Buffer.from(JSON.stringify(encodeCallback(body, operator.callbackIdEncoding)), 'utf8');
     const started = performance.now();
     const result = await this.send(operator, body, bytes, timeoutMs);
-    this.options.observe?.(body.command, result.kind === 'reply' ? result.statusCode : result.cause, performance.now() - started);
+    this.options.observe?.(
+      body.command,
+      result.kind === 'reply' ? result.statusCode : result.cause,
+      performance.now() - started,
+    );
     return result;
   }
 
-  private async send(operator: OperatorConfig, body: CallbackRequest, bytes: Buffer, timeoutMs: number): Promise<OperatorCallResult> {
+  private async send(
+    operator: OperatorConfig,
+    body: CallbackRequest,
+    bytes: Buffer,
+    timeoutMs: number,
+  ): Promise<OperatorCallResult> {
     const secret = operator.signingSecrets[0];
-    if (secret === undefined) return { kind: 'no_reply', cause: 'network', reason: `operator ${operator.id} has no signing secret` };
+    if (secret === undefined)
+      return { kind: 'no_reply', cause: 'network', reason: `operator ${operator.id} has no signing secret` };
     const timestamp = Math.floor((this.options.nowMs ?? Date.now)() / 1_000);
     try {
       const response = await this.client(operator.callbackUrl, {
@@ -70,14 +87,24 @@ export class GotOperatorWallet implements OperatorWallet {
         },
         timeout: { request: timeoutMs },
       });
-      if (response.statusCode !== 200) return { kind: 'no_reply', cause: 'http_status', reason: `HTTP ${response.statusCode}: ${preview(response.body)}` };
+      if (response.statusCode !== 200)
+        return {
+          kind: 'no_reply',
+          cause: 'http_status',
+          reason: `HTTP ${response.statusCode}: ${preview(response.body)}`,
+        };
       const reply = parseOperatorReplyText(response.body, body.command);
       if (!reply.valid) return { kind: 'no_reply', cause: 'malformed', reason: reply.reason };
       return { kind: 'reply', statusCode: reply.statusCode, balance: reply.balance };
     } catch (error) {
-      if (error instanceof TimeoutError) return { kind: 'no_reply', cause: 'timeout', reason: `no reply within ${timeoutMs} ms` };
+      if (error instanceof TimeoutError)
+        return { kind: 'no_reply', cause: 'timeout', reason: `no reply within ${timeoutMs} ms` };
       const { code, message } = error as { code?: string; message?: string };
-      return { kind: 'no_reply', cause: 'network', reason: `${code ?? 'ERROR'}: ${message ?? String(error)}`.slice(0, 500) };
+      return {
+        kind: 'no_reply',
+        cause: 'network',
+        reason: `${code ?? 'ERROR'}: ${message ?? String(error)}`.slice(0, 500),
+      };
     }
   }
 

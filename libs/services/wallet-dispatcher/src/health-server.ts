@@ -8,7 +8,11 @@ export interface HealthServer {
   stop(): Promise<void>;
 }
 
-export async function startHealthServer(port: number, host: string | undefined, ready: () => Promise<{ ok: boolean; detail: Record<string, unknown> }>): Promise<HealthServer> {
+export async function startHealthServer(
+  port: number,
+  host: string | undefined,
+  ready: () => Promise<{ ok: boolean; detail: Record<string, unknown> }>,
+): Promise<HealthServer> {
   const server: Server = createHttpServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const send = (status: number, body: unknown) => {
@@ -20,7 +24,8 @@ export async function startHealthServer(port: number, host: string | undefined, 
     if (path === '/readyz') {
       ready().then(
         ({ ok, detail }) => send(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', ...detail }),
-        (error: unknown) => send(503, { status: 'not ready', error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          send(503, { status: 'not ready', error: error instanceof Error ? error.message : String(error) }),
       );
       return;
     }

@@ -7,11 +7,18 @@
 import { createHmac } from 'node:crypto';
 import type { SignatureScheme } from '@reelstream/contracts';
 
-export function signCallbackBody(body: Buffer | string, secret: string, scheme: SignatureScheme = 'body', timestampSeconds?: number): string {
+export function signCallbackBody(
+  body: Buffer | string,
+  secret: string,
+  scheme: SignatureScheme = 'body',
+  timestampSeconds?: number,
+): string {
   const hmac = createHmac('sha256', secret);
   if (scheme === 'timestamp.body') {
     if (timestampSeconds === undefined || !Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-      throw new RangeError(`the timestamp.body scheme signs a timestamp in whole Unix seconds, got ${String(timestampSeconds)}`);
+      throw new RangeError(
+        `the timestamp.body scheme signs a timestamp in whole Unix seconds, got ${String(timestampSeconds)}`,
+      );
     }
     hmac.update(`${timestampSeconds}.`, 'utf8');
   }

@@ -4,8 +4,21 @@
  */
 import { walletTxStream } from '@reelstream/contracts';
 import type { Clock, Consumer, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
-import { createMetrics, PARKED_MESSAGES_METRIC, traceEventStore, traceMessageBus, type Logger } from '@reelstream/telemetry';
-import { defaultBulkheadLimits, OperatorBulkheadWallet, walletSubscriptions, type BulkheadLimits, type OperatorLookup, type OperatorWallet } from '@reelstream/wallet-application';
+import {
+  createMetrics,
+  PARKED_MESSAGES_METRIC,
+  traceEventStore,
+  traceMessageBus,
+  type Logger,
+} from '@reelstream/telemetry';
+import {
+  defaultBulkheadLimits,
+  OperatorBulkheadWallet,
+  walletSubscriptions,
+  type BulkheadLimits,
+  type OperatorLookup,
+  type OperatorWallet,
+} from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { GotOperatorWallet } from './got-operator-wallet.js';
 import { startHealthServer } from './health-server.js';
@@ -29,12 +42,20 @@ export interface WalletDispatcher {
   stop(): Promise<void>;
 }
 
-export async function startWalletDispatcher(deps: WalletDispatcherDeps, config: WalletDispatcherConfig): Promise<WalletDispatcher> {
+export async function startWalletDispatcher(
+  deps: WalletDispatcherDeps,
+  config: WalletDispatcherConfig,
+): Promise<WalletDispatcher> {
   const store = traceEventStore(deps.store);
   const bus = traceMessageBus(deps.bus);
   const metrics = createMetrics('wallet-dispatcher');
-  const calls = metrics.counter<'command' | 'outcome'>('wallet.callback.attempts', { description: 'Callback attempts by command and outcome' });
-  const durations = metrics.histogram<'command'>('wallet.callback.duration', { unit: 'ms', boundaries: [5, 10, 25, 50, 100, 250, 500, 1_000, 2_000, 3_000, 4_000] });
+  const calls = metrics.counter<'command' | 'outcome'>('wallet.callback.attempts', {
+    description: 'Callback attempts by command and outcome',
+  });
+  const durations = metrics.histogram<'command'>('wallet.callback.duration', {
+    unit: 'ms',
+    boundaries: [5, 10, 25, 50, 100, 250, 500, 1_000, 2_000, 3_000, 4_000],
+  });
   const ownWallet = deps.wallet
     ? undefined
     : new GotOperatorWallet({
@@ -44,7 +65,9 @@ export async function startWalletDispatcher(deps: WalletDispatcherDeps, config: 
           durations.record(ms, { command });
         },
       });
-  const circuitChanges = metrics.counter<'operator' | 'to'>('wallet.circuit.changes', { description: 'Operator circuit state changes' });
+  const circuitChanges = metrics.counter<'operator' | 'to'>('wallet.circuit.changes', {
+    description: 'Operator circuit state changes',
+  });
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
   const wallet = new OperatorBulkheadWallet(deps.wallet ?? (ownWallet as GotOperatorWallet), {
     limitsOf: (operatorId) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] }),
@@ -56,8 +79,12 @@ export async function startWalletDispatcher(deps: WalletDispatcherDeps, config: 
     },
   });
   // The handlers log their own parks at error; the count joins the bus adapter's.
-  const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, { description: 'messages parked on a dead-letter topic', unit: '{message}' });
-  const onParked = (message: { topic: string; groupId: string }) => parked.add(1, { topic: message.topic, group: message.groupId });
+  const parked = metrics.counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, {
+    description: 'messages parked on a dead-letter topic',
+    unit: '{message}',
+  });
+  const onParked = (message: { topic: string; groupId: string }) =>
+    parked.add(1, { topic: message.topic, group: message.groupId });
   const subscriptions = walletSubscriptions(
     { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
     config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency },

@@ -33,17 +33,35 @@ describe('the cancel of a betwin the wallet applied', () => {
   it('brings the balance back to what it was before the betwin', async () => {
     rig.sandbox.views.setBalance('rig', 'betwin_canceled', 'EUR', 10_000);
     // The wallet applies the betwin (stake 2.00, win 7.50) but its answer is garbage: the round is canceled.
-    rig.sandbox.faults.add({ operatorId: 'rig', playerId: 'betwin_canceled', command: 'betwin', malformedBody: true, applyFirst: true, times: 1 });
+    rig.sandbox.faults.add({
+      operatorId: 'rig',
+      playerId: 'betwin_canceled',
+      command: 'betwin',
+      malformedBody: true,
+      applyFirst: true,
+      times: 1,
+    });
     const betwin = betwinRequest('betwin_canceled', 200, 750);
     const reply = await rig.request(betwin);
     expect(reply).toMatchObject({ transactionId: betwin.transactionId, statusCode: 'ERR_UNKNOWN', canceled: true });
     const cancel = await eventually(() => {
-      const found = rig.sandbox.views.transactions({ operatorId: 'rig', playerId: 'betwin_canceled' }).find((row) => row.command === 'cancel');
+      const found = rig.sandbox.views
+        .transactions({ operatorId: 'rig', playerId: 'betwin_canceled' })
+        .find((row) => row.command === 'cancel');
       if (!found) throw new Error('no cancel yet');
       return found;
     }, 10_000);
-    expect(cancel).toMatchObject({ refTransactionId: betwin.transactionId, statusCode: 'OK', applied: true, cancelEffect: 'refunded', debitMinor: 750, creditMinor: 200 });
+    expect(cancel).toMatchObject({
+      refTransactionId: betwin.transactionId,
+      statusCode: 'OK',
+      applied: true,
+      cancelEffect: 'refunded',
+      debitMinor: 750,
+      creditMinor: 200,
+    });
     expect(rig.sandbox.views.accounts('rig', 'betwin_canceled')[0]?.balanceMinor).toBe(10_000);
-    expect(rig.sandbox.views.requests({ transactionId: cancel.transactionId }).map((entry) => entry.outcome)).toEqual(['applied']);
+    expect(rig.sandbox.views.requests({ transactionId: cancel.transactionId }).map((entry) => entry.outcome)).toEqual([
+      'applied',
+    ]);
   });
 });

@@ -34,28 +34,46 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const operatorWith = (signatureScheme: 'body' | 'timestamp.body'): OperatorConfig =>
-  parseOperatorsConfig([{ id: 'headers', name: 'Headers', apiToken: 'headers-api-token-0123456789', callbackUrl: url, signingSecret: SECRET, currency: 'EUR', signatureScheme }])[0] as OperatorConfig;
-const hmac = (...parts: (string | Buffer)[]) => parts.reduce((mac, part) => mac.update(part), createHmac('sha256', SECRET)).digest('hex');
+  parseOperatorsConfig([
+    {
+      id: 'headers',
+      name: 'Headers',
+      apiToken: 'headers-api-token-0123456789',
+      callbackUrl: url,
+      signingSecret: SECRET,
+      currency: 'EUR',
+      signatureScheme,
+    },
+  ])[0] as OperatorConfig;
+const hmac = (...parts: (string | Buffer)[]) =>
+  parts.reduce((mac, part) => mac.update(part), createHmac('sha256', SECRET)).digest('hex');
 
 describe('X-Request-Timestamp and the signature of each attempt', () => {
-  it.each(['body', 'timestamp.body'] as const)('%s: two attempts of one transaction carry the same body and each its own timestamp', async (scheme) => {
-    let nowMs = Date.parse('2026-05-01T10:00:00.400Z');
-    const wallet = new GotOperatorWallet({ nowMs: () => nowMs });
-    const callback = callbackFor(unsourcedWin('headers_player'));
-    received.length = 0;
-    try {
-      expect(await wallet.call(operatorWith(scheme), callback, 3_000)).toEqual({ kind: 'reply', statusCode: 'OK', balance: 100 });
-      nowMs += 2_700;
-      await wallet.call(operatorWith(scheme), callback, 3_000);
-    } finally {
-      wallet.close();
-    }
-    expect(received.map(({ headers }) => headers['x-request-timestamp'])).toEqual(['1777629600', '1777629603']);
-    const [first, second] = received;
-    expect(second?.body.equals(first?.body as Buffer)).toBe(true);
-    for (const { headers, body } of received) {
-      const timestamp = headers['x-request-timestamp'] as string;
-      expect(headers['x-request-signature']).toBe(scheme === 'body' ? hmac(body) : hmac(`${timestamp}.`, body));
-    }
-  });
+  it.each(['body', 'timestamp.body'] as const)(
+    '%s: two attempts of one transaction carry the same body and each its own timestamp',
+    async (scheme) => {
+      let nowMs = Date.parse('2026-05-01T10:00:00.400Z');
+      const wallet = new GotOperatorWallet({ nowMs: () => nowMs });
+      const callback = callbackFor(unsourcedWin('headers_player'));
+      received.length = 0;
+      try {
+        expect(await wallet.call(operatorWith(scheme), callback, 3_000)).toEqual({
+          kind: 'reply',
+          statusCode: 'OK',
+          balance: 100,
+        });
+        nowMs += 2_700;
+        await wallet.call(operatorWith(scheme), callback, 3_000);
+      } finally {
+        wallet.close();
+      }
+      expect(received.map(({ headers }) => headers['x-request-timestamp'])).toEqual(['1777629600', '1777629603']);
+      const [first, second] = received;
+      expect(second?.body.equals(first?.body as Buffer)).toBe(true);
+      for (const { headers, body } of received) {
+        const timestamp = headers['x-request-timestamp'] as string;
+        expect(headers['x-request-signature']).toBe(scheme === 'body' ? hmac(body) : hmac(`${timestamp}.`, body));
+      }
+    },
+  );
 });

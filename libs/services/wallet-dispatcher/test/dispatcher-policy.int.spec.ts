@@ -38,7 +38,17 @@ async function requestAndSettle(request: WalletRequest): Promise<{ reply: Wallet
 beforeAll(async () => {
   rig = await startRig();
   const started = new Date();
-  for (const player of ['warm_up', 'slow_ok', 'slow_fail', 'slow_late', 'flaky_win', 'dead_win', 'garbled', 'garbled_win']) rig.sandbox.views.setBalance('rig', player, 'EUR', 10_000);
+  for (const player of [
+    'warm_up',
+    'slow_ok',
+    'slow_fail',
+    'slow_late',
+    'flaky_win',
+    'dead_win',
+    'garbled',
+    'garbled_win',
+  ])
+    rig.sandbox.views.setBalance('rig', player, 'EUR', 10_000);
   // One bet first, so connecting and first-call compilation are not inside a timed scenario.
   expect((await rig.request(betRequest('warm_up'))).statusCode).toBe('OK');
 
@@ -50,18 +60,43 @@ beforeAll(async () => {
     fault({ playerId: 'dead_win', command: 'win', statusCode: 'ERR_UNKNOWN', times: 3 });
     const first = await requestAndSettle(await winRequest(rig.store, 'dead_win'));
     const deadLetter = await eventually(() => {
-      const found = rig.deadLetters.find((message) => (message.value as { transactionId: number }).transactionId === first.request.transactionId);
+      const found = rig.deadLetters.find(
+        (message) => (message.value as { transactionId: number }).transactionId === first.request.transactionId,
+      );
       if (!found) throw new Error('no dead letter yet');
       return found;
     });
     const balanceBefore = balanceOf('dead_win');
     const progress: string[] = [];
-    const summary = await runRedrive({ store: rig.store, bus: rig.requester, clock: systemClock }, { operatorId: 'rig', since: started, concurrency: 2, timeoutMs: 30_000 }, (line) => progress.push(line));
-    const again = await redriveDeadLetters({ store: rig.store, bus: rig.requester, clock: systemClock }, { operatorId: 'rig', since: started });
+    const summary = await runRedrive(
+      { store: rig.store, bus: rig.requester, clock: systemClock },
+      { operatorId: 'rig', since: started, concurrency: 2, timeoutMs: 30_000 },
+      (line) => progress.push(line),
+    );
+    const again = await redriveDeadLetters(
+      { store: rig.store, bus: rig.requester, clock: systemClock },
+      { operatorId: 'rig', since: started },
+    );
     const requestsBefore = rig.sandbox.views.requests({ transactionId: first.request.transactionId }).length;
-    const directRedrive = await rig.request({ command: 'redrive', transactionId: first.request.transactionId, operatorId: 'rig', playerId: 'dead_win', requestedAt: new Date().toISOString() });
+    const directRedrive = await rig.request({
+      command: 'redrive',
+      transactionId: first.request.transactionId,
+      operatorId: 'rig',
+      playerId: 'dead_win',
+      requestedAt: new Date().toISOString(),
+    });
     const requestsAfter = rig.sandbox.views.requests({ transactionId: first.request.transactionId }).length;
-    return { ...first, deadLetter, balanceBefore, summary, progress, again, directRedrive, requestsBefore, requestsAfter };
+    return {
+      ...first,
+      deadLetter,
+      balanceBefore,
+      summary,
+      progress,
+      again,
+      directRedrive,
+      requestsBefore,
+      requestsAfter,
+    };
   });
   scenario('bet with a malformed reply', () => {
     fault({ playerId: 'garbled', command: 'bet', malformedBody: true, applyFirst: true, times: 1 });
@@ -98,13 +133,24 @@ afterAll(async () => {
 describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6.1, D9)', () => {
   it('a bet answered after 2.0 s is accepted', async () => {
     const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 2.0 s');
-    expect(reply).toEqual({ transactionId: request.transactionId, statusCode: 'OK', balanceMinor: 9_000, canceled: false });
-    expect(typesOf(await rig.events(request.transactionId))).toEqual(['WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
+    expect(reply).toEqual({
+      transactionId: request.transactionId,
+      statusCode: 'OK',
+      balanceMinor: 9_000,
+      canceled: false,
+    });
+    expect(typesOf(await rig.events(request.transactionId))).toEqual([
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletSucceeded',
+    ]);
     expect(balanceOf('slow_ok')).toBe(9_000);
   });
 
   it('a bet answered after 3.5 s is canceled: one cancel, which refunds the bet the wallet did apply', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet answered in 3.5 s, applied first');
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>(
+      'bet answered in 3.5 s, applied first',
+    );
     expect(reply).toMatchObject({ transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: true });
     expect(reply.reason).toMatch(/timeout: no reply within 3000 ms/);
     const events = await eventually(async () => {
@@ -112,10 +158,19 @@ describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6
       expect(typesOf(found)).toContain('CancelSucceeded');
       return found;
     });
-    expect(typesOf(events)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletFailed', 'CancelRequested', 'WalletAttempted', 'CancelSucceeded']);
+    expect(typesOf(events)).toEqual([
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletFailed',
+      'CancelRequested',
+      'WalletAttempted',
+      'CancelSucceeded',
+    ]);
     const cancelId = events.find((event) => event.type === 'CancelRequested')?.data['cancelTransactionId'];
     const ledger = ledgerOf('slow_fail');
-    expect(ledger.map(({ command, applied, canceledBy, cancelEffect }) => ({ command, applied, canceledBy, cancelEffect }))).toEqual([
+    expect(
+      ledger.map(({ command, applied, canceledBy, cancelEffect }) => ({ command, applied, canceledBy, cancelEffect })),
+    ).toEqual([
       { command: 'bet', applied: true, canceledBy: cancelId, cancelEffect: null },
       { command: 'cancel', applied: true, canceledBy: null, cancelEffect: 'refunded' },
     ]);
@@ -123,17 +178,32 @@ describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6
   });
 
   it('a cancel that overtakes its slow bet takes effect once, and the late bet is refused', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet applied only after 3.5 s');
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>(
+      'bet applied only after 3.5 s',
+    );
     expect(reply).toMatchObject({ statusCode: 'ERR_UNKNOWN', canceled: true });
-    await eventually(() => expect(ledgerOf('slow_late').map((row) => row.command).sort()).toEqual(['bet', 'cancel']), 10_000);
+    await eventually(
+      () =>
+        expect(
+          ledgerOf('slow_late')
+            .map((row) => row.command)
+            .sort(),
+        ).toEqual(['bet', 'cancel']),
+      10_000,
+    );
     const ledger = ledgerOf('slow_late');
-    expect(ledger.find((row) => row.command === 'cancel')).toMatchObject({ cancelEffect: 'preempted', refTransactionId: request.transactionId });
+    expect(ledger.find((row) => row.command === 'cancel')).toMatchObject({
+      cancelEffect: 'preempted',
+      refTransactionId: request.transactionId,
+    });
     expect(ledger.find((row) => row.command === 'bet')).toMatchObject({ applied: false, statusCode: 'ERR_UNKNOWN' });
     expect(balanceOf('slow_late')).toBe(10_000);
   });
 
   it('a malformed reply is ERR_UNKNOWN: the bet is canceled and the money it took comes back', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet with a malformed reply');
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>(
+      'bet with a malformed reply',
+    );
     expect(reply).toMatchObject({ transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: true });
     expect(reply.reason).toMatch(/malformed: operator reply is not JSON/);
     await eventually(async () => expect(typesOf(await rig.events(request.transactionId))).toContain('CancelSucceeded'));
@@ -141,8 +211,14 @@ describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6
   });
 
   it('bad signatures are refused by the sandbox, and the bet counts as failed', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('bet signed with the wrong secret');
-    expect(reply).toMatchObject({ transactionId: request.transactionId, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', canceled: true });
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>(
+      'bet signed with the wrong secret',
+    );
+    expect(reply).toMatchObject({
+      transactionId: request.transactionId,
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+      canceled: true,
+    });
     const received = rig.sandbox.views.requests({ operatorId: 'missigned', transactionId: request.transactionId });
     expect(received.map((entry) => entry.outcome)).toEqual(['bad_signature']);
     expect(rig.sandbox.views.transactions({ operatorId: 'missigned' })).toEqual([]);
@@ -152,20 +228,44 @@ describe('bet: one attempt within 3 s; otherwise the round is canceled (spec §6
 describe('win: 4 s, up to 2 more attempts, then the dead letters (spec §6.2, D11)', () => {
   it('a win failing twice then OK is applied once', async () => {
     const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('win failing twice');
-    expect(reply).toEqual({ transactionId: request.transactionId, statusCode: 'OK', balanceMinor: 10_500, canceled: false });
+    expect(reply).toEqual({
+      transactionId: request.transactionId,
+      statusCode: 'OK',
+      balanceMinor: 10_500,
+      canceled: false,
+    });
     const events = await rig.events(request.transactionId);
-    expect(typesOf(events)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'WalletSucceeded']);
-    expect(events.filter((event) => event.type === 'WalletFailed').map((event) => event.data['error'])).toEqual([expect.stringMatching(/^http_status: HTTP 500/), expect.stringMatching(/^http_status: HTTP 500/)]);
-    expect(rig.sandbox.views.requests({ transactionId: request.transactionId }).map((entry) => entry.outcome)).toEqual(['fault', 'fault', 'applied']);
+    expect(typesOf(events)).toEqual([
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletFailed',
+      'WalletAttempted',
+      'WalletFailed',
+      'WalletAttempted',
+      'WalletSucceeded',
+    ]);
+    expect(events.filter((event) => event.type === 'WalletFailed').map((event) => event.data['error'])).toEqual([
+      expect.stringMatching(/^http_status: HTTP 500/),
+      expect.stringMatching(/^http_status: HTTP 500/),
+    ]);
+    expect(rig.sandbox.views.requests({ transactionId: request.transactionId }).map((entry) => entry.outcome)).toEqual([
+      'fault',
+      'fault',
+      'applied',
+    ]);
     expect(ledgerOf('flaky_win').filter((row) => row.applied)).toHaveLength(1);
     expect(balanceOf('flaky_win')).toBe(10_500);
   });
 
   it('a win with a reply of the wrong shape counts as ERR_UNKNOWN and is retried', async () => {
-    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>('win with a reply of the wrong shape');
+    const { reply, request } = await outcomeOf<{ reply: WalletReply; request: WalletRequest }>(
+      'win with a reply of the wrong shape',
+    );
     expect(reply).toMatchObject({ statusCode: 'OK', balanceMinor: 10_500 });
     const failed = (await rig.events(request.transactionId)).filter((event) => event.type === 'WalletFailed');
-    expect(failed.map((event) => event.data['error'])).toEqual([expect.stringMatching(/^malformed: malformed operator reply: balance/)]);
+    expect(failed.map((event) => event.data['error'])).toEqual([
+      expect.stringMatching(/^malformed: malformed operator reply: balance/),
+    ]);
   });
 
   it('a win failing 3 times is dead-lettered; re-drive then applies it once', async () => {
@@ -181,8 +281,18 @@ describe('win: 4 s, up to 2 more attempts, then the dead letters (spec §6.2, D1
       requestsBefore: number;
       requestsAfter: number;
     }>('win failing three times, re-driven');
-    expect(outcome.reply).toMatchObject({ transactionId: outcome.request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: expect.stringMatching(/^dead-lettered after 3 attempt/) });
-    expect(outcome.deadLetter.value).toMatchObject({ transactionId: outcome.request.transactionId, reason: 'delivery_failed', attempts: 3, request: outcome.request });
+    expect(outcome.reply).toMatchObject({
+      transactionId: outcome.request.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: expect.stringMatching(/^dead-lettered after 3 attempt/),
+    });
+    expect(outcome.deadLetter.value).toMatchObject({
+      transactionId: outcome.request.transactionId,
+      reason: 'delivery_failed',
+      attempts: 3,
+      request: outcome.request,
+    });
     expect(outcome.balanceBefore).toBe(10_000);
     expect(outcome.summary).toEqual({ total: 1, applied: 1, failed: 0, noAnswer: 0 });
     expect(outcome.progress).toEqual([

@@ -19,7 +19,14 @@ import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 
 const operators = new OperatorDirectory(
   parseOperatorsConfig([
-    { id: 'ready', name: 'Ready', apiToken: 'ready-api-token-0123456789', callbackUrl: 'http://127.0.0.1:9/', signingSecret: 'ready-signing-secret-0123456789', currency: 'EUR' },
+    {
+      id: 'ready',
+      name: 'Ready',
+      apiToken: 'ready-api-token-0123456789',
+      callbackUrl: 'http://127.0.0.1:9/',
+      signingSecret: 'ready-signing-secret-0123456789',
+      currency: 'EUR',
+    },
   ]),
 );
 
@@ -35,10 +42,20 @@ describe('wallet dispatcher readiness', () => {
     const { store }: { store: EventStore } = await openEventStore(`sqlite:${join(dir, 'events.db')}`);
     cleanups.push(() => store.close());
     const busPath = join(dir, 'bus.db');
-    const bus: MessageBus = await openMessageBus(`sqlite:${busPath}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`, { instanceId: 'ready-dispatcher' });
+    const bus: MessageBus = await openMessageBus(
+      `sqlite:${busPath}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`,
+      { instanceId: 'ready-dispatcher' },
+    );
     cleanups.push(() => bus.close());
     const dispatcher: WalletDispatcher = await startWalletDispatcher(
-      { store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(9), logger: createLogger({ service: 'ready', level: 'silent' }), operators },
+      {
+        store,
+        bus,
+        clock: systemClock,
+        ids: new TimeOrderedIdGenerator(9),
+        logger: createLogger({ service: 'ready', level: 'silent' }),
+        operators,
+      },
       { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 4 },
     );
     cleanups.push(() => dispatcher.stop());
@@ -55,7 +72,11 @@ describe('wallet dispatcher readiness', () => {
       other.close();
     });
     other.exec('BEGIN IMMEDIATE');
-    await eventually(async () => expect(await readyz()).toEqual({ status: 503, body: { status: 'not ready', consumers: 'rejoining' } }), 5_000);
+    await eventually(
+      async () =>
+        expect(await readyz()).toEqual({ status: 503, body: { status: 'not ready', consumers: 'rejoining' } }),
+      5_000,
+    );
     other.exec('COMMIT');
     await eventually(async () => expect((await readyz()).status).toBe(200), 5_000);
   });

@@ -16,7 +16,11 @@ const parked: Message[] = [];
 
 beforeAll(async () => {
   rig = await startRig();
-  const watcher = await rig.requester.subscribe({ groupId: 'redelivery-dlq', topics: [`${Topics.walletRequests}.dlq`], handler: async (message) => void parked.push(message) });
+  const watcher = await rig.requester.subscribe({
+    groupId: 'redelivery-dlq',
+    topics: [`${Topics.walletRequests}.dlq`],
+    handler: async (message) => void parked.push(message),
+  });
   await watcher.ready;
 }, 30_000);
 afterAll(() => rig?.stop());
@@ -32,7 +36,11 @@ describe('a redelivered request', () => {
     expect(first).toEqual({ transactionId: bet.transactionId, statusCode: 'OK', balanceMinor: 9_300, canceled: false });
     expect(second).toEqual(first);
     expect(rig.sandbox.views.requests({ transactionId: bet.transactionId })).toHaveLength(1);
-    expect(typesOf(await rig.events(bet.transactionId))).toEqual(['WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
+    expect(typesOf(await rig.events(bet.transactionId))).toEqual([
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletSucceeded',
+    ]);
   });
 
   it('whose outcome a crash lost is sent again with the same transactionId, and the operator applies it once', async () => {
@@ -41,7 +49,11 @@ describe('a redelivered request', () => {
     // recorded, the wallet applied the bet, the answer never made it into the stream.
     const records = new WalletTxRepository(rig.store);
     let record = await records.load(bet.transactionId);
-    record = await records.execute(record, { type: 'RecordRequest', data: { request: bet }, metadata: { now: context.occurredAt } }, context);
+    record = await records.execute(
+      record,
+      { type: 'RecordRequest', data: { request: bet }, metadata: { now: context.occurredAt } },
+      context,
+    );
     await records.execute(record, { type: 'StartAttempt', data: {}, metadata: { now: context.occurredAt } }, context);
     const wallet = new GotOperatorWallet();
     const operator = rig.operators.get('rig');
@@ -59,7 +71,10 @@ describe('a redelivered request', () => {
       ['WalletAttempted', 1, true],
       ['WalletSucceeded', undefined, undefined],
     ]);
-    expect(rig.sandbox.views.requests({ transactionId: bet.transactionId }).map((entry) => entry.outcome)).toEqual(['applied', 'replayed']);
+    expect(rig.sandbox.views.requests({ transactionId: bet.transactionId }).map((entry) => entry.outcome)).toEqual([
+      'applied',
+      'replayed',
+    ]);
     expect(rig.sandbox.views.accounts('rig', 'crashed_player')[0]?.balanceMinor).toBe(9_600);
   });
 });
@@ -69,8 +84,15 @@ describe('messages the dispatcher cannot act on are refused and parked, never se
     const bet = betRequest('reuse_player', 100);
     await rig.request(bet);
     const reply = await rig.request({ ...bet, amountMinor: 99_900 });
-    expect(reply).toMatchObject({ transactionId: bet.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: expect.stringMatching(/already used/) });
-    await eventually(() => expect(parked.some((message) => (message.value as { amountMinor?: number }).amountMinor === 99_900)).toBe(true));
+    expect(reply).toMatchObject({
+      transactionId: bet.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: expect.stringMatching(/already used/),
+    });
+    await eventually(() =>
+      expect(parked.some((message) => (message.value as { amountMinor?: number }).amountMinor === 99_900)).toBe(true),
+    );
     expect(rig.sandbox.views.requests({ transactionId: bet.transactionId })).toHaveLength(1);
     expect(rig.sandbox.views.accounts('rig', 'reuse_player')[0]?.balanceMinor).toBe(9_900);
   });
@@ -78,10 +100,18 @@ describe('messages the dispatcher cannot act on are refused and parked, never se
   it('an invalid message and an unknown operator', async () => {
     await rig.requester.publish(Topics.walletRequests, { key: 'p', value: { command: 'bet', transactionId: 'x' } });
     const unknown = await rig.request(betRequest('nobody', 100, 'no-such-operator'));
-    expect(unknown).toMatchObject({ statusCode: 'ERR_UNKNOWN', reason: expect.stringMatching(/operator no-such-operator is not configured/) });
+    expect(unknown).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      reason: expect.stringMatching(/operator no-such-operator is not configured/),
+    });
     await eventually(() => {
       const reasons = parked.map((message) => message.headers[BusHeaders.deadLetterReason]);
-      expect(reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^invalid wallet request: transactionId/), expect.stringMatching(/no-such-operator/)]));
+      expect(reasons).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^invalid wallet request: transactionId/),
+          expect.stringMatching(/no-such-operator/),
+        ]),
+      );
     });
   });
 });
@@ -89,14 +119,30 @@ describe('messages the dispatcher cannot act on are refused and parked, never se
 describe('a pending cancel', () => {
   it('is retried with back-off while the wallet fails it, survives a restart, and takes effect once', async () => {
     rig.sandbox.views.setBalance('rig', 'cancel_player', 'EUR', 10_000);
-    const refuseCancels = rig.sandbox.faults.add({ operatorId: 'rig', playerId: 'cancel_player', command: 'cancel', httpStatus: 503 });
+    const refuseCancels = rig.sandbox.faults.add({
+      operatorId: 'rig',
+      playerId: 'cancel_player',
+      command: 'cancel',
+      httpStatus: 503,
+    });
     const bet = betRequest('cancel_player', 1_000);
-    rig.sandbox.faults.add({ operatorId: 'rig', playerId: 'cancel_player', command: 'bet', statusCode: 'ERR_UNKNOWN', applyFirst: true, times: 1 });
+    rig.sandbox.faults.add({
+      operatorId: 'rig',
+      playerId: 'cancel_player',
+      command: 'bet',
+      statusCode: 'ERR_UNKNOWN',
+      applyFirst: true,
+      times: 1,
+    });
     const reply = walletReply.parse(await rig.request(bet));
     expect(reply).toMatchObject({ statusCode: 'ERR_UNKNOWN', canceled: true });
     expect(rig.sandbox.views.accounts('rig', 'cancel_player')[0]?.balanceMinor).toBe(9_000);
 
-    await eventually(() => expect(rig.sandbox.faults.list().find((rule) => rule.id === refuseCancels.id)?.hits).toBeGreaterThanOrEqual(2), 10_000);
+    await eventually(
+      () =>
+        expect(rig.sandbox.faults.list().find((rule) => rule.id === refuseCancels.id)?.hits).toBeGreaterThanOrEqual(2),
+      10_000,
+    );
     await rig.restartDispatcher();
     rig.sandbox.faults.remove(refuseCancels.id);
 
@@ -105,10 +151,16 @@ describe('a pending cancel', () => {
       expect(typesOf(found)).toContain('CancelSucceeded');
       return found;
     }, 20_000);
-    const cancelAttempts = events.filter((event) => event.type === 'WalletAttempted' && event.data['command'] === 'cancel');
+    const cancelAttempts = events.filter(
+      (event) => event.type === 'WalletAttempted' && event.data['command'] === 'cancel',
+    );
     expect(cancelAttempts.length).toBeGreaterThanOrEqual(3);
-    const cancels = rig.sandbox.views.transactions({ operatorId: 'rig', playerId: 'cancel_player' }).filter((row) => row.command === 'cancel');
-    expect(cancels).toEqual([expect.objectContaining({ cancelEffect: 'refunded', refTransactionId: bet.transactionId })]);
+    const cancels = rig.sandbox.views
+      .transactions({ operatorId: 'rig', playerId: 'cancel_player' })
+      .filter((row) => row.command === 'cancel');
+    expect(cancels).toEqual([
+      expect.objectContaining({ cancelEffect: 'refunded', refTransactionId: bet.transactionId }),
+    ]);
     expect(rig.sandbox.views.accounts('rig', 'cancel_player')[0]?.balanceMinor).toBe(10_000);
   }, 40_000);
 });

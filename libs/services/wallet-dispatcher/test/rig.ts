@@ -8,7 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, parseStoredEvent, playerKey, Topics, walletReply, walletTxStream, type OperatorConfigInput, type WalletBetRequest, type WalletReply, type WalletRequestsMessage, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  parseStoredEvent,
+  playerKey,
+  Topics,
+  walletReply,
+  walletTxStream,
+  type OperatorConfigInput,
+  type WalletBetRequest,
+  type WalletReply,
+  type WalletRequestsMessage,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
 import { recordWinSource } from '@reelstream/testing';
@@ -51,15 +63,36 @@ export interface Rig {
  */
 export async function startRig(): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-dispatcher-rig-'));
-  const sandboxOperators = new OperatorDirectory(parseOperatorsConfig([operator('rig', 'http://localhost/'), operator('missigned', 'http://localhost/'), operator('late', 'http://localhost/')]));
+  const sandboxOperators = new OperatorDirectory(
+    parseOperatorsConfig([
+      operator('rig', 'http://localhost/'),
+      operator('missigned', 'http://localhost/'),
+      operator('late', 'http://localhost/'),
+    ]),
+  );
   const sandbox = await startOperatorSandbox(
     { operators: sandboxOperators },
-    { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL',
+      adminToken: undefined,
+      latencyMs: 0,
+    },
   );
-  const configured = [operator('rig', `${sandbox.url}/wallet/rig`), operator('missigned', `${sandbox.url}/wallet/missigned`, 'not-the-secret-the-wallet-knows')];
+  const configured = [
+    operator('rig', `${sandbox.url}/wallet/rig`),
+    operator('missigned', `${sandbox.url}/wallet/missigned`, 'not-the-secret-the-wallet-knows'),
+  ];
   let operators = new OperatorDirectory(parseOperatorsConfig(configured));
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger({ service: 'rig', level: 'warn', destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) } });
+  const logger = createLogger({
+    service: 'rig',
+    level: 'warn',
+    destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  });
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   const { store } = await openEventStore(url);
   const bus = await openMessageBus(url, { instanceId: 'rig-dispatcher' });
@@ -71,7 +104,11 @@ export async function startRig(): Promise<Rig> {
     );
   let dispatcher = await start();
   const deadLetters: Message[] = [];
-  const watcher = await requester.subscribe({ groupId: 'rig-dead-letters', topics: [Topics.walletDeadLetters], handler: async (message) => void deadLetters.push(message) });
+  const watcher = await requester.subscribe({
+    groupId: 'rig-dead-letters',
+    topics: [Topics.walletDeadLetters],
+    handler: async (message) => void deadLetters.push(message),
+  });
   await Promise.all([dispatcher.ready, watcher.ready]);
 
   return {
@@ -88,16 +125,25 @@ export async function startRig(): Promise<Rig> {
     logs,
     async restartDispatcher(options = {}) {
       await dispatcher.stop();
-      if (options.configureLate) operators = new OperatorDirectory(parseOperatorsConfig([...configured, operator('late', `${sandbox.url}/wallet/late`)]));
+      if (options.configureLate)
+        operators = new OperatorDirectory(
+          parseOperatorsConfig([...configured, operator('late', `${sandbox.url}/wallet/late`)]),
+        );
       dispatcher = await start();
       await dispatcher.ready;
     },
     async request(message, timeoutMs = 30_000) {
-      const answer = await requester.request(Topics.walletRequests, { key: playerKey(message), value: message }, { replyTopic: Topics.walletReplies, timeoutMs });
+      const answer = await requester.request(
+        Topics.walletRequests,
+        { key: playerKey(message), value: message },
+        { replyTopic: Topics.walletReplies, timeoutMs },
+      );
       return walletReply.parse(answer.value);
     },
     async events(transactionId) {
-      return (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event) as { type: string; data: Record<string, unknown> });
+      return (await store.readStream(walletTxStream(transactionId))).map(
+        (event) => parseStoredEvent(event) as { type: string; data: Record<string, unknown> },
+      );
     },
     async stop() {
       await watcher.stop();
@@ -115,15 +161,46 @@ export const nextId = () => ids.next();
 
 /** A request as the game-server writes it. */
 export function betRequest(playerId: string, amountMinor = 1_000, operatorId = 'rig'): WalletBetRequest {
-  return { command: 'bet', transactionId: nextId(), operatorId, playerId, roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isBonusBusy: false };
+  return {
+    command: 'bet',
+    transactionId: nextId(),
+    operatorId,
+    playerId,
+    roundId: nextId(),
+    providerId: 1,
+    gameId: 10,
+    currency: 'EUR',
+    bonusId: 0,
+    requestedAt: new Date().toISOString(),
+    amountMinor,
+    isBonusBusy: false,
+  };
 }
 
 /** A win with no source event: what a forger could publish on the bus. */
 export function unsourcedWin(playerId: string, amountMinor = 500, operatorId = 'rig'): WalletWinRequest {
-  return { command: 'win', transactionId: nextId(), operatorId, playerId, roundId: nextId(), providerId: 1, gameId: 10, currency: 'EUR', bonusId: 0, requestedAt: new Date().toISOString(), amountMinor, isRoundFinished: true };
+  return {
+    command: 'win',
+    transactionId: nextId(),
+    operatorId,
+    playerId,
+    roundId: nextId(),
+    providerId: 1,
+    gameId: 10,
+    currency: 'EUR',
+    bonusId: 0,
+    requestedAt: new Date().toISOString(),
+    amountMinor,
+    isRoundFinished: true,
+  };
 }
 
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
-export function winRequest(store: EventStore, playerId: string, amountMinor = 500, operatorId = 'rig'): Promise<WalletWinRequest> {
+export function winRequest(
+  store: EventStore,
+  playerId: string,
+  amountMinor = 500,
+  operatorId = 'rig',
+): Promise<WalletWinRequest> {
   return recordWinSource(store, unsourcedWin(playerId, amountMinor, operatorId));
 }

@@ -21,13 +21,21 @@ describe('signCallbackBody: known values (D8)', () => {
   });
 
   it('"timestamp.body": the same HMAC over `<timestamp>.<body bytes>`', () => {
-    expect(signCallbackBody(Buffer.from(BODY, 'utf8'), SECRET, 'timestamp.body', TIMESTAMP)).toBe('1781bd429148701fcfa66c36a399443b1dd4fbd821004249a57947359812fc15');
-    expect(signCallbackBody(BODY, SECRET, 'timestamp.body', TIMESTAMP + 1)).not.toBe('1781bd429148701fcfa66c36a399443b1dd4fbd821004249a57947359812fc15');
+    expect(signCallbackBody(Buffer.from(BODY, 'utf8'), SECRET, 'timestamp.body', TIMESTAMP)).toBe(
+      '1781bd429148701fcfa66c36a399443b1dd4fbd821004249a57947359812fc15',
+    );
+    expect(signCallbackBody(BODY, SECRET, 'timestamp.body', TIMESTAMP + 1)).not.toBe(
+      '1781bd429148701fcfa66c36a399443b1dd4fbd821004249a57947359812fc15',
+    );
   });
 
   it('the secret given is the one used: the previous secret gives another signature', () => {
-    expect(signCallbackBody(BODY, 'previous-secret-0123456789')).toBe('b886cbaf166715a9a5e30212f61feb9caefd15118203a3cede3bdf412b4ade78');
-    expect(signCallbackBody(BODY, 'previous-secret-0123456789', 'timestamp.body', TIMESTAMP)).toBe('8403506b15457dca78c9e49d6205aa2edbcb318ab26e707eece52be19c8413d3');
+    expect(signCallbackBody(BODY, 'previous-secret-0123456789')).toBe(
+      'b886cbaf166715a9a5e30212f61feb9caefd15118203a3cede3bdf412b4ade78',
+    );
+    expect(signCallbackBody(BODY, 'previous-secret-0123456789', 'timestamp.body', TIMESTAMP)).toBe(
+      '8403506b15457dca78c9e49d6205aa2edbcb318ab26e707eece52be19c8413d3',
+    );
   });
 
   it('"timestamp.body" without a whole-second timestamp is a programming error, not an unsigned request', () => {

@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, playerKey, Topics, walletReply, type OperatorConfigInput, type WalletReply, type WalletRequest } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  playerKey,
+  Topics,
+  walletReply,
+  type OperatorConfigInput,
+  type WalletReply,
+  type WalletRequest,
+} from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
@@ -22,7 +30,12 @@ import { betRequest } from './rig.js';
 const CURRENT = 'rotation-current-secret-0123';
 const PREVIOUS = 'rotation-previous-secret-0123';
 
-const operator = (id: string, callbackUrl: string, signingSecret: string | string[], signatureScheme: 'body' | 'timestamp.body' = 'body'): OperatorConfigInput => ({
+const operator = (
+  id: string,
+  callbackUrl: string,
+  signingSecret: string | string[],
+  signatureScheme: 'body' | 'timestamp.body' = 'body',
+): OperatorConfigInput => ({
   id,
   name: `Rotation ${id}`,
   apiToken: `rotation-api-token-${id}-0123456789`,
@@ -43,9 +56,24 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'signing-rotation-'));
   // The wallet's side: only the current secret.
   const walletSide = new OperatorDirectory(
-    parseOperatorsConfig([operator('rotating', 'http://localhost/', CURRENT), operator('stamped', 'http://localhost/', CURRENT, 'timestamp.body'), operator('reversed', 'http://localhost/', CURRENT)]),
+    parseOperatorsConfig([
+      operator('rotating', 'http://localhost/', CURRENT),
+      operator('stamped', 'http://localhost/', CURRENT, 'timestamp.body'),
+      operator('reversed', 'http://localhost/', CURRENT),
+    ]),
   );
-  sandbox = await startOperatorSandbox({ operators: walletSide }, { port: 0, host: '127.0.0.1', databasePath: join(dir, 'sandbox.db'), autoCreateBalance: 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 });
+  sandbox = await startOperatorSandbox(
+    { operators: walletSide },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databasePath: join(dir, 'sandbox.db'),
+      autoCreateBalance: 100,
+      synchronous: 'NORMAL',
+      adminToken: undefined,
+      latencyMs: 0,
+    },
+  );
   // The platform's side: mid-rotation, the current secret first (and the control the other way round).
   const platformSide = new OperatorDirectory(
     parseOperatorsConfig([
@@ -59,7 +87,14 @@ beforeAll(async () => {
   bus = await openMessageBus(url, { instanceId: 'rotation-dispatcher' });
   requester = await openMessageBus(url, { instanceId: 'rotation-requester' });
   dispatcher = await startWalletDispatcher(
-    { store, bus, clock: systemClock, ids: new TimeOrderedIdGenerator(9), logger: createLogger({ service: 'signing-rotation', level: 'silent' }), operators: platformSide },
+    {
+      store,
+      bus,
+      clock: systemClock,
+      ids: new TimeOrderedIdGenerator(9),
+      logger: createLogger({ service: 'signing-rotation', level: 'silent' }),
+      operators: platformSide,
+    },
     { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 8 },
   );
   await dispatcher.ready;
@@ -74,30 +109,55 @@ afterAll(async () => {
 });
 
 async function request(message: WalletRequest): Promise<WalletReply> {
-  const answer = await requester.request(Topics.walletRequests, { key: playerKey(message), value: message }, { replyTopic: Topics.walletReplies, timeoutMs: 20_000 });
+  const answer = await requester.request(
+    Topics.walletRequests,
+    { key: playerKey(message), value: message },
+    { replyTopic: Topics.walletReplies, timeoutMs: 20_000 },
+  );
   return walletReply.parse(answer.value);
 }
-const ledger = (operatorId: string, playerId: string) => sandbox.views.transactions({ operatorId, playerId }).map(({ command, applied, statusCode }) => ({ command, applied, statusCode }));
+const ledger = (operatorId: string, playerId: string) =>
+  sandbox.views
+    .transactions({ operatorId, playerId })
+    .map(({ command, applied, statusCode }) => ({ command, applied, statusCode }));
 
 describe('two secrets on the platform, only the current one at the wallet', () => {
   it('signature over the body: the callback is applied', async () => {
     const bet = betRequest('rotation_player', 700, 'rotating');
-    expect(await request(bet)).toEqual({ transactionId: bet.transactionId, statusCode: 'OK', balanceMinor: 9_300, canceled: false });
+    expect(await request(bet)).toEqual({
+      transactionId: bet.transactionId,
+      statusCode: 'OK',
+      balanceMinor: 9_300,
+      canceled: false,
+    });
     expect(ledger('rotating', 'rotation_player')).toEqual([{ command: 'bet', applied: true, statusCode: 'OK' }]);
-    expect(sandbox.views.requests({ transactionId: bet.transactionId }).map((entry) => entry.outcome)).toEqual(['applied']);
+    expect(sandbox.views.requests({ transactionId: bet.transactionId }).map((entry) => entry.outcome)).toEqual([
+      'applied',
+    ]);
   });
 
   it('signature over timestamp + "." + body: the callback is applied', async () => {
     const bet = betRequest('stamped_player', 250, 'stamped');
-    expect(await request(bet)).toEqual({ transactionId: bet.transactionId, statusCode: 'OK', balanceMinor: 9_750, canceled: false });
+    expect(await request(bet)).toEqual({
+      transactionId: bet.transactionId,
+      statusCode: 'OK',
+      balanceMinor: 9_750,
+      canceled: false,
+    });
     expect(ledger('stamped', 'stamped_player')).toEqual([{ command: 'bet', applied: true, statusCode: 'OK' }]);
   });
 
   it('control: signed with the previous secret, the same wallet refuses the callback and no money moves', async () => {
     const bet = betRequest('reversed_player', 700, 'reversed');
     const reply = await request(bet);
-    expect(reply).toMatchObject({ transactionId: bet.transactionId, statusCode: 'ERR_INTEGRITY_CHECK_FAILED', canceled: true });
-    expect(sandbox.views.requests({ transactionId: bet.transactionId }).map((entry) => entry.outcome)).toEqual(['bad_signature']);
+    expect(reply).toMatchObject({
+      transactionId: bet.transactionId,
+      statusCode: 'ERR_INTEGRITY_CHECK_FAILED',
+      canceled: true,
+    });
+    expect(sandbox.views.requests({ transactionId: bet.transactionId }).map((entry) => entry.outcome)).toEqual([
+      'bad_signature',
+    ]);
     expect(sandbox.views.accounts('reversed', 'reversed_player')).toEqual([]);
   });
 });

@@ -21,16 +21,26 @@ afterAll(async () => {
 });
 
 const sentToWallet = (transactionId: number) => rig.sandbox.views.requests({ transactionId }).length;
-const errorsAbout = (transactionId: number) => rig.logs.filter((line) => line['level'] === 'error' && line['transactionId'] === transactionId);
+const errorsAbout = (transactionId: number) =>
+  rig.logs.filter((line) => line['level'] === 'error' && line['transactionId'] === transactionId);
 const typesOf = async (transactionId: number) => (await rig.events(transactionId)).map((event) => event.type);
 
 describe('a forged win on the bus (issue 10.5)', () => {
   it('with a valid schema but no source: answered non-OK, recorded as WinRefused, logged at error, never sent — also when delivered again', async () => {
     const forged = unsourcedWin('forger', 1_000_000);
     const reply = await rig.request(forged);
-    expect(reply).toMatchObject({ transactionId: forged.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: expect.stringMatching(/^win refused \(no_source\), not sent/) });
+    expect(reply).toMatchObject({
+      transactionId: forged.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: expect.stringMatching(/^win refused \(no_source\), not sent/),
+    });
     // Published again without reply-to, as a replaying attacker would.
-    await rig.requester.publish(Topics.walletRequests, { key: playerKey(forged), value: forged, headers: { [Headers.messageType]: 'win' } });
+    await rig.requester.publish(Topics.walletRequests, {
+      key: playerKey(forged),
+      value: forged,
+      headers: { [Headers.messageType]: 'win' },
+    });
     await eventually(() => expect(errorsAbout(forged.transactionId)).toHaveLength(2));
     expect(await typesOf(forged.transactionId)).toEqual(['WinRefused']);
     expect(errorsAbout(forged.transactionId).map((line) => line['reason'])).toEqual(['no_source', 'no_source']);
@@ -41,7 +51,10 @@ describe('a forged win on the bus (issue 10.5)', () => {
     const genuine = await winRequest(rig.store, 'inflater', 500);
     const inflated = { ...genuine, amountMinor: 5_000_000 };
     const reply = await rig.request(inflated);
-    expect(reply).toMatchObject({ statusCode: 'ERR_UNKNOWN', reason: expect.stringMatching(/^win refused \(source_mismatch\).*amountMinor 5000000 \(source: 500\)/) });
+    expect(reply).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      reason: expect.stringMatching(/^win refused \(source_mismatch\).*amountMinor 5000000 \(source: 500\)/),
+    });
     expect(await typesOf(genuine.transactionId)).toEqual(['WinRefused']);
     expect(errorsAbout(genuine.transactionId)).toEqual([expect.objectContaining({ reason: 'source_mismatch' })]);
     expect(sentToWallet(genuine.transactionId)).toBe(0);
@@ -53,30 +66,64 @@ describe('a win that cannot be delivered is a dead-letter event the re-drive wor
     rig.sandbox.views.setBalance('late', 'latecomer', 'EUR', 10_000);
     const orphan = await recordWinSource(rig.store, unsourcedWin('latecomer', 700, 'late'));
     const reply = await rig.request(orphan);
-    expect(reply).toMatchObject({ statusCode: 'ERR_UNKNOWN', reason: expect.stringMatching(/^dead-lettered \(operator_not_configured\)/) });
-    await eventually(() => expect(rig.deadLetters.map((message) => message.value)).toContainEqual(expect.objectContaining({ transactionId: orphan.transactionId, reason: 'operator_not_configured', attempts: 0 })));
+    expect(reply).toMatchObject({
+      statusCode: 'ERR_UNKNOWN',
+      reason: expect.stringMatching(/^dead-lettered \(operator_not_configured\)/),
+    });
+    await eventually(() =>
+      expect(rig.deadLetters.map((message) => message.value)).toContainEqual(
+        expect.objectContaining({
+          transactionId: orphan.transactionId,
+          reason: 'operator_not_configured',
+          attempts: 0,
+        }),
+      ),
+    );
 
     const listed: string[] = [];
-    await listDeadLetters(rig.store, { mode: 'list', operatorId: 'late', concurrency: 1, timeoutMs: 1_000 }, (line) => listed.push(line));
+    await listDeadLetters(rig.store, { mode: 'list', operatorId: 'late', concurrency: 1, timeoutMs: 1_000 }, (line) =>
+      listed.push(line),
+    );
     expect(listed).toEqual([
       '1 dead-lettered win(s) of operator late',
-      expect.stringMatching(new RegExp(`^${orphan.transactionId}  operator late  player latecomer  7\\.00 EUR  operator_not_configured  \\d{4}-\\d{2}-\\d{2}T.*  attempts 0  last error: operator late is not configured`)),
+      expect.stringMatching(
+        new RegExp(
+          `^${orphan.transactionId}  operator late  player latecomer  7\\.00 EUR  operator_not_configured  \\d{4}-\\d{2}-\\d{2}T.*  attempts 0  last error: operator late is not configured`,
+        ),
+      ),
     ]);
     const planned: string[] = [];
-    await dryRunRedrive(rig.store, { mode: 'dry-run', operatorId: 'late', concurrency: 1, timeoutMs: 1_000 }, (line) => planned.push(line));
-    expect(planned).toEqual(['dry run: would re-drive 1 of 1 dead-lettered win(s) of operator late; nothing is sent', `win ${orphan.transactionId} (operator late, player latecomer, 7.00 EUR), operator_not_configured: would re-drive`]);
+    await dryRunRedrive(rig.store, { mode: 'dry-run', operatorId: 'late', concurrency: 1, timeoutMs: 1_000 }, (line) =>
+      planned.push(line),
+    );
+    expect(planned).toEqual([
+      'dry run: would re-drive 1 of 1 dead-lettered win(s) of operator late; nothing is sent',
+      `win ${orphan.transactionId} (operator late, player latecomer, 7.00 EUR), operator_not_configured: would re-drive`,
+    ]);
     const eventsBefore = await typesOf(orphan.transactionId);
 
     const failed: string[] = [];
-    const summary = await runRedrive({ store: rig.store, bus: rig.requester, clock: systemClock }, { operatorId: 'late', concurrency: 1, timeoutMs: 30_000 }, (line) => failed.push(line));
+    const summary = await runRedrive(
+      { store: rig.store, bus: rig.requester, clock: systemClock },
+      { operatorId: 'late', concurrency: 1, timeoutMs: 30_000 },
+      (line) => failed.push(line),
+    );
     expect(summary).toEqual({ total: 1, applied: 0, failed: 1, noAnswer: 0 });
-    expect(failed[1]).toMatch(/failed again: ERR_UNKNOWN \(operator late is not configured on this dispatcher: the win stays dead-lettered/);
+    expect(failed[1]).toMatch(
+      /failed again: ERR_UNKNOWN \(operator late is not configured on this dispatcher: the win stays dead-lettered/,
+    );
     expect(await typesOf(orphan.transactionId)).toEqual(eventsBefore);
-    expect((await findDeadLetteredWins(rig.store, { operatorId: 'late' })).map((letter) => letter.transactionId)).toEqual([orphan.transactionId]);
+    expect(
+      (await findDeadLetteredWins(rig.store, { operatorId: 'late' })).map((letter) => letter.transactionId),
+    ).toEqual([orphan.transactionId]);
     expect(sentToWallet(orphan.transactionId)).toBe(0);
 
     await rig.restartDispatcher({ configureLate: true });
-    const applied = await runRedrive({ store: rig.store, bus: rig.requester, clock: systemClock }, { operatorId: 'late', concurrency: 1, timeoutMs: 30_000 }, () => undefined);
+    const applied = await runRedrive(
+      { store: rig.store, bus: rig.requester, clock: systemClock },
+      { operatorId: 'late', concurrency: 1, timeoutMs: 30_000 },
+      () => undefined,
+    );
     expect(applied).toEqual({ total: 1, applied: 1, failed: 0, noAnswer: 0 });
     expect(rig.sandbox.views.accounts('late', 'latecomer')[0]?.balanceMinor).toBe(10_700);
     expect(await findDeadLetteredWins(rig.store, { operatorId: 'late' })).toEqual([]);

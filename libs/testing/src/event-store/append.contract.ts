@@ -60,7 +60,9 @@ export function appendCases(harness: () => EventStoreHarness): void {
     const { store } = await harness().open();
     const stream = harness().stream('order-1');
     expect((await store.append(stream, [anEvent()], { expectedRevision: 'any' })).nextExpectedRevision).toBe(0);
-    expect((await store.append(stream, [anEvent(), anEvent()], { expectedRevision: 'any' })).nextExpectedRevision).toBe(2);
+    expect((await store.append(stream, [anEvent(), anEvent()], { expectedRevision: 'any' })).nextExpectedRevision).toBe(
+      2,
+    );
     expect(await store.streamRevision(stream)).toBe(2);
   });
 
@@ -71,7 +73,9 @@ export function appendCases(harness: () => EventStoreHarness): void {
     expect(error.actual).toBe('no_stream');
     expect(await store.readStream(stream)).toEqual([]);
     await store.append(stream, [anEvent()], { expectedRevision: 'no_stream' });
-    expect((await store.append(stream, [anEvent()], { expectedRevision: 'stream_exists' })).nextExpectedRevision).toBe(1);
+    expect((await store.append(stream, [anEvent()], { expectedRevision: 'stream_exists' })).nextExpectedRevision).toBe(
+      1,
+    );
   });
 
   it('treats a retried append (same event ids, same expected revision) as done: one copy, same result', async () => {
@@ -123,7 +127,14 @@ export function appendCases(harness: () => EventStoreHarness): void {
   it('generates an event id (a UUID) when the caller gives none', async () => {
     const { store } = await harness().open();
     const stream = harness().stream('order-1');
-    await store.append(stream, [{ type: 'OrderPlaced', data: { n: 1 } }, { type: 'OrderPlaced', data: { n: 2 } }], { expectedRevision: 'no_stream' });
+    await store.append(
+      stream,
+      [
+        { type: 'OrderPlaced', data: { n: 1 } },
+        { type: 'OrderPlaced', data: { n: 2 } },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
     const [first, second] = await store.readStream(stream);
     expect(first?.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(second?.eventId).not.toBe(first?.eventId);

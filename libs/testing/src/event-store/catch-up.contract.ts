@@ -48,7 +48,13 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     const stream = harness().stream('order-1');
     await store.append(stream, [anEvent(), anEvent(), anEvent()], { expectedRevision: 'no_stream' });
     const firstRun: RecordedEvent[] = [];
-    const first = startCatchUp({ store, checkpoints, name, filter: harness().filter, handle: async (e) => void firstRun.push(e) });
+    const first = startCatchUp({
+      store,
+      checkpoints,
+      name,
+      filter: harness().filter,
+      handle: async (e) => void firstRun.push(e),
+    });
     const third = at(await store.readStream(stream), 2);
     await first.waitFor(third.position);
     await first.stop();
@@ -109,7 +115,8 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     const name = `contract-${randomUUID()}`;
     const filter = { streamPrefixes: [harness().stream('batch-')] };
     const append = async (stream: string, count: number) => {
-      for (let i = 0; i < count; i++) await store.append(stream, [anEvent('Counted', { i })], { expectedRevision: 'any' });
+      for (let i = 0; i < count; i++)
+        await store.append(stream, [anEvent('Counted', { i })], { expectedRevision: 'any' });
     };
     const counted = (batch: readonly RecordedEvent[]) => batch.map((event) => (event.data as { i: number }).i);
     await append(harness().stream('batch-a'), 300);
@@ -138,7 +145,13 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
 
     // A new runner continues after the checkpoint: nothing again, only what came since.
     const later: number[] = [];
-    const resumed = startCatchUp({ store, checkpoints, name, filter, handleBatch: async (batch) => void later.push(...counted(batch)) });
+    const resumed = startCatchUp({
+      store,
+      checkpoints,
+      name,
+      filter,
+      handleBatch: async (batch) => void later.push(...counted(batch)),
+    });
     await append(harness().stream('batch-a'), 3);
     const newest = at(await store.readAll({ direction: 'backwards', maxCount: 1, filter }), 0);
     await resumed.waitFor(newest.position);
@@ -153,10 +166,21 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     const filter = { streamPrefixes: [wanted] };
     const seen: string[] = [];
     await store.append(`${wanted}1`, [anEvent()], { expectedRevision: 'no_stream' });
-    const first = startCatchUp({ store, checkpoints, name, filter, checkpointIntervalMs: 10, handle: async (e) => void seen.push(e.streamId) });
+    const first = startCatchUp({
+      store,
+      checkpoints,
+      name,
+      filter,
+      checkpointIntervalMs: 10,
+      handle: async (e) => void seen.push(e.streamId),
+    });
     await eventually(() => expect(seen).toEqual([`${wanted}1`]));
     const foreign = harness().stream('foreign');
-    await store.append(foreign, Array.from({ length: FOREIGN_EVENTS }, () => anEvent('Foreign')), { expectedRevision: 'no_stream' });
+    await store.append(
+      foreign,
+      Array.from({ length: FOREIGN_EVENTS }, () => anEvent('Foreign')),
+      { expectedRevision: 'no_stream' },
+    );
     // EventStoreDB sends a checkpoint each time its filter has looked at 32 events (its search window):
     // the last one may lie up to a window short of the end of the stretch.
     const nearEnd = at(await store.readStream(foreign, { fromRevision: FOREIGN_EVENTS - 64, maxCount: 1 }), 0);
@@ -166,10 +190,18 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     await store.append(`${wanted}2`, [anEvent()], { expectedRevision: 'no_stream' });
     const froms: SubscribeToAllOptions['from'][] = [];
     const recording: EventStore = Object.create(store, {
-      subscribeToAll: { value: (options: SubscribeToAllOptions) => (froms.push(options.from), store.subscribeToAll(options)) },
+      subscribeToAll: {
+        value: (options: SubscribeToAllOptions) => (froms.push(options.from), store.subscribeToAll(options)),
+      },
     });
     const again: string[] = [];
-    const second = startCatchUp({ store: recording, checkpoints, name, filter, handle: async (e) => void again.push(e.streamId) });
+    const second = startCatchUp({
+      store: recording,
+      checkpoints,
+      name,
+      filter,
+      handle: async (e) => void again.push(e.streamId),
+    });
     try {
       await eventually(() => expect(again).toEqual([`${wanted}2`]));
     } finally {

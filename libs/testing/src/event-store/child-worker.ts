@@ -65,7 +65,10 @@ export class ChildWorker {
         this.listeners.delete(check);
         settle();
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no answer within ${timeoutMs} ms: ${this.diagnostics()}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`no answer within ${timeoutMs} ms: ${this.diagnostics()}`))),
+        timeoutMs,
+      );
       this.listeners.add(check);
       check();
     });

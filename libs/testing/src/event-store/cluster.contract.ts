@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startCatchUp, type CheckpointStore, type EventStore, type Position, type SubscribeToAllOptions } from '@reelstream/ports';
+import {
+  startCatchUp,
+  type CheckpointStore,
+  type EventStore,
+  type Position,
+  type SubscribeToAllOptions,
+} from '@reelstream/ports';
 import { eventually } from '../message-bus/eventually.js';
 import type { EventStoreUnderTest } from './under-test.js';
 
@@ -53,7 +59,14 @@ export function describeEventStoreClusterContract(make: () => Promise<EventStore
         const name = `cluster-resume-${run}`;
         await store.append(`${wanted}1`, [{ type: 'Wanted', data: {} }], { expectedRevision: 'no_stream' });
         const seen: string[] = [];
-        const first = startCatchUp({ store, checkpoints, name, filter: { streamPrefixes: [wanted] }, checkpointIntervalMs: 50, handle: async (event) => void seen.push(event.streamId) });
+        const first = startCatchUp({
+          store,
+          checkpoints,
+          name,
+          filter: { streamPrefixes: [wanted] },
+          checkpointIntervalMs: 50,
+          handle: async (event) => void seen.push(event.streamId),
+        });
         await eventually(() => expect(seen).toEqual([`${wanted}1`]), 30_000);
         // The server sends a checkpoint each time its filter has looked at 32 events (its search
         // window), so the last one lies within a window of the end of the stretch; 64 leaves room.
@@ -68,17 +81,27 @@ export function describeEventStoreClusterContract(make: () => Promise<EventStore
         await store.append(`${wanted}2`, [{ type: 'Wanted', data: {} }], { expectedRevision: 'no_stream' });
         const froms: SubscribeToAllOptions['from'][] = [];
         const recording: EventStore = Object.create(store, {
-          subscribeToAll: { value: (options: SubscribeToAllOptions) => (froms.push(options.from), store.subscribeToAll(options)) },
+          subscribeToAll: {
+            value: (options: SubscribeToAllOptions) => (froms.push(options.from), store.subscribeToAll(options)),
+          },
         });
         const again: string[] = [];
-        const second = startCatchUp({ store: recording, checkpoints, name, filter: { streamPrefixes: [wanted] }, handle: async (event) => void again.push(event.streamId) });
+        const second = startCatchUp({
+          store: recording,
+          checkpoints,
+          name,
+          filter: { streamPrefixes: [wanted] },
+          handle: async (event) => void again.push(event.streamId),
+        });
         try {
           await eventually(() => expect(again).toEqual([`${wanted}2`]), 30_000);
         } finally {
           await second.stop();
         }
         const [from] = froms;
-        expect(from !== undefined && from !== 'start' && from !== 'end' && store.comparePositions(from, nearEnd) >= 0).toBe(true);
+        expect(
+          from !== undefined && from !== 'start' && from !== 'end' && store.comparePositions(from, nearEnd) >= 0,
+        ).toBe(true);
       },
       CASE_TIMEOUT_MS,
     );
@@ -91,7 +114,11 @@ export function describeEventStoreClusterContract(make: () => Promise<EventStore
         await store.append(`${wanted}1`, [{ type: 'Wanted', data: {} }], { expectedRevision: 'no_stream' });
         await appendForeign(store, `cluster-noise-${run}`, 50_000);
         const started = Date.now();
-        const [last] = await store.readAll({ direction: 'backwards', maxCount: 1, filter: { streamPrefixes: [wanted] } });
+        const [last] = await store.readAll({
+          direction: 'backwards',
+          maxCount: 1,
+          filter: { streamPrefixes: [wanted] },
+        });
         const elapsed = Date.now() - started;
         expect(last?.streamId).toBe(`${wanted}1`);
         expect(elapsed).toBeLessThan(1_000);

@@ -31,7 +31,8 @@ export function concurrencyCases(harness: () => EventStoreHarness): void {
     const total = [...written.values()].reduce((n, ids) => n + ids.length, 0);
     expect(all).toHaveLength(total);
     expect(new Set(all.map((e) => e.eventId)).size).toBe(total);
-    for (let i = 1; i < all.length; i++) expect(store.comparePositions(at(all, i - 1).position, at(all, i).position)).toBeLessThan(0);
+    for (let i = 1; i < all.length; i++)
+      expect(store.comparePositions(at(all, i - 1).position, at(all, i).position)).toBeLessThan(0);
     // Each stream's events appear in $all in revision order, and match a read of the stream.
     for (const stream of streams) {
       const inAll = all.filter((e) => e.streamId === stream);
@@ -50,7 +51,9 @@ export function concurrencyCases(harness: () => EventStoreHarness): void {
     await a.store.append(stream, [anEvent()], { expectedRevision: 'no_stream' });
     for (let round = 0; round < RACE_ROUNDS; round++) {
       const contenders: EventStore[] = round % 2 === 0 ? [a.store, b.store] : [b.store, a.store];
-      const outcomes = await Promise.allSettled(contenders.map((store) => store.append(stream, [anEvent()], { expectedRevision: round })));
+      const outcomes = await Promise.allSettled(
+        contenders.map((store) => store.append(stream, [anEvent()], { expectedRevision: round })),
+      );
       const winners = outcomes.filter((o) => o.status === 'fulfilled');
       const losers = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
       expect(winners).toHaveLength(1);

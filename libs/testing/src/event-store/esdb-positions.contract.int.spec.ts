@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { compareDecimalPositions } from '@reelstream/eventstore-sqlite';
 import { describeEventStoreContract } from './describe-event-store-contract.js';
-import { compareEsdbShapedPositions, decodeEsdbShapedPosition, encodeEsdbShapedPosition, ESDB_POSITIONS_SCHEME, openTestEventStore } from './esdb-positions.js';
+import {
+  compareEsdbShapedPositions,
+  decodeEsdbShapedPosition,
+  encodeEsdbShapedPosition,
+  ESDB_POSITIONS_SCHEME,
+  openTestEventStore,
+} from './esdb-positions.js';
 
 describe('EventStoreDB-shaped positions over the SQLite store', () => {
   it('orders by commit then prepare, where string order and the SQLite comparison are wrong', () => {
@@ -25,5 +31,10 @@ describe('EventStoreDB-shaped positions over the SQLite store', () => {
 describeEventStoreContract(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'reelstream-es-esdbpositions-'));
   const url = `${ESDB_POSITIONS_SCHEME}${join(dir, 'events.db')}`;
-  return { adapter: 'sqlite+esdbpositions', url, open: () => openTestEventStore(url), dispose: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    adapter: 'sqlite+esdbpositions',
+    url,
+    open: () => openTestEventStore(url),
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
 }, 'sqlite+esdbpositions');

@@ -8,7 +8,17 @@
  * platform e2e suite run through it.
  */
 import { openEventStore } from '@reelstream/backends';
-import { eventsOf, type CheckpointStore, type EventStore, type Position, type ReadAllOptions, type RecordedEvent, type Subscription, type SubscribeToAllOptions, type SubscriptionItem } from '@reelstream/ports';
+import {
+  eventsOf,
+  type CheckpointStore,
+  type EventStore,
+  type Position,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type Subscription,
+  type SubscribeToAllOptions,
+  type SubscriptionItem,
+} from '@reelstream/ports';
 
 /** `EVENT_STORE_URL` scheme the test workers understand: the SQLite store at `<path>` behind this wrapper. */
 export const ESDB_POSITIONS_SCHEME = 'sqlite+esdbpositions:';
@@ -54,12 +64,17 @@ function parts(position: Position): [bigint, bigint] {
   return [BigInt(commit ?? ''), BigInt(prepare ?? '')];
 }
 
-const encodeEvent = (event: RecordedEvent): RecordedEvent => ({ ...event, position: encodeEsdbShapedPosition(event.position) });
+const encodeEvent = (event: RecordedEvent): RecordedEvent => ({
+  ...event,
+  position: encodeEsdbShapedPosition(event.position),
+});
 
 function encodeSubscription(inner: Subscription): Subscription {
   async function* items(): AsyncGenerator<SubscriptionItem> {
     for await (const item of inner.withCheckpoints()) {
-      yield item.kind === 'event' ? { kind: 'event', event: encodeEvent(item.event) } : { kind: 'checkpoint', position: encodeEsdbShapedPosition(item.position) };
+      yield item.kind === 'event'
+        ? { kind: 'event', event: encodeEvent(item.event) }
+        : { kind: 'checkpoint', position: encodeEsdbShapedPosition(item.position) };
     }
   }
   return {
@@ -82,11 +97,13 @@ export function withEsdbShapedPositions(inner: EventStore): EventStore {
     streamRevision: (streamId) => inner.streamRevision(streamId),
     async readAll(options?: ReadAllOptions) {
       const { fromPosition, ...rest } = options ?? {};
-      const translated = fromPosition === undefined ? rest : { ...rest, fromPosition: decodeEsdbShapedPosition(fromPosition) };
+      const translated =
+        fromPosition === undefined ? rest : { ...rest, fromPosition: decodeEsdbShapedPosition(fromPosition) };
       return (await inner.readAll(translated)).map(encodeEvent);
     },
     subscribeToAll(options: SubscribeToAllOptions) {
-      const from = options.from === 'start' || options.from === 'end' ? options.from : decodeEsdbShapedPosition(options.from);
+      const from =
+        options.from === 'start' || options.from === 'end' ? options.from : decodeEsdbShapedPosition(options.from);
       return encodeSubscription(inner.subscribeToAll({ ...options, from }));
     },
     comparePositions: compareEsdbShapedPositions,

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckpointStore, EventStore, EventToAppend, RecordedEvent, StreamFilter, Subscription } from '@reelstream/ports';
+import type {
+  CheckpointStore,
+  EventStore,
+  EventToAppend,
+  RecordedEvent,
+  StreamFilter,
+  Subscription,
+} from '@reelstream/ports';
 import type { EventStoreUnderTest } from './under-test.js';
 
 export interface OpenedClient {
@@ -49,7 +56,11 @@ export class EventStoreHarness {
 let sequence = 0;
 
 /** A fresh event with a random id; `data` says which test event it is. */
-export function anEvent(type = 'OrderPlaced', data: Record<string, unknown> = {}, metadata?: EventToAppend['metadata']): EventToAppend & { eventId: string } {
+export function anEvent(
+  type = 'OrderPlaced',
+  data: Record<string, unknown> = {},
+  metadata?: EventToAppend['metadata'],
+): EventToAppend & { eventId: string } {
   sequence += 1;
   return { eventId: randomUUID(), type, data: { sequence, ...data }, ...(metadata ? { metadata } : {}) };
 }
@@ -58,10 +69,16 @@ export function anEvent(type = 'OrderPlaced', data: Record<string, unknown> = {}
  * A stored checkpoint is at or past `position`: past it when the subscription's own checkpoints
  * (stretches scanned without a match, e.g. other tests' events on a shared server) moved it further.
  */
-export async function expectCheckpointAtOrPast(store: EventStore, checkpoints: CheckpointStore, name: string, position: string): Promise<void> {
+export async function expectCheckpointAtOrPast(
+  store: EventStore,
+  checkpoints: CheckpointStore,
+  name: string,
+  position: string,
+): Promise<void> {
   const stored = await checkpoints.load(name);
   if (stored === undefined) throw new Error(`no checkpoint ${name} stored, expected one at or past ${position}`);
-  if (store.comparePositions(stored, position) < 0) throw new Error(`checkpoint ${name} at ${stored} is before ${position}`);
+  if (store.comparePositions(stored, position) < 0)
+    throw new Error(`checkpoint ${name} at ${stored} is before ${position}`);
 }
 
 /** `list[index]`, failing the test with a clear message when it is missing. */
@@ -86,7 +103,8 @@ export class SubscriptionReader {
     const deadline = Date.now() + timeoutMs;
     while (events.length < count) {
       const next = await withTimeout(this.iterator.next(), deadline - Date.now());
-      if (next === 'timeout') throw new Error(`subscription delivered ${events.length} of ${count} events within ${timeoutMs} ms`);
+      if (next === 'timeout')
+        throw new Error(`subscription delivered ${events.length} of ${count} events within ${timeoutMs} ms`);
       if (next.done) throw new Error(`subscription ended after ${events.length} of ${count} events`);
       events.push(next.value);
     }

@@ -42,7 +42,9 @@ export function processCases(harness: () => EventStoreHarness, children: Set<Chi
       for (const worker of round % 2 === 0 ? workers : [...workers].reverse()) {
         worker.send({ id: round, streamId: stream, expectedRevision: round, eventId: randomUUID(), startAt });
       }
-      const answers = await Promise.all(workers.map((w) => w.nextMessage<AppendAnswer>((m) => m['id'] === round, ANSWER_MS)));
+      const answers = await Promise.all(
+        workers.map((w) => w.nextMessage<AppendAnswer>((m) => m['id'] === round, ANSWER_MS)),
+      );
       const winners = answers.filter((a) => a.ok);
       const losers = answers.filter((a) => !a.ok);
       expect(winners).toHaveLength(1);
@@ -52,7 +54,9 @@ export function processCases(harness: () => EventStoreHarness, children: Set<Chi
     await Promise.all(workers.map((w) => w.end()));
     expect(await store.streamRevision(stream)).toBe(RACE_ROUNDS);
     expect(new Set((await store.readStream(stream)).map((e) => e.eventId)).size).toBe(RACE_ROUNDS + 1);
-    console.log(`[${harness().underTest.adapter}] process race: wins per process ${wins.join(' / ')} over ${RACE_ROUNDS} rounds`);
+    console.log(
+      `[${harness().underTest.adapter}] process race: wins per process ${wins.join(' / ')} over ${RACE_ROUNDS} rounds`,
+    );
   }, 120_000);
 
   it(`loses no event when the subscriber process is SIGKILLed ${KILLS} times between side effect and checkpoint`, async () => {
@@ -66,13 +70,24 @@ export function processCases(harness: () => EventStoreHarness, children: Set<Chi
       await store.append(`${sourcePrefix}${i % 3}`, batch, { expectedRevision: 'any' });
       source.push(...batch.map((e) => e.eventId));
     }
-    const lastPosition = at(await store.readAll({ filter: { streamPrefixes: [sourcePrefix] }, direction: 'backwards', maxCount: 1 }), 0).position;
-    const env = { SOURCE_PREFIX: sourcePrefix, HANDLED_STREAM: handledStream, CHECKPOINT_NAME: checkpointName, UNTIL_POSITION: lastPosition };
+    const lastPosition = at(
+      await store.readAll({ filter: { streamPrefixes: [sourcePrefix] }, direction: 'backwards', maxCount: 1 }),
+      0,
+    ).position;
+    const env = {
+      SOURCE_PREFIX: sourcePrefix,
+      HANDLED_STREAM: handledStream,
+      CHECKPOINT_NAME: checkpointName,
+      UNTIL_POSITION: lastPosition,
+    };
 
     const killedInWindow: string[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
       const worker = start(CATCH_UP_WORKER, { ...env, BLOCK_AT: String(2 + (kill % 3)) });
-      const window = await worker.nextMessage<{ window: string; position: string }>((m) => typeof m['window'] === 'string', ANSWER_MS);
+      const window = await worker.nextMessage<{ window: string; position: string }>(
+        (m) => typeof m['window'] === 'string',
+        ANSWER_MS,
+      );
       await worker.kill();
       killedInWindow.push(window.window);
       // Killed inside the window: the side effect is stored, the checkpoint is still before the event.

@@ -17,7 +17,11 @@ export function readCases(harness: () => EventStoreHarness): void {
     expect(ids(await store.readStream(stream, { direction: 'backwards' }))).toEqual([...all].reverse());
     expect(ids(await store.readStream(stream, { fromRevision: 2 }))).toEqual(all.slice(2));
     expect(ids(await store.readStream(stream, { fromRevision: 2, maxCount: 2 }))).toEqual(all.slice(2, 4));
-    expect(ids(await store.readStream(stream, { direction: 'backwards', fromRevision: 2 }))).toEqual([all[2], all[1], all[0]]);
+    expect(ids(await store.readStream(stream, { direction: 'backwards', fromRevision: 2 }))).toEqual([
+      all[2],
+      all[1],
+      all[0],
+    ]);
     expect(ids(await store.readStream(stream, { direction: 'backwards', maxCount: 2 }))).toEqual([all[4], all[3]]);
     expect(await store.readStream(stream, { fromRevision: 5 })).toEqual([]);
   });
@@ -33,13 +37,26 @@ export function readCases(harness: () => EventStoreHarness): void {
     const { store } = await harness().open();
     const stream = harness().stream('order-1');
     const before = Date.now();
-    const event = anEvent('OrderPlaced', { amount: 1_250, currency: 'EUR', lines: [{ sku: 'x', qty: 2 }], note: 'ünïcødé ✓', gift: false, coupon: null });
+    const event = anEvent('OrderPlaced', {
+      amount: 1_250,
+      currency: 'EUR',
+      lines: [{ sku: 'x', qty: 2 }],
+      note: 'ünïcødé ✓',
+      gift: false,
+      coupon: null,
+    });
     const next = anEvent('OrderShipped');
     await store.append(stream, [event, next], { expectedRevision: 'no_stream' });
     const stored = await store.readStream(stream);
     const first = at(stored, 0);
     const second = at(stored, 1);
-    expect(first).toMatchObject({ streamId: stream, revision: 0, eventId: event.eventId, type: 'OrderPlaced', data: event.data });
+    expect(first).toMatchObject({
+      streamId: stream,
+      revision: 0,
+      eventId: event.eventId,
+      type: 'OrderPlaced',
+      data: event.data,
+    });
     expect(second).toMatchObject({ revision: 1, eventId: next.eventId, type: 'OrderShipped' });
     expect(store.comparePositions(first.position, second.position)).toBeLessThan(0);
     expect(store.comparePositions(second.position, first.position)).toBeGreaterThan(0);
@@ -83,15 +100,24 @@ export function readCases(harness: () => EventStoreHarness): void {
 
     const forwards = await store.readAll({ filter: harness().filter });
     expect(ids(forwards)).toEqual(written);
-    for (let i = 1; i < forwards.length; i++) expect(store.comparePositions(at(forwards, i - 1).position, at(forwards, i).position)).toBeLessThan(0);
+    for (let i = 1; i < forwards.length; i++)
+      expect(store.comparePositions(at(forwards, i - 1).position, at(forwards, i).position)).toBeLessThan(0);
 
     const afterSecond = await store.readAll({ filter: harness().filter, fromPosition: at(forwards, 1).position });
     expect(ids(afterSecond)).toEqual(written.slice(2));
-    expect(ids(await store.readAll({ filter: harness().filter, fromPosition: at(forwards, 1).position, maxCount: 3 }))).toEqual(written.slice(2, 5));
+    expect(
+      ids(await store.readAll({ filter: harness().filter, fromPosition: at(forwards, 1).position, maxCount: 3 })),
+    ).toEqual(written.slice(2, 5));
 
-    const backwards = await store.readAll({ filter: harness().filter, direction: 'backwards', fromPosition: at(forwards, 4).position });
+    const backwards = await store.readAll({
+      filter: harness().filter,
+      direction: 'backwards',
+      fromPosition: at(forwards, 4).position,
+    });
     expect(ids(backwards)).toEqual(written.slice(0, 4).reverse());
-    expect(ids(await store.readAll({ filter: harness().filter, direction: 'backwards', maxCount: 2 }))).toEqual(written.slice(-2).reverse());
+    expect(ids(await store.readAll({ filter: harness().filter, direction: 'backwards', maxCount: 2 }))).toEqual(
+      written.slice(-2).reverse(),
+    );
     expect(await store.readAll({ filter: harness().filter, fromPosition: at(forwards, -1).position })).toEqual([]);
   });
 
@@ -103,8 +129,14 @@ export function readCases(harness: () => EventStoreHarness): void {
       await store.append(harness().stream(name), [event], { expectedRevision: 'no_stream' });
       if (name === 'order-1' || name === 'order-10' || name === 'refund-1') expected.push(event.eventId);
     }
-    const read = await store.readAll({ filter: { streamPrefixes: [harness().stream('order-1'), harness().stream('refund-')] } });
+    const read = await store.readAll({
+      filter: { streamPrefixes: [harness().stream('order-1'), harness().stream('refund-')] },
+    });
     expect(ids(read)).toEqual(expected);
-    expect(read.map((e) => e.streamId)).toEqual([harness().stream('order-1'), harness().stream('order-10'), harness().stream('refund-1')]);
+    expect(read.map((e) => e.streamId)).toEqual([
+      harness().stream('order-1'),
+      harness().stream('order-10'),
+      harness().stream('refund-1'),
+    ]);
   });
 }

@@ -87,7 +87,9 @@ export function subscribeCases(harness: () => EventStoreHarness): void {
 
   it('yields nothing more once closed, even events it had already read', async () => {
     const { store } = await harness().open();
-    await store.append(harness().stream('order-1'), [anEvent(), anEvent(), anEvent()], { expectedRevision: 'no_stream' });
+    await store.append(harness().stream('order-1'), [anEvent(), anEvent(), anEvent()], {
+      expectedRevision: 'no_stream',
+    });
     const subscription = store.subscribeToAll({ from: 'start', filter: harness().filter });
     harness().track(subscription);
     let seen = 0;

@@ -37,7 +37,10 @@ export interface MessageBusClusterUnderTest {
  * that cannot be written, a hung key, a paused broker, a poison message that kills its process,
  * restarted requesters and created topics' replication.
  */
-export function describeMessageBusClusterContract(make: () => Promise<MessageBusClusterUnderTest>, adapter: string): void {
+export function describeMessageBusClusterContract(
+  make: () => Promise<MessageBusClusterUnderTest>,
+  adapter: string,
+): void {
   describe(`MessageBus cluster contract [${adapter}]`, () => {
     let cluster: MessageBusClusterUnderTest | undefined;
     const buses = new Set<MessageBus>();
@@ -84,9 +87,14 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
           },
         });
         await slow.ready;
-        await publisher.publish(topic, Array.from({ length: 40 }, (_, n) => ({ key: `op:p${n}`, value: { n } })));
+        await publisher.publish(
+          topic,
+          Array.from({ length: 40 }, (_, n) => ({ key: `op:p${n}`, value: { n } })),
+        );
         await sleep(1_000);
-        const joiner = await (await open({ partitions: 4, sessionTimeoutMs: 6_000 })).subscribe({
+        const joiner = await (
+          await open({ partitions: 4, sessionTimeoutMs: 6_000 })
+        ).subscribe({
           groupId: group,
           topics: [topic],
           handler: async (message) => void handled.add(message.key),
@@ -119,7 +127,9 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
         await eventually(() => expect(attempts).toBeGreaterThanOrEqual(1), WAIT_MS);
         await failing.stop();
         const received: Message[] = [];
-        const second = await (await open()).subscribe({ groupId: group, topics: [topic], handler: async (message) => void received.push(message) });
+        const second = await (
+          await open()
+        ).subscribe({ groupId: group, topics: [topic], handler: async (message) => void received.push(message) });
         await second.ready;
         await eventually(() => expect(received.map((message) => message.key)).toEqual(['op:p1']), WAIT_MS);
       },
@@ -144,12 +154,22 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
           },
         });
         await consumer.ready;
-        await bus.publish(topic, [{ key: 'op:hung', value: 0 }, ...Array.from({ length: 10 }, (_, n) => ({ key: `op:p${n}`, value: n }))]);
+        await bus.publish(topic, [
+          { key: 'op:hung', value: 0 },
+          ...Array.from({ length: 10 }, (_, n) => ({ key: `op:p${n}`, value: n })),
+        ]);
         await eventually(() => expect(handled).toHaveLength(10), 5_000);
         const parked: Message[] = [];
-        const dlq = await bus.subscribe({ groupId: name('dlq'), topics: [`${topic}.dlq`], handler: async (message) => void parked.push(message) });
+        const dlq = await bus.subscribe({
+          groupId: name('dlq'),
+          topics: [`${topic}.dlq`],
+          handler: async (message) => void parked.push(message),
+        });
         await dlq.ready;
-        await eventually(() => expect(parked.map((message) => message.headers[BusHeaders.deadLetterAttempts])).toEqual(['2']), WAIT_MS);
+        await eventually(
+          () => expect(parked.map((message) => message.headers[BusHeaders.deadLetterAttempts])).toEqual(['2']),
+          WAIT_MS,
+        );
       },
       CASE_TIMEOUT_MS,
     );
@@ -158,14 +178,18 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
       'ends a request with RequestTimeoutError on time while the brokers are paused',
       async () => {
         if (!cluster?.pauseBrokers || !cluster.resumeBrokers) {
-          process.stdout.write('[contract] paused-broker case NOT run: the cluster under test cannot pause its brokers (set KAFKA_PAUSE_COMMAND and KAFKA_RESUME_COMMAND).\n');
+          process.stdout.write(
+            '[contract] paused-broker case NOT run: the cluster under test cannot pause its brokers (set KAFKA_PAUSE_COMMAND and KAFKA_RESUME_COMMAND).\n',
+          );
           return;
         }
         const bus = await open({ instanceId: name('requester') });
         await cluster.pauseBrokers();
         try {
           const started = Date.now();
-          const outcome = await bus.request(name('requests'), { key: 'op:p1', value: {} }, { replyTopic: name('replies'), timeoutMs: 1_000 }).catch((error: unknown) => error);
+          const outcome = await bus
+            .request(name('requests'), { key: 'op:p1', value: {} }, { replyTopic: name('replies'), timeoutMs: 1_000 })
+            .catch((error: unknown) => error);
           expect(isRequestTimeout(outcome)).toBe(true);
           expect(Date.now() - started).toBeLessThan(3_000);
         } finally {
@@ -189,7 +213,12 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
         let deaths = 0;
         let done = false;
         for (let life = 0; life < 6 && !done; life++) {
-          const worker = new WorkerProcess(POISON_WORKER, { BUS_URL: cluster?.url ?? '', TOPIC: topic, GROUP_ID: group, INSTANCE_ID: name('poison-worker') });
+          const worker = new WorkerProcess(POISON_WORKER, {
+            BUS_URL: cluster?.url ?? '',
+            TOPIC: topic,
+            GROUP_ID: group,
+            INSTANCE_ID: name('poison-worker'),
+          });
           children.add(worker);
           const sawLast = worker.waitForLine(/^HANDLED 3$/, WAIT_MS).then(
             () => true,
@@ -203,9 +232,16 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
         expect(done).toBe(true);
         expect(deaths).toBeGreaterThanOrEqual(2);
         const parked: Message[] = [];
-        const dlq = await bus.subscribe({ groupId: name('dlq'), topics: [`${topic}.dlq`], handler: async (message) => void parked.push(message) });
+        const dlq = await bus.subscribe({
+          groupId: name('dlq'),
+          topics: [`${topic}.dlq`],
+          handler: async (message) => void parked.push(message),
+        });
         await dlq.ready;
-        await eventually(() => expect(parked.map((message) => message.value)).toEqual([{ n: 2, poison: true }]), WAIT_MS);
+        await eventually(
+          () => expect(parked.map((message) => message.value)).toEqual([{ n: 2, poison: true }]),
+          WAIT_MS,
+        );
       },
       CASE_TIMEOUT_MS * 3,
     );
@@ -226,7 +262,11 @@ export function describeMessageBusClusterContract(make: () => Promise<MessageBus
         await responder.ready;
         const first = await open({ instanceId });
         for (let sent = 0; sent < 10_000; sent += 200) {
-          await Promise.all(Array.from({ length: 200 }, (_, n) => first.request(requests, { key: `op:p${n}`, value: { n } }, { replyTopic: replies, timeoutMs: WAIT_MS })));
+          await Promise.all(
+            Array.from({ length: 200 }, (_, n) =>
+              first.request(requests, { key: `op:p${n}`, value: { n } }, { replyTopic: replies, timeoutMs: WAIT_MS }),
+            ),
+          );
         }
         await first.close();
         buses.delete(first);

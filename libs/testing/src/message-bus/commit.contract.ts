@@ -53,11 +53,17 @@ export function commitCases(harness: () => ContractHarness): void {
       const groupId = h.name('group');
       // One key, so one partition: anything handled again would arrive before the new messages.
       const before = await h.record(first, { groupId, topics: [topic] });
-      await publisher.publish(topic, range(0, 10).map((seq) => ({ key: 'player-1', value: { seq } })));
+      await publisher.publish(
+        topic,
+        range(0, 10).map((seq) => ({ key: 'player-1', value: { seq } })),
+      );
       await eventually(() => expect(before.messages).toHaveLength(10), WAIT_MS);
       await before.consumer.stop();
 
-      await publisher.publish(topic, range(10, 20).map((seq) => ({ key: 'player-1', value: { seq } })));
+      await publisher.publish(
+        topic,
+        range(10, 20).map((seq) => ({ key: 'player-1', value: { seq } })),
+      );
       const after = await h.record(second, { groupId, topics: [topic], fromOffset: 'earliest' });
       await eventually(() => expect(seqs(valuesOf(after))).toEqual(range(10, 20)), WAIT_MS);
       expect(seqs(valuesOf(before))).toEqual(range(0, 10));
@@ -71,11 +77,21 @@ export function commitCases(harness: () => ContractHarness): void {
       const h = harness();
       const [publisher, consumers] = await Promise.all([h.open(), h.open()]);
       const topic = h.name('from-offset');
-      await publisher.publish(topic, range(0, 5).map((seq) => ({ key: 'player-1', value: { seq } })));
+      await publisher.publish(
+        topic,
+        range(0, 5).map((seq) => ({ key: 'player-1', value: { seq } })),
+      );
 
       const latest = await h.record(consumers, { groupId: h.name('latest'), topics: [topic], fromOffset: 'latest' });
-      const earliest = await h.record(consumers, { groupId: h.name('earliest'), topics: [topic], fromOffset: 'earliest' });
-      await publisher.publish(topic, range(5, 10).map((seq) => ({ key: 'player-1', value: { seq } })));
+      const earliest = await h.record(consumers, {
+        groupId: h.name('earliest'),
+        topics: [topic],
+        fromOffset: 'earliest',
+      });
+      await publisher.publish(
+        topic,
+        range(5, 10).map((seq) => ({ key: 'player-1', value: { seq } })),
+      );
 
       await eventually(() => {
         expect(seqs(valuesOf(earliest))).toEqual(range(0, 10));
@@ -113,7 +129,11 @@ export function commitCases(harness: () => ContractHarness): void {
       expect(poisonAttempts).toEqual([[1, 2, 3]]);
       const poisonOffset = [...worker.attempts.entries()].find(([, attempts]) => attempts.length > 1)?.[0];
 
-      const parked = await h.record(consumers, { groupId: h.name('dlq-reader'), topics: [`${topic}.dlq`], fromOffset: 'earliest' });
+      const parked = await h.record(consumers, {
+        groupId: h.name('dlq-reader'),
+        topics: [`${topic}.dlq`],
+        fromOffset: 'earliest',
+      });
       await eventually(() => expect(parked.messages).toHaveLength(1), WAIT_MS);
       const [dead] = parked.messages;
       expect(dead?.key).toBe('player-1');
@@ -124,7 +144,9 @@ export function commitCases(harness: () => ContractHarness): void {
         [BusHeaders.originalTopic]: topic,
       });
       expect(dead?.headers[BusHeaders.deadLetterReason]).toContain('cannot settle round player-1');
-      expect(`${dead?.headers[BusHeaders.originalPartition]}/${dead?.headers[BusHeaders.originalOffset]}`).toBe(poisonOffset);
+      expect(`${dead?.headers[BusHeaders.originalPartition]}/${dead?.headers[BusHeaders.originalOffset]}`).toBe(
+        poisonOffset,
+      );
 
       // Parking committed the poison message: the group's next consumer starts after it.
       await worker.consumer.stop();

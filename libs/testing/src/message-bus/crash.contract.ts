@@ -41,7 +41,8 @@ export function crashCases(harness: () => ContractHarness, children: Set<WorkerP
           const key = `player-${id % KEYS}`;
           return { key, value: { id, key, seq: Math.floor(id / KEYS) } };
         });
-        for (let start = 0; start < total; start += 50) await publisher.publish(topic, messages.slice(start, start + 50));
+        for (let start = 0; start < total; start += 50)
+          await publisher.publish(topic, messages.slice(start, start + 50));
 
         // One window per key (id 21·k is key k, seq k): each life of the worker hangs in exactly one.
         const windows = Array.from({ length: KILLS }, (_, k) => k * (KEYS + 1));
@@ -68,13 +69,19 @@ export function crashCases(harness: () => ContractHarness, children: Set<WorkerP
         }
 
         const last = start([]);
-        await eventually(() => expect(new Set(log.all().map(({ messageId }) => messageId)).size).toBe(total), 2 * WAIT_MS, 100);
+        await eventually(
+          () => expect(new Set(log.all().map(({ messageId }) => messageId)).size).toBe(total),
+          2 * WAIT_MS,
+          100,
+        );
         expect(await last.kill('SIGTERM')).toEqual({ code: 0, signal: null });
         children.delete(last);
 
         const handlings = log.all();
         // Nothing lost.
-        expect(new Set(handlings.map(({ messageId }) => messageId))).toEqual(new Set(messages.map(({ value }) => value.id)));
+        expect(new Set(handlings.map(({ messageId }) => messageId))).toEqual(
+          new Set(messages.map(({ value }) => value.id)),
+        );
         // Every message handled in a window came again, at the same offset, to the next life.
         expect(killed.map(({ messageId }) => messageId).sort((a, b) => a - b)).toEqual(windows);
         for (const { messageId, offset, pid } of killed) {
@@ -88,7 +95,9 @@ export function crashCases(harness: () => ContractHarness, children: Set<WorkerP
         for (const seqs of order.values()) expect(seqs).toEqual(Array.from({ length: PER_KEY }, (_, seq) => seq));
 
         const redeliveries = handlings.length - total;
-        console.log(`crash test [${h.backend.adapter}]: ${KILLS} SIGKILLs, ${handlings.length} handlings of ${total} messages, ${redeliveries} redeliveries`);
+        console.log(
+          `crash test [${h.backend.adapter}]: ${KILLS} SIGKILLs, ${handlings.length} handlings of ${total} messages, ${redeliveries} redeliveries`,
+        );
         expect(redeliveries).toBeGreaterThanOrEqual(KILLS);
       } finally {
         log.close();

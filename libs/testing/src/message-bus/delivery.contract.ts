@@ -18,8 +18,17 @@ export function deliveryCases(harness: () => ContractHarness): void {
       const bus = await h.open();
       const topic = h.name('single');
       const recorder = await h.record(bus, { groupId: h.name('group'), topics: [topic] });
-      const value = { amount: 1250, currency: 'EUR', nested: { list: [1, 'two', null], flag: true }, text: 'žluťoučký kůň 🎰' };
-      await bus.publish(topic, { key: 'player-1', value, headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-kind': 'bet' } });
+      const value = {
+        amount: 1250,
+        currency: 'EUR',
+        nested: { list: [1, 'two', null], flag: true },
+        text: 'žluťoučký kůň 🎰',
+      };
+      await bus.publish(topic, {
+        key: 'player-1',
+        value,
+        headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'x-kind': 'bet' },
+      });
 
       const [message] = await eventually(() => {
         expect(recorder.messages).toHaveLength(1);
@@ -45,7 +54,11 @@ export function deliveryCases(harness: () => ContractHarness): void {
       const bus = await h.open();
       const topic = h.name('batch');
       const recorder = await h.record(bus, { groupId: h.name('group'), topics: [topic] });
-      const batch = Array.from({ length: 25 }, (_, n) => ({ key: `k${n % 5}`, value: { n }, headers: { n: String(n) } }));
+      const batch = Array.from({ length: 25 }, (_, n) => ({
+        key: `k${n % 5}`,
+        value: { n },
+        headers: { n: String(n) },
+      }));
       await bus.publish(topic, batch);
 
       await eventually(() => expect(recorder.messages).toHaveLength(25), WAIT_MS);
@@ -63,7 +76,10 @@ export function deliveryCases(harness: () => ContractHarness): void {
       const topic = h.name('order');
       const recorder = await h.record(bus, { groupId: h.name('group'), topics: [topic] });
       // Round-robin over keys, in batches and single publishes racing each other.
-      const all = Array.from({ length: 1_000 }, (_, n) => ({ key: `player-${n % 20}`, value: { seq: Math.floor(n / 20) } }));
+      const all = Array.from({ length: 1_000 }, (_, n) => ({
+        key: `player-${n % 20}`,
+        value: { seq: Math.floor(n / 20) },
+      }));
       for (let start = 0; start < all.length; start += 100) {
         const chunk = all.slice(start, start + 100);
         if ((start / 100) % 2 === 0) await bus.publish(topic, chunk);
@@ -86,7 +102,10 @@ export function deliveryCases(harness: () => ContractHarness): void {
       const topic = h.name('fanout');
       const a = await h.record(first, { groupId: h.name('group-a'), topics: [topic] });
       const b = await h.record(second, { groupId: h.name('group-b'), topics: [topic] });
-      await publisher.publish(topic, Array.from({ length: 40 }, (_, n) => ({ key: `k${n % 8}`, value: { n } })));
+      await publisher.publish(
+        topic,
+        Array.from({ length: 40 }, (_, n) => ({ key: `k${n % 8}`, value: { n } })),
+      );
 
       const everything = Array.from({ length: 40 }, (_, n) => ({ n }));
       const sorted = (values: unknown[]) => [...values].sort((x, y) => (x as { n: number }).n - (y as { n: number }).n);
@@ -102,13 +121,20 @@ export function deliveryCases(harness: () => ContractHarness): void {
     'splits one group between two consumers that together handle every message exactly once',
     async () => {
       const h = harness();
-      const [publisher, first, second] = await Promise.all([h.open(), h.open(h.name('member-a')), h.open(h.name('member-b'))]);
+      const [publisher, first, second] = await Promise.all([
+        h.open(),
+        h.open(h.name('member-a')),
+        h.open(h.name('member-b')),
+      ]);
       const topic = h.name('split');
       const groupId = h.name('group');
       const a = await h.record(first, { groupId, topics: [topic] });
       const b = await h.record(second, { groupId, topics: [topic] });
       // Both members are ready (joined, partitions split): no failure is injected, so nothing comes twice.
-      await publisher.publish(topic, Array.from({ length: 200 }, (_, n) => ({ key: `player-${n % 40}`, value: { n } })));
+      await publisher.publish(
+        topic,
+        Array.from({ length: 200 }, (_, n) => ({ key: `player-${n % 40}`, value: { n } })),
+      );
 
       await eventually(() => expect(a.messages.length + b.messages.length).toBe(200), WAIT_MS);
       const offsets = [...a.messages, ...b.messages].map(({ partition, offset }) => `${partition}/${offset}`);

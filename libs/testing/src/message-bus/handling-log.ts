@@ -30,7 +30,9 @@ export class HandlingLog {
     this.insert = this.db.prepare<[number, string, number, number, string, number]>(
       'INSERT INTO handlings (message_id, key, seq, partition, offset, pid) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.countStatement = this.db.prepare<[number], number>('SELECT count(*) FROM handlings WHERE message_id = ?').pluck();
+    this.countStatement = this.db
+      .prepare<[number], number>('SELECT count(*) FROM handlings WHERE message_id = ?')
+      .pluck();
   }
 
   record(handling: Omit<Handling, 'row'>): void {

@@ -29,8 +29,12 @@ export function keyConcurrencyCrashCases(harness: () => ContractHarness, childre
         const topic = h.name('crash-keys');
         const publisher = await h.open();
         const total = KEYS * PER_KEY;
-        const messages = Array.from({ length: total }, (_, id) => ({ key: `player-${id % KEYS}`, value: { id, key: `player-${id % KEYS}`, seq: Math.floor(id / KEYS) } }));
-        for (let start = 0; start < total; start += 50) await publisher.publish(topic, messages.slice(start, start + 50));
+        const messages = Array.from({ length: total }, (_, id) => ({
+          key: `player-${id % KEYS}`,
+          value: { id, key: `player-${id % KEYS}`, seq: Math.floor(id / KEYS) },
+        }));
+        for (let start = 0; start < total; start += 50)
+          await publisher.publish(topic, messages.slice(start, start + 50));
         const env = {
           BUS_URL: h.backend.url,
           INSTANCE_ID: h.name('crash-worker'),
@@ -49,7 +53,21 @@ export function keyConcurrencyCrashCases(harness: () => ContractHarness, childre
           const hung = log.all().find((handling) => handling.pid === pid && handling.messageId === Number(messageId));
           if (!hung) throw new Error(`the hung message ${messageId} is not in the log`);
           // Let the life finish messages behind the hung one, and let any (wrong) commit of them land.
-          await eventually(() => expect(log.all().some((handling) => handling.pid === pid && handling.partition === hung.partition && BigInt(handling.offset) > BigInt(offset ?? '0'))).toBe(true), 5_000, 20).catch(() => undefined);
+          await eventually(
+            () =>
+              expect(
+                log
+                  .all()
+                  .some(
+                    (handling) =>
+                      handling.pid === pid &&
+                      handling.partition === hung.partition &&
+                      BigInt(handling.offset) > BigInt(offset ?? '0'),
+                  ),
+              ).toBe(true),
+            5_000,
+            20,
+          ).catch(() => undefined);
           await new Promise((resolve) => setTimeout(resolve, 300));
           expect(await worker.kill('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
           children.delete(worker);
@@ -58,19 +76,35 @@ export function keyConcurrencyCrashCases(harness: () => ContractHarness, childre
 
         const last = new WorkerProcess(WORKER, env);
         children.add(last);
-        await eventually(() => expect(new Set(log.all().map(({ messageId }) => messageId)).size).toBe(total), 2 * WAIT_MS, 100);
+        await eventually(
+          () => expect(new Set(log.all().map(({ messageId }) => messageId)).size).toBe(total),
+          2 * WAIT_MS,
+          100,
+        );
         expect(await last.kill('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
         children.delete(last);
 
         const handlings = log.all();
-        expect(new Set(handlings.map(({ messageId }) => messageId))).toEqual(new Set(messages.map(({ value }) => value.id)));
+        expect(new Set(handlings.map(({ messageId }) => messageId))).toEqual(
+          new Set(messages.map(({ value }) => value.id)),
+        );
         let finishedBehindHung = 0;
         for (const life of lives) {
-          const behind = handlings.filter((handling) => handling.pid === life.pid && handling.partition === life.partition && BigInt(handling.offset) >= life.offset);
+          const behind = handlings.filter(
+            (handling) =>
+              handling.pid === life.pid &&
+              handling.partition === life.partition &&
+              BigInt(handling.offset) >= life.offset,
+          );
           finishedBehindHung += behind.length - 1;
           for (const handling of behind) {
-            const later = handlings.filter((other) => other.messageId === handling.messageId && other.row > handling.row && other.pid !== life.pid);
-            expect({ messageId: handling.messageId, redelivered: later.length > 0 }).toEqual({ messageId: handling.messageId, redelivered: true });
+            const later = handlings.filter(
+              (other) => other.messageId === handling.messageId && other.row > handling.row && other.pid !== life.pid,
+            );
+            expect({ messageId: handling.messageId, redelivered: later.length > 0 }).toEqual({
+              messageId: handling.messageId,
+              redelivered: true,
+            });
           }
         }
         // The lives did work past their hung message: the case tested something.
@@ -83,7 +117,9 @@ export function keyConcurrencyCrashCases(harness: () => ContractHarness, childre
           firsts.set(handling.key, [...(firsts.get(handling.key) ?? []), handling.seq]);
         }
         for (const seqs of firsts.values()) expect(seqs).toEqual(Array.from({ length: PER_KEY }, (_, seq) => seq));
-        console.log(`crash test with keyConcurrency [${h.backend.adapter}]: ${KILLS} SIGKILLs, ${handlings.length} handlings of ${total} messages, ${finishedBehindHung} finished behind a hung message and redelivered`);
+        console.log(
+          `crash test with keyConcurrency [${h.backend.adapter}]: ${KILLS} SIGKILLs, ${handlings.length} handlings of ${total} messages, ${finishedBehindHung} finished behind a hung message and redelivered`,
+        );
       } finally {
         log.close();
         rmSync(dir, { recursive: true, force: true });

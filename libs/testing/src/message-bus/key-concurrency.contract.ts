@@ -40,16 +40,32 @@ export function keyConcurrencyCases(harness: () => ContractHarness): void {
       });
       await consumer.ready;
       await publisher.publish(topic, { key: 'slow', value: { seq: 0 } });
-      await publisher.publish(topic, Array.from({ length: OTHER_KEYS }, (_, n) => ({ key: `player-${n}`, value: { seq: 0 } })));
+      await publisher.publish(
+        topic,
+        Array.from({ length: OTHER_KEYS }, (_, n) => ({ key: `player-${n}`, value: { seq: 0 } })),
+      );
       await publisher.publish(topic, { key: 'slow', value: { seq: 1 } });
 
       await eventually(() => expect(handled).toHaveLength(OTHER_KEYS), WAIT_MS);
       expect(handled.every((message) => message.key !== 'slow')).toBe(true);
       slow.open();
-      await eventually(() => expect(handled.filter((message) => message.key === 'slow').map((message) => (message.value as { seq: number }).seq)).toEqual([0, 1]), WAIT_MS);
+      await eventually(
+        () =>
+          expect(
+            handled
+              .filter((message) => message.key === 'slow')
+              .map((message) => (message.value as { seq: number }).seq),
+          ).toEqual([0, 1]),
+        WAIT_MS,
+      );
       // Keys of the slow key's partition, behind it in offset order, went past it.
       const [first] = handled.filter((message) => message.key === 'slow');
-      const overtook = handled.filter((message) => message.key !== 'slow' && message.partition === first?.partition && BigInt(message.offset) > BigInt(first.offset));
+      const overtook = handled.filter(
+        (message) =>
+          message.key !== 'slow' &&
+          message.partition === first?.partition &&
+          BigInt(message.offset) > BigInt(first.offset),
+      );
       expect(overtook.length).toBeGreaterThan(0);
       await consumer.stop();
     },
@@ -87,10 +103,16 @@ export function keyConcurrencyCases(harness: () => ContractHarness): void {
         },
       });
       await consumer.ready;
-      const messages = Array.from({ length: keys * perKey }, (_, n) => ({ key: `player-${n % keys}`, value: { seq: Math.floor(n / keys) } }));
+      const messages = Array.from({ length: keys * perKey }, (_, n) => ({
+        key: `player-${n % keys}`,
+        value: { seq: Math.floor(n / keys) },
+      }));
       await publisher.publish(topic, messages);
 
-      await eventually(() => expect([...order.values()].reduce((sum, seqs) => sum + seqs.length, 0)).toBe(keys * perKey), WAIT_MS);
+      await eventually(
+        () => expect([...order.values()].reduce((sum, seqs) => sum + seqs.length, 0)).toBe(keys * perKey),
+        WAIT_MS,
+      );
       for (const seqs of order.values()) expect(seqs).toEqual(Array.from({ length: perKey }, (_, seq) => seq));
       expect(overlapOfOneKey).toBe(0);
       expect(mostInOnePartition).toBeGreaterThan(1);
@@ -132,11 +154,17 @@ export function keyConcurrencyCases(harness: () => ContractHarness): void {
         },
       });
       await consumer.ready;
-      await publisher.publish(topic, Array.from({ length: OTHER_KEYS }, (_, n) => ({ key: `before-${n}`, value: { n } })));
+      await publisher.publish(
+        topic,
+        Array.from({ length: OTHER_KEYS }, (_, n) => ({ key: `before-${n}`, value: { n } })),
+      );
       await eventually(() => expect(handled).toHaveLength(OTHER_KEYS), WAIT_MS);
       await publisher.publish(topic, { key: stuckKey, value: { n: -1 } });
       await eventually(() => expect(stuckSeen).toBeDefined(), WAIT_MS);
-      await publisher.publish(topic, Array.from({ length: OTHER_KEYS }, (_, n) => ({ key: `after-${n}`, value: { n } })));
+      await publisher.publish(
+        topic,
+        Array.from({ length: OTHER_KEYS }, (_, n) => ({ key: `after-${n}`, value: { n } })),
+      );
       await eventually(() => expect(handled).toHaveLength(2 * OTHER_KEYS), WAIT_MS);
       // Slow handlers in flight when stop() is called finish before it resolves.
       await publisher.publish(topic, [{ key: 'after-0', value: { n: 1_000, slow: true } }]);
@@ -160,7 +188,9 @@ export function keyConcurrencyCases(harness: () => ContractHarness): void {
       const stuckAgain = again.find((message) => message.key === stuckKey);
       expect(stuckAgain && where(stuckAgain)).toBe(where(stuck));
       // Everything the first consumer finished behind the stuck message in its partition comes again ...
-      const behind = handled.filter((message) => message.partition === stuck.partition && BigInt(message.offset) > BigInt(stuck.offset));
+      const behind = handled.filter(
+        (message) => message.partition === stuck.partition && BigInt(message.offset) > BigInt(stuck.offset),
+      );
       expect(behind.length).toBeGreaterThan(0);
       await eventually(() => {
         const seen = new Set(again.map(where));

@@ -39,7 +39,11 @@ export function requestReplyCases(harness: () => ContractHarness): void {
     'routes replies on a shared reply topic only to the requester that asked',
     async () => {
       const h = harness();
-      const [first, second, responder] = await Promise.all([h.open(h.name('first')), h.open(h.name('second')), h.open()]);
+      const [first, second, responder] = await Promise.all([
+        h.open(h.name('first')),
+        h.open(h.name('second')),
+        h.open(),
+      ]);
       const requests = h.name('requests');
       const replies = h.name('replies');
       await startEchoResponder(h, responder, requests);
@@ -67,7 +71,11 @@ export function requestReplyCases(harness: () => ContractHarness): void {
       const timeoutMs = 400;
       const started = Date.now();
       const failure = await requester
-        .request(requests, { key: 'player-1', value: {} }, { replyTopic: h.name('replies'), timeoutMs, correlationId: 'corr-lost' })
+        .request(
+          requests,
+          { key: 'player-1', value: {} },
+          { replyTopic: h.name('replies'), timeoutMs, correlationId: 'corr-lost' },
+        )
         .then(
           () => undefined,
           (error: unknown) => error,

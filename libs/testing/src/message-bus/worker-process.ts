@@ -58,14 +58,25 @@ export class WorkerProcess {
           const match = pattern.exec(line);
           if (match) return finish(() => resolve(match));
         }
-        if (this.exit) finish(() => reject(new Error(`worker exited (${JSON.stringify(this.exit)}) before printing ${pattern}: ${this.diagnostics()}`)));
+        if (this.exit)
+          finish(() =>
+            reject(
+              new Error(
+                `worker exited (${JSON.stringify(this.exit)}) before printing ${pattern}: ${this.diagnostics()}`,
+              ),
+            ),
+          );
       };
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         this.listeners.delete(check);
         settle();
       };
-      timer = setTimeout(() => finish(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms: ${this.diagnostics()}`))), timeoutMs);
+      timer = setTimeout(
+        () =>
+          finish(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms: ${this.diagnostics()}`))),
+        timeoutMs,
+      );
       this.listeners.add(check);
       check();
     });

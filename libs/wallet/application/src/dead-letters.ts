@@ -5,7 +5,15 @@
  * transactionId without being its request; a stream this code cannot fold lists the dead letters
  * written into it as they are.
  */
-import { parseStoredEvent, streamPrefix, StreamCategories, parseStreamId, walletDeadLetter, walletTxStream, type WalletDeadLetter } from '@reelstream/contracts';
+import {
+  parseStoredEvent,
+  streamPrefix,
+  StreamCategories,
+  parseStreamId,
+  walletDeadLetter,
+  walletTxStream,
+  type WalletDeadLetter,
+} from '@reelstream/contracts';
 import type { EventStore, Position } from '@reelstream/ports';
 import { conflictDeadLettersOf, deadLetterOf } from '@reelstream/wallet-domain';
 import { isDeterministicFailure } from './failures.js';
@@ -19,11 +27,18 @@ export interface DeadLetterFilter {
 
 const PAGE = 1_000;
 
-export async function findDeadLetteredWins(store: EventStore, filter: DeadLetterFilter = {}): Promise<WalletDeadLetter[]> {
+export async function findDeadLetteredWins(
+  store: EventStore,
+  filter: DeadLetterFilter = {},
+): Promise<WalletDeadLetter[]> {
   const candidates = new Set<number>();
   let from: Position | undefined;
   for (;;) {
-    const page = await store.readAll({ maxCount: PAGE, filter: { streamPrefixes: [streamPrefix(StreamCategories.walletTx)] }, ...(from === undefined ? {} : { fromPosition: from }) });
+    const page = await store.readAll({
+      maxCount: PAGE,
+      filter: { streamPrefixes: [streamPrefix(StreamCategories.walletTx)] },
+      ...(from === undefined ? {} : { fromPosition: from }),
+    });
     for (const event of page) {
       if (event.type !== 'WinDeadLettered') continue;
       const parsed = parseStreamId(event.streamId);
@@ -45,7 +60,11 @@ export async function findDeadLetteredWins(store: EventStore, filter: DeadLetter
   return found.sort((a, b) => a.deadLetteredAt.localeCompare(b.deadLetteredAt) || a.transactionId - b.transactionId);
 }
 
-async function lettersOf(store: EventStore, records: WalletTxRepository, transactionId: number): Promise<WalletDeadLetter[]> {
+async function lettersOf(
+  store: EventStore,
+  records: WalletTxRepository,
+  transactionId: number,
+): Promise<WalletDeadLetter[]> {
   try {
     const { state } = await records.load(transactionId);
     const own = deadLetterOf(state);
@@ -58,7 +77,18 @@ async function lettersOf(store: EventStore, records: WalletTxRepository, transac
       const event = parseStoredEvent(recorded);
       if (event.type !== 'WinDeadLettered' || !event.data.request) continue;
       const { request, lastError, at, attempts, reason } = event.data;
-      letters.push(walletDeadLetter.parse({ transactionId, operatorId: request.operatorId, playerId: request.playerId, request, reason: reason ?? 'decision_refused', attempts, lastError, deadLetteredAt: at }));
+      letters.push(
+        walletDeadLetter.parse({
+          transactionId,
+          operatorId: request.operatorId,
+          playerId: request.playerId,
+          request,
+          reason: reason ?? 'decision_refused',
+          attempts,
+          lastError,
+          deadLetteredAt: at,
+        }),
+      );
     }
     return letters;
   }

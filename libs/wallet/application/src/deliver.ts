@@ -5,7 +5,15 @@
  * next delivery sends again with the same transactionId and the same bytes.
  */
 import type { EventContext, OperatorConfig } from '@reelstream/contracts';
-import { answerFromCall, callbackFor, describeAnswer, isOk, needsCancelTransactionId, nextAttempt, deliveryPolicyFor } from '@reelstream/wallet-domain';
+import {
+  answerFromCall,
+  callbackFor,
+  describeAnswer,
+  isOk,
+  needsCancelTransactionId,
+  nextAttempt,
+  deliveryPolicyFor,
+} from '@reelstream/wallet-domain';
 import type { DispatchContext } from './dispatch-context.js';
 import type { WalletTxRecord } from './wallet-tx-repository.js';
 
@@ -29,7 +37,13 @@ export interface DeliverOptions {
   attemptRecorded?: boolean;
 }
 
-export async function deliver(context: DispatchContext, start: WalletTxRecord, operator: OperatorConfig, eventContext: EventContext, options: DeliverOptions): Promise<WalletTxRecord> {
+export async function deliver(
+  context: DispatchContext,
+  start: WalletTxRecord,
+  operator: OperatorConfig,
+  eventContext: EventContext,
+  options: DeliverOptions,
+): Promise<WalletTxRecord> {
   const { records, deps } = context;
   let record = start;
   let redrive = options.redrive && record.state.status === 'dead_lettered';
@@ -46,19 +60,49 @@ export async function deliver(context: DispatchContext, start: WalletTxRecord, o
       if (!plan) return record;
       if (plan.delayMs > 0) await context.sleep(plan.delayMs);
       record = await records.execute(record, { type: 'StartAttempt', data: {}, metadata: at() }, eventContext);
-      if (plan.recovery) deps.log.info('re-sending an attempt whose outcome is unknown', { transactionId: record.transactionId, attempt: record.state.attempts });
+      if (plan.recovery)
+        deps.log.info('re-sending an attempt whose outcome is unknown', {
+          transactionId: record.transactionId,
+          attempt: record.state.attempts,
+        });
     }
     const request = record.state.request;
     if (!request) throw new Error(`walletTx-${record.transactionId} has an attempt but no request`);
     const started = performance.now();
     const result = await deps.wallet.call(operator, callbackFor(request), deliveryPolicyFor(request.command).timeoutMs);
     // A win the bulkhead did not send keeps its attempt in flight (sent again, same bytes, when due): it is rescheduled, not failed.
-    if (result.kind === 'no_reply' && result.cause === 'unavailable' && request.command === 'win') throw new OperatorUnavailableError(operator.id, request.transactionId, result.reason, result.retryAfterMs ?? 1_000);
+    if (result.kind === 'no_reply' && result.cause === 'unavailable' && request.command === 'win')
+      throw new OperatorUnavailableError(
+        operator.id,
+        request.transactionId,
+        result.reason,
+        result.retryAfterMs ?? 1_000,
+      );
     const answer = answerFromCall(result, request.currency);
     const cancelTransactionId = needsCancelTransactionId(record.state, answer) ? deps.ids.next() : undefined;
-    record = await records.execute(record, { type: 'RecordAnswer', data: { answer, ...(cancelTransactionId === undefined ? {} : { cancelTransactionId }) }, metadata: at() }, eventContext);
-    const fields = { transactionId: request.transactionId, command: request.command, playerId: request.playerId, attempt: record.state.attempts, ms: Math.round(performance.now() - started) };
+    record = await records.execute(
+      record,
+      {
+        type: 'RecordAnswer',
+        data: { answer, ...(cancelTransactionId === undefined ? {} : { cancelTransactionId }) },
+        metadata: at(),
+      },
+      eventContext,
+    );
+    const fields = {
+      transactionId: request.transactionId,
+      command: request.command,
+      playerId: request.playerId,
+      attempt: record.state.attempts,
+      ms: Math.round(performance.now() - started),
+    };
     if (isOk(answer)) deps.log.debug('callback answered OK', fields);
-    else deps.log.info('callback failed', { ...fields, outcome: describeAnswer(answer), status: record.state.status, cancelTransactionId });
+    else
+      deps.log.info('callback failed', {
+        ...fields,
+        outcome: describeAnswer(answer),
+        status: record.state.status,
+        cancelTransactionId,
+      });
   }
 }

@@ -3,7 +3,15 @@
  * record, and how event metadata is derived from the bus message being handled.
  */
 import type { EventContext } from '@reelstream/contracts';
-import { BusHeaders, type Clock, type EventStore, type IdGenerator, type Message, type MessageBus, type ParkedMessageObserver } from '@reelstream/ports';
+import {
+  BusHeaders,
+  type Clock,
+  type EventStore,
+  type IdGenerator,
+  type Message,
+  type MessageBus,
+  type ParkedMessageObserver,
+} from '@reelstream/ports';
 import type { DispatchLog, OperatorLookup, OperatorWallet } from './ports.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';
 import { WinSourceChecker } from './win-source.js';
@@ -44,7 +52,12 @@ export function dispatchContext(deps: WalletDispatchDeps): DispatchContext {
 const MESSAGE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 /** The metadata of events recorded while handling `message`: its correlation id, the message as cause. */
-export function eventContextOf(context: DispatchContext, message: Message, operatorId: string, transactionId: number): EventContext {
+export function eventContextOf(
+  context: DispatchContext,
+  message: Message,
+  operatorId: string,
+  transactionId: number,
+): EventContext {
   const header = message.headers[BusHeaders.correlationId];
   return {
     correlationId: header !== undefined && MESSAGE_ID.test(header) ? header : `walletTx-${transactionId}`,

@@ -6,8 +6,16 @@
  */
 import { createHash } from 'node:crypto';
 
-export function deterministicEventId(streamId: string, afterRevision: number | 'no_stream', index: number, type: string, data: unknown): string {
-  const hex = createHash('sha256').update(`${streamId}\u0000${String(afterRevision)}\u0000${index}\u0000${type}\u0000${JSON.stringify(data)}`).digest('hex');
+export function deterministicEventId(
+  streamId: string,
+  afterRevision: number | 'no_stream',
+  index: number,
+  type: string,
+  data: unknown,
+): string {
+  const hex = createHash('sha256')
+    .update(`${streamId}\u0000${String(afterRevision)}\u0000${index}\u0000${type}\u0000${JSON.stringify(data)}`)
+    .digest('hex');
   const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -8,7 +8,13 @@
  */
 import { describeIssues, walletCancelDelivery } from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
-import { answerFromCall, cancelCallbackFor, CancelPolicy, cancelRetryDelayMs, describeAnswer } from '@reelstream/wallet-domain';
+import {
+  answerFromCall,
+  cancelCallbackFor,
+  CancelPolicy,
+  cancelRetryDelayMs,
+  describeAnswer,
+} from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park } from './publish-outcome.js';
@@ -28,8 +34,17 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
   // A cancel is never dropped: a missing operator is a configuration fault to fix; the cancel waits durably meanwhile.
   const operator = deps.operators.get(delivery.operatorId);
   if (!operator) {
-    deps.log.warn('cancel of an operator that is not configured; rescheduled', { refTransactionId: delivery.refTransactionId, operatorId: delivery.operatorId, retryCount: retryCountOf(message) });
-    await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, `operator ${delivery.operatorId} is not configured on this dispatcher`);
+    deps.log.warn('cancel of an operator that is not configured; rescheduled', {
+      refTransactionId: delivery.refTransactionId,
+      operatorId: delivery.operatorId,
+      retryCount: retryCountOf(message),
+    });
+    await reschedule(
+      context,
+      message,
+      LONGEST_RETRY_TIER.delayMs,
+      `operator ${delivery.operatorId} is not configured on this dispatcher`,
+    );
     return;
   }
   // An open circuit: wait for it durably, without recording an attempt that would not be sent.
@@ -48,23 +63,43 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
         return;
       }
       if (cancel.succeeded) return;
-      record = await records.execute(record, { type: 'StartCancelAttempt', data: {}, metadata: { now: context.now() } }, eventContext);
+      record = await records.execute(
+        record,
+        { type: 'StartCancelAttempt', data: {}, metadata: { now: context.now() } },
+        eventContext,
+      );
       const attempt = record.state.cancel?.attempts ?? 1;
       const result = await deps.wallet.call(operator, cancelCallbackFor(request, cancel), CancelPolicy.timeoutMs);
       const answer = answerFromCall(result, request.currency);
-      record = await records.execute(record, { type: 'RecordCancelAnswer', data: { answer }, metadata: { now: context.now() } }, eventContext);
-      const fields = { refTransactionId: delivery.refTransactionId, cancelTransactionId: cancel.cancelTransactionId, playerId: request.playerId, attempt };
+      record = await records.execute(
+        record,
+        { type: 'RecordCancelAnswer', data: { answer }, metadata: { now: context.now() } },
+        eventContext,
+      );
+      const fields = {
+        refTransactionId: delivery.refTransactionId,
+        cancelTransactionId: cancel.cancelTransactionId,
+        playerId: request.playerId,
+        attempt,
+      };
       if (record.state.cancel?.succeeded) {
         deps.log.info('cancel acknowledged', fields);
         return;
       }
-      const delayMs = result.kind === 'no_reply' && result.retryAfterMs !== undefined ? Math.max(result.retryAfterMs, cancelRetryDelayMs(attempt)) : cancelRetryDelayMs(attempt);
+      const delayMs =
+        result.kind === 'no_reply' && result.retryAfterMs !== undefined
+          ? Math.max(result.retryAfterMs, cancelRetryDelayMs(attempt))
+          : cancelRetryDelayMs(attempt);
       deps.log.warn('cancel not acknowledged; rescheduled', { ...fields, outcome: describeAnswer(answer), delayMs });
       await reschedule(context, message, delayMs, describeAnswer(answer));
       return;
     } catch (error) {
       if (isDeterministicFailure(error)) {
-        await park(context, message, `cancel of transaction ${delivery.refTransactionId} cannot be handled: ${error.message}`);
+        await park(
+          context,
+          message,
+          `cancel of transaction ${delivery.refTransactionId} cannot be handled: ${error.message}`,
+        );
         return;
       }
       if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;

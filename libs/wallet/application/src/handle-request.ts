@@ -4,7 +4,14 @@
  * walletTx stream is the dedup record: a request whose outcome is recorded is answered from it
  * without calling the operator again; one left half-way by a crash is taken up where the record says.
  */
-import { describeIssues, walletRequestsMessage, type OperatorConfig, type WalletRedriveRequest, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  describeIssues,
+  walletRequestsMessage,
+  type OperatorConfig,
+  type WalletRedriveRequest,
+  type WalletRequest,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
 import { sameRequest } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
@@ -28,7 +35,12 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
   const operator = context.deps.operators.get(request.operatorId);
   if (!operator) {
     const reason = `operator ${request.operatorId} is not configured on this dispatcher`;
-    await replyIfAsked(context, message, { transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason });
+    await replyIfAsked(context, message, {
+      transactionId: request.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason,
+    });
     await park(context, message, reason);
     return;
   }
@@ -65,11 +77,22 @@ async function handleWin(context: DispatchContext, message: Message, win: Wallet
 
 /** A re-drive changes nothing unless it can deliver: a win whose operator is still not configured stays dead-lettered. */
 async function handleRedrive(context: DispatchContext, message: Message, command: WalletRedriveRequest): Promise<void> {
-  const fail = (reason: string) => replyIfAsked(context, message, { transactionId: command.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason });
+  const fail = (reason: string) =>
+    replyIfAsked(context, message, {
+      transactionId: command.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason,
+    });
   const operator = context.deps.operators.get(command.operatorId);
   if (!operator) {
-    context.deps.log.warn('re-drive refused: operator not configured; the win stays dead-lettered', { transactionId: command.transactionId, operatorId: command.operatorId });
-    await fail(`operator ${command.operatorId} is not configured on this dispatcher: the win stays dead-lettered; configure the operator and re-drive again`);
+    context.deps.log.warn('re-drive refused: operator not configured; the win stays dead-lettered', {
+      transactionId: command.transactionId,
+      operatorId: command.operatorId,
+    });
+    await fail(
+      `operator ${command.operatorId} is not configured on this dispatcher: the win stays dead-lettered; configure the operator and re-drive again`,
+    );
     return;
   }
   for (let round = 1; ; round++) {
@@ -78,8 +101,13 @@ async function handleRedrive(context: DispatchContext, message: Message, command
       return;
     } catch (error) {
       if (isDeterministicFailure(error)) {
-        context.deps.log.error('re-drive failed; the win stays dead-lettered', { transactionId: command.transactionId, error });
-        await fail(`transaction ${command.transactionId} cannot be re-driven: ${error.message}; it stays dead-lettered`);
+        context.deps.log.error('re-drive failed; the win stays dead-lettered', {
+          transactionId: command.transactionId,
+          error,
+        });
+        await fail(
+          `transaction ${command.transactionId} cannot be re-driven: ${error.message}; it stays dead-lettered`,
+        );
         return;
       }
       if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
@@ -87,24 +115,52 @@ async function handleRedrive(context: DispatchContext, message: Message, command
   }
 }
 
-async function dispatch(context: DispatchContext, message: Message, request: WalletRequest, operator: OperatorConfig, firstRound: boolean): Promise<void> {
+async function dispatch(
+  context: DispatchContext,
+  message: Message,
+  request: WalletRequest,
+  operator: OperatorConfig,
+  firstRound: boolean,
+): Promise<void> {
   const { records, deps } = context;
   const eventContext = eventContextOf(context, message, request.operatorId, request.transactionId);
   let record = await records.load(request.transactionId);
   if (record.state.request && !sameRequest(record.state.request, request)) {
     const reason = `transactionId ${request.transactionId} is already used by another ${record.state.request.command}; this request is refused and the recorded one stands`;
-    deps.log.warn('transactionId reused with another request', { transactionId: request.transactionId, recorded: record.state.request, received: request });
-    await replyIfAsked(context, message, { transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason });
+    deps.log.warn('transactionId reused with another request', {
+      transactionId: request.transactionId,
+      recorded: record.state.request,
+      received: request,
+    });
+    await replyIfAsked(context, message, {
+      transactionId: request.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason,
+    });
     await park(context, message, reason);
     return;
   }
   if (record.state.status !== 'new' && firstRound) {
-    deps.log.info('wallet request redelivered', { transactionId: request.transactionId, command: request.command, status: record.state.status, inFlight: record.state.inFlight, offset: message.offset });
+    deps.log.info('wallet request redelivered', {
+      transactionId: request.transactionId,
+      command: request.command,
+      status: record.state.status,
+      inFlight: record.state.inFlight,
+      offset: message.offset,
+    });
   }
   const now = { now: context.now() };
   if (record.state.status === 'new') {
     // The request and its first attempt in one append: one write before the call, not two.
-    record = await records.executeAll(record, [{ type: 'RecordRequest', data: { request }, metadata: now }, { type: 'StartAttempt', data: {}, metadata: now }], eventContext);
+    record = await records.executeAll(
+      record,
+      [
+        { type: 'RecordRequest', data: { request }, metadata: now },
+        { type: 'StartAttempt', data: {}, metadata: now },
+      ],
+      eventContext,
+    );
     record = await deliver(context, record, operator, eventContext, { redrive: false, attemptRecorded: true });
   } else {
     record = await deliver(context, record, operator, eventContext, { redrive: false });
@@ -112,25 +168,53 @@ async function dispatch(context: DispatchContext, message: Message, request: Wal
   await publishOutcome(context, message, record.state);
 }
 
-async function redrive(context: DispatchContext, message: Message, command: WalletRedriveRequest, operator: OperatorConfig): Promise<void> {
+async function redrive(
+  context: DispatchContext,
+  message: Message,
+  command: WalletRedriveRequest,
+  operator: OperatorConfig,
+): Promise<void> {
   const { records, deps } = context;
   const { transactionId } = command;
   let record = await records.load(transactionId);
   const recorded = record.state.request;
-  const conflict = record.state.conflicts.find((letter) => letter.request.operatorId === command.operatorId && letter.request.playerId === command.playerId);
+  const conflict = record.state.conflicts.find(
+    (letter) => letter.request.operatorId === command.operatorId && letter.request.playerId === command.playerId,
+  );
   if (conflict && record.state.status !== 'dead_lettered') {
-    await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `the dead-lettered win ${transactionId} (${conflict.reason}) cannot be re-driven: its transactionId names another recorded request` });
+    await replyIfAsked(context, message, {
+      transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: `the dead-lettered win ${transactionId} (${conflict.reason}) cannot be re-driven: its transactionId names another recorded request`,
+    });
     return;
   }
   if (!recorded || recorded.operatorId !== command.operatorId || recorded.playerId !== command.playerId) {
-    await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `no transaction ${transactionId} of player ${command.playerId} (operator ${command.operatorId}) is recorded` });
+    await replyIfAsked(context, message, {
+      transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: `no transaction ${transactionId} of player ${command.playerId} (operator ${command.operatorId}) is recorded`,
+    });
     return;
   }
   if (recorded.command !== 'win') {
-    await replyIfAsked(context, message, { transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `transaction ${transactionId} is a ${recorded.command}: only wins are re-driven (D11)` });
+    await replyIfAsked(context, message, {
+      transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: `transaction ${transactionId} is a ${recorded.command}: only wins are re-driven (D11)`,
+    });
     return;
   }
   deps.log.info('re-driving a win', { transactionId, status: record.state.status, attempts: record.state.attempts });
-  record = await deliver(context, record, operator, eventContextOf(context, message, command.operatorId, transactionId), { redrive: true });
+  record = await deliver(
+    context,
+    record,
+    operator,
+    eventContextOf(context, message, command.operatorId, transactionId),
+    { redrive: true },
+  );
   await publishOutcome(context, message, record.state);
 }

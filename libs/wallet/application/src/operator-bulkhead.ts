@@ -26,7 +26,12 @@ export interface BulkheadLimits {
   openMs: number;
 }
 
-export const defaultBulkheadLimits: BulkheadLimits = { maxInFlight: 64, maxQueueWaitMs: 1_000, failureThreshold: 5, openMs: 5_000 };
+export const defaultBulkheadLimits: BulkheadLimits = {
+  maxInFlight: 64,
+  maxQueueWaitMs: 1_000,
+  failureThreshold: 5,
+  openMs: 5_000,
+};
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
@@ -67,7 +72,11 @@ export class OperatorBulkheadWallet implements OperatorWallet {
   circuitOf(operatorId: string): { state: CircuitState; inFlight: number; consecutiveFailures: number } {
     const compartment = this.compartment(operatorId);
     this.advance(operatorId, compartment);
-    return { state: compartment.state, inFlight: compartment.inFlight, consecutiveFailures: compartment.consecutiveFailures };
+    return {
+      state: compartment.state,
+      inFlight: compartment.inFlight,
+      consecutiveFailures: compartment.consecutiveFailures,
+    };
   }
 
   refusingForMs(operatorId: string): number | undefined {
@@ -83,7 +92,12 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     if (compartment.inFlight >= limits.maxInFlight) {
       const waited = await this.waitForSlot(compartment, limits.maxQueueWaitMs);
       if (!waited) {
-        return { kind: 'no_reply', cause: 'unavailable', reason: `not sent: operator ${operator.id} had ${limits.maxInFlight} calls in flight (its limit) for ${limits.maxQueueWaitMs} ms`, retryAfterMs: 1_000 };
+        return {
+          kind: 'no_reply',
+          cause: 'unavailable',
+          reason: `not sent: operator ${operator.id} had ${limits.maxInFlight} calls in flight (its limit) for ${limits.maxQueueWaitMs} ms`,
+          retryAfterMs: 1_000,
+        };
       }
       // The slot was handed over; the circuit may have opened meanwhile.
       const refusedNow = this.refusal(operator.id, compartment, limits);
@@ -111,14 +125,28 @@ export class OperatorBulkheadWallet implements OperatorWallet {
   }
 
   /** Why a call may not go out now (circuit open, or half-open with its probe out), or undefined. */
-  private refusal(operatorId: string, compartment: Compartment, limits: BulkheadLimits): OperatorCallResult | undefined {
+  private refusal(
+    operatorId: string,
+    compartment: Compartment,
+    limits: BulkheadLimits,
+  ): OperatorCallResult | undefined {
     this.advance(operatorId, compartment);
     if (compartment.state === 'open') {
       const retryAfterMs = Math.max(1, compartment.openedAt + limits.openMs - this.options.now());
-      return { kind: 'no_reply', cause: 'unavailable', reason: `not sent: operator ${operatorId}'s circuit is open after ${compartment.consecutiveFailures} consecutive failures`, retryAfterMs };
+      return {
+        kind: 'no_reply',
+        cause: 'unavailable',
+        reason: `not sent: operator ${operatorId}'s circuit is open after ${compartment.consecutiveFailures} consecutive failures`,
+        retryAfterMs,
+      };
     }
     if (compartment.state === 'half_open' && compartment.probing) {
-      return { kind: 'no_reply', cause: 'unavailable', reason: `not sent: operator ${operatorId}'s circuit is half-open and its probe call is in flight`, retryAfterMs: limits.openMs };
+      return {
+        kind: 'no_reply',
+        cause: 'unavailable',
+        reason: `not sent: operator ${operatorId}'s circuit is half-open and its probe call is in flight`,
+        retryAfterMs: limits.openMs,
+      };
     }
     return undefined;
   }
@@ -158,7 +186,8 @@ export class OperatorBulkheadWallet implements OperatorWallet {
   /** An open circuit whose time is up lets a probe through. */
   private advance(operatorId: string, compartment: Compartment): void {
     if (compartment.state !== 'open') return;
-    if (this.options.now() - compartment.openedAt >= this.options.limitsOf(operatorId).openMs) this.move(operatorId, compartment, 'half_open');
+    if (this.options.now() - compartment.openedAt >= this.options.limitsOf(operatorId).openMs)
+      this.move(operatorId, compartment, 'half_open');
   }
 
   private settle(operatorId: string, compartment: Compartment, answered: boolean, limits: BulkheadLimits): void {
@@ -168,7 +197,9 @@ export class OperatorBulkheadWallet implements OperatorWallet {
       return;
     }
     compartment.consecutiveFailures += 1;
-    const shouldOpen = compartment.state === 'half_open' || (compartment.state === 'closed' && compartment.consecutiveFailures >= limits.failureThreshold);
+    const shouldOpen =
+      compartment.state === 'half_open' ||
+      (compartment.state === 'closed' && compartment.consecutiveFailures >= limits.failureThreshold);
     if (shouldOpen) {
       compartment.openedAt = this.options.now();
       this.move(operatorId, compartment, 'open');

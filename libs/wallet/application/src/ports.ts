@@ -32,4 +32,9 @@ export interface DispatchLog {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export const silentLog: DispatchLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLog: DispatchLog = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};

@@ -14,25 +14,44 @@ export function isRequest(message: Message): boolean {
 }
 
 export async function replyIfAsked(context: DispatchContext, message: Message, value: WalletReply): Promise<void> {
-  if (isRequest(message)) await reply(context.deps.bus, message, walletReply.parse(value), { [Headers.messageType]: 'WalletReply' });
+  if (isRequest(message))
+    await reply(context.deps.bus, message, walletReply.parse(value), { [Headers.messageType]: 'WalletReply' });
 }
 
 export async function publishOutcome(context: DispatchContext, message: Message, state: WalletTxState): Promise<void> {
   const { bus } = context.deps;
   const cancel = pendingCancel(state);
-  if (cancel) await bus.publish(Topics.walletCancels, { key: playerKey(cancel), value: cancel, headers: { [Headers.messageType]: 'WalletCancelDelivery' } });
+  if (cancel)
+    await bus.publish(Topics.walletCancels, {
+      key: playerKey(cancel),
+      value: cancel,
+      headers: { [Headers.messageType]: 'WalletCancelDelivery' },
+    });
   const deadLetter = deadLetterOf(state);
-  if (deadLetter) await bus.publish(Topics.walletDeadLetters, { key: playerKey(deadLetter), value: deadLetter, headers: { [Headers.messageType]: 'WalletDeadLetter' } });
+  if (deadLetter)
+    await bus.publish(Topics.walletDeadLetters, {
+      key: playerKey(deadLetter),
+      value: deadLetter,
+      headers: { [Headers.messageType]: 'WalletDeadLetter' },
+    });
   const answer = replyFromRecord(state);
   if (answer) await replyIfAsked(context, message, answer);
 }
 
 /** The consumer group of each topic the handlers park from, as `walletSubscriptions` names them. */
-const GROUP_OF_TOPIC: Readonly<Record<string, string>> = { [Topics.walletRequests]: 'wallet-dispatcher', [Topics.walletCancels]: 'wallet-dispatcher.cancels' };
+const GROUP_OF_TOPIC: Readonly<Record<string, string>> = {
+  [Topics.walletRequests]: 'wallet-dispatcher',
+  [Topics.walletCancels]: 'wallet-dispatcher.cancels',
+};
 
 /** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */
 export async function park(context: DispatchContext, message: Message, reason: string): Promise<void> {
-  context.deps.log.error('wallet message parked', { topic: message.topic, partition: message.partition, offset: message.offset, reason });
+  context.deps.log.error('wallet message parked', {
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+    reason,
+  });
   const deadLetterTopic = `${message.topic}.dlq`;
   await context.deps.bus.publish(deadLetterTopic, {
     key: message.key,
@@ -47,5 +66,14 @@ export async function park(context: DispatchContext, message: Message, reason: s
     },
   });
   const groupId = GROUP_OF_TOPIC[message.topic] ?? 'wallet-dispatcher';
-  context.deps.onParked?.({ topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, deadLetterTopic, reason, attempts: 1, groupId });
+  context.deps.onParked?.({
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+    key: message.key,
+    deadLetterTopic,
+    reason,
+    attempts: 1,
+    groupId,
+  });
 }

@@ -4,11 +4,22 @@
  * awaited on `wallet.replies`. The dispatcher delivers the recorded win with its own
  * transactionId, so the operator applies it at most once however often it is re-driven.
  */
-import { Headers, playerKey, Topics, walletRedriveRequest, walletReply, type WalletDeadLetter, type WalletReply } from '@reelstream/contracts';
+import {
+  Headers,
+  playerKey,
+  Topics,
+  walletRedriveRequest,
+  walletReply,
+  type WalletDeadLetter,
+  type WalletReply,
+} from '@reelstream/contracts';
 import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
 import { findDeadLetteredWins, type DeadLetterFilter } from './dead-letters.js';
 
-export type RedriveOutcome = { kind: 'applied'; reply: WalletReply } | { kind: 'failed'; reply: WalletReply } | { kind: 'no_answer'; error: string };
+export type RedriveOutcome =
+  | { kind: 'applied'; reply: WalletReply }
+  | { kind: 'failed'; reply: WalletReply }
+  | { kind: 'no_answer'; error: string };
 
 export interface RedriveProgress {
   /** 1-based position among the re-drives finished so far. */
@@ -36,11 +47,15 @@ export interface RedriveSummary {
 
 /** Why a dead letter cannot be re-driven at all, or undefined when it can: a win whose transactionId names another request is never sent under it. */
 export function notRedrivable(letter: WalletDeadLetter): string | undefined {
-  if (letter.reason === 'transaction_id_conflict') return `its transactionId ${letter.transactionId} names another recorded request: it cannot be sent under it; settle it with the operator by hand`;
+  if (letter.reason === 'transaction_id_conflict')
+    return `its transactionId ${letter.transactionId} names another recorded request: it cannot be sent under it; settle it with the operator by hand`;
   return undefined;
 }
 
-export async function redriveDeadLetters(deps: { store: EventStore; bus: MessageBus; clock: Clock }, options: RedriveOptions = {}): Promise<RedriveSummary> {
+export async function redriveDeadLetters(
+  deps: { store: EventStore; bus: MessageBus; clock: Clock },
+  options: RedriveOptions = {},
+): Promise<RedriveSummary> {
   const letters = await findDeadLetteredWins(deps.store, options);
   options.onStart?.(letters);
   const summary: RedriveSummary = { total: letters.length, applied: 0, failed: 0, noAnswer: 0 };
@@ -52,7 +67,10 @@ export async function redriveDeadLetters(deps: { store: EventStore; bus: Message
       if (!letter) return;
       const blocked = notRedrivable(letter);
       const outcome: RedriveOutcome = blocked
-        ? { kind: 'failed', reply: { transactionId: letter.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: blocked } }
+        ? {
+            kind: 'failed',
+            reply: { transactionId: letter.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: blocked },
+          }
         : await redriveOne(deps, letter, options.timeoutMs ?? 60_000);
       if (outcome.kind === 'applied') summary.applied += 1;
       else if (outcome.kind === 'failed') summary.failed += 1;
@@ -65,10 +83,24 @@ export async function redriveDeadLetters(deps: { store: EventStore; bus: Message
   return summary;
 }
 
-async function redriveOne(deps: { bus: MessageBus; clock: Clock }, letter: WalletDeadLetter, timeoutMs: number): Promise<RedriveOutcome> {
-  const command = walletRedriveRequest.parse({ command: 'redrive', transactionId: letter.transactionId, operatorId: letter.operatorId, playerId: letter.playerId, requestedAt: deps.clock.now().toISOString() });
+async function redriveOne(
+  deps: { bus: MessageBus; clock: Clock },
+  letter: WalletDeadLetter,
+  timeoutMs: number,
+): Promise<RedriveOutcome> {
+  const command = walletRedriveRequest.parse({
+    command: 'redrive',
+    transactionId: letter.transactionId,
+    operatorId: letter.operatorId,
+    playerId: letter.playerId,
+    requestedAt: deps.clock.now().toISOString(),
+  });
   try {
-    const answer = await deps.bus.request(Topics.walletRequests, { key: playerKey(letter), value: command, headers: { [Headers.messageType]: 'redrive' } }, { replyTopic: Topics.walletReplies, timeoutMs });
+    const answer = await deps.bus.request(
+      Topics.walletRequests,
+      { key: playerKey(letter), value: command, headers: { [Headers.messageType]: 'redrive' } },
+      { replyTopic: Topics.walletReplies, timeoutMs },
+    );
     const reply = walletReply.parse(answer.value);
     return reply.statusCode === 'OK' ? { kind: 'applied', reply } : { kind: 'failed', reply };
   } catch (error) {

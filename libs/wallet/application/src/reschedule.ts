@@ -46,16 +46,35 @@ export interface Rescheduled {
 }
 
 /** Re-publishes `message` to the delay topic for at least `delayMs`; the caller then returns, so the original is committed. */
-export async function reschedule(context: DispatchContext, message: Message, delayMs: number, reason: string): Promise<Rescheduled> {
+export async function reschedule(
+  context: DispatchContext,
+  message: Message,
+  delayMs: number,
+  reason: string,
+): Promise<Rescheduled> {
   const tier = retryTierFor(delayMs);
   const notBefore = new Date(context.deps.clock.now().getTime() + tier.delayMs).toISOString();
   const retryCount = retryCountOf(message) + 1;
   await context.deps.bus.publish(tier.topic, {
     key: message.key,
     value: message.value,
-    headers: { ...message.headers, [Headers.retryTopic]: message.topic, [Headers.notBefore]: notBefore, [Headers.retryCount]: String(retryCount) },
+    headers: {
+      ...message.headers,
+      [Headers.retryTopic]: message.topic,
+      [Headers.notBefore]: notBefore,
+      [Headers.retryCount]: String(retryCount),
+    },
   });
-  context.deps.log.info('rescheduled', { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, delayTopic: tier.topic, notBefore, retryCount, reason });
+  context.deps.log.info('rescheduled', {
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+    key: message.key,
+    delayTopic: tier.topic,
+    notBefore,
+    retryCount,
+    reason,
+  });
   return { topic: tier.topic, notBefore, retryCount };
 }
 
@@ -76,7 +95,11 @@ export async function handleDelayedMessage(context: DispatchContext, message: Me
   const notBeforeText = message.headers[Headers.notBefore];
   const notBefore = notBeforeText === undefined ? Number.NaN : Date.parse(notBeforeText);
   if (target === undefined || !RETURNABLE.has(target) || Number.isNaN(notBefore)) {
-    await park(context, message, `delayed message without a valid ${Headers.retryTopic} (${String(target)}) or ${Headers.notBefore} (${String(notBeforeText)})`);
+    await park(
+      context,
+      message,
+      `delayed message without a valid ${Headers.retryTopic} (${String(target)}) or ${Headers.notBefore} (${String(notBeforeText)})`,
+    );
     return;
   }
   const wait = notBefore - context.deps.clock.now().getTime();

@@ -38,11 +38,16 @@ export interface WalletSubscriptionOptions {
   keyConcurrency?: number;
 }
 
-export function walletSubscriptions(deps: WalletDispatchDeps, options: WalletSubscriptionOptions = {}): { requests: SubscribeOptions; cancels: SubscribeOptions; delayed: SubscribeOptions } {
+export function walletSubscriptions(
+  deps: WalletDispatchDeps,
+  options: WalletSubscriptionOptions = {},
+): { requests: SubscribeOptions; cancels: SubscribeOptions; delayed: SubscribeOptions } {
   const context = dispatchContext(deps);
   const concurrency = {
     keyConcurrency: options.keyConcurrency ?? DEFAULT_KEY_CONCURRENCY,
-    ...(options.partitionsConsumedConcurrently === undefined ? {} : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
+    ...(options.partitionsConsumedConcurrently === undefined
+      ? {}
+      : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
   };
   return {
     requests: {
@@ -56,7 +61,12 @@ export function walletSubscriptions(deps: WalletDispatchDeps, options: WalletSub
             await reschedule(context, message, error.retryAfterMs, error.reason);
             return;
           }
-          deps.log.error('wallet request not handled; retried', { offset: message.offset, partition: message.partition, attempt, error });
+          deps.log.error('wallet request not handled; retried', {
+            offset: message.offset,
+            partition: message.partition,
+            attempt,
+            error,
+          });
           throw error;
         }
       },
@@ -71,7 +81,12 @@ export function walletSubscriptions(deps: WalletDispatchDeps, options: WalletSub
         try {
           await handleCancelDelivery(context, message);
         } catch (error) {
-          deps.log.error('cancel not handled; retried', { offset: message.offset, partition: message.partition, attempt, error });
+          deps.log.error('cancel not handled; retried', {
+            offset: message.offset,
+            partition: message.partition,
+            attempt,
+            error,
+          });
           throw error;
         }
       },
@@ -87,7 +102,13 @@ export function walletSubscriptions(deps: WalletDispatchDeps, options: WalletSub
           await handleDelayedMessage(context, message);
         } catch (error) {
           if (!(error instanceof NotDueYet)) {
-            deps.log.error('delayed message not handled; retried', { topic: message.topic, offset: message.offset, partition: message.partition, attempt, error });
+            deps.log.error('delayed message not handled; retried', {
+              topic: message.topic,
+              offset: message.offset,
+              partition: message.partition,
+              attempt,
+              error,
+            });
             await context.sleep(defaultRetryDelayMs(attempt));
           }
           throw error;
@@ -96,7 +117,9 @@ export function walletSubscriptions(deps: WalletDispatchDeps, options: WalletSub
       maxAttempts: NEVER_PARK,
       // A head that is not due yet is looked at again at once (its handler already waited); a failure backed off in the handler.
       retryDelayMs: () => 0,
-      ...(options.partitionsConsumedConcurrently === undefined ? {} : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
+      ...(options.partitionsConsumedConcurrently === undefined
+        ? {}
+        : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
     },
   };
 }

@@ -3,10 +3,24 @@
  * decide → append at that revision with deterministic event ids. A concurrent writer makes the
  * append fail with WrongExpectedRevisionError; the caller reloads and goes on from the record.
  */
-import { eventToAppend, parseStoredEvent, walletTxStream, type EventContext, type WalletTxEvent } from '@reelstream/contracts';
+import {
+  eventToAppend,
+  parseStoredEvent,
+  walletTxStream,
+  type EventContext,
+  type WalletTxEvent,
+} from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 import { deterministicEventId } from './event-ids.js';
-import { decide, evolve, initialWalletTxState, isWalletDecisionError, type WalletDecisionError, type WalletTxCommand, type WalletTxState } from '@reelstream/wallet-domain';
+import {
+  decide,
+  evolve,
+  initialWalletTxState,
+  isWalletDecisionError,
+  type WalletDecisionError,
+  type WalletTxCommand,
+  type WalletTxState,
+} from '@reelstream/wallet-domain';
 
 export interface WalletTxRecord {
   readonly transactionId: number;
@@ -24,7 +38,16 @@ export class WalletDecisionRefused extends Error {
   }
 }
 
-const WALLET_TX_TYPES = new Set<string>(['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WalletFailed', 'CancelRequested', 'CancelSucceeded', 'WinDeadLettered', 'WinRefused']);
+const WALLET_TX_TYPES = new Set<string>([
+  'WalletRequested',
+  'WalletAttempted',
+  'WalletSucceeded',
+  'WalletFailed',
+  'CancelRequested',
+  'CancelSucceeded',
+  'WinDeadLettered',
+  'WinRefused',
+]);
 
 export class WalletTxRepository {
   constructor(private readonly store: EventStore) {}
@@ -34,7 +57,8 @@ export class WalletTxRepository {
     let state = initialWalletTxState;
     for (const event of recorded) {
       const parsed = parseStoredEvent(event);
-      if (!WALLET_TX_TYPES.has(parsed.type)) throw new Error(`walletTx-${transactionId} holds a ${parsed.type} event at revision ${event.revision}`);
+      if (!WALLET_TX_TYPES.has(parsed.type))
+        throw new Error(`walletTx-${transactionId} holds a ${parsed.type} event at revision ${event.revision}`);
       state = evolve(state, parsed as WalletTxEvent);
     }
     const last = recorded.at(-1);
@@ -47,7 +71,11 @@ export class WalletTxRepository {
   }
 
   /** Decides the commands one after the other and appends all their events at once (one write, one fsync). */
-  async executeAll(record: WalletTxRecord, commands: readonly WalletTxCommand[], context: EventContext): Promise<WalletTxRecord> {
+  async executeAll(
+    record: WalletTxRecord,
+    commands: readonly WalletTxCommand[],
+    context: EventContext,
+  ): Promise<WalletTxRecord> {
     const events: WalletTxEvent[] = [];
     let state = record.state;
     for (const command of commands) {

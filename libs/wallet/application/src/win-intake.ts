@@ -6,7 +6,20 @@
  * nobody reads: it becomes a `WinDeadLettered` event with the reason, published on
  * `wallet.dead-letters` and listed and re-driven by `npm run wallet:redrive`.
  */
-import { canonicalJson, eventToAppend, parseStoredEvent, playerKey, Topics, Headers, walletTxStream, type EventContext, type OperatorConfig, type WalletDeadLetter, type WalletWinRequest, type WinDeadLetterReason } from '@reelstream/contracts';
+import {
+  canonicalJson,
+  eventToAppend,
+  parseStoredEvent,
+  playerKey,
+  Topics,
+  Headers,
+  walletTxStream,
+  type EventContext,
+  type OperatorConfig,
+  type WalletDeadLetter,
+  type WalletWinRequest,
+  type WinDeadLetterReason,
+} from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
 import { conflictDeadLettersOf, identicalRequest, isSettled, sameRequest } from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
@@ -19,7 +32,11 @@ import type { WalletTxRecord } from './wallet-tx-repository.js';
  * The operator to deliver `win` to, once it is admitted: it matches its source and owns its
  * transactionId. `undefined` when the win was refused or dead-lettered here (and answered).
  */
-export async function admitWin(context: DispatchContext, message: Message, win: WalletWinRequest): Promise<OperatorConfig | undefined> {
+export async function admitWin(
+  context: DispatchContext,
+  message: Message,
+  win: WalletWinRequest,
+): Promise<OperatorConfig | undefined> {
   const { records, deps } = context;
   const eventContext = eventContextOf(context, message, win.operatorId, win.transactionId);
   const now = { now: context.now() };
@@ -29,20 +46,45 @@ export async function admitWin(context: DispatchContext, message: Message, win: 
   // Recorded before: its source was checked then.
   if (recorded && sameRequest(recorded, win)) {
     if (operator) return operator;
-    if (!isSettled(record.state)) await deadLetterOwn(context, message, record, eventContext, 'operator_not_configured', notConfigured(win.operatorId));
+    if (!isSettled(record.state))
+      await deadLetterOwn(
+        context,
+        message,
+        record,
+        eventContext,
+        'operator_not_configured',
+        notConfigured(win.operatorId),
+      );
     else await publishOutcome(context, message, record.state);
     return undefined;
   }
   const earlier = record.state.refused.find((refusal) => identicalRequest(refusal.request, win));
   if (earlier) {
-    deps.log.error('refused win delivered again; still refused, not sent', { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, reason: earlier.reason, detail: earlier.detail });
+    deps.log.error('refused win delivered again; still refused, not sent', {
+      transactionId: win.transactionId,
+      operatorId: win.operatorId,
+      playerId: win.playerId,
+      reason: earlier.reason,
+      detail: earlier.detail,
+    });
     await replyIfAsked(context, message, refusedReply(win, earlier.reason, earlier.detail));
     return undefined;
   }
   const check = await context.sources.check(win);
   if (!check.ok) {
-    await records.execute(record, { type: 'RefuseWin', data: { request: win, reason: check.reason, detail: check.detail }, metadata: now }, eventContext);
-    deps.log.error('win refused: it does not match the event it must come from; not sent', { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, amountMinor: win.amountMinor, reason: check.reason, detail: check.detail });
+    await records.execute(
+      record,
+      { type: 'RefuseWin', data: { request: win, reason: check.reason, detail: check.detail }, metadata: now },
+      eventContext,
+    );
+    deps.log.error('win refused: it does not match the event it must come from; not sent', {
+      transactionId: win.transactionId,
+      operatorId: win.operatorId,
+      playerId: win.playerId,
+      amountMinor: win.amountMinor,
+      reason: check.reason,
+      detail: check.detail,
+    });
     await replyIfAsked(context, message, refusedReply(win, check.reason, check.detail));
     return undefined;
   }
@@ -52,8 +94,19 @@ export async function admitWin(context: DispatchContext, message: Message, win: 
     return undefined;
   }
   if (!operator) {
-    const requested = await records.execute(record, { type: 'RecordRequest', data: { request: win }, metadata: now }, eventContext);
-    await deadLetterOwn(context, message, requested, eventContext, 'operator_not_configured', notConfigured(win.operatorId));
+    const requested = await records.execute(
+      record,
+      { type: 'RecordRequest', data: { request: win }, metadata: now },
+      eventContext,
+    );
+    await deadLetterOwn(
+      context,
+      message,
+      requested,
+      eventContext,
+      'operator_not_configured',
+      notConfigured(win.operatorId),
+    );
     return undefined;
   }
   return operator;
@@ -63,7 +116,12 @@ export async function admitWin(context: DispatchContext, message: Message, win: 
  * A win whose handling failed the same way every time (the record refuses the step, or cannot be
  * read): dead-lettered with the reason instead of retried for ever or parked where nobody looks.
  */
-export async function deadLetterFailedWin(context: DispatchContext, message: Message, win: WalletWinRequest, failure: Error): Promise<void> {
+export async function deadLetterFailedWin(
+  context: DispatchContext,
+  message: Message,
+  win: WalletWinRequest,
+  failure: Error,
+): Promise<void> {
   const eventContext = eventContextOf(context, message, win.operatorId, win.transactionId);
   const detail = `transaction ${win.transactionId} cannot be handled: ${failure.message}`;
   let record: WalletTxRecord;
@@ -74,7 +132,13 @@ export async function deadLetterFailedWin(context: DispatchContext, message: Mes
     // The record cannot take a WinRefused: a win the store does not back is only logged and answered.
     const check = await context.sources.check(win);
     if (!check.ok) {
-      context.deps.log.error('win refused: it does not match the event it must come from; not sent', { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, reason: check.reason, detail: check.detail });
+      context.deps.log.error('win refused: it does not match the event it must come from; not sent', {
+        transactionId: win.transactionId,
+        operatorId: win.operatorId,
+        playerId: win.playerId,
+        reason: check.reason,
+        detail: check.detail,
+      });
       await replyIfAsked(context, message, refusedReply(win, check.reason, check.detail));
       return;
     }
@@ -82,44 +146,128 @@ export async function deadLetterFailedWin(context: DispatchContext, message: Mes
     return;
   }
   const own = record.state.request !== undefined && sameRequest(record.state.request, win);
-  if (own && !isSettled(record.state)) await deadLetterOwn(context, message, record, eventContext, 'decision_refused', detail);
+  if (own && !isSettled(record.state))
+    await deadLetterOwn(context, message, record, eventContext, 'decision_refused', detail);
   else if (!own) await deadLetterStray(context, message, record, eventContext, win, 'decision_refused', detail);
   else await publishOutcome(context, message, record.state);
 }
 
-async function deadLetterOwn(context: DispatchContext, message: Message, record: WalletTxRecord, eventContext: EventContext, reason: WinDeadLetterReason, detail: string): Promise<void> {
-  const parked = await context.records.execute(record, { type: 'DeadLetterWin', data: { reason, detail }, metadata: { now: context.now() } }, eventContext);
+async function deadLetterOwn(
+  context: DispatchContext,
+  message: Message,
+  record: WalletTxRecord,
+  eventContext: EventContext,
+  reason: WinDeadLetterReason,
+  detail: string,
+): Promise<void> {
+  const parked = await context.records.execute(
+    record,
+    { type: 'DeadLetterWin', data: { reason, detail }, metadata: { now: context.now() } },
+    eventContext,
+  );
   const request = parked.state.request;
-  context.deps.log.error('win dead-lettered; `npm run wallet:redrive` lists and re-drives it', { transactionId: record.transactionId, operatorId: request?.operatorId, playerId: request?.playerId, reason, detail });
+  context.deps.log.error('win dead-lettered; `npm run wallet:redrive` lists and re-drives it', {
+    transactionId: record.transactionId,
+    operatorId: request?.operatorId,
+    playerId: request?.playerId,
+    reason,
+    detail,
+  });
   await publishOutcome(context, message, parked.state);
 }
 
-async function deadLetterStray(context: DispatchContext, message: Message, record: WalletTxRecord, eventContext: EventContext, win: WalletWinRequest, reason: WinDeadLetterReason, detail: string): Promise<void> {
-  const parked = await context.records.execute(record, { type: 'DeadLetterWin', data: { reason, detail, request: win }, metadata: { now: context.now() } }, eventContext);
+async function deadLetterStray(
+  context: DispatchContext,
+  message: Message,
+  record: WalletTxRecord,
+  eventContext: EventContext,
+  win: WalletWinRequest,
+  reason: WinDeadLetterReason,
+  detail: string,
+): Promise<void> {
+  const parked = await context.records.execute(
+    record,
+    { type: 'DeadLetterWin', data: { reason, detail, request: win }, metadata: { now: context.now() } },
+    eventContext,
+  );
   const letter = conflictDeadLettersOf(parked.state).find((candidate) => sameRequest(candidate.request, win));
   await announce(context, message, win, letter, reason, detail);
 }
 
 /** The record cannot be folded, so the decider cannot run: the dead letter is appended as is, once. */
-async function deadLetterInUnreadable(context: DispatchContext, message: Message, win: WalletWinRequest, eventContext: EventContext, detail: string): Promise<void> {
+async function deadLetterInUnreadable(
+  context: DispatchContext,
+  message: Message,
+  win: WalletWinRequest,
+  eventContext: EventContext,
+  detail: string,
+): Promise<void> {
   const streamId = walletTxStream(win.transactionId);
   const stored = await context.deps.store.readStream(streamId);
   const key = canonicalJson(win);
-  const already = stored.find((event) => event.type === 'WinDeadLettered' && canonicalJson((parseStoredEvent(event).data as { request?: unknown }).request ?? null) === key);
+  const already = stored.find(
+    (event) =>
+      event.type === 'WinDeadLettered' &&
+      canonicalJson((parseStoredEvent(event).data as { request?: unknown }).request ?? null) === key,
+  );
   const at = already ? (parseStoredEvent(already).data as { at: string }).at : context.now();
   if (!already) {
-    const event = { type: 'WinDeadLettered' as const, data: { attempts: 0, lastError: detail.slice(0, 1_000), at, reason: 'decision_refused' as const, request: win } };
+    const event = {
+      type: 'WinDeadLettered' as const,
+      data: { attempts: 0, lastError: detail.slice(0, 1_000), at, reason: 'decision_refused' as const, request: win },
+    };
     const after = stored.at(-1)?.revision ?? 'no_stream';
-    await context.deps.store.append(streamId, [{ ...eventToAppend(event, { ...eventContext, occurredAt: at }), eventId: deterministicEventId(streamId, after, 0, event.type, event.data) }], { expectedRevision: after });
+    await context.deps.store.append(
+      streamId,
+      [
+        {
+          ...eventToAppend(event, { ...eventContext, occurredAt: at }),
+          eventId: deterministicEventId(streamId, after, 0, event.type, event.data),
+        },
+      ],
+      { expectedRevision: after },
+    );
   }
-  const letter: WalletDeadLetter = { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, request: win, reason: 'decision_refused', attempts: 0, lastError: detail.slice(0, 1_000), deadLetteredAt: at };
+  const letter: WalletDeadLetter = {
+    transactionId: win.transactionId,
+    operatorId: win.operatorId,
+    playerId: win.playerId,
+    request: win,
+    reason: 'decision_refused',
+    attempts: 0,
+    lastError: detail.slice(0, 1_000),
+    deadLetteredAt: at,
+  };
   await announce(context, message, win, letter, 'decision_refused', detail);
 }
 
-async function announce(context: DispatchContext, message: Message, win: WalletWinRequest, letter: WalletDeadLetter | undefined, reason: WinDeadLetterReason, detail: string): Promise<void> {
-  context.deps.log.error('win dead-lettered; it cannot be sent under its transactionId', { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId, reason, detail });
-  if (letter) await context.deps.bus.publish(Topics.walletDeadLetters, { key: playerKey(letter), value: letter, headers: { [Headers.messageType]: 'WalletDeadLetter' } });
-  await replyIfAsked(context, message, { transactionId: win.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: `dead-lettered (${reason}): ${detail}`.slice(0, 1_000) });
+async function announce(
+  context: DispatchContext,
+  message: Message,
+  win: WalletWinRequest,
+  letter: WalletDeadLetter | undefined,
+  reason: WinDeadLetterReason,
+  detail: string,
+): Promise<void> {
+  context.deps.log.error('win dead-lettered; it cannot be sent under its transactionId', {
+    transactionId: win.transactionId,
+    operatorId: win.operatorId,
+    playerId: win.playerId,
+    reason,
+    detail,
+  });
+  if (letter)
+    await context.deps.bus.publish(Topics.walletDeadLetters, {
+      key: playerKey(letter),
+      value: letter,
+      headers: { [Headers.messageType]: 'WalletDeadLetter' },
+    });
+  await replyIfAsked(context, message, {
+    transactionId: win.transactionId,
+    statusCode: 'ERR_UNKNOWN',
+    canceled: false,
+    reason: `dead-lettered (${reason}): ${detail}`.slice(0, 1_000),
+  });
 }
 
 function notConfigured(operatorId: string): string {
@@ -127,5 +275,10 @@ function notConfigured(operatorId: string): string {
 }
 
 function refusedReply(win: WalletWinRequest, reason: string, detail: string) {
-  return { transactionId: win.transactionId, statusCode: 'ERR_UNKNOWN' as const, canceled: false, reason: `win refused (${reason}), not sent: ${detail}`.slice(0, 1_000) };
+  return {
+    transactionId: win.transactionId,
+    statusCode: 'ERR_UNKNOWN' as const,
+    canceled: false,
+    reason: `win refused (${reason}), not sent: ${detail}`.slice(0, 1_000),
+  };
 }

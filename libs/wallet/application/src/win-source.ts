@@ -5,7 +5,13 @@
  * currency, bonusId, round and game. The source is named by stream and revision, so the check
  * reads that one event (and the round's start or the bonus call's registration), never a scan.
  */
-import { parseStoredEvent, parseStreamId, type BonusCallRegistered, type DomainEvent, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  parseStoredEvent,
+  parseStreamId,
+  type BonusCallRegistered,
+  type DomainEvent,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import type { EventStore, RecordedEvent } from '@reelstream/ports';
 import type { WinRefusalReason } from '@reelstream/wallet-domain';
 
@@ -28,17 +34,26 @@ export class WinSourceChecker {
     const { source } = win;
     if (!source) return refused('no_source', 'the win names no source event (RoundSettled or FreeSpinSettled)');
     const owner = parseStreamId(source.stream);
-    if (owner?.category !== 'round' && owner?.category !== 'playerBonus') return refused('source_not_found', `the source stream ${source.stream} is not a round or playerBonus stream`);
+    if (owner?.category !== 'round' && owner?.category !== 'playerBonus')
+      return refused('source_not_found', `the source stream ${source.stream} is not a round or playerBonus stream`);
     const [recorded] = await this.store.readStream(source.stream, { fromRevision: source.revision, maxCount: 1 });
     if (!recorded || recorded.revision !== source.revision || recorded.eventId !== source.eventId) {
-      return refused('source_not_found', `no event ${source.eventId} at revision ${source.revision} of ${source.stream}`);
+      return refused(
+        'source_not_found',
+        `no event ${source.eventId} at revision ${source.revision} of ${source.stream}`,
+      );
     }
     const event = parsed(recorded);
     if (owner.category === 'round') {
-      if (event?.type !== 'RoundSettled') return refused('source_not_found', `${source.stream}@${source.revision} is a ${recorded.type}, not a RoundSettled`);
+      if (event?.type !== 'RoundSettled')
+        return refused(
+          'source_not_found',
+          `${source.stream}@${source.revision} is a ${recorded.type}, not a RoundSettled`,
+        );
       const [first] = await this.store.readStream(source.stream, { fromRevision: 0, maxCount: 1 });
       const started = first ? parsed(first) : undefined;
-      if (started?.type !== 'RoundStarted') return refused('source_not_found', `${source.stream} does not start with RoundStarted`);
+      if (started?.type !== 'RoundStarted')
+        return refused('source_not_found', `${source.stream} does not start with RoundStarted`);
       const round = started.data;
       return compare(win, [
         ['transactionId', event.data.winTransactionId, win.transactionId],
@@ -53,10 +68,15 @@ export class WinSourceChecker {
         ['kind', round.kind, 'paid'],
       ]);
     }
-    if (event?.type !== 'FreeSpinSettled') return refused('source_not_found', `${source.stream}@${source.revision} is a ${recorded.type}, not a FreeSpinSettled`);
+    if (event?.type !== 'FreeSpinSettled')
+      return refused(
+        'source_not_found',
+        `${source.stream}@${source.revision} is a ${recorded.type}, not a FreeSpinSettled`,
+      );
     const spin = event.data;
     const registration = await this.registrationOf(source.stream, spin.issueId, source.revision);
-    if (!registration) return refused('source_not_found', `${source.stream} has no registration of bonus call ${spin.issueId}`);
+    if (!registration)
+      return refused('source_not_found', `${source.stream} has no registration of bonus call ${spin.issueId}`);
     return compare(win, [
       ['transactionId', spin.transactionId, win.transactionId],
       ['operatorId', owner.operatorId, win.operatorId],
@@ -81,7 +101,8 @@ export class WinSourceChecker {
         if (recorded.type !== 'BonusCallRegistered') continue;
         const event = parsed(recorded);
         if (event?.type !== 'BonusCallRegistered' || event.data.issueId !== issueId) continue;
-        if (this.registrations.size >= this.capacity) this.registrations.delete(this.registrations.keys().next().value as string);
+        if (this.registrations.size >= this.capacity)
+          this.registrations.delete(this.registrations.keys().next().value as string);
         const registration = { currency: event.data.currency, providerId: event.data.providerId };
         this.registrations.set(key, registration);
         return registration;
@@ -105,7 +126,12 @@ function refused(reason: WinRefusalReason, detail: string): WinSourceCheck {
 }
 
 function compare(win: WalletWinRequest, fields: readonly (readonly [string, unknown, unknown])[]): WinSourceCheck {
-  const differ = fields.filter(([, expected, actual]) => expected !== actual).map(([name, expected, actual]) => `${name} ${String(actual)} (source: ${String(expected)})`);
+  const differ = fields
+    .filter(([, expected, actual]) => expected !== actual)
+    .map(([name, expected, actual]) => `${name} ${String(actual)} (source: ${String(expected)})`);
   if (differ.length === 0) return { ok: true };
-  return refused('source_mismatch', `win ${win.transactionId} differs from ${win.source?.stream}@${win.source?.revision}: ${differ.join(', ')}`);
+  return refused(
+    'source_mismatch',
+    `win ${win.transactionId} differs from ${win.source?.stream}@${win.source?.revision}: ${differ.join(', ')}`,
+  );
 }

@@ -4,8 +4,22 @@ import type { OperatorCallResult } from '@reelstream/wallet-domain';
 import { OperatorBulkheadWallet, type CircuitChange, type OperatorWallet } from '../src/index.js';
 
 const [alpha, beta] = parseOperatorsConfig([
-  { id: 'alpha', name: 'Alpha', apiToken: 'alpha-api-token-0123456789', callbackUrl: 'http://alpha.example/wallet', signingSecret: 'alpha-secret-0123456789', currency: 'EUR' },
-  { id: 'beta', name: 'Beta', apiToken: 'beta-api-token-0123456789', callbackUrl: 'http://beta.example/wallet', signingSecret: 'beta-secret-0123456789', currency: 'EUR' },
+  {
+    id: 'alpha',
+    name: 'Alpha',
+    apiToken: 'alpha-api-token-0123456789',
+    callbackUrl: 'http://alpha.example/wallet',
+    signingSecret: 'alpha-secret-0123456789',
+    currency: 'EUR',
+  },
+  {
+    id: 'beta',
+    name: 'Beta',
+    apiToken: 'beta-api-token-0123456789',
+    callbackUrl: 'http://beta.example/wallet',
+    signingSecret: 'beta-secret-0123456789',
+    currency: 'EUR',
+  },
 ]) as [OperatorConfig, OperatorConfig];
 
 const body = { command: 'bet' } as CallbackRequest;
@@ -30,7 +44,11 @@ function setup(limits = { maxInFlight: 2, maxQueueWaitMs: 50, failureThreshold: 
   let now = 0;
   const inner = new ControlledWallet();
   const changes: CircuitChange[] = [];
-  const wallet = new OperatorBulkheadWallet(inner, { limitsOf: () => limits, now: () => now, onCircuitChange: (change) => changes.push(change) });
+  const wallet = new OperatorBulkheadWallet(inner, {
+    limitsOf: () => limits,
+    now: () => now,
+    onCircuitChange: (change) => changes.push(change),
+  });
   return { inner, wallet, changes, advance: (ms: number) => (now += ms) };
 }
 

@@ -5,11 +5,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { Headers, parseOperatorsConfig, parseStoredEvent, Topics, walletTxStream, type WalletRequest, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  Headers,
+  parseOperatorsConfig,
+  parseStoredEvent,
+  Topics,
+  walletTxStream,
+  type WalletRequest,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
 import { eventually, recordWinSource } from '@reelstream/testing';
-import { dispatchContext, findDeadLetteredWins, handleCancelDelivery, handleDelayedMessage, handleWalletRequest, NotDueYet, RetryTiers, silentLog, walletSubscriptions, WalletTxRepository, type WalletDispatchDeps } from '../src/index.js';
+import {
+  dispatchContext,
+  findDeadLetteredWins,
+  handleCancelDelivery,
+  handleDelayedMessage,
+  handleWalletRequest,
+  NotDueYet,
+  RetryTiers,
+  silentLog,
+  walletSubscriptions,
+  WalletTxRepository,
+  type WalletDispatchDeps,
+} from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
 let dir: string;
@@ -19,8 +39,22 @@ const clock = new ManualClock('2026-05-01T10:00:00.000Z');
 const ids = new TimeOrderedIdGenerator(9);
 const operators = new OperatorDirectory(
   parseOperatorsConfig([
-    { id: 'alpha', name: 'Alpha', apiToken: 'alpha-api-token-0123456789', callbackUrl: 'http://alpha.example/wallet', signingSecret: 'alpha-secret-0123456789', currency: 'EUR' },
-    { id: 'beta', name: 'Beta', apiToken: 'beta-api-token-0123456789', callbackUrl: 'http://beta.example/wallet', signingSecret: 'beta-secret-0123456789', currency: 'EUR' },
+    {
+      id: 'alpha',
+      name: 'Alpha',
+      apiToken: 'alpha-api-token-0123456789',
+      callbackUrl: 'http://alpha.example/wallet',
+      signingSecret: 'alpha-secret-0123456789',
+      currency: 'EUR',
+    },
+    {
+      id: 'beta',
+      name: 'Beta',
+      apiToken: 'beta-api-token-0123456789',
+      callbackUrl: 'http://beta.example/wallet',
+      signingSecret: 'beta-secret-0123456789',
+      currency: 'EUR',
+    },
   ]),
 );
 
@@ -35,14 +69,59 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const deps = (wallet: ScriptedWallet): WalletDispatchDeps => ({ store, bus, clock, ids, wallet, operators, log: silentLog, sleep: async () => undefined });
+const deps = (wallet: ScriptedWallet): WalletDispatchDeps => ({
+  store,
+  bus,
+  clock,
+  ids,
+  wallet,
+  operators,
+  log: silentLog,
+  sleep: async () => undefined,
+});
 let offset = 0;
-const messageOf = (value: unknown, topic: string = Topics.walletRequests): Message => ({ topic, partition: 0, offset: String(++offset), key: 'k', value, headers: {}, timestamp: clock.now().toISOString() });
-const unsourcedWin = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({ command: 'win', transactionId: ids.next(), operatorId, playerId, roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 250, isRoundFinished: true });
+const messageOf = (value: unknown, topic: string = Topics.walletRequests): Message => ({
+  topic,
+  partition: 0,
+  offset: String(++offset),
+  key: 'k',
+  value,
+  headers: {},
+  timestamp: clock.now().toISOString(),
+});
+const unsourcedWin = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({
+  command: 'win',
+  transactionId: ids.next(),
+  operatorId,
+  playerId,
+  roundId: ids.next(),
+  providerId: 1,
+  gameId: 2,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: clock.now().toISOString(),
+  amountMinor: 250,
+  isRoundFinished: true,
+});
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
-const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> => recordWinSource(store, unsourcedWin(operatorId, playerId));
-const bet = (): WalletRequest => ({ command: 'bet', transactionId: ids.next(), operatorId: 'alpha', playerId: 'p2', roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 100, isBonusBusy: false });
-const types = async (transactionId: number) => (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
+const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> =>
+  recordWinSource(store, unsourcedWin(operatorId, playerId));
+const bet = (): WalletRequest => ({
+  command: 'bet',
+  transactionId: ids.next(),
+  operatorId: 'alpha',
+  playerId: 'p2',
+  roundId: ids.next(),
+  providerId: 1,
+  gameId: 2,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: clock.now().toISOString(),
+  amountMinor: 100,
+  isBonusBusy: false,
+});
+const types = async (transactionId: number) =>
+  (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
 const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
 
 describe('two dispatchers on the same transaction (a rebalance overlap)', () => {
@@ -65,7 +144,9 @@ describe('two dispatchers on the same transaction (a rebalance overlap)', () => 
     expect(recorded.filter((type) => type === 'WalletSucceeded')).toHaveLength(1);
     expect(recorded[0]).toBe('WalletRequested');
     expect(slow.calls.length + fast.calls.length).toBeGreaterThanOrEqual(2);
-    expect(new Set([...slow.calls, ...fast.calls].map((body) => body.transactionId))).toEqual(new Set([request.transactionId]));
+    expect(new Set([...slow.calls, ...fast.calls].map((body) => body.transactionId))).toEqual(
+      new Set([request.transactionId]),
+    );
   });
 });
 
@@ -73,22 +154,37 @@ describe('cancel delivery', () => {
   /** Everything published on the delay topics from now on. */
   async function watchDelayTopics(): Promise<{ messages: Message[]; stop(): Promise<void> }> {
     const messages: Message[] = [];
-    const consumer = await bus.subscribe({ groupId: `delay-watch-${ids.next()}`, topics: RetryTiers.map((tier) => tier.topic), fromOffset: 'latest', handler: async (message) => void messages.push(message) });
+    const consumer = await bus.subscribe({
+      groupId: `delay-watch-${ids.next()}`,
+      topics: RetryTiers.map((tier) => tier.topic),
+      fromOffset: 'latest',
+      handler: async (message) => void messages.push(message),
+    });
     await consumer.ready;
     return { messages, stop: () => consumer.stop() };
   }
   const until = async (check: () => boolean) => {
-    for (let waited = 0; !check() && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !check() && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   };
 
   it('records each attempt; until the operator says OK it reschedules the cancel durably (not before the back-off) and returns, so its partition moves on', async () => {
     const request = bet();
-    const wallet = new ScriptedWallet().then({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.5 }, failure, { kind: 'reply', statusCode: 'ERR_UNKNOWN', balance: 0 }, { kind: 'reply', statusCode: 'OK', balance: 1.5 });
+    const wallet = new ScriptedWallet().then(
+      { kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.5 },
+      failure,
+      { kind: 'reply', statusCode: 'ERR_UNKNOWN', balance: 0 },
+      { kind: 'reply', statusCode: 'OK', balance: 1.5 },
+    );
     const context = dispatchContext(deps(wallet));
     await handleWalletRequest(context, messageOf(request));
     const events = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent);
-    const cancelId = (events.find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number }).cancelTransactionId;
-    const delivery = messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancelId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels);
+    const cancelId = (events.find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number })
+      .cancelTransactionId;
+    const delivery = messageOf(
+      { refTransactionId: request.transactionId, cancelTransactionId: cancelId, operatorId: 'alpha', playerId: 'p2' },
+      Topics.walletCancels,
+    );
     const delayed = await watchDelayTopics();
 
     await handleCancelDelivery(context, delivery);
@@ -97,38 +193,118 @@ describe('cancel delivery', () => {
     await handleCancelDelivery(context, delivery);
     await handleCancelDelivery(context, delivery);
     expect(wallet.calls.map((body) => body.command)).toEqual(['bet', 'cancel', 'cancel', 'cancel']);
-    expect(wallet.calls.slice(1).every((body) => body.command === 'cancel' && body.transactionId === cancelId && body.refTransactionId === request.transactionId)).toBe(true);
-    expect(await types(request.transactionId)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletFailed', 'CancelRequested', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'WalletFailed', 'WalletAttempted', 'CancelSucceeded']);
+    expect(
+      wallet.calls
+        .slice(1)
+        .every(
+          (body) =>
+            body.command === 'cancel' &&
+            body.transactionId === cancelId &&
+            body.refTransactionId === request.transactionId,
+        ),
+    ).toBe(true);
+    expect(await types(request.transactionId)).toEqual([
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletFailed',
+      'CancelRequested',
+      'WalletAttempted',
+      'WalletFailed',
+      'WalletAttempted',
+      'WalletFailed',
+      'WalletAttempted',
+      'CancelSucceeded',
+    ]);
     await until(() => delayed.messages.length >= 2);
     await delayed.stop();
-    expect(delayed.messages.map((message) => ({ topic: message.topic, key: message.key, value: message.value, headers: message.headers }))).toEqual([
-      { topic: 'wallet.retry.1s', key: 'k', value: delivery.value, headers: { [Headers.retryTopic]: Topics.walletCancels, [Headers.notBefore]: firstDue, [Headers.retryCount]: '1' } },
-      { topic: 'wallet.retry.1s', key: 'k', value: delivery.value, headers: { [Headers.retryTopic]: Topics.walletCancels, [Headers.notBefore]: firstDue, [Headers.retryCount]: '2' } },
+    expect(
+      delayed.messages.map((message) => ({
+        topic: message.topic,
+        key: message.key,
+        value: message.value,
+        headers: message.headers,
+      })),
+    ).toEqual([
+      {
+        topic: 'wallet.retry.1s',
+        key: 'k',
+        value: delivery.value,
+        headers: {
+          [Headers.retryTopic]: Topics.walletCancels,
+          [Headers.notBefore]: firstDue,
+          [Headers.retryCount]: '1',
+        },
+      },
+      {
+        topic: 'wallet.retry.1s',
+        key: 'k',
+        value: delivery.value,
+        headers: {
+          [Headers.retryTopic]: Topics.walletCancels,
+          [Headers.notBefore]: firstDue,
+          [Headers.retryCount]: '2',
+        },
+      },
     ]);
   });
 
   it("an operator's circuit open: the cancel is rescheduled after the circuit's remaining time, not sent", async () => {
     const request = bet();
-    const wallet = new ScriptedWallet().then(failure, { kind: 'no_reply', cause: 'unavailable', reason: 'not sent: circuit open', retryAfterMs: 4_000 });
+    const wallet = new ScriptedWallet().then(failure, {
+      kind: 'no_reply',
+      cause: 'unavailable',
+      reason: 'not sent: circuit open',
+      retryAfterMs: 4_000,
+    });
     const context = dispatchContext(deps(wallet));
     await handleWalletRequest(context, messageOf(request));
-    const cancel = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent).find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+    const cancel = (await store.readStream(walletTxStream(request.transactionId)))
+      .map(parseStoredEvent)
+      .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(context, messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels));
+    await handleCancelDelivery(
+      context,
+      messageOf(
+        {
+          refTransactionId: request.transactionId,
+          cancelTransactionId: cancel.cancelTransactionId,
+          operatorId: 'alpha',
+          playerId: 'p2',
+        },
+        Topics.walletCancels,
+      ),
+    );
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
-    expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([['wallet.retry.5s', new Date(clock.now().getTime() + 5_000).toISOString()]]);
+    expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([
+      ['wallet.retry.5s', new Date(clock.now().getTime() + 5_000).toISOString()],
+    ]);
   });
 
   it('an open circuit known before the call: the cancel waits on a delay topic, nothing sent and nothing recorded', async () => {
     const request = bet();
     const context = dispatchContext(deps(new ScriptedWallet(failure)));
     await handleWalletRequest(context, messageOf(request));
-    const cancel = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent).find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+    const cancel = (await store.readStream(walletTxStream(request.transactionId)))
+      .map(parseStoredEvent)
+      .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
     const before = await types(request.transactionId);
-    const open = Object.assign(new ScriptedWallet(), { refusingForMs: (operatorId: string) => (operatorId === 'alpha' ? 4_000 : undefined) });
+    const open = Object.assign(new ScriptedWallet(), {
+      refusingForMs: (operatorId: string) => (operatorId === 'alpha' ? 4_000 : undefined),
+    });
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(dispatchContext(deps(open)), messageOf({ refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: 'alpha', playerId: 'p2' }, Topics.walletCancels));
+    await handleCancelDelivery(
+      dispatchContext(deps(open)),
+      messageOf(
+        {
+          refTransactionId: request.transactionId,
+          cancelTransactionId: cancel.cancelTransactionId,
+          operatorId: 'alpha',
+          playerId: 'p2',
+        },
+        Topics.walletCancels,
+      ),
+    );
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(open.calls).toEqual([]);
@@ -139,53 +315,104 @@ describe('cancel delivery', () => {
   it('a cancel of an operator that is not configured waits durably on the longest delay topic, calling nobody', async () => {
     const wallet = new ScriptedWallet();
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(dispatchContext(deps(wallet)), messageOf({ refTransactionId: ids.next(), cancelTransactionId: ids.next(), operatorId: 'gone', playerId: 'p2' }, Topics.walletCancels));
+    await handleCancelDelivery(
+      dispatchContext(deps(wallet)),
+      messageOf(
+        { refTransactionId: ids.next(), cancelTransactionId: ids.next(), operatorId: 'gone', playerId: 'p2' },
+        Topics.walletCancels,
+      ),
+    );
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(wallet.calls).toEqual([]);
-    expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.retryTopic], message.headers[Headers.retryCount]])).toEqual([['wallet.retry.30s', 'wallet.cancels', '1']]);
+    expect(
+      delayed.messages.map((message) => [
+        message.topic,
+        message.headers[Headers.retryTopic],
+        message.headers[Headers.retryCount],
+      ]),
+    ).toEqual([['wallet.retry.30s', 'wallet.cancels', '1']]);
   });
 
   it('the delay consumer holds a message until not-before, then puts it back on its topic with its retry count', async () => {
     const context = dispatchContext(deps(new ScriptedWallet()));
     const notBefore = new Date(clock.now().getTime() + 1_000).toISOString();
-    const delayedMessage: Message = { ...messageOf({ refTransactionId: 1 }, 'wallet.retry.1s'), key: 'alpha:p9', headers: { [Headers.retryTopic]: Topics.walletCancels, [Headers.notBefore]: notBefore, [Headers.retryCount]: '3' } };
+    const delayedMessage: Message = {
+      ...messageOf({ refTransactionId: 1 }, 'wallet.retry.1s'),
+      key: 'alpha:p9',
+      headers: {
+        [Headers.retryTopic]: Topics.walletCancels,
+        [Headers.notBefore]: notBefore,
+        [Headers.retryCount]: '3',
+      },
+    };
     const back: Message[] = [];
-    const watcher = await bus.subscribe({ groupId: `cancels-watch-${ids.next()}`, topics: [Topics.walletCancels], fromOffset: 'latest', handler: async (message) => void back.push(message) });
+    const watcher = await bus.subscribe({
+      groupId: `cancels-watch-${ids.next()}`,
+      topics: [Topics.walletCancels],
+      fromOffset: 'latest',
+      handler: async (message) => void back.push(message),
+    });
     await watcher.ready;
     await expect(handleDelayedMessage(context, delayedMessage)).rejects.toBeInstanceOf(NotDueYet);
     clock.advance(1_000);
     await handleDelayedMessage(context, delayedMessage);
     await until(() => back.length >= 1);
     await watcher.stop();
-    expect(back.map((message) => ({ key: message.key, value: message.value, headers: message.headers }))).toEqual([{ key: 'alpha:p9', value: { refTransactionId: 1 }, headers: { [Headers.retryCount]: '3' } }]);
+    expect(back.map((message) => ({ key: message.key, value: message.value, headers: message.headers }))).toEqual([
+      { key: 'alpha:p9', value: { refTransactionId: 1 }, headers: { [Headers.retryCount]: '3' } },
+    ]);
   });
 
   it("a win the operator's bulkhead refused is rescheduled without using up an attempt, and sent again with the same transactionId when due", async () => {
     const request = await win('beta', 'p7');
-    const refusing = new ScriptedWallet({ kind: 'no_reply', cause: 'unavailable', reason: 'not sent: circuit open', retryAfterMs: 3_000 });
+    const refusing = new ScriptedWallet({
+      kind: 'no_reply',
+      cause: 'unavailable',
+      reason: 'not sent: circuit open',
+      retryAfterMs: 3_000,
+    });
     const delayed = await watchDelayTopics();
     const { requests } = walletSubscriptions(deps(refusing));
     const message = messageOf(request);
     await requests.handler(message, { attempt: 1 });
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
-    expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([['wallet.retry.5s', 'wallet.requests']]);
+    expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([
+      ['wallet.retry.5s', 'wallet.requests'],
+    ]);
     const pending = (await new WalletTxRepository(store).load(request.transactionId)).state;
     expect(pending).toMatchObject({ status: 'pending', attempts: 1, inFlight: true });
 
     const ok = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 12.5 });
     await walletSubscriptions(deps(ok)).requests.handler(message, { attempt: 1 });
     expect(ok.calls.map((body) => body.transactionId)).toEqual([request.transactionId]);
-    expect((await new WalletTxRepository(store).load(request.transactionId)).state).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect((await new WalletTxRepository(store).load(request.transactionId)).state).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+    });
   });
 
   it('the cancel and request consumers never park and take several players of a partition at once; the delay consumer keeps its order', () => {
     const { requests, cancels, delayed } = walletSubscriptions(deps(new ScriptedWallet()));
-    expect(requests).toMatchObject({ groupId: 'wallet-dispatcher', topics: ['wallet.requests'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 32 });
-    expect(cancels).toMatchObject({ groupId: 'wallet-dispatcher.cancels', topics: ['wallet.cancels'], maxAttempts: Number.MAX_SAFE_INTEGER, keyConcurrency: 32 });
+    expect(requests).toMatchObject({
+      groupId: 'wallet-dispatcher',
+      topics: ['wallet.requests'],
+      maxAttempts: Number.MAX_SAFE_INTEGER,
+      keyConcurrency: 32,
+    });
+    expect(cancels).toMatchObject({
+      groupId: 'wallet-dispatcher.cancels',
+      topics: ['wallet.cancels'],
+      maxAttempts: Number.MAX_SAFE_INTEGER,
+      keyConcurrency: 32,
+    });
     expect([1, 2, 3].map((attempt) => cancels.retryDelayMs?.(attempt))).toEqual([250, 500, 1_000]);
-    expect(delayed).toMatchObject({ groupId: 'wallet-dispatcher.delayed', topics: ['wallet.retry.1s', 'wallet.retry.5s', 'wallet.retry.30s'], maxAttempts: Number.MAX_SAFE_INTEGER });
+    expect(delayed).toMatchObject({
+      groupId: 'wallet-dispatcher.delayed',
+      topics: ['wallet.retry.1s', 'wallet.retry.5s', 'wallet.retry.30s'],
+      maxAttempts: Number.MAX_SAFE_INTEGER,
+    });
     expect(delayed.keyConcurrency).toBeUndefined();
   });
 });
@@ -202,24 +429,48 @@ describe('findDeadLetteredWins', () => {
     const cut = clock.now();
     await handleWalletRequest(dispatchContext(deps(failing)), messageOf(later));
     const ofAlpha = await findDeadLetteredWins(store, { operatorId: 'alpha' });
-    expect(ofAlpha.map((letter) => letter.transactionId)).toEqual(expect.arrayContaining([alpha.transactionId, later.transactionId]));
+    expect(ofAlpha.map((letter) => letter.transactionId)).toEqual(
+      expect.arrayContaining([alpha.transactionId, later.transactionId]),
+    );
     expect(ofAlpha.map((letter) => letter.transactionId)).not.toContain(beta.transactionId);
-    expect((await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId)).toEqual([later.transactionId]);
+    expect(
+      (await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId),
+    ).toEqual([later.transactionId]);
 
     // Re-driven (here: straight through the handler) and applied: no longer parked.
     const ok = new ScriptedWallet();
-    await handleWalletRequest(dispatchContext(deps(ok)), messageOf({ command: 'redrive', transactionId: later.transactionId, operatorId: 'alpha', playerId: 'dl3', requestedAt: clock.now().toISOString() }));
+    await handleWalletRequest(
+      dispatchContext(deps(ok)),
+      messageOf({
+        command: 'redrive',
+        transactionId: later.transactionId,
+        operatorId: 'alpha',
+        playerId: 'dl3',
+        requestedAt: clock.now().toISOString(),
+      }),
+    );
     expect(ok.calls.map((body) => body.transactionId)).toEqual([later.transactionId]);
-    expect((await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId)).toEqual([]);
+    expect(
+      (await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId),
+    ).toEqual([]);
   });
 });
 
 describe('a record this code cannot read', () => {
   it('dead-letters the win with the reason instead of retrying it for ever or parking it on a topic, and calls nobody', async () => {
     const request = await win('alpha', 'unreadable');
-    await store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], { expectedRevision: 'no_stream' });
+    await store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], {
+      expectedRevision: 'no_stream',
+    });
     const letters: Message[] = [];
-    const watcher = await bus.subscribe({ groupId: 'unreadable-letters', topics: [Topics.walletDeadLetters], handler: async (message) => void ((message.value as { transactionId: number }).transactionId === request.transactionId && letters.push(message)) });
+    const watcher = await bus.subscribe({
+      groupId: 'unreadable-letters',
+      topics: [Topics.walletDeadLetters],
+      handler: async (message) =>
+        void (
+          (message.value as { transactionId: number }).transactionId === request.transactionId && letters.push(message)
+        ),
+    });
     await watcher.ready;
     const wallet = new ScriptedWallet();
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
@@ -230,8 +481,20 @@ describe('a record this code cannot read', () => {
     expect(wallet.calls).toEqual([]);
     const raw = await store.readStream(walletTxStream(request.transactionId));
     expect(raw.map((event) => event.type)).toEqual(['WalletTeleported', 'WinDeadLettered']);
-    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter((letter) => letter.transactionId === request.transactionId);
-    expect(listed).toEqual([expect.objectContaining({ reason: 'decision_refused', attempts: 0, request, lastError: expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/) })]);
-    expect(letters.map((message) => (message.value as { reason: string }).reason)).toEqual(['decision_refused', 'decision_refused']);
+    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter(
+      (letter) => letter.transactionId === request.transactionId,
+    );
+    expect(listed).toEqual([
+      expect.objectContaining({
+        reason: 'decision_refused',
+        attempts: 0,
+        request,
+        lastError: expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/),
+      }),
+    ]);
+    expect(letters.map((message) => (message.value as { reason: string }).reason)).toEqual([
+      'decision_refused',
+      'decision_refused',
+    ]);
   });
 });

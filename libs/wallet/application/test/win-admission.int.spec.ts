@@ -9,11 +9,29 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
-import { bonusCallRegistered, eventToAppend, freeSpinSettled, parseOperatorsConfig, parseStoredEvent, playerBonusStream, Topics, walletTxStream, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  bonusCallRegistered,
+  eventToAppend,
+  freeSpinSettled,
+  parseOperatorsConfig,
+  parseStoredEvent,
+  playerBonusStream,
+  Topics,
+  walletTxStream,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { ManualClock, type EventStore, type Message, type MessageBus, type ParkedMessage } from '@reelstream/ports';
 import { recordWinSource } from '@reelstream/testing';
-import { dispatchContext, findDeadLetteredWins, handleWalletRequest, walletSubscriptions, WinSourceChecker, type DispatchLog, type WalletDispatchDeps } from '../src/index.js';
+import {
+  dispatchContext,
+  findDeadLetteredWins,
+  handleWalletRequest,
+  walletSubscriptions,
+  WinSourceChecker,
+  type DispatchLog,
+  type WalletDispatchDeps,
+} from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 
 let dir: string;
@@ -22,7 +40,16 @@ let bus: MessageBus;
 const clock = new ManualClock('2026-05-01T10:00:00.000Z');
 const ids = new TimeOrderedIdGenerator(11);
 const operators = new OperatorDirectory(
-  parseOperatorsConfig([{ id: 'alpha', name: 'Alpha', apiToken: 'alpha-api-token-0123456789', callbackUrl: 'http://alpha.example/wallet', signingSecret: 'alpha-secret-0123456789', currency: 'EUR' }]),
+  parseOperatorsConfig([
+    {
+      id: 'alpha',
+      name: 'Alpha',
+      apiToken: 'alpha-api-token-0123456789',
+      callbackUrl: 'http://alpha.example/wallet',
+      signingSecret: 'alpha-secret-0123456789',
+      currency: 'EUR',
+    },
+  ]),
 );
 
 beforeAll(async () => {
@@ -43,11 +70,42 @@ const recordingLog = (entries: Entry[]): DispatchLog => ({
   warn: (msg, fields = {}) => void entries.push({ level: 'warn', msg, fields }),
   error: (msg, fields = {}) => void entries.push({ level: 'error', msg, fields }),
 });
-const deps = (wallet: ScriptedWallet, log: DispatchLog): WalletDispatchDeps => ({ store, bus, clock, ids, wallet, operators, log, sleep: async () => undefined });
+const deps = (wallet: ScriptedWallet, log: DispatchLog): WalletDispatchDeps => ({
+  store,
+  bus,
+  clock,
+  ids,
+  wallet,
+  operators,
+  log,
+  sleep: async () => undefined,
+});
 let offset = 0;
-const messageOf = (value: unknown): Message => ({ topic: Topics.walletRequests, partition: 0, offset: String(++offset), key: 'k', value, headers: {}, timestamp: clock.now().toISOString() });
-const unsourced = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({ command: 'win', transactionId: ids.next(), operatorId, playerId, roundId: ids.next(), providerId: 1, gameId: 2, currency: 'EUR', bonusId: 0, requestedAt: clock.now().toISOString(), amountMinor: 250, isRoundFinished: true });
-const types = async (transactionId: number) => (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
+const messageOf = (value: unknown): Message => ({
+  topic: Topics.walletRequests,
+  partition: 0,
+  offset: String(++offset),
+  key: 'k',
+  value,
+  headers: {},
+  timestamp: clock.now().toISOString(),
+});
+const unsourced = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({
+  command: 'win',
+  transactionId: ids.next(),
+  operatorId,
+  playerId,
+  roundId: ids.next(),
+  providerId: 1,
+  gameId: 2,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: clock.now().toISOString(),
+  amountMinor: 250,
+  isRoundFinished: true,
+});
+const types = async (transactionId: number) =>
+  (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
 
 describe('a win is sent only when it matches its source event (issue 10.5)', () => {
   it('a win naming no source is refused, recorded, logged at error and not sent; delivered again it stays refused, recorded once', async () => {
@@ -60,12 +118,18 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     expect(await types(forged.transactionId)).toEqual(['WinRefused']);
     const [refusal] = (await store.readStream(walletTxStream(forged.transactionId))).map(parseStoredEvent);
     expect(refusal?.data).toMatchObject({ request: forged, reason: 'no_source' });
-    expect(entries.filter((entry) => entry.level === 'error').map((entry) => [entry.fields['transactionId'], entry.fields['reason']])).toEqual([
+    expect(
+      entries
+        .filter((entry) => entry.level === 'error')
+        .map((entry) => [entry.fields['transactionId'], entry.fields['reason']]),
+    ).toEqual([
       [forged.transactionId, 'no_source'],
       [forged.transactionId, 'no_source'],
     ]);
     // A refused win is not a dead letter: re-drive must never send it.
-    expect((await findDeadLetteredWins(store)).map((letter) => letter.transactionId)).not.toContain(forged.transactionId);
+    expect((await findDeadLetteredWins(store)).map((letter) => letter.transactionId)).not.toContain(
+      forged.transactionId,
+    );
   });
 
   it('a win whose amount (or player) differs from its RoundSettled is refused as a mismatch; the genuine one is then sent', async () => {
@@ -78,7 +142,9 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     await handleWalletRequest(context, messageOf(inflated));
     await handleWalletRequest(context, messageOf(elsewhere));
     expect(wallet.calls).toEqual([]);
-    const refusals = (await store.readStream(walletTxStream(genuine.transactionId))).map(parseStoredEvent).map((event) => event.data as { reason: string; detail: string });
+    const refusals = (await store.readStream(walletTxStream(genuine.transactionId)))
+      .map(parseStoredEvent)
+      .map((event) => event.data as { reason: string; detail: string });
     expect(refusals.map((refusal) => refusal.reason)).toEqual(['source_mismatch', 'source_mismatch']);
     expect(refusals[0]?.detail).toMatch(/amountMinor 25000 \(source: 250\)/);
     expect(refusals[1]?.detail).toMatch(/playerId p3 \(source: p2\)/);
@@ -86,7 +152,13 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
 
     await handleWalletRequest(context, messageOf(genuine));
     expect(wallet.calls.map((body) => [body.transactionId, body.command])).toEqual([[genuine.transactionId, 'win']]);
-    expect(await types(genuine.transactionId)).toEqual(['WinRefused', 'WinRefused', 'WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
+    expect(await types(genuine.transactionId)).toEqual([
+      'WinRefused',
+      'WinRefused',
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletSucceeded',
+    ]);
   });
 
   it('a forgery of a genuine win’s fields, published first without a source, does not block the genuine win', async () => {
@@ -98,7 +170,12 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     expect(wallet.calls).toEqual([]);
     await handleWalletRequest(context, messageOf(genuine));
     expect(wallet.calls.map((body) => body.transactionId)).toEqual([genuine.transactionId]);
-    expect(await types(genuine.transactionId)).toEqual(['WinRefused', 'WalletRequested', 'WalletAttempted', 'WalletSucceeded']);
+    expect(await types(genuine.transactionId)).toEqual([
+      'WinRefused',
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletSucceeded',
+    ]);
   });
 
   it('checks a free spin win against FreeSpinSettled and its bonus call’s currency', async () => {
@@ -110,26 +187,89 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     const context = { correlationId: 'c', causationId: 'c', operatorId: 'alpha', occurredAt: at };
     const registered = bonusCallRegistered.parse({
       type: 'BonusCallRegistered',
-      data: { issueId, platformId: 'pf-1', operatorId: 'alpha', playerId: 'fs1', providerId: 1, gameIds: [2], bonusType: 1, currency: 'USD', callAmountMinor: 5000, spinAmount: 5, baseBetAmountMinor: 20, expireAt: '2026-06-30T14:59:59.000Z', registeredAt: at },
+      data: {
+        issueId,
+        platformId: 'pf-1',
+        operatorId: 'alpha',
+        playerId: 'fs1',
+        providerId: 1,
+        gameIds: [2],
+        bonusType: 1,
+        currency: 'USD',
+        callAmountMinor: 5000,
+        spinAmount: 5,
+        baseBetAmountMinor: 20,
+        expireAt: '2026-06-30T14:59:59.000Z',
+        registeredAt: at,
+      },
     });
-    const spin = freeSpinSettled.parse({ type: 'FreeSpinSettled', data: { issueId, roundId, gameId: 2, spinNumber: 1, rawWinMinor: 40, winMinor: 40, totalWinMinor: 40, spinsLeft: 4, settledAt: at, transactionId } });
-    const appended = await store.append(stream, [eventToAppend(registered, context), eventToAppend(spin, context)], { expectedRevision: 'no_stream' });
+    const spin = freeSpinSettled.parse({
+      type: 'FreeSpinSettled',
+      data: {
+        issueId,
+        roundId,
+        gameId: 2,
+        spinNumber: 1,
+        rawWinMinor: 40,
+        winMinor: 40,
+        totalWinMinor: 40,
+        spinsLeft: 4,
+        settledAt: at,
+        transactionId,
+      },
+    });
+    const appended = await store.append(stream, [eventToAppend(registered, context), eventToAppend(spin, context)], {
+      expectedRevision: 'no_stream',
+    });
     const [stored] = await store.readStream(stream, { fromRevision: appended.nextExpectedRevision, maxCount: 1 });
-    const win: WalletWinRequest = { command: 'win', transactionId, operatorId: 'alpha', playerId: 'fs1', roundId, providerId: 1, gameId: 2, currency: 'USD', bonusId: issueId, requestedAt: at, amountMinor: 40, isRoundFinished: true, source: { stream, revision: appended.nextExpectedRevision, eventId: stored?.eventId ?? '' } };
+    const win: WalletWinRequest = {
+      command: 'win',
+      transactionId,
+      operatorId: 'alpha',
+      playerId: 'fs1',
+      roundId,
+      providerId: 1,
+      gameId: 2,
+      currency: 'USD',
+      bonusId: issueId,
+      requestedAt: at,
+      amountMinor: 40,
+      isRoundFinished: true,
+      source: { stream, revision: appended.nextExpectedRevision, eventId: stored?.eventId ?? '' },
+    };
     const checker = new WinSourceChecker(store);
     expect(await checker.check(win)).toEqual({ ok: true });
-    expect(await checker.check({ ...win, currency: 'EUR' })).toMatchObject({ ok: false, reason: 'source_mismatch', detail: expect.stringMatching(/currency EUR \(source: USD\)/) });
-    expect(await checker.check({ ...win, bonusId: issueId + 1 })).toMatchObject({ ok: false, reason: 'source_mismatch' });
-    expect(await checker.check({ ...win, operatorId: 'beta' })).toMatchObject({ ok: false, reason: 'source_mismatch', detail: expect.stringMatching(/operatorId beta/) });
-    expect(await checker.check({ ...win, source: { stream, revision: 0, eventId: stored?.eventId ?? '' } })).toMatchObject({ ok: false, reason: 'source_not_found' });
-    expect(await checker.check({ ...win, source: { stream: walletTxStream(transactionId), revision: 0, eventId: 'x' } })).toMatchObject({ ok: false, reason: 'source_not_found' });
+    expect(await checker.check({ ...win, currency: 'EUR' })).toMatchObject({
+      ok: false,
+      reason: 'source_mismatch',
+      detail: expect.stringMatching(/currency EUR \(source: USD\)/),
+    });
+    expect(await checker.check({ ...win, bonusId: issueId + 1 })).toMatchObject({
+      ok: false,
+      reason: 'source_mismatch',
+    });
+    expect(await checker.check({ ...win, operatorId: 'beta' })).toMatchObject({
+      ok: false,
+      reason: 'source_mismatch',
+      detail: expect.stringMatching(/operatorId beta/),
+    });
+    expect(
+      await checker.check({ ...win, source: { stream, revision: 0, eventId: stored?.eventId ?? '' } }),
+    ).toMatchObject({ ok: false, reason: 'source_not_found' });
+    expect(
+      await checker.check({ ...win, source: { stream: walletTxStream(transactionId), revision: 0, eventId: 'x' } }),
+    ).toMatchObject({ ok: false, reason: 'source_not_found' });
   });
 });
 
 describe('every win that is not delivered ends as a dead-letter event (issue 10.6)', () => {
   const parkedOnDlq: Message[] = [];
   beforeAll(async () => {
-    const watcher = await bus.subscribe({ groupId: 'admission-dlq', topics: [`${Topics.walletRequests}.dlq`], handler: async (message) => void parkedOnDlq.push(message) });
+    const watcher = await bus.subscribe({
+      groupId: 'admission-dlq',
+      topics: [`${Topics.walletRequests}.dlq`],
+      handler: async (message) => void parkedOnDlq.push(message),
+    });
     await watcher.ready;
   });
 
@@ -141,15 +281,34 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
     await handleWalletRequest(dispatchContext(deps(wallet, recordingLog(entries))), messageOf(orphan));
     expect(wallet.calls).toEqual([]);
     expect(await types(orphan.transactionId)).toEqual(['WalletRequested', 'WinDeadLettered']);
-    expect((await findDeadLetteredWins(store, { operatorId: 'gamma' })).map((letter) => [letter.transactionId, letter.reason, letter.attempts])).toEqual([[orphan.transactionId, 'operator_not_configured', 0]]);
-    expect(entries.some((entry) => entry.level === 'error' && entry.fields['reason'] === 'operator_not_configured')).toBe(true);
+    expect(
+      (await findDeadLetteredWins(store, { operatorId: 'gamma' })).map((letter) => [
+        letter.transactionId,
+        letter.reason,
+        letter.attempts,
+      ]),
+    ).toEqual([[orphan.transactionId, 'operator_not_configured', 0]]);
+    expect(
+      entries.some((entry) => entry.level === 'error' && entry.fields['reason'] === 'operator_not_configured'),
+    ).toBe(true);
 
     // A re-drive while the operator is still missing fails and leaves it dead-lettered.
-    await handleWalletRequest(dispatchContext(deps(wallet, recordingLog(entries))), messageOf({ command: 'redrive', transactionId: orphan.transactionId, operatorId: 'gamma', playerId: 'p4', requestedAt: clock.now().toISOString() }));
+    await handleWalletRequest(
+      dispatchContext(deps(wallet, recordingLog(entries))),
+      messageOf({
+        command: 'redrive',
+        transactionId: orphan.transactionId,
+        operatorId: 'gamma',
+        playerId: 'p4',
+        requestedAt: clock.now().toISOString(),
+      }),
+    );
     expect(wallet.calls).toEqual([]);
     expect(await types(orphan.transactionId)).toEqual(['WalletRequested', 'WinDeadLettered']);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(parkedOnDlq.map((message) => (message.value as { transactionId: number }).transactionId)).not.toContain(orphan.transactionId);
+    expect(parkedOnDlq.map((message) => (message.value as { transactionId: number }).transactionId)).not.toContain(
+      orphan.transactionId,
+    );
   });
 
   it('a genuine win whose transactionId names another request: dead-lettered beside it as a conflict, the recorded one untouched', async () => {
@@ -158,13 +317,26 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
     const context = dispatchContext(deps(wallet, recordingLog([])));
     await handleWalletRequest(context, messageOf(first));
     // Another round settled with the same win transactionId (an id generator fault): a genuine source, a taken id.
-    const clash = await recordWinSource(store, { ...unsourced('alpha', 'p5'), transactionId: first.transactionId, amountMinor: 900 });
+    const clash = await recordWinSource(store, {
+      ...unsourced('alpha', 'p5'),
+      transactionId: first.transactionId,
+      amountMinor: 900,
+    });
     await handleWalletRequest(context, messageOf(clash));
     await handleWalletRequest(context, messageOf(clash));
     expect(wallet.calls.map((body) => body.transactionId)).toEqual([first.transactionId]);
-    expect(await types(first.transactionId)).toEqual(['WalletRequested', 'WalletAttempted', 'WalletSucceeded', 'WinDeadLettered']);
-    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter((letter) => letter.transactionId === first.transactionId);
-    expect(listed).toEqual([expect.objectContaining({ reason: 'transaction_id_conflict', attempts: 0, request: clash })]);
+    expect(await types(first.transactionId)).toEqual([
+      'WalletRequested',
+      'WalletAttempted',
+      'WalletSucceeded',
+      'WinDeadLettered',
+    ]);
+    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter(
+      (letter) => letter.transactionId === first.transactionId,
+    );
+    expect(listed).toEqual([
+      expect.objectContaining({ reason: 'transaction_id_conflict', attempts: 0, request: clash }),
+    ]);
   });
 });
 
@@ -172,9 +344,21 @@ describe('a message the handler parks itself', () => {
   it('is logged at error and reported to onParked with its topic, group and reason, like a park by the bus', async () => {
     const parked: ParkedMessage[] = [];
     const entries: Entry[] = [];
-    const context = dispatchContext({ ...deps(new ScriptedWallet(), recordingLog(entries)), onParked: (message) => void parked.push(message) });
+    const context = dispatchContext({
+      ...deps(new ScriptedWallet(), recordingLog(entries)),
+      onParked: (message) => void parked.push(message),
+    });
     await handleWalletRequest(context, messageOf({ command: 'win', transactionId: 'not a number' }));
-    expect(parked).toEqual([expect.objectContaining({ topic: Topics.walletRequests, deadLetterTopic: `${Topics.walletRequests}.dlq`, groupId: walletSubscriptions(deps(new ScriptedWallet(), recordingLog([]))).requests.groupId, reason: expect.stringMatching(/^invalid wallet request/) })]);
-    expect(entries.filter((entry) => entry.level === 'error').map((entry) => entry.msg)).toEqual(['wallet message parked']);
+    expect(parked).toEqual([
+      expect.objectContaining({
+        topic: Topics.walletRequests,
+        deadLetterTopic: `${Topics.walletRequests}.dlq`,
+        groupId: walletSubscriptions(deps(new ScriptedWallet(), recordingLog([]))).requests.groupId,
+        reason: expect.stringMatching(/^invalid wallet request/),
+      }),
+    ]);
+    expect(entries.filter((entry) => entry.level === 'error').map((entry) => entry.msg)).toEqual([
+      'wallet message parked',
+    ]);
   });
 });

@@ -15,7 +15,12 @@ export type NoReplyCause = 'timeout' | 'network' | 'http_status' | 'malformed' |
 /** The port's result: a reply parsed with zod (balance in currency units), or none. */
 export type OperatorCallResult =
   | { readonly kind: 'reply'; readonly statusCode: CallbackStatusCode; readonly balance: number }
-  | { readonly kind: 'no_reply'; readonly cause: NoReplyCause; readonly reason: string; readonly retryAfterMs?: number };
+  | {
+      readonly kind: 'no_reply';
+      readonly cause: NoReplyCause;
+      readonly reason: string;
+      readonly retryAfterMs?: number;
+    };
 
 export type OperatorAnswer =
   | { readonly kind: 'reply'; readonly statusCode: CallbackStatusCode; readonly balanceMinor: number }
@@ -26,11 +31,14 @@ export type FailureStatusCode = Exclude<CallbackStatusCode, 'OK'>;
 export function answerFromCall(result: OperatorCallResult, currency: string): OperatorAnswer {
   if (result.kind === 'no_reply') return { kind: 'no_reply', cause: result.cause, reason: result.reason };
   const balance = tryParseAmount(result.balance, currency);
-  if (!balance.ok) return { kind: 'no_reply', cause: 'malformed', reason: `balance ${result.balance}: ${balance.error.message}` };
+  if (!balance.ok)
+    return { kind: 'no_reply', cause: 'malformed', reason: `balance ${result.balance}: ${balance.error.message}` };
   return { kind: 'reply', statusCode: result.statusCode, balanceMinor: balance.minor };
 }
 
-export function isOk(answer: OperatorAnswer): answer is Extract<OperatorAnswer, { kind: 'reply' }> & { statusCode: 'OK' } {
+export function isOk(
+  answer: OperatorAnswer,
+): answer is Extract<OperatorAnswer, { kind: 'reply' }> & { statusCode: 'OK' } {
   return answer.kind === 'reply' && answer.statusCode === 'OK';
 }
 

@@ -25,11 +25,27 @@ export function callbackFor(request: WalletRequest): CallbackRequest {
   };
   switch (request.command) {
     case 'bet':
-      return { command: 'bet', ...common, currency: request.currency, amount: formatAmount(request.amountMinor, request.currency), isBonusBusy: request.isBonusBusy };
+      return {
+        command: 'bet',
+        ...common,
+        currency: request.currency,
+        amount: formatAmount(request.amountMinor, request.currency),
+        isBonusBusy: request.isBonusBusy,
+      };
     case 'win':
-      return { command: 'win', ...common, amount: formatAmount(request.amountMinor, request.currency), isRoundFinished: request.isRoundFinished };
+      return {
+        command: 'win',
+        ...common,
+        amount: formatAmount(request.amountMinor, request.currency),
+        isRoundFinished: request.isRoundFinished,
+      };
     case 'betwin': {
-      const body: BetwinCallback = { command: 'betwin', ...common, betAmount: formatAmount(request.betMinor, request.currency), winAmount: formatAmount(request.winMinor, request.currency) };
+      const body: BetwinCallback = {
+        command: 'betwin',
+        ...common,
+        betAmount: formatAmount(request.betMinor, request.currency),
+        winAmount: formatAmount(request.winMinor, request.currency),
+      };
       return body;
     }
     default: {
@@ -49,9 +65,14 @@ export function cancelAmountsOf(request: WalletRequest): { amount: number } | { 
     case 'bet':
       return { amount: formatAmount(request.amountMinor, request.currency) };
     case 'betwin':
-      return { betAmount: formatAmount(request.betMinor, request.currency), winAmount: formatAmount(request.winMinor, request.currency) };
+      return {
+        betAmount: formatAmount(request.betMinor, request.currency),
+        winAmount: formatAmount(request.winMinor, request.currency),
+      };
     case 'win':
-      throw new RangeError(`a win (transaction ${request.transactionId}) is never canceled: it is retried and dead-lettered (D11)`);
+      throw new RangeError(
+        `a win (transaction ${request.transactionId}) is never canceled: it is retried and dead-lettered (D11)`,
+      );
     default: {
       const unreachable: never = request;
       return unreachable;
@@ -60,7 +81,10 @@ export function cancelAmountsOf(request: WalletRequest): { amount: number } | { 
 }
 
 /** D9: {command, transactionId (its own), refTransactionId, playerId, roundId, providerId, gameCode, amount | betAmount+winAmount, bonusId, timestamp}. */
-export function cancelCallbackFor(request: WalletRequest, cancel: { cancelTransactionId: number; requestedAt: string }): CancelCallback {
+export function cancelCallbackFor(
+  request: WalletRequest,
+  cancel: { cancelTransactionId: number; requestedAt: string },
+): CancelCallback {
   const common = {
     command: 'cancel' as const,
     transactionId: cancel.cancelTransactionId,

@@ -44,9 +44,23 @@ export type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer
  * configured, a step the record refuses), or — with `request` — another win that names this
  * stream's transactionId. Either way it is listed and, when its own, re-driven.
  */
-export type DeadLetterWin = Command<'DeadLetterWin', { readonly reason: WinDeadLetterReason; readonly detail: string; readonly request?: WalletWinRequest }>;
+export type DeadLetterWin = Command<
+  'DeadLetterWin',
+  { readonly reason: WinDeadLetterReason; readonly detail: string; readonly request?: WalletWinRequest }
+>;
 
 /** Record a win that does not match its source event: never sent. */
-export type RefuseWin = Command<'RefuseWin', { readonly request: WalletWinRequest; readonly reason: WinRefusalReason; readonly detail: string }>;
+export type RefuseWin = Command<
+  'RefuseWin',
+  { readonly request: WalletWinRequest; readonly reason: WinRefusalReason; readonly detail: string }
+>;
 
-export type WalletTxCommand = RecordRequest | StartAttempt | StartRedrive | RecordAnswer | StartCancelAttempt | RecordCancelAnswer | DeadLetterWin | RefuseWin;
+export type WalletTxCommand =
+  | RecordRequest
+  | StartAttempt
+  | StartRedrive
+  | RecordAnswer
+  | StartCancelAttempt
+  | RecordCancelAnswer
+  | DeadLetterWin
+  | RefuseWin;

@@ -15,7 +15,8 @@ const clip = (text: string) => (text.length > 1_000 ? `${text.slice(0, 999)}…`
 type WalletFailedData = Extract<WalletTxEvent, { type: 'WalletFailed' }>['data'];
 
 function failureFields(answer: OperatorAnswer): Pick<WalletFailedData, 'statusCode' | 'error' | 'balanceMinor'> {
-  if (answer.kind === 'reply' && answer.statusCode !== 'OK') return { statusCode: answer.statusCode, balanceMinor: answer.balanceMinor };
+  if (answer.kind === 'reply' && answer.statusCode !== 'OK')
+    return { statusCode: answer.statusCode, balanceMinor: answer.balanceMinor };
   return { error: describeAnswer(answer) };
 }
 
@@ -33,55 +34,109 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
     case 'RecordRequest': {
       const incoming = command.data.request;
       if (!request) {
-        return [{ type: 'WalletRequested', data: { transactionId: incoming.transactionId, operatorId: incoming.operatorId, command: incoming.command, request: incoming, requestedAt: incoming.requestedAt } }];
+        return [
+          {
+            type: 'WalletRequested',
+            data: {
+              transactionId: incoming.transactionId,
+              operatorId: incoming.operatorId,
+              command: incoming.command,
+              request: incoming,
+              requestedAt: incoming.requestedAt,
+            },
+          },
+        ];
       }
       if (sameRequest(request, incoming)) return [];
-      return walletDecisionError('transaction_id_conflict', `transactionId ${incoming.transactionId} is already a ${request.command} of player ${request.playerId} with other fields`);
+      return walletDecisionError(
+        'transaction_id_conflict',
+        `transactionId ${incoming.transactionId} is already a ${request.command} of player ${request.playerId} with other fields`,
+      );
     }
     case 'StartAttempt': {
       if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
-      if (isSettled(state)) return walletDecisionError('already_settled', `transaction ${request.transactionId} is already ${state.status}`);
+      if (isSettled(state))
+        return walletDecisionError(
+          'already_settled',
+          `transaction ${request.transactionId} is already ${state.status}`,
+        );
       if (state.inFlight) return [{ type: 'WalletAttempted', data: { attempt: state.attempts, at, recovery: true } }];
       const policy = deliveryPolicyFor(request.command);
       if (attemptsInDelivery(state) >= policy.maxAttempts) {
-        return walletDecisionError('attempts_exhausted', `transaction ${request.transactionId} has had its ${policy.maxAttempts} attempt(s)`);
+        return walletDecisionError(
+          'attempts_exhausted',
+          `transaction ${request.transactionId} has had its ${policy.maxAttempts} attempt(s)`,
+        );
       }
       return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at } }];
     }
     case 'StartRedrive': {
       if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
-      if (state.status !== 'dead_lettered') return walletDecisionError('not_dead_lettered', `transaction ${request.transactionId} is ${state.status}, not dead-lettered`);
+      if (state.status !== 'dead_lettered')
+        return walletDecisionError(
+          'not_dead_lettered',
+          `transaction ${request.transactionId} is ${state.status}, not dead-lettered`,
+        );
       return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true } }];
     }
     case 'RecordAnswer': {
       if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
-      if (!state.inFlight) return walletDecisionError('no_attempt_in_flight', `transaction ${request.transactionId} has no attempt waiting for its outcome`);
+      if (!state.inFlight)
+        return walletDecisionError(
+          'no_attempt_in_flight',
+          `transaction ${request.transactionId} has no attempt waiting for its outcome`,
+        );
       const { answer, cancelTransactionId } = command.data;
-      if (isOk(answer)) return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: answer.balanceMinor, at } }];
+      if (isOk(answer))
+        return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: answer.balanceMinor, at } }];
       const policy = deliveryPolicyFor(request.command);
       const final = attemptsInDelivery(state) >= policy.maxAttempts;
-      const failed: WalletTxEvent = { type: 'WalletFailed', data: { ...failureFields(answer), attempt: state.attempts, final, at } };
+      const failed: WalletTxEvent = {
+        type: 'WalletFailed',
+        data: { ...failureFields(answer), attempt: state.attempts, final, at },
+      };
       if (!final) return [failed];
       if (policy.onFinalFailure === 'dead_letter') {
-        return [failed, { type: 'WinDeadLettered', data: { attempts: state.attempts, lastError: describeAnswer(answer), at, reason: 'delivery_failed' } }];
+        return [
+          failed,
+          {
+            type: 'WinDeadLettered',
+            data: { attempts: state.attempts, lastError: describeAnswer(answer), at, reason: 'delivery_failed' },
+          },
+        ];
       }
-      if (cancelTransactionId === undefined) return walletDecisionError('cancel_transaction_id_missing', `the failed ${request.command} ${request.transactionId} needs a cancel with its own transactionId (D9)`);
-      return [failed, { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } }];
+      if (cancelTransactionId === undefined)
+        return walletDecisionError(
+          'cancel_transaction_id_missing',
+          `the failed ${request.command} ${request.transactionId} needs a cancel with its own transactionId (D9)`,
+        );
+      return [
+        failed,
+        { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
+      ];
     }
     case 'StartCancelAttempt': {
       const { cancel } = state;
-      if (!cancel || cancel.succeeded) return walletDecisionError('no_cancel_pending', 'no cancel is waiting for delivery');
-      if (cancel.inFlight) return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts, command: 'cancel', at, recovery: true } }];
+      if (!cancel || cancel.succeeded)
+        return walletDecisionError('no_cancel_pending', 'no cancel is waiting for delivery');
+      if (cancel.inFlight)
+        return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts, command: 'cancel', at, recovery: true } }];
       return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts + 1, command: 'cancel', at } }];
     }
     case 'RecordCancelAnswer': {
       const { cancel } = state;
       if (!cancel) return walletDecisionError('no_cancel_pending', 'no cancel was requested');
       if (cancel.succeeded) return [];
-      if (!cancel.inFlight) return walletDecisionError('no_attempt_in_flight', 'no cancel attempt is waiting for its outcome');
+      if (!cancel.inFlight)
+        return walletDecisionError('no_attempt_in_flight', 'no cancel attempt is waiting for its outcome');
       const { answer } = command.data;
       if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, balanceMinor: answer.balanceMinor } }];
-      return [{ type: 'WalletFailed', data: { ...failureFields(answer), attempt: cancel.attempts, final: false, command: 'cancel', at } }];
+      return [
+        {
+          type: 'WalletFailed',
+          data: { ...failureFields(answer), attempt: cancel.attempts, final: false, command: 'cancel', at },
+        },
+      ];
     }
     case 'DeadLetterWin': {
       const { reason, detail } = command.data;
@@ -92,9 +147,14 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         return [{ type: 'WinDeadLettered', data: { attempts: 0, lastError, at, reason, request: stray } }];
       }
       if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
-      if (request.command !== 'win') return walletDecisionError('not_a_win', `transaction ${request.transactionId} is a ${request.command}: only wins are dead-lettered (D11)`);
+      if (request.command !== 'win')
+        return walletDecisionError(
+          'not_a_win',
+          `transaction ${request.transactionId} is a ${request.command}: only wins are dead-lettered (D11)`,
+        );
       if (state.status === 'dead_lettered') return [];
-      if (state.status === 'succeeded') return walletDecisionError('already_settled', `transaction ${request.transactionId} is already succeeded`);
+      if (state.status === 'succeeded')
+        return walletDecisionError('already_settled', `transaction ${request.transactionId} is already succeeded`);
       return [{ type: 'WinDeadLettered', data: { attempts: state.attempts, lastError, at, reason } }];
     }
     case 'RefuseWin': {

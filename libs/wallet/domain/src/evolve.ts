@@ -17,7 +17,12 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
       return { ...state, status: 'pending', request: event.data.request };
     case 'WalletAttempted': {
       const { data } = event;
-      if (data.command === 'cancel') return updateCancel(state, (cancel) => ({ ...cancel, attempts: Math.max(cancel.attempts, data.attempt), inFlight: true }));
+      if (data.command === 'cancel')
+        return updateCancel(state, (cancel) => ({
+          ...cancel,
+          attempts: Math.max(cancel.attempts, data.attempt),
+          inFlight: true,
+        }));
       // An attempt after a dead letter is a re-drive: a new delivery with its own attempts.
       const redriven = state.status === 'dead_lettered';
       return {
@@ -29,12 +34,25 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
       };
     }
     case 'WalletSucceeded':
-      if (event.data.command === 'cancel') return updateCancel(state, (cancel) => ({ ...cancel, inFlight: false, succeeded: true, balanceMinor: event.data.balanceMinor }));
-      return { ...state, status: 'succeeded', inFlight: false, balanceMinor: event.data.balanceMinor, lastFailure: undefined };
+      if (event.data.command === 'cancel')
+        return updateCancel(state, (cancel) => ({
+          ...cancel,
+          inFlight: false,
+          succeeded: true,
+          balanceMinor: event.data.balanceMinor,
+        }));
+      return {
+        ...state,
+        status: 'succeeded',
+        inFlight: false,
+        balanceMinor: event.data.balanceMinor,
+        lastFailure: undefined,
+      };
     case 'WalletFailed': {
       const { data } = event;
       const reason = data.error ?? data.statusCode ?? 'failed';
-      if (data.command === 'cancel') return updateCancel(state, (cancel) => ({ ...cancel, inFlight: false, lastError: reason }));
+      if (data.command === 'cancel')
+        return updateCancel(state, (cancel) => ({ ...cancel, inFlight: false, lastError: reason }));
       return {
         ...state,
         status: data.final ? 'failed' : 'pending',
@@ -56,17 +74,39 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
         },
       };
     case 'CancelSucceeded':
-      return updateCancel(state, (cancel) => ({ ...cancel, inFlight: false, succeeded: true, balanceMinor: event.data.balanceMinor }));
+      return updateCancel(state, (cancel) => ({
+        ...cancel,
+        inFlight: false,
+        succeeded: true,
+        balanceMinor: event.data.balanceMinor,
+      }));
     case 'WinDeadLettered': {
       const { data } = event;
       const reason = data.reason ?? 'delivery_failed';
       if (data.request && !(state.request && sameRequest(state.request, data.request))) {
-        return { ...state, conflicts: [...state.conflicts, { request: data.request, reason, detail: data.lastError, at: data.at }] };
+        return {
+          ...state,
+          conflicts: [...state.conflicts, { request: data.request, reason, detail: data.lastError, at: data.at }],
+        };
       }
-      return { ...state, status: 'dead_lettered', inFlight: false, deadLetters: state.deadLetters + 1, deadLetteredAt: data.at, deadLetterReason: reason, deadLetterError: data.lastError };
+      return {
+        ...state,
+        status: 'dead_lettered',
+        inFlight: false,
+        deadLetters: state.deadLetters + 1,
+        deadLetteredAt: data.at,
+        deadLetterReason: reason,
+        deadLetterError: data.lastError,
+      };
     }
     case 'WinRefused':
-      return { ...state, refused: [...state.refused, { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at }] };
+      return {
+        ...state,
+        refused: [
+          ...state.refused,
+          { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at },
+        ],
+      };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -38,14 +38,17 @@ export function replyFromRecord(state: WalletTxState): WalletReply | undefined {
     case 'failed': {
       const failure = state.lastFailure ?? { statusCode: 'ERR_UNKNOWN', reason: 'failed' };
       const canceled = state.cancel !== undefined;
-      const reason = canceled ? `${failure.reason}; the round is canceled (cancel ${state.cancel?.cancelTransactionId})` : failure.reason;
+      const reason = canceled
+        ? `${failure.reason}; the round is canceled (cancel ${state.cancel?.cancelTransactionId})`
+        : failure.reason;
       return { transactionId, statusCode: failure.statusCode, canceled, reason: clip(reason) };
     }
     case 'dead_lettered': {
       const failure = state.lastFailure ?? { statusCode: 'ERR_UNKNOWN', reason: 'failed' };
       const why = whyDeadLettered(state) ?? failure.reason;
       const kind = state.deadLetterReason ?? 'delivery_failed';
-      const head = kind === 'delivery_failed' ? `dead-lettered after ${state.attempts} attempt(s)` : `dead-lettered (${kind})`;
+      const head =
+        kind === 'delivery_failed' ? `dead-lettered after ${state.attempts} attempt(s)` : `dead-lettered (${kind})`;
       return { transactionId, statusCode: failure.statusCode, canceled: false, reason: clip(`${head}: ${why}`) };
     }
     case 'new':
@@ -62,12 +65,19 @@ export function replyFromRecord(state: WalletTxState): WalletReply | undefined {
 export function pendingCancel(state: WalletTxState): WalletCancelDelivery | undefined {
   const { request, cancel } = state;
   if (!request || !cancel || cancel.succeeded) return undefined;
-  return { refTransactionId: request.transactionId, cancelTransactionId: cancel.cancelTransactionId, operatorId: request.operatorId, playerId: request.playerId };
+  return {
+    refTransactionId: request.transactionId,
+    cancelTransactionId: cancel.cancelTransactionId,
+    operatorId: request.operatorId,
+    playerId: request.playerId,
+  };
 }
 
 /** A failed delivery is explained by its last failure; any other dead letter by what parked it. */
 function whyDeadLettered(state: WalletTxState): string | undefined {
-  return (state.deadLetterReason ?? 'delivery_failed') === 'delivery_failed' ? (state.lastFailure?.reason ?? state.deadLetterError) : state.deadLetterError;
+  return (state.deadLetterReason ?? 'delivery_failed') === 'delivery_failed'
+    ? (state.lastFailure?.reason ?? state.deadLetterError)
+    : state.deadLetterError;
 }
 
 /** The dead letter of a win that was not delivered (D11, issue 10). */

@@ -46,23 +46,76 @@ describe('callbackFor: a wallet request as the operator sees it (spec §6, D22)'
 describe('cancelCallbackFor: D9', () => {
   it('its own transactionId, the reverted one as refTransactionId, the stake as amount, its own timestamp', () => {
     const body = cancelCallbackFor(bet, { cancelTransactionId: 900, requestedAt: '2026-05-01T10:00:03.500Z' });
-    expect(body).toEqual({ command: 'cancel', transactionId: 900, refTransactionId: 101, playerId: 'player_42', roundId: 201, providerId: 7, gameCode: 1001, amount: 1.5, bonusId: 0, timestamp: 1_777_629_603 });
+    expect(body).toEqual({
+      command: 'cancel',
+      transactionId: 900,
+      refTransactionId: 101,
+      playerId: 'player_42',
+      roundId: 201,
+      providerId: 7,
+      gameCode: 1001,
+      amount: 1.5,
+      bonusId: 0,
+      timestamp: 1_777_629_603,
+    });
     expect(cancelCallback.parse(body)).toEqual(body);
-    expect(Object.keys(encodeCallback(body, 'string'))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'amount', 'bonusId', 'timestamp']);
+    expect(Object.keys(encodeCallback(body, 'string'))).toEqual([
+      'command',
+      'transactionId',
+      'refTransactionId',
+      'playerId',
+      'roundId',
+      'providerId',
+      'gameCode',
+      'amount',
+      'bonusId',
+      'timestamp',
+    ]);
   });
 
   it('a betwin’s cancel carries what the betwin moved: betAmount and winAmount, no amount (D9 amended by issue 10)', () => {
     const body = cancelCallbackFor(betwin, { cancelTransactionId: 901, requestedAt: '2026-05-01T10:00:04.000Z' });
-    expect(body).toEqual({ command: 'cancel', transactionId: 901, refTransactionId: 103, playerId: 'player_42', roundId: 201, providerId: 7, gameCode: 1001, betAmount: 1, winAmount: 2.5, bonusId: 0, timestamp: 1_777_629_604 });
+    expect(body).toEqual({
+      command: 'cancel',
+      transactionId: 901,
+      refTransactionId: 103,
+      playerId: 'player_42',
+      roundId: 201,
+      providerId: 7,
+      gameCode: 1001,
+      betAmount: 1,
+      winAmount: 2.5,
+      bonusId: 0,
+      timestamp: 1_777_629_604,
+    });
     expect(body).not.toHaveProperty('amount');
     expect(cancelCallback.parse(body)).toEqual(body);
     for (const encoding of ['string', 'number'] as const) {
-      expect(Object.keys(encodeCallback(body, encoding))).toEqual(['command', 'transactionId', 'refTransactionId', 'playerId', 'roundId', 'providerId', 'gameCode', 'betAmount', 'winAmount', 'bonusId', 'timestamp']);
+      expect(Object.keys(encodeCallback(body, encoding))).toEqual([
+        'command',
+        'transactionId',
+        'refTransactionId',
+        'playerId',
+        'roundId',
+        'providerId',
+        'gameCode',
+        'betAmount',
+        'winAmount',
+        'bonusId',
+        'timestamp',
+      ]);
     }
-    expect(cancelCallbackFor({ ...betwin, currency: 'JPY', betMinor: 200, winMinor: 0 }, { cancelTransactionId: 903, requestedAt: betwin.requestedAt })).toMatchObject({ betAmount: 200, winAmount: 0 });
+    expect(
+      cancelCallbackFor(
+        { ...betwin, currency: 'JPY', betMinor: 200, winMinor: 0 },
+        { cancelTransactionId: 903, requestedAt: betwin.requestedAt },
+      ),
+    ).toMatchObject({ betAmount: 200, winAmount: 0 });
   });
 
   it('a win is never canceled', () => {
-    expect(() => cancelCallbackFor(win, { cancelTransactionId: 902, requestedAt: win.requestedAt })).toThrow(/never canceled/);
+    expect(() => cancelCallbackFor(win, { cancelTransactionId: 902, requestedAt: win.requestedAt })).toThrow(
+      /never canceled/,
+    );
   });
 });

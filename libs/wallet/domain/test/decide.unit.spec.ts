@@ -17,7 +17,10 @@ function given(events: readonly WalletTxEvent[]) {
           if (isWalletDecisionError(result)) throw new Error(`refused: ${result.message}`);
           expect(result).toEqual(expected);
           // What the decider writes must pass the contracts' event schemas.
-          for (const event of result) expect(() => eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now })).not.toThrow();
+          for (const event of result)
+            expect(() =>
+              eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now }),
+            ).not.toThrow();
         },
         thenRefuses(reason: string) {
           expect(isWalletDecisionError(result) ? result.reason : result).toBe(reason);
@@ -29,31 +32,47 @@ function given(events: readonly WalletTxEvent[]) {
 
 describe('RecordRequest: a transactionId names one request', () => {
   it('records a new request', () => {
-    given([]).when({ type: 'RecordRequest', data: { request: bet }, metadata }).then([requested(bet)]);
+    given([])
+      .when({ type: 'RecordRequest', data: { request: bet }, metadata })
+      .then([requested(bet)]);
   });
 
   it('accepts the same request again as already recorded, whatever its key order', () => {
     const reordered = Object.fromEntries(Object.entries(bet).reverse()) as typeof bet;
-    given([requested(bet)]).when({ type: 'RecordRequest', data: { request: reordered }, metadata }).then([]);
+    given([requested(bet)])
+      .when({ type: 'RecordRequest', data: { request: reordered }, metadata })
+      .then([]);
   });
 
   it('refuses the transactionId with other fields', () => {
-    given([requested(bet)]).when({ type: 'RecordRequest', data: { request: { ...bet, amountMinor: 151 } }, metadata }).thenRefuses('transaction_id_conflict');
+    given([requested(bet)])
+      .when({ type: 'RecordRequest', data: { request: { ...bet, amountMinor: 151 } }, metadata })
+      .thenRefuses('transaction_id_conflict');
   });
 });
 
 describe('StartAttempt', () => {
   it('starts attempt 1 of a requested transaction', () => {
-    given([requested(bet)]).when({ type: 'StartAttempt', data: {}, metadata }).then([attempted(1)]);
+    given([requested(bet)])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .then([attempted(1)]);
   });
 
   it('sends again, as the same attempt, one whose outcome a crash lost', () => {
-    given([requested(bet), attempted(1)]).when({ type: 'StartAttempt', data: {}, metadata }).then([attempted(1, { recovery: true })]);
+    given([requested(bet), attempted(1)])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .then([attempted(1, { recovery: true })]);
   });
 
   it('starts the next attempt of a win after a failed one, and none after the outcome is recorded', () => {
-    given([requested(win), attempted(1), failedWith(1, false)]).when({ type: 'StartAttempt', data: {}, metadata }).then([attempted(2)]);
-    given([requested(win), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 5, at: now } }])
+    given([requested(win), attempted(1), failedWith(1, false)])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .then([attempted(2)]);
+    given([
+      requested(win),
+      attempted(1),
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 5, at: now } },
+    ])
       .when({ type: 'StartAttempt', data: {}, metadata })
       .thenRefuses('already_settled');
     given([]).when({ type: 'StartAttempt', data: {}, metadata }).thenRefuses('not_requested');
@@ -62,39 +81,67 @@ describe('StartAttempt', () => {
 
 describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.1, §6.3, D9)', () => {
   it('an OK reply records the balance', () => {
-    given([requested(bet), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: ok(9_850) }, metadata }).then([
-      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_850, at: now } },
-    ]);
+    given([requested(bet), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: ok(9_850) }, metadata })
+      .then([{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_850, at: now } }]);
   });
 
   it('a non-OK code fails the bet for good and requests a cancel with its own transactionId', () => {
-    given([requested(bet), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: notEnoughMoney, cancelTransactionId: 900 }, metadata }).then([
-      { type: 'WalletFailed', data: { statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40, attempt: 1, final: true, at: now } },
-      { type: 'CancelRequested', data: { cancelTransactionId: 900, refTransactionId: bet.transactionId, at: now } },
-    ]);
+    given([requested(bet), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: notEnoughMoney, cancelTransactionId: 900 }, metadata })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: { statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40, attempt: 1, final: true, at: now },
+        },
+        { type: 'CancelRequested', data: { cancelTransactionId: 900, refTransactionId: bet.transactionId, at: now } },
+      ]);
   });
 
   it('a time-out of a betwin does the same, recording why', () => {
-    given([requested(betwin), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: timeout, cancelTransactionId: 901 }, metadata }).then([
-      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: true, at: now } },
-      { type: 'CancelRequested', data: { cancelTransactionId: 901, refTransactionId: betwin.transactionId, at: now } },
-    ]);
+    given([requested(betwin), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: timeout, cancelTransactionId: 901 }, metadata })
+      .then([
+        { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: true, at: now } },
+        {
+          type: 'CancelRequested',
+          data: { cancelTransactionId: 901, refTransactionId: betwin.transactionId, at: now },
+        },
+      ]);
   });
 
   it('refuses to fail a bet without the cancel’s transactionId, and an answer nobody waits for', () => {
-    given([requested(bet), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: timeout }, metadata }).thenRefuses('cancel_transaction_id_missing');
-    given([requested(bet)]).when({ type: 'RecordAnswer', data: { answer: ok(1) }, metadata }).thenRefuses('no_attempt_in_flight');
+    given([requested(bet), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
+      .thenRefuses('cancel_transaction_id_missing');
+    given([requested(bet)])
+      .when({ type: 'RecordAnswer', data: { answer: ok(1) }, metadata })
+      .thenRefuses('no_attempt_in_flight');
   });
 });
 
 describe('RecordAnswer: a win gets 3 attempts, then the dead letters (spec §6.2, D11)', () => {
   it('a failed first or second attempt is not final', () => {
-    given([requested(win), attempted(1)]).when({ type: 'RecordAnswer', data: { answer: timeout }, metadata }).then([
-      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: false, at: now } },
-    ]);
-    given([requested(win), attempted(1), failedWith(1, false), attempted(2)]).when({ type: 'RecordAnswer', data: { answer: { kind: 'reply', statusCode: 'ERR_UNKNOWN', balanceMinor: 0 } }, metadata }).then([
-      { type: 'WalletFailed', data: { statusCode: 'ERR_UNKNOWN', balanceMinor: 0, attempt: 2, final: false, at: now } },
-    ]);
+    given([requested(win), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: false, at: now },
+        },
+      ]);
+    given([requested(win), attempted(1), failedWith(1, false), attempted(2)])
+      .when({
+        type: 'RecordAnswer',
+        data: { answer: { kind: 'reply', statusCode: 'ERR_UNKNOWN', balanceMinor: 0 } },
+        metadata,
+      })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: { statusCode: 'ERR_UNKNOWN', balanceMinor: 0, attempt: 2, final: false, at: now },
+        },
+      ]);
   });
 
   it('the third failure is final and parks the win', () => {
@@ -102,8 +149,14 @@ describe('RecordAnswer: a win gets 3 attempts, then the dead letters (spec §6.2
     given([requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false), attempted(3)])
       .when({ type: 'RecordAnswer', data: { answer: malformed }, metadata })
       .then([
-        { type: 'WalletFailed', data: { error: 'malformed: balance: expected number', attempt: 3, final: true, at: now } },
-        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'malformed: balance: expected number', at: now, reason: 'delivery_failed' } },
+        {
+          type: 'WalletFailed',
+          data: { error: 'malformed: balance: expected number', attempt: 3, final: true, at: now },
+        },
+        {
+          type: 'WinDeadLettered',
+          data: { attempts: 3, lastError: 'malformed: balance: expected number', at: now, reason: 'delivery_failed' },
+        },
       ]);
   });
 });
@@ -121,20 +174,39 @@ describe('StartRedrive: a dead-lettered win gets a new delivery (D11)', () => {
   ];
 
   it('continues the attempt count, marked as a re-drive, and allows three attempts again', () => {
-    given(deadLettered).when({ type: 'StartRedrive', data: {}, metadata }).then([attempted(4, { redrive: true })]);
-    given([...deadLettered, attempted(4, { redrive: true })]).when({ type: 'RecordAnswer', data: { answer: timeout }, metadata }).then([
-      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 4, final: false, at: now } },
-    ]);
-    given([...deadLettered, attempted(4, { redrive: true }), failedWith(4, false), attempted(5), failedWith(5, false), attempted(6)])
+    given(deadLettered)
+      .when({ type: 'StartRedrive', data: {}, metadata })
+      .then([attempted(4, { redrive: true })]);
+    given([...deadLettered, attempted(4, { redrive: true })])
+      .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: { error: 'timeout: no reply within 3000 ms', attempt: 4, final: false, at: now },
+        },
+      ]);
+    given([
+      ...deadLettered,
+      attempted(4, { redrive: true }),
+      failedWith(4, false),
+      attempted(5),
+      failedWith(5, false),
+      attempted(6),
+    ])
       .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
       .then([
         { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 6, final: true, at: now } },
-        { type: 'WinDeadLettered', data: { attempts: 6, lastError: 'timeout: no reply within 3000 ms', at: now, reason: 'delivery_failed' } },
+        {
+          type: 'WinDeadLettered',
+          data: { attempts: 6, lastError: 'timeout: no reply within 3000 ms', at: now, reason: 'delivery_failed' },
+        },
       ]);
   });
 
   it('refuses to re-drive what is not dead-lettered', () => {
-    given([requested(win), attempted(1)]).when({ type: 'StartRedrive', data: {}, metadata }).thenRefuses('not_dead_lettered');
+    given([requested(win), attempted(1)])
+      .when({ type: 'StartRedrive', data: {}, metadata })
+      .thenRefuses('not_dead_lettered');
     given([]).when({ type: 'StartRedrive', data: {}, metadata }).thenRefuses('not_requested');
   });
 });
@@ -148,80 +220,186 @@ describe('the cancel: attempted until the operator answers OK (D9)', () => {
   ];
 
   it('numbers its own attempts and re-sends one whose outcome is unknown', () => {
-    given(canceled).when({ type: 'StartCancelAttempt', data: {}, metadata }).then([attempted(1, { command: 'cancel' })]);
-    given([...canceled, attempted(1, { command: 'cancel' })]).when({ type: 'StartCancelAttempt', data: {}, metadata }).then([attempted(1, { command: 'cancel', recovery: true })]);
+    given(canceled)
+      .when({ type: 'StartCancelAttempt', data: {}, metadata })
+      .then([attempted(1, { command: 'cancel' })]);
+    given([...canceled, attempted(1, { command: 'cancel' })])
+      .when({ type: 'StartCancelAttempt', data: {}, metadata })
+      .then([attempted(1, { command: 'cancel', recovery: true })]);
   });
 
   it('records a failed attempt as not final, and OK as CancelSucceeded with the balance', () => {
-    given([...canceled, attempted(1, { command: 'cancel' })]).when({ type: 'RecordCancelAnswer', data: { answer: timeout }, metadata }).then([
-      { type: 'WalletFailed', data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: false, command: 'cancel', at: now } },
-    ]);
-    given([...canceled, attempted(1, { command: 'cancel' }), { type: 'WalletFailed', data: { error: 'network: ECONNRESET', attempt: 1, final: false, command: 'cancel', at: now } }, attempted(2, { command: 'cancel' })])
+    given([...canceled, attempted(1, { command: 'cancel' })])
+      .when({ type: 'RecordCancelAnswer', data: { answer: timeout }, metadata })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: { error: 'timeout: no reply within 3000 ms', attempt: 1, final: false, command: 'cancel', at: now },
+        },
+      ]);
+    given([
+      ...canceled,
+      attempted(1, { command: 'cancel' }),
+      {
+        type: 'WalletFailed',
+        data: { error: 'network: ECONNRESET', attempt: 1, final: false, command: 'cancel', at: now },
+      },
+      attempted(2, { command: 'cancel' }),
+    ])
       .when({ type: 'RecordCancelAnswer', data: { answer: ok(10_000) }, metadata })
       .then([{ type: 'CancelSucceeded', data: { at: now, balanceMinor: 10_000 } }]);
   });
 
   it('after the OK there is nothing left to send, and a late answer changes nothing', () => {
-    const done: WalletTxEvent[] = [...canceled, attempted(1, { command: 'cancel' }), { type: 'CancelSucceeded', data: { at: now } }];
+    const done: WalletTxEvent[] = [
+      ...canceled,
+      attempted(1, { command: 'cancel' }),
+      { type: 'CancelSucceeded', data: { at: now } },
+    ];
     given(done).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
-    given(done).when({ type: 'RecordCancelAnswer', data: { answer: ok(1) }, metadata }).then([]);
-    given([requested(bet)]).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
+    given(done)
+      .when({ type: 'RecordCancelAnswer', data: { answer: ok(1) }, metadata })
+      .then([]);
+    given([requested(bet)])
+      .when({ type: 'StartCancelAttempt', data: {}, metadata })
+      .thenRefuses('no_cancel_pending');
   });
 });
 
 describe('DeadLetterWin: a win that is not delivered now is parked, never dropped (issue 10)', () => {
   it('parks the stream’s own win before any attempt (operator not configured) and is idempotent', () => {
-    const parked: WalletTxEvent = { type: 'WinDeadLettered', data: { attempts: 0, lastError: 'operator demo is not configured', at: now, reason: 'operator_not_configured' } };
-    given([requested(win)]).when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'operator demo is not configured' }, metadata }).then([parked]);
-    given([requested(win), parked]).when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'again' }, metadata }).then([]);
+    const parked: WalletTxEvent = {
+      type: 'WinDeadLettered',
+      data: { attempts: 0, lastError: 'operator demo is not configured', at: now, reason: 'operator_not_configured' },
+    };
+    given([requested(win)])
+      .when({
+        type: 'DeadLetterWin',
+        data: { reason: 'operator_not_configured', detail: 'operator demo is not configured' },
+        metadata,
+      })
+      .then([parked]);
+    given([requested(win), parked])
+      .when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'again' }, metadata })
+      .then([]);
     const state = stateOf([requested(win), parked]);
-    expect(state).toMatchObject({ status: 'dead_lettered', deadLetterReason: 'operator_not_configured', deadLetterError: 'operator demo is not configured', attempts: 0 });
+    expect(state).toMatchObject({
+      status: 'dead_lettered',
+      deadLetterReason: 'operator_not_configured',
+      deadLetterError: 'operator demo is not configured',
+      attempts: 0,
+    });
     // A re-drive of it is a new delivery like any other.
-    given([requested(win), parked]).when({ type: 'StartRedrive', data: {}, metadata }).then([attempted(1, { redrive: true })]);
+    given([requested(win), parked])
+      .when({ type: 'StartRedrive', data: {}, metadata })
+      .then([attempted(1, { redrive: true })]);
   });
 
   it('records a win whose transactionId names another request beside it, leaving the recorded one as it is', () => {
     const other = { ...win, amountMinor: 999 };
-    const conflict: WalletTxEvent = { type: 'WinDeadLettered', data: { attempts: 0, lastError: 'transactionId 102 is taken', at: now, reason: 'transaction_id_conflict', request: other } };
-    const delivered = [requested(win), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 500, at: now } } as WalletTxEvent];
-    given(delivered).when({ type: 'DeadLetterWin', data: { reason: 'transaction_id_conflict', detail: 'transactionId 102 is taken', request: other }, metadata }).then([conflict]);
-    given([...delivered, conflict]).when({ type: 'DeadLetterWin', data: { reason: 'transaction_id_conflict', detail: 'again', request: other }, metadata }).then([]);
+    const conflict: WalletTxEvent = {
+      type: 'WinDeadLettered',
+      data: {
+        attempts: 0,
+        lastError: 'transactionId 102 is taken',
+        at: now,
+        reason: 'transaction_id_conflict',
+        request: other,
+      },
+    };
+    const delivered = [
+      requested(win),
+      attempted(1),
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 500, at: now } } as WalletTxEvent,
+    ];
+    given(delivered)
+      .when({
+        type: 'DeadLetterWin',
+        data: { reason: 'transaction_id_conflict', detail: 'transactionId 102 is taken', request: other },
+        metadata,
+      })
+      .then([conflict]);
+    given([...delivered, conflict])
+      .when({
+        type: 'DeadLetterWin',
+        data: { reason: 'transaction_id_conflict', detail: 'again', request: other },
+        metadata,
+      })
+      .then([]);
     const state = stateOf([...delivered, conflict]);
     expect(state.status).toBe('succeeded');
-    expect(state.conflicts).toEqual([{ request: other, reason: 'transaction_id_conflict', detail: 'transactionId 102 is taken', at: now }]);
+    expect(state.conflicts).toEqual([
+      { request: other, reason: 'transaction_id_conflict', detail: 'transactionId 102 is taken', at: now },
+    ]);
   });
 
   it('refuses to park a bet, a delivered win, or nothing', () => {
-    given([requested(bet)]).when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata }).thenRefuses('not_a_win');
-    given([requested(win), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } }]).when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata }).thenRefuses('already_settled');
-    given([]).when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'x' }, metadata }).thenRefuses('not_requested');
+    given([requested(bet)])
+      .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
+      .thenRefuses('not_a_win');
+    given([
+      requested(win),
+      attempted(1),
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } },
+    ])
+      .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
+      .thenRefuses('already_settled');
+    given([])
+      .when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'x' }, metadata })
+      .thenRefuses('not_requested');
   });
 });
 
 describe('RefuseWin: a win that does not match its source is recorded, once, and changes nothing else (issue 10)', () => {
   it('records the refusal beside the stream’s own history; the same refusal again records nothing', () => {
-    const refused: WalletTxEvent = { type: 'WinRefused', data: { request: win, reason: 'no_source', detail: 'the win names no source event', at: now } };
-    given([]).when({ type: 'RefuseWin', data: { request: win, reason: 'no_source', detail: 'the win names no source event' }, metadata }).then([refused]);
-    given([refused]).when({ type: 'RefuseWin', data: { request: win, reason: 'no_source', detail: 'again' }, metadata }).then([]);
+    const refused: WalletTxEvent = {
+      type: 'WinRefused',
+      data: { request: win, reason: 'no_source', detail: 'the win names no source event', at: now },
+    };
+    given([])
+      .when({
+        type: 'RefuseWin',
+        data: { request: win, reason: 'no_source', detail: 'the win names no source event' },
+        metadata,
+      })
+      .then([refused]);
+    given([refused])
+      .when({ type: 'RefuseWin', data: { request: win, reason: 'no_source', detail: 'again' }, metadata })
+      .then([]);
     const state = stateOf([refused]);
-    expect(state).toMatchObject({ status: 'new', request: undefined, refused: [{ request: win, reason: 'no_source' }] });
+    expect(state).toMatchObject({
+      status: 'new',
+      request: undefined,
+      refused: [{ request: win, reason: 'no_source' }],
+    });
     // The real win with this transactionId is still recorded as usual.
-    given([refused]).when({ type: 'RecordRequest', data: { request: win }, metadata }).then([requested(win)]);
+    given([refused])
+      .when({ type: 'RecordRequest', data: { request: win }, metadata })
+      .then([requested(win)]);
   });
 
   it('a win with a source is not taken for an earlier refusal of the same fields without one', () => {
     const sourced = { ...win, source: { stream: 'round-201', revision: 1, eventId: 'e-1' } };
-    const refused: WalletTxEvent = { type: 'WinRefused', data: { request: win, reason: 'no_source', detail: 'no source', at: now } };
-    given([refused]).when({ type: 'RefuseWin', data: { request: sourced, reason: 'source_mismatch', detail: 'differs' }, metadata }).then([
-      { type: 'WinRefused', data: { request: sourced, reason: 'source_mismatch', detail: 'differs', at: now } },
-    ]);
+    const refused: WalletTxEvent = {
+      type: 'WinRefused',
+      data: { request: win, reason: 'no_source', detail: 'no source', at: now },
+    };
+    given([refused])
+      .when({ type: 'RefuseWin', data: { request: sourced, reason: 'source_mismatch', detail: 'differs' }, metadata })
+      .then([
+        { type: 'WinRefused', data: { request: sourced, reason: 'source_mismatch', detail: 'differs', at: now } },
+      ]);
   });
 });
 
 describe('a win recorded before wins named their source is the same transaction as its republication with one', () => {
   it('RecordRequest accepts it as already recorded', () => {
     const sourced = { ...win, source: { stream: 'round-201', revision: 1, eventId: 'e-1' } };
-    given([requested(win)]).when({ type: 'RecordRequest', data: { request: sourced }, metadata }).then([]);
-    given([requested(win)]).when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata }).thenRefuses('transaction_id_conflict');
+    given([requested(win)])
+      .when({ type: 'RecordRequest', data: { request: sourced }, metadata })
+      .then([]);
+    given([requested(win)])
+      .when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata })
+      .thenRefuses('transaction_id_conflict');
   });
 });

@@ -1,19 +1,37 @@
 import { describe, expect, it } from '@jest/globals';
 import * as fc from 'fast-check';
 import type { WalletTxEvent } from '@reelstream/contracts';
-import { decide, evolve, initialWalletTxState, isWalletDecisionError, needsCancelTransactionId, nextAttempt, replyFromRecord, type OperatorAnswer, type WalletTxCommand, type WalletTxState } from '../src/index.js';
+import {
+  decide,
+  evolve,
+  initialWalletTxState,
+  isWalletDecisionError,
+  needsCancelTransactionId,
+  nextAttempt,
+  replyFromRecord,
+  type OperatorAnswer,
+  type WalletTxCommand,
+  type WalletTxState,
+} from '../src/index.js';
 import { bet, betwin, metadata, win } from './fixtures.js';
 
 const answers: fc.Arbitrary<OperatorAnswer> = fc.oneof(
-  fc.constantFrom('OK', 'ERR_UNKNOWN', 'ERR_NOT_AUTHENTICATED', 'ERR_INTEGRITY_CHECK_FAILED').map((statusCode) => ({ kind: 'reply' as const, statusCode, balanceMinor: 100 })),
-  fc.constantFrom('timeout', 'network', 'http_status', 'malformed').map((cause) => ({ kind: 'no_reply' as const, cause, reason: 'x' })),
+  fc
+    .constantFrom('OK', 'ERR_UNKNOWN', 'ERR_NOT_AUTHENTICATED', 'ERR_INTEGRITY_CHECK_FAILED')
+    .map((statusCode) => ({ kind: 'reply' as const, statusCode, balanceMinor: 100 })),
+  fc
+    .constantFrom('timeout', 'network', 'http_status', 'malformed')
+    .map((cause) => ({ kind: 'no_reply' as const, cause, reason: 'x' })),
 );
 
 /**
  * Drives a delivery the way the dispatcher does — attempt, answer, attempt… — with a crash
  * (an attempt whose answer is lost) wherever the scenario says, until the record settles.
  */
-function drive(request: typeof bet | typeof win | typeof betwin, scenario: readonly { answer: OperatorAnswer; crash: boolean }[]) {
+function drive(
+  request: typeof bet | typeof win | typeof betwin,
+  scenario: readonly { answer: OperatorAnswer; crash: boolean }[],
+) {
   let state: WalletTxState = initialWalletTxState;
   const log: WalletTxEvent[] = [];
   const apply = (command: WalletTxCommand) => {
@@ -29,7 +47,14 @@ function drive(request: typeof bet | typeof win | typeof betwin, scenario: reado
     apply({ type: 'StartAttempt', data: {}, metadata });
     calls += 1;
     if (step.crash) continue;
-    apply({ type: 'RecordAnswer', data: { answer: step.answer, ...(needsCancelTransactionId(state, step.answer) ? { cancelTransactionId: 9_000 } : {}) }, metadata });
+    apply({
+      type: 'RecordAnswer',
+      data: {
+        answer: step.answer,
+        ...(needsCancelTransactionId(state, step.answer) ? { cancelTransactionId: 9_000 } : {}),
+      },
+      metadata,
+    });
   }
   return { state, log, calls };
 }

@@ -17,8 +17,20 @@ const common = {
 };
 
 export const bet: WalletBetRequest = { command: 'bet', ...common, amountMinor: 150, isBonusBusy: false };
-export const win: WalletWinRequest = { command: 'win', ...common, transactionId: 102, amountMinor: 400, isRoundFinished: true };
-export const betwin: WalletBetwinRequest = { command: 'betwin', ...common, transactionId: 103, betMinor: 100, winMinor: 250 };
+export const win: WalletWinRequest = {
+  command: 'win',
+  ...common,
+  transactionId: 102,
+  amountMinor: 400,
+  isRoundFinished: true,
+};
+export const betwin: WalletBetwinRequest = {
+  command: 'betwin',
+  ...common,
+  transactionId: 103,
+  betMinor: 100,
+  winMinor: 250,
+};
 
 export function stateOf(events: readonly WalletTxEvent[]): WalletTxState {
   return events.reduce(evolve, initialWalletTxState);
@@ -26,13 +38,26 @@ export function stateOf(events: readonly WalletTxEvent[]): WalletTxState {
 
 export const requested = (request: WalletBetRequest | WalletWinRequest | WalletBetwinRequest): WalletTxEvent => ({
   type: 'WalletRequested',
-  data: { transactionId: request.transactionId, operatorId: request.operatorId, command: request.command, request, requestedAt: request.requestedAt },
+  data: {
+    transactionId: request.transactionId,
+    operatorId: request.operatorId,
+    command: request.command,
+    request,
+    requestedAt: request.requestedAt,
+  },
 });
-export const attempted = (attempt: number, extra: Partial<{ recovery: boolean; redrive: boolean; command: 'cancel' }> = {}): WalletTxEvent => ({
+export const attempted = (
+  attempt: number,
+  extra: Partial<{ recovery: boolean; redrive: boolean; command: 'cancel' }> = {},
+): WalletTxEvent => ({
   type: 'WalletAttempted',
   data: { attempt, at: now, ...extra },
 });
-export const failedWith = (attempt: number, final: boolean, error = 'timeout: no reply within 4000 ms'): WalletTxEvent => ({
+export const failedWith = (
+  attempt: number,
+  final: boolean,
+  error = 'timeout: no reply within 4000 ms',
+): WalletTxEvent => ({
   type: 'WalletFailed',
   data: { error, attempt, final, at: now },
 });

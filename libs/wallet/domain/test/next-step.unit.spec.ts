@@ -6,25 +6,54 @@ import { attempted, bet, failedWith, now, requested, stateOf, win } from './fixt
 describe('nextAttempt: what the record says to send next', () => {
   it('a bet gets one attempt of 3 s; a recorded outcome needs none', () => {
     expect(nextAttempt(stateOf([requested(bet)]))).toEqual({ delayMs: 0, timeoutMs: 3_000, recovery: false });
-    expect(nextAttempt(stateOf([requested(bet), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } }]))).toBeUndefined();
+    expect(
+      nextAttempt(
+        stateOf([
+          requested(bet),
+          attempted(1),
+          { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } },
+        ]),
+      ),
+    ).toBeUndefined();
     expect(nextAttempt(stateOf([]))).toBeUndefined();
   });
 
   it('a win waits a moment between its 4 s attempts', () => {
     expect(nextAttempt(stateOf([requested(win)]))).toEqual({ delayMs: 0, timeoutMs: 4_000, recovery: false });
-    expect(nextAttempt(stateOf([requested(win), attempted(1), failedWith(1, false)]))).toEqual({ delayMs: 200, timeoutMs: 4_000, recovery: false });
-    expect(nextAttempt(stateOf([requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false)]))).toEqual({ delayMs: 400, timeoutMs: 4_000, recovery: false });
+    expect(nextAttempt(stateOf([requested(win), attempted(1), failedWith(1, false)]))).toEqual({
+      delayMs: 200,
+      timeoutMs: 4_000,
+      recovery: false,
+    });
+    expect(
+      nextAttempt(stateOf([requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false)])),
+    ).toEqual({ delayMs: 400, timeoutMs: 4_000, recovery: false });
   });
 
   it('an attempt whose outcome is unknown is sent again at once', () => {
-    expect(nextAttempt(stateOf([requested(bet), attempted(1)]))).toEqual({ delayMs: 0, timeoutMs: 3_000, recovery: true });
+    expect(nextAttempt(stateOf([requested(bet), attempted(1)]))).toEqual({
+      delayMs: 0,
+      timeoutMs: 3_000,
+      recovery: true,
+    });
   });
 });
 
 describe('replyFromRecord: the requester’s answer on wallet.replies', () => {
   it('OK with the balance', () => {
-    const reply = replyFromRecord(stateOf([requested(bet), attempted(1), { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_850, at: now } }]));
-    expect(walletReply.parse(reply)).toEqual({ transactionId: bet.transactionId, statusCode: 'OK', balanceMinor: 9_850, canceled: false });
+    const reply = replyFromRecord(
+      stateOf([
+        requested(bet),
+        attempted(1),
+        { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_850, at: now } },
+      ]),
+    );
+    expect(walletReply.parse(reply)).toEqual({
+      transactionId: bet.transactionId,
+      statusCode: 'OK',
+      balanceMinor: 9_850,
+      canceled: false,
+    });
   });
 
   it('a failed bet: the operator’s code, canceled, and why', () => {
@@ -32,16 +61,36 @@ describe('replyFromRecord: the requester’s answer on wallet.replies', () => {
       stateOf([
         requested(bet),
         attempted(1),
-        { type: 'WalletFailed', data: { statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40, attempt: 1, final: true, at: now } },
+        {
+          type: 'WalletFailed',
+          data: { statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40, attempt: 1, final: true, at: now },
+        },
         { type: 'CancelRequested', data: { cancelTransactionId: 900, refTransactionId: bet.transactionId, at: now } },
       ]),
     );
-    expect(walletReply.parse(reply)).toEqual({ transactionId: bet.transactionId, statusCode: 'ERR_NOT_ENOUGH_MONEY', canceled: true, reason: 'ERR_NOT_ENOUGH_MONEY; the round is canceled (cancel 900)' });
+    expect(walletReply.parse(reply)).toEqual({
+      transactionId: bet.transactionId,
+      statusCode: 'ERR_NOT_ENOUGH_MONEY',
+      canceled: true,
+      reason: 'ERR_NOT_ENOUGH_MONEY; the round is canceled (cancel 900)',
+    });
   });
 
   it('a dead-lettered win: ERR_UNKNOWN after a time-out, not canceled', () => {
-    const reply = replyFromRecord(stateOf([requested(win), attempted(3), failedWith(3, true), { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } }]));
-    expect(walletReply.parse(reply)).toEqual({ transactionId: win.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: 'dead-lettered after 3 attempt(s): timeout: no reply within 4000 ms' });
+    const reply = replyFromRecord(
+      stateOf([
+        requested(win),
+        attempted(3),
+        failedWith(3, true),
+        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } },
+      ]),
+    );
+    expect(walletReply.parse(reply)).toEqual({
+      transactionId: win.transactionId,
+      statusCode: 'ERR_UNKNOWN',
+      canceled: false,
+      reason: 'dead-lettered after 3 attempt(s): timeout: no reply within 4000 ms',
+    });
   });
 
   it('nothing while the delivery is going on', () => {
@@ -58,13 +107,42 @@ describe('what is still owed to others', () => {
   ];
 
   it('a cancel until its OK is recorded', () => {
-    expect(walletCancelDelivery.parse(pendingCancel(stateOf(failedBet)))).toEqual({ refTransactionId: 101, cancelTransactionId: 900, operatorId: 'demo', playerId: 'player_42' });
-    expect(pendingCancel(stateOf([...failedBet, attempted(1, { command: 'cancel' }), { type: 'CancelSucceeded', data: { at: now } }]))).toBeUndefined();
+    expect(walletCancelDelivery.parse(pendingCancel(stateOf(failedBet)))).toEqual({
+      refTransactionId: 101,
+      cancelTransactionId: 900,
+      operatorId: 'demo',
+      playerId: 'player_42',
+    });
+    expect(
+      pendingCancel(
+        stateOf([...failedBet, attempted(1, { command: 'cancel' }), { type: 'CancelSucceeded', data: { at: now } }]),
+      ),
+    ).toBeUndefined();
   });
 
   it('the dead letter of a parked win, with the request and the attempts', () => {
-    const letter = deadLetterOf(stateOf([requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false), attempted(3), failedWith(3, true), { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } }]));
-    expect(walletDeadLetter.parse(letter)).toEqual({ transactionId: 102, operatorId: 'demo', playerId: 'player_42', request: win, reason: 'delivery_failed', attempts: 3, lastError: 'timeout: no reply within 4000 ms', deadLetteredAt: now });
+    const letter = deadLetterOf(
+      stateOf([
+        requested(win),
+        attempted(1),
+        failedWith(1, false),
+        attempted(2),
+        failedWith(2, false),
+        attempted(3),
+        failedWith(3, true),
+        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } },
+      ]),
+    );
+    expect(walletDeadLetter.parse(letter)).toEqual({
+      transactionId: 102,
+      operatorId: 'demo',
+      playerId: 'player_42',
+      request: win,
+      reason: 'delivery_failed',
+      attempts: 3,
+      lastError: 'timeout: no reply within 4000 ms',
+      deadLetteredAt: now,
+    });
     expect(deadLetterOf(stateOf([requested(win), attempted(4, { redrive: true })]))).toBeUndefined();
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { answerFromCall, cancelRetryDelayMs, delayBeforeAttempt, DeliveryPolicies, describeAnswer, failureStatusCode } from '../src/index.js';
+import {
+  answerFromCall,
+  cancelRetryDelayMs,
+  delayBeforeAttempt,
+  DeliveryPolicies,
+  describeAnswer,
+  failureStatusCode,
+} from '../src/index.js';
 
 describe('delivery policy (spec §8)', () => {
   it('bet and betwin: one attempt within 3 s, then a cancel; win: three within 4 s each, then a dead letter', () => {
@@ -16,15 +23,23 @@ describe('delivery policy (spec §8)', () => {
 
 describe('answers: the operator’s reply in minor units, or why there was none', () => {
   it('converts the balance with the currency’s decimals and refuses a balance with more', () => {
-    expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.5 }, 'EUR')).toEqual({ kind: 'reply', statusCode: 'OK', balanceMinor: 9_850 });
+    expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.5 }, 'EUR')).toEqual({
+      kind: 'reply',
+      statusCode: 'OK',
+      balanceMinor: 9_850,
+    });
     const bad = answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.505 }, 'EUR');
     expect(bad).toMatchObject({ kind: 'no_reply', cause: 'malformed' });
     expect(failureStatusCode(bad)).toBe('ERR_UNKNOWN');
   });
 
   it('describes a failure for the record', () => {
-    expect(describeAnswer({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 0 })).toBe('ERR_NOT_ENOUGH_MONEY');
-    expect(describeAnswer({ kind: 'no_reply', cause: 'network', reason: 'ECONNREFUSED' })).toBe('network: ECONNREFUSED');
+    expect(describeAnswer({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 0 })).toBe(
+      'ERR_NOT_ENOUGH_MONEY',
+    );
+    expect(describeAnswer({ kind: 'no_reply', cause: 'network', reason: 'ECONNREFUSED' })).toBe(
+      'network: ECONNREFUSED',
+    );
     expect(describeAnswer({ kind: 'no_reply', cause: 'http_status', reason: 'x'.repeat(2_000) })).toHaveLength(1_000);
   });
 });

@@ -10,23 +10,29 @@ import { z } from 'zod';
 const betLevelList = z
   .array(z.number().positive().finite())
   .min(1)
-  .refine((levels) => levels.every((level, index) => index === 0 || level > (levels[index - 1] ?? 0)), 'bet levels must be strictly ascending');
+  .refine(
+    (levels) => levels.every((level, index) => index === 0 || level > (levels[index - 1] ?? 0)),
+    'bet levels must be strictly ascending',
+  );
 
 /** `default` in currency units for any currency, plus optional per-currency lists (e.g. KRW, JPY). */
-export const betLevelsSchema = z
-  .record(z.string(), betLevelList)
-  .superRefine((levels, ctx) => {
-    if (!levels['default']) ctx.addIssue({ code: 'custom', message: 'bet levels need a "default" list' });
-    for (const [currency, list] of Object.entries(levels)) {
-      if (currency === 'default') continue;
-      if (!isCurrencyCode(currency)) {
-        ctx.addIssue({ code: 'custom', path: [currency], message: `${currency} is not an ISO 4217 currency code` });
-        continue;
-      }
-      const inexact = list.find((level) => !tryParseAmount(level, currency).ok);
-      if (inexact !== undefined) ctx.addIssue({ code: 'custom', path: [currency], message: `bet level ${inexact} cannot be expressed in ${currency}` });
+export const betLevelsSchema = z.record(z.string(), betLevelList).superRefine((levels, ctx) => {
+  if (!levels['default']) ctx.addIssue({ code: 'custom', message: 'bet levels need a "default" list' });
+  for (const [currency, list] of Object.entries(levels)) {
+    if (currency === 'default') continue;
+    if (!isCurrencyCode(currency)) {
+      ctx.addIssue({ code: 'custom', path: [currency], message: `${currency} is not an ISO 4217 currency code` });
+      continue;
     }
-  });
+    const inexact = list.find((level) => !tryParseAmount(level, currency).ok);
+    if (inexact !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [currency],
+        message: `bet level ${inexact} cannot be expressed in ${currency}`,
+      });
+  }
+});
 
 export const providerSchema = z.strictObject({
   providerId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),

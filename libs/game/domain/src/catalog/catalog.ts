@@ -23,21 +23,35 @@ export function parseCatalog(json: unknown): Catalog {
     throw new CatalogError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
   }
   const catalog = parsed.data;
-  const problems = [...duplicates(catalog.providers.map((p) => p.providerId), 'providerId'), ...duplicates(catalog.games.map((g) => g.gameId), 'gameId')];
+  const problems = [
+    ...duplicates(
+      catalog.providers.map((p) => p.providerId),
+      'providerId',
+    ),
+    ...duplicates(
+      catalog.games.map((g) => g.gameId),
+      'gameId',
+    ),
+  ];
   const providerIds = new Set(catalog.providers.map((provider) => provider.providerId));
   for (const game of catalog.games) {
     const where = `game ${game.gameId}`;
     if (!providerIds.has(game.providerId)) problems.push(`${where}: unknown providerId ${game.providerId}`);
-    if (game.type === 'instant' && game.supportsFreeSpins) problems.push(`${where}: an instant game cannot support free spins`);
+    if (game.type === 'instant' && game.supportsFreeSpins)
+      problems.push(`${where}: an instant game cannot support free spins`);
     const model = findModel(game.model);
     if (!model) {
       problems.push(`${where}: unknown model ${JSON.stringify(game.model)}`);
       continue;
     }
-    if (model.kind !== game.type) problems.push(`${where}: model ${model.id} plays ${model.kind} games, not ${game.type}`);
-    if (model.profiles.standard.targetRtp !== game.rtp) problems.push(`${where}: rtp ${game.rtp} but model ${model.id} is tuned to ${model.profiles.standard.targetRtp}`);
+    if (model.kind !== game.type)
+      problems.push(`${where}: model ${model.id} plays ${model.kind} games, not ${game.type}`);
+    if (model.profiles.standard.targetRtp !== game.rtp)
+      problems.push(`${where}: rtp ${game.rtp} but model ${model.id} is tuned to ${model.profiles.standard.targetRtp}`);
     if (model.profiles.streamer.targetRtp !== game.streamerRtp) {
-      problems.push(`${where}: streamerRtp ${game.streamerRtp} but model ${model.id} is tuned to ${model.profiles.streamer.targetRtp}`);
+      problems.push(
+        `${where}: streamerRtp ${game.streamerRtp} but model ${model.id} is tuned to ${model.profiles.streamer.targetRtp}`,
+      );
     }
     const step = exactBetStepMinor(model);
     for (const [currency, levels] of Object.entries(game.betLevels)) {
@@ -46,7 +60,9 @@ export function parseCatalog(json: unknown): Catalog {
       for (const level of levels) {
         const minor = tryParseAmount(level, code);
         if (minor.ok && minor.minor % step !== 0) {
-          problems.push(`${where}: bet level ${level} (${currency}) is not a multiple of ${step} minor units, so some wins would be rounded`);
+          problems.push(
+            `${where}: bet level ${level} (${currency}) is not a multiple of ${step} minor units, so some wins would be rounded`,
+          );
         }
       }
     }
@@ -75,7 +91,10 @@ export class BetLevelError extends Error {
     readonly level: number,
     cause: AmountError,
   ) {
-    super(`bet level ${level} of game ${gameId} cannot be expressed in ${currency} (${currencyExponent(currency)} decimals): ${cause.message}`, { cause });
+    super(
+      `bet level ${level} of game ${gameId} cannot be expressed in ${currency} (${currencyExponent(currency)} decimals): ${cause.message}`,
+      { cause },
+    );
   }
 }
 

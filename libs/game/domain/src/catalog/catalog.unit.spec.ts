@@ -1,8 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { BetLevelError, betLevelsMinor, CatalogError, offeredBetLevelsMinor, findGame, findProvider, gamesOfProvider, parseCatalog, type CatalogGame } from '@reelstream/game-domain';
+import {
+  BetLevelError,
+  betLevelsMinor,
+  CatalogError,
+  offeredBetLevelsMinor,
+  findGame,
+  findProvider,
+  gamesOfProvider,
+  parseCatalog,
+  type CatalogGame,
+} from '@reelstream/game-domain';
 
-const shipped: unknown = JSON.parse(readFileSync(new URL('../../../../../config/catalog.json', import.meta.url), 'utf8'));
+const shipped: unknown = JSON.parse(
+  readFileSync(new URL('../../../../../config/catalog.json', import.meta.url), 'utf8'),
+);
 
 /** The shipped catalog with one game (101 unless told) changed. */
 function withGame(change: Record<string, unknown>, gameId = 101): unknown {
@@ -31,7 +43,8 @@ describe('the shipped game catalog (config/catalog.json)', () => {
     const slots = catalog.games.filter((game) => game.type === 'slot');
     expect(new Set(slots.map((game) => game.volatility))).toEqual(new Set(['low', 'medium', 'high']));
     expect(slots.filter((game) => game.supportsFreeSpins).length).toBeGreaterThanOrEqual(4);
-    for (const provider of catalog.providers) expect(gamesOfProvider(catalog, provider.providerId).length).toBeGreaterThan(0);
+    for (const provider of catalog.providers)
+      expect(gamesOfProvider(catalog, provider.providerId).length).toBeGreaterThan(0);
   });
 
   it('offers every game in English, Korean, Japanese and Chinese, and streamers more than 100 %', () => {
@@ -94,14 +107,22 @@ describe('catalog validation', () => {
 
   it('rejects an unknown model, a model of the other game type and an instant game with free spins', () => {
     expect(problemsOf(withGame({ model: 'no-such-model' }))).toEqual(['game 101: unknown model "no-such-model"']);
-    expect(problemsOf(withGame({ type: 'instant', supportsFreeSpins: false }))).toEqual(['game 101: model lotus-garden plays slot games, not instant']);
-    expect(problemsOf(withGame({ supportsFreeSpins: true }, 203))).toEqual(['game 203: an instant game cannot support free spins']);
+    expect(problemsOf(withGame({ type: 'instant', supportsFreeSpins: false }))).toEqual([
+      'game 101: model lotus-garden plays slot games, not instant',
+    ]);
+    expect(problemsOf(withGame({ supportsFreeSpins: true }, 203))).toEqual([
+      'game 203: an instant game cannot support free spins',
+    ]);
   });
 
   it('rejects advertised RTPs the model is not tuned to, and a streamer RTP of 100 % or less', () => {
     expect(problemsOf(withGame({ rtp: 0.97 }))).toEqual(['game 101: rtp 0.97 but model lotus-garden is tuned to 0.96']);
-    expect(problemsOf(withGame({ streamerRtp: 1.1 }))).toEqual(['game 101: streamerRtp 1.1 but model lotus-garden is tuned to 1.05']);
-    expect(problemsOf(withGame({ streamerRtp: 1 }))).toEqual(['games.0.streamerRtp: Too small: expected number to be >1']);
+    expect(problemsOf(withGame({ streamerRtp: 1.1 }))).toEqual([
+      'game 101: streamerRtp 1.1 but model lotus-garden is tuned to 1.05',
+    ]);
+    expect(problemsOf(withGame({ streamerRtp: 1 }))).toEqual([
+      'games.0.streamerRtp: Too small: expected number to be >1',
+    ]);
   });
 
   it('rejects bet levels that would round wins, are not ascending, or cannot be expressed in their currency', () => {
@@ -109,18 +130,28 @@ describe('catalog validation', () => {
     expect(problemsOf(withGame({ betLevels: { default: [0.2, 0.3] } }))).toEqual([
       'game 101: bet level 0.3 (default) is not a multiple of 20 minor units, so some wins would be rounded',
     ]);
-    expect(problemsOf(withGame({ betLevels: { default: [0.4, 0.2] } }))).toEqual(['games.0.betLevels.default: bet levels must be strictly ascending']);
-    expect(problemsOf(withGame({ betLevels: { default: [0.2], KRW: [200.5] } }))).toEqual(['games.0.betLevels.KRW: bet level 200.5 cannot be expressed in KRW']);
-    expect(problemsOf(withGame({ betLevels: { default: [0.2], XYZ: [1] } }))).toEqual(['games.0.betLevels.XYZ: XYZ is not an ISO 4217 currency code']);
-    expect(problemsOf(withGame({ betLevels: { KRW: [200] } }))).toEqual(['games.0.betLevels: bet levels need a "default" list']);
+    expect(problemsOf(withGame({ betLevels: { default: [0.4, 0.2] } }))).toEqual([
+      'games.0.betLevels.default: bet levels must be strictly ascending',
+    ]);
+    expect(problemsOf(withGame({ betLevels: { default: [0.2], KRW: [200.5] } }))).toEqual([
+      'games.0.betLevels.KRW: bet level 200.5 cannot be expressed in KRW',
+    ]);
+    expect(problemsOf(withGame({ betLevels: { default: [0.2], XYZ: [1] } }))).toEqual([
+      'games.0.betLevels.XYZ: XYZ is not an ISO 4217 currency code',
+    ]);
+    expect(problemsOf(withGame({ betLevels: { KRW: [200] } }))).toEqual([
+      'games.0.betLevels: bet levels need a "default" list',
+    ]);
   });
 
   it('rejects unknown fields, missing fields and malformed values', () => {
     expect(problemsOf(withGame({ colour: 'red' }))).toEqual([expect.stringContaining('colour')]);
     expect(problemsOf(withGame({ gameId: -1 }))).toEqual([expect.stringMatching(/^games\.0\.gameId/)]);
-    expect(problemsOf(withGame({ languages: ['english'] }))).toEqual(['games.0.languages.0: language must be an ISO 639-1 code']);
+    expect(problemsOf(withGame({ languages: ['english'] }))).toEqual([
+      'games.0.languages.0: language must be an ISO 639-1 code',
+    ]);
     expect(problemsOf(withGame({ volatility: 'extreme' }))).toEqual([expect.stringMatching(/^games\.0\.volatility/)]);
-    expect(problemsOf({ providers: [] , games: [] })).toHaveLength(2);
+    expect(problemsOf({ providers: [], games: [] })).toHaveLength(2);
     expect(problemsOf(null)).toEqual([expect.stringMatching(/^\(root\)/)]);
   });
 });

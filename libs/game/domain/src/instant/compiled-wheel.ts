@@ -55,7 +55,8 @@ function validateInstantModel(model: InstantModel): void {
     let total = 0;
     for (const { weight, multiplierCoins } of segments) {
       if (!Number.isSafeInteger(weight) || weight < 1) fail(`${profile} segment weights must be positive integers`);
-      if (!Number.isSafeInteger(multiplierCoins) || multiplierCoins < 0) fail(`${profile} segment pays must be non-negative integers`);
+      if (!Number.isSafeInteger(multiplierCoins) || multiplierCoins < 0)
+        fail(`${profile} segment pays must be non-negative integers`);
       total += weight;
     }
     if (total > MAX_DRAW_BOUND) fail(`${profile} wheel weights exceed 2^32`);

@@ -7,7 +7,14 @@ import { skyTemple } from './sky-temple.js';
 import { thunderVault } from './thunder-vault.js';
 
 /** Every game model the platform can play; the catalog names them by `id`. */
-export const gameModels: readonly GameModel[] = [lotusGarden, dragonPearl, thunderVault, neonFruits, skyTemple, luckyWheel];
+export const gameModels: readonly GameModel[] = [
+  lotusGarden,
+  dragonPearl,
+  thunderVault,
+  neonFruits,
+  skyTemple,
+  luckyWheel,
+];
 
 const byId = new Map(gameModels.map((model) => [model.id, model]));
 

@@ -12,7 +12,14 @@ export class RecordingRng implements Rng {
   }
 }
 
-export type ReplayErrorCode = 'INVALID_RECORD' | 'UNKNOWN_MODEL' | 'MODEL_MISMATCH' | 'DRAW_OUT_OF_RANGE' | 'DRAWS_EXHAUSTED' | 'DRAWS_LEFT_OVER' | 'OUTCOME_MISMATCH';
+export type ReplayErrorCode =
+  | 'INVALID_RECORD'
+  | 'UNKNOWN_MODEL'
+  | 'MODEL_MISMATCH'
+  | 'DRAW_OUT_OF_RANGE'
+  | 'DRAWS_EXHAUSTED'
+  | 'DRAWS_LEFT_OVER'
+  | 'OUTCOME_MISMATCH';
 
 export class ReplayError extends Error {
   override readonly name = 'ReplayError';
@@ -36,7 +43,10 @@ export class ReplayRng implements Rng {
   nextInt(maxExclusive: number): number {
     const index = this.position;
     if (index >= this.draws.length) {
-      throw new ReplayError('DRAWS_EXHAUSTED', `the round asks for draw #${index} but the record holds only ${this.draws.length}`);
+      throw new ReplayError(
+        'DRAWS_EXHAUSTED',
+        `the round asks for draw #${index} but the record holds only ${this.draws.length}`,
+      );
     }
     const value = this.draws[index];
     if (value === undefined || !Number.isInteger(value) || value < 0 || value >= maxExclusive) {
@@ -49,7 +59,10 @@ export class ReplayRng implements Rng {
   /** Called once the round is complete: every recorded draw must have been used. */
   assertFullyConsumed(): void {
     if (this.position !== this.draws.length) {
-      throw new ReplayError('DRAWS_LEFT_OVER', `the round used ${this.position} draws but the record holds ${this.draws.length}`);
+      throw new ReplayError(
+        'DRAWS_LEFT_OVER',
+        `the round used ${this.position} draws but the record holds ${this.draws.length}`,
+      );
     }
   }
 }

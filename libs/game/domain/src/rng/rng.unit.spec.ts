@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { createSeededRng, RecordingRng, ReplayError, ReplayRng, RngRangeError, SeededRng } from '@reelstream/game-domain';
+import {
+  createSeededRng,
+  RecordingRng,
+  ReplayError,
+  ReplayRng,
+  RngRangeError,
+  SeededRng,
+} from '@reelstream/game-domain';
 
 /** A SeededRng whose 32-bit words are scripted, to watch the reduction to a bound. */
 class ScriptedWords extends SeededRng {
@@ -28,7 +35,20 @@ describe('seeded RNG (sfc32)', () => {
   it('stays within [0, bound) for small, large and the largest bounds', () => {
     const rng = createSeededRng('range');
     const outside: string[] = [];
-    for (const bound of [1, 2, 3, 7, 33, 1000, (1 << 21) - 1, 1 << 21, (1 << 21) + 1, 2 ** 31 + 11, 2 ** 32 - 1, 2 ** 32]) {
+    for (const bound of [
+      1,
+      2,
+      3,
+      7,
+      33,
+      1000,
+      (1 << 21) - 1,
+      1 << 21,
+      (1 << 21) + 1,
+      2 ** 31 + 11,
+      2 ** 32 - 1,
+      2 ** 32,
+    ]) {
       for (let i = 0; i < 5000; i++) {
         const value = rng.nextInt(bound);
         if (!Number.isInteger(value) || value < 0 || value >= bound) outside.push(`${value} for bound ${bound}`);
@@ -39,7 +59,8 @@ describe('seeded RNG (sfc32)', () => {
 
   it('refuses bounds that are not integers in [1, 2^32]', () => {
     const rng = createSeededRng('bounds');
-    for (const bound of [0, -1, 1.5, Number.NaN, 2 ** 32 + 1, Infinity]) expect(() => rng.nextInt(bound)).toThrow(RngRangeError);
+    for (const bound of [0, -1, 1.5, Number.NaN, 2 ** 32 + 1, Infinity])
+      expect(() => rng.nextInt(bound)).toThrow(RngRangeError);
   });
 
   it('draws again instead of mapping a word from the biased zone (multiply-and-reject)', () => {

@@ -44,12 +44,16 @@ export function playRound({ model, profile, betMinor, rng }: PlayRoundInput): Ro
 export function replayRound(untrusted: RoundRecord, model?: GameModel): RoundOutcome {
   const parsed = roundRecordSchema.safeParse(untrusted);
   if (!parsed.success) {
-    throw new ReplayError('INVALID_RECORD', `malformed round record: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    throw new ReplayError(
+      'INVALID_RECORD',
+      `malformed round record: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   }
   const record = parsed.data;
   const resolved = model ?? findModel(record.modelId);
   if (!resolved) throw new ReplayError('UNKNOWN_MODEL', `no game model with id ${JSON.stringify(record.modelId)}`);
-  if (resolved.id !== record.modelId) throw new ReplayError('MODEL_MISMATCH', `record of model ${record.modelId} replayed on ${resolved.id}`);
+  if (resolved.id !== record.modelId)
+    throw new ReplayError('MODEL_MISMATCH', `record of model ${record.modelId} replayed on ${resolved.id}`);
   const replay = new ReplayRng(record.draws);
   const outcome = evaluate(resolved, record.profile, record.betMinor, replay);
   replay.assertFullyConsumed();
@@ -63,7 +67,13 @@ export function verifyRound(outcome: RoundOutcome, model?: GameModel): RoundVeri
   try {
     const replayed = replayRound(outcome, model);
     if (!deepEqual(replayed, outcome)) {
-      return { ok: false, error: new ReplayError('OUTCOME_MISMATCH', `the outcome differs from what its ${outcome.draws.length} draws produce`) };
+      return {
+        ok: false,
+        error: new ReplayError(
+          'OUTCOME_MISMATCH',
+          `the outcome differs from what its ${outcome.draws.length} draws produce`,
+        ),
+      };
     }
     return { ok: true };
   } catch (error) {
@@ -76,5 +86,7 @@ function evaluate(model: GameModel, profile: Profile, betMinor: number, rng: Rng
   if (!Number.isSafeInteger(betMinor) || betMinor < 1) {
     throw new AmountError('AMOUNT_INVALID', `betMinor must be a positive integer of minor units, got ${betMinor}`);
   }
-  return model.kind === 'slot' ? playSlot(compileSlot(model, profile), betMinor, rng) : playInstant(compileWheel(model, profile), betMinor, rng);
+  return model.kind === 'slot'
+    ? playSlot(compileSlot(model, profile), betMinor, rng)
+    : playInstant(compileWheel(model, profile), betMinor, rng);
 }

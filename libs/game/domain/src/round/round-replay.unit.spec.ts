@@ -69,7 +69,7 @@ describe('round records', () => {
 
   it('detects a draw outside the range the engine asks for', () => {
     const outcome = slotRound('tamper-range');
-    const reelOneLength = thunderVault?.kind === 'slot' ? thunderVault.profiles.standard.reels[0]?.length ?? 0 : 0;
+    const reelOneLength = thunderVault?.kind === 'slot' ? (thunderVault.profiles.standard.reels[0]?.length ?? 0) : 0;
     const draws = [reelOneLength, ...outcome.draws.slice(1)];
     expect(replayErrorCode(() => replayRound({ ...recordOf(outcome), draws }))).toBe('DRAW_OUT_OF_RANGE');
     const verification = verifyRound({ ...outcome, draws });
@@ -92,7 +92,8 @@ describe('round records', () => {
     expect(mismatch({ ...outcome, winMinor: outcome.winMinor + 1 })).toBe('OUTCOME_MISMATCH');
     expect(mismatch({ ...outcome, winCoins: outcome.winCoins + 25 })).toBe('OUTCOME_MISMATCH');
     expect(mismatch({ ...outcome, betMinor: outcome.betMinor * 2 })).toBe('OUTCOME_MISMATCH');
-    const lengths = thunderVault?.kind === 'slot' ? thunderVault.profiles.standard.reels.map((strip) => strip.length) : [];
+    const lengths =
+      thunderVault?.kind === 'slot' ? thunderVault.profiles.standard.reels.map((strip) => strip.length) : [];
     const shifted = outcome.draws.map((draw, index) => (index === 2 ? (draw + 1) % (lengths[2] ?? 1) : draw));
     expect(mismatch({ ...outcome, draws: shifted })).toBe('OUTCOME_MISMATCH');
   });
@@ -101,7 +102,9 @@ describe('round records', () => {
     const record = recordOf(slotRound('malformed'));
     expect(replayErrorCode(() => replayRound({ ...record, profile: 'vip' as 'standard' }))).toBe('INVALID_RECORD');
     expect(replayErrorCode(() => replayRound({ ...record, betMinor: 2.5 }))).toBe('INVALID_RECORD');
-    expect(replayErrorCode(() => replayRound({ ...record, draws: [0.5, ...record.draws.slice(1)] }))).toBe('INVALID_RECORD');
+    expect(replayErrorCode(() => replayRound({ ...record, draws: [0.5, ...record.draws.slice(1)] }))).toBe(
+      'INVALID_RECORD',
+    );
   });
 
   it('refuses to replay an unknown model or on a different model', () => {
@@ -116,7 +119,9 @@ describe('round records', () => {
     for (const betMinor of [0, -100, 1.5, Number.NaN]) {
       expect(() => playRound({ model: 'lotus-garden', profile: 'standard', betMinor, rng })).toThrow(AmountError);
     }
-    expect(() => playRound({ model: 'no-such-model', profile: 'standard', betMinor: 100, rng })).toThrow(UnknownModelError);
+    expect(() => playRound({ model: 'no-such-model', profile: 'standard', betMinor: 100, rng })).toThrow(
+      UnknownModelError,
+    );
   });
 
   it('simulates exactly the rounds playRound plays from the same seed', () => {
@@ -133,7 +138,12 @@ describe('round records', () => {
         if (outcome.kind === 'slot' && outcome.bonus) triggers++;
       }
       const simulated = simulate(model, 'streamer', rounds, `same:${model.id}`);
-      expect({ id: model.id, winCoins: simulated.totalWinCoins, hitRate: simulated.hitRate, bonusTriggerRate: simulated.bonusTriggerRate }).toEqual({
+      expect({
+        id: model.id,
+        winCoins: simulated.totalWinCoins,
+        hitRate: simulated.hitRate,
+        bonusTriggerRate: simulated.bonusTriggerRate,
+      }).toEqual({
         id: model.id,
         winCoins,
         hitRate: hits / rounds,

@@ -119,7 +119,8 @@ function build(model: SlotModel, profile: Profile): CompiledSlot {
   // "3 or more scatters": a count above the largest listed one awards what the largest awards.
   for (let count = 1; count <= maxScatters; count++) {
     if (freeGames[count] === 0 && (freeGames[count - 1] ?? 0) > 0) freeGames[count] = freeGames[count - 1] ?? 0;
-    if (scatterPayCoins[count] === 0 && (scatterPayCoins[count - 1] ?? 0) > 0) scatterPayCoins[count] = scatterPayCoins[count - 1] ?? 0;
+    if (scatterPayCoins[count] === 0 && (scatterPayCoins[count - 1] ?? 0) > 0)
+      scatterPayCoins[count] = scatterPayCoins[count - 1] ?? 0;
   }
 
   return {
@@ -151,7 +152,13 @@ function build(model: SlotModel, profile: Profile): CompiledSlot {
 }
 
 /** The pay of every possible symbol tuple on a line; the same for both profiles of a model. */
-function buildLineTables(model: SlotModel, symbolCodes: readonly string[], reelCount: number, wild: number, scatter: number): LineTables {
+function buildLineTables(
+  model: SlotModel,
+  symbolCodes: readonly string[],
+  reelCount: number,
+  wild: number,
+  scatter: number,
+): LineTables {
   const symbolCount = symbolCodes.length;
   const pays = symbolCodes.map((code) => {
     const byCount = new Array<number>(reelCount + 1).fill(0);

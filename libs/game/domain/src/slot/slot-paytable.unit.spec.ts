@@ -86,7 +86,13 @@ describe('slot paytable on hand-set reel stops', () => {
 
   it('awards the bonus of the largest listed scatter count at or below the count shown', () => {
     // freeGames { 3: 2, 5: 4 }, scatterPays { 3: 8, 4: 40 }: four scatters take the entries of 3 and 4
-    const model = columnsModel([['SAB', 'ABC'], ['ASB', 'ABC'], ['BCS', 'ABC'], ['SAB', 'ABC'], ['ABC', 'ABC']]);
+    const model = columnsModel([
+      ['SAB', 'ABC'],
+      ['ASB', 'ABC'],
+      ['BCS', 'ABC'],
+      ['SAB', 'ABC'],
+      ['ABC', 'ABC'],
+    ]);
     const noWin = [column(1), column(1), column(1), column(1), column(1)];
     const outcome = spin(model, [...base, ...noWin, ...noWin]);
 

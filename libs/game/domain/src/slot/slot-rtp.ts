@@ -90,7 +90,9 @@ function visibleScatterDistribution(slot: CompiledSlot): number[] {
     }
     for (let count = 0; count <= slot.rows; count++) reel[count] = (reel[count] ?? 0) / length;
     const next = new Array<number>(distribution.length + slot.rows).fill(0);
-    distribution.forEach((p, sofar) => reel.forEach((q, more) => (next[sofar + more] = (next[sofar + more] ?? 0) + p * q)));
+    distribution.forEach((p, sofar) =>
+      reel.forEach((q, more) => (next[sofar + more] = (next[sofar + more] ?? 0) + p * q)),
+    );
     distribution = next;
   }
   return distribution;

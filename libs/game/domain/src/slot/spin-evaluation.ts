@@ -22,7 +22,8 @@ export function computeLineKeys(slot: CompiledSlot, stops: Int32Array, keys: Int
   for (let line = 0; line < lineCount; line++) keys[line] = lineParts[base + line] as number;
   for (let r = 1; r < slot.reelCount; r++) {
     base = ((stripOffset[r] as number) + (stops[r] as number)) * lineCount;
-    for (let line = 0; line < lineCount; line++) keys[line] = (keys[line] as number) + (lineParts[base + line] as number);
+    for (let line = 0; line < lineCount; line++)
+      keys[line] = (keys[line] as number) + (lineParts[base + line] as number);
   }
 }
 
@@ -37,6 +38,7 @@ export function lineWinCoins(slot: CompiledSlot, keys: Int32Array): number {
 export function visibleScatters(slot: CompiledSlot, stops: Int32Array): number {
   const { stripOffset, windowScatters } = slot;
   let count = 0;
-  for (let r = 0; r < slot.reelCount; r++) count += windowScatters[(stripOffset[r] as number) + (stops[r] as number)] as number;
+  for (let r = 0; r < slot.reelCount; r++)
+    count += windowScatters[(stripOffset[r] as number) + (stops[r] as number)] as number;
   return count;
 }

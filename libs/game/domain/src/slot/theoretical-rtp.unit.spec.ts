@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { compileSlot, gameModels, playRound, profiles, slotRtp, theoreticalRtp, type SlotModel } from '@reelstream/game-domain';
+import {
+  compileSlot,
+  gameModels,
+  playRound,
+  profiles,
+  slotRtp,
+  theoreticalRtp,
+  type SlotModel,
+} from '@reelstream/game-domain';
 import { exactExpectation } from '../../test/fixtures.js';
 
 /**
@@ -35,7 +43,9 @@ const tiny: SlotModel = {
 describe('theoretical RTP', () => {
   it.each(profiles)('equals a brute-force enumeration of every possible round of a tiny model (%s)', (profile) => {
     // every sequence of draws the real engine can take, each weighted by its probability
-    const { expectation, sequences } = exactExpectation((rng) => playRound({ model: tiny, profile, betMinor: 3, rng }).winCoins);
+    const { expectation, sequences } = exactExpectation(
+      (rng) => playRound({ model: tiny, profile, betMinor: 3, rng }).winCoins,
+    );
     expect(sequences).toBeGreaterThan(1000); // bonus rounds were enumerated, not only base spins
     // equal up to the rounding of summing thousands of products in floating point
     expect(theoreticalRtp(tiny, profile)).toBeCloseTo(expectation / tiny.coinsPerBet, 10);

@@ -28,7 +28,8 @@ export function validateSlotModel(model: SlotModel): void {
   if (model.paylines.length < 1) fail('at least one payline is required');
   model.paylines.forEach((line, index) => {
     if (line.length !== reelCount) fail(`payline ${index} must name one row per reel (${reelCount})`);
-    if (line.some((row) => !Number.isInteger(row) || row < 0 || row >= model.rows)) fail(`payline ${index} has a row outside 0..${model.rows - 1}`);
+    if (line.some((row) => !Number.isInteger(row) || row < 0 || row >= model.rows))
+      fail(`payline ${index} has a row outside 0..${model.rows - 1}`);
   });
 
   const scatter = model.symbols.find((s) => s.role === 'scatter')?.code;
@@ -53,7 +54,12 @@ export function validateSlotModel(model: SlotModel): void {
   }
 }
 
-function checkPays(pays: Readonly<Record<number, number>>, maxCount: number, what: string, fail: (problem: string) => never): void {
+function checkPays(
+  pays: Readonly<Record<number, number>>,
+  maxCount: number,
+  what: string,
+  fail: (problem: string) => never,
+): void {
   for (const [count, coins] of Object.entries(pays)) {
     const n = Number(count);
     if (!Number.isInteger(n) || n < 1 || n > maxCount) fail(`${what}: count ${count} is outside 1..${maxCount}`);

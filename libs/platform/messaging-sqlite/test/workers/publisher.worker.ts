@@ -22,7 +22,10 @@ const perKey = Math.ceil(env.COUNT / env.KEYS);
 await Promise.all(
   Array.from({ length: env.KEYS }, async (_, k) => {
     for (let seq = 0; seq < perKey && k + seq * env.KEYS < env.COUNT; seq++) {
-      await bus.publish(workerEnv.TOPIC, { key: `key-${k}`, value: { publisher: env.PUBLISHER, seq, sentAt: Date.now() } });
+      await bus.publish(workerEnv.TOPIC, {
+        key: `key-${k}`,
+        value: { publisher: env.PUBLISHER, seq, sentAt: Date.now() },
+      });
     }
   }),
 );

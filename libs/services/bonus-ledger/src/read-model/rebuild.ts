@@ -14,7 +14,11 @@ export async function rebuildBonusReadModel(store: EventStore, readModel: Sqlite
   let after: Position | undefined;
   let applied = 0;
   for (;;) {
-    const page = await store.readAll({ maxCount: PAGE, filter: PLAYER_BONUS_FILTER, ...(after === undefined ? {} : { fromPosition: after }) });
+    const page = await store.readAll({
+      maxCount: PAGE,
+      filter: PLAYER_BONUS_FILTER,
+      ...(after === undefined ? {} : { fromPosition: after }),
+    });
     // One transaction per page: rows and checkpoint together, as the live projection writes them.
     await readModel.apply(page.map(projectionChange));
     applied += page.length;

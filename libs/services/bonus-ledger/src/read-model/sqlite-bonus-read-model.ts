@@ -6,7 +6,13 @@
  */
 import Database from 'better-sqlite3';
 import { bonusCallRecord, type BonusCallRecord } from '@reelstream/contracts';
-import type { BonusListFilter, BonusProjectionStore, BonusReadModel, ExpiryTarget, ProjectionChange } from '@reelstream/bonus-application';
+import type {
+  BonusListFilter,
+  BonusProjectionStore,
+  BonusReadModel,
+  ExpiryTarget,
+  ProjectionChange,
+} from '@reelstream/bonus-application';
 import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/eventstore-sqlite';
 import type { Position } from '@reelstream/ports';
 import { READ_MODEL_CHECKPOINT, READ_MODEL_DDL } from './schema.js';
@@ -38,14 +44,22 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
     db.exec(READ_MODEL_DDL);
     ensureCheckpointSchema(db);
     this.statements = {
-      byIssueId: db.prepare<[number, string], RecordRow>('SELECT record FROM bonus_calls WHERE issue_id = ? AND operator_id = ?'),
+      byIssueId: db.prepare<[number, string], RecordRow>(
+        'SELECT record FROM bonus_calls WHERE issue_id = ? AND operator_id = ?',
+      ),
       anyByIssueId: db.prepare<[number], RecordRow>('SELECT record FROM bonus_calls WHERE issue_id = ?'),
-      byPlatformId: db.prepare<[string, string], RecordRow>('SELECT record FROM bonus_calls WHERE operator_id = ? AND platform_id = ? ORDER BY issue_id DESC LIMIT 1'),
+      byPlatformId: db.prepare<[string, string], RecordRow>(
+        'SELECT record FROM bonus_calls WHERE operator_id = ? AND platform_id = ? ORDER BY issue_id DESC LIMIT 1',
+      ),
       activeOfPlayer: db.prepare<[string, string], RecordRow>(
         "SELECT record FROM bonus_calls WHERE operator_id = ? AND player_id = ? AND status = 'active' ORDER BY issue_id DESC LIMIT 1",
       ),
-      dueForExpiry: db.prepare<[number, number], RecordRow>("SELECT record FROM bonus_calls WHERE status = 'active' AND expire_at_ms <= ? ORDER BY expire_at_ms, issue_id LIMIT ?"),
-      nextExpiry: db.prepare<[], RecordRow>("SELECT record FROM bonus_calls WHERE status = 'active' ORDER BY expire_at_ms, issue_id LIMIT 1"),
+      dueForExpiry: db.prepare<[number, number], RecordRow>(
+        "SELECT record FROM bonus_calls WHERE status = 'active' AND expire_at_ms <= ? ORDER BY expire_at_ms, issue_id LIMIT ?",
+      ),
+      nextExpiry: db.prepare<[], RecordRow>(
+        "SELECT record FROM bonus_calls WHERE status = 'active' ORDER BY expire_at_ms, issue_id LIMIT 1",
+      ),
       upsert: db.prepare<[number, string, string, string, string, number, string]>(
         `INSERT INTO bonus_calls (issue_id, operator_id, platform_id, player_id, status, expire_at_ms, record) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (issue_id) DO UPDATE SET status = excluded.status, expire_at_ms = excluded.expire_at_ms, record = excluded.record`,
@@ -64,7 +78,15 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
         if (applied !== undefined && change.revision <= applied) continue;
         const currentRow = this.statements.anyByIssueId.get(change.issueId);
         const record = bonusCallRecord.parse(change.project(currentRow ? parseRecord(currentRow) : undefined));
-        this.statements.upsert.run(record.issueId, record.operatorId, record.platformId, record.playerId, record.status, Date.parse(record.expireAt), JSON.stringify(record));
+        this.statements.upsert.run(
+          record.issueId,
+          record.operatorId,
+          record.platformId,
+          record.playerId,
+          record.status,
+          Date.parse(record.expireAt),
+          JSON.stringify(record),
+        );
         this.statements.setStreamRevision.run(change.streamId, change.revision);
         written.push(record);
       }

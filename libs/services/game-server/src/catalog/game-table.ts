@@ -3,7 +3,14 @@
  * levels in the session's currency and the layout the page draws.
  */
 import type { GameLayout } from '@reelstream/contracts';
-import { findModel, offeredBetLevelsMinor, type Catalog, type CatalogGame, type GameModel, type Profile } from '@reelstream/game-domain';
+import {
+  findModel,
+  offeredBetLevelsMinor,
+  type Catalog,
+  type CatalogGame,
+  type GameModel,
+  type Profile,
+} from '@reelstream/game-domain';
 
 export interface TableGame {
   readonly game: CatalogGame;
@@ -43,5 +50,8 @@ export function layoutOf(model: GameModel, profile: Profile): GameLayout {
       paylines: model.paylines.map((line) => [...line]),
     };
   }
-  return { kind: 'instant', segments: model.profiles[profile].segments.map((segment) => segment.multiplierCoins / model.coinsPerBet) };
+  return {
+    kind: 'instant',
+    segments: model.profiles[profile].segments.map((segment) => segment.multiplierCoins / model.coinsPerBet),
+  };
 }

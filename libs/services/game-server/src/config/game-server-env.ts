@@ -24,14 +24,25 @@ export const gameServerEnv = z
     /** A round still open this long after it started is taken over by the resolver (the spin that started it gave up or crashed). */
     ROUND_RESOLVE_AFTER_MS: positiveInt(15_000),
     /** Play money of a demo session, in currency units. */
-    DEMO_BALANCE: z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be a positive number' }).default(1_000),
+    DEMO_BALANCE: z.coerce
+      .number({ error: 'must be a number' })
+      .positive({ error: 'must be a positive number' })
+      .default(1_000),
   })
   .superRefine((env, ctx) => {
     if (env.WALLET_TIMEOUT_MS <= BET_CALLBACK_LIMIT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['WALLET_TIMEOUT_MS'], message: `must be longer than the ${BET_CALLBACK_LIMIT_MS} ms bet callback limit, or every slow bet is reported as unanswered` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WALLET_TIMEOUT_MS'],
+        message: `must be longer than the ${BET_CALLBACK_LIMIT_MS} ms bet callback limit, or every slow bet is reported as unanswered`,
+      });
     }
     if (env.ROUND_RESOLVE_AFTER_MS <= env.WALLET_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['ROUND_RESOLVE_AFTER_MS'], message: 'must be longer than WALLET_TIMEOUT_MS, or the resolver races the spin that is still waiting' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROUND_RESOLVE_AFTER_MS'],
+        message: 'must be longer than WALLET_TIMEOUT_MS, or the resolver races the spin that is still waiting',
+      });
     }
   });
 export type GameServerEnv = z.output<typeof gameServerEnv>;

@@ -5,22 +5,34 @@ import { gameServerConfigOf, parseGameServerEnv } from './game-server-env.js';
 describe('the game-server environment (DESIGN §7)', () => {
   it('runs with no variable at all: port 8081, the repository catalog, waits longer than the 3 s bet limit', () => {
     const env = parseGameServerEnv({});
-    expect(gameServerConfigOf(env)).toEqual({ port: 8081, walletTimeoutMs: 5_000, ledgerTimeoutMs: 5_000, resolveAfterMs: 15_000, demoBalance: 1_000 });
+    expect(gameServerConfigOf(env)).toEqual({
+      port: 8081,
+      walletTimeoutMs: 5_000,
+      ledgerTimeoutMs: 5_000,
+      resolveAfterMs: 15_000,
+      demoBalance: 1_000,
+    });
     expect(env.CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
     expect(loadCatalogFile(env.CATALOG_FILE).games.length).toBeGreaterThan(0);
   });
 
   it('refuses a wallet timeout within the 3 s bet callback limit, naming the variable', () => {
     expect(() => parseGameServerEnv({ WALLET_TIMEOUT_MS: '3000' })).toThrow(ConfigError);
-    expect(() => parseGameServerEnv({ WALLET_TIMEOUT_MS: '3000' })).toThrow(/WALLET_TIMEOUT_MS: must be longer than the 3000 ms bet callback limit/);
+    expect(() => parseGameServerEnv({ WALLET_TIMEOUT_MS: '3000' })).toThrow(
+      /WALLET_TIMEOUT_MS: must be longer than the 3000 ms bet callback limit/,
+    );
   });
 
   it('refuses a resolver that would take rounds over while their spin still waits', () => {
-    expect(() => parseGameServerEnv({ WALLET_TIMEOUT_MS: '8000', ROUND_RESOLVE_AFTER_MS: '6000' })).toThrow(/ROUND_RESOLVE_AFTER_MS: must be longer than WALLET_TIMEOUT_MS/);
+    expect(() => parseGameServerEnv({ WALLET_TIMEOUT_MS: '8000', ROUND_RESOLVE_AFTER_MS: '6000' })).toThrow(
+      /ROUND_RESOLVE_AFTER_MS: must be longer than WALLET_TIMEOUT_MS/,
+    );
   });
 
   it('takes a port, a host and the demo balance', () => {
-    expect(gameServerConfigOf(parseGameServerEnv({ GAME_PORT: '0', GAME_HOST: '127.0.0.1', DEMO_BALANCE: '250.5' }))).toMatchObject({ port: 0, host: '127.0.0.1', demoBalance: 250.5 });
+    expect(
+      gameServerConfigOf(parseGameServerEnv({ GAME_PORT: '0', GAME_HOST: '127.0.0.1', DEMO_BALANCE: '250.5' })),
+    ).toMatchObject({ port: 0, host: '127.0.0.1', demoBalance: 250.5 });
     expect(() => parseGameServerEnv({ GAME_PORT: '70000' })).toThrow(/GAME_PORT/);
   });
 });

@@ -21,7 +21,13 @@ export function createGameServerApp(deps: RouteDeps & { logger: Logger }): Expre
     const started = performance.now();
     res.on('finish', () => {
       if (req.path === '/healthz' || req.path === '/readyz') return;
-      deps.logger.debug('http request', { method: req.method, path: loggedPath(req), status: res.statusCode, ms: Math.round(performance.now() - started), requestId: res.get('X-Request-Id') });
+      deps.logger.debug('http request', {
+        method: req.method,
+        path: loggedPath(req),
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+        requestId: res.get('X-Request-Id'),
+      });
     });
     next();
   });

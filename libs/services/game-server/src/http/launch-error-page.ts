@@ -6,19 +6,40 @@
 export type LaunchProblem = 'not_found' | 'expired';
 
 const TEXTS: Readonly<Record<string, Readonly<Record<LaunchProblem | 'back', string>>>> = {
-  en: { not_found: 'This game link is not valid. Please open the game again from the casino.', expired: 'This game session has expired. Please open the game again from the casino.', back: 'Back to the casino' },
-  ko: { not_found: '유효하지 않은 게임 링크입니다. 카지노에서 게임을 다시 열어 주세요.', expired: '게임 세션이 만료되었습니다. 카지노에서 게임을 다시 열어 주세요.', back: '카지노로 돌아가기' },
-  ja: { not_found: 'このゲームリンクは無効です。カジノからゲームをもう一度開いてください。', expired: 'ゲームセッションの有効期限が切れました。カジノからゲームをもう一度開いてください。', back: 'カジノに戻る' },
-  zh: { not_found: '此游戏链接无效。请从娱乐场重新打开游戏。', expired: '游戏会话已过期。请从娱乐场重新打开游戏。', back: '返回娱乐场' },
+  en: {
+    not_found: 'This game link is not valid. Please open the game again from the casino.',
+    expired: 'This game session has expired. Please open the game again from the casino.',
+    back: 'Back to the casino',
+  },
+  ko: {
+    not_found: '유효하지 않은 게임 링크입니다. 카지노에서 게임을 다시 열어 주세요.',
+    expired: '게임 세션이 만료되었습니다. 카지노에서 게임을 다시 열어 주세요.',
+    back: '카지노로 돌아가기',
+  },
+  ja: {
+    not_found: 'このゲームリンクは無効です。カジノからゲームをもう一度開いてください。',
+    expired: 'ゲームセッションの有効期限が切れました。カジノからゲームをもう一度開いてください。',
+    back: 'カジノに戻る',
+  },
+  zh: {
+    not_found: '此游戏链接无效。请从娱乐场重新打开游戏。',
+    expired: '游戏会话已过期。请从娱乐场重新打开游戏。',
+    back: '返回娱乐场',
+  },
 };
 
-const TITLES: Readonly<Record<LaunchProblem, string>> = { not_found: 'Game link not valid', expired: 'Game session expired' };
+const TITLES: Readonly<Record<LaunchProblem, string>> = {
+  not_found: 'Game link not valid',
+  expired: 'Game session expired',
+};
 
 export function launchErrorPage(problem: LaunchProblem, session?: { language: string; returnUrl: string }): string {
   const language = session ? (session.language.split('-')[0] ?? 'en') : undefined;
   const texts = language !== undefined && TEXTS[language] ? [TEXTS[language]] : Object.values(TEXTS);
   const lines = texts.map((text) => `<p>${escapeHtml(text[problem])}</p>`).join('\n      ');
-  const back = session ? `<a class="button" href="${escapeHtml(session.returnUrl)}" rel="noreferrer">${escapeHtml((texts[0] ?? TEXTS['en'])?.back ?? 'Back')}</a>` : '';
+  const back = session
+    ? `<a class="button" href="${escapeHtml(session.returnUrl)}" rel="noreferrer">${escapeHtml((texts[0] ?? TEXTS['en'])?.back ?? 'Back')}</a>`
+    : '';
   return `<!doctype html>
 <html lang="${escapeHtml(session?.language ?? 'en')}">
   <head>
@@ -41,5 +62,8 @@ export function launchErrorPage(problem: LaunchProblem, session?: { language: st
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  return text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 }

@@ -21,6 +21,9 @@ export function requestIdOf(res: Response): string {
 /** The route as logged: never the session token, which is the player's credential. */
 export function loggedPath(req: Request): string {
   const route: unknown = req.route;
-  const pattern = typeof route === 'object' && route !== null && typeof (route as { path?: unknown }).path === 'string' ? (route as { path: string }).path : undefined;
+  const pattern =
+    typeof route === 'object' && route !== null && typeof (route as { path?: unknown }).path === 'string'
+      ? (route as { path: string }).path
+      : undefined;
   return pattern ?? req.path.replace(/\/api\/sessions\/[^/]+/, '/api/sessions/:token');
 }

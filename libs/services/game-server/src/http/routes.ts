@@ -57,7 +57,8 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
     try {
       await deps.sessions.playable(token);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'SESSION_EXPIRED') return void res.status(410).type('html').send(launchErrorPage('expired', session));
+      if (error instanceof ApiError && error.code === 'SESSION_EXPIRED')
+        return void res.status(410).type('html').send(launchErrorPage('expired', session));
       throw error;
     }
     res.sendFile(resolve(PUBLIC_DIR, 'index.html'));

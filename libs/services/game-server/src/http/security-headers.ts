@@ -22,7 +22,8 @@ export function securityHeaders(): RequestHandler {
 
 /** `frameAncestors`: the origins that may frame the page; empty means any. */
 export function setContentSecurityPolicy(res: Response, frameAncestors: readonly string[]): void {
-  const ancestors = frameAncestors.length === 0 ? '*' : frameAncestors.map((origin) => new URL(origin).origin).join(' ');
+  const ancestors =
+    frameAncestors.length === 0 ? '*' : frameAncestors.map((origin) => new URL(origin).origin).join(' ');
   res.set(
     'Content-Security-Policy',
     [

@@ -13,10 +13,17 @@ export interface DemoRound {
   readonly balanceMinor: number;
 }
 
-export function playDemoRound(deps: RoundDeps, session: GameSession, game: { model: GameModel; profile: Profile }, betMinor: number): DemoRound {
-  if (deps.balances.demoBalance(session.token, session.currency) < betMinor) throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
+export function playDemoRound(
+  deps: RoundDeps,
+  session: GameSession,
+  game: { model: GameModel; profile: Profile },
+  betMinor: number,
+): DemoRound {
+  if (deps.balances.demoBalance(session.token, session.currency) < betMinor)
+    throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
   const outcome = playRound({ model: game.model, profile: game.profile, betMinor, rng: deps.rng });
   const balanceMinor = deps.balances.settleDemo(session.token, session.currency, betMinor, outcome.winMinor);
-  if (balanceMinor === undefined) throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
+  if (balanceMinor === undefined)
+    throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
   return { roundId: deps.ids.next(), outcome, balanceMinor };
 }

@@ -56,11 +56,23 @@ export async function playFreeSpin(
   // The session's currency goes along: the ledger refuses a bonus call of another one (D6 amended).
   const start = await deps.ledger.call(
     'StartFreeSpin',
-    { operatorId: session.operatorId, playerId: session.playerId, issueId: bonus.issueId, gameId: session.gameId, roundId, currency: session.currency },
+    {
+      operatorId: session.operatorId,
+      playerId: session.playerId,
+      issueId: bonus.issueId,
+      gameId: session.gameId,
+      roundId,
+      currency: session.currency,
+    },
     correlationId,
   );
   if (!start.ok) throw new ApiError(start.error.code, start.error.message);
-  const ticket: FreeRoundTicket = { issueId: bonus.issueId, roundId, baseBetAmountMinor: start.result.baseBetAmountMinor, winCapLeftMinor: start.result.winCapLeftMinor };
+  const ticket: FreeRoundTicket = {
+    issueId: bonus.issueId,
+    roundId,
+    baseBetAmountMinor: start.result.baseBetAmountMinor,
+    winCapLeftMinor: start.result.winCapLeftMinor,
+  };
   return deps.inFlight.hold(roundId, () => finishFreeRound(deps, session, game, ticket, correlationId));
 }
 
@@ -76,23 +88,54 @@ export async function finishFreeRound(
   const outcome = replayStored(started.outcome);
   const settled = await deps.ledger.call(
     'SettleFreeSpin',
-    { operatorId: started.operatorId, playerId: started.playerId, issueId: ticket.issueId, roundId: ticket.roundId, winMinor: outcome.winMinor },
+    {
+      operatorId: started.operatorId,
+      playerId: started.playerId,
+      issueId: ticket.issueId,
+      roundId: ticket.roundId,
+      winMinor: outcome.winMinor,
+    },
     correlationId,
   );
   if (!settled.ok) {
     if (FORFEITING.includes(settled.error.code)) {
-      await deps.rounds.finish(started, { type: 'RoundCanceled', data: { roundId: ticket.roundId, reason: `free_spin_refused:${settled.error.code}`, canceledAt: deps.clock.now().toISOString() } }, correlationId);
+      await deps.rounds.finish(
+        started,
+        {
+          type: 'RoundCanceled',
+          data: {
+            roundId: ticket.roundId,
+            reason: `free_spin_refused:${settled.error.code}`,
+            canceledAt: deps.clock.now().toISOString(),
+          },
+        },
+        correlationId,
+      );
     }
     throw new ApiError(settled.error.code, settled.error.message);
   }
   const { result } = settled;
   const expected = capWin(outcome.winMinor, ticket.winCapLeftMinor);
   if (expected.winMinor !== result.winMinor) {
-    deps.logger.error('the ledger credited another win than the game capped', { roundId: ticket.roundId, issueId: ticket.issueId, game: expected.winMinor, ledger: result.winMinor });
+    deps.logger.error('the ledger credited another win than the game capped', {
+      roundId: ticket.roundId,
+      issueId: ticket.issueId,
+      game: expected.winMinor,
+      ledger: result.winMinor,
+    });
   }
-  const end: RoundEnd = { type: 'RoundSettled', data: { roundId: ticket.roundId, outcome: storedRecord(outcome), winMinor: result.winMinor, settledAt: deps.clock.now().toISOString() } };
+  const end: RoundEnd = {
+    type: 'RoundSettled',
+    data: {
+      roundId: ticket.roundId,
+      outcome: storedRecord(outcome),
+      winMinor: result.winMinor,
+      settledAt: deps.clock.now().toISOString(),
+    },
+  };
   const history = await deps.rounds.finish(started, end, correlationId);
-  if (history.end === end) deps.balances.credit(started.operatorId, started.playerId, started.currency, result.winMinor);
+  if (history.end === end)
+    deps.balances.credit(started.operatorId, started.playerId, started.currency, result.winMinor);
   return {
     started,
     outcome,
@@ -112,7 +155,12 @@ async function startedRound(
 ): Promise<RoundStartedData> {
   const existing = await deps.rounds.load(ticket.roundId);
   if (existing) return existing.started;
-  const outcome = playRound({ model: game.model, profile: game.profile, betMinor: ticket.baseBetAmountMinor, rng: deps.rng });
+  const outcome = playRound({
+    model: game.model,
+    profile: game.profile,
+    betMinor: ticket.baseBetAmountMinor,
+    rng: deps.rng,
+  });
   const started: RoundStartedData = {
     roundId: ticket.roundId,
     sessionToken: owner.token,

@@ -14,7 +14,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'held-checkpoints-'));
   store = SqliteEventStore.open(join(dir, 'store.db'), { synchronous: 'NORMAL' });
   positions = [];
-  for (let i = 1; i <= 3; i++) positions.push((await store.append(`round-${i}`, [{ type: 'RoundStarted', data: {} }], { expectedRevision: 'no_stream' })).position);
+  for (let i = 1; i <= 3; i++)
+    positions.push(
+      (await store.append(`round-${i}`, [{ type: 'RoundStarted', data: {} }], { expectedRevision: 'no_stream' }))
+        .position,
+    );
 });
 
 afterAll(async () => {

@@ -14,7 +14,12 @@ export function outcomeView(outcome: RoundOutcome, currency: string): RoundOutco
   }
   const spin = (played: SlotSpin) => ({
     window: [...played.window],
-    lineWins: played.lineWins.map((line) => ({ line: line.line, symbol: line.symbol, count: line.count, win: money(line.coins * played.multiplier) })),
+    lineWins: played.lineWins.map((line) => ({
+      line: line.line,
+      symbol: line.symbol,
+      count: line.count,
+      win: money(line.coins * played.multiplier),
+    })),
     scatterCount: played.scatterCount,
     scatterWin: money(played.scatterWinCoins * played.multiplier),
     multiplier: played.multiplier,
@@ -24,6 +29,13 @@ export function outcomeView(outcome: RoundOutcome, currency: string): RoundOutco
   return {
     kind: 'slot',
     ...spin(outcome.base),
-    feature: bonus ? { awardedGames: bonus.awardedGames, multiplier: bonus.multiplier, spins: bonus.spins.map(spin), win: money(bonus.winCoins) } : null,
+    feature: bonus
+      ? {
+          awardedGames: bonus.awardedGames,
+          multiplier: bonus.multiplier,
+          spins: bonus.spins.map(spin),
+          win: money(bonus.winCoins),
+        }
+      : null,
   };
 }

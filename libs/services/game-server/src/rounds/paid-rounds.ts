@@ -26,14 +26,31 @@ export interface PaidRoundInput {
 }
 
 export type PaidRoundResult =
-  | { readonly status: 'settled'; readonly started: RoundStartedData; readonly outcome: RoundOutcome; readonly winMinor: number; readonly balanceMinor: number | undefined }
-  | { readonly status: 'canceled'; readonly started: RoundStartedData; readonly answer: WalletReply | undefined; readonly reason: string; readonly balanceMinor: number | undefined };
+  | {
+      readonly status: 'settled';
+      readonly started: RoundStartedData;
+      readonly outcome: RoundOutcome;
+      readonly winMinor: number;
+      readonly balanceMinor: number | undefined;
+    }
+  | {
+      readonly status: 'canceled';
+      readonly started: RoundStartedData;
+      readonly answer: WalletReply | undefined;
+      readonly reason: string;
+      readonly balanceMinor: number | undefined;
+    };
 
-export async function beginPaidRound(deps: RoundDeps, input: PaidRoundInput, correlationId: string): Promise<RoundStartedData> {
+export async function beginPaidRound(
+  deps: RoundDeps,
+  input: PaidRoundInput,
+  correlationId: string,
+): Promise<RoundStartedData> {
   const { session, model, profile, betMinor } = input;
   const roundId = deps.ids.next();
   const transactionId = deps.ids.next();
-  const preplayed = model.kind === 'instant' ? { outcome: storedRecord(playRound({ model, profile, betMinor, rng: deps.rng })) } : {};
+  const preplayed =
+    model.kind === 'instant' ? { outcome: storedRecord(playRound({ model, profile, betMinor, rng: deps.rng })) } : {};
   const started: RoundStartedData = {
     roundId,
     sessionToken: session.token,
@@ -72,13 +89,23 @@ export function stakeRequestOf(started: RoundStartedData): StakeRequest {
   if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
   const common = { transactionId: started.transactionId, ...paidRoundParties(started), requestedAt: started.startedAt };
   if (started.outcome !== undefined) {
-    return { command: 'betwin', ...common, betMinor: started.betMinor, winMinor: replayStored(started.outcome).winMinor };
+    return {
+      command: 'betwin',
+      ...common,
+      betMinor: started.betMinor,
+      winMinor: replayStored(started.outcome).winMinor,
+    };
   }
   return { command: 'bet', ...common, amountMinor: started.betMinor, isBonusBusy: started.isBonusBusy ?? false };
 }
 
 /** Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with. */
-export async function completePaidRound(deps: RoundDeps, started: RoundStartedData, answer: WalletReply, correlationId: string): Promise<PaidRoundResult> {
+export async function completePaidRound(
+  deps: RoundDeps,
+  started: RoundStartedData,
+  answer: WalletReply,
+  correlationId: string,
+): Promise<PaidRoundResult> {
   const { operatorId, playerId, currency } = started;
   if (answer.balanceMinor !== undefined) deps.balances.report(operatorId, playerId, currency, answer.balanceMinor);
   const now = deps.clock.now().toISOString();
@@ -87,10 +114,21 @@ export async function completePaidRound(deps: RoundDeps, started: RoundStartedDa
     const betwin = started.outcome !== undefined;
     const outcome = betwin
       ? replayStored(started.outcome)
-      : playRound({ model: modelOf(deps, started), profile: started.rtpProfile, betMinor: started.betMinor, rng: deps.rng });
+      : playRound({
+          model: modelOf(deps, started),
+          profile: started.rtpProfile,
+          betMinor: started.betMinor,
+          rng: deps.rng,
+        });
     end = {
       type: 'RoundSettled',
-      data: { roundId: started.roundId, outcome: storedRecord(outcome), winMinor: outcome.winMinor, settledAt: now, ...(betwin ? {} : { winTransactionId: deps.ids.next() }) },
+      data: {
+        roundId: started.roundId,
+        outcome: storedRecord(outcome),
+        winMinor: outcome.winMinor,
+        settledAt: now,
+        ...(betwin ? {} : { winTransactionId: deps.ids.next() }),
+      },
     };
   } else {
     const reason = `bet_rejected:${answer.statusCode}${answer.reason ? ` (${answer.reason})` : ''}`.slice(0, 1000);
@@ -99,7 +137,8 @@ export async function completePaidRound(deps: RoundDeps, started: RoundStartedDa
   const history = await deps.rounds.finish(started, end, correlationId);
   const ours = history.end === end;
   // A bet's win is credited by the dispatcher once the outbox sends it; a betwin's balance already includes it.
-  if (ours && history.end?.type === 'RoundSettled' && started.outcome === undefined) deps.balances.credit(operatorId, playerId, currency, history.end.data.winMinor);
+  if (ours && history.end?.type === 'RoundSettled' && started.outcome === undefined)
+    deps.balances.credit(operatorId, playerId, currency, history.end.data.winMinor);
   return resultOf(history, answer, deps.balances.lastKnown(operatorId, playerId, currency));
 }
 
@@ -109,12 +148,17 @@ export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {
   return model;
 }
 
-export function resultOf(history: RoundHistory, answer: WalletReply | undefined, balanceMinor: number | undefined): PaidRoundResult {
+export function resultOf(
+  history: RoundHistory,
+  answer: WalletReply | undefined,
+  balanceMinor: number | undefined,
+): PaidRoundResult {
   const { started, end } = history;
   if (end?.type === 'RoundSettled') {
     const outcome = replayStored(end.data.outcome);
     return { status: 'settled', started, outcome, winMinor: end.data.winMinor, balanceMinor };
   }
-  if (end?.type === 'RoundCanceled') return { status: 'canceled', started, answer, reason: end.data.reason, balanceMinor };
+  if (end?.type === 'RoundCanceled')
+    return { status: 'canceled', started, answer, reason: end.data.reason, balanceMinor };
   throw new Error(`round ${started.roundId} has no end yet`);
 }

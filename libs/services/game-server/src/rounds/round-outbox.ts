@@ -6,8 +6,25 @@
  * stays open too long to the resolver. The checkpoint is held before the earliest open round, so
  * a restart sees those rounds again.
  */
-import { Headers, parseStoredEvent, playerKey, streamPrefix, Topics, walletWinRequest, type RoundSettled } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner, type CheckpointStore, type Clock, type EventStore, type MessageBus, type Position, type RecordedEvent } from '@reelstream/ports';
+import {
+  Headers,
+  parseStoredEvent,
+  playerKey,
+  streamPrefix,
+  Topics,
+  walletWinRequest,
+  type RoundSettled,
+} from '@reelstream/contracts';
+import {
+  startCatchUp,
+  type CatchUpRunner,
+  type CheckpointStore,
+  type Clock,
+  type EventStore,
+  type MessageBus,
+  type Position,
+  type RecordedEvent,
+} from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { heldCheckpoints } from './held-checkpoints.js';
 import { paidRoundParties } from './paid-rounds.js';
@@ -113,14 +130,20 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
     filter: { streamPrefixes: [streamPrefix('round')] },
     handle,
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
-    onError: (error, event) => logger.error('round outbox failed; retrying', { error, streamId: event?.streamId, type: event?.type }),
+    onError: (error, event) =>
+      logger.error('round outbox failed; retrying', { error, streamId: event?.streamId, type: event?.type }),
   });
 
   const sweep = (): void => {
     const now = options.clock.now().getTime();
     for (const { started } of open.values()) {
       const { roundId } = started;
-      if (resolving.has(roundId) || options.isInFlight(roundId) || now - Date.parse(started.startedAt) < options.resolveAfterMs) continue;
+      if (
+        resolving.has(roundId) ||
+        options.isInFlight(roundId) ||
+        now - Date.parse(started.startedAt) < options.resolveAfterMs
+      )
+        continue;
       logger.info('resolving an open round', { roundId, kind: started.kind, startedAt: started.startedAt });
       const resolution = options
         .resolve(started)

@@ -29,16 +29,45 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       }
       const start = await deps.ledger.call(
         'StartFreeSpin',
-        { operatorId: started.operatorId, playerId: started.playerId, issueId: started.bonusId, gameId: started.gameId, roundId: started.roundId, currency: started.currency },
+        {
+          operatorId: started.operatorId,
+          playerId: started.playerId,
+          issueId: started.bonusId,
+          gameId: started.gameId,
+          roundId: started.roundId,
+          currency: started.currency,
+        },
         correlationId,
       );
       if (!start.ok) {
-        deps.logger.error('the ledger refuses to name the free spin of an open round; it stays open', { roundId: started.roundId, code: start.error.code, message: start.error.message });
+        deps.logger.error('the ledger refuses to name the free spin of an open round; it stays open', {
+          roundId: started.roundId,
+          code: start.error.code,
+          message: start.error.message,
+        });
         return 'pending';
       }
-      const owner = { token: started.sessionToken, operatorId: started.operatorId, playerId: started.playerId, providerId: started.providerId, gameId: started.gameId, currency: started.currency };
-      const ticket = { issueId: started.bonusId, roundId: started.roundId, baseBetAmountMinor: start.result.baseBetAmountMinor, winCapLeftMinor: start.result.winCapLeftMinor };
-      await finishFreeRound(deps, owner, { model: modelOf(deps, started), profile: started.rtpProfile }, ticket, correlationId);
+      const owner = {
+        token: started.sessionToken,
+        operatorId: started.operatorId,
+        playerId: started.playerId,
+        providerId: started.providerId,
+        gameId: started.gameId,
+        currency: started.currency,
+      };
+      const ticket = {
+        issueId: started.bonusId,
+        roundId: started.roundId,
+        baseBetAmountMinor: start.result.baseBetAmountMinor,
+        winCapLeftMinor: start.result.winCapLeftMinor,
+      };
+      await finishFreeRound(
+        deps,
+        owner,
+        { model: modelOf(deps, started), profile: started.rtpProfile },
+        ticket,
+        correlationId,
+      );
       return 'settled';
     } catch (error) {
       if (error instanceof WalletTimeoutError || error instanceof LedgerTimeoutError) return 'pending';

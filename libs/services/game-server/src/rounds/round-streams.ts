@@ -32,18 +32,27 @@ export class RoundStreams {
   ) {}
 
   async start(data: RoundStartedData, correlationId: string): Promise<void> {
-    await this.store.append(roundStream(data.roundId), [eventToAppend({ type: 'RoundStarted', data }, this.context(data, correlationId))], { expectedRevision: 'no_stream' });
+    await this.store.append(
+      roundStream(data.roundId),
+      [eventToAppend({ type: 'RoundStarted', data }, this.context(data, correlationId))],
+      { expectedRevision: 'no_stream' },
+    );
   }
 
   /** Appends the round's end, or returns the end another writer appended first. */
   async finish(started: RoundStartedData, end: RoundEnd, correlationId: string): Promise<RoundHistory> {
     try {
-      await this.store.append(roundStream(started.roundId), [eventToAppend(end, this.context(started, correlationId))], { expectedRevision: 0 });
+      await this.store.append(
+        roundStream(started.roundId),
+        [eventToAppend(end, this.context(started, correlationId))],
+        { expectedRevision: 0 },
+      );
       return { started, end };
     } catch (error) {
       if (!isWrongExpectedRevision(error)) throw error;
       const history = await this.load(started.roundId);
-      if (!history?.end) throw new RoundConflictError(`round ${started.roundId} moved on but has no end`, { cause: error });
+      if (!history?.end)
+        throw new RoundConflictError(`round ${started.roundId} moved on but has no end`, { cause: error });
       return history;
     }
   }
@@ -61,6 +70,11 @@ export class RoundStreams {
   }
 
   private context(round: RoundStartedData, correlationId: string) {
-    return { correlationId, causationId: correlationId, operatorId: round.operatorId, occurredAt: this.clock.now().toISOString() };
+    return {
+      correlationId,
+      causationId: correlationId,
+      operatorId: round.operatorId,
+      occurredAt: this.clock.now().toISOString(),
+    };
   }
 }

@@ -7,12 +7,18 @@ import { outcomeView } from './outcome-view.js';
 import { replayStored } from './round-record.js';
 import type { RoundStreams } from './round-streams.js';
 
-export async function roundView(rounds: RoundStreams, sessions: SessionRepository, token: string, roundId: number): Promise<PlayerRound> {
+export async function roundView(
+  rounds: RoundStreams,
+  sessions: SessionRepository,
+  token: string,
+  roundId: number,
+): Promise<PlayerRound> {
   const session = await sessions.find(token);
   if (!session) throw new ApiError('SESSION_NOT_FOUND');
   const history = await rounds.load(roundId);
   // Another player's round is a round this token cannot see: the same answer as no round at all.
-  if (!history || history.started.operatorId !== session.operatorId || history.started.playerId !== session.playerId) throw new ApiError('ROUND_NOT_FOUND');
+  if (!history || history.started.operatorId !== session.operatorId || history.started.playerId !== session.playerId)
+    throw new ApiError('ROUND_NOT_FOUND');
   const { started, end } = history;
   const money = (minor: number) => formatAmount(minor, started.currency);
   const settled = end?.type === 'RoundSettled' ? end.data : undefined;

@@ -45,9 +45,24 @@ describe('the wallet request of a started paid round', () => {
   });
 
   it('is a betwin carrying the win of the outcome recorded before it (the instant game)', () => {
-    const outcome = playRound({ model: 'lucky-wheel', profile: 'standard', betMinor: 100, rng: createSeededRng('wheel') });
-    const request = stakeRequestOf({ ...started, gameId: 203, providerId: 2, isBonusBusy: undefined, outcome: storedRecord(outcome) } as RoundStartedData);
-    expect(walletBetwinRequest.parse(request)).toMatchObject({ command: 'betwin', betMinor: 100, winMinor: outcome.winMinor });
+    const outcome = playRound({
+      model: 'lucky-wheel',
+      profile: 'standard',
+      betMinor: 100,
+      rng: createSeededRng('wheel'),
+    });
+    const request = stakeRequestOf({
+      ...started,
+      gameId: 203,
+      providerId: 2,
+      isBonusBusy: undefined,
+      outcome: storedRecord(outcome),
+    } as RoundStartedData);
+    expect(walletBetwinRequest.parse(request)).toMatchObject({
+      command: 'betwin',
+      betMinor: 100,
+      winMinor: outcome.winMinor,
+    });
   });
 
   it('refuses a paid round without a bet transaction', () => {
@@ -66,7 +81,8 @@ describe('the outcome as the page shows it', () => {
       const view = outcomeView(outcome, 'EUR');
       if (view.kind !== 'slot') throw new Error('expected a slot view');
       expect(view.window).toEqual(outcome.base.window);
-      const base = view.lineWins.reduce((sum, line) => sum + Math.round(line.win * 100), 0) + Math.round(view.scatterWin * 100);
+      const base =
+        view.lineWins.reduce((sum, line) => sum + Math.round(line.win * 100), 0) + Math.round(view.scatterWin * 100);
       expect(base).toBe(Math.round(view.win * 100));
       expect(Math.round(view.win * 100) + Math.round((view.feature?.win ?? 0) * 100)).toBe(outcome.winMinor);
       checked++;
@@ -75,9 +91,18 @@ describe('the outcome as the page shows it', () => {
   });
 
   it('shows the instant game’s segment and its multiplier of the bet', () => {
-    const outcome = playRound({ model: 'lucky-wheel', profile: 'standard', betMinor: 200, rng: createSeededRng('wheel-view') });
+    const outcome = playRound({
+      model: 'lucky-wheel',
+      profile: 'standard',
+      betMinor: 200,
+      rng: createSeededRng('wheel-view'),
+    });
     if (outcome.kind !== 'instant') throw new Error('expected an instant round');
-    expect(outcomeView(outcome, 'EUR')).toEqual({ kind: 'instant', segment: outcome.segment, multiplier: outcome.multiplierCoins / 10 });
+    expect(outcomeView(outcome, 'EUR')).toEqual({
+      kind: 'instant',
+      segment: outcome.segment,
+      multiplier: outcome.multiplierCoins / 10,
+    });
   });
 });
 

@@ -42,13 +42,19 @@ export class SpinService {
       throw new ApiError('FORBIDDEN', 'This game session belongs to another player.');
     }
     const game = this.gameOf(session);
-    return this.deps.locks.withLock(token, async () => (session.demo ? this.demoSpin(session, game, request) : this.realSpin(session, game, request, correlationId)));
+    return this.deps.locks.withLock(token, async () =>
+      session.demo ? this.demoSpin(session, game, request) : this.realSpin(session, game, request, correlationId),
+    );
   }
 
   private gameOf(session: GameSession): PlayedGame {
     const found = this.deps.table.find(session.gameId);
     if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
-    return { model: found.model, profile: profileForSession(session.isStreamer), betLevelsMinor: this.deps.table.betLevelsMinor(found.game, session.currency) };
+    return {
+      model: found.model,
+      profile: profileForSession(session.isStreamer),
+      betLevelsMinor: this.deps.table.betLevelsMinor(found.game, session.currency),
+    };
   }
 
   private demoSpin(session: GameSession, game: PlayedGame, request: SpinRequest): SpinResult {
@@ -56,10 +62,24 @@ export class SpinService {
     const betMinor = betOf(request, game, session.currency);
     const round = playDemoRound(this.deps.round, session, game, betMinor);
     const money = (minor: number) => formatAmount(minor, session.currency);
-    return { roundId: round.roundId, kind: 'demo', currency: session.currency, bet: money(betMinor), win: money(round.outcome.winMinor), balance: money(round.balanceMinor), outcome: outcomeView(round.outcome, session.currency), bonus: null };
+    return {
+      roundId: round.roundId,
+      kind: 'demo',
+      currency: session.currency,
+      bet: money(betMinor),
+      win: money(round.outcome.winMinor),
+      balance: money(round.balanceMinor),
+      outcome: outcomeView(round.outcome, session.currency),
+      bonus: null,
+    };
   }
 
-  private async realSpin(session: GameSession, game: PlayedGame, request: SpinRequest, correlationId: string): Promise<SpinResult> {
+  private async realSpin(
+    session: GameSession,
+    game: PlayedGame,
+    request: SpinRequest,
+    correlationId: string,
+  ): Promise<SpinResult> {
     const active = await activeBonusOf(this.deps.round.ledger, session, correlationId);
     const bonus = freeSpinBonusFor(active, session.gameId);
     if (request.issueId !== undefined && request.issueId !== bonus?.issueId) {
@@ -68,19 +88,40 @@ export class SpinService {
     // D6 amended: a bonus of another currency is not played here (nothing converts): spins are paid.
     if (bonus && !playableIn(bonus, session)) {
       if (request.issueId !== undefined) {
-        throw new ApiError('BONUS_CURRENCY_MISMATCH', undefined, [{ path: 'issueId', message: `bonus ${bonus.issueId} is in ${bonus.currency}; this session plays in ${session.currency}` }]);
+        throw new ApiError('BONUS_CURRENCY_MISMATCH', undefined, [
+          {
+            path: 'issueId',
+            message: `bonus ${bonus.issueId} is in ${bonus.currency}; this session plays in ${session.currency}`,
+          },
+        ]);
       }
     } else if (bonus) return this.freeSpin(session, game, bonus, correlationId);
-    return this.paidSpin(session, game, betOf(request, game, session.currency), active !== null && active.status === 'active', correlationId);
+    return this.paidSpin(
+      session,
+      game,
+      betOf(request, game, session.currency),
+      active !== null && active.status === 'active',
+      correlationId,
+    );
   }
 
-  private async freeSpin(session: GameSession, game: PlayedGame, bonus: { issueId: number; openRoundId: number | null }, correlationId: string): Promise<SpinResult> {
+  private async freeSpin(
+    session: GameSession,
+    game: PlayedGame,
+    bonus: { issueId: number; openRoundId: number | null },
+    correlationId: string,
+  ): Promise<SpinResult> {
     let played;
     try {
       played = await playFreeSpin(this.deps.round, session, game, bonus, correlationId);
     } catch (error) {
       if (error instanceof LedgerTimeoutError) {
-        throw new ApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.', undefined, { 'Retry-After': '2' });
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.',
+          undefined,
+          { 'Retry-After': '2' },
+        );
       }
       throw error;
     }
@@ -106,17 +147,33 @@ export class SpinService {
     };
   }
 
-  private async paidSpin(session: GameSession, game: PlayedGame, betMinor: number, isBonusBusy: boolean, correlationId: string): Promise<SpinResult> {
+  private async paidSpin(
+    session: GameSession,
+    game: PlayedGame,
+    betMinor: number,
+    isBonusBusy: boolean,
+    correlationId: string,
+  ): Promise<SpinResult> {
     const { round } = this.deps;
-    const started = await beginPaidRound(round, { session, model: game.model, profile: game.profile, betMinor, isBonusBusy }, correlationId);
+    const started = await beginPaidRound(
+      round,
+      { session, model: game.model, profile: game.profile, betMinor, isBonusBusy },
+      correlationId,
+    );
     const result = await round.inFlight.hold(started.roundId, async () => {
       let answer: WalletReply;
       try {
         answer = await round.wallet.stake(stakeRequestOf(started));
       } catch (error) {
         if (error instanceof WalletTimeoutError) {
-          round.logger.warn('bet not answered in time; the round is left to the resolver', { roundId: started.roundId, transactionId: started.transactionId, timeoutMs: error.timeoutMs });
-          throw new ApiError('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], { 'Retry-After': '5' });
+          round.logger.warn('bet not answered in time; the round is left to the resolver', {
+            roundId: started.roundId,
+            transactionId: started.transactionId,
+            timeoutMs: error.timeoutMs,
+          });
+          throw new ApiError('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], {
+            'Retry-After': '5',
+          });
         }
         throw error;
       }
@@ -125,7 +182,12 @@ export class SpinService {
     const money = (minor: number) => formatAmount(minor, session.currency);
     if (result.status === 'canceled') {
       // The operator's detail (an HTTP body, a socket error) is for the log; the player gets the status code only.
-      round.logger.warn('the operator wallet refused the bet; the round is canceled', { roundId: started.roundId, transactionId: started.transactionId, statusCode: result.answer?.statusCode, reason: result.reason });
+      round.logger.warn('the operator wallet refused the bet; the round is canceled', {
+        roundId: started.roundId,
+        transactionId: started.transactionId,
+        statusCode: result.answer?.statusCode,
+        reason: result.reason,
+      });
       throw refusalOf(result.answer?.statusCode);
     }
     return {
@@ -142,9 +204,17 @@ export class SpinService {
 }
 
 function betOf(request: SpinRequest, game: PlayedGame, currency: string): number {
-  if (request.bet === undefined) throw new ApiError('VALIDATION_FAILED', 'A paid spin needs a bet.', [{ path: 'bet', message: 'required for a paid spin' }]);
+  if (request.bet === undefined)
+    throw new ApiError('VALIDATION_FAILED', 'A paid spin needs a bet.', [
+      { path: 'bet', message: 'required for a paid spin' },
+    ]);
   const parsed = tryParseAmount(request.bet, currency);
-  if (!parsed.ok) throw new ApiError(parsed.error.code === 'AMOUNT_PRECISION' ? 'AMOUNT_PRECISION' : 'VALIDATION_FAILED', parsed.error.message, [{ path: 'bet', message: parsed.error.message }]);
+  if (!parsed.ok)
+    throw new ApiError(
+      parsed.error.code === 'AMOUNT_PRECISION' ? 'AMOUNT_PRECISION' : 'VALIDATION_FAILED',
+      parsed.error.message,
+      [{ path: 'bet', message: parsed.error.message }],
+    );
   if (!game.betLevelsMinor.includes(parsed.minor)) {
     const levels = game.betLevelsMinor.map((minor) => formatAmount(minor, currency)).join(', ');
     throw new ApiError('BET_NOT_ALLOWED', undefined, [{ path: 'bet', message: `must be one of ${levels}` }]);

@@ -6,24 +6,40 @@ import { LedgerTimeoutError, type BonusLedgerClient } from '@reelstream/bonus-cl
 import type { GameSession } from './session-repository.js';
 
 /** The player's active bonus call, whatever game it is for (D21 needs it for every bet). */
-export async function activeBonusOf(ledger: BonusLedgerClient, session: GameSession, correlationId: string): Promise<BonusCallRecord | null> {
+export async function activeBonusOf(
+  ledger: BonusLedgerClient,
+  session: GameSession,
+  correlationId: string,
+): Promise<BonusCallRecord | null> {
   let reply;
   try {
-    reply = await ledger.call('GetActiveBonus', { operatorId: session.operatorId, playerId: session.playerId }, correlationId);
+    reply = await ledger.call(
+      'GetActiveBonus',
+      { operatorId: session.operatorId, playerId: session.playerId },
+      correlationId,
+    );
   } catch (error) {
-    if (error instanceof LedgerTimeoutError) throw new ApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; try again in a moment.', undefined, { 'Retry-After': '2' });
+    if (error instanceof LedgerTimeoutError)
+      throw new ApiError(
+        'SERVICE_UNAVAILABLE',
+        'The bonus service did not answer in time; try again in a moment.',
+        undefined,
+        { 'Retry-After': '2' },
+      );
     throw error;
   }
   if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message);
   const bonus = reply.result.bonus;
   // D18 holds inside the ledger too; checked again because a free spin is paid by this answer.
-  if (bonus && (bonus.operatorId !== session.operatorId || bonus.playerId !== session.playerId)) throw new Error(`the ledger answered bonus ${bonus.issueId} of another player`);
+  if (bonus && (bonus.operatorId !== session.operatorId || bonus.playerId !== session.playerId))
+    throw new Error(`the ledger answered bonus ${bonus.issueId} of another player`);
   return bonus;
 }
 
 /** The active bonus when it gives free spins in this session's game (a spin still open counts). */
 export function freeSpinBonusFor(bonus: BonusCallRecord | null, gameId: number): BonusCallRecord | undefined {
-  if (!bonus || bonus.status !== 'active' || bonus.bonusType !== BonusTypes.freeSpin || !bonus.gameIds.includes(gameId)) return undefined;
+  if (!bonus || bonus.status !== 'active' || bonus.bonusType !== BonusTypes.freeSpin || !bonus.gameIds.includes(gameId))
+    return undefined;
   if (bonus.spinAmount === null || bonus.baseBetAmountMinor === null) return undefined;
   return (bonus.spinsLeft ?? 0) > 0 || bonus.openRoundId !== null ? bonus : undefined;
 }

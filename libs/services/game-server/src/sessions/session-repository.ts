@@ -45,7 +45,8 @@ export class SessionRepository {
   async playable(token: string): Promise<GameSession> {
     const session = await this.find(token);
     if (!session) throw new ApiError('SESSION_NOT_FOUND');
-    if (session.endedAt !== undefined || this.clock.now().getTime() >= Date.parse(session.expiresAt)) throw new ApiError('SESSION_EXPIRED');
+    if (session.endedAt !== undefined || this.clock.now().getTime() >= Date.parse(session.expiresAt))
+      throw new ApiError('SESSION_EXPIRED');
     return session;
   }
 

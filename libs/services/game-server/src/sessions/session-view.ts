@@ -22,8 +22,12 @@ export async function sessionView(deps: SessionViewDeps, token: string, correlat
   if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
   const { game, model } = found;
   const money = (minor: number) => formatAmount(minor, session.currency);
-  const bonus = session.demo ? undefined : freeSpinBonusFor(await activeBonusOf(deps.ledger, session, correlationId), session.gameId);
-  const balance = session.demo ? deps.balances.demoBalance(session.token, session.currency) : deps.balances.lastKnown(session.operatorId, session.playerId, session.currency);
+  const bonus = session.demo
+    ? undefined
+    : freeSpinBonusFor(await activeBonusOf(deps.ledger, session, correlationId), session.gameId);
+  const balance = session.demo
+    ? deps.balances.demoBalance(session.token, session.currency)
+    : deps.balances.lastKnown(session.operatorId, session.playerId, session.currency);
   return {
     playerId: session.playerId,
     game: { gameId: game.gameId, providerId: game.providerId, name: game.name, type: game.type },

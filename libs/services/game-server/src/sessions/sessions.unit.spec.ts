@@ -40,6 +40,10 @@ describe('the balance the page shows', () => {
     book.report('op', 'p1', 'EUR', 1);
     book.report('op', 'p2', 'EUR', 2);
     book.report('op', 'p3', 'EUR', 3);
-    expect([book.lastKnown('op', 'p1', 'EUR'), book.lastKnown('op', 'p2', 'EUR'), book.lastKnown('op', 'p3', 'EUR')]).toEqual([undefined, 2, 3]);
+    expect([
+      book.lastKnown('op', 'p1', 'EUR'),
+      book.lastKnown('op', 'p2', 'EUR'),
+      book.lastKnown('op', 'p3', 'EUR'),
+    ]).toEqual([undefined, 2, 3]);
   });
 });

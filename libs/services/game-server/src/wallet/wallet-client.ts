@@ -6,7 +6,15 @@
  * outcome is then unknown, and the round is resolved later by asking again with the same
  * transactionId, which the dispatcher answers from its record.
  */
-import { Headers, playerKey, Topics, walletReply, type WalletBetRequest, type WalletBetwinRequest, type WalletReply } from '@reelstream/contracts';
+import {
+  Headers,
+  playerKey,
+  Topics,
+  walletReply,
+  type WalletBetRequest,
+  type WalletBetwinRequest,
+  type WalletReply,
+} from '@reelstream/contracts';
 import { isRequestTimeout, type MessageBus } from '@reelstream/ports';
 
 export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
@@ -32,7 +40,11 @@ export class WalletClient {
     try {
       const reply = await this.bus.request(
         Topics.walletRequests,
-        { key: playerKey(request), value: request, headers: { [Headers.messageType]: request.command, [Headers.operatorId]: request.operatorId } },
+        {
+          key: playerKey(request),
+          value: request,
+          headers: { [Headers.messageType]: request.command, [Headers.operatorId]: request.operatorId },
+        },
         // One correlation id per transaction: a re-sent request is the same conversation, and a
         // late answer to the first sending settles the second just as well.
         { replyTopic: Topics.walletReplies, timeoutMs, correlationId: `wallet-tx-${request.transactionId}` },
@@ -44,7 +56,9 @@ export class WalletClient {
     }
     const answer = walletReply.parse(value);
     if (answer.transactionId !== request.transactionId) {
-      throw new Error(`the wallet-dispatcher answered transaction ${answer.transactionId} to a request for ${request.transactionId}`);
+      throw new Error(
+        `the wallet-dispatcher answered transaction ${answer.transactionId} to a request for ${request.transactionId}`,
+      );
     }
     return answer;
   }

@@ -9,11 +9,19 @@ export interface JsonResponse<Body = any> {
   text: string;
 }
 
-export async function call(method: string, url: string, options: { json?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+export async function call(
+  method: string,
+  url: string,
+  options: { json?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }) });
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
+  });
   const text = await response.text();
   let body: unknown = undefined;
   try {

@@ -8,7 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, Topics, walletRequestsMessage, type OperatorConfig, type WalletRequestsMessage } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  Topics,
+  walletRequestsMessage,
+  type OperatorConfig,
+  type WalletRequestsMessage,
+} from '@reelstream/contracts';
 import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
@@ -77,7 +83,11 @@ export class Stack {
   static async start(options: StackOptions = {}): Promise<Stack> {
     const dir = mkdtempSync(join(tmpdir(), 'game-server-test-'));
     const logs: string[] = [];
-    const logger = createLogger({ service: 'game-server-test', level: 'info', destination: { write: (line: string) => logs.push(line) } });
+    const logger = createLogger({
+      service: 'game-server-test',
+      level: 'info',
+      destination: { write: (line: string) => logs.push(line) },
+    });
     // NORMAL: these tests measure behaviour, not durability, and fsyncs would dominate them.
     const store = SqliteEventStore.open(join(dir, 'reelstream.db'), { synchronous: 'NORMAL' });
     const stack = new Stack(dir, store, new ShiftedClock(), logger, logs);
@@ -91,7 +101,11 @@ export class Stack {
   }
 
   private async bus(instanceId: string): Promise<SqliteMessageBus> {
-    const bus = await SqliteMessageBus.open(join(this.dir, 'reelstream.db'), { instanceId, synchronous: 'NORMAL', partitions: 4 });
+    const bus = await SqliteMessageBus.open(join(this.dir, 'reelstream.db'), {
+      instanceId,
+      synchronous: 'NORMAL',
+      partitions: 4,
+    });
     this.buses.push(bus);
     return bus;
   }
@@ -105,7 +119,15 @@ export class Stack {
 
     this.sandbox = await startOperatorSandbox(
       { operators: lookup, logger },
-      { port: 0, host: '127.0.0.1', databasePath: join(this.dir, 'sandbox.db'), autoCreateBalance: options.openingBalance ?? 100, synchronous: 'NORMAL', adminToken: undefined, latencyMs: 0 },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        databasePath: join(this.dir, 'sandbox.db'),
+        autoCreateBalance: options.openingBalance ?? 100,
+        synchronous: 'NORMAL',
+        adminToken: undefined,
+        latencyMs: 0,
+      },
     );
     const directory = new OperatorDirectory(
       parseOperatorsConfig([
@@ -148,13 +170,28 @@ export class Stack {
       { readModelFile: readModelPath(this.dir), healthPort: 0 },
     );
     this.dispatcher = await startWalletDispatcher(
-      { store, bus: await this.bus('wallet-dispatcher'), clock: systemClock, ids: new TimeOrderedIdGenerator(2), logger, operators: directory },
+      {
+        store,
+        bus: await this.bus('wallet-dispatcher'),
+        clock: systemClock,
+        ids: new TimeOrderedIdGenerator(2),
+        logger,
+        operators: directory,
+      },
       { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 16 },
     );
     await this.dispatcher.ready;
     this.gameServer = await this.startGameServer(options);
     this.gateway = await startGateway(
-      { bus: await this.bus('gateway'), store, operators: directory, catalog: loadGatewayCatalog(), clock: systemClock, ids: new TimeOrderedIdGenerator(4), logger },
+      {
+        bus: await this.bus('gateway'),
+        store,
+        operators: directory,
+        catalog: loadGatewayCatalog(),
+        clock: systemClock,
+        ids: new TimeOrderedIdGenerator(4),
+        logger,
+      },
       {
         port: 0,
         host: '127.0.0.1',
@@ -168,7 +205,10 @@ export class Stack {
   }
 
   /** A game-server on this stack's back ends (a second one simulates a restart after `stopGameServer`). */
-  async startGameServer(options: StackOptions = {}, instanceId = `game-server-${this.buses.length}`): Promise<GameServer> {
+  async startGameServer(
+    options: StackOptions = {},
+    instanceId = `game-server-${this.buses.length}`,
+  ): Promise<GameServer> {
     return startGameServer(
       {
         store: options.beforeGameServerAppend ? gatedStore(this.store, options.beforeGameServerAppend) : this.store,
@@ -181,12 +221,25 @@ export class Stack {
         operators: this.operators,
         ...(options.rng ? { rng: options.rng } : {}),
       },
-      { port: 0, host: '127.0.0.1', walletTimeoutMs: 5_000, ledgerTimeoutMs: 5_000, resolveAfterMs: 15_000, resolveIntervalMs: 100, demoBalance: 1_000, ...options.gameServer },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        walletTimeoutMs: 5_000,
+        ledgerTimeoutMs: 5_000,
+        resolveAfterMs: 15_000,
+        resolveIntervalMs: 100,
+        demoBalance: 1_000,
+        ...options.gameServer,
+      },
     );
   }
 
   /** POST /v1/game/launch through the gateway; the launch URL's token. */
-  async launch(playerId: string, gameId: number, extra: { language?: string; isStreamer?: boolean; providerId?: number; currency?: string } = {}): Promise<{ url: string; token: string }> {
+  async launch(
+    playerId: string,
+    gameId: number,
+    extra: { language?: string; isStreamer?: boolean; providerId?: number; currency?: string } = {},
+  ): Promise<{ url: string; token: string }> {
     const providerId = extra.providerId ?? (gameId >= 200 ? 2 : 1);
     const response = await call('POST', `${this.gateway.url}/v1/game/launch`, {
       token: API_TOKEN,
@@ -209,7 +262,8 @@ export class Stack {
 
   /** POST /v1/bonus-call/register through the gateway; the issueId. */
   async registerFreeSpins(bonus: FreeSpinBonus): Promise<number> {
-    const expireAt = bonus.expireAt ?? new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const expireAt =
+      bonus.expireAt ?? new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const response = await call('POST', `${this.gateway.url}/v1/bonus-call/register`, {
       token: API_TOKEN,
       json: {
@@ -252,7 +306,8 @@ export class Stack {
   }
 
   balanceMinor(playerId: string, currency = 'EUR'): number | undefined {
-    return this.sandbox.views.accounts(OPERATOR_ID, playerId).find((account) => account.currency === currency)?.balanceMinor;
+    return this.sandbox.views.accounts(OPERATOR_ID, playerId).find((account) => account.currency === currency)
+      ?.balanceMinor;
   }
 
   /** The sandbox's ledger for the player: what the operator's wallet actually applied. */
@@ -282,7 +337,10 @@ export class Stack {
 }
 
 /** The same store, each append awaiting `before` first (only the game-server gets it). */
-function gatedStore(store: EventStore, before: (streamId: string, events: readonly EventToAppend[]) => Promise<void>): EventStore {
+function gatedStore(
+  store: EventStore,
+  before: (streamId: string, events: readonly EventToAppend[]) => Promise<void>,
+): EventStore {
   return new Proxy(store, {
     get(target, property) {
       if (property === 'append') {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOperatorsConfig, registerBonusCallData, registerBonusCallRequest, type OperatorConfig, type OperatorConfigInput } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  registerBonusCallData,
+  registerBonusCallRequest,
+  type OperatorConfig,
+  type OperatorConfigInput,
+} from '@reelstream/contracts';
 import { CatalogView } from '../catalog/catalog-view.js';
 import { loadCatalogFile } from '@reelstream/config';
 import { ApiError } from '@reelstream/http';
@@ -10,7 +16,15 @@ const NOW = new Date('2026-05-01T00:00:00.000Z');
 
 function operator(overrides: Partial<OperatorConfigInput> = {}): OperatorConfig {
   const [parsed] = parseOperatorsConfig([
-    { id: 'op', name: 'Op', apiToken: 'token-0123456789abcdef', callbackUrl: 'https://op.example/wallet', signingSecret: 'secret-0123456789abcdef', currency: 'EUR', ...overrides },
+    {
+      id: 'op',
+      name: 'Op',
+      apiToken: 'token-0123456789abcdef',
+      callbackUrl: 'https://op.example/wallet',
+      signingSecret: 'secret-0123456789abcdef',
+      currency: 'EUR',
+      ...overrides,
+    },
   ]);
   return parsed as OperatorConfig;
 }
@@ -44,7 +58,15 @@ describe('toRegisterCommandData', () => {
   it('builds a RegisterBonusCall that the contract accepts', () => {
     const data = command(body);
     expect(registerBonusCallData.parse(data)).toEqual(data);
-    expect(data).toMatchObject({ operatorId: 'op', currency: 'EUR', callAmountMinor: 5_000, spinAmount: 10, baseBetAmountMinor: 20, gameIds: [101, 102], expireAt: '2026-06-30T23:59:59.000Z' });
+    expect(data).toMatchObject({
+      operatorId: 'op',
+      currency: 'EUR',
+      callAmountMinor: 5_000,
+      spinAmount: 10,
+      baseBetAmountMinor: 20,
+      gameIds: [101, 102],
+      expireAt: '2026-06-30T23:59:59.000Z',
+    });
   });
 
   describe('amounts in the operator currency (D6)', () => {
@@ -57,7 +79,10 @@ describe('toRegisterCommandData', () => {
     ])('converts %s %d to %d minor units', (currency, callAmount, minor) => {
       // A Regular Bonus Call: its amount is not tied to a bet level.
       const { metaData: _ignored, ...regular } = body;
-      expect(command({ ...regular, bonusType: 2, callAmount }, operator({ currency, features: { regularBonusCall: true } })).callAmountMinor).toBe(minor);
+      expect(
+        command({ ...regular, bonusType: 2, callAmount }, operator({ currency, features: { regularBonusCall: true } }))
+          .callAmountMinor,
+      ).toBe(minor);
     });
 
     it.each([
@@ -67,7 +92,10 @@ describe('toRegisterCommandData', () => {
       ['JPY', 0.5, 'callAmount'],
       ['BHD', 1.2345, 'callAmount'],
     ])('refuses %s %d with 400 AMOUNT_PRECISION on %s', (currency, callAmount, path) => {
-      const error = refusal({ ...body, callAmount, metaData: { spinAmount: 1, baseBetAmount: 1 } }, operator({ currency }));
+      const error = refusal(
+        { ...body, callAmount, metaData: { spinAmount: 1, baseBetAmount: 1 } },
+        operator({ currency }),
+      );
       expect(error.code).toBe('AMOUNT_PRECISION');
       expect(error.status).toBe(400);
       expect(error.details?.map((detail) => detail.path)).toEqual([path]);
@@ -118,18 +146,25 @@ describe('toRegisterCommandData', () => {
     });
   });
 
-  describe('bonus terms (issue 10): currency, bet levels, limits — the decider\'s own rules', () => {
+  describe("bonus terms (issue 10): currency, bet levels, limits — the decider's own rules", () => {
     const twoCurrencies = operator({ currencies: ['EUR', 'KRW'], limits: { KRW: { maxCallAmount: 100_000 } } });
 
     it('takes the currency of the request, converts in it and reads the levels of that currency', () => {
-      const data = command({ ...body, currency: 'KRW', callAmount: 50_000, metaData: { spinAmount: 10, baseBetAmount: 200 } }, twoCurrencies);
+      const data = command(
+        { ...body, currency: 'KRW', callAmount: 50_000, metaData: { spinAmount: 10, baseBetAmount: 200 } },
+        twoCurrencies,
+      );
       expect(data).toMatchObject({ currency: 'KRW', callAmountMinor: 50_000, baseBetAmountMinor: 200 });
       expect(command(body, twoCurrencies).currency).toBe('EUR');
     });
 
     it('refuses a currency the operator does not allow with 422 CURRENCY_NOT_ALLOWED', () => {
       const error = refusal({ ...body, currency: 'KRW' });
-      expect([error.code, error.status, error.details]).toEqual(['CURRENCY_NOT_ALLOWED', 422, [{ path: 'currency', message: 'must be one of EUR' }]]);
+      expect([error.code, error.status, error.details]).toEqual([
+        'CURRENCY_NOT_ALLOWED',
+        422,
+        [{ path: 'currency', message: 'must be one of EUR' }],
+      ]);
     });
 
     it('refuses a base bet that is not a level of every game with 422 BET_LEVEL_NOT_AVAILABLE, listing the levels', () => {
@@ -139,19 +174,39 @@ describe('toRegisterCommandData', () => {
         { path: 'metaData.baseBetAmount', message: 'game 103 offers 0.25, 0.5, 1, 2.5, 5, 10 EUR' },
         { path: 'metaData.baseBetAmount', message: 'levels every game of the bonus offers: 1, 10 EUR' },
       ]);
-      expect(refusal({ ...body, metaData: { spinAmount: 10, baseBetAmount: 0.3 } }).code).toBe('BET_LEVEL_NOT_AVAILABLE');
+      expect(refusal({ ...body, metaData: { spinAmount: 10, baseBetAmount: 0.3 } }).code).toBe(
+        'BET_LEVEL_NOT_AVAILABLE',
+      );
       // 0.2 is a EUR level, not a KRW one: the levels are those of the bonus currency.
-      expect(refusal({ ...body, currency: 'KRW', callAmount: 1_000, metaData: { spinAmount: 10, baseBetAmount: 20 } }, twoCurrencies).code).toBe('BET_LEVEL_NOT_AVAILABLE');
+      expect(
+        refusal(
+          { ...body, currency: 'KRW', callAmount: 1_000, metaData: { spinAmount: 10, baseBetAmount: 20 } },
+          twoCurrencies,
+        ).code,
+      ).toBe('BET_LEVEL_NOT_AVAILABLE');
     });
 
     it('refuses amounts above the operator limits of the bonus currency with 422 naming the limit', () => {
-      const over = refusal({ ...body, currency: 'KRW', callAmount: 100_001, metaData: { spinAmount: 10, baseBetAmount: 200 } }, twoCurrencies);
-      expect([over.code, over.status, over.details]).toEqual(['CALL_AMOUNT_LIMIT_EXCEEDED', 422, [{ path: 'callAmount', message: 'at most 100000 KRW (limits.KRW.maxCallAmount)' }]]);
+      const over = refusal(
+        { ...body, currency: 'KRW', callAmount: 100_001, metaData: { spinAmount: 10, baseBetAmount: 200 } },
+        twoCurrencies,
+      );
+      expect([over.code, over.status, over.details]).toEqual([
+        'CALL_AMOUNT_LIMIT_EXCEEDED',
+        422,
+        [{ path: 'callAmount', message: 'at most 100000 KRW (limits.KRW.maxCallAmount)' }],
+      ]);
       // The default for EUR: 1,000 × the highest level (10 EUR) of the games.
       expect(command({ ...body, callAmount: 10_000 }, twoCurrencies).callAmountMinor).toBe(1_000_000);
       expect(refusal({ ...body, callAmount: 10_000.01 }, twoCurrencies).code).toBe('CALL_AMOUNT_LIMIT_EXCEEDED');
-      const bet = refusal({ ...body, metaData: { spinAmount: 10, baseBetAmount: 2 } }, operator({ limits: { EUR: { maxBaseBetAmount: 1 } } }));
-      expect([bet.code, bet.details]).toEqual(['BASE_BET_LIMIT_EXCEEDED', [{ path: 'metaData.baseBetAmount', message: 'at most 1 EUR (limits.EUR.maxBaseBetAmount)' }]]);
+      const bet = refusal(
+        { ...body, metaData: { spinAmount: 10, baseBetAmount: 2 } },
+        operator({ limits: { EUR: { maxBaseBetAmount: 1 } } }),
+      );
+      expect([bet.code, bet.details]).toEqual([
+        'BASE_BET_LIMIT_EXCEEDED',
+        [{ path: 'metaData.baseBetAmount', message: 'at most 1 EUR (limits.EUR.maxBaseBetAmount)' }],
+      ]);
     });
   });
 
@@ -169,8 +224,12 @@ describe('toRegisterCommandData', () => {
     });
 
     it("judges the past in the operator's zone: 08:00 in Seoul is already gone at 00:00 UTC", () => {
-      expect(refusal({ ...body, expireAt: '2026-05-01 08:59:59' }, operator({ timeZone: 'Asia/Seoul' })).code).toBe('EXPIRE_AT_IN_PAST');
-      expect(command({ ...body, expireAt: '2026-05-01 09:00:01' }, operator({ timeZone: 'Asia/Seoul' })).expireAt).toBe('2026-05-01T00:00:01.000Z');
+      expect(refusal({ ...body, expireAt: '2026-05-01 08:59:59' }, operator({ timeZone: 'Asia/Seoul' })).code).toBe(
+        'EXPIRE_AT_IN_PAST',
+      );
+      expect(command({ ...body, expireAt: '2026-05-01 09:00:01' }, operator({ timeZone: 'Asia/Seoul' })).expireAt).toBe(
+        '2026-05-01T00:00:01.000Z',
+      );
     });
 
     it('refuses a time the clocks skip with 422 EXPIRE_AT_NOT_IN_ZONE, and takes the earlier of a repeated one', () => {

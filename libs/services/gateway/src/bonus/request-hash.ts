@@ -10,5 +10,7 @@ import { canonicalJson, type RegisterBonusCallRequest } from '@reelstream/contra
  */
 export function registrationRequestHash(request: RegisterBonusCallRequest): string {
   const normalised = { ...request, gameIds: [...request.gameIds].sort((a, b) => a - b) };
-  return createHash('sha256').update(`register-bonus-call/v1\n${canonicalJson(normalised)}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`register-bonus-call/v1\n${canonicalJson(normalised)}`, 'utf8')
+    .digest('hex');
 }

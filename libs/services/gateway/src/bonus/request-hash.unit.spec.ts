@@ -2,7 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { freeSpinMetaData, registerBonusCallRequest } from '@reelstream/contracts';
 import { registrationRequestHash } from './request-hash.js';
 
-const body = { platformId: 'p-1', providerId: 1, gameId: [101, 102], playerId: 'player_1', bonusType: 1, callAmount: 50, currency: 'EUR', expireAt: '2026-06-30 23:59:59', metaData: { spinAmount: 10, baseBetAmount: 0.2 } };
+const body = {
+  platformId: 'p-1',
+  providerId: 1,
+  gameId: [101, 102],
+  playerId: 'player_1',
+  bonusType: 1,
+  callAmount: 50,
+  currency: 'EUR',
+  expireAt: '2026-06-30 23:59:59',
+  metaData: { spinAmount: 10, baseBetAmount: 0.2 },
+};
 const hashOf = (input: Record<string, unknown>) => registrationRequestHash(registerBonusCallRequest.parse(input));
 
 describe('registrationRequestHash (D17)', () => {
@@ -14,7 +24,9 @@ describe('registrationRequestHash (D17)', () => {
     expect(hashOf({ ...body, bonusType: 'FREESPIN' })).toBe(reference);
     expect(hashOf({ ...body, gameId: [102, 101] })).toBe(reference);
     const { metaData: _metaData, ...withoutMetaData } = rest;
-    expect(hashOf({ metaData: { baseBetAmount: 0.2, spinAmount: 10 }, ...withoutMetaData, platformId })).toBe(reference);
+    expect(hashOf({ metaData: { baseBetAmount: 0.2, spinAmount: 10 }, ...withoutMetaData, platformId })).toBe(
+      reference,
+    );
     expect(hashOf({ ...body, callAmount: 50.0 })).toBe(reference);
   });
 
@@ -22,7 +34,10 @@ describe('registrationRequestHash (D17)', () => {
    * One change per field of the request, nested fields by their path. The list of fields comes
    * from the schema itself (below), so a field added to the request without a row here fails.
    */
-  const changes: Record<string, (reference: typeof body) => Record<string, unknown> | [Record<string, unknown>, Record<string, unknown>]> = {
+  const changes: Record<
+    string,
+    (reference: typeof body) => Record<string, unknown> | [Record<string, unknown>, Record<string, unknown>]
+  > = {
     platformId: (reference) => ({ ...reference, platformId: 'p-2' }),
     issueId: ({ platformId: _platformId, ...reference }) => ({ ...reference, issueId: 'p-2' }),
     providerId: (reference) => ({ ...reference, providerId: 2 }),
@@ -35,12 +50,21 @@ describe('registrationRequestHash (D17)', () => {
     // Only a Regular Bonus Call may go without it: compare two of those.
     metaData: (reference) => {
       const { metaData: _metaData, ...without } = reference;
-      return [{ ...reference, bonusType: 2 }, { ...without, bonusType: 2 }];
+      return [
+        { ...reference, bonusType: 2 },
+        { ...without, bonusType: 2 },
+      ];
     },
     'metaData.spinAmount': (reference) => ({ ...reference, metaData: { ...reference.metaData, spinAmount: 11 } }),
-    'metaData.baseBetAmount': (reference) => ({ ...reference, metaData: { ...reference.metaData, baseBetAmount: 0.4 } }),
+    'metaData.baseBetAmount': (reference) => ({
+      ...reference,
+      metaData: { ...reference.metaData, baseBetAmount: 0.4 },
+    }),
   };
-  const schemaFields = [...Object.keys(registerBonusCallRequest.in.shape), ...Object.keys(freeSpinMetaData.shape).map((key) => `metaData.${key}`)];
+  const schemaFields = [
+    ...Object.keys(registerBonusCallRequest.in.shape),
+    ...Object.keys(freeSpinMetaData.shape).map((key) => `metaData.${key}`),
+  ];
 
   it('has a change for every field of the request schema, and none for a field it lacks', () => {
     expect(Object.keys(changes).sort()).toEqual([...schemaFields].sort());

@@ -14,7 +14,9 @@ export class CatalogView {
   private readonly gamesByCurrency = new Map<string, readonly Game[]>();
 
   constructor(readonly catalog: Catalog) {
-    this.providerList = catalog.providers.map((provider) => providerSchema.parse({ providerId: provider.providerId, name: provider.name }));
+    this.providerList = catalog.providers.map((provider) =>
+      providerSchema.parse({ providerId: provider.providerId, name: provider.name }),
+    );
     this.providersById = new Map(this.providerList.map((provider) => [provider.providerId, provider]));
     this.gamesById = new Map(catalog.games.map((game) => [game.gameId, game]));
   }

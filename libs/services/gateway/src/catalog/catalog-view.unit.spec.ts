@@ -9,7 +9,9 @@ const view = new CatalogView(catalog);
 
 describe('CatalogView', () => {
   it('lists the providers in the API shape', () => {
-    expect(listProvidersResponse.parse(ok(view.providers())).data).toEqual(catalog.providers.map(({ providerId, name }) => ({ providerId, name })));
+    expect(listProvidersResponse.parse(ok(view.providers())).data).toEqual(
+      catalog.providers.map(({ providerId, name }) => ({ providerId, name })),
+    );
   });
 
   it('shows RTP in percent without binary noise and bet levels in the caller currency', () => {
@@ -18,7 +20,9 @@ describe('CatalogView', () => {
     const dragonPearl = games.find((game) => game.gameId === 102);
     expect(dragonPearl?.rtp).toBe(96.5);
     expect(dragonPearl?.betLevels).toEqual([0.2, 0.4, 1, 2, 4, 10]);
-    expect(view.games('KRW').find((game) => game.gameId === 102)?.betLevels).toEqual([200, 400, 1000, 2000, 4000, 10000]);
+    expect(view.games('KRW').find((game) => game.gameId === 102)?.betLevels).toEqual([
+      200, 400, 1000, 2000, 4000, 10000,
+    ]);
   });
 
   it('filters by provider, and an unknown provider has no games', () => {
@@ -30,7 +34,9 @@ describe('CatalogView', () => {
   it('leaves out a game whose bet levels the currency cannot express', () => {
     const narrow: Catalog = {
       ...catalog,
-      games: catalog.games.map((game) => (game.gameId === 101 ? { ...game, betLevels: { default: [0.2, 0.5] } } : game)),
+      games: catalog.games.map((game) =>
+        game.gameId === 101 ? { ...game, betLevels: { default: [0.2, 0.5] } } : game,
+      ),
     };
     const narrowView = new CatalogView(narrow);
     expect(narrowView.games('ISK').some((game) => game.gameId === 101)).toBe(false);

@@ -19,7 +19,10 @@ export const duration = (fallbackMs: number) =>
     .transform((text, ctx) => {
       const ms = parseDurationMs(text);
       if (ms === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'must be a positive duration: seconds (14400) or a number with a unit ms, s, m, h or d (4h)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a positive duration: seconds (14400) or a number with a unit ms, s, m, h or d (4h)',
+        });
         return z.NEVER;
       }
       return ms;

@@ -4,7 +4,18 @@
  */
 import { httpUrl } from '@reelstream/contracts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';
-import { catalogFile, demoOperators, listenHost, loadOperators, parseEnv, platformEnvShape, port, positiveInt, type Env, type LoadedOperators } from '@reelstream/config';
+import {
+  catalogFile,
+  demoOperators,
+  listenHost,
+  loadOperators,
+  parseEnv,
+  platformEnvShape,
+  port,
+  positiveInt,
+  type Env,
+  type LoadedOperators,
+} from '@reelstream/config';
 import * as z from 'zod';
 import { duration } from './duration.js';
 
@@ -20,7 +31,9 @@ export const gatewayEnv = z.object({
   SANDBOX_PORT: port(8082),
   /** `{launch_host}` of launch URLs; `http://localhost:${GAME_PORT}` when unset. */
   LAUNCH_BASE_URL: httpUrl
-    .refine((url) => !url.includes('?') && !url.includes('#'), { error: 'must be a base URL without query or fragment' })
+    .refine((url) => !url.includes('?') && !url.includes('#'), {
+      error: 'must be a base URL without query or fragment',
+    })
     .optional(),
   /** How long a launch session lives: seconds, or a number with a unit (`4h`, `30m`). */
   SESSION_TTL: duration(DEFAULT_SESSION_TTL_MS),

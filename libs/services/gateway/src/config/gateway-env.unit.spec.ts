@@ -14,7 +14,9 @@ describe('parseDurationMs', () => {
     ['1d', 86_400_000],
   ])('reads %s as %i ms', (text, ms) => expect(parseDurationMs(text)).toBe(ms));
 
-  it.each(['', '0', '-5', '4 hours', '1.5h', 'h', '04h'])('refuses %j', (text) => expect(parseDurationMs(text)).toBeUndefined());
+  it.each(['', '0', '-5', '4 hours', '1.5h', 'h', '04h'])('refuses %j', (text) =>
+    expect(parseDurationMs(text)).toBeUndefined(),
+  );
 });
 
 describe('gateway environment', () => {
@@ -33,14 +35,31 @@ describe('gateway environment', () => {
 
   it('derives the launch host from GAME_PORT and takes LAUNCH_BASE_URL without its trailing slash', () => {
     expect(gatewayConfigOf(parseGatewayEnv({ GAME_PORT: '9001' })).launchBaseUrl).toBe('http://localhost:9001');
-    expect(gatewayConfigOf(parseGatewayEnv({ LAUNCH_BASE_URL: 'https://play.example.com/' })).launchBaseUrl).toBe('https://play.example.com');
+    expect(gatewayConfigOf(parseGatewayEnv({ LAUNCH_BASE_URL: 'https://play.example.com/' })).launchBaseUrl).toBe(
+      'https://play.example.com',
+    );
   });
 
   it('reads every setting', () => {
     const config = gatewayConfigOf(
-      parseGatewayEnv({ GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', SESSION_TTL: '30m', LEDGER_TIMEOUT_MS: '750', RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '9', BODY_LIMIT_BYTES: '4096' }),
+      parseGatewayEnv({
+        GATEWAY_PORT: '0',
+        GATEWAY_HOST: '127.0.0.1',
+        SESSION_TTL: '30m',
+        LEDGER_TIMEOUT_MS: '750',
+        RATE_LIMIT_PER_SECOND: '5',
+        RATE_LIMIT_BURST: '9',
+        BODY_LIMIT_BYTES: '4096',
+      }),
     );
-    expect(config).toMatchObject({ port: 0, host: '127.0.0.1', sessionTtlMs: 1_800_000, ledgerTimeoutMs: 750, rateLimit: { perSecond: 5, burst: 9 }, bodyLimitBytes: 4096 });
+    expect(config).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+      sessionTtlMs: 1_800_000,
+      ledgerTimeoutMs: 750,
+      rateLimit: { perSecond: 5, burst: 9 },
+      bodyLimitBytes: 4096,
+    });
   });
 
   it.each([
@@ -63,7 +82,16 @@ describe('gateway environment', () => {
   });
 
   it('takes OPERATORS_JSON, and refuses it together with OPERATORS_FILE', () => {
-    const operators = JSON.stringify([{ id: 'x', name: 'X', apiToken: 'token-0123456789abcdef', callbackUrl: 'https://x.example/cb', signingSecret: 'secret-0123456789abcdef', currency: 'USD' }]);
+    const operators = JSON.stringify([
+      {
+        id: 'x',
+        name: 'X',
+        apiToken: 'token-0123456789abcdef',
+        callbackUrl: 'https://x.example/cb',
+        signingSecret: 'secret-0123456789abcdef',
+        currency: 'USD',
+      },
+    ]);
     const env = { OPERATORS_JSON: operators };
     expect(loadGatewayOperators(env, parseGatewayEnv(env)).operators.map((operator) => operator.id)).toEqual(['x']);
     const both = { OPERATORS_JSON: operators, OPERATORS_FILE: '/tmp/operators.json' };

@@ -1,4 +1,11 @@
-import { context as contextApi, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
+import {
+  context as contextApi,
+  isSpanContextValid,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+} from '@opentelemetry/api';
 import { extractTraceContext, type Logger } from '@reelstream/telemetry';
 import { answeredErrorCode } from '@reelstream/http';
 import type { Request, RequestHandler, Response } from 'express';
@@ -21,7 +28,14 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
     const existing = trace.getSpan(active)?.spanContext();
     if (existing === undefined || !isSpanContextValid(existing)) {
       const parent = incomingContext(req);
-      const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.originalUrl.split('?')[0] ?? '/' } }, parent);
+      const span = tracer.startSpan(
+        req.method,
+        {
+          kind: SpanKind.SERVER,
+          attributes: { 'http.request.method': req.method, 'url.path': req.originalUrl.split('?')[0] ?? '/' },
+        },
+        parent,
+      );
       active = trace.setSpan(parent, span);
       res.once('close', () => span.end());
     }
@@ -37,7 +51,10 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
 }
 
 function incomingContext(req: Request): Context {
-  const carrier: Record<string, string | undefined> = { traceparent: req.get('traceparent'), tracestate: req.get('tracestate') };
+  const carrier: Record<string, string | undefined> = {
+    traceparent: req.get('traceparent'),
+    tracestate: req.get('tracestate'),
+  };
   return extractTraceContext(carrier);
 }
 

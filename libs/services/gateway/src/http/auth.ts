@@ -17,7 +17,8 @@ export function authMiddleware(operators: OperatorDirectory): RequestHandler {
   return (req, res, next) => {
     const header = req.get('authorization');
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    const operator = token !== undefined && token.length <= MAX_TOKEN_LENGTH ? operators.authenticate(token) : undefined;
+    const operator =
+      token !== undefined && token.length <= MAX_TOKEN_LENGTH ? operators.authenticate(token) : undefined;
     if (operator === undefined) {
       res.set('WWW-Authenticate', 'Bearer realm="reelstream"');
       throw new ApiError('UNAUTHORIZED');

@@ -18,7 +18,8 @@ export class TokenBucketLimiter {
     private readonly config: RateLimitConfig,
     private readonly nowMs: () => number,
   ) {
-    if (!(config.perSecond > 0) || !(config.burst >= 1)) throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
+    if (!(config.perSecond > 0) || !(config.burst >= 1))
+      throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
   }
 
   take(key: string): RateDecision {
@@ -41,7 +42,8 @@ export function rateLimitMiddleware(config: RateLimitConfig, clock: Clock): Requ
   const limiter = new TokenBucketLimiter(config, () => clock.now().getTime());
   return (_req, res, next) => {
     const decision = limiter.take(callerOf(res).id);
-    if (!decision.allowed) throw new ApiError('RATE_LIMITED', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) });
+    if (!decision.allowed)
+      throw new ApiError('RATE_LIMITED', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) });
     next();
   };
 }

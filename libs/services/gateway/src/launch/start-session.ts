@@ -28,11 +28,19 @@ export function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export async function startGameSession(deps: LaunchDeps, operator: OperatorConfig, request: LaunchGameRequest, requestId: string): Promise<string> {
+export async function startGameSession(
+  deps: LaunchDeps,
+  operator: OperatorConfig,
+  request: LaunchGameRequest,
+  requestId: string,
+): Promise<string> {
   checkGame(deps.catalog, request, request.currency ?? operator.currency);
   if (!isReturnUrlAllowed(request.returnUrl, operator.allowedReturnOrigins)) {
     throw new ApiError('RETURN_URL_NOT_ALLOWED', undefined, [
-      { path: 'returnUrl', message: `the origin of returnUrl must be one of ${operator.allowedReturnOrigins.join(', ')}` },
+      {
+        path: 'returnUrl',
+        message: `the origin of returnUrl must be one of ${operator.allowedReturnOrigins.join(', ')}`,
+      },
     ]);
   }
   const token = newSessionToken();
@@ -54,7 +62,12 @@ export async function startGameSession(deps: LaunchDeps, operator: OperatorConfi
       ...(request.demo === true ? { demo: true } : {}),
     },
   };
-  const context = { correlationId: requestId, causationId: requestId, operatorId: operator.id, occurredAt: now.toISOString() };
+  const context = {
+    correlationId: requestId,
+    causationId: requestId,
+    operatorId: operator.id,
+    occurredAt: now.toISOString(),
+  };
   // A fresh 256-bit token cannot collide; 'no_stream' makes sure a session is never appended to.
   await deps.store.append(sessionStream(token), [eventToAppend(event, context)], { expectedRevision: 'no_stream' });
   return `${deps.launchBaseUrl}/launch?token=${token}`;
@@ -63,14 +76,26 @@ export async function startGameSession(deps: LaunchDeps, operator: OperatorConfi
 /** Provider and game exist, the game is the provider's, and it has bet levels in the player's currency. */
 function checkGame(catalog: CatalogView, request: LaunchGameRequest, currency: string): void {
   if (catalog.provider(request.providerId) === undefined) {
-    throw new ApiError('PROVIDER_NOT_FOUND', undefined, [{ path: 'providerId', message: `no provider ${request.providerId}; see GET /v1/providers` }]);
+    throw new ApiError('PROVIDER_NOT_FOUND', undefined, [
+      { path: 'providerId', message: `no provider ${request.providerId}; see GET /v1/providers` },
+    ]);
   }
   const game = catalog.game(request.gameId);
-  if (game === undefined) throw new ApiError('GAME_NOT_FOUND', undefined, [{ path: 'gameId', message: `no game ${request.gameId}; see GET /v1/games` }]);
+  if (game === undefined)
+    throw new ApiError('GAME_NOT_FOUND', undefined, [
+      { path: 'gameId', message: `no game ${request.gameId}; see GET /v1/games` },
+    ]);
   if (game.providerId !== request.providerId) {
-    throw new ApiError('GAME_NOT_OF_PROVIDER', undefined, [{ path: 'gameId', message: `game ${request.gameId} belongs to provider ${game.providerId}, not ${request.providerId}` }]);
+    throw new ApiError('GAME_NOT_OF_PROVIDER', undefined, [
+      {
+        path: 'gameId',
+        message: `game ${request.gameId} belongs to provider ${game.providerId}, not ${request.providerId}`,
+      },
+    ]);
   }
   if (betLevelsIn(game, currency).length === 0) {
-    throw ApiError.validation([{ path: 'currency', message: `game ${request.gameId} has no bet levels that can be expressed in ${currency}` }]);
+    throw ApiError.validation([
+      { path: 'currency', message: `game ${request.gameId} has no bet levels that can be expressed in ${currency}` },
+    ]);
   }
 }

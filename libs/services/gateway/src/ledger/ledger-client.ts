@@ -39,10 +39,19 @@ export class LedgerClient {
       reply = await this.client.call(call.type, call.data, call.requestId);
     } catch (error) {
       if (error instanceof LedgerTimeoutError) {
-        this.deps.logger.warn('bonus-ledger did not answer in time', { requestId: call.requestId, type: call.type, timeoutMs: this.deps.timeoutMs });
-        throw new ApiError('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; retry later (a retried registration with the same platformId is safe).', undefined, {
-          'Retry-After': String(Math.max(1, Math.ceil(this.deps.timeoutMs / 1000))),
+        this.deps.logger.warn('bonus-ledger did not answer in time', {
+          requestId: call.requestId,
+          type: call.type,
+          timeoutMs: this.deps.timeoutMs,
         });
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'The bonus service did not answer in time; retry later (a retried registration with the same platformId is safe).',
+          undefined,
+          {
+            'Retry-After': String(Math.max(1, Math.ceil(this.deps.timeoutMs / 1000))),
+          },
+        );
       }
       throw error;
     }

@@ -26,11 +26,13 @@ export class ComponentSchemas {
         const source = zodSchema as unknown as z.ZodType;
         const id = z.globalRegistry.get(source)?.id;
         if (typeof id === 'string') this.zodById.set(id, source);
-        if (Array.isArray(jsonSchema.examples)) this.documentedExamples.push({ path: path.join('.'), schema: source, examples: jsonSchema.examples });
+        if (Array.isArray(jsonSchema.examples))
+          this.documentedExamples.push({ path: path.join('.'), schema: source, examples: jsonSchema.examples });
       },
     }) as JsonSchema;
     const { $schema: _dialect, $defs, ...root } = converted;
-    for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.define(id, rewriteRefs(definition) as JsonSchema);
+    for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>))
+      this.define(id, rewriteRefs(definition) as JsonSchema);
     return rewriteRefs(root) as JsonSchema;
   }
 
@@ -63,7 +65,10 @@ function rewriteRefs(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof field === 'string' && field.startsWith('#/$defs/') ? COMPONENT_PREFIX + field.slice('#/$defs/'.length) : rewriteRefs(field);
+    out[key] =
+      key === '$ref' && typeof field === 'string' && field.startsWith('#/$defs/')
+        ? COMPONENT_PREFIX + field.slice('#/$defs/'.length)
+        : rewriteRefs(field);
   }
   return out;
 }

@@ -27,7 +27,11 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, unknown>>;
   /** What reelstream sends to the operator: the wallet callbacks. */
   webhooks: Record<string, unknown>;
-  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown>; headers: Record<string, unknown> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, unknown>;
+    headers: Record<string, unknown>;
+  };
 }
 
 export interface GeneratedOpenApi {
@@ -45,7 +49,12 @@ const COMMON_ERRORS: readonly ErrorCode[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'IN
 /** Answered by the writes, which carry a JSON body. */
 const BODY_ERRORS: readonly ErrorCode[] = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'];
 /** Operations answered by the bonus-ledger over the bus: its silence is a 503 SERVICE_UNAVAILABLE. */
-export const LEDGER_OPERATIONS: ReadonlySet<OperationName> = new Set(['registerBonusCall', 'cancelBonusCall', 'getBonusCall', 'listBonusCalls']);
+export const LEDGER_OPERATIONS: ReadonlySet<OperationName> = new Set([
+  'registerBonusCall',
+  'cancelBonusCall',
+  'getBonusCall',
+  'listBonusCalls',
+]);
 
 const TAGS: Record<OperationName, string> = {
   registerBonusCall: 'Bonus calls',
@@ -81,7 +90,10 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
     info: { title: 'reelstream operator API', version: options.version ?? '1.0.0', description: DESCRIPTION },
     servers: [{ url: options.serverUrl ?? '/', description: 'This gateway' }],
     tags: [
-      { name: 'Bonus calls', description: 'Free Spin Bonus registration, cancellation and status (spec §2.1, §3, §4.1, §4.2).' },
+      {
+        name: 'Bonus calls',
+        description: 'Free Spin Bonus registration, cancellation and status (spec §2.1, §3, §4.1, §4.2).',
+      },
       { name: 'Game launch', description: 'Session-specific launch URLs (spec §2.3, §4.3).' },
       { name: 'Catalog', description: 'The providers and games to launch and to give bonuses on (DESIGN D15).' },
     ],
@@ -90,22 +102,41 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
     webhooks: walletWebhooks(components),
     components: {
       schemas: components.schemas,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API token issued to the operator.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API token issued to the operator.' },
+      },
       headers: {
-        RequestId: { description: 'The request id: yours when you sent a valid one (1–128 of A–Z a–z 0–9 _ . : -), else generated.', schema: { type: 'string' } },
+        RequestId: {
+          description:
+            'The request id: yours when you sent a valid one (1–128 of A–Z a–z 0–9 _ . : -), else generated.',
+          schema: { type: 'string' },
+        },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-        IdempotentReplayed: { description: '`true` when the registration was already made with this platformId and body (DESIGN D17).', schema: { type: 'string', enum: ['true'] } },
+        IdempotentReplayed: {
+          description: '`true` when the registration was already made with this platformId and body (DESIGN D17).',
+          schema: { type: 'string', enum: ['true'] },
+        },
       },
     },
   };
   return { document, zodById: components.zodById, documentedExamples: components.documentedExamples };
 }
 
-function operationObject(name: OperationName, operation: ApiOperation, components: ComponentSchemas): Record<string, unknown> {
+function operationObject(
+  name: OperationName,
+  operation: ApiOperation,
+  components: ComponentSchemas,
+): Record<string, unknown> {
   const parameters = [
     ...(operation.params ? parametersOf(operation.params, 'path', components) : []),
     ...(operation.query ? parametersOf(operation.query, 'query', components) : []),
-    { name: HttpHeaders.requestId, in: 'header', required: false, description: 'Your id for this request, echoed back and used to correlate logs and events.', schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' } },
+    {
+      name: HttpHeaders.requestId,
+      in: 'header',
+      required: false,
+      description: 'Your id for this request, echoed back and used to correlate logs and events.',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' },
+    },
   ];
   const result: Record<string, unknown> = {
     operationId: name,
@@ -116,13 +147,30 @@ function operationObject(name: OperationName, operation: ApiOperation, component
   if (operation.body) {
     const meta = apiSchemaMeta(operation.body);
     result['description'] = meta.description;
-    result['requestBody'] = { required: true, content: { 'application/json': { schema: components.add(operation.body), examples: namedExamples(meta.examples) } } };
+    result['requestBody'] = {
+      required: true,
+      content: {
+        'application/json': { schema: components.add(operation.body), examples: namedExamples(meta.examples) },
+      },
+    };
   }
   const responseMeta = apiSchemaMeta(operation.response);
-  const successHeaders: Record<string, unknown> = { [HttpHeaders.requestId]: { $ref: '#/components/headers/RequestId' } };
-  if (name === 'registerBonusCall') successHeaders[HttpHeaders.idempotentReplayed] = { $ref: '#/components/headers/IdempotentReplayed' };
+  const successHeaders: Record<string, unknown> = {
+    [HttpHeaders.requestId]: { $ref: '#/components/headers/RequestId' },
+  };
+  if (name === 'registerBonusCall')
+    successHeaders[HttpHeaders.idempotentReplayed] = { $ref: '#/components/headers/IdempotentReplayed' };
   const responses: Record<string, unknown> = {
-    '200': { description: responseMeta.description, headers: successHeaders, content: { 'application/json': { schema: components.add(operation.response), examples: namedExamples(responseMeta.examples) } } },
+    '200': {
+      description: responseMeta.description,
+      headers: successHeaders,
+      content: {
+        'application/json': {
+          schema: components.add(operation.response),
+          examples: namedExamples(responseMeta.examples),
+        },
+      },
+    },
   };
   for (const [status, codes] of errorsByStatus(name, operation)) responses[String(status)] = errorResponse(codes);
   result['responses'] = responses;
@@ -130,7 +178,11 @@ function operationObject(name: OperationName, operation: ApiOperation, component
 }
 
 /** Each property of a query or path schema as one parameter, with the schema's examples spread over them. */
-function parametersOf(schema: z.ZodType, location: 'query' | 'path', components: ComponentSchemas): Record<string, unknown>[] {
+function parametersOf(
+  schema: z.ZodType,
+  location: 'query' | 'path',
+  components: ComponentSchemas,
+): Record<string, unknown>[] {
   const objectSchema = components.resolve(components.add(schema));
   const properties = (objectSchema['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((objectSchema['required'] ?? []) as string[]);
@@ -138,7 +190,12 @@ function parametersOf(schema: z.ZodType, location: 'query' | 'path', components:
   return Object.entries(properties).map(([name, property]) => {
     const { description, examples: _inline, ...propertySchema } = property;
     const values = [...new Set(examples.flatMap((example) => (example[name] === undefined ? [] : [example[name]])))];
-    const parameter: Record<string, unknown> = { name, in: location, required: location === 'path' || required.has(name), schema: propertySchema };
+    const parameter: Record<string, unknown> = {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      schema: propertySchema,
+    };
     if (typeof description === 'string') parameter['description'] = description;
     if (values.length > 0) parameter['examples'] = namedExamples(values);
     return parameter;
@@ -169,21 +226,30 @@ function errorsByStatus(name: OperationName, operation: ApiOperation): Map<numbe
 
 function errorResponse(codes: readonly ErrorCode[]): Record<string, unknown> {
   const headers: Record<string, unknown> = { [HttpHeaders.requestId]: { $ref: '#/components/headers/RequestId' } };
-  if (codes.some((code) => httpStatusOf(code) === 429 || httpStatusOf(code) === 503)) headers[HttpHeaders.retryAfter] = { $ref: '#/components/headers/RetryAfter' };
+  if (codes.some((code) => httpStatusOf(code) === 429 || httpStatusOf(code) === 503))
+    headers[HttpHeaders.retryAfter] = { $ref: '#/components/headers/RetryAfter' };
   return {
     description: codes.map((code) => `\`${code}\`: ${defaultMessageOf(code)}`).join('\n\n'),
     headers,
     content: {
       'application/json': {
         schema: componentRef('ErrorEnvelope'),
-        examples: Object.fromEntries(codes.map((code) => [code, { summary: defaultMessageOf(code), value: errorExample(code) }])),
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { summary: defaultMessageOf(code), value: errorExample(code) }]),
+        ),
       },
     },
   };
 }
 
 function errorExample(code: ErrorCode): unknown {
-  if (code === 'VALIDATION_FAILED') return failure(code, undefined, [{ path: 'playerId', message: 'playerId must be 1–50 characters of A–Z, a–z, 0–9 or _' }]);
-  if (code === 'AMOUNT_PRECISION') return failure(code, undefined, [{ path: 'callAmount', message: 'amount 10.005 has more than 2 decimal place(s) allowed for EUR' }]);
+  if (code === 'VALIDATION_FAILED')
+    return failure(code, undefined, [
+      { path: 'playerId', message: 'playerId must be 1–50 characters of A–Z, a–z, 0–9 or _' },
+    ]);
+  if (code === 'AMOUNT_PRECISION')
+    return failure(code, undefined, [
+      { path: 'callAmount', message: 'amount 10.005 has more than 2 decimal place(s) allowed for EUR' },
+    ]);
   return failure(code);
 }

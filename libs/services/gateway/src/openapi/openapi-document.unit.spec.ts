@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { ApiOperations, errorEnvelope, ErrorCatalogue, httpStatusOf, type ApiOperation, type ErrorCode } from '@reelstream/contracts';
+import {
+  ApiOperations,
+  errorEnvelope,
+  ErrorCatalogue,
+  httpStatusOf,
+  type ApiOperation,
+  type ErrorCode,
+} from '@reelstream/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type * as z from 'zod';
 import { errorCodesOf, generateOpenApi, type OperationName } from './openapi-document.js';
@@ -38,7 +45,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every operation of ApiOperations at its path and method, and nothing else', () => {
-    const described = operations.map(({ path, method, operation }) => `${operation.operationId} ${method} ${path}`).sort();
+    const described = operations
+      .map(({ path, method, operation }) => `${operation.operationId} ${method} ${path}`)
+      .sort();
     const contracted = Object.entries(ApiOperations)
       .map(([name, operation]: [string, ApiOperation]) => `${name} ${operation.method} ${operation.path}`)
       .sort();
@@ -46,13 +55,26 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the currency of a registration with examples, and the terms refusals under 422 (issue 10)', () => {
-    const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: Record<string, { examples?: unknown[]; description?: string }> }> } }).components.schemas;
+    const schemas = (
+      document as unknown as {
+        components: {
+          schemas: Record<string, { properties?: Record<string, { examples?: unknown[]; description?: string }> }>;
+        };
+      }
+    ).components.schemas;
     const currency = schemas['RegisterBonusCallRequest']?.properties?.['currency'];
     expect(currency?.examples).toEqual(['EUR', 'KRW']);
     expect(currency?.description).toContain('fixed for its life');
     const register = operations.find(({ operation }) => operation.operationId === 'registerBonusCall')?.operation;
     const refusals = Object.keys(register?.responses['422']?.content?.['application/json']?.examples ?? {});
-    expect(refusals).toEqual(expect.arrayContaining(['CURRENCY_NOT_ALLOWED', 'BET_LEVEL_NOT_AVAILABLE', 'CALL_AMOUNT_LIMIT_EXCEEDED', 'BASE_BET_LIMIT_EXCEEDED']));
+    expect(refusals).toEqual(
+      expect.arrayContaining([
+        'CURRENCY_NOT_ALLOWED',
+        'BET_LEVEL_NOT_AVAILABLE',
+        'CALL_AMOUNT_LIMIT_EXCEEDED',
+        'BASE_BET_LIMIT_EXCEEDED',
+      ]),
+    );
   });
 
   it('documents each error code under the status the catalogue gives it', () => {
@@ -72,7 +94,9 @@ describe('the OpenAPI document', () => {
       expect(operation.responses['401']).toBeDefined();
       expect(operation.responses['429']).toBeDefined();
       const unavailable = Object.keys(operation.responses['503']?.content?.['application/json']?.examples ?? {});
-      expect(unavailable.includes('SERVICE_UNAVAILABLE')).toBe(['registerBonusCall', 'cancelBonusCall', 'getBonusCall', 'listBonusCalls'].includes(operation.operationId));
+      expect(unavailable.includes('SERVICE_UNAVAILABLE')).toBe(
+        ['registerBonusCall', 'cancelBonusCall', 'getBonusCall', 'listBonusCalls'].includes(operation.operationId),
+      );
     }
   });
 });
@@ -103,7 +127,8 @@ describe('every example parses with the zod schema it documents', () => {
         for (const { value } of Object.values(media?.examples ?? {})) {
           const parsed = schema.safeParse(value);
           expect(parsed.success).toBe(true);
-          if (status !== '200') expect(String(ErrorCatalogue[(value as { error: { code: ErrorCode } }).error.code].status)).toBe(status);
+          if (status !== '200')
+            expect(String(ErrorCatalogue[(value as { error: { code: ErrorCode } }).error.code].status)).toBe(status);
         }
       }
     }
@@ -139,10 +164,13 @@ describe('every example parses with the zod schema it documents', () => {
     walk(document);
     expect(inDocument.length).toBeGreaterThan(5);
     for (const examples of inDocument) {
-      const sources = documentedExamples.filter((documented) => JSON.stringify(documented.examples) === JSON.stringify(examples));
+      const sources = documentedExamples.filter(
+        (documented) => JSON.stringify(documented.examples) === JSON.stringify(examples),
+      );
       expect(sources.length).toBeGreaterThan(0);
       for (const { schema, path } of sources) {
-        for (const example of examples) expect({ path, success: schema.safeParse(example).success }).toEqual({ path, success: true });
+        for (const example of examples)
+          expect({ path, success: schema.safeParse(example).success }).toEqual({ path, success: true });
       }
     }
   });

@@ -4,7 +4,15 @@
  * wire form, the examples are written by `encodeCallback` (the code that writes the real bodies),
  * so the document cannot drift from what is sent.
  */
-import { CALLBACK_STATUS_CODES, callbackRequest, encodeCallback, HttpHeaders, operatorReply, type CallbackIdEncoding, type CallbackRequest } from '@reelstream/contracts';
+import {
+  CALLBACK_STATUS_CODES,
+  callbackRequest,
+  encodeCallback,
+  HttpHeaders,
+  operatorReply,
+  type CallbackIdEncoding,
+  type CallbackRequest,
+} from '@reelstream/contracts';
 import type { ComponentSchemas, JsonSchema } from './json-schema.js';
 
 export const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
@@ -14,17 +22,61 @@ export const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
 });
 const OPERATOR_REPLY_SCHEMA = operatorReply.meta({
   id: 'OperatorReply',
-  description: 'HTTP 200 with the balance after the operation (also on errors) in currency units, and the status code. Extra keys are ignored; anything else counts as ERR_UNKNOWN.',
+  description:
+    'HTTP 200 with the balance after the operation (also on errors) in currency units, and the status code. Extra keys are ignored; anything else counts as ERR_UNKNOWN.',
 });
 
 const common = { playerId: 'player_42', providerId: 1, gameCode: 101, bonusId: 0 } as const;
 /** The operator guide's samples (§7), one per shape a body can take. */
 export const WALLET_CALLBACK_EXAMPLES: Record<string, CallbackRequest> = {
-  bet: { command: 'bet', transactionId: 244377146876160, roundId: 244377146876161, ...common, currency: 'EUR', amount: 0.2, isBonusBusy: false, timestamp: 1777600000 },
-  freeSpinWin: { command: 'win', transactionId: 244377146876162, roundId: 244377146876163, ...common, bonusId: 244376873632000, amount: 1.4, isRoundFinished: true, timestamp: 1777600001 },
-  betwin: { command: 'betwin', transactionId: 244377146876170, roundId: 244377146876171, ...common, betAmount: 1, winAmount: 2.5, timestamp: 1777600002 },
-  cancelOfBet: { command: 'cancel', transactionId: 244377146876180, refTransactionId: 244377146876160, roundId: 244377146876161, ...common, amount: 0.2, timestamp: 1777600003 },
-  cancelOfBetwin: { command: 'cancel', transactionId: 244377146876181, refTransactionId: 244377146876170, roundId: 244377146876171, ...common, betAmount: 1, winAmount: 2.5, timestamp: 1777600004 },
+  bet: {
+    command: 'bet',
+    transactionId: 244377146876160,
+    roundId: 244377146876161,
+    ...common,
+    currency: 'EUR',
+    amount: 0.2,
+    isBonusBusy: false,
+    timestamp: 1777600000,
+  },
+  freeSpinWin: {
+    command: 'win',
+    transactionId: 244377146876162,
+    roundId: 244377146876163,
+    ...common,
+    bonusId: 244376873632000,
+    amount: 1.4,
+    isRoundFinished: true,
+    timestamp: 1777600001,
+  },
+  betwin: {
+    command: 'betwin',
+    transactionId: 244377146876170,
+    roundId: 244377146876171,
+    ...common,
+    betAmount: 1,
+    winAmount: 2.5,
+    timestamp: 1777600002,
+  },
+  cancelOfBet: {
+    command: 'cancel',
+    transactionId: 244377146876180,
+    refTransactionId: 244377146876160,
+    roundId: 244377146876161,
+    ...common,
+    amount: 0.2,
+    timestamp: 1777600003,
+  },
+  cancelOfBetwin: {
+    command: 'cancel',
+    transactionId: 244377146876181,
+    refTransactionId: 244377146876170,
+    roundId: 244377146876171,
+    ...common,
+    betAmount: 1,
+    winAmount: 2.5,
+    timestamp: 1777600004,
+  },
 };
 
 export function walletWebhooks(components: ComponentSchemas): Record<string, unknown> {
@@ -33,7 +85,10 @@ export function walletWebhooks(components: ComponentSchemas): Record<string, unk
   const examples: Record<string, { summary: string; value: unknown }> = {};
   for (const encoding of ['string', 'number'] as CallbackIdEncoding[]) {
     for (const [name, callback] of Object.entries(WALLET_CALLBACK_EXAMPLES)) {
-      examples[`${name}_${encoding}Ids`] = { summary: `${name}, ids as ${encoding}s`, value: encodeCallback(callback, encoding) };
+      examples[`${name}_${encoding}Ids`] = {
+        summary: `${name}, ids as ${encoding}s`,
+        value: encodeCallback(callback, encoding),
+      };
     }
   }
   return {
@@ -48,7 +103,8 @@ export function walletWebhooks(components: ComponentSchemas): Record<string, unk
             name: HttpHeaders.requestTimestamp,
             in: 'header',
             required: true,
-            description: 'Unix time in whole seconds of this attempt (a retry carries a new one). Signed under `signatureScheme: "timestamp.body"`, where a wallet refuses a stale one (the operator sandbox: more than 5 minutes from its clock).',
+            description:
+              'Unix time in whole seconds of this attempt (a retry carries a new one). Signed under `signatureScheme: "timestamp.body"`, where a wallet refuses a stale one (the operator sandbox: more than 5 minutes from its clock).',
             schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
           },
           {
@@ -64,7 +120,15 @@ export function walletWebhooks(components: ComponentSchemas): Record<string, unk
         responses: {
           '200': {
             description: `The operator’s answer. statusCode is one of ${CALLBACK_STATUS_CODES.map((code) => `\`${code}\``).join(', ')}; a cancel of an unknown or already canceled transaction is answered OK (D9).`,
-            content: { 'application/json': { schema: components.add(OPERATOR_REPLY_SCHEMA), examples: { ok: { value: { balance: 100.5, statusCode: 'OK' } }, short: { value: { balance: 0.1, statusCode: 'ERR_NOT_ENOUGH_MONEY' } } } } },
+            content: {
+              'application/json': {
+                schema: components.add(OPERATOR_REPLY_SCHEMA),
+                examples: {
+                  ok: { value: { balance: 100.5, statusCode: 'OK' } },
+                  short: { value: { balance: 0.1, statusCode: 'ERR_NOT_ENOUGH_MONEY' } },
+                },
+              },
+            },
           },
         },
       },
@@ -75,8 +139,14 @@ export function walletWebhooks(components: ComponentSchemas): Record<string, unk
 /** JSON Schema cannot be told by zod's refinement that a cancel carries one of its two shapes: say it here. */
 function requireOneCancelShape(schema: JsonSchema): void {
   const variants = (schema['oneOf'] ?? schema['anyOf'] ?? []) as JsonSchema[];
-  const cancel = variants.find((variant) => ((variant['properties'] as Record<string, JsonSchema> | undefined)?.['command'] as JsonSchema | undefined)?.['const'] === 'cancel');
+  const cancel = variants.find(
+    (variant) =>
+      ((variant['properties'] as Record<string, JsonSchema> | undefined)?.['command'] as JsonSchema | undefined)?.[
+        'const'
+      ] === 'cancel',
+  );
   if (cancel === undefined) throw new Error('the WalletCallback schema has no cancel variant');
   cancel['oneOf'] = [{ required: ['amount'] }, { required: ['betAmount', 'winAmount'] }];
-  cancel['description'] = 'The cancel of a bet carries `amount`; the cancel of a betwin carries `betAmount` and `winAmount`.';
+  cancel['description'] =
+    'The cancel of a bet carries `amount`; the cancel of a betwin carries `betAmount` and `winAmount`.';
 }

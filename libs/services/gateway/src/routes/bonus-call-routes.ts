@@ -47,14 +47,22 @@ export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
   app.post(expressPath(cancelBonusCall.path), ...deps.jsonBody, async (req, res) => {
     const operator = callerOf(res);
     const ref = parseRequest(cancelBonusCall.body, req.body);
-    const result = await ledger.call({ type: 'CancelBonusCall', data: { operatorId: operator.id, ...ref }, requestId: requestContext(res).requestId });
+    const result = await ledger.call({
+      type: 'CancelBonusCall',
+      data: { operatorId: operator.id, ...ref },
+      requestId: requestContext(res).requestId,
+    });
     sendOk(res, { issueId: result.issueId, status: 'canceled' });
   });
 
   app.get(expressPath(getBonusCall.path), async (req, res) => {
     const operator = callerOf(res);
     const { issueId } = parseRequest(getBonusCall.params, { ...req.params });
-    const record = await ledger.call({ type: 'GetBonusCall', data: { operatorId: operator.id, issueId }, requestId: requestContext(res).requestId });
+    const record = await ledger.call({
+      type: 'GetBonusCall',
+      data: { operatorId: operator.id, issueId },
+      requestId: requestContext(res).requestId,
+    });
     sendOk(res, toBonusCallStatus(ownRecord(record, operator)));
   });
 
@@ -71,7 +79,8 @@ export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
     };
     const page = await ledger.call({ type: 'ListBonusCalls', data, requestId: requestContext(res).requestId });
     const foreign = page.items.filter((record) => record.operatorId !== operator.id);
-    if (foreign.length > 0) throw new Error(`bonus-ledger listed ${foreign.length} bonus call(s) of another operator for ${operator.id}`);
+    if (foreign.length > 0)
+      throw new Error(`bonus-ledger listed ${foreign.length} bonus call(s) of another operator for ${operator.id}`);
     sendOk(res, { items: page.items.map(toBonusCallStatus), nextCursor: page.nextCursor });
   });
 }

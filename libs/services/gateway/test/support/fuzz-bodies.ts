@@ -9,9 +9,31 @@ import fc from 'fast-check';
 export type FuzzBody = { kind: 'json'; value: unknown } | { kind: 'raw'; text: string };
 
 const edgeNumbers = fc.constantFrom(
-  0, -0, -1, 1, 0.1, 0.2, 1e-7, 0.30000000000000004, 1.005, 99.999, 2 ** 31, 2 ** 32 + 1,
-  Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, 2 ** 64, 1e21, 1e308, -1e308, Number.MIN_VALUE,
-  100_000_000_000, 100_000_000_001, 101, 100, 50, 51,
+  0,
+  -0,
+  -1,
+  1,
+  0.1,
+  0.2,
+  1e-7,
+  0.30000000000000004,
+  1.005,
+  99.999,
+  2 ** 31,
+  2 ** 32 + 1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 1,
+  2 ** 64,
+  1e21,
+  1e308,
+  -1e308,
+  Number.MIN_VALUE,
+  100_000_000_000,
+  100_000_000_001,
+  101,
+  100,
+  50,
+  51,
 );
 
 const evilStrings = fc.oneof(
@@ -19,9 +41,37 @@ const evilStrings = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom(
-    '', ' ', '\u0000', '\n', '🎰', 'ñ', '\u202e', '\ud800', '𝕏'.repeat(200), 'a'.repeat(20_000), 'p'.repeat(50), 'p'.repeat(51),
-    '<script>alert(1)</script>', '../../etc/passwd', 'null', 'true', '1', '1e3', '0x10', '2026-06-30 23:59:59', '2026-02-30 00:00:00',
-    'FreeSpin', 'REGULAR', 'javascript:alert(1)', 'https://casino-a.example/', 'en', 'zh_hant_tw', 'EUR', 'eur', '__proto__', 'constructor',
+    '',
+    ' ',
+    '\u0000',
+    '\n',
+    '🎰',
+    'ñ',
+    '\u202e',
+    '\ud800',
+    '𝕏'.repeat(200),
+    'a'.repeat(20_000),
+    'p'.repeat(50),
+    'p'.repeat(51),
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+    'null',
+    'true',
+    '1',
+    '1e3',
+    '0x10',
+    '2026-06-30 23:59:59',
+    '2026-02-30 00:00:00',
+    'FreeSpin',
+    'REGULAR',
+    'javascript:alert(1)',
+    'https://casino-a.example/',
+    'en',
+    'zh_hant_tw',
+    'EUR',
+    'eur',
+    '__proto__',
+    'constructor',
   ),
 );
 
@@ -45,8 +95,14 @@ export const evilValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A field set to an evil value, deleted (undefined), or an unknown field added. */
-function mutated(valid: fc.Arbitrary<Record<string, unknown>>, fields: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
-  const edit = fc.tuple(fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 12 })), fc.option(evilValue, { freq: 4 }));
+function mutated(
+  valid: fc.Arbitrary<Record<string, unknown>>,
+  fields: readonly string[],
+): fc.Arbitrary<Record<string, unknown>> {
+  const edit = fc.tuple(
+    fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 12 })),
+    fc.option(evilValue, { freq: 4 }),
+  );
   return fc.tuple(valid, fc.array(edit, { minLength: 1, maxLength: 4 })).map(([body, edits]) => {
     const copy: Record<string, unknown> = structuredClone(body);
     for (const [path, value] of edits) {
@@ -67,9 +123,31 @@ function mutated(valid: fc.Arbitrary<Record<string, unknown>>, fields: readonly 
 
 const rawTexts = fc.oneof(
   fc.constantFrom(
-    '', ' ', '{', '}', '{"a":', '{"a":1,}', "{'a':1}", '{"a":1}}', 'nul', 'true', '"text"', '42', '[]', '{}', '[1,2', '{"callAmount":1e400}',
-    '{"callAmount":-0}', '{"issueId":9007199254740993}', '{"platformId":"a","platformId":"b"}', '{"__proto__":{"admin":true}}', '\ufeff{}',
-    '{"playerId":"\\ud800"}', '{"playerId":"\\u0000"}', `${'['.repeat(5_000)}${']'.repeat(5_000)}`, `{"metaData":${'{"a":'.repeat(3_000)}1${'}'.repeat(3_000)}}`,
+    '',
+    ' ',
+    '{',
+    '}',
+    '{"a":',
+    '{"a":1,}',
+    "{'a':1}",
+    '{"a":1}}',
+    'nul',
+    'true',
+    '"text"',
+    '42',
+    '[]',
+    '{}',
+    '[1,2',
+    '{"callAmount":1e400}',
+    '{"callAmount":-0}',
+    '{"issueId":9007199254740993}',
+    '{"platformId":"a","platformId":"b"}',
+    '{"__proto__":{"admin":true}}',
+    '\ufeff{}',
+    '{"playerId":"\\ud800"}',
+    '{"playerId":"\\u0000"}',
+    `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+    `{"metaData":${'{"a":'.repeat(3_000)}1${'}'.repeat(3_000)}}`,
   ),
   fc.string({ maxLength: 200 }),
   fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value).slice(0, -1)),
@@ -77,7 +155,16 @@ const rawTexts = fc.oneof(
 
 function bodies(valid: fc.Arbitrary<Record<string, unknown>>, fields: readonly string[]): fc.Arbitrary<FuzzBody> {
   return fc.oneof(
-    { weight: 3, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.object({ maxDepth: 3 }), fc.dictionary(fc.constantFrom(...fields), evilValue)).map((value): FuzzBody => ({ kind: 'json', value })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .oneof(
+          fc.jsonValue({ maxDepth: 4 }),
+          fc.object({ maxDepth: 3 }),
+          fc.dictionary(fc.constantFrom(...fields), evilValue),
+        )
+        .map((value): FuzzBody => ({ kind: 'json', value })),
+    },
     { weight: 5, arbitrary: mutated(valid, fields).map((value): FuzzBody => ({ kind: 'json', value })) },
     { weight: 1, arbitrary: valid.map((value): FuzzBody => ({ kind: 'json', value })) },
     { weight: 1, arbitrary: rawTexts.map((text): FuzzBody => ({ kind: 'raw', text })) },
@@ -88,7 +175,10 @@ const players = fc.integer({ min: 0, max: 40 }).map((n) => `fz_player_${n}`);
 
 export const validRegister = fc.record(
   {
-    platformId: fc.oneof(fc.integer({ min: 0, max: 300 }).map((n) => `fz-reg-${n}`), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)),
+    platformId: fc.oneof(
+      fc.integer({ min: 0, max: 300 }).map((n) => `fz-reg-${n}`),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+    ),
     providerId: fc.constantFrom(1, 2),
     gameId: fc.constantFrom<number | number[]>(101, [101, 102], 103, 201, [201, 202]),
     playerId: players,
@@ -97,13 +187,23 @@ export const validRegister = fc.record(
     // Issue 10: an allowed currency, one that is not, and levels that some games lack.
     currency: fc.constantFrom('EUR', 'KRW', 'USD'),
     expireAt: fc.constantFrom('2026-06-30 23:59:59', '2027-01-01 00:00:00'),
-    metaData: fc.record({ spinAmount: fc.integer({ min: 1, max: 100 }), baseBetAmount: fc.constantFrom(0.2, 1, 0.1, 0.3, 200) }),
+    metaData: fc.record({
+      spinAmount: fc.integer({ min: 1, max: 100 }),
+      baseBetAmount: fc.constantFrom(0.2, 1, 0.1, 0.3, 200),
+    }),
   },
-  { requiredKeys: ['platformId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt', 'metaData'] },
+  {
+    requiredKeys: ['platformId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'expireAt', 'metaData'],
+  },
 );
 
 export const validCancel = fc.oneof(
-  fc.record({ issueId: fc.oneof(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 1, max: 999_999 }).map(String)) }),
+  fc.record({
+    issueId: fc.oneof(
+      fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      fc.integer({ min: 1, max: 999_999 }).map(String),
+    ),
+  }),
   fc.record({ platformId: fc.integer({ min: 0, max: 60 }).map((n) => `fz-pre-${n}`) }),
 );
 
@@ -117,7 +217,26 @@ export const validLaunch = fc.record({
 });
 
 export const registerBodies = bodies(validRegister as fc.Arbitrary<Record<string, unknown>>, [
-  'platformId', 'issueId', 'providerId', 'gameId', 'playerId', 'bonusType', 'callAmount', 'currency', 'expireAt', 'metaData', 'metaData.spinAmount', 'metaData.baseBetAmount',
+  'platformId',
+  'issueId',
+  'providerId',
+  'gameId',
+  'playerId',
+  'bonusType',
+  'callAmount',
+  'currency',
+  'expireAt',
+  'metaData',
+  'metaData.spinAmount',
+  'metaData.baseBetAmount',
 ]);
 export const cancelBodies = bodies(validCancel as fc.Arbitrary<Record<string, unknown>>, ['issueId', 'platformId']);
-export const launchBodies = bodies(validLaunch as fc.Arbitrary<Record<string, unknown>>, ['playerId', 'providerId', 'gameId', 'language', 'returnUrl', 'isStreamer', 'currency']);
+export const launchBodies = bodies(validLaunch as fc.Arbitrary<Record<string, unknown>>, [
+  'playerId',
+  'providerId',
+  'gameId',
+  'language',
+  'returnUrl',
+  'isStreamer',
+  'currency',
+]);

@@ -57,7 +57,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const clock = new ManualClock(START);
   const operators = new OperatorDirectory(parseOperatorsConfig(options.operators ?? testOperators));
   const logs: string[] = [];
-  const logger = createLogger({ service: 'gateway-test', level: 'debug', destination: { write: (line: string) => logs.push(line) } });
+  const logger = createLogger({
+    service: 'gateway-test',
+    level: 'debug',
+    destination: { write: (line: string) => logs.push(line) },
+  });
   const config: GatewayConfig = {
     port: 0,
     host: '127.0.0.1',
@@ -112,5 +116,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 /** The access-log entries (parsed) written so far. */
 export function accessLogs(logs: readonly string[]): Record<string, unknown>[] {
-  return logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'http request');
+  return logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry['msg'] === 'http request');
 }

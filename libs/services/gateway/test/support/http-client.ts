@@ -49,7 +49,11 @@ export class HttpClient {
       body = options.raw;
     }
     Object.assign(headers, options.headers);
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await response.text();
     let parsed: unknown = undefined;
     try {

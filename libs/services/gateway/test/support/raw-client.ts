@@ -16,11 +16,20 @@ export class RawClient {
   post(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
-        { host: this.url.hostname, port: this.url.port, path, method: 'POST', agent: this.agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+        {
+          host: this.url.hostname,
+          port: this.url.port,
+          path,
+          method: 'POST',
+          agent: this.agent,
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
           response.on('error', reject);
         },
       );

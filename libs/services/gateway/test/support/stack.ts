@@ -47,7 +47,12 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
     );
   let ledger = await launchLedger();
   let running = true;
-  const otherService = new BonusLedgerClient({ bus: harness.bus, clock: harness.clock, ids: new TimeOrderedIdGenerator(4), timeoutMs: 10_000 });
+  const otherService = new BonusLedgerClient({
+    bus: harness.bus,
+    clock: harness.clock,
+    ids: new TimeOrderedIdGenerator(4),
+    timeoutMs: 10_000,
+  });
   const stack: Stack = {
     ...harness,
     get ledger() {

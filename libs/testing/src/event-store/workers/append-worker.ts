@@ -23,7 +23,8 @@ const { store } = await openEventStore(url);
 const say = (message: unknown): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
 
 const pending = new Set<Promise<void>>();
-const waitUntil = (at: number | undefined) => new Promise((resolve) => setTimeout(resolve, Math.max(0, (at ?? 0) - Date.now())));
+const waitUntil = (at: number | undefined) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, (at ?? 0) - Date.now())));
 
 async function run(command: AppendCommand): Promise<void> {
   await waitUntil(command.startAt);

@@ -41,7 +41,13 @@ const runner = startCatchUp({
   handle: async (event) => {
     await store.append(
       handledStream,
-      [{ eventId: randomUUID(), type: 'SourceHandled', data: { sourceEventId: event.eventId, sourcePosition: event.position, pid: process.pid } }],
+      [
+        {
+          eventId: randomUUID(),
+          type: 'SourceHandled',
+          data: { sourceEventId: event.eventId, sourcePosition: event.position, pid: process.pid },
+        },
+      ],
       { expectedRevision: 'any' },
     );
     handledThisRun += 1;

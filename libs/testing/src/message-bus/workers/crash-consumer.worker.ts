@@ -31,7 +31,9 @@ const consumer = await bus.subscribe({
   topics: [env.TOPIC],
   // One handler at a time: a hanging window message holds the whole process, so each life ends at one window.
   // With keyConcurrency the window holds only its key: the life goes on handling the others until killed.
-  ...(env.KEY_CONCURRENCY === undefined ? { partitionsConsumedConcurrently: 1 } : { keyConcurrency: env.KEY_CONCURRENCY }),
+  ...(env.KEY_CONCURRENCY === undefined
+    ? { partitionsConsumedConcurrently: 1 }
+    : { keyConcurrency: env.KEY_CONCURRENCY }),
   handler: async (message) => {
     const { id, key, seq } = payload.parse(message.value);
     const firstTime = log.timesHandled(id) === 0;

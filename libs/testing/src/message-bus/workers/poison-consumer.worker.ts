@@ -7,7 +7,12 @@ import { openMessageBus } from '@reelstream/backends';
 import { z } from 'zod';
 
 const env = z
-  .object({ BUS_URL: z.string().min(1), INSTANCE_ID: z.string().min(1), TOPIC: z.string().min(1), GROUP_ID: z.string().min(1) })
+  .object({
+    BUS_URL: z.string().min(1),
+    INSTANCE_ID: z.string().min(1),
+    TOPIC: z.string().min(1),
+    GROUP_ID: z.string().min(1),
+  })
   .parse(process.env);
 const payload = z.object({ n: z.number().int(), poison: z.boolean().optional() });
 const bus = await openMessageBus(env.BUS_URL, { instanceId: env.INSTANCE_ID });
