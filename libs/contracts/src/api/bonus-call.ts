@@ -104,7 +104,10 @@ export const spinAmountValue = z.number().int().min(1).max(100);
 export const freeSpinMetaData = z
   .strictObject({
     spinAmount: spinAmountValue.meta({ description: 'Number of free spins, 1–100 (spec §8).' }),
-    baseBetAmount: currencyUnits.meta({ description: 'Bet per free spin in currency units.' }),
+    baseBetAmount: currencyUnits.meta({
+      description:
+        'Bet per free spin in currency units of the bonus currency: a bet level of every game of the bonus in that currency (else 422 BET_LEVEL_NOT_AVAILABLE with the levels) and at most the operator limit for that currency (else 422 BASE_BET_LIMIT_EXCEEDED).',
+    }),
   })
   .meta({ description: 'Free Spin Bonus configuration; required when bonusType is 1.' });
 
@@ -119,7 +122,8 @@ const registerBody = z
     playerId,
     bonusType,
     callAmount: currencyUnits.meta({
-      description: 'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units.',
+      description:
+        'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units of the bonus currency, at most the operator limit for that currency (else 422 naming the limit).',
     }),
     currency: currencyCode.optional().meta({
       description:

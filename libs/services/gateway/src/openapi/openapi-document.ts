@@ -70,7 +70,7 @@ const DESCRIPTION = [
   'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games.',
   '',
   'Every request carries `Authorization: Bearer <API_TOKEN>`; writes send `Content-Type: application/json`. Every answer, success or error, is the envelope `{success, message, data}`; errors add `error: {code, details}` with a stable code (see each response). ',
-  'Amounts are JSON numbers in currency units of the player currency (the operator default unless given at launch); ids are JSON numbers. ',
+  'Amounts are JSON numbers in currency units: of the bonus currency for a bonus call (`currency`, or the operator default), of the session currency at launch (the operator default unless given); ids are JSON numbers. ',
   '`X-Request-Id` is echoed on every response (send your own to correlate). `429` and `503` carry `Retry-After` in seconds. ',
   'Registration is idempotent by `platformId`: resending the same body answers the same `issueId` with `Idempotent-Replayed: true`; another body with the same platformId is `409 PLATFORM_ID_CONFLICT`.',
   '',
