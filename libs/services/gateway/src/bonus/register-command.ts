@@ -43,8 +43,11 @@ export function toRegisterCommandData(
   request: RegisterBonusCallRequest,
   context: RegisterContext,
 ): RegisterBonusCallData {
-  const data = registerCommandData(request, context);
   const { operator, catalog } = context;
+  // First, as the decider does: the currency says how many decimals the amounts may have.
+  const currencyProblem = currencyRefusal(request.currency ?? operator.currency, operator);
+  if (currencyProblem) throw ApiError.from(currencyProblem);
+  const data = registerCommandData(request, context);
   const refused = refuseRegistration(
     registrationOf(data),
     {
@@ -59,9 +62,8 @@ export function toRegisterCommandData(
 }
 
 /**
- * The command the request stands for, refusing only what cannot be put into it: a currency the
- * operator does not use, an amount the currency cannot express, a wall-clock time that does not
- * exist in the operator's zone.
+ * The command the request stands for, refusing only what cannot be put into it: an amount its
+ * currency cannot express, a wall-clock time that does not exist in the operator's zone.
  */
 export function registerCommandData(
   request: RegisterBonusCallRequest,
@@ -69,8 +71,6 @@ export function registerCommandData(
 ): RegisterBonusCallData {
   const { operator } = context;
   const currency = request.currency ?? operator.currency;
-  const currencyProblem = currencyRefusal(currency, operator);
-  if (currencyProblem) throw ApiError.from(currencyProblem);
   const metaData = 'metaData' in request ? request.metaData : undefined;
   const amounts = convertAmounts(request.callAmount, metaData?.baseBetAmount, currency);
   const expireAt = expiryInstant(request.expireAt, operator.timeZone);
