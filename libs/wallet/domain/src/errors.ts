@@ -1,7 +1,8 @@
 /**
  * A command the walletTx decider refuses is a `Refusal` (contracts, issue 11) with a code of the
- * catalogue. Before issue 11 these were snake_case reasons outside it; none was ever stored (the
- * dead-letter reasons of WinDeadLettered are another, unchanged list), so they are renamed:
+ * catalogue. Before issue 11 these were snake_case reasons outside it. None is a stored field (the
+ * `reason` of WinDeadLettered, which `wallet:redrive --list` shows, is another list, unchanged);
+ * older dead letters may quote one in their free-text `lastError`, which reads as before. Renamed:
  * transaction_id_conflict → TRANSACTION_ID_CONFLICT, not_requested → WALLET_TX_NOT_RECORDED,
  * already_settled → WALLET_TX_SETTLED, attempts_exhausted → WALLET_ATTEMPTS_EXHAUSTED,
  * no_attempt_in_flight → WALLET_NO_ATTEMPT_IN_FLIGHT, cancel_transaction_id_missing →
