@@ -4,6 +4,7 @@
  * (embedded durable log) and `@reelstream/messaging-kafka` (kafkajs). The contract suite in
  * `@reelstream/testing` pins down every behaviour listed here.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 
 export type Headers = Record<string, string>;
 
@@ -111,14 +112,16 @@ export const BusHeaders = {
   originalOffset: 'x-original-offset',
 } as const;
 
-export class RequestTimeoutError extends Error {
+export class RequestTimeoutError extends ReelstreamError {
   override readonly name = 'RequestTimeoutError';
   constructor(
     readonly topic: string,
     readonly correlationId: string,
     readonly timeoutMs: number,
   ) {
-    super(`no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`);
+    super('SERVICE_UNAVAILABLE', `no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`, {
+      retriable: true,
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import { context as contextApi, isSpanContextValid, trace } from '@opentelemetry/api';
+import { ReelstreamError } from '@reelstream/contracts';
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -32,10 +33,10 @@ export interface CreateLoggerOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-export class InvalidLogLevelError extends Error {
+export class InvalidLogLevelError extends ReelstreamError {
   override readonly name = 'InvalidLogLevelError';
   constructor(readonly value: string) {
-    super(`LOG_LEVEL must be one of ${logLevels.join(', ')}; got "${value}"`);
+    super('CONFIGURATION_INVALID', `LOG_LEVEL must be one of ${logLevels.join(', ')}; got "${value}"`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReelstreamError } from '@reelstream/contracts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,8 +20,11 @@ export interface TelemetrySettings {
   prometheus: { host?: string; port: number };
 }
 
-export class TelemetryConfigError extends Error {
+export class TelemetryConfigError extends ReelstreamError {
   override readonly name = 'TelemetryConfigError';
+  constructor(message: string) {
+    super('CONFIGURATION_INVALID', message);
+  }
 }
 
 const port = z.coerce.number().int().min(1).max(65_535);
