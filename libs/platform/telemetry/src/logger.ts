@@ -1,5 +1,4 @@
 import { context as contextApi, isSpanContextValid, trace } from '@opentelemetry/api';
-import { ReelstreamError } from '@reelstream/contracts';
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -33,10 +32,13 @@ export interface CreateLoggerOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-export class InvalidLogLevelError extends ReelstreamError {
+/** Shaped as a ReelstreamError without importing contracts, as TelemetryConfigError. */
+export class InvalidLogLevelError extends Error {
   override readonly name = 'InvalidLogLevelError';
+  readonly code = 'CONFIGURATION_INVALID';
+  readonly retriable = false;
   constructor(readonly value: string) {
-    super('CONFIGURATION_INVALID', `LOG_LEVEL must be one of ${logLevels.join(', ')}; got "${value}"`);
+    super(`LOG_LEVEL must be one of ${logLevels.join(', ')}; got "${value}"`);
   }
 }
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ReelstreamError } from '@reelstream/contracts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,11 +19,15 @@ export interface TelemetrySettings {
   prometheus: { host?: string; port: number };
 }
 
-export class TelemetryConfigError extends ReelstreamError {
+/**
+ * Shaped as a ReelstreamError (its code and flag, which is what classifiers read) without
+ * importing contracts: with that import, the HTTP instrumentation exported no span in the child
+ * process of url-secrets.int.spec.ts, so telemetry keeps loading nothing of the platform's own.
+ */
+export class TelemetryConfigError extends Error {
   override readonly name = 'TelemetryConfigError';
-  constructor(message: string) {
-    super('CONFIGURATION_INVALID', message);
-  }
+  readonly code = 'CONFIGURATION_INVALID';
+  readonly retriable = false;
 }
 
 const port = z.coerce.number().int().min(1).max(65_535);
