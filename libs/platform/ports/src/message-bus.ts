@@ -4,7 +4,6 @@
  * (embedded durable log) and `@reelstream/messaging-kafka` (kafkajs). The contract suite in
  * `@reelstream/testing` pins down every behaviour listed here.
  */
-import { ReelstreamError } from '@reelstream/contracts';
 
 export type Headers = Record<string, string>;
 
@@ -112,16 +111,20 @@ export const BusHeaders = {
   originalOffset: 'x-original-offset',
 } as const;
 
-export class RequestTimeoutError extends ReelstreamError {
+/**
+ * Shaped as contracts' ReelstreamError (its code and flag, which classifiers read) without the
+ * class: contracts' own tests import this lib, so it cannot import contracts.
+ */
+export class RequestTimeoutError extends Error {
   override readonly name = 'RequestTimeoutError';
+  readonly code = 'SERVICE_UNAVAILABLE';
+  readonly retriable = true;
   constructor(
     readonly topic: string,
     readonly correlationId: string,
     readonly timeoutMs: number,
   ) {
-    super('SERVICE_UNAVAILABLE', `no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`, {
-      retriable: true,
-    });
+    super(`no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`);
   }
 }
 
