@@ -8,6 +8,7 @@ export * from './api/bonus-status.js';
 export * from './api/catalog.js';
 export * from './api/envelope.js';
 export * from './api/errors.js';
+export * from './api/reelstream-error.js';
 export * from './api/launch.js';
 export * from './api/player-api.js';
 export * from './api/schemas.js';

@@ -7,6 +7,7 @@ import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
 import { currencyUnits } from './api/bonus-call.js';
 import { formatIssuePath } from './api/errors.js';
+import { ReelstreamError } from './api/reelstream-error.js';
 import { allDistinct, currencyCode, httpUrl, operatorId } from './shared/primitives.js';
 import { sha256HexOf } from './shared/sha256.js';
 import { isValidTimeZone } from './time.js';
@@ -188,13 +189,16 @@ export const operatorsConfig = z
   });
 export type OperatorsConfig = z.output<typeof operatorsConfig>;
 
-export class OperatorsConfigError extends Error {
+export class OperatorsConfigError extends ReelstreamError {
   override readonly name = 'OperatorsConfigError';
   constructor(
     readonly source: string,
     readonly problems: readonly string[],
   ) {
-    super(`invalid operator configuration in ${source}:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    super(
+      'CONFIGURATION_INVALID',
+      `invalid operator configuration in ${source}:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  * `checkpoints` here only loads it. `caughtUp()` gives queries read-your-writes: it waits until
  * every bonus event stored when it was called is in the read model.
  */
-import { streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
+import { ReelstreamError, streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
 import {
   startCatchUp,
   type CatchUpRunner,
@@ -32,13 +32,15 @@ export interface BonusProjectionOptions {
   retryDelayMs?: number;
 }
 
-export class ProjectionLagError extends Error {
+export class ProjectionLagError extends ReelstreamError {
   override readonly name = 'ProjectionLagError';
   constructor(
     readonly position: Position,
     timeoutMs: number,
   ) {
-    super(`the bonus read model did not reach position ${position} within ${timeoutMs} ms`);
+    super('SERVICE_UNAVAILABLE', `the bonus read model did not reach position ${position} within ${timeoutMs} ms`, {
+      retriable: true,
+    });
   }
 }
 

@@ -10,6 +10,7 @@ import {
   bonusRequestMessage,
   Headers,
   parseBonusReply,
+  ReelstreamError,
   Topics,
   type BonusReply,
   type BonusRequestMessage,
@@ -23,13 +24,13 @@ export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;
 
 export type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
-export class LedgerTimeoutError extends Error {
+export class LedgerTimeoutError extends ReelstreamError {
   override readonly name = 'LedgerTimeoutError';
   constructor(
     readonly type: BonusRequestType,
     readonly timeoutMs: number,
   ) {
-    super(`the bonus-ledger did not answer ${type} within ${timeoutMs} ms`);
+    super('SERVICE_UNAVAILABLE', `the bonus-ledger did not answer ${type} within ${timeoutMs} ms`, { retriable: true });
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { BonusCallCanceled, BonusCallExpired, PlayerBonusEvent } from '@reelstream/contracts';
 import type { CancelBonusCall, ExpireBonusCall } from './commands.js';
-import { domainError, type DomainError } from './errors.js';
+import { refusal, type Refusal } from './errors.js';
 import { isAtOrAfter, type BonusCall, type PlayerBonusAccount } from './state.js';
 
 /**
@@ -25,32 +25,32 @@ export function expiryOf(bonus: BonusCall, now: string): BonusCallExpired['data'
   };
 }
 
-export function decideExpire(command: ExpireBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+export function decideExpire(command: ExpireBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | Refusal {
   const bonus = account.bonuses.get(command.data.issueId);
-  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${command.data.issueId} for this player`);
+  if (!bonus) return refusal('BONUS_NOT_FOUND', `no bonus call ${command.data.issueId} for this player`);
   // Already over, or not due yet (a timer that fired early): nothing to do.
   if (bonus.status !== 'active' || !isAtOrAfter(command.metadata.now, bonus.expireAt)) return [];
   const expired: BonusCallExpired = { type: 'BonusCallExpired', data: expiryOf(bonus, command.metadata.now) };
   return [expired];
 }
 
-export function decideCancel(command: CancelBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+export function decideCancel(command: CancelBonusCall, account: PlayerBonusAccount): PlayerBonusEvent[] | Refusal {
   const bonus = account.bonuses.get(command.data.issueId);
-  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${command.data.issueId} for this player`);
+  if (!bonus) return refusal('BONUS_NOT_FOUND', `no bonus call ${command.data.issueId} for this player`);
   switch (bonus.status) {
     case 'canceled':
       return [];
     case 'completed':
-      return domainError(
+      return refusal(
         'BONUS_ALREADY_COMPLETED',
         `bonus call ${bonus.issueId} is completed (fully delivered) and cannot be canceled`,
       );
     case 'expired':
-      return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
+      return refusal('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
     case 'active': {
       // Past expireAt it has expired, whether or not the expiry timer has written it yet.
       if (isAtOrAfter(command.metadata.now, bonus.expireAt))
-        return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} expired at ${bonus.expireAt}`);
+        return refusal('BONUS_EXPIRED', `bonus call ${bonus.issueId} expired at ${bonus.expireAt}`);
       const canceled: BonusCallCanceled = {
         type: 'BonusCallCanceled',
         data: {

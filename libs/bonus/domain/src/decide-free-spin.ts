@@ -13,54 +13,48 @@ import {
 } from '@reelstream/contracts';
 import { addMinor } from '@reelstream/money';
 import type { SettleFreeSpin, StartFreeSpin } from './commands.js';
-import { domainError, type DomainError } from './errors.js';
+import { refusal, type Refusal } from './errors.js';
 import { isAtOrAfter, spinsLeft, winCapLeftMinor, type BonusCall, type PlayerBonusAccount } from './state.js';
 
-function notActive(bonus: BonusCall): DomainError {
-  if (bonus.status === 'expired') return domainError('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
-  return domainError('BONUS_NOT_ACTIVE', `bonus call ${bonus.issueId} is ${bonus.status}`);
+function notActive(bonus: BonusCall): Refusal {
+  if (bonus.status === 'expired') return refusal('BONUS_EXPIRED', `bonus call ${bonus.issueId} has expired`);
+  return refusal('BONUS_NOT_ACTIVE', `bonus call ${bonus.issueId} is ${bonus.status}`);
 }
 
-export function decideStartFreeSpin(
-  command: StartFreeSpin,
-  account: PlayerBonusAccount,
-): PlayerBonusEvent[] | DomainError {
+export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonusAccount): PlayerBonusEvent[] | Refusal {
   const { issueId, gameId, roundId } = command.data;
   const bonus = account.bonuses.get(issueId);
-  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
+  if (!bonus) return refusal('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
 
   const round = bonus.rounds.get(roundId);
   if (round) {
     if (round.gameId !== gameId)
-      return domainError(
-        'FREE_SPIN_IN_PROGRESS',
-        `round ${roundId} was started in game ${round.gameId}, not ${gameId}`,
-      );
+      return refusal('FREE_SPIN_IN_PROGRESS', `round ${roundId} was started in game ${round.gameId}, not ${gameId}`);
     return [];
   }
   if (bonus.status !== 'active') return notActive(bonus);
   if (bonus.bonusType !== BonusTypes.freeSpin || bonus.spinAmount === null || bonus.baseBetAmountMinor === null) {
-    return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
+    return refusal('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
   }
   if (isAtOrAfter(command.metadata.now, bonus.expireAt))
-    return domainError('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
+    return refusal('BONUS_EXPIRED', `bonus call ${issueId} expired at ${bonus.expireAt}`);
   const { currency } = command.data;
   if (currency !== undefined && currency !== bonus.currency) {
-    return domainError(
+    return refusal(
       'BONUS_CURRENCY_MISMATCH',
       `bonus call ${issueId} is in ${bonus.currency}; a game session in ${currency} cannot play its free spins`,
     );
   }
   if (!bonus.gameIds.includes(gameId))
-    return domainError('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
+    return refusal('GAME_NOT_IN_BONUS', `game ${gameId} is not one of the games of bonus call ${issueId}`);
   if (bonus.openRoundId !== null)
-    return domainError(
+    return refusal(
       'FREE_SPIN_IN_PROGRESS',
       `free spin round ${bonus.openRoundId} of bonus call ${issueId} is not settled yet`,
     );
   const left = spinsLeft(bonus) ?? 0;
   // An active bonus with no spins left cannot exist (the last settle completes it); kept as a guard.
-  if (left <= 0) return domainError('BONUS_NOT_ACTIVE', `bonus call ${issueId} has no free spins left`);
+  if (left <= 0) return refusal('BONUS_NOT_ACTIVE', `bonus call ${issueId} has no free spins left`);
 
   const started: FreeSpinStarted = {
     type: 'FreeSpinStarted',
@@ -80,18 +74,18 @@ export function decideStartFreeSpin(
 export function decideSettleFreeSpin(
   command: SettleFreeSpin,
   account: PlayerBonusAccount,
-): PlayerBonusEvent[] | DomainError {
+): PlayerBonusEvent[] | Refusal {
   const { issueId, roundId, rawWinMinor, transactionId } = command.data;
   const bonus = account.bonuses.get(issueId);
-  if (!bonus) return domainError('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
+  if (!bonus) return refusal('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
   if (!Number.isSafeInteger(rawWinMinor) || rawWinMinor < 0)
-    return domainError('VALIDATION_FAILED', 'the raw win must be a non-negative whole amount of minor units');
+    return refusal('VALIDATION_FAILED', 'the raw win must be a non-negative whole amount of minor units');
 
   const round = bonus.rounds.get(roundId);
   if (round?.settled) return [];
   if (!round || bonus.openRoundId !== roundId) {
     if (bonus.status !== 'active') return notActive(bonus);
-    return domainError(
+    return refusal(
       'FREE_SPIN_NOT_STARTED',
       `no free spin of bonus call ${issueId} is in progress for round ${roundId}`,
     );

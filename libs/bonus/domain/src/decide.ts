@@ -8,11 +8,11 @@ import type { BonusDomainCommand } from './commands.js';
 import { decideCancel, decideExpire } from './decide-close.js';
 import { decideSettleFreeSpin, decideStartFreeSpin } from './decide-free-spin.js';
 import { decideRegister } from './decide-register.js';
-import type { DomainError } from './errors.js';
+import type { Refusal } from './errors.js';
 import { evolve } from './evolve.js';
 import { initialState, type PlayerBonusAccount } from './state.js';
 
-export function decide(command: BonusDomainCommand, account: PlayerBonusAccount): PlayerBonusEvent[] | DomainError {
+export function decide(command: BonusDomainCommand, account: PlayerBonusAccount): PlayerBonusEvent[] | Refusal {
   switch (command.type) {
     case 'RegisterBonusCall':
       return decideRegister(command, account);

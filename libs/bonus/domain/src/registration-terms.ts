@@ -7,7 +7,7 @@
  */
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 import type { ErrorDetail } from '@reelstream/contracts';
-import { domainError, type DomainError } from './errors.js';
+import { refusal, type Refusal } from './errors.js';
 
 /** An operator's limits in units of one currency; an absent key takes the default below. */
 export interface CurrencyLimits {
@@ -43,12 +43,12 @@ export interface EffectiveLimits {
   readonly baseBetSource: string;
 }
 
-export function currencyRefusal(currency: string, terms: OperatorTerms): DomainError | undefined {
+export function currencyRefusal(currency: string, terms: OperatorTerms): Refusal | undefined {
   if (terms.currencies.includes(currency)) return undefined;
-  return domainError(
+  return refusal(
     'CURRENCY_NOT_ALLOWED',
     `bonus calls of this operator are in ${terms.currencies.join(', ')}, not ${currency}`,
-    [{ path: 'currency', message: `must be one of ${terms.currencies.join(', ')}` }],
+    { details: [{ path: 'currency', message: `must be one of ${terms.currencies.join(', ')}` }] },
   );
 }
 
@@ -57,7 +57,7 @@ export function betLevelRefusal(
   baseBetAmountMinor: number,
   currency: string,
   games: readonly GameBetLevels[],
-): DomainError | undefined {
+): Refusal | undefined {
   const lacking = games.filter((game) => !game.betLevelsMinor.includes(baseBetAmountMinor));
   if (lacking.length === 0) return undefined;
   const list = (levels: readonly number[]) =>
@@ -74,10 +74,10 @@ export function betLevelRefusal(
     path: 'metaData.baseBetAmount',
     message: `levels every game of the bonus offers: ${list(common)} ${currency}`,
   });
-  return domainError(
+  return refusal(
     'BET_LEVEL_NOT_AVAILABLE',
     `baseBetAmount ${formatAmount(baseBetAmountMinor, currency)} ${currency} is not a bet level of every game of the bonus call`,
-    details,
+    { details },
   );
 }
 
@@ -120,27 +120,33 @@ export function limitRefusal(
   amounts: { readonly callAmountMinor: number; readonly baseBetAmountMinor: number | null; readonly currency: string },
   terms: OperatorTerms,
   games: readonly GameBetLevels[],
-): DomainError | undefined {
+): Refusal | undefined {
   const { currency } = amounts;
   const limits = effectiveLimits(currency, terms, games);
   const money = (minor: number) => `${formatAmount(minor, currency)} ${currency}`;
   if (amounts.callAmountMinor > limits.maxCallAmountMinor) {
-    return domainError(
+    return refusal(
       'CALL_AMOUNT_LIMIT_EXCEEDED',
       `callAmount ${money(amounts.callAmountMinor)} is above the operator's maxCallAmount of ${money(limits.maxCallAmountMinor)}`,
-      [{ path: 'callAmount', message: `at most ${money(limits.maxCallAmountMinor)} (${limits.callSource})` }],
+      {
+        details: [
+          { path: 'callAmount', message: `at most ${money(limits.maxCallAmountMinor)} (${limits.callSource})` },
+        ],
+      },
     );
   }
   if (amounts.baseBetAmountMinor !== null && amounts.baseBetAmountMinor > limits.maxBaseBetAmountMinor) {
-    return domainError(
+    return refusal(
       'BASE_BET_LIMIT_EXCEEDED',
       `baseBetAmount ${money(amounts.baseBetAmountMinor)} is above the operator's maxBaseBetAmount of ${money(limits.maxBaseBetAmountMinor)}`,
-      [
-        {
-          path: 'metaData.baseBetAmount',
-          message: `at most ${money(limits.maxBaseBetAmountMinor)} (${limits.baseBetSource})`,
-        },
-      ],
+      {
+        details: [
+          {
+            path: 'metaData.baseBetAmount',
+            message: `at most ${money(limits.maxBaseBetAmountMinor)} (${limits.baseBetSource})`,
+          },
+        ],
+      },
     );
   }
   return undefined;

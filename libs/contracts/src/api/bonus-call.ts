@@ -98,12 +98,23 @@ export const currencyUnits = z
   .positive()
   .max(MAX_CURRENCY_UNITS, { error: `amount must be at most ${MAX_CURRENCY_UNITS}` });
 
-/** Spec §8: a Free Spin Bonus grants 1–100 spins. */
-export const spinAmountValue = z.number().int().min(1).max(100);
+/** Spec §8: a Free Spin Bonus grants 1–100 spins (the schema and the bonus decider both read these). */
+export const MIN_SPIN_AMOUNT = 1;
+export const MAX_SPIN_AMOUNT = 100;
+/** What an operator is told when spinAmount is outside them, by the schema and by the decider alike. */
+export const SPIN_AMOUNT_RULE = `spinAmount must be an integer from ${MIN_SPIN_AMOUNT} to ${MAX_SPIN_AMOUNT}`;
+
+export const spinAmountValue = z
+  .number()
+  .int({ error: SPIN_AMOUNT_RULE })
+  .min(MIN_SPIN_AMOUNT, { error: SPIN_AMOUNT_RULE })
+  .max(MAX_SPIN_AMOUNT, { error: SPIN_AMOUNT_RULE });
 
 export const freeSpinMetaData = z
   .strictObject({
-    spinAmount: spinAmountValue.meta({ description: 'Number of free spins, 1–100 (spec §8).' }),
+    spinAmount: spinAmountValue.meta({
+      description: `Number of free spins, ${MIN_SPIN_AMOUNT}–${MAX_SPIN_AMOUNT} (spec §8).`,
+    }),
     baseBetAmount: currencyUnits.meta({
       description:
         'Bet per free spin in currency units of the bonus currency: a bet level of every game of the bonus in that currency (else 422 BET_LEVEL_NOT_AVAILABLE with the levels) and at most the operator limit for that currency (else 422 BASE_BET_LIMIT_EXCEEDED).',

@@ -83,6 +83,28 @@ export const ErrorCatalogue = {
     message:
       'The bonus call is in another currency than this game session; its free spins are played only in a session of its currency.',
   },
+  // The walletTx decider's refusals: reported on the bus, in logs and dead letters, never over the operator API.
+  TRANSACTION_ID_CONFLICT: {
+    status: 409,
+    message: 'This transactionId is already recorded for another wallet request; the recorded one stands.',
+  },
+  WALLET_TX_NOT_RECORDED: { status: 404, message: 'No wallet request is recorded for this transactionId.' },
+  WALLET_TX_SETTLED: { status: 409, message: 'The wallet transaction is already settled.' },
+  WALLET_ATTEMPTS_EXHAUSTED: { status: 409, message: 'The wallet transaction has had all its delivery attempts.' },
+  WALLET_NO_ATTEMPT_IN_FLIGHT: {
+    status: 409,
+    message: 'No delivery attempt of this wallet transaction awaits an outcome.',
+  },
+  WALLET_CANCEL_ID_MISSING: {
+    status: 422,
+    message: 'A failed wallet request needs a cancel with its own transactionId (D9).',
+  },
+  WALLET_TX_NOT_DEAD_LETTERED: { status: 409, message: 'The wallet transaction is not dead-lettered.' },
+  WALLET_NO_CANCEL_PENDING: { status: 409, message: 'No cancel of this wallet transaction is pending.' },
+  WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven (D11).' },
+  // Faults no retry mends: fix the input (a setting, the code that reads an event) and start again.
+  CONFIGURATION_INVALID: { status: 503, message: 'The service configuration is not valid.' },
+  EVENT_NOT_READABLE: { status: 503, message: 'A stored event cannot be read by this version of the code.' },
   // Back-pressure and failures.
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry later.' },

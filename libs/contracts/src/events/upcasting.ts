@@ -8,6 +8,7 @@ import { bonusCallRegisteredDataV0, BonusEventTypes, type PlayerBonusEvent, type
 import * as bonus from './bonus.js';
 import { eventMetadata, type EventContext, type EventMetadata } from './metadata.js';
 import { describeIssues } from '../shared/issues.js';
+import { ReelstreamError } from '../api/reelstream-error.js';
 import * as round from './round.js';
 import type { RoundEvent } from './round.js';
 import * as session from './session.js';
@@ -77,14 +78,14 @@ export function currentSchemaVersion(type: EventType): number {
   return EventRegistry[type].version;
 }
 
-export class UnknownEventTypeError extends Error {
+export class UnknownEventTypeError extends ReelstreamError {
   override readonly name = 'UnknownEventTypeError';
   constructor(readonly type: string) {
-    super(`unknown event type "${type}"`);
+    super('EVENT_NOT_READABLE', `unknown event type "${type}"`);
   }
 }
 
-export class UnsupportedSchemaVersionError extends Error {
+export class UnsupportedSchemaVersionError extends ReelstreamError {
   override readonly name = 'UnsupportedSchemaVersionError';
   constructor(
     readonly type: string,
@@ -92,6 +93,7 @@ export class UnsupportedSchemaVersionError extends Error {
     readonly current: number,
   ) {
     super(
+      'EVENT_NOT_READABLE',
       schemaVersion > current
         ? `event ${type} has schema version ${schemaVersion}, newer than this code's ${current}: deploy the newer reader first`
         : `event ${type} has schema version ${schemaVersion} and no upcaster to version ${schemaVersion + 1}`,
@@ -99,14 +101,17 @@ export class UnsupportedSchemaVersionError extends Error {
   }
 }
 
-export class InvalidEventDataError extends Error {
+export class InvalidEventDataError extends ReelstreamError {
   override readonly name = 'InvalidEventDataError';
   constructor(
     readonly type: string,
     readonly schemaVersion: number,
     readonly issues: readonly z.core.$ZodIssue[],
   ) {
-    super(`event ${type} (schema version ${schemaVersion}) has invalid data: ${describeIssues(issues)}`);
+    super(
+      'EVENT_NOT_READABLE',
+      `event ${type} (schema version ${schemaVersion}) has invalid data: ${describeIssues(issues)}`,
+    );
   }
 }
 

@@ -1,13 +1,14 @@
 import * as z from 'zod';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * Environment parsing for every app (DESIGN §7): one zod schema per app, errors that name the
  * variable, defaults that run on the embedded back ends.
  */
-export class ConfigError extends Error {
+export class ConfigError extends ReelstreamError {
   override readonly name = 'ConfigError';
   constructor(readonly problems: readonly string[]) {
-    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    super('CONFIGURATION_INVALID', `invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
 }
 

@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { ReelstreamError } from '@reelstream/contracts';
 
-export class InvalidConnectionStringError extends Error {
+export class InvalidConnectionStringError extends ReelstreamError {
   override readonly name = 'InvalidConnectionStringError';
   constructor(
     readonly connectionString: string,
     reason: string,
   ) {
-    super(`invalid EventStoreDB connection string ${JSON.stringify(redact(connectionString))}: ${reason}`);
+    super(
+      'CONFIGURATION_INVALID',
+      `invalid EventStoreDB connection string ${JSON.stringify(redact(connectionString))}: ${reason}`,
+    );
   }
 }
 

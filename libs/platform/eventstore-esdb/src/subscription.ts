@@ -8,6 +8,7 @@ import {
 } from '@reelstream/ports';
 import { encodePosition, isPast, type EsdbPosition } from './position.js';
 import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /** A checkpoint the server sent while its filter skipped events, in its place among them. */
 export class ServerCheckpoint {
@@ -29,10 +30,10 @@ export interface ResolvedEventSource extends AsyncIterable<AllStreamResolvedEven
   destroy(error?: Error): unknown;
 }
 
-export class SubscriptionDroppedError extends Error {
+export class SubscriptionDroppedError extends ReelstreamError {
   override readonly name = 'SubscriptionDroppedError';
   constructor() {
-    super('the EventStoreDB subscription ended without being closed');
+    super('SERVICE_UNAVAILABLE', 'the EventStoreDB subscription ended without being closed', { retriable: true });
   }
 }
 

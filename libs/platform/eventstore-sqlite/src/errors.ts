@@ -2,6 +2,7 @@
  * Errors specific to the embedded store. Expected-revision conflicts use the port's
  * `WrongExpectedRevisionError`; these cover what SQLite enforces beyond the port.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * The event id is already stored and the append is not a retry of the append that stored it.
@@ -33,9 +34,9 @@ export class CorruptEventError extends Error {
 }
 
 /** The store was closed: no more appends, reads or subscriptions. */
-export class EventStoreClosedError extends Error {
+export class EventStoreClosedError extends ReelstreamError {
   override readonly name = 'EventStoreClosedError';
   constructor(path: string) {
-    super(`event store ${path} is closed`);
+    super('SERVICE_UNAVAILABLE', `event store ${path} is closed`, { retriable: true });
   }
 }

@@ -14,11 +14,12 @@ import { startKafkaConsumer, type GroupMembership, type ListenerMode } from './k
 import { toKafkaMessage } from './message-mapping.js';
 import { PendingRequests } from './pending-requests.js';
 import type { TopicManager } from './topics.js';
+import { ReelstreamError } from '@reelstream/contracts';
 
-export class BusClosedError extends Error {
+export class BusClosedError extends ReelstreamError {
   override readonly name = 'BusClosedError';
   constructor() {
-    super('the Kafka message bus is closed');
+    super('SERVICE_UNAVAILABLE', 'the Kafka message bus is closed', { retriable: true });
   }
 }
 

@@ -1,10 +1,11 @@
-export class InvalidKafkaUrlError extends Error {
+import { ReelstreamError } from '@reelstream/contracts';
+export class InvalidKafkaUrlError extends ReelstreamError {
   override readonly name = 'InvalidKafkaUrlError';
   constructor(
     readonly input: string,
     reason: string,
   ) {
-    super(`invalid Kafka broker list ${JSON.stringify(input)}: ${reason}`);
+    super('CONFIGURATION_INVALID', `invalid Kafka broker list ${JSON.stringify(input)}: ${reason}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { groupMembershipError } from './kafka-errors.js';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * Heartbeats every `intervalMs` while a batch is worked on, so a handler (or a retry delay) longer than
@@ -61,10 +62,10 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export class HandlerTimeoutError extends Error {
+export class HandlerTimeoutError extends ReelstreamError {
   override readonly name = 'HandlerTimeoutError';
   constructor(readonly timeoutMs: number) {
-    super(`the handler did not finish within ${timeoutMs} ms`);
+    super('SERVICE_UNAVAILABLE', `the handler did not finish within ${timeoutMs} ms`, { retriable: true });
   }
 }
 

@@ -111,8 +111,14 @@ export const BusHeaders = {
   originalOffset: 'x-original-offset',
 } as const;
 
+/**
+ * Shaped as contracts' ReelstreamError (its code and flag, which classifiers read) without the
+ * class: contracts' own tests import this lib, so it cannot import contracts.
+ */
 export class RequestTimeoutError extends Error {
   override readonly name = 'RequestTimeoutError';
+  readonly code = 'SERVICE_UNAVAILABLE';
+  readonly retriable = true;
   constructor(
     readonly topic: string,
     readonly correlationId: string,

@@ -32,8 +32,11 @@ export interface CreateLoggerOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** Shaped as a ReelstreamError without importing contracts, as TelemetryConfigError. */
 export class InvalidLogLevelError extends Error {
   override readonly name = 'InvalidLogLevelError';
+  readonly code = 'CONFIGURATION_INVALID';
+  readonly retriable = false;
   constructor(readonly value: string) {
     super(`LOG_LEVEL must be one of ${logLevels.join(', ')}; got "${value}"`);
   }

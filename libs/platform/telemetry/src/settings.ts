@@ -19,8 +19,15 @@ export interface TelemetrySettings {
   prometheus: { host?: string; port: number };
 }
 
+/**
+ * Shaped as a ReelstreamError (its code and flag, which is what classifiers read) without
+ * importing contracts: with that import, the HTTP instrumentation exported no span in the child
+ * process of url-secrets.int.spec.ts, so telemetry keeps loading nothing of the platform's own.
+ */
 export class TelemetryConfigError extends Error {
   override readonly name = 'TelemetryConfigError';
+  readonly code = 'CONFIGURATION_INVALID';
+  readonly retriable = false;
 }
 
 const port = z.coerce.number().int().min(1).max(65_535);

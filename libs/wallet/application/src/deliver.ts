@@ -4,7 +4,7 @@
  * and its answer after it, so a crash in between leaves an attempt without outcome, which the
  * next delivery sends again with the same transactionId and the same bytes.
  */
-import type { EventContext, OperatorConfig } from '@reelstream/contracts';
+import { ReelstreamError, type EventContext, type OperatorConfig } from '@reelstream/contracts';
 import {
   answerFromCall,
   callbackFor,
@@ -18,7 +18,7 @@ import type { DispatchContext } from './dispatch-context.js';
 import type { WalletTxRecord } from './wallet-tx-repository.js';
 
 /** A win could not be sent now (the operator's bulkhead refused it): its message is rescheduled (see `walletSubscriptions`). */
-export class OperatorUnavailableError extends Error {
+export class OperatorUnavailableError extends ReelstreamError {
   override readonly name = 'OperatorUnavailableError';
   constructor(
     readonly operatorId: string,
@@ -26,7 +26,7 @@ export class OperatorUnavailableError extends Error {
     readonly reason: string,
     readonly retryAfterMs: number,
   ) {
-    super(`win ${transactionId}: ${reason}`);
+    super('WALLET_UNAVAILABLE', `win ${transactionId}: ${reason}`, { retriable: true });
   }
 }
 

@@ -2,12 +2,14 @@
  * Failures that come back every time the same message is handled — the record cannot be read
  * (an event this code cannot parse) or the decider refuses what the record implies. Retrying them
  * would hold the partition for ever, so the message is parked with the reason instead; anything
- * else (store or bus unreachable) is transient and retried.
+ * else (store or bus unreachable) is transient and retried. The error says which it is: its
+ * `retriable` flag (issue 11), not its class name.
  */
+import { isRetriable } from '@reelstream/contracts';
 import { WalletDecisionRefused } from './wallet-tx-repository.js';
 
-const DETERMINISTIC = new Set(['UnknownEventTypeError', 'UnsupportedSchemaVersionError', 'InvalidEventDataError']);
-
 export function isDeterministicFailure(error: unknown): error is Error {
-  return error instanceof WalletDecisionRefused || (error instanceof Error && DETERMINISTIC.has(error.name));
+  // WalletDecisionRefused is thrown by WalletTxRepository, which is being rewritten on another
+  // branch; once it throws ReelstreamError.from(refusal), the flag alone decides.
+  return error instanceof Error && (error instanceof WalletDecisionRefused || !isRetriable(error));
 }

@@ -6,7 +6,7 @@
  * consumer re-publishes it to where it came from when due. Each delay topic holds one delay, so
  * its head is always the earliest due: waiting for the head never holds a message that is due.
  */
-import { Headers, Topics } from '@reelstream/contracts';
+import { Headers, ReelstreamError, Topics } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
 import type { DispatchContext } from './dispatch-context.js';
 import { park } from './publish-outcome.js';
@@ -79,10 +79,10 @@ export async function reschedule(
 }
 
 /** Thrown by the delay consumer while the head of its partition is not due: the bus delivers it again. */
-export class NotDueYet extends Error {
+export class NotDueYet extends ReelstreamError {
   override readonly name = 'NotDueYet';
   constructor(readonly notBefore: string) {
-    super(`not due before ${notBefore}`);
+    super('SERVICE_UNAVAILABLE', `not due before ${notBefore}`, { retriable: true });
   }
 }
 

@@ -5,7 +5,7 @@
 import type { WalletTxEvent } from '@reelstream/contracts';
 import { describeAnswer, isOk, type OperatorAnswer } from './answer.js';
 import type { WalletTxCommand } from './commands.js';
-import { walletDecisionError, type WalletDecisionError } from './errors.js';
+import { walletRefusal, type WalletRefusal } from './errors.js';
 import { deliveryPolicyFor } from './policy.js';
 import { identicalRequest, sameRequest } from './same-request.js';
 import { attemptsInDelivery, isSettled, type WalletTxState } from './state.js';
@@ -27,7 +27,7 @@ export function needsCancelTransactionId(state: WalletTxState, answer: OperatorA
   return policy.onFinalFailure === 'cancel' && attemptsInDelivery(state) >= policy.maxAttempts;
 }
 
-export function decide(command: WalletTxCommand, state: WalletTxState): WalletTxEvent[] | WalletDecisionError {
+export function decide(command: WalletTxCommand, state: WalletTxState): WalletTxEvent[] | WalletRefusal {
   const at = command.metadata.now;
   const { request } = state;
   switch (command.type) {
@@ -48,42 +48,39 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         ];
       }
       if (sameRequest(request, incoming)) return [];
-      return walletDecisionError(
-        'transaction_id_conflict',
+      return walletRefusal(
+        'TRANSACTION_ID_CONFLICT',
         `transactionId ${incoming.transactionId} is already a ${request.command} of player ${request.playerId} with other fields`,
       );
     }
     case 'StartAttempt': {
-      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
       if (isSettled(state))
-        return walletDecisionError(
-          'already_settled',
-          `transaction ${request.transactionId} is already ${state.status}`,
-        );
+        return walletRefusal('WALLET_TX_SETTLED', `transaction ${request.transactionId} is already ${state.status}`);
       if (state.inFlight) return [{ type: 'WalletAttempted', data: { attempt: state.attempts, at, recovery: true } }];
       const policy = deliveryPolicyFor(request.command);
       if (attemptsInDelivery(state) >= policy.maxAttempts) {
-        return walletDecisionError(
-          'attempts_exhausted',
+        return walletRefusal(
+          'WALLET_ATTEMPTS_EXHAUSTED',
           `transaction ${request.transactionId} has had its ${policy.maxAttempts} attempt(s)`,
         );
       }
       return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at } }];
     }
     case 'StartRedrive': {
-      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
       if (state.status !== 'dead_lettered')
-        return walletDecisionError(
-          'not_dead_lettered',
+        return walletRefusal(
+          'WALLET_TX_NOT_DEAD_LETTERED',
           `transaction ${request.transactionId} is ${state.status}, not dead-lettered`,
         );
       return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true } }];
     }
     case 'RecordAnswer': {
-      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
       if (!state.inFlight)
-        return walletDecisionError(
-          'no_attempt_in_flight',
+        return walletRefusal(
+          'WALLET_NO_ATTEMPT_IN_FLIGHT',
           `transaction ${request.transactionId} has no attempt waiting for its outcome`,
         );
       const { answer, cancelTransactionId } = command.data;
@@ -106,8 +103,8 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         ];
       }
       if (cancelTransactionId === undefined)
-        return walletDecisionError(
-          'cancel_transaction_id_missing',
+        return walletRefusal(
+          'WALLET_CANCEL_ID_MISSING',
           `the failed ${request.command} ${request.transactionId} needs a cancel with its own transactionId (D9)`,
         );
       return [
@@ -118,17 +115,17 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
     case 'StartCancelAttempt': {
       const { cancel } = state;
       if (!cancel || cancel.succeeded)
-        return walletDecisionError('no_cancel_pending', 'no cancel is waiting for delivery');
+        return walletRefusal('WALLET_NO_CANCEL_PENDING', 'no cancel is waiting for delivery');
       if (cancel.inFlight)
         return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts, command: 'cancel', at, recovery: true } }];
       return [{ type: 'WalletAttempted', data: { attempt: cancel.attempts + 1, command: 'cancel', at } }];
     }
     case 'RecordCancelAnswer': {
       const { cancel } = state;
-      if (!cancel) return walletDecisionError('no_cancel_pending', 'no cancel was requested');
+      if (!cancel) return walletRefusal('WALLET_NO_CANCEL_PENDING', 'no cancel was requested');
       if (cancel.succeeded) return [];
       if (!cancel.inFlight)
-        return walletDecisionError('no_attempt_in_flight', 'no cancel attempt is waiting for its outcome');
+        return walletRefusal('WALLET_NO_ATTEMPT_IN_FLIGHT', 'no cancel attempt is waiting for its outcome');
       const { answer } = command.data;
       if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, balanceMinor: answer.balanceMinor } }];
       return [
@@ -146,15 +143,15 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         if (state.conflicts.some((conflict) => sameRequest(conflict.request, stray))) return [];
         return [{ type: 'WinDeadLettered', data: { attempts: 0, lastError, at, reason, request: stray } }];
       }
-      if (!request) return walletDecisionError('not_requested', 'no request is recorded for this transaction');
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
       if (request.command !== 'win')
-        return walletDecisionError(
-          'not_a_win',
+        return walletRefusal(
+          'WALLET_TX_NOT_A_WIN',
           `transaction ${request.transactionId} is a ${request.command}: only wins are dead-lettered (D11)`,
         );
       if (state.status === 'dead_lettered') return [];
       if (state.status === 'succeeded')
-        return walletDecisionError('already_settled', `transaction ${request.transactionId} is already succeeded`);
+        return walletRefusal('WALLET_TX_SETTLED', `transaction ${request.transactionId} is already succeeded`);
       return [{ type: 'WinDeadLettered', data: { attempts: state.attempts, lastError, at, reason } }];
     }
     case 'RefuseWin': {

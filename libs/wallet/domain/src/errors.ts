@@ -1,25 +1,48 @@
-/** A command the walletTx decider refuses, as a value with a reason code and a message. */
-export type WalletDecisionReason =
-  | 'transaction_id_conflict'
-  | 'not_requested'
-  | 'already_settled'
-  | 'attempts_exhausted'
-  | 'no_attempt_in_flight'
-  | 'cancel_transaction_id_missing'
-  | 'not_dead_lettered'
-  | 'no_cancel_pending'
-  | 'not_a_win';
+/**
+ * A command the walletTx decider refuses is a `Refusal` (contracts, issue 11) with a code of the
+ * catalogue. Before issue 11 these were snake_case reasons outside it. None is a stored field (the
+ * `reason` of WinDeadLettered, which `wallet:redrive --list` shows, is another list, unchanged);
+ * older dead letters may quote one in their free-text `lastError`, which reads as before. Renamed:
+ * transaction_id_conflict → TRANSACTION_ID_CONFLICT, not_requested → WALLET_TX_NOT_RECORDED,
+ * already_settled → WALLET_TX_SETTLED, attempts_exhausted → WALLET_ATTEMPTS_EXHAUSTED,
+ * no_attempt_in_flight → WALLET_NO_ATTEMPT_IN_FLIGHT, cancel_transaction_id_missing →
+ * WALLET_CANCEL_ID_MISSING, not_dead_lettered → WALLET_TX_NOT_DEAD_LETTERED, no_cancel_pending →
+ * WALLET_NO_CANCEL_PENDING, not_a_win → WALLET_TX_NOT_A_WIN.
+ */
+import { isRefusal, refusal, type ErrorCode, type Refusal } from '@reelstream/contracts';
 
-export interface WalletDecisionError {
-  readonly type: 'WalletDecisionError';
-  readonly reason: WalletDecisionReason;
-  readonly message: string;
+export type WalletDecisionCode = Extract<
+  ErrorCode,
+  | 'TRANSACTION_ID_CONFLICT'
+  | 'WALLET_TX_NOT_RECORDED'
+  | 'WALLET_TX_SETTLED'
+  | 'WALLET_ATTEMPTS_EXHAUSTED'
+  | 'WALLET_NO_ATTEMPT_IN_FLIGHT'
+  | 'WALLET_CANCEL_ID_MISSING'
+  | 'WALLET_TX_NOT_DEAD_LETTERED'
+  | 'WALLET_NO_CANCEL_PENDING'
+  | 'WALLET_TX_NOT_A_WIN'
+>;
+
+export interface WalletRefusal extends Refusal {
+  readonly code: WalletDecisionCode;
+  /**
+   * @deprecated The code. Kept only because WalletTxRepository (rewritten on branch wip/es) still
+   * prints `reason`; drop it once that reads `code`.
+   */
+  readonly reason: WalletDecisionCode;
 }
 
-export function walletDecisionError(reason: WalletDecisionReason, message: string): WalletDecisionError {
-  return { type: 'WalletDecisionError', reason, message };
+export function walletRefusal(code: WalletDecisionCode, message: string): WalletRefusal {
+  return { ...refusal(code, message), code, reason: code };
 }
 
-export function isWalletDecisionError(value: unknown): value is WalletDecisionError {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'WalletDecisionError';
+export function isWalletRefusal(value: unknown): value is WalletRefusal {
+  return isRefusal(value);
 }
+
+// The former names, for WalletTxRepository until its rewrite imports the new ones.
+/** @deprecated WalletRefusal. */
+export type WalletDecisionError = WalletRefusal;
+/** @deprecated isWalletRefusal. */
+export const isWalletDecisionError = isWalletRefusal;

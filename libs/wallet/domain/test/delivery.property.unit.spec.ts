@@ -5,7 +5,7 @@ import {
   decide,
   evolve,
   initialWalletTxState,
-  isWalletDecisionError,
+  isWalletRefusal,
   needsCancelTransactionId,
   nextAttempt,
   replyFromRecord,
@@ -36,7 +36,7 @@ function drive(
   const log: WalletTxEvent[] = [];
   const apply = (command: WalletTxCommand) => {
     const events = decide(command, state);
-    if (isWalletDecisionError(events)) throw new Error(events.message);
+    if (isWalletRefusal(events)) throw new Error(events.message);
     log.push(...events);
     state = events.reduce(evolve, state);
   };

@@ -1,0 +1,89 @@
+/**
+ * The one way reelstream says what went wrong (issue 11): a code from the catalogue, a message,
+ * the details an operator sees, and whether trying the same thing again may succeed — the
+ * `retriable` flag of kafkajs's KafkaJSError. Code that must choose between retrying and giving
+ * up (park a message, exit with "fix the input") reads the flag, never a class name.
+ *
+ * It has two forms of one shape: a `Refusal` is the value a pure decider returns (plain data, so
+ * tests compare it field by field and it can be stored or sent), a `ReelstreamError` is what code
+ * throws when it cannot go on. `ReelstreamError.from(refusal)` turns one into the other.
+ */
+import { defaultMessageOf, type ErrorCode, type ErrorDetail } from './errors.js';
+
+export interface Refusal {
+  readonly type: 'Refusal';
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** One entry per problem, as the API answers them. */
+  readonly details?: readonly ErrorDetail[];
+  /** A decider's refusal is not: the same command on the same state is refused the same way. */
+  readonly retriable: boolean;
+}
+
+export interface RefusalOptions {
+  readonly details?: readonly ErrorDetail[] | undefined;
+  readonly retriable?: boolean;
+}
+
+export function refusal(
+  code: ErrorCode,
+  message: string = defaultMessageOf(code),
+  options: RefusalOptions = {},
+): Refusal {
+  const retriable = options.retriable ?? false;
+  return options.details === undefined
+    ? { type: 'Refusal', code, message, retriable }
+    : { type: 'Refusal', code, message, details: options.details, retriable };
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Refusal';
+}
+
+export interface ReelstreamErrorOptions extends RefusalOptions {
+  readonly cause?: unknown;
+}
+
+/**
+ * Thrown. Without `retriable` it is not: most of these say the input is wrong (a configuration
+ * key, an event this code cannot read), and a transient failure names itself (`retriable: true`).
+ */
+export class ReelstreamError extends Error {
+  override name = 'ReelstreamError';
+  readonly code: ErrorCode;
+  readonly details?: readonly ErrorDetail[];
+  readonly retriable: boolean;
+
+  constructor(code: ErrorCode, message: string = defaultMessageOf(code), options: ReelstreamErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    if (options.details !== undefined) this.details = options.details;
+    this.retriable = options.retriable ?? false;
+  }
+
+  static from(refused: Refusal): ReelstreamError {
+    return new ReelstreamError(refused.code, refused.message, {
+      details: refused.details,
+      retriable: refused.retriable,
+    });
+  }
+
+  toRefusal(): Refusal {
+    return refusal(this.code, this.message, { details: this.details, retriable: this.retriable });
+  }
+}
+
+export function isReelstreamError(error: unknown): error is ReelstreamError {
+  return error instanceof ReelstreamError;
+}
+
+/**
+ * Whether handling the same thing again may succeed. A value that carries a boolean `retriable`
+ * (ours, kafkajs's) says so itself; anything else — a socket error, a store that does not answer,
+ * a bug — is taken as transient, so nothing is given up on by mistake.
+ */
+export function isRetriable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return true;
+  const flag = (error as { retriable?: unknown }).retriable;
+  return typeof flag === 'boolean' ? flag : true;
+}

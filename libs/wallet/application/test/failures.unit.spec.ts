@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  InvalidEventDataError,
+  ReelstreamError,
+  UnknownEventTypeError,
+  UnsupportedSchemaVersionError,
+} from '@reelstream/contracts';
+import { RequestTimeoutError } from '@reelstream/ports';
+import { walletRefusal } from '@reelstream/wallet-domain';
+import { isDeterministicFailure } from '../src/failures.js';
+import { OperatorUnavailableError } from '../src/deliver.js';
+import { WalletDecisionRefused } from '../src/wallet-tx-repository.js';
+
+describe('isDeterministicFailure: park or retry, by the retriable flag (issue 11)', () => {
+  it.each([
+    new UnknownEventTypeError('Nope'),
+    new UnsupportedSchemaVersionError('WalletRequested', 9, 1),
+    new InvalidEventDataError('WalletRequested', 1, []),
+    ReelstreamError.from(walletRefusal('WALLET_TX_SETTLED', 'transaction 5 is already succeeded')),
+    new WalletDecisionRefused(5, walletRefusal('WALLET_TX_SETTLED', 'transaction 5 is already succeeded')),
+  ])('parks %s: the same message fails the same way every time', (error) => {
+    expect(isDeterministicFailure(error)).toBe(true);
+  });
+
+  it.each([
+    new Error('SQLITE_BUSY: database is locked'),
+    new RequestTimeoutError('bonus.requests', 'c-1', 3_000),
+    new OperatorUnavailableError('demo', 5, 'circuit open', 1_000),
+    'a thrown string',
+  ])('retries %s: it may pass next time', (error) => {
+    expect(isDeterministicFailure(error)).toBe(false);
+  });
+});
