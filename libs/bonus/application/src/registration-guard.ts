@@ -31,7 +31,13 @@ export async function reserveGuard(
     streamId,
     registrationGuardDecider,
     { type: 'ReserveRequest', data: record },
-    { context: { ...origin, occurredAt: record.acceptedAt }, parse: parseGuardEvent },
+    {
+      context: { ...origin, occurredAt: record.acceptedAt },
+      parse: parseGuardEvent,
+      // Called when `readGuard` has just found none: the first attempt appends without reading again
+      // (optimistic; a guard written meanwhile makes it a conflict, read and decided on).
+      loaded: { state: registrationGuardDecider.initialState, revision: undefined },
+    },
   );
   return 'events' in handled;
 }
