@@ -22,8 +22,8 @@ export {
 } from './event-store/index.js';
 export {
   deciderSpecification,
-  type Decider,
   type DeciderSpecification,
+  type DeciderSpecificationOptions,
   type DeciderGiven,
   type DeciderThen,
 } from './decider-spec.js';

@@ -3,12 +3,7 @@
  * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
  * decided on the player's stream and answered with a `bonus.replies` value.
  */
-import {
-  isDomainError,
-  type BonusDomainCommand,
-  type DomainError,
-  type RegisterBonusCall,
-} from '@reelstream/bonus-domain';
+import { isRefusal, type BonusDomainCommand, type Refusal, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import { bonusDecider } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
@@ -42,7 +37,7 @@ export interface BonusCommandsDeps {
 
 type Failure = ReturnType<typeof errorReply>;
 
-function refused(error: DomainError): Failure {
+function refused(error: Refusal): Failure {
   return errorReply(error.code, error.message, error.details === undefined ? undefined : [...error.details]);
 }
 
@@ -62,7 +57,7 @@ export class BonusCommands {
     playerId: string,
     command: BonusDomainCommand,
     origin: CommandOrigin,
-  ): Promise<Decided | DomainError> {
+  ): Promise<Decided | Refusal> {
     const options = this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
     return decideAndAppend(this.deps.store, playerBonusStream(operatorId, playerId), command, origin, options);
   }
@@ -115,7 +110,7 @@ export class BonusCommands {
         // A resend: the registration is in the player's stream already (replayed), or an earlier
         // attempt stopped between the reservation and the registration, which is completed now.
         const decided = await this.decide(data.operatorId, data.playerId, toDomain(guard.issueId), origin);
-        if (isDomainError(decided)) return refused(decided);
+        if (isRefusal(decided)) return refused(decided);
         return okReply({ issueId: guard.issueId, replayed: decided.events.length === 0 });
       }
 
@@ -124,7 +119,7 @@ export class BonusCommands {
       const loaded = await loadPlayerAccount(store, playerStream);
       const check = bonusDecider.decide(registration, loaded.account);
       // A refused request reserves nothing: the operator may correct it and send it again.
-      if (isDomainError(check)) return refused(check);
+      if (isRefusal(check)) return refused(check);
       if (
         !(await reserveGuard(
           store,
@@ -136,7 +131,7 @@ export class BonusCommands {
         continue;
       const options = this.deps.maxAttempts === undefined ? { loaded } : { loaded, maxAttempts: this.deps.maxAttempts };
       const decided = await decideAndAppend(store, playerStream, registration, origin, options);
-      if (isDomainError(decided)) return refused(decided);
+      if (isRefusal(decided)) return refused(decided);
       return okReply({ issueId, replayed: false });
     }
     return errorReply('SERVICE_UNAVAILABLE', `platformId ${data.platformId} is being registered concurrently; retry`);
@@ -157,7 +152,7 @@ export class BonusCommands {
       { type: 'CancelBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } },
       originOf(command.metadata),
     );
-    if (isDomainError(decided)) return refused(decided);
+    if (isRefusal(decided)) return refused(decided);
     return okReply({ issueId: target.issueId, alreadyCanceled: decided.events.length === 0 });
   }
 
@@ -170,7 +165,7 @@ export class BonusCommands {
       { type: 'StartFreeSpin', data, metadata: { now: this.now() } },
       originOf(command.metadata),
     );
-    if (isDomainError(decided)) return refused(decided);
+    if (isRefusal(decided)) return refused(decided);
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
     if (!bonus || !round || bonus.baseBetAmountMinor === null)
@@ -200,7 +195,7 @@ export class BonusCommands {
       },
       originOf(command.metadata),
     );
-    if (isDomainError(decided)) return refused(decided);
+    if (isRefusal(decided)) return refused(decided);
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
     if (!bonus || !round?.settled)
@@ -228,7 +223,7 @@ export class BonusCommands {
       { type: 'ExpireBonusCall', data: { issueId }, metadata: { now: this.now() } },
       originOf(command.metadata),
     );
-    if (isDomainError(decided)) return refused(decided);
+    if (isRefusal(decided)) return refused(decided);
     return okReply({ issueId, expired: decided.events.length > 0 });
   }
 
@@ -241,7 +236,7 @@ export class BonusCommands {
       { type: 'ExpireBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } },
       { commandId, correlationId: commandId, operatorId: target.operatorId },
     );
-    return !isDomainError(decided) && decided.events.length > 0;
+    return !isRefusal(decided) && decided.events.length > 0;
   }
 
   private async locate(

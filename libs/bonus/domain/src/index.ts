@@ -11,3 +11,4 @@ export { evolve, evolveAll } from './evolve.js';
 export { decide, bonusDecider } from './decide.js';
 export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from '@reelstream/contracts';
 export * from './refuse-registration.js';
+export * from './registration-guard.js';

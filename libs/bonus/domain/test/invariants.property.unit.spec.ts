@@ -8,7 +8,7 @@ import { eventToAppend, isErrorCode, type PlayerBonusEvent } from '@reelstream/c
 import fc from 'fast-check';
 import {
   bonusDecider,
-  isDomainError,
+  isRefusal,
   type BonusCall,
   type BonusDomainCommand,
   type PlayerBonusAccount,
@@ -188,7 +188,7 @@ interface Decided {
 /** Decides and applies every step, calling `onStep` after each one. */
 function play(sequence: readonly Step[], onStep: (step: Decided, run: Run) => void): Run {
   const run: Run = {
-    accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState()),
+    accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState),
     streams: Array.from({ length: PLAYERS }, () => []),
   };
   let now = START;
@@ -199,7 +199,7 @@ function play(sequence: readonly Step[], onStep: (step: Decided, run: Run) => vo
     const before = run.accounts[step.player] as PlayerBonusAccount;
     const command = toCommand(step, before, now, ids);
     const decision = bonusDecider.decide(command, before);
-    if (isDomainError(decision)) {
+    if (isRefusal(decision)) {
       check(isErrorCode(decision.code), `refusal without a catalogue code: ${decision.code}`);
       onStep({ before, after: before, produced: [], command }, run);
       continue;
@@ -324,7 +324,7 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
     });
     // Replaying the produced events gives the same state.
     run.streams.forEach((stream, player) => {
-      expect(stream.reduce(bonusDecider.evolve, bonusDecider.initialState())).toEqual(run.accounts[player]);
+      expect(stream.reduce(bonusDecider.evolve, bonusDecider.initialState)).toEqual(run.accounts[player]);
     });
   }
 
@@ -341,12 +341,12 @@ describe('the random sequences exercise the whole lifecycle (so the properties a
       let now = START;
       let id = 1_000;
       const ids = { next: () => ++id };
-      const accounts = Array.from({ length: PLAYERS }, () => bonusDecider.initialState());
+      const accounts = Array.from({ length: PLAYERS }, () => bonusDecider.initialState);
       for (const step of sequence) {
         now += step.advanceMs;
         const before = accounts[step.player] as PlayerBonusAccount;
         const decision = bonusDecider.decide(toCommand(step, before, now, ids), before);
-        if (isDomainError(decision)) {
+        if (isRefusal(decision)) {
           count(decision.code);
           continue;
         }

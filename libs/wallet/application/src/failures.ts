@@ -6,10 +6,7 @@
  * `retriable` flag (issue 11), not its class name.
  */
 import { isRetriable } from '@reelstream/contracts';
-import { WalletDecisionRefused } from './wallet-tx-repository.js';
 
 export function isDeterministicFailure(error: unknown): error is Error {
-  // WalletDecisionRefused is thrown by WalletTxRepository, which is being rewritten on another
-  // branch; once it throws ReelstreamError.from(refusal), the flag alone decides.
-  return error instanceof Error && (error instanceof WalletDecisionRefused || !isRetriable(error));
+  return error instanceof Error && !isRetriable(error);
 }

@@ -26,23 +26,12 @@ export type WalletDecisionCode = Extract<
 
 export interface WalletRefusal extends Refusal {
   readonly code: WalletDecisionCode;
-  /**
-   * @deprecated The code. Kept only because WalletTxRepository (rewritten on branch wip/es) still
-   * prints `reason`; drop it once that reads `code`.
-   */
-  readonly reason: WalletDecisionCode;
 }
 
 export function walletRefusal(code: WalletDecisionCode, message: string): WalletRefusal {
-  return { ...refusal(code, message), code, reason: code };
+  return { ...refusal(code, message), code };
 }
 
 export function isWalletRefusal(value: unknown): value is WalletRefusal {
   return isRefusal(value);
 }
-
-// The former names, for WalletTxRepository until its rewrite imports the new ones.
-/** @deprecated WalletRefusal. */
-export type WalletDecisionError = WalletRefusal;
-/** @deprecated isWalletRefusal. */
-export const isWalletDecisionError = isWalletRefusal;

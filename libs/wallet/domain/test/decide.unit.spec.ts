@@ -1,34 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { eventToAppend, type WalletTxEvent } from '@reelstream/contracts';
-import { decide, isWalletRefusal, type OperatorAnswer, type WalletTxCommand } from '../src/index.js';
+import { deciderSpecification } from '@reelstream/testing';
+import { walletTxDecider, type OperatorAnswer } from '../src/index.js';
 import { attempted, bet, betwin, failedWith, metadata, now, requested, stateOf, win } from './fixtures.js';
 
 const ok = (balanceMinor: number): OperatorAnswer => ({ kind: 'reply', statusCode: 'OK', balanceMinor });
 const timeout: OperatorAnswer = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 3000 ms' };
 const notEnoughMoney: OperatorAnswer = { kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40 };
 
-/** given(events).when(command) → then(events) | thenRefuses(code), as in emmett's decider specs. */
-function given(events: readonly WalletTxEvent[]) {
-  return {
-    when(command: WalletTxCommand) {
-      const result = decide(command, stateOf(events));
-      return {
-        then(expected: WalletTxEvent[]) {
-          if (isWalletRefusal(result)) throw new Error(`refused: ${result.message}`);
-          expect(result).toEqual(expected);
-          // What the decider writes must pass the contracts' event schemas.
-          for (const event of result)
-            expect(() =>
-              eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now }),
-            ).not.toThrow();
-        },
-        thenRefuses(code: string) {
-          expect(isWalletRefusal(result) ? [result.code, result.retriable] : result).toEqual([code, false]);
-        },
-      };
-    },
-  };
-}
+/** given(events).when(command) → then(events) | thenFails({ code }), as in emmett's decider specs. */
+const { given } = deciderSpecification(walletTxDecider, {
+  // What the decider writes must pass the contracts' event schemas.
+  eachEvent: (event) =>
+    expect(() =>
+      eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now }),
+    ).not.toThrow(),
+});
 
 describe('RecordRequest: a transactionId names one request', () => {
   it('records a new request', () => {
@@ -47,7 +34,7 @@ describe('RecordRequest: a transactionId names one request', () => {
   it('refuses the transactionId with other fields', () => {
     given([requested(bet)])
       .when({ type: 'RecordRequest', data: { request: { ...bet, amountMinor: 151 } }, metadata })
-      .thenRefuses('TRANSACTION_ID_CONFLICT');
+      .thenFails({ code: 'TRANSACTION_ID_CONFLICT', retriable: false });
   });
 });
 
@@ -74,8 +61,10 @@ describe('StartAttempt', () => {
       { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 5, at: now } },
     ])
       .when({ type: 'StartAttempt', data: {}, metadata })
-      .thenRefuses('WALLET_TX_SETTLED');
-    given([]).when({ type: 'StartAttempt', data: {}, metadata }).thenRefuses('WALLET_TX_NOT_RECORDED');
+      .thenFails({ code: 'WALLET_TX_SETTLED', retriable: false });
+    given([])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .thenFails({ code: 'WALLET_TX_NOT_RECORDED', retriable: false });
   });
 });
 
@@ -113,10 +102,10 @@ describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.
   it('refuses to fail a bet without the cancel’s transactionId, and an answer nobody waits for', () => {
     given([requested(bet), attempted(1)])
       .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
-      .thenRefuses('WALLET_CANCEL_ID_MISSING');
+      .thenFails({ code: 'WALLET_CANCEL_ID_MISSING', retriable: false });
     given([requested(bet)])
       .when({ type: 'RecordAnswer', data: { answer: ok(1) }, metadata })
-      .thenRefuses('WALLET_NO_ATTEMPT_IN_FLIGHT');
+      .thenFails({ code: 'WALLET_NO_ATTEMPT_IN_FLIGHT', retriable: false });
   });
 });
 
@@ -206,8 +195,10 @@ describe('StartRedrive: a dead-lettered win gets a new delivery (D11)', () => {
   it('refuses to re-drive what is not dead-lettered', () => {
     given([requested(win), attempted(1)])
       .when({ type: 'StartRedrive', data: {}, metadata })
-      .thenRefuses('WALLET_TX_NOT_DEAD_LETTERED');
-    given([]).when({ type: 'StartRedrive', data: {}, metadata }).thenRefuses('WALLET_TX_NOT_RECORDED');
+      .thenFails({ code: 'WALLET_TX_NOT_DEAD_LETTERED', retriable: false });
+    given([])
+      .when({ type: 'StartRedrive', data: {}, metadata })
+      .thenFails({ code: 'WALLET_TX_NOT_RECORDED', retriable: false });
   });
 });
 
@@ -256,13 +247,15 @@ describe('the cancel: attempted until the operator answers OK (D9)', () => {
       attempted(1, { command: 'cancel' }),
       { type: 'CancelSucceeded', data: { at: now } },
     ];
-    given(done).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('WALLET_NO_CANCEL_PENDING');
+    given(done)
+      .when({ type: 'StartCancelAttempt', data: {}, metadata })
+      .thenFails({ code: 'WALLET_NO_CANCEL_PENDING', retriable: false });
     given(done)
       .when({ type: 'RecordCancelAnswer', data: { answer: ok(1) }, metadata })
       .then([]);
     given([requested(bet)])
       .when({ type: 'StartCancelAttempt', data: {}, metadata })
-      .thenRefuses('WALLET_NO_CANCEL_PENDING');
+      .thenFails({ code: 'WALLET_NO_CANCEL_PENDING', retriable: false });
   });
 });
 
@@ -336,17 +329,17 @@ describe('DeadLetterWin: a win that is not delivered now is parked, never droppe
   it('refuses to park a bet, a delivered win, or nothing', () => {
     given([requested(bet)])
       .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
-      .thenRefuses('WALLET_TX_NOT_A_WIN');
+      .thenFails({ code: 'WALLET_TX_NOT_A_WIN', retriable: false });
     given([
       requested(win),
       attempted(1),
       { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } },
     ])
       .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
-      .thenRefuses('WALLET_TX_SETTLED');
+      .thenFails({ code: 'WALLET_TX_SETTLED', retriable: false });
     given([])
       .when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'x' }, metadata })
-      .thenRefuses('WALLET_TX_NOT_RECORDED');
+      .thenFails({ code: 'WALLET_TX_NOT_RECORDED', retriable: false });
   });
 });
 
@@ -400,6 +393,6 @@ describe('a win recorded before wins named their source is the same transaction 
       .then([]);
     given([requested(win)])
       .when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata })
-      .thenRefuses('TRANSACTION_ID_CONFLICT');
+      .thenFails({ code: 'TRANSACTION_ID_CONFLICT', retriable: false });
   });
 });
