@@ -8,8 +8,10 @@ import type { ErrorCode } from '@reelstream/contracts';
 
 export class GameRefusedError extends Error {
   override readonly name = 'GameRefusedError';
+  readonly code: ErrorCode;
   constructor(readonly refusal: GameRefusal) {
     super(refusal.message);
+    this.code = refusal.code;
   }
 }
 
