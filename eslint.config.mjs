@@ -76,6 +76,19 @@ export default [
               bannedExternalImports: io,
             },
             {
+              // The command handler and catch-up runner: over the ports only; hashing ids needs node:crypto.
+              sourceTag: 'type:eventsourcing',
+              onlyDependOnLibsWithTags: ['type:kernel', 'type:contracts', 'type:ports', 'type:eventsourcing'],
+              bannedExternalImports: [
+                ...io.filter((name) => name !== 'node:*'),
+                'node:fs',
+                'node:http',
+                'node:https',
+                'node:net',
+                'node:child_process',
+              ],
+            },
+            {
               sourceTag: 'type:application',
               onlyDependOnLibsWithTags: [
                 'type:kernel',
@@ -83,6 +96,7 @@ export default [
                 'type:domain',
                 'type:ports',
                 'type:util',
+                'type:eventsourcing',
                 'type:application',
               ],
               bannedExternalImports: ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got'],
@@ -100,6 +114,7 @@ export default [
                 'type:ports',
                 'type:util',
                 'type:telemetry',
+                'type:eventsourcing',
                 'type:application',
                 'type:adapter',
               ],
@@ -114,6 +129,7 @@ export default [
                 'type:ports',
                 'type:util',
                 'type:telemetry',
+                'type:eventsourcing',
                 'type:application',
                 'type:adapter',
                 'type:service',

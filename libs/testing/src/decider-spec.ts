@@ -4,12 +4,7 @@
  * the command is refused with an error value.
  */
 import { expect } from '@jest/globals';
-
-export interface Decider<Command, Event, State, Failure> {
-  initialState: () => State;
-  evolve: (state: State, event: Event) => State;
-  decide: (command: Command, state: State) => readonly Event[] | Failure;
-}
+import type { Decider } from '@reelstream/eventsourcing';
 
 export interface DeciderThen<Event, Failure> {
   /** The decision is exactly these events, in this order. */
@@ -30,14 +25,14 @@ export interface DeciderSpecification<Command, Event, Failure> {
   given(events: readonly Event[]): DeciderGiven<Command, Event, Failure>;
 }
 
-export function deciderSpecification<Command, Event, State, Failure>(
-  decider: Decider<Command, Event, State, Failure>,
+export function deciderSpecification<Command, State, Event, Failure>(
+  decider: Decider<Command, State, Event, Failure>,
 ): DeciderSpecification<Command, Event, Failure> {
   return {
     given(events) {
       return {
         when(command) {
-          const state = events.reduce(decider.evolve, decider.initialState());
+          const state = events.reduce((current, event) => decider.evolve(current, event), decider.initialState);
           const decision = decider.decide(command, state);
           const asEvents = (): readonly Event[] => {
             if (!Array.isArray(decision))

@@ -22,7 +22,6 @@ export {
 } from './event-store/index.js';
 export {
   deciderSpecification,
-  type Decider,
   type DeciderSpecification,
   type DeciderGiven,
   type DeciderThen,

@@ -31,7 +31,7 @@ export function toPlayerBonusEvent(
 
 export async function loadPlayerAccount(store: EventStore, streamId: string): Promise<LoadedAccount> {
   const recorded = await store.readStream(streamId);
-  let account = bonusDecider.initialState();
+  let account = bonusDecider.initialState;
   for (const event of recorded) account = bonusDecider.evolve(account, toPlayerBonusEvent(event));
   return { account, revision: recorded[recorded.length - 1]?.revision };
 }

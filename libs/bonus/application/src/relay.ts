@@ -16,9 +16,8 @@ import {
   type FreeSpinSettled,
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
+import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
 import {
-  startCatchUp,
-  type CatchUpRunner,
   type CheckpointStore,
   type EventStore,
   type MessageBus,

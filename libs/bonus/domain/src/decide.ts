@@ -31,5 +31,8 @@ export function decide(command: BonusDomainCommand, account: PlayerBonusAccount)
   }
 }
 
-/** The decider as one value (emmett style): what the command handler and the tests take. */
-export const bonusDecider = { initialState, evolve, decide } as const;
+/**
+ * The decider as one value (emmett style): what the command handler and the tests take. Its
+ * shape is `Decider` of @reelstream/eventsourcing, matched structurally (a domain lib imports no platform lib).
+ */
+export const bonusDecider = { initialState: initialState(), evolve, decide } as const;

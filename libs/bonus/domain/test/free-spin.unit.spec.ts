@@ -251,7 +251,7 @@ describe('SettleFreeSpin', () => {
         ...canceledWithOpenSpin,
         settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, spinsLeft: 0 }),
       ];
-      const account = given.reduce(bonusDecider.evolve, bonusDecider.initialState());
+      const account = given.reduce(bonusDecider.evolve, bonusDecider.initialState);
       expect(account.bonuses.get(ISSUE)).toMatchObject({
         status: 'canceled',
         spinsUsed: 1,

@@ -188,7 +188,7 @@ interface Decided {
 /** Decides and applies every step, calling `onStep` after each one. */
 function play(sequence: readonly Step[], onStep: (step: Decided, run: Run) => void): Run {
   const run: Run = {
-    accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState()),
+    accounts: Array.from({ length: PLAYERS }, () => bonusDecider.initialState),
     streams: Array.from({ length: PLAYERS }, () => []),
   };
   let now = START;
@@ -324,7 +324,7 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
     });
     // Replaying the produced events gives the same state.
     run.streams.forEach((stream, player) => {
-      expect(stream.reduce(bonusDecider.evolve, bonusDecider.initialState())).toEqual(run.accounts[player]);
+      expect(stream.reduce(bonusDecider.evolve, bonusDecider.initialState)).toEqual(run.accounts[player]);
     });
   }
 
@@ -341,7 +341,7 @@ describe('the random sequences exercise the whole lifecycle (so the properties a
       let now = START;
       let id = 1_000;
       const ids = { next: () => ++id };
-      const accounts = Array.from({ length: PLAYERS }, () => bonusDecider.initialState());
+      const accounts = Array.from({ length: PLAYERS }, () => bonusDecider.initialState);
       for (const step of sequence) {
         now += step.advanceMs;
         const before = accounts[step.player] as PlayerBonusAccount;

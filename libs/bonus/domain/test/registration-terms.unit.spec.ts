@@ -58,7 +58,7 @@ describe('RegisterBonusCall: bet levels (issue 10.2)', () => {
       baseBetAmountMinor: null,
       features: { regularBonusCall: true },
     };
-    expect(Array.isArray(bonusDecider.decide(register(regular), bonusDecider.initialState()))).toBe(true);
+    expect(Array.isArray(bonusDecider.decide(register(regular), bonusDecider.initialState))).toBe(true);
   });
 });
 

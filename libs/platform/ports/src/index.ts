@@ -1,6 +1,5 @@
 export * from './event-store.js';
 export * from './checkpoints.js';
-export * from './catch-up.js';
 export * from './message-bus.js';
 export * from './clock.js';
 export * from './id-generator.js';

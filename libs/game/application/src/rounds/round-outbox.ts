@@ -15,9 +15,8 @@ import {
   walletWinRequest,
   type RoundSettled,
 } from '@reelstream/contracts';
+import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
 import {
-  startCatchUp,
-  type CatchUpRunner,
   type CheckpointStore,
   type Clock,
   type EventStore,

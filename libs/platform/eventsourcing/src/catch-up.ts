@@ -1,5 +1,11 @@
-import type { CheckpointStore } from './checkpoints.js';
-import type { EventStore, Position, RecordedEvent, StreamFilter, SubscriptionItem } from './event-store.js';
+import type {
+  CheckpointStore,
+  EventStore,
+  Position,
+  RecordedEvent,
+  StreamFilter,
+  SubscriptionItem,
+} from '@reelstream/ports';
 
 interface CatchUpSettings {
   store: EventStore;

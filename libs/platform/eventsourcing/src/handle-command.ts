@@ -1,0 +1,104 @@
+/**
+ * The command handler, the one way a stream is changed: load → fold → decide → append with the
+ * expected revision. A concurrent writer makes the append fail with WrongExpectedRevision; the
+ * stream is then read again and the command decided again on the new state (that is how 50
+ * concurrent registrations for one player end with exactly one accepted). A refusal is returned,
+ * not thrown: it is an answer, and nothing was appended.
+ */
+import { eventToAppend, type DomainEvent, type EventContext, type EventMetadata } from '@reelstream/contracts';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import { fold, isAccepted, type Decider } from './decider.js';
+import { deterministicEventId } from './event-id.js';
+import { retryOnConflict, type RetryPolicy } from './retry.js';
+
+/** What every appended event's metadata is built from. */
+export interface CommandContext {
+  /** Kept by every retry of the command (it seeds the event ids, see event-id.ts). */
+  readonly commandId: string;
+  readonly correlationId: string;
+  /** Defaults to `commandId`. */
+  readonly causationId?: string;
+  readonly operatorId: string;
+  /** When the events happened: the command's time, never the time of the write. */
+  readonly occurredAt: string;
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+}
+
+/** A state already folded from the stream, with the revision of its last event (undefined: no stream). */
+export interface Loaded<State> {
+  readonly state: State;
+  readonly revision: StreamRevision | undefined;
+}
+
+export interface Handled<State, Event> extends Loaded<State> {
+  /** What was appended; empty when the command was already done. */
+  readonly events: readonly Event[];
+}
+
+export interface HandleOptions<State, Event> {
+  readonly context: CommandContext;
+  /** The stream's stored event as this decider's event; undefined skips it; throw for a stream that must not hold it. */
+  parse(recorded: RecordedEvent): Event | undefined;
+  /** The stored form. Default: the contracts' `eventToAppend` (validated data, `schemaVersion` stamped). */
+  serialize?(event: Event, metadata: EventContext): { type: string; data: unknown; metadata: EventMetadata };
+  /** State the caller has just loaded: the first attempt decides on it instead of reading the stream again. */
+  loaded?: Loaded<State>;
+  retry?: Partial<RetryPolicy>;
+}
+
+const contractEvent = <Event>(event: Event, metadata: EventContext) => eventToAppend(event as DomainEvent, metadata);
+
+/** Reads the stream and folds it with the decider. */
+export async function loadState<State, Event>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<never, State, Event, unknown>, 'initialState' | 'evolve'>,
+  parse: (recorded: RecordedEvent) => Event | undefined,
+): Promise<Loaded<State>> {
+  const recorded = await store.readStream(streamId);
+  let state = decider.initialState;
+  for (const stored of recorded) {
+    const event = parse(stored);
+    if (event !== undefined) state = decider.evolve(state, event);
+  }
+  return { state, revision: recorded.at(-1)?.revision };
+}
+
+export async function handleCommand<Command, State, Event, Refusal>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<Command, State, Event, Refusal>,
+  command: Command,
+  options: HandleOptions<State, Event>,
+): Promise<Handled<State, Event> | Refusal> {
+  const { context } = options;
+  const serialize = options.serialize ?? contractEvent;
+  const metadata: EventContext = {
+    correlationId: context.correlationId,
+    causationId: context.causationId ?? context.commandId,
+    operatorId: context.operatorId,
+    occurredAt: context.occurredAt,
+    ...(context.traceparent === undefined ? {} : { traceparent: context.traceparent }),
+    ...(context.tracestate === undefined ? {} : { tracestate: context.tracestate }),
+  };
+  let preloaded = options.loaded;
+  return retryOnConflict(
+    streamId,
+    async () => {
+      const { state, revision } = preloaded ?? (await loadState(store, streamId, decider, options.parse));
+      preloaded = undefined;
+      const decision = decider.decide(command, state);
+      if (!isAccepted(decision)) return decision;
+      if (decision.length === 0) return { state, revision, events: [] };
+      const expected = revision ?? 'no_stream';
+      const toAppend = decision.map((event, index) => {
+        const stored = serialize(event, metadata);
+        return { eventId: deterministicEventId(context.commandId, streamId, expected, index, stored), ...stored };
+      });
+      const result = await store.append(streamId, toAppend, { expectedRevision: expected });
+      return { state: fold(decider, state, decision), revision: result.nextExpectedRevision, events: decision };
+    },
+    options.retry,
+  );
+}

@@ -1,0 +1,243 @@
+/**
+ * handleCommand against the real embedded SQLite event store. Conflicts are real: another writer
+ * appends to the stream between the handler's read and its append (a store wrapper does it right
+ * after the read returns), and the store's expected-revision check refuses the stale append.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import type { EventContext } from '@reelstream/contracts';
+import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import type { EventStore, ReadStreamOptions, RecordedEvent } from '@reelstream/ports';
+import {
+  ConcurrencyExhaustedError,
+  deterministicEventId,
+  handleCommand,
+  type CommandContext,
+  type Decider,
+  type HandleOptions,
+} from '../src/index.js';
+
+/** A seat: taken once; taking it again by the same person is already done, by another is refused. */
+type SeatEvent = { type: 'SeatTaken'; data: { by: string } } | { type: 'Counted'; data: { n: number } };
+type SeatCommand = { type: 'Take'; by: string } | { type: 'Count' };
+interface SeatState {
+  takenBy: string | null;
+  count: number;
+}
+interface Refusal {
+  code: 'SEAT_TAKEN';
+  by: string;
+}
+
+const seat: Decider<SeatCommand, SeatState, SeatEvent, Refusal> = {
+  initialState: { takenBy: null, count: 0 },
+  decide(command, state) {
+    if (command.type === 'Count') return [{ type: 'Counted', data: { n: state.count + 1 } }];
+    if (state.takenBy === command.by) return [];
+    if (state.takenBy !== null) return { code: 'SEAT_TAKEN', by: state.takenBy };
+    return [{ type: 'SeatTaken', data: { by: command.by } }];
+  },
+  evolve(state, event) {
+    return event.type === 'SeatTaken' ? { ...state, takenBy: event.data.by } : { ...state, count: event.data.n };
+  },
+};
+
+const context = (commandId: string): CommandContext => ({
+  commandId,
+  correlationId: `corr-${commandId}`,
+  operatorId: 'demo',
+  occurredAt: '2026-11-23T12:00:00.000Z',
+});
+
+const options = (commandId: string, extra: Partial<HandleOptions<SeatState, SeatEvent>> = {}) => ({
+  context: context(commandId),
+  parse: (recorded: RecordedEvent) =>
+    recorded.type === 'SeatTaken' || recorded.type === 'Counted' ? (recorded as unknown as SeatEvent) : undefined,
+  serialize: (event: SeatEvent, metadata: EventContext) => ({ ...event, metadata: { ...metadata, schemaVersion: 1 } }),
+  ...extra,
+});
+
+/** The store, with a hook run after each read of a stream returns (another writer slipping in). */
+class Interleaved implements EventStore {
+  reads = 0;
+  afterRead: (streamId: string, read: number) => Promise<void> = async () => undefined;
+  constructor(readonly inner: SqliteEventStore) {}
+  append: EventStore['append'] = (...args) => this.inner.append(...args);
+  async readStream(streamId: string, readOptions?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    const events = await this.inner.readStream(streamId, readOptions);
+    this.reads += 1;
+    await this.afterRead(streamId, this.reads);
+    return events;
+  }
+  streamRevision: EventStore['streamRevision'] = (streamId) => this.inner.streamRevision(streamId);
+  readAll: EventStore['readAll'] = (readOptions) => this.inner.readAll(readOptions);
+  subscribeToAll: EventStore['subscribeToAll'] = (subscribeOptions) => this.inner.subscribeToAll(subscribeOptions);
+  comparePositions: EventStore['comparePositions'] = (a, b) => this.inner.comparePositions(a, b);
+  close = () => Promise.resolve();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'eventsourcing-'));
+const sqlite = SqliteEventStore.open(join(dir, 'events.db'));
+afterAll(async () => {
+  await sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+const store = new Interleaved(sqlite);
+let streams = 0;
+const nextStream = () => `seat-${++streams}`;
+afterEach(() => {
+  store.afterRead = async () => undefined;
+});
+
+const interloper = (streamId: string, event: SeatEvent) =>
+  store.inner.append(streamId, [event], { expectedRevision: 'any' }).then(() => undefined);
+
+describe('handleCommand against the SQLite event store', () => {
+  it('appends the decided events with the one event-id scheme and the command metadata', async () => {
+    const streamId = nextStream();
+    const handled = await handleCommand(store, streamId, seat, { type: 'Take', by: 'alice' }, options('cmd-1'));
+    expect(handled).toEqual({
+      state: { takenBy: 'alice', count: 0 },
+      revision: 0,
+      events: [{ type: 'SeatTaken', data: { by: 'alice' } }],
+    });
+    const [stored] = await store.inner.readStream(streamId);
+    expect(stored?.eventId).toBe(
+      deterministicEventId('cmd-1', streamId, 'no_stream', 0, { type: 'SeatTaken', data: { by: 'alice' } }),
+    );
+    expect(stored?.metadata).toEqual({
+      correlationId: 'corr-cmd-1',
+      causationId: 'cmd-1',
+      operatorId: 'demo',
+      occurredAt: '2026-11-23T12:00:00.000Z',
+      schemaVersion: 1,
+    });
+  });
+
+  it('returns a refusal as a value and appends nothing', async () => {
+    const streamId = nextStream();
+    await interloper(streamId, { type: 'SeatTaken', data: { by: 'bob' } });
+    const refused = await handleCommand(store, streamId, seat, { type: 'Take', by: 'alice' }, options('cmd-2'));
+    expect(refused).toEqual({ code: 'SEAT_TAKEN', by: 'bob' });
+    expect(await store.inner.readStream(streamId)).toHaveLength(1);
+  });
+
+  it('on a conflict reads the stream again and decides again on the new state (here: now refused)', async () => {
+    const streamId = nextStream();
+    let slipped = false;
+    store.afterRead = async () => {
+      if (slipped) return;
+      slipped = true;
+      await interloper(streamId, { type: 'SeatTaken', data: { by: 'bob' } });
+    };
+    const before = store.reads;
+    const refused = await handleCommand(store, streamId, seat, { type: 'Take', by: 'alice' }, options('cmd-3'));
+    expect(refused).toEqual({ code: 'SEAT_TAKEN', by: 'bob' });
+    expect(store.reads - before).toBe(2);
+    expect((await store.inner.readStream(streamId)).map((event) => event.data)).toEqual([{ by: 'bob' }]);
+  });
+
+  it('on a conflict appends what the new state calls for, at the new revision', async () => {
+    const streamId = nextStream();
+    let slipped = false;
+    store.afterRead = async () => {
+      if (slipped) return;
+      slipped = true;
+      await interloper(streamId, { type: 'Counted', data: { n: 1 } });
+    };
+    const handled = await handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-4'));
+    expect(handled).toMatchObject({ revision: 1, events: [{ type: 'Counted', data: { n: 2 } }] });
+    expect((await store.inner.readStream(streamId)).map((event) => event.data)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('a retried command (same command id, same state) appends once: the store takes the same ids as the same append', async () => {
+    const streamId = nextStream();
+    // Both handlers read the empty stream before either appends: the second append is at a stale revision.
+    let waiting: (() => void) | undefined;
+    const bothRead = new Promise<void>((resolve) => (waiting = resolve));
+    let reads = 0;
+    store.afterRead = async () => {
+      if (++reads === 2) waiting?.();
+      if (reads <= 2) await bothRead;
+    };
+    const before = store.reads;
+    const [first, retry] = await Promise.all([
+      handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-5')),
+      handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-5')),
+    ]);
+    expect(first).toEqual(retry);
+    expect(first).toMatchObject({ revision: 0, events: [{ type: 'Counted', data: { n: 1 } }] });
+    expect(store.reads - before).toBe(2); // no conflict, no second read
+    expect((await store.inner.readStream(streamId)).map((event) => event.data)).toEqual([{ n: 1 }]);
+  });
+
+  it('another command deciding the same events at the same revision conflicts and is decided again', async () => {
+    const streamId = nextStream();
+    let waiting: (() => void) | undefined;
+    const bothRead = new Promise<void>((resolve) => (waiting = resolve));
+    let reads = 0;
+    store.afterRead = async () => {
+      if (++reads === 2) waiting?.();
+      if (reads <= 2) await bothRead;
+    };
+    const handled = await Promise.all([
+      handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-6a')),
+      handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-6b')),
+    ]);
+    expect(handled.map((result) => ('events' in result ? result.revision : undefined)).sort()).toEqual([0, 1]);
+    expect((await store.inner.readStream(streamId)).map((event) => event.data)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('a command already done is answered from the stream: no events, nothing appended', async () => {
+    const streamId = nextStream();
+    await handleCommand(store, streamId, seat, { type: 'Take', by: 'alice' }, options('cmd-7'));
+    const again = await handleCommand(store, streamId, seat, { type: 'Take', by: 'alice' }, options('cmd-7-resent'));
+    expect(again).toEqual({ state: { takenBy: 'alice', count: 0 }, revision: 0, events: [] });
+    expect(await store.inner.readStream(streamId)).toHaveLength(1);
+  });
+
+  it('gives up with ConcurrencyExhaustedError when the stream moves before every append', async () => {
+    const streamId = nextStream();
+    let n = 0;
+    store.afterRead = async () => interloper(streamId, { type: 'Counted', data: { n: ++n * 100 } });
+    const error = await handleCommand(
+      store,
+      streamId,
+      seat,
+      { type: 'Count' },
+      options('cmd-8', { retry: { maxAttempts: 5 } }),
+    ).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ConcurrencyExhaustedError);
+    expect(error).toMatchObject({ streamId, attempts: 5 });
+    expect((error as Error).cause).toMatchObject({ name: 'WrongExpectedRevisionError' });
+    expect((await store.inner.readStream(streamId)).map((event) => event.data)).toEqual(
+      [1, 2, 3, 4, 5].map((i) => ({ n: i * 100 })),
+    );
+  });
+
+  it('decides the first attempt on state the caller loaded, without reading the stream', async () => {
+    const streamId = nextStream();
+    const before = store.reads;
+    const handled = await handleCommand(
+      store,
+      streamId,
+      seat,
+      { type: 'Count' },
+      options('cmd-9', { loaded: { state: seat.initialState, revision: undefined } }),
+    );
+    expect(handled).toMatchObject({ revision: 0, events: [{ type: 'Counted', data: { n: 1 } }] });
+    expect(store.reads).toBe(before);
+  });
+
+  it('skips stored events the decider does not own (parse returns undefined)', async () => {
+    const streamId = nextStream();
+    await store.inner.append(streamId, [{ type: 'Unrelated', data: {} }], { expectedRevision: 'no_stream' });
+    const handled = await handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-10'));
+    expect(handled).toMatchObject({ state: { count: 1 }, revision: 1 });
+  });
+});
