@@ -14,7 +14,7 @@ import {
   type RoundState,
 } from '@reelstream/game-domain';
 import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
-import { handleCommand } from '../handle-command.js';
+import { handleCommand } from '@reelstream/eventsourcing';
 
 export type { RoundEnd, RoundStartedData } from '@reelstream/game-domain';
 

@@ -6,7 +6,7 @@
 import { parseStoredEvent, sessionStream, type LaunchGameRequest, type SessionEvent } from '@reelstream/contracts';
 import { isGameRefusal, sessionDecider, type Catalog, type GameRefusal } from '@reelstream/game-domain';
 import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
-import { handleCommand } from '../handle-command.js';
+import { handleCommand } from '@reelstream/eventsourcing';
 
 export interface StartSessionDeps {
   readonly store: EventStore;

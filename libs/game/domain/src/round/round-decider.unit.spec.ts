@@ -3,7 +3,7 @@ import type { RoundCanceled, RoundSettled, RoundStarted } from '@reelstream/cont
 import { deciderSpecification } from '@reelstream/testing';
 import { roundDecider, type RoundStartedData } from '@reelstream/game-domain';
 
-const spec = deciderSpecification({ ...roundDecider, initialState: () => roundDecider.initialState });
+const spec = deciderSpecification(roundDecider);
 
 const data: RoundStartedData = {
   roundId: 501,

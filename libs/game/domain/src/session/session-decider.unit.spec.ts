@@ -10,7 +10,7 @@ const shipped = JSON.parse(readFileSync(new URL('../../../../../config/catalog.j
 // Game 101 offered only in cents: a currency without minor units (ISK) cannot express any of its levels.
 for (const game of shipped.games) if (game.gameId === 101) game.betLevels = { default: [0.2, 0.4], KRW: [200, 400] };
 const catalog = parseCatalog(shipped);
-const spec = deciderSpecification({ ...sessionDecider, initialState: () => sessionDecider.initialState });
+const spec = deciderSpecification(sessionDecider);
 const TOKEN = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
 const NOW = '2026-05-01T10:00:00.000Z';
 
