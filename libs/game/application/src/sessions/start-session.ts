@@ -49,6 +49,8 @@ export async function startGameSession(
   const handled = await handleCommand(deps.store, sessionStream(token), sessionDecider, command, {
     context: { commandId: requestId, correlationId: requestId, operatorId: operator.id, occurredAt: now },
     parse: parseSessionEvent,
+    // A fresh 256-bit token names no stream yet: decide on the empty state without reading (a conflict re-reads).
+    loaded: { state: sessionDecider.initialState, revision: undefined },
   });
   if (isGameRefusal(handled)) return handled;
   return `${deps.launchBaseUrl}/launch?token=${token}`;
