@@ -48,7 +48,12 @@ export class RoundStreams {
 
   /** Starts the round; returns the round as its stream records it (another hand's start, if it came first). */
   async start(data: RoundStartedData, correlationId: string): Promise<RoundStartedData> {
-    const { state } = await this.handle(data, { type: 'StartRound', started: data }, correlationId);
+    // A round id is drawn fresh (or the caller has just read the stream): decide on the empty state without
+    // reading, as the append checks 'no_stream' anyway; a conflict reads the stream and decides again.
+    const { state } = await this.handle(data, { type: 'StartRound', started: data }, correlationId, {
+      state: roundDecider.initialState,
+      revision: undefined,
+    });
     if (!state.started) throw new RoundConflictError(`round ${data.roundId} has no RoundStarted after its start`);
     return state.started;
   }
@@ -56,7 +61,8 @@ export class RoundStreams {
   /** Appends the round's end, or returns the end another writer appended first. */
   async finish(started: RoundStartedData, end: RoundEnd, correlationId: string): Promise<FinishedRound> {
     const command: RoundCommand = { type: 'FinishRound', roundId: started.roundId, end };
-    const { state, events } = await this.handle(started, command, correlationId);
+    // The round as its start left it (revision 0): an end already written makes the append conflict and re-read.
+    const { state, events } = await this.handle(started, command, correlationId, { state: { started }, revision: 0 });
     if (!state.started || !state.end) throw new RoundConflictError(`round ${started.roundId} moved on but has no end`);
     return { history: { started: state.started, end: state.end }, ours: events.length > 0 };
   }
@@ -71,7 +77,12 @@ export class RoundStreams {
     return state.end ? { started: state.started, end: state.end } : { started: state.started };
   }
 
-  private async handle(round: RoundStartedData, command: RoundCommand, correlationId: string) {
+  private async handle(
+    round: RoundStartedData,
+    command: RoundCommand,
+    correlationId: string,
+    loaded: { state: RoundState; revision: number | undefined },
+  ) {
     const handled = await handleCommand(this.store, roundStream(round.roundId), roundDecider, command, {
       context: {
         commandId: `${correlationId}:${command.type}:${round.roundId}`,
@@ -81,6 +92,7 @@ export class RoundStreams {
         occurredAt: this.clock.now().toISOString(),
       },
       parse: parseRoundEvent,
+      loaded,
     });
     if (isGameRefusal(handled)) throw new RoundConflictError(`round ${round.roundId}: ${handled.message}`);
     return handled;
