@@ -25,8 +25,14 @@ export interface DeciderSpecification<Command, Event, Failure> {
   given(events: readonly Event[]): DeciderGiven<Command, Event, Failure>;
 }
 
+export interface DeciderSpecificationOptions<Event> {
+  /** A check every event a `then` expects must also pass, e.g. the contracts' event schema. */
+  eachEvent?: (event: Event) => void;
+}
+
 export function deciderSpecification<Command, State, Event, Failure>(
   decider: Decider<Command, State, Event, Failure>,
+  options: DeciderSpecificationOptions<Event> = {},
 ): DeciderSpecification<Command, Event, Failure> {
   return {
     given(events) {
@@ -42,7 +48,9 @@ export function deciderSpecification<Command, State, Event, Failure>(
           return {
             decision,
             then(expected) {
-              expect(asEvents()).toEqual(expected);
+              const events = asEvents();
+              expect(events).toEqual(expected);
+              if (options.eachEvent) for (const event of events) options.eachEvent(event);
             },
             thenNothing() {
               expect(asEvents()).toEqual([]);

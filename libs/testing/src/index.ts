@@ -23,6 +23,7 @@ export {
 export {
   deciderSpecification,
   type DeciderSpecification,
+  type DeciderSpecificationOptions,
   type DeciderGiven,
   type DeciderThen,
 } from './decider-spec.js';

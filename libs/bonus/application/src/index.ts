@@ -4,15 +4,8 @@
  * the status projection, the expiry scheduler and the outbox relay.
  */
 export * from './ports.js';
-export { deterministicEventId } from './event-ids.js';
 export { loadPlayerAccount, toPlayerBonusEvent, UnexpectedEventError, type LoadedAccount } from './player-account.js';
-export {
-  decideAndAppend,
-  ConcurrencyExhaustedError,
-  DEFAULT_MAX_ATTEMPTS,
-  type CommandOrigin,
-  type Decided,
-} from './decide-and-append.js';
+export { decideAndAppend, type CommandOrigin, type Decided } from './decide-and-append.js';
 export { readGuard, reserveGuard, type GuardRecord } from './registration-guard.js';
 export { BonusCommands, type BonusCommandsDeps } from './bonus-commands.js';
 export { BonusQueries, type ProjectionProgress } from './bonus-queries.js';

@@ -1,6 +1,7 @@
 /** Reads a `playerBonus` stream and folds it into the player's bonus account. */
 import { bonusDecider, type PlayerBonusAccount } from '@reelstream/bonus-domain';
 import { parseStoredEvent, StreamEventTypes, type PlayerBonusEvent } from '@reelstream/contracts';
+import { loadState } from '@reelstream/eventsourcing';
 import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
 
 export interface LoadedAccount {
@@ -30,8 +31,6 @@ export function toPlayerBonusEvent(
 }
 
 export async function loadPlayerAccount(store: EventStore, streamId: string): Promise<LoadedAccount> {
-  const recorded = await store.readStream(streamId);
-  let account = bonusDecider.initialState;
-  for (const event of recorded) account = bonusDecider.evolve(account, toPlayerBonusEvent(event));
-  return { account, revision: recorded[recorded.length - 1]?.revision };
+  const { state, revision } = await loadState(store, streamId, bonusDecider, toPlayerBonusEvent);
+  return { account: state, revision };
 }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { BonusCallRegistered, PlayerBonusEvent } from '@reelstream/contracts';
-import {
-  decodeListCursor,
-  deterministicEventId,
-  encodeListCursor,
-  ProjectionOrderError,
-  projectBonusCall,
-} from '../src/index.js';
+import { decodeListCursor, encodeListCursor, ProjectionOrderError, projectBonusCall } from '../src/index.js';
 
 const at = '2026-05-01T10:00:00.000Z';
 const registered: BonusCallRegistered = {
@@ -142,26 +136,5 @@ describe('list cursors', () => {
       'x'.repeat(40),
     ])
       expect(decodeListCursor(bad)).toBeUndefined();
-  });
-});
-
-describe('deterministic event ids', () => {
-  const event = { type: 'BonusCallCanceled', data: { issueId: 5 } };
-  it('are UUIDs, equal for the same command, stream, expected revision, index and event', () => {
-    const id = deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event);
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event)).toBe(id);
-  });
-
-  it('differ when anything differs, so two different appends never look like one retried append', () => {
-    const id = deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event);
-    const others = [
-      deterministicEventId('cmd-2', 'playerBonus-demo-p', 3, 0, event),
-      deterministicEventId('cmd-1', 'playerBonus-demo-q', 3, 0, event),
-      deterministicEventId('cmd-1', 'playerBonus-demo-p', 4, 0, event),
-      deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 1, event),
-      deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, { ...event, data: { issueId: 6 } }),
-    ];
-    expect(new Set([id, ...others]).size).toBe(6);
   });
 });

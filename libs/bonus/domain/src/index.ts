@@ -9,4 +9,5 @@ export * from './terms.js';
 export * from './registration-terms.js';
 export { evolve, evolveAll } from './evolve.js';
 export { decide, bonusDecider } from './decide.js';
+export * from './registration-guard.js';
 export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from './decide-register.js';

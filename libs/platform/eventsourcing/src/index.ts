@@ -10,6 +10,7 @@ export {
   ConcurrencyExhaustedError,
   DEFAULT_RETRY_POLICY,
   isConcurrencyExhausted,
+  isConflict,
   retryOnConflict,
   type RetryPolicy,
 } from './retry.js';

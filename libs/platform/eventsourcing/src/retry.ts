@@ -31,11 +31,19 @@ export function isConcurrencyExhausted(error: unknown): error is ConcurrencyExha
   return error instanceof Error && error.name === 'ConcurrencyExhaustedError';
 }
 
+/**
+ * A conflict: the store refused an append at a stale revision, or a command handler gave up on
+ * one (with `maxAttempts: 1` a handler leaves every conflict to an enclosing `retryOnConflict`).
+ */
+export function isConflict(error: unknown): boolean {
+  return isWrongExpectedRevision(error) || isConcurrencyExhausted(error);
+}
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs `attempt` until it returns without a WrongExpectedRevisionError. `attempt` must start from
- * a fresh read each time: the stream moved, so whatever it decided before is stale.
+ * Runs `attempt` until it returns without a conflict. `attempt` must start from a fresh read each
+ * time: the stream moved, so whatever it decided before is stale.
  */
 export async function retryOnConflict<T>(
   streamId: string,
@@ -49,7 +57,7 @@ export async function retryOnConflict<T>(
     try {
       return await attempt(number);
     } catch (error) {
-      if (!isWrongExpectedRevision(error)) throw error;
+      if (!isConflict(error)) throw error;
       lastConflict = error;
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import * as z from 'zod';
 import { deterministicEventId } from '../src/index.js';
 
 const event = { type: 'BonusCallRegistered', data: { issueId: 5 } };
@@ -7,6 +8,7 @@ describe('deterministicEventId', () => {
   it('is a version-8 UUID, the same for the same command, stream, revision, index and event', () => {
     const id = deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, event);
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(z.uuid().safeParse(id).success).toBe(true);
     expect(deterministicEventId('cmd-1', 'playerBonus-demo-p', 3, 0, { ...event })).toBe(id);
   });
 

@@ -6,8 +6,14 @@
  * restarts in between (docs/adr/0002-cancel-delivery.md). It is never dropped or parked. Only an
  * infrastructure failure (store or bus) throws, and is retried in place by the bus.
  */
-import { describeIssues, walletCancelDelivery } from '@reelstream/contracts';
-import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
+import {
+  describeIssues,
+  walletCancelDelivery,
+  type EventContext,
+  type OperatorConfig,
+  type WalletCancelDelivery,
+} from '@reelstream/contracts';
+import type { Message } from '@reelstream/ports';
 import {
   answerFromCall,
   cancelCallbackFor,
@@ -19,9 +25,7 @@ import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park } from './publish-outcome.js';
 import { LONGEST_RETRY_TIER, reschedule, retryCountOf } from './reschedule.js';
-
-/** Another writer moved the stream while we worked (a rebalance overlap): reload and go on from the record. */
-const MAX_CONFLICT_ROUNDS = 5;
+import { retryDispatch } from './wallet-tx-repository.js';
 
 export async function handleCancelDelivery(context: DispatchContext, message: Message): Promise<void> {
   const parsed = walletCancelDelivery.safeParse(message.value);
@@ -30,7 +34,7 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
     return;
   }
   const delivery = parsed.data;
-  const { records, deps } = context;
+  const { deps } = context;
   // A cancel is never dropped: a missing operator is a configuration fault to fix; the cancel waits durably meanwhile.
   const operator = deps.operators.get(delivery.operatorId);
   if (!operator) {
@@ -54,55 +58,63 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
     return;
   }
   const eventContext = eventContextOf(context, message, delivery.operatorId, delivery.refTransactionId);
-  for (let round = 1; ; round++) {
-    try {
-      let record = await records.load(delivery.refTransactionId);
-      const { request, cancel } = record.state;
-      if (!request || !cancel) {
-        await park(context, message, `transaction ${delivery.refTransactionId} has no cancel requested`);
-        return;
-      }
-      if (cancel.succeeded) return;
-      record = await records.execute(
-        record,
-        { type: 'StartCancelAttempt', data: {}, metadata: { now: context.now() } },
-        eventContext,
-      );
-      const attempt = record.state.cancel?.attempts ?? 1;
-      const result = await deps.wallet.call(operator, cancelCallbackFor(request, cancel), CancelPolicy.timeoutMs);
-      const answer = answerFromCall(result, request.currency);
-      record = await records.execute(
-        record,
-        { type: 'RecordCancelAnswer', data: { answer }, metadata: { now: context.now() } },
-        eventContext,
-      );
-      const fields = {
-        refTransactionId: delivery.refTransactionId,
-        cancelTransactionId: cancel.cancelTransactionId,
-        playerId: request.playerId,
-        attempt,
-      };
-      if (record.state.cancel?.succeeded) {
-        deps.log.info('cancel acknowledged', fields);
-        return;
-      }
-      const delayMs =
-        result.kind === 'no_reply' && result.retryAfterMs !== undefined
-          ? Math.max(result.retryAfterMs, cancelRetryDelayMs(attempt))
-          : cancelRetryDelayMs(attempt);
-      deps.log.warn('cancel not acknowledged; rescheduled', { ...fields, outcome: describeAnswer(answer), delayMs });
-      await reschedule(context, message, delayMs, describeAnswer(answer));
-      return;
-    } catch (error) {
-      if (isDeterministicFailure(error)) {
-        await park(
-          context,
-          message,
-          `cancel of transaction ${delivery.refTransactionId} cannot be handled: ${error.message}`,
-        );
-        return;
-      }
-      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
-    }
+  try {
+    await retryDispatch(delivery.refTransactionId, () =>
+      attemptCancel(context, message, delivery, operator, eventContext),
+    );
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    await park(
+      context,
+      message,
+      `cancel of transaction ${delivery.refTransactionId} cannot be handled: ${error.message}`,
+    );
   }
+}
+
+/** One attempt of the cancel, on the record as loaded now. */
+async function attemptCancel(
+  context: DispatchContext,
+  message: Message,
+  delivery: WalletCancelDelivery,
+  operator: OperatorConfig,
+  eventContext: EventContext,
+): Promise<void> {
+  const { records, deps } = context;
+  let record = await records.load(delivery.refTransactionId);
+  const { request, cancel } = record.state;
+  if (!request || !cancel) {
+    await park(context, message, `transaction ${delivery.refTransactionId} has no cancel requested`);
+    return;
+  }
+  if (cancel.succeeded) return;
+  record = await records.execute(
+    record,
+    { type: 'StartCancelAttempt', data: {}, metadata: { now: context.now() } },
+    eventContext,
+  );
+  const attempt = record.state.cancel?.attempts ?? 1;
+  const result = await deps.wallet.call(operator, cancelCallbackFor(request, cancel), CancelPolicy.timeoutMs);
+  const answer = answerFromCall(result, request.currency);
+  record = await records.execute(
+    record,
+    { type: 'RecordCancelAnswer', data: { answer }, metadata: { now: context.now() } },
+    eventContext,
+  );
+  const fields = {
+    refTransactionId: delivery.refTransactionId,
+    cancelTransactionId: cancel.cancelTransactionId,
+    playerId: request.playerId,
+    attempt,
+  };
+  if (record.state.cancel?.succeeded) {
+    deps.log.info('cancel acknowledged', fields);
+    return;
+  }
+  const delayMs =
+    result.kind === 'no_reply' && result.retryAfterMs !== undefined
+      ? Math.max(result.retryAfterMs, cancelRetryDelayMs(attempt))
+      : cancelRetryDelayMs(attempt);
+  deps.log.warn('cancel not acknowledged; rescheduled', { ...fields, outcome: describeAnswer(answer), delayMs });
+  await reschedule(context, message, delayMs, describeAnswer(answer));
 }

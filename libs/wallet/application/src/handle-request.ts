@@ -12,16 +12,14 @@ import {
   type WalletRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { isWrongExpectedRevision, type Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/ports';
 import { sameRequest } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
+import { retryDispatch } from './wallet-tx-repository.js';
 import { admitWin, deadLetterFailedWin } from './win-intake.js';
-
-/** Another writer moved the stream while we worked (a rebalance overlap): reload and go on from the record. */
-const MAX_CONFLICT_ROUNDS = 5;
 
 export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
   const parsed = walletRequestsMessage.safeParse(message.value);
@@ -44,34 +42,26 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
     await park(context, message, reason);
     return;
   }
-  for (let round = 1; ; round++) {
-    try {
-      await dispatch(context, message, request, operator, round === 1);
-      return;
-    } catch (error) {
-      if (isDeterministicFailure(error)) {
-        await park(context, message, `transaction ${request.transactionId} cannot be handled: ${error.message}`);
-        return;
-      }
-      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
-    }
+  try {
+    await retryDispatch(request.transactionId, (attempt) =>
+      dispatch(context, message, request, operator, attempt === 1),
+    );
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    await park(context, message, `transaction ${request.transactionId} cannot be handled: ${error.message}`);
   }
 }
 
 /** A win is sent only once admitted (issue 10); one that is not delivered ends as a dead-letter event, never on a `.dlq` topic. */
 async function handleWin(context: DispatchContext, message: Message, win: WalletWinRequest): Promise<void> {
-  for (let round = 1; ; round++) {
-    try {
+  try {
+    await retryDispatch(win.transactionId, async (attempt) => {
       const operator = await admitWin(context, message, win);
-      if (operator) await dispatch(context, message, win, operator, round === 1);
-      return;
-    } catch (error) {
-      if (isDeterministicFailure(error)) {
-        await deadLetterFailedWin(context, message, win, error);
-        return;
-      }
-      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
-    }
+      if (operator) await dispatch(context, message, win, operator, attempt === 1);
+    });
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    await deadLetterFailedWin(context, message, win, error);
   }
 }
 
@@ -95,23 +85,15 @@ async function handleRedrive(context: DispatchContext, message: Message, command
     );
     return;
   }
-  for (let round = 1; ; round++) {
-    try {
-      await redrive(context, message, command, operator);
-      return;
-    } catch (error) {
-      if (isDeterministicFailure(error)) {
-        context.deps.log.error('re-drive failed; the win stays dead-lettered', {
-          transactionId: command.transactionId,
-          error,
-        });
-        await fail(
-          `transaction ${command.transactionId} cannot be re-driven: ${error.message}; it stays dead-lettered`,
-        );
-        return;
-      }
-      if (!isWrongExpectedRevision(error) || round >= MAX_CONFLICT_ROUNDS) throw error;
-    }
+  try {
+    await retryDispatch(command.transactionId, () => redrive(context, message, command, operator));
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    context.deps.log.error('re-drive failed; the win stays dead-lettered', {
+      transactionId: command.transactionId,
+      error,
+    });
+    await fail(`transaction ${command.transactionId} cannot be re-driven: ${error.message}; it stays dead-lettered`);
   }
 }
 

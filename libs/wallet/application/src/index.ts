@@ -7,7 +7,6 @@
 export * from './dead-letters.js';
 export * from './deliver.js';
 export * from './dispatch-context.js';
-export * from './event-ids.js';
 export * from './failures.js';
 export * from './handle-cancel.js';
 export * from './handle-request.js';

@@ -1,22 +1,15 @@
 /**
- * The `walletTx-{transactionId}` stream as the dispatcher uses it: load → state and revision;
- * decide → append at that revision with deterministic event ids. A concurrent writer makes the
- * append fail with WrongExpectedRevisionError; the caller reloads and goes on from the record.
+ * The `walletTx-{transactionId}` stream as the dispatcher uses it, through the one command handler
+ * (@reelstream/eventsourcing): load → state and revision; decide on that record → append at its
+ * revision. A delivery calls the operator between two appends on what the record said, so a
+ * concurrent writer is not decided over here: the conflict goes up to the use case, which reloads
+ * and goes on from the record (`retryDispatch`).
  */
+import { parseStoredEvent, walletTxStream, type EventContext, type WalletTxEvent } from '@reelstream/contracts';
+import { handleCommand, inSequence, loadState, retryOnConflict, type RetryPolicy } from '@reelstream/eventsourcing';
+import type { EventStore, RecordedEvent } from '@reelstream/ports';
 import {
-  eventToAppend,
-  parseStoredEvent,
-  walletTxStream,
-  type EventContext,
-  type WalletTxEvent,
-} from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
-import { deterministicEventId } from './event-ids.js';
-import {
-  decide,
-  evolve,
-  initialWalletTxState,
-  isWalletDecisionError,
+  walletTxDecider,
   type WalletDecisionError,
   type WalletTxCommand,
   type WalletTxState,
@@ -49,20 +42,34 @@ const WALLET_TX_TYPES = new Set<string>([
   'WinRefused',
 ]);
 
+function toWalletTxEvent(event: RecordedEvent): WalletTxEvent {
+  const parsed = parseStoredEvent(event);
+  if (!WALLET_TX_TYPES.has(parsed.type))
+    throw new Error(`${event.streamId} holds a ${parsed.type} event at revision ${event.revision}`);
+  return parsed as WalletTxEvent;
+}
+
+/** Another writer moved the stream while a use case worked (a rebalance overlap): reload and go on, a few times. */
+export const DISPATCH_CONFLICT_POLICY: Partial<RetryPolicy> = { maxAttempts: 5, immediateAttempts: 5 };
+
+/** Runs a dispatch use case again from a fresh load of the record while its appends meet a conflict. */
+export function retryDispatch<T>(transactionId: number, useCase: (attempt: number) => Promise<T>): Promise<T> {
+  return retryOnConflict(walletTxStream(transactionId), useCase, DISPATCH_CONFLICT_POLICY);
+}
+
+const batchDecider = inSequence(walletTxDecider);
+
 export class WalletTxRepository {
   constructor(private readonly store: EventStore) {}
 
   async load(transactionId: number): Promise<WalletTxRecord> {
-    const recorded = await this.store.readStream(walletTxStream(transactionId));
-    let state = initialWalletTxState;
-    for (const event of recorded) {
-      const parsed = parseStoredEvent(event);
-      if (!WALLET_TX_TYPES.has(parsed.type))
-        throw new Error(`walletTx-${transactionId} holds a ${parsed.type} event at revision ${event.revision}`);
-      state = evolve(state, parsed as WalletTxEvent);
-    }
-    const last = recorded.at(-1);
-    return { transactionId, state, revision: last ? last.revision : 'no_stream' };
+    const { state, revision } = await loadState(
+      this.store,
+      walletTxStream(transactionId),
+      walletTxDecider,
+      toWalletTxEvent,
+    );
+    return { transactionId, state, revision: revision ?? 'no_stream' };
   }
 
   /** Decides `command` on the record and appends the events; the record as it is afterwards. */
@@ -76,23 +83,20 @@ export class WalletTxRepository {
     commands: readonly WalletTxCommand[],
     context: EventContext,
   ): Promise<WalletTxRecord> {
-    const events: WalletTxEvent[] = [];
-    let state = record.state;
-    for (const command of commands) {
-      const decided = decide(command, state);
-      if (isWalletDecisionError(decided)) throw new WalletDecisionRefused(record.transactionId, decided);
-      events.push(...decided);
-      state = decided.reduce(evolve, state);
-    }
-    if (events.length === 0) return record;
-    const streamId = walletTxStream(record.transactionId);
-    // The events happened when they were decided, not when the message being handled arrived.
-    const occurred = { ...context, occurredAt: commands.at(-1)?.metadata.now ?? context.occurredAt };
-    const toAppend = events.map((event, index) => ({
-      ...eventToAppend(event, occurred),
-      eventId: deterministicEventId(streamId, record.revision, index, event.type, event.data),
-    }));
-    const result = await this.store.append(streamId, toAppend, { expectedRevision: record.revision });
-    return { transactionId: record.transactionId, state, revision: result.nextExpectedRevision };
+    const handled = await handleCommand(this.store, walletTxStream(record.transactionId), batchDecider, commands, {
+      context: {
+        ...context,
+        // The bus message's position: a redelivery of the message keeps it, so its events keep their ids.
+        commandId: context.causationId,
+        // The events happened when they were decided, not when the message being handled arrived.
+        occurredAt: commands.at(-1)?.metadata.now ?? context.occurredAt,
+      },
+      parse: toWalletTxEvent,
+      loaded: { state: record.state, revision: record.revision === 'no_stream' ? undefined : record.revision },
+      // One attempt: a conflict is the use case's to handle (see above), not decided again here.
+      retry: { maxAttempts: 1 },
+    });
+    if (!('events' in handled)) throw new WalletDecisionRefused(record.transactionId, handled);
+    return { transactionId: record.transactionId, state: handled.state, revision: handled.revision ?? 'no_stream' };
   }
 }

@@ -7,8 +7,6 @@
  * `wallet.dead-letters` and listed and re-driven by `npm run wallet:redrive`.
  */
 import {
-  canonicalJson,
-  eventToAppend,
   parseStoredEvent,
   playerKey,
   Topics,
@@ -21,9 +19,17 @@ import {
   type WinDeadLetterReason,
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { conflictDeadLettersOf, identicalRequest, isSettled, sameRequest } from '@reelstream/wallet-domain';
+import { handleCommand } from '@reelstream/eventsourcing';
+import {
+  conflictDeadLettersOf,
+  identicalRequest,
+  isSettled,
+  sameRequest,
+  unreadableRecordDecider,
+  type DeadLetteredWins,
+  type WinDeadLettered,
+} from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
-import { deterministicEventId } from './event-ids.js';
 import { isDeterministicFailure } from './failures.js';
 import { publishOutcome, replyIfAsked } from './publish-outcome.js';
 import type { WalletTxRecord } from './wallet-tx-repository.js';
@@ -194,7 +200,7 @@ async function deadLetterStray(
   await announce(context, message, win, letter, reason, detail);
 }
 
-/** The record cannot be folded, so the decider cannot run: the dead letter is appended as is, once. */
+/** The record cannot be folded, so `walletTxDecider` cannot run: the dead letter is recorded by the one that can, once. */
 async function deadLetterInUnreadable(
   context: DispatchContext,
   message: Message,
@@ -202,32 +208,28 @@ async function deadLetterInUnreadable(
   eventContext: EventContext,
   detail: string,
 ): Promise<void> {
-  const streamId = walletTxStream(win.transactionId);
-  const stored = await context.deps.store.readStream(streamId);
-  const key = canonicalJson(win);
-  const already = stored.find(
-    (event) =>
-      event.type === 'WinDeadLettered' &&
-      canonicalJson((parseStoredEvent(event).data as { request?: unknown }).request ?? null) === key,
+  const letterEvent: WinDeadLettered = {
+    type: 'WinDeadLettered',
+    data: {
+      attempts: 0,
+      lastError: detail.slice(0, 1_000),
+      at: context.now(),
+      reason: 'decision_refused',
+      request: win,
+    },
+  };
+  // No refusal: a dead letter is recorded or already there.
+  const handled = await handleCommand<WinDeadLettered, DeadLetteredWins, WinDeadLettered, never>(
+    context.deps.store,
+    walletTxStream(win.transactionId),
+    unreadableRecordDecider,
+    letterEvent,
+    {
+      context: { ...eventContext, commandId: eventContext.causationId, occurredAt: letterEvent.data.at },
+      parse: (event) => (event.type === 'WinDeadLettered' ? (parseStoredEvent(event) as WinDeadLettered) : undefined),
+    },
   );
-  const at = already ? (parseStoredEvent(already).data as { at: string }).at : context.now();
-  if (!already) {
-    const event = {
-      type: 'WinDeadLettered' as const,
-      data: { attempts: 0, lastError: detail.slice(0, 1_000), at, reason: 'decision_refused' as const, request: win },
-    };
-    const after = stored.at(-1)?.revision ?? 'no_stream';
-    await context.deps.store.append(
-      streamId,
-      [
-        {
-          ...eventToAppend(event, { ...eventContext, occurredAt: at }),
-          eventId: deterministicEventId(streamId, after, 0, event.type, event.data),
-        },
-      ],
-      { expectedRevision: after },
-    );
-  }
+  const at = unreadableRecordDecider.deadLetteredAt(handled.state, win) ?? letterEvent.data.at;
   const letter: WalletDeadLetter = {
     transactionId: win.transactionId,
     operatorId: win.operatorId,

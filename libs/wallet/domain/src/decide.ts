@@ -8,7 +8,8 @@ import type { WalletTxCommand } from './commands.js';
 import { walletDecisionError, type WalletDecisionError } from './errors.js';
 import { deliveryPolicyFor } from './policy.js';
 import { identicalRequest, sameRequest } from './same-request.js';
-import { attemptsInDelivery, isSettled, type WalletTxState } from './state.js';
+import { evolve } from './evolve.js';
+import { attemptsInDelivery, initialWalletTxState, isSettled, type WalletTxState } from './state.js';
 
 const clip = (text: string) => (text.length > 1_000 ? `${text.slice(0, 999)}…` : text);
 
@@ -168,3 +169,9 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
     }
   }
 }
+
+/**
+ * The decider of a `walletTx` stream as one value: what the command handler and the tests take
+ * (the `Decider` shape of @reelstream/eventsourcing, matched structurally).
+ */
+export const walletTxDecider = { initialState: initialWalletTxState, evolve, decide } as const;

@@ -14,3 +14,4 @@ export * from './next-step.js';
 export * from './policy.js';
 export * from './same-request.js';
 export * from './state.js';
+export * from './unreadable-record.js';

@@ -1,34 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { eventToAppend, type WalletTxEvent } from '@reelstream/contracts';
-import { decide, isWalletDecisionError, type OperatorAnswer, type WalletTxCommand } from '../src/index.js';
+import { deciderSpecification } from '@reelstream/testing';
+import { walletTxDecider, type OperatorAnswer } from '../src/index.js';
 import { attempted, bet, betwin, failedWith, metadata, now, requested, stateOf, win } from './fixtures.js';
 
 const ok = (balanceMinor: number): OperatorAnswer => ({ kind: 'reply', statusCode: 'OK', balanceMinor });
 const timeout: OperatorAnswer = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 3000 ms' };
 const notEnoughMoney: OperatorAnswer = { kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 40 };
 
-/** given(events).when(command) → then(events) | thenRefuses(reason), as in emmett's decider specs. */
-function given(events: readonly WalletTxEvent[]) {
-  return {
-    when(command: WalletTxCommand) {
-      const result = decide(command, stateOf(events));
-      return {
-        then(expected: WalletTxEvent[]) {
-          if (isWalletDecisionError(result)) throw new Error(`refused: ${result.message}`);
-          expect(result).toEqual(expected);
-          // What the decider writes must pass the contracts' event schemas.
-          for (const event of result)
-            expect(() =>
-              eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now }),
-            ).not.toThrow();
-        },
-        thenRefuses(reason: string) {
-          expect(isWalletDecisionError(result) ? result.reason : result).toBe(reason);
-        },
-      };
-    },
-  };
-}
+/** given(events).when(command) → then(events) | thenFails({ reason }), as in emmett's decider specs. */
+const { given } = deciderSpecification(walletTxDecider, {
+  // What the decider writes must pass the contracts' event schemas.
+  eachEvent: (event) =>
+    expect(() =>
+      eventToAppend(event, { correlationId: 'c', causationId: 'c', operatorId: 'demo', occurredAt: now }),
+    ).not.toThrow(),
+});
 
 describe('RecordRequest: a transactionId names one request', () => {
   it('records a new request', () => {
@@ -47,7 +34,7 @@ describe('RecordRequest: a transactionId names one request', () => {
   it('refuses the transactionId with other fields', () => {
     given([requested(bet)])
       .when({ type: 'RecordRequest', data: { request: { ...bet, amountMinor: 151 } }, metadata })
-      .thenRefuses('transaction_id_conflict');
+      .thenFails({ reason: 'transaction_id_conflict' });
   });
 });
 
@@ -74,8 +61,8 @@ describe('StartAttempt', () => {
       { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 5, at: now } },
     ])
       .when({ type: 'StartAttempt', data: {}, metadata })
-      .thenRefuses('already_settled');
-    given([]).when({ type: 'StartAttempt', data: {}, metadata }).thenRefuses('not_requested');
+      .thenFails({ reason: 'already_settled' });
+    given([]).when({ type: 'StartAttempt', data: {}, metadata }).thenFails({ reason: 'not_requested' });
   });
 });
 
@@ -113,10 +100,10 @@ describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.
   it('refuses to fail a bet without the cancel’s transactionId, and an answer nobody waits for', () => {
     given([requested(bet), attempted(1)])
       .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
-      .thenRefuses('cancel_transaction_id_missing');
+      .thenFails({ reason: 'cancel_transaction_id_missing' });
     given([requested(bet)])
       .when({ type: 'RecordAnswer', data: { answer: ok(1) }, metadata })
-      .thenRefuses('no_attempt_in_flight');
+      .thenFails({ reason: 'no_attempt_in_flight' });
   });
 });
 
@@ -206,8 +193,8 @@ describe('StartRedrive: a dead-lettered win gets a new delivery (D11)', () => {
   it('refuses to re-drive what is not dead-lettered', () => {
     given([requested(win), attempted(1)])
       .when({ type: 'StartRedrive', data: {}, metadata })
-      .thenRefuses('not_dead_lettered');
-    given([]).when({ type: 'StartRedrive', data: {}, metadata }).thenRefuses('not_requested');
+      .thenFails({ reason: 'not_dead_lettered' });
+    given([]).when({ type: 'StartRedrive', data: {}, metadata }).thenFails({ reason: 'not_requested' });
   });
 });
 
@@ -256,13 +243,13 @@ describe('the cancel: attempted until the operator answers OK (D9)', () => {
       attempted(1, { command: 'cancel' }),
       { type: 'CancelSucceeded', data: { at: now } },
     ];
-    given(done).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenRefuses('no_cancel_pending');
+    given(done).when({ type: 'StartCancelAttempt', data: {}, metadata }).thenFails({ reason: 'no_cancel_pending' });
     given(done)
       .when({ type: 'RecordCancelAnswer', data: { answer: ok(1) }, metadata })
       .then([]);
     given([requested(bet)])
       .when({ type: 'StartCancelAttempt', data: {}, metadata })
-      .thenRefuses('no_cancel_pending');
+      .thenFails({ reason: 'no_cancel_pending' });
   });
 });
 
@@ -336,17 +323,17 @@ describe('DeadLetterWin: a win that is not delivered now is parked, never droppe
   it('refuses to park a bet, a delivered win, or nothing', () => {
     given([requested(bet)])
       .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
-      .thenRefuses('not_a_win');
+      .thenFails({ reason: 'not_a_win' });
     given([
       requested(win),
       attempted(1),
       { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } },
     ])
       .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
-      .thenRefuses('already_settled');
+      .thenFails({ reason: 'already_settled' });
     given([])
       .when({ type: 'DeadLetterWin', data: { reason: 'operator_not_configured', detail: 'x' }, metadata })
-      .thenRefuses('not_requested');
+      .thenFails({ reason: 'not_requested' });
   });
 });
 
@@ -400,6 +387,6 @@ describe('a win recorded before wins named their source is the same transaction 
       .then([]);
     given([requested(win)])
       .when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata })
-      .thenRefuses('transaction_id_conflict');
+      .thenFails({ reason: 'transaction_id_conflict' });
   });
 });
