@@ -28,3 +28,8 @@ export type { SimulationResult } from './simulation-tally.js';
 export { gameModels, findModel } from './models/registry.js';
 export * from './catalog/catalog-schema.js';
 export * from './catalog/catalog.js';
+export * from './refusal.js';
+export * from './round/stored-record.js';
+export * from './round/round-decider.js';
+export * from './round/spin-rules.js';
+export * from './session/session-decider.js';

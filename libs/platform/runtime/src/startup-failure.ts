@@ -4,12 +4,6 @@
  * 1 for anything else (a port in use, a back end that does not answer, a bug).
  */
 
-/**
- * The catalog's loader lives in game-domain, whose CatalogError does not carry the code yet (it is
- * another helper's file in issue 11): the one error still known here by name.
- */
-const CATALOG_ERROR = 'CatalogError';
-
 export const EXIT_CONFIGURATION = 2;
 export const EXIT_FAILURE = 1;
 
@@ -28,7 +22,7 @@ interface NodeSystemError {
 /** An error whose message already names the bad variable or key: its code says so (issue 11), whichever lib threw it. */
 export function isConfigurationError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return (error as { code?: unknown }).code === 'CONFIGURATION_INVALID' || error.name === CATALOG_ERROR;
+  return (error as { code?: unknown }).code === 'CONFIGURATION_INVALID';
 }
 
 /**

@@ -14,17 +14,7 @@ export {
 } from './config/game-server-env.js';
 // The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
 export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
-export { GameTable, layoutOf } from './catalog/game-table.js';
-export { cryptoRng } from './rounds/crypto-rng.js';
-export {
-  ROUND_OUTBOX_CHECKPOINT,
-  startRoundOutbox,
-  type RoundOutbox,
-  type RoundOutboxOptions,
-} from './rounds/round-outbox.js';
-export { heldCheckpoints, type HoldBack } from './rounds/held-checkpoints.js';
-export { outcomeView } from './rounds/outcome-view.js';
-export { stakeRequestOf } from './rounds/paid-rounds.js';
+export { layoutOf } from './catalog/game-table.js';
 export { PUBLIC_DIR } from './http/routes.js';
 // The player API's errors are the shared API error (@reelstream/http); the old name stays for importers.
 export { ApiError as PlayerApiError } from '@reelstream/http';

@@ -7,24 +7,26 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
-import { BonusLedgerClient } from '@reelstream/bonus-client';
 import type { Catalog, Rng } from '@reelstream/game-domain';
 import { closeGracefully, createHttpServer, reachableUrl } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
-import { GameTable } from './catalog/game-table.js';
+import { bonusLedgerPort, cryptoRng, WalletClient } from '@reelstream/game-adapters';
+import {
+  BalanceBook,
+  GameTable,
+  InFlightRounds,
+  resolveRound,
+  RoundStreams,
+  SessionRepository,
+  SpinLocks,
+  SpinService,
+  startRoundOutbox,
+  type RoundDeps,
+  type RoundOutbox,
+} from '@reelstream/game-application';
 import type { GameServerConfig } from './config/game-server-env.js';
 import { createGameServerApp } from './http/app.js';
-import { cryptoRng } from './rounds/crypto-rng.js';
-import { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
-import { startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
-import { resolveRound } from './rounds/round-resolver.js';
-import { RoundStreams } from './rounds/round-streams.js';
-import { SpinService } from './rounds/spin-service.js';
-import { BalanceBook } from './sessions/balance-book.js';
-import { SessionRepository } from './sessions/session-repository.js';
-import { SpinLocks } from './sessions/spin-locks.js';
-import { WalletClient } from './wallet/wallet-client.js';
 
 export interface GameServerDeps {
   store: EventStore;
@@ -57,7 +59,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const round: RoundDeps = {
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
-    ledger: new BonusLedgerClient({ bus, clock, ids, timeoutMs: config.ledgerTimeoutMs }),
+    ledger: bonusLedgerPort({ bus, clock, ids, timeoutMs: config.ledgerTimeoutMs }),
     balances: new BalanceBook(config.demoBalance),
     table,
     ids,

@@ -1,12 +1,14 @@
+import { ReelstreamError } from '@reelstream/contracts';
 import { currencyExponent, tryParseAmount, type AmountError } from '@reelstream/money';
 import { exactBetStepMinor } from '../game-model.js';
 import { findModel } from '../models/registry.js';
 import { catalogSchema, type Catalog, type CatalogGame, type CatalogProvider } from './catalog-schema.js';
 
-export class CatalogError extends Error {
-  override readonly name = 'CatalogError';
+/** A catalog that cannot be used is a configuration error: fix the file and start again (not retriable). */
+export class CatalogError extends ReelstreamError {
+  override name = 'CatalogError';
   constructor(readonly problems: readonly string[]) {
-    super(`invalid game catalog:\n- ${problems.join('\n- ')}`);
+    super('CONFIGURATION_INVALID', `invalid game catalog:\n- ${problems.join('\n- ')}`);
   }
 }
 

@@ -7,6 +7,7 @@ import { ApiError, apiErrorHandler, routeNotFound } from '@reelstream/http';
 import type { Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
 import * as z from 'zod';
+import { classifyRefusal } from './refusals.js';
 import { loggedPath, requestIdMiddleware, requestIdOf } from './request-id.js';
 import { healthRoutes, launchRoute, playerApiRoutes, type RouteDeps } from './routes.js';
 import { securityHeaders } from './security-headers.js';
@@ -42,7 +43,9 @@ export function createGameServerApp(deps: RouteDeps & { logger: Logger }): Expre
       requestIdOf,
       loggedPath,
       // The player API's routes parse their bodies by throwing: a body that does not fit is the caller's error.
-      classify: (error) => (error instanceof z.ZodError ? ApiError.validation(validationDetails(error)) : undefined),
+      // A use case's refusal (a domain value thrown as GameRefusedError) becomes HTTP here and only here.
+      classify: (error) =>
+        error instanceof z.ZodError ? ApiError.validation(validationDetails(error)) : classifyRefusal(error),
     }),
   );
   return app;

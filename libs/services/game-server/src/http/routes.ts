@@ -6,15 +6,19 @@ import { resolve } from 'node:path';
 import { longIdText, ok, spinRequest, type OperatorConfig } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import type { GameTable } from '../catalog/game-table.js';
-import type { BonusLedgerClient } from '@reelstream/bonus-client';
+import type {
+  BalanceBook,
+  GameTable,
+  LedgerPort,
+  RoundStreams,
+  SessionRepository,
+  SpinService,
+} from '@reelstream/game-application';
+import { isGameRefusal } from '@reelstream/game-domain';
 import { roundView } from '../rounds/round-view.js';
-import type { RoundStreams } from '../rounds/round-streams.js';
-import type { SpinService } from '../rounds/spin-service.js';
-import type { BalanceBook } from '../sessions/balance-book.js';
-import type { SessionRepository } from '../sessions/session-repository.js';
 import { sessionView } from '../sessions/session-view.js';
 import { launchErrorPage } from './launch-error-page.js';
+import { apiErrorOf } from './refusals.js';
 import { ApiError } from '@reelstream/http';
 import { requestIdOf } from './request-id.js';
 import { setContentSecurityPolicy } from './security-headers.js';
@@ -26,7 +30,7 @@ export interface RouteDeps {
   store: EventStore;
   sessions: SessionRepository;
   table: GameTable;
-  ledger: BonusLedgerClient;
+  ledger: LedgerPort;
   balances: BalanceBook;
   rounds: RoundStreams;
   spins: SpinService;
@@ -54,13 +58,10 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
     const session = await deps.sessions.find(token);
     if (!session) return void res.status(404).type('html').send(launchErrorPage('not_found'));
     setContentSecurityPolicy(res, deps.operators?.get(session.operatorId)?.allowedReturnOrigins ?? []);
-    try {
-      await deps.sessions.playable(token);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'SESSION_EXPIRED')
-        return void res.status(410).type('html').send(launchErrorPage('expired', session));
-      throw error;
-    }
+    const playable = await deps.sessions.playable(token);
+    if (isGameRefusal(playable) && playable.code === 'SESSION_EXPIRED')
+      return void res.status(410).type('html').send(launchErrorPage('expired', session));
+    if (isGameRefusal(playable)) throw apiErrorOf(playable);
     res.sendFile(resolve(PUBLIC_DIR, 'index.html'));
   });
   app.use('/assets', express.static(PUBLIC_DIR, { index: false, maxAge: '1h', fallthrough: false }), assetNotFound);

@@ -1,11 +1,9 @@
 /** `GET /api/sessions/{token}/rounds/{roundId}`: a round of the session's player, replayed from its record. */
 import type { PlayerRound } from '@reelstream/contracts';
-import { formatAmount } from '@reelstream/money';
+import { outcomeView, type RoundStreams, type SessionRepository } from '@reelstream/game-application';
+import { replayStored } from '@reelstream/game-domain';
 import { ApiError } from '@reelstream/http';
-import type { SessionRepository } from '../sessions/session-repository.js';
-import { outcomeView } from './outcome-view.js';
-import { replayStored } from './round-record.js';
-import type { RoundStreams } from './round-streams.js';
+import { formatAmount } from '@reelstream/money';
 
 export async function roundView(
   rounds: RoundStreams,

@@ -1,23 +1,29 @@
 /** `GET /api/sessions/{token}` (D23): the session as the game page draws it. */
 import type { PlayerSession } from '@reelstream/contracts';
-import { profileForSession } from '@reelstream/game-domain';
-import { formatAmount } from '@reelstream/money';
-import { layoutOf, type GameTable } from '../catalog/game-table.js';
+import {
+  activeBonusOf,
+  type BalanceBook,
+  type GameTable,
+  type LedgerPort,
+  type SessionRepository,
+} from '@reelstream/game-application';
+import { freeSpinBonusFor, isGameRefusal, profileForSession } from '@reelstream/game-domain';
 import { ApiError } from '@reelstream/http';
-import type { BonusLedgerClient } from '@reelstream/bonus-client';
-import type { BalanceBook } from './balance-book.js';
-import { activeBonusOf, freeSpinBonusFor, playerBonusView } from './bonus-views.js';
-import type { SessionRepository } from './session-repository.js';
+import { formatAmount } from '@reelstream/money';
+import { layoutOf } from '../catalog/game-table.js';
+import { apiErrorOf } from '../http/refusals.js';
+import { playerBonusView } from './bonus-views.js';
 
 export interface SessionViewDeps {
   readonly sessions: SessionRepository;
   readonly table: GameTable;
-  readonly ledger: BonusLedgerClient;
+  readonly ledger: LedgerPort;
   readonly balances: BalanceBook;
 }
 
 export async function sessionView(deps: SessionViewDeps, token: string, correlationId: string): Promise<PlayerSession> {
   const session = await deps.sessions.playable(token);
+  if (isGameRefusal(session)) throw apiErrorOf(session);
   const found = deps.table.find(session.gameId);
   if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
   const { game, model } = found;

@@ -1,18 +1,20 @@
 /**
- * Launch sessions as the game-server reads them: the `session-{token}` stream the gateway wrote
- * (GameSessionStarted, later maybe GameSessionEnded). A session is cached after its first read;
- * every later use only asks the store for the stream's revision, so an end written by another
- * process is seen at once.
+ * Launch sessions as the game-server reads them: the `session-{token}` stream the launch wrote
+ * (GameSessionStarted, later maybe GameSessionEnded), folded by the session decider. A session is
+ * cached after its first read; every later use only asks the store for the stream's revision, so
+ * an end written by another process is seen at once.
  */
-import { parseStoredEvent, SESSION_TOKEN_PATTERN, sessionStream, type GameSessionStarted } from '@reelstream/contracts';
+import { parseStoredEvent, SESSION_TOKEN_PATTERN, sessionStream } from '@reelstream/contracts';
+import {
+  playableSession,
+  sessionDecider,
+  type GameRefusal,
+  type GameSession,
+  type SessionState,
+} from '@reelstream/game-domain';
 import type { Clock, EventStore } from '@reelstream/ports';
-import { ApiError } from '@reelstream/http';
 
-export type GameSession = GameSessionStarted['data'] & {
-  readonly demo: boolean;
-  /** When a GameSessionEnded was written. */
-  readonly endedAt?: string;
-};
+export type { GameSession } from '@reelstream/game-domain';
 
 interface Cached {
   readonly revision: number;
@@ -41,23 +43,19 @@ export class SessionRepository {
     return session;
   }
 
-  /** The session, if it may still be played: SESSION_NOT_FOUND, or SESSION_EXPIRED once past its TTL or ended. */
-  async playable(token: string): Promise<GameSession> {
-    const session = await this.find(token);
-    if (!session) throw new ApiError('SESSION_NOT_FOUND');
-    if (session.endedAt !== undefined || this.clock.now().getTime() >= Date.parse(session.expiresAt))
-      throw new ApiError('SESSION_EXPIRED');
-    return session;
+  /** The session, if it may still be played now; otherwise the domain's refusal (SESSION_NOT_FOUND, SESSION_EXPIRED). */
+  async playable(token: string): Promise<GameSession | GameRefusal> {
+    return playableSession(await this.find(token), this.clock.now());
   }
 
   private async load(stream: string, revision: number): Promise<GameSession | undefined> {
-    let session: GameSession | undefined;
+    let state: SessionState = sessionDecider.initialState;
     for (const recorded of await this.store.readStream(stream, { maxCount: revision + 1 })) {
       const event = parseStoredEvent(recorded);
-      if (event.type === 'GameSessionStarted') session = { ...event.data, demo: event.data.demo ?? false };
-      else if (event.type === 'GameSessionEnded' && session) session = { ...session, endedAt: event.data.endedAt };
+      if (event.type === 'GameSessionStarted' || event.type === 'GameSessionEnded')
+        state = sessionDecider.evolve(state, event);
     }
-    return session;
+    return state.session;
   }
 
   private remember(token: string, entry: Cached): void {

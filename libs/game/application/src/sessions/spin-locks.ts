@@ -1,4 +1,4 @@
-import { ApiError } from '@reelstream/http';
+import { refuse } from '../refused.js';
 
 /**
  * One spin at a time per session: a double click, or a second tab, must not start a second round
@@ -9,7 +9,7 @@ export class SpinLocks {
   private readonly held = new Set<string>();
 
   async withLock<T>(token: string, work: () => Promise<T>): Promise<T> {
-    if (this.held.has(token)) throw new ApiError('SPIN_IN_PROGRESS');
+    if (this.held.has(token)) refuse('SPIN_IN_PROGRESS');
     this.held.add(token);
     try {
       return await work();

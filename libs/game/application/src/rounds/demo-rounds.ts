@@ -2,9 +2,8 @@
  * A demo round: the same engine, the session's RTP profile, play money kept per session by the
  * game-server. No wallet, no bonus, nothing stored: there is no money to account for.
  */
-import { playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/http';
-import type { GameSession } from '../sessions/session-repository.js';
+import { playRound, type GameModel, type GameSession, type Profile, type RoundOutcome } from '@reelstream/game-domain';
+import { refuse } from '../refused.js';
 import type { RoundDeps } from './round-deps.js';
 
 export interface DemoRound {
@@ -20,10 +19,9 @@ export function playDemoRound(
   betMinor: number,
 ): DemoRound {
   if (deps.balances.demoBalance(session.token, session.currency) < betMinor)
-    throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
+    refuse('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
   const outcome = playRound({ model: game.model, profile: game.profile, betMinor, rng: deps.rng });
   const balanceMinor = deps.balances.settleDemo(session.token, session.currency, betMinor, outcome.winMinor);
-  if (balanceMinor === undefined)
-    throw new ApiError('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
+  if (balanceMinor === undefined) refuse('INSUFFICIENT_FUNDS', 'The play money left does not cover this bet.');
   return { roundId: deps.ids.next(), outcome, balanceMinor };
 }

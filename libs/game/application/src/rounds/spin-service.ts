@@ -5,15 +5,23 @@
  * play money. One spin at a time per session.
  */
 import type { SpinRequest, SpinResult, WalletReply } from '@reelstream/contracts';
-import { profileForSession, type GameModel, type Profile } from '@reelstream/game-domain';
-import { formatAmount, tryParseAmount } from '@reelstream/money';
-import type { GameTable } from '../catalog/game-table.js';
-import { ApiError } from '@reelstream/http';
-import { LedgerTimeoutError } from '@reelstream/bonus-client';
-import { activeBonusOf, freeSpinBonusFor, playableIn } from '../sessions/bonus-views.js';
-import type { GameSession, SessionRepository } from '../sessions/session-repository.js';
+import {
+  betOf,
+  betRefusalOf,
+  isGameRefusal,
+  profileForSession,
+  spinKindOf,
+  type GameModel,
+  type GameRefusal,
+  type GameSession,
+  type Profile,
+} from '@reelstream/game-domain';
+import { formatAmount } from '@reelstream/money';
+import type { GameTable } from '../game-table.js';
+import { GameRefusedError, refuse } from '../refused.js';
+import { activeBonusOf } from '../sessions/active-bonus.js';
+import type { SessionRepository } from '../sessions/session-repository.js';
 import type { SpinLocks } from '../sessions/spin-locks.js';
-import { WalletTimeoutError } from '../wallet/wallet-client.js';
 import { playDemoRound } from './demo-rounds.js';
 import { playFreeSpin } from './free-rounds.js';
 import { outcomeView } from './outcome-view.js';
@@ -37,9 +45,9 @@ export class SpinService {
   constructor(private readonly deps: SpinServiceDeps) {}
 
   async spin(token: string, request: SpinRequest, correlationId: string): Promise<SpinResult> {
-    const session = await this.deps.sessions.playable(token);
+    const session = accepted(await this.deps.sessions.playable(token));
     if (request.playerId !== undefined && request.playerId !== session.playerId) {
-      throw new ApiError('FORBIDDEN', 'This game session belongs to another player.');
+      refuse('FORBIDDEN', 'This game session belongs to another player.');
     }
     const game = this.gameOf(session);
     return this.deps.locks.withLock(token, async () =>
@@ -49,7 +57,7 @@ export class SpinService {
 
   private gameOf(session: GameSession): PlayedGame {
     const found = this.deps.table.find(session.gameId);
-    if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
+    if (!found) refuse('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
     return {
       model: found.model,
       profile: profileForSession(session.isStreamer),
@@ -58,8 +66,8 @@ export class SpinService {
   }
 
   private demoSpin(session: GameSession, game: PlayedGame, request: SpinRequest): SpinResult {
-    if (request.issueId !== undefined) throw new ApiError('BONUS_NOT_FOUND', 'A demo session has no bonus.');
-    const betMinor = betOf(request, game, session.currency);
+    if (request.issueId !== undefined) refuse('BONUS_NOT_FOUND', 'A demo session has no bonus.');
+    const betMinor = accepted(betOf(request.bet, game.betLevelsMinor, session.currency));
     const round = playDemoRound(this.deps.round, session, game, betMinor);
     const money = (minor: number) => formatAmount(minor, session.currency);
     return {
@@ -81,28 +89,10 @@ export class SpinService {
     correlationId: string,
   ): Promise<SpinResult> {
     const active = await activeBonusOf(this.deps.round.ledger, session, correlationId);
-    const bonus = freeSpinBonusFor(active, session.gameId);
-    if (request.issueId !== undefined && request.issueId !== bonus?.issueId) {
-      throw new ApiError('BONUS_NOT_FOUND', 'This session has no active free-spin bonus with that id.');
-    }
-    // D6 amended: a bonus of another currency is not played here (nothing converts): spins are paid.
-    if (bonus && !playableIn(bonus, session)) {
-      if (request.issueId !== undefined) {
-        throw new ApiError('BONUS_CURRENCY_MISMATCH', undefined, [
-          {
-            path: 'issueId',
-            message: `bonus ${bonus.issueId} is in ${bonus.currency}; this session plays in ${session.currency}`,
-          },
-        ]);
-      }
-    } else if (bonus) return this.freeSpin(session, game, bonus, correlationId);
-    return this.paidSpin(
-      session,
-      game,
-      betOf(request, game, session.currency),
-      active !== null && active.status === 'active',
-      correlationId,
-    );
+    const spin = accepted(spinKindOf(active, session, request.issueId));
+    if (spin.kind === 'free') return this.freeSpin(session, game, spin.bonus, correlationId);
+    const betMinor = accepted(betOf(request.bet, game.betLevelsMinor, session.currency));
+    return this.paidSpin(session, game, betMinor, spin.isBonusBusy, correlationId);
   }
 
   private async freeSpin(
@@ -115,12 +105,12 @@ export class SpinService {
     try {
       played = await playFreeSpin(this.deps.round, session, game, bonus, correlationId);
     } catch (error) {
-      if (error instanceof LedgerTimeoutError) {
-        throw new ApiError(
+      if (this.deps.round.ledger.isTimeout(error)) {
+        refuse(
           'SERVICE_UNAVAILABLE',
           'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.',
           undefined,
-          { 'Retry-After': '2' },
+          2,
         );
       }
       throw error;
@@ -165,15 +155,13 @@ export class SpinService {
       try {
         answer = await round.wallet.stake(stakeRequestOf(started));
       } catch (error) {
-        if (error instanceof WalletTimeoutError) {
+        if (round.wallet.isTimeout(error)) {
           round.logger.warn('bet not answered in time; the round is left to the resolver', {
             roundId: started.roundId,
             transactionId: started.transactionId,
             timeoutMs: error.timeoutMs,
           });
-          throw new ApiError('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], {
-            'Retry-After': '5',
-          });
+          refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
         }
         throw error;
       }
@@ -188,7 +176,7 @@ export class SpinService {
         statusCode: result.answer?.statusCode,
         reason: result.reason,
       });
-      throw refusalOf(result.answer?.statusCode);
+      throw new GameRefusedError(betRefusalOf(result.answer?.statusCode));
     }
     return {
       roundId: started.roundId,
@@ -203,29 +191,8 @@ export class SpinService {
   }
 }
 
-function betOf(request: SpinRequest, game: PlayedGame, currency: string): number {
-  if (request.bet === undefined)
-    throw new ApiError('VALIDATION_FAILED', 'A paid spin needs a bet.', [
-      { path: 'bet', message: 'required for a paid spin' },
-    ]);
-  const parsed = tryParseAmount(request.bet, currency);
-  if (!parsed.ok)
-    throw new ApiError(
-      parsed.error.code === 'AMOUNT_PRECISION' ? 'AMOUNT_PRECISION' : 'VALIDATION_FAILED',
-      parsed.error.message,
-      [{ path: 'bet', message: parsed.error.message }],
-    );
-  if (!game.betLevelsMinor.includes(parsed.minor)) {
-    const levels = game.betLevelsMinor.map((minor) => formatAmount(minor, currency)).join(', ');
-    throw new ApiError('BET_NOT_ALLOWED', undefined, [{ path: 'bet', message: `must be one of ${levels}` }]);
-  }
-  return parsed.minor;
-}
-
-/** The player is told why the bet was refused; the round is canceled either way (the dispatcher sends the cancel). */
-function refusalOf(statusCode: WalletReply['statusCode'] | undefined): ApiError {
-  const details = [{ path: 'statusCode', message: statusCode ?? 'ERR_UNKNOWN' }];
-  if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return new ApiError('INSUFFICIENT_FUNDS', undefined, details);
-  if (statusCode === 'ERR_NOT_AUTHENTICATED') return new ApiError('PLAYER_NOT_AUTHENTICATED', undefined, details);
-  return new ApiError('BET_REJECTED', undefined, details);
+/** The value, or the domain's refusal thrown for the edge to answer. */
+function accepted<T>(decision: T | GameRefusal): T {
+  if (isGameRefusal(decision)) throw new GameRefusedError(decision);
+  return decision;
 }

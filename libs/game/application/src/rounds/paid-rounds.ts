@@ -9,12 +9,19 @@
  * first and kept in RoundStarted, and the request can be sent again identically.
  */
 import type { WalletReply } from '@reelstream/contracts';
-import { playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
-import type { GameSession } from '../sessions/session-repository.js';
-import type { StakeRequest } from '../wallet/wallet-client.js';
+import {
+  paidRoundEnd,
+  playRound,
+  replayStored,
+  storedRecord,
+  type GameModel,
+  type GameSession,
+  type Profile,
+  type RoundOutcome,
+} from '@reelstream/game-domain';
+import type { StakeRequest } from '../ports.js';
 import type { RoundDeps } from './round-deps.js';
-import { replayStored, storedRecord } from './round-record.js';
-import type { RoundEnd, RoundHistory, RoundStartedData } from './round-streams.js';
+import type { RoundHistory, RoundStartedData } from './round-streams.js';
 
 export interface PaidRoundInput {
   readonly session: GameSession;
@@ -67,8 +74,7 @@ export async function beginPaidRound(
     transactionId,
     ...(model.kind === 'instant' ? preplayed : { isBonusBusy: input.isBonusBusy }),
   };
-  await deps.rounds.start(started, correlationId);
-  return started;
+  return deps.rounds.start(started, correlationId);
 }
 
 /** Whose money and which round, as every wallet request of a paid round names them (bonusId 0: not a bonus). */
@@ -108,36 +114,29 @@ export async function completePaidRound(
 ): Promise<PaidRoundResult> {
   const { operatorId, playerId, currency } = started;
   if (answer.balanceMinor !== undefined) deps.balances.report(operatorId, playerId, currency, answer.balanceMinor);
-  const now = deps.clock.now().toISOString();
-  let end: RoundEnd;
-  if (answer.statusCode === 'OK') {
-    const betwin = started.outcome !== undefined;
-    const outcome = betwin
-      ? replayStored(started.outcome)
-      : playRound({
-          model: modelOf(deps, started),
-          profile: started.rtpProfile,
-          betMinor: started.betMinor,
-          rng: deps.rng,
-        });
-    end = {
-      type: 'RoundSettled',
-      data: {
-        roundId: started.roundId,
-        outcome: storedRecord(outcome),
-        winMinor: outcome.winMinor,
-        settledAt: now,
-        ...(betwin ? {} : { winTransactionId: deps.ids.next() }),
-      },
-    };
-  } else {
-    const reason = `bet_rejected:${answer.statusCode}${answer.reason ? ` (${answer.reason})` : ''}`.slice(0, 1000);
-    end = { type: 'RoundCanceled', data: { roundId: started.roundId, reason, canceledAt: now } };
-  }
-  const history = await deps.rounds.finish(started, end, correlationId);
-  const ours = history.end === end;
+  const betwin = started.outcome !== undefined;
+  // A slot's outcome is drawn only once the bet is taken: a canceled round never carries a result.
+  const outcome =
+    answer.statusCode !== 'OK'
+      ? undefined
+      : betwin
+        ? replayStored(started.outcome)
+        : playRound({
+            model: modelOf(deps, started),
+            profile: started.rtpProfile,
+            betMinor: started.betMinor,
+            rng: deps.rng,
+          });
+  const end = paidRoundEnd({
+    started,
+    answer,
+    now: deps.clock.now().toISOString(),
+    ...(outcome === undefined ? {} : { outcome }),
+    ...(outcome === undefined || betwin ? {} : { winTransactionId: deps.ids.next() }),
+  });
+  const { history, ours } = await deps.rounds.finish(started, end, correlationId);
   // A bet's win is credited by the dispatcher once the outbox sends it; a betwin's balance already includes it.
-  if (ours && history.end?.type === 'RoundSettled' && started.outcome === undefined)
+  if (ours && history.end.type === 'RoundSettled' && !betwin)
     deps.balances.credit(operatorId, playerId, currency, history.end.data.winMinor);
   return resultOf(history, answer, deps.balances.lastKnown(operatorId, playerId, currency));
 }

@@ -8,13 +8,22 @@
  * hears of it, so a spin interrupted anywhere is finished later with the same result: by the
  * next spin (the ledger reports the open round) or by the resolver.
  */
-import type { BonusReply, ErrorCode } from '@reelstream/contracts';
-import { capWin, playRound, type GameModel, type Profile, type RoundOutcome } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/http';
-import type { GameSession } from '../sessions/session-repository.js';
+import type { BonusReply } from '@reelstream/contracts';
+import {
+  capWin,
+  forfeitedFreeRound,
+  playRound,
+  replayStored,
+  storedRecord,
+  type GameModel,
+  type GameSession,
+  type Profile,
+  type RoundEnd,
+  type RoundOutcome,
+} from '@reelstream/game-domain';
+import { refuse } from '../refused.js';
 import type { RoundDeps } from './round-deps.js';
-import { replayStored, storedRecord } from './round-record.js';
-import type { RoundEnd, RoundStartedData } from './round-streams.js';
+import type { RoundStartedData } from './round-streams.js';
 
 type SettleResult = Extract<BonusReply<'SettleFreeSpin'>, { ok: true }>['result'];
 
@@ -36,13 +45,6 @@ export interface FreeRoundTicket {
   /** The win cap left when the spin started (the ledger's answer to StartFreeSpin). */
   readonly winCapLeftMinor: number;
 }
-
-/**
- * Ledger refusals of a settle after which the round is canceled: the ledger has no started spin
- * for it. A spin the ledger started settles whatever happened to the bonus since (issue 10.7),
- * so these come only for a round the ledger never started.
- */
-const FORFEITING: readonly ErrorCode[] = ['BONUS_EXPIRED', 'BONUS_NOT_ACTIVE', 'BONUS_NOT_FOUND'];
 
 /** Starts a free spin (or takes over the one the ledger still has open) and plays it to the end. */
 export async function playFreeSpin(
@@ -66,7 +68,7 @@ export async function playFreeSpin(
     },
     correlationId,
   );
-  if (!start.ok) throw new ApiError(start.error.code, start.error.message);
+  if (!start.ok) refuse(start.error.code, start.error.message);
   const ticket: FreeRoundTicket = {
     issueId: bonus.issueId,
     roundId,
@@ -98,21 +100,9 @@ export async function finishFreeRound(
     correlationId,
   );
   if (!settled.ok) {
-    if (FORFEITING.includes(settled.error.code)) {
-      await deps.rounds.finish(
-        started,
-        {
-          type: 'RoundCanceled',
-          data: {
-            roundId: ticket.roundId,
-            reason: `free_spin_refused:${settled.error.code}`,
-            canceledAt: deps.clock.now().toISOString(),
-          },
-        },
-        correlationId,
-      );
-    }
-    throw new ApiError(settled.error.code, settled.error.message);
+    const forfeited = forfeitedFreeRound(ticket.roundId, settled.error.code, deps.clock.now().toISOString());
+    if (forfeited) await deps.rounds.finish(started, forfeited, correlationId);
+    refuse(settled.error.code, settled.error.message);
   }
   const { result } = settled;
   const expected = capWin(outcome.winMinor, ticket.winCapLeftMinor);
@@ -133,9 +123,8 @@ export async function finishFreeRound(
       settledAt: deps.clock.now().toISOString(),
     },
   };
-  const history = await deps.rounds.finish(started, end, correlationId);
-  if (history.end === end)
-    deps.balances.credit(started.operatorId, started.playerId, started.currency, result.winMinor);
+  const { ours } = await deps.rounds.finish(started, end, correlationId);
+  if (ours) deps.balances.credit(started.operatorId, started.playerId, started.currency, result.winMinor);
   return {
     started,
     outcome,
@@ -176,13 +165,6 @@ async function startedRound(
     startedAt: deps.clock.now().toISOString(),
     outcome: storedRecord(outcome),
   };
-  try {
-    await deps.rounds.start(started, correlationId);
-    return started;
-  } catch (error) {
-    // Another hand started the same round first: play on with what it recorded.
-    const raced = await deps.rounds.load(ticket.roundId);
-    if (raced) return raced.started;
-    throw error;
-  }
+  // Another hand may have started the same round first: the stream's start is the one played on.
+  return deps.rounds.start(started, correlationId);
 }

@@ -1,10 +1,8 @@
 import type { Rng } from '@reelstream/game-domain';
 import type { Clock, IdGenerator } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
-import type { GameTable } from '../catalog/game-table.js';
-import type { BonusLedgerClient } from '@reelstream/bonus-client';
+import type { GameTable } from '../game-table.js';
+import type { GameLog, LedgerPort, WalletPort } from '../ports.js';
 import type { BalanceBook } from '../sessions/balance-book.js';
-import type { WalletClient } from '../wallet/wallet-client.js';
 import type { RoundStreams } from './round-streams.js';
 
 /** Rounds being worked on in this process: the resolver leaves them to whoever holds them. */
@@ -28,13 +26,13 @@ export class InFlightRounds {
 /** Everything a round needs, passed in (no module state): the all-in-one platform runs one per service. */
 export interface RoundDeps {
   readonly rounds: RoundStreams;
-  readonly wallet: WalletClient;
-  readonly ledger: BonusLedgerClient;
+  readonly wallet: WalletPort;
+  readonly ledger: LedgerPort;
   readonly balances: BalanceBook;
   readonly table: GameTable;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly rng: Rng;
-  readonly logger: Logger;
+  readonly logger: GameLog;
   readonly inFlight: InFlightRounds;
 }

@@ -6,9 +6,7 @@
  * settles it with the outcome already in its stream. Until an answer comes the round stays open
  * and the next sweep tries again.
  */
-import { isApiError } from '@reelstream/http';
-import { LedgerTimeoutError } from '@reelstream/bonus-client';
-import { WalletTimeoutError } from '../wallet/wallet-client.js';
+import { isRefused } from '../refused.js';
 import { finishFreeRound } from './free-rounds.js';
 import { completePaidRound, modelOf, stakeRequestOf } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
@@ -70,9 +68,9 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       );
       return 'settled';
     } catch (error) {
-      if (error instanceof WalletTimeoutError || error instanceof LedgerTimeoutError) return 'pending';
+      if (deps.wallet.isTimeout(error) || deps.ledger.isTimeout(error)) return 'pending';
       // A free round the ledger never started was canceled inside finishFreeRound; the refusal itself is the player’s business.
-      if (isApiError(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
+      if (isRefused(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
       throw error;
     }
   });

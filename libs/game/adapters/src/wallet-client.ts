@@ -6,18 +6,9 @@
  * outcome is then unknown, and the round is resolved later by asking again with the same
  * transactionId, which the dispatcher answers from its record.
  */
-import {
-  Headers,
-  playerKey,
-  Topics,
-  walletReply,
-  type WalletBetRequest,
-  type WalletBetwinRequest,
-  type WalletReply,
-} from '@reelstream/contracts';
+import { Headers, playerKey, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
+import type { StakeRequest, WalletPort } from '@reelstream/game-application';
 import { isRequestTimeout, type MessageBus } from '@reelstream/ports';
-
-export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
 
 export class WalletTimeoutError extends Error {
   override readonly name = 'WalletTimeoutError';
@@ -29,11 +20,15 @@ export class WalletTimeoutError extends Error {
   }
 }
 
-export class WalletClient {
+export class WalletClient implements WalletPort {
   constructor(
     private readonly bus: MessageBus,
     private readonly timeoutMs: number,
   ) {}
+
+  isTimeout(error: unknown): error is WalletTimeoutError {
+    return error instanceof WalletTimeoutError;
+  }
 
   async stake(request: StakeRequest, timeoutMs = this.timeoutMs): Promise<WalletReply> {
     let value: unknown;

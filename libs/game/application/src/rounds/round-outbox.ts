@@ -24,7 +24,7 @@ import {
   type Position,
   type RecordedEvent,
 } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import type { GameLog } from '../ports.js';
 import { heldCheckpoints } from './held-checkpoints.js';
 import { paidRoundParties } from './paid-rounds.js';
 import type { RoundStartedData, RoundStreams } from './round-streams.js';
@@ -37,7 +37,7 @@ export interface RoundOutboxOptions {
   bus: MessageBus;
   rounds: RoundStreams;
   clock: Clock;
-  logger: Logger;
+  logger: GameLog;
   /** A round open this long after it started goes to `resolve`. */
   resolveAfterMs: number;
   /** How often open rounds are looked at. */

@@ -1,5 +1,7 @@
 /** A round's engine record as stored in its events (`recordOf`, as plain JSON), and back. */
-import { recordOf, replayRound, roundRecordSchema, type RoundOutcome } from '@reelstream/game-domain';
+import { replayRound } from './play-round.js';
+import { recordOf, type RoundOutcome } from './round-outcome.js';
+import { roundRecordSchema } from './round-record-schema.js';
 
 export function storedRecord(outcome: RoundOutcome) {
   const record = recordOf(outcome);

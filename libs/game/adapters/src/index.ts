@@ -1,0 +1,7 @@
+/**
+ * @reelstream/game-adapters: the game context's adapters — node:crypto's RNG, the wallet-dispatcher
+ * over the bus, the bonus-ledger client — behind the ports of @reelstream/game-application.
+ */
+export { cryptoRng } from './crypto-rng.js';
+export { WalletClient, WalletTimeoutError } from './wallet-client.js';
+export { bonusLedgerPort } from './ledger-port.js';

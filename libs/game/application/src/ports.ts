@@ -1,0 +1,42 @@
+/**
+ * What the round and session use cases need from outside, as interfaces: the wallet-dispatcher
+ * (bets and betwins), the bonus-ledger (free spins, the active bonus) and a log. The adapters are
+ * in @reelstream/game-adapters; the clock, ids and event store are the platform's ports, the RNG
+ * is the game domain's.
+ */
+import type {
+  BonusReply,
+  BonusRequestMessage,
+  BonusRequestType,
+  WalletBetRequest,
+  WalletBetwinRequest,
+  WalletReply,
+} from '@reelstream/contracts';
+
+export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
+
+export interface WalletPort {
+  /** The dispatcher's answer to a bet or betwin; a request sent again with its transactionId gets the same answer. */
+  stake(request: StakeRequest): Promise<WalletReply>;
+  /** No answer in time: the outcome is unknown and the round is left to the resolver. */
+  isTimeout(error: unknown): error is Error & { readonly timeoutMs: number };
+}
+
+export type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
+
+export interface LedgerPort {
+  /** A refusal comes back as a value; a missing answer throws an error `isTimeout` recognises. */
+  call<Type extends BonusRequestType>(
+    type: Type,
+    data: BonusRequestData<Type>,
+    correlationId: string,
+  ): Promise<BonusReply<Type>>;
+  isTimeout(error: unknown): boolean;
+}
+
+/** Structured logging as `@reelstream/telemetry`'s Logger does it (that lib is not a dependency of this layer). */
+export interface GameLog {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}

@@ -1,0 +1,100 @@
+/**
+ * The `round-{roundId}` streams, changed only through the round decider (game-domain): RoundStarted,
+ * then exactly one of RoundSettled or RoundCanceled. Both writes check the revision, so when two
+ * hands finish the same round (a spin that gave up waiting and the resolver that took it over) one
+ * wins and the other reads what it wrote.
+ */
+import { parseStoredEvent, roundStream, type RoundEvent } from '@reelstream/contracts';
+import {
+  isGameRefusal,
+  roundDecider,
+  type RoundCommand,
+  type RoundEnd,
+  type RoundStartedData,
+  type RoundState,
+} from '@reelstream/game-domain';
+import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
+import { handleCommand } from '@reelstream/eventsourcing';
+
+export type { RoundEnd, RoundStartedData } from '@reelstream/game-domain';
+
+export interface RoundHistory {
+  readonly started: RoundStartedData;
+  readonly end?: RoundEnd;
+}
+
+export interface FinishedRound {
+  readonly history: RoundHistory & { readonly end: RoundEnd };
+  /** This call wrote the end (false: another hand had ended the round first). */
+  readonly ours: boolean;
+}
+
+export class RoundConflictError extends Error {
+  override readonly name = 'RoundConflictError';
+}
+
+function parseRoundEvent(recorded: RecordedEvent): RoundEvent | undefined {
+  const event = parseStoredEvent(recorded);
+  return event.type === 'RoundStarted' || event.type === 'RoundSettled' || event.type === 'RoundCanceled'
+    ? event
+    : undefined;
+}
+
+export class RoundStreams {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Starts the round; returns the round as its stream records it (another hand's start, if it came first). */
+  async start(data: RoundStartedData, correlationId: string): Promise<RoundStartedData> {
+    // A round id is drawn fresh (or the caller has just read the stream): decide on the empty state without
+    // reading, as the append checks 'no_stream' anyway; a conflict reads the stream and decides again.
+    const { state } = await this.handle(data, { type: 'StartRound', started: data }, correlationId, {
+      state: roundDecider.initialState,
+      revision: undefined,
+    });
+    if (!state.started) throw new RoundConflictError(`round ${data.roundId} has no RoundStarted after its start`);
+    return state.started;
+  }
+
+  /** Appends the round's end, or returns the end another writer appended first. */
+  async finish(started: RoundStartedData, end: RoundEnd, correlationId: string): Promise<FinishedRound> {
+    const command: RoundCommand = { type: 'FinishRound', roundId: started.roundId, end };
+    // The round as its start left it (revision 0): an end already written makes the append conflict and re-read.
+    const { state, events } = await this.handle(started, command, correlationId, { state: { started }, revision: 0 });
+    if (!state.started || !state.end) throw new RoundConflictError(`round ${started.roundId} moved on but has no end`);
+    return { history: { started: state.started, end: state.end }, ours: events.length > 0 };
+  }
+
+  async load(roundId: number): Promise<RoundHistory | undefined> {
+    let state: RoundState = roundDecider.initialState;
+    for (const recorded of await this.store.readStream(roundStream(roundId))) {
+      const event = parseRoundEvent(recorded);
+      if (event) state = roundDecider.evolve(state, event);
+    }
+    if (!state.started) return undefined;
+    return state.end ? { started: state.started, end: state.end } : { started: state.started };
+  }
+
+  private async handle(
+    round: RoundStartedData,
+    command: RoundCommand,
+    correlationId: string,
+    loaded: { state: RoundState; revision: number | undefined },
+  ) {
+    const handled = await handleCommand(this.store, roundStream(round.roundId), roundDecider, command, {
+      context: {
+        commandId: `${correlationId}:${command.type}:${round.roundId}`,
+        correlationId,
+        causationId: correlationId,
+        operatorId: round.operatorId,
+        occurredAt: this.clock.now().toISOString(),
+      },
+      parse: parseRoundEvent,
+      loaded,
+    });
+    if (isGameRefusal(handled)) throw new RoundConflictError(`round ${round.roundId}: ${handled.message}`);
+    return handled;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Game launch (spec §2.3, §4.3; DESIGN flow 2, D6, D19): the session decider checks the game
+ * against the catalog and the returnUrl against the operator's origins, and its GameSessionStarted
+ * starts a new `session-{token}` stream. Answers the launch URL, or the decider's refusal.
+ */
+import { parseStoredEvent, sessionStream, type LaunchGameRequest, type SessionEvent } from '@reelstream/contracts';
+import { isGameRefusal, sessionDecider, type Catalog, type GameRefusal } from '@reelstream/game-domain';
+import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
+import { handleCommand } from '@reelstream/eventsourcing';
+
+export interface StartSessionDeps {
+  readonly store: EventStore;
+  readonly catalog: Catalog;
+  readonly clock: Clock;
+  readonly launchBaseUrl: string;
+  readonly sessionTtlMs: number;
+  /** A fresh unguessable token (the launch's only secret). */
+  newToken(): string;
+}
+
+export interface LaunchingOperator {
+  readonly id: string;
+  readonly currency: string;
+  readonly allowedReturnOrigins: readonly string[];
+}
+
+function parseSessionEvent(recorded: RecordedEvent): SessionEvent | undefined {
+  const event = parseStoredEvent(recorded);
+  return event.type === 'GameSessionStarted' || event.type === 'GameSessionEnded' ? event : undefined;
+}
+
+export async function startGameSession(
+  deps: StartSessionDeps,
+  operator: LaunchingOperator,
+  request: LaunchGameRequest,
+  requestId: string,
+): Promise<string | GameRefusal> {
+  const token = deps.newToken();
+  const now = deps.clock.now().toISOString();
+  const command = {
+    type: 'StartSession',
+    token,
+    operator,
+    request,
+    catalog: deps.catalog,
+    now,
+    ttlMs: deps.sessionTtlMs,
+  } as const;
+  const handled = await handleCommand(deps.store, sessionStream(token), sessionDecider, command, {
+    context: { commandId: requestId, correlationId: requestId, operatorId: operator.id, occurredAt: now },
+    parse: parseSessionEvent,
+    // A fresh 256-bit token names no stream yet: decide on the empty state without reading (a conflict re-reads).
+    loaded: { state: sessionDecider.initialState, revision: undefined },
+  });
+  if (isGameRefusal(handled)) return handled;
+  return `${deps.launchBaseUrl}/launch?token=${token}`;
+}

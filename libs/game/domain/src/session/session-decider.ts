@@ -1,0 +1,128 @@
+/**
+ * A launch session's rules (spec §2.3, §4.3; DESIGN flow 2, D6, D19): which launches are refused,
+ * what the `session-{token}` stream records, and when a session may still be played. The token and
+ * the time come in with the command: a fresh 256-bit token, so a stream is never started twice.
+ */
+import {
+  isReturnUrlAllowed,
+  type GameSessionStarted,
+  type LaunchGameRequest,
+  type SessionEvent,
+} from '@reelstream/contracts';
+import type { Catalog } from '../catalog/catalog-schema.js';
+import { findGame, findProvider, offeredBetLevelsMinor } from '../catalog/catalog.js';
+import { gameRefusal, type GameRefusal } from '../refusal.js';
+
+export type GameSession = GameSessionStarted['data'] & {
+  readonly demo: boolean;
+  /** When a GameSessionEnded was written. */
+  readonly endedAt?: string;
+};
+
+export interface SessionState {
+  readonly session?: GameSession;
+}
+
+export interface StartSession {
+  readonly type: 'StartSession';
+  readonly token: string;
+  readonly operator: {
+    readonly id: string;
+    readonly currency: string;
+    readonly allowedReturnOrigins: readonly string[];
+  };
+  readonly request: LaunchGameRequest;
+  readonly catalog: Catalog;
+  /** ISO instant of the launch. */
+  readonly now: string;
+  readonly ttlMs: number;
+}
+
+export type SessionCommand = StartSession;
+
+const initialState: SessionState = {};
+
+function decide(command: SessionCommand, state: SessionState): readonly SessionEvent[] | GameRefusal {
+  const { request, operator } = command;
+  const currency = request.currency ?? operator.currency;
+  const refused = launchRefusal(command.catalog, request, currency) ?? returnUrlRefusal(request, operator);
+  if (refused) return refused;
+  const event: GameSessionStarted = {
+    type: 'GameSessionStarted',
+    data: {
+      token: command.token,
+      operatorId: operator.id,
+      playerId: request.playerId,
+      providerId: request.providerId,
+      gameId: request.gameId,
+      language: request.language,
+      returnUrl: request.returnUrl,
+      isStreamer: request.isStreamer,
+      currency,
+      startedAt: command.now,
+      expiresAt: new Date(Date.parse(command.now) + command.ttlMs).toISOString(),
+      ...(request.demo === true ? { demo: true } : {}),
+    },
+  };
+  if (state.session) {
+    // The same launch decided again (a retried append): done. Any other start of this token is a fault.
+    const same = state.session.startedAt === command.now && state.session.playerId === request.playerId;
+    return same && state.session.operatorId === operator.id
+      ? []
+      : gameRefusal('INTERNAL', `session ${command.token} was already started by another launch`);
+  }
+  return [event];
+}
+
+function evolve(state: SessionState, event: SessionEvent): SessionState {
+  if (event.type === 'GameSessionStarted') return { session: { ...event.data, demo: event.data.demo ?? false } };
+  return state.session ? { session: { ...state.session, endedAt: event.data.endedAt } } : state;
+}
+
+export const sessionDecider = { initialState, decide, evolve };
+
+/** The session, if it may still be played at `now`: SESSION_NOT_FOUND, or SESSION_EXPIRED once past its TTL or ended. */
+export function playableSession(session: GameSession | undefined, now: Date): GameSession | GameRefusal {
+  if (!session) return gameRefusal('SESSION_NOT_FOUND');
+  if (session.endedAt !== undefined || now.getTime() >= Date.parse(session.expiresAt))
+    return gameRefusal('SESSION_EXPIRED');
+  return session;
+}
+
+/** Provider and game exist, the game is the provider's, and it has bet levels in the player's currency. */
+export function launchRefusal(catalog: Catalog, request: LaunchGameRequest, currency: string): GameRefusal | undefined {
+  if (findProvider(catalog, request.providerId) === undefined) {
+    return gameRefusal('PROVIDER_NOT_FOUND', undefined, [
+      { path: 'providerId', message: `no provider ${request.providerId}; see GET /v1/providers` },
+    ]);
+  }
+  const game = findGame(catalog, request.gameId);
+  if (game === undefined)
+    return gameRefusal('GAME_NOT_FOUND', undefined, [
+      { path: 'gameId', message: `no game ${request.gameId}; see GET /v1/games` },
+    ]);
+  if (game.providerId !== request.providerId) {
+    return gameRefusal('GAME_NOT_OF_PROVIDER', undefined, [
+      {
+        path: 'gameId',
+        message: `game ${request.gameId} belongs to provider ${game.providerId}, not ${request.providerId}`,
+      },
+    ]);
+  }
+  if (offeredBetLevelsMinor(game, currency).length === 0) {
+    return gameRefusal('VALIDATION_FAILED', undefined, [
+      { path: 'currency', message: `game ${request.gameId} has no bet levels that can be expressed in ${currency}` },
+    ]);
+  }
+  return undefined;
+}
+
+function returnUrlRefusal(request: LaunchGameRequest, operator: StartSession['operator']): GameRefusal | undefined {
+  if (isReturnUrlAllowed(request.returnUrl, operator.allowedReturnOrigins)) return undefined;
+  return gameRefusal('RETURN_URL_NOT_ALLOWED', undefined, [
+    {
+      path: 'returnUrl',
+      message: `the origin of returnUrl must be one of ${operator.allowedReturnOrigins.join(', ')}`,
+    },
+  ]);
+}

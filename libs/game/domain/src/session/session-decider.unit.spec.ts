@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import type { GameSessionStarted, LaunchGameRequest } from '@reelstream/contracts';
+import { deciderSpecification } from '@reelstream/testing';
+import { parseCatalog, playableSession, sessionDecider, type StartSession } from '@reelstream/game-domain';
+
+const shipped = JSON.parse(readFileSync(new URL('../../../../../config/catalog.json', import.meta.url), 'utf8')) as {
+  games: { gameId: number; betLevels: Record<string, number[]> }[];
+};
+// Game 101 offered only in cents: a currency without minor units (ISK) cannot express any of its levels.
+for (const game of shipped.games) if (game.gameId === 101) game.betLevels = { default: [0.2, 0.4], KRW: [200, 400] };
+const catalog = parseCatalog(shipped);
+const spec = deciderSpecification(sessionDecider);
+const TOKEN = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
+const NOW = '2026-05-01T10:00:00.000Z';
+
+const request: LaunchGameRequest = {
+  playerId: 'player_42',
+  providerId: 1,
+  gameId: 101,
+  language: 'en',
+  returnUrl: 'https://casino.example/lobby',
+  isStreamer: false,
+};
+
+function start(change: Partial<LaunchGameRequest> = {}, origins: string[] = []): StartSession {
+  return {
+    type: 'StartSession',
+    token: TOKEN,
+    operator: { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: origins },
+    request: { ...request, ...change },
+    catalog,
+    now: NOW,
+    ttlMs: 3_600_000,
+  };
+}
+
+const started: GameSessionStarted = {
+  type: 'GameSessionStarted',
+  data: {
+    token: TOKEN,
+    operatorId: 'casino-t',
+    playerId: 'player_42',
+    providerId: 1,
+    gameId: 101,
+    language: 'en',
+    returnUrl: 'https://casino.example/lobby',
+    isStreamer: false,
+    currency: 'EUR',
+    startedAt: NOW,
+    expiresAt: '2026-05-01T11:00:00.000Z',
+  },
+};
+
+describe('StartSession', () => {
+  it('starts the session in the operator’s currency unless the launch names one, expiring after the TTL', () => {
+    spec.given([]).when(start()).then([started]);
+    spec
+      .given([])
+      .when(start({ currency: 'KRW', demo: true }))
+      .then([{ type: 'GameSessionStarted', data: { ...started.data, currency: 'KRW', demo: true } }]);
+  });
+
+  it('decides nothing when the same launch is decided again, and refuses another start of the token', () => {
+    spec.given([started]).when(start()).thenNothing();
+    spec
+      .given([started])
+      .when(start({ playerId: 'player_43' }))
+      .thenFails({ code: 'INTERNAL' });
+  });
+
+  it('refuses an unknown provider, an unknown game, a game of another provider and a currency without bet levels', () => {
+    spec
+      .given([])
+      .when(start({ providerId: 99 }))
+      .thenFails({
+        code: 'PROVIDER_NOT_FOUND',
+        details: [{ path: 'providerId', message: 'no provider 99; see GET /v1/providers' }],
+      });
+    spec
+      .given([])
+      .when(start({ gameId: 999 }))
+      .thenFails({ code: 'GAME_NOT_FOUND' });
+    spec
+      .given([])
+      .when(start({ providerId: 2 }))
+      .thenFails({ code: 'GAME_NOT_OF_PROVIDER' });
+    spec
+      .given([])
+      .when(start({ currency: 'ISK' }))
+      .thenFails({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: 'currency', message: 'game 101 has no bet levels that can be expressed in ISK' }],
+      });
+  });
+
+  it('refuses a returnUrl outside the operator’s allowed origins (D19)', () => {
+    spec
+      .given([])
+      .when(start({}, ['https://other.example']))
+      .thenFails({
+        code: 'RETURN_URL_NOT_ALLOWED',
+        details: [{ path: 'returnUrl', message: 'the origin of returnUrl must be one of https://other.example' }],
+      });
+    spec
+      .given([])
+      .when(start({}, ['https://casino.example']))
+      .then([started]);
+  });
+});
+
+describe('a session may be played', () => {
+  const session = { ...started.data, demo: false };
+  it('until it expires or ends; a missing session is not found', () => {
+    expect(playableSession(session, new Date('2026-05-01T10:59:59.999Z'))).toBe(session);
+    expect(playableSession(session, new Date('2026-05-01T11:00:00.000Z'))).toMatchObject({ code: 'SESSION_EXPIRED' });
+    const ended = sessionDecider.evolve(sessionDecider.evolve(sessionDecider.initialState, started), {
+      type: 'GameSessionEnded',
+      data: { token: TOKEN, reason: 'closed', endedAt: '2026-05-01T10:10:00.000Z' },
+    });
+    expect(ended.session?.endedAt).toBe('2026-05-01T10:10:00.000Z');
+    expect(playableSession(ended.session, new Date('2026-05-01T10:20:00.000Z'))).toMatchObject({
+      code: 'SESSION_EXPIRED',
+    });
+    expect(playableSession(undefined, new Date(NOW))).toMatchObject({ type: 'Refusal', code: 'SESSION_NOT_FOUND' });
+  });
+});
