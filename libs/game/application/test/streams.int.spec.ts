@@ -127,6 +127,7 @@ describe('session start and play through the session decider', () => {
       type: 'Refusal',
       code: 'SESSION_EXPIRED',
       message: 'The game session has expired.',
+      retriable: false,
     });
     expect(await sessions.playable('no-such-token-aaaaaaaaaaaaaaaaaaaa')).toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
