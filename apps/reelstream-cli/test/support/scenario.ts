@@ -28,7 +28,7 @@ import { systemClock } from '@reelstream/ports';
 import { catalogLookup, readModelPath, startBonusLedger } from '@reelstream/service-bonus-ledger';
 import { loadCatalogFile, startGameServer } from '@reelstream/service-game-server';
 import { loadCatalogFile as loadGatewayCatalog, startGateway } from '@reelstream/service-gateway';
-import { startOperatorSandbox, type OperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
+import { startOperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
 import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
 import { createLogger } from '@reelstream/telemetry';
 import { eventually } from '@reelstream/testing';
