@@ -58,10 +58,13 @@ export class LogIndex {
   readonly rounds = new Map<number, RoundFacts>();
   readonly transactions = new Map<string, WalletRequest>();
   readonly bonuses = new Map<number, BonusFacts>();
+  /** Every operator the log names. */
+  readonly operators = new Set<string>();
 
   /** Remembers what `entry` says; call for every event, also the ones a filter leaves out. */
   learn(entry: LogEvent): void {
     const { event } = entry;
+    if (entry.operatorId !== undefined) this.operators.add(entry.operatorId);
     switch (event.type) {
       case 'GameSessionStarted': {
         const { token, operatorId, playerId, isStreamer, demo } = event.data;
