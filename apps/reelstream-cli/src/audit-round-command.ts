@@ -1,15 +1,14 @@
 /** `reelstream audit round <roundId>`: exit 0 when the round matches its record, 1 when it does not. */
 import { parseArgs } from 'node:util';
-import { loadRoundAudit } from '@reelstream/analytics-application';
+import { loadRoundAudit, renderRoundAudit } from '@reelstream/analytics-application';
 import { RoundNotFoundError } from '@reelstream/analytics-domain';
-import { loadCatalogFile } from '@reelstream/config';
 import { findGame } from '@reelstream/game-domain';
-import { openLogSource } from './audit-log-source.js';
+import { openSource, sourceUrlOf } from './source.js';
 import { CliError } from './cli-error.js';
 import type { CliCommand } from './command-registry.js';
-import { renderRoundAudit } from '@reelstream/analytics-application';
+import { loadCatalogSetting } from './settings.js';
 
-const usage = `usage: reelstream audit round <roundId> [--source <file|esdb://…>] [--catalog <catalog.json>] [--json]
+const usage = `usage: reelstream audit round <roundId> [--source <file|sqlite:…|esdb://…>] [--catalog <catalog.json>] [--json]
 
 Recomputes the round from its recorded RNG draws on the game model it names, checks it against
 what the round, the bonus-ledger and the wallet transactions say was paid, and lists those
@@ -29,8 +28,8 @@ export const auditRoundCommand: CliCommand = {
     if (roundText === undefined || extra.length > 0) throw new CliError(`give one roundId\n${usage}`);
     if (!/^[1-9][0-9]{0,15}$/.test(roundText))
       throw new CliError(`roundId ${JSON.stringify(roundText)} is not a positive integer`);
-    const catalog = loadCatalogFile(values.catalog);
-    const store = await openLogSource(values.source, io.cwd);
+    const catalog = loadCatalogSetting(values.catalog, io);
+    const { store } = await openSource(sourceUrlOf(values.source, io));
     try {
       const audit = await loadRoundAudit(store, Number(roundText), (gameId) => findGame(catalog, gameId)?.model);
       io.stdout.write(`${values.json ? JSON.stringify(audit, null, 2) : renderRoundAudit(audit)}\n`);

@@ -4,11 +4,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadOperatorTransactions, renderReconcile } from '@reelstream/analytics-application';
 import { OperatorCsvError, parseOperatorCsv, reconcile } from '@reelstream/analytics-domain';
-import { openLogSource } from './audit-log-source.js';
+import { openSource, sourceUrlOf } from './source.js';
 import { CliError } from './cli-error.js';
 import type { CliCommand } from './command-registry.js';
 
-const usage = `usage: reelstream reconcile --operator <operatorId> <file.csv> [--source <file|esdb://…>] [--json]
+const usage = `usage: reelstream reconcile --operator <operatorId> <file.csv> [--source <file|sqlite:…|esdb://…>] [--json]
 
 Compares the operator's own transaction export (columns transactionId, command, amount, currency,
 status; see docs/analyst-guide.md) with the wallet transactions in the log, and lists what differs.
@@ -42,7 +42,7 @@ export const reconcileCommand: CliCommand = {
     if (values.operator === undefined) throw new CliError(`--operator is required\n${usage}`);
     if (positionals.length !== 1) throw new CliError(`give one CSV file\n${usage}`);
     const rows = readCsv(resolve(io.cwd, positionals[0] ?? ''));
-    const store = await openLogSource(values.source, io.cwd);
+    const { store } = await openSource(sourceUrlOf(values.source, io));
     try {
       const transactions = await loadOperatorTransactions(store, values.operator);
       if (transactions.length === 0)

@@ -18,7 +18,6 @@ import {
   parseStoredEvent,
   spinResponse,
   wallClockAt,
-  type OperatorConfig,
 } from '@reelstream/contracts';
 import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { createSeededRng } from '@reelstream/game-domain';
@@ -76,18 +75,17 @@ async function call(method: string, url: string, token: string | undefined, json
   return { status: response.status, body: (await response.json()) as any };
 }
 
-function operatorsConfig(sandboxUrl: string): OperatorConfig[] {
-  return parseOperatorsConfig(
-    SCENARIO_OPERATORS.map((operator) => ({
-      id: operator.id,
-      name: operator.id,
-      apiToken: operator.token,
-      callbackUrl: `${sandboxUrl}/wallet/${operator.id}`,
-      signingSecret: `${operator.id}-signing-secret-000`,
-      currency: operator.currency,
-      timeZone: operator.timeZone,
-    })),
-  );
+/** The operators' configuration as written in OPERATORS_JSON (the CLI reads their time zones: `--operators`). */
+export function operatorsInput(sandboxUrl: string) {
+  return SCENARIO_OPERATORS.map((operator) => ({
+    id: operator.id,
+    name: operator.id,
+    apiToken: operator.token,
+    callbackUrl: `${sandboxUrl}/wallet/${operator.id}`,
+    signingSecret: `${operator.id}-signing-secret-000`,
+    currency: operator.currency,
+    timeZone: operator.timeZone,
+  }));
 }
 
 /** The platform of the scenario, started; `stop()` closes every part and leaves the files. */
@@ -115,7 +113,7 @@ async function startStack(dataDir: string) {
       latencyMs: 0,
     },
   );
-  const directory = new OperatorDirectory(operatorsConfig(sandbox.url));
+  const directory = new OperatorDirectory(parseOperatorsConfig(operatorsInput(sandbox.url)));
   late.directory = directory;
   const checkpoints = new SqliteCheckpointStore(store.database);
   const ledger = await startBonusLedger(

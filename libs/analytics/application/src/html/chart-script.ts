@@ -65,13 +65,17 @@ export const CHART_SCRIPT = String.raw`
     var currencies = [];
     series.forEach(function (s) { if (currencies.indexOf(s.currency) < 0) currencies.push(s.currency); });
     var scales = { x: { time: true, range: [xs[0] - 86400, xs[xs.length - 1] + 86400] } };
-    currencies.forEach(function (c) { scales[c] = {}; });
+    // Each currency on its own axis, zero always in range: a loss shows below the line.
+    currencies.forEach(function (c) {
+      scales[c] = { range: function (u, min, max) { var pad = (Math.max(0, max) - Math.min(0, min)) * 0.1 || 1; return [Math.min(0, min) - pad, Math.max(0, max) + pad]; } };
+    });
     var axes = [{}].concat(currencies.slice(0, 2).map(function (c, i) {
       return { scale: c, side: i === 0 ? 3 : 1, label: 'GGR ' + c, grid: { show: i === 0 } };
     }));
     var n = series.length;
+    // Side by side around the day: the first operator left of it, the next right, and so on.
     var bars = series.map(function (s, i) {
-      return uPlot.paths.bars({ size: [0.6 / n, 80], align: 0, disp: { x0: { unit: 2, values: function (u) { return u.data[0].map(function () { return (i - (n - 1) / 2) * 0.6 / n; }); } } } });
+      return uPlot.paths.bars({ size: [0.8 / n, 60], align: n === 1 ? 0 : i % 2 === 0 ? -1 : 1 });
     });
     new uPlot({
       title: 'Daily GGR per operator (bets − wins, in each operator’s time zone; streamers excluded)',
