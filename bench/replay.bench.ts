@@ -74,8 +74,9 @@ function rawOnce(path: string): { events: number; ms: number } {
   for (;;) {
     const rows = page.all(after, PAGE);
     events += rows.length;
-    if (rows.length < PAGE) break;
-    after = rows[rows.length - 1]!.position;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < PAGE) break;
+    after = last.position;
   }
   const ms = performance.now() - started;
   db.close();

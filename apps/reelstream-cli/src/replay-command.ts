@@ -20,6 +20,7 @@ Folds the event log into reports. Read-only: nothing is written to the log.
   --report <name>         ${REPORT_NAMES.join(' | ')} | all (repeatable; default all)
   --format <format>       ${OUTPUT_FORMATS.join(' | ')} (default table on a terminal, else csv)
 ${FILTER_USAGE}
+  --strict                check every event against its contract (slower; for a hand-edited file)
   --no-progress           no progress line on stderr`;
 
 function reportsOf(values: readonly string[] | undefined): ReportName[] {
@@ -48,6 +49,7 @@ function parse(args: readonly string[]) {
         report: { type: 'string', multiple: true },
         format: { type: 'string' },
         'no-progress': { type: 'boolean' },
+        strict: { type: 'boolean' },
         ...FILTER_OPTIONS,
       },
       allowPositionals: false,
@@ -73,7 +75,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     const onProgress = values['no-progress']
       ? undefined
       : (progress: Parameters<ProgressBar['update']>[0]) => bar.update(progress);
-    const done = await replay({ store, fold, ...(onProgress ? { onProgress } : {}) });
+    const validation = values.strict ? ('strict' as const) : ('trusted' as const);
+    const done = await replay({ store, fold, validation, ...(onProgress ? { onProgress } : {}) });
     if (onProgress) bar.update(done, true);
     bar.done();
   } finally {
@@ -84,7 +87,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     !operators.has(filter.operatorId) &&
     !fold.index.operators.has(filter.operatorId)
   )
-    throw new CliError(`unknown operator ${filter.operatorId}: not in ${operators.source} and not in the log`);
+    throw new CliError(
+      `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
+    );
   io.stdout.write(
     render(
       reports.map((name) => fold.untypedReport(name)),

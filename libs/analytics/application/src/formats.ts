@@ -59,12 +59,17 @@ const RIGHT_ALIGNED: ReadonlySet<CellKind> = new Set(['integer', 'money', 'ratio
 export function renderTable(report: Report): string {
   const columns = report.columns as readonly Column<Row>[];
   const cells = rowsOf(report).map((row) => columns.map((column) => cellText(column.kind, row[column.key], row)));
-  const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => line[i]!.length)));
-  const pad = (text: string, i: number) =>
-    RIGHT_ALIGNED.has(columns[i]!.kind) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!);
-  const line = (texts: readonly string[]) => texts.map(pad).join('  ').trimEnd();
+  const layout = columns.map((column, i) => ({
+    right: RIGHT_ALIGNED.has(column.kind),
+    width: Math.max(column.header.length, ...cells.map((line) => line[i]?.length ?? 0)),
+  }));
+  const line = (texts: readonly string[]) =>
+    layout
+      .map(({ right, width }, i) => (right ? (texts[i] ?? '').padStart(width) : (texts[i] ?? '').padEnd(width)))
+      .join('  ')
+      .trimEnd();
   const out = [`${report.title} (${report.rows.length} rows)`, line(columns.map((column) => column.header))];
-  out.push(line(widths.map((width) => '-'.repeat(width))));
+  out.push(line(layout.map(({ width }) => '-'.repeat(width))));
   for (const texts of cells) out.push(line(texts));
   for (const note of report.notes) out.push(`note: ${note}`);
   return `${out.join('\n')}\n`;
@@ -75,8 +80,8 @@ export function render(reports: readonly Report[], format: OutputFormat): string
     case 'table':
       return reports.map(renderTable).join('\n');
     case 'csv':
-      return reports.length === 1
-        ? renderCsv(reports[0]!)
+      return reports.length === 1 && reports[0]
+        ? renderCsv(reports[0])
         : reports.map((report) => `# ${report.name}\r\n${renderCsv(report)}`).join('\r\n');
     case 'ndjson':
       return reports

@@ -263,7 +263,7 @@ async function paidRound(session: SessionContext): Promise<void> {
     );
     return;
   }
-  const betAt = (events[events.length - 1]!.data as { at: string }).at;
+  const betAt = (events[events.length - 1]?.data as { at: string }).at;
   if (streamer) writer.streamerPaidRounds += 1;
   else writer.count(operator, betAt, playerId, { betsMinor: BET });
   const winMinor = writer.random() < 0.3 ? BET * (1 + Math.floor(writer.random() * 5)) : 0;
@@ -426,7 +426,8 @@ async function writeSession(
   index: number,
   startMs: number,
 ): Promise<void> {
-  const operator = options.operators[index % options.operators.length]!;
+  const operator = options.operators[index % options.operators.length];
+  if (!operator) throw new Error('give at least one operator');
   const streamer = index % 10 === 9;
   const demo = index % 25 === 24;
   const token = `tok_${String(index).padStart(8, '0')}_${'x'.repeat(16)}`;
