@@ -28,9 +28,11 @@ export function renderRoundAudit(audit: RoundAudit): string {
         `  ${String(tx.transactionId).padEnd(16)} ${tx.command.padEnd(6)} ${money(tx.amountMinor, currency).padStart(14)}  ${tx.outcome}${tx.refTransactionId === null ? '' : `  cancels ${tx.refTransactionId}`}`,
     ),
     '',
-    audit.matches
-      ? `MATCH: the recorded draws produce what round ${audit.roundId} paid`
-      : `MISMATCH: round ${audit.roundId} does not match its record`,
+    !audit.matches
+      ? `MISMATCH: round ${audit.roundId} does not match its record`
+      : audit.status === 'canceled'
+        ? `MATCH: round ${audit.roundId} was canceled and the money it took was given back`
+        : `MATCH: the recorded draws produce what round ${audit.roundId} paid`,
   ];
   return lines.join('\n');
 }

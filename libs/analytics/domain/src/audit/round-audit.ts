@@ -185,8 +185,9 @@ export function auditRound(input: RoundAuditInput): RoundAudit {
   const net = paidNet(transactions);
   const settledOrCanceled = settled ? 'settled' : canceled ? 'canceled' : 'open';
   if (settledOrCanceled === 'open') checks.note('status', 'the round has not ended yet');
-  const allFinal = transactions.every(
-    (tx) => tx.outcome === 'applied' && (tx.cancel?.outcome ?? 'applied') === 'applied',
+  // Final: every transaction was applied for good, or a cancel that the operator confirmed reverted it.
+  const allFinal = transactions.every((tx) =>
+    tx.cancel ? tx.cancel.outcome === 'applied' : tx.outcome === 'applied' || tx.outcome === 'refused',
   );
   if (expectedNet !== undefined && allFinal)
     checks.expect('money', net === expectedNet, `the operator applied ${net}, the outcome pays ${expectedNet} net`);
@@ -228,12 +229,17 @@ function checkPayment(
   const byCommand = (command: string) => transactions.find((tx) => tx.request.command === command);
   if (!settled) {
     const stake = byCommand('bet') ?? byCommand('betwin');
-    if (round.kind === 'paid' && stake?.outcome === 'applied')
-      checks.expect(
-        'cancel',
-        stake.cancel?.outcome === 'applied',
-        `the ${stake.request.command} of a canceled round is reverted`,
-      );
+    // A stake the operator took, or may have taken (no answer), must be given back by a cancel (D9).
+    if (round.kind === 'paid' && (stake?.outcome === 'applied' || stake?.outcome === 'unknown')) {
+      if (stake.cancel?.outcome === 'pending')
+        checks.note('cancel', `the cancel of ${stake.request.command} ${stake.transactionId} is still being retried`);
+      else
+        checks.expect(
+          'cancel',
+          stake.cancel?.outcome === 'applied',
+          `the ${stake.request.command} of a canceled round is reverted by cancel ${stake.cancel?.cancelTransactionId ?? '(none)'}`,
+        );
+    }
     if (round.kind === 'free') checks.note('free spin', 'a canceled free spin pays nothing');
     return outcome && round.kind === 'paid' && !stake ? undefined : 0;
   }
