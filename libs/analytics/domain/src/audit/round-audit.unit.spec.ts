@@ -27,7 +27,6 @@ const started = (more: Record<string, unknown> = {}): RoundEvent =>
   ({
     type: 'RoundStarted',
     data: {
-      roundId: 10,
       sessionToken: 'tok',
       ...parties,
       kind: 'paid',
@@ -90,7 +89,7 @@ function paidInput(outcome: RoundOutcome, settledWin = outcome.winMinor, paidWin
       {
         type: 'RoundSettled',
         data: { roundId: 10, outcome: recordOf(outcome), winMinor: settledWin, settledAt: AT, winTransactionId: 12 },
-      } as RoundEvent,
+      } as unknown as RoundEvent,
     ],
     bonusEvents: [],
     walletTx: new Map([
@@ -158,7 +157,7 @@ describe('auditRound', () => {
         {
           type: 'RoundCanceled',
           data: { roundId: 10, reason: 'bet_rejected:ERR_UNKNOWN', canceledAt: AT },
-        } as RoundEvent,
+        } as unknown as RoundEvent,
       ],
       bonusEvents: [],
       walletTx: new Map([[11, walletTx(bet, false, cancel)]]),
@@ -203,7 +202,7 @@ describe('auditRound', () => {
         {
           type: 'RoundSettled',
           data: { roundId: 10, outcome: recordOf(outcome), winMinor: credited, settledAt: AT },
-        } as RoundEvent,
+        } as unknown as RoundEvent,
       ],
       bonusEvents: bonusEvents(credited),
       walletTx: new Map([[12, walletTx(win, true)]]),
