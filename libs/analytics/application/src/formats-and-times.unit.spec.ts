@@ -12,7 +12,7 @@ const report: Report = {
     { key: 'currency', header: 'currency', kind: 'text', description: '' },
     { key: 'betsMinor', header: 'bets', kind: 'money', description: '' },
     { key: 'rtp', header: 'rtp', kind: 'ratio', description: '' },
-  ] as Report['columns'],
+  ] as unknown as Report['columns'],
   rows: [
     { operatorId: 'casino, "quoted"', currency: 'EUR', betsMinor: 123456, rtp: 0.96123 },
     { operatorId: 'seoul', currency: 'KRW', betsMinor: 1200, rtp: null },
