@@ -131,6 +131,7 @@ describe('reelstream replay refuses bad input with exit code 2', () => {
   it.each([
     ['a missing data file', ['--source', '/nonexistent/dir/none.db'], /no data file at \/nonexistent\/dir\/none\.db/],
     ['a bad URL', ['--source', 'ftp://example.com/log'], /bad --source ftp:\/\/example\.com\/log/],
+    ['an EventStoreDB nobody answers at', ['--source', 'esdb://127.0.0.1:1?tls=false'], /cannot reach EventStoreDB/],
     ['an unknown operator', ['--operator', 'no-such-casino'], /unknown operator no-such-casino/],
     ['a time in the wrong format', ['--from', '20/11/2026'], /--from "20\/11\/2026" is not a time/],
     ['a date that does not exist', ['--to', '2026-02-30'], /is not a calendar date/],
@@ -144,6 +145,16 @@ describe('reelstream replay refuses bad input with exit code 2', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stdout).toBe('');
+  });
+
+  it('lists the commands without one, and refuses an unknown one', async () => {
+    const bare = await cli([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/commands:\n {2}replay /);
+    expect((await cli(['--help'])).code).toBe(0);
+    const unknown = await cli(['replya']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('unknown command "replya"')]);
+    expect((await cli(['replay', '--help'])).stdout).toContain('--operator <id>');
   });
 
   it('creates no file when the data file is missing', async () => {

@@ -1,7 +1,10 @@
-/** The calendar day of an instant in an operator's time zone, cached per minute (Intl is slow per call). */
+/**
+ * The calendar day of an instant in an operator's time zone, cached per quarter hour (Intl is slow
+ * per call). Exact for every zone in use: their offsets and transitions fall on whole quarter hours.
+ */
 import { wallClockAt } from '@reelstream/contracts';
 
-const MINUTE_MS = 60_000;
+const QUARTER_HOUR_MS = 900_000;
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 export class OperatorDays {
@@ -13,7 +16,7 @@ export class OperatorDays {
     return this.timeZoneOf(operatorId);
   }
 
-  /** `YYYY-MM-DD` in the operator's zone. Every zone in use today changes offset on a whole minute. */
+  /** `YYYY-MM-DD` in the operator's zone. */
   dayOf(operatorId: string, epochMs: number): string {
     const zone = this.timeZoneOf(operatorId);
     let days = this.cache.get(zone);
@@ -21,12 +24,12 @@ export class OperatorDays {
       days = new Map();
       this.cache.set(zone, days);
     }
-    const minute = Math.floor(epochMs / MINUTE_MS);
-    let day = days.get(minute);
+    const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+    let day = days.get(quarter);
     if (day === undefined) {
-      const clock = wallClockAt(minute * MINUTE_MS, zone);
+      const clock = wallClockAt(quarter * QUARTER_HOUR_MS, zone);
       day = `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}`;
-      days.set(minute, day);
+      days.set(quarter, day);
     }
     return day;
   }
