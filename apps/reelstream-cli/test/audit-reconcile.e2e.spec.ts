@@ -151,7 +151,9 @@ describe('reelstream reconcile', () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('1 difference(s):');
-    expect(run.stdout).toMatch(new RegExp(`amount_mismatch +${winId} +line ${winAt + 1}: the operator moved 9999`));
+    expect(run.stdout).toMatch(
+      new RegExp(`amount_mismatch +${winId} +line ${winAt + 1}: the operator moved 99.99 EUR, the log says`),
+    );
 
     const canceledBet = lines.findIndex((line, i) => line.includes(',bet,') && lines[i + 1]?.includes(',cancel,'));
     const withoutBet = lines.filter((_, i) => i !== canceledBet);
@@ -165,7 +167,7 @@ describe('reelstream reconcile', () => {
     ]);
     expect(second.code).toBe(1);
     expect(second.stdout).toMatch(
-      /cancel_without_transaction +\d+ +line \d+: the cancel moved 100 but the operator has no applied transaction/,
+      /cancel_without_transaction +\d+ +line \d+: the cancel moved 1.00 EUR but the operator has no applied transaction/,
     );
 
     const paidWin = lines.findIndex((line, i) => i > 0 && line.includes(',bet,') && i !== canceledBet);
@@ -178,7 +180,7 @@ describe('reelstream reconcile', () => {
       '--source',
       scenario.eventStoreFile,
     ]);
-    expect(third.stdout).toMatch(/missing_at_operator +\d+ +bet -100 EUR answered OK is not in the export/);
+    expect(third.stdout).toMatch(/missing_at_operator +\d+ +bet -1.00 EUR answered OK is not in the export/);
   }, 30_000);
 
   it('refuses an export without the documented columns, and an operator the log does not know (exit 2)', async () => {

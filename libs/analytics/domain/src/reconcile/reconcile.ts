@@ -6,6 +6,7 @@
  * Transactions the log cannot vouch for either way (no answer came; a cancel still retried) are
  * accepted present or absent, so long as what the row says is possible.
  */
+import { formatAmountString, isCurrencyCode } from '@reelstream/money';
 import type { OperatorRow } from './operator-csv.js';
 import type { WalletTransaction } from '../audit/wallet-transaction.js';
 
@@ -78,7 +79,9 @@ function expectations(log: readonly WalletTransaction[]): Map<number, Expected> 
   return expected;
 }
 
-const money = (minor: number) => String(minor);
+/** An amount in currency units with its code (`-1.00 EUR`); minor units for a currency the table does not know. */
+const money = (minor: number, currency: string) =>
+  isCurrencyCode(currency) ? `${formatAmountString(minor, currency)} ${currency}` : `${minor} (minor units)`;
 
 function compareRow(want: Expected, row: OperatorRow, rows: ReadonlyMap<number, OperatorRow>, out: Difference[]): void {
   const diff = (kind: DifferenceKind, detail: string) =>
@@ -96,7 +99,10 @@ function compareRow(want: Expected, row: OperatorRow, rows: ReadonlyMap<number, 
   // What the row moved: the whole change when OK, nothing otherwise.
   const moved = row.status === 'OK' ? want.amountMinor : 0;
   if (row.amountMinor !== moved)
-    diff('amount_mismatch', `the operator moved ${money(row.amountMinor)}, the log says ${money(moved)} (minor units)`);
+    diff(
+      'amount_mismatch',
+      `the operator moved ${money(row.amountMinor, row.currency)}, the log says ${money(moved, want.currency)}`,
+    );
 }
 
 function compareCancel(
@@ -111,12 +117,12 @@ function compareCancel(
   if (!refApplied && row.amountMinor !== 0)
     diff(
       'cancel_without_transaction',
-      `the cancel moved ${money(row.amountMinor)} but the operator has no applied transaction ${want.ref}`,
+      `the cancel moved ${money(row.amountMinor, row.currency)} but the operator has no applied transaction ${want.ref}`,
     );
   if (refApplied && row.amountMinor !== -(refRow?.amountMinor ?? 0))
     diff(
       'amount_mismatch',
-      `the cancel moved ${money(row.amountMinor)}; transaction ${want.ref} moved ${money(refRow?.amountMinor ?? 0)}`,
+      `the cancel moved ${money(row.amountMinor, row.currency)}; transaction ${want.ref} moved ${money(refRow?.amountMinor ?? 0, refRow?.currency ?? row.currency)}`,
     );
 }
 
@@ -142,7 +148,7 @@ export function reconcile(log: readonly WalletTransaction[], operatorRows: reado
         kind: 'missing_in_log',
         transactionId: row.transactionId,
         line: row.line,
-        detail: `${row.command} ${money(row.amountMinor)} ${row.currency} ${row.status} is not a transaction of this operator in the log`,
+        detail: `${row.command} ${money(row.amountMinor, row.currency)} ${row.status} is not a transaction of this operator in the log`,
       });
       continue;
     }
@@ -165,7 +171,7 @@ export function reconcile(log: readonly WalletTransaction[], operatorRows: reado
         kind: 'missing_at_operator',
         transactionId: want.transactionId,
         line: null,
-        detail: `${want.command} ${money(want.amountMinor)} ${want.currency} answered OK is not in the export`,
+        detail: `${want.command} ${money(want.amountMinor, want.currency)} answered OK is not in the export`,
       });
   }
   differences.sort((a, b) => a.transactionId - b.transactionId || a.kind.localeCompare(b.kind));
