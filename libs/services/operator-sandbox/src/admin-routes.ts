@@ -3,6 +3,7 @@
  * - `GET /admin/players/:operatorId/:playerId` — balances; `PUT` {currency, balance} sets one;
  *   `POST …/deposits` {currency, amount} adds to one (amounts in currency units);
  * - `GET /admin/transactions?operatorId&playerId&transactionId&afterSeq&limit` — the ledger;
+ * - `GET /admin/transactions.csv?operatorId=…` — one operator's ledger as the CSV `reelstream reconcile` reads;
  * - `GET /admin/requests?…` — every callback received, in arrival order, with what became of it;
  * - `GET|POST|DELETE /admin/faults`, `DELETE /admin/faults/:id` — fault injection.
  */
@@ -12,6 +13,7 @@ import { currencyCode, operatorId, playerId } from '@reelstream/contracts';
 import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
 import type { FaultRegistry } from './faults.js';
+import { ledgerCsv } from './ledger-export.js';
 import type { LedgerFilter, LedgerViews } from './ledger-views.js';
 
 export interface AdminRouteDeps {
@@ -107,6 +109,11 @@ export function adminRouter(deps: AdminRouteDeps): Router {
     '/admin/transactions',
     (req, res) => void res.json({ transactions: deps.views.transactions(filterOf(parse(ledgerQuery, req.query))) }),
   );
+  // The operator's own export: one operator's books, whole, never mixed with another's.
+  router.get('/admin/transactions.csv', (req, res) => {
+    const { operatorId: operator } = parse(z.strictObject({ operatorId }), req.query);
+    res.type('text/csv').send(ledgerCsv(deps.views.transactions({ operatorId: operator })));
+  });
   router.get(
     '/admin/requests',
     (req, res) => void res.json({ requests: deps.views.requests(filterOf(parse(ledgerQuery, req.query))) }),

@@ -6,6 +6,7 @@
 export { adminTokenMatches } from './admin-routes.js';
 export * from './config.js';
 export * from './faults.js';
+export * from './ledger-export.js';
 export * from './ledger-views.js';
 export * from './request-hash.js';
 export * from './signature.js';

@@ -1,0 +1,107 @@
+/** `reelstream replay`: folds the log into the four reports, filtered, as table/csv/ndjson/json. */
+import { parseArgs } from 'node:util';
+import { catalogFacts, OUTPUT_FORMATS, render, replay, type OutputFormat } from '@reelstream/analytics-application';
+import { AnalyticsFold, REPORT_NAMES, type ReportName } from '@reelstream/analytics-domain';
+import { CliError } from './cli-error.js';
+import type { CliCommand, CliIo } from './command-registry.js';
+import { ProgressBar } from './progress.js';
+import { buildFilter, FILTER_OPTIONS, FILTER_USAGE } from './replay-filter.js';
+import { loadCatalogSetting, loadOperatorSettings } from './settings.js';
+import { openSource, sourceUrlOf } from './source.js';
+
+const USAGE = `usage: reelstream replay [options]
+
+Folds the event log into reports. Read-only: nothing is written to the log.
+
+  --source <file|url>     the data file (path or sqlite:<path>) or esdb://host:2113?tls=false
+                          (default: EVENT_STORE_URL, else $DATA_DIR/reelstream.db, DATA_DIR ./data)
+  --operators <file>      operators JSON (time zones; default OPERATORS_JSON/OPERATORS_FILE, else the demo operator)
+  --catalog <file>        game catalogue (target RTPs; default CATALOG_FILE, else config/catalog.json)
+  --report <name>         ${REPORT_NAMES.join(' | ')} | all (repeatable; default all)
+  --format <format>       ${OUTPUT_FORMATS.join(' | ')} (default table on a terminal, else csv)
+${FILTER_USAGE}
+  --strict                check every event against its contract (slower; for a hand-edited file)
+  --no-progress           no progress line on stderr`;
+
+function reportsOf(values: readonly string[] | undefined): ReportName[] {
+  if (!values || values.length === 0 || values.includes('all')) return [...REPORT_NAMES];
+  for (const value of values)
+    if (!(REPORT_NAMES as readonly string[]).includes(value))
+      throw new CliError(`unknown --report ${value}: use ${REPORT_NAMES.join(', ')} or all`);
+  return REPORT_NAMES.filter((name) => values.includes(name));
+}
+
+function formatOf(value: string | undefined, io: CliIo): OutputFormat {
+  if (value === undefined) return io.stdout.isTTY ? 'table' : 'csv';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value))
+    throw new CliError(`unknown --format ${value}: use ${OUTPUT_FORMATS.join(', ')}`);
+  return value as OutputFormat;
+}
+
+function parse(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: {
+        source: { type: 'string' },
+        operators: { type: 'string' },
+        catalog: { type: 'string' },
+        report: { type: 'string', multiple: true },
+        format: { type: 'string' },
+        'no-progress': { type: 'boolean' },
+        strict: { type: 'boolean' },
+        ...FILTER_OPTIONS,
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(args);
+  const reports = reportsOf(values.report);
+  const format = formatOf(values.format, io);
+  const operators = loadOperatorSettings(values.operators, io);
+  const catalog = loadCatalogSetting(values.catalog, io);
+  const filter = buildFilter(values, operators);
+  const fold = new AnalyticsFold({ filter, catalog: catalogFacts(catalog), timeZoneOf: operators.timeZoneOf });
+  const { store } = await openSource(sourceUrlOf(values.source, io));
+  try {
+    const [last] = await store.readAll({ direction: 'backwards', maxCount: 1 });
+    const bar = new ProgressBar(io.stderr, values['no-progress'] ? undefined : last?.position);
+    const onProgress = values['no-progress']
+      ? undefined
+      : (progress: Parameters<ProgressBar['update']>[0]) => bar.update(progress);
+    const validation = values.strict ? ('strict' as const) : ('trusted' as const);
+    const done = await replay({ store, fold, validation, ...(onProgress ? { onProgress } : {}) });
+    if (onProgress) bar.update(done, true);
+    bar.done();
+  } finally {
+    await store.close();
+  }
+  if (
+    filter.operatorId !== undefined &&
+    !operators.has(filter.operatorId) &&
+    !fold.index.operators.has(filter.operatorId)
+  )
+    throw new CliError(
+      `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
+    );
+  io.stdout.write(
+    render(
+      reports.map((name) => fold.untypedReport(name)),
+      format,
+    ),
+  );
+  return 0;
+}
+
+export const replayCommand: CliCommand = {
+  words: ['replay'],
+  summary: 'Fold the event log into reports: bonus outcomes, game performance, agent, wallet delivery',
+  usage: USAGE,
+  run,
+};

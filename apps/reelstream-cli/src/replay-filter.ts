@@ -1,0 +1,85 @@
+/** The filter options every log-reading command shares, and their checks (exit 2 on bad input). */
+import { StreamCategories, type StreamCategory } from '@reelstream/contracts';
+import { parseTimeArgument, rangeResolver, instantIn, TimeArgumentError } from '@reelstream/analytics-application';
+import type { ReplayFilter } from '@reelstream/analytics-domain';
+import { CliError } from './cli-error.js';
+import type { Operators } from './settings.js';
+
+export const FILTER_OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  at: { type: 'string' },
+  operator: { type: 'string' },
+  player: { type: 'string' },
+  game: { type: 'string' },
+  provider: { type: 'string' },
+  category: { type: 'string', multiple: true },
+} as const;
+
+export const FILTER_USAGE = `  --from <time>           events at or after (operator time zone unless the time has Z or an offset)
+  --to <time>             events before; a date alone includes that whole day
+  --at <time>             the state as of that moment (events up to it)
+                          times: YYYY-MM-DD, "YYYY-MM-DD HH:mm[:ss]", or ISO-8601 with Z/±HH:mm
+  --operator <id>         one operator
+  --player <id>           one player (with --operator when ids repeat across operators)
+  --game <gameId>         one game
+  --provider <providerId> one provider
+  --category <name>       ${Object.values(StreamCategories).join(' | ')} (repeatable)`;
+
+interface FilterValues {
+  from?: string | undefined;
+  to?: string | undefined;
+  at?: string | undefined;
+  operator?: string | undefined;
+  player?: string | undefined;
+  game?: string | undefined;
+  provider?: string | undefined;
+  category?: string[] | undefined;
+}
+
+function catalogIdOption(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(value))
+    throw new CliError(`${option} ${JSON.stringify(value)} is not a positive integer id`);
+  return Number(value);
+}
+
+function categoriesOf(values: readonly string[] | undefined): StreamCategory[] | undefined {
+  if (!values) return undefined;
+  const known = Object.values(StreamCategories) as string[];
+  for (const value of values)
+    if (!known.includes(value)) throw new CliError(`unknown --category ${value}: use ${known.join(', ')}`);
+  return values as StreamCategory[];
+}
+
+export function buildFilter(values: FilterValues, operators: Operators): ReplayFilter {
+  const filter: ReplayFilter = {};
+  try {
+    const from = values.from === undefined ? undefined : parseTimeArgument('--from', values.from);
+    const to = values.to === undefined ? undefined : parseTimeArgument('--to', values.to);
+    const rangeOf = from || to ? rangeResolver(from, to, operators.timeZoneOf) : undefined;
+    if (rangeOf) {
+      // Checked in the zone of the operator asked for (or UTC): the order is the same in every zone but a DST edge.
+      const { fromMs, toMs } = rangeOf(values.operator);
+      if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs)
+        throw new CliError(`--from ${values.from} is not before --to ${values.to}`);
+      filter.rangeOf = rangeOf;
+    }
+    if (values.at !== undefined) {
+      const zone = values.operator === undefined ? 'UTC' : operators.timeZoneOf(values.operator);
+      filter.atMs = instantIn(parseTimeArgument('--at', values.at), zone);
+    }
+  } catch (error) {
+    if (error instanceof TimeArgumentError) throw new CliError(error.message);
+    throw error;
+  }
+  if (values.operator !== undefined) filter.operatorId = values.operator;
+  if (values.player !== undefined) filter.playerId = values.player;
+  const gameId = catalogIdOption('--game', values.game);
+  if (gameId !== undefined) filter.gameId = gameId;
+  const providerId = catalogIdOption('--provider', values.provider);
+  if (providerId !== undefined) filter.providerId = providerId;
+  const categories = categoriesOf(values.category);
+  if (categories) filter.categories = categories;
+  return filter;
+}

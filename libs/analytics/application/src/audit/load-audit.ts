@@ -1,0 +1,80 @@
+/**
+ * What `audit round` and `reconcile` read through the EventStore port: one round's streams (its
+ * own, the player's bonus stream for a free spin, the wallet transactions it names) and every
+ * wallet transaction of one operator. Read-only: nothing is appended.
+ */
+import {
+  auditInputIds,
+  auditRound,
+  foldWalletTransaction,
+  RoundNotFoundError,
+  type RoundAudit,
+  type WalletTransaction,
+} from '@reelstream/analytics-domain';
+import {
+  parseStoredEvent,
+  playerBonusStream,
+  roundStream,
+  streamPrefix,
+  walletTxStream,
+  type DomainEvent,
+  type PlayerBonusEvent,
+  type RoundEvent,
+  type WalletTxEvent,
+} from '@reelstream/contracts';
+import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
+
+async function readParsed<Event extends DomainEvent>(store: EventStore, streamId: string): Promise<Event[]> {
+  return (await store.readStream(streamId)).map((recorded) => parseStoredEvent(recorded) as Event);
+}
+
+/** The audit of one round; `catalogModelOf` names the model the catalogue plays a game with. */
+export async function loadRoundAudit(
+  store: EventStore,
+  roundId: number,
+  catalogModelOf: (gameId: number) => string | undefined,
+): Promise<RoundAudit> {
+  const roundEvents = await readParsed<RoundEvent>(store, roundStream(roundId));
+  const started = roundEvents.find((event) => event.type === 'RoundStarted');
+  if (!started) throw new RoundNotFoundError(`round ${roundId} is not in the log`);
+  const { operatorId, playerId, kind, gameId } = started.data;
+  const bonusEvents =
+    kind === 'free' ? await readParsed<PlayerBonusEvent>(store, playerBonusStream(operatorId, playerId)) : [];
+  const walletTx = new Map<number, WalletTxEvent[]>();
+  for (const id of auditInputIds(roundEvents, bonusEvents))
+    walletTx.set(id, await readParsed<WalletTxEvent>(store, walletTxStream(id)));
+  return auditRound({ roundId, roundEvents, bonusEvents, walletTx, catalogModelId: catalogModelOf(gameId) });
+}
+
+/** Every wallet transaction of `operatorId` in the log, in the order they were requested. */
+export async function loadOperatorTransactions(
+  store: EventStore,
+  operatorId: string,
+  pageSize = 5_000,
+): Promise<WalletTransaction[]> {
+  const streams = new Map<string, WalletTxEvent[]>();
+  let from: Position | undefined;
+  for (;;) {
+    const page: RecordedEvent[] = await store.readAll({
+      maxCount: pageSize,
+      filter: { streamPrefixes: [streamPrefix('walletTx')] },
+      ...(from === undefined ? {} : { fromPosition: from }),
+    });
+    for (const recorded of page) {
+      const events = streams.get(recorded.streamId) ?? [];
+      events.push(parseStoredEvent(recorded) as WalletTxEvent);
+      streams.set(recorded.streamId, events);
+    }
+    from = page.at(-1)?.position ?? from;
+    if (page.length < pageSize) break;
+  }
+  return [...streams.values()].flatMap((events) => {
+    const tx = foldWalletTransaction(events);
+    return tx && tx.request.operatorId === operatorId ? [tx] : [];
+  });
+}
+
+/** Whether the log knows the operator at all (a typo in `--operator` is an error, not "no difference"). */
+export function operatorsOf(transactions: readonly WalletTransaction[]): Set<string> {
+  return new Set(transactions.map((tx) => tx.request.operatorId));
+}

@@ -1,0 +1,76 @@
+/** A stored event as the folds read it: data parsed and upcast by the contracts (old versions read too). */
+import {
+  currentSchemaVersion,
+  isEventType,
+  parseStoredEvent,
+  parseStreamId,
+  type DomainEvent,
+  type StreamCategory,
+} from '@reelstream/contracts';
+import type { LogEvent } from '@reelstream/analytics-domain';
+import type { RecordedEvent } from '@reelstream/ports';
+
+/** An event the contracts do not accept: the log is not what the platform wrote. */
+export class UnreadableEventError extends Error {
+  override readonly name = 'UnreadableEventError';
+  constructor(
+    readonly position: string,
+    readonly streamId: string,
+    cause: unknown,
+  ) {
+    super(
+      `event at position ${position} (${streamId}) cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+}
+
+const categoryCache = new Map<string, StreamCategory | undefined>();
+
+/** The stream's category; cached by prefix since a log has a handful of them. */
+function categoryOf(streamId: string): StreamCategory | undefined {
+  const prefix = streamId.slice(0, streamId.indexOf('-') + 1);
+  if (categoryCache.has(prefix)) return categoryCache.get(prefix);
+  const category = parseStreamId(streamId)?.category;
+  if (category !== undefined) categoryCache.set(prefix, category);
+  return category;
+}
+
+/**
+ * How much to check: `trusted` takes an event of the current schema version as written (every
+ * writer validated it against its contract before appending: eventToAppend) and parses only older
+ * versions, which need upcasting; `strict` checks every event against its contract (`--strict`):
+ * four to five times slower, for a file that may have been edited by hand.
+ */
+export type Validation = 'trusted' | 'strict';
+
+function domainEventOf(recorded: RecordedEvent, validation: Validation): DomainEvent {
+  const version = recorded.metadata.schemaVersion;
+  if (
+    validation === 'trusted' &&
+    isEventType(recorded.type) &&
+    (typeof version === 'number' ? version : 1) === currentSchemaVersion(recorded.type) &&
+    typeof recorded.data === 'object' &&
+    recorded.data !== null
+  )
+    return { type: recorded.type, data: recorded.data } as DomainEvent;
+  try {
+    return parseStoredEvent(recorded);
+  } catch (error) {
+    throw new UnreadableEventError(recorded.position, recorded.streamId, error);
+  }
+}
+
+export function toLogEvent(recorded: RecordedEvent, validation: Validation = 'trusted'): LogEvent {
+  const event = domainEventOf(recorded, validation);
+  const { occurredAt: stamped, operatorId } = recorded.metadata;
+  const occurredAt = typeof stamped === 'string' ? stamped : recorded.recordedAt;
+  return {
+    position: recorded.position,
+    streamId: recorded.streamId,
+    category: categoryOf(recorded.streamId),
+    occurredAt,
+    occurredAtMs: Date.parse(occurredAt),
+    operatorId: typeof operatorId === 'string' ? operatorId : undefined,
+    event,
+  };
+}

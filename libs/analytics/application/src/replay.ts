@@ -1,0 +1,50 @@
+/**
+ * Replays the log through the EventStore port: pages of `readAll` in global order, each event
+ * parsed once and given to the fold (and, when asked, to the rebuilt projections). Read-only:
+ * nothing is appended, no checkpoint is written.
+ */
+import type { AnalyticsFold } from '@reelstream/analytics-domain';
+import type { EventStore, Position } from '@reelstream/ports';
+import { toLogEvent, type Validation } from './log-events.js';
+import type { ReplayProjections } from './projections.js';
+
+export interface ReplayProgress {
+  /** Events read so far. */
+  readonly events: number;
+  /** Position of the last event read. */
+  readonly position: Position | undefined;
+}
+
+export interface ReplayOptions {
+  readonly store: EventStore;
+  readonly fold: AnalyticsFold;
+  readonly projections?: ReplayProjections;
+  /** Default `trusted` (see Validation). */
+  readonly validation?: Validation;
+  /** Events per `readAll` call. Default 5,000. */
+  readonly pageSize?: number;
+  /** Called after every page. */
+  readonly onProgress?: (progress: ReplayProgress) => void;
+}
+
+export async function replay(options: ReplayOptions): Promise<ReplayProgress> {
+  const { store, fold, projections } = options;
+  const pageSize = options.pageSize ?? 5_000;
+  let position: Position | undefined;
+  let events = 0;
+  for (;;) {
+    const page = await store.readAll({
+      maxCount: pageSize,
+      ...(position === undefined ? {} : { fromPosition: position }),
+    });
+    for (const recorded of page) {
+      const entry = toLogEvent(recorded, options.validation);
+      if (fold.apply(entry)) projections?.apply(entry);
+    }
+    events += page.length;
+    const last = page[page.length - 1];
+    if (last) position = last.position;
+    options.onProgress?.({ events, position });
+    if (page.length < pageSize) return { events, position };
+  }
+}

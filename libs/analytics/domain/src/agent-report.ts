@@ -1,0 +1,121 @@
+/**
+ * The agent report (the spec's agent is the operator): money the wallet actually moved, per
+ * operator, day in its time zone and currency. Rounds of streamer sessions are left out (spec
+ * §4.3: "the player's report is not counted in the agent's report"); demo sessions move no money.
+ */
+import type { WalletRequest } from '@reelstream/contracts';
+import { compareText } from './bonus-outcomes.js';
+import type { LogEvent, LogIndex } from './log-index.js';
+import type { OperatorDays } from './operator-day.js';
+import type { AgentRow } from './report-model.js';
+
+interface Bucket {
+  row: AgentRow;
+  players: Set<string>;
+}
+
+interface Counted {
+  bucket: Bucket;
+  betMinor: number;
+  winMinor: number;
+  freeSpin: boolean;
+}
+
+/** Bet and win of a request, whichever command carries them. */
+function amountsOf(request: WalletRequest): { betMinor: number; winMinor: number } {
+  if (request.command === 'bet') return { betMinor: request.amountMinor, winMinor: 0 };
+  if (request.command === 'win') return { betMinor: 0, winMinor: request.amountMinor };
+  return { betMinor: request.betMinor, winMinor: request.winMinor };
+}
+
+export class AgentReportFold {
+  private readonly buckets = new Map<string, Bucket>();
+  /** Transactions already counted, by stream: a second OK or a second cancel changes nothing. */
+  private readonly counted = new Map<string, Counted | 'canceled'>();
+  private readonly baseBets = new Map<number, number>();
+
+  constructor(private readonly days: OperatorDays) {}
+
+  apply(entry: LogEvent, index: LogIndex): void {
+    const { event } = entry;
+    switch (event.type) {
+      case 'WalletSucceeded': {
+        const request = index.transactions.get(entry.streamId);
+        if (!request || (event.data.command !== undefined && event.data.command !== request.command)) return;
+        return this.moneyMoved(entry.streamId, request, Date.parse(event.data.at), index);
+      }
+      case 'CancelSucceeded':
+        return this.canceled(entry.streamId);
+      case 'FreeSpinStarted':
+        this.baseBets.set(event.data.issueId, event.data.baseBetAmountMinor);
+        return;
+      case 'FreeSpinSettled': {
+        const bonus = index.bonuses.get(event.data.issueId);
+        const baseBet = this.baseBets.get(event.data.issueId);
+        if (!bonus || baseBet === undefined || index.isStreamerRound(event.data.roundId)) return;
+        const day = this.days.dayOf(bonus.operatorId, Date.parse(event.data.settledAt));
+        this.bucket(bonus.operatorId, day, bonus.currency).row.bonusCostMinor += baseBet;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  rows(): AgentRow[] {
+    return [...this.buckets.values()]
+      .map(({ row, players }) => ({ ...row, ggrMinor: row.betsMinor - row.winsMinor, players: players.size }))
+      .sort(
+        (a, b) =>
+          compareText(a.operatorId, b.operatorId) || compareText(a.day, b.day) || compareText(a.currency, b.currency),
+      );
+  }
+
+  private moneyMoved(streamId: string, request: WalletRequest, atMs: number, index: LogIndex): void {
+    if (this.counted.has(streamId) || index.isStreamerRound(request.roundId)) return;
+    const { betMinor, winMinor } = amountsOf(request);
+    const round = index.rounds.get(request.roundId);
+    const freeSpin = request.command === 'win' && (round ? round.kind === 'free' : request.bonusId !== 0);
+    const bucket = this.bucket(request.operatorId, this.days.dayOf(request.operatorId, atMs), request.currency);
+    bucket.row.betsMinor += betMinor;
+    bucket.row.winsMinor += winMinor;
+    if (freeSpin) bucket.row.freeSpinWinsMinor += winMinor;
+    bucket.players.add(request.playerId);
+    this.counted.set(streamId, { bucket, betMinor, winMinor, freeSpin });
+  }
+
+  /** A cancel reverts its transaction where it was counted; a cancel of a bet never accepted reverts nothing. */
+  private canceled(streamId: string): void {
+    const counted = this.counted.get(streamId);
+    this.counted.set(streamId, 'canceled');
+    if (counted === undefined || counted === 'canceled') return;
+    const { row } = counted.bucket;
+    row.betsMinor -= counted.betMinor;
+    row.winsMinor -= counted.winMinor;
+    if (counted.freeSpin) row.freeSpinWinsMinor -= counted.winMinor;
+  }
+
+  private bucket(operatorId: string, day: string, currency: string): Bucket {
+    const key = `${operatorId}\u0000${day}\u0000${currency}`;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = {
+        players: new Set(),
+        row: {
+          operatorId,
+          day,
+          timeZone: this.days.timeZone(operatorId),
+          currency,
+          betsMinor: 0,
+          winsMinor: 0,
+          ggrMinor: 0,
+          freeSpinWinsMinor: 0,
+          bonusCostMinor: 0,
+          players: 0,
+        },
+      };
+      this.buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+}

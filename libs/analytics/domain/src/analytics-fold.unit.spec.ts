@@ -1,0 +1,253 @@
+/**
+ * The folds on hand-written events: a cancel reverts the bet it cancels (once), a streamer's money
+ * stays out of the agent report, days follow the operator's time zone, latencies are measured from
+ * each attempt to its answer, and a filter keeps a player's wallet events though they name no player.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { DomainEvent } from '@reelstream/contracts';
+import { AnalyticsFold } from './analytics-fold.js';
+import type { ReplayFilter } from './filter.js';
+import type { LogEvent } from './log-index.js';
+import { percentile } from './wallet-delivery.js';
+
+const OP = 'casino-seoul';
+const catalog = new Map([[101, { name: 'Lotus Garden', model: 'lotus-garden', rtp: 0.96, streamerRtp: 1.05 }]]);
+let position = 0;
+
+function entry(streamId: string, event: DomainEvent, occurredAt: string): LogEvent {
+  position += 1;
+  const category = streamId.slice(0, streamId.indexOf('-')) as LogEvent['category'];
+  return {
+    position: String(position),
+    streamId,
+    category,
+    occurredAt,
+    occurredAtMs: Date.parse(occurredAt),
+    operatorId: OP,
+    event,
+  };
+}
+
+function session(token: string, playerId: string, isStreamer: boolean, at: string): LogEvent {
+  return entry(
+    `session-${token}`,
+    {
+      type: 'GameSessionStarted',
+      data: {
+        token,
+        operatorId: OP,
+        playerId,
+        providerId: 1,
+        gameId: 101,
+        language: 'en',
+        returnUrl: 'https://c.example/',
+        isStreamer,
+        currency: 'KRW',
+        startedAt: at,
+        expiresAt: at,
+      },
+    },
+    at,
+  );
+}
+
+/** A paid round of `bet` won `win`, its bet and win transactions answered OK `latencyMs` after the attempt. */
+function paidRound(
+  roundId: number,
+  token: string,
+  playerId: string,
+  bet: number,
+  win: number,
+  at: string,
+  streamer = false,
+): LogEvent[] {
+  const base = {
+    operatorId: OP,
+    playerId,
+    roundId,
+    providerId: 1,
+    gameId: 101,
+    currency: 'KRW',
+    bonusId: 0,
+    requestedAt: at,
+  };
+  const later = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
+  const betTx = roundId * 10 + 1;
+  const winTx = roundId * 10 + 2;
+  const events = [
+    entry(
+      `round-${roundId}`,
+      {
+        type: 'RoundStarted',
+        data: {
+          roundId,
+          sessionToken: token,
+          operatorId: OP,
+          playerId,
+          providerId: 1,
+          gameId: 101,
+          kind: 'paid',
+          currency: 'KRW',
+          betMinor: bet,
+          bonusId: 0,
+          rtpProfile: streamer ? 'streamer' : 'standard',
+          startedAt: at,
+          transactionId: betTx,
+        },
+      },
+      at,
+    ),
+    entry(
+      `walletTx-${betTx}`,
+      {
+        type: 'WalletRequested',
+        data: {
+          transactionId: betTx,
+          operatorId: OP,
+          command: 'bet',
+          request: { command: 'bet', transactionId: betTx, ...base, amountMinor: bet, isBonusBusy: false },
+          requestedAt: at,
+        },
+      },
+      at,
+    ),
+    entry(`walletTx-${betTx}`, { type: 'WalletAttempted', data: { attempt: 1, at } }, at),
+    entry(
+      `walletTx-${betTx}`,
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 0, at: later(40) } },
+      later(40),
+    ),
+    entry(
+      `round-${roundId}`,
+      {
+        type: 'RoundSettled',
+        data: { roundId, outcome: { modelId: 'lotus-garden' }, winMinor: win, settledAt: later(50) },
+      },
+      later(50),
+    ),
+  ];
+  if (win > 0)
+    events.push(
+      entry(
+        `walletTx-${winTx}`,
+        {
+          type: 'WalletRequested',
+          data: {
+            transactionId: winTx,
+            operatorId: OP,
+            command: 'win',
+            request: { command: 'win', transactionId: winTx, ...base, amountMinor: win, isRoundFinished: true },
+            requestedAt: later(60),
+          },
+        },
+        later(60),
+      ),
+      entry(`walletTx-${winTx}`, { type: 'WalletAttempted', data: { attempt: 1, at: later(60) } }, later(60)),
+      entry(
+        `walletTx-${winTx}`,
+        { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 0, at: later(160) } },
+        later(160),
+      ),
+    );
+  return events;
+}
+
+function fold(events: readonly LogEvent[], filter: ReplayFilter = {}): AnalyticsFold {
+  const analytics = new AnalyticsFold({ filter, catalog, timeZoneOf: () => 'Asia/Seoul' });
+  for (const event of events) analytics.apply(event);
+  return analytics;
+}
+
+describe('the agent report', () => {
+  it('counts accepted bets and wins per day in the operator’s zone and leaves streamers out', () => {
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T14:59:00.000Z'),
+      session('tok_star_0000000000000000', 'star', true, '2026-11-20T14:59:00.000Z'),
+      // 23:59 and 00:01 in Seoul: two days.
+      ...paidRound(1, 'tok_alice_000000000000000', 'alice', 1000, 3000, '2026-11-20T14:59:00.000Z'),
+      ...paidRound(2, 'tok_alice_000000000000000', 'alice', 1000, 0, '2026-11-20T15:01:00.000Z'),
+      ...paidRound(3, 'tok_star_0000000000000000', 'star', 5000, 9000, '2026-11-20T15:02:00.000Z', true),
+    ];
+    expect(fold(events).report('agent').rows).toEqual([
+      expect.objectContaining({ day: '2026-11-20', betsMinor: 1000, winsMinor: 3000, ggrMinor: -2000, players: 1 }),
+      expect.objectContaining({ day: '2026-11-21', betsMinor: 1000, winsMinor: 0, ggrMinor: 1000, players: 1 }),
+    ]);
+  });
+
+  it('takes a canceled bet back, once, however often the cancel is recorded', () => {
+    const at = '2026-11-20T01:00:00.000Z';
+    const events = [
+      session('tok_bob_00000000000000000', 'bob', false, at),
+      ...paidRound(4, 'tok_bob_00000000000000000', 'bob', 700, 0, at),
+    ];
+    const cancel = (n: number) => [
+      entry(
+        'walletTx-41',
+        { type: 'CancelRequested', data: { cancelTransactionId: 99, refTransactionId: 41, at } },
+        at,
+      ),
+      entry('walletTx-41', { type: 'CancelSucceeded', data: { at: new Date(Date.parse(at) + n).toISOString() } }, at),
+    ];
+    const rows = fold([...events, ...cancel(1), ...cancel(2)]).report('agent').rows;
+    expect(rows).toEqual([expect.objectContaining({ betsMinor: 0, winsMinor: 0, ggrMinor: 0 })]);
+    expect(fold([...events, ...cancel(1)]).report('wallet-delivery').rows).toEqual([
+      expect.objectContaining({ command: 'bet', callbacks: 1, cancels: 1 }),
+      expect.objectContaining({ command: 'cancel', callbacks: 1, succeeded: 1 }),
+    ]);
+  });
+});
+
+describe('game performance and wallet delivery', () => {
+  it('measures RTP and hit rate per segment against the catalogue', () => {
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T01:00:00.000Z'),
+      session('tok_star_0000000000000000', 'star', true, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(1, 'tok_alice_000000000000000', 'alice', 1000, 3000, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(2, 'tok_alice_000000000000000', 'alice', 1000, 0, '2026-11-20T01:01:00.000Z'),
+      ...paidRound(3, 'tok_star_0000000000000000', 'star', 1000, 500, '2026-11-20T01:02:00.000Z', true),
+    ];
+    expect(fold(events).report('game-performance').rows).toEqual([
+      expect.objectContaining({
+        segment: 'standard',
+        rounds: 2,
+        turnoverMinor: 2000,
+        winsMinor: 3000,
+        measuredRtp: 1.5,
+        theoreticalRtp: 0.96,
+        hitRate: 0.5,
+      }),
+      expect.objectContaining({ segment: 'streamer', rounds: 1, measuredRtp: 0.5, theoreticalRtp: 1.05, hitRate: 1 }),
+    ]);
+  });
+
+  it('times each call from its attempt to its answer', () => {
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(1, 'tok_alice_000000000000000', 'alice', 1000, 3000, '2026-11-20T01:00:00.000Z'),
+    ];
+    const rows = fold(events).report('wallet-delivery').rows;
+    expect(rows.map((row) => [row.command, row.latencyP50Ms, row.outcomes])).toEqual([
+      ['bet', 40, 'OK=1'],
+      ['win', 100, 'OK=1'],
+    ]);
+    expect(percentile([10, 20, 30, 40], 50)).toBe(20);
+    expect(percentile([10, 20, 30, 40], 95)).toBe(40);
+    expect(percentile([], 50)).toBeNull();
+  });
+
+  it('keeps a player’s wallet events under --player, though they name the player only in the request', () => {
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T01:00:00.000Z'),
+      session('tok_bob_00000000000000000', 'bob', false, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(1, 'tok_alice_000000000000000', 'alice', 1000, 3000, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(2, 'tok_bob_00000000000000000', 'bob', 200, 0, '2026-11-20T01:01:00.000Z'),
+    ];
+    const analytics = fold(events, { playerId: 'bob' });
+    expect(analytics.report('agent').rows).toEqual([
+      expect.objectContaining({ betsMinor: 200, winsMinor: 0, players: 1 }),
+    ]);
+    expect(analytics.report('wallet-delivery').rows).toEqual([
+      expect.objectContaining({ command: 'bet', succeeded: 1 }),
+    ]);
+  });
+});

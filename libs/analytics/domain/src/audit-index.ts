@@ -1,0 +1,6 @@
+// The round audit and the reconciliation (helper "audit"'s part of issue 13).
+export * from './audit/wallet-transaction.js';
+export * from './audit/round-audit.js';
+export * from './reconcile/operator-csv.js';
+export * from './reconcile/reconcile.js';
+export * from './charts/chart-data.js';

@@ -1,0 +1,138 @@
+/**
+ * What the HTML report's charts plot, folded from the same events as the reports:
+ * - RTP per game: the paid rounds' measured RTP with its 95 % confidence interval (normal
+ *   approximation from the rounds' own spread of win/bet), against the catalogue's target;
+ * - callback latency: the time from each wallet attempt to its answer, per operator and command.
+ * Daily GGR comes from the agent report's rows. Streamer rounds are kept out of the RTP points
+ * (they play another profile, spec §2.3), as the game-performance report keeps them apart.
+ */
+import type { LogEvent } from '../log-index.js';
+
+export interface RtpPoint {
+  readonly gameId: number;
+  readonly currency: string;
+  readonly rounds: number;
+  /** wins / turnover. */
+  readonly measuredRtp: number;
+  readonly lowRtp: number;
+  readonly highRtp: number;
+  /** The catalogue's RTP; null when it does not list the game. */
+  readonly targetRtp: number | null;
+}
+
+export interface LatencySeries {
+  readonly operatorId: string;
+  readonly command: string;
+  /** Answered attempts, ascending milliseconds. */
+  readonly latenciesMs: readonly number[];
+}
+
+interface RtpSample {
+  rounds: number;
+  turnover: number;
+  wins: number;
+  /** Σ win/bet and Σ (win/bet)², for the spread of a round's result. */
+  ratios: number;
+  squares: number;
+}
+
+interface OpenAttempt {
+  readonly operatorId: string;
+  readonly command: string;
+  readonly atMs: number;
+}
+
+const Z95 = 1.959964;
+
+export class ChartFold {
+  private readonly stakes = new Map<number, { gameId: number; currency: string; betMinor: number }>();
+  private readonly samples = new Map<string, RtpSample>();
+  private readonly requests = new Map<string, { operatorId: string; command: string }>();
+  private readonly open = new Map<string, OpenAttempt>();
+  private readonly latencies = new Map<string, number[]>();
+
+  constructor(private readonly targetRtpOf: (gameId: number) => number | null) {}
+
+  apply(entry: LogEvent): void {
+    const { event } = entry;
+    switch (event.type) {
+      case 'RoundStarted':
+        if (event.data.kind === 'paid' && event.data.rtpProfile === 'standard')
+          this.stakes.set(event.data.roundId, event.data);
+        return;
+      case 'RoundSettled': {
+        const stake = this.stakes.get(event.data.roundId);
+        if (!stake) return;
+        const key = `${stake.gameId}|${stake.currency}`;
+        const sample = this.samples.get(key) ?? { rounds: 0, turnover: 0, wins: 0, ratios: 0, squares: 0 };
+        const ratio = event.data.winMinor / stake.betMinor;
+        sample.rounds += 1;
+        sample.turnover += stake.betMinor;
+        sample.wins += event.data.winMinor;
+        sample.ratios += ratio;
+        sample.squares += ratio * ratio;
+        this.samples.set(key, sample);
+        return;
+      }
+      case 'WalletRequested':
+        this.requests.set(entry.streamId, { operatorId: event.data.operatorId, command: event.data.command });
+        return;
+      case 'WalletAttempted': {
+        const request = this.requests.get(entry.streamId);
+        if (request)
+          this.open.set(entry.streamId, {
+            operatorId: request.operatorId,
+            command: event.data.command ?? request.command,
+            atMs: Date.parse(event.data.at),
+          });
+        return;
+      }
+      case 'WalletSucceeded':
+      case 'WalletFailed': {
+        const attempt = this.open.get(entry.streamId);
+        if (!attempt) return;
+        this.open.delete(entry.streamId);
+        const key = `${attempt.operatorId}|${attempt.command}`;
+        const list = this.latencies.get(key) ?? [];
+        list.push(Math.max(0, Date.parse(event.data.at) - attempt.atMs));
+        this.latencies.set(key, list);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  rtpPoints(): RtpPoint[] {
+    return [...this.samples.entries()]
+      .map(([key, sample]) => {
+        const [game = '0', currency = ''] = key.split('|');
+        const gameId = Number(game);
+        // The band is the standard error of one round's win/bet around the measured RTP (wins /
+        // turnover); exact for one bet level, a close approximation across levels.
+        const { rounds: n } = sample;
+        const mean = sample.wins / sample.turnover;
+        const variance = n > 1 ? Math.max(0, (sample.squares - (sample.ratios * sample.ratios) / n) / (n - 1)) : 0;
+        const margin = (Z95 * Math.sqrt(variance)) / Math.sqrt(n);
+        return {
+          gameId,
+          currency,
+          rounds: sample.rounds,
+          measuredRtp: mean,
+          lowRtp: Math.max(0, mean - margin),
+          highRtp: mean + margin,
+          targetRtp: this.targetRtpOf(gameId),
+        };
+      })
+      .sort((a, b) => a.gameId - b.gameId || a.currency.localeCompare(b.currency));
+  }
+
+  latencySeries(): LatencySeries[] {
+    return [...this.latencies.entries()]
+      .map(([key, list]) => {
+        const [operatorId = '', command = ''] = key.split('|');
+        return { operatorId, command, latenciesMs: [...list].sort((a, b) => a - b) };
+      })
+      .sort((a, b) => a.operatorId.localeCompare(b.operatorId) || a.command.localeCompare(b.command));
+  }
+}

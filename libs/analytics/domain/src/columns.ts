@@ -1,0 +1,102 @@
+/** The columns of each report, in print order, with what they mean (the guide quotes these). */
+import type {
+  AgentRow,
+  BonusOutcomeRow,
+  CellKind,
+  Column,
+  GamePerformanceRow,
+  ReportName,
+  ReportRows,
+  WalletDeliveryRow,
+} from './report-model.js';
+
+const col = <Row>(key: keyof Row & string, header: string, kind: CellKind, description: string): Column<Row> => ({
+  key,
+  header,
+  kind,
+  description,
+});
+
+export const bonusOutcomeColumns: readonly Column<BonusOutcomeRow>[] = [
+  col('operatorId', 'operator', 'text', 'The operator (the spec\u2019s agent).'),
+  col('playerId', 'player', 'text', 'The operator\u2019s player id.'),
+  col('issueId', 'issueId', 'integer', 'The bonus call\u2019s issueId.'),
+  col('platformId', 'platformId', 'text', 'The operator\u2019s own id of the call.'),
+  col('bonusType', 'type', 'integer', '1 Free Spin Bonus, 2 regular bonus call.'),
+  col('providerId', 'provider', 'integer', 'Provider of the bonus games.'),
+  col('gameIds', 'games', 'text', 'Game ids the bonus may be played on, separated by a space.'),
+  col('currency', 'currency', 'text', 'ISO 4217 currency of every amount in the row.'),
+  col('spinsGranted', 'spinsGranted', 'integer', 'Free spins granted (empty for type 2).'),
+  col('spinsUsed', 'spinsUsed', 'integer', 'Free spins started.'),
+  col('totalWinMinor', 'totalWin', 'money', 'What the free spins credited, capped by the call amount.'),
+  col('winCapMinor', 'winCap', 'money', 'The call amount: the most the bonus may pay.'),
+  col('status', 'status', 'text', 'active, completed, expired or canceled.'),
+  col('reason', 'reason', 'text', 'spins_used, win_cap_reached, target_reached, expired or canceled.'),
+  col('spinsForfeited', 'spinsForfeited', 'integer', 'Spins left unplayed by an expiry or a cancel.'),
+  col('registeredAt', 'registeredAt', 'instant', 'When the call was registered (UTC).'),
+  col('closedAt', 'closedAt', 'instant', 'When it completed, expired or was canceled (UTC).'),
+  col('durationSeconds', 'durationS', 'seconds', 'Registration to close, in seconds.'),
+];
+
+export const gamePerformanceColumns: readonly Column<GamePerformanceRow>[] = [
+  col('providerId', 'provider', 'integer', 'Provider id.'),
+  col('gameId', 'game', 'integer', 'Game id.'),
+  col('gameName', 'name', 'text', 'Name in the game catalogue.'),
+  col('model', 'model', 'text', 'Game model id recorded with each round\u2019s RNG draws.'),
+  col('segment', 'segment', 'text', 'standard, or streamer (streamer sessions: never in agent totals).'),
+  col('currency', 'currency', 'text', 'Currency of the amounts.'),
+  col('rounds', 'rounds', 'integer', 'Settled paid rounds.'),
+  col('turnoverMinor', 'turnover', 'money', 'Sum of the paid rounds\u2019 bets.'),
+  col('winsMinor', 'wins', 'money', 'Sum of the paid rounds\u2019 wins.'),
+  col('measuredRtp', 'rtp', 'ratio', 'wins / turnover.'),
+  col('theoreticalRtp', 'rtpTarget', 'ratio', 'The catalogue\u2019s RTP for the segment (rtp or streamerRtp).'),
+  col('hitRate', 'hitRate', 'ratio', 'Share of paid rounds that won something.'),
+  col('freeRounds', 'freeRounds', 'integer', 'Settled free spins (no bet: not in turnover or RTP).'),
+  col('freeWinsMinor', 'freeWins', 'money', 'What the free spins\u2019 reels paid, before the win cap.'),
+  col('canceledRounds', 'canceled', 'integer', 'Paid rounds canceled (bet refused or unanswered).'),
+];
+
+export const agentColumns: readonly Column<AgentRow>[] = [
+  col('operatorId', 'operator', 'text', 'The operator (the spec\u2019s agent).'),
+  col('day', 'day', 'text', 'Calendar day in the operator\u2019s time zone (YYYY-MM-DD).'),
+  col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone the day is counted in.'),
+  col('currency', 'currency', 'text', 'Currency of the amounts.'),
+  col('betsMinor', 'bets', 'money', 'Bets the wallet accepted that day, less those canceled.'),
+  col('winsMinor', 'wins', 'money', 'Wins the wallet credited that day (free-spin wins included).'),
+  col('ggrMinor', 'ggr', 'money', 'Gross gaming revenue: bets \u2212 wins.'),
+  col('freeSpinWinsMinor', 'freeSpinWins', 'money', 'Wins of free spins the wallet credited.'),
+  col('bonusCostMinor', 'bonusCost', 'money', 'Stake of the free spins settled that day (base bet each).'),
+  col('players', 'players', 'integer', 'Distinct players with money moved that day.'),
+];
+
+export const walletDeliveryColumns: readonly Column<WalletDeliveryRow>[] = [
+  col('operatorId', 'operator', 'text', 'The operator whose wallet was called.'),
+  col('command', 'command', 'text', 'bet, win, betwin or cancel.'),
+  col('callbacks', 'callbacks', 'integer', 'Transactions requested (cancel: cancels requested).'),
+  col('attempts', 'attempts', 'integer', 'HTTP calls made.'),
+  col('retries', 'retries', 'integer', 'Calls after the first of their transaction.'),
+  col('cancels', 'cancels', 'integer', 'Transactions of this command a cancel reverted.'),
+  col('deadLetters', 'deadLetters', 'integer', 'Wins parked on the dead-letter topic.'),
+  col('refused', 'refused', 'integer', 'Wins the dispatcher refused (no matching source).'),
+  col('succeeded', 'succeeded', 'integer', 'Calls the wallet answered OK.'),
+  col('failedFinal', 'failedFinal', 'integer', 'Transactions whose last call failed for good.'),
+  col('latencyP50Ms', 'p50ms', 'integer', 'Median call latency, attempt to answer, in ms.'),
+  col('latencyP95Ms', 'p95ms', 'integer', '95th percentile latency, ms.'),
+  col('latencyP99Ms', 'p99ms', 'integer', '99th percentile latency, ms.'),
+  col('latencyMaxMs', 'maxms', 'integer', 'Slowest call, ms.'),
+  col('outcomes', 'outcomes', 'text', 'Answers counted by status code; error = time-out, network or malformed reply.'),
+];
+
+export const REPORT_COLUMNS: { readonly [Name in ReportName]: readonly Column<ReportRows[Name]>[] } = {
+  'bonus-outcomes': bonusOutcomeColumns,
+  'game-performance': gamePerformanceColumns,
+  agent: agentColumns,
+  'wallet-delivery': walletDeliveryColumns,
+};
+
+export const REPORT_TITLES: { readonly [Name in ReportName]: string } = {
+  'bonus-outcomes': 'Bonus outcomes',
+  'game-performance': 'Game performance',
+  agent: 'Agent report',
+  'wallet-delivery': 'Wallet delivery',
+};

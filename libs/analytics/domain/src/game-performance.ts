@@ -1,0 +1,102 @@
+/** Game performance: rounds, turnover, wins, measured RTP against the catalogue's, per game and segment. */
+import { compareText } from './bonus-outcomes.js';
+import type { LogEvent, LogIndex, RoundFacts } from './log-index.js';
+import type { GamePerformanceRow, Segment } from './report-model.js';
+
+/** What the catalogue says of a game: the fold takes it as data, it reads no file. */
+export interface CatalogGameFacts {
+  name: string;
+  model: string;
+  rtp: number;
+  streamerRtp: number;
+}
+
+interface Tally {
+  row: GamePerformanceRow;
+  hits: number;
+}
+
+const ratio = (numerator: number, denominator: number) => (denominator === 0 ? null : numerator / denominator);
+
+function modelOf(outcome: unknown): string | undefined {
+  if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) return undefined;
+  const modelId = (outcome as { modelId?: unknown }).modelId;
+  return typeof modelId === 'string' ? modelId : undefined;
+}
+
+export class GamePerformanceFold {
+  private readonly tallies = new Map<string, Tally>();
+
+  constructor(private readonly catalog: ReadonlyMap<number, CatalogGameFacts>) {}
+
+  apply(entry: LogEvent, index: LogIndex): void {
+    const { event } = entry;
+    if (event.type !== 'RoundSettled' && event.type !== 'RoundCanceled') return;
+    const round = index.rounds.get(event.data.roundId);
+    if (!round) return;
+    if (event.type === 'RoundCanceled') {
+      if (round.kind === 'paid') this.tally(round, undefined).row.canceledRounds += 1;
+      return;
+    }
+    const tally = this.tally(round, modelOf(event.data.outcome));
+    const { row } = tally;
+    if (round.kind === 'free') {
+      row.freeRounds += 1;
+      row.freeWinsMinor += event.data.winMinor;
+      return;
+    }
+    row.rounds += 1;
+    row.turnoverMinor += round.betMinor;
+    row.winsMinor += event.data.winMinor;
+    if (event.data.winMinor > 0) tally.hits += 1;
+  }
+
+  rows(): GamePerformanceRow[] {
+    return [...this.tallies.values()]
+      .map(({ row, hits }) => ({
+        ...row,
+        measuredRtp: ratio(row.winsMinor, row.turnoverMinor),
+        hitRate: ratio(hits, row.rounds),
+      }))
+      .sort(
+        (a, b) =>
+          a.providerId - b.providerId ||
+          a.gameId - b.gameId ||
+          compareText(a.segment, b.segment) ||
+          compareText(a.model, b.model) ||
+          compareText(a.currency, b.currency),
+      );
+  }
+
+  private tally(round: RoundFacts, recordedModel: string | undefined): Tally {
+    const game = this.catalog.get(round.gameId);
+    const segment: Segment = round.streamer ? 'streamer' : 'standard';
+    const model = recordedModel ?? game?.model ?? '';
+    const key = `${round.gameId}\u0000${model}\u0000${segment}\u0000${round.currency}`;
+    let tally = this.tallies.get(key);
+    if (!tally) {
+      tally = {
+        hits: 0,
+        row: {
+          providerId: round.providerId,
+          gameId: round.gameId,
+          gameName: game?.name ?? '',
+          model,
+          segment,
+          currency: round.currency,
+          rounds: 0,
+          turnoverMinor: 0,
+          winsMinor: 0,
+          measuredRtp: null,
+          theoreticalRtp: game ? (segment === 'streamer' ? game.streamerRtp : game.rtp) : null,
+          hitRate: null,
+          freeRounds: 0,
+          freeWinsMinor: 0,
+          canceledRounds: 0,
+        },
+      };
+      this.tallies.set(key, tally);
+    }
+    return tally;
+  }
+}

@@ -1,0 +1,133 @@
+/** Wallet delivery: how the operator's wallet was called and answered, per operator and command. */
+import { compareText } from './bonus-outcomes.js';
+import type { LogEvent, LogIndex } from './log-index.js';
+import type { WalletDeliveryRow } from './report-model.js';
+
+interface Tally {
+  row: WalletDeliveryRow;
+  latencies: number[];
+  outcomes: Map<string, number>;
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] ?? null;
+}
+
+export class WalletDeliveryFold {
+  private readonly tallies = new Map<string, Tally>();
+  /** When the attempt in flight of a stream's command started, for its latency. */
+  private readonly inFlight = new Map<string, number>();
+
+  apply(entry: LogEvent, index: LogIndex): void {
+    const { event, streamId } = entry;
+    const request = index.transactions.get(streamId);
+    const operatorId = request?.operatorId ?? entry.operatorId ?? '';
+    const commandOf = (command: string | undefined) => command ?? request?.command ?? 'unknown';
+    switch (event.type) {
+      case 'WalletRequested':
+        this.tally(operatorId, event.data.command).row.callbacks += 1;
+        return;
+      case 'WalletAttempted': {
+        const command = commandOf(event.data.command);
+        const { row } = this.tally(operatorId, command);
+        row.attempts += 1;
+        if (event.data.attempt > 1) row.retries += 1;
+        this.inFlight.set(`${streamId}\u0000${command}`, Date.parse(event.data.at));
+        return;
+      }
+      case 'WalletSucceeded':
+        return this.answered(operatorId, streamId, commandOf(event.data.command), 'OK', event.data.at, false);
+      case 'CancelSucceeded':
+        return this.answered(operatorId, streamId, 'cancel', 'OK', event.data.at, false);
+      case 'WalletFailed': {
+        const { statusCode, final, at } = event.data;
+        return this.answered(operatorId, streamId, commandOf(event.data.command), statusCode ?? 'error', at, final);
+      }
+      case 'CancelRequested': {
+        this.tally(operatorId, 'cancel').row.callbacks += 1;
+        if (request) this.tally(operatorId, request.command).row.cancels += 1;
+        return;
+      }
+      case 'WinDeadLettered':
+        this.tally(event.data.request?.operatorId ?? operatorId, 'win').row.deadLetters += 1;
+        return;
+      case 'WinRefused':
+        this.tally(event.data.request.operatorId, 'win').row.refused += 1;
+        return;
+      default:
+        return;
+    }
+  }
+
+  rows(): WalletDeliveryRow[] {
+    return [...this.tallies.values()]
+      .map(({ row, latencies, outcomes }) => {
+        const sorted = [...latencies].sort((a, b) => a - b);
+        return {
+          ...row,
+          latencyP50Ms: percentile(sorted, 50),
+          latencyP95Ms: percentile(sorted, 95),
+          latencyP99Ms: percentile(sorted, 99),
+          latencyMaxMs: sorted.length === 0 ? null : (sorted[sorted.length - 1] ?? null),
+          outcomes: [...outcomes.entries()]
+            .sort(([a], [b]) => compareText(a, b))
+            .map(([code, count]) => `${code}=${count}`)
+            .join(' '),
+        };
+      })
+      .sort((a, b) => compareText(a.operatorId, b.operatorId) || compareText(a.command, b.command));
+  }
+
+  private answered(
+    operatorId: string,
+    streamId: string,
+    command: string,
+    outcome: string,
+    at: string,
+    final: boolean,
+  ): void {
+    const tally = this.tally(operatorId, command);
+    if (outcome === 'OK') tally.row.succeeded += 1;
+    if (final) tally.row.failedFinal += 1;
+    tally.outcomes.set(outcome, (tally.outcomes.get(outcome) ?? 0) + 1);
+    const key = `${streamId}\u0000${command}`;
+    const started = this.inFlight.get(key);
+    if (started !== undefined) {
+      tally.latencies.push(Math.max(0, Date.parse(at) - started));
+      this.inFlight.delete(key);
+    }
+  }
+
+  private tally(operatorId: string, command: string): Tally {
+    const key = `${operatorId}\u0000${command}`;
+    let tally = this.tallies.get(key);
+    if (!tally) {
+      tally = {
+        latencies: [],
+        outcomes: new Map(),
+        row: {
+          operatorId,
+          command,
+          callbacks: 0,
+          attempts: 0,
+          retries: 0,
+          cancels: 0,
+          deadLetters: 0,
+          refused: 0,
+          succeeded: 0,
+          failedFinal: 0,
+          latencyP50Ms: null,
+          latencyP95Ms: null,
+          latencyP99Ms: null,
+          latencyMaxMs: null,
+          outcomes: '',
+        },
+      };
+      this.tallies.set(key, tally);
+    }
+    return tally;
+  }
+}
