@@ -12,8 +12,6 @@ export {
   type GameServerEnv,
   type GameServerConfig,
 } from './config/game-server-env.js';
-// The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
-export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { GameTable, layoutOf } from './catalog/game-table.js';
 export { cryptoRng } from './rounds/crypto-rng.js';
 export {

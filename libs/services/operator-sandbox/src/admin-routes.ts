@@ -12,7 +12,7 @@ import { currencyCode, operatorId, playerId } from '@reelstream/contracts';
 import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
 import type { FaultRegistry } from './faults.js';
-import type { LedgerFilter, LedgerViews } from './ledger-views.js';
+import type { LedgerFilter, LedgerViews } from '@reelstream/sandbox-adapters';
 
 export interface AdminRouteDeps {
   views: LedgerViews;

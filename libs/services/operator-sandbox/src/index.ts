@@ -6,9 +6,5 @@
 export { adminTokenMatches } from './admin-routes.js';
 export * from './config.js';
 export * from './faults.js';
-export * from './ledger-views.js';
-export * from './request-hash.js';
 export * from './signature.js';
 export * from './start.js';
-export * from './wallet-database.js';
-export * from './wallet-ledger.js';
