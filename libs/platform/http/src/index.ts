@@ -18,3 +18,4 @@ export {
   type ReadinessProbe,
 } from './health.js';
 export { StopSequence, type StopStep } from './stop-sequence.js';
+export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';

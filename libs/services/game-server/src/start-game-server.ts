@@ -98,9 +98,9 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     ready: () => accepting,
     logger,
   });
-  let port: number | undefined;
+  const listening: { port?: number } = {};
   const stops = new StopSequence();
-  stops.add(() => logger.info('game-server stopped', { port }));
+  stops.add(() => logger.info('game-server stopped', { port: listening.port }));
   stops.add(() => outbox.stop());
   const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
@@ -109,7 +109,8 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     await stops.stop();
     throw error;
   }
-  port = (server.address() as AddressInfo).port;
+  const { port } = server.address() as AddressInfo;
+  listening.port = port;
   logger.info('game-server listening', { port });
 
   let drainMs = 10_000;

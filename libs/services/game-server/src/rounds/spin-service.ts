@@ -8,8 +8,7 @@ import type { SpinRequest, SpinResult, WalletReply } from '@reelstream/contracts
 import { profileForSession, type GameModel, type Profile } from '@reelstream/game-domain';
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 import type { GameTable } from '../catalog/game-table.js';
-import { ApiError } from '@reelstream/http';
-import { LedgerTimeoutError } from '@reelstream/bonus-client';
+import { ApiError, ledgerTimeoutAsApiError } from '@reelstream/http';
 import { activeBonusOf, freeSpinBonusFor, playableIn } from '../sessions/bonus-views.js';
 import type { GameSession, SessionRepository } from '../sessions/session-repository.js';
 import type { SpinLocks } from '../sessions/spin-locks.js';
@@ -115,15 +114,7 @@ export class SpinService {
     try {
       played = await playFreeSpin(this.deps.round, session, game, bonus, correlationId);
     } catch (error) {
-      if (error instanceof LedgerTimeoutError) {
-        throw new ApiError(
-          'SERVICE_UNAVAILABLE',
-          'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.',
-          undefined,
-          { 'Retry-After': '2' },
-        );
-      }
-      throw error;
+      throw ledgerTimeoutAsApiError(error, 'your free spin is kept and finishes on your next spin.', 2);
     }
     const money = (minor: number) => formatAmount(minor, session.currency);
     const { settle } = played;

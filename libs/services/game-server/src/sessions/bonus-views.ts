@@ -1,8 +1,8 @@
 /** The bonus-ledger's record of the player's active bonus, as the game page sees it. */
 import { BonusTypes, type BonusCallRecord, type PlayerBonusView } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
-import { ApiError } from '@reelstream/http';
-import { LedgerTimeoutError, type BonusLedgerClient } from '@reelstream/bonus-client';
+import { ApiError, ledgerTimeoutAsApiError } from '@reelstream/http';
+import type { BonusLedgerClient } from '@reelstream/bonus-client';
 import type { GameSession } from './session-repository.js';
 
 /** The player's active bonus call, whatever game it is for (D21 needs it for every bet). */
@@ -19,14 +19,7 @@ export async function activeBonusOf(
       correlationId,
     );
   } catch (error) {
-    if (error instanceof LedgerTimeoutError)
-      throw new ApiError(
-        'SERVICE_UNAVAILABLE',
-        'The bonus service did not answer in time; try again in a moment.',
-        undefined,
-        { 'Retry-After': '2' },
-      );
-    throw error;
+    throw ledgerTimeoutAsApiError(error, 'try again in a moment.', 2);
   }
   if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message);
   const bonus = reply.result.bonus;
