@@ -3,7 +3,8 @@ import { runService } from '@reelstream/runtime';
 
 await runService('gateway', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { gatewayConfigOf, gatewayEnv, loadGatewayOperators, startGateway } = await import('@reelstream/service-gateway');
+  const { gatewayConfigOf, gatewayEnv, loadGatewayOperators, startGateway } =
+    await import('@reelstream/service-gateway');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
   const { OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 

@@ -14,11 +14,7 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type MessageBus } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
 import { ESDB_POSITIONS_SCHEME, openTestEventStore } from '@reelstream/testing';
-import {
-  readModelPath,
-  startBonusLedger,
-  type BonusLedger,
-} from '../src/index.js';
+import { readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
 import { BonusClient } from './bonus-requests.js';
 
 export class LedgerHarness {

@@ -107,7 +107,10 @@ export async function startWalletDispatcher(
       await store.streamRevision(walletTxStream(1));
       // After joining, a consumer being recreated after a crash (or losing its leases) takes no requests.
       const healthy = consumers.every((consumer) => consumer.healthy);
-      return { ready: joined && healthy, detail: { consumers: !joined ? 'joining' : healthy ? 'joined' : 'rejoining' } };
+      return {
+        ready: joined && healthy,
+        detail: { consumers: !joined ? 'joining' : healthy ? 'joined' : 'rejoining' },
+      };
     });
   } catch (error) {
     await stops.stop();
