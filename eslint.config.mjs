@@ -19,6 +19,11 @@ const io = [
   'child_process',
 ];
 
+// A string that starts like a SQL statement (upper-case keywords, as every statement of the tree is written).
+const SQL_STATEMENT = String.raw`/^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|WITH)\s/`;
+const SQL_IN_SERVICE =
+  'A service lib holds no SQL (issue 11): put the statement in an adapter (libs/<context>/adapters).';
+
 export default [
   {
     ignores: [
@@ -134,9 +139,48 @@ export default [
                 'type:adapter',
                 'type:service',
               ],
+              // Services are edges only (issue 11): SQLite and the wallet's HTTP client are adapters' business.
+              bannedExternalImports: ['better-sqlite3', 'got'],
             },
             { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Nor a SQL statement (issue 11): a service lib wires, routes and answers; queries live in adapters.
+    files: ['libs/services/*/src/**/*.ts', 'libs/platform/http/src/**/*.ts', 'libs/platform/runtime/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=${SQL_STATEMENT}]`, message: SQL_IN_SERVICE },
+        { selector: `TemplateElement[value.raw=${SQL_STATEMENT}]`, message: SQL_IN_SERVICE },
+      ],
+    },
+  },
+  {
+    // The platform knows no bounded context (issue 11: config read the catalog through game-domain). The one
+    // exception is the shared answer to a bonus-ledger timeout, an HTTP edge both APIs give the same way.
+    files: ['libs/platform/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/platform/http/src/ledger-unavailable.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@reelstream/bonus-*',
+                '@reelstream/game-*',
+                '@reelstream/wallet-*',
+                '@reelstream/sandbox-*',
+                '@reelstream/service-*',
+              ],
+              message: 'A platform lib may not depend on a bounded context (issue 11).',
+            },
           ],
         },
       ],

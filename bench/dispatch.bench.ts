@@ -32,7 +32,8 @@ import {
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { partitionFor } from '@reelstream/messaging-sqlite';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
-import { GotOperatorWallet, startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { GotOperatorWallet } from '@reelstream/wallet-adapters';
 import { createLogger } from '@reelstream/telemetry';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';

@@ -29,8 +29,10 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { tryParseAmount } from '@reelstream/money';
 import { systemClock } from '@reelstream/ports';
-import { catalogLookup, startBonusLedger } from '@reelstream/service-bonus-ledger';
-import { loadCatalogFile, startGateway } from '@reelstream/service-gateway';
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { startBonusLedger } from '@reelstream/service-bonus-ledger';
+import { startGateway } from '@reelstream/service-gateway';
 import { createLogger } from '@reelstream/telemetry';
 import { benchRegistration } from './support/registration.js';
 

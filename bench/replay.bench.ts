@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { catalogFacts, replay } from '@reelstream/analytics-application';
 import { AnalyticsFold, REPORT_NAMES } from '@reelstream/analytics-domain';
-import { loadCatalogFile } from '@reelstream/config';
+import { loadCatalogFile } from '@reelstream/game-adapters';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { writeSyntheticLog } from '../libs/analytics/application/test/synthetic-log.js';
 

@@ -2,8 +2,9 @@
 import { runService } from '@reelstream/runtime';
 
 await runService('bonus-ledger', async (runtime) => {
-  const { ledgerEnv, loadCatalogFile, readModelPath, startBonusLedger } =
-    await import('@reelstream/service-bonus-ledger');
+  const { ledgerEnv, readModelPath, startBonusLedger } = await import('@reelstream/service-bonus-ledger');
+  const { catalogLookup } = await import('@reelstream/bonus-adapters');
+  const { loadCatalogFile } = await import('@reelstream/game-adapters');
   const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(ledgerEnv);
@@ -11,7 +12,7 @@ await runService('bonus-ledger', async (runtime) => {
   const operators = new OperatorDirectory(
     loadOperators(runtime.env, () => demoOperators(`http://localhost:${env.SANDBOX_PORT}`)).operators,
   );
-  const catalog = loadCatalogFile(env.CATALOG_FILE);
+  const catalog = catalogLookup(loadCatalogFile(env.CATALOG_FILE));
   const backends = resolveBackends(env);
   const { store, checkpoints, bus } = await runtime.openBackends(backends);
   const ledger = await startBonusLedger(

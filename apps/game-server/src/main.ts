@@ -3,8 +3,8 @@ import { runService } from '@reelstream/runtime';
 
 await runService('game-server', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { gameServerConfigOf, gameServerEnv, loadCatalogFile, startGameServer } =
-    await import('@reelstream/service-game-server');
+  const { gameServerConfigOf, gameServerEnv, startGameServer } = await import('@reelstream/service-game-server');
+  const { loadCatalogFile } = await import('@reelstream/game-adapters');
   const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(gameServerEnv);

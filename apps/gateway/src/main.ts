@@ -3,8 +3,9 @@ import { runService } from '@reelstream/runtime';
 
 await runService('gateway', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { gatewayConfigOf, gatewayEnv, loadCatalogFile, loadGatewayOperators, startGateway } =
+  const { gatewayConfigOf, gatewayEnv, loadGatewayOperators, startGateway } =
     await import('@reelstream/service-gateway');
+  const { loadCatalogFile } = await import('@reelstream/game-adapters');
   const { OperatorDirectory, resolveBackends } = await import('@reelstream/config');
 
   const env = runtime.parseEnv(gatewayEnv);

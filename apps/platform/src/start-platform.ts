@@ -25,6 +25,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const dispatcherLib = await import('@reelstream/service-wallet-dispatcher');
   const gameLib = await import('@reelstream/service-game-server');
   const gatewayLib = await import('@reelstream/service-gateway');
+  const { catalogLookup } = await import('@reelstream/bonus-adapters');
+  const { loadCatalogFile } = await import('@reelstream/game-adapters');
 
   // Every variable of every service is checked before anything starts.
   const gatewayEnv = runtime.parseEnv(gatewayLib.gatewayEnv);
@@ -34,7 +36,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const sandboxEnv = runtime.parseEnv(sandboxLib.sandboxEnv);
   const sandboxConfig = sandboxLib.sandboxConfigFromEnv(runtime.env).config;
   const dispatcherConfig = dispatcherLib.dispatcherSettingsFromEnv(runtime.env).config;
-  const catalog = gameLib.loadCatalogFile(gameEnv.CATALOG_FILE);
+  const catalog = loadCatalogFile(gameEnv.CATALOG_FILE);
   // Configured operators are checked now too; the demo operator needs the sandbox's real URL first.
   loadOperators(runtime.env, () => demoOperators('http://localhost:8082'));
   const backends = resolveBackends(gatewayEnv);
@@ -60,7 +62,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       clock: runtime.clock,
       ids: runtime.ids,
       operators: (operatorId) => operators.get(operatorId),
-      catalog: ledgerLib.catalogLookup(catalog),
+      catalog: catalogLookup(catalog),
       logger: runtime.loggerFor('bonus-ledger'),
     },
     // One process, one health endpoint: the gateway's. The ledger's own goes on any free port.

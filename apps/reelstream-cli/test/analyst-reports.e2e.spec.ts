@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { catalogFacts, replay } from '@reelstream/analytics-application';
 import { AnalyticsFold, type AgentRow, type BonusOutcomeRow } from '@reelstream/analytics-domain';
-import { loadCatalogFile } from '@reelstream/config';
+import { loadCatalogFile } from '@reelstream/game-adapters';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { chromium } from 'playwright-core';
 import { operatorsInput, runScenario, type ScenarioResult } from './support/scenario.js';

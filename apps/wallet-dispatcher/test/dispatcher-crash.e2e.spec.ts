@@ -22,7 +22,8 @@ import {
 } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
-import { startOperatorSandbox, type OperatorSandbox, type TransactionView } from '@reelstream/service-operator-sandbox';
+import type { TransactionView } from '@reelstream/sandbox-adapters';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { eventually, recordWinSource } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import type { WalletTxState } from '@reelstream/wallet-domain';

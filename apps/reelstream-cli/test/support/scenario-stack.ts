@@ -10,9 +10,11 @@ import { createSeededRng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { systemClock } from '@reelstream/ports';
-import { catalogLookup, readModelPath, startBonusLedger } from '@reelstream/service-bonus-ledger';
-import { loadCatalogFile, startGameServer } from '@reelstream/service-game-server';
-import { loadCatalogFile as loadGatewayCatalog, startGateway } from '@reelstream/service-gateway';
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { readModelPath, startBonusLedger } from '@reelstream/service-bonus-ledger';
+import { startGameServer } from '@reelstream/service-game-server';
+import { startGateway } from '@reelstream/service-gateway';
 import { startOperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
 import { createLogger } from '@reelstream/telemetry';
@@ -136,7 +138,7 @@ export async function startStack(dataDir: string) {
       bus: await bus('gateway'),
       store,
       operators: directory,
-      catalog: loadGatewayCatalog(),
+      catalog: loadCatalogFile(),
       clock: systemClock,
       ids: new TimeOrderedIdGenerator(4),
       logger,

@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatLocalDateTime, spinResponse, wallClockAt } from '@reelstream/contracts';
-import type { TransactionView } from '@reelstream/service-operator-sandbox';
+import type { TransactionView } from '@reelstream/sandbox-adapters';
 import { eventually } from '@reelstream/testing';
 import { call, quiesce, SCENARIO_OPERATORS, startStack, type ScenarioOperator, type Stack } from './scenario-stack.js';
 

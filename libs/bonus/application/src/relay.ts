@@ -24,6 +24,7 @@ import {
   type OutgoingMessage,
   type RecordedEvent,
 } from '@reelstream/ports';
+import { traceHeadersOf } from '@reelstream/ports';
 import { toPlayerBonusEvent } from './player-account.js';
 import { LEDGER_RETRY_DELAY_MS, PLAYER_BONUS_FILTER } from './projection-runner.js';
 
@@ -69,13 +70,6 @@ class RegistrationCache {
   }
 }
 
-function traceHeaders(metadata: RecordedEvent['metadata']): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (typeof metadata.traceparent === 'string') headers[Headers.traceparent] = metadata.traceparent;
-  if (typeof metadata.tracestate === 'string') headers[Headers.tracestate] = metadata.tracestate;
-  return headers;
-}
-
 function winRequest(
   recorded: RecordedEvent,
   settled: FreeSpinSettled['data'],
@@ -112,7 +106,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     if (owner?.category !== 'playerBonus')
       throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
     const event: PlayerBonusEvent = toPlayerBonusEvent(recorded);
-    const headers = { ...traceHeaders(recorded.metadata), [Headers.operatorId]: owner.operatorId };
+    const headers = { ...traceHeadersOf(recorded.metadata), [Headers.operatorId]: owner.operatorId };
     const metadata = recorded.metadata;
 
     if (event.type === 'BonusCallRegistered') registrations.remember(event.data);

@@ -5,3 +5,4 @@
 export { cryptoRng } from './crypto-rng.js';
 export { WalletClient, WalletTimeoutError } from './wallet-client.js';
 export { bonusLedgerPort } from './ledger-port.js';
+export { loadCatalogFile } from './catalog-file.js';

@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { apiTokenDigest, OperatorsConfigError } from '@reelstream/contracts';
-import { booleanFlag, ConfigError, listenHost, parseEnv, platformEnvShape, port, resolveBackends } from './env.js';
+import {
+  booleanFlag,
+  catalogFile,
+  ConfigError,
+  DEFAULT_CATALOG_FILE,
+  listenHost,
+  parseEnv,
+  platformEnvShape,
+  port,
+  resolveBackends,
+} from './env.js';
 import { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory } from './operators.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reelstream-config-'));
@@ -153,5 +163,17 @@ describe('OperatorDirectory', () => {
   it('finds operators by id', () => {
     expect(directory.get('b')?.currency).toBe('USD');
     expect(directory.get('z')).toBeUndefined();
+  });
+});
+
+describe('CATALOG_FILE', () => {
+  const env = z.object({ CATALOG_FILE: catalogFile() });
+
+  it("is the repository's catalog (config/catalog.json, found from any working directory) unless set", () => {
+    expect(DEFAULT_CATALOG_FILE).toMatch(/\/config\/catalog\.json$/);
+    expect(parseEnv(env, {}).CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
+    expect(parseEnv(env, { CATALOG_FILE: '/etc/reelstream/catalog.json' }).CATALOG_FILE).toBe(
+      '/etc/reelstream/catalog.json',
+    );
   });
 });

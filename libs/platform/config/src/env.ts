@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { ReelstreamError } from '@reelstream/contracts';
 
@@ -96,3 +97,9 @@ export function resolveBackends(config: {
     busUrl: config.BUS_URL ?? embedded,
   };
 }
+
+/** The repository's `config/catalog.json`, found from this file so any working directory works. */
+export const DEFAULT_CATALOG_FILE = fileURLToPath(new URL('../../../../config/catalog.json', import.meta.url));
+
+/** `CATALOG_FILE` of a service's environment: the path of the catalog, the repository's by default (read by `@reelstream/game-adapters`). */
+export const catalogFile = () => z.string().min(1).default(DEFAULT_CATALOG_FILE);

@@ -4,6 +4,7 @@
  * (embedded durable log) and `@reelstream/messaging-kafka` (kafkajs). The contract suite in
  * `@reelstream/testing` pins down every behaviour listed here.
  */
+import type { EventMetadata } from './event-store.js';
 
 export type Headers = Record<string, string>;
 
@@ -110,6 +111,18 @@ export const BusHeaders = {
   originalPartition: 'x-original-partition',
   originalOffset: 'x-original-offset',
 } as const;
+
+/**
+ * The trace context an event was stored with (`traceparent`, `tracestate` of its metadata), as the
+ * headers of the message that carries it on: how a relay or an outbox keeps the trace across the
+ * bus. The one place that copies it (telemetry's `contextFromEventMetadata` reads it the same way).
+ */
+export function traceHeadersOf(metadata: EventMetadata | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (typeof metadata?.traceparent === 'string') headers[BusHeaders.traceparent] = metadata.traceparent;
+  if (typeof metadata?.tracestate === 'string') headers[BusHeaders.tracestate] = metadata.tracestate;
+  return headers;
+}
 
 /**
  * Shaped as contracts' ReelstreamError (its code and flag, which classifiers read) without the

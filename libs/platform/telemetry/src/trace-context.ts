@@ -6,7 +6,7 @@ import {
   type Context,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { EventMetadata } from '@reelstream/ports';
+import { traceHeadersOf, type EventMetadata } from '@reelstream/ports';
 
 /**
  * Bus headers and event metadata always speak W3C trace context (`traceparent`, `tracestate`),
@@ -43,10 +43,7 @@ export function extractTraceContext(
 /** Continues the trace an event was appended in (see `traceEventStore`), e.g. in a projection or relay. */
 export function contextFromEventMetadata(metadata: EventMetadata | undefined, base: Context = ROOT_CONTEXT): Context {
   if (!metadata) return base;
-  const carrier: Record<string, string> = {};
-  if (typeof metadata.traceparent === 'string') carrier['traceparent'] = metadata.traceparent;
-  if (typeof metadata.tracestate === 'string') carrier['tracestate'] = metadata.tracestate;
-  return extractTraceContext(carrier, base);
+  return extractTraceContext(traceHeadersOf(metadata), base);
 }
 
 /** The trace context fields of `ctx` as metadata fields (empty when there is no valid span). */

@@ -16,12 +16,11 @@ import {
   type CatalogLookup,
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
+import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
+import { startHealthServer, StopSequence } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
-import { startHealthServer } from './health-server.js';
-import { rebuildBonusReadModel } from './read-model/rebuild.js';
-import { SqliteBonusReadModel } from './read-model/sqlite-bonus-read-model.js';
 
 export interface BonusLedgerDeps {
   store: EventStore;
@@ -66,10 +65,8 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
     logger.info('read model rebuilt from the log', { events: applied });
   }
 
-  const stops: (() => Promise<void>)[] = [async () => readModel.close()];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop();
-  };
+  const stops = new StopSequence();
+  stops.add(() => readModel.close());
   try {
     // The projection pokes the expiry timer, which reads the projection: created first, started last.
     const timer: { scheduler?: ExpiryScheduler } = {};
@@ -81,7 +78,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       },
       onError: (error) => logger.error('read model projection failed; retrying', { error }),
     });
-    stops.push(() => projection.stop());
+    stops.add(() => projection.stop());
 
     const queries = new BonusQueries(readModel, projection);
     const commands = new BonusCommands({
@@ -99,7 +96,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       bus,
       onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
     });
-    stops.push(() => relay.stop());
+    stops.add(() => relay.stop());
 
     const scheduler = new ExpiryScheduler({
       readModel,
@@ -117,7 +114,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
     });
     timer.scheduler = scheduler;
     scheduler.start();
-    stops.push(() => scheduler.stop());
+    stops.add(() => scheduler.stop());
 
     const consumer = await subscribeBonusCommands(
       bus,
@@ -125,30 +122,29 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       logger,
       config.groupId,
     );
-    stops.push(() => consumer.stop());
+    stops.add(() => consumer.stop());
     let consuming = false;
     void consumer.ready.then(() => {
       consuming = true;
     });
 
-    const health = await startHealthServer(config.healthPort, async () => {
+    const health = await startHealthServer({ port: config.healthPort }, async () => {
       // A consumer being recreated after a crash takes no commands: the process is not ready.
-      if (!consuming || !consumer.healthy) return false;
+      if (!consuming || !consumer.healthy) return { ready: false };
       await store.streamRevision('$ready-probe');
-      return true;
+      return { ready: true };
     });
-    stops.push(() => health.close());
+    stops.add(() => health.close());
     await consumer.ready;
 
-    let stopping: Promise<void> | undefined;
     return {
       healthPort: health.port,
       readModel,
       caughtUp: () => projection.caughtUp(),
-      stop: () => (stopping ??= stopAll()),
+      stop: () => stops.stop(),
     };
   } catch (error) {
-    await stopAll();
+    await stops.stop();
     throw error;
   }
 }

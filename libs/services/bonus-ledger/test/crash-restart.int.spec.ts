@@ -21,7 +21,7 @@ import {
 import { isRequestTimeout, type Consumer, type MessageBus } from '@reelstream/ports';
 import { eventually, WorkerProcess } from '@reelstream/testing';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
-import { rebuildBonusReadModel, SqliteBonusReadModel } from '../src/index.js';
+import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { BonusClient, message, OPERATOR, registration } from './bonus-requests.js';
 
 const MAIN = join(import.meta.dirname, '../../../../apps/bonus-ledger/src/main.ts');

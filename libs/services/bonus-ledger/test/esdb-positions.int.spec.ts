@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
 import { decodeEsdbShapedPosition } from '@reelstream/testing';
-import { SqliteBonusReadModel, rebuildBonusReadModel } from '../src/index.js';
+import { SqliteBonusReadModel, rebuildBonusReadModel } from '@reelstream/bonus-adapters';
 import { OPERATOR, registration } from './bonus-requests.js';
 import { LedgerHarness } from './ledger-harness.js';
 

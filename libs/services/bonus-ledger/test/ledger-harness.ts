@@ -6,19 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMessageBus, type OpenedEventStore } from '@reelstream/backends';
+import { catalogLookup } from '@reelstream/bonus-adapters';
 import { OperatorDirectory, demoOperators } from '@reelstream/config';
+import { loadCatalogFile } from '@reelstream/game-adapters';
 import { parseOperatorsConfig } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type MessageBus } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
 import { ESDB_POSITIONS_SCHEME, openTestEventStore } from '@reelstream/testing';
-import {
-  DEFAULT_CATALOG_FILE,
-  loadCatalogFile,
-  readModelPath,
-  startBonusLedger,
-  type BonusLedger,
-} from '../src/index.js';
+import { readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
 import { BonusClient } from './bonus-requests.js';
 
 export class LedgerHarness {
@@ -65,7 +61,7 @@ export class LedgerHarness {
         clock,
         ids: new TimeOrderedIdGenerator(3),
         operators: (operatorId) => this.operators.get(operatorId),
-        catalog: loadCatalogFile(DEFAULT_CATALOG_FILE),
+        catalog: catalogLookup(loadCatalogFile()),
         logger: createLogger({ service: 'bonus-ledger-test', level: 'silent' }),
       },
       { readModelFile: readModelPath(this.dir), healthPort: 0 },

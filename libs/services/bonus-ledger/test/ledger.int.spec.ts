@@ -9,7 +9,7 @@ import {
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
 import { eventually } from '@reelstream/testing';
-import { SqliteBonusReadModel, rebuildBonusReadModel } from '../src/index.js';
+import { SqliteBonusReadModel, rebuildBonusReadModel } from '@reelstream/bonus-adapters';
 import { message, OPERATOR, registration } from './bonus-requests.js';
 import { LedgerHarness } from './ledger-harness.js';
 

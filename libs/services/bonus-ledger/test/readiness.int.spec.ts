@@ -13,7 +13,9 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
 import { eventually } from '@reelstream/testing';
-import { DEFAULT_CATALOG_FILE, loadCatalogFile, readModelPath, startBonusLedger } from '../src/index.js';
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { readModelPath, startBonusLedger } from '../src/index.js';
 
 describe('bonus ledger readiness', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -39,7 +41,7 @@ describe('bonus ledger readiness', () => {
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(11),
         operators: () => undefined,
-        catalog: loadCatalogFile(DEFAULT_CATALOG_FILE),
+        catalog: catalogLookup(loadCatalogFile()),
         logger: createLogger({ service: 'ledger-ready', level: 'silent' }),
       },
       { readModelFile: readModelPath(dir), healthPort: 0 },

@@ -13,7 +13,7 @@ import type {
   SignatureScheme,
   WinCallback,
 } from '@reelstream/contracts';
-import { describeResult, type CallResult, type WalletClient } from './wallet-client.js';
+import { describeResult, type CallResult, type WalletClient } from '@reelstream/wallet-adapters';
 
 export class CheckFailed extends Error {
   override readonly name = 'CheckFailed';

@@ -4,4 +4,3 @@
  */
 export * from './checks.js';
 export * from './run.js';
-export * from './wallet-client.js';

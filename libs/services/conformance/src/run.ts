@@ -1,7 +1,7 @@
 /** Runs the suite against one wallet and prints the pass/fail table. */
 import type { CallbackIdEncoding, SignatureScheme } from '@reelstream/contracts';
 import { CHECKS, CheckFailed, probeBalance, TIME_LIMITS_MS, type SuiteContext } from './checks.js';
-import { WalletClient } from './wallet-client.js';
+import { WalletClient } from '@reelstream/wallet-adapters';
 
 export interface ConformanceOptions {
   url: string;

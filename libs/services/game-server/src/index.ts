@@ -12,8 +12,6 @@ export {
   type GameServerEnv,
   type GameServerConfig,
 } from './config/game-server-env.js';
-// The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
-export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { layoutOf } from './catalog/game-table.js';
 export { PUBLIC_DIR } from './http/routes.js';
 // The player API's errors are the shared API error (@reelstream/http); the old name stays for importers.

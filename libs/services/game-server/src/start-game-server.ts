@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Catalog, Rng } from '@reelstream/game-domain';
-import { closeGracefully, createHttpServer, reachableUrl } from '@reelstream/http';
+import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { bonusLedgerPort, cryptoRng, WalletClient } from '@reelstream/game-adapters';
@@ -100,29 +100,33 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     ready: () => accepting,
     logger,
   });
+  const listening: { port?: number } = {};
+  const stops = new StopSequence();
+  stops.add(() => logger.info('game-server stopped', { port: listening.port }));
+  stops.add(() => outbox.stop());
   const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
     await once(server, 'listening');
   } catch (error) {
-    await outbox.stop();
+    await stops.stop();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  listening.port = port;
   logger.info('game-server listening', { port });
 
-  let stopping: Promise<void> | undefined;
+  let drainMs = 10_000;
+  stops.add(async () => {
+    accepting = false;
+    await closeGracefully(server, drainMs);
+  });
   return {
     port,
     url: reachableUrl(config.host, port),
     outbox,
-    stop(drainMs = 10_000) {
-      stopping ??= (async () => {
-        accepting = false;
-        await closeGracefully(server, drainMs);
-        await outbox.stop();
-        logger.info('game-server stopped', { port });
-      })();
-      return stopping;
+    stop(drain = 10_000) {
+      drainMs = drain;
+      return stops.stop();
     },
   };
 }

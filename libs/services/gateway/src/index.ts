@@ -17,8 +17,6 @@ export {
   type RateLimitConfig,
 } from './config/gateway-env.js';
 export { parseDurationMs } from './config/duration.js';
-// The catalog loader is shared (@reelstream/config); re-exported because the apps take it from here.
-export { DEFAULT_CATALOG_FILE, loadCatalogFile } from '@reelstream/config';
 export { CatalogView, betLevelsIn } from './catalog/catalog-view.js';
 export {
   generateOpenApi,

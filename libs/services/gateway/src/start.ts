@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, createHttpServer, reachableUrl } from '@reelstream/http';
+import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 
@@ -41,17 +41,19 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   const { port } = server.address() as AddressInfo;
   ports.logger.info('gateway listening', { port });
 
-  let stopping: Promise<void> | undefined;
+  let drainMs = DEFAULT_DRAIN_MS;
+  const stops = new StopSequence();
+  stops.add(() => ports.logger.info('gateway stopped', { port }));
+  stops.add(async () => {
+    accepting = false;
+    await closeGracefully(server, drainMs);
+  });
   return {
     port,
     url: reachableUrl(config.host, port),
-    stop(drainMs = DEFAULT_DRAIN_MS) {
-      stopping ??= (async () => {
-        accepting = false;
-        await closeGracefully(server, drainMs);
-        ports.logger.info('gateway stopped', { port });
-      })();
-      return stopping;
+    stop(drain = DEFAULT_DRAIN_MS) {
+      drainMs = drain;
+      return stops.stop();
     },
   };
 }

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiOperations, errorEnvelope } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { loadCatalogFile, startGateway, type RunningGateway } from '../src/index.js';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { startGateway, type RunningGateway } from '../src/index.js';
 import { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
 import { startStack, type Stack } from './support/stack.js';

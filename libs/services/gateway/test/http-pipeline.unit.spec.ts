@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { errorEnvelope, sessionStream } from '@reelstream/contracts';
 import { createLogger } from '@reelstream/telemetry';
-import { createGatewayApp, loadCatalogFile } from '../src/index.js';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { createGatewayApp } from '../src/index.js';
 import { accessLogs, startHarness, type Harness } from './support/harness.js';
 import { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { errorEnvelope, registerBonusCallRequest } from '@reelstream/contracts';
 import { CatalogView } from '../src/catalog/catalog-view.js';
 import { registerCommandData } from '../src/bonus/register-command.js';
-import { loadCatalogFile } from '../src/index.js';
+import { loadCatalogFile } from '@reelstream/game-adapters';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
 import { startStack, type Stack } from './support/stack.js';
 

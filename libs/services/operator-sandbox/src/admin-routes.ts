@@ -14,7 +14,7 @@ import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
 import type { FaultRegistry } from './faults.js';
 import { ledgerCsv } from './ledger-export.js';
-import type { LedgerFilter, LedgerViews } from './ledger-views.js';
+import type { LedgerFilter, LedgerViews } from '@reelstream/sandbox-adapters';
 
 export interface AdminRouteDeps {
   views: LedgerViews;

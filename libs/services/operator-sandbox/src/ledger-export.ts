@@ -7,7 +7,7 @@
  * with nothing to refund) says 0, so the file states what the operator's books hold, not what was asked.
  */
 import { formatAmountString, isCurrencyCode } from '@reelstream/money';
-import type { TransactionView } from './ledger-views.js';
+import type { TransactionView } from '@reelstream/sandbox-adapters';
 
 export const LEDGER_CSV_COLUMNS = ['transactionId', 'command', 'amount', 'currency', 'status'] as const;
 

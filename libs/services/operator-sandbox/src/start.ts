@@ -5,16 +5,14 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createHttpServer } from '@reelstream/http';
+import { closeGracefully, createHttpServer, healthEndpoints, StopSequence } from '@reelstream/http';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Clock } from '@reelstream/ports';
 import { adminRouter } from './admin-routes.js';
 import type { OperatorSandboxConfig } from './config.js';
 import { Delays } from './delays.js';
 import { FaultRegistry } from './faults.js';
-import { LedgerViews } from './ledger-views.js';
-import { openSandboxDatabase } from './wallet-database.js';
-import { SandboxWallet } from './wallet-ledger.js';
+import { checkSandboxDatabase, LedgerViews, openSandboxDatabase, SandboxWallet } from '@reelstream/sandbox-adapters';
 import { walletRouter } from './wallet-route.js';
 
 /** What the callback and admin routes accept (`64kb` in their body parsers). */
@@ -44,7 +42,9 @@ export async function startOperatorSandbox(
   config: OperatorSandboxConfig,
 ): Promise<OperatorSandbox> {
   const now = () => (deps.clock?.now() ?? new Date()).toISOString();
+  const stops = new StopSequence();
   const db = openSandboxDatabase(config.databasePath, { synchronous: config.synchronous });
+  stops.add(() => void db.close());
   const wallet = new SandboxWallet(db, {
     autoCreateBalance: config.autoCreateBalance,
     defaultCurrency: (id) => deps.operators.get(id)?.currency,
@@ -57,15 +57,12 @@ export async function startOperatorSandbox(
 
   const app = express();
   app.disable('x-powered-by');
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', (_req, res) => {
-    try {
-      db.prepare('SELECT 1').get();
-      res.json({ status: 'ready' });
-    } catch (error) {
-      res.status(503).json({ status: 'unavailable', error: (error as Error).message });
-    }
-  });
+  app.use(
+    healthEndpoints(() => {
+      checkSandboxDatabase(db);
+      return { ready: true };
+    }),
+  );
   app.use(
     walletRouter({
       operators: deps.operators,
@@ -89,35 +86,32 @@ export async function startOperatorSandbox(
   });
 
   const server: Server = createHttpServer(app, { keepAliveTimeoutMs: 60_000 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await stops.stop();
+    throw error;
+  }
+  stops.add(() => closeGracefully(server, 0));
+  // First of all: callbacks held by an injected delay are cut short, so the close does not wait for them.
+  stops.add(() => delays.stop());
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   deps.logger?.info('operator sandbox listening', { port, database: config.databasePath });
 
-  let stopping: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
     wallet,
     views,
     faults,
-    stop() {
-      stopping ??= (async () => {
-        delays.stop();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        db.close();
-      })();
-      return stopping;
-    },
+    stop: () => stops.stop(),
   };
 }
 

@@ -9,9 +9,8 @@ import express, { type Request, type Response, type Router } from 'express';
 import { HttpHeaders, parseCallback, type CallbackStatusCode, type OperatorConfig } from '@reelstream/contracts';
 import type { Delays } from './delays.js';
 import { MALFORMED_BODY, type FaultRegistry, type FaultRule } from './faults.js';
-import type { LedgerViews, RequestOutcome } from './ledger-views.js';
 import { signatureProblem } from './signature.js';
-import type { SandboxWallet, WalletResponse } from './wallet-ledger.js';
+import type { LedgerViews, RequestOutcome, SandboxWallet, WalletResponse } from '@reelstream/sandbox-adapters';
 
 export interface WalletRouteDeps {
   operators: { get(id: string): OperatorConfig | undefined };

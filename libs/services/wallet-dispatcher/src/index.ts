@@ -1,10 +1,7 @@
 /**
- * @reelstream/service-wallet-dispatcher: the wallet-dispatcher's runtime — the got-based
- * OperatorWallet (signed callbacks, D8), its config, health server and `startWalletDispatcher`.
+ * @reelstream/service-wallet-dispatcher: the wallet-dispatcher's edge — its config, health
+ * endpoints, the redrive CLI and `startWalletDispatcher` (the got client is `@reelstream/wallet-adapters`).
  */
 export * from './config.js';
-export * from './got-operator-wallet.js';
-export * from './health-server.js';
-export * from './signature.js';
 export * from './start.js';
 export * from './redrive-cli.js';

@@ -3,6 +3,7 @@
  * wallets through got, plus its health server. Takes its ports; stops everything it started.
  */
 import { walletTxStream } from '@reelstream/contracts';
+import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/http';
 import type { Clock, Consumer, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import {
   createMetrics,
@@ -20,8 +21,7 @@ import {
   type OperatorWallet,
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
-import { GotOperatorWallet } from './got-operator-wallet.js';
-import { startHealthServer } from './health-server.js';
+import { GotOperatorWallet } from '@reelstream/wallet-adapters';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -90,41 +90,40 @@ export async function startWalletDispatcher(
     config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency },
   );
 
+  const stops = new StopSequence();
+  stops.add(() => deps.logger.info('wallet dispatcher stopped'));
+  stops.add(() => ownWallet?.close());
+  let health: HealthServer | undefined;
+  stops.add(() => health?.close());
   const consumers: Consumer[] = [];
+  // In-flight deliveries finish (and commit) while /readyz still answers, before the HTTP agents go.
+  stops.add(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
+  let joined = false;
   try {
     consumers.push(await bus.subscribe(subscriptions.requests));
     consumers.push(await bus.subscribe(subscriptions.cancels));
     consumers.push(await bus.subscribe(subscriptions.delayed));
+    health = await startHealthServer({ port: config.healthPort, host: config.healthHost }, async () => {
+      await store.streamRevision(walletTxStream(1));
+      // After joining, a consumer being recreated after a crash (or losing its leases) takes no requests.
+      const healthy = consumers.every((consumer) => consumer.healthy);
+      return {
+        ready: joined && healthy,
+        detail: { consumers: !joined ? 'joining' : healthy ? 'joined' : 'rejoining' },
+      };
+    });
   } catch (error) {
-    await Promise.all(consumers.map((consumer) => consumer.stop()));
-    ownWallet?.close();
+    await stops.stop();
     throw error;
   }
-  let joined = false;
   const ready = Promise.all(consumers.map((consumer) => consumer.ready)).then(() => {
     joined = true;
   });
-
-  const health = await startHealthServer(config.healthPort, config.healthHost, async () => {
-    await store.streamRevision(walletTxStream(1));
-    // After joining, a consumer being recreated after a crash (or losing its leases) takes no requests.
-    const healthy = consumers.every((consumer) => consumer.healthy);
-    return { ok: joined && healthy, detail: { consumers: !joined ? 'joining' : healthy ? 'joined' : 'rejoining' } };
-  });
   deps.logger.info('wallet dispatcher started', { healthPort: health.port });
 
-  let stopping: Promise<void> | undefined;
   return {
     healthPort: health.port,
     ready,
-    stop() {
-      stopping ??= (async () => {
-        await Promise.all(consumers.map((consumer) => consumer.stop()));
-        await health.stop();
-        ownWallet?.close();
-        deps.logger.info('wallet dispatcher stopped');
-      })();
-      return stopping;
-    },
+    stop: () => stops.stop(),
   };
 }

@@ -8,7 +8,7 @@ import { eventually } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { BusHeaders, type Message } from '@reelstream/ports';
-import { GotOperatorWallet } from '../src/index.js';
+import { GotOperatorWallet } from '@reelstream/wallet-adapters';
 import { betRequest, startRig, type Rig } from './rig.js';
 
 let rig: Rig;

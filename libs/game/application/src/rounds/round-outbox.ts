@@ -23,6 +23,7 @@ import {
   type MessageBus,
   type Position,
   type RecordedEvent,
+  traceHeadersOf,
 } from '@reelstream/ports';
 import type { GameLog } from '../ports.js';
 import { heldCheckpoints } from './held-checkpoints.js';
@@ -97,9 +98,11 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
       // The dispatcher checks the win against this event before it sends it (issue 10).
       source: { stream: recorded.streamId, revision: recorded.revision, eventId: recorded.eventId },
     });
-    const headers: Record<string, string> = { [Headers.messageType]: 'win', [Headers.operatorId]: started.operatorId };
-    if (typeof recorded.metadata.traceparent === 'string') headers[Headers.traceparent] = recorded.metadata.traceparent;
-    if (typeof recorded.metadata.tracestate === 'string') headers[Headers.tracestate] = recorded.metadata.tracestate;
+    const headers: Record<string, string> = {
+      [Headers.messageType]: 'win',
+      [Headers.operatorId]: started.operatorId,
+      ...traceHeadersOf(recorded.metadata),
+    };
     await bus.publish(Topics.walletRequests, { key: playerKey(win), value: win, headers });
   };
 

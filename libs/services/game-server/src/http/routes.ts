@@ -19,7 +19,7 @@ import { roundView } from '../rounds/round-view.js';
 import { sessionView } from '../sessions/session-view.js';
 import { launchErrorPage } from './launch-error-page.js';
 import { apiErrorOf } from './refusals.js';
-import { ApiError } from '@reelstream/http';
+import { ApiError, healthEndpoints } from '@reelstream/http';
 import { requestIdOf } from './request-id.js';
 import { setContentSecurityPolicy } from './security-headers.js';
 
@@ -39,16 +39,17 @@ export interface RouteDeps {
 }
 
 export function healthRoutes(app: Express, deps: Pick<RouteDeps, 'store' | 'ready'>): void {
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', async (_req, res) => {
-    if (!deps.ready()) return void res.status(503).json({ status: 'not_ready' });
-    try {
-      await deps.store.streamRevision('gameServerReadinessProbe-0');
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'unavailable', reason: 'the event store does not answer' });
-    }
-  });
+  app.use(
+    healthEndpoints(async () => {
+      if (!deps.ready()) return { ready: false, status: 'draining' };
+      try {
+        await deps.store.streamRevision('gameServerReadinessProbe-0');
+        return { ready: true };
+      } catch {
+        return { ready: false, status: 'unavailable', detail: { reason: 'the event store does not answer' } };
+      }
+    }),
+  );
 }
 
 export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'operators'>): void {

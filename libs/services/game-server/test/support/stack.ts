@@ -20,12 +20,14 @@ import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { systemClock, type Consumer, type EventStore, type EventToAppend } from '@reelstream/ports';
-import { catalogLookup, readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
 import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/service-wallet-dispatcher';
-import { loadCatalogFile as loadGatewayCatalog, startGateway, type RunningGateway } from '@reelstream/service-gateway';
+import { startGateway, type RunningGateway } from '@reelstream/service-gateway';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { createLogger, type Logger } from '@reelstream/telemetry';
-import { loadCatalogFile, startGameServer, type GameServer, type GameServerConfig } from '../../src/index.js';
+import { startGameServer, type GameServer, type GameServerConfig } from '../../src/index.js';
 import { call, type JsonResponse } from './http.js';
 import { ShiftedClock } from './shifted-clock.js';
 
@@ -187,7 +189,7 @@ export class Stack {
         bus: await this.bus('gateway'),
         store,
         operators: directory,
-        catalog: loadGatewayCatalog(),
+        catalog: loadCatalogFile(),
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(4),
         logger,

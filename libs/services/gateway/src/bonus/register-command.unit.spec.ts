@@ -7,7 +7,7 @@ import {
   type OperatorConfigInput,
 } from '@reelstream/contracts';
 import { CatalogView } from '../catalog/catalog-view.js';
-import { loadCatalogFile } from '@reelstream/config';
+import { loadCatalogFile } from '@reelstream/game-adapters';
 import { ApiError } from '@reelstream/http';
 import { toRegisterCommandData } from './register-command.js';
 

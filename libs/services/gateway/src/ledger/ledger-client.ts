@@ -6,7 +6,7 @@
  */
 import { BonusLedgerClient, LedgerTimeoutError, type BonusRequestData } from '@reelstream/bonus-client';
 import type { BonusRequestType, BonusResult } from '@reelstream/contracts';
-import { ApiError } from '@reelstream/http';
+import { ApiError, ledgerTimeoutAsApiError } from '@reelstream/http';
 import type { Clock, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 
@@ -44,16 +44,8 @@ export class LedgerClient {
           type: call.type,
           timeoutMs: this.deps.timeoutMs,
         });
-        throw new ApiError(
-          'SERVICE_UNAVAILABLE',
-          'The bonus service did not answer in time; retry later (a retried registration with the same platformId is safe).',
-          undefined,
-          {
-            'Retry-After': String(Math.max(1, Math.ceil(this.deps.timeoutMs / 1000))),
-          },
-        );
       }
-      throw error;
+      throw ledgerTimeoutAsApiError(error, 'retry later (a retried registration with the same platformId is safe).');
     }
     if (reply.ok) return reply.result;
     throw new ApiError(reply.error.code, reply.error.message, reply.error.details);

@@ -1,3 +1,4 @@
+import { healthEndpoints } from '@reelstream/http';
 import type { EventStore } from '@reelstream/ports';
 import type { Express } from 'express';
 
@@ -17,24 +18,22 @@ const PROBE_STREAM = 'gatewayReadinessProbe-0';
  * load balancer, it is answered per request with 503 and Retry-After instead.
  */
 export function healthRoutes(app: Express, store: EventStore, readiness: Readiness): void {
-  app.get('/healthz', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    if (!readiness.accepting()) {
-      res.status(503).json({ status: 'draining' });
-      return;
-    }
-    const unhealthy = readiness.unhealthyConsumers?.() ?? [];
-    if (unhealthy.length > 0) {
-      res.status(503).json({ status: 'unavailable', reason: 'consumers not taking messages', consumers: unhealthy });
-      return;
-    }
-    try {
-      await store.streamRevision(PROBE_STREAM);
-      res.status(200).json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'unavailable', reason: 'the event store does not answer' });
-    }
-  });
+  app.use(
+    healthEndpoints(async () => {
+      if (!readiness.accepting()) return { ready: false, status: 'draining' };
+      const unhealthy = readiness.unhealthyConsumers?.() ?? [];
+      if (unhealthy.length > 0)
+        return {
+          ready: false,
+          status: 'unavailable',
+          detail: { reason: 'consumers not taking messages', consumers: unhealthy },
+        };
+      try {
+        await store.streamRevision(PROBE_STREAM);
+        return { ready: true };
+      } catch {
+        return { ready: false, status: 'unavailable', detail: { reason: 'the event store does not answer' } };
+      }
+    }),
+  );
 }

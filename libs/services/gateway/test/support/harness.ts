@@ -13,7 +13,8 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { ManualClock, type EventStore, type MessageBus } from '@reelstream/ports';
 import { createLogger, type Logger } from '@reelstream/telemetry';
-import { loadCatalogFile, startGateway, type GatewayConfig, type RunningGateway } from '../../src/index.js';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { startGateway, type GatewayConfig, type RunningGateway } from '../../src/index.js';
 import { HttpClient } from './http-client.js';
 import { testOperators } from './operators.js';
 

@@ -9,8 +9,9 @@ import type { BonusReply, BonusRequestType } from '@reelstream/contracts';
 import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import type { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { catalogLookup, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
-import { loadCatalogFile } from '../../src/index.js';
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
 import { startHarness, type Harness, type HarnessOptions } from './harness.js';
 
 export interface Stack extends Harness {

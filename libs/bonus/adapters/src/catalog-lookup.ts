@@ -1,6 +1,5 @@
 /** The game catalog as the ledger needs it (D4, issue 10): does a provider exist, a game's provider, free-spin support, bet levels in a currency. */
 import type { CatalogLookup } from '@reelstream/bonus-application';
-import { DEFAULT_CATALOG_FILE, loadCatalogFile as readCatalogFile } from '@reelstream/config';
 import { offeredBetLevelsMinor, findGame, findProvider, type Catalog } from '@reelstream/game-domain';
 
 export function catalogLookup(catalog: Catalog): CatalogLookup {
@@ -18,9 +17,4 @@ export function catalogLookup(catalog: Catalog): CatalogLookup {
       );
     },
   };
-}
-
-/** Reads and checks the catalog file (the shared loader names the file and every problem) as the ledger's lookup. */
-export function loadCatalogFile(path: string = DEFAULT_CATALOG_FILE): CatalogLookup {
-  return catalogLookup(readCatalogFile(path));
 }

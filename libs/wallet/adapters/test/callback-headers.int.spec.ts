@@ -8,10 +8,24 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseOperatorsConfig, type OperatorConfig } from '@reelstream/contracts';
+import { parseOperatorsConfig, type OperatorConfig, type WalletWinRequest } from '@reelstream/contracts';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { GotOperatorWallet } from '../src/index.js';
-import { unsourcedWin } from './rig.js';
+
+const win = (playerId: string): WalletWinRequest => ({
+  command: 'win',
+  transactionId: 7_001,
+  operatorId: 'rig',
+  playerId,
+  roundId: 7_002,
+  providerId: 1,
+  gameId: 10,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: new Date().toISOString(),
+  amountMinor: 500,
+  isRoundFinished: true,
+});
 
 const SECRET = 'headers-test-secret-0123456789';
 const received: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
@@ -54,7 +68,7 @@ describe('X-Request-Timestamp and the signature of each attempt', () => {
     async (scheme) => {
       let nowMs = Date.parse('2026-05-01T10:00:00.400Z');
       const wallet = new GotOperatorWallet({ nowMs: () => nowMs });
-      const callback = callbackFor(unsourcedWin('headers_player'));
+      const callback = callbackFor(win('headers_player'));
       received.length = 0;
       try {
         expect(await wallet.call(operatorWith(scheme), callback, 3_000)).toEqual({

@@ -3,9 +3,8 @@ import { CatalogError } from '@reelstream/game-domain';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as z from 'zod';
-import { catalogFile, DEFAULT_CATALOG_FILE, loadCatalogFile } from './catalog-file.js';
-import { parseEnv } from './env.js';
+import { DEFAULT_CATALOG_FILE } from '@reelstream/config';
+import { loadCatalogFile } from './catalog-file.js';
 
 describe('loadCatalogFile', () => {
   it("reads the repository's config/catalog.json from any working directory", () => {
@@ -23,16 +22,5 @@ describe('loadCatalogFile', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('CATALOG_FILE', () => {
-  const env = z.object({ CATALOG_FILE: catalogFile() });
-
-  it("is the repository's catalog unless set", () => {
-    expect(parseEnv(env, {}).CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
-    expect(parseEnv(env, { CATALOG_FILE: '/etc/reelstream/catalog.json' }).CATALOG_FILE).toBe(
-      '/etc/reelstream/catalog.json',
-    );
   });
 });

@@ -80,3 +80,8 @@ export function openSandboxDatabase(path: string, options: SandboxDatabaseOption
   db.exec(SCHEMA);
   return db;
 }
+
+/** Throws when the file cannot be read (the sandbox's readiness). */
+export function checkSandboxDatabase(db: SandboxDatabase): void {
+  db.prepare('SELECT 1').get();
+}
