@@ -25,13 +25,14 @@ export class WalletDeliveryFold {
     const { event, streamId } = entry;
     const request = index.transactions.get(streamId);
     const operatorId = request?.operatorId ?? entry.operatorId ?? '';
-    const commandOf = (command: string | undefined) => command ?? request?.command ?? 'unknown';
+    // No closure here: this runs for every wallet event, and a closure per call shows in profiles.
+    const ownCommand = request?.command ?? 'unknown';
     switch (event.type) {
       case 'WalletRequested':
         this.tally(operatorId, event.data.command).row.callbacks += 1;
         return;
       case 'WalletAttempted': {
-        const command = commandOf(event.data.command);
+        const command = event.data.command ?? ownCommand;
         const { row } = this.tally(operatorId, command);
         row.attempts += 1;
         if (event.data.attempt > 1) row.retries += 1;
@@ -39,12 +40,12 @@ export class WalletDeliveryFold {
         return;
       }
       case 'WalletSucceeded':
-        return this.answered(operatorId, streamId, commandOf(event.data.command), 'OK', event.data.at, false);
+        return this.answered(operatorId, streamId, event.data.command ?? ownCommand, 'OK', event.data.at, false);
       case 'CancelSucceeded':
         return this.answered(operatorId, streamId, 'cancel', 'OK', event.data.at, false);
       case 'WalletFailed': {
         const { statusCode, final, at } = event.data;
-        return this.answered(operatorId, streamId, commandOf(event.data.command), statusCode ?? 'error', at, final);
+        return this.answered(operatorId, streamId, event.data.command ?? ownCommand, statusCode ?? 'error', at, final);
       }
       case 'CancelRequested': {
         this.tally(operatorId, 'cancel').row.callbacks += 1;

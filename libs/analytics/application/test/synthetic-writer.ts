@@ -1,0 +1,93 @@
+/** The synthetic log's writer: seeded randomness, ids, appends checked against the contracts, the agent oracle. */
+import { randomUUID } from 'node:crypto';
+import { eventToAppend, wallClockAt, type DomainEvent } from '@reelstream/contracts';
+import type { EventStore } from '@reelstream/ports';
+import type { ExpectedAgentTotals, SyntheticOperator } from './synthetic-log.js';
+
+export const BET = 100;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Writer {
+  events = 0;
+  private nextId = 1_000;
+  readonly agent = new Map<string, ExpectedAgentTotals>();
+  streamerPaidRounds = 0;
+  readonly tokens: string[] = [];
+
+  constructor(
+    readonly store: EventStore,
+    readonly random: () => number,
+  ) {}
+
+  id(): number {
+    return this.nextId++;
+  }
+
+  async append(streamId: string, operatorId: string, events: readonly DomainEvent[], at: string): Promise<void> {
+    const context = { correlationId: randomUUID(), causationId: randomUUID(), operatorId, occurredAt: at };
+    await this.store.append(
+      streamId,
+      events.map((event) => eventToAppend(event, context)),
+      { expectedRevision: 'any' },
+    );
+    this.events += events.length;
+  }
+
+  count(operator: SyntheticOperator, at: string, player: string, change: Partial<ExpectedAgentTotals>): void {
+    const clock = wallClockAt(Date.parse(at), operator.timeZone);
+    const key = `${operator.id}|${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}|${operator.currency}`;
+    let totals = this.agent.get(key);
+    if (!totals) {
+      totals = { betsMinor: 0, winsMinor: 0, freeSpinWinsMinor: 0, bonusCostMinor: 0, players: new Set() };
+      this.agent.set(key, totals);
+    }
+    totals.betsMinor += change.betsMinor ?? 0;
+    totals.winsMinor += change.winsMinor ?? 0;
+    totals.freeSpinWinsMinor += change.freeSpinWinsMinor ?? 0;
+    totals.bonusCostMinor += change.bonusCostMinor ?? 0;
+    if ((change.betsMinor ?? 0) !== 0 || (change.winsMinor ?? 0) !== 0) totals.players.add(player);
+  }
+}
+
+export interface SessionContext {
+  writer: Writer;
+  operator: SyntheticOperator;
+  playerId: string;
+  token: string;
+  streamer: boolean;
+  clockMs: number;
+}
+
+export const tick = (session: SessionContext, ms = 150) => new Date((session.clockMs += ms)).toISOString();
+
+export function requestBase(
+  session: SessionContext,
+  transactionId: number,
+  roundId: number,
+  bonusId: number,
+  at: string,
+) {
+  const { operator, playerId } = session;
+  return {
+    transactionId,
+    operatorId: operator.id,
+    playerId,
+    roundId,
+    providerId: 1,
+    gameId: 101,
+    currency: operator.currency,
+    bonusId,
+    requestedAt: at,
+  };
+}
