@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { DEMO_OPERATOR } from '@reelstream/config';
 import { READ_MODEL_CHECKPOINT } from '@reelstream/bonus-adapters';
@@ -20,6 +20,10 @@ import { platformFlows } from './flows.js';
 import { AppProcess } from './support/app-process.js';
 import { call, PlayerClient } from './support/clients.js';
 import { fourProcesses, oneProcess, oneProcessEsdbPositions, type RunningPlatform } from './support/topologies.js';
+
+// The project's testTimeout is a global option that jest ignores in a multi-project run (npm test):
+// the crash tests restart real processes and need more than the root's 30 s on busy cores.
+jest.setTimeout(90_000);
 
 const run = promisify(execFile);
 
