@@ -12,3 +12,4 @@ export { decide, bonusDecider } from './decide.js';
 export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from '@reelstream/contracts';
 export * from './refuse-registration.js';
 export * from './registration-guard.js';
+export * from './free-spin-win.js';

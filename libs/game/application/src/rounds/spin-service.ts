@@ -11,6 +11,7 @@ import {
   isGameRefusal,
   profileForSession,
   spinKindOf,
+  stakeRequestOf,
   type GameModel,
   type GameRefusal,
   type GameSession,
@@ -25,7 +26,7 @@ import type { SpinLocks } from '../sessions/spin-locks.js';
 import { playDemoRound } from './demo-rounds.js';
 import { playFreeSpin } from './free-rounds.js';
 import { outcomeView } from './outcome-view.js';
-import { beginPaidRound, completePaidRound, stakeRequestOf } from './paid-rounds.js';
+import { beginPaidRound, completePaidRound } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
 
 export interface SpinServiceDeps {
