@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createSeededRng, playRound, storedRecord, type SlotOutcome } from '@reelstream/game-domain';
+import { createSeededRng, playRound, type SlotOutcome } from '@reelstream/game-domain';
 import { outcomeView } from './outcome-view.js';
 
 describe('the outcome as the page shows it', () => {
