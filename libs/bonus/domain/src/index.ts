@@ -13,3 +13,4 @@ export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from '@reelstream/contracts';
 export * from './refuse-registration.js';
 export * from './registration-guard.js';
 export * from './free-spin-win.js';
+export * from './request-hash.js';

@@ -34,3 +34,4 @@ export * from './round/round-decider.js';
 export * from './round/spin-rules.js';
 export * from './round/wallet-requests.js';
 export * from './session/session-decider.js';
+export * from './session/round-access.js';
