@@ -14,5 +14,6 @@ export * from './next-step.js';
 export * from './policy.js';
 export * from './same-request.js';
 export * from './signed-content.js';
+export * from './win-source.js';
 export * from './state.js';
 export * from './unreadable-record.js';
