@@ -11,11 +11,10 @@ import {
   parseStreamId,
   playerKey,
   Topics,
-  walletWinRequest,
   type BonusCallRegistered,
-  type FreeSpinSettled,
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
+import { freeSpinWinRequest, type WinRegistration } from '@reelstream/bonus-domain';
 import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
 import {
   type CheckpointStore,
@@ -38,7 +37,7 @@ export interface BonusRelayOptions {
   retryDelayMs?: number;
 }
 
-type Registration = Pick<BonusCallRegistered['data'], 'providerId' | 'currency'>;
+type Registration = WinRegistration;
 
 /** Registrations looked up for wins, by stream and issueId: one stream read per bonus call, not per spin. */
 class RegistrationCache {
@@ -70,30 +69,6 @@ class RegistrationCache {
   }
 }
 
-function winRequest(
-  recorded: RecordedEvent,
-  settled: FreeSpinSettled['data'],
-  owner: { operatorId: string; playerId: string },
-  registration: Registration,
-) {
-  return walletWinRequest.parse({
-    command: 'win',
-    transactionId: settled.transactionId,
-    operatorId: owner.operatorId,
-    playerId: owner.playerId,
-    roundId: settled.roundId,
-    providerId: registration.providerId,
-    gameId: settled.gameId,
-    currency: registration.currency,
-    bonusId: settled.issueId,
-    requestedAt: settled.settledAt,
-    amountMinor: settled.winMinor,
-    isRoundFinished: true,
-    // The dispatcher checks the win against this event before it sends it (issue 10).
-    source: { stream: recorded.streamId, revision: recorded.revision, eventId: recorded.eventId },
-  });
-}
-
 export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   const { store, bus } = options;
   const registrations = new RegistrationCache(store);
@@ -112,11 +87,16 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     if (event.type === 'BonusCallRegistered') registrations.remember(event.data);
     let win: OutgoingMessage | undefined;
     if (event.type === 'FreeSpinSettled') {
-      const request = winRequest(
-        recorded,
+      // The dispatcher checks the win against this event before it sends it (issue 10).
+      const request = freeSpinWinRequest(
         event.data,
         owner,
         await registrations.of(recorded.streamId, event.data.issueId),
+        {
+          stream: recorded.streamId,
+          revision: recorded.revision,
+          eventId: recorded.eventId,
+        },
       );
       win = { key: playerKey(request), value: request, headers: { ...headers, [Headers.messageType]: 'win' } };
     }

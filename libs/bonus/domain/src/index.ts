@@ -1,6 +1,7 @@
 /**
- * @reelstream/bonus-domain: the rules of bonus calls (spec §1, §3, §4.1–4.2, §8; DESIGN D3, D4,
- * D12, D14, D20) as a pure decider over the player's bonus account. No I/O, no clock.
+ * @reelstream/bonus-domain: the rules of bonus calls (spec §1, §3, §4.1–4.2, §8; DESIGN D3–D6,
+ * D10, D14, D17, D20) as pure deciders over the player's bonus account and the platformId guard.
+ * No I/O, no clock.
  */
 export * from './commands.js';
 export * from './errors.js';
@@ -12,3 +13,5 @@ export { decide, bonusDecider } from './decide.js';
 export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from '@reelstream/contracts';
 export * from './refuse-registration.js';
 export * from './registration-guard.js';
+export * from './free-spin-win.js';
+export * from './request-hash.js';

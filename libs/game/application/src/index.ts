@@ -8,7 +8,6 @@ export { GameRefusedError, isRefused } from './refused.js';
 export { GameTable, type TableGame } from './game-table.js';
 export { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
 export { RoundStreams, RoundConflictError, type RoundHistory, type FinishedRound } from './rounds/round-streams.js';
-export { stakeRequestOf } from './rounds/paid-rounds.js';
 export { resolveRound, type Resolution } from './rounds/round-resolver.js';
 export {
   ROUND_OUTBOX_CHECKPOINT,

@@ -4,16 +4,10 @@
  * in @reelstream/game-adapters; the clock, ids and event store are the platform's ports, the RNG
  * is the game domain's.
  */
-import type {
-  BonusReply,
-  BonusRequestMessage,
-  BonusRequestType,
-  WalletBetRequest,
-  WalletBetwinRequest,
-  WalletReply,
-} from '@reelstream/contracts';
+import type { BonusReply, BonusRequestMessage, BonusRequestType, WalletReply } from '@reelstream/contracts';
+import type { StakeRequest } from '@reelstream/game-domain';
 
-export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
+export type { StakeRequest };
 
 export interface WalletPort {
   /** The dispatcher's answer to a bet or betwin; a request sent again with its transactionId gets the same answer. */

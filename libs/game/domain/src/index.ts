@@ -32,4 +32,6 @@ export * from './refusal.js';
 export * from './round/stored-record.js';
 export * from './round/round-decider.js';
 export * from './round/spin-rules.js';
+export * from './round/wallet-requests.js';
 export * from './session/session-decider.js';
+export * from './session/round-access.js';

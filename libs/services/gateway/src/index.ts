@@ -28,7 +28,6 @@ export {
 } from './openapi/openapi-document.js';
 export { TokenBucketLimiter, type RateDecision } from './http/rate-limit.js';
 export { ApiError } from '@reelstream/http';
-export { registrationRequestHash } from './bonus/request-hash.js';
 // Shared (@reelstream/contracts); re-exported under the name importers know.
 export { canonicalJson } from '@reelstream/contracts';
 export { newSessionToken } from './launch/start-session.js';

@@ -1,9 +1,8 @@
 /**
- * The check a win passes before it is sent (issue 10): the bus alone cannot move money. A win
- * names the stored event it comes from — a paid round's `RoundSettled` or a free spin's
- * `FreeSpinSettled` — and that event must say the same transactionId, player, operator, amount,
- * currency, bonusId, round and game. The source is named by stream and revision, so the check
- * reads that one event (and the round's start or the bonus call's registration), never a scan.
+ * The check a win passes before it is sent (issue 10): a win names the stored event it comes
+ * from, by stream and revision, so this reads that one event (and the round's start or the bonus
+ * call's registration), never a scan; whether they match is wallet-domain's rule
+ * (`checkPaidRoundWin`, `checkFreeSpinWin`).
  */
 import {
   parseStoredEvent,
@@ -13,9 +12,14 @@ import {
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import type { EventStore, RecordedEvent } from '@reelstream/ports';
-import type { WinRefusalReason } from '@reelstream/wallet-domain';
+import {
+  checkFreeSpinWin,
+  checkPaidRoundWin,
+  refusedWin as refused,
+  type WinSourceCheck,
+} from '@reelstream/wallet-domain';
 
-export type WinSourceCheck = { ok: true } | { ok: false; reason: WinRefusalReason; detail: string };
+export type { WinSourceCheck };
 
 type Registration = Pick<BonusCallRegistered['data'], 'currency' | 'providerId'>;
 
@@ -54,19 +58,7 @@ export class WinSourceChecker {
       const started = first ? parsed(first) : undefined;
       if (started?.type !== 'RoundStarted')
         return refused('source_not_found', `${source.stream} does not start with RoundStarted`);
-      const round = started.data;
-      return compare(win, [
-        ['transactionId', event.data.winTransactionId, win.transactionId],
-        ['roundId', event.data.roundId, win.roundId],
-        ['amountMinor', event.data.winMinor, win.amountMinor],
-        ['operatorId', round.operatorId, win.operatorId],
-        ['playerId', round.playerId, win.playerId],
-        ['currency', round.currency, win.currency],
-        ['bonusId', round.bonusId, win.bonusId],
-        ['gameId', round.gameId, win.gameId],
-        ['providerId', round.providerId, win.providerId],
-        ['kind', round.kind, 'paid'],
-      ]);
+      return checkPaidRoundWin(win, event.data, started.data);
     }
     if (event?.type !== 'FreeSpinSettled')
       return refused(
@@ -77,17 +69,7 @@ export class WinSourceChecker {
     const registration = await this.registrationOf(source.stream, spin.issueId, source.revision);
     if (!registration)
       return refused('source_not_found', `${source.stream} has no registration of bonus call ${spin.issueId}`);
-    return compare(win, [
-      ['transactionId', spin.transactionId, win.transactionId],
-      ['operatorId', owner.operatorId, win.operatorId],
-      ['playerId', owner.playerId, win.playerId],
-      ['roundId', spin.roundId, win.roundId],
-      ['amountMinor', spin.winMinor, win.amountMinor],
-      ['bonusId', spin.issueId, win.bonusId],
-      ['gameId', spin.gameId, win.gameId],
-      ['currency', registration.currency, win.currency],
-      ['providerId', registration.providerId, win.providerId],
-    ]);
+    return checkFreeSpinWin(win, owner, spin, registration);
   }
 
   /** The bonus call's registration, which precedes its spins in the stream: read backwards from the spin. */
@@ -119,19 +101,4 @@ function parsed(recorded: RecordedEvent): DomainEvent | undefined {
   } catch {
     return undefined;
   }
-}
-
-function refused(reason: WinRefusalReason, detail: string): WinSourceCheck {
-  return { ok: false, reason, detail };
-}
-
-function compare(win: WalletWinRequest, fields: readonly (readonly [string, unknown, unknown])[]): WinSourceCheck {
-  const differ = fields
-    .filter(([, expected, actual]) => expected !== actual)
-    .map(([name, expected, actual]) => `${name} ${String(actual)} (source: ${String(expected)})`);
-  if (differ.length === 0) return { ok: true };
-  return refused(
-    'source_mismatch',
-    `win ${win.transactionId} differs from ${win.source?.stream}@${win.source?.revision}: ${differ.join(', ')}`,
-  );
 }

@@ -19,7 +19,6 @@ import {
   type Profile,
   type RoundOutcome,
 } from '@reelstream/game-domain';
-import type { StakeRequest } from '../ports.js';
 import type { RoundDeps } from './round-deps.js';
 import type { RoundHistory, RoundStartedData } from './round-streams.js';
 
@@ -75,34 +74,6 @@ export async function beginPaidRound(
     ...(model.kind === 'instant' ? preplayed : { isBonusBusy: input.isBonusBusy }),
   };
   return deps.rounds.start(started, correlationId);
-}
-
-/** Whose money and which round, as every wallet request of a paid round names them (bonusId 0: not a bonus). */
-export function paidRoundParties(started: RoundStartedData) {
-  return {
-    operatorId: started.operatorId,
-    playerId: started.playerId,
-    roundId: started.roundId,
-    providerId: started.providerId,
-    gameId: started.gameId,
-    currency: started.currency,
-    bonusId: 0,
-  };
-}
-
-/** The wallet request of a started paid round, rebuilt from the event alone: the same bytes every time it is sent. */
-export function stakeRequestOf(started: RoundStartedData): StakeRequest {
-  if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
-  const common = { transactionId: started.transactionId, ...paidRoundParties(started), requestedAt: started.startedAt };
-  if (started.outcome !== undefined) {
-    return {
-      command: 'betwin',
-      ...common,
-      betMinor: started.betMinor,
-      winMinor: replayStored(started.outcome).winMinor,
-    };
-  }
-  return { command: 'bet', ...common, amountMinor: started.betMinor, isBonusBusy: started.isBonusBusy ?? false };
 }
 
 /** Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with. */

@@ -6,15 +6,7 @@
  * stays open too long to the resolver. The checkpoint is held before the earliest open round, so
  * a restart sees those rounds again.
  */
-import {
-  Headers,
-  parseStoredEvent,
-  playerKey,
-  streamPrefix,
-  Topics,
-  walletWinRequest,
-  type RoundSettled,
-} from '@reelstream/contracts';
+import { Headers, parseStoredEvent, playerKey, streamPrefix, Topics, type RoundSettled } from '@reelstream/contracts';
 import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
 import {
   type CheckpointStore,
@@ -25,9 +17,9 @@ import {
   type RecordedEvent,
   traceHeadersOf,
 } from '@reelstream/ports';
+import { paidRoundWinRequest } from '@reelstream/game-domain';
 import type { GameLog } from '../ports.js';
 import { heldCheckpoints } from './held-checkpoints.js';
-import { paidRoundParties } from './paid-rounds.js';
 import type { RoundStartedData, RoundStreams } from './round-streams.js';
 
 export const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
@@ -88,16 +80,13 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
     if (settled.winTransactionId === undefined) return;
     const started = open.get(settled.roundId)?.started ?? (await options.rounds.load(settled.roundId))?.started;
     if (!started) throw new Error(`round ${settled.roundId} is settled but has no RoundStarted`);
-    const win = walletWinRequest.parse({
-      command: 'win',
-      transactionId: settled.winTransactionId,
-      ...paidRoundParties(started),
-      requestedAt: settled.settledAt,
-      amountMinor: settled.winMinor,
-      isRoundFinished: true,
-      // The dispatcher checks the win against this event before it sends it (issue 10).
-      source: { stream: recorded.streamId, revision: recorded.revision, eventId: recorded.eventId },
+    // The dispatcher checks the win against this event before it sends it (issue 10).
+    const win = paidRoundWinRequest(started, settled, {
+      stream: recorded.streamId,
+      revision: recorded.revision,
+      eventId: recorded.eventId,
     });
+    if (!win) return;
     const headers: Record<string, string> = {
       [Headers.messageType]: 'win',
       [Headers.operatorId]: started.operatorId,

@@ -6,9 +6,10 @@
  * settles it with the outcome already in its stream. Until an answer comes the round stays open
  * and the next sweep tries again.
  */
+import { stakeRequestOf } from '@reelstream/game-domain';
 import { isRefused } from '../refused.js';
 import { finishFreeRound } from './free-rounds.js';
-import { completePaidRound, modelOf, stakeRequestOf } from './paid-rounds.js';
+import { completePaidRound, modelOf } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
 import type { RoundStartedData } from './round-streams.js';
 

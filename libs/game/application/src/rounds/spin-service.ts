@@ -11,6 +11,8 @@ import {
   isGameRefusal,
   profileForSession,
   spinKindOf,
+  spinnerRefusal,
+  stakeRequestOf,
   type GameModel,
   type GameRefusal,
   type GameSession,
@@ -25,7 +27,7 @@ import type { SpinLocks } from '../sessions/spin-locks.js';
 import { playDemoRound } from './demo-rounds.js';
 import { playFreeSpin } from './free-rounds.js';
 import { outcomeView } from './outcome-view.js';
-import { beginPaidRound, completePaidRound, stakeRequestOf } from './paid-rounds.js';
+import { beginPaidRound, completePaidRound } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
 
 export interface SpinServiceDeps {
@@ -46,9 +48,8 @@ export class SpinService {
 
   async spin(token: string, request: SpinRequest, correlationId: string): Promise<SpinResult> {
     const session = accepted(await this.deps.sessions.playable(token));
-    if (request.playerId !== undefined && request.playerId !== session.playerId) {
-      refuse('FORBIDDEN', 'This game session belongs to another player.');
-    }
+    const notTheirs = spinnerRefusal(session, request.playerId);
+    if (notTheirs) throw new GameRefusedError(notTheirs);
     const game = this.gameOf(session);
     return this.deps.locks.withLock(token, async () =>
       session.demo ? this.demoSpin(session, game, request) : this.realSpin(session, game, request, correlationId),

@@ -1,7 +1,7 @@
 /** `GET /api/sessions/{token}/rounds/{roundId}`: a round of the session's player, replayed from its record. */
 import type { PlayerRound } from '@reelstream/contracts';
 import { outcomeView, type RoundStreams, type SessionRepository } from '@reelstream/game-application';
-import { replayStored } from '@reelstream/game-domain';
+import { replayStored, roundVisibleTo } from '@reelstream/game-domain';
 import { ApiError } from '@reelstream/http';
 import { formatAmount } from '@reelstream/money';
 
@@ -14,9 +14,7 @@ export async function roundView(
   const session = await sessions.find(token);
   if (!session) throw new ApiError('SESSION_NOT_FOUND');
   const history = await rounds.load(roundId);
-  // Another player's round is a round this token cannot see: the same answer as no round at all.
-  if (!history || history.started.operatorId !== session.operatorId || history.started.playerId !== session.playerId)
-    throw new ApiError('ROUND_NOT_FOUND');
+  if (!history || !roundVisibleTo(history.started, session)) throw new ApiError('ROUND_NOT_FOUND');
   const { started, end } = history;
   const money = (minor: number) => formatAmount(minor, started.currency);
   const settled = end?.type === 'RoundSettled' ? end.data : undefined;

@@ -14,6 +14,7 @@ import {
 import {
   currencyRefusal,
   refuseRegistration,
+  registrationRequestHash,
   type CatalogFacts,
   type RegistrationRequest,
 } from '@reelstream/bonus-domain';
@@ -22,7 +23,6 @@ import { tryParseAmount } from '@reelstream/money';
 import type * as z from 'zod';
 import type { CatalogView } from '../catalog/catalog-view.js';
 import { ApiError } from '@reelstream/http';
-import { registrationRequestHash } from './request-hash.js';
 
 export type RegisterBonusCallData = z.input<typeof registerBonusCallData>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { freeSpinMetaData, registerBonusCallRequest } from '@reelstream/contracts';
-import { registrationRequestHash } from './request-hash.js';
+import { registrationRequestHash } from '../src/index.js';
 
 const body = {
   platformId: 'p-1',
@@ -80,5 +80,9 @@ describe('registrationRequestHash (D17)', () => {
 
   it('is 64 lowercase hex characters', () => {
     expect(hashOf(body)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is the digest the gateway stored before it moved here (node:crypto), so stored reservations still match', () => {
+    expect(hashOf(body)).toBe('80a5798dcd7d3d5229dbab47ec8be870ca1943506660bc005f61dfcd441e9bbe');
   });
 });
