@@ -93,9 +93,7 @@ export class EventReader {
           : this.inCategory[direction].all({ from, limit, prefix, category });
       for (const row of found) rows.set(row[0], row);
     }
-    const ordered = [...rows.values()].sort(
-      direction === 'forwards' ? (a, b) => a[0] - b[0] : (a, b) => b[0] - a[0],
-    );
+    const ordered = [...rows.values()].sort(direction === 'forwards' ? (a, b) => a[0] - b[0] : (a, b) => b[0] - a[0]);
     return (limit < 0 ? ordered : ordered.slice(0, limit)).map(toRecordedEvent);
   }
 }
