@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { playerBonusStream, sessionStream } from '@reelstream/contracts';
 import { AnalyticsFold, REPORT_NAMES } from '@reelstream/analytics-domain';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { replay, ReplayProjections, UnreadableEventError } from '../src/index.js';
+import { DEFAULT_PAGE_SIZE, replay, ReplayProjections, UnreadableEventError } from '../src/index.js';
 import { writeSyntheticLog } from './synthetic-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reelstream-replay-'));
@@ -121,7 +121,7 @@ describe('replay over the SQLite event store', () => {
     const whole = await reportsOf({});
     const paged = await reportsOf({ pageSize: 7 });
     const strict = await reportsOf({ pageSize: 7, validation: 'strict' });
-    expect(whole.pages).toBe(Math.floor(written.events / 1_000) + 1);
+    expect(whole.pages).toBe(Math.floor(written.events / DEFAULT_PAGE_SIZE) + 1);
     expect(paged.pages).toBe(Math.floor(written.events / 7) + 1);
     expect(paged.reports).toBe(whole.reports);
     expect(strict.reports).toBe(whole.reports);
