@@ -43,12 +43,23 @@ function categoryOf(streamId: string): StreamCategory | undefined {
  */
 export type Validation = 'trusted' | 'strict';
 
+const currentVersions = new Map<string, number | undefined>();
+
+/** The type's current schema version, undefined for a type the contracts do not know; a lookup per event, so cached. */
+function currentVersionOf(type: string): number | undefined {
+  let version = currentVersions.get(type);
+  if (version === undefined && !currentVersions.has(type)) {
+    version = isEventType(type) ? currentSchemaVersion(type) : undefined;
+    currentVersions.set(type, version);
+  }
+  return version;
+}
+
 function domainEventOf(recorded: RecordedEvent, validation: Validation): DomainEvent {
   const version = recorded.metadata.schemaVersion;
   if (
     validation === 'trusted' &&
-    isEventType(recorded.type) &&
-    (typeof version === 'number' ? version : 1) === currentSchemaVersion(recorded.type) &&
+    (typeof version === 'number' ? version : 1) === currentVersionOf(recorded.type) &&
     typeof recorded.data === 'object' &&
     recorded.data !== null
   )
@@ -60,17 +71,33 @@ function domainEventOf(recorded: RecordedEvent, validation: Validation): DomainE
   }
 }
 
+/** A LogEvent whose instant is parsed on first use: only time filters read it, and a full replay has none. */
+class ReadLogEvent implements LogEvent {
+  private epochMs: number | undefined;
+
+  constructor(
+    readonly position: string,
+    readonly streamId: string,
+    readonly category: StreamCategory | undefined,
+    readonly occurredAt: string,
+    readonly operatorId: string | undefined,
+    readonly event: DomainEvent,
+  ) {}
+
+  get occurredAtMs(): number {
+    return (this.epochMs ??= Date.parse(this.occurredAt));
+  }
+}
+
 export function toLogEvent(recorded: RecordedEvent, validation: Validation = 'trusted'): LogEvent {
   const event = domainEventOf(recorded, validation);
   const { occurredAt: stamped, operatorId } = recorded.metadata;
-  const occurredAt = typeof stamped === 'string' ? stamped : recorded.recordedAt;
-  return {
-    position: recorded.position,
-    streamId: recorded.streamId,
-    category: categoryOf(recorded.streamId),
-    occurredAt,
-    occurredAtMs: Date.parse(occurredAt),
-    operatorId: typeof operatorId === 'string' ? operatorId : undefined,
+  return new ReadLogEvent(
+    recorded.position,
+    recorded.streamId,
+    categoryOf(recorded.streamId),
+    typeof stamped === 'string' ? stamped : recorded.recordedAt,
+    typeof operatorId === 'string' ? operatorId : undefined,
     event,
-  };
+  );
 }

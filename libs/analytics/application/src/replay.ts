@@ -21,15 +21,21 @@ export interface ReplayOptions {
   readonly projections?: ReplayProjections;
   /** Default `trusted` (see Validation). */
   readonly validation?: Validation;
-  /** Events per `readAll` call. Default 5,000. */
+  /**
+   * Events per `readAll` call. Default 1,000: a page is garbage once folded, and pages of 5,000
+   * outlived the young generation's collections (a third more CPU in GC, measured by bench:replay).
+   */
   readonly pageSize?: number;
   /** Called after every page. */
   readonly onProgress?: (progress: ReplayProgress) => void;
 }
 
+/** Events per `readAll` call unless told (see ReplayOptions.pageSize). */
+export const DEFAULT_PAGE_SIZE = 1_000;
+
 export async function replay(options: ReplayOptions): Promise<ReplayProgress> {
   const { store, fold, projections } = options;
-  const pageSize = options.pageSize ?? 5_000;
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   let position: Position | undefined;
   let events = 0;
   for (;;) {

@@ -25,34 +25,36 @@ export class EventReader {
   private readonly maxPosition: Statement<[], number | null>;
 
   constructor(db: Database) {
+    // Rows as arrays (EventRow): see there why.
+    const prepare = <Params extends unknown[]>(sql: string) => db.prepare<Params, EventRow>(sql).raw(true);
     const prefixMatches = 'substr(stream_id, 1, length(@prefix)) = @prefix';
     this.stream = {
-      forwards: db.prepare(
+      forwards: prepare(
         `SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       ),
-      backwards: db.prepare(
+      backwards: prepare(
         `SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       ),
     };
     this.all = {
-      forwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`),
-      backwards: db.prepare(`SELECT ${eventColumns} FROM es_events WHERE position < ? ORDER BY position DESC LIMIT ?`),
+      forwards: prepare(`SELECT ${eventColumns} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`),
+      backwards: prepare(`SELECT ${eventColumns} FROM es_events WHERE position < ? ORDER BY position DESC LIMIT ?`),
     };
     this.inCategory = {
-      forwards: db.prepare(
+      forwards: prepare(
         `SELECT ${eventColumns} FROM es_events INDEXED BY es_events_by_category
          WHERE category = @category AND position > @from AND ${prefixMatches} ORDER BY position LIMIT @limit`,
       ),
-      backwards: db.prepare(
+      backwards: prepare(
         `SELECT ${eventColumns} FROM es_events INDEXED BY es_events_by_category
          WHERE category = @category AND position < @from AND ${prefixMatches} ORDER BY position DESC LIMIT @limit`,
       ),
     };
     this.byPrefix = {
-      forwards: db.prepare(
+      forwards: prepare(
         `SELECT ${eventColumns} FROM es_events WHERE position > @from AND ${prefixMatches} ORDER BY position LIMIT @limit`,
       ),
-      backwards: db.prepare(
+      backwards: prepare(
         `SELECT ${eventColumns} FROM es_events WHERE position < @from AND ${prefixMatches} ORDER BY position DESC LIMIT @limit`,
       ),
     };
@@ -89,11 +91,9 @@ export class EventReader {
         category === ''
           ? this.byPrefix[direction].all({ from, limit, prefix })
           : this.inCategory[direction].all({ from, limit, prefix, category });
-      for (const row of found) rows.set(row.position, row);
+      for (const row of found) rows.set(row[0], row);
     }
-    const ordered = [...rows.values()].sort(
-      direction === 'forwards' ? (a, b) => a.position - b.position : (a, b) => b.position - a.position,
-    );
+    const ordered = [...rows.values()].sort(direction === 'forwards' ? (a, b) => a[0] - b[0] : (a, b) => b[0] - a[0]);
     return (limit < 0 ? ordered : ordered.slice(0, limit)).map(toRecordedEvent);
   }
 }

@@ -4,32 +4,37 @@ import { CorruptEventError } from './errors.js';
 /** The columns every read selects, in this order. */
 export const eventColumns = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
 
-export interface EventRow {
-  position: number;
-  stream_id: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
+/**
+ * A row as the read statements return it: `raw` mode, an array in `eventColumns` order. Bulk
+ * reads (replays, catch-up) turn hundreds of thousands of rows into events; an array per row
+ * costs about half of what a keyed object does in better-sqlite3.
+ */
+export type EventRow = readonly [
+  position: number,
+  streamId: string,
+  revision: number,
+  eventId: string,
+  type: string,
+  data: string,
+  metadata: string,
+  recordedAt: string,
+];
 
 /**
  * Turns a stored row back into an event. The table is STRICT, so column types hold; the JSON
  * inside them may not (the file can be edited by hand), so it is parsed with a clear error.
  */
 export function toRecordedEvent(row: EventRow): RecordedEvent {
-  const position = String(row.position);
+  const position = String(row[0]);
   return {
-    streamId: row.stream_id,
-    revision: row.revision,
+    streamId: row[1],
+    revision: row[2],
     position,
-    eventId: row.event_id,
-    type: row.type,
-    data: parseJson(position, 'data', row.data),
-    metadata: parseMetadata(position, row.metadata),
-    recordedAt: row.recorded_at,
+    eventId: row[3],
+    type: row[4],
+    data: parseJson(position, 'data', row[5]),
+    metadata: parseMetadata(position, row[6]),
+    recordedAt: row[7],
   };
 }
 
