@@ -151,7 +151,12 @@ export default [
   },
   {
     // Nor a SQL statement (issue 11): a service lib wires, routes and answers; queries live in adapters.
-    files: ['libs/services/*/src/**/*.ts', 'libs/platform/http/src/**/*.ts', 'libs/platform/runtime/src/**/*.ts'],
+    files: [
+      'libs/*/service/src/**/*.ts',
+      'libs/sandbox/conformance/src/**/*.ts',
+      'libs/platform/http/src/**/*.ts',
+      'libs/platform/runtime/src/**/*.ts',
+    ],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-syntax': [

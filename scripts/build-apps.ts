@@ -22,10 +22,10 @@ export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..');
 
 /** Each app and the repository files its code reads at run time. */
 export const APP_RUNTIME_FILES: Readonly<Record<string, readonly string[]>> = {
-  platform: ['config/catalog.json', 'libs/services/game-server/public'],
+  platform: ['config/catalog.json', 'libs/game/service/public'],
   gateway: ['config/catalog.json'],
   'bonus-ledger': ['config/catalog.json'],
-  'game-server': ['config/catalog.json', 'libs/services/game-server/public'],
+  'game-server': ['config/catalog.json', 'libs/game/service/public'],
   'wallet-dispatcher': [],
   'operator-sandbox': [],
 };

@@ -33,14 +33,14 @@ export const MUTATIONS: readonly Mutation[] = [
   },
   {
     name: 'registration request hash ignores baseBetAmount',
-    file: 'libs/services/gateway/src/bonus/request-hash.ts',
+    file: 'libs/gateway/service/src/bonus/request-hash.ts',
     search: 'const normalised = { ...request, gameIds:',
     replace: 'const normalised = { ...request, metaData: { ...request.metaData, baseBetAmount: undefined }, gameIds:',
     projects: ['service-gateway'],
   },
   {
     name: 'registration request hash ignores providerId',
-    file: 'libs/services/gateway/src/bonus/request-hash.ts',
+    file: 'libs/gateway/service/src/bonus/request-hash.ts',
     search: 'const normalised = { ...request, gameIds:',
     replace: 'const normalised = { ...request, providerId: undefined, gameIds:',
     projects: ['service-gateway'],

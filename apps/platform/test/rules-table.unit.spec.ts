@@ -123,7 +123,7 @@ describe('the "where is the rule for X" table', () => {
       { path: 'libs/a/domain/src/x.ts', names: ['f', 'g'] },
       { path: 'libs/contracts/src/y.ts', names: [] },
     ]);
-    expect(PURE_LIBRARY.test('libs/services/gateway/src/bonus/register-command.ts')).toBe(false);
+    expect(PURE_LIBRARY.test('libs/gateway/service/src/bonus/register-command.ts')).toBe(false);
     expect(PURE_LIBRARY.test('libs/wallet/adapters/src/signature.ts')).toBe(false);
   });
 });
