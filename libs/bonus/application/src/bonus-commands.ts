@@ -3,17 +3,18 @@
  * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
  * decided on the player's stream and answered with a `bonus.replies` value.
  */
-import { isRefusal, type BonusDomainCommand, type Refusal, type RegisterBonusCall } from '@reelstream/bonus-domain';
-import { bonusDecider } from '@reelstream/bonus-domain';
+import { bonusDecider, type BonusDomainCommand, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
   errorReply,
+  isRefusal,
   okReply,
   playerBonusStream,
   type BonusReply,
   type CancelBonusCallCommand,
   type CommandMetadata,
   type ExpireBonusCallCommand,
+  type Refusal,
   type RegisterBonusCallCommand,
   type SettleFreeSpinCommand,
   type StartFreeSpinCommand,

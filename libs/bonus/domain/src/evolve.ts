@@ -101,11 +101,6 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
   }
 }
 
-/** Folds events into an account, from the initial state or from `from`. */
-export function evolveAll(events: readonly PlayerBonusEvent[], from: PlayerBonusAccount): PlayerBonusAccount {
-  return events.reduce(evolve, from);
-}
-
 function update(
   account: PlayerBonusAccount,
   issueId: number,

@@ -3,12 +3,9 @@
  * D12, D14, D20) as a pure decider over the player's bonus account. No I/O, no clock.
  */
 export * from './commands.js';
-export * from './errors.js';
 export * from './state.js';
 export * from './terms.js';
 export * from './registration-terms.js';
-export { evolve, evolveAll } from './evolve.js';
-export { decide, bonusDecider } from './decide.js';
-export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from '@reelstream/contracts';
+export { bonusDecider } from './decide.js';
 export * from './refuse-registration.js';
 export * from './registration-guard.js';

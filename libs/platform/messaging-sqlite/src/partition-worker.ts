@@ -39,7 +39,7 @@ export interface PartitionWorkerDeps {
   onError(error: unknown): void;
 }
 
-export function toMessage(topic: string, partition: number, row: LogRow): Message {
+function toMessage(topic: string, partition: number, row: LogRow): Message {
   return {
     topic,
     partition,

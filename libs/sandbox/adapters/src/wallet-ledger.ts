@@ -29,7 +29,7 @@ export interface WalletResponse {
 }
 
 /** applied: money moved (or a cancel took effect); rejected: a non-OK answer that is recorded and replayed. */
-export type LedgerOutcome = 'applied' | 'rejected' | 'replayed' | 'conflict';
+type LedgerOutcome = 'applied' | 'rejected' | 'replayed' | 'conflict';
 
 export interface LedgerAnswer {
   outcome: LedgerOutcome;

@@ -20,7 +20,7 @@ import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
 import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
 
-export const WalletConsumerGroups = {
+const WalletConsumerGroups = {
   requests: 'wallet-dispatcher',
   cancels: 'wallet-dispatcher.cancels',
   delayed: 'wallet-dispatcher.delayed',

@@ -113,7 +113,3 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
     }
   }
 }
-
-export function foldWalletTx(events: readonly WalletTxEvent[], from: WalletTxState): WalletTxState {
-  return events.reduce(evolve, from);
-}

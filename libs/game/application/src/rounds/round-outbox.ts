@@ -30,7 +30,7 @@ import { heldCheckpoints } from './held-checkpoints.js';
 import { paidRoundParties } from './paid-rounds.js';
 import type { RoundStartedData, RoundStreams } from './round-streams.js';
 
-export const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
+const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
 
 export interface RoundOutboxOptions {
   store: EventStore;
