@@ -6,6 +6,8 @@ import type { PlayerBonusEvent } from '@reelstream/contracts';
 import type { BonusCall, FreeSpinRound, PlayerBonusAccount } from './state.js';
 import { termsOf } from './terms.js';
 
+// Long because: one case per bonus event in one exhaustive switch, so the compiler checks that every event type is
+// folded.
 export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): PlayerBonusAccount {
   switch (event.type) {
     case 'BonusCallRegistered': {

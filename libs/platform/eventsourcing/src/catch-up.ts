@@ -66,6 +66,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * subscription's own checkpoints move it too, once the events before them are handled, so a
  * restart resumes past a stretch of non-matching events instead of scanning it again.
  */
+// Long because: the read loop, the checkpoint timer and stop share the runner's stopped flag and last handled position
+// (closures).
 export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
   const { store, checkpoints, name, filter } = options;
   const handleBatch = batchHandlerOf(options);

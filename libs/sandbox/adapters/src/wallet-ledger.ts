@@ -258,6 +258,8 @@ export class SandboxWallet {
     });
   }
 
+  // Long because: one early answer per cancel case of the spec, each recorded as it is answered; they read best as one
+  // list.
   private cancel(operatorId: string, callback: CancelCallback, hash: string): LedgerAnswer {
     const ref = this.byId.get(operatorId, callback.refTransactionId);
     const currency = ref?.currency ?? this.currencyFor(operatorId, callback.playerId, callback.roundId) ?? 'XXX';

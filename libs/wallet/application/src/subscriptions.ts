@@ -38,6 +38,8 @@ export interface WalletSubscriptionOptions {
   keyConcurrency?: number;
 }
 
+// Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
+// settings; they read best side by side.
 export function walletSubscriptions(
   deps: WalletDispatchDeps,
   options: WalletSubscriptionOptions = {},

@@ -65,6 +65,8 @@ interface OpenRound {
   readonly before: Position | 'start';
 }
 
+// Long because: its handlers share the open rounds, the resolutions in flight and the last handled position (closures);
+// splitting would thread that mutable state through every helper.
 export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
   const { store, bus, logger } = options;
   const open = new Map<number, OpenRound>();
