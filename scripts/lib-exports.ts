@@ -27,12 +27,16 @@ function findLibs(dir: string): Lib[] {
 }
 
 const libs = findLibs(join(root, 'libs'));
-const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, {
-  ...ts.sys,
-  onUnRecoverableConfigFileDiagnostic: (d) => {
-    throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+const config = ts.getParsedCommandLineOfConfigFile(
+  join(root, 'tsconfig.json'),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
   },
-});
+);
 if (!config) throw new Error('cannot read tsconfig.json');
 const program = ts.createProgram(config.fileNames, config.options);
 const checker = program.getTypeChecker();
@@ -72,4 +76,6 @@ for (const lib of libs) {
   unused += notUsed.length;
   if (list && notUsed.length > 0) console.log(`${relative(root, lib.index)}: ${notUsed.join(', ')}`);
 }
-console.log(`${libs.length} libs export ${exported} names from their index; ${unused} are not imported outside their lib`);
+console.log(
+  `${libs.length} libs export ${exported} names from their index; ${unused} are not imported outside their lib`,
+);
