@@ -1,5 +1,5 @@
 // Shared jest settings: ESM TypeScript through @swc/jest (see STYLE.md, Tooling).
-export const preset = {
+const preset = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [

@@ -8,7 +8,7 @@ import { formatLocalDateTime, isReturnUrlAllowed, wallClockAt } from '@reelstrea
 import { betLevelsMinor, type Catalog, type CatalogGame } from '@reelstream/game-domain';
 import { formatAmount, multiplyMinor } from '@reelstream/money';
 
-export const DEMO_SPINS = 10;
+const DEMO_SPINS = 10;
 /** The win cap, in base bets: generous enough that the spins, not the cap, usually end the bonus. */
 const WIN_CAP_IN_BETS = 100;
 
@@ -39,7 +39,7 @@ export interface DemoOperator {
  * Where the printed launch sends the player back: `preferred` (the API docs) when the operator
  * allows it, else the first of the operator's allowed return origins, so the command works as printed.
  */
-export function demoReturnUrl(preferred: string, allowedReturnOrigins: readonly string[] = []): string {
+function demoReturnUrl(preferred: string, allowedReturnOrigins: readonly string[] = []): string {
   if (isReturnUrlAllowed(preferred, allowedReturnOrigins)) return preferred;
   const [first] = allowedReturnOrigins;
   return first === undefined ? preferred : `${first}/`;

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
+const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
 const MAIN = join(REPOSITORY_ROOT, 'apps', 'wallet-dispatcher', 'src', 'main.ts');
 
 export class DispatcherProcess {

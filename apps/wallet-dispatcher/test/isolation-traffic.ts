@@ -10,7 +10,7 @@ import { isRequestTimeout, type EventStore, type MessageBus } from '@reelstream/
 import { recordWinSource } from '@reelstream/testing';
 
 /** The game-server's default WALLET_TIMEOUT_MS: a bet not answered within it is a 503 for the player. */
-export const GAME_SERVER_WALLET_TIMEOUT_MS = 5_000;
+const GAME_SERVER_WALLET_TIMEOUT_MS = 5_000;
 
 export interface Sample {
   operatorId: string;

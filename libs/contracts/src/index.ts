@@ -3,36 +3,185 @@
  * boundary — API v1, wallet callbacks, bus commands/replies, domain events, topics, headers,
  * operator configuration. Pure: imports only zod and @reelstream/money.
  */
-export * from './api/bonus-call.js';
-export * from './api/bonus-status.js';
-export * from './api/catalog.js';
-export * from './api/envelope.js';
-export * from './api/errors.js';
-export * from './api/reelstream-error.js';
-export * from './api/launch.js';
-export * from './api/player-api.js';
-export * from './api/schemas.js';
-export * from './callbacks/reply.js';
-export * from './callbacks/requests.js';
-export * from './commands/bonus-record.js';
-export * from './commands/bonus-replies.js';
-export * from './commands/bonus.js';
-export * from './commands/metadata.js';
-export * from './commands/wallet.js';
-export * from './events/bonus-event-message.js';
-export * from './events/bonus.js';
-export * from './events/metadata.js';
-export * from './events/round.js';
-export * from './events/session.js';
-export * from './events/streams.js';
-export * from './events/upcasting.js';
-export * from './events/wallet.js';
-export * from './headers.js';
-export * from './operators.js';
-export * from './shared/ids.js';
-export * from './shared/primitives.js';
-export * from './shared/sha256.js';
-export * from './shared/canonical-json.js';
-export * from './shared/issues.js';
-export * from './time.js';
-export * from './topics.js';
+export {
+  BonusTypes,
+  type BonusType,
+  MIN_SPIN_AMOUNT,
+  MAX_SPIN_AMOUNT,
+  SPIN_AMOUNT_RULE,
+  freeSpinMetaData,
+  registerBonusCallRequest,
+  type RegisterBonusCallRequest,
+  registerBonusCallResponse,
+  cancelBonusCallResponse,
+} from './api/bonus-call.js';
+export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
+export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
+export { ok, failure, errorEnvelope } from './api/envelope.js';
+export {
+  isErrorCode,
+  httpStatusOf,
+  defaultMessageOf,
+  validationDetails,
+  type HttpErrorStatus,
+  ErrorCatalogue,
+  type ErrorCode,
+  ERROR_CODES,
+  type ErrorDetail,
+  type ServiceError,
+} from './api/errors.js';
+export { refusal, isRefusal, isRetriable, type Refusal, ReelstreamError } from './api/reelstream-error.js';
+export { isReturnUrlAllowed, launchGameRequest, type LaunchGameRequest, launchGameResponse } from './api/launch.js';
+export {
+  type GameLayout,
+  type PlayerBonusView,
+  type PlayerSession,
+  spinRequest,
+  type SpinRequest,
+  type RoundOutcomeView,
+  type SpinResult,
+  type PlayerRound,
+  playerSessionResponse,
+  spinResponse,
+  playerRoundResponse,
+} from './api/player-api.js';
+export { apiSchemaMeta, type ApiOperation, ApiOperations } from './api/schemas.js';
+export {
+  parseOperatorReplyText,
+  CALLBACK_STATUS_CODES,
+  callbackStatusCode,
+  type CallbackStatusCode,
+  operatorReply,
+} from './callbacks/reply.js';
+export {
+  callbackRequestFor,
+  encodeCallback,
+  parseCallback,
+  cancelCallback,
+  callbackRequest,
+  type BetCallback,
+  type WinCallback,
+  type BetwinCallback,
+  type CancelCallback,
+  type CallbackRequest,
+  CALLBACK_COMMANDS,
+} from './callbacks/requests.js';
+export { type BonusCallStatusName, bonusCallRecord, type BonusCallRecord } from './commands/bonus-record.js';
+export { parseBonusReply, okReply, errorReply, type BonusResult, type BonusReply } from './commands/bonus-replies.js';
+export {
+  bonusCommandKey,
+  registerBonusCallData,
+  bonusRequestMessage,
+  type RegisterBonusCallCommand,
+  type CancelBonusCallCommand,
+  type StartFreeSpinCommand,
+  type SettleFreeSpinCommand,
+  type ExpireBonusCallCommand,
+  type GetBonusCallQuery,
+  type ListBonusCallsQuery,
+  type GetActiveBonusQuery,
+  type BonusRequestMessage,
+  type BonusRequestType,
+} from './commands/bonus.js';
+export { messageId, type CommandMetadata } from './commands/metadata.js';
+export {
+  walletBetRequest,
+  walletWinRequest,
+  walletBetwinRequest,
+  type WalletBetRequest,
+  type WalletWinRequest,
+  type WalletBetwinRequest,
+  type WalletRequest,
+  type WalletCommand,
+  walletReply,
+  type WalletReply,
+  type WinDeadLetterReason,
+  walletDeadLetter,
+  type WalletDeadLetter,
+  walletRedriveRequest,
+  type WalletRedriveRequest,
+  walletRequestsMessage,
+  type WalletRequestsMessage,
+  walletCancelDelivery,
+  type WalletCancelDelivery,
+  type WinSource,
+} from './commands/wallet.js';
+export { bonusEventMessage, type BonusEventMessage } from './events/bonus-event-message.js';
+export {
+  freeSpinSettledData,
+  bonusCallRegistered,
+  freeSpinSettled,
+  bonusRequestEvent,
+  type BonusCallRegistered,
+  type FreeSpinStarted,
+  type FreeSpinSettled,
+  type BonusCallCompleted,
+  type BonusCallExpired,
+  type BonusCallCanceled,
+  type BonusRequestAccepted,
+  type PlayerBonusEvent,
+} from './events/bonus.js';
+export { type EventMetadata, type EventContext } from './events/metadata.js';
+export {
+  roundStartedData,
+  roundSettledData,
+  roundCanceledData,
+  type RoundStarted,
+  type RoundSettled,
+  type RoundCanceled,
+  type RoundEvent,
+} from './events/round.js';
+export {
+  SESSION_TOKEN_PATTERN,
+  gameSessionStartedData,
+  type GameSessionStarted,
+  type SessionEvent,
+} from './events/session.js';
+export {
+  playerBonusStream,
+  bonusRequestStream,
+  sessionStream,
+  roundStream,
+  walletTxStream,
+  streamPrefix,
+  parseStreamId,
+  StreamCategories,
+  type StreamCategory,
+  StreamEventTypes,
+} from './events/streams.js';
+export {
+  isEventType,
+  currentSchemaVersion,
+  parseStoredEvent,
+  eventToAppend,
+  type DomainEvent,
+  UnknownEventTypeError,
+  UnsupportedSchemaVersionError,
+  InvalidEventDataError,
+} from './events/upcasting.js';
+export { type WalletTxEvent } from './events/wallet.js';
+export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
+export {
+  parseOperatorsConfig,
+  parseOperatorsJson,
+  type CallbackIdEncoding,
+  type SignatureScheme,
+  type OperatorConfigInput,
+  type OperatorConfig,
+  type OperatorsConfig,
+  OperatorsConfigError,
+  apiTokenDigest,
+} from './operators.js';
+export { longIdText } from './shared/ids.js';
+export { playerId, currencyCode, operatorId, httpUrl } from './shared/primitives.js';
+export { sha256HexOf } from './shared/sha256.js';
+export { canonicalJson } from './shared/canonical-json.js';
+export { describeIssues } from './shared/issues.js';
+export {
+  formatLocalDateTime,
+  wallClockAt,
+  zonedLocalToInstant,
+  localDateTimeToInstant,
+  type LocalDateTime,
+} from './time.js';
+export { playerKey, Topics } from './topics.js';

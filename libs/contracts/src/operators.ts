@@ -13,7 +13,7 @@ import { sha256HexOf } from './shared/sha256.js';
 import { isValidTimeZone } from './time.js';
 
 /** Shortest bearer token and signing secret accepted: guessable secrets are configuration errors. */
-export const MIN_SECRET_LENGTH = 16;
+const MIN_SECRET_LENGTH = 16;
 
 const secret = (what: string) =>
   z
@@ -42,14 +42,14 @@ const currencyLimits = z.strictObject({
   maxBaseBetAmount: currencyUnits.optional(),
 });
 
-export const CALLBACK_ID_ENCODINGS = ['string', 'number'] as const;
+const CALLBACK_ID_ENCODINGS = ['string', 'number'] as const;
 export type CallbackIdEncoding = (typeof CALLBACK_ID_ENCODINGS)[number];
 
 /**
  * What X-Request-Signature covers: `body` = the raw body bytes (D8); `timestamp.body` = the
  * X-Request-Timestamp value, a `.`, then the body bytes, so a wallet can refuse stale replays.
  */
-export const SIGNATURE_SCHEMES = ['body', 'timestamp.body'] as const;
+const SIGNATURE_SCHEMES = ['body', 'timestamp.body'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 const operatorInput = z
@@ -141,7 +141,7 @@ function checkCurrencyTerms(
  * bearer token and looks it up); `signingSecrets[0]` signs callbacks, and during a rotation
  * (D8) the sandbox accepts either.
  */
-export const operatorConfig = operatorInput.transform((operator) => ({
+const operatorConfig = operatorInput.transform((operator) => ({
   id: operator.id,
   name: operator.name,
   apiTokenSha256: operator.apiTokenSha256 ?? sha256HexOf(operator.apiToken as string),
@@ -160,7 +160,7 @@ export const operatorConfig = operatorInput.transform((operator) => ({
 export type OperatorConfigInput = z.input<typeof operatorConfig>;
 export type OperatorConfig = z.output<typeof operatorConfig>;
 
-export const operatorsConfig = z
+const operatorsConfig = z
   .array(operatorConfig)
   .min(1, { error: 'at least one operator must be configured' })
   .superRefine((operators, ctx) => {
@@ -203,7 +203,7 @@ export class OperatorsConfigError extends ReelstreamError {
 }
 
 /** `operators[1].timeZone: "Mars/Base" is not an IANA time zone …`, one line per problem. */
-export function describeOperatorsConfigIssues(error: z.ZodError): string[] {
+function describeOperatorsConfigIssues(error: z.ZodError): string[] {
   return error.issues.flatMap((issue) => {
     const path = (keys: readonly PropertyKey[]) => `operators${formatIssuePath(keys).replace(/^(?!\[|$)/, '.')}`;
     if (issue.code === 'unrecognized_keys')

@@ -95,7 +95,7 @@ export function formatAmount(minor: number, currency: string): number {
   return Number(formatAmountString(minor, currency));
 }
 
-export function assertMinor(minor: number): void {
+function assertMinor(minor: number): void {
   if (!Number.isSafeInteger(minor))
     throw new AmountError('AMOUNT_INVALID', `minor units must be a safe integer, got ${minor}`);
 }

@@ -172,8 +172,6 @@ const EXPONENTS: ReadonlyMap<string, number> = new Map([
   ...FOUR_DECIMALS.map((code) => [code, 4] as const),
 ]);
 
-export const currencyCodes: readonly string[] = [...EXPONENTS.keys()].sort();
-
 export function isCurrencyCode(code: string): boolean {
   return EXPONENTS.has(code);
 }

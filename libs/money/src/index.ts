@@ -1,2 +1,11 @@
-export * from './currencies.js';
-export * from './amount.js';
+export { isCurrencyCode, currencyExponent } from './currencies.js';
+export {
+  tryParseAmount,
+  parseAmount,
+  formatAmountString,
+  formatAmount,
+  addMinor,
+  subtractMinor,
+  multiplyMinor,
+  AmountError,
+} from './amount.js';

@@ -6,7 +6,7 @@
 import { expect } from '@jest/globals';
 import type { Decider } from '@reelstream/eventsourcing';
 
-export interface DeciderThen<Event, Failure> {
+interface DeciderThen<Event, Failure> {
   /** The decision is exactly these events, in this order. */
   then(expected: readonly Event[]): void;
   /** Nothing to do: the command was already done (or had no effect). */
@@ -17,7 +17,7 @@ export interface DeciderThen<Event, Failure> {
   readonly decision: readonly Event[] | Failure;
 }
 
-export interface DeciderGiven<Command, Event, Failure> {
+interface DeciderGiven<Command, Event, Failure> {
   when(command: Command): DeciderThen<Event, Failure>;
 }
 

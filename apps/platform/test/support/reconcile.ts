@@ -20,13 +20,13 @@ import type { SandboxTransaction } from './clients.js';
 
 type RoundStartedData = RoundStarted['data'];
 
-export interface LoggedRound {
+interface LoggedRound {
   started: RoundStartedData;
   settled?: { winMinor: number; winTransactionId: number | undefined };
   canceled?: { reason: string };
 }
 
-export interface LoggedFreeSpin {
+interface LoggedFreeSpin {
   issueId: number;
   roundId: number;
   spinNumber: number;

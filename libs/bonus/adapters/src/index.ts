@@ -3,6 +3,6 @@
  * projection writes, rebuild from the log) and the game catalog as the ledger's lookup.
  */
 export { catalogLookup } from './catalog-lookup.js';
-export { SqliteBonusReadModel, type SqliteBonusReadModelOptions } from './read-model/sqlite-bonus-read-model.js';
+export { SqliteBonusReadModel } from './read-model/sqlite-bonus-read-model.js';
 export { READ_MODEL_CHECKPOINT } from './read-model/schema.js';
 export { rebuildBonusReadModel } from './read-model/rebuild.js';

@@ -3,17 +3,18 @@
  * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
  * decided on the player's stream and answered with a `bonus.replies` value.
  */
-import { isRefusal, type BonusDomainCommand, type Refusal, type RegisterBonusCall } from '@reelstream/bonus-domain';
-import { bonusDecider } from '@reelstream/bonus-domain';
+import { bonusDecider, type BonusDomainCommand, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
   errorReply,
+  isRefusal,
   okReply,
   playerBonusStream,
   type BonusReply,
   type CancelBonusCallCommand,
   type CommandMetadata,
   type ExpireBonusCallCommand,
+  type Refusal,
   type RegisterBonusCallCommand,
   type SettleFreeSpinCommand,
   type StartFreeSpinCommand,
@@ -62,17 +63,14 @@ export class BonusCommands {
     return decideAndAppend(this.deps.store, playerBonusStream(operatorId, playerId), command, origin, options);
   }
 
-  /** D17: idempotent by platformId through the guard stream; refusals write nothing. */
-  async register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
-    const { data } = command;
-    const policy = this.deps.operators(data.operatorId);
-    if (!policy) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
-    const { store } = this.deps;
-    const origin = originOf(command.metadata);
-    const guardStream = bonusRequestStream(data.operatorId, data.platformId);
-    const playerStream = playerBonusStream(data.operatorId, data.playerId);
-    const now = this.now();
-    const toDomain = (issueId: number): RegisterBonusCall => ({
+  /** The domain command of a registration: the request with the catalog facts and the operator's terms. */
+  private registrationOf(
+    data: RegisterBonusCallCommand['data'],
+    policy: NonNullable<ReturnType<OperatorPolicyLookup>>,
+    now: string,
+    issueId: number,
+  ): RegisterBonusCall {
+    return {
       type: 'RegisterBonusCall',
       data: {
         issueId,
@@ -95,7 +93,20 @@ export class BonusCommands {
         terms: { currencies: policy.currencies, limits: policy.limits },
       },
       metadata: { now },
-    });
+    };
+  }
+
+  /** D17: idempotent by platformId through the guard stream; refusals write nothing. */
+  async register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
+    const { data } = command;
+    const policy = this.deps.operators(data.operatorId);
+    if (!policy) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
+    const { store } = this.deps;
+    const origin = originOf(command.metadata);
+    const guardStream = bonusRequestStream(data.operatorId, data.platformId);
+    const playerStream = playerBonusStream(data.operatorId, data.playerId);
+    const now = this.now();
+    const toDomain = (issueId: number): RegisterBonusCall => this.registrationOf(data, policy, now, issueId);
 
     // Two passes at most: the second only when another request reserved this platformId meanwhile.
     for (let pass = 0; pass < 2; pass++) {

@@ -3,14 +3,8 @@
  * (@reelstream/eventsourcing): read → decide with `bonusDecider` → append with the expected
  * revision, decided again on the new state after a conflict.
  */
-import {
-  bonusDecider,
-  isRefusal,
-  type BonusDomainCommand,
-  type Refusal,
-  type PlayerBonusAccount,
-} from '@reelstream/bonus-domain';
-import type { PlayerBonusEvent } from '@reelstream/contracts';
+import { bonusDecider, type BonusDomainCommand, type PlayerBonusAccount } from '@reelstream/bonus-domain';
+import { isRefusal, type PlayerBonusEvent, type Refusal } from '@reelstream/contracts';
 import { handleCommand } from '@reelstream/eventsourcing';
 import type { EventStore } from '@reelstream/ports';
 import { toPlayerBonusEvent, type LoadedAccount } from './player-account.js';

@@ -12,7 +12,7 @@ export interface LoadedAccount {
 
 const playerBonusTypes: ReadonlySet<string> = new Set(StreamEventTypes.playerBonus);
 
-export class UnexpectedEventError extends Error {
+class UnexpectedEventError extends Error {
   override readonly name = 'UnexpectedEventError';
   constructor(
     readonly streamId: string,

@@ -14,7 +14,7 @@ export interface CatalogLookup {
 }
 
 /** What the ledger decides with about an operator (an `OperatorConfig` is one): features, currencies, limits. */
-export interface OperatorPolicy extends OperatorTerms {
+interface OperatorPolicy extends OperatorTerms {
   readonly features: OperatorFeatures;
 }
 

@@ -27,7 +27,7 @@ export interface BonusProjectionOptions {
   retryDelayMs?: number;
 }
 
-export class ProjectionLagError extends ReelstreamError {
+class ProjectionLagError extends ReelstreamError {
   override readonly name = 'ProjectionLagError';
   constructor(
     readonly position: Position,

@@ -69,6 +69,8 @@ class RegistrationCache {
   }
 }
 
+// Long because: messagesOf and the handler share the relay's registration cache and bus (closures); the relay reads top
+// to bottom in one place.
 export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   const { store, bus } = options;
   const registrations = new RegistrationCache(store);

@@ -13,7 +13,7 @@ import {
 import type { BonusCommands } from './bonus-commands.js';
 import type { BonusQueries } from './bonus-queries.js';
 
-export type AnyBonusReply = BonusReply<BonusRequestType>;
+type AnyBonusReply = BonusReply<BonusRequestType>;
 
 export interface HandledRequest {
   /** The request type, when the message parsed. */

@@ -9,7 +9,7 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock } from '@reelstream/ports';
 import { BonusCommands, type CatalogLookup } from '../src/index.js';
 
-export const catalog: CatalogLookup = {
+const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
   game: (gameId) =>
     gameId === 101 || gameId === 102

@@ -7,7 +7,7 @@
 import type { OperatorTerms } from './registration-terms.js';
 import type { BonusCallTerms } from './terms.js';
 
-export interface BonusCommandMetadata {
+interface BonusCommandMetadata {
   /** When the command is decided, an ISO-8601 UTC instant. */
   readonly now: string;
 }

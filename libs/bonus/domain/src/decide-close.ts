@@ -3,9 +3,14 @@
  * started forfeited, wins kept, the spin in flight still settles) and CancelBonusCall (refused once completed or expired, idempotent once
  * canceled).
  */
-import type { BonusCallCanceled, BonusCallExpired, PlayerBonusEvent } from '@reelstream/contracts';
+import {
+  refusal,
+  type BonusCallCanceled,
+  type BonusCallExpired,
+  type PlayerBonusEvent,
+  type Refusal,
+} from '@reelstream/contracts';
 import type { CancelBonusCall, ExpireBonusCall } from './commands.js';
-import { refusal, type Refusal } from './errors.js';
 import { isAtOrAfter, type BonusCall, type PlayerBonusAccount } from './state.js';
 
 /**

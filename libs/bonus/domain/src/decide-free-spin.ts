@@ -6,14 +6,15 @@
  */
 import {
   BonusTypes,
+  refusal,
   type BonusCallCompleted,
   type FreeSpinSettled,
   type FreeSpinStarted,
   type PlayerBonusEvent,
+  type Refusal,
 } from '@reelstream/contracts';
 import { addMinor } from '@reelstream/money';
 import type { SettleFreeSpin, StartFreeSpin } from './commands.js';
-import { refusal, type Refusal } from './errors.js';
 import { isAtOrAfter, spinsLeft, winCapLeftMinor, type BonusCall, type PlayerBonusAccount } from './state.js';
 
 function notActive(bonus: BonusCall): Refusal {

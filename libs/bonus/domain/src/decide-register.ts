@@ -5,12 +5,13 @@
  */
 import {
   BonusTypes,
+  refusal,
   type BonusCallExpired,
   type BonusCallRegistered,
   type PlayerBonusEvent,
+  type Refusal,
 } from '@reelstream/contracts';
 import type { RegisterBonusCall } from './commands.js';
-import { refusal, type Refusal } from './errors.js';
 import { expiryOf } from './decide-close.js';
 import { refuseRegistration } from './refuse-registration.js';
 import { activeBonus, isAtOrAfter, type PlayerBonusAccount } from './state.js';

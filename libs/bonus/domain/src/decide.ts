@@ -3,16 +3,15 @@
  * handled (the `never` check fails the build when one is added without a rule). An empty list
  * means "already done": that is how a retried command becomes harmless.
  */
-import type { PlayerBonusEvent } from '@reelstream/contracts';
+import type { PlayerBonusEvent, Refusal } from '@reelstream/contracts';
 import type { BonusDomainCommand } from './commands.js';
 import { decideCancel, decideExpire } from './decide-close.js';
 import { decideSettleFreeSpin, decideStartFreeSpin } from './decide-free-spin.js';
 import { decideRegister } from './decide-register.js';
-import type { Refusal } from './errors.js';
 import { evolve } from './evolve.js';
 import { initialState, type PlayerBonusAccount } from './state.js';
 
-export function decide(command: BonusDomainCommand, account: PlayerBonusAccount): PlayerBonusEvent[] | Refusal {
+function decide(command: BonusDomainCommand, account: PlayerBonusAccount): PlayerBonusEvent[] | Refusal {
   switch (command.type) {
     case 'RegisterBonusCall':
       return decideRegister(command, account);

@@ -6,6 +6,8 @@ import type { PlayerBonusEvent } from '@reelstream/contracts';
 import type { BonusCall, FreeSpinRound, PlayerBonusAccount } from './state.js';
 import { termsOf } from './terms.js';
 
+// Long because: one case per bonus event in one exhaustive switch, so the compiler checks that every event type is
+// folded.
 export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): PlayerBonusAccount {
   switch (event.type) {
     case 'BonusCallRegistered': {
@@ -99,11 +101,6 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
       throw new Error(`no evolve rule for ${(unexpected as { type: string }).type}`);
     }
   }
-}
-
-/** Folds events into an account, from the initial state or from `from`. */
-export function evolveAll(events: readonly PlayerBonusEvent[], from: PlayerBonusAccount): PlayerBonusAccount {
-  return events.reduce(evolve, from);
 }
 
 function update(

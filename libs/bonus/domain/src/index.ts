@@ -4,13 +4,10 @@
  * No I/O, no clock.
  */
 export * from './commands.js';
-export * from './errors.js';
 export * from './state.js';
 export * from './terms.js';
 export * from './registration-terms.js';
-export { evolve, evolveAll } from './evolve.js';
-export { decide, bonusDecider } from './decide.js';
-export { MIN_SPIN_AMOUNT, MAX_SPIN_AMOUNT } from '@reelstream/contracts';
+export { bonusDecider } from './decide.js';
 export * from './refuse-registration.js';
 export * from './registration-guard.js';
 export * from './free-spin-win.js';

@@ -8,11 +8,12 @@ import {
   BonusTypes,
   MAX_SPIN_AMOUNT,
   MIN_SPIN_AMOUNT,
+  refusal,
   SPIN_AMOUNT_RULE,
   type ErrorDetail,
+  type Refusal,
 } from '@reelstream/contracts';
 import type { CatalogFacts, OperatorFeatures } from './commands.js';
-import { refusal, type Refusal } from './errors.js';
 import { betLevelRefusal, currencyRefusal, limitRefusal, type OperatorTerms } from './registration-terms.js';
 import { isAtOrAfter } from './state.js';
 import type { BonusCallTerms } from './terms.js';

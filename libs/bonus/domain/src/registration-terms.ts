@@ -6,11 +6,10 @@
  * authority), so both refuse with the same code and details.
  */
 import { formatAmount, tryParseAmount } from '@reelstream/money';
-import type { ErrorDetail } from '@reelstream/contracts';
-import { refusal, type Refusal } from './errors.js';
+import { refusal, type ErrorDetail, type Refusal } from '@reelstream/contracts';
 
 /** An operator's limits in units of one currency; an absent key takes the default below. */
-export interface CurrencyLimits {
+interface CurrencyLimits {
   readonly maxCallAmount?: number | undefined;
   readonly maxBaseBetAmount?: number | undefined;
 }

@@ -6,9 +6,9 @@ import type { BonusCallStatusName } from '@reelstream/contracts';
 import { subtractMinor } from '@reelstream/money';
 import type { BonusCallTerms } from './terms.js';
 
-export type CompletionReason = 'spins_used' | 'win_cap_reached' | 'target_reached';
+type CompletionReason = 'spins_used' | 'win_cap_reached' | 'target_reached';
 
-export interface SettledSpin {
+interface SettledSpin {
   readonly rawWinMinor: number;
   readonly winMinor: number;
   readonly totalWinMinor: number;
@@ -65,10 +65,6 @@ export function winCapLeftMinor(bonus: BonusCall): number {
 /** Spins not started yet; null for a Regular Bonus Call, which has no spin count. */
 export function spinsLeft(bonus: BonusCall): number | null {
   return bonus.spinAmount === null ? null : bonus.spinAmount - bonus.spinsUsed;
-}
-
-export function isTerminal(status: BonusCallStatusName): boolean {
-  return status !== 'active';
 }
 
 /** Instants are ISO-8601 UTC strings of possibly different precision: compare them as times. */

@@ -5,8 +5,8 @@ import type { CatalogFacts, OperatorTerms, RegisterBonusCall, SettleFreeSpin, St
 export const T0 = '2026-05-01T10:00:00.000Z';
 export const EXPIRE_AT = '2026-05-08T10:00:00.000Z';
 export const ISSUE = 9_000_001;
-export const PROVIDER = 1;
-export const GAMES = [101, 102] as const;
+const PROVIDER = 1;
+const GAMES = [101, 102] as const;
 
 /** ISO instant `ms` milliseconds after T0. */
 export function at(ms: number): string {
@@ -15,7 +15,7 @@ export function at(ms: number): string {
 
 /** EUR bet levels in minor units, as the catalog's default lists give them. */
 export const LEVELS_101 = [20, 40, 100, 200, 400, 1_000];
-export const LEVELS_103 = [25, 50, 100, 250, 500, 1_000];
+const LEVELS_103 = [25, 50, 100, 250, 500, 1_000];
 
 export const catalog: CatalogFacts = {
   providerExists: true,

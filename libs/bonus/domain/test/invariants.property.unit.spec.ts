@@ -4,15 +4,9 @@
  * same accounts. 1,000 sequences per property (npm test runs them all).
  */
 import { describe, expect, it } from '@jest/globals';
-import { eventToAppend, isErrorCode, type PlayerBonusEvent } from '@reelstream/contracts';
+import { eventToAppend, isErrorCode, isRefusal, type PlayerBonusEvent } from '@reelstream/contracts';
 import fc from 'fast-check';
-import {
-  bonusDecider,
-  isRefusal,
-  type BonusCall,
-  type BonusDomainCommand,
-  type PlayerBonusAccount,
-} from '../src/index.js';
+import { bonusDecider, type BonusCall, type BonusDomainCommand, type PlayerBonusAccount } from '../src/index.js';
 import { catalog, terms } from './fixtures.js';
 
 const PLAYERS = 3;

@@ -10,8 +10,8 @@ import { errorReply, Headers, Topics } from '@reelstream/contracts';
 import { BusHeaders, reply, type Consumer, type MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 
-export const LEDGER_CONSUMER_GROUP = 'bonus-ledger';
-export const MAX_ATTEMPTS = 5;
+const LEDGER_CONSUMER_GROUP = 'bonus-ledger';
+const MAX_ATTEMPTS = 5;
 
 export function subscribeBonusCommands(
   bus: MessageBus,

@@ -13,7 +13,6 @@ export const ledgerEnv = z.object({
   /** Drop the read model and project it again from the log at start. */
   READ_MODEL_REBUILD: booleanFlag(false),
 });
-export type LedgerEnv = z.output<typeof ledgerEnv>;
 
 /** The read model's own file, next to the embedded back ends' one. */
 export function readModelPath(dataDir: string): string {

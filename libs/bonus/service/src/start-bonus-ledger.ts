@@ -54,6 +54,8 @@ export interface BonusLedger {
   stop(): Promise<void>;
 }
 
+// Long because: the service's wiring in start order, one call per step, with the stop sequence registered step by step
+// alongside.
 export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
   const { store, bus, logger } = deps;
   mkdirSync(dirname(config.readModelFile), { recursive: true });

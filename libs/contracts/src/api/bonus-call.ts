@@ -16,7 +16,7 @@ import { okEnvelope } from './envelope.js';
  * characters, no leading or trailing space. Refused rather than trimmed: silently trimming would
  * make `"A1 "` and `"A1"` the same registration behind the operator's back.
  */
-export const PLATFORM_ID_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,62}[\x21-\x7E])?$/;
+const PLATFORM_ID_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,62}[\x21-\x7E])?$/;
 export const platformId = z
   .string()
   .regex(PLATFORM_ID_PATTERN, {
@@ -28,9 +28,9 @@ export const platformId = z
   });
 
 /** D4: several games may trigger one bonus call; a limit keeps a request and its events small. */
-export const MAX_GAMES_PER_BONUS_CALL = 100;
+const MAX_GAMES_PER_BONUS_CALL = 100;
 
-export const gameIdOrIds = z
+const gameIdOrIds = z
   .union(
     [
       catalogId,
@@ -54,7 +54,7 @@ export const BonusTypes = { freeSpin: 1, regular: 2 } as const;
 export type BonusType = (typeof BonusTypes)[keyof typeof BonusTypes];
 export const bonusTypeValue = z.union([z.literal(1), z.literal(2)]);
 
-export const bonusType = z
+const bonusType = z
   .union(
     [
       z.literal(1),
@@ -76,7 +76,7 @@ export const bonusType = z
   });
 
 /** A wall-clock time `YYYY-MM-DD HH:mm:ss` that is on the calendar; its zone is the operator's (D5). */
-export const localDateTime = z
+const localDateTime = z
   .string()
   .superRefine((value, ctx) => {
     const parsed = parseLocalDateTime(value);
@@ -92,7 +92,7 @@ export const localDateTime = z
  * later (AMOUNT_PRECISION). At most 10^11 units, so the amount stays a safe integer in minor
  * units even for a currency with four decimals.
  */
-export const MAX_CURRENCY_UNITS = 100_000_000_000;
+const MAX_CURRENCY_UNITS = 100_000_000_000;
 export const currencyUnits = z
   .number()
   .positive()
@@ -267,9 +267,6 @@ export const cancelBonusCallRequest = cancelBody
     description: 'Body of POST /v1/bonus-call/cancel: exactly one of issueId and platformId (DESIGN D14).',
     examples: [{ issueId: 171234567890123 }, { issueId: '171234567890123' }, { platformId: 'promo-2026-05-0001' }],
   });
-
-export type CancelBonusCallInput = z.input<typeof cancelBonusCallRequest>;
-export type CancelBonusCallRequest = z.output<typeof cancelBonusCallRequest>;
 
 export const cancelBonusCallResponse = okEnvelope(z.object({ issueId: longId, status: z.literal('canceled') })).meta({
   id: 'CancelBonusCallResponse',

@@ -93,7 +93,7 @@ export const getBonusCallResponse = okEnvelope(bonusCallStatus).meta({
 });
 
 /** Opaque continuation token of a list: URL-safe, produced by the read model. */
-export const listCursor = z
+const listCursor = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'cursor must be the nextCursor of a previous page' });
 
@@ -135,7 +135,6 @@ export const listBonusCallsQueryParams = z
       { limit: '20', cursor: 'MTcxMjM0NTY3ODkwMTIz' },
     ],
   });
-export type ListBonusCallsQueryParams = z.output<typeof listBonusCallsQueryParams>;
 
 export const listBonusCallsResponse = okEnvelope(
   z.object({

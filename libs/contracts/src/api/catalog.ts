@@ -67,7 +67,6 @@ export const listGamesQueryParams = z
     description: 'Query of GET /v1/games; without providerId every game is listed.',
     examples: [{ providerId: '7' }, {}],
   });
-export type ListGamesQueryParams = z.output<typeof listGamesQueryParams>;
 
 export const listGamesResponse = okEnvelope(z.array(game)).meta({
   id: 'ListGamesResponse',

@@ -14,7 +14,7 @@ export function okEnvelope<Data extends z.ZodType>(data: Data) {
   });
 }
 
-export const errorBody = z
+const errorBody = z
   .object({
     code: errorCode,
     details: z.array(errorDetail).optional(),

@@ -185,11 +185,3 @@ export interface ServiceError {
   message: string;
   details?: ErrorDetail[];
 }
-
-export function serviceError(
-  code: ErrorCode,
-  message: string = defaultMessageOf(code),
-  details?: ErrorDetail[],
-): ServiceError {
-  return details === undefined ? { code, message } : { code, message, details };
-}

@@ -10,7 +10,7 @@ import { okEnvelope } from './envelope.js';
  * (2 letters or 3 digits), separated by `-` (or `_`, which some operators send). Normalised to
  * the canonical case: `zh_hant_tw` → `zh-Hant-TW`.
  */
-export const LANGUAGE_PATTERN = /^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|[0-9]{3}))?$/;
+const LANGUAGE_PATTERN = /^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|[0-9]{3}))?$/;
 
 export function normaliseLanguageTag(tag: string): string | undefined {
   const match = LANGUAGE_PATTERN.exec(tag);
@@ -32,7 +32,7 @@ export const languageTag = z
   });
 
 /** The URL the player returns to: absolute http(s) only (D19); `javascript:` and friends never reach a page. */
-export const returnUrl = httpUrl.meta({
+const returnUrl = httpUrl.meta({
   description: 'Absolute http(s) URL the player is sent to on leaving the game.',
   examples: ['https://casino.example/lobby'],
 });
@@ -110,8 +110,6 @@ export const launchGameRequest = z
       },
     ],
   });
-
-export type LaunchGameInput = z.input<typeof launchGameRequest>;
 export type LaunchGameRequest = z.output<typeof launchGameRequest>;
 
 export const launchGameResponse = okEnvelope(

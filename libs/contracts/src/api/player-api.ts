@@ -12,22 +12,16 @@ import { spinAmountValue } from './bonus-call.js';
 import { GAME_TYPES } from './catalog.js';
 import { okEnvelope } from './envelope.js';
 
-export const PlayerApiPaths = {
-  session: '/api/sessions/{token}',
-  spin: '/api/sessions/{token}/spin',
-  round: '/api/sessions/{token}/rounds/{roundId}',
-} as const;
-
 const units = z.number().min(0);
 
-export const slotSymbolView = z.strictObject({
+const slotSymbolView = z.strictObject({
   code: z.string().length(1),
   name: z.string().min(1),
   role: z.enum(['wild', 'scatter', 'regular']),
 });
 
 /** What the page needs to draw the game: never the reel strips, only their shape and symbols. */
-export const gameLayout = z.discriminatedUnion('kind', [
+const gameLayout = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('slot'),
     reels: z.number().int().min(1),
@@ -44,7 +38,7 @@ export const gameLayout = z.discriminatedUnion('kind', [
 ]);
 export type GameLayout = z.infer<typeof gameLayout>;
 
-export const playerBonusView = z
+const playerBonusView = z
   .strictObject({
     issueId: longId,
     status: bonusCallStatusName,
@@ -118,14 +112,14 @@ export const spinRequest = z
   });
 export type SpinRequest = z.infer<typeof spinRequest>;
 
-export const lineWinView = z.strictObject({
+const lineWinView = z.strictObject({
   line: z.number().int().min(0),
   symbol: z.string().length(1),
   count: z.number().int().min(1),
   win: units,
 });
 
-export const slotSpinView = z.strictObject({
+const slotSpinView = z.strictObject({
   /** Visible symbols, one string per reel, top row first. */
   window: z.array(z.string().min(1)).min(1),
   lineWins: z.array(lineWinView),
@@ -135,7 +129,7 @@ export const slotSpinView = z.strictObject({
   win: units,
 });
 
-export const roundOutcomeView = z.discriminatedUnion('kind', [
+const roundOutcomeView = z.discriminatedUnion('kind', [
   slotSpinView.extend({
     kind: z.literal('slot'),
     /** The game's own feature (scatter-triggered bonus games), when the spin triggered it. */
@@ -152,9 +146,9 @@ export const roundOutcomeView = z.discriminatedUnion('kind', [
 ]);
 export type RoundOutcomeView = z.infer<typeof roundOutcomeView>;
 
-export const SPIN_KINDS = ['paid', 'free', 'demo'] as const;
+const SPIN_KINDS = ['paid', 'free', 'demo'] as const;
 
-export const spinBonusView = z.strictObject({
+const spinBonusView = z.strictObject({
   issueId: longId,
   spinNumber: z.number().int().min(1),
   spinsLeft: z.number().int().min(0),
@@ -184,7 +178,7 @@ export const spinResult = z
   });
 export type SpinResult = z.infer<typeof spinResult>;
 
-export const ROUND_STATUSES = ['open', 'settled', 'canceled'] as const;
+const ROUND_STATUSES = ['open', 'settled', 'canceled'] as const;
 
 export const playerRound = z
   .strictObject({

@@ -73,10 +73,6 @@ export class ReelstreamError extends Error {
   }
 }
 
-export function isReelstreamError(error: unknown): error is ReelstreamError {
-  return error instanceof ReelstreamError;
-}
-
 /**
  * Whether handling the same thing again may succeed. A value that carries a boolean `retriable`
  * (ours, kafkajs's) says so itself; anything else — a socket error, a store that does not answer,

@@ -36,7 +36,6 @@ export const operatorReply = z.object({
   balance: z.number({ error: 'balance must be a finite JSON number' }),
   statusCode: callbackStatusCode,
 });
-export type OperatorReply = z.infer<typeof operatorReply>;
 
 export type ParsedOperatorReply =
   | { valid: true; statusCode: CallbackStatusCode; balance: number }
@@ -82,9 +81,4 @@ export function parseOperatorReplyText(text: string, command?: CallbackCommand):
     };
   }
   return parseOperatorReply(value, command);
-}
-
-/** The body the operator answers with (used by the sandbox). */
-export function operatorReplyBody(statusCode: CallbackStatusCode, balance: number): OperatorReply {
-  return { balance, statusCode };
 }

@@ -20,14 +20,14 @@ import type { CallbackIdEncoding } from '../operators.js';
 export type WireIdEncoding = CallbackIdEncoding | 'either';
 
 /** transactionId, roundId, refTransactionId on the wire. */
-export function wireLongId(encoding: WireIdEncoding = 'either') {
+function wireLongId(encoding: WireIdEncoding = 'either') {
   if (encoding === 'number') return longId;
   if (encoding === 'string') return longIdText;
   return z.union([longId, longIdText], { error: 'expected a positive integer as a JSON number or a string of digits' });
 }
 
 /** bonusId on the wire: 0 or an issueId, always a JSON number (whatever the id encoding). */
-export const wireBonusId = bonusIdValue;
+const wireBonusId = bonusIdValue;
 
 /** An amount in currency units on the wire; decimals are the currency's (converted with @reelstream/money). */
 const positiveUnits = z.number().positive();
@@ -95,7 +95,6 @@ function callbackSchemas(encoding: WireIdEncoding) {
 /** Accept either id encoding: what the sandbox and tests use to read a received body. */
 export const betCallback = callbackSchemas('either').bet;
 export const winCallback = callbackSchemas('either').win;
-export const betwinCallback = callbackSchemas('either').betwin;
 export const cancelCallback = callbackSchemas('either').cancel;
 export const callbackRequest = callbackSchemas('either').any;
 
@@ -108,7 +107,7 @@ export function callbackRequestFor(encoding: CallbackIdEncoding) {
 
 export type BetCallback = z.output<typeof betCallback>;
 export type WinCallback = z.output<typeof winCallback>;
-export type BetwinCallback = z.output<typeof betwinCallback>;
+export type BetwinCallback = z.output<ReturnType<typeof callbackSchemas>['betwin']>;
 interface CancelCommon {
   command: 'cancel';
   transactionId: number;
@@ -121,9 +120,9 @@ interface CancelCommon {
   timestamp: number;
 }
 /** The cancel of a bet gives back its `amount`. */
-export type CancelOfBet = CancelCommon & { amount: number; betAmount?: never; winAmount?: never };
+type CancelOfBet = CancelCommon & { amount: number; betAmount?: never; winAmount?: never };
 /** The cancel of a betwin gives back `betAmount` and takes back `winAmount`. */
-export type CancelOfBetwin = CancelCommon & { betAmount: number; winAmount: number; amount?: never };
+type CancelOfBetwin = CancelCommon & { betAmount: number; winAmount: number; amount?: never };
 export type CancelCallback = CancelOfBet | CancelOfBetwin;
 export type CallbackRequest = z.output<typeof callbackRequest>;
 export type CallbackCommand = CallbackRequest['command'];

@@ -9,33 +9,33 @@ import { catalogId, currencyCode, longId, minorAmount, positiveMinorAmount } fro
 import { bonusCallRecord } from './bonus-record.js';
 import type { BonusRequestType } from './bonus.js';
 
-export const replyError = z.strictObject({
+const replyError = z.strictObject({
   code: errorCode,
   message: z.string(),
   details: z.array(errorDetail).optional(),
 });
 export type ReplyError = z.infer<typeof replyError>;
 
-export function bonusReply<Result extends z.ZodType>(result: Result) {
+function bonusReply<Result extends z.ZodType>(result: Result) {
   return z.discriminatedUnion('ok', [
     z.strictObject({ ok: z.literal(true), result }),
     z.strictObject({ ok: z.literal(false), error: replyError }),
   ]);
 }
 
-export const registerBonusCallResult = z.strictObject({
+const registerBonusCallResult = z.strictObject({
   issueId: longId,
   /** true when the same platformId and request hash were registered before (D17). */
   replayed: z.boolean(),
 });
 
-export const cancelBonusCallResult = z.strictObject({
+const cancelBonusCallResult = z.strictObject({
   issueId: longId,
   /** true when the bonus call was already canceled: cancel again answers success (D14). */
   alreadyCanceled: z.boolean(),
 });
 
-export const startFreeSpinResult = z.strictObject({
+const startFreeSpinResult = z.strictObject({
   issueId: longId,
   roundId: longId,
   gameId: catalogId,
@@ -47,7 +47,7 @@ export const startFreeSpinResult = z.strictObject({
   replayed: z.boolean(),
 });
 
-export const settleFreeSpinResult = z.strictObject({
+const settleFreeSpinResult = z.strictObject({
   issueId: longId,
   roundId: longId,
   spinNumber: z.number().int().min(1).max(100),
@@ -60,20 +60,20 @@ export const settleFreeSpinResult = z.strictObject({
   replayed: z.boolean(),
 });
 
-export const expireBonusCallResult = z.strictObject({
+const expireBonusCallResult = z.strictObject({
   issueId: longId,
   /** false when the bonus call was no longer active: nothing to expire. */
   expired: z.boolean(),
 });
 
-export const getBonusCallResult = bonusCallRecord;
+const getBonusCallResult = bonusCallRecord;
 
-export const listBonusCallsResult = z.strictObject({
+const listBonusCallsResult = z.strictObject({
   items: z.array(bonusCallRecord),
   nextCursor: z.string().min(1).nullable(),
 });
 
-export const getActiveBonusResult = z.strictObject({ bonus: bonusCallRecord.nullable() });
+const getActiveBonusResult = z.strictObject({ bonus: bonusCallRecord.nullable() });
 
 export const BonusResultSchemas = {
   RegisterBonusCall: registerBonusCallResult,

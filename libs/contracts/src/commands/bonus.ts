@@ -62,9 +62,9 @@ function byIssueOrPlatformId() {
     });
 }
 
-export const cancelBonusCallData = byIssueOrPlatformId();
+const cancelBonusCallData = byIssueOrPlatformId();
 
-export const startFreeSpinData = z.strictObject({
+const startFreeSpinData = z.strictObject({
   operatorId,
   playerId,
   issueId: longId,
@@ -76,7 +76,7 @@ export const startFreeSpinData = z.strictObject({
   }),
 });
 
-export const settleFreeSpinData = z.strictObject({
+const settleFreeSpinData = z.strictObject({
   operatorId,
   playerId,
   issueId: longId,
@@ -84,14 +84,14 @@ export const settleFreeSpinData = z.strictObject({
   winMinor: minorAmount.meta({ description: 'The raw win of the round; the ledger caps it by the win cap left.' }),
 });
 
-export const expireBonusCallData = z.strictObject({ operatorId, playerId, issueId: longId });
+const expireBonusCallData = z.strictObject({ operatorId, playerId, issueId: longId });
 
-export const getBonusCallData = byIssueOrPlatformId();
+const getBonusCallData = byIssueOrPlatformId();
 
 export const MAX_LIST_LIMIT = 100;
 export const DEFAULT_LIST_LIMIT = 50;
 
-export const listBonusCallsData = z.strictObject({
+const listBonusCallsData = z.strictObject({
   operatorId,
   playerId: playerId.optional(),
   platformId: platformId.optional(),
@@ -100,16 +100,16 @@ export const listBonusCallsData = z.strictObject({
   cursor: z.string().min(1).max(256).optional(),
 });
 
-export const getActiveBonusData = z.strictObject({ operatorId, playerId });
+const getActiveBonusData = z.strictObject({ operatorId, playerId });
 
-export const registerBonusCallCommand = commandEnvelope('RegisterBonusCall', registerBonusCallData);
-export const cancelBonusCallCommand = commandEnvelope('CancelBonusCall', cancelBonusCallData);
-export const startFreeSpinCommand = commandEnvelope('StartFreeSpin', startFreeSpinData);
-export const settleFreeSpinCommand = commandEnvelope('SettleFreeSpin', settleFreeSpinData);
-export const expireBonusCallCommand = commandEnvelope('ExpireBonusCall', expireBonusCallData);
-export const getBonusCallQuery = commandEnvelope('GetBonusCall', getBonusCallData);
-export const listBonusCallsQuery = commandEnvelope('ListBonusCalls', listBonusCallsData);
-export const getActiveBonusQuery = commandEnvelope('GetActiveBonus', getActiveBonusData);
+const registerBonusCallCommand = commandEnvelope('RegisterBonusCall', registerBonusCallData);
+const cancelBonusCallCommand = commandEnvelope('CancelBonusCall', cancelBonusCallData);
+const startFreeSpinCommand = commandEnvelope('StartFreeSpin', startFreeSpinData);
+const settleFreeSpinCommand = commandEnvelope('SettleFreeSpin', settleFreeSpinData);
+const expireBonusCallCommand = commandEnvelope('ExpireBonusCall', expireBonusCallData);
+const getBonusCallQuery = commandEnvelope('GetBonusCall', getBonusCallData);
+const listBonusCallsQuery = commandEnvelope('ListBonusCalls', listBonusCallsData);
+const getActiveBonusQuery = commandEnvelope('GetActiveBonus', getActiveBonusData);
 
 export const bonusCommand = z.discriminatedUnion('type', [
   registerBonusCallCommand,
@@ -140,21 +140,8 @@ export type ExpireBonusCallCommand = z.infer<typeof expireBonusCallCommand>;
 export type GetBonusCallQuery = z.infer<typeof getBonusCallQuery>;
 export type ListBonusCallsQuery = z.infer<typeof listBonusCallsQuery>;
 export type GetActiveBonusQuery = z.infer<typeof getActiveBonusQuery>;
-export type BonusCommand = z.infer<typeof bonusCommand>;
-export type BonusQuery = z.infer<typeof bonusQuery>;
 export type BonusRequestMessage = z.infer<typeof bonusRequestMessage>;
 export type BonusRequestType = BonusRequestMessage['type'];
-
-export const BonusRequestTypes = {
-  RegisterBonusCall: 'RegisterBonusCall',
-  CancelBonusCall: 'CancelBonusCall',
-  StartFreeSpin: 'StartFreeSpin',
-  SettleFreeSpin: 'SettleFreeSpin',
-  ExpireBonusCall: 'ExpireBonusCall',
-  GetBonusCall: 'GetBonusCall',
-  ListBonusCalls: 'ListBonusCalls',
-  GetActiveBonus: 'GetActiveBonus',
-} as const satisfies { [Type in BonusRequestType]: Type };
 
 /**
  * The partition key of a `bonus.commands` message. The topic is keyed by player (DESIGN §4) so a

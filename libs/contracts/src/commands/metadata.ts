@@ -10,7 +10,7 @@ export const messageId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/,
   error: 'expected an id of 1–128 characters of A–Z, a–z, 0–9, _ . : -',
 });
 
-export const commandMetadata = z.strictObject({
+const commandMetadata = z.strictObject({
   commandId: messageId.meta({ description: 'Unique per command; a retried command keeps its id.' }),
   correlationId: messageId.meta({
     description: 'The request this command serves (the gateway request id, the round id, …).',

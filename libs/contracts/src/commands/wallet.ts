@@ -46,7 +46,7 @@ export const walletBetRequest = z.strictObject({
  * or a free spin's `FreeSpinSettled` in `playerBonus-{operatorId}-{playerId}`, named by stream,
  * revision and event id so the dispatcher reads that one event and checks the win against it.
  */
-export const winSource = z.strictObject({
+const winSource = z.strictObject({
   stream: z.string().min(1).max(500),
   revision: z.number().int().min(0),
   eventId: z.string().min(1).max(100),
@@ -102,7 +102,7 @@ export type WalletReply = z.infer<typeof walletReply>;
  * Why a win was not delivered (D11, issue 10): its attempts failed; its operator is not configured
  * here; its transactionId already names another request; or the record refused the step.
  */
-export const WIN_DEAD_LETTER_REASONS = [
+const WIN_DEAD_LETTER_REASONS = [
   'delivery_failed',
   'operator_not_configured',
   'transaction_id_conflict',

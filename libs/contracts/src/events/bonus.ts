@@ -95,7 +95,7 @@ export const freeSpinSettledData = z
       ctx.addIssue({ code: 'custom', path: ['totalWinMinor'], message: 'totalWinMinor includes winMinor' });
   });
 
-export const BONUS_COMPLETION_REASONS = ['spins_used', 'win_cap_reached', 'target_reached'] as const;
+const BONUS_COMPLETION_REASONS = ['spins_used', 'win_cap_reached', 'target_reached'] as const;
 
 export const bonusCallCompletedData = z.strictObject({
   issueId: longId,
@@ -136,12 +136,12 @@ export const BonusEventTypes = {
 } as const;
 
 export const bonusCallRegistered = eventOf(BonusEventTypes.BonusCallRegistered, bonusCallRegisteredData);
-export const freeSpinStarted = eventOf(BonusEventTypes.FreeSpinStarted, freeSpinStartedData);
+const freeSpinStarted = eventOf(BonusEventTypes.FreeSpinStarted, freeSpinStartedData);
 export const freeSpinSettled = eventOf(BonusEventTypes.FreeSpinSettled, freeSpinSettledData);
-export const bonusCallCompleted = eventOf(BonusEventTypes.BonusCallCompleted, bonusCallCompletedData);
-export const bonusCallExpired = eventOf(BonusEventTypes.BonusCallExpired, bonusCallExpiredData);
-export const bonusCallCanceled = eventOf(BonusEventTypes.BonusCallCanceled, bonusCallCanceledData);
-export const bonusRequestAccepted = eventOf(BonusEventTypes.BonusRequestAccepted, bonusRequestAcceptedData);
+const bonusCallCompleted = eventOf(BonusEventTypes.BonusCallCompleted, bonusCallCompletedData);
+const bonusCallExpired = eventOf(BonusEventTypes.BonusCallExpired, bonusCallExpiredData);
+const bonusCallCanceled = eventOf(BonusEventTypes.BonusCallCanceled, bonusCallCanceledData);
+const bonusRequestAccepted = eventOf(BonusEventTypes.BonusRequestAccepted, bonusRequestAcceptedData);
 
 /** Events of a `playerBonus` stream. */
 export const playerBonusEvent = z.discriminatedUnion('type', [

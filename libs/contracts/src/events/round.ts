@@ -13,8 +13,8 @@ import {
 import { eventOf } from './metadata.js';
 import { sessionToken } from './session.js';
 
-export const ROUND_KINDS = ['paid', 'free'] as const;
-export const RTP_PROFILES = ['standard', 'streamer'] as const;
+const ROUND_KINDS = ['paid', 'free'] as const;
+const RTP_PROFILES = ['standard', 'streamer'] as const;
 
 export const roundStartedData = z
   .strictObject({
@@ -81,9 +81,9 @@ export const RoundEventTypes = {
   RoundCanceled: 'RoundCanceled',
 } as const;
 
-export const roundStarted = eventOf(RoundEventTypes.RoundStarted, roundStartedData);
-export const roundSettled = eventOf(RoundEventTypes.RoundSettled, roundSettledData);
-export const roundCanceled = eventOf(RoundEventTypes.RoundCanceled, roundCanceledData);
+const roundStarted = eventOf(RoundEventTypes.RoundStarted, roundStartedData);
+const roundSettled = eventOf(RoundEventTypes.RoundSettled, roundSettledData);
+const roundCanceled = eventOf(RoundEventTypes.RoundCanceled, roundCanceledData);
 export const roundEvent = z.discriminatedUnion('type', [roundStarted, roundSettled, roundCanceled]);
 
 export type RoundStarted = z.infer<typeof roundStarted>;

@@ -41,10 +41,9 @@ export const SessionEventTypes = {
   GameSessionEnded: 'GameSessionEnded',
 } as const;
 
-export const gameSessionStarted = eventOf(SessionEventTypes.GameSessionStarted, gameSessionStartedData);
-export const gameSessionEnded = eventOf(SessionEventTypes.GameSessionEnded, gameSessionEndedData);
+const gameSessionStarted = eventOf(SessionEventTypes.GameSessionStarted, gameSessionStartedData);
+const gameSessionEnded = eventOf(SessionEventTypes.GameSessionEnded, gameSessionEndedData);
 export const sessionEvent = z.discriminatedUnion('type', [gameSessionStarted, gameSessionEnded]);
 
 export type GameSessionStarted = z.infer<typeof gameSessionStarted>;
-export type GameSessionEnded = z.infer<typeof gameSessionEnded>;
 export type SessionEvent = z.infer<typeof sessionEvent>;

@@ -30,7 +30,7 @@ export function encodeStreamComponent(value: string): string {
   return encoded;
 }
 
-export function decodeStreamComponent(value: string): string {
+function decodeStreamComponent(value: string): string {
   return decodeURIComponent(value);
 }
 

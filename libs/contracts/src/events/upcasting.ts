@@ -18,7 +18,6 @@ import type { WalletTxEvent } from './wallet.js';
 
 export type DomainEvent = PlayerBonusEvent | BonusRequestEvent | SessionEvent | RoundEvent | WalletTxEvent;
 export type EventType = DomainEvent['type'];
-export type EventDataOf<Type extends EventType> = Extract<DomainEvent, { type: Type }>['data'];
 
 export const EventTypes = {
   ...BonusEventTypes,

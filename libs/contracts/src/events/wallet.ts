@@ -105,7 +105,7 @@ export const winDeadLetteredData = z.strictObject({
 });
 
 /** Why a win was refused: it names no source event, its source is not there, or the source says otherwise. */
-export const WIN_REFUSAL_REASONS = ['no_source', 'source_not_found', 'source_mismatch'] as const;
+const WIN_REFUSAL_REASONS = ['no_source', 'source_not_found', 'source_mismatch'] as const;
 
 /**
  * A win the dispatcher would not send (issue 10): it does not match the settled round or free spin
@@ -129,14 +129,14 @@ export const WalletEventTypes = {
   WinRefused: 'WinRefused',
 } as const;
 
-export const walletRequested = eventOf(WalletEventTypes.WalletRequested, walletRequestedData);
-export const walletAttempted = eventOf(WalletEventTypes.WalletAttempted, walletAttemptedData);
-export const walletSucceeded = eventOf(WalletEventTypes.WalletSucceeded, walletSucceededData);
-export const walletFailed = eventOf(WalletEventTypes.WalletFailed, walletFailedData);
-export const cancelRequested = eventOf(WalletEventTypes.CancelRequested, cancelRequestedData);
-export const cancelSucceeded = eventOf(WalletEventTypes.CancelSucceeded, cancelSucceededData);
-export const winDeadLettered = eventOf(WalletEventTypes.WinDeadLettered, winDeadLetteredData);
-export const winRefused = eventOf(WalletEventTypes.WinRefused, winRefusedData);
+const walletRequested = eventOf(WalletEventTypes.WalletRequested, walletRequestedData);
+const walletAttempted = eventOf(WalletEventTypes.WalletAttempted, walletAttemptedData);
+const walletSucceeded = eventOf(WalletEventTypes.WalletSucceeded, walletSucceededData);
+const walletFailed = eventOf(WalletEventTypes.WalletFailed, walletFailedData);
+const cancelRequested = eventOf(WalletEventTypes.CancelRequested, cancelRequestedData);
+const cancelSucceeded = eventOf(WalletEventTypes.CancelSucceeded, cancelSucceededData);
+const winDeadLettered = eventOf(WalletEventTypes.WinDeadLettered, winDeadLetteredData);
+const winRefused = eventOf(WalletEventTypes.WinRefused, winRefusedData);
 export const walletTxEvent = z.discriminatedUnion('type', [
   walletRequested,
   walletAttempted,
@@ -147,13 +147,4 @@ export const walletTxEvent = z.discriminatedUnion('type', [
   winDeadLettered,
   winRefused,
 ]);
-
-export type WalletRequested = z.infer<typeof walletRequested>;
-export type WalletAttempted = z.infer<typeof walletAttempted>;
-export type WalletSucceeded = z.infer<typeof walletSucceeded>;
-export type WalletFailed = z.infer<typeof walletFailed>;
-export type CancelRequested = z.infer<typeof cancelRequested>;
-export type CancelSucceeded = z.infer<typeof cancelSucceeded>;
-export type WinDeadLettered = z.infer<typeof winDeadLettered>;
-export type WinRefused = z.infer<typeof winRefused>;
 export type WalletTxEvent = z.infer<typeof walletTxEvent>;

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { longId } from './primitives.js';
 
 /** 1–16 decimal digits, no leading zero: the canonical text of a positive safe integer. */
-export const LONG_ID_TEXT_PATTERN = /^[1-9][0-9]{0,15}$/;
+const LONG_ID_TEXT_PATTERN = /^[1-9][0-9]{0,15}$/;
 
 export const longIdText = z
   .string()
@@ -22,10 +22,3 @@ export const longIdNumberOrText = z.union([longId, longIdText], {
 
 /** bonusId of the callbacks: 0 means "no bonus", otherwise an issueId (spec §2.5). */
 export const bonusIdValue = z.union([z.literal(0), longId], { error: 'bonusId must be 0 or a positive integer' });
-export const bonusIdText = z
-  .string()
-  .regex(/^(?:0|[1-9][0-9]{0,15})$/, {
-    error: 'expected 0 or a positive integer written as decimal digits without leading zeros',
-  })
-  .transform(Number)
-  .pipe(bonusIdValue);

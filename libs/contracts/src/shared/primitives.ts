@@ -12,7 +12,7 @@ export const longId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const catalogId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** Spec §2.3, applied to every playerId the platform accepts or sends. */
-export const PLAYER_ID_PATTERN = /^[A-Za-z0-9_]{1,50}$/;
+const PLAYER_ID_PATTERN = /^[A-Za-z0-9_]{1,50}$/;
 export const playerId = z
   .string()
   .regex(PLAYER_ID_PATTERN, { error: 'playerId must be 1–50 characters of A–Z, a–z, 0–9 or _' })
@@ -48,7 +48,7 @@ export const sha256Hex = z
   .regex(/^[0-9a-f]{64}$/, { error: 'expected a SHA-256 digest as 64 lowercase hex characters' });
 
 /** Operator ids appear in stream ids, bus keys and logs: a short slug. */
-export const OPERATOR_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const OPERATOR_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const operatorId = z.string().regex(OPERATOR_ID_PATTERN, {
   error: 'operator id must be 1–64 characters of A–Z, a–z, 0–9, _, . or -, starting with a letter or digit',
 });
@@ -60,7 +60,7 @@ export const traceparent = z
 export const tracestate = z.string().max(512);
 
 /** An absolute http(s) URL without credentials: the only URLs the platform stores or redirects to. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   let url: URL;
   try {
     url = new URL(value);

@@ -3,6 +3,6 @@
  * over the bus, the bonus-ledger client — behind the ports of @reelstream/game-application.
  */
 export { cryptoRng } from './crypto-rng.js';
-export { WalletClient, WalletTimeoutError } from './wallet-client.js';
+export { WalletClient } from './wallet-client.js';
 export { bonusLedgerPort } from './ledger-port.js';
 export { loadCatalogFile } from './catalog-file.js';

@@ -16,7 +16,7 @@ export interface WalletPort {
   isTimeout(error: unknown): error is Error & { readonly timeoutMs: number };
 }
 
-export type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
+type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
 export interface LedgerPort {
   /** A refusal comes back as a value; a missing answer throws an error `isTimeout` recognises. */

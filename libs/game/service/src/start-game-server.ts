@@ -52,6 +52,8 @@ export interface GameServer {
   stop(drainMs?: number): Promise<void>;
 }
 
+// Long because: the service's wiring in start order, one call per step, with the stop sequence registered step by step
+// alongside.
 export async function startGameServer(deps: GameServerDeps, config: GameServerConfig): Promise<GameServer> {
   const { store, bus, clock, ids, logger } = deps;
   const table = new GameTable(deps.catalog);

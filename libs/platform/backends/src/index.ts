@@ -1,2 +1,2 @@
-export * from './event-store.js';
-export * from './message-bus.js';
+export { parseSqliteEventStoreUrl, openEventStore, type OpenedEventStore } from './event-store.js';
+export { openMessageBus, parseSqliteBusUrl } from './message-bus.js';

@@ -22,7 +22,7 @@ interface CatchUpSettings {
 }
 
 /** One event at a time. */
-export interface EventCatchUpOptions extends CatchUpSettings {
+interface EventCatchUpOptions extends CatchUpSettings {
   /** Must be idempotent: after a crash, events after the last checkpoint come again. */
   handle: (event: RecordedEvent) => Promise<void>;
   handleBatch?: never;
@@ -33,7 +33,7 @@ export interface EventCatchUpOptions extends CatchUpSettings {
  * Batches: every event the subscription already has at hand (up to `maxBatchSize`) in one call,
  * so a handler can write or publish them in one transaction (each durable commit costs an fsync).
  */
-export interface BatchCatchUpOptions extends CatchUpSettings {
+interface BatchCatchUpOptions extends CatchUpSettings {
   /** Must be idempotent: after a crash, the events after the last checkpoint come again. A failed batch is retried whole. */
   handleBatch: (events: readonly RecordedEvent[]) => Promise<void>;
   /** Largest batch. Default 256. */
@@ -66,6 +66,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * subscription's own checkpoints move it too, once the events before them are handled, so a
  * restart resumes past a stretch of non-matching events instead of scanning it again.
  */
+// Long because: the read loop, the checkpoint timer and stop share the runner's stopped flag and last handled position
+// (closures).
 export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
   const { store, checkpoints, name, filter } = options;
   const handleBatch = batchHandlerOf(options);

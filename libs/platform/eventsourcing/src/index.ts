@@ -4,28 +4,8 @@
  * retried on conflict), the one deterministic event-id scheme, and the checkpointed catch-up runner
  * (`startCatchUp`, over the port's `Subscription.withCheckpoints`).
  */
-export { fold, inSequence, isAccepted, type Decider } from './decider.js';
+export { inSequence, type Decider } from './decider.js';
 export { deterministicEventId } from './event-id.js';
-export {
-  ConcurrencyExhaustedError,
-  DEFAULT_RETRY_POLICY,
-  isConcurrencyExhausted,
-  isConflict,
-  retryOnConflict,
-  type RetryPolicy,
-} from './retry.js';
-export {
-  handleCommand,
-  loadState,
-  type CommandContext,
-  type Handled,
-  type HandleOptions,
-  type Loaded,
-} from './handle-command.js';
-export {
-  startCatchUp,
-  type BatchCatchUpOptions,
-  type CatchUpOptions,
-  type CatchUpRunner,
-  type EventCatchUpOptions,
-} from './catch-up.js';
+export { ConcurrencyExhaustedError, retryOnConflict, type RetryPolicy } from './retry.js';
+export { handleCommand, loadState, type CommandContext, type HandleOptions } from './handle-command.js';
+export { startCatchUp, type CatchUpRunner } from './catch-up.js';

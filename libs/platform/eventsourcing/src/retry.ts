@@ -14,7 +14,7 @@ export interface RetryPolicy {
 }
 
 /** 50 concurrent registrations for one player settle well inside 100 attempts (commands.int.spec.ts). */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 100, immediateAttempts: 3, maxPauseMs: 20 };
+const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 100, immediateAttempts: 3, maxPauseMs: 20 };
 
 export class ConcurrencyExhaustedError extends Error {
   override readonly name = 'ConcurrencyExhaustedError';
@@ -27,7 +27,7 @@ export class ConcurrencyExhaustedError extends Error {
   }
 }
 
-export function isConcurrencyExhausted(error: unknown): error is ConcurrencyExhaustedError {
+function isConcurrencyExhausted(error: unknown): error is ConcurrencyExhaustedError {
   return error instanceof Error && error.name === 'ConcurrencyExhaustedError';
 }
 
@@ -35,7 +35,7 @@ export function isConcurrencyExhausted(error: unknown): error is ConcurrencyExha
  * A conflict: the store refused an append at a stale revision, or a command handler gave up on
  * one (with `maxAttempts: 1` a handler leaves every conflict to an enclosing `retryOnConflict`).
  */
-export function isConflict(error: unknown): boolean {
+function isConflict(error: unknown): boolean {
   return isWrongExpectedRevision(error) || isConcurrencyExhausted(error);
 }
 

@@ -6,8 +6,8 @@ import { comparePositions, decodePosition } from './position.js';
 import { checkpointStreamId } from './stream-names.js';
 
 /** Only the last few checkpoints are worth keeping; the server may scavenge older ones. */
-export const CHECKPOINT_STREAM_MAX_COUNT = 4;
-export const CHECKPOINT_EVENT_TYPE = 'CheckpointStored';
+const CHECKPOINT_STREAM_MAX_COUNT = 4;
+const CHECKPOINT_EVENT_TYPE = 'CheckpointStored';
 const MAX_CONFLICT_RETRIES = 10;
 
 const checkpointData = z.object({ position: z.string() });

@@ -38,7 +38,7 @@ interface Options {
   setFilter(filter: FilterOptions): void;
   setReadDirection(value: 0 | 1): void;
 }
-export interface ReadRequest {
+interface ReadRequest {
   setOptions(options: Options): void;
   getOptions(): {
     hasFilter(): boolean;
@@ -68,7 +68,7 @@ const { ReadStream } = require('@eventstore/db-client/dist/streams/utils/ReadStr
 const { convertGrpcEvent } = require('@eventstore/db-client/dist/utils/index.js') as { convertGrpcEvent: unknown };
 
 /** The protected parts of the client the read goes through (the same ones its own `readAll` uses). */
-export interface ClientInternals {
+interface ClientInternals {
   GRPCStreamCreator(
     client: unknown,
     debugName: string,
@@ -78,7 +78,7 @@ export interface ClientInternals {
 }
 
 /** The request for up to `maxCount` events of `$all` from `from` in `direction`, filtered on the server by stream name. */
-export function filteredReadRequest(
+function filteredReadRequest(
   from: ReadPosition,
   direction: Direction,
   maxCount: number,

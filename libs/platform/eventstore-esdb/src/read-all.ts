@@ -10,7 +10,7 @@ export type ReadAllPage = (
   maxCount: number,
 ) => Promise<AllStreamResolvedEvent[]>;
 
-export const READ_ALL_MAX_PAGE = 512;
+const READ_ALL_MAX_PAGE = 512;
 
 /**
  * The port's `readAll` on top of pages of the client's `readAll`.

@@ -1,7 +1,7 @@
 import type { StreamFilter } from '@reelstream/ports';
 
 /** Streams that hold checkpoints, not domain events: `$all` readers of the port never see them. */
-export const CHECKPOINT_STREAM_PREFIX = 'checkpoint-';
+const CHECKPOINT_STREAM_PREFIX = 'checkpoint-';
 
 export function checkpointStreamId(name: string): string {
   return `${CHECKPOINT_STREAM_PREFIX}${name}`;

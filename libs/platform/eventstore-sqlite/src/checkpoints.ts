@@ -7,7 +7,7 @@ import { compareDecimalPositions } from './positions.js';
  * projection's read-model file, so the projection can write its rows and its checkpoint in one
  * transaction (then a crash can never separate them).
  */
-export const CHECKPOINTS_DDL = `CREATE TABLE IF NOT EXISTS es_checkpoints (
+const CHECKPOINTS_DDL = `CREATE TABLE IF NOT EXISTS es_checkpoints (
   name       TEXT PRIMARY KEY,
   position   TEXT NOT NULL,
   updated_at TEXT NOT NULL

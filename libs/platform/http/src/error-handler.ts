@@ -22,7 +22,7 @@ interface HttpishError {
 }
 
 /** The API error an error thrown anywhere in the pipeline answers as; undefined when it is a fault of ours. */
-export function classifyHttpError(error: unknown): ApiError | undefined {
+function classifyHttpError(error: unknown): ApiError | undefined {
   if (isApiError(error)) return error;
   if (typeof error !== 'object' || error === null) return undefined;
   const { type, status, statusCode } = error as HttpishError;

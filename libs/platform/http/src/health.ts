@@ -28,7 +28,7 @@ function send(response: ServerResponse, status: number, body: object): void {
 }
 
 /** Answers a GET (or HEAD) of /healthz or /readyz and returns true; returns false for anything else. */
-export function answerHealth(request: IncomingMessage, response: ServerResponse, probe: ReadinessProbe): boolean {
+function answerHealth(request: IncomingMessage, response: ServerResponse, probe: ReadinessProbe): boolean {
   const path = (request.url ?? '').split('?')[0] ?? '';
   if (!HEALTH_PATHS.has(path) || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
   if (path === '/healthz') {

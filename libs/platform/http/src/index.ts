@@ -4,18 +4,11 @@
  * server with request time limits, a graceful close, the health endpoints and the stop sequence
  * every service start function uses.
  */
-export { ApiError, isApiError } from './api-error.js';
-export { sendApiError, answeredErrorCode } from './send-api-error.js';
-export { apiErrorHandler, classifyHttpError, routeNotFound, type ApiErrorHandlerOptions } from './error-handler.js';
+export { ApiError } from './api-error.js';
+export { answeredErrorCode } from './send-api-error.js';
+export { apiErrorHandler, routeNotFound } from './error-handler.js';
 export { closeGracefully, reachableUrl } from './graceful-close.js';
-export { createHttpServer, DEFAULT_HTTP_TIMEOUTS, type HttpServerTimeouts } from './http-server.js';
-export {
-  answerHealth,
-  healthEndpoints,
-  startHealthServer,
-  type HealthServer,
-  type Readiness,
-  type ReadinessProbe,
-} from './health.js';
-export { StopSequence, type StopStep } from './stop-sequence.js';
+export { createHttpServer, DEFAULT_HTTP_TIMEOUTS } from './http-server.js';
+export { healthEndpoints, startHealthServer, type HealthServer, type Readiness } from './health.js';
+export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';

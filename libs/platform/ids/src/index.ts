@@ -1,1 +1,1 @@
-export * from './time-ordered-id.js';
+export { MAX_WORKER_ID, TimeOrderedIdGenerator } from './time-ordered-id.js';

@@ -10,8 +10,8 @@ import type { IdGenerator } from '@reelstream/ports';
  * millisecond beyond that, so ids never repeat and only grow within a worker.
  */
 export const ID_EPOCH_MS = Date.UTC(2025, 0, 1);
-export const WORKER_BITS = 5;
-export const SEQUENCE_BITS = 7;
+const WORKER_BITS = 5;
+const SEQUENCE_BITS = 7;
 export const MAX_WORKER_ID = 2 ** WORKER_BITS - 1;
 const MAX_SEQUENCE = 2 ** SEQUENCE_BITS - 1;
 const TIME_SHIFT = 2 ** (WORKER_BITS + SEQUENCE_BITS);
@@ -72,15 +72,4 @@ export function decodeId(id: number): DecodedId {
     workerId: Math.floor(rest / WORKER_SHIFT),
     sequence: rest % WORKER_SHIFT,
   };
-}
-
-/** Reads `WORKER_ID` (0–31); a process without one uses `fallback`. */
-export function workerIdFromEnv(env: Record<string, string | undefined>, fallback = 0): number {
-  const raw = env['WORKER_ID'];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > MAX_WORKER_ID) {
-    throw new RangeError(`WORKER_ID must be an integer 0–${MAX_WORKER_ID}, got ${JSON.stringify(raw)}`);
-  }
-  return value;
 }

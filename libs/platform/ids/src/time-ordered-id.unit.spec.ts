@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ID_EPOCH_MS, MAX_WORKER_ID, TimeOrderedIdGenerator, decodeId, workerIdFromEnv } from './time-ordered-id.js';
+import { ID_EPOCH_MS, MAX_WORKER_ID, TimeOrderedIdGenerator, decodeId } from './time-ordered-id.js';
 
 describe('TimeOrderedIdGenerator', () => {
   it('draws 1,000,000 ids on 8 concurrent workers: unique, monotonic per worker, never above 2^53 − 1', () => {
@@ -60,14 +60,5 @@ describe('TimeOrderedIdGenerator', () => {
     expect(() => new TimeOrderedIdGenerator(-1)).toThrow(RangeError);
     expect(() => new TimeOrderedIdGenerator(1.5)).toThrow(RangeError);
     expect(() => new TimeOrderedIdGenerator(0, () => ID_EPOCH_MS - 1).next()).toThrow(/before the id epoch/);
-  });
-});
-
-describe('workerIdFromEnv', () => {
-  it('reads WORKER_ID and falls back when unset', () => {
-    expect(workerIdFromEnv({ WORKER_ID: '12' })).toBe(12);
-    expect(workerIdFromEnv({}, 4)).toBe(4);
-    expect(() => workerIdFromEnv({ WORKER_ID: '32' })).toThrow(/WORKER_ID must be an integer 0–31/);
-    expect(() => workerIdFromEnv({ WORKER_ID: 'a' })).toThrow(RangeError);
   });
 });

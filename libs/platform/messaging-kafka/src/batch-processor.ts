@@ -74,6 +74,8 @@ export class BatchProcessor {
     this.suspects.clear();
   }
 
+  // Long because: commit, done and the handler loop share the batch's abort signal, keep-alive and progress (closures);
+  // the commit-after-work order is easiest to check in one place.
   async process(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
     const { topic, partition, messages } = batch;

@@ -49,6 +49,8 @@ const MAX_RECREATE_DELAY_MS = 30_000;
  * consumer after a retriable crash by itself; after one it will not restart (`restart: false`) this
  * creates a fresh kafkajs consumer, with a growing delay, until the subscription is stopped.
  */
+// Long because: park, the batch handler and stop share the consumer's retry policy, abort signal and settings
+// (closures).
 export async function startKafkaConsumer(
   deps: ConsumerDeps,
   options: SubscribeOptions,

@@ -16,7 +16,7 @@ import { PendingRequests } from './pending-requests.js';
 import type { TopicManager } from './topics.js';
 import { ReelstreamError } from '@reelstream/contracts';
 
-export class BusClosedError extends ReelstreamError {
+class BusClosedError extends ReelstreamError {
   override readonly name = 'BusClosedError';
   constructor() {
     super('SERVICE_UNAVAILABLE', 'the Kafka message bus is closed', { retriable: true });

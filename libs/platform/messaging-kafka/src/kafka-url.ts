@@ -9,7 +9,7 @@ export class InvalidKafkaUrlError extends ReelstreamError {
   }
 }
 
-export const DEFAULT_KAFKA_PORT = 9092;
+const DEFAULT_KAFKA_PORT = 9092;
 const BROKER = /^(?<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?<port>\d{1,5}))?$/;
 
 /** `b1:9092,b2` → `['b1:9092', 'b2:9092']`: the `KAFKA_BROKERS` form, the port defaulting to 9092. */

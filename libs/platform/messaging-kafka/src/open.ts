@@ -28,11 +28,11 @@ export interface KafkaMessageBusOptions {
   onParked?: ParkedMessageObserver;
 }
 
-export const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
-export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
+const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
 
 /** Environment variables the adapter reads when an option is not given (docs/configuration.md). */
-export const KAFKA_ENV = {
+const KAFKA_ENV = {
   partitions: 'KAFKA_PARTITIONS',
   replicationFactor: 'KAFKA_REPLICATION_FACTOR',
   minInsyncReplicas: 'KAFKA_MIN_INSYNC_REPLICAS',

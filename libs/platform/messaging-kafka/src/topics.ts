@@ -7,11 +7,11 @@ export interface TopicSettings {
   minInsyncReplicas: number;
 }
 
-export const DEFAULT_PARTITIONS = 16;
+const DEFAULT_PARTITIONS = 16;
 /** Replicas of a created topic: three, or every broker of a smaller cluster. */
-export const DEFAULT_MAX_REPLICATION_FACTOR = 3;
+const DEFAULT_MAX_REPLICATION_FACTOR = 3;
 /** In-sync replicas a write needs: two, or one on a single broker (which could never have two). */
-export const DEFAULT_MIN_INSYNC_REPLICAS = 2;
+const DEFAULT_MIN_INSYNC_REPLICAS = 2;
 
 /** The settings for a cluster of `brokers` brokers, where nothing was configured. */
 export function defaultTopicSettings(brokers: number, configured: Partial<TopicSettings> = {}): TopicSettings {

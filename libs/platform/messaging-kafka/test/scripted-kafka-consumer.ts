@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Admin, Kafka } from 'kafkajs';
 
-export class ScriptedKafkaConsumer extends EventEmitter {
+class ScriptedKafkaConsumer extends EventEmitter {
   readonly events = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' };
   runs = 0;
   stopped = false;

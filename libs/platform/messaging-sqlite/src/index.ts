@@ -1,4 +1,3 @@
-export { SqliteMessageBus, type SqliteMessageBusOpenOptions } from './sqlite-message-bus.js';
-export { SqliteConsumer, type SqliteSubscribeOptions } from './consumer.js';
+export { SqliteMessageBus } from './sqlite-message-bus.js';
 export type { SqliteMessageBusOptions } from './options.js';
 export { murmur2, partitionFor } from './partitioner.js';

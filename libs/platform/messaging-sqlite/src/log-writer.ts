@@ -1,4 +1,4 @@
-import type { Headers, OutgoingMessage } from '@reelstream/ports';
+import type { OutgoingMessage } from '@reelstream/ports';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { partitionFor } from './partitioner.js';
@@ -30,11 +30,6 @@ export function prepareMessages(
     if (json === undefined) throw new TypeError(`message ${key} on ${topic}: value is not JSON-serialisable`);
     return { key, value: json, headers: JSON.stringify(headers ?? {}) };
   });
-}
-
-export function withHeaders(message: PreparedMessage, extra: Headers): PreparedMessage {
-  const headers = { ...(JSON.parse(message.headers) as Headers), ...extra };
-  return { ...message, headers: JSON.stringify(headers) };
 }
 
 interface PendingPublish {

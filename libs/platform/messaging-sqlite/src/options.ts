@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
-export const sqliteBusOptionsSchema = z.object({
+const sqliteBusOptionsSchema = z.object({
   /** Names this process in consumer groups (default member id) and reply routing. Default: a random id. */
   instanceId: z.string().min(1).max(200).optional(),
   /** Partitions of a topic created by this client; a topic keeps the count it was created with. */

@@ -39,7 +39,7 @@ export interface PartitionWorkerDeps {
   onError(error: unknown): void;
 }
 
-export function toMessage(topic: string, partition: number, row: LogRow): Message {
+function toMessage(topic: string, partition: number, row: LogRow): Message {
   return {
     topic,
     partition,
@@ -123,6 +123,8 @@ export class PartitionWorker {
     }
   }
 
+  // Long because: start and finish share the backlog, the busy keys and the unfinished offsets (closures); the offset
+  // may only move past finished work, which is easiest to check in one place.
   private async runByKey(limit: number): Promise<void> {
     const offsets = new UnfinishedOffsets(this.position);
     const backlog: LogRow[] = [];

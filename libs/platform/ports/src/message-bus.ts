@@ -28,7 +28,7 @@ export interface Message<Value = unknown> {
   timestamp: string;
 }
 
-export interface ConsumerContext {
+interface ConsumerContext {
   /** 1 for the first delivery of this message to this consumer process, then 2, 3, … */
   attempt: number;
 }

@@ -29,7 +29,7 @@ export interface OpenedBackends {
   close(): Promise<void>;
 }
 
-export async function checkBackendUrls(backends: Backends): Promise<void> {
+async function checkBackendUrls(backends: Backends): Promise<void> {
   const { parseSqliteBusUrl, parseSqliteEventStoreUrl } = await import('@reelstream/backends');
   const { parseKafkaUrl } = await import('@reelstream/messaging-kafka');
   const problems: string[] = [];

@@ -60,6 +60,8 @@ interface Stop {
   stop: () => Promise<void>;
 }
 
+// Long because: start, the signal handlers and shutdown share the process state (starting/running/draining), the stop
+// list and telemetry (closures).
 export async function runService(
   service: ServiceName,
   start: (runtime: ServiceRuntime) => Promise<ReadyFields>,

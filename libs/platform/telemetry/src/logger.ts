@@ -1,12 +1,12 @@
 import { context as contextApi, isSpanContextValid, trace } from '@opentelemetry/api';
 
-export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 type EntryLevel = Exclude<LogLevel, 'silent'>;
 
 const severity: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 export interface Logger {
   readonly level: LogLevel;
@@ -19,7 +19,7 @@ export interface Logger {
   isLevelEnabled(level: EntryLevel): boolean;
 }
 
-export interface LogDestination {
+interface LogDestination {
   write(line: string): unknown;
 }
 
@@ -42,7 +42,7 @@ export class InvalidLogLevelError extends Error {
   }
 }
 
-export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'info'): LogLevel {
+function parseLogLevel(value: string | undefined, fallback: LogLevel = 'info'): LogLevel {
   if (value === undefined || value.trim() === '') return fallback;
   const normalised = value.trim().toLowerCase();
   if ((logLevels as readonly string[]).includes(normalised)) return normalised as LogLevel;
@@ -134,7 +134,7 @@ interface SerialisedError {
   cause?: unknown;
 }
 
-export function serialiseError(error: Error, depth = 0): SerialisedError {
+function serialiseError(error: Error, depth = 0): SerialisedError {
   const out: SerialisedError = { name: error.name, message: error.message };
   if (error.stack !== undefined) out.stack = error.stack;
   const code = (error as { code?: unknown }).code;

@@ -4,24 +4,24 @@ import { metrics, type Attributes, type Histogram, type Counter as OtelCounter }
 export const PARKED_MESSAGES_METRIC = 'reelstream_bus_messages_parked_total';
 
 /** Attribute values a metric may carry: keep them low-cardinality (no ids, no amounts). */
-export type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
+type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
 
-export interface InstrumentOptions {
+interface InstrumentOptions {
   description?: string;
   /** UCUM unit, e.g. `ms`, `s`, `{message}`. */
   unit?: string;
 }
 
-export interface HistogramOptions extends InstrumentOptions {
+interface HistogramOptions extends InstrumentOptions {
   /** Explicit bucket boundaries (an advice the SDK applies unless a view overrides it). */
   boundaries?: readonly number[];
 }
 
-export interface CounterMetric<Key extends string = string> {
+interface CounterMetric<Key extends string = string> {
   add(value?: number, attributes?: MetricAttributes<Key>): void;
 }
 
-export interface HistogramMetric<Key extends string = string> {
+interface HistogramMetric<Key extends string = string> {
   record(value: number, attributes?: MetricAttributes<Key>): void;
   /** Runs `work` and records its duration in ms, whether it resolves or throws (`outcome` says which). */
   time<T>(work: () => Promise<T>, attributes?: MetricAttributes<Key>): Promise<T>;

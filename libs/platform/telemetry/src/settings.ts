@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export const traceExporterNames = ['otlp', 'zipkin', 'console'] as const;
-export const metricExporterNames = ['otlp', 'prometheus', 'console'] as const;
-export type TraceExporterName = (typeof traceExporterNames)[number];
-export type MetricExporterName = (typeof metricExporterNames)[number];
+const traceExporterNames = ['otlp', 'zipkin', 'console'] as const;
+const metricExporterNames = ['otlp', 'prometheus', 'console'] as const;
+type TraceExporterName = (typeof traceExporterNames)[number];
+type MetricExporterName = (typeof metricExporterNames)[number];
 
 /** What `initTelemetry` sets up, decided from the `OTEL_*` variables alone. */
 export interface TelemetrySettings {

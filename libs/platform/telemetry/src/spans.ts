@@ -18,7 +18,7 @@ export interface SpanOptions {
 }
 
 /** Marks `span` as failed by `error`: exception event, `error.type`, status ERROR. */
-export function recordFailure(span: Span, error: unknown): void {
+function recordFailure(span: Span, error: unknown): void {
   if (error instanceof Error) {
     span.recordException(error);
     span.setAttribute(ATTR_ERROR_TYPE, error.name);

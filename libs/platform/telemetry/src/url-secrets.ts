@@ -8,7 +8,7 @@ import type { Span } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /** What a secret is replaced with (the word the HTTP instrumentation uses for its own redactions). */
-export const REDACTED = 'REDACTED';
+const REDACTED = 'REDACTED';
 
 /** Query parameters whose value is a credential. */
 const SECRET_QUERY_PARAMETER = /([?&;]|^)(token)=[^&#\s]*/gi;

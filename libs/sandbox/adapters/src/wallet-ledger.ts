@@ -29,7 +29,7 @@ export interface WalletResponse {
 }
 
 /** applied: money moved (or a cancel took effect); rejected: a non-OK answer that is recorded and replayed. */
-export type LedgerOutcome = 'applied' | 'rejected' | 'replayed' | 'conflict';
+type LedgerOutcome = 'applied' | 'rejected' | 'replayed' | 'conflict';
 
 export interface LedgerAnswer {
   outcome: LedgerOutcome;
@@ -258,6 +258,8 @@ export class SandboxWallet {
     });
   }
 
+  // Long because: one early answer per cancel case of the spec, each recorded as it is answered; they read best as one
+  // list.
   private cancel(operatorId: string, callback: CancelCallback, hash: string): LedgerAnswer {
     const ref = this.byId.get(operatorId, callback.refTransactionId);
     const currency = ref?.currency ?? this.currencyFor(operatorId, callback.playerId, callback.roundId) ?? 'XXX';

@@ -103,7 +103,7 @@ const cancelOf = (
 });
 
 /** X-Request-Timestamp older than this is refused under `timestamp.body` (the kit sends one 10 minutes old). */
-export const STALE_AFTER_SECONDS = 300;
+const STALE_AFTER_SECONDS = 300;
 
 /** The balance now, read with a win of 0 (a new transaction each time). */
 export async function probeBalance(context: SuiteContext, what = 'balance probe (win of 0)'): Promise<number> {

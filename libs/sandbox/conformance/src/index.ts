@@ -2,5 +2,4 @@
  * @reelstream/conformance: the conformance kit for operator wallets — a scripted suite of signed
  * callbacks against any callback URL, and its pass/fail table (`npm run conformance`).
  */
-export * from './checks.js';
-export * from './run.js';
+export { runConformance, formatReport } from './run.js';

@@ -17,7 +17,7 @@ export interface ConformanceOptions {
   firstTransactionId?: number;
 }
 
-export interface CheckResult {
+interface CheckResult {
   name: string;
   pass: boolean;
   /** Why it failed, or a note on a pass. */

@@ -67,6 +67,7 @@ export function adminTokenMatches(authorization: string | undefined, adminToken:
   return timingSafeEqual(digest(authorization ?? ''), digest(`Bearer ${adminToken}`));
 }
 
+// Long because: the admin endpoints of one router, a few lines each; the function reads as the list of its routes.
 export function adminRouter(deps: AdminRouteDeps): Router {
   const router = express.Router();
   // The token first: a caller without it never gets as far as having its body read.

@@ -26,7 +26,6 @@ export const sandboxEnv = z.object({
   /** A latency fault on every callback from the start (benchmarks, demos of a slow operator). */
   SANDBOX_LATENCY_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(0),
 });
-export type SandboxEnv = z.output<typeof sandboxEnv>;
 
 export interface OperatorSandboxConfig {
   port: number;

@@ -7,7 +7,7 @@
 import { CALLBACK_COMMANDS, callbackStatusCode, operatorId, playerId } from '@reelstream/contracts';
 import * as z from 'zod';
 
-export const faultRuleInput = z
+const faultRuleInput = z
   .strictObject({
     operatorId: operatorId.optional(),
     playerId: playerId.optional(),
@@ -47,7 +47,7 @@ export const faultRuleInput = z
       });
   });
 export type FaultRuleInput = z.input<typeof faultRuleInput>;
-export type FaultRuleSpec = z.output<typeof faultRuleInput>;
+type FaultRuleSpec = z.output<typeof faultRuleInput>;
 
 export interface FaultRule extends FaultRuleSpec {
   id: number;

@@ -9,7 +9,7 @@
 import { formatAmountString, isCurrencyCode } from '@reelstream/money';
 import type { TransactionView } from '@reelstream/sandbox-adapters';
 
-export const LEDGER_CSV_COLUMNS = ['transactionId', 'command', 'amount', 'currency', 'status'] as const;
+const LEDGER_CSV_COLUMNS = ['transactionId', 'command', 'amount', 'currency', 'status'] as const;
 
 /** A currency the sandbox could not tell (`XXX`: a cancel of an unknown transaction) moved nothing. */
 function amountText(minor: number, currency: string): string {

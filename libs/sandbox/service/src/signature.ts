@@ -14,7 +14,7 @@ const UNIX_SECONDS = /^[0-9]{1,15}$/;
 /** How far X-Request-Timestamp may be from the sandbox's clock under `timestamp.body`. */
 export const MAX_TIMESTAMP_SKEW_SECONDS = 300;
 
-export function verifySignature(signedBytes: Buffer, header: string | undefined, secrets: readonly string[]): boolean {
+function verifySignature(signedBytes: Buffer, header: string | undefined, secrets: readonly string[]): boolean {
   if (header === undefined || !HEX_SHA256.test(header)) return false;
   const presented = Buffer.from(header, 'hex');
   let valid = false;

@@ -37,6 +37,8 @@ export interface OperatorSandbox {
   stop(): Promise<void>;
 }
 
+// Long because: the service's wiring in start order, one call per step, with the stop sequence registered step by step
+// alongside.
 export async function startOperatorSandbox(
   deps: OperatorSandboxDeps,
   config: OperatorSandboxConfig,

@@ -58,6 +58,7 @@ function answersInstead(rule: FaultRule | undefined): boolean {
   );
 }
 
+// Long because: the wallet route and its helpers (log, fault answers, apply) share the route's dependencies (closures).
 export function walletRouter(deps: WalletRouteDeps): Router {
   const router = express.Router();
   const log = (

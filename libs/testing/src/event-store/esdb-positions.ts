@@ -27,7 +27,7 @@ export const ESDB_POSITIONS_SCHEME = 'sqlite+esdbpositions:';
 const COMMIT_OFFSET = 8n;
 const ENCODED = /^([1-9][0-9]*)-([0-9]+)$/;
 
-export class NotAnEsdbShapedPositionError extends Error {
+class NotAnEsdbShapedPositionError extends Error {
   override readonly name = 'NotAnEsdbShapedPositionError';
   constructor(readonly position: unknown) {
     super(`not a position of this store (commit-prepare): ${JSON.stringify(position)}`);

@@ -9,7 +9,7 @@ import { WorkerProcess } from './worker-process.js';
 const POISON_WORKER = fileURLToPath(new URL('./workers/poison-consumer.worker.ts', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export interface ClusterBusOptions {
+interface ClusterBusOptions {
   instanceId?: string;
   partitions?: number;
   sessionTimeoutMs?: number;

@@ -20,7 +20,7 @@ import {
  * D8, written out here so an operator reading the kit sees exactly what is signed: lowercase hex
  * HMAC-SHA256 of the raw body bytes or, under `timestamp.body`, of `<X-Request-Timestamp>.<body>`.
  */
-export function signBody(body: string, secret: string, scheme: SignatureScheme = 'body', timestamp?: number): string {
+function signBody(body: string, secret: string, scheme: SignatureScheme = 'body', timestamp?: number): string {
   const signed = scheme === 'timestamp.body' ? `${String(timestamp)}.${body}` : body;
   return createHmac('sha256', secret).update(signed, 'utf8').digest('hex');
 }

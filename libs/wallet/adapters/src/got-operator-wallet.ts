@@ -20,7 +20,7 @@ import type { OperatorWallet } from '@reelstream/wallet-application';
 import type { OperatorCallResult } from '@reelstream/wallet-domain';
 import { signCallbackBody } from './signature.js';
 
-export interface CallObserver {
+interface CallObserver {
   /** After every attempt: for metrics. `outcome` is the status code or the cause of no reply. */
   (command: CallbackRequest['command'], outcome: string, durationMs: number): void;
 }

@@ -37,6 +37,8 @@ export interface DeliverOptions {
   attemptRecorded?: boolean;
 }
 
+// Long because: one attempt loop; each attempt is recorded before its call and each answer before the next
+// attempt is planned. That order is the money-safety argument and reads best in one place.
 export async function deliver(
   context: DispatchContext,
   start: WalletTxRecord,

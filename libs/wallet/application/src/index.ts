@@ -4,18 +4,19 @@
  * walletTx stream as the record and dedup key, replies, cancels that survive restarts
  * (docs/adr/0002-cancel-delivery.md), dead letters and their re-drive.
  */
-export * from './dead-letters.js';
-export * from './deliver.js';
-export * from './dispatch-context.js';
-export * from './failures.js';
-export * from './handle-cancel.js';
-export * from './handle-request.js';
-export * from './operator-bulkhead.js';
-export * from './ports.js';
-export * from './publish-outcome.js';
-export * from './redrive.js';
-export * from './reschedule.js';
-export * from './subscriptions.js';
-export * from './wallet-tx-repository.js';
-export * from './win-intake.js';
-export * from './win-source.js';
+export { findDeadLetteredWins } from './dead-letters.js';
+export { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
+export { handleCancelDelivery } from './handle-cancel.js';
+export { handleWalletRequest } from './handle-request.js';
+export {
+  type BulkheadLimits,
+  defaultBulkheadLimits,
+  type CircuitChange,
+  OperatorBulkheadWallet,
+} from './operator-bulkhead.js';
+export { type OperatorWallet, type OperatorLookup, type DispatchLog, silentLog } from './ports.js';
+export { notRedrivable, redriveDeadLetters, type RedriveSummary } from './redrive.js';
+export { handleDelayedMessage, RetryTiers, NotDueYet } from './reschedule.js';
+export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js';
+export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';
+export { WinSourceChecker } from './win-source.js';

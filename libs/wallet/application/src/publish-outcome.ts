@@ -9,7 +9,7 @@ import { BusHeaders, reply, type Message } from '@reelstream/ports';
 import { deadLetterOf, pendingCancel, replyFromRecord, type WalletTxState } from '@reelstream/wallet-domain';
 import type { DispatchContext } from './dispatch-context.js';
 
-export function isRequest(message: Message): boolean {
+function isRequest(message: Message): boolean {
   return message.headers[BusHeaders.replyTo] !== undefined && message.headers[BusHeaders.correlationId] !== undefined;
 }
 

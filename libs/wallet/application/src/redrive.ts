@@ -16,12 +16,12 @@ import {
 import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
 import { findDeadLetteredWins, type DeadLetterFilter } from './dead-letters.js';
 
-export type RedriveOutcome =
+type RedriveOutcome =
   | { kind: 'applied'; reply: WalletReply }
   | { kind: 'failed'; reply: WalletReply }
   | { kind: 'no_answer'; error: string };
 
-export interface RedriveProgress {
+interface RedriveProgress {
   /** 1-based position among the re-drives finished so far. */
   done: number;
   total: number;

@@ -29,7 +29,7 @@ export const RetryTiers: readonly RetryTier[] = [
 const RETURNABLE = new Set<string>([Topics.walletCancels, Topics.walletRequests]);
 
 /** The shortest delay topic whose delay is at least `delayMs` (the longest for anything beyond it). */
-export function retryTierFor(delayMs: number): RetryTier {
+function retryTierFor(delayMs: number): RetryTier {
   return RetryTiers.find((tier) => tier.delayMs >= delayMs) ?? LONGEST_RETRY_TIER;
 }
 

@@ -20,7 +20,7 @@ import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
 import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
 
-export const WalletConsumerGroups = {
+const WalletConsumerGroups = {
   requests: 'wallet-dispatcher',
   cancels: 'wallet-dispatcher.cancels',
   delayed: 'wallet-dispatcher.delayed',
@@ -38,6 +38,8 @@ export interface WalletSubscriptionOptions {
   keyConcurrency?: number;
 }
 
+// Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
+// settings; they read best side by side.
 export function walletSubscriptions(
   deps: WalletDispatchDeps,
   options: WalletSubscriptionOptions = {},

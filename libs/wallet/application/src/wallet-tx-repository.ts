@@ -60,7 +60,7 @@ function toWalletTxEvent(event: RecordedEvent): WalletTxEvent {
 }
 
 /** Another writer moved the stream while a use case worked (a rebalance overlap): reload and go on, a few times. */
-export const DISPATCH_CONFLICT_POLICY: Partial<RetryPolicy> = { maxAttempts: 5, immediateAttempts: 5 };
+const DISPATCH_CONFLICT_POLICY: Partial<RetryPolicy> = { maxAttempts: 5, immediateAttempts: 5 };
 
 /** Runs a dispatch use case again from a fresh load of the record while its appends meet a conflict. */
 export function retryDispatch<T>(transactionId: number, useCase: (attempt: number) => Promise<T>): Promise<T> {

@@ -38,6 +38,8 @@ import type { WalletTxRecord } from './wallet-tx-repository.js';
  * The operator to deliver `win` to, once it is admitted: it matches its source and owns its
  * transactionId. `undefined` when the win was refused or dead-lettered here (and answered).
  */
+// Long because: the admission checks of a win in order (already recorded, refused before, source, transactionId
+// owner, operator known), each answering and recording its own outcome; they read best as one list.
 export async function admitWin(
   context: DispatchContext,
   message: Message,

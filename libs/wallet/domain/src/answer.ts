@@ -10,7 +10,7 @@ import { tryParseAmount } from '@reelstream/money';
  * Why an attempt got no usable reply. Each counts as ERR_UNKNOWN (spec §7). `unavailable`: not
  * sent at all — the operator's bulkhead is full or its circuit is open.
  */
-export type NoReplyCause = 'timeout' | 'network' | 'http_status' | 'malformed' | 'unavailable';
+type NoReplyCause = 'timeout' | 'network' | 'http_status' | 'malformed' | 'unavailable';
 
 /** The port's result: a reply parsed with zod (balance in currency units), or none. */
 export type OperatorCallResult =

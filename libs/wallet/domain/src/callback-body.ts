@@ -60,7 +60,7 @@ export function callbackFor(request: WalletRequest): CallbackRequest {
  * operator reverses all of it — a bet's stake as `amount`; a betwin's stake and win as
  * `betAmount` and `winAmount` (the stake given back, the win taken back).
  */
-export function cancelAmountsOf(request: WalletRequest): { amount: number } | { betAmount: number; winAmount: number } {
+function cancelAmountsOf(request: WalletRequest): { amount: number } | { betAmount: number; winAmount: number } {
   switch (request.command) {
     case 'bet':
       return { amount: formatAmount(request.amountMinor, request.currency) };

@@ -6,7 +6,7 @@ import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reel
 import type { OperatorAnswer } from './answer.js';
 import type { WinRefusalReason } from './state.js';
 
-export interface WalletCommandMetadata {
+interface WalletCommandMetadata {
   /** ISO-8601 UTC instant the command is decided at. */
   readonly now: string;
 }
@@ -18,15 +18,15 @@ interface Command<Type extends string, Data> {
 }
 
 /** A request from wallet.requests; a redelivery of the same request is accepted as already recorded. */
-export type RecordRequest = Command<'RecordRequest', { readonly request: WalletRequest }>;
+type RecordRequest = Command<'RecordRequest', { readonly request: WalletRequest }>;
 
 /** Send the transaction's callback: the next attempt, or again the one whose outcome is unknown. */
-export type StartAttempt = Command<'StartAttempt', Record<string, never>>;
+type StartAttempt = Command<'StartAttempt', Record<string, never>>;
 
 /** Start a new delivery of a dead-lettered win (D11). */
-export type StartRedrive = Command<'StartRedrive', Record<string, never>>;
+type StartRedrive = Command<'StartRedrive', Record<string, never>>;
 
-export type RecordAnswer = Command<
+type RecordAnswer = Command<
   'RecordAnswer',
   {
     readonly answer: OperatorAnswer;
@@ -35,22 +35,22 @@ export type RecordAnswer = Command<
   }
 >;
 
-export type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, never>>;
+type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, never>>;
 
-export type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
+type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
 
 /**
  * Park a win that will not be delivered now (issue 10): the stream's own win (operator not
  * configured, a step the record refuses), or — with `request` — another win that names this
  * stream's transactionId. Either way it is listed and, when its own, re-driven.
  */
-export type DeadLetterWin = Command<
+type DeadLetterWin = Command<
   'DeadLetterWin',
   { readonly reason: WinDeadLetterReason; readonly detail: string; readonly request?: WalletWinRequest }
 >;
 
 /** Record a win that does not match its source event: never sent. */
-export type RefuseWin = Command<
+type RefuseWin = Command<
   'RefuseWin',
   { readonly request: WalletWinRequest; readonly reason: WinRefusalReason; readonly detail: string }
 >;

@@ -28,6 +28,8 @@ export function needsCancelTransactionId(state: WalletTxState, answer: OperatorA
   return policy.onFinalFailure === 'cancel' && attemptsInDelivery(state) >= policy.maxAttempts;
 }
 
+// Long because: one case per wallet-transaction command in one exhaustive switch, so the compiler checks that every
+// command is decided.
 export function decide(command: WalletTxCommand, state: WalletTxState): WalletTxEvent[] | WalletRefusal {
   const at = command.metadata.now;
   const { request } = state;

@@ -11,6 +11,8 @@ function updateCancel(state: WalletTxState, change: (cancel: CancelState) => Can
   return state.cancel ? { ...state, cancel: change(state.cancel) } : state;
 }
 
+// Long because: one case per wallet-transaction event in one exhaustive switch, so the compiler checks that every event
+// type is folded.
 export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxState {
   switch (event.type) {
     case 'WalletRequested':
@@ -112,8 +114,4 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
       return unreachable;
     }
   }
-}
-
-export function foldWalletTx(events: readonly WalletTxEvent[], from: WalletTxState): WalletTxState {
-  return events.reduce(evolve, from);
 }

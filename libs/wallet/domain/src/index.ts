@@ -4,16 +4,23 @@
  * record says to do next, the callback bodies (D9, D22) and what their signature covers (D8). No
  * I/O: the HMAC and HTTP live in @reelstream/wallet-adapters.
  */
-export * from './answer.js';
-export * from './callback-body.js';
-export * from './commands.js';
-export * from './decide.js';
-export * from './errors.js';
-export * from './evolve.js';
-export * from './next-step.js';
-export * from './policy.js';
-export * from './same-request.js';
+export {
+  answerFromCall,
+  isOk,
+  failureStatusCode,
+  describeAnswer,
+  type OperatorCallResult,
+  type OperatorAnswer,
+} from './answer.js';
+export { unixSecondsOf, callbackFor, cancelCallbackFor } from './callback-body.js';
+export { type WalletTxCommand } from './commands.js';
+export { needsCancelTransactionId, decide, walletTxDecider } from './decide.js';
+export { walletRefusal, isWalletRefusal, type WalletRefusal } from './errors.js';
+export { evolve } from './evolve.js';
+export { nextAttempt, replyFromRecord, pendingCancel, deadLetterOf, conflictDeadLettersOf } from './next-step.js';
+export { deliveryPolicyFor, delayBeforeAttempt, cancelRetryDelayMs, DeliveryPolicies, CancelPolicy } from './policy.js';
+export { sameRequest, identicalRequest } from './same-request.js';
+export { isSettled, type WinRefusalReason, type WalletTxState, initialWalletTxState } from './state.js';
+export { type WinDeadLettered, type DeadLetteredWins, unreadableRecordDecider } from './unreadable-record.js';
 export * from './signed-content.js';
 export * from './win-source.js';
-export * from './state.js';
-export * from './unreadable-record.js';

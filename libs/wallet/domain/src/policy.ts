@@ -5,7 +5,7 @@
 import type { WalletCommand } from '@reelstream/contracts';
 
 /** What follows the last failed attempt: bet and betwin cancel the round (D9), a win is parked (D11). */
-export type FinalFailureAction = 'cancel' | 'dead_letter';
+type FinalFailureAction = 'cancel' | 'dead_letter';
 
 export interface DeliveryPolicy {
   readonly command: WalletCommand;

@@ -13,9 +13,9 @@ import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reel
  * - `failed`: a bet or betwin failed for good (its round is canceled: see `cancel`);
  * - `dead_lettered`: a win failed every attempt of its last delivery (D11), until re-driven.
  */
-export type DeliveryStatus = 'new' | 'pending' | 'succeeded' | 'failed' | 'dead_lettered';
+type DeliveryStatus = 'new' | 'pending' | 'succeeded' | 'failed' | 'dead_lettered';
 
-export interface RecordedFailure {
+interface RecordedFailure {
   readonly statusCode: FailureStatusCode;
   readonly reason: string;
 }
@@ -33,7 +33,7 @@ export interface CancelState {
 }
 
 /** A win that names this stream's transactionId but is not its request (issue 10): refused, or dead-lettered as a conflict. */
-export interface StrayWin<Reason extends string> {
+interface StrayWin<Reason extends string> {
   readonly request: WalletWinRequest;
   readonly reason: Reason;
   readonly detail: string;

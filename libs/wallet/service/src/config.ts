@@ -60,7 +60,7 @@ export const dispatcherEnv = z.object({
   /** Per-operator overrides of the three above, as JSON. */
   OPERATOR_BULKHEADS_JSON: bulkheadOverrides,
 });
-export type DispatcherEnv = z.output<typeof dispatcherEnv>;
+type DispatcherEnv = z.output<typeof dispatcherEnv>;
 
 export interface WalletDispatcherConfig {
   healthPort: number;

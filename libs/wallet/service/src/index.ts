@@ -2,6 +2,13 @@
  * @reelstream/service-wallet-dispatcher: the wallet-dispatcher's edge — its config, health
  * endpoints, the redrive CLI and `startWalletDispatcher` (the got client is `@reelstream/wallet-adapters`).
  */
-export * from './config.js';
-export * from './start.js';
-export * from './redrive-cli.js';
+export { dispatcherSettingsFromEnv, dispatcherEnv } from './config.js';
+export { startWalletDispatcher, type WalletDispatcher } from './start.js';
+export {
+  parseSince,
+  parseRedriveArguments,
+  listDeadLetters,
+  dryRunRedrive,
+  runRedrive,
+  REDRIVE_USAGE,
+} from './redrive-cli.js';

@@ -19,7 +19,7 @@ export const REDRIVE_USAGE =
   'usage: npm run wallet:redrive -- [--list | --dry-run] [--operator <operatorId>] [--since <ISO-8601 time | 30m | 12h | 7d>] [--concurrency <n>] [--timeout-ms <ms>]';
 
 /** `redrive` sends; `list` and `dry-run` only read the event log. */
-export type RedriveMode = 'redrive' | 'list' | 'dry-run';
+type RedriveMode = 'redrive' | 'list' | 'dry-run';
 
 export interface RedriveArguments {
   mode: RedriveMode;

@@ -42,6 +42,8 @@ export interface WalletDispatcher {
   stop(): Promise<void>;
 }
 
+// Long because: the service's wiring in start order (metrics, operator clients, subscriptions), one call per step, with
+// the stop sequence registered alongside.
 export async function startWalletDispatcher(
   deps: WalletDispatcherDeps,
   config: WalletDispatcherConfig,

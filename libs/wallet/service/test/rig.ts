@@ -28,7 +28,7 @@ import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-
 import { createLogger } from '@reelstream/telemetry';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 
-export const SECRET = 'rig-signing-secret-0123456789';
+const SECRET = 'rig-signing-secret-0123456789';
 
 const operator = (id: string, callbackUrl: string, signingSecret = SECRET): OperatorConfigInput => ({
   id,

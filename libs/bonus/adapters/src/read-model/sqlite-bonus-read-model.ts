@@ -43,33 +43,7 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
   ) {
     db.exec(READ_MODEL_DDL);
     ensureCheckpointSchema(db);
-    this.statements = {
-      byIssueId: db.prepare<[number, string], RecordRow>(
-        'SELECT record FROM bonus_calls WHERE issue_id = ? AND operator_id = ?',
-      ),
-      anyByIssueId: db.prepare<[number], RecordRow>('SELECT record FROM bonus_calls WHERE issue_id = ?'),
-      byPlatformId: db.prepare<[string, string], RecordRow>(
-        'SELECT record FROM bonus_calls WHERE operator_id = ? AND platform_id = ? ORDER BY issue_id DESC LIMIT 1',
-      ),
-      activeOfPlayer: db.prepare<[string, string], RecordRow>(
-        "SELECT record FROM bonus_calls WHERE operator_id = ? AND player_id = ? AND status = 'active' ORDER BY issue_id DESC LIMIT 1",
-      ),
-      dueForExpiry: db.prepare<[number, number], RecordRow>(
-        "SELECT record FROM bonus_calls WHERE status = 'active' AND expire_at_ms <= ? ORDER BY expire_at_ms, issue_id LIMIT ?",
-      ),
-      nextExpiry: db.prepare<[], RecordRow>(
-        "SELECT record FROM bonus_calls WHERE status = 'active' ORDER BY expire_at_ms, issue_id LIMIT 1",
-      ),
-      upsert: db.prepare<[number, string, string, string, string, number, string]>(
-        `INSERT INTO bonus_calls (issue_id, operator_id, platform_id, player_id, status, expire_at_ms, record) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (issue_id) DO UPDATE SET status = excluded.status, expire_at_ms = excluded.expire_at_ms, record = excluded.record`,
-      ),
-      streamRevision: db.prepare<[string], number>('SELECT revision FROM bonus_streams WHERE stream_id = ?').pluck(),
-      setStreamRevision: db.prepare<[string, number]>(
-        'INSERT INTO bonus_streams (stream_id, revision) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision',
-      ),
-      all: db.prepare<[], RecordRow>('SELECT record FROM bonus_calls ORDER BY issue_id'),
-    };
+    this.statements = prepareStatements(db);
     this.applyTransaction = db.transaction((changes: readonly ProjectionChange[]): BonusCallRecord[] => {
       const written: BonusCallRecord[] = [];
       for (const change of changes) {
@@ -182,4 +156,35 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
 
 function parseRecord(row: RecordRow): BonusCallRecord {
   return bonusCallRecord.parse(JSON.parse(row.record));
+}
+
+/** The read model's fixed statements, prepared once per connection. */
+function prepareStatements(db: Database.Database) {
+  return {
+    byIssueId: db.prepare<[number, string], RecordRow>(
+      'SELECT record FROM bonus_calls WHERE issue_id = ? AND operator_id = ?',
+    ),
+    anyByIssueId: db.prepare<[number], RecordRow>('SELECT record FROM bonus_calls WHERE issue_id = ?'),
+    byPlatformId: db.prepare<[string, string], RecordRow>(
+      'SELECT record FROM bonus_calls WHERE operator_id = ? AND platform_id = ? ORDER BY issue_id DESC LIMIT 1',
+    ),
+    activeOfPlayer: db.prepare<[string, string], RecordRow>(
+      "SELECT record FROM bonus_calls WHERE operator_id = ? AND player_id = ? AND status = 'active' ORDER BY issue_id DESC LIMIT 1",
+    ),
+    dueForExpiry: db.prepare<[number, number], RecordRow>(
+      "SELECT record FROM bonus_calls WHERE status = 'active' AND expire_at_ms <= ? ORDER BY expire_at_ms, issue_id LIMIT ?",
+    ),
+    nextExpiry: db.prepare<[], RecordRow>(
+      "SELECT record FROM bonus_calls WHERE status = 'active' ORDER BY expire_at_ms, issue_id LIMIT 1",
+    ),
+    upsert: db.prepare<[number, string, string, string, string, number, string]>(
+      `INSERT INTO bonus_calls (issue_id, operator_id, platform_id, player_id, status, expire_at_ms, record) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (issue_id) DO UPDATE SET status = excluded.status, expire_at_ms = excluded.expire_at_ms, record = excluded.record`,
+    ),
+    streamRevision: db.prepare<[string], number>('SELECT revision FROM bonus_streams WHERE stream_id = ?').pluck(),
+    setStreamRevision: db.prepare<[string, number]>(
+      'INSERT INTO bonus_streams (stream_id, revision) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision',
+    ),
+    all: db.prepare<[], RecordRow>('SELECT record FROM bonus_calls ORDER BY issue_id'),
+  };
 }

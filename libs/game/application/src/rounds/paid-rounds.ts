@@ -118,7 +118,7 @@ export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {
   return model;
 }
 
-export function resultOf(
+function resultOf(
   history: RoundHistory,
   answer: WalletReply | undefined,
   balanceMinor: number | undefined,

@@ -22,7 +22,7 @@ import type { GameLog } from '../ports.js';
 import { heldCheckpoints } from './held-checkpoints.js';
 import type { RoundStartedData, RoundStreams } from './round-streams.js';
 
-export const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
+const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
 
 export interface RoundOutboxOptions {
   store: EventStore;
@@ -57,6 +57,8 @@ interface OpenRound {
   readonly before: Position | 'start';
 }
 
+// Long because: its handlers share the open rounds, the resolutions in flight and the last handled position (closures);
+// splitting would thread that mutable state through every helper.
 export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
   const { store, bus, logger } = options;
   const open = new Map<number, OpenRound>();

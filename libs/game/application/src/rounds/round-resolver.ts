@@ -26,48 +26,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
         const result = await completePaidRound(deps, started, answer, correlationId);
         return result.status;
       }
-      const start = await deps.ledger.call(
-        'StartFreeSpin',
-        {
-          operatorId: started.operatorId,
-          playerId: started.playerId,
-          issueId: started.bonusId,
-          gameId: started.gameId,
-          roundId: started.roundId,
-          currency: started.currency,
-        },
-        correlationId,
-      );
-      if (!start.ok) {
-        deps.logger.error('the ledger refuses to name the free spin of an open round; it stays open', {
-          roundId: started.roundId,
-          code: start.error.code,
-          message: start.error.message,
-        });
-        return 'pending';
-      }
-      const owner = {
-        token: started.sessionToken,
-        operatorId: started.operatorId,
-        playerId: started.playerId,
-        providerId: started.providerId,
-        gameId: started.gameId,
-        currency: started.currency,
-      };
-      const ticket = {
-        issueId: started.bonusId,
-        roundId: started.roundId,
-        baseBetAmountMinor: start.result.baseBetAmountMinor,
-        winCapLeftMinor: start.result.winCapLeftMinor,
-      };
-      await finishFreeRound(
-        deps,
-        owner,
-        { model: modelOf(deps, started), profile: started.rtpProfile },
-        ticket,
-        correlationId,
-      );
-      return 'settled';
+      return await resolveFreeRound(deps, started, correlationId);
     } catch (error) {
       if (deps.wallet.isTimeout(error) || deps.ledger.isTimeout(error)) return 'pending';
       // A free round the ledger never started was canceled inside finishFreeRound; the refusal itself is the player’s business.
@@ -75,4 +34,54 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       throw error;
     }
   });
+}
+
+/** A free round: the ledger names its spin, then it is played and settled (its refusal is thrown to the caller). */
+async function resolveFreeRound(
+  deps: RoundDeps,
+  started: RoundStartedData,
+  correlationId: string,
+): Promise<Resolution> {
+  const start = await deps.ledger.call(
+    'StartFreeSpin',
+    {
+      operatorId: started.operatorId,
+      playerId: started.playerId,
+      issueId: started.bonusId,
+      gameId: started.gameId,
+      roundId: started.roundId,
+      currency: started.currency,
+    },
+    correlationId,
+  );
+  if (!start.ok) {
+    deps.logger.error('the ledger refuses to name the free spin of an open round; it stays open', {
+      roundId: started.roundId,
+      code: start.error.code,
+      message: start.error.message,
+    });
+    return 'pending';
+  }
+  const owner = {
+    token: started.sessionToken,
+    operatorId: started.operatorId,
+    playerId: started.playerId,
+    providerId: started.providerId,
+    gameId: started.gameId,
+    currency: started.currency,
+  };
+  const ticket = {
+    issueId: started.bonusId,
+    roundId: started.roundId,
+    baseBetAmountMinor: start.result.baseBetAmountMinor,
+    winCapLeftMinor: start.result.winCapLeftMinor,
+  };
+  await finishFreeRound(
+    deps,
+    owner,
+    { model: modelOf(deps, started), profile: started.rtpProfile },
+    ticket,
+    correlationId,
+  );
+  return 'settled';
 }

@@ -16,7 +16,7 @@ const betLevelList = z
   );
 
 /** `default` in currency units for any currency, plus optional per-currency lists (e.g. KRW, JPY). */
-export const betLevelsSchema = z.record(z.string(), betLevelList).superRefine((levels, ctx) => {
+const betLevelsSchema = z.record(z.string(), betLevelList).superRefine((levels, ctx) => {
   if (!levels['default']) ctx.addIssue({ code: 'custom', message: 'bet levels need a "default" list' });
   for (const [currency, list] of Object.entries(levels)) {
     if (currency === 'default') continue;
@@ -34,15 +34,15 @@ export const betLevelsSchema = z.record(z.string(), betLevelList).superRefine((l
   }
 });
 
-export const providerSchema = z.strictObject({
+const providerSchema = z.strictObject({
   providerId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   name: z.string().trim().min(1),
 });
 
-export const gameTypes = ['slot', 'instant'] as const;
-export const volatilities = ['low', 'medium', 'high'] as const;
+const gameTypes = ['slot', 'instant'] as const;
+const volatilities = ['low', 'medium', 'high'] as const;
 
-export const gameSchema = z.strictObject({
+const gameSchema = z.strictObject({
   gameId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   providerId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   name: z.string().trim().min(1),
@@ -68,5 +68,3 @@ export const catalogSchema = z.strictObject({
 export type CatalogProvider = z.infer<typeof providerSchema>;
 export type CatalogGame = z.infer<typeof gameSchema>;
 export type Catalog = z.infer<typeof catalogSchema>;
-export type GameType = CatalogGame['type'];
-export type Volatility = CatalogGame['volatility'];

@@ -14,12 +14,12 @@ export interface InstantModel {
   readonly profiles: Readonly<Record<Profile, WheelProfile>>;
 }
 
-export interface WheelProfile {
+interface WheelProfile {
   readonly targetRtp: number;
   readonly segments: readonly WheelSegment[];
 }
 
-export interface WheelSegment {
+interface WheelSegment {
   readonly multiplierCoins: number;
   readonly weight: number;
 }

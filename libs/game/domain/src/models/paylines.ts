@@ -2,7 +2,7 @@
  * Paylines of a 5-reel, 3-row window (rows 0 top, 1 middle, 2 bottom), in the usual order:
  * the three straight lines, the two V shapes, then zigzags. Games use the first 10, 20 or 25.
  */
-export const paylines5x3: readonly (readonly number[])[] = [
+const paylines5x3: readonly (readonly number[])[] = [
   [1, 1, 1, 1, 1],
   [0, 0, 0, 0, 0],
   [2, 2, 2, 2, 2],

@@ -38,7 +38,7 @@ export interface StartSession {
   readonly ttlMs: number;
 }
 
-export type SessionCommand = StartSession;
+type SessionCommand = StartSession;
 
 const initialState: SessionState = {};
 
@@ -90,7 +90,7 @@ export function playableSession(session: GameSession | undefined, now: Date): Ga
 }
 
 /** Provider and game exist, the game is the provider's, and it has bet levels in the player's currency. */
-export function launchRefusal(catalog: Catalog, request: LaunchGameRequest, currency: string): GameRefusal | undefined {
+function launchRefusal(catalog: Catalog, request: LaunchGameRequest, currency: string): GameRefusal | undefined {
   if (findProvider(catalog, request.providerId) === undefined) {
     return gameRefusal('PROVIDER_NOT_FOUND', undefined, [
       { path: 'providerId', message: `no provider ${request.providerId}; see GET /v1/providers` },

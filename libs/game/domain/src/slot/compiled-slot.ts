@@ -63,6 +63,8 @@ export function compileSlot(model: SlotModel, profile: Profile): CompiledSlot {
   return compiledSlots(model, profile);
 }
 
+// Long because: it lays out the flat tables the spin loop reads, each sized and offset from the ones before; split, the
+// sizes would travel between functions.
 function build(model: SlotModel, profile: Profile): CompiledSlot {
   const symbolCodes = model.symbols.map((symbol) => symbol.code);
   const indexOf = new Map(symbolCodes.map((code, index) => [code, index]));

@@ -46,12 +46,12 @@ export interface SlotSymbol {
  * profile's strips, every win in them is multiplied by `multiplier`, and they cannot retrigger.
  * These are the game's own feature spins, not the operator-registered free-spin bonuses.
  */
-export interface BonusRule {
+interface BonusRule {
   readonly freeGames: Readonly<Record<number, number>>;
   readonly multiplier: number;
 }
 
-export interface SlotProfile {
+interface SlotProfile {
   /** The RTP this profile is tuned to; `theoreticalRtp` proves it. */
   readonly targetRtp: number;
   /** One strip per reel, one symbol code per character; stops are uniform over the strip. */

@@ -3,7 +3,7 @@ import { profiles } from '../profile.js';
 import type { SlotModel } from './slot-model.js';
 
 /** The largest line lookup table (symbols ^ reels entries) a model may need. */
-export const MAX_LINE_TABLE_SIZE = 1 << 22;
+const MAX_LINE_TABLE_SIZE = 1 << 22;
 const MAX_SYMBOLS = 64;
 const MAX_ROWS = 16;
 

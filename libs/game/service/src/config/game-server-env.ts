@@ -7,10 +7,8 @@ import { catalogFile, listenHost, parseEnv, platformEnvShape, port, positiveInt,
 import * as z from 'zod';
 
 /** The bet and betwin callbacks may take 3 s (spec §8); the dispatcher's reply needs a little more. */
-export const BET_CALLBACK_LIMIT_MS = 3_000;
-export const DEFAULT_WALLET_TIMEOUT_MS = 5_000;
-export { DEFAULT_LEDGER_TIMEOUT_MS };
-
+const BET_CALLBACK_LIMIT_MS = 3_000;
+const DEFAULT_WALLET_TIMEOUT_MS = 5_000;
 export const gameServerEnv = z
   .object({
     ...platformEnvShape,

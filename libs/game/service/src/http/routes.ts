@@ -24,7 +24,7 @@ import { requestIdOf } from './request-id.js';
 import { setContentSecurityPolicy } from './security-headers.js';
 
 /** The game page and its assets, shipped beside the sources. */
-export const PUBLIC_DIR = resolve(import.meta.dirname, '../../public');
+const PUBLIC_DIR = resolve(import.meta.dirname, '../../public');
 
 export interface RouteDeps {
   store: EventStore;

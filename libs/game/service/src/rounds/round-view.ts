@@ -35,6 +35,6 @@ export async function roundView(
  * The recorded reason without the operator's detail: `bet_rejected:ERR_UNKNOWN (HTTP 502: {…})`
  * shows as `bet_rejected:ERR_UNKNOWN`. What the operator said stays in the log and the event.
  */
-export function playerReasonOf(recorded: string): string {
+function playerReasonOf(recorded: string): string {
   return /^[a-z_]+(:[A-Za-z0-9_]+)?/.exec(recorded)?.[0] ?? 'canceled';
 }

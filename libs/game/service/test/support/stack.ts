@@ -32,7 +32,7 @@ import { call, type JsonResponse } from './http.js';
 import { ShiftedClock } from './shifted-clock.js';
 
 export const OPERATOR_ID = 'casino-t';
-export const API_TOKEN = 'api-token-of-casino-t-0123456789abcdef';
+const API_TOKEN = 'api-token-of-casino-t-0123456789abcdef';
 export const SESSION_TTL_MS = 4 * 3_600_000;
 
 export interface StackOptions {

@@ -20,8 +20,7 @@ import * as z from 'zod';
 import { duration } from './duration.js';
 
 export const DEFAULT_SESSION_TTL_MS = 4 * 3_600_000;
-export { DEFAULT_LEDGER_TIMEOUT_MS };
-export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024;
+const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024;
 
 export const gatewayEnv = z.object({
   ...platformEnvShape,

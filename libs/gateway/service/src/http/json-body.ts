@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { ApiError } from '@reelstream/http';
 
 /** Whether the Content-Type header names `application/json` (any parameters, any case). */
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
   return (header.split(';', 1)[0] ?? '').trim().toLowerCase() === JSON_CONTENT_TYPE;
 }

@@ -19,7 +19,7 @@ export interface LaunchDeps {
 }
 
 /** 32 random bytes, base64url: 256 bits nobody can guess (43 characters). */
-export function newSessionToken(): string {
+function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 

@@ -18,7 +18,7 @@ import type * as z from 'zod';
 import { ComponentSchemas, componentRef, type JsonSchema } from './json-schema.js';
 import { walletWebhooks } from './webhooks.js';
 
-export interface OpenApiDocument {
+interface OpenApiDocument {
   openapi: '3.1.0';
   info: Record<string, unknown>;
   servers: { url: string; description?: string }[];
@@ -49,7 +49,7 @@ const COMMON_ERRORS: readonly ErrorCode[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'IN
 /** Answered by the writes, which carry a JSON body. */
 const BODY_ERRORS: readonly ErrorCode[] = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'];
 /** Operations answered by the bonus-ledger over the bus: its silence is a 503 SERVICE_UNAVAILABLE. */
-export const LEDGER_OPERATIONS: ReadonlySet<OperationName> = new Set([
+const LEDGER_OPERATIONS: ReadonlySet<OperationName> = new Set([
   'registerBonusCall',
   'cancelBonusCall',
   'getBonusCall',

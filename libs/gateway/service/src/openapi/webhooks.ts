@@ -15,7 +15,7 @@ import {
 } from '@reelstream/contracts';
 import type { ComponentSchemas, JsonSchema } from './json-schema.js';
 
-export const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
+const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
   id: 'WalletCallback',
   description:
     'One wallet callback; `command` tells which. transactionId, roundId and refTransactionId are strings of digits by default, JSON numbers with the operator setting `callbackIdEncoding: "number"` (D7); bonusId is always a JSON number (0 outside a bonus, else the issueId). `timestamp` is the Unix second of the transaction (the same on every attempt). A cancel reverses the whole transaction named by refTransactionId and carries what it moved: `amount` for a bet, `betAmount` and `winAmount` for a betwin (give back the stake, take back the win).',
@@ -28,7 +28,7 @@ const OPERATOR_REPLY_SCHEMA = operatorReply.meta({
 
 const common = { playerId: 'player_42', providerId: 1, gameCode: 101, bonusId: 0 } as const;
 /** The operator guide's samples (§7), one per shape a body can take. */
-export const WALLET_CALLBACK_EXAMPLES: Record<string, CallbackRequest> = {
+const WALLET_CALLBACK_EXAMPLES: Record<string, CallbackRequest> = {
   bet: {
     command: 'bet',
     transactionId: 244377146876160,

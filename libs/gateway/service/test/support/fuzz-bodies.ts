@@ -82,7 +82,7 @@ const deepNesting = fc.integer({ min: 1, max: 2_000 }).map((depth) => {
 });
 
 /** Anything a field might be set to. */
-export const evilValue: fc.Arbitrary<unknown> = fc.oneof(
+const evilValue: fc.Arbitrary<unknown> = fc.oneof(
   edgeNumbers,
   evilStrings,
   fc.jsonValue({ maxDepth: 3 }),
@@ -173,7 +173,7 @@ function bodies(valid: fc.Arbitrary<Record<string, unknown>>, fields: readonly s
 
 const players = fc.integer({ min: 0, max: 40 }).map((n) => `fz_player_${n}`);
 
-export const validRegister = fc.record(
+const validRegister = fc.record(
   {
     platformId: fc.oneof(
       fc.integer({ min: 0, max: 300 }).map((n) => `fz-reg-${n}`),
@@ -197,7 +197,7 @@ export const validRegister = fc.record(
   },
 );
 
-export const validCancel = fc.oneof(
+const validCancel = fc.oneof(
   fc.record({
     issueId: fc.oneof(
       fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
@@ -207,7 +207,7 @@ export const validCancel = fc.oneof(
   fc.record({ platformId: fc.integer({ min: 0, max: 60 }).map((n) => `fz-pre-${n}`) }),
 );
 
-export const validLaunch = fc.record({
+const validLaunch = fc.record({
   playerId: fc.oneof(players, fc.stringMatching(/^[A-Za-z0-9_]{1,50}$/)),
   providerId: fc.constantFrom(1, 2),
   gameId: fc.constantFrom(101, 102, 103, 201, 202, 203),

@@ -18,7 +18,7 @@ import { startGateway, type GatewayConfig, type RunningGateway } from '../../src
 import { HttpClient } from './http-client.js';
 import { testOperators } from './operators.js';
 
-export const START = '2026-05-01T00:00:00.000Z';
+const START = '2026-05-01T00:00:00.000Z';
 
 export interface Harness {
   readonly dir: string;
