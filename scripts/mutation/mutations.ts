@@ -33,17 +33,17 @@ export const MUTATIONS: readonly Mutation[] = [
   },
   {
     name: 'registration request hash ignores baseBetAmount',
-    file: 'libs/gateway/service/src/bonus/request-hash.ts',
+    file: 'libs/bonus/domain/src/request-hash.ts',
     search: 'const normalised = { ...request, gameIds:',
     replace: 'const normalised = { ...request, metaData: { ...request.metaData, baseBetAmount: undefined }, gameIds:',
-    projects: ['service-gateway'],
+    projects: ['bonus-domain', 'service-gateway'],
   },
   {
     name: 'registration request hash ignores providerId',
-    file: 'libs/gateway/service/src/bonus/request-hash.ts',
+    file: 'libs/bonus/domain/src/request-hash.ts',
     search: 'const normalised = { ...request, gameIds:',
     replace: 'const normalised = { ...request, providerId: undefined, gameIds:',
-    projects: ['service-gateway'],
+    projects: ['bonus-domain', 'service-gateway'],
   },
   {
     name: 'one active bonus: expire the old bonus and register the new one',
