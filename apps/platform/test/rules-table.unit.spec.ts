@@ -95,7 +95,7 @@ describe('the "where is the rule for X" table', () => {
     expect(missing).toEqual([]);
   });
 
-  it('covers every decision of DESIGN.md that is a rule', () => {
+  it('covers every decision of docs/decisions.md that is a rule', () => {
     const cited = new Set(rows.flatMap((row) => [...row.source.matchAll(/D(\d+)/g)].map((match) => `D${match[1]}`)));
     // D13, D15 and D23 name endpoints, not rules.
     const rules = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 17, 18, 19, 20, 21, 22].map((n) => `D${n}`);
