@@ -224,4 +224,17 @@ describe('isOrigin and apiTokenDigest', () => {
       createHash('sha256').update('demo-api-token-0123456789').digest('hex'),
     );
   });
+
+  // Issue 17: computed by the hand-written SHA-256 before node:crypto replaced it; configured digests must still match.
+  it.each([
+    ['demo-api-token-change-me', '4d0b8aebc87e74e196dbef295ce0e8f6133b7d62a316d733de104cf9e11fecbb'],
+    ['tökén-Ωmega-日本語-🎰-0123456789', '0e15fc54ac90e256da946291c226158eede30739ab256c36e9aed33ca4918781'],
+    ['x'.repeat(55), 'd5e285683cd4efc02d021a5c62014694958901005d6f71e89e0989fac77e4072'],
+    ['y'.repeat(56), '4877e564e5e36e367c7c8d59670774becd3350610b6df4c399c9fa9b66da5813'],
+    ['z'.repeat(64), '72996563049cc84daa2c3f31fd5c3d10770e69d6ebbb8da5b6d76db303dbae43'],
+    ['a\uD800b-lone-surrogate-token', '424f09150115128c535e8147670d5a462513f21cc1e87a03fc96b377c8212d9b'],
+  ])('apiTokenDigest(%j) and the parsed apiTokenSha256 keep the digest they had', (token, digest) => {
+    expect(apiTokenDigest(token)).toBe(digest);
+    expect(parseOperatorsConfig([{ ...demo, apiToken: token }])[0]?.apiTokenSha256).toBe(digest);
+  });
 });

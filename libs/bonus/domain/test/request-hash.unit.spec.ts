@@ -85,4 +85,26 @@ describe('registrationRequestHash (D17)', () => {
   it('is the digest the gateway stored before it moved here (node:crypto), so stored reservations still match', () => {
     expect(hashOf(body)).toBe('80a5798dcd7d3d5229dbab47ec8be870ca1943506660bc005f61dfcd441e9bbe');
   });
+
+  // Issue 17: computed by the hand-written SHA-256 before node:crypto replaced it; a stored requestHash must still match.
+  it('keeps the digests of the hand-written SHA-256 it replaced (a Regular Bonus Call, a 100-game body over many blocks)', () => {
+    const regular = {
+      platformId: 'plaetz 1~!',
+      providerId: 7,
+      gameId: [3, 1, 2],
+      playerId: 'P_9',
+      bonusType: 'REGULAR',
+      callAmount: 1234.56,
+      currency: 'KRW',
+      expireAt: '2027-01-01 00:00:00',
+    };
+    expect(hashOf(regular)).toBe('466dcd56f65047eb01091e1d663129a8d727e8033140a3b82e408442c8a998b4');
+    const hundredGames = {
+      ...body,
+      platformId: 'p-many',
+      gameId: Array.from({ length: 100 }, (_, index) => 1000 - index),
+      metaData: { spinAmount: 100, baseBetAmount: 0.01 },
+    };
+    expect(hashOf(hundredGames)).toBe('aab551f267bf1722b8e16192e467d384eb53835dbc7e1253cc7743fc74344bce');
+  });
 });
