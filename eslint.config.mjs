@@ -1,5 +1,6 @@
 // Lint rules for the whole workspace. The module-boundary rule is the architecture in code:
 // domain libraries stay pure, adapters stay at the edge (DESIGN.md §8, STYLE.md Layout).
+import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -18,6 +19,15 @@ const io = [
   'net',
   'child_process',
 ];
+
+// The pure libraries: kernel, contracts and domains (issue 11: every spec rule lives in one of them).
+const PURE_LIBRARY_SOURCES = ['libs/money/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/*/domain/src/**/*.ts'];
+// What they may take from node:crypto (issue 17): digests (the registration hash, token digests), the HMAC of the
+// callback signature and the constant-time comparison of bearer tokens. All three are functions of their inputs
+// alone; randomness (randomBytes, randomUUID, …) and the key store are not, so they stay out.
+const PURE_HASHING = ['createHash', 'createHmac', 'timingSafeEqual'];
+const NOT_PURE =
+  'A pure library (money, contracts, */domain) does no I/O: of node:* it may use only hashing and HMAC (issue 17).';
 
 // A string that starts like a SQL statement (upper-case keywords, as every statement of the tree is written).
 const SQL_STATEMENT = String.raw`/^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|WITH)\s/`;
@@ -164,6 +174,24 @@ export default [
         { selector: `Literal[value=${SQL_STATEMENT}]`, message: SQL_IN_SERVICE },
         { selector: `TemplateElement[value.raw=${SQL_STATEMENT}]`, message: SQL_IN_SERVICE },
       ],
+    },
+  },
+  {
+    // Nx's boundary rule does not see Node's built-in modules (they are not in the project graph): named here.
+    files: PURE_LIBRARY_SOURCES,
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'node:crypto', allowImportNames: PURE_HASHING, message: NOT_PURE }],
+          patterns: [
+            { regex: '^node:(?!crypto$)', message: NOT_PURE },
+            { group: builtinModules.filter((name) => !name.startsWith('node:')), message: NOT_PURE },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'crypto', message: NOT_PURE }],
     },
   },
   {

@@ -172,6 +172,13 @@ export {
   OperatorsConfigError,
   apiTokenDigest,
 } from './operators.js';
+export {
+  authenticateOperator,
+  bearerTokenOf,
+  operatorTokensOf,
+  MAX_BEARER_TOKEN_LENGTH,
+  type OperatorToken,
+} from './operator-auth.js';
 export { longIdText } from './shared/ids.js';
 export { playerId, currencyCode, operatorId, httpUrl } from './shared/primitives.js';
 export { sha256HexOf } from './shared/sha256.js';

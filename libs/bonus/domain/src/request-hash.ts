@@ -5,8 +5,8 @@ import { canonicalJson, sha256HexOf, type RegisterBonusCallRequest } from '@reel
  * (the issueId alias resolved to platformId, bonusType words to numbers, one gameId to a list),
  * with the game ids sorted because they name a set, written as JSON with sorted keys. It hashes
  * what the operator sent, not what the gateway derived from configuration (minor units, the
- * instant of expireAt), so a resend stays a replay across a configuration change. The same
- * digests as node:crypto's (stored requestHash values stay valid), without I/O in this library.
+ * instant of expireAt), so a resend stays a replay across a configuration change. The digests
+ * must never change: stored reservations compare against them (pinned in the tests).
  */
 export function registrationRequestHash(request: RegisterBonusCallRequest): string {
   const normalised = { ...request, gameIds: [...request.gameIds].sort((a, b) => a - b) };

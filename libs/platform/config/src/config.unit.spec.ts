@@ -148,16 +148,21 @@ describe('OperatorDirectory', () => {
   );
   const directory = new OperatorDirectory(operators);
 
-  it('authenticates a token given raw or as its digest', () => {
-    expect(directory.authenticate('token-of-operator-a')?.id).toBe('a');
-    expect(directory.authenticate('token-of-operator-b')?.id).toBe('b');
+  const idOf = (authorization: string) => {
+    const answer = directory.authenticate(authorization);
+    return 'id' in answer ? answer.id : answer.code;
+  };
+
+  it('authenticates a bearer token configured raw or as its digest', () => {
+    expect(idOf('Bearer token-of-operator-a')).toBe('a');
+    expect(idOf('Bearer token-of-operator-b')).toBe('b');
   });
 
   it('refuses unknown tokens, prefixes and the digest itself', () => {
-    expect(directory.authenticate('token-of-operator-c')).toBeUndefined();
-    expect(directory.authenticate('token-of-operator-')).toBeUndefined();
-    expect(directory.authenticate(apiTokenDigest('token-of-operator-b'))).toBeUndefined();
-    expect(directory.authenticate('')).toBeUndefined();
+    expect(idOf('Bearer token-of-operator-c')).toBe('UNAUTHORIZED');
+    expect(idOf('Bearer token-of-operator-')).toBe('UNAUTHORIZED');
+    expect(idOf(`Bearer ${apiTokenDigest('token-of-operator-b')}`)).toBe('UNAUTHORIZED');
+    expect(directory.authenticate(undefined)).toMatchObject({ type: 'Refusal', code: 'UNAUTHORIZED' });
   });
 
   it('finds operators by id', () => {

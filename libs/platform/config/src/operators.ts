@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
+  authenticateOperator,
+  operatorTokensOf,
   OperatorsConfigError,
   parseOperatorsConfig,
   parseOperatorsJson,
   type OperatorConfig,
   type OperatorConfigInput,
   type OperatorsConfig,
+  type OperatorToken,
+  type Refusal,
 } from '@reelstream/contracts';
 import type { Env } from './env.js';
 
@@ -65,31 +68,22 @@ export function loadOperators(env: Env, demo: () => OperatorConfigInput[]): Load
   return { operators: parseOperatorsConfig(demo(), 'demo operators'), source: 'demo' };
 }
 
-/** Looks operators up by id and authenticates bearer tokens against their SHA-256 digests. */
+/** Looks operators up by id; authenticates a request by contracts' `authenticateOperator` (spec §5). */
 export class OperatorDirectory {
   private readonly byId: ReadonlyMap<string, OperatorConfig>;
-  private readonly digests: readonly { digest: Buffer; operator: OperatorConfig }[];
+  private readonly tokens: readonly OperatorToken<OperatorConfig>[];
 
   constructor(readonly operators: OperatorsConfig) {
     this.byId = new Map(operators.map((operator) => [operator.id, operator]));
-    this.digests = operators.map((operator) => ({ digest: Buffer.from(operator.apiTokenSha256, 'hex'), operator }));
+    this.tokens = operatorTokensOf(operators);
   }
 
   get(id: string): OperatorConfig | undefined {
     return this.byId.get(id);
   }
 
-  /**
-   * The operator whose token this is. The presented token is hashed and compared with every
-   * operator's digest by `crypto.timingSafeEqual`, all of them every time, so neither the
-   * comparison nor the number of comparisons depends on which operator (if any) matched.
-   */
-  authenticate(token: string): OperatorConfig | undefined {
-    const presented = createHash('sha256').update(token, 'utf8').digest();
-    let found: OperatorConfig | undefined;
-    for (const { digest, operator } of this.digests) {
-      if (timingSafeEqual(presented, digest) && found === undefined) found = operator;
-    }
-    return found;
+  /** The operator a request's Authorization header names, or the `UNAUTHORIZED` refusal. */
+  authenticate(authorization: string | undefined): OperatorConfig | Refusal {
+    return authenticateOperator(authorization, this.tokens);
   }
 }

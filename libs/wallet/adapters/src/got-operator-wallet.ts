@@ -17,8 +17,7 @@ import {
   type OperatorConfig,
 } from '@reelstream/contracts';
 import type { OperatorWallet } from '@reelstream/wallet-application';
-import type { OperatorCallResult } from '@reelstream/wallet-domain';
-import { signCallbackBody } from './signature.js';
+import { signCallbackBody, type OperatorCallResult } from '@reelstream/wallet-domain';
 
 interface CallObserver {
   /** After every attempt: for metrics. `outcome` is the status code or the cause of no reply. */

@@ -1,10 +1,12 @@
 /**
- * D8: what X-Request-Signature covers. Under `body` (the default) the raw body bytes alone; under
- * `timestamp.body` (an operator's opt-in, issue 10) `<X-Request-Timestamp>.` and then the body,
- * so a captured request cannot be replayed once its timestamp is stale. The lowercase hex
- * HMAC-SHA256 over it is computed by the adapter (`signCallbackBody`): node:crypto is I/O to this
- * library's lint.
+ * D8: X-Request-Signature is the lowercase hex HMAC-SHA256, with the operator's current secret, of
+ * what the operator's `signatureScheme` says is signed. Under `body` (the default) the raw body
+ * bytes alone; under `timestamp.body` (an operator's opt-in, issue 10) `<X-Request-Timestamp>.` and
+ * then the body, so a captured request cannot be replayed once its timestamp is stale. The HMAC is
+ * a function of its inputs alone, which is why this pure library may compute it (node:crypto's
+ * hashing is allowed here by the lint, issue 17): the adapter only passes the bytes it sends.
  */
+import { createHmac } from 'node:crypto';
 import type { SignatureScheme } from '@reelstream/contracts';
 
 /** What precedes the body bytes in the signed content: nothing, or the attempt's timestamp and a dot. */
@@ -16,4 +18,14 @@ export function signedPrefix(scheme: SignatureScheme, timestampSeconds?: number)
     );
   }
   return `${timestampSeconds}.`;
+}
+
+/** The X-Request-Signature value of a callback: `body` must be the exact bytes sent (a string is taken as UTF-8). */
+export function signCallbackBody(
+  body: Uint8Array | string,
+  secret: string,
+  scheme: SignatureScheme = 'body',
+  timestampSeconds?: number,
+): string {
+  return createHmac('sha256', secret).update(signedPrefix(scheme, timestampSeconds), 'utf8').update(body).digest('hex');
 }
