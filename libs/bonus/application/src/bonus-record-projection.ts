@@ -1,10 +1,10 @@
 /**
  * The status read model of one bonus call (DESIGN D12; the API view is `toBonusCallStatus`):
  * how each event changes the record. Pure, so the projection and a rebuild from the log agree.
+ * What is left (spins, win cap) is bonus-domain's arithmetic, the one the decider spends from.
  */
-import { termsOf } from '@reelstream/bonus-domain';
+import { spinsLeft, termsOf, winCapLeftMinor } from '@reelstream/bonus-domain';
 import type { BonusCallRecord, PlayerBonusEvent } from '@reelstream/contracts';
-import { subtractMinor } from '@reelstream/money';
 
 export class ProjectionOrderError extends Error {
   override readonly name = 'ProjectionOrderError';
@@ -19,12 +19,11 @@ export class ProjectionOrderError extends Error {
 export function projectBonusCall(current: BonusCallRecord | undefined, event: PlayerBonusEvent): BonusCallRecord {
   if (event.type === 'BonusCallRegistered') {
     const { data } = event;
+    const fresh = { ...termsOf(data), spinsUsed: 0, totalWinMinor: 0 };
     return {
-      ...termsOf(data),
-      spinsUsed: 0,
-      spinsLeft: data.spinAmount,
-      totalWinMinor: 0,
-      winCapLeftMinor: data.callAmountMinor,
+      ...fresh,
+      spinsLeft: spinsLeft(fresh),
+      winCapLeftMinor: winCapLeftMinor(fresh),
       openRoundId: null,
       status: 'active',
       createdAt: data.registeredAt,
@@ -32,20 +31,18 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
   }
   if (!current) throw new ProjectionOrderError(event.data.issueId, event.type);
   switch (event.type) {
-    case 'FreeSpinStarted':
+    case 'FreeSpinStarted': {
+      const started = { ...current, spinsUsed: event.data.spinNumber };
+      return { ...started, spinsLeft: spinsLeft(started), openRoundId: event.data.roundId };
+    }
+    case 'FreeSpinSettled': {
+      const settled = { ...current, totalWinMinor: event.data.totalWinMinor };
       return {
-        ...current,
-        spinsUsed: event.data.spinNumber,
-        spinsLeft: current.spinAmount === null ? null : current.spinAmount - event.data.spinNumber,
-        openRoundId: event.data.roundId,
-      };
-    case 'FreeSpinSettled':
-      return {
-        ...current,
-        totalWinMinor: event.data.totalWinMinor,
-        winCapLeftMinor: subtractMinor(current.callAmountMinor, event.data.totalWinMinor),
+        ...settled,
+        winCapLeftMinor: winCapLeftMinor(settled),
         openRoundId: current.openRoundId === event.data.roundId ? null : current.openRoundId,
       };
+    }
     case 'BonusCallCompleted':
       return { ...current, status: 'completed', completedAt: event.data.completedAt };
     case 'BonusCallExpired':

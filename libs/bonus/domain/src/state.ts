@@ -57,13 +57,13 @@ export function activeBonus(account: PlayerBonusAccount): BonusCall | undefined 
   return account.activeIssueId === null ? undefined : account.bonuses.get(account.activeIssueId);
 }
 
-/** callAmount − wins so far: what the remaining spins may still pay. */
-export function winCapLeftMinor(bonus: BonusCall): number {
+/** callAmount − wins so far: what the remaining spins may still pay (the read model's `winCapLeftMinor` too). */
+export function winCapLeftMinor(bonus: Pick<BonusCall, 'callAmountMinor' | 'totalWinMinor'>): number {
   return subtractMinor(bonus.callAmountMinor, bonus.totalWinMinor);
 }
 
-/** Spins not started yet; null for a Regular Bonus Call, which has no spin count. */
-export function spinsLeft(bonus: BonusCall): number | null {
+/** Spins not started yet; null for a Regular Bonus Call, which has no spin count (the read model's too). */
+export function spinsLeft(bonus: Pick<BonusCall, 'spinAmount' | 'spinsUsed'>): number | null {
   return bonus.spinAmount === null ? null : bonus.spinAmount - bonus.spinsUsed;
 }
 

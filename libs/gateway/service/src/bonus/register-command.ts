@@ -131,30 +131,33 @@ function catalogFactsOf(
   };
 }
 
-/** Amounts are in the bonus call's currency (D6 amended): more decimals than it has is AMOUNT_PRECISION. */
+/**
+ * Amounts are in the bonus call's currency (D6 amended): more decimals than it has is
+ * AMOUNT_PRECISION. This only converts; that an amount must be positive is `refuseRegistration`'s
+ * rule (bonus-domain), which the command meets next, with the ledger's code and details.
+ */
 function convertAmounts(
   callAmount: number,
   baseBetAmount: number | undefined,
   currency: string,
 ): { callAmountMinor: number; baseBetAmountMinor?: number } {
-  const problems: ErrorDetail[] = [];
-  const tooLarge: ErrorDetail[] = [];
+  const precision: ErrorDetail[] = [];
+  const unreadable: ErrorDetail[] = [];
   const convert = (path: string, value: number): number | undefined => {
     const result = tryParseAmount(value, currency);
-    if (result.ok && result.minor > 0) return result.minor;
-    if (!result.ok && result.error.code === 'AMOUNT_PRECISION') problems.push({ path, message: result.error.message });
-    else tooLarge.push({ path, message: result.ok ? `${path} must be positive` : result.error.message });
+    if (result.ok) return result.minor;
+    (result.error.code === 'AMOUNT_PRECISION' ? precision : unreadable).push({ path, message: result.error.message });
     return undefined;
   };
   const callAmountMinor = convert('callAmount', callAmount);
   const baseBetAmountMinor = baseBetAmount === undefined ? undefined : convert('metaData.baseBetAmount', baseBetAmount);
-  if (problems.length > 0)
+  if (precision.length > 0)
     throw new ApiError(
       'AMOUNT_PRECISION',
       `Amounts are in ${currency}, which has the decimal places of ISO 4217; one has more.`,
-      problems,
+      precision,
     );
-  if (tooLarge.length > 0 || callAmountMinor === undefined) throw ApiError.validation(tooLarge);
+  if (unreadable.length > 0 || callAmountMinor === undefined) throw ApiError.validation(unreadable);
   return baseBetAmountMinor === undefined ? { callAmountMinor } : { callAmountMinor, baseBetAmountMinor };
 }
 
