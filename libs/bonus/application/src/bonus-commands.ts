@@ -3,7 +3,12 @@
  * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
  * decided on the player's stream and answered with a `bonus.replies` value.
  */
-import { bonusDecider, type BonusDomainCommand, type RegisterBonusCall } from '@reelstream/bonus-domain';
+import {
+  bonusDecider,
+  completedBySpin,
+  type BonusDomainCommand,
+  type RegisterBonusCall,
+} from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
   errorReply,
@@ -219,9 +224,7 @@ export class BonusCommands {
       winMinor: settled.winMinor,
       totalWinMinor: settled.totalWinMinor,
       spinsLeft: settled.spinsLeft,
-      // Not after an expiry or cancel that came while the spin was in flight: that ended it, not this spin.
-      completed:
-        bonus.status === 'completed' && (settled.spinsLeft === 0 || settled.totalWinMinor >= bonus.callAmountMinor),
+      completed: completedBySpin(bonus, settled),
       replayed: decided.events.length === 0,
     });
   }

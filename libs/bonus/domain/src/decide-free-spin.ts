@@ -116,17 +116,41 @@ export function decideSettleFreeSpin(
   };
   // An ended bonus call stays as it ended: no completion after expiry or cancel.
   if (ended) return [settled];
-  const capReached = totalWinMinor >= bonus.callAmountMinor;
-  if (!capReached && left > 0) return [settled];
+  const reason = completionReasonOf(bonus.callAmountMinor, totalWinMinor, left);
+  if (reason === undefined) return [settled];
   // D20: completion ends the bonus call for every one of its games.
   const completed: BonusCallCompleted = {
     type: 'BonusCallCompleted',
     data: {
       issueId,
-      reason: capReached ? 'win_cap_reached' : 'spins_used',
+      reason,
       totalWinMinor,
       completedAt: command.metadata.now,
     },
   };
   return [settled, completed];
+}
+
+/** R13 (spec §1, §3): a settled spin completes its bonus call when it reached the win cap or used the last spin. */
+export function completionReasonOf(
+  callAmountMinor: number,
+  totalWinMinor: number,
+  spinsLeftAfter: number,
+): 'win_cap_reached' | 'spins_used' | undefined {
+  if (totalWinMinor >= callAmountMinor) return 'win_cap_reached';
+  return spinsLeftAfter > 0 ? undefined : 'spins_used';
+}
+
+/**
+ * Whether this settled spin is the one that completed the bonus call, for the answer to the game:
+ * not when an expiry or cancel ended it while the spin was in flight.
+ */
+export function completedBySpin(
+  bonus: Pick<BonusCall, 'status' | 'callAmountMinor'>,
+  settled: { readonly totalWinMinor: number; readonly spinsLeft: number },
+): boolean {
+  return (
+    bonus.status === 'completed' &&
+    completionReasonOf(bonus.callAmountMinor, settled.totalWinMinor, settled.spinsLeft) !== undefined
+  );
 }

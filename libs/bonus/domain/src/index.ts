@@ -8,6 +8,7 @@ export * from './state.js';
 export * from './terms.js';
 export * from './registration-terms.js';
 export { bonusDecider } from './decide.js';
+export { completedBySpin, completionReasonOf } from './decide-free-spin.js';
 export * from './refuse-registration.js';
 export * from './registration-guard.js';
 export * from './free-spin-win.js';

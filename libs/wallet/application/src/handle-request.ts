@@ -13,7 +13,7 @@ import {
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { sameRequest } from '@reelstream/wallet-domain';
+import { redriveRefusalOf, sameRequest } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
@@ -159,34 +159,13 @@ async function redrive(
   const { records, deps } = context;
   const { transactionId } = command;
   let record = await records.load(transactionId);
-  const recorded = record.state.request;
-  const conflict = record.state.conflicts.find(
-    (letter) => letter.request.operatorId === command.operatorId && letter.request.playerId === command.playerId,
-  );
-  if (conflict && record.state.status !== 'dead_lettered') {
+  const refused = redriveRefusalOf(record.state, command);
+  if (refused !== undefined) {
     await replyIfAsked(context, message, {
       transactionId,
       statusCode: 'ERR_UNKNOWN',
       canceled: false,
-      reason: `the dead-lettered win ${transactionId} (${conflict.reason}) cannot be re-driven: its transactionId names another recorded request`,
-    });
-    return;
-  }
-  if (!recorded || recorded.operatorId !== command.operatorId || recorded.playerId !== command.playerId) {
-    await replyIfAsked(context, message, {
-      transactionId,
-      statusCode: 'ERR_UNKNOWN',
-      canceled: false,
-      reason: `no transaction ${transactionId} of player ${command.playerId} (operator ${command.operatorId}) is recorded`,
-    });
-    return;
-  }
-  if (recorded.command !== 'win') {
-    await replyIfAsked(context, message, {
-      transactionId,
-      statusCode: 'ERR_UNKNOWN',
-      canceled: false,
-      reason: `transaction ${transactionId} is a ${recorded.command}: only wins are re-driven (D11)`,
+      reason: refused,
     });
     return;
   }

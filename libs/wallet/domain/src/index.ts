@@ -1,8 +1,8 @@
 /**
  * @reelstream/wallet-domain: the rules of wallet callbacks, pure. The delivery policy per command
  * (time limits, attempts, cancel or dead letter), the walletTx decider (evolve/decide), what the
- * record says to do next, the callback bodies (D9, D22) and what their signature covers (D8). No
- * I/O: the HMAC and HTTP live in @reelstream/wallet-adapters.
+ * record says to do next, the callback bodies (D9, D22) and their signature (D8). No I/O: HTTP
+ * lives in @reelstream/wallet-adapters.
  */
 export {
   answerFromCall,
@@ -19,6 +19,7 @@ export { walletRefusal, isWalletRefusal, type WalletRefusal } from './errors.js'
 export { evolve } from './evolve.js';
 export { nextAttempt, replyFromRecord, pendingCancel, deadLetterOf, conflictDeadLettersOf } from './next-step.js';
 export { deliveryPolicyFor, delayBeforeAttempt, cancelRetryDelayMs, DeliveryPolicies, CancelPolicy } from './policy.js';
+export { redriveRefusalOf } from './redrive.js';
 export { sameRequest, identicalRequest } from './same-request.js';
 export { isSettled, type WinRefusalReason, type WalletTxState, initialWalletTxState } from './state.js';
 export { type WinDeadLettered, type DeadLetteredWins, unreadableRecordDecider } from './unreadable-record.js';

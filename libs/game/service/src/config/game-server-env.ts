@@ -4,10 +4,11 @@
  */
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';
 import { catalogFile, listenHost, parseEnv, platformEnvShape, port, positiveInt, type Env } from '@reelstream/config';
+import { DeliveryPolicies } from '@reelstream/wallet-domain';
 import * as z from 'zod';
 
-/** The bet and betwin callbacks may take 3 s (spec §8); the dispatcher's reply needs a little more. */
-const BET_CALLBACK_LIMIT_MS = 3_000;
+/** The bet and betwin callbacks may take as long as the wallet's delivery policy allows (spec §8); the reply needs more. */
+const BET_CALLBACK_LIMIT_MS = Math.max(DeliveryPolicies.bet.timeoutMs, DeliveryPolicies.betwin.timeoutMs);
 const DEFAULT_WALLET_TIMEOUT_MS = 5_000;
 export const gameServerEnv = z
   .object({
