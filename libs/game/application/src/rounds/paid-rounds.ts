@@ -10,6 +10,7 @@
  */
 import type { WalletReply } from '@reelstream/contracts';
 import {
+  betAccepted,
   paidRoundEnd,
   playRound,
   replayStored,
@@ -87,17 +88,16 @@ export async function completePaidRound(
   if (answer.balanceMinor !== undefined) deps.balances.report(operatorId, playerId, currency, answer.balanceMinor);
   const betwin = started.outcome !== undefined;
   // A slot's outcome is drawn only once the bet is taken: a canceled round never carries a result.
-  const outcome =
-    answer.statusCode !== 'OK'
-      ? undefined
-      : betwin
-        ? replayStored(started.outcome)
-        : playRound({
-            model: modelOf(deps, started),
-            profile: started.rtpProfile,
-            betMinor: started.betMinor,
-            rng: deps.rng,
-          });
+  const outcome = !betAccepted(answer)
+    ? undefined
+    : betwin
+      ? replayStored(started.outcome)
+      : playRound({
+          model: modelOf(deps, started),
+          profile: started.rtpProfile,
+          betMinor: started.betMinor,
+          rng: deps.rng,
+        });
   const end = paidRoundEnd({
     started,
     answer,

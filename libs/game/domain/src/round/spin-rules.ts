@@ -100,9 +100,14 @@ export interface PaidRoundAnswer {
   readonly now: string;
 }
 
+/** R28: the wallet took the bet only when it answered OK; a refusal or no answer (ERR_UNKNOWN) cancels the round. */
+export function betAccepted(answer: Pick<WalletReply, 'statusCode'>): boolean {
+  return answer.statusCode === 'OK';
+}
+
 /** RoundSettled with the outcome when the wallet took the bet, RoundCanceled with its reason otherwise. */
 export function paidRoundEnd({ started, answer, outcome, winTransactionId, now }: PaidRoundAnswer): RoundEnd {
-  if (answer.statusCode !== 'OK') {
+  if (!betAccepted(answer)) {
     const reason = `bet_rejected:${answer.statusCode}${answer.reason ? ` (${answer.reason})` : ''}`.slice(0, 1000);
     return { type: 'RoundCanceled', data: { roundId: started.roundId, reason, canceledAt: now } };
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BonusTypes, type BonusCallRecord, type WalletReply } from '@reelstream/contracts';
 import {
+  betAccepted,
   betOf,
   betRefusalOf,
   createSeededRng,
@@ -125,6 +126,12 @@ describe('a paid round on the wallet’s answer', () => {
     expect(betRefusalOf('ERR_NOT_ENOUGH_MONEY').code).toBe('INSUFFICIENT_FUNDS');
     expect(betRefusalOf('ERR_NOT_AUTHENTICATED').code).toBe('PLAYER_NOT_AUTHENTICATED');
     expect(betRefusalOf(undefined)).toMatchObject({ code: 'BET_REJECTED', details: [{ message: 'ERR_UNKNOWN' }] });
+  });
+
+  it('takes the bet on OK only: every other status, ERR_UNKNOWN of no answer included, is a refusal', () => {
+    expect(betAccepted(reply({}))).toBe(true);
+    for (const statusCode of ['ERR_UNKNOWN', 'ERR_NOT_ENOUGH_MONEY', 'ERR_NOT_AUTHENTICATED'] as const)
+      expect(betAccepted(reply({ statusCode }))).toBe(false);
   });
 });
 
