@@ -125,9 +125,10 @@ export const freeSpinMetaData = z
 const registerBody = z
   .strictObject({
     platformId: platformId.optional(),
-    issueId: platformId
-      .optional()
-      .meta({ description: 'Alias of platformId, accepted because the specification’s sample request names it so; both present and different is a 400.' }),
+    issueId: platformId.optional().meta({
+      description:
+        'Alias of platformId, accepted because the specification’s sample request names it so; both present and different is a 400.',
+    }),
     providerId: catalogId,
     gameId: gameIdOrIds,
     playerId,

@@ -13,6 +13,7 @@ import { startHarness, type Harness } from './support/harness.js';
 import { TOKENS } from './support/operators.js';
 
 const SCREENSHOT = resolve(import.meta.dirname, '../../../../test-output/api-reference.png');
+const TRY_IT_SCREENSHOT = resolve(import.meta.dirname, '../../../../test-output/api-reference-try-it.png');
 
 interface Operation {
   method: string;
@@ -123,6 +124,23 @@ describe('/docs in Chromium', () => {
     expect(await page.locator('body').innerText()).toContain(harness.gateway.url);
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
+    expect({ pageErrors, cspViolations, elsewhere }).toEqual({ pageErrors: [], cspViolations: [], elsewhere: [] });
+  }, 60_000);
+
+  it('sends "Test Request" to this gateway with the token typed in, and shows its answer', async () => {
+    await page.getByPlaceholder('Token').first().fill(TOKENS.a);
+    // Sections render as they come into view: the sidebar entry brings this one.
+    await page.locator('nav, aside').first().getByText('List game providers', { exact: true }).click();
+    const section = page.locator('section[id$="GET/v1/providers"]');
+    await section.getByRole('button', { name: /test request/i }).click();
+    const client = page.getByRole('dialog');
+    const answered = page.waitForResponse((response) => response.url() === `${harness.gateway.url}/v1/providers`);
+    await client.getByRole('button', { name: /^send/i }).first().click();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(await response.request().headerValue('authorization')).toBe(`Bearer ${TOKENS.a}`);
+    await client.getByText('Aurora Reels').first().waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: TRY_IT_SCREENSHOT });
     expect({ pageErrors, cspViolations, elsewhere }).toEqual({ pageErrors: [], cspViolations: [], elsewhere: [] });
   }, 60_000);
 });

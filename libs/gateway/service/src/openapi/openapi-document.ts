@@ -97,7 +97,10 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
         description: 'Register, cancel and read free-spin bonus calls.',
       },
       { name: 'Game launch', description: 'Session-specific launch URLs for a player and a game.' },
-      { name: 'Catalog', description: 'The providers and games to launch and to give bonuses on, with RTP, languages and bet levels.' },
+      {
+        name: 'Catalog',
+        description: 'The providers and games to launch and to give bonuses on, with RTP, languages and bet levels.',
+      },
     ],
     security: [{ bearerAuth: [] }],
     paths,
