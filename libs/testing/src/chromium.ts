@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { it } from '@jest/globals';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 const CHROMIUM_ARGS = [
   '--headless',
