@@ -1,5 +1,5 @@
 // Lint rules for the whole workspace. The module-boundary rule is the architecture in code:
-// domain libraries stay pure, adapters stay at the edge (DESIGN.md §8, STYLE.md Layout).
+// domain libraries stay pure, adapters stay at the edge (docs/architecture.md "Layout: contexts and layers").
 import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';

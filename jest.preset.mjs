@@ -1,4 +1,4 @@
-// Shared jest settings: ESM TypeScript through @swc/jest (see STYLE.md, Tooling).
+// Shared jest settings: ESM TypeScript through @swc/jest.
 const preset = {
   testEnvironment: 'node',
   transform: {

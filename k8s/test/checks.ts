@@ -1,7 +1,7 @@
 import { containersOf, podTemplateOf, splitImage, type Container } from './render.js';
 import type { K8sObject } from './schemas.js';
 
-/** The image every reelstream app runs from (DESIGN.md §2: one image, one `main.js` per app). */
+/** The image every reelstream app runs from (docs/architecture.md "Processes": one image, one `main.js` per app). */
 export const appImage = { name: 'reelstream', tag: '0.1.0' };
 
 interface Probe {

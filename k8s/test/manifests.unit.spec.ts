@@ -15,7 +15,7 @@ import {
 } from './checks.js';
 import { readKustomization, referencedPaths } from './kustomization.js';
 import { readDocuments, yamlFiles } from './manifest-files.js';
-import { containersOf, podTemplateOf, render, type Rendered } from './render.js';
+import { containersOf, findKubectl, podTemplateOf, render } from './render.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
 
 const kustomizationDirs = ['base', 'overlays/dev', 'overlays/production'];
@@ -33,8 +33,20 @@ const apps: Record<string, { probePort: string; portKey: string }> = {
 };
 
 const manifestFiles = yamlFiles().filter((file) => !file.endsWith('kustomization.yaml'));
-const renders = new Map<string, Rendered>(['overlays/dev', 'overlays/production'].map((dir) => [dir, render(dir)]));
-const rendered = (dir: string): K8sObject[] => (renders.get(dir) as Rendered).objects;
+const kubectl = findKubectl();
+if (!kubectl && process.env['CI'] !== 'true') {
+  process.stderr.write(
+    `\n${'!'.repeat(78)}\n!! k8s manifests: kubectl not found on the PATH — the OVERLAYS WERE NOT RENDERED OR CHECKED.\n!! Install kubectl to run those tests; under CI=true this fails.\n${'!'.repeat(78)}\n\n`,
+  );
+}
+const renders = new Map<string, K8sObject[]>();
+/** The overlay as `kubectl kustomize` renders it (once per run). */
+const rendered = (dir: string): K8sObject[] => {
+  if (!kubectl) throw new Error('kubectl is missing');
+  const objects = renders.get(dir) ?? render(kubectl, dir);
+  renders.set(dir, objects);
+  return objects;
+};
 const find = (objects: readonly K8sObject[], kind: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.name === name);
 /** The workloads running reelstream's own apps (not the dev overlay's Kafka and EventStoreDB). */
@@ -88,120 +100,6 @@ describe('kustomizations', () => {
   });
 });
 
-describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) => {
-  it('validates every resulting object against the Kubernetes schema', async () => {
-    const problems: string[] = [];
-    for (const object of rendered(dir))
-      problems.push(...(await schemaProblems(object)).map((p) => `${object.kind}/${object.metadata.name}: ${p}`));
-    expect(problems).toEqual([]);
-  });
-
-  it('puts every namespaced object in reelstream, once', () => {
-    const objects = rendered(dir);
-    expect(
-      objects
-        .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'reelstream')
-        .map((o) => `${o.kind}/${o.metadata.name}`),
-    ).toEqual([]);
-    const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
-    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
-  });
-
-  it('gives every workload probes, resources and a locked-down securityContext', () => {
-    const workloads = rendered(dir).filter(isWorkload);
-    expect(workloads.length).toBeGreaterThanOrEqual(4);
-    expect(workloads.flatMap(workloadProblems)).toEqual([]);
-  });
-
-  it('runs each app from the pinned image with its own main.js, config, operators secret, ports and scrape annotations', () => {
-    const objects = rendered(dir);
-    const config = configOf(objects);
-    const appDeployments = appWorkloads(objects);
-    expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(
-      [
-        'bonus-ledger',
-        'game-server',
-        'gateway',
-        'wallet-dispatcher',
-        ...(dir === 'overlays/dev' ? ['operator-sandbox'] : []),
-      ].sort(),
-    );
-    for (const deployment of appDeployments) {
-      const name = deployment.metadata.name;
-      const expected = apps[name];
-      if (!expected) throw new Error(`unexpected Deployment ${name}`);
-      const [container] = containersOf(deployment);
-      const env = (container?.['env'] ?? []) as {
-        name: string;
-        value?: string;
-        valueFrom?: { secretKeyRef?: { name: string; key: string } };
-      }[];
-      const ports = (container?.['ports'] ?? []) as { name: string; containerPort: number }[];
-      const probe = container?.['readinessProbe'] as { httpGet: { path: string; port: string } };
-      const liveness = container?.['livenessProbe'] as { httpGet: { path: string; port: string } };
-
-      expect(container?.image).toMatch(new RegExp(`(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}$`));
-      expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
-      expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
-      expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
-      const operators = env.find((e) => e.name === 'OPERATORS_JSON')?.valueFrom?.secretKeyRef;
-      expect(operators?.key).toBe('OPERATORS_JSON');
-      const secret = find(objects, 'Secret', operators?.name ?? '');
-      expect(secret !== undefined || externalSecrets.has(operators?.name ?? '')).toBe(true);
-      expect([probe.httpGet, liveness.httpGet]).toEqual([
-        { path: '/readyz', port: expected.probePort },
-        { path: '/healthz', port: expected.probePort },
-      ]);
-      expect(String(ports.find((p) => p.name === expected.probePort)?.containerPort)).toBe(config[expected.portKey]);
-      expect(ports.find((p) => p.name === 'metrics')?.containerPort).toBe(9464);
-      expect(podTemplateOf(deployment)?.metadata?.annotations).toMatchObject({
-        'prometheus.io/scrape': 'true',
-        'prometheus.io/port': config['OTEL_EXPORTER_PROMETHEUS_PORT'],
-      });
-    }
-  });
-
-  it('has Services that select existing pods and target ports those pods expose', () => {
-    const objects = rendered(dir);
-    const services = objects.filter((o) => o.kind === 'Service');
-    expect(services.length).toBeGreaterThanOrEqual(4);
-    expect(services.flatMap((service) => serviceProblems(service, objects))).toEqual([]);
-  });
-
-  it('points disruption budgets, autoscalers and ingresses at objects that exist', () => {
-    const objects = rendered(dir);
-    expect(objects.flatMap((object) => referenceProblems(object, objects))).toEqual([]);
-    for (const workload of appWorkloads(objects)) {
-      const selector = (workload['spec'] as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
-      const budget = objects.find(
-        (o) =>
-          o.kind === 'PodDisruptionBudget' &&
-          JSON.stringify((o['spec'] as { selector: unknown }).selector) === JSON.stringify({ matchLabels: selector }),
-      );
-      if (workload.metadata.name !== 'operator-sandbox') expect(budget?.metadata.name).toBe(workload.metadata.name);
-    }
-    expect(
-      ['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name),
-    ).toEqual(['gateway', 'game-server']);
-  });
-});
-
-describe.each(['overlays/dev', 'overlays/production'])('worker ids in the %s render', (dir) => {
-  it('give every pod that draws ids its own worker id: disjoint ranges within 0–31, from the pod index', () => {
-    const { ranges, problems } = workerIdRanges(rendered(dir), MAX_WORKER_ID);
-    expect(problems).toEqual([]);
-    expect(ranges.map((range) => range.workload).sort()).toEqual([...ID_DRAWING_APPS].sort());
-    // The runtime takes the last pod of each range as it is configured.
-    for (const range of ranges) {
-      const env = parseEnv(processIdentityEnv, {
-        WORKER_ID_BASE: String(range.base),
-        POD_INDEX: String(range.maxPods - 1),
-      });
-      expect(processIdentityOf('gateway', env, `${range.workload}-${range.maxPods - 1}`).workerId).toBe(range.last);
-    }
-  });
-});
-
 describe('the base configuration', () => {
   const config = (readDocuments('base/config.yaml')[0] as K8sObject)['data'] as Record<string, string>;
 
@@ -228,117 +126,256 @@ describe('the base configuration', () => {
   });
 });
 
-describe('the dev overlay', () => {
-  const objects = rendered('overlays/dev');
+describe('the overlays rendered by kubectl kustomize', () => {
+  if (!kubectl) {
+    if (process.env['CI'] === 'true')
+      it('needs kubectl under CI', () => {
+        throw new Error('kubectl is missing from the PATH: the overlays cannot be rendered');
+      });
+    return;
+  }
 
-  it('runs one replica of every app plus the operator sandbox on 8082', () => {
-    const deployments = appWorkloads(objects);
-    expect(deployments.map((d) => [d.metadata.name, (d['spec'] as { replicas?: number }).replicas]).sort()).toEqual(
-      ['bonus-ledger', 'game-server', 'gateway', 'operator-sandbox', 'wallet-dispatcher'].map((name) => [name, 1]),
-    );
-    const sandbox = find(objects, 'Service', 'operator-sandbox')?.['spec'] as {
-      ports: { name: string; port: number }[];
-    };
-    expect(sandbox.ports.find((p) => p.name === 'http')?.port).toBe(8082);
+  describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) => {
+    it('validates every resulting object against the Kubernetes schema', async () => {
+      const problems: string[] = [];
+      for (const object of rendered(dir))
+        problems.push(...(await schemaProblems(object)).map((p) => `${object.kind}/${object.metadata.name}: ${p}`));
+      expect(problems).toEqual([]);
+    });
+
+    it('puts every namespaced object in reelstream, once', () => {
+      const objects = rendered(dir);
+      expect(
+        objects
+          .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'reelstream')
+          .map((o) => `${o.kind}/${o.metadata.name}`),
+      ).toEqual([]);
+      const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+      expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+    });
+
+    it('gives every workload probes, resources and a locked-down securityContext', () => {
+      const workloads = rendered(dir).filter(isWorkload);
+      expect(workloads.length).toBeGreaterThanOrEqual(4);
+      expect(workloads.flatMap(workloadProblems)).toEqual([]);
+    });
+
+    it('runs each app from the pinned image with its own main.js, config, operators secret, ports and scrape annotations', () => {
+      const objects = rendered(dir);
+      const config = configOf(objects);
+      const appDeployments = appWorkloads(objects);
+      expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual(
+        [
+          'bonus-ledger',
+          'game-server',
+          'gateway',
+          'wallet-dispatcher',
+          ...(dir === 'overlays/dev' ? ['operator-sandbox'] : []),
+        ].sort(),
+      );
+      for (const deployment of appDeployments) {
+        const name = deployment.metadata.name;
+        const expected = apps[name];
+        if (!expected) throw new Error(`unexpected Deployment ${name}`);
+        const [container] = containersOf(deployment);
+        const env = (container?.['env'] ?? []) as {
+          name: string;
+          value?: string;
+          valueFrom?: { secretKeyRef?: { name: string; key: string } };
+        }[];
+        const ports = (container?.['ports'] ?? []) as { name: string; containerPort: number }[];
+        const probe = container?.['readinessProbe'] as { httpGet: { path: string; port: string } };
+        const liveness = container?.['livenessProbe'] as { httpGet: { path: string; port: string } };
+
+        expect(container?.image).toMatch(new RegExp(`(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}$`));
+        expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
+        expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
+        expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
+        const operators = env.find((e) => e.name === 'OPERATORS_JSON')?.valueFrom?.secretKeyRef;
+        expect(operators?.key).toBe('OPERATORS_JSON');
+        const secret = find(objects, 'Secret', operators?.name ?? '');
+        expect(secret !== undefined || externalSecrets.has(operators?.name ?? '')).toBe(true);
+        expect([probe.httpGet, liveness.httpGet]).toEqual([
+          { path: '/readyz', port: expected.probePort },
+          { path: '/healthz', port: expected.probePort },
+        ]);
+        expect(String(ports.find((p) => p.name === expected.probePort)?.containerPort)).toBe(config[expected.portKey]);
+        expect(ports.find((p) => p.name === 'metrics')?.containerPort).toBe(9464);
+        expect(podTemplateOf(deployment)?.metadata?.annotations).toMatchObject({
+          'prometheus.io/scrape': 'true',
+          'prometheus.io/port': config['OTEL_EXPORTER_PROMETHEUS_PORT'],
+        });
+      }
+    });
+
+    it('has Services that select existing pods and target ports those pods expose', () => {
+      const objects = rendered(dir);
+      const services = objects.filter((o) => o.kind === 'Service');
+      expect(services.length).toBeGreaterThanOrEqual(4);
+      expect(services.flatMap((service) => serviceProblems(service, objects))).toEqual([]);
+    });
+
+    it('points disruption budgets, autoscalers and ingresses at objects that exist', () => {
+      const objects = rendered(dir);
+      expect(objects.flatMap((object) => referenceProblems(object, objects))).toEqual([]);
+      for (const workload of appWorkloads(objects)) {
+        const selector = (workload['spec'] as { selector: { matchLabels: Record<string, string> } }).selector
+          .matchLabels;
+        const budget = objects.find(
+          (o) =>
+            o.kind === 'PodDisruptionBudget' &&
+            JSON.stringify((o['spec'] as { selector: unknown }).selector) === JSON.stringify({ matchLabels: selector }),
+        );
+        if (workload.metadata.name !== 'operator-sandbox') expect(budget?.metadata.name).toBe(workload.metadata.name);
+      }
+      expect(
+        ['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name),
+      ).toEqual(['gateway', 'game-server']);
+    });
   });
 
-  it('generates a demo operator the apps accept, with callbacks going to the sandbox', () => {
-    const operators = parseOperatorsJson(
-      decodedSecret(find(objects, 'Secret', 'reelstream-operators'), 'OPERATORS_JSON'),
-    );
-    expect(operators.length).toBeGreaterThan(0);
-    for (const operator of operators)
-      expect(new URL(operator.callbackUrl).host).toBe(`operator-sandbox:${configOf(objects)['SANDBOX_PORT']}`);
+  describe.each(['overlays/dev', 'overlays/production'])('worker ids in the %s render', (dir) => {
+    it('give every pod that draws ids its own worker id: disjoint ranges within 0–31, from the pod index', () => {
+      const { ranges, problems } = workerIdRanges(rendered(dir), MAX_WORKER_ID);
+      expect(problems).toEqual([]);
+      expect(ranges.map((range) => range.workload).sort()).toEqual([...ID_DRAWING_APPS].sort());
+      // The runtime takes the last pod of each range as it is configured.
+      for (const range of ranges) {
+        const env = parseEnv(processIdentityEnv, {
+          WORKER_ID_BASE: String(range.base),
+          POD_INDEX: String(range.maxPods - 1),
+        });
+        expect(processIdentityOf('gateway', env, `${range.workload}-${range.maxPods - 1}`).workerId).toBe(range.last);
+      }
+    });
   });
 
-  it('brings the Kafka and EventStoreDB the base configuration points at', () => {
-    const config = configOf(objects);
-    const busHost = new URL(config['BUS_URL'] ?? '').host;
-    const storeHost = new URL(config['EVENT_STORE_URL'] ?? '').host;
-    const servicePort = (name: string) =>
-      (find(objects, 'Service', name)?.['spec'] as { ports: { port: number }[] } | undefined)?.ports[0]?.port;
-    expect(busHost).toBe(`kafka:${servicePort('kafka')}`);
-    expect(storeHost).toBe(`eventstore:${servicePort('eventstore')}`);
-  });
-});
+  describe('the dev overlay', () => {
+    const objects = rendered('overlays/dev');
 
-describe('the production overlay', () => {
-  const objects = rendered('overlays/production');
+    it('runs one replica of every app plus the operator sandbox on 8082', () => {
+      const deployments = appWorkloads(objects);
+      expect(deployments.map((d) => [d.metadata.name, (d['spec'] as { replicas?: number }).replicas]).sort()).toEqual(
+        ['bonus-ledger', 'game-server', 'gateway', 'operator-sandbox', 'wallet-dispatcher'].map((name) => [name, 1]),
+      );
+      const sandbox = find(objects, 'Service', 'operator-sandbox')?.['spec'] as {
+        ports: { name: string; port: number }[];
+      };
+      expect(sandbox.ports.find((p) => p.name === 'http')?.port).toBe(8082);
+    });
 
-  it('runs at least three of every app and autoscales the HTTP apps from three', () => {
-    for (const name of ['bonus-ledger', 'wallet-dispatcher'])
-      expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
-    for (const name of ['gateway', 'game-server'])
-      expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(3);
-    expect(find(objects, 'Deployment', 'operator-sandbox')).toBeUndefined();
-  });
+    it('generates a demo operator the apps accept, with callbacks going to the sandbox', () => {
+      // kustomize names a generated Secret after its content and rewrites the references to it.
+      const generated = objects.filter(
+        (o) => o.kind === 'Secret' && o.metadata.name.startsWith('reelstream-operators-'),
+      );
+      expect(generated).toHaveLength(1);
+      for (const workload of appWorkloads(objects)) {
+        const env = (containersOf(workload)[0]?.['env'] ?? []) as {
+          name: string;
+          valueFrom?: { secretKeyRef?: { name: string } };
+        }[];
+        expect(env.find((e) => e.name === 'OPERATORS_JSON')?.valueFrom?.secretKeyRef?.name).toBe(
+          generated[0]?.metadata.name,
+        );
+      }
+      const operators = parseOperatorsJson(decodedSecret(generated[0], 'OPERATORS_JSON'));
+      expect(operators.length).toBeGreaterThan(0);
+      for (const operator of operators)
+        expect(new URL(operator.callbackUrl).host).toBe(`operator-sandbox:${configOf(objects)['SANDBOX_PORT']}`);
+    });
 
-  it('exposes the gateway and the launch host through an Ingress with TLS', () => {
-    const ingress = find(objects, 'Ingress', 'reelstream')?.['spec'] as {
-      tls: { secretName: string; hosts: string[] }[];
-      rules: { host: string; http: { paths: { backend: { service: { name: string } } }[] } }[];
-    };
-    expect(ingress.tls[0]?.secretName).toBe('reelstream-tls');
-    expect(ingress.rules.map((rule) => rule.http.paths[0]?.backend.service.name)).toEqual(['gateway', 'game-server']);
-    expect(new URL(configOf(objects)['LAUNCH_BASE_URL'] ?? '').host).toBe(ingress.rules[1]?.host);
-  });
-
-  it('expects the operators Secret to be created outside kustomize', () => {
-    expect(find(objects, 'Secret', 'reelstream-operators')).toBeUndefined();
-  });
-});
-
-describe('the checks themselves', () => {
-  const gateway = () => structuredClone(find(rendered('overlays/dev'), 'StatefulSet', 'gateway') as K8sObject);
-
-  it('report a workload without probes, limits or a locked-down container', () => {
-    const broken = gateway();
-    const [container] = containersOf(broken);
-    delete container?.['readinessProbe'];
-    (container?.['resources'] as { limits: Record<string, unknown> }).limits = {};
-    (container?.['securityContext'] as Record<string, unknown>)['readOnlyRootFilesystem'] = false;
-    expect(workloadProblems(broken)).toEqual([
-      'StatefulSet gateway container gateway: no readinessProbe',
-      'StatefulSet gateway container gateway: needs a memory limit',
-      'StatefulSet gateway container gateway: readOnlyRootFilesystem must be true',
-    ]);
+    it('brings the Kafka and EventStoreDB the base configuration points at', () => {
+      const config = configOf(objects);
+      const busHost = new URL(config['BUS_URL'] ?? '').host;
+      const storeHost = new URL(config['EVENT_STORE_URL'] ?? '').host;
+      const servicePort = (name: string) =>
+        (find(objects, 'Service', name)?.['spec'] as { ports: { port: number }[] } | undefined)?.ports[0]?.port;
+      expect(busHost).toBe(`kafka:${servicePort('kafka')}`);
+      expect(storeHost).toBe(`eventstore:${servicePort('eventstore')}`);
+    });
   });
 
-  it('report worker-id ranges that overlap, leave 0–31, or do not come from the pod index', () => {
-    const objects = structuredClone(rendered('overlays/production'));
-    const autoscaler = find(objects, 'HorizontalPodAutoscaler', 'gateway')?.['spec'] as { maxReplicas: number };
-    autoscaler.maxReplicas = 9;
-    const dispatcherEnv = (containersOf(find(objects, 'StatefulSet', 'wallet-dispatcher') as K8sObject)[0]?.['env'] ??
-      []) as { name: string; value?: string }[];
-    const base = dispatcherEnv.find((variable) => variable.name === 'WORKER_ID_BASE');
-    if (base) base.value = '30';
-    dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
-    expect(workerIdRanges(objects, MAX_WORKER_ID).problems).toEqual([
-      'StatefulSet wallet-dispatcher sets WORKER_ID: its pods would draw the same ids',
-      'wallet-dispatcher: worker ids 30–32 leave 0–31',
-      'gateway (8–16) and game-server (16–23) share worker ids',
-    ]);
+  describe('the production overlay', () => {
+    const objects = rendered('overlays/production');
+
+    it('runs at least three of every app and autoscales the HTTP apps from three', () => {
+      for (const name of ['bonus-ledger', 'wallet-dispatcher'])
+        expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
+      for (const name of ['gateway', 'game-server'])
+        expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(
+          3,
+        );
+      expect(find(objects, 'Deployment', 'operator-sandbox')).toBeUndefined();
+    });
+
+    it('exposes the gateway and the launch host through an Ingress with TLS', () => {
+      const ingress = find(objects, 'Ingress', 'reelstream')?.['spec'] as {
+        tls: { secretName: string; hosts: string[] }[];
+        rules: { host: string; http: { paths: { backend: { service: { name: string } } }[] } }[];
+      };
+      expect(ingress.tls[0]?.secretName).toBe('reelstream-tls');
+      expect(ingress.rules.map((rule) => rule.http.paths[0]?.backend.service.name)).toEqual(['gateway', 'game-server']);
+      expect(new URL(configOf(objects)['LAUNCH_BASE_URL'] ?? '').host).toBe(ingress.rules[1]?.host);
+    });
+
+    it('expects the operators Secret to be created outside kustomize', () => {
+      expect(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toEqual([]);
+    });
   });
 
-  it('report a misspelt field, an unpinned image and a Service that selects nothing', async () => {
-    const broken = gateway();
-    const [container] = containersOf(broken);
-    if (container) {
-      container['readinesProbe'] = container['readinessProbe'];
-      container.image = 'reelstream:latest';
-    }
-    expect(await schemaProblems(broken)).toEqual(['unknown field spec.template.spec.containers[0].readinesProbe']);
-    expect(workloadProblems(broken)).toContain(
-      'StatefulSet gateway container gateway: image reelstream:latest uses latest: pin a version',
-    );
-    const orphan: K8sObject = {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'orphan' },
-      spec: { selector: { 'app.kubernetes.io/name': 'nobody' }, ports: [{ port: 1 }] },
-    };
-    expect(serviceProblems(orphan, rendered('overlays/dev'))).toEqual([
-      'Service orphan selects {"app.kubernetes.io/name":"nobody"}, which no Deployment or StatefulSet labels its pods with',
-    ]);
+  describe('the checks themselves', () => {
+    const gateway = () => structuredClone(find(rendered('overlays/dev'), 'StatefulSet', 'gateway') as K8sObject);
+
+    it('report a workload without probes, limits or a locked-down container', () => {
+      const broken = gateway();
+      const [container] = containersOf(broken);
+      delete container?.['readinessProbe'];
+      (container?.['resources'] as { limits: Record<string, unknown> }).limits = {};
+      (container?.['securityContext'] as Record<string, unknown>)['readOnlyRootFilesystem'] = false;
+      expect(workloadProblems(broken)).toEqual([
+        'StatefulSet gateway container gateway: no readinessProbe',
+        'StatefulSet gateway container gateway: needs a memory limit',
+        'StatefulSet gateway container gateway: readOnlyRootFilesystem must be true',
+      ]);
+    });
+
+    it('report worker-id ranges that overlap, leave 0–31, or do not come from the pod index', () => {
+      const objects = structuredClone(rendered('overlays/production'));
+      const autoscaler = find(objects, 'HorizontalPodAutoscaler', 'gateway')?.['spec'] as { maxReplicas: number };
+      autoscaler.maxReplicas = 9;
+      const dispatcherEnv = (containersOf(find(objects, 'StatefulSet', 'wallet-dispatcher') as K8sObject)[0]?.['env'] ??
+        []) as { name: string; value?: string }[];
+      const base = dispatcherEnv.find((variable) => variable.name === 'WORKER_ID_BASE');
+      if (base) base.value = '30';
+      dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
+      expect(workerIdRanges(objects, MAX_WORKER_ID).problems).toEqual([
+        'StatefulSet wallet-dispatcher sets WORKER_ID: its pods would draw the same ids',
+        'wallet-dispatcher: worker ids 30–32 leave 0–31',
+        'gateway (8–16) and game-server (16–23) share worker ids',
+      ]);
+    });
+
+    it('report a misspelt field, an unpinned image and a Service that selects nothing', async () => {
+      const broken = gateway();
+      const [container] = containersOf(broken);
+      if (container) {
+        container['readinesProbe'] = container['readinessProbe'];
+        container.image = 'reelstream:latest';
+      }
+      expect(await schemaProblems(broken)).toEqual(['unknown field spec.template.spec.containers[0].readinesProbe']);
+      expect(workloadProblems(broken)).toContain(
+        'StatefulSet gateway container gateway: image reelstream:latest uses latest: pin a version',
+      );
+      const orphan: K8sObject = {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'orphan' },
+        spec: { selector: { 'app.kubernetes.io/name': 'nobody' }, ports: [{ port: 1 }] },
+      };
+      expect(serviceProblems(orphan, rendered('overlays/dev'))).toEqual([
+        'Service orphan selects {"app.kubernetes.io/name":"nobody"}, which no Deployment or StatefulSet labels its pods with',
+      ]);
+    });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The all-in-one platform (DESIGN §2): the operator sandbox, the bonus-ledger, the wallet
+ * The all-in-one platform (docs/architecture.md "Processes"): the operator sandbox, the bonus-ledger, the wallet
  * dispatcher, the game-server and the gateway in this process, on one event store and one bus
  * (by default one SQLite file under DATA_DIR), each through its own `start…` function with the
  * same configuration it reads when it runs alone. The demo operator calls the sandbox started

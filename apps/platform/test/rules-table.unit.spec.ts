@@ -57,13 +57,17 @@ function ruleRows(): RuleRow[] {
     });
 }
 
-/** decisions.md: D-number → the first file of its "where" column. */
+/** decisions.md: D-number → the first file of its section's "Where". */
 function decidingFiles(): Map<string, string> {
-  const rows = read('docs/decisions.md')
-    .split('\n')
-    .filter((line) => /^\| D\d+ \|/.test(line))
-    .map(cellsOf);
-  return new Map(rows.map((cells) => [cells[0] ?? '', /`([^`]+)`/.exec(cells.at(-1) ?? '')?.[1] ?? '']));
+  const sections = read('docs/decisions.md')
+    .split(/^## (?=D\d+$)/m)
+    .slice(1);
+  return new Map(
+    sections.map((section) => {
+      const where = /^\*\*Where\.\*\* (.*)$/m.exec(section)?.[1] ?? '';
+      return [section.split('\n')[0]?.trim() ?? '', /`([^`]+)`/.exec(where)?.[1] ?? ''];
+    }),
+  );
 }
 
 describe('the "where is the rule for X" table', () => {

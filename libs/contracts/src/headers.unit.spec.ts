@@ -28,7 +28,7 @@ describe('bus headers: the same strings as @reelstream/ports where they overlap'
   });
 });
 
-describe('topics and their keys (DESIGN §4)', () => {
+describe('topics and their keys (docs/architecture.md "Data")', () => {
   it('has the seven topics and the three delay topics, each with its key', () => {
     expect(Object.values(Topics).sort()).toEqual([
       'bonus.commands',

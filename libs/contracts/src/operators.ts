@@ -1,5 +1,5 @@
 /**
- * Operator configuration (DESIGN §7: `OPERATORS_JSON` / `OPERATORS_FILE`). Parsed once at
+ * Operator configuration (docs/configuration.md: `OPERATORS_JSON` / `OPERATORS_FILE`). Parsed once at
  * start-up; every message names the offending key (`operators[1].timeZone: …`) because the
  * platform prints it and stops.
  */

@@ -27,7 +27,7 @@ function problemsOf(value: unknown): string[] {
   return [];
 }
 
-describe('operator config: defaults (DESIGN §7, D5, D7)', () => {
+describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
   it('fills timeZone UTC, no return origins, string ids, regular bonus off, and keeps the token only as its SHA-256', () => {
     const [operator] = parseOperatorsConfig([demo]);
     expect(operator).toEqual({

@@ -1,6 +1,6 @@
 /**
  * Wall-clock times of the API (`YYYY-MM-DD HH:mm:ss`, spec §2.1) and their conversion to UTC
- * instants in an operator's IANA time zone (DESIGN D5). Only `Intl` is used: the runtime's
+ * instants in an operator's IANA time zone (decisions.md D5). Only `Intl` is used: the runtime's
  * time-zone database is the single source of truth, no library ships a second copy.
  */
 

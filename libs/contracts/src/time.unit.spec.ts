@@ -79,7 +79,7 @@ describe('parseLocalDateTime: exactly YYYY-MM-DD HH:mm:ss on the calendar (spec 
   });
 });
 
-describe('isValidTimeZone: IANA zones known to Intl (DESIGN §7 timeZone)', () => {
+describe('isValidTimeZone: IANA zones known to Intl (docs/configuration.md timeZone)', () => {
   it.each(['UTC', 'Asia/Seoul', 'America/New_York', 'Europe/London'])('knows %s', (zone) =>
     expect(isValidTimeZone(zone)).toBe(true),
   );
@@ -88,7 +88,7 @@ describe('isValidTimeZone: IANA zones known to Intl (DESIGN §7 timeZone)', () =
   );
 });
 
-describe('zonedLocalToInstant: the operator zone decides expireAt (DESIGN D5)', () => {
+describe('zonedLocalToInstant: the operator zone decides expireAt (decisions.md D5)', () => {
   it('UTC: the wall-clock time is the instant', () => {
     expect(instantOf('2026-05-01 12:00:00', 'UTC')).toBe('2026-05-01T12:00:00.000Z');
   });

@@ -1,5 +1,5 @@
 /**
- * Bus topics (DESIGN §4) and the key each is partitioned by. Per-key order is kept end to end,
+ * Bus topics (docs/architecture.md "Data") and the key each is partitioned by. Per-key order is kept end to end,
  * so every producer of a topic must key it the same way: use these functions.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The status read model of one bonus call (DESIGN D12; the API view is `toBonusCallStatus`):
+ * The status read model of one bonus call (decisions.md D12; the API view is `toBonusCallStatus`):
  * how each event changes the record. Pure, so the projection and a rebuild from the log agree.
  * What is left (spins, win cap) is bonus-domain's arithmetic, the one the decider spends from.
  */

@@ -1,5 +1,5 @@
 /**
- * Expires bonus calls at their expireAt (DESIGN flow 6): one timer, set to the earliest expireAt
+ * Expires bonus calls at their expireAt (docs/architecture.md flow 6): one timer, set to the earliest expireAt
  * of the active-by-expiry index, and a sweep of everything already due whenever it runs — on
  * start, so a ledger that was down across an expireAt expires the bonus as soon as it is back.
  * Whoever else expires the same bonus (another ledger instance, a registration) is harmless:

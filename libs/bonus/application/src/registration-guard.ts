@@ -1,5 +1,5 @@
 /**
- * The `bonusRequest-{operatorId}-{platformId}` stream (DESIGN §4, D17): created once, it reserves a
+ * The `bonusRequest-{operatorId}-{platformId}` stream (docs/architecture.md "Data", D17): created once, it reserves a
  * platformId for one request body (its hash) and one issueId. A resend with the same body gets
  * that issueId again; another body is a conflict. The rule is `registrationGuardDecider`.
  */

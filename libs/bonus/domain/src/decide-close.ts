@@ -1,5 +1,5 @@
 /**
- * How a bonus call ends early (spec §3, DESIGN D14): ExpireBonusCall at expireAt (spins not
+ * How a bonus call ends early (spec §3, decisions.md D14): ExpireBonusCall at expireAt (spins not
  * started forfeited, wins kept, the spin in flight still settles) and CancelBonusCall (refused once completed or expired, idempotent once
  * canceled).
  */

@@ -1,5 +1,5 @@
 /**
- * StartFreeSpin and SettleFreeSpin (spec §1, DESIGN §5 flow 4, D10, D20): a free spin only on an
+ * StartFreeSpin and SettleFreeSpin (spec §1, docs/architecture.md flow 4, D10, D20): a free spin only on an
  * active Free Spin Bonus, in one of its games, while spins remain, one at a time; its win capped
  * by the win cap left; the bonus completed when the spins or the cap run out, after which no
  * game can start another spin. A retried Start or Settle of the same round changes nothing.

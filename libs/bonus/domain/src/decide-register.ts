@@ -1,5 +1,5 @@
 /**
- * RegisterBonusCall (spec §2.1, §4.1; DESIGN D3, D4): the rules of the request itself are
+ * RegisterBonusCall (spec §2.1, §4.1; decisions.md D3, D4): the rules of the request itself are
  * `refuseRegistration` (shared with the gateway's early answer); the rule that needs the player's
  * account — one active bonus call per player — is decided here.
  */

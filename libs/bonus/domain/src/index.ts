@@ -1,5 +1,5 @@
 /**
- * @reelstream/bonus-domain: the rules of bonus calls (spec §1, §3, §4.1–4.2, §8; DESIGN D3–D6,
+ * @reelstream/bonus-domain: the rules of bonus calls (spec §1, §3, §4.1–4.2, §8; decisions.md D3–D6,
  * D10, D14, D17, D20) as pure deciders over the player's bonus account and the platformId guard.
  * No I/O, no clock.
  */

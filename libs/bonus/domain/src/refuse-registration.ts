@@ -1,5 +1,5 @@
 /**
- * Whether a registration may be granted at all (spec §2.1, §4.1, §8; DESIGN D3, D4, D5, issue 10),
+ * Whether a registration may be granted at all (spec §2.1, §4.1, §8; decisions.md D3, D4, D5, issue 10),
  * decided once: the gateway calls it for its early answer before publishing, the ledger's decider
  * calls it as the authority, so both refuse with the same code, message and details. What is left
  * to the decider needs the player's account (one active bonus call per player).

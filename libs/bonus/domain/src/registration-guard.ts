@@ -1,5 +1,5 @@
 /**
- * The `bonusRequest-{operatorId}-{platformId}` stream (DESIGN §4, D17) as a decider: one event
+ * The `bonusRequest-{operatorId}-{platformId}` stream (docs/architecture.md "Data", D17) as a decider: one event
  * reserves a platformId for one request body (its hash), one player and one issueId. The same
  * reservation again is already done; any other is refused with the reservation that stands, so
  * the caller answers from it (a resend) or refuses the request (another body).

@@ -1,4 +1,4 @@
-/** The bonus-ledger's environment (DESIGN §7), parsed by one zod schema with embedded defaults. */
+/** The bonus-ledger's environment (docs/configuration.md), parsed by one zod schema with embedded defaults. */
 import { resolve } from 'node:path';
 import { booleanFlag, catalogFile, platformEnvShape, port } from '@reelstream/config';
 import * as z from 'zod';

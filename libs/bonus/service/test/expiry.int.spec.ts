@@ -1,5 +1,5 @@
 /**
- * Expiry in real time (DESIGN flow 6): a bonus call is expired within 1 s of its expireAt — with
+ * Expiry in real time (docs/architecture.md flow 6): a bonus call is expired within 1 s of its expireAt — with
  * the ledger running, and with the ledger stopped across its expireAt. The 1 s is asserted on the
  * expiredAt the ledger records; expireAt lies far enough ahead that the set-up (a free spin, a
  * stop) is done before it even on a busy machine, and that set-up is checked, not assumed.

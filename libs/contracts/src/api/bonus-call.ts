@@ -1,6 +1,6 @@
 /**
  * Register and cancel a bonus call: `POST /v1/bonus-call/register` (spec §2.1, §4.1) and
- * `POST /v1/bonus-call/cancel` (spec §4.2, DESIGN D14). The schemas accept what the
+ * `POST /v1/bonus-call/cancel` (spec §4.2, decisions.md D14). The schemas accept what the
  * specification and its decisions allow (aliases D1, D2, D4) and output one normalised shape.
  * Rules that need context (decimals of the currency, expireAt in the future, provider and game
  * checks, features) belong to the gateway and the ledger and have codes in the error catalogue.
@@ -44,7 +44,7 @@ const gameIdOrIds = z
     error: 'gameId must not list the same game twice',
   })
   .meta({
-    description: `One game id, or a non-empty array of up to ${MAX_GAMES_PER_BONUS_CALL} distinct game ids of the provider (DESIGN D4).`,
+    description: `One game id, or a non-empty array of up to ${MAX_GAMES_PER_BONUS_CALL} distinct game ids of the provider, each able to play free spins for a Free Spin Bonus.`,
   });
 
 /** D2: the documented numbers, and the words of the other description in any letter case. */
@@ -72,7 +72,7 @@ const bonusType = z
   )
   .meta({
     description:
-      '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted (DESIGN D2).',
+      '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted too.',
   });
 
 /** A wall-clock time `YYYY-MM-DD HH:mm:ss` that is on the calendar; its zone is the operator's (D5). */
@@ -113,7 +113,7 @@ export const spinAmountValue = z
 export const freeSpinMetaData = z
   .strictObject({
     spinAmount: spinAmountValue.meta({
-      description: `Number of free spins, ${MIN_SPIN_AMOUNT}–${MAX_SPIN_AMOUNT} (spec §8).`,
+      description: `Number of free spins, ${MIN_SPIN_AMOUNT}–${MAX_SPIN_AMOUNT}.`,
     }),
     baseBetAmount: currencyUnits.meta({
       description:
@@ -125,9 +125,10 @@ export const freeSpinMetaData = z
 const registerBody = z
   .strictObject({
     platformId: platformId.optional(),
-    issueId: platformId
-      .optional()
-      .meta({ description: 'Alias of platformId (the sample request of the specification, DESIGN D1).' }),
+    issueId: platformId.optional().meta({
+      description:
+        'Alias of platformId, accepted because the specification’s sample request names it so; both present and different is a 400.',
+    }),
     providerId: catalogId,
     gameId: gameIdOrIds,
     playerId,
@@ -138,7 +139,7 @@ const registerBody = z
     }),
     currency: currencyCode.optional().meta({
       description:
-        "The bonus call's currency (ISO 4217), fixed for its life: its amounts are in it and its free spins play only in a game session of it (DESIGN D6). The operator's default currency when omitted; one of the operator's allowed currencies.",
+        "The bonus call's currency (ISO 4217), fixed for its life: its amounts are in it and its free spins play only in a game session of it. The operator's default currency when omitted; one of the operator's allowed currencies.",
       examples: ['EUR', 'KRW'],
     }),
     expireAt: localDateTime,
@@ -181,7 +182,7 @@ export const registerBonusCallRequest = registerBody
   })
   .meta({
     id: 'RegisterBonusCallRequest',
-    description: 'Body of POST /v1/bonus-call/register (spec §2.1, §4.1).',
+    description: 'Body of POST /v1/bonus-call/register.',
     examples: [
       {
         platformId: 'promo-2026-05-0001',
@@ -234,7 +235,7 @@ export const registerBonusCallResponse = okEnvelope(
 ).meta({
   id: 'RegisterBonusCallResponse',
   description:
-    'The issueId of the bonus call. A resent identical request answers the same issueId with the header Idempotent-Replayed: true (DESIGN D17).',
+    'The issueId of the bonus call. A resent identical request answers the same issueId with the header Idempotent-Replayed: true.',
   examples: [{ success: true, message: 'OK', data: { issueId: 171234567890123 } }],
 });
 
@@ -264,13 +265,13 @@ export const cancelBonusCallRequest = cancelBody
   )
   .meta({
     id: 'CancelBonusCallRequest',
-    description: 'Body of POST /v1/bonus-call/cancel: exactly one of issueId and platformId (DESIGN D14).',
+    description: 'Body of POST /v1/bonus-call/cancel: exactly one of issueId and platformId.',
     examples: [{ issueId: 171234567890123 }, { issueId: '171234567890123' }, { platformId: 'promo-2026-05-0001' }],
   });
 
 export const cancelBonusCallResponse = okEnvelope(z.object({ issueId: longId, status: z.literal('canceled') })).meta({
   id: 'CancelBonusCallResponse',
-  description: 'The bonus call is canceled (also when it already was, DESIGN D14).',
+  description: 'The bonus call is canceled (also when it already was: a repeated cancel answers 200 again).',
   examples: [{ success: true, message: 'OK', data: { issueId: 171234567890123, status: 'canceled' } }],
 });
 

@@ -56,7 +56,7 @@ describe('register: platformId 1–64 printable ASCII, no surrounding spaces (sp
   });
 });
 
-describe('register: issueId is an alias of platformId (DESIGN D1)', () => {
+describe('register: issueId is an alias of platformId (decisions.md D1)', () => {
   it('accepts issueId without platformId and outputs it as platformId', () => {
     const result = registerBonusCallRequest.parse({ ...valid, platformId: undefined, issueId: 'promo-0002' });
     expect(result.platformId).toBe('promo-0002');
@@ -85,7 +85,7 @@ describe('register: providerId is a positive integer (spec §2.1)', () => {
   );
 });
 
-describe('register: gameId is a positive integer or a non-empty array of distinct ones (DESIGN D4)', () => {
+describe('register: gameId is a positive integer or a non-empty array of distinct ones (decisions.md D4)', () => {
   it('normalises a number to gameIds [n]', () =>
     expect(registerBonusCallRequest.parse({ ...valid, gameId: 5 }).gameIds).toEqual([5]));
   it('keeps an array in order as gameIds', () =>
@@ -119,7 +119,7 @@ describe('register: playerId 1–50 of A–Z a–z 0–9 _ (spec §2.3, §8)', (
   it('refuses a number', () => expect(problems(register({ playerId: 42 }))[0]).toMatch(/^playerId: /));
 });
 
-describe('register: bonusType 1 | 2, or FreeSpin / Regular in any case (DESIGN D2)', () => {
+describe('register: bonusType 1 | 2, or FreeSpin / Regular in any case (decisions.md D2)', () => {
   it.each([
     [1, 1],
     [2, 2],
@@ -187,7 +187,7 @@ describe('register: callAmount and baseBetAmount are positive finite JSON number
   });
 });
 
-describe('register: expireAt is exactly YYYY-MM-DD HH:mm:ss and on the calendar (spec §2.1, DESIGN D5)', () => {
+describe('register: expireAt is exactly YYYY-MM-DD HH:mm:ss and on the calendar (spec §2.1, decisions.md D5)', () => {
   it.each(['2028-02-29 12:00:00', '2026-12-31 23:59:59'])('accepts %s', (expireAt) =>
     expect(register({ expireAt }).success).toBe(true),
   );
@@ -264,7 +264,7 @@ describe('register: any valid body round-trips through parse (property)', () => 
   });
 });
 
-describe('cancel: exactly one of issueId and platformId (DESIGN D14)', () => {
+describe('cancel: exactly one of issueId and platformId (decisions.md D14)', () => {
   it('accepts {issueId} as a JSON number', () =>
     expect(cancelBonusCallRequest.parse({ issueId: 171234567890123 })).toEqual({ issueId: 171234567890123 }));
   it('accepts {issueId} as a string of digits and outputs a number', () =>
@@ -289,7 +289,7 @@ describe('cancel: exactly one of issueId and platformId (DESIGN D14)', () => {
     ]));
 });
 
-describe('GET /v1/bonus-call/{issueId}: the path segment is a positive integer (DESIGN D13)', () => {
+describe('GET /v1/bonus-call/{issueId}: the path segment is a positive integer (decisions.md D13)', () => {
   it('parses digits into a number', () =>
     expect(bonusCallPathParams.parse({ issueId: '42' })).toEqual({ issueId: 42 }));
   it.each(['0', 'abc', '-3', '1.0', '99999999999999999'])('refuses %j', (issueId) =>

@@ -1,5 +1,5 @@
 /**
- * Reading bonus calls: `GET /v1/bonus-call/{issueId}` and `GET /v1/bonus-call?…` (DESIGN D12,
+ * Reading bonus calls: `GET /v1/bonus-call/{issueId}` and `GET /v1/bonus-call?…` (decisions.md D12,
  * D13). The API shows amounts as JSON numbers in currency units and times as ISO-8601 UTC.
  */
 import { formatAmount } from '@reelstream/money';
@@ -52,7 +52,7 @@ export const bonusCallStatus = z
   })
   .meta({
     id: 'BonusCallStatus',
-    description: 'A bonus call and its progress (DESIGN D12).',
+    description: 'A bonus call and its progress.',
     examples: [statusExample],
   });
 export type BonusCallStatus = z.infer<typeof bonusCallStatus>;
@@ -88,7 +88,7 @@ export function toBonusCallStatus(record: BonusCallRecord): BonusCallStatus {
 export const getBonusCallResponse = okEnvelope(bonusCallStatus).meta({
   id: 'GetBonusCallResponse',
   description:
-    'GET /v1/bonus-call/{issueId}: one bonus call of the calling operator (another operator’s is a 404, D18).',
+    'GET /v1/bonus-call/{issueId}: one bonus call of the calling operator (another operator’s is a 404, as if it did not exist).',
   examples: [{ success: true, message: 'OK', data: statusExample }],
 });
 
@@ -128,7 +128,7 @@ export const listBonusCallsQueryParams = z
   })
   .meta({
     id: 'ListBonusCallsQuery',
-    description: 'Query parameters of GET /v1/bonus-call (DESIGN D13); all optional.',
+    description: 'Query parameters of GET /v1/bonus-call; all optional.',
     examples: [
       { playerId: 'player_42', status: 'active' },
       { platformId: 'promo-2026-05-0001' },

@@ -25,7 +25,7 @@ const record: BonusCallRecord = {
   completedAt: '2026-05-01T09:45:00.000Z',
 };
 
-describe('bonus call status: amounts in currency units, D12 state names (DESIGN D12, D13)', () => {
+describe('bonus call status: amounts in currency units, D12 state names (decisions.md D12, D13)', () => {
   it('converts minor units of the record’s currency and keeps only the times that happened', () => {
     const status = toBonusCallStatus(record);
     expect(status).toEqual({
@@ -79,7 +79,7 @@ describe('bonus call status: amounts in currency units, D12 state names (DESIGN 
   });
 });
 
-describe('list query: optional filters, limit 1–100 default 50, opaque cursor (DESIGN D13)', () => {
+describe('list query: optional filters, limit 1–100 default 50, opaque cursor (decisions.md D13)', () => {
   it('defaults limit to 50 with no parameter at all', () =>
     expect(listBonusCallsQueryParams.parse({})).toEqual({ limit: 50 }));
   it('parses filters and a limit given as query text', () => {

@@ -1,5 +1,5 @@
 /**
- * Provider and game lists (DESIGN D15): `GET /v1/providers`, `GET /v1/games?providerId=`, the
+ * Provider and game lists (decisions.md D15): `GET /v1/providers`, `GET /v1/games?providerId=`, the
  * source of valid providerId and gameId values (spec §4.3).
  */
 import * as z from 'zod';
@@ -33,7 +33,7 @@ export const game = z
     providerId: catalogId,
     name: z.string().min(1).max(100),
     type: z.enum(GAME_TYPES),
-    supportsFreeSpins: z.boolean().meta({ description: 'Whether the game can be part of a Free Spin Bonus (D4).' }),
+    supportsFreeSpins: z.boolean().meta({ description: 'Whether the game can be part of a Free Spin Bonus.' }),
     rtp: z
       .number()
       .gt(0)
@@ -56,7 +56,7 @@ export type Game = z.infer<typeof game>;
 
 export const listProvidersResponse = okEnvelope(z.array(provider)).meta({
   id: 'ListProvidersResponse',
-  description: 'GET /v1/providers: every provider (DESIGN D15).',
+  description: 'GET /v1/providers: every provider.',
   examples: [{ success: true, message: 'OK', data: [{ providerId: 7, name: 'Reelstream Originals' }] }],
 });
 
@@ -70,6 +70,6 @@ export const listGamesQueryParams = z
 
 export const listGamesResponse = okEnvelope(z.array(game)).meta({
   id: 'ListGamesResponse',
-  description: 'GET /v1/games: the games, optionally of one provider (DESIGN D15).',
+  description: 'GET /v1/games: the games, optionally of one provider.',
   examples: [{ success: true, message: 'OK', data: [gameExample] }],
 });

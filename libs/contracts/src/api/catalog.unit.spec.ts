@@ -12,7 +12,7 @@ const slot = {
   betLevels: [0.1, 0.2, 1],
 };
 
-describe('catalog: providers and games (DESIGN D15)', () => {
+describe('catalog: providers and games (decisions.md D15)', () => {
   it('accepts a provider and refuses one without a name', () => {
     expect(provider.parse({ providerId: 7, name: 'Reelstream Originals' })).toEqual({
       providerId: 7,

@@ -1,5 +1,5 @@
 /**
- * The response envelope of API v1 (spec §2.4) and its error form (DESIGN D16): every answer of
+ * The response envelope of API v1 (spec §2.4) and its error form (decisions.md D16): every answer of
  * the gateway, successful or not, has the same top-level shape.
  */
 import * as z from 'zod';
@@ -33,7 +33,7 @@ export const errorEnvelope = z
   })
   .meta({
     id: 'ErrorEnvelope',
-    description: 'Every failed API call answers with this shape (DESIGN D16); never a stack trace.',
+    description: 'Every failed API call answers with this shape; never a stack trace.',
     examples: [
       {
         success: false,

@@ -1,5 +1,5 @@
 /**
- * The one error catalogue (DESIGN D16, STYLE "one error catalogue with stable codes"). Every
+ * The one error catalogue (decisions.md D16: one catalogue, stable codes). Every
  * error any service reports, over HTTP or on the bus, has a code from here. The HTTP status is
  * defined here so there is one table, and used only by the gateway (and the launch host's player
  * API). Statuses stay inside D16's list: 400, 401, 403, 404, 409, 422, 429, 503 — never 500.
@@ -97,11 +97,11 @@ export const ErrorCatalogue = {
   },
   WALLET_CANCEL_ID_MISSING: {
     status: 422,
-    message: 'A failed wallet request needs a cancel with its own transactionId (D9).',
+    message: 'A failed wallet request needs a cancel with its own transactionId.',
   },
   WALLET_TX_NOT_DEAD_LETTERED: { status: 409, message: 'The wallet transaction is not dead-lettered.' },
   WALLET_NO_CANCEL_PENDING: { status: 409, message: 'No cancel of this wallet transaction is pending.' },
-  WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven (D11).' },
+  WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven.' },
   // Faults no retry mends: fix the input (a setting, the code that reads an event) and start again.
   CONFIGURATION_INVALID: { status: 503, message: 'The service configuration is not valid.' },
   EVENT_NOT_READABLE: { status: 503, message: 'A stored event cannot be read by this version of the code.' },

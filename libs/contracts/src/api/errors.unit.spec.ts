@@ -12,7 +12,7 @@ import {
 } from './errors.js';
 import { registerBonusCallRequest } from './bonus-call.js';
 
-describe('error catalogue: stable codes, statuses inside D16’s list, never 500 (DESIGN D16)', () => {
+describe('error catalogue: stable codes, statuses inside D16’s list, never 500 (decisions.md D16)', () => {
   it('uses only 400, 401, 403, 404, 409, 422, 429 and 503', () => {
     const allowed = new Set([400, 401, 403, 404, 409, 422, 429, 503]);
     for (const code of ERROR_CODES) expect(allowed.has(httpStatusOf(code))).toBe(true);
@@ -56,7 +56,7 @@ describe('error catalogue: stable codes, statuses inside D16’s list, never 500
   });
 });
 
-describe('envelope (spec §2.4) and error envelope (DESIGN D16)', () => {
+describe('envelope (spec §2.4) and error envelope (decisions.md D16)', () => {
   it('okEnvelope wraps data in {success: true, message, data}', () => {
     const schema = okEnvelope(z.object({ issueId: z.number() }));
     expect(schema.parse(ok({ issueId: 5 }))).toEqual({ success: true, message: 'OK', data: { issueId: 5 } });

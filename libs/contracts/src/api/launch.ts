@@ -1,5 +1,5 @@
 /**
- * `POST /v1/game/launch` (spec §2.3, §4.3; DESIGN D6, D19): a session-specific launch URL.
+ * `POST /v1/game/launch` (spec §2.3, §4.3; decisions.md D6, D19): a session-specific launch URL.
  */
 import * as z from 'zod';
 import { catalogId, currencyCode, httpUrl, playerId } from '../shared/primitives.js';
@@ -73,14 +73,14 @@ export const launchGameRequest = z
     }),
     currency: currencyCode
       .optional()
-      .meta({ description: "The player's currency; the operator's default currency when omitted (DESIGN D6)." }),
+      .meta({ description: "The player's currency; the operator's default currency when omitted." }),
     demo: z.boolean({ error: 'demo must be true or false (a JSON boolean)' }).optional().meta({
       description: 'A play-money session: no wallet callbacks, the game-server keeps a demo balance. Default false.',
     }),
   })
   .meta({
     id: 'LaunchGameRequest',
-    description: 'Body of POST /v1/game/launch (spec §2.3).',
+    description: 'Body of POST /v1/game/launch.',
     examples: [
       {
         playerId: 'player_42',
@@ -116,7 +116,7 @@ export const launchGameResponse = okEnvelope(
   httpUrl.meta({ description: 'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>.' }),
 ).meta({
   id: 'LaunchGameResponse',
-  description: 'The session-specific launch URL (spec §4.3).',
+  description: 'The session-specific launch URL.',
   examples: [
     {
       success: true,

@@ -62,7 +62,7 @@ describe('launch: language is a 2–3 letter code with optional script and regio
   });
 });
 
-describe('launch: returnUrl is an absolute http(s) URL (DESIGN D19)', () => {
+describe('launch: returnUrl is an absolute http(s) URL (decisions.md D19)', () => {
   it.each(['http://casino.example', 'https://casino.example:8443/lobby?x=1#top'])('accepts %s', (returnUrl) =>
     expect(problems({ returnUrl })).toEqual([]),
   );
@@ -79,7 +79,7 @@ describe('launch: returnUrl is an absolute http(s) URL (DESIGN D19)', () => {
     expect(problems({ returnUrl: `https://casino.example/${'a'.repeat(2048)}` })[0]).toMatch(/^returnUrl: /));
 });
 
-describe('isReturnUrlAllowed: within the operator’s allowed origins when it has any (DESIGN D19)', () => {
+describe('isReturnUrlAllowed: within the operator’s allowed origins when it has any (decisions.md D19)', () => {
   const origins = ['https://casino.example', 'https://m.casino.example:8443'];
   it('allows any http(s) URL when the operator lists no origin', () =>
     expect(isReturnUrlAllowed('https://elsewhere.example/x', [])).toBe(true));
@@ -106,7 +106,7 @@ describe('launch: isStreamer is a strict JSON boolean (spec §2.3)', () => {
   );
 });
 
-describe('launch: optional currency is an ISO 4217 code (DESIGN D6)', () => {
+describe('launch: optional currency is an ISO 4217 code (decisions.md D6)', () => {
   it.each(['KRW', 'EUR', 'KWD'])('accepts %s', (currency) => expect(problems({ currency })).toEqual([]));
   it.each(['eur', 'EURO', 'XYZ', 'ZZZ'])('refuses %s', (currency) =>
     expect(problems({ currency })[0]).toMatch(/^currency: /),

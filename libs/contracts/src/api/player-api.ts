@@ -1,5 +1,5 @@
 /**
- * The player API of the launch host (DESIGN D23), called by the game page: read the session
+ * The player API of the launch host (decisions.md D23), called by the game page: read the session
  * (`GET /api/sessions/{token}`), spin (`POST /api/sessions/{token}/spin`), read one of the
  * session's rounds (`GET /api/sessions/{token}/rounds/{roundId}`). The token is the only
  * credential: every answer is about the session's own player. Amounts are JSON numbers in
@@ -47,7 +47,7 @@ const playerBonusView = z
     }),
     playable: z.boolean().meta({
       description:
-        'false when the bonus call is in another currency than this session: its free spins are played only in a session of its currency, and spins here are paid (DESIGN D6 amended).',
+        'false when the bonus call is in another currency than this session: its free spins are played only in a session of its currency, and spins here are paid.',
     }),
     spinAmount: spinAmountValue,
     spinsUsed: z.number().int().min(0),
@@ -88,7 +88,7 @@ export const playerSession = z
   })
   .meta({
     id: 'PlayerSession',
-    description: 'GET /api/sessions/{token}: the session as the game page shows it (D23).',
+    description: 'GET /api/sessions/{token}: the session as the game page shows it.',
   });
 export type PlayerSession = z.infer<typeof playerSession>;
 

@@ -17,7 +17,7 @@ export type CallbackStatusCode = z.infer<typeof callbackStatusCode>;
 
 /**
  * Which status codes an operator may answer to which command (spec §7's table). `cancel` is not in
- * the table; DESIGN D9 has the operator answer OK for an unknown or already canceled transaction,
+ * the table; decisions.md D9 has the operator answer OK for an unknown or already canceled transaction,
  * so a cancel is never short of money: every other code is a failure and the cancel is retried.
  */
 export const CallbackStatusCodesByCommand = {

@@ -29,7 +29,7 @@ describe('operator reply: {balance, statusCode} (spec §6, §7)', () => {
   });
 });
 
-describe('operator reply: anything malformed is ERR_UNKNOWN with the reason (spec §7, DESIGN flow 5)', () => {
+describe('operator reply: anything malformed is ERR_UNKNOWN with the reason (spec §7, docs/architecture.md flow 5)', () => {
   it.each([
     [null, /malformed operator reply/],
     ['OK', /malformed operator reply/],
@@ -68,7 +68,7 @@ describe('operator reply: anything malformed is ERR_UNKNOWN with the reason (spe
   });
 });
 
-describe('status codes per command as data (spec §7 table, DESIGN D9)', () => {
+describe('status codes per command as data (spec §7 table, decisions.md D9)', () => {
   it('bet and betwin allow all five codes, win everything but ERR_NOT_ENOUGH_MONEY', () => {
     expect(CallbackStatusCodesByCommand.bet).toHaveLength(5);
     expect(CallbackStatusCodesByCommand.betwin).toHaveLength(5);

@@ -1,5 +1,5 @@
 /**
- * Wallet callbacks the platform sends to the operator's callback URL (spec §6, DESIGN D7–D10,
+ * Wallet callbacks the platform sends to the operator's callback URL (spec §6, decisions.md D7–D10,
  * D22). Inside the system the ids are numbers; on the wire transactionId, roundId and
  * refTransactionId are strings of digits by default (the spec's samples) or JSON numbers when the
  * operator's `callbackIdEncoding` is `number`. `bonusId` is typed long by the spec and is a JSON

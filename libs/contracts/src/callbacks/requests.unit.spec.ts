@@ -75,7 +75,7 @@ const cancelOfBetwin = {
   timestamp: 1777777781,
 } as const;
 
-describe('callbacks: ids are strings of digits by default, JSON numbers per operator setting (DESIGN D7)', () => {
+describe('callbacks: ids are strings of digits by default, JSON numbers per operator setting (decisions.md D7)', () => {
   it('writes a bet with string ids in the field order of spec §6.1', () => {
     const wire = encodeCallback(bet, 'string');
     expect(JSON.stringify(wire)).toBe(
@@ -190,7 +190,7 @@ describe('callbacks: ids are strings of digits by default, JSON numbers per oper
   });
 });
 
-describe('callbacks: fields as specified (spec §6, DESIGN D9, D10, D22)', () => {
+describe('callbacks: fields as specified (spec §6, decisions.md D9, D10, D22)', () => {
   it('bet carries currency and isBonusBusy; win carries no currency (as specified) and isRoundFinished', () => {
     expect(betCallback.safeParse({ ...bet, currency: undefined }).success).toBe(false);
     expect(betCallback.safeParse({ ...bet, isBonusBusy: 'false' }).success).toBe(false);

@@ -16,11 +16,11 @@ import {
   positiveMinorAmount,
 } from '../shared/primitives.js';
 
-/** DESIGN D12: the same four names everywhere. */
+/** decisions.md D12: the same four names everywhere. */
 export const BONUS_CALL_STATUSES = ['active', 'completed', 'expired', 'canceled'] as const;
 export const bonusCallStatusName = z
   .enum(BONUS_CALL_STATUSES)
-  .meta({ description: 'active, completed, expired or canceled (DESIGN D12).' });
+  .meta({ description: 'active, completed, expired or canceled (decisions.md D12).' });
 export type BonusCallStatusName = z.infer<typeof bonusCallStatusName>;
 
 /** The games of a registration (D4): at least one, each once. */

@@ -1,5 +1,5 @@
 /**
- * Commands and queries on `bonus.commands` (DESIGN §4): sent by the gateway and the game-server,
+ * Commands and queries on `bonus.commands` (docs/architecture.md "Data"): sent by the gateway and the game-server,
  * decided or answered by the bonus-ledger, which replies on `bonus.replies`.
  */
 import * as z from 'zod';
@@ -144,7 +144,7 @@ export type BonusRequestMessage = z.infer<typeof bonusRequestMessage>;
 export type BonusRequestType = BonusRequestMessage['type'];
 
 /**
- * The partition key of a `bonus.commands` message. The topic is keyed by player (DESIGN §4) so a
+ * The partition key of a `bonus.commands` message. The topic is keyed by player (docs/architecture.md "Data") so a
  * player's commands keep their order; a message that names no player (cancel or get by id) is
  * keyed by what it names, prefixed by the operator, so it still has a stable key.
  */

@@ -53,7 +53,7 @@ const record: BonusCallRecord = {
   createdAt: '2026-05-01T09:30:00.000Z',
 };
 
-describe('bonus.commands: versioned command envelopes with metadata (DESIGN §4)', () => {
+describe('bonus.commands: versioned command envelopes with metadata (docs/architecture.md "Data")', () => {
   it('accepts a RegisterBonusCall in minor units', () => expect(bonusCommand.parse(register)).toEqual(register));
 
   it('accepts each other command', () => {
@@ -106,7 +106,7 @@ describe('bonus.commands: versioned command envelopes with metadata (DESIGN §4)
     ).toBe(false);
   });
 
-  it('refuses a message whose metadata names another operator than its data (DESIGN D18)', () => {
+  it('refuses a message whose metadata names another operator than its data (decisions.md D18)', () => {
     const result = bonusCommand.safeParse({ ...register, metadata: { ...metadata, operatorId: 'other' } });
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([
       'metadata.operatorId must equal data.operatorId',
@@ -166,7 +166,7 @@ describe('bonus.commands: versioned command envelopes with metadata (DESIGN §4)
   });
 });
 
-describe('bonus.commands key: the player, or what the message names (DESIGN §4)', () => {
+describe('bonus.commands key: the player, or what the message names (docs/architecture.md "Data")', () => {
   it('keys by operator and playerId when the message has one: a playerId belongs to its operator', () => {
     expect(bonusCommandKey(register)).toBe('demo:player_42');
     const other = { ...register, data: { ...register.data, operatorId: 'casino_b' } };

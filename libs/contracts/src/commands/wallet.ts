@@ -1,5 +1,5 @@
 /**
- * Messages of the wallet-dispatcher (DESIGN §4): requests on `wallet.requests` from the
+ * Messages of the wallet-dispatcher (docs/architecture.md "Data"): requests on `wallet.requests` from the
  * game-server and the bonus-ledger, replies on `wallet.replies`, parked wins on
  * `wallet.dead-letters` (D11). Money in integer minor units; the dispatcher converts to
  * currency units when it writes the callback.

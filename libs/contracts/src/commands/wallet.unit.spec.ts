@@ -16,7 +16,7 @@ const bet: WalletRequest = {
   isBonusBusy: true,
 };
 
-describe('wallet.requests: bet | win | betwin in minor units (DESIGN §4, D10, D21)', () => {
+describe('wallet.requests: bet | win | betwin in minor units (docs/architecture.md "Data", D10, D21)', () => {
   it('accepts a bet with isBonusBusy', () => expect(walletRequest.parse(bet)).toEqual(bet));
 
   it('accepts a free-spin win of 0 with bonusId = issueId (D10)', () => {
@@ -56,7 +56,7 @@ describe('wallet.replies: {transactionId, statusCode, balanceMinor?, canceled, r
   });
 });
 
-describe('wallet.dead-letters: a win parked after its retries (DESIGN D11)', () => {
+describe('wallet.dead-letters: a win parked after its retries (decisions.md D11)', () => {
   it('carries the original request, why it is parked, the attempts and the last error', () => {
     const { isBonusBusy: _busy, ...common } = bet;
     const letter = {

@@ -1,5 +1,5 @@
 /**
- * A message on `bonus.events` (DESIGN §4): one event of a `playerBonus` stream, relayed by the
+ * A message on `bonus.events` (docs/architecture.md "Data"): one event of a `playerBonus` stream, relayed by the
  * bonus-ledger from the store with a checkpoint. Delivery is at least once: consumers drop a
  * message whose `eventId` they have seen (or whose `revision` of `streamId` they have passed).
  */

@@ -1,5 +1,5 @@
 /**
- * Events of the bonus-ledger (DESIGN §4): the `playerBonus` stream (all bonus calls of one
+ * Events of the bonus-ledger (docs/architecture.md "Data"): the `playerBonus` stream (all bonus calls of one
  * player, the aggregate behind "one active bonus per player") and the `bonusRequest` stream
  * (platformId uniqueness and idempotent registration, D17). Version 1 unless stated.
  */

@@ -244,7 +244,7 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
   },
 };
 
-describe('domain events v1: every type has a schema, a rule, and a union per stream family (DESIGN §4)', () => {
+describe('domain events v1: every type has a schema, a rule, and a union per stream family (docs/architecture.md "Data")', () => {
   it('the registry, the type constants and the examples cover the same 20 types', () => {
     expect(Object.keys(EventRegistry).sort()).toEqual(Object.keys(examples).sort());
     expect(Object.values(EventTypes).sort()).toEqual(Object.keys(examples).sort());
@@ -297,7 +297,7 @@ describe('domain events v1: every type has a schema, a rule, and a union per str
   });
 });
 
-describe('upcasting: old schema versions are upcast on read (DESIGN §4)', () => {
+describe('upcasting: old schema versions are upcast on read (docs/architecture.md "Data")', () => {
   const { gameIds: _gameIds, ...v1WithoutGames } = registered;
   const legacy = { ...v1WithoutGames, gameId: 1001 };
 

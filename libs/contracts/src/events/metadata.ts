@@ -1,5 +1,5 @@
 /**
- * The envelope of every stored event (DESIGN §4): `{type, data, metadata}`, with metadata
+ * The envelope of every stored event (docs/architecture.md "Data"): `{type, data, metadata}`, with metadata
  * {correlationId, causationId, operatorId, occurredAt, schemaVersion, traceparent}.
  */
 import * as z from 'zod';

@@ -1,4 +1,4 @@
-/** Events of a `session` stream: a launch session (spec §4.3, DESIGN flow 2). */
+/** Events of a `session` stream: a launch session (spec §4.3, docs/architecture.md flow 2). */
 import * as z from 'zod';
 import { languageTag } from '../api/launch.js';
 import { catalogId, currencyCode, httpUrl, isoInstant, operatorId, playerId } from '../shared/primitives.js';

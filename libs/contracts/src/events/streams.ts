@@ -1,5 +1,5 @@
 /**
- * Stream ids (DESIGN §4), one builder each, and their parsers. The separator is `-`, and ids of
+ * Stream ids (docs/architecture.md "Data"), one builder each, and their parsers. The separator is `-`, and ids of
  * operators, platform ids and tokens may contain `-` too, so every variable component is
  * escaped: characters other than A–Z a–z 0–9 _ . ~ become %XX (UTF-8, upper-case hex), `-`
  * included. `playerBonus-acme%2Dcasino-p1` can therefore only be operator `acme-casino`,
@@ -117,7 +117,7 @@ export function parseStreamId(streamId: string): ParsedStreamId | undefined {
   }
 }
 
-/** Which event types each category holds (DESIGN §4's stream table). */
+/** Which event types each category holds (the stream list of docs/architecture.md "Data"). */
 export const StreamEventTypes = {
   playerBonus: [
     'BonusCallRegistered',

@@ -11,7 +11,7 @@ import {
   walletTxStream,
 } from './streams.js';
 
-describe('stream ids: one builder each, unambiguous components (DESIGN §4)', () => {
+describe('stream ids: one builder each, unambiguous components (docs/architecture.md "Data")', () => {
   it('builds the documented names', () => {
     expect(playerBonusStream('demo', 'player_42')).toBe('playerBonus-demo-player_42');
     expect(bonusRequestStream('demo', 'promo.1')).toBe('bonusRequest-demo-promo.1');

@@ -1,5 +1,5 @@
 /**
- * Reading events written by any version of the code (DESIGN §4: "old versions are upcast on
+ * Reading events written by any version of the code (docs/architecture.md "Data": "old versions are upcast on
  * read"). Each event type has a current schema version; an upcaster turns version n into n + 1;
  * `parseEvent` applies them in turn and validates the result with the current schema.
  */

@@ -1,7 +1,7 @@
 /**
  * Long ids (issueId, transactionId, roundId, bonusId) where they may arrive as strings of
  * digits: path parameters, query strings, and callback bodies of operators that use the
- * string encoding (DESIGN D7).
+ * string encoding (decisions.md D7).
  */
 import * as z from 'zod';
 import { longId } from './primitives.js';

@@ -5,7 +5,7 @@
 import { isCurrencyCode } from '@reelstream/money';
 import * as z from 'zod';
 
-/** issueId, transactionId, roundId: positive integers safe in JSON and JavaScript (DESIGN §4). */
+/** issueId, transactionId, roundId: positive integers safe in JSON and JavaScript (docs/architecture.md "Data"). */
 export const longId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** providerId, gameId: positive integers. */
@@ -33,13 +33,13 @@ export const currencyCode = z
 /** An instant in UTC, ISO-8601 with `Z` (`2026-05-01T12:00:00.000Z`). */
 export const isoInstant = z.iso.datetime({ offset: false, local: false });
 
-/** Money inside the system: integer minor units of `currency` (DESIGN §4). */
+/** Money inside the system: integer minor units of `currency` (docs/architecture.md "Data"). */
 export const minorAmount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const positiveMinorAmount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** A balance may be negative (credit accounts); still whole minor units. */
 export const signedMinorAmount = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
-/** Unix time in whole seconds (DESIGN D22). */
+/** Unix time in whole seconds (decisions.md D22). */
 export const unixSeconds = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** SHA-256 digest as lowercase hex. */

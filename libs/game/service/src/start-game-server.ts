@@ -1,5 +1,5 @@
 /**
- * startGameServer: the launch host (DESIGN §2) — the game page and player API over HTTP, the
+ * startGameServer: the launch host (docs/architecture.md "Processes") — the game page and player API over HTTP, the
  * round outbox that publishes wins and resolves rounds left open. Takes its ports; `stop()`
  * stops everything it started and leaves the back ends to the caller.
  */

@@ -8,7 +8,7 @@ function wins(requests: WalletRequestsMessage[]) {
   return requests.flatMap((request) => (request.command === 'win' ? [request] : []));
 }
 
-describe('a Free Spin Bonus of 10 spins, played through the game-server (DESIGN flow 4)', () => {
+describe('a Free Spin Bonus of 10 spins, played through the game-server (docs/architecture.md flow 4)', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await Stack.start();

@@ -14,7 +14,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe('a paid spin (DESIGN flow 3)', () => {
+describe('a paid spin (docs/architecture.md flow 3)', () => {
   it('bets through the dispatcher, plays the round and sends one win with isRoundFinished; the balance is the operator’s', async () => {
     const { token } = await stack.launch('paid_ok', 101);
     stack.fund('paid_ok', 50);

@@ -1,6 +1,7 @@
 /**
- * The gateway's express application: the operator API v1 (spec §4, DESIGN D13–D19) with its
- * ports passed in, so tests and the all-in-one platform wire real back ends without globals.
+ * The gateway's express application: the operator API v1 (docs/operator-guide.md; decisions
+ * D13–D19 of docs/decisions.md) with its ports passed in, so tests and the all-in-one platform
+ * wire real back ends without globals.
  */
 import type { OperatorDirectory } from '@reelstream/config';
 import type { Catalog } from '@reelstream/game-domain';
@@ -18,7 +19,7 @@ import { rateLimitMiddleware } from './http/rate-limit.js';
 import { requestContext } from './http/request-context.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { LedgerClient } from './ledger/ledger-client.js';
-import { DOCS_HTML, DOCS_SCRIPT } from './openapi/docs-page.js';
+import { apiReferenceRoutes } from './openapi/api-reference.js';
 import { generateOpenApi } from './openapi/openapi-document.js';
 import { bonusCallRoutes } from './routes/bonus-call-routes.js';
 import { catalogRoutes } from './routes/catalog-routes.js';
@@ -58,19 +59,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(requestIdMiddleware());
   app.use(accessLogMiddleware(logger));
   // No upgrade-insecure-requests: behind TLS termination the docs page is served over http and
-  // must still load its own script.
+  // must still load its own scripts.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
   healthRoutes(app, deps.store, deps.readiness ?? { accepting: () => true });
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openApiJson);
   });
-  app.get('/docs', (_req, res) => {
-    res.type('html').send(DOCS_HTML);
-  });
-  app.get('/docs/docs.js', (_req, res) => {
-    res.type('text/javascript').send(DOCS_SCRIPT);
-  });
+  apiReferenceRoutes(app);
 
   app.use('/v1', (_req, res, next) => {
     res.set('Cache-Control', 'no-store');

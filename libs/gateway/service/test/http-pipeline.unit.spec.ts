@@ -249,16 +249,18 @@ describe('health, OpenAPI and docs', () => {
     expect((await harness.http.get('/readyz')).body).toEqual({ status: 'ready' });
   });
 
-  it('serves /openapi.json and a /docs page whose script is served from the same origin', async () => {
+  it('serves /openapi.json and a /docs page whose scripts are served from the same origin', async () => {
     const spec = await harness.http.get('/openapi.json');
     expect(spec.status).toBe(200);
     expect(spec.body.openapi).toBe('3.1.0');
     const docs = await harness.http.get('/docs');
     expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(docs.text).toContain('<script src="/docs/docs.js"></script>');
-    const script = await harness.http.get('/docs/docs.js');
-    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(script.text).toContain("fetch('/openapi.json')");
+    expect(docs.text).toContain('<script src="/docs/scalar.js"></script>');
+    const scalar = await harness.http.get('/docs/scalar.js');
+    expect(scalar.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(scalar.text).toContain('createApiReference');
+    const init = await harness.http.get('/docs/init.js');
+    expect(init.text).toContain('"url":"/openapi.json"');
   });
 });
 

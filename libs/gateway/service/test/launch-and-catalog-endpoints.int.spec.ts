@@ -1,6 +1,6 @@
 /**
  * POST /v1/game/launch, GET /v1/providers and GET /v1/games over HTTP on the real event store:
- * spec §2.3 and §8 at their boundaries, D6, D15, D19, and the session DESIGN §4 describes.
+ * spec §2.3 and §8 at their boundaries, D6, D15, D19, and the session docs/architecture.md "Data" describes.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {

@@ -1,6 +1,6 @@
 /**
  * POST /v1/bonus-call/cancel, GET /v1/bonus-call/{issueId} and GET /v1/bonus-call over HTTP
- * with the real bonus-ledger (DESIGN D12–D14): every state a cancel can meet, and the queries.
+ * with the real bonus-ledger (decisions.md D12–D14): every state a cancel can meet, and the queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getBonusCallResponse, listBonusCallsResponse } from '@reelstream/contracts';

@@ -1,5 +1,5 @@
 /**
- * Tenancy (DESIGN D18) with the real ledger: operator B can neither read, cancel nor list
+ * Tenancy (decisions.md D18) with the real ledger: operator B can neither read, cancel nor list
  * operator A's bonus calls — each is a 404 or an empty list, exactly as for a bonus call that
  * does not exist — and a missing, malformed or unknown token is a 401 on every endpoint.
  * (That tokens are compared as SHA-256 digests by crypto.timingSafeEqual: auth-digest.unit.spec.ts.)

@@ -23,7 +23,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const appEnv = z.object({ ...platformEnvShape, GATEWAY_PORT: port(8080) });
 
 describe('parseEnv', () => {
-  it('fills the embedded defaults (DESIGN §7)', () => {
+  it('fills the embedded defaults (docs/configuration.md)', () => {
     const config = parseEnv(appEnv, {});
     expect(config.GATEWAY_PORT).toBe(8080);
     expect(resolveBackends(config)).toEqual({

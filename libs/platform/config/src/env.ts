@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ReelstreamError } from '@reelstream/contracts';
 
 /**
- * Environment parsing for every app (DESIGN §7): one zod schema per app, errors that name the
+ * Environment parsing for every app (docs/configuration.md): one zod schema per app, errors that name the
  * variable, defaults that run on the embedded back ends.
  */
 export class ConfigError extends ReelstreamError {
@@ -60,7 +60,7 @@ const backendUrl = (what: string) =>
     error: `must be sqlite:<path>, ${what === 'bus' ? 'or kafka://host:port[,host:port…]' : 'or esdb://host:port[?tls=false]'}`,
   });
 
-/** The variables every app reads (DESIGN §7). Spread into an app's own `z.object`. */
+/** The variables every app reads (docs/configuration.md). Spread into an app's own `z.object`. */
 export const platformEnvShape = {
   DATA_DIR: z.string().default('./data'),
   EVENT_STORE_URL: backendUrl('event store').optional(),

@@ -10,7 +10,7 @@ import {
 } from '@reelstream/contracts';
 
 /**
- * An API failure as a value the routes throw and the error handler answers (DESIGN D16): the
+ * An API failure as a value the routes throw and the error handler answers (decisions.md D16): the
  * operator API of the gateway and the player API of the launch host. Its HTTP status is never
  * chosen here: it is the catalogue's status of its code. Retriable when the status says "try
  * again later" (429, 503).

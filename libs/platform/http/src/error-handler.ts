@@ -57,8 +57,8 @@ export interface ApiErrorHandlerOptions {
 }
 
 /**
- * The last middleware: every error becomes the envelope with the catalogue's status (DESIGN
- * D16). Anything unexpected is logged with its stack and answered as 503 INTERNAL, never
+ * The last middleware: every error becomes the envelope with the catalogue's status
+ * (decisions.md D16). Anything unexpected is logged with its stack and answered as 503 INTERNAL, never
  * with the stack.
  */
 export function apiErrorHandler(options: ApiErrorHandlerOptions): ErrorRequestHandler {

@@ -1,6 +1,6 @@
 /**
  * @reelstream/http: what the services' HTTP APIs share — the API error as a value, the error
- * envelope with the catalogue's statuses (DESIGN D16), the express error handler, the HTTP
+ * envelope with the catalogue's statuses (decisions.md D16), the express error handler, the HTTP
  * server with request time limits, a graceful close, the health endpoints and the stop sequence
  * every service start function uses.
  */

@@ -80,7 +80,7 @@ describe('ApiError', () => {
   });
 });
 
-describe('apiErrorHandler (DESIGN D16)', () => {
+describe('apiErrorHandler (decisions.md D16)', () => {
   it('answers a thrown ApiError in the envelope with the catalogue status and its details', async () => {
     const before = answered.length;
     const { status, body } = await get('/refused');

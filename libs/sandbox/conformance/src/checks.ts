@@ -1,5 +1,5 @@
 /**
- * The scripted suite an operator wallet must pass (spec §6, §7, §8; DESIGN D8, D9). Each check
+ * The scripted suite an operator wallet must pass (spec §6, §7, §8; decisions.md D8, D9). Each check
  * reads the balance before and after with a zero win (D10 allows them), so a wallet that answers
  * the right code but moves the wrong money fails too. A check with `schemes` runs only for an
  * operator whose `signatureScheme` is one of them.

@@ -1,4 +1,4 @@
-/** The sandbox's environment (DESIGN §7) and the operators whose callbacks it accepts. */
+/** The sandbox's environment (docs/configuration.md) and the operators whose callbacks it accepts. */
 import {
   booleanFlag,
   loadOperators,

@@ -10,7 +10,7 @@ import { subscribeCases } from './subscribe.contract.js';
 import type { EventStoreUnderTest } from './under-test.js';
 
 /**
- * The behaviour every EventStore adapter promises (DESIGN.md §3), run against one back end. Safe
+ * The behaviour every EventStore adapter promises (docs/architecture.md "Ports and adapters"), run against one back end. Safe
  * on a shared, long-lived server: each test writes under its own random stream-id prefix and
  * reads $all only through it. `adapter` names the suite before the back end is made (describe
  * titles are registered synchronously); it must match the `adapter` that `make` returns.

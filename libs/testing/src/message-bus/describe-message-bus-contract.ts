@@ -10,7 +10,7 @@ import type { MessageBusUnderTest } from './under-test.js';
 import type { WorkerProcess } from './worker-process.js';
 
 /**
- * The behaviour every MessageBus adapter promises (DESIGN.md §3), run against one back end.
+ * The behaviour every MessageBus adapter promises (docs/architecture.md "Ports and adapters"), run against one back end.
  * `adapter` names the suite before the back end is made (describe titles are synchronous);
  * it must match the `adapter` that `make` returns.
  */

@@ -1,5 +1,5 @@
 /**
- * How each callback is delivered (spec §6, §8; DESIGN §5 flow 5, D9, D11): how long the operator
+ * How each callback is delivered (spec §6, §8; docs/architecture.md flow 5, D9, D11): how long the operator
  * has to answer, how many attempts a delivery gets, and what follows the last failed one.
  */
 import type { WalletCommand } from '@reelstream/contracts';

@@ -1,4 +1,4 @@
-/** The dispatcher's environment (DESIGN §7) and its operators. */
+/** The dispatcher's environment (docs/configuration.md) and its operators. */
 import {
   demoOperators,
   loadOperators,

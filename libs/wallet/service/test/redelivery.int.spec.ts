@@ -1,6 +1,6 @@
 /**
  * At-least-once in, exactly-once effect out: the walletTx stream is the record every redelivery
- * is checked against (DESIGN §4), and the operator dedupes by transactionId.
+ * is checked against (docs/architecture.md "Data"), and the operator dedupes by transactionId.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics, walletReply, type WalletRequest } from '@reelstream/contracts';

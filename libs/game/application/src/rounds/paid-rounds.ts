@@ -1,5 +1,5 @@
 /**
- * A paid round (DESIGN flow 3): RoundStarted with its bet transaction → bet (or betwin) through
+ * A paid round (docs/architecture.md flow 3): RoundStarted with its bet transaction → bet (or betwin) through
  * the wallet-dispatcher → on OK the outcome is settled: RoundSettled with the engine's record and
  * the transactionId of its win, which the round outbox publishes (the store is the outbox); on a
  * refusal RoundCanceled with the reason (the dispatcher delivers the cancel callback).

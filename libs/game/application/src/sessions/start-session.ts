@@ -1,5 +1,5 @@
 /**
- * Game launch (spec §2.3, §4.3; DESIGN flow 2, D6, D19): the session decider checks the game
+ * Game launch (spec §2.3, §4.3; docs/architecture.md flow 2, D6, D19): the session decider checks the game
  * against the catalog and the returnUrl against the operator's origins, and its GameSessionStarted
  * starts a new `session-{token}` stream. Answers the launch URL, or the decider's refusal.
  */

@@ -1,6 +1,6 @@
 /**
  * Which round a spin is and what it may stake (D23, D21, D6 amended), and how a paid round ends on
- * the wallet's answer (DESIGN flow 3). Pure: the caller brings the session, the ledger's record of
+ * the wallet's answer (docs/architecture.md flow 3). Pure: the caller brings the session, the ledger's record of
  * the player's active bonus, the wallet's answer, the drawn outcome and the time.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The wallet requests of a paid round (spec §6.1–§6.3; D21, DESIGN flow 3): a `bet`, or a
+ * The wallet requests of a paid round (spec §6.1–§6.3; D21, docs/architecture.md flow 3): a `bet`, or a
  * `betwin` when the outcome is known before the stake (the instant game draws it into
  * RoundStarted), and the `win` of a settled bet (isRoundFinished, bonusId 0: a paid round has no
  * bonus). Rebuilt from the round's events alone, so a request sent again has the same fields and

@@ -1,5 +1,5 @@
 /**
- * A launch session's rules (spec §2.3, §4.3; DESIGN flow 2, D6, D19): which launches are refused,
+ * A launch session's rules (spec §2.3, §4.3; docs/architecture.md flow 2, D6, D19): which launches are refused,
  * what the `session-{token}` stream records, and when a session may still be played. The token and
  * the time come in with the command: a fresh 256-bit token, so a stream is never started twice.
  */

@@ -1,5 +1,5 @@
 /**
- * The game-server's environment (DESIGN §7), parsed by one zod schema. Defaults run on the
+ * The game-server's environment (docs/configuration.md), parsed by one zod schema. Defaults run on the
  * embedded back ends: `npm start` needs no variable at all.
  */
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';

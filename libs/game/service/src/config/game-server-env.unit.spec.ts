@@ -3,7 +3,7 @@ import { ConfigError, DEFAULT_CATALOG_FILE } from '@reelstream/config';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { gameServerConfigOf, parseGameServerEnv } from './game-server-env.js';
 
-describe('the game-server environment (DESIGN §7)', () => {
+describe('the game-server environment (docs/configuration.md)', () => {
   it('runs with no variable at all: port 8081, the repository catalog, waits longer than the 3 s bet limit', () => {
     const env = parseGameServerEnv({});
     expect(gameServerConfigOf(env)).toEqual({

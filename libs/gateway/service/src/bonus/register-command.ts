@@ -1,5 +1,5 @@
 /**
- * From a valid register body to the RegisterBonusCall command (spec §2.1, §4.1; DESIGN D3–D6,
+ * From a valid register body to the RegisterBonusCall command (spec §2.1, §4.1; decisions.md D3–D6,
  * D17), with the early answer to a registration the ledger would refuse. The ledger decides the
  * rest (one active bonus per player, platformId uniqueness).
  */

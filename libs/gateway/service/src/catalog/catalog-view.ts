@@ -1,5 +1,5 @@
 /**
- * The catalog as API v1 shows it (DESIGN D15): providers, and games with their RTP in percent and
+ * The catalog as API v1 shows it (decisions.md D15): providers, and games with their RTP in percent and
  * their bet levels in the caller's currency. Built once per currency and checked against the
  * response schemas, so a catalog the API cannot show fails at start-up, not on a request.
  */

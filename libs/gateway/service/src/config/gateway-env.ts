@@ -1,5 +1,5 @@
 /**
- * The gateway's environment (DESIGN §7), parsed by one zod schema. Defaults run on the embedded
+ * The gateway's environment (docs/configuration.md), parsed by one zod schema. Defaults run on the embedded
  * back ends: `npm start` needs no variable at all.
  */
 import { httpUrl } from '@reelstream/contracts';

@@ -1,5 +1,5 @@
 /**
- * Game launch (spec §2.3, §4.3; DESIGN flow 2, D6, D19) at the gateway's edge: the game context's
+ * Game launch (spec §2.3, §4.3; docs/architecture.md flow 2, D6, D19) at the gateway's edge: the game context's
  * use case (@reelstream/game-application) decides and writes the session; its refusal is answered
  * here as the API error of the same code.
  */

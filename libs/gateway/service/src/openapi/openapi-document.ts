@@ -75,6 +75,8 @@ const DESCRIPTION = [
   'Registration is idempotent by `platformId`: resending the same body answers the same `issueId` with `Idempotent-Replayed: true`; another body with the same platformId is `409 PLATFORM_ID_CONFLICT`.',
   '',
   'The wallet callbacks reelstream sends to the operator’s callbackUrl are described under `webhooks` (walletCallback).',
+  '',
+  'The operator guide (`docs/operator-guide.md` in the reelstream repository) walks through the whole contract; where the operator specification leaves a choice open, `docs/decisions.md` records the choice and why.',
 ].join('\n');
 
 export function generateOpenApi(options: { version?: string; serverUrl?: string } = {}): GeneratedOpenApi {
@@ -92,10 +94,13 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
     tags: [
       {
         name: 'Bonus calls',
-        description: 'Free Spin Bonus registration, cancellation and status (spec §2.1, §3, §4.1, §4.2).',
+        description: 'Register, cancel and read free-spin bonus calls.',
       },
-      { name: 'Game launch', description: 'Session-specific launch URLs (spec §2.3, §4.3).' },
-      { name: 'Catalog', description: 'The providers and games to launch and to give bonuses on (DESIGN D15).' },
+      { name: 'Game launch', description: 'Session-specific launch URLs for a player and a game.' },
+      {
+        name: 'Catalog',
+        description: 'The providers and games to launch and to give bonuses on, with RTP, languages and bet levels.',
+      },
     ],
     security: [{ bearerAuth: [] }],
     paths,
@@ -113,7 +118,7 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
         },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
         IdempotentReplayed: {
-          description: '`true` when the registration was already made with this platformId and body (DESIGN D17).',
+          description: '`true` when the registration was already made with this platformId and body.',
           schema: { type: 'string', enum: ['true'] },
         },
       },

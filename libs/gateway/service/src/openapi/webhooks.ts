@@ -18,7 +18,7 @@ import type { ComponentSchemas, JsonSchema } from './json-schema.js';
 const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
   id: 'WalletCallback',
   description:
-    'One wallet callback; `command` tells which. transactionId, roundId and refTransactionId are strings of digits by default, JSON numbers with the operator setting `callbackIdEncoding: "number"` (D7); bonusId is always a JSON number (0 outside a bonus, else the issueId). `timestamp` is the Unix second of the transaction (the same on every attempt). A cancel reverses the whole transaction named by refTransactionId and carries what it moved: `amount` for a bet, `betAmount` and `winAmount` for a betwin (give back the stake, take back the win).',
+    'One wallet callback; `command` tells which. transactionId, roundId and refTransactionId are strings of digits by default, JSON numbers with the operator setting `callbackIdEncoding: "number"`; bonusId is always a JSON number (0 outside a bonus, else the issueId). `timestamp` is the Unix second of the transaction (the same on every attempt). A cancel reverses the whole transaction named by refTransactionId and carries what it moved: `amount` for a bet, `betAmount` and `winAmount` for a betwin (give back the stake, take back the win).',
 });
 const OPERATOR_REPLY_SCHEMA = operatorReply.meta({
   id: 'OperatorReply',
@@ -112,14 +112,14 @@ export function walletWebhooks(components: ComponentSchemas): Record<string, unk
             in: 'header',
             required: true,
             description:
-              'Lowercase hex HMAC-SHA256 with the operator’s signing secret (D8) of the raw body bytes (`signatureScheme: "body"`, the default) or of `<X-Request-Timestamp>.<raw body bytes>` (`signatureScheme: "timestamp.body"`). During a rotation accept either secret.',
+              'Lowercase hex HMAC-SHA256 with the operator’s signing secret of the raw body bytes (`signatureScheme: "body"`, the default) or of `<X-Request-Timestamp>.<raw body bytes>` (`signatureScheme: "timestamp.body"`). During a rotation accept either secret.',
             schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
           },
         ],
         requestBody: { required: true, content: { 'application/json': { schema: body, examples } } },
         responses: {
           '200': {
-            description: `The operator’s answer. statusCode is one of ${CALLBACK_STATUS_CODES.map((code) => `\`${code}\``).join(', ')}; a cancel of an unknown or already canceled transaction is answered OK (D9).`,
+            description: `The operator’s answer. statusCode is one of ${CALLBACK_STATUS_CODES.map((code) => `\`${code}\``).join(', ')}; a cancel of an unknown or already canceled transaction is answered OK (nothing to reverse, so nothing to refuse).`,
             content: {
               'application/json': {
                 schema: components.add(OPERATOR_REPLY_SCHEMA),

@@ -1,5 +1,5 @@
 /**
- * `/v1/bonus-call…` (spec §4.1, §4.2; DESIGN D13, D14, D17, D18). Every command and query names
+ * `/v1/bonus-call…` (spec §4.1, §4.2; decisions.md D13, D14, D17, D18). Every command and query names
  * the calling operator, taken from its token, never from the request: the ledger answers a
  * bonus call of another operator as not found, and the gateway checks the answer again.
  */

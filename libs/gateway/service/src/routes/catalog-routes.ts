@@ -5,7 +5,7 @@ import { callerOf } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';
 
-/** `GET /v1/providers`, `GET /v1/games?providerId=` (DESIGN D15); bet levels in the caller's currency. */
+/** `GET /v1/providers`, `GET /v1/games?providerId=` (decisions.md D15); bet levels in the caller's currency. */
 export function catalogRoutes(app: Express, catalog: CatalogView): void {
   const { listProviders, listGames } = ApiOperations;
   app.get(listProviders.path, (_req, res) => sendOk(res, catalog.providers()));
