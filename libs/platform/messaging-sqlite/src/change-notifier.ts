@@ -70,10 +70,11 @@ export class ChangeNotifier {
       const rowsAfter = db.prepare<[number, number], { id: number; topic: string; partition: number }>(
         'SELECT id, topic, partition FROM bus_messages WHERE id > ? ORDER BY id LIMIT ?',
       );
-      const state = { dataVersion: db.pragma('data_version', { simple: true }), maxId: maxId.get() ?? 0 };
+      const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+      const state = { dataVersion: dataVersion.get() ?? 0, maxId: maxId.get() ?? 0 };
       const announced: [number, number][] = [];
       const poll = (): void => {
-        const version = db.pragma('data_version', { simple: true });
+        const version = dataVersion.get() ?? 0;
         if (version === state.dataVersion) return;
         state.dataVersion = version;
         const rows = rowsAfter.all(state.maxId, POLL_ROWS);
