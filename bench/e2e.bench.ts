@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import { DEMO_OPERATOR } from '@reelstream/config';
 import { AppProcess } from '../apps/platform/test/support/app-process.js';
 import { call, OperatorClient, PlayerClient } from '../apps/platform/test/support/clients.js';
+import { censusMark, cpuMsOf, profileArgs } from './support/profile.js';
 import { benchRegistration } from './support/registration.js';
 
 const CONNECTIONS = 32;
@@ -87,20 +88,26 @@ async function appliedWins(sandboxUrl: string): Promise<number> {
   ).length;
 }
 
+const only = process.argv.includes('--free-only') ? 'free' : 'all';
 const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
 // LOG_LEVEL=warn: the access log would otherwise cost the platform a JSON line per request.
-const platform = new AppProcess('platform', join('apps', 'platform', 'src', 'main.ts'), {
-  DATA_DIR: dataDir,
-  GATEWAY_PORT: '0',
-  GAME_PORT: '0',
-  SANDBOX_PORT: '0',
-  LOG_LEVEL: 'warn',
-  OTEL_SDK_DISABLED: 'true',
-  OPERATORS_JSON: '',
-  OPERATORS_FILE: '',
-  RATE_LIMIT_PER_SECOND: '1000000',
-  RATE_LIMIT_BURST: '1000000',
-});
+const platform = new AppProcess(
+  'platform',
+  join('apps', 'platform', 'src', 'main.ts'),
+  {
+    DATA_DIR: dataDir,
+    GATEWAY_PORT: '0',
+    GAME_PORT: '0',
+    SANDBOX_PORT: '0',
+    LOG_LEVEL: 'warn',
+    OTEL_SDK_DISABLED: 'true',
+    OPERATORS_JSON: '',
+    OPERATORS_FILE: '',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+  },
+  profileArgs('platform'),
+);
 
 try {
   // The banner is printed whatever the log level; it names the real ports.
@@ -118,10 +125,17 @@ try {
   const future = operator.wallClock(new Date(Date.now() + 86_400_000));
   const past = operator.wallClock(new Date(Date.now() - 86_400_000));
 
-  await measureRegister(gatewayUrl, future, WARMUP_S);
-  await measureRegister(gatewayUrl, past, WARMUP_S);
-  const register = await measureRegister(gatewayUrl, future, DURATION_S);
-  const validation = await measureRegister(gatewayUrl, past, DURATION_S);
+  const skipRegister = only === 'free';
+  if (!skipRegister) {
+    await measureRegister(gatewayUrl, future, WARMUP_S);
+    await measureRegister(gatewayUrl, past, WARMUP_S);
+  }
+  if (!skipRegister) censusMark(platform.child.pid, 'start-up and warm-up');
+  const registerCpuBefore = cpuMsOf(platform.child.pid) ?? Number.NaN;
+  const register = skipRegister ? undefined : await measureRegister(gatewayUrl, future, DURATION_S);
+  const registerCpuMs = (cpuMsOf(platform.child.pid) ?? Number.NaN) - registerCpuBefore;
+  if (register) censusMark(platform.child.pid, `${register.ok} registrations`);
+  const validation = skipRegister ? undefined : await measureRegister(gatewayUrl, past, DURATION_S);
 
   // Free spins: a bonus and a session per player, then every spin played and every win applied.
   const freeGames: PlayerClient[] = [];
@@ -131,12 +145,16 @@ try {
     freeGames.push(new PlayerClient(() => gameUrl, await operator.launch(playerId)));
   }
   const winsBefore = await appliedWins(sandboxUrl);
+  censusMark(platform.child.pid, 'what came before the free spins');
+  const freeCpuBefore = cpuMsOf(platform.child.pid);
   const freeStarted = performance.now();
   const freeLatencies = await playAll(freeGames, {});
   const answeredMs = performance.now() - freeStarted;
   const total = PLAYERS * SPINS_PER_PLAYER;
   while ((await appliedWins(sandboxUrl)) - winsBefore < total) await new Promise((resolve) => setTimeout(resolve, 20));
   const appliedMs = performance.now() - freeStarted;
+  const freeCpuMs = (cpuMsOf(platform.child.pid) ?? Number.NaN) - (freeCpuBefore ?? Number.NaN);
+  censusMark(platform.child.pid, `${total} free spins`);
 
   const demoGames: PlayerClient[] = [];
   for (let index = 0; index < PLAYERS; index++) {
@@ -156,9 +174,11 @@ try {
       new PlayerClient(() => gameUrl, new URL(String(launched.body.data)).searchParams.get('token') ?? ''),
     );
   }
+  const demoCpuBefore = cpuMsOf(platform.child.pid);
   const demoStarted = performance.now();
   const demoLatencies = await playAll(demoGames, { bet: 0.2 });
   const demoMs = performance.now() - demoStarted;
+  const demoCpuMs = (cpuMsOf(platform.child.pid) ?? Number.NaN) - (demoCpuBefore ?? Number.NaN);
 
   const line = (m: Measured) =>
     `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
@@ -168,12 +188,15 @@ try {
   console.log(
     `e2e bench: the platform in one process (npm start), embedded SQLite (synchronous=FULL), node ${process.version}`,
   );
-  console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
-  console.log(`  register → bus → bonus-ledger → reply              ${line(register)}`);
-  console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
-  console.log(
-    `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,
-  );
+  if (register && validation) {
+    console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
+    console.log(`  register → bus → bonus-ledger → reply              ${line(register)}`);
+    console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
+    console.log(
+      `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,
+    );
+    console.log(`  platform CPU per registration (user + system)      ${(registerCpuMs / register.ok).toFixed(2)} ms`);
+  }
   console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
   console.log(
     `  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`,
@@ -186,6 +209,10 @@ try {
   );
   console.log(
     `  ratio free (applied) / demo                        ${(total / appliedMs / (total / demoMs)).toFixed(3)}`,
+  );
+  const perSpin = (cpuMs: number) => `${(cpuMs / total).toFixed(2)} ms`;
+  console.log(
+    `  platform CPU per spin (user + system)              free ${perSpin(freeCpuMs)}, demo ${perSpin(demoCpuMs)}`,
   );
 } finally {
   await platform.kill('SIGTERM');

@@ -20,13 +20,17 @@ export class AppProcess {
   private stderrText = '';
   private readonly waiters = new Set<() => void>();
 
-  /** `entry` is a TypeScript main (run through tsx) or a built main.js. */
+  /**
+   * `entry` is a TypeScript main (run through tsx) or a built main.js; `nodeArgs` go to node before
+   * it (the benches pass `--cpu-prof` there: NODE_OPTIONS may not carry it).
+   */
   constructor(
     readonly name: string,
     entry: string,
     env: Record<string, string>,
+    nodeArgs: readonly string[] = [],
   ) {
-    const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+    const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry])];
     this.child = spawn(process.execPath, args, {
       cwd: REPOSITORY_ROOT,
       env: { ...process.env, ...env },

@@ -10,6 +10,7 @@ import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/port
 import { fold, isAccepted, type Decider } from './decider.js';
 import { deterministicEventId } from './event-id.js';
 import { retryOnConflict, type RetryPolicy } from './retry.js';
+import { cachedState, cacheState } from './state-cache.js';
 
 /** What every appended event's metadata is built from. */
 export interface CommandContext {
@@ -49,20 +50,26 @@ export interface HandleOptions<State, Event> {
 
 const contractEvent = <Event>(event: Event, metadata: EventContext) => eventToAppend(event as DomainEvent, metadata);
 
-/** Reads the stream and folds it with the decider. */
+/**
+ * Reads the stream and folds it with the decider: from the state this process folded last time
+ * (state-cache.ts), reading only the events appended since, or from the start.
+ */
 export async function loadState<State, Event>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<never, State, Event, unknown>, 'initialState' | 'evolve'>,
   parse: (recorded: RecordedEvent) => Event | undefined,
 ): Promise<Loaded<State>> {
-  const recorded = await store.readStream(streamId);
-  let state = decider.initialState;
+  const cached = cachedState<State>(store, decider, parse, streamId);
+  const recorded = await store.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : undefined);
+  let state = cached?.state ?? decider.initialState;
   for (const stored of recorded) {
     const event = parse(stored);
     if (event !== undefined) state = decider.evolve(state, event);
   }
-  return { state, revision: recorded.at(-1)?.revision };
+  const revision = recorded.at(-1)?.revision ?? cached?.revision;
+  if (revision !== undefined) cacheState(store, decider, parse, streamId, { state, revision });
+  return { state, revision };
 }
 
 export async function handleCommand<Command, State, Event, Refusal>(
@@ -97,6 +104,7 @@ export async function handleCommand<Command, State, Event, Refusal>(
         return { eventId: deterministicEventId(context.commandId, streamId, expected, index, stored), ...stored };
       });
       const result = await store.append(streamId, toAppend, { expectedRevision: expected });
+      // Not cached: the next command folds these events as stored (parsed), like any other reader.
       return { state: fold(decider, state, decision), revision: result.nextExpectedRevision, events: decision };
     },
     options.retry,

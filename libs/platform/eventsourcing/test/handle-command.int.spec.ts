@@ -62,12 +62,15 @@ const options = (commandId: string, extra: Partial<HandleOptions<SeatState, Seat
 /** The store, with a hook run after each read of a stream returns (another writer slipping in). */
 class Interleaved implements EventStore {
   reads = 0;
+  /** How many events each read of a stream returned, and from where it read. */
+  readLog: { streamId: string; fromRevision: number | undefined; returned: number }[] = [];
   afterRead: (streamId: string, read: number) => Promise<void> = async () => undefined;
   constructor(readonly inner: SqliteEventStore) {}
   append: EventStore['append'] = (...args) => this.inner.append(...args);
   async readStream(streamId: string, readOptions?: ReadStreamOptions): Promise<RecordedEvent[]> {
     const events = await this.inner.readStream(streamId, readOptions);
     this.reads += 1;
+    this.readLog.push({ streamId, fromRevision: readOptions?.fromRevision, returned: events.length });
     await this.afterRead(streamId, this.reads);
     return events;
   }
@@ -239,5 +242,19 @@ describe('handleCommand against the SQLite event store', () => {
     await store.inner.append(streamId, [{ type: 'Unrelated', data: {} }], { expectedRevision: 'no_stream' });
     const handled = await handleCommand(store, streamId, seat, { type: 'Count' }, options('cmd-10'));
     expect(handled).toMatchObject({ state: { count: 1 }, revision: 1 });
+  });
+
+  it('reads only the events after the state it folded last time, and still sees another writer’s events', async () => {
+    const streamId = nextStream();
+    const sameParse = options('cmd-11').parse;
+    const counted = (commandId: string) =>
+      handleCommand(store, streamId, seat, { type: 'Count' }, { ...options(commandId), parse: sameParse });
+    for (let n = 1; n <= 5; n++) await counted(`cmd-12-${n}`);
+    await interloper(streamId, { type: 'Counted', data: { n: 6 } });
+    store.readLog = [];
+    const handled = await counted('cmd-12-7');
+    expect(handled).toMatchObject({ state: { count: 7 }, revision: 6, events: [{ type: 'Counted', data: { n: 7 } }] });
+    // The last read started after revision 3 (the state folded by the fifth command's read), not at 0.
+    expect(store.readLog).toEqual([{ streamId, fromRevision: 4, returned: 2 }]);
   });
 });

@@ -1,27 +1,43 @@
 import { resolve } from 'node:path';
 import { openDatabase, type Db } from './database.js';
+import type { AppendedRows } from './log-writer.js';
 
-/** Topics that got new messages; `null` when unknown (another process wrote). */
-export type LogListener = (topics: ReadonlySet<string> | null) => void;
+/** The partitions (by topic) that got new messages; `null` when unknown (wake every worker). */
+export type LogListener = (partitions: ReadonlyMap<string, ReadonlySet<number>> | null) => void;
+
+/** Rows one poll looks at; a longer backlog of other processes' messages wakes every worker instead. */
+const POLL_ROWS = 5_000;
+
+interface Watcher {
+  db: Db;
+  timer: NodeJS.Timeout;
+  intervalMs: number;
+  poll: () => void;
+  /** Id ranges this process committed and announced itself since the last poll: the poll skips them. */
+  announced: [number, number][];
+}
 export type GroupListener = (groupId: string) => void;
 
 /**
  * One per database file per process, shared by every SqliteMessageBus on that file: a publish
  * wakes this process's consumers at once, and other processes' publishes are noticed by polling
- * `PRAGMA data_version` (changes only when another connection committed) and then the log's
- * highest id (heartbeats and commits do not wake anybody).
+ * `PRAGMA data_version` (changes only when another connection committed) and then the log's rows
+ * after the last one seen (heartbeats and commits do not wake anybody). Both wake only the workers
+ * of the partitions that got messages, and the poll skips the rows this process announced itself.
  */
 export class ChangeNotifier {
   private readonly logListeners = new Set<LogListener>();
   private readonly groupListeners = new Set<GroupListener>();
   private readonly pollIntervals = new Map<object, number>();
-  private watcher: { db: Db; timer: NodeJS.Timeout; intervalMs: number; poll: () => void } | undefined;
+  private watcher: Watcher | undefined;
   private starting: Promise<void> | undefined;
 
   constructor(private readonly path: string) {}
 
-  announce(topics: ReadonlySet<string>): void {
-    for (const listener of [...this.logListeners]) listener(topics);
+  announce(rows: AppendedRows): void {
+    if (rows.lastId === 0) return;
+    this.watcher?.announced.push([rows.firstId, rows.lastId]);
+    for (const listener of [...this.logListeners]) listener(rows.partitions);
   }
 
   announceGroupChange(groupId: string): void {
@@ -51,17 +67,33 @@ export class ChangeNotifier {
     this.starting ??= (async () => {
       const db = await openDatabase(this.path, { readonly: true, synchronous: 'FULL', busyTimeoutMs: 5_000 });
       const maxId = db.prepare<[], number | null>('SELECT max(id) FROM bus_messages').pluck();
-      const state = { db, dataVersion: db.pragma('data_version', { simple: true }), maxId: maxId.get() ?? 0 };
+      const rowsAfter = db.prepare<[number, number], { id: number; topic: string; partition: number }>(
+        'SELECT id, topic, partition FROM bus_messages WHERE id > ? ORDER BY id LIMIT ?',
+      );
+      const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+      const state = { dataVersion: dataVersion.get() ?? 0, maxId: maxId.get() ?? 0 };
+      const announced: [number, number][] = [];
       const poll = (): void => {
-        const version = db.pragma('data_version', { simple: true });
+        const version = dataVersion.get() ?? 0;
         if (version === state.dataVersion) return;
         state.dataVersion = version;
-        const latest = maxId.get() ?? 0;
-        if (latest === state.maxId) return;
-        state.maxId = latest;
-        for (const listener of [...this.logListeners]) listener(null);
+        const rows = rowsAfter.all(state.maxId, POLL_ROWS);
+        if (rows.length === 0) return;
+        const woken = new Map<string, Set<number>>();
+        for (const { id, topic, partition } of rows) {
+          if (announced.some(([first, last]) => id >= first && id <= last)) continue;
+          let partitions = woken.get(topic);
+          if (!partitions) woken.set(topic, (partitions = new Set()));
+          partitions.add(partition);
+        }
+        state.maxId = rows.at(-1)?.id ?? state.maxId;
+        const keep = announced.filter(([, last]) => last > state.maxId);
+        announced.splice(0, announced.length, ...keep);
+        if (rows.length === POLL_ROWS) state.dataVersion = -1; // more to read: look again next time
+        if (woken.size === 0) return;
+        for (const listener of [...this.logListeners]) listener(rows.length === POLL_ROWS ? null : woken);
       };
-      this.watcher = { db, poll, intervalMs: 0, timer: setInterval(poll, 1_000) };
+      this.watcher = { db, poll, intervalMs: 0, timer: setInterval(poll, 1_000), announced };
       this.reschedule();
     })().finally(() => {
       this.starting = undefined;

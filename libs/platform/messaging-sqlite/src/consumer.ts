@@ -12,7 +12,7 @@ import { deferred, Semaphore } from './async-tools.js';
 import type { ChangeNotifier } from './change-notifier.js';
 import type { Db } from './database.js';
 import { GroupMembership, initialiseOffsets, type BalanceResult, type TopicPartition } from './group-membership.js';
-import type { LogWriter } from './log-writer.js';
+import { AppendedRows, type LogWriter } from './log-writer.js';
 import { OffsetCommitter, partitionKey } from './offset-committer.js';
 import { heartbeatIntervalMs, type ResolvedBusOptions } from './options.js';
 import { PartitionWorker, type LogRow } from './partition-worker.js';
@@ -139,9 +139,20 @@ export class SqliteConsumer implements Consumer {
        WHERE topic = ? AND partition = ? AND id > ? ORDER BY id LIMIT ?`,
     );
     this.parkTransaction = env.db.transaction(
-      (tp: TopicPartition, row: LogRow, position: number, deadLetterTopic: string, headers: Headers) => {
+      (
+        tp: TopicPartition,
+        row: LogRow,
+        position: number,
+        deadLetterTopic: string,
+        headers: Headers,
+        parked: AppendedRows,
+      ) => {
         if (membership.commitInTransaction([{ ...tp, position }]).length > 0) return false;
-        env.writer.append(deadLetterTopic, [{ key: row.key, value: row.value, headers: JSON.stringify(headers) }]);
+        env.writer.append(
+          deadLetterTopic,
+          [{ key: row.key, value: row.value, headers: JSON.stringify(headers) }],
+          parked,
+        );
         return true;
       },
     );
@@ -176,8 +187,16 @@ export class SqliteConsumer implements Consumer {
   }
 
   private async begin(): Promise<void> {
-    this.unwatch = await this.env.notifier.watch(this, this.env.options.pollIntervalMs, (topics) => {
-      for (const { worker } of this.slots.values()) if (topics === null || topics.has(worker.topic)) worker.notify();
+    // Only the workers of the partitions that got messages fetch: a publish costs one query per group, not one per
+    // owned partition (issue 12, docs/performance.md).
+    this.unwatch = await this.env.notifier.watch(this, this.env.options.pollIntervalMs, (partitions) => {
+      if (partitions === null) {
+        for (const { worker } of this.slots.values()) worker.notify();
+        return;
+      }
+      for (const [topic, numbers] of partitions) {
+        for (const partition of numbers) this.slots.get(partitionKey(topic, partition))?.worker.notify();
+      }
     });
     this.readyCap = setTimeout(() => this.markReady(), this.env.options.sessionTimeoutMs + this.heartbeatMs);
     this.tick();
@@ -285,9 +304,10 @@ export class SqliteConsumer implements Consumer {
       [BusHeaders.originalPartition]: String(tp.partition),
       [BusHeaders.originalOffset]: String(row.id),
     };
-    const parked = this.parkTransaction.immediate(tp, row, position, deadLetterTopic, headers);
+    const rows = new AppendedRows();
+    const parked = this.parkTransaction.immediate(tp, row, position, deadLetterTopic, headers, rows);
     if (parked) {
-      this.env.notifier.announce(new Set([deadLetterTopic]));
+      this.env.notifier.announce(rows);
       const reason = headers[BusHeaders.deadLetterReason] ?? '';
       this.reportParked({
         topic: tp.topic,

@@ -65,11 +65,35 @@ const SYNCHRONOUS_FULL = 2;
  * Publishes keep the configured durability.
  */
 export function withoutOwnFsync<T>(db: Db, transaction: () => T): T {
-  if (db.pragma('synchronous', { simple: true }) !== SYNCHRONOUS_FULL) return transaction();
-  db.pragma('synchronous = NORMAL');
+  const pragmas = synchronousPragmasOf(db);
+  if (pragmas.read.get() !== SYNCHRONOUS_FULL) return transaction();
+  pragmas.normal.run();
   try {
     return transaction();
   } finally {
-    db.pragma('synchronous = FULL');
+    pragmas.full.run();
   }
+}
+
+interface SynchronousPragmas {
+  read: Database.Statement<[], number>;
+  normal: Database.Statement;
+  full: Database.Statement;
+}
+
+// Prepared once per connection: `db.pragma()` parses its statement on every call, and heartbeats and offset commits
+// run this several times per message (issue 12, docs/performance.md).
+const synchronousPragmas = new WeakMap<Db, SynchronousPragmas>();
+
+function synchronousPragmasOf(db: Db): SynchronousPragmas {
+  let pragmas = synchronousPragmas.get(db);
+  if (!pragmas) {
+    pragmas = {
+      read: db.prepare<[], number>('PRAGMA synchronous').pluck(),
+      normal: db.prepare('PRAGMA synchronous = NORMAL'),
+      full: db.prepare('PRAGMA synchronous = FULL'),
+    };
+    synchronousPragmas.set(db, pragmas);
+  }
+  return pragmas;
 }

@@ -32,6 +32,21 @@ export function prepareMessages(
   });
 }
 
+/** What one transaction added to the log: the partitions it touched, and its ids (contiguous: one writer at a time). */
+export class AppendedRows {
+  readonly partitions = new Map<string, Set<number>>();
+  firstId = Number.POSITIVE_INFINITY;
+  lastId = 0;
+
+  add(topic: string, partition: number, id: number): void {
+    let partitions = this.partitions.get(topic);
+    if (!partitions) this.partitions.set(topic, (partitions = new Set()));
+    partitions.add(partition);
+    this.firstId = Math.min(this.firstId, id);
+    this.lastId = Math.max(this.lastId, id);
+  }
+}
+
 interface PendingPublish {
   topic: string;
   messages: PreparedMessage[];
@@ -54,13 +69,13 @@ export class LogWriter {
   constructor(
     private readonly db: Db,
     private readonly topics: TopicRegistry,
-    private readonly onAppended: (topics: ReadonlySet<string>) => void,
+    private readonly onAppended: (rows: AppendedRows) => void,
   ) {
     this.insertRow = db.prepare<[string, number, string, string, string, number]>(
       'INSERT INTO bus_messages (topic, partition, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.commitBatch = db.transaction((batch: readonly PendingPublish[]) => {
-      for (const publish of batch) this.append(publish.topic, publish.messages);
+    this.commitBatch = db.transaction((batch: readonly PendingPublish[], rows: AppendedRows) => {
+      for (const publish of batch) this.append(publish.topic, publish.messages, rows);
     });
   }
 
@@ -72,19 +87,21 @@ export class LogWriter {
     });
   }
 
-  /** Inserts into the log; the caller owns the transaction (used for dead-lettering with a commit). */
-  append(topic: string, messages: readonly PreparedMessage[]): void {
+  /** Inserts into the log, noting what it added in `rows`; the caller owns the transaction (dead-lettering commits with it). */
+  append(topic: string, messages: readonly PreparedMessage[], rows: AppendedRows): void {
     const partitions = this.topics.partitionsOf(topic);
     const now = Date.now();
     for (const message of messages) {
-      this.insertRow.run(
+      const partition = partitionFor(message.key, partitions);
+      const { lastInsertRowid } = this.insertRow.run(
         topic,
-        partitionFor(message.key, partitions),
+        partition,
         message.key,
         message.value,
         message.headers,
         now,
       );
+      rows.add(topic, partition, Number(lastInsertRowid));
     }
   }
 
@@ -95,8 +112,9 @@ export class LogWriter {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
+    const rows = new AppendedRows();
     try {
-      this.commitBatch.immediate(batch);
+      this.commitBatch.immediate(batch, rows);
     } catch (error) {
       for (const publish of batch) publish.reject(error);
       return;
@@ -106,6 +124,6 @@ export class LogWriter {
       this.stats.messages += publish.messages.length;
       publish.resolve();
     }
-    this.onAppended(new Set(batch.map((publish) => publish.topic)));
+    this.onAppended(rows);
   }
 }

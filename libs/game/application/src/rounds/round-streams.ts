@@ -14,7 +14,7 @@ import {
   type RoundState,
 } from '@reelstream/game-domain';
 import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
-import { handleCommand } from '@reelstream/eventsourcing';
+import { handleCommand, loadState } from '@reelstream/eventsourcing';
 
 export type { RoundEnd, RoundStartedData } from '@reelstream/game-domain';
 
@@ -68,11 +68,7 @@ export class RoundStreams {
   }
 
   async load(roundId: number): Promise<RoundHistory | undefined> {
-    let state: RoundState = roundDecider.initialState;
-    for (const recorded of await this.store.readStream(roundStream(roundId))) {
-      const event = parseRoundEvent(recorded);
-      if (event) state = roundDecider.evolve(state, event);
-    }
+    const { state } = await loadState(this.store, roundStream(roundId), roundDecider, parseRoundEvent);
     if (!state.started) return undefined;
     return state.end ? { started: state.started, end: state.end } : { started: state.started };
   }
