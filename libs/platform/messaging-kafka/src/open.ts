@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
 import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
+import { kafkaSecurity } from './kafka-security.js';
 import { TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
 
 export interface KafkaMessageBusOptions {
@@ -66,6 +67,7 @@ export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.Proce
   if (minInsyncReplicas !== undefined) topics.minInsyncReplicas = minInsyncReplicas;
   return {
     topics,
+    security: kafkaSecurity(env),
     handlerTimeoutMs: setting('handlerTimeoutMs', options.handlerTimeoutMs, env) ?? DEFAULT_HANDLER_TIMEOUT_MS,
     sessionTimeoutMs: positiveInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS),
   };
@@ -103,6 +105,7 @@ export async function openKafkaMessageBus(
     clientId: options.clientId ?? `reelstream-${instanceId}`,
     brokers,
     logLevel: logLevel.WARN,
+    ...settings.security,
   });
   const admin = kafka.admin();
   const producer = kafka.producer(PRODUCER_CONFIG);
