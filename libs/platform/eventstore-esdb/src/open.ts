@@ -2,6 +2,7 @@ import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
 import type { CheckpointStore, EventStore } from '@reelstream/ports';
 import { EsdbCheckpointStore } from './checkpoints.js';
 import { redact, validateConnectionString } from './connection-string.js';
+import { withCredentials } from './credentials.js';
 import { EsdbEventStore } from './esdb-event-store.js';
 
 export interface OpenedEsdbEventStore {
@@ -11,10 +12,14 @@ export interface OpenedEsdbEventStore {
 
 /**
  * Connects to EventStoreDB (`esdb://host:2113?tls=false`) and proves the connection with one read of
- * the head of `$all`, so a wrong address fails at start-up rather than at the first command.
+ * the head of `$all`, so a wrong address fails at start-up rather than at the first command. The
+ * credentials and CA of the environment (credentials.ts) join the connection string first.
  */
-export async function openEsdbEventStore(connectionString: string): Promise<OpenedEsdbEventStore> {
-  const client = EventStoreDBClient.connectionString(validateConnectionString(connectionString));
+export async function openEsdbEventStore(
+  connectionString: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OpenedEsdbEventStore> {
+  const client = EventStoreDBClient.connectionString(validateConnectionString(withCredentials(connectionString, env)));
   try {
     for await (const _ of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) break;
   } catch (error) {
