@@ -1,3 +1,4 @@
 export { openKafkaMessageBus, kafkaSettings, type KafkaMessageBusOptions } from './open.js';
 export { parseKafkaUrl, parseBrokerList, InvalidKafkaUrlError } from './kafka-url.js';
 export { defaultTopicSettings } from './topics.js';
+export { topicsMain } from './topics-cli.js';

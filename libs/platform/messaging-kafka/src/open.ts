@@ -56,6 +56,16 @@ function setting(name: keyof typeof KAFKA_ENV, given: number | undefined, env: N
   return positiveInteger(KAFKA_ENV[name], Number(raw.trim()));
 }
 
+/** `KAFKA_AUTO_CREATE_TOPICS` (default true): false in production, where `npm run kafka:topics -- create` makes them. */
+function autoCreateTopics(env: NodeJS.ProcessEnv): boolean {
+  const raw = env['KAFKA_AUTO_CREATE_TOPICS']?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new RangeError(
+    `KAFKA_AUTO_CREATE_TOPICS must be true or false, got ${JSON.stringify(env['KAFKA_AUTO_CREATE_TOPICS'])}`,
+  );
+}
+
 /** The configured topic settings and handler deadline, checked before anything connects. */
 export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.ProcessEnv = process.env) {
   const topics: Partial<TopicSettings> = {};
@@ -68,6 +78,7 @@ export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.Proce
   return {
     topics,
     security: kafkaSecurity(env),
+    autoCreateTopics: autoCreateTopics(env),
     handlerTimeoutMs: setting('handlerTimeoutMs', options.handlerTimeoutMs, env) ?? DEFAULT_HANDLER_TIMEOUT_MS,
     sessionTimeoutMs: positiveInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS),
   };
@@ -128,7 +139,7 @@ export async function openKafkaMessageBus(
     kafka,
     admin,
     producer,
-    topics: new TopicManager(admin, topicSettings),
+    topics: new TopicManager(admin, topicSettings, settings.autoCreateTopics),
     instanceId,
     membership: {
       sessionTimeoutMs,

@@ -1,4 +1,5 @@
 import type { Admin } from 'kafkajs';
+import { ReelstreamError } from '@reelstream/contracts';
 
 export interface TopicSettings {
   partitions: number;
@@ -40,25 +41,20 @@ export function defaultTopicSettings(brokers: number, configured: Partial<TopicS
 export class TopicManager {
   private readonly known = new Map<string, Promise<void>>();
 
+  /**
+   * `autoCreate` false (`KAFKA_AUTO_CREATE_TOPICS=false`, production): a topic is only checked, and a
+   * missing one is a configuration error naming the command that makes it (`npm run kafka:topics`).
+   */
   constructor(
-    private readonly admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata'>,
+    private readonly admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata' | 'listTopics'>,
     readonly settings: TopicSettings,
+    private readonly autoCreate = true,
   ) {}
 
   async ensure(topics: readonly string[]): Promise<void> {
     const missing = [...new Set(topics)].filter((topic) => !this.known.has(topic));
     if (missing.length > 0) {
-      const creation = this.admin
-        .createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({
-            topic,
-            numPartitions: this.settings.partitions,
-            replicationFactor: this.settings.replicationFactor,
-            configEntries: [{ name: 'min.insync.replicas', value: String(this.settings.minInsyncReplicas) }],
-          })),
-        })
-        .then(() => undefined);
+      const creation = (this.autoCreate ? this.create(missing) : this.check(missing)).then(() => undefined);
       for (const topic of missing) {
         const entry = creation.catch((error: unknown) => {
           this.known.delete(topic);
@@ -68,6 +64,28 @@ export class TopicManager {
       }
     }
     await Promise.all(topics.map((topic) => this.known.get(topic)));
+  }
+
+  private async check(topics: readonly string[]): Promise<void> {
+    const existing = new Set(await this.admin.listTopics());
+    const absent = topics.filter((topic) => !existing.has(topic));
+    if (absent.length > 0)
+      throw new ReelstreamError(
+        'CONFIGURATION_INVALID',
+        `Kafka topic(s) ${absent.join(', ')} do not exist and KAFKA_AUTO_CREATE_TOPICS=false: run \`npm run kafka:topics -- create\``,
+      );
+  }
+
+  private create(missing: readonly string[]): Promise<boolean> {
+    return this.admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((topic) => ({
+        topic,
+        numPartitions: this.settings.partitions,
+        replicationFactor: this.settings.replicationFactor,
+        configEntries: [{ name: 'min.insync.replicas', value: String(this.settings.minInsyncReplicas) }],
+      })),
+    });
   }
 
   /** Partitions per topic as the cluster has them (a topic created elsewhere may have another count). */
