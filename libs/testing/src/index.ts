@@ -14,3 +14,4 @@ export {
 } from './event-store/index.js';
 export { deciderSpecification } from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';
+export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, SESSION_TOKEN } from './game-fixtures.js';

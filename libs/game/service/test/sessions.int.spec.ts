@@ -7,6 +7,7 @@ import {
   sessionStream,
   spinResponse,
 } from '@reelstream/contracts';
+import { gameSessionStarted } from '@reelstream/testing';
 import { call } from './support/http.js';
 import { OPERATOR_ID, SESSION_TTL_MS, Stack } from './support/stack.js';
 
@@ -168,20 +169,14 @@ describe('a demo session (GameSessionStarted.demo)', () => {
     const now = new Date();
     const started = {
       type: 'GameSessionStarted' as const,
-      data: {
+      data: gameSessionStarted({
         token,
         operatorId: OPERATOR_ID,
         playerId: 'demo_player',
-        providerId: 1,
-        gameId: 101,
-        language: 'en',
-        returnUrl: 'https://casino.example/lobby',
-        isStreamer: false,
-        currency: 'EUR',
         startedAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
         demo: true,
-      },
+      }),
     };
     // Written as the gateway writes a launch (the gateway's demo launch option is wired separately).
     await stack.store.append(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { FreeSpinSettled, RoundSettled, RoundStarted, WalletWinRequest } from '@reelstream/contracts';
+import type { FreeSpinSettled, RoundSettled, WalletWinRequest } from '@reelstream/contracts';
+import { paidRoundStarted } from '@reelstream/testing';
 import { checkFreeSpinWin, checkPaidRoundWin } from '../src/index.js';
 
 const source = { stream: 'round-501', revision: 1, eventId: 'e-1' };
@@ -18,22 +19,7 @@ const paidWin: WalletWinRequest = {
   isRoundFinished: true,
   source,
 };
-const started: RoundStarted['data'] = {
-  roundId: 501,
-  sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  providerId: 1,
-  gameId: 101,
-  kind: 'paid',
-  currency: 'EUR',
-  betMinor: 100,
-  bonusId: 0,
-  rtpProfile: 'standard',
-  startedAt: '2026-05-01T10:00:00.000Z',
-  transactionId: 502,
-  isBonusBusy: false,
-};
+const started = paidRoundStarted();
 const settled: RoundSettled['data'] = {
   roundId: 501,
   outcome: {},
