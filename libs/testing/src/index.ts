@@ -15,3 +15,4 @@ export {
 export { deciderSpecification } from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';
 export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, SESSION_TOKEN } from './game-fixtures.js';
+export { sampleBetRequest } from './wallet-fixtures.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { sampleBetRequest } from '@reelstream/testing';
 import { playerBonusEvent } from './bonus.js';
 import { roundEvent } from './round.js';
 import { sessionEvent } from './session.js';
@@ -32,20 +33,7 @@ const registered = {
   expireAt: '2026-06-30T14:59:59.000Z',
   registeredAt: at,
 };
-const betRequest = {
-  command: 'bet',
-  transactionId: 101,
-  operatorId: 'demo',
-  playerId: 'player_42',
-  roundId: 201,
-  providerId: 7,
-  gameId: 1001,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: at,
-  amountMinor: 150,
-  isBonusBusy: false,
-};
+const betRequest = sampleBetRequest({ requestedAt: at });
 const { isBonusBusy: _busy, amountMinor: _stake, ...winCommon } = betRequest;
 const winRequest = {
   ...winCommon,
