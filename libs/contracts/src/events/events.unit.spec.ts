@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { sampleBetRequest } from '@reelstream/testing';
+import { gameSessionStarted, sampleBetRequest, SESSION_TOKEN } from '@reelstream/testing';
 import { playerBonusEvent } from './bonus.js';
 import { roundEvent } from './round.js';
 import { sessionEvent } from './session.js';
@@ -34,6 +34,20 @@ const registered = {
   registeredAt: at,
 };
 const betRequest = sampleBetRequest({ requestedAt: at });
+const freeRound = {
+  roundId: 201,
+  sessionToken: SESSION_TOKEN,
+  operatorId: 'demo',
+  playerId: 'player_42',
+  providerId: 7,
+  gameId: 1001,
+  kind: 'free',
+  currency: 'EUR',
+  betMinor: 20,
+  bonusId: 5,
+  rtpProfile: 'standard',
+  startedAt: at,
+};
 const { isBonusBusy: _busy, amountMinor: _stake, ...winCommon } = betRequest;
 const winRequest = {
   ...winCommon,
@@ -119,68 +133,18 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     rule: 'requestHash is a SHA-256 hex digest',
   },
   GameSessionStarted: {
-    valid: {
-      token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      language: 'en',
-      returnUrl: 'https://casino.example/',
-      isStreamer: false,
-      currency: 'EUR',
-      startedAt: at,
-      expiresAt: '2026-05-01T11:00:00.000Z',
-    },
-    invalid: {
-      token: 'short',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      language: 'en',
-      returnUrl: 'https://casino.example/',
-      isStreamer: false,
-      currency: 'EUR',
-      startedAt: at,
-      expiresAt: at,
-    },
+    valid: gameSessionStarted(),
+    invalid: gameSessionStarted({ token: 'short', expiresAt: at }),
     rule: 'a token has at least 22 URL-safe characters',
   },
   GameSessionEnded: {
-    valid: { token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', reason: 'expired', endedAt: at },
-    invalid: { token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', reason: '', endedAt: at },
+    valid: { token: SESSION_TOKEN, reason: 'expired', endedAt: at },
+    invalid: { token: SESSION_TOKEN, reason: '', endedAt: at },
     rule: 'the end has a reason',
   },
   RoundStarted: {
-    valid: {
-      roundId: 201,
-      sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      kind: 'free',
-      currency: 'EUR',
-      betMinor: 20,
-      bonusId: 5,
-      rtpProfile: 'standard',
-      startedAt: at,
-    },
-    invalid: {
-      roundId: 201,
-      sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      kind: 'free',
-      currency: 'EUR',
-      betMinor: 20,
-      bonusId: 0,
-      rtpProfile: 'standard',
-      startedAt: at,
-    },
+    valid: freeRound,
+    invalid: { ...freeRound, bonusId: 0 },
     rule: 'a free round belongs to a bonus call',
   },
   RoundSettled: {
