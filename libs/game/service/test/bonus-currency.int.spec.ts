@@ -3,20 +3,12 @@
  * and its free spins are played only in a game session of that currency. In a session of another
  * currency the player API shows it as not playable here, and spins are paid; nothing converts.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { playerSessionResponse, spinResponse } from '@reelstream/contracts';
 import { eventually } from '@reelstream/testing';
 import { Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('a KRW bonus call of an operator whose default currency is EUR', () => {
   it('is registered in KRW, shown but not played in a EUR session (spins there are paid), and played in a KRW session', async () => {

@@ -32,15 +32,7 @@ if (!hasChromium && process.env['CI'] !== 'true') {
   );
 }
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('the game page’s files', () => {
   it('are served with the launch: the page, its script modules and stylesheet, nothing from elsewhere', async () => {

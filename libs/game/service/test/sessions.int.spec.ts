@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import {
   eventToAppend,
@@ -11,15 +11,7 @@ import { gameSessionStarted } from '@reelstream/testing';
 import { call } from './support/http.js';
 import { OPERATOR_ID, SESSION_TTL_MS, Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('probes', () => {
   it('answers /healthz and /readyz (the event store answers)', async () => {

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import { OperatorDirectory } from '@reelstream/config';
 import {
   parseOperatorsConfig,
@@ -83,6 +84,25 @@ export class Stack {
   ) {}
 
   static async start(options: StackOptions = {}): Promise<Stack> {
+    const stack = Stack.create();
+    try {
+      await stack.boot(options);
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+    return stack;
+  }
+
+  /** The stack of one test file: its files made now, started before the file's tests and closed after them. */
+  static forTests(options: StackOptions = {}): Stack {
+    const stack = Stack.create();
+    beforeAll(() => stack.boot(options));
+    afterAll(() => stack.close());
+    return stack;
+  }
+
+  private static create(): Stack {
     const dir = mkdtempSync(join(tmpdir(), 'game-server-test-'));
     const logs: string[] = [];
     const logger = createLogger({
@@ -92,14 +112,7 @@ export class Stack {
     });
     // NORMAL: these tests measure behaviour, not durability, and fsyncs would dominate them.
     const store = SqliteEventStore.open(join(dir, 'reelstream.db'), { synchronous: 'NORMAL' });
-    const stack = new Stack(dir, store, new ShiftedClock(), logger, logs);
-    try {
-      await stack.boot(options);
-    } catch (error) {
-      await stack.close();
-      throw error;
-    }
-    return stack;
+    return new Stack(dir, store, new ShiftedClock(), logger, logs);
   }
 
   private async bus(instanceId: string): Promise<SqliteMessageBus> {
