@@ -3,7 +3,7 @@
  * the way the game-server writes them. Shared so that the round decider, the spin rules, the wallet
  * requests, the win-source check and the stream tests all speak about the same round.
  */
-import type { GameSessionStarted, LaunchGameRequest, RoundStarted } from '@reelstream/contracts';
+import type { GameSessionStarted, LaunchGameRequest, RoundStarted, WalletWinRequest } from '@reelstream/contracts';
 
 /** A session token of 43 URL-safe characters (32 random bytes), as the game-server issues them. */
 export const SESSION_TOKEN = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
@@ -25,6 +25,29 @@ export function paidRoundStarted(change: Partial<RoundStarted['data']> = {}): Ro
     startedAt: '2026-05-01T10:00:00.000Z',
     transactionId: 502,
     isBonusBusy: false,
+    ...change,
+  };
+}
+
+/** The win of that round as the game-server sends it: 2.50 EUR as transaction 503, from the round's RoundSettled. */
+export function paidRoundWin(
+  source: WalletWinRequest['source'],
+  change: Partial<WalletWinRequest> = {},
+): WalletWinRequest {
+  return {
+    command: 'win',
+    transactionId: 503,
+    operatorId: 'casino-t',
+    playerId: 'player_42',
+    roundId: 501,
+    providerId: 1,
+    gameId: 101,
+    currency: 'EUR',
+    bonusId: 0,
+    requestedAt: '2026-05-01T10:00:01.000Z',
+    amountMinor: 250,
+    isRoundFinished: true,
+    source,
     ...change,
   };
 }

@@ -14,5 +14,6 @@ export {
 } from './event-store/index.js';
 export { deciderSpecification } from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';
-export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, SESSION_TOKEN } from './game-fixtures.js';
+export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, paidRoundWin, SESSION_TOKEN } from './game-fixtures.js';
 export { sampleBetRequest } from './wallet-fixtures.js';
+export { sampleBonusCall } from './bonus-fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { gameSessionStarted, sampleBetRequest, SESSION_TOKEN } from '@reelstream/testing';
+import { gameSessionStarted, sampleBetRequest, sampleBonusCall, SESSION_TOKEN } from '@reelstream/testing';
 import { playerBonusEvent } from './bonus.js';
 import { roundEvent } from './round.js';
 import { sessionEvent } from './session.js';
@@ -18,21 +18,7 @@ import {
 import { walletTxEvent } from './wallet.js';
 
 const at = '2026-05-01T10:00:00.000Z';
-const registered = {
-  issueId: 5,
-  platformId: 'promo-0001',
-  operatorId: 'demo',
-  playerId: 'player_42',
-  providerId: 7,
-  gameIds: [1001, 1002],
-  bonusType: 1,
-  currency: 'EUR',
-  callAmountMinor: 5000,
-  spinAmount: 10,
-  baseBetAmountMinor: 20,
-  expireAt: '2026-06-30T14:59:59.000Z',
-  registeredAt: at,
-};
+const registered = { issueId: 5, ...sampleBonusCall(), registeredAt: at };
 const betRequest = sampleBetRequest({ requestedAt: at });
 const freeRound = {
   roundId: 201,

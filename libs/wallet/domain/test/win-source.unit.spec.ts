@@ -1,24 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FreeSpinSettled, RoundSettled, WalletWinRequest } from '@reelstream/contracts';
-import { paidRoundStarted } from '@reelstream/testing';
+import { paidRoundStarted, paidRoundWin } from '@reelstream/testing';
 import { checkFreeSpinWin, checkPaidRoundWin } from '../src/index.js';
 
 const source = { stream: 'round-501', revision: 1, eventId: 'e-1' };
-const paidWin: WalletWinRequest = {
-  command: 'win',
-  transactionId: 503,
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  roundId: 501,
-  providerId: 1,
-  gameId: 101,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: '2026-05-01T10:00:01.000Z',
-  amountMinor: 250,
-  isRoundFinished: true,
-  source,
-};
+const paidWin = paidRoundWin(source);
 const started = paidRoundStarted();
 const settled: RoundSettled['data'] = {
   roundId: 501,

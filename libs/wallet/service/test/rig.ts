@@ -134,40 +134,27 @@ export async function startRig(): Promise<Rig> {
 const ids = new TimeOrderedIdGenerator(8);
 export const nextId = () => ids.next();
 
+/** What every request of a new round of `playerId` at `operatorId` carries, as the game-server writes it. */
+const newRound = (playerId: string, operatorId: string) => ({
+  transactionId: nextId(),
+  operatorId,
+  playerId,
+  roundId: nextId(),
+  providerId: 1,
+  gameId: 10,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: new Date().toISOString(),
+});
+
 /** A request as the game-server writes it. */
 export function betRequest(playerId: string, amountMinor = 1_000, operatorId = 'rig'): WalletBetRequest {
-  return {
-    command: 'bet',
-    transactionId: nextId(),
-    operatorId,
-    playerId,
-    roundId: nextId(),
-    providerId: 1,
-    gameId: 10,
-    currency: 'EUR',
-    bonusId: 0,
-    requestedAt: new Date().toISOString(),
-    amountMinor,
-    isBonusBusy: false,
-  };
+  return { command: 'bet', ...newRound(playerId, operatorId), amountMinor, isBonusBusy: false };
 }
 
 /** A win with no source event: what a forger could publish on the bus. */
 export function unsourcedWin(playerId: string, amountMinor = 500, operatorId = 'rig'): WalletWinRequest {
-  return {
-    command: 'win',
-    transactionId: nextId(),
-    operatorId,
-    playerId,
-    roundId: nextId(),
-    providerId: 1,
-    gameId: 10,
-    currency: 'EUR',
-    bonusId: 0,
-    requestedAt: new Date().toISOString(),
-    amountMinor,
-    isRoundFinished: true,
-  };
+  return { command: 'win', ...newRound(playerId, operatorId), amountMinor, isRoundFinished: true };
 }
 
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */

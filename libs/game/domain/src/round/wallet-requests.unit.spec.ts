@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { walletBetRequest, walletBetwinRequest, walletWinRequest } from '@reelstream/contracts';
-import { paidRoundStarted } from '@reelstream/testing';
+import { paidRoundStarted, paidRoundWin } from '@reelstream/testing';
 import { createSeededRng } from '../rng/seeded-rng.js';
 import { playRound } from './play-round.js';
 import type { RoundStartedData } from './round-decider.js';
@@ -67,21 +67,7 @@ describe('the win of a settled paid round', () => {
   };
 
   it('is a win of the round’s parties with bonusId 0 and isRoundFinished, naming its RoundSettled', () => {
-    expect(walletWinRequest.parse(paidRoundWinRequest(started, settled, source))).toEqual({
-      command: 'win',
-      transactionId: 503,
-      operatorId: 'casino-t',
-      playerId: 'player_42',
-      roundId: 501,
-      providerId: 1,
-      gameId: 101,
-      currency: 'EUR',
-      bonusId: 0,
-      requestedAt: '2026-05-01T10:00:01.000Z',
-      amountMinor: 250,
-      isRoundFinished: true,
-      source,
-    });
+    expect(walletWinRequest.parse(paidRoundWinRequest(started, settled, source))).toEqual(paidRoundWin(source));
   });
 
   it('is none when the round had no win transaction (a betwin carried its win)', () => {
