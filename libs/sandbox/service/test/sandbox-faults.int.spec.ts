@@ -2,13 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RequestError } from 'got';
 import type { BetCallback } from '@reelstream/contracts';
-import { admin, postCallback } from './sandbox-client.js';
+import { admin, betCallback, postCallback } from './sandbox-client.js';
 import { operatorDirectory, startTestSandbox, testOperator, type TestSandbox } from './test-sandbox.js';
 
 const SECRET = 'sandbox-fault-secret-00001';
 const TOKEN = 'sandbox-admin-token-0001';
 let sandbox: TestSandbox;
-let nextId = 5_000;
 
 beforeAll(async () => {
   const operators = operatorDirectory([testOperator('acme', SECRET)]);
@@ -16,19 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.stop());
 
-const bet = (playerId: string, amount = 1): BetCallback => ({
-  command: 'bet',
-  transactionId: ++nextId,
-  playerId,
-  roundId: ++nextId,
-  providerId: 1,
-  gameCode: 10,
-  bonusId: 0,
-  timestamp: 1_777_000_000,
-  currency: 'EUR',
-  amount,
-  isBonusBusy: false,
-});
+const bet = betCallback;
 const send = (callback: BetCallback) => postCallback(`${sandbox.url}/wallet/acme`, callback, { secret: SECRET });
 const addFault = async (rule: Record<string, unknown>) => {
   const response = await admin('POST', `${sandbox.url}/admin/faults`, rule, TOKEN);

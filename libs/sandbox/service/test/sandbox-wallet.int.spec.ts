@@ -1,9 +1,9 @@
 /** The reference wallet's rules over real HTTP: signatures (D8), idempotency, money, cancels (D9). */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type BetCallback, type BetwinCallback, type CancelCallback, type WinCallback } from '@reelstream/contracts';
+import type { BetwinCallback, CancelCallback, WinCallback } from '@reelstream/contracts';
 import { startOperatorSandbox } from '../src/index.js';
-import { postCallback, postRaw, sign } from './sandbox-client.js';
+import { betCallback, newRound, nextId, postCallback, postRaw, sign } from './sandbox-client.js';
 import {
   operatorDirectory,
   startTestSandbox,
@@ -17,8 +17,7 @@ const NEXT_SECRET = 'sandbox-test-secret-000002';
 let sandbox: TestSandbox;
 let url: string;
 let numberUrl: string;
-let nextId = 1_000;
-const id = () => ++nextId;
+const id = nextId;
 
 function operatorsWith(signingSecret: string | string[]) {
   return operatorDirectory([
@@ -34,22 +33,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.stop());
 
-const common = (playerId: string) => ({
-  transactionId: id(),
-  playerId,
-  roundId: id(),
-  providerId: 1,
-  gameCode: 10,
-  bonusId: 0,
-  timestamp: 1_777_000_000,
-});
-const bet = (playerId: string, amount: number): BetCallback => ({
-  command: 'bet',
-  ...common(playerId),
-  currency: 'EUR',
-  amount,
-  isBonusBusy: false,
-});
+const common = (playerId: string) => newRound(playerId);
+const bet = (playerId: string, amount: number) => betCallback(playerId, amount);
 const win = (playerId: string, amount: number, roundId?: number): WinCallback => ({
   command: 'win',
   ...common(playerId),

@@ -4,16 +4,15 @@
  * whose timestamp is more than 5 minutes old, so a captured callback cannot be replayed later.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { encodeCallback, type BetCallback } from '@reelstream/contracts';
+import { encodeCallback } from '@reelstream/contracts';
 import { ManualClock } from '@reelstream/ports';
-import { postRaw, sign } from './sandbox-client.js';
+import { betCallback, postRaw, sign } from './sandbox-client.js';
 import { operatorDirectory, startTestSandbox, testOperator, type TestSandbox } from './test-sandbox.js';
 
 const SECRET = 'scheme-test-secret-000001';
 const clock = new ManualClock('2026-05-01T10:00:00.000Z');
 const nowSeconds = () => Math.floor(clock.now().getTime() / 1_000);
 let sandbox: TestSandbox;
-let nextId = 5_000;
 
 beforeAll(async () => {
   const operators = operatorDirectory([
@@ -25,19 +24,7 @@ beforeAll(async () => {
 afterAll(() => sandbox?.stop());
 
 const betText = (playerId: string) => {
-  const callback: BetCallback = {
-    command: 'bet',
-    transactionId: ++nextId,
-    playerId,
-    roundId: ++nextId,
-    providerId: 1,
-    gameCode: 10,
-    currency: 'EUR',
-    amount: 1,
-    isBonusBusy: false,
-    bonusId: 0,
-    timestamp: nowSeconds(),
-  };
+  const callback = betCallback(playerId, 1, nowSeconds());
   return JSON.stringify(encodeCallback(callback, 'string'));
 };
 const stampedPost = (text: string, timestamp: number, signature = sign(`${timestamp}.${text}`, SECRET)) =>
