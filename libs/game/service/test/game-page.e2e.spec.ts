@@ -126,7 +126,6 @@ describe('the game page in Chromium', () => {
   it('names a bonus of another currency as not playable here and plays paid spins (D6 amended)', async () => {
     await stack.registerFreeSpins({
       playerId: 'browser_krw',
-      gameIds: [101],
       spinAmount: 3,
       callAmount: 50_000,
       baseBetAmount: 200,
@@ -160,7 +159,6 @@ describe('the game page in Chromium', () => {
       playerId: 'browser_player',
       gameIds: [201],
       spinAmount: spins,
-      callAmount: 100,
       baseBetAmount: 0.5,
     });
     stack.fund('browser_player', 100);

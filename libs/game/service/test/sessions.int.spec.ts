@@ -90,13 +90,7 @@ describe('a token never grants access to another player', () => {
   });
 
   it('refuses player A’s token a free spin of player B’s bonus: B’s bonus is untouched, A is not charged', async () => {
-    const bIssueId = await stack.registerFreeSpins({
-      playerId: 'owner_b',
-      gameIds: [101],
-      spinAmount: 5,
-      callAmount: 100,
-      baseBetAmount: 0.2,
-    });
+    const bIssueId = await stack.registerFreeSpins({ playerId: 'owner_b', spinAmount: 5 });
     const a = await stack.launch('intruder_a', 101);
     const response = await stack.spin(a.token, { issueId: bIssueId, bet: 1 });
     expect(response.status).toBe(404);

@@ -29,20 +29,7 @@ const { clock, ids, deps, messageOf, unsourcedWin, types } = rig;
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
 const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> =>
   recordWinSource(rig.store, unsourcedWin(operatorId, playerId));
-const bet = (): WalletRequest => ({
-  command: 'bet',
-  transactionId: ids.next(),
-  operatorId: 'alpha',
-  playerId: 'p2',
-  roundId: ids.next(),
-  providerId: 1,
-  gameId: 2,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: clock.now().toISOString(),
-  amountMinor: 100,
-  isBonusBusy: false,
-});
+const bet = (): WalletRequest => rig.bet('alpha', 'p2');
 const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
 
 describe('two dispatchers on the same transaction (a rebalance overlap)', () => {

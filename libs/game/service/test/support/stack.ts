@@ -49,12 +49,13 @@ export interface StackOptions {
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
 }
 
+/** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
 export interface FreeSpinBonus {
   playerId: string;
-  gameIds: number[];
+  gameIds?: number[];
   spinAmount: number;
-  callAmount: number;
-  baseBetAmount: number;
+  callAmount?: number;
+  baseBetAmount?: number;
   providerId?: number;
   /** The bonus call's currency (default: the operator's, EUR). */
   currency?: string;
@@ -276,7 +277,8 @@ export class Stack {
   }
 
   /** POST /v1/bonus-call/register through the gateway; the issueId. */
-  async registerFreeSpins(bonus: FreeSpinBonus): Promise<number> {
+  async registerFreeSpins(asked: FreeSpinBonus): Promise<number> {
+    const bonus = { gameIds: [101], callAmount: 100, baseBetAmount: 0.2, ...asked };
     const expireAt =
       bonus.expireAt ?? new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const response = await call('POST', `${this.gateway.url}/v1/bonus-call/register`, {

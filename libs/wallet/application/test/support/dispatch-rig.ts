@@ -15,6 +15,7 @@ import {
   Topics,
   walletTxStream,
   type OperatorConfig,
+  type WalletBetRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
@@ -45,6 +46,8 @@ export interface DispatchRig {
   messageOf(value: unknown, topic?: string): Message;
   /** A win of 2.50 with no source event: what a forger could publish. */
   unsourcedWin(operatorId?: string, playerId?: string): WalletWinRequest;
+  /** A bet of 1.00 on a new round. */
+  bet(operatorId: string, playerId: string): WalletBetRequest;
   /** The event types of a walletTx stream, in order. */
   types(transactionId: number): Promise<string[]>;
 }
@@ -70,6 +73,17 @@ export function dispatchRig(name: string, idWorker: number, operatorIds = ['alph
     return opened;
   };
   let offset = 0;
+  const newRound = (operatorId: string, playerId: string) => ({
+    transactionId: ids.next(),
+    operatorId,
+    playerId,
+    roundId: ids.next(),
+    providerId: 1,
+    gameId: 2,
+    currency: 'EUR',
+    bonusId: 0,
+    requestedAt: clock.now().toISOString(),
+  });
   const rig: DispatchRig = {
     get store() {
       return backends().store;
@@ -99,17 +113,15 @@ export function dispatchRig(name: string, idWorker: number, operatorIds = ['alph
     }),
     unsourcedWin: (operatorId = 'alpha', playerId = 'p1') => ({
       command: 'win',
-      transactionId: ids.next(),
-      operatorId,
-      playerId,
-      roundId: ids.next(),
-      providerId: 1,
-      gameId: 2,
-      currency: 'EUR',
-      bonusId: 0,
-      requestedAt: clock.now().toISOString(),
+      ...newRound(operatorId, playerId),
       amountMinor: 250,
       isRoundFinished: true,
+    }),
+    bet: (operatorId, playerId) => ({
+      command: 'bet',
+      ...newRound(operatorId, playerId),
+      amountMinor: 100,
+      isBonusBusy: false,
     }),
     types: async (transactionId) =>
       (await rig.store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type),
