@@ -31,6 +31,18 @@ const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> =
   recordWinSource(rig.store, unsourcedWin(operatorId, playerId));
 const bet = (): WalletRequest => rig.bet('alpha', 'p2');
 const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
+/** The wallet.cancels message of the cancel that `request`'s record asks for (a request of alpha's player p2). */
+async function cancelDeliveryOf(request: WalletRequest): Promise<Message> {
+  const cancel = (await rig.store.readStream(walletTxStream(request.transactionId)))
+    .map(parseStoredEvent)
+    .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+  const { transactionId: refTransactionId } = request;
+  const { cancelTransactionId } = cancel;
+  return messageOf(
+    { refTransactionId, cancelTransactionId, operatorId: 'alpha', playerId: 'p2' },
+    Topics.walletCancels,
+  );
+}
 
 describe('two dispatchers on the same transaction (a rebalance overlap)', () => {
   it('agree on one record: the loser of an append reloads and goes on from what the winner wrote', async () => {
@@ -86,13 +98,8 @@ describe('cancel delivery', () => {
     );
     const context = dispatchContext(deps(wallet));
     await handleWalletRequest(context, messageOf(request));
-    const events = (await rig.store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent);
-    const cancelId = (events.find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number })
-      .cancelTransactionId;
-    const delivery = messageOf(
-      { refTransactionId: request.transactionId, cancelTransactionId: cancelId, operatorId: 'alpha', playerId: 'p2' },
-      Topics.walletCancels,
-    );
+    const delivery = await cancelDeliveryOf(request);
+    const { cancelTransactionId: cancelId } = delivery.value as { cancelTransactionId: number };
     const delayed = await watchDelayTopics();
 
     await handleCancelDelivery(context, delivery);
@@ -166,22 +173,8 @@ describe('cancel delivery', () => {
     });
     const context = dispatchContext(deps(wallet));
     await handleWalletRequest(context, messageOf(request));
-    const cancel = (await rig.store.readStream(walletTxStream(request.transactionId)))
-      .map(parseStoredEvent)
-      .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(
-      context,
-      messageOf(
-        {
-          refTransactionId: request.transactionId,
-          cancelTransactionId: cancel.cancelTransactionId,
-          operatorId: 'alpha',
-          playerId: 'p2',
-        },
-        Topics.walletCancels,
-      ),
-    );
+    await handleCancelDelivery(context, await cancelDeliveryOf(request));
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([
@@ -193,26 +186,12 @@ describe('cancel delivery', () => {
     const request = bet();
     const context = dispatchContext(deps(new ScriptedWallet(failure)));
     await handleWalletRequest(context, messageOf(request));
-    const cancel = (await rig.store.readStream(walletTxStream(request.transactionId)))
-      .map(parseStoredEvent)
-      .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
     const before = await types(request.transactionId);
     const open = Object.assign(new ScriptedWallet(), {
       refusingForMs: (operatorId: string) => (operatorId === 'alpha' ? 4_000 : undefined),
     });
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(
-      dispatchContext(deps(open)),
-      messageOf(
-        {
-          refTransactionId: request.transactionId,
-          cancelTransactionId: cancel.cancelTransactionId,
-          operatorId: 'alpha',
-          playerId: 'p2',
-        },
-        Topics.walletCancels,
-      ),
-    );
+    await handleCancelDelivery(dispatchContext(deps(open)), await cancelDeliveryOf(request));
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(open.calls).toEqual([]);
