@@ -15,3 +15,6 @@ export {
 export { deciderSpecification } from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';
 export { chromiumAvailable, launchChromium } from './chromium.js';
+export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, paidRoundWin, SESSION_TOKEN } from './game-fixtures.js';
+export { sampleBetRequest } from './wallet-fixtures.js';
+export { sampleBonusCall } from './bonus-fixtures.js';

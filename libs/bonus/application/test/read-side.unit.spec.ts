@@ -21,24 +21,23 @@ const registered: BonusCallRegistered = {
     registeredAt: at,
   },
 };
+/** Spin 1 of that call, round 9, with its whole cap of 10.00 left. */
+const spinStarted: PlayerBonusEvent = {
+  type: 'FreeSpinStarted',
+  data: {
+    issueId: 5,
+    roundId: 9,
+    gameId: 101,
+    spinNumber: 1,
+    baseBetAmountMinor: 20,
+    winCapLeftMinor: 1_000,
+    startedAt: at,
+  },
+};
 
 describe('projectBonusCall: the status record of spec §2.1 plus progress (D12)', () => {
   it('follows a bonus call from registration through spins to completion, with the time of each transition', () => {
-    const events: PlayerBonusEvent[] = [
-      registered,
-      {
-        type: 'FreeSpinStarted',
-        data: {
-          issueId: 5,
-          roundId: 9,
-          gameId: 101,
-          spinNumber: 1,
-          baseBetAmountMinor: 20,
-          winCapLeftMinor: 1_000,
-          startedAt: at,
-        },
-      },
-    ];
+    const events: PlayerBonusEvent[] = [registered, spinStarted];
     const open = events.reduce(projectBonusCall, undefined as never);
     expect(open).toMatchObject({ spinsUsed: 1, spinsLeft: 3, openRoundId: 9, status: 'active', createdAt: at });
     const settled = projectBonusCall(open, {
@@ -66,18 +65,7 @@ describe('projectBonusCall: the status record of spec §2.1 plus progress (D12)'
   });
 
   it('records expiredAt and canceledAt; the spin in flight stays open until it settles, and its win counts (issue 10.7)', () => {
-    const open = projectBonusCall(projectBonusCall(undefined, registered), {
-      type: 'FreeSpinStarted',
-      data: {
-        issueId: 5,
-        roundId: 9,
-        gameId: 101,
-        spinNumber: 1,
-        baseBetAmountMinor: 20,
-        winCapLeftMinor: 1_000,
-        startedAt: at,
-      },
-    });
+    const open = projectBonusCall(projectBonusCall(undefined, registered), spinStarted);
     expect(
       projectBonusCall(open, {
         type: 'BonusCallExpired',

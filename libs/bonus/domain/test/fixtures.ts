@@ -31,22 +31,27 @@ export const catalog: CatalogFacts = {
 /** The demo operator's terms: EUR only, no configured limits (the catalog-derived defaults apply). */
 export const terms: OperatorTerms = { currencies: ['EUR'], limits: {} };
 
+/** The bonus call both carry: player_1's 10 spins of 0.20 EUR, up to 50.00 EUR, on the provider's games. */
+const bonusCall = () => ({
+  issueId: ISSUE,
+  platformId: 'promo-1',
+  operatorId: 'demo',
+  playerId: 'player_1',
+  providerId: PROVIDER,
+  gameIds: [...GAMES],
+  bonusType: 1 as const,
+  currency: 'EUR',
+  callAmountMinor: 5_000,
+  spinAmount: 10,
+  baseBetAmountMinor: 20,
+  expireAt: EXPIRE_AT,
+});
+
 export function register(data: Partial<RegisterBonusCall['data']> = {}, now = T0): RegisterBonusCall {
   return {
     type: 'RegisterBonusCall',
     data: {
-      issueId: ISSUE,
-      platformId: 'promo-1',
-      operatorId: 'demo',
-      playerId: 'player_1',
-      providerId: PROVIDER,
-      gameIds: [...GAMES],
-      bonusType: 1,
-      currency: 'EUR',
-      callAmountMinor: 5_000,
-      spinAmount: 10,
-      baseBetAmountMinor: 20,
-      expireAt: EXPIRE_AT,
+      ...bonusCall(),
       catalog,
       features: { regularBonusCall: false },
       terms,
@@ -61,18 +66,7 @@ export function registered(data: Partial<BonusCallRegistered['data']> = {}): Bon
   return {
     type: 'BonusCallRegistered',
     data: {
-      issueId: ISSUE,
-      platformId: 'promo-1',
-      operatorId: 'demo',
-      playerId: 'player_1',
-      providerId: PROVIDER,
-      gameIds: [...GAMES],
-      bonusType: 1,
-      currency: 'EUR',
-      callAmountMinor: 5_000,
-      spinAmount: 10,
-      baseBetAmountMinor: 20,
-      expireAt: EXPIRE_AT,
+      ...bonusCall(),
       registeredAt: T0,
       ...data,
     },

@@ -1,26 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
+import { sampleBonusCall } from '@reelstream/testing';
 import type { BonusCallRecord } from '../commands/bonus-record.js';
 import { bonusCallStatus, listBonusCallsQueryParams, toBonusCallStatus } from './bonus-status.js';
 
 const record: BonusCallRecord = {
   issueId: 171234567890123,
-  platformId: 'promo-0001',
-  operatorId: 'demo',
-  playerId: 'player_42',
-  providerId: 7,
-  gameIds: [1001, 1002],
-  bonusType: 1,
-  currency: 'EUR',
-  callAmountMinor: 5000,
-  spinAmount: 10,
-  baseBetAmountMinor: 20,
+  ...sampleBonusCall({ expireAt: '2026-06-30T23:59:59.000Z' }),
   spinsUsed: 10,
   spinsLeft: 0,
   totalWinMinor: 1230,
   winCapLeftMinor: 3770,
   openRoundId: null,
   status: 'completed',
-  expireAt: '2026-06-30T23:59:59.000Z',
   createdAt: '2026-05-01T09:30:00.000Z',
   completedAt: '2026-05-01T09:45:00.000Z',
 };

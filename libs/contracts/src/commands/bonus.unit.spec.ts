@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { sampleBonusCall } from '@reelstream/testing';
 import {
   bonusCommand,
   bonusCommandKey,
@@ -14,42 +15,19 @@ const metadata = { commandId: 'c-1', correlationId: 'req-1', operatorId: 'demo',
 const register: RegisterBonusCallCommand = {
   type: 'RegisterBonusCall',
   version: 1,
-  data: {
-    operatorId: 'demo',
-    platformId: 'promo-0001',
-    requestHash: 'a'.repeat(64),
-    playerId: 'player_42',
-    providerId: 7,
-    gameIds: [1001, 1002],
-    bonusType: 1,
-    currency: 'EUR',
-    callAmountMinor: 5000,
-    spinAmount: 10,
-    baseBetAmountMinor: 20,
-    expireAt: '2026-06-30T14:59:59.000Z',
-  },
+  data: { ...sampleBonusCall(), requestHash: 'a'.repeat(64) },
   metadata,
 };
 
 const record: BonusCallRecord = {
   issueId: 5,
-  platformId: 'promo-0001',
-  operatorId: 'demo',
-  playerId: 'player_42',
-  providerId: 7,
-  gameIds: [1001],
-  bonusType: 1,
-  currency: 'EUR',
-  callAmountMinor: 5000,
-  spinAmount: 10,
-  baseBetAmountMinor: 20,
+  ...sampleBonusCall({ gameIds: [1001] }),
   spinsUsed: 0,
   spinsLeft: 10,
   totalWinMinor: 0,
   winCapLeftMinor: 5000,
   openRoundId: null,
   status: 'active',
-  expireAt: '2026-06-30T14:59:59.000Z',
   createdAt: '2026-05-01T09:30:00.000Z',
 };
 

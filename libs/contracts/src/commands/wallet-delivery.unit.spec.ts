@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { sampleBetRequest } from '@reelstream/testing';
 import { walletCancelDelivery, walletRedriveRequest, walletRequestsMessage } from './wallet.js';
 
 describe('wallet.requests also carries re-drives of dead-lettered wins (D11)', () => {
@@ -18,20 +19,7 @@ describe('wallet.requests also carries re-drives of dead-lettered wins (D11)', (
 
   it('the topic union accepts bet, win, betwin and redrive, and nothing else', () => {
     expect(walletRequestsMessage.parse(redrive).command).toBe('redrive');
-    const bet = {
-      command: 'bet',
-      transactionId: 101,
-      operatorId: 'demo',
-      playerId: 'player_42',
-      roundId: 201,
-      providerId: 7,
-      gameId: 1001,
-      currency: 'EUR',
-      bonusId: 0,
-      requestedAt: '2026-05-01T10:00:00.000Z',
-      amountMinor: 150,
-      isBonusBusy: false,
-    };
+    const bet = sampleBetRequest();
     expect(walletRequestsMessage.parse(bet).command).toBe('bet');
     expect(walletRequestsMessage.safeParse({ ...redrive, command: 'cancel' }).success).toBe(false);
   });

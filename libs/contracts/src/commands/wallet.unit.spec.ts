@@ -1,20 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { sampleBetRequest } from '@reelstream/testing';
 import { walletDeadLetter, walletReply, walletRequest, type WalletRequest } from './wallet.js';
 
-const bet: WalletRequest = {
-  command: 'bet',
-  transactionId: 101,
-  operatorId: 'demo',
-  playerId: 'player_42',
-  roundId: 201,
-  providerId: 7,
-  gameId: 1001,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: '2026-05-01T10:00:00.000Z',
-  amountMinor: 150,
-  isBonusBusy: true,
-};
+const bet: WalletRequest = sampleBetRequest({ isBonusBusy: true });
 
 describe('wallet.requests: bet | win | betwin in minor units (docs/architecture.md "Data", D10, D21)', () => {
   it('accepts a bet with isBonusBusy', () => expect(walletRequest.parse(bet)).toEqual(bet));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { gameSessionStarted, sampleBetRequest, sampleBonusCall, SESSION_TOKEN } from '@reelstream/testing';
 import { playerBonusEvent } from './bonus.js';
 import { roundEvent } from './round.js';
 import { sessionEvent } from './session.js';
@@ -17,34 +18,21 @@ import {
 import { walletTxEvent } from './wallet.js';
 
 const at = '2026-05-01T10:00:00.000Z';
-const registered = {
-  issueId: 5,
-  platformId: 'promo-0001',
-  operatorId: 'demo',
-  playerId: 'player_42',
-  providerId: 7,
-  gameIds: [1001, 1002],
-  bonusType: 1,
-  currency: 'EUR',
-  callAmountMinor: 5000,
-  spinAmount: 10,
-  baseBetAmountMinor: 20,
-  expireAt: '2026-06-30T14:59:59.000Z',
-  registeredAt: at,
-};
-const betRequest = {
-  command: 'bet',
-  transactionId: 101,
-  operatorId: 'demo',
-  playerId: 'player_42',
+const registered = { issueId: 5, ...sampleBonusCall(), registeredAt: at };
+const betRequest = sampleBetRequest({ requestedAt: at });
+const freeRound = {
   roundId: 201,
+  sessionToken: SESSION_TOKEN,
+  operatorId: 'demo',
+  playerId: 'player_42',
   providerId: 7,
   gameId: 1001,
+  kind: 'free',
   currency: 'EUR',
-  bonusId: 0,
-  requestedAt: at,
-  amountMinor: 150,
-  isBonusBusy: false,
+  betMinor: 20,
+  bonusId: 5,
+  rtpProfile: 'standard',
+  startedAt: at,
 };
 const { isBonusBusy: _busy, amountMinor: _stake, ...winCommon } = betRequest;
 const winRequest = {
@@ -131,68 +119,18 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     rule: 'requestHash is a SHA-256 hex digest',
   },
   GameSessionStarted: {
-    valid: {
-      token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      language: 'en',
-      returnUrl: 'https://casino.example/',
-      isStreamer: false,
-      currency: 'EUR',
-      startedAt: at,
-      expiresAt: '2026-05-01T11:00:00.000Z',
-    },
-    invalid: {
-      token: 'short',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      language: 'en',
-      returnUrl: 'https://casino.example/',
-      isStreamer: false,
-      currency: 'EUR',
-      startedAt: at,
-      expiresAt: at,
-    },
+    valid: gameSessionStarted(),
+    invalid: gameSessionStarted({ token: 'short', expiresAt: at }),
     rule: 'a token has at least 22 URL-safe characters',
   },
   GameSessionEnded: {
-    valid: { token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', reason: 'expired', endedAt: at },
-    invalid: { token: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g', reason: '', endedAt: at },
+    valid: { token: SESSION_TOKEN, reason: 'expired', endedAt: at },
+    invalid: { token: SESSION_TOKEN, reason: '', endedAt: at },
     rule: 'the end has a reason',
   },
   RoundStarted: {
-    valid: {
-      roundId: 201,
-      sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      kind: 'free',
-      currency: 'EUR',
-      betMinor: 20,
-      bonusId: 5,
-      rtpProfile: 'standard',
-      startedAt: at,
-    },
-    invalid: {
-      roundId: 201,
-      sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-      operatorId: 'demo',
-      playerId: 'player_42',
-      providerId: 7,
-      gameId: 1001,
-      kind: 'free',
-      currency: 'EUR',
-      betMinor: 20,
-      bonusId: 0,
-      rtpProfile: 'standard',
-      startedAt: at,
-    },
+    valid: freeRound,
+    invalid: { ...freeRound, bonusId: 0 },
     rule: 'a free round belongs to a bonus call',
   },
   RoundSettled: {

@@ -1,24 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { gameSessionStarted, SESSION_TOKEN } from '@reelstream/testing';
 import { InvalidEventDataError, parseEvent } from './upcasting.js';
 
 const at = '2026-05-01T10:00:00.000Z';
-const token = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
-const session = {
-  token,
-  operatorId: 'demo',
-  playerId: 'player_42',
-  providerId: 7,
-  gameId: 1001,
-  language: 'en',
-  returnUrl: 'https://casino.example/',
-  isStreamer: false,
-  currency: 'EUR',
-  startedAt: at,
-  expiresAt: '2026-05-01T11:00:00.000Z',
-};
+const session = gameSessionStarted();
 const started = {
   roundId: 201,
-  sessionToken: token,
+  sessionToken: SESSION_TOKEN,
   operatorId: 'demo',
   playerId: 'player_42',
   providerId: 7,

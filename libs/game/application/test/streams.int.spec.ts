@@ -2,16 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import {
-  roundStream,
-  sessionStream,
-  type LaunchGameRequest,
-  type RoundCanceled,
-  type RoundSettled,
-} from '@reelstream/contracts';
+import { roundStream, sessionStream, type RoundCanceled, type RoundSettled } from '@reelstream/contracts';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { parseCatalog, type RoundStartedData } from '@reelstream/game-domain';
+import { parseCatalog } from '@reelstream/game-domain';
 import { ManualClock } from '@reelstream/ports';
+import { LAUNCH_REQUEST, paidRoundStarted } from '@reelstream/testing';
 import { RoundConflictError, RoundStreams, SessionRepository, startGameSession } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'game-application-'));
@@ -22,22 +17,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const round = (roundId: number): RoundStartedData => ({
-  roundId,
-  sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  providerId: 1,
-  gameId: 101,
-  kind: 'paid',
-  currency: 'EUR',
-  betMinor: 100,
-  bonusId: 0,
-  rtpProfile: 'standard',
-  startedAt: '2026-05-01T10:00:00.000Z',
-  transactionId: roundId + 1,
-  isBonusBusy: false,
-});
+const round = (roundId: number) => paidRoundStarted({ roundId, transactionId: roundId + 1 });
 const canceled = (roundId: number): RoundCanceled => ({
   type: 'RoundCanceled',
   data: { roundId, reason: 'bet_rejected:ERR_UNKNOWN', canceledAt: '2026-05-01T10:00:01.000Z' },
@@ -101,14 +81,7 @@ describe('session start and play through the session decider', () => {
     newToken: () => tokens[next++ % tokens.length] ?? '',
   };
   const operator = { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: [] };
-  const request: LaunchGameRequest = {
-    playerId: 'player_42',
-    providerId: 1,
-    gameId: 101,
-    language: 'en',
-    returnUrl: 'https://casino.example/lobby',
-    isStreamer: false,
-  };
+  const request = LAUNCH_REQUEST;
 
   it('writes nothing for a refused launch and answers the refusal', async () => {
     const refused = await startGameSession(deps, operator, { ...request, gameId: 999 }, 'req-1');

@@ -3,18 +3,10 @@
  * them): each is a file the page does not have, 404 in the envelope, and nothing logged as a fault.
  */
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);

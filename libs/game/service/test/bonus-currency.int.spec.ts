@@ -3,26 +3,17 @@
  * and its free spins are played only in a game session of that currency. In a session of another
  * currency the player API shows it as not playable here, and spins are paid; nothing converts.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { playerSessionResponse, spinResponse } from '@reelstream/contracts';
 import { eventually } from '@reelstream/testing';
 import { Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('a KRW bonus call of an operator whose default currency is EUR', () => {
   it('is registered in KRW, shown but not played in a EUR session (spins there are paid), and played in a KRW session', async () => {
     const issueId = await stack.registerFreeSpins({
       playerId: 'won_player',
-      gameIds: [101],
       spinAmount: 2,
       callAmount: 50_000,
       baseBetAmount: 200,
@@ -75,19 +66,11 @@ describe('a KRW bonus call of an operator whose default currency is EUR', () => 
 
   it('is refused at registration in a currency the operator does not allow, and with a base bet that is a EUR level but not a KRW one', async () => {
     await expect(
-      stack.registerFreeSpins({
-        playerId: 'usd_player',
-        gameIds: [101],
-        spinAmount: 2,
-        callAmount: 50,
-        baseBetAmount: 0.2,
-        currency: 'USD',
-      }),
+      stack.registerFreeSpins({ playerId: 'usd_player', spinAmount: 2, callAmount: 50, currency: 'USD' }),
     ).rejects.toThrow(/422.*CURRENCY_NOT_ALLOWED/);
     await expect(
       stack.registerFreeSpins({
         playerId: 'usd_player',
-        gameIds: [101],
         spinAmount: 2,
         callAmount: 50_000,
         baseBetAmount: 20,

@@ -74,13 +74,7 @@ describe('a Free Spin Bonus of 10 spins, played through the game-server (docs/ar
   });
 
   it('sets isBonusBusy on a paid bet in another game while the bonus is active (D21), and not after', async () => {
-    const issueId = await stack.registerFreeSpins({
-      playerId: 'busy',
-      gameIds: [101],
-      spinAmount: 1,
-      callAmount: 100,
-      baseBetAmount: 0.2,
-    });
+    const issueId = await stack.registerFreeSpins({ playerId: 'busy', spinAmount: 1 });
     const other = await stack.launch('busy', 103);
     expect((await stack.spin(other.token, { bet: 0.25 })).status).toBe(200);
     const bonusGame = await stack.launch('busy', 101);
@@ -133,7 +127,6 @@ describe('a Free Spin Bonus whose win cap is reached on spin 3', () => {
     const callAmount = chosen.capMinor / 100;
     const issueId = await stack.registerFreeSpins({
       playerId: 'capped',
-      gameIds: [101],
       spinAmount: 10,
       callAmount,
       baseBetAmount: baseBetMinor / 100,

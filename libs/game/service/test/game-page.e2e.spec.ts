@@ -32,15 +32,7 @@ if (!hasChromium && process.env['CI'] !== 'true') {
   );
 }
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('the game page’s files', () => {
   it('are served with the launch: the page, its script modules and stylesheet, nothing from elsewhere', async () => {
@@ -134,7 +126,6 @@ describe('the game page in Chromium', () => {
   it('names a bonus of another currency as not playable here and plays paid spins (D6 amended)', async () => {
     await stack.registerFreeSpins({
       playerId: 'browser_krw',
-      gameIds: [101],
       spinAmount: 3,
       callAmount: 50_000,
       baseBetAmount: 200,
@@ -168,7 +159,6 @@ describe('the game page in Chromium', () => {
       playerId: 'browser_player',
       gameIds: [201],
       spinAmount: spins,
-      callAmount: 100,
       baseBetAmount: 0.5,
     });
     stack.fund('browser_player', 100);

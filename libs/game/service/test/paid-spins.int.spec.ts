@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
 import { spinResponse } from '@reelstream/contracts';
 import { call } from './support/http.js';
 import { Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('a paid spin (docs/architecture.md flow 3)', () => {
   it('bets through the dispatcher, plays the round and sends one win with isRoundFinished; the balance is the operator’s', async () => {

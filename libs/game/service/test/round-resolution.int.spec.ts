@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
 import { Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  // A spin gives up on the wallet after 400 ms; the resolver takes rounds open for 1 s.
-  stack = await Stack.start({ gameServer: { walletTimeoutMs: 400, resolveAfterMs: 1_000 } });
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+// A spin gives up on the wallet after 400 ms; the resolver takes rounds open for 1 s.
+const stack = Stack.forTests({ gameServer: { walletTimeoutMs: 400, resolveAfterMs: 1_000 } });
 
 describe('a paid round whose bet is answered after the spin gave up', () => {
   it('tells the player the round is pending, then settles it once with the same bet transaction and sends its win', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import {
   eventToAppend,
@@ -7,18 +7,11 @@ import {
   sessionStream,
   spinResponse,
 } from '@reelstream/contracts';
+import { gameSessionStarted } from '@reelstream/testing';
 import { call } from './support/http.js';
 import { OPERATOR_ID, SESSION_TTL_MS, Stack } from './support/stack.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await Stack.start();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = Stack.forTests();
 
 describe('probes', () => {
   it('answers /healthz and /readyz (the event store answers)', async () => {
@@ -97,13 +90,7 @@ describe('a token never grants access to another player', () => {
   });
 
   it('refuses player A’s token a free spin of player B’s bonus: B’s bonus is untouched, A is not charged', async () => {
-    const bIssueId = await stack.registerFreeSpins({
-      playerId: 'owner_b',
-      gameIds: [101],
-      spinAmount: 5,
-      callAmount: 100,
-      baseBetAmount: 0.2,
-    });
+    const bIssueId = await stack.registerFreeSpins({ playerId: 'owner_b', spinAmount: 5 });
     const a = await stack.launch('intruder_a', 101);
     const response = await stack.spin(a.token, { issueId: bIssueId, bet: 1 });
     expect(response.status).toBe(404);
@@ -168,20 +155,14 @@ describe('a demo session (GameSessionStarted.demo)', () => {
     const now = new Date();
     const started = {
       type: 'GameSessionStarted' as const,
-      data: {
+      data: gameSessionStarted({
         token,
         operatorId: OPERATOR_ID,
         playerId: 'demo_player',
-        providerId: 1,
-        gameId: 101,
-        language: 'en',
-        returnUrl: 'https://casino.example/lobby',
-        isStreamer: false,
-        currency: 'EUR',
         startedAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
         demo: true,
-      },
+      }),
     };
     // Written as the gateway writes a launch (the gateway's demo launch option is wired separately).
     await stack.store.append(

@@ -92,13 +92,7 @@ async function expectCreditedAfterEnd(
 
 describe('a free spin in flight when its bonus call ends (issue 10.7)', () => {
   it('is settled with its win when the bonus is canceled between its start and its settlement', async () => {
-    const issueId = await stack.registerFreeSpins({
-      playerId: 'race_cancel',
-      gameIds: [101],
-      spinAmount: 5,
-      callAmount: 100,
-      baseBetAmount: 0.2,
-    });
+    const issueId = await stack.registerFreeSpins({ playerId: 'race_cancel', spinAmount: 5 });
     const { token } = await stack.launch('race_cancel', 101);
     const { answer } = await spinHeld(token, issueId);
 
@@ -114,14 +108,7 @@ describe('a free spin in flight when its bonus call ends (issue 10.7)', () => {
 
   it('is settled with its win when the bonus expires between its start and its settlement', async () => {
     const expireAt = new Date(Date.now() + 4_000).toISOString().slice(0, 19).replace('T', ' ');
-    const issueId = await stack.registerFreeSpins({
-      playerId: 'race_expiry',
-      gameIds: [101],
-      spinAmount: 5,
-      callAmount: 100,
-      baseBetAmount: 0.2,
-      expireAt,
-    });
+    const issueId = await stack.registerFreeSpins({ playerId: 'race_expiry', spinAmount: 5, expireAt });
     const { token } = await stack.launch('race_expiry', 101);
     const { answer } = await spinHeld(token, issueId);
 

@@ -3,16 +3,16 @@
  * §8 at its boundary values, every error code the endpoint answers, and D17's idempotency.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { errorEnvelope, playerBonusStream, registerBonusCallResponse } from '@reelstream/contracts';
+import { playerBonusStream } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
+import { expectRefused, expectRegistered, freeSpinBodies } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
 let a: HttpClient;
 let b: HttpClient;
 let c: HttpClient;
-let players = 0;
 
 beforeAll(async () => {
   // A short ledger timeout: one test stops the ledger to see the 503.
@@ -26,42 +26,7 @@ afterAll(async () => {
 });
 
 /** A valid Free Spin Bonus for a player nobody used yet. */
-function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  players += 1;
-  return {
-    platformId: `reg-${players}`,
-    providerId: 1,
-    gameId: [101, 102],
-    playerId: `player_${players}`,
-    bonusType: 1,
-    callAmount: 50,
-    expireAt: '2026-06-30 23:59:59',
-    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
-    ...overrides,
-  };
-}
-
-async function expectRegistered(client: HttpClient, input: Record<string, unknown>): Promise<number> {
-  const response = await client.post('/v1/bonus-call/register', input);
-  expect({ status: response.status, body: response.body }).toMatchObject({
-    status: 200,
-    body: { success: true, message: 'OK' },
-  });
-  return registerBonusCallResponse.parse(response.body).data.issueId;
-}
-
-async function expectRefused(
-  client: HttpClient,
-  input: unknown,
-  status: number,
-  code: string,
-  path?: string,
-): Promise<void> {
-  const response = await client.post('/v1/bonus-call/register', input);
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  const envelope = errorEnvelope.parse(response.body);
-  if (path !== undefined) expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
-}
+const body = freeSpinBodies('reg', 'player_');
 
 describe('success', () => {
   it('registers a Free Spin Bonus and stores it in the ledger as the operator sent it', async () => {

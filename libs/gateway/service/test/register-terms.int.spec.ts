@@ -3,15 +3,15 @@
  * currency (D6 amended), its base bet a bet level of every game, and the operator's limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { errorEnvelope, registerBonusCallResponse } from '@reelstream/contracts';
+import { errorEnvelope } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
+import { expectRefused, expectRegistered, freeSpinBodies } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
 let a: HttpClient;
 let c: HttpClient;
-let players = 0;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -23,42 +23,7 @@ afterAll(async () => {
 });
 
 /** A valid Free Spin Bonus for a player nobody used yet. */
-function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  players += 1;
-  return {
-    platformId: `terms-${players}`,
-    providerId: 1,
-    gameId: [101, 102],
-    playerId: `terms_player_${players}`,
-    bonusType: 1,
-    callAmount: 50,
-    expireAt: '2026-06-30 23:59:59',
-    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
-    ...overrides,
-  };
-}
-
-async function expectRegistered(client: HttpClient, input: Record<string, unknown>): Promise<number> {
-  const response = await client.post('/v1/bonus-call/register', input);
-  expect({ status: response.status, body: response.body }).toMatchObject({
-    status: 200,
-    body: { success: true, message: 'OK' },
-  });
-  return registerBonusCallResponse.parse(response.body).data.issueId;
-}
-
-async function expectRefused(
-  client: HttpClient,
-  input: unknown,
-  status: number,
-  code: string,
-  path?: string,
-): Promise<void> {
-  const response = await client.post('/v1/bonus-call/register', input);
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  const envelope = errorEnvelope.parse(response.body);
-  if (path !== undefined) expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
-}
+const body = freeSpinBodies('terms', 'terms_player_');
 
 describe('bonus terms (issue 10): currency, bet levels, limits', () => {
   it('refuses a callAmount above the operator limit of the currency with 422 CALL_AMOUNT_LIMIT_EXCEEDED (issue 10: the default is 1,000 × the highest bet level)', async () => {

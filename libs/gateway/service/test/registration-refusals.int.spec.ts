@@ -11,11 +11,11 @@ import { CatalogView } from '../src/catalog/catalog-view.js';
 import { registerCommandData } from '../src/bonus/register-command.js';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
+import { freeSpinBodies } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
 const catalog = new CatalogView(loadCatalogFile());
-let players = 0;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -26,20 +26,7 @@ afterAll(async () => {
 
 type Tenant = keyof typeof TOKENS;
 
-function freeSpin(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  players += 1;
-  return {
-    platformId: `refusal-${players}`,
-    providerId: 1,
-    gameId: [101, 102],
-    playerId: `refusal_player_${players}`,
-    bonusType: 1,
-    callAmount: 50,
-    expireAt: '2026-06-30 23:59:59',
-    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
-    ...overrides,
-  };
-}
+const freeSpin = freeSpinBodies('refusal', 'refusal_player_');
 
 function regular(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const { metaData: _none, ...body } = freeSpin({ bonusType: 2, ...overrides });

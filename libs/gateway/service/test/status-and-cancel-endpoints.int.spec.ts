@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getBonusCallResponse, listBonusCallsResponse } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
+import { freeSpinBodies } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -21,20 +22,11 @@ afterAll(async () => {
   await stack.close();
 });
 
-function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  players += 1;
-  return {
-    platformId: `bonus-${players}`,
-    providerId: 1,
-    gameId: 101,
-    playerId: `status_player_${players}`,
-    bonusType: 1,
-    callAmount: 5,
-    expireAt: '2026-06-30 23:59:59',
-    metaData: { spinAmount: 2, baseBetAmount: 0.2 },
-    ...overrides,
-  };
-}
+const body = freeSpinBodies('bonus', 'status_player_', {
+  gameId: 101,
+  callAmount: 5,
+  metaData: { spinAmount: 2, baseBetAmount: 0.2 },
+});
 
 async function register(input: Record<string, unknown>): Promise<number> {
   const response = await a.post('/v1/bonus-call/register', input);

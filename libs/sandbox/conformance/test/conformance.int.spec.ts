@@ -1,65 +1,27 @@
 /** The conformance kit passes against the reference wallet and fails, with its reasons, against a broken one. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig } from '@reelstream/contracts';
-import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { formatReport, runConformance } from '../src/index.js';
+import {
+  operatorDirectory,
+  startTestSandbox,
+  testOperator,
+  type TestSandbox,
+} from '../../../sandbox/service/test/test-sandbox.js';
 import { startBrokenWallet, type BrokenWallet } from './broken-wallet.js';
 
 const SECRET = 'conformance-test-secret-01';
-let dir: string;
-let sandbox: OperatorSandbox;
+let sandbox: TestSandbox;
 let broken: BrokenWallet;
 let stakeOnly: BrokenWallet;
 let stakeOnlyStamped: BrokenWallet;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'conformance-'));
-  const operators = new OperatorDirectory(
-    parseOperatorsConfig([
-      {
-        id: 'acme',
-        name: 'Acme',
-        apiToken: 'acme-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'EUR',
-      },
-      {
-        id: 'numeric',
-        name: 'Numeric',
-        apiToken: 'numeric-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'JPY',
-        callbackIdEncoding: 'number',
-      },
-      {
-        id: 'stamped',
-        name: 'Stamped',
-        apiToken: 'stamped-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'EUR',
-        signatureScheme: 'timestamp.body',
-      },
-    ]),
-  );
-  sandbox = await startOperatorSandbox(
-    { operators },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: undefined,
-      latencyMs: 0,
-    },
-  );
+  const operators = operatorDirectory([
+    testOperator('acme', SECRET),
+    testOperator('numeric', SECRET, { currency: 'JPY', callbackIdEncoding: 'number' }),
+    testOperator('stamped', SECRET, { signatureScheme: 'timestamp.body' }),
+  ]);
+  sandbox = await startTestSandbox('conformance', { operators });
   broken = await startBrokenWallet({ mode: 'broken', betwinDelayMs: 3_300 });
   stakeOnly = await startBrokenWallet({ mode: 'stake_only_cancel', secret: SECRET });
   stakeOnlyStamped = await startBrokenWallet({
@@ -73,7 +35,6 @@ afterAll(async () => {
   await broken?.stop();
   await stakeOnly?.stop();
   await stakeOnlyStamped?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('against the operator sandbox', () => {

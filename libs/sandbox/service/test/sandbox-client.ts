@@ -1,13 +1,37 @@
 /** A test client of the sandbox: signed callbacks (D8) and the admin API, over real HTTP. */
 import { createHmac } from 'node:crypto';
 import got from 'got';
-import { encodeCallback, type CallbackRequest, type CallbackIdEncoding } from '@reelstream/contracts';
+import { encodeCallback, type BetCallback, type CallbackRequest, type CallbackIdEncoding } from '@reelstream/contracts';
 
 export interface SentCallback {
   status: number;
   body: Record<string, unknown>;
   text: string;
 }
+
+let lastId = 1_000;
+/** A transaction or round id no other callback of this test file used. */
+export const nextId = (): number => ++lastId;
+
+/** What every callback of a new round of `playerId` carries: fresh transaction and round ids. */
+export const newRound = (playerId: string, timestamp = 1_777_000_000) => ({
+  transactionId: nextId(),
+  playerId,
+  roundId: nextId(),
+  providerId: 1,
+  gameCode: 10,
+  bonusId: 0,
+  timestamp,
+});
+
+/** A bet of `amount` EUR by `playerId` on a new round. */
+export const betCallback = (playerId: string, amount = 1, timestamp?: number): BetCallback => ({
+  command: 'bet',
+  ...newRound(playerId, timestamp),
+  currency: 'EUR',
+  amount,
+  isBonusBusy: false,
+});
 
 export function sign(bytes: string, secret: string): string {
   return createHmac('sha256', secret).update(bytes).digest('hex');

@@ -1,52 +1,20 @@
 /** The operator's own export (`GET /admin/transactions.csv`): what `reelstream reconcile` compares with the log. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, type CallbackRequest } from '@reelstream/contracts';
-import { startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
+import type { CallbackRequest } from '@reelstream/contracts';
 import { postCallback } from './sandbox-client.js';
+import { operatorDirectory, startTestSandbox, testOperator, type TestSandbox } from './test-sandbox.js';
 
 const SECRET = 'sandbox-export-secret-0001';
-let dir: string;
-let sandbox: OperatorSandbox;
-
-const operators = new OperatorDirectory(
-  parseOperatorsConfig(
-    [
-      ['acme', 'EUR'],
-      ['seoul', 'KRW'],
-    ].map(([id, currency]) => ({
-      id,
-      name: id,
-      apiToken: `${id}-api-token-0123456789`,
-      callbackUrl: 'http://localhost/',
-      signingSecret: SECRET,
-      currency,
-    })),
-  ),
-);
+let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-export-'));
-  sandbox = await startOperatorSandbox(
-    { operators },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: undefined,
-      latencyMs: 0,
-    },
-  );
+  const operators = operatorDirectory([
+    testOperator('acme', SECRET),
+    testOperator('seoul', SECRET, { currency: 'KRW' }),
+  ]);
+  sandbox = await startTestSandbox('sandbox-export', { operators });
 });
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox?.stop());
 
 const base = (transactionId: number, playerId: string, roundId: number) => ({
   transactionId,

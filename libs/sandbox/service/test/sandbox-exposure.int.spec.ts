@@ -8,25 +8,13 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig } from '@reelstream/contracts';
 import { adminTokenMatches, sandboxConfigFromEnv, startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
 import { admin, postRaw, sign } from './sandbox-client.js';
+import { operatorDirectory, testOperator } from './test-sandbox.js';
 
 const SECRET = 'exposure-test-secret-000001';
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
-const operators = new OperatorDirectory(
-  parseOperatorsConfig([
-    {
-      id: 'acme',
-      name: 'Acme',
-      apiToken: 'acme-api-token-0123456789',
-      callbackUrl: 'http://localhost/',
-      signingSecret: SECRET,
-      currency: 'EUR',
-    },
-  ]),
-);
+const operators = operatorDirectory([testOperator('acme', SECRET)]);
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-exposure-'));
 const logged: string[] = [];
 let sandbox: OperatorSandbox;

@@ -1,65 +1,21 @@
 /** Fault injection and the admin API (tests, the e2e suite and demos use them). */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RequestError } from 'got';
-import { OperatorDirectory } from '@reelstream/config';
-import { parseOperatorsConfig, type BetCallback } from '@reelstream/contracts';
-import { startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
-import { admin, postCallback } from './sandbox-client.js';
+import type { BetCallback } from '@reelstream/contracts';
+import { admin, betCallback, postCallback } from './sandbox-client.js';
+import { operatorDirectory, startTestSandbox, testOperator, type TestSandbox } from './test-sandbox.js';
 
 const SECRET = 'sandbox-fault-secret-00001';
 const TOKEN = 'sandbox-admin-token-0001';
-let dir: string;
-let sandbox: OperatorSandbox;
-let nextId = 5_000;
+let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-faults-'));
-  const operators = new OperatorDirectory(
-    parseOperatorsConfig([
-      {
-        id: 'acme',
-        name: 'Acme',
-        apiToken: 'acme-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'EUR',
-      },
-    ]),
-  );
-  sandbox = await startOperatorSandbox(
-    { operators },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: TOKEN,
-      latencyMs: 0,
-    },
-  );
+  const operators = operatorDirectory([testOperator('acme', SECRET)]);
+  sandbox = await startTestSandbox('sandbox-faults', { operators }, { adminToken: TOKEN });
 });
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox?.stop());
 
-const bet = (playerId: string, amount = 1): BetCallback => ({
-  command: 'bet',
-  transactionId: ++nextId,
-  playerId,
-  roundId: ++nextId,
-  providerId: 1,
-  gameCode: 10,
-  bonusId: 0,
-  timestamp: 1_777_000_000,
-  currency: 'EUR',
-  amount,
-  isBonusBusy: false,
-});
+const bet = betCallback;
 const send = (callback: BetCallback) => postCallback(`${sandbox.url}/wallet/acme`, callback, { secret: SECRET });
 const addFault = async (rule: Record<string, unknown>) => {
   const response = await admin('POST', `${sandbox.url}/admin/faults`, rule, TOKEN);

@@ -1,90 +1,40 @@
 /** The reference wallet's rules over real HTTP: signatures (D8), idempotency, money, cancels (D9). */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
+import type { BetwinCallback, CancelCallback, WinCallback } from '@reelstream/contracts';
+import { startOperatorSandbox } from '../src/index.js';
+import { betCallback, newRound, nextId, postCallback, postRaw, sign } from './sandbox-client.js';
 import {
-  parseOperatorsConfig,
-  type BetCallback,
-  type BetwinCallback,
-  type CancelCallback,
-  type WinCallback,
-} from '@reelstream/contracts';
-import { startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
-import { postCallback, postRaw, sign } from './sandbox-client.js';
+  operatorDirectory,
+  startTestSandbox,
+  testOperator,
+  testSandboxConfig,
+  type TestSandbox,
+} from './test-sandbox.js';
 
 const SECRET = 'sandbox-test-secret-000001';
 const NEXT_SECRET = 'sandbox-test-secret-000002';
-let dir: string;
-let sandbox: OperatorSandbox;
+let sandbox: TestSandbox;
 let url: string;
 let numberUrl: string;
-let nextId = 1_000;
-const id = () => ++nextId;
+const id = nextId;
 
 function operatorsWith(signingSecret: string | string[]) {
-  return new OperatorDirectory(
-    parseOperatorsConfig([
-      {
-        id: 'acme',
-        name: 'Acme',
-        apiToken: 'acme-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret,
-        currency: 'EUR',
-      },
-      {
-        id: 'numeric',
-        name: 'Numeric ids',
-        apiToken: 'numeric-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'USD',
-        callbackIdEncoding: 'number',
-      },
-    ]),
-  );
+  return operatorDirectory([
+    testOperator('acme', signingSecret),
+    testOperator('numeric', SECRET, { currency: 'USD', callbackIdEncoding: 'number' }),
+  ]);
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-wallet-'));
-  sandbox = await startOperatorSandbox(
-    { operators: operatorsWith([SECRET, NEXT_SECRET]) },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: undefined,
-      latencyMs: 0,
-    },
-  );
+  sandbox = await startTestSandbox('sandbox-wallet', { operators: operatorsWith([SECRET, NEXT_SECRET]) });
   url = `${sandbox.url}/wallet/acme`;
   numberUrl = `${sandbox.url}/wallet/numeric`;
 });
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox?.stop());
 
-const common = (playerId: string) => ({
-  transactionId: id(),
-  playerId,
-  roundId: id(),
-  providerId: 1,
-  gameCode: 10,
-  bonusId: 0,
-  timestamp: 1_777_000_000,
-});
-const bet = (playerId: string, amount: number): BetCallback => ({
-  command: 'bet',
-  ...common(playerId),
-  currency: 'EUR',
-  amount,
-  isBonusBusy: false,
-});
+const common = (playerId: string) => newRound(playerId);
+const bet = (playerId: string, amount: number) => betCallback(playerId, amount);
 const win = (playerId: string, amount: number, roundId?: number): WinCallback => ({
   command: 'win',
   ...common(playerId),
@@ -323,15 +273,7 @@ describe('players', () => {
   it('unknown players get an account with the opening balance; without auto-creation they are ERR_NOT_AUTHENTICATED', async () => {
     const closed = await startOperatorSandbox(
       { operators: operatorsWith(SECRET) },
-      {
-        port: 0,
-        host: '127.0.0.1',
-        databasePath: join(dir, 'closed.db'),
-        autoCreateBalance: undefined,
-        synchronous: 'FULL',
-        adminToken: undefined,
-        latencyMs: 0,
-      },
+      testSandboxConfig(join(sandbox.dir, 'closed.db'), { autoCreateBalance: undefined, synchronous: 'FULL' }),
     );
     try {
       expect(
@@ -348,16 +290,7 @@ describe('players', () => {
   });
 
   it('balances and the ledger outlive a restart of the sandbox (its own SQLite file)', async () => {
-    const path = join(dir, 'restart.db');
-    const config = {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: path,
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL' as const,
-      adminToken: undefined,
-      latencyMs: 0,
-    };
+    const config = testSandboxConfig(join(sandbox.dir, 'restart.db'));
     const first = await startOperatorSandbox({ operators: operatorsWith(SECRET) }, config);
     const placed = bet('durable', 7);
     await postCallback(`${first.url}/wallet/acme`, placed, { secret: SECRET });

@@ -3,78 +3,28 @@
  * `timestamp.body` verifies the HMAC of `<X-Request-Timestamp>.<body>` and refuses a request
  * whose timestamp is more than 5 minutes old, so a captured callback cannot be replayed later.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
-import { encodeCallback, parseOperatorsConfig, type BetCallback } from '@reelstream/contracts';
+import { encodeCallback } from '@reelstream/contracts';
 import { ManualClock } from '@reelstream/ports';
-import { startOperatorSandbox, type OperatorSandbox } from '../src/index.js';
-import { postRaw, sign } from './sandbox-client.js';
+import { betCallback, postRaw, sign } from './sandbox-client.js';
+import { operatorDirectory, startTestSandbox, testOperator, type TestSandbox } from './test-sandbox.js';
 
 const SECRET = 'scheme-test-secret-000001';
 const clock = new ManualClock('2026-05-01T10:00:00.000Z');
 const nowSeconds = () => Math.floor(clock.now().getTime() / 1_000);
-let dir: string;
-let sandbox: OperatorSandbox;
-let nextId = 5_000;
+let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-schemes-'));
-  const operators = new OperatorDirectory(
-    parseOperatorsConfig([
-      {
-        id: 'plain',
-        name: 'Plain',
-        apiToken: 'plain-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'EUR',
-      },
-      {
-        id: 'stamped',
-        name: 'Stamped',
-        apiToken: 'stamped-api-token-0123456789',
-        callbackUrl: 'http://localhost/',
-        signingSecret: SECRET,
-        currency: 'EUR',
-        signatureScheme: 'timestamp.body',
-      },
-    ]),
-  );
-  sandbox = await startOperatorSandbox(
-    { operators, clock },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: undefined,
-      latencyMs: 0,
-    },
-  );
+  const operators = operatorDirectory([
+    testOperator('plain', SECRET),
+    testOperator('stamped', SECRET, { signatureScheme: 'timestamp.body' }),
+  ]);
+  sandbox = await startTestSandbox('sandbox-schemes', { operators, clock });
 });
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox?.stop());
 
 const betText = (playerId: string) => {
-  const callback: BetCallback = {
-    command: 'bet',
-    transactionId: ++nextId,
-    playerId,
-    roundId: ++nextId,
-    providerId: 1,
-    gameCode: 10,
-    currency: 'EUR',
-    amount: 1,
-    isBonusBusy: false,
-    bonusId: 0,
-    timestamp: nowSeconds(),
-  };
+  const callback = betCallback(playerId, 1, nowSeconds());
   return JSON.stringify(encodeCallback(callback, 'string'));
 };
 const stampedPost = (text: string, timestamp: number, signature = sign(`${timestamp}.${text}`, SECRET)) =>

@@ -1,26 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOperatorsConfig, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
+import type { CallbackRequest, OperatorConfig } from '@reelstream/contracts';
 import type { OperatorCallResult } from '@reelstream/wallet-domain';
 import { OperatorBulkheadWallet, type CircuitChange, type OperatorWallet } from '../src/index.js';
+import { testOperators } from './support/dispatch-rig.js';
 
-const [alpha, beta] = parseOperatorsConfig([
-  {
-    id: 'alpha',
-    name: 'Alpha',
-    apiToken: 'alpha-api-token-0123456789',
-    callbackUrl: 'http://alpha.example/wallet',
-    signingSecret: 'alpha-secret-0123456789',
-    currency: 'EUR',
-  },
-  {
-    id: 'beta',
-    name: 'Beta',
-    apiToken: 'beta-api-token-0123456789',
-    callbackUrl: 'http://beta.example/wallet',
-    signingSecret: 'beta-secret-0123456789',
-    currency: 'EUR',
-  },
-]) as [OperatorConfig, OperatorConfig];
+const [alpha, beta] = testOperators() as [OperatorConfig, OperatorConfig];
 
 const body = { command: 'bet' } as CallbackRequest;
 const ok: OperatorCallResult = { kind: 'reply', statusCode: 'OK', balance: 10 };

@@ -1,21 +1,14 @@
 /** The dispatch use case on the embedded event store and bus, with a scripted operator wallet. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { describe, expect, it } from '@jest/globals';
 import {
   Headers,
-  parseOperatorsConfig,
   parseStoredEvent,
   Topics,
   walletTxStream,
   type WalletRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import type { Message } from '@reelstream/ports';
 import { eventually, recordWinSource } from '@reelstream/testing';
 import {
   dispatchContext,
@@ -25,104 +18,31 @@ import {
   handleWalletRequest,
   NotDueYet,
   RetryTiers,
-  silentLog,
   walletSubscriptions,
   WalletTxRepository,
-  type WalletDispatchDeps,
 } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
+import { dispatchRig } from './support/dispatch-rig.js';
 
-let dir: string;
-let store: EventStore;
-let bus: MessageBus;
-const clock = new ManualClock('2026-05-01T10:00:00.000Z');
-const ids = new TimeOrderedIdGenerator(9);
-const operators = new OperatorDirectory(
-  parseOperatorsConfig([
-    {
-      id: 'alpha',
-      name: 'Alpha',
-      apiToken: 'alpha-api-token-0123456789',
-      callbackUrl: 'http://alpha.example/wallet',
-      signingSecret: 'alpha-secret-0123456789',
-      currency: 'EUR',
-    },
-    {
-      id: 'beta',
-      name: 'Beta',
-      apiToken: 'beta-api-token-0123456789',
-      callbackUrl: 'http://beta.example/wallet',
-      signingSecret: 'beta-secret-0123456789',
-      currency: 'EUR',
-    },
-  ]),
-);
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'wallet-application-'));
-  ({ store } = await openEventStore(`sqlite:${join(dir, 'r.db')}`));
-  bus = await openMessageBus(`sqlite:${join(dir, 'r.db')}`, { instanceId: 'use-case' });
-});
-afterAll(async () => {
-  await bus?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const deps = (wallet: ScriptedWallet): WalletDispatchDeps => ({
-  store,
-  bus,
-  clock,
-  ids,
-  wallet,
-  operators,
-  log: silentLog,
-  sleep: async () => undefined,
-});
-let offset = 0;
-const messageOf = (value: unknown, topic: string = Topics.walletRequests): Message => ({
-  topic,
-  partition: 0,
-  offset: String(++offset),
-  key: 'k',
-  value,
-  headers: {},
-  timestamp: clock.now().toISOString(),
-});
-const unsourcedWin = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({
-  command: 'win',
-  transactionId: ids.next(),
-  operatorId,
-  playerId,
-  roundId: ids.next(),
-  providerId: 1,
-  gameId: 2,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: clock.now().toISOString(),
-  amountMinor: 250,
-  isRoundFinished: true,
-});
+const rig = dispatchRig('use-case', 9);
+const { clock, ids, deps, messageOf, unsourcedWin, types } = rig;
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
 const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> =>
-  recordWinSource(store, unsourcedWin(operatorId, playerId));
-const bet = (): WalletRequest => ({
-  command: 'bet',
-  transactionId: ids.next(),
-  operatorId: 'alpha',
-  playerId: 'p2',
-  roundId: ids.next(),
-  providerId: 1,
-  gameId: 2,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: clock.now().toISOString(),
-  amountMinor: 100,
-  isBonusBusy: false,
-});
-const types = async (transactionId: number) =>
-  (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
+  recordWinSource(rig.store, unsourcedWin(operatorId, playerId));
+const bet = (): WalletRequest => rig.bet('alpha', 'p2');
 const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
+/** The wallet.cancels message of the cancel that `request`'s record asks for (a request of alpha's player p2). */
+async function cancelDeliveryOf(request: WalletRequest): Promise<Message> {
+  const cancel = (await rig.store.readStream(walletTxStream(request.transactionId)))
+    .map(parseStoredEvent)
+    .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
+  const { transactionId: refTransactionId } = request;
+  const { cancelTransactionId } = cancel;
+  return messageOf(
+    { refTransactionId, cancelTransactionId, operatorId: 'alpha', playerId: 'p2' },
+    Topics.walletCancels,
+  );
+}
 
 describe('two dispatchers on the same transaction (a rebalance overlap)', () => {
   it('agree on one record: the loser of an append reloads and goes on from what the winner wrote', async () => {
@@ -154,7 +74,7 @@ describe('cancel delivery', () => {
   /** Everything published on the delay topics from now on. */
   async function watchDelayTopics(): Promise<{ messages: Message[]; stop(): Promise<void> }> {
     const messages: Message[] = [];
-    const consumer = await bus.subscribe({
+    const consumer = await rig.bus.subscribe({
       groupId: `delay-watch-${ids.next()}`,
       topics: RetryTiers.map((tier) => tier.topic),
       fromOffset: 'latest',
@@ -178,13 +98,8 @@ describe('cancel delivery', () => {
     );
     const context = dispatchContext(deps(wallet));
     await handleWalletRequest(context, messageOf(request));
-    const events = (await store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent);
-    const cancelId = (events.find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number })
-      .cancelTransactionId;
-    const delivery = messageOf(
-      { refTransactionId: request.transactionId, cancelTransactionId: cancelId, operatorId: 'alpha', playerId: 'p2' },
-      Topics.walletCancels,
-    );
+    const delivery = await cancelDeliveryOf(request);
+    const { cancelTransactionId: cancelId } = delivery.value as { cancelTransactionId: number };
     const delayed = await watchDelayTopics();
 
     await handleCancelDelivery(context, delivery);
@@ -258,22 +173,8 @@ describe('cancel delivery', () => {
     });
     const context = dispatchContext(deps(wallet));
     await handleWalletRequest(context, messageOf(request));
-    const cancel = (await store.readStream(walletTxStream(request.transactionId)))
-      .map(parseStoredEvent)
-      .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(
-      context,
-      messageOf(
-        {
-          refTransactionId: request.transactionId,
-          cancelTransactionId: cancel.cancelTransactionId,
-          operatorId: 'alpha',
-          playerId: 'p2',
-        },
-        Topics.walletCancels,
-      ),
-    );
+    await handleCancelDelivery(context, await cancelDeliveryOf(request));
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([
@@ -285,26 +186,12 @@ describe('cancel delivery', () => {
     const request = bet();
     const context = dispatchContext(deps(new ScriptedWallet(failure)));
     await handleWalletRequest(context, messageOf(request));
-    const cancel = (await store.readStream(walletTxStream(request.transactionId)))
-      .map(parseStoredEvent)
-      .find((event) => event.type === 'CancelRequested')?.data as { cancelTransactionId: number };
     const before = await types(request.transactionId);
     const open = Object.assign(new ScriptedWallet(), {
       refusingForMs: (operatorId: string) => (operatorId === 'alpha' ? 4_000 : undefined),
     });
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(
-      dispatchContext(deps(open)),
-      messageOf(
-        {
-          refTransactionId: request.transactionId,
-          cancelTransactionId: cancel.cancelTransactionId,
-          operatorId: 'alpha',
-          playerId: 'p2',
-        },
-        Topics.walletCancels,
-      ),
-    );
+    await handleCancelDelivery(dispatchContext(deps(open)), await cancelDeliveryOf(request));
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(open.calls).toEqual([]);
@@ -347,7 +234,7 @@ describe('cancel delivery', () => {
       },
     };
     const back: Message[] = [];
-    const watcher = await bus.subscribe({
+    const watcher = await rig.bus.subscribe({
       groupId: `cancels-watch-${ids.next()}`,
       topics: [Topics.walletCancels],
       fromOffset: 'latest',
@@ -381,13 +268,13 @@ describe('cancel delivery', () => {
     expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([
       ['wallet.retry.5s', 'wallet.requests'],
     ]);
-    const pending = (await new WalletTxRepository(store).load(request.transactionId)).state;
+    const pending = (await new WalletTxRepository(rig.store).load(request.transactionId)).state;
     expect(pending).toMatchObject({ status: 'pending', attempts: 1, inFlight: true });
 
     const ok = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 12.5 });
     await walletSubscriptions(deps(ok)).requests.handler(message, { attempt: 1 });
     expect(ok.calls.map((body) => body.transactionId)).toEqual([request.transactionId]);
-    expect((await new WalletTxRepository(store).load(request.transactionId)).state).toMatchObject({
+    expect((await new WalletTxRepository(rig.store).load(request.transactionId)).state).toMatchObject({
       status: 'succeeded',
       attempts: 1,
     });
@@ -428,13 +315,15 @@ describe('findDeadLetteredWins', () => {
     clock.advance(60_000);
     const cut = clock.now();
     await handleWalletRequest(dispatchContext(deps(failing)), messageOf(later));
-    const ofAlpha = await findDeadLetteredWins(store, { operatorId: 'alpha' });
+    const ofAlpha = await findDeadLetteredWins(rig.store, { operatorId: 'alpha' });
     expect(ofAlpha.map((letter) => letter.transactionId)).toEqual(
       expect.arrayContaining([alpha.transactionId, later.transactionId]),
     );
     expect(ofAlpha.map((letter) => letter.transactionId)).not.toContain(beta.transactionId);
     expect(
-      (await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId),
+      (await findDeadLetteredWins(rig.store, { operatorId: 'alpha', since: cut })).map(
+        (letter) => letter.transactionId,
+      ),
     ).toEqual([later.transactionId]);
 
     // Re-driven (here: straight through the handler) and applied: no longer parked.
@@ -451,7 +340,9 @@ describe('findDeadLetteredWins', () => {
     );
     expect(ok.calls.map((body) => body.transactionId)).toEqual([later.transactionId]);
     expect(
-      (await findDeadLetteredWins(store, { operatorId: 'alpha', since: cut })).map((letter) => letter.transactionId),
+      (await findDeadLetteredWins(rig.store, { operatorId: 'alpha', since: cut })).map(
+        (letter) => letter.transactionId,
+      ),
     ).toEqual([]);
   });
 });
@@ -459,11 +350,11 @@ describe('findDeadLetteredWins', () => {
 describe('a record this code cannot read', () => {
   it('dead-letters the win with the reason instead of retrying it for ever or parking it on a topic, and calls nobody', async () => {
     const request = await win('alpha', 'unreadable');
-    await store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], {
+    await rig.store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], {
       expectedRevision: 'no_stream',
     });
     const letters: Message[] = [];
-    const watcher = await bus.subscribe({
+    const watcher = await rig.bus.subscribe({
       groupId: 'unreadable-letters',
       topics: [Topics.walletDeadLetters],
       handler: async (message) =>
@@ -479,9 +370,9 @@ describe('a record this code cannot read', () => {
     await eventually(() => expect(letters).toHaveLength(2), 5_000);
     await watcher.stop();
     expect(wallet.calls).toEqual([]);
-    const raw = await store.readStream(walletTxStream(request.transactionId));
+    const raw = await rig.store.readStream(walletTxStream(request.transactionId));
     expect(raw.map((event) => event.type)).toEqual(['WalletTeleported', 'WinDeadLettered']);
-    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter(
+    const listed = (await findDeadLetteredWins(rig.store, { operatorId: 'alpha' })).filter(
       (letter) => letter.transactionId === request.transactionId,
     );
     expect(listed).toEqual([

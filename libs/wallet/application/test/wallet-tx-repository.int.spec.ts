@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { walletTxStream, type EventContext, type WalletBetRequest } from '@reelstream/contracts';
+import { walletTxStream, type EventContext } from '@reelstream/contracts';
 import { ConcurrencyExhaustedError, deterministicEventId } from '@reelstream/eventsourcing';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { sampleBetRequest } from '@reelstream/testing';
 import { retryDispatch, WalletDecisionRefused, WalletTxRepository } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-tx-repository-'));
@@ -27,20 +28,7 @@ const context: EventContext = {
   operatorId: 'alpha',
   occurredAt: now,
 };
-const bet = (transactionId: number): WalletBetRequest => ({
-  command: 'bet',
-  transactionId,
-  operatorId: 'alpha',
-  playerId: 'player_1',
-  roundId: 201,
-  providerId: 7,
-  gameId: 1001,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: '2026-05-01T10:00:00.000Z',
-  amountMinor: 150,
-  isBonusBusy: false,
-});
+const bet = (transactionId: number) => sampleBetRequest({ transactionId, operatorId: 'alpha', playerId: 'player_1' });
 const recordRequest = (transactionId: number) =>
   ({ type: 'RecordRequest', data: { request: bet(transactionId) }, metadata: { now } }) as const;
 const startAttempt = { type: 'StartAttempt', data: {}, metadata: { now } } as const;

@@ -3,25 +3,18 @@
  * sent only when it matches the event it comes from, and a win that is not delivered ends as a
  * dead-letter event that the re-drive lists — never on a `.dlq` topic nobody reads.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
   bonusCallRegistered,
   eventToAppend,
   freeSpinSettled,
-  parseOperatorsConfig,
   parseStoredEvent,
   playerBonusStream,
   Topics,
   walletTxStream,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { ManualClock, type EventStore, type Message, type MessageBus, type ParkedMessage } from '@reelstream/ports';
+import type { Message, ParkedMessage } from '@reelstream/ports';
 import { recordWinSource } from '@reelstream/testing';
 import {
   dispatchContext,
@@ -30,38 +23,13 @@ import {
   walletSubscriptions,
   WinSourceChecker,
   type DispatchLog,
-  type WalletDispatchDeps,
 } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
+import { dispatchRig } from './support/dispatch-rig.js';
 
-let dir: string;
-let store: EventStore;
-let bus: MessageBus;
-const clock = new ManualClock('2026-05-01T10:00:00.000Z');
-const ids = new TimeOrderedIdGenerator(11);
-const operators = new OperatorDirectory(
-  parseOperatorsConfig([
-    {
-      id: 'alpha',
-      name: 'Alpha',
-      apiToken: 'alpha-api-token-0123456789',
-      callbackUrl: 'http://alpha.example/wallet',
-      signingSecret: 'alpha-secret-0123456789',
-      currency: 'EUR',
-    },
-  ]),
-);
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'wallet-admission-'));
-  ({ store } = await openEventStore(`sqlite:${join(dir, 'r.db')}`));
-  bus = await openMessageBus(`sqlite:${join(dir, 'r.db')}`, { instanceId: 'admission' });
-});
-afterAll(async () => {
-  await bus?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const rig = dispatchRig('admission', 11, ['alpha']);
+const { clock, ids, messageOf, types } = rig;
+const unsourced = rig.unsourcedWin;
 
 type Entry = { level: string; msg: string; fields: Record<string, unknown> };
 const recordingLog = (entries: Entry[]): DispatchLog => ({
@@ -70,42 +38,7 @@ const recordingLog = (entries: Entry[]): DispatchLog => ({
   warn: (msg, fields = {}) => void entries.push({ level: 'warn', msg, fields }),
   error: (msg, fields = {}) => void entries.push({ level: 'error', msg, fields }),
 });
-const deps = (wallet: ScriptedWallet, log: DispatchLog): WalletDispatchDeps => ({
-  store,
-  bus,
-  clock,
-  ids,
-  wallet,
-  operators,
-  log,
-  sleep: async () => undefined,
-});
-let offset = 0;
-const messageOf = (value: unknown): Message => ({
-  topic: Topics.walletRequests,
-  partition: 0,
-  offset: String(++offset),
-  key: 'k',
-  value,
-  headers: {},
-  timestamp: clock.now().toISOString(),
-});
-const unsourced = (operatorId = 'alpha', playerId = 'p1'): WalletWinRequest => ({
-  command: 'win',
-  transactionId: ids.next(),
-  operatorId,
-  playerId,
-  roundId: ids.next(),
-  providerId: 1,
-  gameId: 2,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: clock.now().toISOString(),
-  amountMinor: 250,
-  isRoundFinished: true,
-});
-const types = async (transactionId: number) =>
-  (await store.readStream(walletTxStream(transactionId))).map((event) => parseStoredEvent(event).type);
+const deps = (wallet: ScriptedWallet, log: DispatchLog) => rig.deps(wallet, log);
 
 describe('a win is sent only when it matches its source event (issue 10.5)', () => {
   it('a win naming no source is refused, recorded, logged at error and not sent; delivered again it stays refused, recorded once', async () => {
@@ -116,7 +49,7 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     await handleWalletRequest(dispatchContext(deps(wallet, recordingLog(entries))), messageOf(forged));
     expect(wallet.calls).toEqual([]);
     expect(await types(forged.transactionId)).toEqual(['WinRefused']);
-    const [refusal] = (await store.readStream(walletTxStream(forged.transactionId))).map(parseStoredEvent);
+    const [refusal] = (await rig.store.readStream(walletTxStream(forged.transactionId))).map(parseStoredEvent);
     expect(refusal?.data).toMatchObject({ request: forged, reason: 'no_source' });
     expect(
       entries
@@ -127,13 +60,13 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
       [forged.transactionId, 'no_source'],
     ]);
     // A refused win is not a dead letter: re-drive must never send it.
-    expect((await findDeadLetteredWins(store)).map((letter) => letter.transactionId)).not.toContain(
+    expect((await findDeadLetteredWins(rig.store)).map((letter) => letter.transactionId)).not.toContain(
       forged.transactionId,
     );
   });
 
   it('a win whose amount (or player) differs from its RoundSettled is refused as a mismatch; the genuine one is then sent', async () => {
-    const genuine = await recordWinSource(store, unsourced('alpha', 'p2'));
+    const genuine = await recordWinSource(rig.store, unsourced('alpha', 'p2'));
     const inflated = { ...genuine, amountMinor: genuine.amountMinor * 100 };
     const elsewhere = { ...genuine, playerId: 'p3' };
     const wallet = new ScriptedWallet();
@@ -142,7 +75,7 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
     await handleWalletRequest(context, messageOf(inflated));
     await handleWalletRequest(context, messageOf(elsewhere));
     expect(wallet.calls).toEqual([]);
-    const refusals = (await store.readStream(walletTxStream(genuine.transactionId)))
+    const refusals = (await rig.store.readStream(walletTxStream(genuine.transactionId)))
       .map(parseStoredEvent)
       .map((event) => event.data as { reason: string; detail: string });
     expect(refusals.map((refusal) => refusal.reason)).toEqual(['source_mismatch', 'source_mismatch']);
@@ -162,7 +95,7 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
   });
 
   it('a forgery of a genuine win’s fields, published first without a source, does not block the genuine win', async () => {
-    const genuine = await recordWinSource(store, unsourced('alpha', 'p6'));
+    const genuine = await recordWinSource(rig.store, unsourced('alpha', 'p6'));
     const { source: _source, ...forged } = genuine;
     const wallet = new ScriptedWallet();
     const context = dispatchContext(deps(wallet, recordingLog([])));
@@ -218,10 +151,14 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
         transactionId,
       },
     });
-    const appended = await store.append(stream, [eventToAppend(registered, context), eventToAppend(spin, context)], {
-      expectedRevision: 'no_stream',
-    });
-    const [stored] = await store.readStream(stream, { fromRevision: appended.nextExpectedRevision, maxCount: 1 });
+    const appended = await rig.store.append(
+      stream,
+      [eventToAppend(registered, context), eventToAppend(spin, context)],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
+    const [stored] = await rig.store.readStream(stream, { fromRevision: appended.nextExpectedRevision, maxCount: 1 });
     const win: WalletWinRequest = {
       command: 'win',
       transactionId,
@@ -237,7 +174,7 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
       isRoundFinished: true,
       source: { stream, revision: appended.nextExpectedRevision, eventId: stored?.eventId ?? '' },
     };
-    const checker = new WinSourceChecker(store);
+    const checker = new WinSourceChecker(rig.store);
     expect(await checker.check(win)).toEqual({ ok: true });
     expect(await checker.check({ ...win, currency: 'EUR' })).toMatchObject({
       ok: false,
@@ -265,7 +202,7 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
 describe('every win that is not delivered ends as a dead-letter event (issue 10.6)', () => {
   const parkedOnDlq: Message[] = [];
   beforeAll(async () => {
-    const watcher = await bus.subscribe({
+    const watcher = await rig.bus.subscribe({
       groupId: 'admission-dlq',
       topics: [`${Topics.walletRequests}.dlq`],
       handler: async (message) => void parkedOnDlq.push(message),
@@ -274,7 +211,7 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
   });
 
   it('a win of an operator not configured here: WalletRequested + WinDeadLettered(operator_not_configured), listed, not parked on a topic', async () => {
-    const orphan = await recordWinSource(store, unsourced('gamma', 'p4'));
+    const orphan = await recordWinSource(rig.store, unsourced('gamma', 'p4'));
     const wallet = new ScriptedWallet();
     const entries: Entry[] = [];
     await handleWalletRequest(dispatchContext(deps(wallet, recordingLog(entries))), messageOf(orphan));
@@ -282,7 +219,7 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
     expect(wallet.calls).toEqual([]);
     expect(await types(orphan.transactionId)).toEqual(['WalletRequested', 'WinDeadLettered']);
     expect(
-      (await findDeadLetteredWins(store, { operatorId: 'gamma' })).map((letter) => [
+      (await findDeadLetteredWins(rig.store, { operatorId: 'gamma' })).map((letter) => [
         letter.transactionId,
         letter.reason,
         letter.attempts,
@@ -312,12 +249,12 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
   });
 
   it('a genuine win whose transactionId names another request: dead-lettered beside it as a conflict, the recorded one untouched', async () => {
-    const first = await recordWinSource(store, unsourced('alpha', 'p5'));
+    const first = await recordWinSource(rig.store, unsourced('alpha', 'p5'));
     const wallet = new ScriptedWallet();
     const context = dispatchContext(deps(wallet, recordingLog([])));
     await handleWalletRequest(context, messageOf(first));
     // Another round settled with the same win transactionId (an id generator fault): a genuine source, a taken id.
-    const clash = await recordWinSource(store, {
+    const clash = await recordWinSource(rig.store, {
       ...unsourced('alpha', 'p5'),
       transactionId: first.transactionId,
       amountMinor: 900,
@@ -331,7 +268,7 @@ describe('every win that is not delivered ends as a dead-letter event (issue 10.
       'WalletSucceeded',
       'WinDeadLettered',
     ]);
-    const listed = (await findDeadLetteredWins(store, { operatorId: 'alpha' })).filter(
+    const listed = (await findDeadLetteredWins(rig.store, { operatorId: 'alpha' })).filter(
       (letter) => letter.transactionId === first.transactionId,
     );
     expect(listed).toEqual([

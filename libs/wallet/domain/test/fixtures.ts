@@ -1,22 +1,13 @@
 import type { WalletBetRequest, WalletBetwinRequest, WalletTxEvent, WalletWinRequest } from '@reelstream/contracts';
+import { sampleBetRequest } from '@reelstream/testing';
 import { evolve, initialWalletTxState, type WalletTxState } from '../src/index.js';
 
 export const now = '2026-05-01T10:00:05.000Z';
 export const metadata = { now };
 
-const common = {
-  transactionId: 101,
-  operatorId: 'demo',
-  playerId: 'player_42',
-  roundId: 201,
-  providerId: 7,
-  gameId: 1001,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: '2026-05-01T10:00:00.000Z',
-};
-
-export const bet: WalletBetRequest = { command: 'bet', ...common, amountMinor: 150, isBonusBusy: false };
+export const bet: WalletBetRequest = sampleBetRequest();
+// The fields every request of the round shares.
+const { command: _bet, amountMinor: _stake, isBonusBusy: _busy, ...common } = bet;
 export const win: WalletWinRequest = {
   command: 'win',
   ...common,

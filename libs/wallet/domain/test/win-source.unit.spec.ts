@@ -1,39 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { FreeSpinSettled, RoundSettled, RoundStarted, WalletWinRequest } from '@reelstream/contracts';
+import type { FreeSpinSettled, RoundSettled, WalletWinRequest } from '@reelstream/contracts';
+import { paidRoundStarted, paidRoundWin } from '@reelstream/testing';
 import { checkFreeSpinWin, checkPaidRoundWin } from '../src/index.js';
 
 const source = { stream: 'round-501', revision: 1, eventId: 'e-1' };
-const paidWin: WalletWinRequest = {
-  command: 'win',
-  transactionId: 503,
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  roundId: 501,
-  providerId: 1,
-  gameId: 101,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: '2026-05-01T10:00:01.000Z',
-  amountMinor: 250,
-  isRoundFinished: true,
-  source,
-};
-const started: RoundStarted['data'] = {
-  roundId: 501,
-  sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  providerId: 1,
-  gameId: 101,
-  kind: 'paid',
-  currency: 'EUR',
-  betMinor: 100,
-  bonusId: 0,
-  rtpProfile: 'standard',
-  startedAt: '2026-05-01T10:00:00.000Z',
-  transactionId: 502,
-  isBonusBusy: false,
-};
+const paidWin = paidRoundWin(source);
+const started = paidRoundStarted();
 const settled: RoundSettled['data'] = {
   roundId: 501,
   outcome: {},

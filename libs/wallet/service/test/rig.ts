@@ -3,8 +3,6 @@
  * a temp file, the sandbox on a free port with its own SQLite file, operators whose callback URL
  * is that sandbox. Requests go in as the game-server sends them (`bus.request` on wallet.requests).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
@@ -24,20 +22,15 @@ import {
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
 import { recordWinSource } from '@reelstream/testing';
-import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
+import type { OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { createLogger } from '@reelstream/telemetry';
+import { operatorDirectory, startTestSandbox, testOperator } from '../../../sandbox/service/test/test-sandbox.js';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 
 const SECRET = 'rig-signing-secret-0123456789';
 
-const operator = (id: string, callbackUrl: string, signingSecret = SECRET): OperatorConfigInput => ({
-  id,
-  name: `Rig ${id}`,
-  apiToken: `rig-api-token-${id}-0123456789`,
-  callbackUrl,
-  signingSecret,
-  currency: 'EUR',
-});
+const operator = (id: string, callbackUrl: string, signingSecret = SECRET): OperatorConfigInput =>
+  testOperator(id, signingSecret, { callbackUrl });
 
 export interface Rig {
   sandbox: OperatorSandbox;
@@ -62,26 +55,9 @@ export interface Rig {
  * has a wallet at the sandbox but is not in the dispatcher's config until `restartDispatcher({ configureLate: true })`.
  */
 export async function startRig(): Promise<Rig> {
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-dispatcher-rig-'));
-  const sandboxOperators = new OperatorDirectory(
-    parseOperatorsConfig([
-      operator('rig', 'http://localhost/'),
-      operator('missigned', 'http://localhost/'),
-      operator('late', 'http://localhost/'),
-    ]),
-  );
-  const sandbox = await startOperatorSandbox(
-    { operators: sandboxOperators },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: undefined,
-      latencyMs: 0,
-    },
-  );
+  const sandboxOperators = operatorDirectory(['rig', 'missigned', 'late'].map((id) => testOperator(id, SECRET)));
+  const sandbox = await startTestSandbox('wallet-dispatcher-rig', { operators: sandboxOperators });
+  const dir = sandbox.dir;
   const configured = [
     operator('rig', `${sandbox.url}/wallet/rig`),
     operator('missigned', `${sandbox.url}/wallet/missigned`, 'not-the-secret-the-wallet-knows'),
@@ -151,7 +127,6 @@ export async function startRig(): Promise<Rig> {
       await Promise.all([bus.close(), requester.close()]);
       await store.close();
       await sandbox.stop();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -159,40 +134,27 @@ export async function startRig(): Promise<Rig> {
 const ids = new TimeOrderedIdGenerator(8);
 export const nextId = () => ids.next();
 
+/** What every request of a new round of `playerId` at `operatorId` carries, as the game-server writes it. */
+const newRound = (playerId: string, operatorId: string) => ({
+  transactionId: nextId(),
+  operatorId,
+  playerId,
+  roundId: nextId(),
+  providerId: 1,
+  gameId: 10,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: new Date().toISOString(),
+});
+
 /** A request as the game-server writes it. */
 export function betRequest(playerId: string, amountMinor = 1_000, operatorId = 'rig'): WalletBetRequest {
-  return {
-    command: 'bet',
-    transactionId: nextId(),
-    operatorId,
-    playerId,
-    roundId: nextId(),
-    providerId: 1,
-    gameId: 10,
-    currency: 'EUR',
-    bonusId: 0,
-    requestedAt: new Date().toISOString(),
-    amountMinor,
-    isBonusBusy: false,
-  };
+  return { command: 'bet', ...newRound(playerId, operatorId), amountMinor, isBonusBusy: false };
 }
 
 /** A win with no source event: what a forger could publish on the bus. */
 export function unsourcedWin(playerId: string, amountMinor = 500, operatorId = 'rig'): WalletWinRequest {
-  return {
-    command: 'win',
-    transactionId: nextId(),
-    operatorId,
-    playerId,
-    roundId: nextId(),
-    providerId: 1,
-    gameId: 10,
-    currency: 'EUR',
-    bonusId: 0,
-    requestedAt: new Date().toISOString(),
-    amountMinor,
-    isRoundFinished: true,
-  };
+  return { command: 'win', ...newRound(playerId, operatorId), amountMinor, isRoundFinished: true };
 }
 
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */

@@ -5,84 +5,48 @@
  * with a control operator whose secrets are listed the other way round (previous first), which
  * shows that this wallet does refuse a callback signed with the previous secret.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
-import {
-  parseOperatorsConfig,
-  playerKey,
-  Topics,
-  walletReply,
-  type OperatorConfigInput,
-  type WalletReply,
-  type WalletRequest,
-} from '@reelstream/contracts';
+import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
-import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { createLogger } from '@reelstream/telemetry';
+import {
+  operatorDirectory,
+  startTestSandbox,
+  testOperator,
+  type TestSandbox,
+} from '../../../sandbox/service/test/test-sandbox.js';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 import { betRequest } from './rig.js';
 
 const CURRENT = 'rotation-current-secret-0123';
 const PREVIOUS = 'rotation-previous-secret-0123';
 
-const operator = (
-  id: string,
-  callbackUrl: string,
-  signingSecret: string | string[],
-  signatureScheme: 'body' | 'timestamp.body' = 'body',
-): OperatorConfigInput => ({
-  id,
-  name: `Rotation ${id}`,
-  apiToken: `rotation-api-token-${id}-0123456789`,
-  callbackUrl,
-  signingSecret,
-  currency: 'EUR',
-  signatureScheme,
-});
-
-let dir: string;
-let sandbox: OperatorSandbox;
+let sandbox: TestSandbox;
 let store: EventStore;
 let bus: MessageBus;
 let requester: MessageBus;
 let dispatcher: WalletDispatcher;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'signing-rotation-'));
   // The wallet's side: only the current secret.
-  const walletSide = new OperatorDirectory(
-    parseOperatorsConfig([
-      operator('rotating', 'http://localhost/', CURRENT),
-      operator('stamped', 'http://localhost/', CURRENT, 'timestamp.body'),
-      operator('reversed', 'http://localhost/', CURRENT),
+  sandbox = await startTestSandbox('signing-rotation', {
+    operators: operatorDirectory([
+      testOperator('rotating', CURRENT),
+      testOperator('stamped', CURRENT, { signatureScheme: 'timestamp.body' }),
+      testOperator('reversed', CURRENT),
     ]),
-  );
-  sandbox = await startOperatorSandbox(
-    { operators: walletSide },
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'sandbox.db'),
-      autoCreateBalance: 100,
-      synchronous: 'NORMAL',
-      adminToken: undefined,
-      latencyMs: 0,
-    },
-  );
+  });
   // The platform's side: mid-rotation, the current secret first (and the control the other way round).
-  const platformSide = new OperatorDirectory(
-    parseOperatorsConfig([
-      operator('rotating', `${sandbox.url}/wallet/rotating`, [CURRENT, PREVIOUS]),
-      operator('stamped', `${sandbox.url}/wallet/stamped`, [CURRENT, PREVIOUS], 'timestamp.body'),
-      operator('reversed', `${sandbox.url}/wallet/reversed`, [PREVIOUS, CURRENT]),
-    ]),
-  );
-  const url = `sqlite:${join(dir, 'reelstream.db')}`;
+  const at = (id: string) => ({ callbackUrl: `${sandbox.url}/wallet/${id}` });
+  const platformSide = operatorDirectory([
+    testOperator('rotating', [CURRENT, PREVIOUS], at('rotating')),
+    testOperator('stamped', [CURRENT, PREVIOUS], { ...at('stamped'), signatureScheme: 'timestamp.body' }),
+    testOperator('reversed', [PREVIOUS, CURRENT], at('reversed')),
+  ]);
+  const url = `sqlite:${join(sandbox.dir, 'reelstream.db')}`;
   ({ store } = await openEventStore(url));
   bus = await openMessageBus(url, { instanceId: 'rotation-dispatcher' });
   requester = await openMessageBus(url, { instanceId: 'rotation-requester' });
@@ -105,7 +69,6 @@ afterAll(async () => {
   await Promise.all([bus?.close(), requester?.close()]);
   await store?.close();
   await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function request(message: WalletRequest): Promise<WalletReply> {

@@ -1,26 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RoundCanceled, RoundSettled, RoundStarted } from '@reelstream/contracts';
-import { deciderSpecification } from '@reelstream/testing';
-import { roundDecider, type RoundStartedData } from '@reelstream/game-domain';
+import { deciderSpecification, paidRoundStarted } from '@reelstream/testing';
+import { roundDecider } from '@reelstream/game-domain';
 
 const spec = deciderSpecification(roundDecider);
 
-const data: RoundStartedData = {
-  roundId: 501,
-  sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  providerId: 1,
-  gameId: 101,
-  kind: 'paid',
-  currency: 'EUR',
-  betMinor: 100,
-  bonusId: 0,
-  rtpProfile: 'standard',
-  startedAt: '2026-05-01T10:00:00.000Z',
-  transactionId: 502,
-  isBonusBusy: false,
-};
+const data = paidRoundStarted();
 const started: RoundStarted = { type: 'RoundStarted', data };
 const canceled: RoundCanceled = {
   type: 'RoundCanceled',

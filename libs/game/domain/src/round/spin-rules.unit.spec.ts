@@ -10,8 +10,8 @@ import {
   playRound,
   replayStored,
   spinKindOf,
-  type RoundStartedData,
 } from '@reelstream/game-domain';
+import { paidRoundStarted } from '@reelstream/testing';
 
 const bonus: BonusCallRecord = {
   issueId: 7001,
@@ -79,22 +79,7 @@ describe('the stake of a paid spin', () => {
 });
 
 describe('a paid round on the wallet’s answer', () => {
-  const started: RoundStartedData = {
-    roundId: 501,
-    sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-    operatorId: 'casino-t',
-    playerId: 'player_42',
-    providerId: 1,
-    gameId: 101,
-    kind: 'paid',
-    currency: 'EUR',
-    betMinor: 100,
-    bonusId: 0,
-    rtpProfile: 'standard',
-    startedAt: '2026-05-01T10:00:00.000Z',
-    transactionId: 502,
-    isBonusBusy: false,
-  };
+  const started = paidRoundStarted();
   const now = '2026-05-01T10:00:01.000Z';
   const reply = (change: Partial<WalletReply>): WalletReply => ({
     transactionId: 502,

@@ -1,27 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { walletBetRequest, walletBetwinRequest, walletWinRequest } from '@reelstream/contracts';
+import { paidRoundStarted, paidRoundWin } from '@reelstream/testing';
 import { createSeededRng } from '../rng/seeded-rng.js';
 import { playRound } from './play-round.js';
 import type { RoundStartedData } from './round-decider.js';
 import { storedRecord } from './stored-record.js';
 import { paidRoundWinRequest, stakeRequestOf } from './wallet-requests.js';
 
-const started: RoundStartedData = {
-  roundId: 501,
-  sessionToken: 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g',
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  providerId: 1,
-  gameId: 101,
-  kind: 'paid',
-  currency: 'EUR',
-  betMinor: 100,
-  bonusId: 0,
-  rtpProfile: 'standard',
-  startedAt: '2026-05-01T10:00:00.000Z',
-  transactionId: 502,
-  isBonusBusy: true,
-};
+const started = paidRoundStarted({ isBonusBusy: true });
 
 describe('the wallet request of a started paid round', () => {
   it('is a bet rebuilt from the event alone, identical every time (the dispatcher answers a resend from its record)', () => {
@@ -81,21 +67,7 @@ describe('the win of a settled paid round', () => {
   };
 
   it('is a win of the round’s parties with bonusId 0 and isRoundFinished, naming its RoundSettled', () => {
-    expect(walletWinRequest.parse(paidRoundWinRequest(started, settled, source))).toEqual({
-      command: 'win',
-      transactionId: 503,
-      operatorId: 'casino-t',
-      playerId: 'player_42',
-      roundId: 501,
-      providerId: 1,
-      gameId: 101,
-      currency: 'EUR',
-      bonusId: 0,
-      requestedAt: '2026-05-01T10:00:01.000Z',
-      amountMinor: 250,
-      isRoundFinished: true,
-      source,
-    });
+    expect(walletWinRequest.parse(paidRoundWinRequest(started, settled, source))).toEqual(paidRoundWin(source));
   });
 
   it('is none when the round had no win transaction (a betwin carried its win)', () => {

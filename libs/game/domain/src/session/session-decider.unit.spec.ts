@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import type { GameSessionStarted, LaunchGameRequest } from '@reelstream/contracts';
-import { deciderSpecification } from '@reelstream/testing';
+import { deciderSpecification, gameSessionStarted, LAUNCH_REQUEST, SESSION_TOKEN } from '@reelstream/testing';
 import { parseCatalog, playableSession, sessionDecider, type StartSession } from '@reelstream/game-domain';
 
 const shipped = JSON.parse(readFileSync(new URL('../../../../../config/catalog.json', import.meta.url), 'utf8')) as {
@@ -11,46 +11,22 @@ const shipped = JSON.parse(readFileSync(new URL('../../../../../config/catalog.j
 for (const game of shipped.games) if (game.gameId === 101) game.betLevels = { default: [0.2, 0.4], KRW: [200, 400] };
 const catalog = parseCatalog(shipped);
 const spec = deciderSpecification(sessionDecider);
-const TOKEN = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
+const TOKEN = SESSION_TOKEN;
 const NOW = '2026-05-01T10:00:00.000Z';
-
-const request: LaunchGameRequest = {
-  playerId: 'player_42',
-  providerId: 1,
-  gameId: 101,
-  language: 'en',
-  returnUrl: 'https://casino.example/lobby',
-  isStreamer: false,
-};
 
 function start(change: Partial<LaunchGameRequest> = {}, origins: string[] = []): StartSession {
   return {
     type: 'StartSession',
     token: TOKEN,
     operator: { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: origins },
-    request: { ...request, ...change },
+    request: { ...LAUNCH_REQUEST, ...change },
     catalog,
     now: NOW,
     ttlMs: 3_600_000,
   };
 }
 
-const started: GameSessionStarted = {
-  type: 'GameSessionStarted',
-  data: {
-    token: TOKEN,
-    operatorId: 'casino-t',
-    playerId: 'player_42',
-    providerId: 1,
-    gameId: 101,
-    language: 'en',
-    returnUrl: 'https://casino.example/lobby',
-    isStreamer: false,
-    currency: 'EUR',
-    startedAt: NOW,
-    expiresAt: '2026-05-01T11:00:00.000Z',
-  },
-};
+const started: GameSessionStarted = { type: 'GameSessionStarted', data: gameSessionStarted() };
 
 describe('StartSession', () => {
   it('starts the session in the operator’s currency unless the launch names one, expiring after the TTL', () => {

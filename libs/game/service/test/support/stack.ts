@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import { OperatorDirectory } from '@reelstream/config';
 import {
   parseOperatorsConfig,
@@ -48,12 +49,13 @@ export interface StackOptions {
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
 }
 
+/** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
 export interface FreeSpinBonus {
   playerId: string;
-  gameIds: number[];
+  gameIds?: number[];
   spinAmount: number;
-  callAmount: number;
-  baseBetAmount: number;
+  callAmount?: number;
+  baseBetAmount?: number;
   providerId?: number;
   /** The bonus call's currency (default: the operator's, EUR). */
   currency?: string;
@@ -83,6 +85,25 @@ export class Stack {
   ) {}
 
   static async start(options: StackOptions = {}): Promise<Stack> {
+    const stack = Stack.create();
+    try {
+      await stack.boot(options);
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+    return stack;
+  }
+
+  /** The stack of one test file: its files made now, started before the file's tests and closed after them. */
+  static forTests(options: StackOptions = {}): Stack {
+    const stack = Stack.create();
+    beforeAll(() => stack.boot(options));
+    afterAll(() => stack.close());
+    return stack;
+  }
+
+  private static create(): Stack {
     const dir = mkdtempSync(join(tmpdir(), 'game-server-test-'));
     const logs: string[] = [];
     const logger = createLogger({
@@ -92,14 +113,7 @@ export class Stack {
     });
     // NORMAL: these tests measure behaviour, not durability, and fsyncs would dominate them.
     const store = SqliteEventStore.open(join(dir, 'reelstream.db'), { synchronous: 'NORMAL' });
-    const stack = new Stack(dir, store, new ShiftedClock(), logger, logs);
-    try {
-      await stack.boot(options);
-    } catch (error) {
-      await stack.close();
-      throw error;
-    }
-    return stack;
+    return new Stack(dir, store, new ShiftedClock(), logger, logs);
   }
 
   private async bus(instanceId: string): Promise<SqliteMessageBus> {
@@ -263,7 +277,8 @@ export class Stack {
   }
 
   /** POST /v1/bonus-call/register through the gateway; the issueId. */
-  async registerFreeSpins(bonus: FreeSpinBonus): Promise<number> {
+  async registerFreeSpins(asked: FreeSpinBonus): Promise<number> {
+    const bonus = { gameIds: [101], callAmount: 100, baseBetAmount: 0.2, ...asked };
     const expireAt =
       bonus.expireAt ?? new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const response = await call('POST', `${this.gateway.url}/v1/bonus-call/register`, {
