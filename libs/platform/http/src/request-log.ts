@@ -59,11 +59,7 @@ function pathOf(req: IncomingMessage & { originalUrl?: string }): string {
   return redactUrlSecrets(query === -1 ? url : url.slice(0, query));
 }
 
-function finishFields(
-  req: Request,
-  res: Response,
-  fieldsOf: RequestLogOptions['fieldsOf'],
-): Record<string, unknown> {
+function finishFields(req: Request, res: Response, fieldsOf: RequestLogOptions['fieldsOf']): Record<string, unknown> {
   const route = (req.route as { path?: unknown } | undefined)?.path;
   const errorCode = answeredErrorCode(res);
   return {

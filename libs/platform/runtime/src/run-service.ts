@@ -9,7 +9,14 @@ import type { EventEmitter } from 'node:events';
 import { parseEnv as parseEnvWith, type Backends, type Env } from '@reelstream/config';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
-import { createLogRoot, createMetrics, initTelemetry, type Logger, type LogRoot, type Telemetry } from '@reelstream/telemetry';
+import {
+  createLogRoot,
+  createMetrics,
+  initTelemetry,
+  type Logger,
+  type LogRoot,
+  type Telemetry,
+} from '@reelstream/telemetry';
 import type * as z from 'zod';
 import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';

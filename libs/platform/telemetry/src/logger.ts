@@ -125,8 +125,14 @@ export function createLogRoot(options: LogRootOptions = {}): LogRoot {
   const terminal = toStdout && process.stdout.isTTY === true;
   const format =
     options.format ??
-    parseChoice(env['LOG_FORMAT'], logFormats, terminal ? 'pretty' : 'json', (value) => new InvalidLogFormatError(value));
-  const stdout = options.destination === undefined && format === 'json' && level !== 'silent' ? asyncStdout() : undefined;
+    parseChoice(
+      env['LOG_FORMAT'],
+      logFormats,
+      terminal ? 'pretty' : 'json',
+      (value) => new InvalidLogFormatError(value),
+    );
+  const stdout =
+    options.destination === undefined && format === 'json' && level !== 'silent' ? asyncStdout() : undefined;
   const stream = stdout ?? destinationOf(options.destination, level, format, terminal);
   const root = pino(
     {
