@@ -128,6 +128,13 @@ export async function runService(
   const signals = options.signals ?? process;
   signals.on('SIGINT', () => onSignal('SIGINT'));
   signals.on('SIGTERM', () => onSignal('SIGTERM'));
+  if (options.signals === undefined) {
+    // The reader of stdout went away (`npm start | head`): stop as a signal would, rather than die of the write error.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') onSignal('EPIPE');
+      else throw error;
+    });
+  }
 
   try {
     telemetry = initTelemetry({ serviceName: service, env });
