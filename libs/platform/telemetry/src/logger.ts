@@ -88,7 +88,7 @@ function parseChoice<T extends string>(
   throw refuse(value);
 }
 
-/** Secrets by field name, at the top of an entry's fields or one level down (`operator.signingSecret`). */
+/** Secrets by field name, at the top of an entry's fields or under one of PARENTS (`operator.signingSecret`). */
 const SECRET_FIELDS = [
   'token',
   'apiToken',
@@ -100,9 +100,11 @@ const SECRET_FIELDS = [
   'password',
   'authorization',
 ];
+/** Named, not `*.`: a path with a wildcard costs every line a walk of its fields (several times slower per line). */
+const PARENTS = ['operator', 'operators', 'headers', 'session', 'config', 'body', 'query', 'request'];
 export const REDACTED_PATHS: readonly string[] = [
   ...SECRET_FIELDS,
-  ...SECRET_FIELDS.map((field) => `*.${field}`),
+  ...PARENTS.flatMap((parent) => SECRET_FIELDS.map((field) => `${parent}.${field}`)),
   'req.headers.authorization',
   'req.headers.cookie',
 ];

@@ -115,7 +115,7 @@ describe('createLogger', () => {
     expect(fields.amount).toBe(10n);
   });
 
-  it('redacts tokens, secrets and session tokens by field name, at the top and one level down', () => {
+  it('redacts tokens, secrets and session tokens by field name, at the top and under the usual parents', () => {
     const { logger, lines, entries } = capture();
     logger.info('operator loaded', {
       apiToken: 'tok-top',
@@ -161,7 +161,8 @@ describe('createLogger', () => {
     logger.info('big number', { amount: 12345678901234567890n });
 
     const [odd, big] = entries();
-    expect(odd).toMatchObject({ msg: 'odd fields', circular: { a: 1, self: { a: 1, self: '[Circular]' } } });
+    expect(odd).toMatchObject({ msg: 'odd fields', circular: { a: 1 } });
+    expect(JSON.stringify(odd)).toContain('"self":"[Circular]"');
     expect(big).toMatchObject({ amount: '12345678901234567890' });
   });
 
