@@ -102,7 +102,7 @@ const SECRET_FIELDS = [
 ];
 /** Named, not `*.`: a path with a wildcard costs every line a walk of its fields (several times slower per line). */
 const PARENTS = ['operator', 'operators', 'headers', 'session', 'config', 'body', 'query', 'request'];
-export const REDACTED_PATHS: readonly string[] = [
+const REDACTED_PATHS: readonly string[] = [
   ...SECRET_FIELDS,
   ...PARENTS.flatMap((parent) => SECRET_FIELDS.map((field) => `${parent}.${field}`)),
   'req.headers.authorization',
