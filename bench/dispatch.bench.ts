@@ -117,8 +117,10 @@ async function startSandbox(dir: string): Promise<{ url: string; stop: () => Pro
   });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /"service":"operator-sandbox","msg":"ready","url":"([^"]+)"/.exec(line);
-      if (match?.[1]) resolve(match[1]);
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as { service?: unknown; msg?: unknown; url?: unknown };
+      if (entry.service === 'operator-sandbox' && entry.msg === 'ready' && typeof entry.url === 'string')
+        resolve(entry.url);
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });

@@ -26,7 +26,7 @@ import { BonusClient, message, OPERATOR, registration } from './bonus-requests.j
 
 const MAIN = join(import.meta.dirname, '../../../../apps/bonus-ledger/src/main.ts');
 const PLAYERS = 12;
-const READY = /"service":"bonus-ledger","msg":"ready"/;
+const READY = /"service":"bonus-ledger",.*"msg":"ready"/;
 /** A cold `node --import tsx` start on a busy machine took over 20 s. */
 const STARTUP_MS = 60_000;
 const SPINS = 4;

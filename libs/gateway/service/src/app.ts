@@ -5,19 +5,19 @@
  */
 import type { OperatorDirectory } from '@reelstream/config';
 import type { Catalog } from '@reelstream/game-domain';
-import { apiErrorHandler, routeNotFound } from '@reelstream/http';
+import { apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
 import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { CatalogView } from './catalog/catalog-view.js';
 import type { GatewayConfig } from './config/gateway-env.js';
-import { accessLogMiddleware } from './http/access-log.js';
 import { authMiddleware } from './http/auth.js';
 import { jsonBody } from './http/json-body.js';
 import { rateLimitMiddleware } from './http/rate-limit.js';
 import { requestContext } from './http/request-context.js';
 import { requestIdMiddleware } from './http/request-id.js';
+import { requestSpanMiddleware } from './http/request-span.js';
 import { LedgerClient } from './ledger/ledger-client.js';
 import { apiReferenceRoutes } from './openapi/api-reference.js';
 import { generateOpenApi } from './openapi/openapi-document.js';
@@ -57,7 +57,16 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware());
-  app.use(accessLogMiddleware(logger));
+  app.use(requestSpanMiddleware());
+  app.use(
+    requestLog(logger, {
+      requestIdOf: (res) => requestContext(res).requestId,
+      fieldsOf: (res) => {
+        const { operator } = requestContext(res);
+        return operator === undefined ? {} : { operatorId: operator.id };
+      },
+    }),
+  );
   // No upgrade-insecure-requests: behind TLS termination the docs page is served over http and
   // must still load its own scripts.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));

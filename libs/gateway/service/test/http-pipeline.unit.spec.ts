@@ -216,21 +216,31 @@ describe('access log and security headers', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       level: 'info',
-      requestId: 'log-check-1',
-      method: 'GET',
-      path: '/v1/missing',
-      status: 404,
+      service: 'gateway-test',
+      req: { id: 'log-check-1', method: 'GET', path: '/v1/missing' },
+      res: { statusCode: 404 },
       operatorId: 'casino-a',
       errorCode: 'ROUTE_NOT_FOUND',
     });
-    expect(typeof entries[0]?.['durationMs']).toBe('number');
+    expect(typeof entries[0]?.['responseTime']).toBe('number');
+    expect(entries[0]).not.toHaveProperty('err');
   });
 
-  it('logs the route template, never the query string', async () => {
+  it('logs the route template, never the query string, and never the bearer token', async () => {
     const before = accessLogs(harness.logs).length;
     await api.get('/v1/games?providerId=1');
     const [entry] = accessLogs(harness.logs).slice(before);
-    expect(entry).toMatchObject({ path: '/v1/games', route: '/v1/games', status: 200 });
+    expect(entry).toMatchObject({ req: { path: '/v1/games' }, route: '/v1/games', res: { statusCode: 200 } });
+    expect(harness.logs.slice(-5).join('')).not.toContain(TOKENS.a);
+  });
+
+  it('does not log the probes', async () => {
+    const before = harness.logs.length;
+    await harness.http.get('/healthz');
+    await harness.http.get('/readyz');
+    await api.get('/v1/providers');
+    const entries = accessLogs(harness.logs.slice(before));
+    expect(entries.map((entry) => (entry['req'] as { path: string }).path)).toEqual(['/v1/providers']);
   });
 
   it('sends helmet headers and no X-Powered-By, and marks API answers as not cacheable', async () => {

@@ -76,6 +76,8 @@ export const platformEnvShape = {
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' })
     .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Unset: `pretty` when stdout is a terminal, else `json` (read by the logger, `@reelstream/telemetry`). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 };
 
 export interface Backends {

@@ -2,14 +2,21 @@
  * What every `apps/<app>/src/main.ts` repeats, once: telemetry first (its HTTP instrumentation
  * patches only modules loaded after it, so a service's express code is imported inside `start`),
  * the logger, the process identity (worker id, instance id), the back ends, and the life cycle —
- * SIGINT/SIGTERM drain (stop in reverse start order, close the bus and the store, flush telemetry)
+ * SIGINT/SIGTERM drain (stop in reverse start order, close the bus and the store, flush telemetry and logs)
  * and exit 0; a start-up failure is one clear message on stderr and exit 2 (configuration) or 1.
  */
 import type { EventEmitter } from 'node:events';
 import { parseEnv as parseEnvWith, type Backends, type Env } from '@reelstream/config';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
-import { createLogger, createMetrics, initTelemetry, type Logger, type Telemetry } from '@reelstream/telemetry';
+import {
+  createLogRoot,
+  createMetrics,
+  initTelemetry,
+  type Logger,
+  type LogRoot,
+  type Telemetry,
+} from '@reelstream/telemetry';
 import type * as z from 'zod';
 import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';
@@ -19,13 +26,13 @@ export interface ServiceRuntime {
   readonly service: ServiceName;
   /** The environment the process was started with. */
   readonly env: Env;
-  /** The service's JSON logger (`LOG_LEVEL`). */
+  /** The service's logger (pino; `LOG_LEVEL`, `LOG_FORMAT`). */
   readonly logger: Logger;
   readonly identity: ProcessIdentity;
   /** The process's one id generator, on its worker id. */
   readonly ids: IdGenerator;
   readonly clock: Clock;
-  /** Another logger at the same level, for one of several services in this process. */
+  /** The logger of one of several services in this process: a child of the same pino logger, its own `service`. */
   loggerFor(service: string): Logger;
   /** Parses the environment with an app's schema; errors name the variable (exit code 2). */
   parseEnv<Schema extends z.ZodType>(schema: Schema): z.output<Schema>;
@@ -75,6 +82,7 @@ export async function runService(
   const portVariables = new Map<number, string[]>();
   let state: 'starting' | 'running' | 'draining' = 'starting';
   let telemetry: Telemetry | undefined;
+  let logs: LogRoot | undefined;
   let logger: Logger | undefined;
 
   /** Stops every registered part, newest first; true when all stopped cleanly. */
@@ -103,6 +111,8 @@ export async function runService(
     const clean = await stopAll();
     clearTimeout(deadline);
     logger?.info('stopped', { clean });
+    // pino writes asynchronously: the last lines leave before the process does.
+    await logs?.flush();
     exit(clean ? 0 : EXIT_FAILURE);
   };
 
@@ -118,11 +128,19 @@ export async function runService(
   const signals = options.signals ?? process;
   signals.on('SIGINT', () => onSignal('SIGINT'));
   signals.on('SIGTERM', () => onSignal('SIGTERM'));
+  if (options.signals === undefined) {
+    // The reader of stdout went away (`npm start | head`): stop as a signal would, rather than die of the write error.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') onSignal('EPIPE');
+      else throw error;
+    });
+  }
 
   try {
     telemetry = initTelemetry({ serviceName: service, env });
-    logger = createLogger({ service, env });
-    const level = logger.level;
+    logs = createLogRoot({ env });
+    logger = logs.forService(service);
+    const root = logs;
     const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
     const runtime: ServiceRuntime = {
       service,
@@ -131,7 +149,7 @@ export async function runService(
       identity,
       ids: new TimeOrderedIdGenerator(identity.workerId),
       clock: systemClock,
-      loggerFor: (name) => createLogger({ service: name, level, env }),
+      loggerFor: (name) => root.forService(name),
       parseEnv: (schema) => {
         const parsed = parseEnvWith(schema, env);
         rememberPorts(parsed, portVariables);
@@ -158,6 +176,8 @@ export async function runService(
     if (state !== 'starting') return;
     state = 'running';
     logger.info('ready', { ...ready, instanceId: identity.instanceId, workerId: identity.workerId });
+    // The banner goes to stdout after the lines before it, not in the middle of them.
+    if (announcements.length > 0) await logs.flush();
     for (const announce of announcements) announce();
   } catch (error) {
     // A signal during start-up is already draining what started; the failure it causes is expected.
@@ -166,6 +186,7 @@ export async function runService(
     const failure = describeStartupFailure(service, error, portVariables);
     stderr.write(`${failure.message}\n`);
     await stopAll();
+    await logs?.flush();
     exit(failure.exitCode);
   }
 }

@@ -3,5 +3,14 @@ export { TelemetryConfigError } from './settings.js';
 export { extractTraceContext, traceContextFields } from './trace-context.js';
 export { traceMessageBus } from './message-bus-tracing.js';
 export { traceEventStore } from './event-store-tracing.js';
-export { createLogger, InvalidLogLevelError, type Logger } from './logger.js';
+export {
+  createLogger,
+  createLogRoot,
+  InvalidLogFormatError,
+  InvalidLogLevelError,
+  type LogFormat,
+  type Logger,
+  type LogRoot,
+} from './logger.js';
+export { redactUrlSecrets } from './url-secrets.js';
 export { createMetrics, PARKED_MESSAGES_METRIC, type Metrics } from './metrics.js';

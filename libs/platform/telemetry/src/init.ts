@@ -92,7 +92,7 @@ function install(options: InitTelemetryOptions): Installed {
     // No exporter: a processor that drops spans keeps the provider (and so real ids) in place.
     ...(settings.traceExporters.length === 0 ? { spanProcessors: [new NoopSpanProcessor()] } : {}),
     ...(metricReaders ? { metricReaders } : {}),
-    // Logs go to stdout as JSON lines (createLogger); the SDK's log pipeline stays empty.
+    // Logs go to stdout through pino (createLogger); the SDK's log pipeline stays empty.
     logRecordProcessors: [],
   });
   sdk.start();

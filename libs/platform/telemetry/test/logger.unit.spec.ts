@@ -1,6 +1,12 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { context, trace } from '@opentelemetry/api';
-import { createLogger, InvalidLogLevelError, type LogLevel } from '../src/logger.js';
+import {
+  createLogger,
+  createLogRoot,
+  InvalidLogFormatError,
+  InvalidLogLevelError,
+  type LogLevel,
+} from '../src/logger.js';
 import { installTracing } from './tracing-harness.js';
 
 const tracing = installTracing();
@@ -90,20 +96,49 @@ describe('createLogger', () => {
     );
   });
 
-  it('serialises errors as name, message, stack, code and cause', () => {
+  it('serialises errors under any top-level field as type, message, stack, code and cause, and leaves the caller its fields', () => {
     const { logger, entries } = capture();
     const cause = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     const error = new TypeError('callback failed', { cause });
-    logger.error('wallet call failed', { err: error, nested: { errors: [new RangeError('r')] } });
+    const fields = { err: error, reason: new RangeError('r'), amount: 10n };
+    logger.error('wallet call failed', fields);
 
     const [entry] = entries();
     expect(entry?.['err']).toEqual({
-      name: 'TypeError',
+      type: 'TypeError',
       message: 'callback failed',
       stack: expect.stringContaining('TypeError: callback failed'),
-      cause: { name: 'Error', message: 'connect ECONNREFUSED', code: 'ECONNREFUSED', stack: expect.any(String) },
+      cause: { type: 'Error', message: 'connect ECONNREFUSED', code: 'ECONNREFUSED', stack: expect.any(String) },
     });
-    expect(entry?.['nested']).toEqual({ errors: [{ name: 'RangeError', message: 'r', stack: expect.any(String) }] });
+    expect(entry?.['reason']).toEqual({ type: 'RangeError', message: 'r', stack: expect.any(String) });
+    expect(fields.err).toBe(error);
+    expect(fields.amount).toBe(10n);
+  });
+
+  it('redacts tokens, secrets and session tokens by field name, at the top and under the usual parents', () => {
+    const { logger, lines, entries } = capture();
+    logger.info('operator loaded', {
+      apiToken: 'tok-top',
+      operator: { id: 'op-1', signingSecret: 'sec-nested', apiToken: 'tok-nested' },
+      session: { sessionToken: 'player-credential' },
+      headers: { authorization: 'Bearer tok-header' },
+      token: 'launch-token',
+    });
+    logger.child({ secret: 'bound-secret' }).info('bound');
+
+    const joined = lines.join('');
+    for (const secret of ['tok-top', 'sec-nested', 'tok-nested', 'player-credential', 'tok-header', 'launch-token']) {
+      expect(joined).not.toContain(secret);
+    }
+    expect(joined).not.toContain('bound-secret');
+    const [entry] = entries();
+    expect(entry).toMatchObject({
+      apiToken: '[REDACTED]',
+      operator: { id: 'op-1', signingSecret: '[REDACTED]', apiToken: '[REDACTED]' },
+      session: { sessionToken: '[REDACTED]' },
+      headers: { authorization: '[REDACTED]' },
+      token: '[REDACTED]',
+    });
   });
 
   it('adds child bindings to every entry, call fields after them', () => {
@@ -126,7 +161,47 @@ describe('createLogger', () => {
     logger.info('big number', { amount: 12345678901234567890n });
 
     const [odd, big] = entries();
-    expect(odd).toMatchObject({ msg: 'odd fields', log_fields_error: expect.stringContaining('circular') });
+    expect(odd).toMatchObject({ msg: 'odd fields', circular: { a: 1 } });
+    expect(JSON.stringify(odd)).toContain('"self":"[Circular]"');
     expect(big).toMatchObject({ amount: '12345678901234567890' });
+  });
+
+  it('writes pretty lines when LOG_FORMAT=pretty: time, level, service, message and fields on one line', () => {
+    const { logger, lines } = capture(undefined, { LOG_FORMAT: 'pretty' });
+    const span = tracing.tracer.startSpan('spin');
+    context.with(trace.setSpan(context.active(), span), () => logger.warn('bet not answered', { roundId: 7 }));
+    span.end();
+
+    expect(lines).toHaveLength(1);
+    const line = lines[0] ?? '';
+    expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] WARN: gateway: bet not answered \{.*\}\n$/);
+    expect(line).toContain('"roundId":7');
+    expect(line).toContain(`"trace_id":"${span.spanContext().traceId}"`);
+    expect(() => JSON.parse(line)).toThrow();
+  });
+
+  it('writes JSON to a destination other than a terminal, and refuses an unknown LOG_FORMAT', () => {
+    const json = capture(undefined, { LOG_FORMAT: '' });
+    json.logger.info('machine-readable');
+    expect(json.entries()).toEqual([expect.objectContaining({ msg: 'machine-readable' })]);
+    expect(() => capture(undefined, { LOG_FORMAT: 'text' })).toThrow(InvalidLogFormatError);
+    expect(() => capture(undefined, { LOG_FORMAT: 'text' })).toThrow(
+      'LOG_FORMAT must be one of json, pretty; got "text"',
+    );
+  });
+
+  it('gives each service of a process a child of one pino logger, on one destination', () => {
+    const lines: string[] = [];
+    const root = createLogRoot({ level: 'info', destination: { write: (line: string) => lines.push(line) } });
+    root.forService('gateway').info('one');
+    root.forService('game-server').info('two');
+
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toEqual([
+      expect.objectContaining({ service: 'gateway', msg: 'one' }),
+      expect.objectContaining({ service: 'game-server', msg: 'two' }),
+    ]);
+    expect(lines.every((line) => line.split('"service"').length === 2)).toBe(true);
+    expect(root.format).toBe('json');
   });
 });

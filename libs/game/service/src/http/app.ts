@@ -3,7 +3,7 @@
  * assets and the probes, with its collaborators passed in.
  */
 import { validationDetails } from '@reelstream/contracts';
-import { ApiError, apiErrorHandler, routeNotFound } from '@reelstream/http';
+import { ApiError, apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
 import type { Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
 import * as z from 'zod';
@@ -18,20 +18,8 @@ export function createGameServerApp(deps: RouteDeps & { logger: Logger }): Expre
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware());
-  app.use((req, res, next) => {
-    const started = performance.now();
-    res.on('finish', () => {
-      if (req.path === '/healthz' || req.path === '/readyz') return;
-      deps.logger.debug('http request', {
-        method: req.method,
-        path: loggedPath(req),
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-        requestId: res.get('X-Request-Id'),
-      });
-    });
-    next();
-  });
+  // Spins are many: their lines are for debugging; a 5xx is a warning whatever the level.
+  app.use(requestLog(deps.logger, { requestIdOf, level: 'debug' }));
   app.use(securityHeaders());
   healthRoutes(app, deps);
   launchRoute(app, deps);
