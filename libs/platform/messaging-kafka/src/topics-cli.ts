@@ -5,15 +5,7 @@
  * takes a reassignment; partitions cannot shrink). Meant as a Kubernetes Job before the apps start,
  * with `KAFKA_AUTO_CREATE_TOPICS=false` in the apps.
  */
-import {
-  ConfigResourceTypes,
-  ConfigSource,
-  Kafka,
-  logLevel,
-  type Admin,
-  type DescribeConfigResponse,
-  type ITopicMetadata,
-} from 'kafkajs';
+import kafkajs, { Kafka, logLevel, type Admin, type DescribeConfigResponse, type ITopicMetadata } from 'kafkajs';
 import { parseBrokerList, parseKafkaUrl } from './kafka-url.js';
 import { kafkaSettings } from './open.js';
 import {
@@ -34,6 +26,8 @@ export type TopicAdmin = Pick<
 >;
 
 const MIN_INSYNC = 'min.insync.replicas';
+// Not found by node's named-export detection of the CommonJS kafkajs (Kafka and logLevel are): read from the default export.
+const { ConfigResourceTypes, ConfigSource } = kafkajs;
 
 /** The cluster's view of existing topics, from kafkajs' metadata and topic configs. */
 export function topicStatesFrom(
