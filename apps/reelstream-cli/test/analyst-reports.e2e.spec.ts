@@ -14,18 +14,11 @@ import { catalogFacts, replay } from '@reelstream/analytics-application';
 import { AnalyticsFold, type AgentRow, type BonusOutcomeRow } from '@reelstream/analytics-domain';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { chromium } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from '@reelstream/testing';
 import { operatorsInput, runScenario, type ScenarioResult } from './support/scenario.js';
 import { cli, REPOSITORY_ROOT } from './support/run.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const SCREENSHOT = resolve(REPOSITORY_ROOT, 'test-output', 'analytics-report.png');
-if (!hasChromium && process.env['CI'] !== 'true') {
-  process.stderr.write(
-    `\n${'!'.repeat(78)}\n!! analyst-reports.e2e: ${CHROMIUM} not found — the HTML REPORT WAS NOT OPENED IN A BROWSER.\n!! Install it (apt-get install -y chromium) to run it; under CI=true this fails.\n${'!'.repeat(78)}\n\n`,
-  );
-}
 
 let scenario: ScenarioResult;
 let work: string;
@@ -163,23 +156,12 @@ describe('reelstream report --html', () => {
     expect(html).toContain('casino-kr');
   });
 
-  if (!hasChromium) {
-    if (process.env['CI'] === 'true')
-      it('needs Chromium under CI', () => {
-        throw new Error(`${CHROMIUM} is missing: .ci/run installs it before the tests`);
-      });
-    return;
-  }
+  if (!chromiumAvailable('analyst-reports.e2e', 'the HTML REPORT IN A BROWSER')) return;
 
   it('draws its three charts in Chromium with no request leaving the file, and is saved as a screenshot', async () => {
     const file = join(work, 'report.html');
-    const profile = mkdtempSync(join(tmpdir(), 'report-chromium-'));
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      viewport: { width: 1280, height: 900 },
-    });
+    const chromium = await launchChromium({ width: 1280, height: 900 });
+    const { browser } = chromium;
     try {
       const requests: string[] = [];
       await browser.route('**/*', (route) => {
@@ -216,8 +198,7 @@ describe('reelstream report --html', () => {
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(existsSync(SCREENSHOT)).toBe(true);
     } finally {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
+      await chromium.close();
     }
   }, 60_000);
 });

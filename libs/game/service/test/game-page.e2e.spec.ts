@@ -4,33 +4,14 @@
  * Needs Debian's Chromium (/usr/bin/chromium; `.ci/run` installs it). Without it the browser
  * steps are not registered: under CI=true that is a failure, elsewhere a loud notice.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from '@reelstream/testing';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumAvailable, eventually, launchChromium } from '@reelstream/testing';
+import type { Page } from 'playwright-core';
 import { Stack } from './support/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = resolve(import.meta.dirname, '../../../../test-output/game-page.png');
-const hasChromium = existsSync(CHROMIUM);
-
-if (!hasChromium && process.env['CI'] !== 'true') {
-  process.stderr.write(
-    `\n${'!'.repeat(78)}\n!! game-page.e2e: ${CHROMIUM} not found — the BROWSER STEPS DID NOT RUN.\n!! Install it (apt-get install -y chromium) to run them; under CI=true this fails.\n${'!'.repeat(78)}\n\n`,
-  );
-}
 
 const stack = Stack.forTests();
 
@@ -64,35 +45,20 @@ describe('the game page’s files', () => {
 });
 
 describe('the game page in Chromium', () => {
-  if (!hasChromium) {
-    if (process.env['CI'] === 'true') {
-      it('needs Chromium under CI', () => {
-        throw new Error(`${CHROMIUM} is missing: .ci/run installs it before the tests`);
-      });
-    }
-    return;
-  }
+  if (!chromiumAvailable('game-page.e2e', 'the BROWSER STEPS')) return;
 
-  let profile: string;
-  let browser: BrowserContext;
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'game-page-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 800 },
-    });
-    page = await browser.newPage();
+    chromium = await launchChromium({ width: 1280, height: 800 });
+    page = await chromium.browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await chromium?.close();
   });
 
   const badge = () => page.locator('#spins-left').textContent();
