@@ -1,6 +1,6 @@
 /**
  * Secrets that travel in URLs must not reach a span. The launch host's session token is the
- * player's credential (DESIGN flow 2 and D23: `/launch?token=…`, `/api/sessions/{token}`), and
+ * player's credential (docs/architecture.md flow 2, decisions.md D23: `/launch?token=…`, `/api/sessions/{token}`), and
  * the HTTP instrumentation records URLs in span attributes (`url.path`, `url.query`, `url.full`,
  * or `http.target`/`http.url` under the older conventions), which exporters ship to third parties.
  */
