@@ -17,7 +17,7 @@ import { ReelstreamError } from '@reelstream/contracts';
 export class InvalidKafkaSecurityError extends ReelstreamError {
   override readonly name = 'InvalidKafkaSecurityError';
   constructor(reason: string) {
-    super('CONFIGURATION_INVALID', `Kafka TLS/SASL settings: ${reason}`);
+    super('CONFIGURATION_INVALID', `Kafka settings: ${reason}`);
   }
 }
 
@@ -31,9 +31,10 @@ type Mechanism = (typeof MECHANISMS)[number];
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+/** A true/false variable; `fallback` when unset or blank. Also reads KAFKA_AUTO_CREATE_TOPICS (open.ts). */
+export function booleanSetting(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return false;
+  if (raw === undefined || raw === '') return fallback;
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw new InvalidKafkaSecurityError(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
@@ -64,7 +65,7 @@ export function kafkaSecurity(
       'KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE go together (a client certificate)',
     );
   // A CA or a client certificate means TLS; KAFKA_TLS=true alone means TLS with the system's CAs.
-  if (flag(env, 'KAFKA_TLS') || ca !== undefined || cert !== undefined) {
+  if (booleanSetting(env, 'KAFKA_TLS') || ca !== undefined || cert !== undefined) {
     security.ssl = {
       rejectUnauthorized: true,
       ...(ca === undefined ? {} : { ca }),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
 import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
-import { kafkaSecurity } from './kafka-security.js';
+import { booleanSetting, kafkaSecurity } from './kafka-security.js';
 import { TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
 
 export interface KafkaMessageBusOptions {
@@ -56,16 +56,6 @@ function setting(name: keyof typeof KAFKA_ENV, given: number | undefined, env: N
   return positiveInteger(KAFKA_ENV[name], Number(raw.trim()));
 }
 
-/** `KAFKA_AUTO_CREATE_TOPICS` (default true): false in production, where `npm run kafka:topics -- create` makes them. */
-function autoCreateTopics(env: NodeJS.ProcessEnv): boolean {
-  const raw = env['KAFKA_AUTO_CREATE_TOPICS']?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new RangeError(
-    `KAFKA_AUTO_CREATE_TOPICS must be true or false, got ${JSON.stringify(env['KAFKA_AUTO_CREATE_TOPICS'])}`,
-  );
-}
-
 /** The configured topic settings and handler deadline, checked before anything connects. */
 export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.ProcessEnv = process.env) {
   const topics: Partial<TopicSettings> = {};
@@ -78,7 +68,8 @@ export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.Proce
   return {
     topics,
     security: kafkaSecurity(env),
-    autoCreateTopics: autoCreateTopics(env),
+    // Default true; false in production, where `npm run kafka:topics -- create` makes the topics.
+    autoCreateTopics: booleanSetting(env, 'KAFKA_AUTO_CREATE_TOPICS', true),
     handlerTimeoutMs: setting('handlerTimeoutMs', options.handlerTimeoutMs, env) ?? DEFAULT_HANDLER_TIMEOUT_MS,
     sessionTimeoutMs: positiveInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS),
   };

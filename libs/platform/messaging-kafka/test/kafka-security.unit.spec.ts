@@ -105,6 +105,14 @@ describe('kafkaSecurity', () => {
     expect(() => kafkaSecurity(env)).toThrow(/not both/);
   });
 
+  it('reads KAFKA_AUTO_CREATE_TOPICS with the same true/false rule, true when unset', () => {
+    expect(kafkaSettings({}, {}).autoCreateTopics).toBe(true);
+    expect(kafkaSettings({}, { KAFKA_AUTO_CREATE_TOPICS: 'FALSE' }).autoCreateTopics).toBe(false);
+    expect(() => kafkaSettings({}, { KAFKA_AUTO_CREATE_TOPICS: 'no' })).toThrow(
+      /KAFKA_AUTO_CREATE_TOPICS must be true or false/,
+    );
+  });
+
   it('is part of the settings checked before the bus connects', () => {
     expect(kafkaSettings({}, { KAFKA_TLS: 'true' }).security).toEqual({ ssl: { rejectUnauthorized: true } });
     expect(() =>

@@ -57,22 +57,30 @@ export interface LogRoot {
   flush(): Promise<void>;
 }
 
-/** Shaped as a ReelstreamError without importing contracts, as TelemetryConfigError. */
-export class InvalidLogLevelError extends Error {
-  override readonly name = 'InvalidLogLevelError';
+/** A LOG_* variable with a value outside its choices; shaped as a ReelstreamError without importing contracts, as TelemetryConfigError. */
+class InvalidLogSettingError extends Error {
   readonly code = 'CONFIGURATION_INVALID';
   readonly retriable = false;
-  constructor(readonly value: string) {
-    super(`LOG_LEVEL must be one of ${logLevels.join(', ')}; got "${value}"`);
+  constructor(
+    variable: string,
+    choices: readonly string[],
+    readonly value: string,
+  ) {
+    super(`${variable} must be one of ${choices.join(', ')}; got "${value}"`);
   }
 }
 
-export class InvalidLogFormatError extends Error {
+export class InvalidLogLevelError extends InvalidLogSettingError {
+  override readonly name = 'InvalidLogLevelError';
+  constructor(value: string) {
+    super('LOG_LEVEL', logLevels, value);
+  }
+}
+
+export class InvalidLogFormatError extends InvalidLogSettingError {
   override readonly name = 'InvalidLogFormatError';
-  readonly code = 'CONFIGURATION_INVALID';
-  readonly retriable = false;
-  constructor(readonly value: string) {
-    super(`LOG_FORMAT must be one of ${logFormats.join(', ')}; got "${value}"`);
+  constructor(value: string) {
+    super('LOG_FORMAT', logFormats, value);
   }
 }
 
