@@ -3,12 +3,7 @@
  * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
  * decided on the player's stream and answered with a `bonus.replies` value.
  */
-import {
-  bonusDecider,
-  completedBySpin,
-  type BonusDomainCommand,
-  type RegisterBonusCall,
-} from '@reelstream/bonus-domain';
+import { bonusDecider, type BonusDomainCommand, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
   errorReply,
@@ -17,7 +12,6 @@ import {
   playerBonusStream,
   type BonusReply,
   type CancelBonusCallCommand,
-  type CommandMetadata,
   type ExpireBonusCallCommand,
   type Refusal,
   type RegisterBonusCallCommand,
@@ -25,7 +19,8 @@ import {
   type StartFreeSpinCommand,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
-import { decideAndAppend, type CommandOrigin, type Decided } from './decide-and-append.js';
+import { decideAndAppend, originOf, refused, type CommandOrigin, type Decided } from './decide-and-append.js';
+import { FreeSpins } from './free-spins.js';
 import { loadPlayerAccount } from './player-account.js';
 import type { CatalogLookup, ExpiryTarget, OperatorPolicyLookup } from './ports.js';
 import { readGuard, reserveGuard } from './registration-guard.js';
@@ -41,18 +36,12 @@ export interface BonusCommandsDeps {
   maxAttempts?: number;
 }
 
-type Failure = ReturnType<typeof errorReply>;
-
-function refused(error: Refusal): Failure {
-  return errorReply(error.code, error.message, error.details === undefined ? undefined : [...error.details]);
-}
-
-function originOf(metadata: CommandMetadata): CommandOrigin {
-  return { commandId: metadata.commandId, correlationId: metadata.correlationId, operatorId: metadata.operatorId };
-}
-
 export class BonusCommands {
-  constructor(private readonly deps: BonusCommandsDeps) {}
+  private readonly freeSpins: FreeSpins;
+
+  constructor(private readonly deps: BonusCommandsDeps) {
+    this.freeSpins = new FreeSpins(deps);
+  }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
@@ -172,61 +161,13 @@ export class BonusCommands {
     return okReply({ issueId: target.issueId, alreadyCanceled: decided.events.length === 0 });
   }
 
-  async startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
-    const { operatorId, playerId, issueId, gameId, roundId, currency } = command.data;
-    const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
-    const decided = await this.decide(
-      operatorId,
-      playerId,
-      { type: 'StartFreeSpin', data, metadata: { now: this.now() } },
-      originOf(command.metadata),
-    );
-    if (isRefusal(decided)) return refused(decided);
-    const bonus = decided.account.bonuses.get(issueId);
-    const round = bonus?.rounds.get(roundId);
-    if (!bonus || !round || bonus.baseBetAmountMinor === null)
-      throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
-    return okReply({
-      issueId,
-      roundId,
-      gameId: round.gameId,
-      spinNumber: round.spinNumber,
-      currency: bonus.currency,
-      baseBetAmountMinor: bonus.baseBetAmountMinor,
-      winCapLeftMinor: round.winCapLeftMinor,
-      replayed: decided.events.length === 0,
-    });
+  /** Decided like the game-server decides it in its own process (free-spins.ts): one implementation. */
+  startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
+    return this.freeSpins.startSpin(command);
   }
 
-  async settleFreeSpin(command: SettleFreeSpinCommand): Promise<BonusReply<'SettleFreeSpin'>> {
-    const { operatorId, playerId, issueId, roundId, winMinor } = command.data;
-    const transactionId = this.deps.ids.next();
-    const decided = await this.decide(
-      operatorId,
-      playerId,
-      {
-        type: 'SettleFreeSpin',
-        data: { issueId, roundId, rawWinMinor: winMinor, transactionId },
-        metadata: { now: this.now() },
-      },
-      originOf(command.metadata),
-    );
-    if (isRefusal(decided)) return refused(decided);
-    const bonus = decided.account.bonuses.get(issueId);
-    const round = bonus?.rounds.get(roundId);
-    if (!bonus || !round?.settled)
-      throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);
-    const { settled } = round;
-    return okReply({
-      issueId,
-      roundId,
-      spinNumber: round.spinNumber,
-      winMinor: settled.winMinor,
-      totalWinMinor: settled.totalWinMinor,
-      spinsLeft: settled.spinsLeft,
-      completed: completedBySpin(bonus, settled),
-      replayed: decided.events.length === 0,
-    });
+  settleFreeSpin(command: SettleFreeSpinCommand): Promise<BonusReply<'SettleFreeSpin'>> {
+    return this.freeSpins.settleSpin(command);
   }
 
   async expire(command: ExpireBonusCallCommand): Promise<BonusReply<'ExpireBonusCall'>> {

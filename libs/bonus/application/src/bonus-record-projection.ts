@@ -3,7 +3,7 @@
  * how each event changes the record. Pure, so the projection and a rebuild from the log agree.
  * What is left (spins, win cap) is bonus-domain's arithmetic, the one the decider spends from.
  */
-import { spinsLeft, termsOf, winCapLeftMinor } from '@reelstream/bonus-domain';
+import { spinsLeft, termsOf, winCapLeftMinor, type BonusCall } from '@reelstream/bonus-domain';
 import type { BonusCallRecord, PlayerBonusEvent } from '@reelstream/contracts';
 
 export class ProjectionOrderError extends Error {
@@ -55,4 +55,26 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
       throw new Error(`no projection rule for ${(unexpected as { type: string }).type}`);
     }
   }
+}
+
+/**
+ * The same record from the player's account (`bonusDecider`'s fold of the stream) instead of from
+ * the events one by one: what the game-server reads the active bonus call with (ADR 0006). The
+ * unit spec folds one history both ways and expects equal records.
+ */
+export function bonusCallRecordOf(bonus: BonusCall): BonusCallRecord {
+  const record: BonusCallRecord = {
+    ...termsOf(bonus),
+    spinsUsed: bonus.spinsUsed,
+    totalWinMinor: bonus.totalWinMinor,
+    spinsLeft: spinsLeft(bonus),
+    winCapLeftMinor: winCapLeftMinor(bonus),
+    openRoundId: bonus.openRoundId,
+    status: bonus.status,
+    createdAt: bonus.registeredAt,
+  };
+  if (bonus.completedAt !== null) record.completedAt = bonus.completedAt;
+  if (bonus.expiredAt !== null) record.expiredAt = bonus.expiredAt;
+  if (bonus.canceledAt !== null) record.canceledAt = bonus.canceledAt;
+  return record;
 }

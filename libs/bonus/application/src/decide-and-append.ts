@@ -4,7 +4,13 @@
  * revision, decided again on the new state after a conflict.
  */
 import { bonusDecider, type BonusDomainCommand, type PlayerBonusAccount } from '@reelstream/bonus-domain';
-import { isRefusal, type PlayerBonusEvent, type Refusal } from '@reelstream/contracts';
+import {
+  errorReply,
+  isRefusal,
+  type CommandMetadata,
+  type PlayerBonusEvent,
+  type Refusal,
+} from '@reelstream/contracts';
 import { handleCommand } from '@reelstream/eventsourcing';
 import type { EventStore } from '@reelstream/ports';
 import { toPlayerBonusEvent, type LoadedAccount } from './player-account.js';
@@ -13,6 +19,16 @@ export interface CommandOrigin {
   commandId: string;
   correlationId: string;
   operatorId: string;
+}
+
+/** Who asked: the bus command's metadata, which seeds the event ids and the events' metadata. */
+export function originOf(metadata: CommandMetadata): CommandOrigin {
+  return { commandId: metadata.commandId, correlationId: metadata.correlationId, operatorId: metadata.operatorId };
+}
+
+/** A refusal as the `bonus.replies` error it is answered with. */
+export function refused(error: Refusal): ReturnType<typeof errorReply> {
+  return errorReply(error.code, error.message, error.details === undefined ? undefined : [...error.details]);
 }
 
 export interface Decided {

@@ -1,8 +1,8 @@
 /**
  * @reelstream/game-adapters: the game context's adapters — node:crypto's RNG, the wallet-dispatcher
- * over the bus, the bonus-ledger client — behind the ports of @reelstream/game-application.
+ * over the bus, the bonus rules on the player's stream — behind the ports of @reelstream/game-application.
  */
 export { cryptoRng } from './crypto-rng.js';
 export { WalletClient } from './wallet-client.js';
-export { bonusLedgerPort } from './ledger-port.js';
+export { playerStreamLedger } from './player-stream-ledger.js';
 export { loadCatalogFile } from './catalog-file.js';

@@ -16,11 +16,18 @@ export interface WalletPort {
   isTimeout(error: unknown): error is Error & { readonly timeoutMs: number };
 }
 
+/** What a spin asks of the player's bonus: the active bonus call (D21), and a free spin's start and settle. */
+export type LedgerRequestType = Extract<BonusRequestType, 'GetActiveBonus' | 'StartFreeSpin' | 'SettleFreeSpin'>;
+
 type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
+/**
+ * The bonus rules as a spin needs them, with the bonus-ledger's commands and answers (decided in
+ * this process on the player's bonus stream, ADR 0006).
+ */
 export interface LedgerPort {
-  /** A refusal comes back as a value; a missing answer throws an error `isTimeout` recognises. */
-  call<Type extends BonusRequestType>(
+  /** A refusal comes back as a value; no answer (the stream kept changing) throws an error `isTimeout` recognises. */
+  call<Type extends LedgerRequestType>(
     type: Type,
     data: BonusRequestData<Type>,
     correlationId: string,

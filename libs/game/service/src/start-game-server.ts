@@ -11,7 +11,7 @@ import type { Catalog, Rng } from '@reelstream/game-domain';
 import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
-import { bonusLedgerPort, cryptoRng, WalletClient } from '@reelstream/game-adapters';
+import { cryptoRng, playerStreamLedger, WalletClient } from '@reelstream/game-adapters';
 import {
   BalanceBook,
   GameTable,
@@ -61,7 +61,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const round: RoundDeps = {
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
-    ledger: bonusLedgerPort({ bus, clock, ids, timeoutMs: config.ledgerTimeoutMs }),
+    ledger: playerStreamLedger({ store, clock, ids }),
     balances: new BalanceBook(config.demoBalance),
     table,
     ids,

@@ -1,0 +1,112 @@
+/**
+ * Free spins on the player's `playerBonus` stream (docs/architecture.md flow 4, ADR 0006): the
+ * player's active bonus call (D21), StartFreeSpin and SettleFreeSpin, each decided by
+ * `bonusDecider` through the one command handler, with the stream's expected revision as the lock.
+ * Transport-free: the game-server runs it in its own process, and the bonus-ledger answers the
+ * same commands with it when they come over `bonus.commands`; the events are the same either way.
+ */
+import { activeBonus, completedBySpin } from '@reelstream/bonus-domain';
+import {
+  isRefusal,
+  okReply,
+  playerBonusStream,
+  type BonusCallRecord,
+  type BonusReply,
+  type SettleFreeSpinCommand,
+  type StartFreeSpinCommand,
+} from '@reelstream/contracts';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import { bonusCallRecordOf } from './bonus-record-projection.js';
+import { decideAndAppend, originOf, refused } from './decide-and-append.js';
+import { loadPlayerAccount } from './player-account.js';
+
+export interface FreeSpinsDeps {
+  store: EventStore;
+  clock: Clock;
+  /** Draws the transactionId of each settled spin's win. */
+  ids: IdGenerator;
+  maxAttempts?: number;
+}
+
+export class FreeSpins {
+  constructor(private readonly deps: FreeSpinsDeps) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private options(): { maxAttempts?: number } {
+    return this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
+  }
+
+  /**
+   * The player's active bonus call as the read model records it, folded from the player's stream:
+   * everything appended to it before the read is in the answer (the read model only catches up).
+   */
+  async active(operatorId: string, playerId: string): Promise<BonusCallRecord | null> {
+    const { account } = await loadPlayerAccount(this.deps.store, playerBonusStream(operatorId, playerId));
+    const bonus = activeBonus(account);
+    return bonus === undefined ? null : bonusCallRecordOf(bonus);
+  }
+
+  /** Idempotent by roundId: a resent start of the same round appends nothing and answers the same spin. */
+  async startSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
+    const { operatorId, playerId, issueId, gameId, roundId, currency } = command.data;
+    const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
+    const decided = await decideAndAppend(
+      this.deps.store,
+      playerBonusStream(operatorId, playerId),
+      { type: 'StartFreeSpin', data, metadata: { now: this.now() } },
+      originOf(command.metadata),
+      this.options(),
+    );
+    if (isRefusal(decided)) return refused(decided);
+    const bonus = decided.account.bonuses.get(issueId);
+    const round = bonus?.rounds.get(roundId);
+    if (!bonus || !round || bonus.baseBetAmountMinor === null)
+      throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
+    return okReply({
+      issueId,
+      roundId,
+      gameId: round.gameId,
+      spinNumber: round.spinNumber,
+      currency: bonus.currency,
+      baseBetAmountMinor: bonus.baseBetAmountMinor,
+      winCapLeftMinor: round.winCapLeftMinor,
+      replayed: decided.events.length === 0,
+    });
+  }
+
+  /** Idempotent by roundId: a resent settle keeps the first win and its transactionId (the new id drawn is unused). */
+  async settleSpin(command: SettleFreeSpinCommand): Promise<BonusReply<'SettleFreeSpin'>> {
+    const { operatorId, playerId, issueId, roundId, winMinor } = command.data;
+    const transactionId = this.deps.ids.next();
+    const decided = await decideAndAppend(
+      this.deps.store,
+      playerBonusStream(operatorId, playerId),
+      {
+        type: 'SettleFreeSpin',
+        data: { issueId, roundId, rawWinMinor: winMinor, transactionId },
+        metadata: { now: this.now() },
+      },
+      originOf(command.metadata),
+      this.options(),
+    );
+    if (isRefusal(decided)) return refused(decided);
+    const bonus = decided.account.bonuses.get(issueId);
+    const round = bonus?.rounds.get(roundId);
+    if (!bonus || !round?.settled)
+      throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);
+    const { settled } = round;
+    return okReply({
+      issueId,
+      roundId,
+      spinNumber: round.spinNumber,
+      winMinor: settled.winMinor,
+      totalWinMinor: settled.totalWinMinor,
+      spinsLeft: settled.spinsLeft,
+      completed: completedBySpin(bonus, settled),
+      replayed: decided.events.length === 0,
+    });
+  }
+}
