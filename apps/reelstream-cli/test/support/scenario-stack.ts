@@ -127,7 +127,6 @@ export async function startStack(dataDir: string) {
       port: 0,
       host: '127.0.0.1',
       walletTimeoutMs: 5_000,
-      ledgerTimeoutMs: 5_000,
       resolveAfterMs: 15_000,
       resolveIntervalMs: 100,
       demoBalance: 1_000,

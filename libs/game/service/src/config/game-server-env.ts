@@ -2,7 +2,6 @@
  * The game-server's environment (docs/configuration.md), parsed by one zod schema. Defaults run on the
  * embedded back ends: `npm start` needs no variable at all.
  */
-import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';
 import { catalogFile, listenHost, parseEnv, platformEnvShape, port, positiveInt, type Env } from '@reelstream/config';
 import { DeliveryPolicies } from '@reelstream/wallet-domain';
 import * as z from 'zod';
@@ -18,8 +17,6 @@ export const gameServerEnv = z
     CATALOG_FILE: catalogFile(),
     /** How long a spin waits for the dispatcher's answer to its bet; past it the round is resolved in the background. */
     WALLET_TIMEOUT_MS: positiveInt(DEFAULT_WALLET_TIMEOUT_MS),
-    /** How long a spin waits for the bonus-ledger. */
-    LEDGER_TIMEOUT_MS: positiveInt(DEFAULT_LEDGER_TIMEOUT_MS),
     /** A round still open this long after it started is taken over by the resolver (the spin that started it gave up or crashed). */
     ROUND_RESOLVE_AFTER_MS: positiveInt(15_000),
     /** Play money of a demo session, in currency units. */
@@ -52,7 +49,6 @@ export interface GameServerConfig {
   port: number;
   host?: string;
   walletTimeoutMs: number;
-  ledgerTimeoutMs: number;
   resolveAfterMs: number;
   /** How often open rounds are looked at. Default 1 s. */
   resolveIntervalMs?: number;
@@ -68,7 +64,6 @@ export function gameServerConfigOf(env: GameServerEnv): GameServerConfig {
   const config: GameServerConfig = {
     port: env.GAME_PORT,
     walletTimeoutMs: env.WALLET_TIMEOUT_MS,
-    ledgerTimeoutMs: env.LEDGER_TIMEOUT_MS,
     resolveAfterMs: env.ROUND_RESOLVE_AFTER_MS,
     demoBalance: env.DEMO_BALANCE,
   };

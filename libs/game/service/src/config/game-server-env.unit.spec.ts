@@ -9,7 +9,6 @@ describe('the game-server environment (docs/configuration.md)', () => {
     expect(gameServerConfigOf(env)).toEqual({
       port: 8081,
       walletTimeoutMs: 5_000,
-      ledgerTimeoutMs: 5_000,
       resolveAfterMs: 15_000,
       demoBalance: 1_000,
     });

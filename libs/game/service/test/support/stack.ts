@@ -241,7 +241,6 @@ export class Stack {
         port: 0,
         host: '127.0.0.1',
         walletTimeoutMs: 5_000,
-        ledgerTimeoutMs: 5_000,
         resolveAfterMs: 15_000,
         resolveIntervalMs: 100,
         demoBalance: 1_000,
