@@ -1,8 +1,8 @@
 /**
  * What the round and session use cases need from outside, as interfaces: the wallet-dispatcher
- * (bets and betwins), the bonus-ledger (free spins, the active bonus) and a log. The adapters are
- * in @reelstream/game-adapters; the clock, ids and event store are the platform's ports, the RNG
- * is the game domain's.
+ * (bets and betwins), the bonus rules (free spins, the active bonus: decided on the player's bonus
+ * stream, ADR 0006) and a log. The adapters are in @reelstream/game-adapters; the clock, ids and
+ * event store are the platform's ports, the RNG is the game domain's.
  */
 import type { BonusReply, BonusRequestMessage, BonusRequestType, WalletReply } from '@reelstream/contracts';
 import type { StakeRequest } from '@reelstream/game-domain';

@@ -1,5 +1,6 @@
 /**
- * A free spin of a Free Spin Bonus (docs/architecture.md flow 4, D10): StartFreeSpin in the bonus-ledger →
+ * A free spin of a Free Spin Bonus (docs/architecture.md flow 4, D10): StartFreeSpin on the player's bonus
+ * stream (decided in this process with the ledger's rules, ADR 0006; "the ledger" below is that port) →
  * the outcome at the bonus's base bet → RoundStarted (kind free) with that outcome → SettleFreeSpin
  * with the raw win → RoundSettled with the win the ledger credited (capped by the win cap left).
  * The ledger, not the game-server, sends the spin's `win` (from its durable FreeSpinSettled).

@@ -1,4 +1,7 @@
-/** The bonus-ledger's record of the player's active bonus, as a spin and the game page need it. */
+/**
+ * The player's active bonus as the bonus-ledger records it, read from the player's bonus stream
+ * (ADR 0006), as a spin and the game page need it.
+ */
 import type { BonusCallRecord } from '@reelstream/contracts';
 import type { GameSession } from '@reelstream/game-domain';
 import type { LedgerPort } from '../ports.js';
