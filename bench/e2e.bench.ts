@@ -9,7 +9,8 @@
  *    without the bus: what the durable, idempotent decision costs on top.
  * 2. free spins end to end: players each play their free-spin bonus through the player API; a
  *    spin counts when the operator's wallet (the sandbox) has applied its win — page API →
- *    game-server → bonus-ledger (start, settle) → relay → wallet-dispatcher → signed callback.
+ *    game-server (start and settle on the player's bonus stream, ADR 0006) → the
+ *    bonus-ledger's relay → wallet-dispatcher → signed callback.
  *    Baseline, same run, same players and concurrency: demo spins through the same player API
  *    (no ledger, no wallet).
  */
