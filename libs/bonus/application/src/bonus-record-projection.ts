@@ -59,8 +59,8 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
 
 /**
  * The same record from the player's account (`bonusDecider`'s fold of the stream) instead of from
- * the events one by one: what the game-server reads the active bonus call with (ADR 0006). The
- * unit spec folds one history both ways and expects equal records.
+ * the events one by one: what the game-server reads the active bonus call with (ADR 0006).
+ * `test/free-spins.int.spec.ts` folds histories both ways and expects equal records.
  */
 export function bonusCallRecordOf(bonus: BonusCall): BonusCallRecord {
   const record: BonusCallRecord = {
