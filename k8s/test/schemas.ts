@@ -24,6 +24,7 @@ const models: Record<string, string> = {
   'policy/v1/PodDisruptionBudget': 'policy/v1/PodDisruptionBudget',
   'autoscaling/v2/HorizontalPodAutoscaler': 'autoscaling/v2/HorizontalPodAutoscaler',
   'networking.k8s.io/v1/Ingress': 'networking.k8s.io/v1/Ingress',
+  'networking.k8s.io/v1/NetworkPolicy': 'networking.k8s.io/v1/NetworkPolicy',
 };
 
 /**
