@@ -208,6 +208,28 @@ describe('the overlays rendered by kubectl kustomize', () => {
       }
     });
 
+    it('drains before closing: preStop sleep, readiness out within SHUTDOWN_DRAIN_MS, grace above sleep + drain + stop', () => {
+      const objects = rendered(dir);
+      const drainSeconds = Number(configOf(objects)['SHUTDOWN_DRAIN_MS']) / 1000;
+      expect(drainSeconds).toBeGreaterThan(0);
+      for (const workload of appWorkloads(objects).filter((w) => w.metadata.name !== 'operator-sandbox')) {
+        const [container] = containersOf(workload);
+        const sleep = Number(
+          (container?.['lifecycle'] as { preStop?: { exec?: { command?: string[] } } } | undefined)?.preStop?.exec
+            ?.command?.[1],
+        );
+        const readiness = container?.['readinessProbe'] as { periodSeconds: number; failureThreshold: number };
+        const grace = podTemplateOf(workload)?.spec['terminationGracePeriodSeconds'] as number;
+        // runService gives the stop sequence 25 s after the drain (drainTimeoutMs).
+        expect({
+          name: workload.metadata.name,
+          sleep,
+          readinessOutWithinDrain: readiness.periodSeconds * readiness.failureThreshold <= drainSeconds,
+          graceEnough: grace > sleep + drainSeconds + 25,
+        }).toEqual({ name: workload.metadata.name, sleep: 5, readinessOutWithinDrain: true, graceEnough: true });
+      }
+    });
+
     it('has Services that select existing pods and target ports those pods expose', () => {
       const objects = rendered(dir);
       const services = objects.filter((o) => o.kind === 'Service');
