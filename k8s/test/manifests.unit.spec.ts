@@ -230,6 +230,18 @@ describe('the overlays rendered by kubectl kustomize', () => {
       }
     });
 
+    it("requests enough CPU that the autoscalers' 70 % means load (at least 250m, at most the limit)", () => {
+      const millis = (cpu: string) => (cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000);
+      for (const workload of appWorkloads(rendered(dir)).filter((w) => w.metadata.name !== 'operator-sandbox')) {
+        const resources = containersOf(workload)[0]?.['resources'] as {
+          requests: { cpu: string };
+          limits: { cpu: string };
+        };
+        expect([workload.metadata.name, millis(resources.requests.cpu) >= 250]).toEqual([workload.metadata.name, true]);
+        expect(millis(resources.requests.cpu)).toBeLessThanOrEqual(millis(resources.limits.cpu));
+      }
+    });
+
     it('has Services that select existing pods and target ports those pods expose', () => {
       const objects = rendered(dir);
       const services = objects.filter((o) => o.kind === 'Service');
