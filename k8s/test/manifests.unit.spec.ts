@@ -18,7 +18,7 @@ import { readDocuments, yamlFiles } from './manifest-files.js';
 import { containersOf, findKubectl, podTemplateOf, render } from './render.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
 
-const kustomizationDirs = ['base', 'overlays/dev', 'overlays/production'];
+const kustomizationDirs = ['base', 'monitoring', 'overlays/dev', 'overlays/production'];
 const secretTemplate = 'base/operators-secret.template.yaml';
 /** Secrets the cluster operator creates outside kustomize (from the template); nothing else may be missing. */
 const externalSecrets = new Set(['reelstream-operators']);
