@@ -198,13 +198,9 @@ export function clusterOf(
   const pods = new Map<string, Endpoint>();
   let host = 10;
   for (const object of objects) {
-    const template =
-      object.kind === 'Job'
-        ? (object['spec'] as { template: ReturnType<typeof podTemplateOf> }).template
-        : podTemplateOf(object);
+    const template = podTemplateOf(object);
     if (!template) continue;
-    const containers =
-      object.kind === 'Job' ? ((template.spec['containers'] ?? []) as { ports?: NamedPort[] }[]) : containersOf(object);
+    const containers = containersOf(object);
     pods.set(object.metadata.name, {
       kind: 'pod',
       name: object.metadata.name,

@@ -123,6 +123,10 @@ const cases: Case[] = [
   ['gateway', 'kafka-broker', 2113, false, 'TCP', 'overlays/production'],
   ['gateway', 'esdb-node', 9092, false, 'TCP', 'overlays/production'],
   ['gateway', 'stranger', 9092, false, 'TCP', 'overlays/production'],
+  ['kafka-topics', 'kafka-broker', 9092, true, 'TCP', 'overlays/production'],
+  ['kafka-topics', 'kube-dns', 53, true, 'UDP', 'overlays/production'],
+  ['kafka-topics', 'esdb-node', 2113, false, 'TCP', 'overlays/production'],
+  ['kafka-topics', 'operator-wallet', 443, false, 'TCP', 'overlays/production'],
 ];
 
 describe('NetworkPolicy evaluation (the evaluator itself)', () => {

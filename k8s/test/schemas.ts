@@ -24,6 +24,7 @@ const models: Record<string, string> = {
   'v1/Service': 'v1/Service',
   'apps/v1/Deployment': 'apps/v1/Deployment',
   'apps/v1/StatefulSet': 'apps/v1/StatefulSet',
+  'batch/v1/Job': 'batch/v1/Job',
   'policy/v1/PodDisruptionBudget': 'policy/v1/PodDisruptionBudget',
   'autoscaling/v2/HorizontalPodAutoscaler': 'autoscaling/v2/HorizontalPodAutoscaler',
   'networking.k8s.io/v1/Ingress': 'networking.k8s.io/v1/Ingress',
