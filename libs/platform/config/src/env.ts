@@ -55,7 +55,7 @@ export const booleanFlag = (fallback: boolean) =>
     .transform((value) => value === 'true' || value === '1' || value === 'yes')
     .default(fallback);
 
-export const nonNegativeInt = (fallback: number) =>
+const nonNegativeInt = (fallback: number) =>
   z.coerce
     .number({ error: 'must be a whole number ≥ 0' })
     .int({ error: 'must be a whole number ≥ 0' })
