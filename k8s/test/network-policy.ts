@@ -181,9 +181,6 @@ export function connection(
   return { allowed: true, reason: 'allowed' };
 }
 
-export const mayConnect = (cluster: Cluster, from: Endpoint, to: Endpoint, port: number, protocol?: 'TCP' | 'UDP') =>
-  connection(cluster, from, to, port, protocol).allowed;
-
 /** The NetworkPolicies of a render, and one pod per workload (labels and ports of its template). */
 export function clusterOf(
   objects: readonly K8sObject[],
