@@ -17,13 +17,13 @@ export const SERVICE_METRICS = new Set([
   'reelstream_bonus_registrations_total',
   'reelstream_bonus_state_changes_total',
   'reelstream_bonus_expiry_overdue',
-  ...[...histograms, 'http_server_request_duration_seconds', 'v8js_gc_duration_seconds'].flatMap((name) => [
-    `${name}_bucket`,
-    `${name}_sum`,
-    `${name}_count`,
-  ]),
+  // OpenTelemetry instrumentations: the exporter adds no unit suffix (docs of libs/platform/telemetry).
+  ...[...histograms, 'http_server_request_duration', 'http_client_request_duration', 'v8js_gc_duration'].flatMap(
+    (name) => [`${name}_bucket`, `${name}_sum`, `${name}_count`],
+  ),
   // @opentelemetry/instrumentation-runtime-node (seconds, no unit suffix added by the exporter).
-  'nodejs_eventloop_delay_p99',
+  ...['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99'].map((stat) => `nodejs_eventloop_delay_${stat}`),
+  'nodejs_eventloop_utilization',
   'v8js_memory_heap_used',
   'target_info',
   'up',
