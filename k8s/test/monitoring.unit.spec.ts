@@ -89,6 +89,41 @@ describe('the alerts', () => {
   });
 });
 
+describe('the PodMonitors', () => {
+  const monitors = readDocuments('monitoring/pod-monitors.yaml') as K8sObject[];
+
+  it('scrape the metrics port of each app', () => {
+    expect(
+      monitors.map((m) => {
+        const spec = m['spec'] as {
+          selector: { matchLabels: Record<string, string> };
+          podMetricsEndpoints: { port: string; path: string }[];
+        };
+        return [m.metadata.name, spec.selector.matchLabels['app.kubernetes.io/name'], spec.podMetricsEndpoints[0]];
+      }),
+    ).toEqual(
+      ['gateway', 'game-server', 'bonus-ledger', 'wallet-dispatcher'].map((app) => [
+        app,
+        app,
+        expect.objectContaining({ port: 'metrics', path: '/metrics' }),
+      ]),
+    );
+  });
+
+  it('are refused by the schema with a misspelt field, a bad interval or no selector', async () => {
+    const broken = structuredClone(monitors[0]) as K8sObject;
+    const spec = broken['spec'] as Record<string, unknown>;
+    spec['podMetricEndpoints'] = spec['podMetricsEndpoints'];
+    (spec['podMetricsEndpoints'] as Record<string, unknown>[])[0] = { port: 'metrics', interval: '30 seconds' };
+    delete spec['selector'];
+    expect(await schemaProblems(broken)).toEqual([
+      "/spec must have required property 'selector'",
+      'unknown field spec.podMetricEndpoints',
+      '/spec/podMetricsEndpoints/0/interval must match pattern "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"',
+    ]);
+  });
+});
+
 describe('the runbooks', () => {
   const files = readdirSync(runbooksDir).filter((f) => f.endsWith('.md') && f !== 'README.md');
   const index = readFileSync(join(runbooksDir, 'README.md'), 'utf8');
