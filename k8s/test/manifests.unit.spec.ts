@@ -18,10 +18,11 @@ import { readDocuments, yamlFiles } from './manifest-files.js';
 import { containersOf, findKubectl, podTemplateOf, render } from './render.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
 
-const kustomizationDirs = ['base', 'overlays/dev', 'overlays/production'];
+const kustomizationDirs = ['base', 'monitoring', 'overlays/dev', 'overlays/production'];
 const secretTemplate = 'base/operators-secret.template.yaml';
+const backendSecretsTemplate = 'overlays/production/backend-secrets.template.yaml';
 /** Secrets the cluster operator creates outside kustomize (from the template); nothing else may be missing. */
-const externalSecrets = new Set(['reelstream-operators']);
+const externalSecrets = new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore']);
 
 /** Each app, the container port its probes use, and the ConfigMap key that sets that port. */
 const apps: Record<string, { probePort: string; portKey: string }> = {
@@ -54,6 +55,20 @@ const appWorkloads = (objects: readonly K8sObject[]) =>
   objects.filter((o) => isWorkload(o) && Object.hasOwn(apps, o.metadata.name));
 const configOf = (objects: readonly K8sObject[]) =>
   (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
+/** Files a workload's first container reads from Secrets: mounted path → Secret and key. */
+function secretFiles(workload: K8sObject): Map<string, { secret: string; key: string }> {
+  const volumes = (podTemplateOf(workload)?.spec['volumes'] ?? []) as {
+    name: string;
+    secret?: { secretName: string; items?: { key: string; path: string }[] };
+  }[];
+  const files = new Map<string, { secret: string; key: string }>();
+  for (const mount of (containersOf(workload)[0]?.['volumeMounts'] ?? []) as { name: string; mountPath: string }[]) {
+    const secret = volumes.find((v) => v.name === mount.name)?.secret;
+    for (const item of secret?.items ?? [])
+      files.set(`${mount.mountPath}/${item.path}`, { secret: secret?.secretName ?? '', key: item.key });
+  }
+  return files;
+}
 const decodedSecret = (secret: K8sObject | undefined, key: string) =>
   Buffer.from(((secret?.['data'] ?? {}) as Record<string, string>)[key] ?? '', 'base64').toString('utf8');
 
@@ -79,7 +94,9 @@ describe('every YAML document under k8s/', () => {
 
   it('is used: listed by a kustomization, or the documented Secret template', () => {
     const listed = new Set(kustomizationDirs.flatMap((dir) => referencedPaths(dir).map((r) => r.path)));
-    expect(manifestFiles.filter((file) => !listed.has(file) && file !== secretTemplate)).toEqual([]);
+    expect(
+      manifestFiles.filter((file) => !listed.has(file) && file !== secretTemplate && file !== backendSecretsTemplate),
+    ).toEqual([]);
   });
 });
 
@@ -191,10 +208,11 @@ describe('the overlays rendered by kubectl kustomize', () => {
         expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
         expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
         expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
-        const operators = env.find((e) => e.name === 'OPERATORS_JSON')?.valueFrom?.secretKeyRef;
+        expect(env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name)).toEqual([]);
+        const operators = secretFiles(deployment).get(config['OPERATORS_FILE'] ?? '');
         expect(operators?.key).toBe('OPERATORS_JSON');
-        const secret = find(objects, 'Secret', operators?.name ?? '');
-        expect(secret !== undefined || externalSecrets.has(operators?.name ?? '')).toBe(true);
+        const secret = find(objects, 'Secret', operators?.secret ?? '');
+        expect(secret !== undefined || externalSecrets.has(operators?.secret ?? '')).toBe(true);
         expect([probe.httpGet, liveness.httpGet]).toEqual([
           { path: '/readyz', port: expected.probePort },
           { path: '/healthz', port: expected.probePort },
@@ -205,6 +223,40 @@ describe('the overlays rendered by kubectl kustomize', () => {
           'prometheus.io/scrape': 'true',
           'prometheus.io/port': config['OTEL_EXPORTER_PROMETHEUS_PORT'],
         });
+      }
+    });
+
+    it('drains before closing: preStop sleep, readiness out within SHUTDOWN_DRAIN_MS, grace above sleep + drain + stop', () => {
+      const objects = rendered(dir);
+      const drainSeconds = Number(configOf(objects)['SHUTDOWN_DRAIN_MS']) / 1000;
+      expect(drainSeconds).toBeGreaterThan(0);
+      for (const workload of appWorkloads(objects).filter((w) => w.metadata.name !== 'operator-sandbox')) {
+        const [container] = containersOf(workload);
+        const sleep = Number(
+          (container?.['lifecycle'] as { preStop?: { exec?: { command?: string[] } } } | undefined)?.preStop?.exec
+            ?.command?.[1],
+        );
+        const readiness = container?.['readinessProbe'] as { periodSeconds: number; failureThreshold: number };
+        const grace = podTemplateOf(workload)?.spec['terminationGracePeriodSeconds'] as number;
+        // runService gives the stop sequence 25 s after the drain (drainTimeoutMs).
+        expect({
+          name: workload.metadata.name,
+          sleep,
+          readinessOutWithinDrain: readiness.periodSeconds * readiness.failureThreshold <= drainSeconds,
+          graceEnough: grace > sleep + drainSeconds + 25,
+        }).toEqual({ name: workload.metadata.name, sleep: 5, readinessOutWithinDrain: true, graceEnough: true });
+      }
+    });
+
+    it("requests enough CPU that the autoscalers' 70 % means load (at least 250m, at most the limit)", () => {
+      const millis = (cpu: string) => (cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000);
+      for (const workload of appWorkloads(rendered(dir)).filter((w) => w.metadata.name !== 'operator-sandbox')) {
+        const resources = containersOf(workload)[0]?.['resources'] as {
+          requests: { cpu: string };
+          limits: { cpu: string };
+        };
+        expect([workload.metadata.name, millis(resources.requests.cpu) >= 250]).toEqual([workload.metadata.name, true]);
+        expect(millis(resources.requests.cpu)).toBeLessThanOrEqual(millis(resources.limits.cpu));
       }
     });
 
@@ -270,15 +322,10 @@ describe('the overlays rendered by kubectl kustomize', () => {
         (o) => o.kind === 'Secret' && o.metadata.name.startsWith('reelstream-operators-'),
       );
       expect(generated).toHaveLength(1);
-      for (const workload of appWorkloads(objects)) {
-        const env = (containersOf(workload)[0]?.['env'] ?? []) as {
-          name: string;
-          valueFrom?: { secretKeyRef?: { name: string } };
-        }[];
-        expect(env.find((e) => e.name === 'OPERATORS_JSON')?.valueFrom?.secretKeyRef?.name).toBe(
+      for (const workload of appWorkloads(objects))
+        expect(secretFiles(workload).get(configOf(objects)['OPERATORS_FILE'] ?? '')?.secret).toBe(
           generated[0]?.metadata.name,
         );
-      }
       const operators = parseOperatorsJson(decodedSecret(generated[0], 'OPERATORS_JSON'));
       expect(operators.length).toBeGreaterThan(0);
       for (const operator of operators)
@@ -319,8 +366,45 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(new URL(configOf(objects)['LAUNCH_BASE_URL'] ?? '').host).toBe(ingress.rules[1]?.host);
     });
 
+    it('reads every credential from a mounted Secret file: operators, Kafka SASL and CA, EventStoreDB password and CA', () => {
+      const config = configOf(objects);
+      const fileSettings = Object.entries(config).filter(([key]) => key.endsWith('_FILE'));
+      expect(fileSettings.map(([key]) => key).sort()).toEqual(
+        [
+          'EVENTSTORE_PASSWORD_FILE',
+          'EVENTSTORE_TLS_CA_FILE',
+          'KAFKA_SASL_PASSWORD_FILE',
+          'KAFKA_TLS_CA_FILE',
+          'OPERATORS_FILE',
+        ].sort(),
+      );
+      expect(Object.keys(config).filter((key) => /PASSWORD$|SECRET|TOKEN|OPERATORS_JSON/.test(key))).toEqual([]);
+      const workloads = [...appWorkloads(objects), find(objects, 'Job', 'kafka-topics') as K8sObject];
+      for (const workload of appWorkloads(objects)) {
+        const files = secretFiles(workload);
+        expect([
+          workload.metadata.name,
+          fileSettings.filter(([, path]) => !files.has(path)).map(([key]) => key),
+        ]).toEqual([workload.metadata.name, []]);
+      }
+      const topics = secretFiles(workloads.at(-1) as K8sObject);
+      expect(['KAFKA_SASL_PASSWORD_FILE', 'KAFKA_TLS_CA_FILE'].filter((key) => !topics.has(config[key] ?? ''))).toEqual(
+        [],
+      );
+      expect(config['KAFKA_AUTO_CREATE_TOPICS']).toBe('false');
+    });
+
+    it('creates the Kafka topics with a Job running the bundled kafka-topics CLI', () => {
+      const job = find(objects, 'Job', 'kafka-topics') as K8sObject;
+      const [container] = containersOf(job);
+      expect(container?.['command']).toEqual(['node', 'dist/apps/platform/kafka-topics.js', 'create']);
+      expect(container?.image).toMatch(new RegExp(`(^|/)${appImage.name}:`));
+      expect(workloadProblems(job).filter((p) => !/Probe/.test(p))).toEqual([]);
+    });
+
     it('expects the operators Secret to be created outside kustomize', () => {
       expect(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toEqual([]);
+      expect(externalSecrets).toEqual(new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore']));
     });
   });
 

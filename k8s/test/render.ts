@@ -53,7 +53,7 @@ export function podTemplateOf(object: K8sObject):
       spec: Record<string, unknown>;
     }
   | undefined {
-  if (object.kind !== 'Deployment' && object.kind !== 'StatefulSet') return undefined;
+  if (object.kind !== 'Deployment' && object.kind !== 'StatefulSet' && object.kind !== 'Job') return undefined;
   return (object['spec'] as { template: ReturnType<typeof podTemplateOf> }).template;
 }
 

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { declarationOf, unknownFields } from './strict-fields.js';
 
 /** A Kubernetes object as read from YAML. */
@@ -21,16 +24,43 @@ const models: Record<string, string> = {
   'v1/Service': 'v1/Service',
   'apps/v1/Deployment': 'apps/v1/Deployment',
   'apps/v1/StatefulSet': 'apps/v1/StatefulSet',
+  'batch/v1/Job': 'batch/v1/Job',
   'policy/v1/PodDisruptionBudget': 'policy/v1/PodDisruptionBudget',
   'autoscaling/v2/HorizontalPodAutoscaler': 'autoscaling/v2/HorizontalPodAutoscaler',
   'networking.k8s.io/v1/Ingress': 'networking.k8s.io/v1/Ingress',
+  'networking.k8s.io/v1/NetworkPolicy': 'networking.k8s.io/v1/NetworkPolicy',
 };
 
+/** The Prometheus Operator's kinds, validated with ajv against the schemas in k8s/test/crds (see its README). */
+const crdSchemas: Record<string, string> = {
+  'monitoring.coreos.com/v1/PodMonitor': 'podmonitor.schema.json',
+  'monitoring.coreos.com/v1/ServiceMonitor': 'servicemonitor.schema.json',
+  'monitoring.coreos.com/v1/PrometheusRule': 'prometheusrule.schema.json',
+};
+const ajv = new Ajv({ allErrors: true, strict: true });
+const crdValidators = new Map<string, ValidateFunction>();
+
+function crdProblems(object: K8sObject, file: string): string[] {
+  let validate = crdValidators.get(file);
+  if (!validate) {
+    validate = ajv.compile(JSON.parse(readFileSync(join(import.meta.dirname, 'crds', file), 'utf8')) as object);
+    crdValidators.set(file, validate);
+  }
+  if (validate(object)) return [];
+  return (validate.errors ?? []).map((error) =>
+    error.keyword === 'additionalProperties'
+      ? `unknown field ${error.instancePath.slice(1).replace(/\//g, '.')}${error.instancePath ? '.' : ''}${String(error.params['additionalProperty'])}`
+      : `${error.instancePath || '(object)'} ${error.message ?? error.keyword}`,
+  );
+}
+
 /**
- * Schema problems of one object: the kubernetes-models (OpenAPI) validation plus unknown keys.
- * An empty list means the object is valid.
+ * Schema problems of one object: the kubernetes-models (OpenAPI) validation plus unknown keys, or
+ * for the Prometheus Operator's kinds the vendored CRD schema. An empty list means the object is valid.
  */
 export async function schemaProblems(object: K8sObject): Promise<string[]> {
+  const crd = crdSchemas[`${object.apiVersion}/${object.kind}`];
+  if (crd) return crdProblems(object, crd);
   const modelPath = models[`${object.apiVersion}/${object.kind}`];
   if (!modelPath) return [`no schema known for ${object.apiVersion} ${object.kind}: add it to k8s/test/schemas.ts`];
   const module = (await import(`kubernetes-models/${modelPath}`)) as Record<string, ModelClass>;

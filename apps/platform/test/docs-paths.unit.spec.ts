@@ -17,8 +17,11 @@ const documents = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
   'docs/adr',
+  'docs/runbooks',
 ].flatMap((path) =>
-  path === 'docs/adr' ? readdirSync(join(REPOSITORY_ROOT, path)).map((name) => `${path}/${name}`) : [path],
+  path === 'docs/adr' || path === 'docs/runbooks'
+    ? readdirSync(join(REPOSITORY_ROOT, path)).map((name) => `${path}/${name}`)
+    : [path],
 );
 
 /** Repository paths named in a document: in backticks or as link targets, placeholders (`<app>`) and globs left out. */

@@ -55,6 +55,21 @@ export const booleanFlag = (fallback: boolean) =>
     .transform((value) => value === 'true' || value === '1' || value === 'yes')
     .default(fallback);
 
+const nonNegativeInt = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number ≥ 0' })
+    .int({ error: 'must be a whole number ≥ 0' })
+    .min(0, { error: 'must be a whole number ≥ 0' })
+    .default(fallback);
+
+/**
+ * `SHUTDOWN_DRAIN_MS` (default 0): on SIGTERM/SIGINT the process first answers `/readyz` with 503
+ * `draining` for this long, still serving, so load balancers and Service endpoints drop it before it
+ * closes (the Kubernetes manifests set 5000). Read by `runService` (`@reelstream/runtime`).
+ */
+const shutdownDrainMs = nonNegativeInt(0);
+export const shutdownEnv = z.object({ SHUTDOWN_DRAIN_MS: shutdownDrainMs });
+
 const backendUrl = (what: string) =>
   z.string().refine((url) => /^(sqlite:.+|esdb(\+discover)?:\/\/.+|kafka:\/\/.+)$/.test(url), {
     error: `must be sqlite:<path>, ${what === 'bus' ? 'or kafka://host:port[,host:port…]' : 'or esdb://host:port[?tls=false]'}`,
@@ -78,6 +93,8 @@ export const platformEnvShape = {
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Unset: `pretty` when stdout is a terminal, else `json` (read by the logger, `@reelstream/telemetry`). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /** Read by `runService` (`shutdownEnv`): milliseconds of `/readyz` 503 `draining` before closing. */
+  SHUTDOWN_DRAIN_MS: shutdownDrainMs,
 };
 
 export interface Backends {

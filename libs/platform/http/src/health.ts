@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { processDrain, type DrainSignal } from './drain-signal.js';
 import { closeGracefully } from './graceful-close.js';
 import { createHttpServer } from './http-server.js';
 
@@ -27,12 +28,24 @@ function send(response: ServerResponse, status: number, body: object): void {
   response.end(JSON.stringify(body));
 }
 
-/** Answers a GET (or HEAD) of /healthz or /readyz and returns true; returns false for anything else. */
-function answerHealth(request: IncomingMessage, response: ServerResponse, probe: ReadinessProbe): boolean {
+/**
+ * Answers a GET (or HEAD) of /healthz or /readyz and returns true; returns false for anything else.
+ * While `drain` is draining, `/readyz` is 503 `draining` without asking the probe; `/healthz` stays 200.
+ */
+function answerHealth(
+  request: IncomingMessage,
+  response: ServerResponse,
+  probe: ReadinessProbe,
+  drain: DrainSignal,
+): boolean {
   const path = (request.url ?? '').split('?')[0] ?? '';
   if (!HEALTH_PATHS.has(path) || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
   if (path === '/healthz') {
     send(response, 200, { status: 'ok' });
+    return true;
+  }
+  if (drain.draining) {
+    send(response, 503, { status: 'draining' });
     return true;
   }
   Promise.resolve()
@@ -46,10 +59,13 @@ function answerHealth(request: IncomingMessage, response: ServerResponse, probe:
   return true;
 }
 
-/** The endpoints as a middleware in front of a service's routes (express or any `(req, res, next)` stack). */
-export function healthEndpoints(probe: ReadinessProbe) {
+/**
+ * The endpoints as a middleware in front of a service's routes (express or any `(req, res, next)` stack);
+ * `drain` defaults to the process's (`processDrain`).
+ */
+export function healthEndpoints(probe: ReadinessProbe, drain: DrainSignal = processDrain) {
   return (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
-    if (!answerHealth(request, response, probe)) next();
+    if (!answerHealth(request, response, probe, drain)) next();
   };
 }
 
@@ -62,9 +78,10 @@ export interface HealthServer {
 export async function startHealthServer(
   listen: { port: number; host?: string | undefined },
   probe: ReadinessProbe,
+  drain: DrainSignal = processDrain,
 ): Promise<HealthServer> {
   const server: Server = createHttpServer((request, response) => {
-    if (answerHealth(request, response, probe)) return;
+    if (answerHealth(request, response, probe, drain)) return;
     const known = HEALTH_PATHS.has((request.url ?? '').split('?')[0] ?? '');
     send(response, known ? 405 : 404, { status: known ? 'method not allowed' : 'not found' });
   });

@@ -2,7 +2,7 @@
  * @reelstream/http: what the services' HTTP APIs share — the API error as a value, the error
  * envelope with the catalogue's statuses (decisions.md D16), the express error handler, the HTTP
  * server with request time limits, the access log (pino-http), a graceful close, the health
- * endpoints and the stop sequence
+ * endpoints and the draining signal they report, and the stop sequence
  * every service start function uses.
  */
 export { ApiError } from './api-error.js';
@@ -12,5 +12,6 @@ export { closeGracefully, reachableUrl } from './graceful-close.js';
 export { createHttpServer, DEFAULT_HTTP_TIMEOUTS } from './http-server.js';
 export { requestLog, type RequestLogOptions } from './request-log.js';
 export { healthEndpoints, startHealthServer, type HealthServer, type Readiness } from './health.js';
+export { DrainSignal, processDrain } from './drain-signal.js';
 export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import {
   createHttpServer,
+  DrainSignal,
   healthEndpoints,
   startHealthServer,
   type HealthServer,
@@ -97,5 +98,41 @@ describe('healthEndpoints in front of an express app', () => {
     expect(await get(`${base}/hello`)).toMatchObject({ status: 200, body: { hello: true } });
     // Another method is the API's to answer (the gateway's envelope), not the probes'.
     expect(await get(`${base}/readyz`, 'POST')).toMatchObject({ status: 404, body: { route: 'not found' } });
+  });
+});
+
+describe('a DrainSignal', () => {
+  it('turns /readyz into 503 draining without asking the probe, leaving /healthz and the routes alone', async () => {
+    const drain = new DrainSignal();
+    let asked = 0;
+    const health = await startHealthServer(
+      { port: 0, host: '127.0.0.1' },
+      () => {
+        asked++;
+        return { ready: true };
+      },
+      drain,
+    );
+    const base = `http://127.0.0.1:${health.port}`;
+    try {
+      expect((await get(`${base}/readyz`)).status).toBe(200);
+      drain.begin();
+      drain.begin();
+      expect(await get(`${base}/readyz`)).toMatchObject({ status: 503, body: { status: 'draining' } });
+      expect((await get(`${base}/healthz`)).status).toBe(200);
+      expect(asked).toBe(1);
+      expect(drain.draining).toBe(true);
+    } finally {
+      await health.close();
+    }
+  });
+
+  it('drainFor waits the given time after reporting draining', async () => {
+    const drain = new DrainSignal();
+    const started = Date.now();
+    const waiting = drain.drainFor(150);
+    expect(drain.draining).toBe(true);
+    await waiting;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(145);
   });
 });

@@ -2,11 +2,12 @@
  * What every `apps/<app>/src/main.ts` repeats, once: telemetry first (its HTTP instrumentation
  * patches only modules loaded after it, so a service's express code is imported inside `start`),
  * the logger, the process identity (worker id, instance id), the back ends, and the life cycle —
- * SIGINT/SIGTERM drain (stop in reverse start order, close the bus and the store, flush telemetry and logs)
+ * SIGINT/SIGTERM drain (`/readyz` 503 `draining` for SHUTDOWN_DRAIN_MS while still serving, then stop in reverse start order, close the bus and the store, flush telemetry and logs)
  * and exit 0; a start-up failure is one clear message on stderr and exit 2 (configuration) or 1.
  */
 import type { EventEmitter } from 'node:events';
-import { parseEnv as parseEnvWith, type Backends, type Env } from '@reelstream/config';
+import { parseEnv as parseEnvWith, shutdownEnv, type Backends, type Env } from '@reelstream/config';
+import { processDrain, type DrainSignal } from '@reelstream/http';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
 import {
@@ -56,8 +57,10 @@ export interface RunServiceOptions {
   exit?: (code: number) => void;
   /** Where SIGINT and SIGTERM come from. Default `process`. */
   signals?: Pick<EventEmitter, 'on'>;
-  /** A drain longer than this exits 1 (Kubernetes kills at 30 s). Default 25 s. */
+  /** Stopping the parts longer than this exits 1 (Kubernetes kills at terminationGracePeriodSeconds). Default 25 s. */
   drainTimeoutMs?: number;
+  /** What the health endpoints report draining from. Default the process's (`processDrain`). */
+  drain?: DrainSignal;
   /** Default `os.hostname()`. */
   hostname?: string;
 }
@@ -84,6 +87,8 @@ export async function runService(
   let telemetry: Telemetry | undefined;
   let logs: LogRoot | undefined;
   let logger: Logger | undefined;
+  let shutdownDrainMs = 0;
+  const drainSignal = options.drain ?? processDrain;
 
   /** Stops every registered part, newest first; true when all stopped cleanly. */
   const stopAll = async (): Promise<boolean> => {
@@ -102,11 +107,15 @@ export async function runService(
   };
 
   const drain = async (signal: string) => {
+    const timeoutMs = shutdownDrainMs + (options.drainTimeoutMs ?? 25_000);
     const deadline = setTimeout(() => {
-      stderr.write(`${service}: did not stop within ${options.drainTimeoutMs ?? 25_000} ms of ${signal}; exiting\n`);
+      stderr.write(`${service}: did not stop within ${timeoutMs} ms of ${signal}; exiting\n`);
       exit(EXIT_FAILURE);
-    }, options.drainTimeoutMs ?? 25_000);
+    }, timeoutMs);
     deadline.unref();
+    // Out of rotation first (readyz 503 while still serving), then close.
+    if (shutdownDrainMs > 0) logger?.info('draining', { signal, drainMs: shutdownDrainMs });
+    await drainSignal.drainFor(shutdownDrainMs);
     logger?.info('stopping', { signal });
     const clean = await stopAll();
     clearTimeout(deadline);
@@ -140,6 +149,7 @@ export async function runService(
     telemetry = initTelemetry({ serviceName: service, env });
     logs = createLogRoot({ env });
     logger = logs.forService(service);
+    shutdownDrainMs = parseEnvWith(shutdownEnv, env).SHUTDOWN_DRAIN_MS;
     const root = logs;
     const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
     const runtime: ServiceRuntime = {

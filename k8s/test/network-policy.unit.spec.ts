@@ -1,0 +1,230 @@
+import { describe, expect, it } from '@jest/globals';
+import { clusterOf, connection, inCidr, selects, type Endpoint, type NetworkPolicy } from './network-policy.js';
+import { findKubectl, render } from './render.js';
+
+/**
+ * The NetworkPolicies of each overlay, evaluated as data: which pod may open a connection to which,
+ * on which port. The pods are the rendered workloads; the rest of the world is modelled below.
+ */
+const outside: Endpoint[] = [
+  {
+    kind: 'pod',
+    name: 'kube-dns',
+    namespace: 'kube-system',
+    labels: { 'k8s-app': 'kube-dns' },
+    ip: '10.96.0.10',
+    ports: [],
+  },
+  {
+    kind: 'pod',
+    name: 'prometheus',
+    namespace: 'monitoring',
+    labels: { 'app.kubernetes.io/name': 'prometheus' },
+    ip: '10.244.9.1',
+    ports: [],
+  },
+  {
+    kind: 'pod',
+    name: 'ingress-controller',
+    namespace: 'ingress-nginx',
+    labels: { 'app.kubernetes.io/name': 'ingress-nginx' },
+    ip: '10.244.9.2',
+    ports: [],
+  },
+  {
+    kind: 'pod',
+    name: 'kafka-broker',
+    namespace: 'kafka',
+    labels: { 'app.kubernetes.io/name': 'kafka' },
+    ip: '10.244.9.3',
+    ports: [],
+  },
+  {
+    kind: 'pod',
+    name: 'esdb-node',
+    namespace: 'eventstore',
+    labels: { 'app.kubernetes.io/name': 'eventstore' },
+    ip: '10.244.9.4',
+    ports: [],
+  },
+  {
+    kind: 'pod',
+    name: 'otel-collector',
+    namespace: 'observability',
+    labels: { 'app.kubernetes.io/name': 'otel-collector' },
+    ip: '10.244.9.5',
+    ports: [],
+  },
+  { kind: 'pod', name: 'stranger', namespace: 'default', labels: { app: 'stranger' }, ip: '10.244.9.6', ports: [] },
+  { kind: 'external', name: 'operator-wallet', ip: '203.0.113.10' },
+  { kind: 'external', name: 'player', ip: '198.51.100.7' },
+  { kind: 'external', name: 'cloud-metadata', ip: '169.254.169.254' },
+];
+
+const kubectl = findKubectl();
+const overlays = ['overlays/dev', 'overlays/production'] as const;
+
+/** [from, to, port, protocol?] → expected answer, per overlay (both when `only` is absent). */
+type Case = [
+  from: string,
+  to: string,
+  port: number,
+  allowed: boolean,
+  protocol?: 'TCP' | 'UDP',
+  only?: (typeof overlays)[number],
+];
+const apps = ['gateway', 'game-server', 'bonus-ledger', 'wallet-dispatcher'];
+const cases: Case[] = [
+  // Everyone resolves names; nobody else in kube-system is reachable.
+  ...apps.map((app): Case => [app, 'kube-dns', 53, true, 'UDP']),
+  ...apps.map((app): Case => [app, 'kube-dns', 53, true, 'TCP']),
+  ['gateway', 'kube-dns', 443, false],
+  // Public HTTP only to gateway and game-server, on their HTTP port.
+  ['player', 'gateway', 8080, true],
+  ['player', 'game-server', 8081, true],
+  ['ingress-controller', 'gateway', 8080, true],
+  ['player', 'gateway', 9464, false],
+  ['player', 'wallet-dispatcher', 9090, false],
+  ['player', 'bonus-ledger', 9090, false],
+  ['stranger', 'wallet-dispatcher', 9464, false],
+  // Prometheus scrapes every app's metrics port, and nothing else.
+  ...apps.map((app): Case => ['prometheus', app, 9464, true]),
+  ['prometheus', 'bonus-ledger', 9090, false],
+  // Apps never call each other.
+  ['gateway', 'bonus-ledger', 9090, false],
+  ['game-server', 'wallet-dispatcher', 9090, false],
+  ['bonus-ledger', 'gateway', 8080, false],
+  // Operator callbacks: only the dispatcher, only HTTPS, never into the cluster's private ranges.
+  ['wallet-dispatcher', 'operator-wallet', 443, true],
+  ['wallet-dispatcher', 'operator-wallet', 80, false],
+  ['game-server', 'operator-wallet', 443, false],
+  ['gateway', 'operator-wallet', 443, false],
+  ['wallet-dispatcher', 'cloud-metadata', 443, false],
+  ['wallet-dispatcher', 'stranger', 443, false],
+  ['wallet-dispatcher', 'gateway', 443, false],
+  // Dev: the in-cluster Kafka, EventStoreDB and sandbox.
+  ...apps.map((app): Case => [app, 'kafka', 9092, true, 'TCP', 'overlays/dev']),
+  ...apps.map((app): Case => [app, 'eventstore', 2113, true, 'TCP', 'overlays/dev']),
+  ['kafka', 'kafka', 9092, true, 'TCP', 'overlays/dev'],
+  ['gateway', 'kafka', 9093, false, 'TCP', 'overlays/dev'],
+  ['operator-sandbox', 'kafka', 9092, false, 'TCP', 'overlays/dev'],
+  ['stranger', 'kafka', 9092, false, 'TCP', 'overlays/dev'],
+  ['stranger', 'eventstore', 2113, false, 'TCP', 'overlays/dev'],
+  ['wallet-dispatcher', 'operator-sandbox', 8082, true, 'TCP', 'overlays/dev'],
+  ['game-server', 'operator-sandbox', 8082, false, 'TCP', 'overlays/dev'],
+  ['gateway', 'operator-sandbox', 8082, false, 'TCP', 'overlays/dev'],
+  ['player', 'operator-sandbox', 8082, false, 'TCP', 'overlays/dev'],
+  ['kafka', 'operator-wallet', 443, false, 'TCP', 'overlays/dev'],
+  ['eventstore', 'kafka', 9092, false, 'TCP', 'overlays/dev'],
+  // Production: the back ends in their own namespaces, the collector, the topics Job.
+  ...apps.map((app): Case => [app, 'kafka-broker', 9092, true, 'TCP', 'overlays/production']),
+  ...apps.map((app): Case => [app, 'esdb-node', 2113, true, 'TCP', 'overlays/production']),
+  ...apps.map((app): Case => [app, 'otel-collector', 4318, true, 'TCP', 'overlays/production']),
+  ['gateway', 'kafka-broker', 2113, false, 'TCP', 'overlays/production'],
+  ['gateway', 'esdb-node', 9092, false, 'TCP', 'overlays/production'],
+  ['gateway', 'stranger', 9092, false, 'TCP', 'overlays/production'],
+  ['kafka-topics', 'kafka-broker', 9092, true, 'TCP', 'overlays/production'],
+  ['kafka-topics', 'kube-dns', 53, true, 'UDP', 'overlays/production'],
+  ['kafka-topics', 'esdb-node', 2113, false, 'TCP', 'overlays/production'],
+  ['kafka-topics', 'operator-wallet', 443, false, 'TCP', 'overlays/production'],
+];
+
+describe('NetworkPolicy evaluation (the evaluator itself)', () => {
+  const ns = 'reelstream';
+  const pod = (name: string, labels: Record<string, string>, namespace = ns): Endpoint => ({
+    kind: 'pod',
+    name,
+    namespace,
+    labels,
+    ip: '10.0.0.1',
+    ports: [{ name: 'http', containerPort: 8080 }],
+  });
+  const a = pod('a', { app: 'a' });
+  const b = pod('b', { app: 'b' });
+
+  it('allows everything without policies and isolates only the pods a policy selects, per direction', () => {
+    expect(connection({ policies: [], namespaces: {} }, a, b, 8080).allowed).toBe(true);
+    const denyB: NetworkPolicy = {
+      metadata: { name: 'd', namespace: ns },
+      spec: { podSelector: { matchLabels: { app: 'b' } } },
+    };
+    const cluster = { policies: [denyB], namespaces: {} };
+    expect(connection(cluster, a, b, 8080).allowed).toBe(false);
+    expect(connection(cluster, b, a, 8080).allowed).toBe(true);
+  });
+
+  it('matches named ports, protocols, port ranges, selectors in and across namespaces, and ipBlock excepts', () => {
+    const policy: NetworkPolicy = {
+      metadata: { name: 'p', namespace: ns },
+      spec: {
+        podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['b'] }] },
+        ingress: [
+          { from: [{ podSelector: { matchLabels: { app: 'a' } } }], ports: [{ port: 'http' }] },
+          {
+            from: [{ namespaceSelector: { matchLabels: { team: 'x' } } }],
+            ports: [{ port: 9000, endPort: 9010, protocol: 'UDP' }],
+          },
+          { from: [{ ipBlock: { cidr: '192.0.2.0/24', except: ['192.0.2.128/25'] } }] },
+        ],
+      },
+    };
+    const cluster = { policies: [policy], namespaces: { other: { team: 'x' } } };
+    expect(connection(cluster, a, b, 8080).allowed).toBe(true);
+    expect(connection(cluster, a, b, 8081).allowed).toBe(false);
+    expect(connection(cluster, pod('c', { app: 'a' }, 'other'), b, 8080).allowed).toBe(false);
+    expect(connection(cluster, pod('c', {}, 'other'), b, 9005, 'UDP').allowed).toBe(true);
+    expect(connection(cluster, pod('c', {}, 'other'), b, 9005, 'TCP').allowed).toBe(false);
+    expect(connection(cluster, { kind: 'external', name: 'x', ip: '192.0.2.5' }, b, 1).allowed).toBe(true);
+    expect(connection(cluster, { kind: 'external', name: 'y', ip: '192.0.2.200' }, b, 1).allowed).toBe(false);
+    expect(selects({ matchExpressions: [{ key: 'k', operator: 'DoesNotExist' }] }, {})).toBe(true);
+    expect(selects({ matchExpressions: [{ key: 'k', operator: 'NotIn', values: ['v'] }] }, { k: 'v' })).toBe(false);
+    expect([
+      inCidr('10.1.2.3', '10.0.0.0/8'),
+      inCidr('11.0.0.0', '10.0.0.0/8'),
+      inCidr('1.2.3.4', '0.0.0.0/0'),
+    ]).toEqual([true, false, true]);
+  });
+});
+
+describe.each(overlays)('NetworkPolicies of the %s render', (dir) => {
+  if (!kubectl) {
+    it('need kubectl to render the overlay', () => {
+      if (process.env['CI'] === 'true') throw new Error('kubectl is missing from the PATH');
+    });
+    return;
+  }
+  const { cluster, pods } = clusterOf(render(kubectl, dir));
+  const endpoint = (name: string): Endpoint => {
+    const found = pods.get(name) ?? outside.find((o) => o.name === name);
+    if (!found) throw new Error(`no pod or endpoint ${name} in ${dir}`);
+    return found;
+  };
+  const mine = cases.filter(([, , , , , only]) => only === undefined || only === dir);
+
+  it('deny everything by default for every pod of the namespace', () => {
+    expect(pods.size).toBeGreaterThanOrEqual(4);
+    expect(cluster.policies.find((p) => p.metadata.name === 'default-deny')?.spec).toEqual({
+      podSelector: {},
+      policyTypes: ['Ingress', 'Egress'],
+    });
+  });
+
+  it.each(
+    mine.map(
+      ([from, to, port, allowed, protocol = 'TCP']) =>
+        [from, allowed ? '→' : '✗', to, port, protocol, allowed] as const,
+    ),
+  )('%s %s %s:%d/%s', (from, _arrow, to, port, protocol, allowed) => {
+    const answer = connection(cluster, endpoint(from), endpoint(to), port, protocol);
+    expect({ allowed: answer.allowed, reason: answer.reason }).toMatchObject({ allowed });
+  });
+
+  it('leave no pod of the overlay reachable from outside except gateway and game-server (their HTTP port)', () => {
+    const reachable: string[] = [];
+    for (const pod of pods.values())
+      for (const port of pod.kind === 'pod' ? pod.ports : [])
+        if (connection(cluster, endpoint('player'), pod, port.containerPort, (port.protocol ?? 'TCP') as 'TCP').allowed)
+          reachable.push(`${pod.name}:${port.containerPort}`);
+    expect(reachable.sort()).toEqual(['game-server:8081', 'gateway:8080']);
+  });
+});
