@@ -6,6 +6,7 @@
 import { ConfigError, type Backends } from '@reelstream/config';
 import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import {
+  measureEventStore,
   PARKED_MESSAGES_METRIC,
   traceEventStore,
   traceMessageBus,
@@ -20,7 +21,7 @@ export interface OpenedBackends {
   checkpoints: CheckpointStore;
   /** The bus with trace context on every message. */
   bus: MessageBus;
-  /** The same back ends without tracing, for a service that adds its own (the wallet dispatcher). */
+  /** The same back ends without tracing (appends still measured), for a service that adds its own (the wallet dispatcher). */
   untraced: { store: EventStore; bus: MessageBus };
   /** Every consumer subscribed through `bus` or `untraced.bus`: readiness is false while one is unhealthy. */
   consumers: ConsumerHealth;
@@ -71,7 +72,9 @@ export async function openBackends(
 ): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-  const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
+  const opened = await openEventStore(backends.eventStoreUrl);
+  const { checkpoints } = opened;
+  const store = measureEventStore(opened.store);
   let bus: MessageBus;
   try {
     bus = await openMessageBus(backends.busUrl, { instanceId, ...(onParked ? { onParked } : {}) });

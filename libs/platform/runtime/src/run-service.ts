@@ -20,6 +20,7 @@ import {
 import type * as z from 'zod';
 import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';
+import { RELEASE_VERSION } from './release.js';
 import { describeStartupFailure, EXIT_FAILURE } from './startup-failure.js';
 
 export interface ServiceRuntime {
@@ -137,7 +138,7 @@ export async function runService(
   }
 
   try {
-    telemetry = initTelemetry({ serviceName: service, env });
+    telemetry = initTelemetry({ serviceName: service, serviceVersion: RELEASE_VERSION, env });
     logs = createLogRoot({ env });
     logger = logs.forService(service);
     const root = logs;

@@ -1,7 +1,10 @@
-import { metrics, type Attributes, type Histogram, type Counter as OtelCounter } from '@opentelemetry/api';
-
-/** Messages parked on a dead-letter topic, by `topic` and consumer `group`: by the bus adapters and by handlers that park themselves. */
-export const PARKED_MESSAGES_METRIC = 'reelstream_bus_messages_parked_total';
+import {
+  metrics,
+  type Attributes,
+  type Histogram,
+  type ObservableResult,
+  type Counter as OtelCounter,
+} from '@opentelemetry/api';
 
 /** Attribute values a metric may carry: keep them low-cardinality (no ids, no amounts). */
 type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
@@ -27,9 +30,25 @@ interface HistogramMetric<Key extends string = string> {
   time<T>(work: () => Promise<T>, attributes?: MetricAttributes<Key>): Promise<T>;
 }
 
+/** One value of an observable gauge, with its attributes. */
+export interface GaugeReading<Key extends string = string> {
+  value: number;
+  attributes?: MetricAttributes<Key>;
+}
+
 export interface Metrics {
   counter<Key extends string = string>(name: string, options?: InstrumentOptions): CounterMetric<Key>;
   histogram<Key extends string = string>(name: string, options?: HistogramOptions): HistogramMetric<Key>;
+  /**
+   * A gauge read at every collection (a scrape): `observe` returns the current values. A failing
+   * or slow read reports nothing for that collection rather than failing the scrape. Returns the
+   * function that stops observing (a stopped service's gauge disappears).
+   */
+  observableGauge<Key extends string = string>(
+    name: string,
+    options: InstrumentOptions,
+    observe: () => Promise<readonly GaugeReading<Key>[]> | readonly GaugeReading<Key>[],
+  ): () => void;
 }
 
 /**
@@ -79,6 +98,21 @@ export function createMetrics(serviceName: string, version?: string): Metrics {
           }
         },
       };
+    },
+
+    observableGauge(name, options, observe) {
+      const gauge = meter.createObservableGauge(name, options);
+      const callback = async (result: ObservableResult) => {
+        let readings: readonly GaugeReading[];
+        try {
+          readings = await observe();
+        } catch {
+          return;
+        }
+        for (const reading of readings) result.observe(reading.value, reading.attributes as Attributes | undefined);
+      };
+      gauge.addCallback(callback);
+      return () => gauge.removeCallback(callback);
     },
   };
 }
