@@ -160,7 +160,7 @@ export async function runService(
         const opened = await openBackends(
           backends,
           identity.instanceId,
-          reportParkedMessages(runtime.logger, createMetrics(service)),
+          reportParkedMessages(runtime.logger, createMetrics()),
         );
         stops.push({ name: 'back ends', stop: () => opened.close() });
         return opened;

@@ -7,10 +7,7 @@ import { createMetrics, type Metrics } from './metrics.js';
  * `reelstream_eventstore_append_duration_seconds`, with `outcome` ok or error (a conflict is an
  * error too: it is a round trip that wrote nothing). Everything else passes through.
  */
-export function measureEventStore(
-  store: EventStore,
-  metrics: Metrics = createMetrics('@reelstream/event-store'),
-): EventStore {
+export function measureEventStore(store: EventStore, metrics: Metrics = createMetrics()): EventStore {
   const appends = metrics.histogram<'outcome'>(MetricNames.eventStoreAppendDuration, {
     description: 'event-store append duration',
     unit: 's',

@@ -1,10 +1,12 @@
 import {
+  context,
   metrics,
   type Attributes,
   type Histogram,
   type ObservableResult,
   type Counter as OtelCounter,
 } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 /** Attribute values a metric may carry: keep them low-cardinality (no ids, no amounts). */
 type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
@@ -52,12 +54,20 @@ export interface Metrics {
 }
 
 /**
- * Typed helpers over the OpenTelemetry metrics API for one service. Instruments are created
+ * The one instrumentation scope of the services' own metrics. One scope, not one per service:
+ * the Prometheus exporter writes a metric once per scope, and in the all-in-one platform two
+ * services report the same metric (worker lag, parked messages); the service is the resource's
+ * `service.name` anyway.
+ */
+const METER_NAME = '@reelstream/metrics';
+
+/**
+ * Typed helpers over the OpenTelemetry metrics API. Instruments are created
  * once and reused. Without a configured exporter (`OTEL_METRICS_EXPORTER`) the global meter
  * is a no-op, so recording costs next to nothing.
  */
-export function createMetrics(serviceName: string, version?: string): Metrics {
-  const meter = metrics.getMeter(serviceName, version);
+export function createMetrics(scope: string = METER_NAME): Metrics {
+  const meter = metrics.getMeter(scope);
   const counters = new Map<string, OtelCounter>();
   const histograms = new Map<string, Histogram>();
 
@@ -105,7 +115,8 @@ export function createMetrics(serviceName: string, version?: string): Metrics {
       const callback = async (result: ObservableResult) => {
         let readings: readonly GaugeReading[];
         try {
-          readings = await observe();
+          // What a gauge reads (the event store, the bus) is no part of any trace.
+          readings = await context.with(suppressTracing(context.active()), observe);
         } catch {
           return;
         }

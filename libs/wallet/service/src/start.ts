@@ -50,7 +50,7 @@ export async function startWalletDispatcher(
   deps: WalletDispatcherDeps,
   config: WalletDispatcherConfig,
 ): Promise<WalletDispatcher> {
-  const metrics = createMetrics('wallet-dispatcher');
+  const metrics = createMetrics();
   const store = traceEventStore(deps.store);
   const bus = traceMessageBus(countDeadLetters(deps.bus, metrics, deps.operators));
   const ownWallet = deps.wallet ? undefined : new GotOperatorWallet({ maxSockets: config.maxSockets });
