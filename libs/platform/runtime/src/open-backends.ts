@@ -4,9 +4,17 @@
  * are imported only here, after telemetry is up (services.md).
  */
 import { ConfigError, type Backends } from '@reelstream/config';
-import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import {
+  isConsumerLagSource,
+  type CheckpointStore,
+  type EventStore,
+  type MessageBus,
+  type ParkedMessageObserver,
+} from '@reelstream/ports';
+import {
+  createMetrics,
   measureEventStore,
+  MetricNames,
   PARKED_MESSAGES_METRIC,
   traceEventStore,
   traceMessageBus,
@@ -65,6 +73,37 @@ export function reportParkedMessages(logger: Logger, metrics: Metrics): ParkedMe
   };
 }
 
+/** How long one scrape waits for the bus to tell a group's lag (a Kafka admin round trip) before it reports none. */
+const LAG_READ_TIMEOUT_MS = 2_000;
+
+/**
+ * `reelstream_bus_consumer_lag{group,topic,partition}` for every group this process consumes, as
+ * the bus adapter computes it (SQLite from its log, Kafka from the admin API). Returns what stops it.
+ */
+function observeConsumerLag(bus: MessageBus, consumers: ConsumerRegistry): () => void {
+  if (!isConsumerLagSource(bus)) return () => undefined;
+  return createMetrics().observableGauge<'group' | 'topic' | 'partition'>(
+    MetricNames.busConsumerLag,
+    { description: 'messages a consumer group has not consumed (committed) yet', unit: '{message}' },
+    async () => {
+      const read = Promise.all(consumers.groups().map(({ groupId, topics }) => bus.consumerLag(groupId, topics)));
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('consumer lag not read in time')), LAG_READ_TIMEOUT_MS);
+      });
+      try {
+        const lags = (await Promise.race([read, timeout])).flat();
+        return lags.map(({ groupId, topic, partition, lag }) => ({
+          value: lag,
+          attributes: { group: groupId, topic, partition: String(partition) },
+        }));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
+}
+
 export async function openBackends(
   backends: Backends,
   instanceId: string,
@@ -85,6 +124,7 @@ export async function openBackends(
   const busSystem = backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite';
   const consumers = new ConsumerRegistry();
   const tracked = consumers.track(bus);
+  const stopLagGauge = observeConsumerLag(bus, consumers);
   return {
     store: traceEventStore(store),
     checkpoints,
@@ -93,6 +133,7 @@ export async function openBackends(
     consumers,
     busSystem,
     async close() {
+      stopLagGauge();
       try {
         await bus.close();
       } finally {
