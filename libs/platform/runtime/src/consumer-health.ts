@@ -19,8 +19,8 @@ export class ConsumerRegistry implements ConsumerHealth {
   private readonly consumers = new Map<Consumer, string>();
   private readonly subscribed = new Map<Consumer, Subscribed>();
 
-  /** `bus` whose consumers this registry watches until they are stopped. */
-  track(bus: MessageBus): MessageBus {
+  /** `bus` whose consumers this registry watches until they are stopped; `onSubscribed` hears of each group joined. */
+  track(bus: MessageBus, onSubscribed?: (subscribed: Subscribed) => void): MessageBus {
     const consumers = this.consumers;
     const subscribed = this.subscribed;
     return {
@@ -31,6 +31,7 @@ export class ConsumerRegistry implements ConsumerHealth {
         const consumer = await bus.subscribe(options);
         consumers.set(consumer, options.groupId);
         subscribed.set(consumer, { groupId: options.groupId, topics: options.topics });
+        onSubscribed?.({ groupId: options.groupId, topics: options.topics });
         return {
           ready: consumer.ready,
           get healthy() {

@@ -73,6 +73,19 @@ export function reportParkedMessages(logger: Logger, metrics: Metrics): ParkedMe
   };
 }
 
+/**
+ * The parked-message count of each group and topic this process consumes, at 0 from the start:
+ * an alert on `increase(...) > 0` then fires on the first parked message too (a series that
+ * appears with 1 has no increase).
+ */
+function zeroParkedCounts({ groupId, topics }: { groupId: string; topics: readonly string[] }): void {
+  const parked = createMetrics().counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, {
+    description: 'messages parked on a dead-letter topic',
+    unit: '{message}',
+  });
+  for (const topic of topics) parked.add(0, { topic, group: groupId });
+}
+
 /** How long one scrape waits for the bus to tell a group's lag (a Kafka admin round trip) before it reports none. */
 const LAG_READ_TIMEOUT_MS = 2_000;
 
@@ -123,7 +136,7 @@ export async function openBackends(
   }
   const busSystem = backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite';
   const consumers = new ConsumerRegistry();
-  const tracked = consumers.track(bus);
+  const tracked = consumers.track(bus, zeroParkedCounts);
   const stopLagGauge = observeConsumerLag(bus, consumers);
   return {
     store: traceEventStore(store),

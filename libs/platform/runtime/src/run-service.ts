@@ -138,11 +138,17 @@ export async function runService(
   }
 
   try {
-    telemetry = initTelemetry({ serviceName: service, serviceVersion: RELEASE_VERSION, env });
+    // Before telemetry, which names the instance on every span and series; it loads nothing HTTP would patch.
+    const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
+    telemetry = initTelemetry({
+      serviceName: service,
+      serviceVersion: RELEASE_VERSION,
+      serviceInstanceId: identity.instanceId,
+      env,
+    });
     logs = createLogRoot({ env });
     logger = logs.forService(service);
     const root = logs;
-    const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
     const runtime: ServiceRuntime = {
       service,
       env,

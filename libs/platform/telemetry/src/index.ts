@@ -1,4 +1,4 @@
-export { initTelemetry, type Telemetry } from './init.js';
+export { initTelemetry, isUntracedPath, type Telemetry } from './init.js';
 export { TelemetryConfigError } from './settings.js';
 export { extractTraceContext, traceContextFields } from './trace-context.js';
 export { traceMessageBus } from './message-bus-tracing.js';

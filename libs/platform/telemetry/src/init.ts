@@ -16,6 +16,8 @@ import { redactSpanUrlSecrets } from './url-secrets.js';
 export interface InitTelemetryOptions {
   serviceName: string;
   serviceVersion?: string;
+  /** `service.instance.id` of the resource: the process identity's instance id (one per process). */
+  serviceInstanceId?: string;
   /** Where the `OTEL_*` decisions are read from. Default `process.env`. */
   env?: Env;
   /** Patch `node:http` for server and client spans. Default true. */
@@ -33,7 +35,15 @@ export interface Telemetry {
 }
 
 /** Probe and scrape requests would drown the real traffic in traces. */
-const untracedPaths = new Set(['/healthz', '/readyz', '/metrics']);
+const untracedPaths: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** `/healthz`, `/readyz`, `/metrics` (a query string aside): requests no span is made for. */
+export function isUntracedPath(url: string): boolean {
+  return untracedPaths.has(url.split('?')[0] ?? '');
+}
+
+/** Not among the stable attributes of the semantic-conventions package this version pins: spelled out. */
+const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 
 interface Installed {
   settings: TelemetrySettings;
@@ -82,7 +92,7 @@ function install(options: InitTelemetryOptions): Installed {
     options.instrumentHttp === false
       ? undefined
       : new HttpInstrumentation({
-          ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
+          ignoreIncomingRequestHook: (request) => isUntracedPath(request.url ?? ''),
           // Session tokens in URLs (the launch host's) never reach a span: redacted when the span starts and again before it ends.
           requestHook: (span) => redactSpanUrlSecrets(span),
           applyCustomAttributesOnSpan: (span) => redactSpanUrlSecrets(span),
@@ -91,10 +101,12 @@ function install(options: InitTelemetryOptions): Installed {
   const runtime = new RuntimeNodeInstrumentation({ monitoringPrecision: RUNTIME_MONITORING_PRECISION_MS });
   const sdk = new NodeSDK({
     serviceName: settings.serviceName,
-    resource:
-      settings.serviceVersion !== undefined
-        ? defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_VERSION]: settings.serviceVersion }))
-        : defaultResource(),
+    resource: defaultResource().merge(
+      resourceFromAttributes({
+        ...(settings.serviceVersion !== undefined ? { [ATTR_SERVICE_VERSION]: settings.serviceVersion } : {}),
+        ...(options.serviceInstanceId !== undefined ? { [ATTR_SERVICE_INSTANCE_ID]: options.serviceInstanceId } : {}),
+      }),
+    ),
     instrumentations: http ? [http, runtime] : [runtime],
     sampler: samplerFor(settings.sampler),
     // No exporter: a processor that drops spans keeps the provider (and so real ids) in place.
