@@ -78,7 +78,7 @@ export function registrationCounter(metrics: Metrics, operators: OperatorPolicyL
   };
 }
 
-export interface LedgerGaugeSources {
+interface LedgerGaugeSources {
   store: EventStore;
   checkpoints: CheckpointStore;
   /** The relay's checkpoint name. */

@@ -2,14 +2,14 @@ import type { Admin } from 'kafkajs';
 import type { ConsumerLag } from '@reelstream/ports';
 
 /** One partition's end offsets as `admin.fetchTopicOffsets` gives them (decimal strings). */
-export interface TopicPartitionOffsets {
+interface TopicPartitionOffsets {
   partition: number;
   high: string;
   low: string;
 }
 
 /** One partition's committed offset as `admin.fetchOffsets` gives it (`-1`: nothing committed). */
-export interface CommittedOffset {
+interface CommittedOffset {
   partition: number;
   offset: string;
 }

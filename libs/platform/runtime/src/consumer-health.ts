@@ -10,7 +10,7 @@ export interface ConsumerHealth {
 }
 
 /** A consumer group this process subscribed, and its topics. */
-export interface Subscribed {
+interface Subscribed {
   groupId: string;
   topics: readonly string[];
 }

@@ -14,6 +14,6 @@ export {
   type LogRoot,
 } from './logger.js';
 export { redactUrlSecrets } from './url-secrets.js';
-export { createMetrics, type GaugeReading, type Metrics } from './metrics.js';
+export { createMetrics, type Metrics } from './metrics.js';
 export { MetricNames, PARKED_MESSAGES_METRIC, SECONDS_BUCKETS } from './metric-names.js';
 export { recordHttpRoute } from './http-route.js';

@@ -14,7 +14,7 @@ const samplerNames = [
   'parentbased_always_off',
   'parentbased_traceidratio',
 ] as const;
-export type SamplerName = (typeof samplerNames)[number];
+type SamplerName = (typeof samplerNames)[number];
 
 /** `OTEL_TRACES_SAMPLER` and, for the ratio samplers, `OTEL_TRACES_SAMPLER_ARG` (default 1). */
 export interface SamplerSettings {

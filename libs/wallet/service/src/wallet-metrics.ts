@@ -8,12 +8,12 @@ import { MetricNames, SECONDS_BUCKETS, type Metrics } from '@reelstream/telemetr
 import type { OperatorLookup, OperatorWallet } from '@reelstream/wallet-application';
 
 /** Label of an operator id: itself when configured, `unknown` otherwise (a message names any id it likes). */
-export function operatorLabel(operators: OperatorLookup, operatorId: unknown): string {
+function operatorLabel(operators: OperatorLookup, operatorId: unknown): string {
   return typeof operatorId === 'string' && operators.get(operatorId) !== undefined ? operatorId : 'unknown';
 }
 
 /** The configured operator ids when the lookup knows them (the operator directory does). */
-export function configuredOperatorIds(operators: OperatorLookup): string[] {
+function configuredOperatorIds(operators: OperatorLookup): string[] {
   const listed = (operators as { operators?: readonly { id: string }[] }).operators;
   return Array.isArray(listed) ? listed.map((operator) => operator.id) : [];
 }
