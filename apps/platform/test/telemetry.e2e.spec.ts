@@ -7,7 +7,6 @@
  * wallet callback, across the processes.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -16,6 +15,7 @@ import { buildApps } from '../../../scripts/build-apps.js';
 import { AppProcess, REPOSITORY_ROOT } from './support/app-process.js';
 import { call, OperatorClient, PlayerClient, SandboxAdmin, type OperatorAccount } from './support/clients.js';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
+import { freePort, parseScrape, type Scrape } from './support/prometheus-scrape.js';
 
 jest.setTimeout(90_000);
 
@@ -46,41 +46,6 @@ function operatorsJson(callbackUrl: string): string {
       timeZone: OPERATOR.timeZone,
     },
   ]);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** The Prometheus text of a scrape as `name{labels} value` lines, and the family names in it. */
-interface Scrape {
-  text: string;
-  families: Set<string>;
-  series(name: string): { labels: Record<string, string>; value: number }[];
-}
-
-function parseScrape(text: string): Scrape {
-  const samples = text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-      if (!match) throw new Error(`not a sample line: ${line}`);
-      const labels = Object.fromEntries(
-        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]),
-      ) as Record<string, string>;
-      return { name: match[1] as string, labels, value: Number(match[3]) };
-    });
-  return {
-    text,
-    families: new Set(samples.map((sample) => sample.name)),
-    series: (name) => samples.filter((sample) => sample.name === name).map(({ labels, value }) => ({ labels, value })),
-  };
 }
 
 describe('metrics and traces of the platform as five processes', () => {
