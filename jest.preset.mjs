@@ -5,7 +5,7 @@ const preset = {
     '^.+\\.ts$': [
       '@swc/jest',
       {
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022', experimental: { keepImportAttributes: true } },
         module: { type: 'es6' },
         sourceMaps: 'inline',
       },

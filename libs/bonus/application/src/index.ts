@@ -12,5 +12,5 @@ export { encodeListCursor, decodeListCursor } from './list-cursor.js';
 export { bonusCallRecordOf, projectBonusCall, ProjectionOrderError } from './bonus-record-projection.js';
 export { startBonusProjection, projectionChange, PLAYER_BONUS_FILTER } from './projection-runner.js';
 export { ExpiryScheduler } from './expiry-scheduler.js';
-export { startBonusRelay } from './relay.js';
+export { BONUS_RELAY_CHECKPOINT, startBonusRelay } from './relay.js';
 export { BonusRequestHandler } from './request-handler.js';

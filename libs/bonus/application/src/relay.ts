@@ -39,6 +39,9 @@ export interface BonusRelayOptions {
 
 type Registration = WinRegistration;
 
+/** The relay's checkpoint name unless told otherwise (the lag gauge reads it too). */
+export const BONUS_RELAY_CHECKPOINT = 'bonus-ledger.relay';
+
 /** Registrations looked up for wins, by stream and issueId: one stream read per bonus call, not per spin. */
 class RegistrationCache {
   private readonly entries = new Map<number, Registration>();
@@ -119,7 +122,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   return startCatchUp({
     store,
     checkpoints: options.checkpoints,
-    name: options.name ?? 'bonus-ledger.relay',
+    name: options.name ?? BONUS_RELAY_CHECKPOINT,
     filter: PLAYER_BONUS_FILTER,
     // One publish per topic per batch, in the order of the log. Atomic only on SQLite (one transaction);
     // on Kafka a publish is atomic per partition, so after a failure part of it may be out: the whole

@@ -18,6 +18,8 @@ export function subscribeBonusCommands(
   handler: BonusRequestHandler,
   logger: Logger,
   groupId = LEDGER_CONSUMER_GROUP,
+  /** Told of every answer before it is sent (to count registrations). */
+  onHandled?: (handled: Awaited<ReturnType<BonusRequestHandler['handle']>>, value: unknown) => void,
 ): Promise<Consumer> {
   return bus.subscribe({
     groupId,
@@ -41,6 +43,7 @@ export function subscribeBonusCommands(
           reply: errorReply('SERVICE_UNAVAILABLE', 'the bonus ledger could not handle the request; retry later'),
         };
       }
+      onHandled?.(handled, message.value);
       if (!handled.reply.ok)
         logger.debug('bonus request refused', { type: handled.type, code: handled.reply.error.code, key: message.key });
       if (message.headers[BusHeaders.replyTo] === undefined) return;

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  BONUS_RELAY_CHECKPOINT,
   BonusCommands,
   BonusQueries,
   BonusRequestHandler,
@@ -19,8 +20,9 @@ import {
 import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { startHealthServer, StopSequence } from '@reelstream/http';
 import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import { createMetrics, type Logger } from '@reelstream/telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
+import { countBonusStateChanges, observeLedger, registrationCounter } from './ledger-metrics.js';
 
 export interface BonusLedgerDeps {
   store: EventStore;
@@ -57,7 +59,9 @@ export interface BonusLedger {
 // Long because: the service's wiring in start order, one call per step, with the stop sequence registered step by step
 // alongside.
 export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
-  const { store, bus, logger } = deps;
+  const { bus, logger } = deps;
+  const metrics = createMetrics();
+  const store = countBonusStateChanges(deps.store, metrics, deps.operators);
   mkdirSync(dirname(config.readModelFile), { recursive: true });
   const readModel = SqliteBonusReadModel.open(config.readModelFile, {
     comparePositions: (a, b) => store.comparePositions(a, b),
@@ -118,11 +122,21 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
     scheduler.start();
     stops.add(() => scheduler.stop());
 
+    stops.add(
+      observeLedger(metrics, {
+        store,
+        checkpoints: deps.checkpoints,
+        relayCheckpoint: BONUS_RELAY_CHECKPOINT,
+        readModel,
+        clock: deps.clock,
+      }),
+    );
     const consumer = await subscribeBonusCommands(
       bus,
       new BonusRequestHandler(commands, queries),
       logger,
       config.groupId,
+      registrationCounter(metrics, deps.operators),
     );
     stops.add(() => consumer.stop());
     let consuming = false;

@@ -9,7 +9,7 @@ export { GameTable } from './game-table.js';
 export { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
 export { RoundStreams, RoundConflictError } from './rounds/round-streams.js';
 export { resolveRound } from './rounds/round-resolver.js';
-export { startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
+export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
 export { outcomeView } from './rounds/outcome-view.js';
 export { SpinService } from './rounds/spin-service.js';
 export { BalanceBook } from './sessions/balance-book.js';

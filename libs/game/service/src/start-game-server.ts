@@ -27,6 +27,7 @@ import {
 } from '@reelstream/game-application';
 import type { GameServerConfig } from './config/game-server-env.js';
 import { createGameServerApp } from './http/app.js';
+import { observeRoundOutbox } from './outbox-metrics.js';
 
 export interface GameServerDeps {
   store: EventStore;
@@ -106,6 +107,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const stops = new StopSequence();
   stops.add(() => logger.info('game-server stopped', { port: listening.port }));
   stops.add(() => outbox.stop());
+  stops.add(observeRoundOutbox(store, deps.checkpoints));
   const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
     await once(server, 'listening');

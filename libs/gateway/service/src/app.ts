@@ -7,7 +7,7 @@ import type { OperatorDirectory } from '@reelstream/config';
 import type { Catalog } from '@reelstream/game-domain';
 import { apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
 import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import { recordHttpRoute, type Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { CatalogView } from './catalog/catalog-view.js';
@@ -58,6 +58,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware());
   app.use(requestSpanMiddleware());
+  app.use(recordHttpRoute());
   app.use(
     requestLog(logger, {
       requestIdOf: (res) => requestContext(res).requestId,

@@ -3,6 +3,8 @@ import type { Admin, Kafka, Message as KafkaOutgoingMessage, Producer } from 'ka
 import {
   BusHeaders,
   type Consumer,
+  type ConsumerLag,
+  type ConsumerLagSource,
   type Message,
   type MessageBus,
   type OutgoingMessage,
@@ -10,6 +12,7 @@ import {
   type RequestOptions,
   type SubscribeOptions,
 } from '@reelstream/ports';
+import { kafkaConsumerLag } from './consumer-lag.js';
 import { startKafkaConsumer, type GroupMembership, type ListenerMode } from './kafka-consumer.js';
 import { toKafkaMessage } from './message-mapping.js';
 import { PendingRequests } from './pending-requests.js';
@@ -45,7 +48,7 @@ export function replyGroupId(instanceId: string, replyTopic: string): string {
 }
 
 /** The port's `MessageBus` on Kafka (kafkajs 2.2). Create it with `openKafkaMessageBus`. */
-export class KafkaMessageBus implements MessageBus {
+export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
   private readonly consumers = new Set<Consumer>();
   private readonly replyListeners = new Map<string, Promise<Consumer>>();
   private readonly joinedReplyGroups = new Set<string>();
@@ -55,6 +58,12 @@ export class KafkaMessageBus implements MessageBus {
   private producerClosed = false;
 
   constructor(private readonly parts: KafkaBusParts) {}
+
+  /** How many messages `groupId` has not committed yet, per partition of each of `topics` (the consumer-lag gauge). */
+  consumerLag(groupId: string, topics: readonly string[]): Promise<ConsumerLag[]> {
+    if (this.closed) return Promise.resolve([]);
+    return kafkaConsumerLag(this.parts.admin, groupId, topics);
+  }
 
   get instanceId(): string {
     return this.parts.instanceId;

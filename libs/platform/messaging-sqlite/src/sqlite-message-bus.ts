@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   BusHeaders,
+  type ConsumerLag,
+  type ConsumerLagSource,
   type Message,
   type MessageBus,
   type OutgoingMessage,
@@ -11,6 +13,7 @@ import {
 import { z } from 'zod';
 import { acquireNotifier, releaseNotifier, type ChangeNotifier } from './change-notifier.js';
 import { SqliteConsumer, type ConsumerEnvironment, type SqliteSubscribeOptions } from './consumer.js';
+import { consumerLagOf } from './consumer-lag.js';
 import { openDatabase, type Db } from './database.js';
 import { deleteGroup } from './group-membership.js';
 import { LogWriter, prepareMessages } from './log-writer.js';
@@ -50,7 +53,7 @@ function parkedToStderr(parked: ParkedMessage): void {
  * default) shared by any number of processes. Messages are durable when `publish` resolves;
  * consumers commit after their handler succeeded, so delivery is at least once.
  */
-export class SqliteMessageBus implements MessageBus {
+export class SqliteMessageBus implements MessageBus, ConsumerLagSource {
   private readonly consumers = new Set<SqliteConsumer>();
   private readonly router: ReplyRouter;
   private readonly environment: ConsumerEnvironment;
@@ -124,6 +127,16 @@ export class SqliteMessageBus implements MessageBus {
       throw error;
     }
     return reply;
+  }
+
+  /** How many messages `groupId` has not committed yet, per partition of each of `topics` (the consumer-lag gauge). */
+  consumerLag(groupId: string, topics: readonly string[]): Promise<ConsumerLag[]> {
+    if (this.closing) return Promise.resolve([]);
+    try {
+      return Promise.resolve(consumerLagOf(this.db, groupId, topics));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /** Stops every consumer (in-flight handlers finish and commit), then closes the file. */

@@ -99,6 +99,23 @@ export interface MessageBus {
   close(): Promise<void>;
 }
 
+/** Messages of one partition a consumer group has not consumed (committed) yet. */
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  partition: number;
+  lag: number;
+}
+
+/** A bus adapter that can tell how far a consumer group is behind the log (both adapters can). */
+export interface ConsumerLagSource {
+  consumerLag(groupId: string, topics: readonly string[]): Promise<ConsumerLag[]>;
+}
+
+export function isConsumerLagSource(bus: object): bus is ConsumerLagSource {
+  return typeof (bus as Partial<ConsumerLagSource>).consumerLag === 'function';
+}
+
 /** Header names the bus itself reads or writes. Domain headers live in `@reelstream/contracts`. */
 export const BusHeaders = {
   correlationId: 'correlation-id',

@@ -9,12 +9,20 @@ export interface ConsumerHealth {
   unhealthy(): string[];
 }
 
+/** A consumer group this process subscribed, and its topics. */
+interface Subscribed {
+  groupId: string;
+  topics: readonly string[];
+}
+
 export class ConsumerRegistry implements ConsumerHealth {
   private readonly consumers = new Map<Consumer, string>();
+  private readonly subscribed = new Map<Consumer, Subscribed>();
 
-  /** `bus` whose consumers this registry watches until they are stopped. */
-  track(bus: MessageBus): MessageBus {
+  /** `bus` whose consumers this registry watches until they are stopped; `onSubscribed` hears of each group joined. */
+  track(bus: MessageBus, onSubscribed?: (subscribed: Subscribed) => void): MessageBus {
     const consumers = this.consumers;
+    const subscribed = this.subscribed;
     return {
       publish: (topic, messages) => bus.publish(topic, messages),
       request: (topic, message, options) => bus.request(topic, message, options),
@@ -22,6 +30,8 @@ export class ConsumerRegistry implements ConsumerHealth {
       async subscribe(options) {
         const consumer = await bus.subscribe(options);
         consumers.set(consumer, options.groupId);
+        subscribed.set(consumer, { groupId: options.groupId, topics: options.topics });
+        onSubscribed?.({ groupId: options.groupId, topics: options.topics });
         return {
           ready: consumer.ready,
           get healthy() {
@@ -29,11 +39,23 @@ export class ConsumerRegistry implements ConsumerHealth {
           },
           async stop() {
             consumers.delete(consumer);
+            subscribed.delete(consumer);
             await consumer.stop();
           },
         };
       },
     };
+  }
+
+  /** The groups and topics of the consumers running now (the consumer-lag gauge reads these). */
+  groups(): Subscribed[] {
+    const byGroup = new Map<string, Set<string>>();
+    for (const { groupId, topics } of this.subscribed.values()) {
+      const known = byGroup.get(groupId) ?? new Set<string>();
+      for (const topic of topics) known.add(topic);
+      byGroup.set(groupId, known);
+    }
+    return [...byGroup].map(([groupId, topics]) => ({ groupId, topics: [...topics] }));
   }
 
   unhealthy(): string[] {

@@ -4,8 +4,17 @@
  * are imported only here, after telemetry is up (services.md).
  */
 import { ConfigError, type Backends } from '@reelstream/config';
-import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import {
+  isConsumerLagSource,
+  type CheckpointStore,
+  type EventStore,
+  type MessageBus,
+  type ParkedMessageObserver,
+} from '@reelstream/ports';
+import {
+  createMetrics,
+  measureEventStore,
+  MetricNames,
   PARKED_MESSAGES_METRIC,
   traceEventStore,
   traceMessageBus,
@@ -20,7 +29,7 @@ export interface OpenedBackends {
   checkpoints: CheckpointStore;
   /** The bus with trace context on every message. */
   bus: MessageBus;
-  /** The same back ends without tracing, for a service that adds its own (the wallet dispatcher). */
+  /** The same back ends without tracing (appends still measured), for a service that adds its own (the wallet dispatcher). */
   untraced: { store: EventStore; bus: MessageBus };
   /** Every consumer subscribed through `bus` or `untraced.bus`: readiness is false while one is unhealthy. */
   consumers: ConsumerHealth;
@@ -64,6 +73,50 @@ export function reportParkedMessages(logger: Logger, metrics: Metrics): ParkedMe
   };
 }
 
+/**
+ * The parked-message count of each group and topic this process consumes, at 0 from the start:
+ * an alert on `increase(...) > 0` then fires on the first parked message too (a series that
+ * appears with 1 has no increase).
+ */
+function zeroParkedCounts({ groupId, topics }: { groupId: string; topics: readonly string[] }): void {
+  const parked = createMetrics().counter<'topic' | 'group'>(PARKED_MESSAGES_METRIC, {
+    description: 'messages parked on a dead-letter topic',
+    unit: '{message}',
+  });
+  for (const topic of topics) parked.add(0, { topic, group: groupId });
+}
+
+/** How long one scrape waits for the bus to tell a group's lag (a Kafka admin round trip) before it reports none. */
+const LAG_READ_TIMEOUT_MS = 2_000;
+
+/**
+ * `reelstream_bus_consumer_lag{group,topic,partition}` for every group this process consumes, as
+ * the bus adapter computes it (SQLite from its log, Kafka from the admin API). Returns what stops it.
+ */
+function observeConsumerLag(bus: MessageBus, consumers: ConsumerRegistry): () => void {
+  if (!isConsumerLagSource(bus)) return () => undefined;
+  return createMetrics().observableGauge<'group' | 'topic' | 'partition'>(
+    MetricNames.busConsumerLag,
+    { description: 'messages a consumer group has not consumed (committed) yet', unit: '{message}' },
+    async () => {
+      const read = Promise.all(consumers.groups().map(({ groupId, topics }) => bus.consumerLag(groupId, topics)));
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('consumer lag not read in time')), LAG_READ_TIMEOUT_MS);
+      });
+      try {
+        const lags = (await Promise.race([read, timeout])).flat();
+        return lags.map(({ groupId, topic, partition, lag }) => ({
+          value: lag,
+          attributes: { group: groupId, topic, partition: String(partition) },
+        }));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
+}
+
 export async function openBackends(
   backends: Backends,
   instanceId: string,
@@ -71,7 +124,9 @@ export async function openBackends(
 ): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-  const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
+  const opened = await openEventStore(backends.eventStoreUrl);
+  const { checkpoints } = opened;
+  const store = measureEventStore(opened.store);
   let bus: MessageBus;
   try {
     bus = await openMessageBus(backends.busUrl, { instanceId, ...(onParked ? { onParked } : {}) });
@@ -81,7 +136,8 @@ export async function openBackends(
   }
   const busSystem = backends.busUrl.startsWith('kafka:') ? 'kafka' : 'sqlite';
   const consumers = new ConsumerRegistry();
-  const tracked = consumers.track(bus);
+  const tracked = consumers.track(bus, zeroParkedCounts);
+  const stopLagGauge = observeConsumerLag(bus, consumers);
   return {
     store: traceEventStore(store),
     checkpoints,
@@ -90,6 +146,7 @@ export async function openBackends(
     consumers,
     busSystem,
     async close() {
+      stopLagGauge();
       try {
         await bus.close();
       } finally {

@@ -21,6 +21,7 @@ import {
 import type * as z from 'zod';
 import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';
+import { RELEASE_VERSION } from './release.js';
 import { describeStartupFailure, EXIT_FAILURE } from './startup-failure.js';
 
 export interface ServiceRuntime {
@@ -146,12 +147,18 @@ export async function runService(
   }
 
   try {
-    telemetry = initTelemetry({ serviceName: service, env });
+    // Before telemetry, which names the instance on every span and series; it loads nothing HTTP would patch.
+    const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
+    telemetry = initTelemetry({
+      serviceName: service,
+      serviceVersion: RELEASE_VERSION,
+      serviceInstanceId: identity.instanceId,
+      env,
+    });
     logs = createLogRoot({ env });
     logger = logs.forService(service);
     shutdownDrainMs = parseEnvWith(shutdownEnv, env).SHUTDOWN_DRAIN_MS;
     const root = logs;
-    const identity = processIdentityOf(service, parseEnvWith(processIdentityEnv, env), options.hostname);
     const runtime: ServiceRuntime = {
       service,
       env,
@@ -169,7 +176,7 @@ export async function runService(
         const opened = await openBackends(
           backends,
           identity.instanceId,
-          reportParkedMessages(runtime.logger, createMetrics(service)),
+          reportParkedMessages(runtime.logger, createMetrics()),
         );
         stops.push({ name: 'back ends', stop: () => opened.close() });
         return opened;

@@ -1,8 +1,9 @@
-export { initTelemetry, type Telemetry } from './init.js';
+export { initTelemetry, isUntracedPath, type Telemetry } from './init.js';
 export { TelemetryConfigError } from './settings.js';
 export { extractTraceContext, traceContextFields } from './trace-context.js';
 export { traceMessageBus } from './message-bus-tracing.js';
 export { traceEventStore } from './event-store-tracing.js';
+export { measureEventStore } from './event-store-metrics.js';
 export {
   createLogger,
   createLogRoot,
@@ -13,4 +14,6 @@ export {
   type LogRoot,
 } from './logger.js';
 export { redactUrlSecrets } from './url-secrets.js';
-export { createMetrics, PARKED_MESSAGES_METRIC, type Metrics } from './metrics.js';
+export { createMetrics, type Metrics } from './metrics.js';
+export { MetricNames, PARKED_MESSAGES_METRIC, SECONDS_BUCKETS } from './metric-names.js';
+export { recordHttpRoute } from './http-route.js';

@@ -3,22 +3,29 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { RuntimeNodeInstrumentation } from '@opentelemetry/instrumentation-runtime-node';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { ConsoleMetricExporter, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { resolveTelemetrySettings, type Env, type TelemetrySettings } from './settings.js';
+import { samplerFor } from './sampler.js';
 import { redactSpanUrlSecrets } from './url-secrets.js';
 
 export interface InitTelemetryOptions {
   serviceName: string;
   serviceVersion?: string;
+  /** `service.instance.id` of the resource: the process identity's instance id (one per process). */
+  serviceInstanceId?: string;
   /** Where the `OTEL_*` decisions are read from. Default `process.env`. */
   env?: Env;
   /** Patch `node:http` for server and client spans. Default true. */
   instrumentHttp?: boolean;
 }
+
+/** Event-loop delay, heap and GC metrics; sampled every 10 ms (the instrumentation's default precision). */
+const RUNTIME_MONITORING_PRECISION_MS = 10;
 
 export interface Telemetry {
   /** What the process actually runs with (the first caller's service wins). */
@@ -28,7 +35,15 @@ export interface Telemetry {
 }
 
 /** Probe and scrape requests would drown the real traffic in traces. */
-const untracedPaths = new Set(['/healthz', '/readyz', '/metrics']);
+const untracedPaths: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** `/healthz`, `/readyz`, `/metrics` (a query string aside): requests no span is made for. */
+export function isUntracedPath(url: string): boolean {
+  return untracedPaths.has(url.split('?')[0] ?? '');
+}
+
+/** Not among the stable attributes of the semantic-conventions package this version pins: spelled out. */
+const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 
 interface Installed {
   settings: TelemetrySettings;
@@ -48,7 +63,8 @@ let installed: Installed | undefined;
  *
  * Which exporters run is decided from `env`; the OpenTelemetry exporters themselves read their
  * details (endpoint, headers, protocol, sampler) from `process.env`, which is the same object
- * unless a test passes its own.
+ * unless a test passes its own. The sampler is the exception: it is built from `env`
+ * (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`), so a bad value fails the start.
  */
 export function initTelemetry(options: InitTelemetryOptions): Telemetry {
   installed ??= install(options);
@@ -76,19 +92,23 @@ function install(options: InitTelemetryOptions): Installed {
     options.instrumentHttp === false
       ? undefined
       : new HttpInstrumentation({
-          ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
+          ignoreIncomingRequestHook: (request) => isUntracedPath(request.url ?? ''),
           // Session tokens in URLs (the launch host's) never reach a span: redacted when the span starts and again before it ends.
           requestHook: (span) => redactSpanUrlSecrets(span),
           applyCustomAttributesOnSpan: (span) => redactSpanUrlSecrets(span),
         });
   const metricReaders = metricReadersFor(settings);
+  const runtime = new RuntimeNodeInstrumentation({ monitoringPrecision: RUNTIME_MONITORING_PRECISION_MS });
   const sdk = new NodeSDK({
     serviceName: settings.serviceName,
-    resource:
-      settings.serviceVersion !== undefined
-        ? defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_VERSION]: settings.serviceVersion }))
-        : defaultResource(),
-    instrumentations: http ? [http] : [],
+    resource: defaultResource().merge(
+      resourceFromAttributes({
+        ...(settings.serviceVersion !== undefined ? { [ATTR_SERVICE_VERSION]: settings.serviceVersion } : {}),
+        ...(options.serviceInstanceId !== undefined ? { [ATTR_SERVICE_INSTANCE_ID]: options.serviceInstanceId } : {}),
+      }),
+    ),
+    instrumentations: http ? [http, runtime] : [runtime],
+    sampler: samplerFor(settings.sampler),
     // No exporter: a processor that drops spans keeps the provider (and so real ids) in place.
     ...(settings.traceExporters.length === 0 ? { spanProcessors: [new NoopSpanProcessor()] } : {}),
     ...(metricReaders ? { metricReaders } : {}),
@@ -104,6 +124,7 @@ function install(options: InitTelemetryOptions): Installed {
         await sdk.shutdown();
       } finally {
         http?.disable();
+        runtime.disable();
         unregisterGlobals();
       }
     },

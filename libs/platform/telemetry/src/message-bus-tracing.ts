@@ -1,4 +1,16 @@
-import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  context as contextApi,
+  isSpanContextValid,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import {
   BusHeaders,
   type Consumer,
@@ -25,7 +37,9 @@ export interface TraceMessageBusOptions {
  * - `publish`: one PRODUCER span `send {topic}` per call; each message gets the span's
  *   `traceparent`/`tracestate` in its headers, on a copy (the caller's objects are untouched).
  *   A message that already has a `traceparent` keeps it: that is how a relay re-publishes a
- *   stored event in the trace that appended it, instead of the relay's own polling loop.
+ *   stored event in the trace that appended it, instead of the relay's own polling loop. When no
+ *   span is active (the relay's or outbox's loop), the send span itself continues that trace (the
+ *   first message's; the others are links) and its messages of that trace name it as parent.
  * - `subscribe`: each delivery runs in a CONSUMER span `process {topic}` whose parent is the
  *   context found in the message headers (a new trace when there is none), so whatever the
  *   handler logs, appends or publishes joins the producer's trace.
@@ -39,14 +53,19 @@ export function traceMessageBus(bus: MessageBus, options: TraceMessageBusOptions
   return {
     publish(topic, messages) {
       const batch: readonly OutgoingMessage[] = Array.isArray(messages) ? messages : [messages as OutgoingMessage];
+      const relayed = relayedContexts(batch);
       return withSpan(
         tracer,
         `send ${topic}`,
-        { kind: SpanKind.PRODUCER, attributes: sendAttributes(system, topic, batch) },
-        () =>
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: sendAttributes(system, topic, batch),
+          ...(relayed ? { parent: relayed.parent, links: relayed.links } : {}),
+        },
+        (span) =>
           bus.publish(
             topic,
-            batch.map((message) => withTraceHeaders(message)),
+            batch.map((message) => (relayed ? inSendSpan(message, span) : withTraceHeaders(message))),
           ),
       );
     },
@@ -69,6 +88,44 @@ export function traceMessageBus(bus: MessageBus, options: TraceMessageBusOptions
 
     close: () => bus.close(),
   };
+}
+
+/**
+ * A relay or an outbox publishes from its own loop, where no span is active, messages that carry
+ * the trace context their events were stored with. Its send span then continues the first such
+ * trace (and links the others of the batch) instead of starting a root trace of its own.
+ */
+function relayedContexts(batch: readonly OutgoingMessage[]): { parent: Context; links: Link[] } | undefined {
+  const active = trace.getSpan(contextApi.active())?.spanContext();
+  if (active && isSpanContextValid(active)) return undefined;
+  const carried = batch
+    .map((message) => extractTraceContext(message.headers ?? {}))
+    .map((ctx) => ({ ctx, span: trace.getSpanContext(ctx) }))
+    .filter(
+      (entry): entry is { ctx: Context; span: SpanContext } =>
+        entry.span !== undefined && isSpanContextValid(entry.span),
+    );
+  const [first, ...rest] = carried;
+  if (!first) return undefined;
+  const linked = new Set<string>([first.span.spanId]);
+  const links: Link[] = [];
+  for (const { span } of rest) {
+    if (linked.has(span.spanId)) continue;
+    linked.add(span.spanId);
+    links.push({ context: span });
+  }
+  return { parent: first.ctx, links };
+}
+
+/** A relayed message of the send span's trace now names the send span as its parent; one of another trace keeps its own. */
+function inSendSpan(message: OutgoingMessage, span: Span): OutgoingMessage {
+  const carried = trace.getSpanContext(extractTraceContext(message.headers ?? {}));
+  if (carried && isSpanContextValid(carried) && carried.traceId !== span.spanContext().traceId) return message;
+  const headers = { ...message.headers };
+  delete headers[BusHeaders.traceparent];
+  delete headers[BusHeaders.tracestate];
+  injectTraceContext(headers, trace.setSpan(contextApi.active(), span));
+  return { ...message, headers };
 }
 
 function withTraceHeaders(message: OutgoingMessage): OutgoingMessage {

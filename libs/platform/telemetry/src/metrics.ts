@@ -1,7 +1,12 @@
-import { metrics, type Attributes, type Histogram, type Counter as OtelCounter } from '@opentelemetry/api';
-
-/** Messages parked on a dead-letter topic, by `topic` and consumer `group`: by the bus adapters and by handlers that park themselves. */
-export const PARKED_MESSAGES_METRIC = 'reelstream_bus_messages_parked_total';
+import {
+  context,
+  metrics,
+  type Attributes,
+  type Histogram,
+  type ObservableResult,
+  type Counter as OtelCounter,
+} from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 /** Attribute values a metric may carry: keep them low-cardinality (no ids, no amounts). */
 type MetricAttributes<Key extends string> = Partial<Record<Key, string | number | boolean>>;
@@ -27,18 +32,42 @@ interface HistogramMetric<Key extends string = string> {
   time<T>(work: () => Promise<T>, attributes?: MetricAttributes<Key>): Promise<T>;
 }
 
+/** One value of an observable gauge, with its attributes. */
+export interface GaugeReading<Key extends string = string> {
+  value: number;
+  attributes?: MetricAttributes<Key>;
+}
+
 export interface Metrics {
   counter<Key extends string = string>(name: string, options?: InstrumentOptions): CounterMetric<Key>;
   histogram<Key extends string = string>(name: string, options?: HistogramOptions): HistogramMetric<Key>;
+  /**
+   * A gauge read at every collection (a scrape): `observe` returns the current values. A failing
+   * or slow read reports nothing for that collection rather than failing the scrape. Returns the
+   * function that stops observing (a stopped service's gauge disappears).
+   */
+  observableGauge<Key extends string = string>(
+    name: string,
+    options: InstrumentOptions,
+    observe: () => Promise<readonly GaugeReading<Key>[]> | readonly GaugeReading<Key>[],
+  ): () => void;
 }
 
 /**
- * Typed helpers over the OpenTelemetry metrics API for one service. Instruments are created
+ * The one instrumentation scope of the services' own metrics. One scope, not one per service:
+ * the Prometheus exporter writes a metric once per scope, and in the all-in-one platform two
+ * services report the same metric (worker lag, parked messages); the service is the resource's
+ * `service.name` anyway.
+ */
+const METER_NAME = '@reelstream/metrics';
+
+/**
+ * Typed helpers over the OpenTelemetry metrics API. Instruments are created
  * once and reused. Without a configured exporter (`OTEL_METRICS_EXPORTER`) the global meter
  * is a no-op, so recording costs next to nothing.
  */
-export function createMetrics(serviceName: string, version?: string): Metrics {
-  const meter = metrics.getMeter(serviceName, version);
+export function createMetrics(scope: string = METER_NAME): Metrics {
+  const meter = metrics.getMeter(scope);
   const counters = new Map<string, OtelCounter>();
   const histograms = new Map<string, Histogram>();
 
@@ -79,6 +108,22 @@ export function createMetrics(serviceName: string, version?: string): Metrics {
           }
         },
       };
+    },
+
+    observableGauge(name, options, observe) {
+      const gauge = meter.createObservableGauge(name, options);
+      const callback = async (result: ObservableResult) => {
+        let readings: readonly GaugeReading[];
+        try {
+          // What a gauge reads (the event store, the bus) is no part of any trace.
+          readings = await context.with(suppressTracing(context.active()), observe);
+        } catch {
+          return;
+        }
+        for (const reading of readings) result.observe(reading.value, reading.attributes as Attributes | undefined);
+      };
+      gauge.addCallback(callback);
+      return () => gauge.removeCallback(callback);
     },
   };
 }

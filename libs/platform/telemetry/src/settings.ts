@@ -6,6 +6,22 @@ const traceExporterNames = ['otlp', 'zipkin', 'console'] as const;
 const metricExporterNames = ['otlp', 'prometheus', 'console'] as const;
 type TraceExporterName = (typeof traceExporterNames)[number];
 type MetricExporterName = (typeof metricExporterNames)[number];
+const samplerNames = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+type SamplerName = (typeof samplerNames)[number];
+
+/** `OTEL_TRACES_SAMPLER` and, for the ratio samplers, `OTEL_TRACES_SAMPLER_ARG` (default 1). */
+export interface SamplerSettings {
+  name: SamplerName;
+  /** Only for `traceidratio` and `parentbased_traceidratio`: the share of new traces kept, 0..1. */
+  ratio?: number;
+}
 
 /** What `initTelemetry` sets up, decided from the `OTEL_*` variables alone. */
 export interface TelemetrySettings {
@@ -17,6 +33,8 @@ export interface TelemetrySettings {
   traceExporters: TraceExporterName[];
   metricExporters: MetricExporterName[];
   prometheus: { host?: string; port: number };
+  /** Default `parentbased_always_on`: a trace started upstream is kept or dropped as upstream decided. */
+  sampler: SamplerSettings;
 }
 
 /**
@@ -70,7 +88,33 @@ export function resolveTelemetrySettings(
     traceExporters,
     metricExporters,
     prometheus: { ...(host !== undefined ? { host } : {}), port: parsedPort.data },
+    sampler: samplerOf(env),
   };
+}
+
+const ratio = z.coerce.number().min(0).max(1);
+
+/**
+ * The sampler the variables name. Unlike the bare SDK, which logs an unknown name or a bad ratio
+ * and falls back to its default, a wrong value is a configuration error: a sampler silently
+ * keeping every trace (or none) is found only when the bill or the gap shows up.
+ */
+function samplerOf(env: Env): SamplerSettings {
+  const raw = nonEmpty(env['OTEL_TRACES_SAMPLER'])?.toLowerCase();
+  const name = raw ?? 'parentbased_always_on';
+  if (!(samplerNames as readonly string[]).includes(name)) {
+    throw new TelemetryConfigError(
+      `OTEL_TRACES_SAMPLER: unsupported sampler "${env['OTEL_TRACES_SAMPLER']}"; supported: ${samplerNames.join(', ')}`,
+    );
+  }
+  const sampler = name as SamplerName;
+  if (!sampler.endsWith('traceidratio')) return { name: sampler };
+  const rawRatio = nonEmpty(env['OTEL_TRACES_SAMPLER_ARG']);
+  const parsed = ratio.safeParse(rawRatio ?? 1);
+  if (!parsed.success) {
+    throw new TelemetryConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1; got "${rawRatio}"`);
+  }
+  return { name: sampler, ratio: parsed.data };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

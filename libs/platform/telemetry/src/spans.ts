@@ -4,6 +4,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
   type SpanKind,
   type Tracer,
@@ -15,6 +16,7 @@ export interface SpanOptions {
   attributes?: Attributes;
   /** The parent context. Default: the active one. */
   parent?: Context;
+  links?: Link[];
 }
 
 /** Marks `span` as failed by `error`: exception event, `error.type`, status ERROR. */
@@ -46,6 +48,7 @@ export async function withSpan<T>(
     {
       ...(options.kind !== undefined ? { kind: options.kind } : {}),
       ...(options.attributes ? { attributes: options.attributes } : {}),
+      ...(options.links && options.links.length > 0 ? { links: options.links } : {}),
     },
     parent,
   );

@@ -12,8 +12,11 @@ const REDACTED = 'REDACTED';
 
 /** Query parameters whose value is a credential. */
 const SECRET_QUERY_PARAMETER = /([?&;]|^)(token)=[^&#\s]*/gi;
-/** Path segments that are credentials: the one after `/sessions/`. */
-const SECRET_PATH_SEGMENT = /(\/sessions\/)[^/?#\s]+/g;
+/**
+ * Path segments that are credentials: the one after `/sessions/`, unless it is a route's parameter
+ * (`:token`, in a span named by route): a token is base64url and never starts with a colon.
+ */
+const SECRET_PATH_SEGMENT = /(\/sessions\/)(?!:)[^/?#\s]+/g;
 
 /** `text` (a URL, a path, a query string, a span name) with every secret it holds replaced by REDACTED. */
 export function redactUrlSecrets(text: string): string {

@@ -65,6 +65,25 @@ describe('initTelemetry', () => {
     expect(isSpanContextValid(trace.getTracer('t').startSpan('on again').spanContext())).toBe(true);
   });
 
+  it('samples as OTEL_TRACES_SAMPLER says, read from the env it is given', () => {
+    init({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' });
+    const tracer = trace.getTracer('t');
+    // A new trace is dropped (its context still propagates, unsampled) …
+    const root = tracer.startSpan('root', {}, ROOT_CONTEXT);
+    expect(root.isRecording()).toBe(false);
+    expect(root.spanContext().traceFlags & 1).toBe(0);
+    // … a trace sampled upstream is kept.
+    const child = tracer.startSpan('child', {}, extractTraceContext({ traceparent: remoteParent }));
+    expect(child.isRecording()).toBe(true);
+    root.end();
+    child.end();
+  });
+
+  it('refuses a sampler it does not know before setting anything up', () => {
+    expect(() => init({ OTEL_TRACES_SAMPLER: 'xray' })).toThrow(/OTEL_TRACES_SAMPLER: unsupported sampler "xray"/);
+    expect(isSpanContextValid(trace.getTracer('t').startSpan('none', {}, ROOT_CONTEXT).spanContext())).toBe(false);
+  });
+
   it('with OTEL_SDK_DISABLED, makes no spans of its own but passes an incoming trace through', () => {
     init({ OTEL_SDK_DISABLED: 'true' });
 

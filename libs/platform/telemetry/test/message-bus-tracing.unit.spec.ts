@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { isRequestTimeout, reply, type Message, type MessageBus, type OutgoingMessage } from '@reelstream/ports';
 import { traceMessageBus } from '../src/message-bus-tracing.js';
 import { InMemoryBus } from './in-memory-bus.js';
@@ -135,6 +135,27 @@ describe('traceMessageBus', () => {
     ]);
     expect(messages[1]?.headers).toEqual({ 'x-kind': 'event' });
     expect(messages[2]).not.toHaveProperty('headers');
+  });
+
+  it('continues the stored trace when a relay publishes from its own loop (no active span): parent, links, headers', async () => {
+    const stored = `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`;
+    const other = `00-${'e'.repeat(32)}-${'f'.repeat(16)}-01`;
+    const messages: OutgoingMessage[] = [
+      { key: 'p-1', value: { n: 1 }, headers: { traceparent: stored } },
+      { key: 'p-1', value: { n: 2 }, headers: { traceparent: stored } },
+      { key: 'p-2', value: { n: 3 }, headers: { traceparent: other } },
+    ];
+
+    await context.with(ROOT_CONTEXT, () => bus.publish('wallet.requests', messages));
+
+    const producer = tracing.spanNamed('send wallet.requests');
+    expect(producer.spanContext().traceId).toBe('a'.repeat(32));
+    expect(producer.parentSpanContext?.spanId).toBe('b'.repeat(16));
+    expect(producer.links.map((link) => link.context.spanId)).toEqual(['f'.repeat(16)]);
+    const own = `00-${'a'.repeat(32)}-${producer.spanContext().spanId}-01`;
+    // The consumer of a message of the continued trace is the send span's child; the other trace keeps its parent.
+    expect(inner.messages('wallet.requests').map((m) => m.headers['traceparent'])).toEqual([own, own, other]);
+    expect(messages[0]?.headers).toEqual({ traceparent: stored });
   });
 
   it('records a failing handler on the consumer span, with its attempt, and lets the bus see the error', async () => {

@@ -13,6 +13,7 @@ describe('resolveTelemetrySettings', () => {
       traceExporters: [],
       metricExporters: [],
       prometheus: { port: 9464 },
+      sampler: { name: 'parentbased_always_on' },
     });
   });
 

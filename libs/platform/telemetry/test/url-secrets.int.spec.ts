@@ -23,6 +23,7 @@ describe('redactUrlSecrets', () => {
   it('leaves URLs without secrets as they are', () => {
     for (const text of [
       '/v1/bonus-call/171234567890123',
+      'POST /api/sessions/:token/spin',
       '/launch',
       '/api/sessions',
       'lang=en&mytoken=1',

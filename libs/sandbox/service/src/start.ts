@@ -14,6 +14,7 @@ import { Delays } from './delays.js';
 import { FaultRegistry } from './faults.js';
 import { checkSandboxDatabase, LedgerViews, openSandboxDatabase, SandboxWallet } from '@reelstream/sandbox-adapters';
 import { walletRouter } from './wallet-route.js';
+import { recordHttpRoute } from '@reelstream/telemetry';
 
 /** What the callback and admin routes accept (`64kb` in their body parsers). */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -59,6 +60,7 @@ export async function startOperatorSandbox(
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(recordHttpRoute());
   app.use(
     healthEndpoints(() => {
       checkSandboxDatabase(db);

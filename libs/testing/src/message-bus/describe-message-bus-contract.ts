@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from '@jest/globals';
 import { commitCases } from './commit.contract.js';
+import { consumerLagCases } from './consumer-lag.contract.js';
 import { ContractHarness } from './contract-harness.js';
 import { crashCases } from './crash.contract.js';
 import { keyConcurrencyCrashCases } from './key-concurrency-crash.contract.js';
@@ -47,6 +48,7 @@ export function describeMessageBusContract(make: () => Promise<MessageBusUnderTe
     describe('commits and redelivery', () => commitCases(current));
     describe('keyConcurrency', () => keyConcurrencyCases(current));
     describe('request/reply', () => requestReplyCases(current));
+    describe('consumer lag', () => consumerLagCases(current));
     describe('crash of a consumer process', () => crashCases(current, children));
     describe('crash of a consumer process with keyConcurrency', () => keyConcurrencyCrashCases(current, children));
   });

@@ -99,6 +99,17 @@ export async function deliver(
       ms: Math.round(performance.now() - started),
     };
     if (isOk(answer)) deps.log.debug('callback answered OK', fields);
+    else if (record.state.status === 'dead_lettered')
+      // The attempts are used up: the money is owed to the player until someone re-drives it.
+      deps.log.error(
+        'callback given up: dead-lettered, money owed to the player; `npm run wallet:redrive` re-drives it',
+        {
+          ...fields,
+          operatorId: operator.id,
+          outcome: describeAnswer(answer),
+          status: record.state.status,
+        },
+      );
     else
       deps.log.info('callback failed', {
         ...fields,

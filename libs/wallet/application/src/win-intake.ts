@@ -177,6 +177,7 @@ async function deadLetterOwn(
   context.deps.log.error('win dead-lettered; `npm run wallet:redrive` lists and re-drives it', {
     transactionId: record.transactionId,
     operatorId: request?.operatorId,
+    command: 'win',
     playerId: request?.playerId,
     reason,
     detail,
@@ -256,6 +257,7 @@ async function announce(
   context.deps.log.error('win dead-lettered; it cannot be sent under its transactionId', {
     transactionId: win.transactionId,
     operatorId: win.operatorId,
+    command: 'win',
     playerId: win.playerId,
     reason,
     detail,

@@ -7,6 +7,7 @@ import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/
 import type { Clock, Consumer, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
 import {
   createMetrics,
+  MetricNames,
   PARKED_MESSAGES_METRIC,
   traceEventStore,
   traceMessageBus,
@@ -22,6 +23,7 @@ import {
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { GotOperatorWallet } from '@reelstream/wallet-adapters';
+import { countDeadLetters, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -48,30 +50,15 @@ export async function startWalletDispatcher(
   deps: WalletDispatcherDeps,
   config: WalletDispatcherConfig,
 ): Promise<WalletDispatcher> {
+  const metrics = createMetrics();
   const store = traceEventStore(deps.store);
-  const bus = traceMessageBus(deps.bus);
-  const metrics = createMetrics('wallet-dispatcher');
-  const calls = metrics.counter<'command' | 'outcome'>('wallet.callback.attempts', {
-    description: 'Callback attempts by command and outcome',
-  });
-  const durations = metrics.histogram<'command'>('wallet.callback.duration', {
-    unit: 'ms',
-    boundaries: [5, 10, 25, 50, 100, 250, 500, 1_000, 2_000, 3_000, 4_000],
-  });
-  const ownWallet = deps.wallet
-    ? undefined
-    : new GotOperatorWallet({
-        maxSockets: config.maxSockets,
-        observe: (command, outcome, ms) => {
-          calls.add(1, { command, outcome });
-          durations.record(ms, { command });
-        },
-      });
-  const circuitChanges = metrics.counter<'operator' | 'to'>('wallet.circuit.changes', {
+  const bus = traceMessageBus(countDeadLetters(deps.bus, metrics, deps.operators));
+  const ownWallet = deps.wallet ? undefined : new GotOperatorWallet({ maxSockets: config.maxSockets });
+  const circuitChanges = metrics.counter<'operator' | 'to'>(MetricNames.walletCircuitChanges, {
     description: 'Operator circuit state changes',
   });
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
-  const wallet = new OperatorBulkheadWallet(deps.wallet ?? (ownWallet as GotOperatorWallet), {
+  const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as GotOperatorWallet), metrics), {
     limitsOf: (operatorId) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] }),
     now: () => performance.now(),
     onCircuitChange: (change) => {
@@ -91,6 +78,9 @@ export async function startWalletDispatcher(
     { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
     config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency },
   );
+  // Zero from the start: an alert on `increase(...) > 0` then fires on the first parked message too.
+  for (const subscription of [subscriptions.requests, subscriptions.cancels, subscriptions.delayed])
+    for (const topic of subscription.topics) parked.add(0, { topic, group: subscription.groupId });
 
   const stops = new StopSequence();
   stops.add(() => deps.logger.info('wallet dispatcher stopped'));

@@ -294,6 +294,15 @@ describe('win: 4 s, up to 2 more attempts, then the dead letters (spec §6.2, D1
       attempts: 3,
       request: outcome.request,
     });
+    // Money owed to a player: one error line that says which operator, command and transaction.
+    expect(
+      rig.logs.filter(
+        (line) =>
+          line['level'] === 'error' &&
+          line['transactionId'] === outcome.request.transactionId &&
+          String(line['msg']).startsWith('callback given up: dead-lettered'),
+      ),
+    ).toEqual([expect.objectContaining({ operatorId: 'rig', command: 'win', attempt: 3 })]);
     expect(outcome.balanceBefore).toBe(10_000);
     expect(outcome.summary).toEqual({ total: 1, applied: 1, failed: 0, noAnswer: 0 });
     expect(outcome.progress).toEqual([

@@ -22,7 +22,8 @@ import type { GameLog } from '../ports.js';
 import { heldCheckpoints } from './held-checkpoints.js';
 import type { RoundStartedData, RoundStreams } from './round-streams.js';
 
-const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
+/** The outbox's checkpoint name unless told otherwise (the lag gauge reads it too). */
+export const ROUND_OUTBOX_CHECKPOINT = 'game-server.round-outbox';
 
 export interface RoundOutboxOptions {
   store: EventStore;

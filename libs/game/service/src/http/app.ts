@@ -4,7 +4,7 @@
  */
 import { validationDetails } from '@reelstream/contracts';
 import { ApiError, apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
-import type { Logger } from '@reelstream/telemetry';
+import { recordHttpRoute, type Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
 import * as z from 'zod';
 import { classifyRefusal } from './refusals.js';
@@ -18,6 +18,7 @@ export function createGameServerApp(deps: RouteDeps & { logger: Logger }): Expre
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIdMiddleware());
+  app.use(recordHttpRoute());
   // Spins are many: their lines are for debugging; a 5xx is a warning whatever the level.
   app.use(requestLog(deps.logger, { requestIdOf, level: 'debug' }));
   app.use(securityHeaders());

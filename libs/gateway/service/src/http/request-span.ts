@@ -6,7 +6,7 @@ import {
   trace,
   type Context,
 } from '@opentelemetry/api';
-import { extractTraceContext } from '@reelstream/telemetry';
+import { extractTraceContext, isUntracedPath } from '@reelstream/telemetry';
 import type { Request, RequestHandler, Response } from 'express';
 
 const TRACER = '@reelstream/service-gateway';
@@ -21,6 +21,8 @@ const TRACER = '@reelstream/service-gateway';
 export function requestSpanMiddleware(): RequestHandler {
   const tracer = trace.getTracer(TRACER);
   return (req, res, next) => {
+    // Probes get no span here either (the HTTP instrumentation skips them too).
+    if (isUntracedPath(req.originalUrl)) return next();
     let active = contextApi.active();
     const existing = trace.getSpan(active)?.spanContext();
     if (existing === undefined || !isSpanContextValid(existing)) {

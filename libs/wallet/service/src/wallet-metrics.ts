@@ -1,0 +1,79 @@
+/**
+ * The dispatcher's metrics, per configured operator and callback command (bounded label sets:
+ * the operator label is an id from the operator directory, never one read from a message).
+ */
+import { Topics, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
+import type { MessageBus, OutgoingMessage } from '@reelstream/ports';
+import { MetricNames, SECONDS_BUCKETS, type Metrics } from '@reelstream/telemetry';
+import type { OperatorLookup, OperatorWallet } from '@reelstream/wallet-application';
+
+/** Label of an operator id: itself when configured, `unknown` otherwise (a message names any id it likes). */
+function operatorLabel(operators: OperatorLookup, operatorId: unknown): string {
+  return typeof operatorId === 'string' && operators.get(operatorId) !== undefined ? operatorId : 'unknown';
+}
+
+/** The configured operator ids when the lookup knows them (the operator directory does). */
+function configuredOperatorIds(operators: OperatorLookup): string[] {
+  const listed = (operators as { operators?: readonly { id: string }[] }).operators;
+  return Array.isArray(listed) ? listed.map((operator) => operator.id) : [];
+}
+
+/** Counts every attempt (`outcome`: the operator's status code or why there was no reply) and times it. */
+export function measuredWallet(wallet: OperatorWallet, metrics: Metrics): OperatorWallet {
+  const calls = metrics.counter<'operator' | 'command' | 'outcome'>(MetricNames.walletCallbacks, {
+    description: 'wallet callback attempts by operator, command and outcome',
+    unit: '{call}',
+  });
+  const durations = metrics.histogram<'operator' | 'command'>(MetricNames.walletCallbackDuration, {
+    description: 'wallet callback attempt duration',
+    unit: 's',
+    boundaries: SECONDS_BUCKETS,
+  });
+  const measured: OperatorWallet = {
+    async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number) {
+      const started = performance.now();
+      const labels = { operator: operator.id, command: body.command };
+      try {
+        const result = await wallet.call(operator, body, timeoutMs);
+        calls.add(1, { ...labels, outcome: result.kind === 'reply' ? result.statusCode : result.cause });
+        return result;
+      } catch (error) {
+        calls.add(1, { ...labels, outcome: 'error' });
+        throw error;
+      } finally {
+        durations.record((performance.now() - started) / 1_000, labels);
+      }
+    },
+  };
+  if (wallet.refusingForMs) measured.refusingForMs = (operatorId) => wallet.refusingForMs?.(operatorId);
+  return measured;
+}
+
+/**
+ * Counts the dead letters the dispatcher publishes (a win given up: money owed to a player), by
+ * operator and command. A redelivered message publishes its dead letter again (consumers dedupe
+ * by transactionId), so after a crash the count may be one too high, never too low.
+ */
+export function countDeadLetters(bus: MessageBus, metrics: Metrics, operators: OperatorLookup): MessageBus {
+  const deadLetters = metrics.counter<'operator' | 'command'>(MetricNames.walletDeadLetters, {
+    description: 'wallet callbacks given up (dead-lettered): money owed to a player',
+    unit: '{transaction}',
+  });
+  // Zero from the start, per operator: an alert on `increase(...) > 0` then fires on the first dead letter too.
+  for (const operator of configuredOperatorIds(operators)) deadLetters.add(0, { operator, command: 'win' });
+  return {
+    async publish(topic, messages) {
+      await bus.publish(topic, messages);
+      if (topic !== Topics.walletDeadLetters) return;
+      const batch: readonly OutgoingMessage[] = Array.isArray(messages) ? messages : [messages as OutgoingMessage];
+      for (const message of batch) {
+        const letter = message.value as { operatorId?: unknown; request?: { command?: unknown } };
+        const command = typeof letter.request?.command === 'string' ? letter.request.command : 'unknown';
+        deadLetters.add(1, { operator: operatorLabel(operators, letter.operatorId), command });
+      }
+    },
+    subscribe: (options) => bus.subscribe(options),
+    request: (topic, message, options) => bus.request(topic, message, options),
+    close: () => bus.close(),
+  };
+}
