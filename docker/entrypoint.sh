@@ -8,6 +8,7 @@ usage() {
 usage: IMAGE <app> [arguments…]   (or REELSTREAM_APP=<app>)
 apps:  gateway | bonus-ledger | wallet-dispatcher | game-server | operator-sandbox | platform
 tools: redrive (wallet re-drive) | kafka-topics | reelstream or reelstream-cli (the reelstream CLI)
+or:    node <file> [arguments…]
 USAGE
 }
 
@@ -24,6 +25,8 @@ case "$app" in
   redrive) exec node /app/dist/apps/wallet-dispatcher/redrive.js "$@" ;;
   kafka-topics) exec node /app/dist/apps/platform/kafka-topics.js "$@" ;;
   reelstream) exec node /app/dist/apps/reelstream-cli/main.js "$@" ;;
+  # Any other Node entry, as the Kubernetes manifests run the apps: `node dist/apps/<app>/main.js`.
+  node) exec node "$@" ;;
   '' | -h | --help | help)
     usage
     [ -n "$app" ] && exit 0

@@ -108,6 +108,7 @@ describe('docker/entrypoint.sh and the bundles it runs', () => {
       expect(result.stdout.trimEnd().split('\n')).toEqual([`/app/dist/apps/${path}`, '--list']);
     }
     expect(entry([], { REELSTREAM_APP: 'gateway' }).stdout.trimEnd()).toBe('/app/dist/apps/gateway/main.js');
+    expect(entry(['node', 'dist/apps/gateway/main.js']).stdout.trimEnd()).toBe('dist/apps/gateway/main.js');
   });
 
   it('refuses an unknown or missing app with its usage and exit code 64', () => {
