@@ -72,8 +72,11 @@ async function main(): Promise<number> {
       ],
       { inherit: true, cwd: REPOSITORY_ROOT },
     );
-    // No `podman image prune` here: it also removes the intermediate images that hold the
-    // npm ci layers, and the next build would install everything again.
+    // Untagged images (earlier builds, and the intermediate images that hold the npm ci layers)
+    // are removed only once a week old: the store stays bounded, and a build reuses this week's
+    // npm ci layers (a plain `podman image prune` would remove them, and every build would
+    // install everything again).
+    await podman(['image', 'prune', '--force', '--filter', 'until=168h'], { allowFailure: true });
   });
   const size = (await podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE_TAG])).stdout.trim();
   process.stdout.write(`test:image: ${IMAGE_TAG} is ${(Number(size) / 1024 / 1024).toFixed(0)} MiB\n`);

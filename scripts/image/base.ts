@@ -40,11 +40,12 @@ function nodePrefix(): string {
   return dirname(dirname(process.execPath));
 }
 
-/** The certificate file this machine's npm is configured with, if any. */
+/** The certificates this machine's npm trusts besides Node's own: its `cafile`, else NODE_EXTRA_CA_CERTS. */
 async function hostNpmCafile(): Promise<string | undefined> {
   const { stdout } = await run(['npm', 'config', 'get', 'cafile'], { allowFailure: true });
-  const path = stdout.trim();
-  return path && path !== 'null' && path !== 'undefined' && existsSync(path) ? path : undefined;
+  for (const path of [stdout.trim(), process.env['NODE_EXTRA_CA_CERTS'] ?? ''])
+    if (path && path !== 'null' && path !== 'undefined' && existsSync(path)) return path;
+  return undefined;
 }
 
 /** Node, npm and Node's headers into /usr/local of the root filesystem, as the official image has them. */
