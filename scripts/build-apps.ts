@@ -1,6 +1,9 @@
 /**
  * `npm run build` (or `npx nx build <app>`): bundles each app's `src/main.ts` with esbuild into
- * `dist/apps/<app>/main.js` (ESM, Node 20), so `node dist/apps/<app>/main.js` runs it without tsx.
+ * `dist/apps/<app>/main.js` (ESM, Node 20), so `node dist/apps/<app>/main.js` runs it without tsx,
+ * and each command-line tool beside it: `dist/apps/wallet-dispatcher/redrive.js` (the wallet
+ * re-drive), `dist/apps/platform/kafka-topics.js` (the Kafka topics) and
+ * `dist/apps/reelstream-cli/main.js` (the `reelstream` CLI). The image (docker/Dockerfile) runs these.
  *
  * - The workspace's own packages (`@reelstream/*`, TypeScript sources) are bundled; every other
  *   package stays external and is loaded from node_modules at run time, as installed (native
@@ -28,12 +31,25 @@ export const APP_RUNTIME_FILES: Readonly<Record<string, readonly string[]>> = {
   'game-server': ['config/catalog.json', 'libs/game/service/public'],
   'wallet-dispatcher': [],
   'operator-sandbox': [],
+  'reelstream-cli': ['config/catalog.json'],
 };
 export const APPS = Object.keys(APP_RUNTIME_FILES);
 
+/**
+ * The command-line tools bundled beside an app's main (`src/<name>.ts` → `<name>.js`), sharing its
+ * chunks: the wallet re-drive and the Kafka topics tool.
+ */
+export const APP_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  'wallet-dispatcher': ['redrive'],
+  platform: ['kafka-topics'],
+};
+
 export interface BuiltApp {
   app: string;
+  /** `main.js`. */
   entry: string;
+  /** Each tool's bundle by name (`redrive` → `…/redrive.js`). */
+  tools: Readonly<Record<string, string>>;
   bytes: number;
 }
 
@@ -74,9 +90,11 @@ export async function buildApp(app: string, options: { outDir?: string; root?: s
   if (!files) throw new Error(`unknown app ${app}: one of ${APPS.join(', ')}`);
   const outDir = join(options.outDir ?? join(root, 'dist'), 'apps', app);
   await rm(outDir, { recursive: true, force: true });
+  const tools = APP_TOOLS[app] ?? [];
+  const source = (name: string) => join(root, 'apps', app, 'src', `${name}.ts`);
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: join(root, 'apps', app, 'src', 'main.ts') },
+    entryPoints: Object.fromEntries(['main', ...tools].map((name) => [name, source(name)])),
     outdir: outDir,
     bundle: true,
     splitting: true,
@@ -96,7 +114,12 @@ export async function buildApp(app: string, options: { outDir?: string; root?: s
     (sum, [path, output]) => sum + (path.endsWith('.js') ? output.bytes : 0),
     0,
   );
-  return { app, entry: join(outDir, 'main.js'), bytes };
+  return {
+    app,
+    entry: join(outDir, 'main.js'),
+    tools: Object.fromEntries(tools.map((name) => [name, join(outDir, `${name}.js`)])),
+    bytes,
+  };
 }
 
 export async function buildApps(
@@ -120,8 +143,10 @@ async function cli(argv: readonly string[]): Promise<number> {
   }
   const started = performance.now();
   const built = await buildApps(apps.length > 0 ? apps : APPS, outDir ? { outDir: resolve(outDir) } : {});
-  for (const { entry, bytes } of built)
-    process.stdout.write(`${relative(process.cwd(), entry)}  ${(bytes / 1024).toFixed(0)} KiB\n`);
+  for (const { entry, tools, bytes } of built) {
+    process.stdout.write(`${relative(process.cwd(), entry)}  ${(bytes / 1024).toFixed(0)} KiB (all chunks)\n`);
+    for (const tool of Object.values(tools)) process.stdout.write(`${relative(process.cwd(), tool)}\n`);
+  }
   process.stdout.write(`built ${built.length} app(s) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return 0;
 }
