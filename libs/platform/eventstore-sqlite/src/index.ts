@@ -2,3 +2,4 @@ export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-s
 export { SqliteCheckpointStore, ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from './checkpoints.js';
 export { DuplicateEventIdError, CorruptEventError, EventStoreClosedError } from './errors.js';
 export { compareDecimalPositions } from './positions.js';
+export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './leases.js';
