@@ -9,3 +9,4 @@ export { deterministicEventId } from './event-id.js';
 export { ConcurrencyExhaustedError, retryOnConflict, type RetryPolicy } from './retry.js';
 export { handleCommand, loadState, type CommandContext, type HandleOptions } from './handle-command.js';
 export { startCatchUp, type CatchUpRunner } from './catch-up.js';
+export { runLeased, type LeaseGuard, type LeasedRunner, type LeasedWork, type RunLeasedOptions } from './run-leased.js';
