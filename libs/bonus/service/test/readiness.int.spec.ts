@@ -26,7 +26,7 @@ describe('bonus ledger readiness', () => {
   it('answers 503 while its command consumer is unhealthy and 200 once it is healthy again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-ready-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const { store, checkpoints } = await openEventStore(`sqlite:${join(dir, 'events.db')}`);
+    const { store, leases } = await openEventStore(`sqlite:${join(dir, 'events.db')}`);
     cleanups.push(() => store.close());
     const busPath = join(dir, 'bus.db');
     const bus = await openMessageBus(`sqlite:${busPath}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`, {
@@ -36,7 +36,8 @@ describe('bonus ledger readiness', () => {
     const ledger = await startBonusLedger(
       {
         store,
-        checkpoints,
+        leases,
+        instanceId: 'ready-ledger',
         bus,
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(11),
@@ -44,7 +45,7 @@ describe('bonus ledger readiness', () => {
         catalog: catalogLookup(loadCatalogFile()),
         logger: createLogger({ service: 'ledger-ready', level: 'silent' }),
       },
-      { readModelFile: readModelPath(dir), healthPort: 0 },
+      { readModelFile: readModelPath(dir, 'ready-ledger'), healthPort: 0 },
     );
     cleanups.push(() => ledger.stop());
     const readyz = async () => (await fetch(`http://127.0.0.1:${ledger.healthPort}/readyz`)).status;

@@ -7,7 +7,7 @@ export type { WalletPort, LedgerPort, StakeRequest } from './ports.js';
 export { GameRefusedError } from './refused.js';
 export { GameTable } from './game-table.js';
 export { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
-export { RoundStreams, RoundConflictError } from './rounds/round-streams.js';
+export { RoundStreams, RoundConflictError, type RoundStartedData } from './rounds/round-streams.js';
 export { resolveRound } from './rounds/round-resolver.js';
 export { startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
 export { outcomeView } from './rounds/outcome-view.js';

@@ -4,7 +4,13 @@
  * are imported only here, after telemetry is up (services.md).
  */
 import { ConfigError, type Backends } from '@reelstream/config';
-import type { CheckpointStore, EventStore, MessageBus, ParkedMessageObserver } from '@reelstream/ports';
+import type {
+  CheckpointStore,
+  EventStore,
+  LeasesAndFencedCheckpoints,
+  MessageBus,
+  ParkedMessageObserver,
+} from '@reelstream/ports';
 import {
   PARKED_MESSAGES_METRIC,
   traceEventStore,
@@ -18,6 +24,8 @@ export interface OpenedBackends {
   /** The event store with trace context on every append and read. */
   store: EventStore;
   checkpoints: CheckpointStore;
+  /** Leases of singleton workers and their fenced checkpoints, in the event store. */
+  leases: LeasesAndFencedCheckpoints;
   /** The bus with trace context on every message. */
   bus: MessageBus;
   /** The same back ends without tracing, for a service that adds its own (the wallet dispatcher). */
@@ -71,7 +79,7 @@ export async function openBackends(
 ): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-  const { store, checkpoints } = await openEventStore(backends.eventStoreUrl);
+  const { store, checkpoints, leases } = await openEventStore(backends.eventStoreUrl);
   let bus: MessageBus;
   try {
     bus = await openMessageBus(backends.busUrl, { instanceId, ...(onParked ? { onParked } : {}) });
@@ -85,6 +93,7 @@ export async function openBackends(
   return {
     store: traceEventStore(store),
     checkpoints,
+    leases,
     bus: traceMessageBus(tracked, { system: busSystem }),
     untraced: { store, bus: tracked },
     consumers,

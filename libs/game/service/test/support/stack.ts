@@ -16,7 +16,7 @@ import {
   type OperatorConfig,
   type WalletRequestsMessage,
 } from '@reelstream/contracts';
-import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
 import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
@@ -128,7 +128,7 @@ export class Stack {
 
   private async boot(options: StackOptions): Promise<void> {
     const { store, logger } = this;
-    const checkpoints = new SqliteCheckpointStore(store.database);
+    const leases = new SqliteLeaseStore(store.database);
     // The sandbox starts first (its URL is the operators' callback URL) and looks operators up later.
     const late: { directory?: OperatorDirectory } = {};
     const lookup = { get: (id: string): OperatorConfig | undefined => late.directory?.get(id) };
@@ -175,7 +175,8 @@ export class Stack {
     this.ledger = await startBonusLedger(
       {
         store,
-        checkpoints,
+        leases,
+        instanceId: 'bonus-ledger',
         bus: await this.bus('bonus-ledger'),
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(1),
@@ -183,7 +184,7 @@ export class Stack {
         catalog: catalogLookup(loadCatalogFile()),
         logger,
       },
-      { readModelFile: readModelPath(this.dir), healthPort: 0 },
+      { readModelFile: readModelPath(this.dir, 'bonus-ledger'), healthPort: 0 },
     );
     this.dispatcher = await startWalletDispatcher(
       {
@@ -228,7 +229,8 @@ export class Stack {
     return startGameServer(
       {
         store: options.beforeGameServerAppend ? gatedStore(this.store, options.beforeGameServerAppend) : this.store,
-        checkpoints: new SqliteCheckpointStore(this.store.database),
+        leases: new SqliteLeaseStore(this.store.database),
+        instanceId,
         bus: await this.bus(instanceId),
         catalog: loadCatalogFile(),
         clock: this.gameClock,
