@@ -14,6 +14,6 @@ export { outcomeView } from './rounds/outcome-view.js';
 export { SpinService } from './rounds/spin-service.js';
 export { BalanceBook } from './sessions/balance-book.js';
 export { SessionRepository } from './sessions/session-repository.js';
-export { SpinLocks } from './sessions/spin-locks.js';
+export { SpinClaims, spinClaimName, type SpinClaimKey } from './sessions/spin-claims.js';
 export { activeBonusOf } from './sessions/active-bonus.js';
 export { startGameSession } from './sessions/start-session.js';

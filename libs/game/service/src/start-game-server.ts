@@ -20,7 +20,7 @@ import {
   resolveRound,
   RoundStreams,
   SessionRepository,
-  SpinLocks,
+  SpinClaims,
   SpinService,
   startRoundOutbox,
   type RoundDeps,
@@ -88,7 +88,14 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     inFlight: new InFlightRounds(),
   };
   const sessions = new SessionRepository(store, clock);
-  const spins = new SpinService({ round, sessions, table, locks: new SpinLocks() });
+  // One spin per session across the replicas; a crashed replica's claim lapses when a spin would have given up.
+  const locks = new SpinClaims({
+    leases: deps.leases,
+    instanceId: deps.instanceId,
+    ttlMs: config.resolveAfterMs,
+    onReleaseError: (error) => logger.error('spin claim release failed; it lapses on its own', { error }),
+  });
+  const spins = new SpinService({ round, sessions, table, locks });
 
   // One outbox (and resolver) across the replicas, where its lease is held (docs/adr/0005-leases-and-fencing.md).
   let running: RoundOutbox | undefined;
