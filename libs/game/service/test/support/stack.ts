@@ -47,6 +47,8 @@ export interface StackOptions {
    * chosen step (after the ledger started it, before the round is recorded) to race it.
    */
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
+  /** The game-server opens its own connection to the stack's file, as another replica's process would. */
+  ownConnection?: boolean;
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -65,6 +67,7 @@ export interface FreeSpinBonus {
 
 export class Stack {
   private readonly buses: SqliteMessageBus[] = [];
+  private readonly connections: SqliteEventStore[] = [];
   readonly published: WalletRequestsMessage[] = [];
   private platformId = 0;
   gameServer!: GameServer;
@@ -226,10 +229,15 @@ export class Stack {
     options: StackOptions = {},
     instanceId = `game-server-${this.buses.length}`,
   ): Promise<GameServer> {
+    let own = this.store;
+    if (options.ownConnection) {
+      own = SqliteEventStore.open(join(this.dir, 'reelstream.db'), { synchronous: 'NORMAL' });
+      this.connections.push(own);
+    }
     return startGameServer(
       {
-        store: options.beforeGameServerAppend ? gatedStore(this.store, options.beforeGameServerAppend) : this.store,
-        leases: new SqliteLeaseStore(this.store.database),
+        store: options.beforeGameServerAppend ? gatedStore(own, options.beforeGameServerAppend) : own,
+        leases: new SqliteLeaseStore(own.database),
         instanceId,
         bus: await this.bus(instanceId),
         catalog: loadCatalogFile(),
@@ -350,6 +358,7 @@ export class Stack {
     await this.tap?.stop();
     await this.sandbox?.stop();
     for (const bus of this.buses) await bus.close();
+    for (const connection of this.connections) await connection.close();
     await this.store.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
