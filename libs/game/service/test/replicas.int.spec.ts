@@ -71,7 +71,8 @@ describe('two game-server replicas', () => {
     await stack.gameServer.abandon();
     await eventually(() => expect(replicaB.outbox.holding).toBe(true), 10_000);
     const tookOverAfterMs = Date.now() - killedAt;
-    expect(tookOverAfterMs).toBeGreaterThanOrEqual(TTL_MS - 200);
+    // The holder renewed at most a third of the ttl before it died: the lease ran at least two thirds more.
+    expect(tookOverAfterMs).toBeGreaterThanOrEqual((TTL_MS * 2) / 3 - 20);
     process.stdout.write(
       `[replicas] game-server outbox taken over ${tookOverAfterMs} ms after its holder died (ttl ${TTL_MS} ms)\n`,
     );
