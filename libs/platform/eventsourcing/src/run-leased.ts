@@ -67,6 +67,11 @@ export function runLeased(options: RunLeasedOptions): LeasedRunner {
   let wake: (() => void) | undefined;
 
   const valid = (current: Lease): boolean => lease === current && now() < current.expiresAt;
+  /** The lease is gone: `held()` is false from now on, and the renewal loop ends. */
+  const lose = (granted: Lease): void => {
+    if (lease?.token === granted.token) lease = undefined;
+    lost?.();
+  };
 
   const guardOf = (granted: Lease): LeaseGuard => ({
     lease: granted,
@@ -78,7 +83,7 @@ export function runLeased(options: RunLeasedOptions): LeasedRunner {
         try {
           await leases.store(checkpoint, position, granted.token);
         } catch (error) {
-          if (error instanceof FencedOutError) lost?.();
+          if (error instanceof FencedOutError) lose(granted);
           throw error;
         }
       },
@@ -95,7 +100,8 @@ export function runLeased(options: RunLeasedOptions): LeasedRunner {
         setTimeout(resolve, interval).unref();
       });
       await Promise.race([tick, loss]);
-      if (stopped || lease !== current) return;
+      if (stopped) return;
+      if (lease !== current) throw new LostLease(`lease ${name} was fenced out`);
       if (!valid(current)) throw new LostLease(`lease ${name} expired before it was renewed`);
       let renewed: Lease | undefined;
       try {
@@ -104,7 +110,10 @@ export function runLeased(options: RunLeasedOptions): LeasedRunner {
         onError(error);
       }
       if (stopped) return;
-      if (!renewed) throw new LostLease(`lease ${name} could not be renewed`);
+      if (!renewed) {
+        lose(current);
+        throw new LostLease(`lease ${name} could not be renewed`);
+      }
       current = renewed;
       lease = renewed;
     }
@@ -148,10 +157,9 @@ export function runLeased(options: RunLeasedOptions): LeasedRunner {
       } catch (error) {
         if (!(error instanceof LostLease)) onError(error);
       }
-      const last = lease;
       lease = undefined;
       await stopWork();
-      if (!stopped && last) options.onChange?.('lost', last);
+      if (!stopped) options.onChange?.('lost', granted);
       if (!stopped) await sleep(interval);
     }
   };
