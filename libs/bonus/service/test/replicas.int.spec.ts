@@ -22,7 +22,8 @@ import { eventually } from '@reelstream/testing';
 import { readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
 import { BonusClient, OPERATOR, registration } from './bonus-requests.js';
 
-const TTL_MS = 800;
+// Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
+const TTL_MS = 2_000;
 const operators = new OperatorDirectory(parseOperatorsConfig(demoOperators('http://localhost:1')));
 
 interface Replica {

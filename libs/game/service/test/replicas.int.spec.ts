@@ -11,7 +11,8 @@ import type { GameServer } from '../src/index.js';
 import { call } from './support/http.js';
 import { Stack } from './support/stack.js';
 
-const TTL_MS = 800;
+// Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
+const TTL_MS = 2_000;
 const stack = Stack.forTests({ gameServer: { leaseTtlMs: TTL_MS }, rng: createSeededRng('replicas-a') });
 let replicaB: GameServer;
 
