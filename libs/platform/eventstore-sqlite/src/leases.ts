@@ -30,6 +30,9 @@ interface LeaseRow {
 interface LeaseStatements {
   read: Statement<[string], LeaseRow>;
   write: Statement<[string, string, number, number]>;
+  synchronous: Statement<[], number>;
+  normal: Statement;
+  full: Statement;
 }
 
 const statementsByDb = new WeakMap<Database, LeaseStatements>();
@@ -44,10 +47,30 @@ function statementsFor(db: Database): LeaseStatements {
         `INSERT INTO es_leases (name, owner, token, expires_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires_at = excluded.expires_at`,
       ),
+      synchronous: db.prepare<[], number>('PRAGMA synchronous').pluck(),
+      normal: db.prepare('PRAGMA synchronous = NORMAL'),
+      full: db.prepare('PRAGMA synchronous = FULL'),
     };
     statementsByDb.set(db, statements);
   }
   return statements;
+}
+
+const SYNCHRONOUS_FULL = 2;
+
+/**
+ * Runs a lease transaction without its own fsync (a spin claim is two of them per spin). In WAL
+ * mode its commit reaches the disk with the next synchronous one; power loss can only roll back
+ * the newest grants, and it stops every process on the machine that held them too.
+ */
+function withoutOwnFsync<T>(statements: LeaseStatements, transaction: () => T): T {
+  if (statements.synchronous.get() !== SYNCHRONOUS_FULL) return transaction();
+  statements.normal.run();
+  try {
+    return transaction();
+  } finally {
+    statements.full.run();
+  }
 }
 
 export interface SqliteLeaseStoreOptions {
@@ -60,6 +83,7 @@ export interface SqliteLeaseStoreOptions {
 /**
  * The `LeaseStore` and `FencedCheckpointStore` ports on one SQLite connection (the event store's).
  * Every operation is one BEGIN IMMEDIATE transaction: replicas in other processes take turns.
+ * Fenced checkpoint writes keep the connection's durability; lease changes skip their own fsync.
  */
 export class SqliteLeaseStore implements LeaseStore, FencedCheckpointStore {
   private readonly now: () => number;
@@ -76,38 +100,44 @@ export class SqliteLeaseStore implements LeaseStore, FencedCheckpointStore {
   }
 
   async acquire(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    return this.db
-      .transaction((): Lease | undefined => {
-        const now = this.now();
-        const row = this.statements.read.get(name);
-        if (row && row.owner !== owner && row.expires_at > now) return undefined;
-        const lease = { name, owner, token: (row?.token ?? 0) + 1, expiresAt: now + ttlMs };
-        this.statements.write.run(name, owner, lease.token, lease.expiresAt);
-        return lease;
-      })
-      .immediate();
+    return withoutOwnFsync(this.statements, () =>
+      this.db
+        .transaction((): Lease | undefined => {
+          const now = this.now();
+          const row = this.statements.read.get(name);
+          if (row && row.owner !== owner && row.expires_at > now) return undefined;
+          const lease = { name, owner, token: (row?.token ?? 0) + 1, expiresAt: now + ttlMs };
+          this.statements.write.run(name, owner, lease.token, lease.expiresAt);
+          return lease;
+        })
+        .immediate(),
+    );
   }
 
   async renew(lease: Lease, ttlMs: number): Promise<Lease | undefined> {
-    return this.db
-      .transaction((): Lease | undefined => {
-        const row = this.statements.read.get(lease.name);
-        // Expired but not taken (and not released) is still this owner's: nobody was granted a newer token.
-        if (!row || row.token !== lease.token || row.owner !== lease.owner || row.expires_at === 0) return undefined;
-        const renewed = { ...lease, expiresAt: this.now() + ttlMs };
-        this.statements.write.run(lease.name, lease.owner, lease.token, renewed.expiresAt);
-        return renewed;
-      })
-      .immediate();
+    return withoutOwnFsync(this.statements, () =>
+      this.db
+        .transaction((): Lease | undefined => {
+          const row = this.statements.read.get(lease.name);
+          // Expired but not taken (and not released) is still this owner's: nobody was granted a newer token.
+          if (!row || row.token !== lease.token || row.owner !== lease.owner || row.expires_at === 0) return undefined;
+          const renewed = { ...lease, expiresAt: this.now() + ttlMs };
+          this.statements.write.run(lease.name, lease.owner, lease.token, renewed.expiresAt);
+          return renewed;
+        })
+        .immediate(),
+    );
   }
 
   async release(lease: Lease): Promise<void> {
-    this.db
-      .transaction(() => {
-        const row = this.statements.read.get(lease.name);
-        if (row?.token === lease.token) this.statements.write.run(lease.name, lease.owner, lease.token, 0);
-      })
-      .immediate();
+    withoutOwnFsync(this.statements, () =>
+      this.db
+        .transaction(() => {
+          const row = this.statements.read.get(lease.name);
+          if (row?.token === lease.token) this.statements.write.run(lease.name, lease.owner, lease.token, 0);
+        })
+        .immediate(),
+    );
   }
 
   async load(name: string): Promise<Position | undefined> {
