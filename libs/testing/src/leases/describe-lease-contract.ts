@@ -27,7 +27,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * two connections playing two replicas. Each case uses its own random name, so the suite is safe
  * on a shared, long-lived server.
  */
+// Long because: one case per promise of the two ports, all on the two connections the suite opens (closures).
 export function describeLeaseContract(make: () => Promise<LeaseStoreUnderTest>, adapter = 'adapter'): void {
+  // Long because: the cases share the back end and its two connections, opened once for the suite.
   describe(`Lease contract [${adapter}]`, () => {
     let backend: LeaseStoreUnderTest | undefined;
     let a: LeasesAndFencedCheckpoints;
