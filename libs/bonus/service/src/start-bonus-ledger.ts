@@ -26,6 +26,8 @@ import { subscribeBonusCommands } from './command-consumer.js';
 const RELAY_CHECKPOINT = 'bonus-ledger.relay';
 const EXPIRY_LEASE = 'bonus-ledger.expiry';
 export const DEFAULT_LEASE_TTL_MS = 10_000;
+/** Between two looks at whether the read model caught up, after one that gave up (5 s) or failed. */
+const CATCH_UP_RETRY_MS = 250;
 
 export interface BonusLedgerDeps {
   store: EventStore;
@@ -191,6 +193,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
         } catch (error) {
           if (stopping) return;
           logger.info('read model catching up', { position: projection.handledPosition, error });
+          await new Promise((resolve) => setTimeout(resolve, CATCH_UP_RETRY_MS));
         }
       }
     })();
@@ -225,6 +228,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       },
     };
   } catch (error) {
+    stopping = true;
     await stops.stop();
     throw error;
   }
