@@ -24,7 +24,7 @@ import {
   registerBonusCallRequest,
   validationDetails,
 } from '@reelstream/contracts';
-import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { tryParseAmount } from '@reelstream/money';
@@ -133,7 +133,8 @@ const catalog = loadCatalogFile();
 const ledger = await startBonusLedger(
   {
     store: ledgerStore,
-    checkpoints: new SqliteCheckpointStore(ledgerStore.database),
+    leases: new SqliteLeaseStore(ledgerStore.database),
+    instanceId: 'bench-ledger',
     bus: ledgerBus,
     clock: systemClock,
     ids: new TimeOrderedIdGenerator(2),
@@ -141,7 +142,7 @@ const ledger = await startBonusLedger(
     catalog: catalogLookup(catalog),
     logger,
   },
-  { readModelFile: join(dir, 'bonus-ledger-read.db'), healthPort: 0 },
+  { readModelFile: join(dir, 'bonus-ledger-read-bench-ledger.db'), healthPort: 0 },
 );
 const gateway = await startGateway(
   {

@@ -14,11 +14,12 @@ await runService('bonus-ledger', async (runtime) => {
   );
   const catalog = catalogLookup(loadCatalogFile(env.CATALOG_FILE));
   const backends = resolveBackends(env);
-  const { store, checkpoints, bus } = await runtime.openBackends(backends);
+  const { store, leases, bus } = await runtime.openBackends(backends);
   const ledger = await startBonusLedger(
     {
       store,
-      checkpoints,
+      leases,
+      instanceId: runtime.identity.instanceId,
       bus,
       clock: runtime.clock,
       ids: runtime.ids,
@@ -27,7 +28,8 @@ await runService('bonus-ledger', async (runtime) => {
       logger: runtime.logger,
     },
     {
-      readModelFile: readModelPath(env.DATA_DIR),
+      readModelFile: readModelPath(env.READ_MODEL_DIR ?? env.DATA_DIR, runtime.identity.instanceId),
+      leaseTtlMs: env.LEASE_TTL_MS,
       healthPort: env.HEALTH_PORT,
       rebuildReadModel: env.READ_MODEL_REBUILD,
     },

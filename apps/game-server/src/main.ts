@@ -14,9 +14,19 @@ await runService('game-server', async (runtime) => {
   );
   const catalog = loadCatalogFile(env.CATALOG_FILE);
   const backends = resolveBackends(env);
-  const { store, checkpoints, bus } = await runtime.openBackends(backends);
+  const { store, leases, bus } = await runtime.openBackends(backends);
   const server = await startGameServer(
-    { store, checkpoints, bus, catalog, clock: runtime.clock, ids: runtime.ids, logger: runtime.logger, operators },
+    {
+      store,
+      leases,
+      instanceId: runtime.identity.instanceId,
+      bus,
+      catalog,
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.logger,
+      operators,
+    },
     gameServerConfigOf(env),
   );
   runtime.onStop('game-server', () => server.stop());

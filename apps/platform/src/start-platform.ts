@@ -54,12 +54,14 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const operators = new OperatorDirectory(loaded.operators);
   directory.operators = operators;
 
-  const { store, checkpoints, bus, untraced, consumers } = await runtime.openBackends(backends);
+  const { store, leases, bus, untraced, consumers } = await runtime.openBackends(backends);
+  const { instanceId } = runtime.identity;
 
   const ledger = await ledgerLib.startBonusLedger(
     {
       store,
-      checkpoints,
+      leases,
+      instanceId,
       bus,
       clock: runtime.clock,
       ids: runtime.ids,
@@ -69,7 +71,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
     },
     // One process, one health endpoint: the gateway's. The ledger's own goes on any free port.
     {
-      readModelFile: ledgerLib.readModelPath(ledgerEnv.DATA_DIR),
+      readModelFile: ledgerLib.readModelPath(ledgerEnv.READ_MODEL_DIR ?? ledgerEnv.DATA_DIR, instanceId),
+      leaseTtlMs: ledgerEnv.LEASE_TTL_MS,
       healthPort: 0,
       rebuildReadModel: ledgerEnv.READ_MODEL_REBUILD,
     },
@@ -93,7 +96,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const game = await gameLib.startGameServer(
     {
       store,
-      checkpoints,
+      leases,
+      instanceId,
       bus,
       catalog,
       clock: runtime.clock,

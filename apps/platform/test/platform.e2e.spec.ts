@@ -19,7 +19,13 @@ import { encodeEsdbShapedPosition, eventually } from '@reelstream/testing';
 import { platformFlows } from './flows.js';
 import { AppProcess } from './support/app-process.js';
 import { call, PlayerClient } from './support/clients.js';
-import { fourProcesses, oneProcess, oneProcessEsdbPositions, type RunningPlatform } from './support/topologies.js';
+import {
+  fourProcesses,
+  oneProcess,
+  oneProcessEsdbPositions,
+  PLATFORM_INSTANCE_ID,
+  type RunningPlatform,
+} from './support/topologies.js';
 
 // The project's testTimeout is a global option that jest ignores in a multi-project run (npm test):
 // the crash tests restart real processes and need more than the root's 30 s on busy cores.
@@ -115,7 +121,7 @@ describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platfor
       // Enough events that the commit position gained a digit at least once, where string order goes wrong.
       expect(lastBonusEvent).toBeGreaterThan(92);
       await eventually(() => {
-        const readModel = new Database(readModelPath(dataDir), { readonly: true });
+        const readModel = new Database(readModelPath(dataDir, PLATFORM_INSTANCE_ID), { readonly: true });
         try {
           expect(
             readModel.prepare('SELECT position FROM es_checkpoints WHERE name = ?').pluck().get(READ_MODEL_CHECKPOINT),

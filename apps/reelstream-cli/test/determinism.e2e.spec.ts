@@ -18,7 +18,7 @@ import { readModelPath } from '@reelstream/service-bonus-ledger';
 import { SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { eventually } from '@reelstream/testing';
 import { call, expectOk, OperatorClient, PlayerClient, SandboxAdmin } from '../../platform/test/support/clients.js';
-import { oneProcess, type RunningPlatform } from '../../platform/test/support/topologies.js';
+import { oneProcess, PLATFORM_INSTANCE_ID, type RunningPlatform } from '../../platform/test/support/topologies.js';
 import { cli } from './cli-harness.js';
 
 let dataDir: string;
@@ -113,7 +113,7 @@ async function replayWhole() {
 describe('replaying the whole log of a real run', () => {
   it('rebuilds the bonus read model identical to the live one', async () => {
     const { projections } = await replayWhole();
-    const live = SqliteBonusReadModel.open(readModelPath(dataDir), {
+    const live = SqliteBonusReadModel.open(readModelPath(dataDir, PLATFORM_INSTANCE_ID), {
       comparePositions: (a, b) => Number(a) - Number(b),
     });
     try {

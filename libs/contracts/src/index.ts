@@ -143,6 +143,7 @@ export {
   sessionStream,
   roundStream,
   walletTxStream,
+  encodeStreamComponent,
   streamPrefix,
   parseStreamId,
   StreamCategories,

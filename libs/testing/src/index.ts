@@ -18,3 +18,4 @@ export { chromiumAvailable, launchChromium } from './chromium.js';
 export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, paidRoundWin, SESSION_TOKEN } from './game-fixtures.js';
 export { sampleBetRequest } from './wallet-fixtures.js';
 export { sampleBonusCall } from './bonus-fixtures.js';
+export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';

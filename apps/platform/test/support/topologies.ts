@@ -43,6 +43,9 @@ const COMMON_ENV = {
   ROUND_RESOLVE_AFTER_MS: '4000',
 };
 
+/** The all-in-one platform's INSTANCE_ID: it names the ledger's read model file (`bonus-ledger-read-{id}.db`). */
+export const PLATFORM_INSTANCE_ID = 'platform-e2e';
+
 const text = (value: unknown): string => {
   if (typeof value !== 'string') throw new Error(`expected a URL in the ready line, got ${JSON.stringify(value)}`);
   return value;
@@ -52,7 +55,14 @@ const text = (value: unknown): string => {
 const platformProcess = (name: string, entry: string): Topology => ({
   name,
   async start(dataDir) {
-    const env = { ...COMMON_ENV, DATA_DIR: dataDir, GATEWAY_PORT: '0', GAME_PORT: '0', SANDBOX_PORT: '0' };
+    const env = {
+      ...COMMON_ENV,
+      INSTANCE_ID: PLATFORM_INSTANCE_ID,
+      DATA_DIR: dataDir,
+      GATEWAY_PORT: '0',
+      GAME_PORT: '0',
+      SANDBOX_PORT: '0',
+    };
     let process = new AppProcess('platform', entry, env);
     let ready = await process.ready();
     const bannerOf = async (current: AppProcess) => {

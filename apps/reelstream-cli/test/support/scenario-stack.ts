@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { OperatorDirectory } from '@reelstream/config';
 import { parseOperatorsConfig, parseStoredEvent } from '@reelstream/contracts';
-import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
 import { createSeededRng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
@@ -85,11 +85,12 @@ export async function startStack(dataDir: string) {
   );
   const directory = new OperatorDirectory(parseOperatorsConfig(operatorsInput(sandbox.url)));
   late.directory = directory;
-  const checkpoints = new SqliteCheckpointStore(store.database);
+  const leases = new SqliteLeaseStore(store.database);
   const ledger = await startBonusLedger(
     {
       store,
-      checkpoints,
+      leases,
+      instanceId: 'bonus-ledger',
       bus: await bus('bonus-ledger'),
       clock: systemClock,
       ids: new TimeOrderedIdGenerator(1),
@@ -97,7 +98,7 @@ export async function startStack(dataDir: string) {
       catalog: catalogLookup(loadCatalogFile()),
       logger,
     },
-    { readModelFile: readModelPath(dataDir), healthPort: 0 },
+    { readModelFile: readModelPath(dataDir, 'bonus-ledger'), healthPort: 0 },
   );
   const dispatcher = await startWalletDispatcher(
     {
@@ -114,7 +115,8 @@ export async function startStack(dataDir: string) {
   const game = await startGameServer(
     {
       store,
-      checkpoints,
+      leases,
+      instanceId: 'game-server',
       bus: await bus('game-server'),
       catalog: loadCatalogFile(),
       clock: systemClock,

@@ -33,6 +33,11 @@ export interface BonusRelayOptions {
   bus: MessageBus;
   /** Checkpoint name. Default `bonus-ledger.relay`. */
   name?: string;
+  /**
+   * False once this replica may no longer be the only relay (its lease lapsed): the batch is not
+   * sent, and retried until the relay is stopped (docs/adr/0005-leases-and-fencing.md).
+   */
+  held?: () => boolean;
   onError?: (error: unknown) => void;
   retryDelayMs?: number;
 }
@@ -128,6 +133,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     // on Kafka a publish is atomic per partition, so after a failure part of it may be out: the whole
     // batch is retried and consumers de-duplicate (the port's promise, docs/adr/0004-bus-port-promises.md).
     handleBatch: async (batch) => {
+      if (options.held && !options.held()) throw new Error('the relay lease is no longer held: nothing sent');
       const messages = [];
       for (const recorded of batch) messages.push(await messagesOf(recorded));
       const wins = messages.flatMap((message) => (message.win ? [message.win] : []));

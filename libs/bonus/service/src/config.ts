@@ -1,6 +1,6 @@
 /** The bonus-ledger's environment (docs/configuration.md), parsed by one zod schema with embedded defaults. */
 import { resolve } from 'node:path';
-import { booleanFlag, catalogFile, platformEnvShape, port } from '@reelstream/config';
+import { booleanFlag, catalogFile, platformEnvShape, port, positiveInt } from '@reelstream/config';
 import * as z from 'zod';
 
 export const ledgerEnv = z.object({
@@ -12,9 +12,16 @@ export const ledgerEnv = z.object({
   SANDBOX_PORT: port(8082),
   /** Drop the read model and project it again from the log at start. */
   READ_MODEL_REBUILD: booleanFlag(false),
+  /** Where this replica's own read model file is. Default: DATA_DIR. */
+  READ_MODEL_DIR: z.string().min(1).optional(),
+  /** Another replica takes the relay or the expiry timer over this long after its holder stopped renewing. */
+  LEASE_TTL_MS: positiveInt(10_000),
 });
 
-/** The read model's own file, next to the embedded back ends' one. */
-export function readModelPath(dataDir: string): string {
-  return resolve(dataDir, 'bonus-ledger-read.db');
+/**
+ * This replica's read model file (`READ_MODEL_DIR`, default `DATA_DIR`): one per instance id, so
+ * replicas on one data dir each keep their own and find it again after a restart.
+ */
+export function readModelPath(dir: string, instanceId: string): string {
+  return resolve(dir, `bonus-ledger-read-${instanceId}.db`);
 }

@@ -80,7 +80,8 @@ export function registrationCounter(metrics: Metrics, operators: OperatorPolicyL
 
 interface LedgerGaugeSources {
   store: EventStore;
-  checkpoints: CheckpointStore;
+  /** Where the relay's checkpoint is read (the fenced store the relay writes under its lease). */
+  checkpoints: Pick<CheckpointStore, 'load'>;
   /** The relay's checkpoint name. */
   relayCheckpoint: string;
   readModel: {

@@ -19,15 +19,23 @@ import {
 } from '@reelstream/bonus-application';
 import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { startHealthServer, StopSequence } from '@reelstream/http';
-import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
+import { runLeased } from '@reelstream/eventsourcing';
+import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
 import { createMetrics, type Logger } from '@reelstream/telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
 import { countBonusStateChanges, observeLedger, registrationCounter } from './ledger-metrics.js';
 
+const EXPIRY_LEASE = 'bonus-ledger.expiry';
+export const DEFAULT_LEASE_TTL_MS = 10_000;
+/** Between two looks at whether the read model caught up, after one that gave up (5 s) or failed. */
+const CATCH_UP_RETRY_MS = 250;
+
 export interface BonusLedgerDeps {
   store: EventStore;
-  /** Where the relay keeps its checkpoint (the event store's own). */
-  checkpoints: CheckpointStore;
+  /** The relay's and the expiry timer's leases, and the relay's fenced checkpoint (the event store's own). */
+  leases: LeasesAndFencedCheckpoints;
+  /** This replica's `INSTANCE_ID`: the owner of its leases. */
+  instanceId: string;
   bus: MessageBus;
   clock: Clock;
   ids: IdGenerator;
@@ -37,8 +45,10 @@ export interface BonusLedgerDeps {
 }
 
 export interface BonusLedgerConfig {
-  /** The read model's SQLite file (`readModelPath(DATA_DIR)`). */
+  /** The read model's SQLite file, this replica's own (`readModelPath(READ_MODEL_DIR, INSTANCE_ID)`). */
   readModelFile: string;
+  /** `LEASE_TTL_MS`: another replica takes the relay or the expiry timer over this long after the holder stopped renewing. Default 10 s. */
+  leaseTtlMs?: number;
   /** 0 picks a free port. */
   healthPort: number;
   /** Drop the read model and project it again from the log before starting. */
@@ -52,6 +62,12 @@ export interface BonusLedger {
   readonly readModel: SqliteBonusReadModel;
   /** Resolves when every bonus event stored so far is in the read model. */
   caughtUp(): Promise<void>;
+  /** True while this replica holds the relay's lease (and relays). */
+  readonly relaying: boolean;
+  /** True while this replica holds the expiry timer's lease. */
+  readonly expiring: boolean;
+  /** Stops like a killed process would: the leases are not released, so the other replicas wait out the ttl. For tests. */
+  abandon(): Promise<void>;
   /** Stops consuming (in-flight messages finish and commit), then the timer, the relay and the projection. */
   stop(): Promise<void>;
 }
@@ -72,6 +88,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
   }
 
   const stops = new StopSequence();
+  let stopping = false;
   stops.add(() => readModel.close());
   try {
     // The projection pokes the expiry timer, which reads the projection: created first, started last.
@@ -96,36 +113,68 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       playerOf: async (operatorId, issueId) => (await queries.find(operatorId, issueId))?.playerId,
     });
 
-    const relay = startBonusRelay({
-      store,
-      checkpoints: deps.checkpoints,
-      bus,
-      onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
+    // One relay and one expiry timer across the replicas: each runs where its lease is held
+    // (docs/adr/0005-leases-and-fencing.md). The read model is every replica's own.
+    const ttlMs = config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    const leaseLog = (worker: string) => (change: string, lease: { token: number }) =>
+      logger.info(`lease ${change}`, { worker, token: lease.token, instanceId: deps.instanceId });
+    const relay = runLeased({
+      leases: deps.leases,
+      name: BONUS_RELAY_CHECKPOINT,
+      owner: deps.instanceId,
+      ttlMs,
+      start: (guard) =>
+        startBonusRelay({
+          store,
+          checkpoints: guard.checkpoints,
+          name: BONUS_RELAY_CHECKPOINT,
+          held: () => guard.held(),
+          bus,
+          onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
+        }),
+      onChange: leaseLog('relay'),
+      onError: (error) => logger.error('bonus event relay lease failed', { error }),
     });
-    stops.add(() => relay.stop());
-
-    const scheduler = new ExpiryScheduler({
-      readModel,
-      clock: deps.clock,
-      expire: async (target) => {
-        if (await commands.expireDue(target))
-          logger.info('bonus call expired', {
-            issueId: target.issueId,
-            operatorId: target.operatorId,
-            expireAt: target.expireAt,
-          });
+    const expiry = runLeased({
+      leases: deps.leases,
+      name: EXPIRY_LEASE,
+      owner: deps.instanceId,
+      ttlMs,
+      start: (guard) => {
+        const scheduler = new ExpiryScheduler({
+          readModel,
+          clock: deps.clock,
+          expire: async (target) => {
+            if (!guard.held()) throw new Error('the expiry lease is no longer held: nothing expired');
+            if (await commands.expireDue(target))
+              logger.info('bonus call expired', {
+                issueId: target.issueId,
+                operatorId: target.operatorId,
+                expireAt: target.expireAt,
+              });
+          },
+          onError: (error, target) =>
+            logger.error('bonus call expiry failed; retrying', { error, issueId: target?.issueId }),
+        });
+        timer.scheduler = scheduler;
+        scheduler.start();
+        return {
+          stop: async () => {
+            if (timer.scheduler === scheduler) timer.scheduler = undefined;
+            await scheduler.stop();
+          },
+        };
       },
-      onError: (error, target) =>
-        logger.error('bonus call expiry failed; retrying', { error, issueId: target?.issueId }),
+      onChange: leaseLog('expiry'),
+      onError: (error) => logger.error('bonus expiry lease failed', { error }),
     });
-    timer.scheduler = scheduler;
-    scheduler.start();
-    stops.add(() => scheduler.stop());
+    const leased = [relay, expiry];
+    stops.add(() => Promise.all(leased.map((runner) => runner.stop())).then(() => undefined));
 
     stops.add(
       observeLedger(metrics, {
         store,
-        checkpoints: deps.checkpoints,
+        checkpoints: deps.leases,
         relayCheckpoint: BONUS_RELAY_CHECKPOINT,
         readModel,
         clock: deps.clock,
@@ -144,9 +193,27 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       consuming = true;
     });
 
+    // Ready once the read model caught up with the log as it was at start (it resumes from its own
+    // stored position after a restart); progress goes to the log meanwhile.
+    let caughtUp = false;
+    void (async () => {
+      for (;;) {
+        try {
+          await projection.caughtUp();
+          caughtUp = true;
+          logger.info('read model caught up', { position: projection.handledPosition });
+          return;
+        } catch (error) {
+          if (stopping) return;
+          logger.info('read model catching up', { position: projection.handledPosition, error });
+          await new Promise((resolve) => setTimeout(resolve, CATCH_UP_RETRY_MS));
+        }
+      }
+    })();
+
     const health = await startHealthServer({ port: config.healthPort }, async () => {
       // A consumer being recreated after a crash takes no commands: the process is not ready.
-      if (!consuming || !consumer.healthy) return { ready: false };
+      if (!consuming || !consumer.healthy || !caughtUp) return { ready: false };
       await store.streamRevision('$ready-probe');
       return { ready: true };
     });
@@ -157,9 +224,24 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       healthPort: health.port,
       readModel,
       caughtUp: () => projection.caughtUp(),
-      stop: () => stops.stop(),
+      get relaying() {
+        return relay.holding;
+      },
+      get expiring() {
+        return expiry.holding;
+      },
+      stop: () => {
+        stopping = true;
+        return stops.stop();
+      },
+      abandon: async () => {
+        stopping = true;
+        await Promise.all(leased.map((runner) => runner.abandon()));
+        await stops.stop();
+      },
     };
   } catch (error) {
+    stopping = true;
     await stops.stop();
     throw error;
   }

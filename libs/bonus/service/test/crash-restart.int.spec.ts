@@ -23,6 +23,7 @@ import { eventually, WorkerProcess } from '@reelstream/testing';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
 import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { BonusClient, message, OPERATOR, registration } from './bonus-requests.js';
+import { readModelPath } from '../src/index.js';
 
 const MAIN = join(import.meta.dirname, '../../../../apps/bonus-ledger/src/main.ts');
 const PLAYERS = 12;
@@ -31,6 +32,7 @@ const READY = /"service":"bonus-ledger",.*"msg":"ready"/;
 const STARTUP_MS = 60_000;
 const SPINS = 4;
 
+const LEDGER_INSTANCE_ID = 'ledger-crash-test';
 let dir = '';
 let backends: OpenedEventStore;
 let bus: MessageBus;
@@ -42,7 +44,7 @@ function startLedger(): WorkerProcess {
   ledger = new WorkerProcess(MAIN, {
     DATA_DIR: dir,
     HEALTH_PORT: '0',
-    INSTANCE_ID: 'ledger-crash-test',
+    INSTANCE_ID: LEDGER_INSTANCE_ID,
     WORKER_ID: '5',
     LOG_LEVEL: 'info',
     OTEL_SDK_DISABLED: 'true',
@@ -204,7 +206,7 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     // The running ledger's projection equals one rebuilt from the log.
     const [last] = await backends.store.readAll({ direction: 'backwards', maxCount: 1, filter: PLAYER_BONUS_FILTER });
     const comparePositions = (a: string, b: string) => backends.store.comparePositions(a, b);
-    const live = SqliteBonusReadModel.open(join(dir, 'bonus-ledger-read.db'), { comparePositions });
+    const live = SqliteBonusReadModel.open(readModelPath(dir, LEDGER_INSTANCE_ID), { comparePositions });
     const rebuilt = SqliteBonusReadModel.open(join(dir, 'rebuilt-read.db'), { comparePositions });
     try {
       await eventually(async () => expect(await live.checkpoint()).toBe(last?.position), 5_000);

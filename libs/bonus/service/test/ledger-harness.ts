@@ -56,7 +56,8 @@ export class LedgerHarness {
     this.ledger = await startBonusLedger(
       {
         store: this.backends.store,
-        checkpoints: this.backends.checkpoints,
+        leases: this.backends.leases,
+        instanceId: 'ledger-under-test',
         bus: this.ledgerBus,
         clock,
         ids: new TimeOrderedIdGenerator(3),
@@ -64,7 +65,7 @@ export class LedgerHarness {
         catalog: catalogLookup(loadCatalogFile()),
         logger: createLogger({ service: 'bonus-ledger-test', level: 'silent' }),
       },
-      { readModelFile: readModelPath(this.dir), healthPort: 0 },
+      { readModelFile: readModelPath(this.dir, 'ledger-under-test'), healthPort: 0 },
     );
     return this.ledger;
   }

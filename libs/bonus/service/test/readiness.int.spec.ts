@@ -1,7 +1,8 @@
 /**
  * `/readyz` follows the command consumer's health: while it cannot take commands (here the SQLite
  * bus's, whose heartbeat cannot renew its leases while another process holds the write lock) the
- * ledger is not ready, and it is again once the consumer works.
+ * ledger is not ready, and it is again once the consumer works. And a replica is not ready until
+ * its own read model caught up with the log.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,15 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { openEventStore, openMessageBus } from '@reelstream/backends';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock } from '@reelstream/ports';
+import { OperatorDirectory, demoOperators } from '@reelstream/config';
+import { parseOperatorsConfig } from '@reelstream/contracts';
+import { systemClock, type EventStore, type Subscription } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
 import { eventually } from '@reelstream/testing';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { readModelPath, startBonusLedger } from '../src/index.js';
+import { BonusClient, registration } from './bonus-requests.js';
 
 describe('bonus ledger readiness', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -26,7 +30,7 @@ describe('bonus ledger readiness', () => {
   it('answers 503 while its command consumer is unhealthy and 200 once it is healthy again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-ready-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const { store, checkpoints } = await openEventStore(`sqlite:${join(dir, 'events.db')}`);
+    const { store, leases } = await openEventStore(`sqlite:${join(dir, 'events.db')}`);
     cleanups.push(() => store.close());
     const busPath = join(dir, 'bus.db');
     const bus = await openMessageBus(`sqlite:${busPath}?sessionTimeoutMs=300&busyTimeoutMs=10&pollIntervalMs=10`, {
@@ -36,7 +40,8 @@ describe('bonus ledger readiness', () => {
     const ledger = await startBonusLedger(
       {
         store,
-        checkpoints,
+        leases,
+        instanceId: 'ready-ledger',
         bus,
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(11),
@@ -44,7 +49,7 @@ describe('bonus ledger readiness', () => {
         catalog: catalogLookup(loadCatalogFile()),
         logger: createLogger({ service: 'ledger-ready', level: 'silent' }),
       },
-      { readModelFile: readModelPath(dir), healthPort: 0 },
+      { readModelFile: readModelPath(dir, 'ready-ledger'), healthPort: 0 },
     );
     cleanups.push(() => ledger.stop());
     const readyz = async () => (await fetch(`http://127.0.0.1:${ledger.healthPort}/readyz`)).status;
@@ -60,4 +65,78 @@ describe('bonus ledger readiness', () => {
     other.exec('COMMIT');
     await eventually(async () => expect(await readyz()).toBe(200), 5_000);
   });
+
+  it('answers 503 until its own read model caught up with the log stored before it started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-ready-catch-up-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const url = `sqlite:${join(dir, 'events.db')}`;
+    const { store, leases } = await openEventStore(url);
+    cleanups.push(() => store.close());
+    const operators = new OperatorDirectory(parseOperatorsConfig(demoOperators('http://localhost:1')));
+    const start = async (instanceId: string, ledgerStore: EventStore) => {
+      const bus = await openMessageBus(url, { instanceId });
+      const ledger = await startBonusLedger(
+        {
+          store: ledgerStore,
+          leases,
+          instanceId,
+          bus,
+          clock: systemClock,
+          ids: new TimeOrderedIdGenerator(12),
+          operators: (operatorId) => operators.get(operatorId),
+          catalog: catalogLookup(loadCatalogFile()),
+          logger: createLogger({ service: instanceId, level: 'silent' }),
+        },
+        { readModelFile: readModelPath(dir, instanceId), healthPort: 0 },
+      );
+      return { ledger, stop: async () => (await ledger.stop(), await bus.close()) };
+    };
+
+    // A first replica stores a bonus call, then stops.
+    const first = await start('ledger-first', store);
+    const clientBus = await openMessageBus(url, { instanceId: 'ready-client' });
+    cleanups.push(() => clientBus.close());
+    await new BonusClient(clientBus).ok(
+      'RegisterBonusCall',
+      registration({ platformId: 'ready-1', playerId: 'ready_player' }),
+    );
+    await first.stop();
+
+    // A new replica, whose read model starts empty, is held before its subscriptions deliver anything.
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const second = await start('ledger-second', heldSubscriptions(store, opened));
+    cleanups.push(() => second.stop());
+    const readyz = async () => (await fetch(`http://127.0.0.1:${second.ledger.healthPort}/readyz`)).status;
+    expect(await readyz()).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await readyz()).toBe(503);
+    open();
+    await eventually(async () => expect(await readyz()).toBe(200), 10_000);
+    expect(second.ledger.readModel.allRecords().map((record) => record.platformId)).toEqual(['ready-1']);
+  });
 });
+
+/** The same store, each subscription delivering nothing until `opened` resolves. */
+function heldSubscriptions(store: EventStore, opened: Promise<void>): EventStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'subscribeToAll')
+        return (...args: Parameters<EventStore['subscribeToAll']>): Subscription => {
+          const subscription = target.subscribeToAll(...args);
+          const withCheckpoints = subscription.withCheckpoints.bind(subscription);
+          return Object.assign(Object.create(subscription) as Subscription, {
+            withCheckpoints: () => ({
+              [Symbol.asyncIterator]: () => {
+                const items = withCheckpoints()[Symbol.asyncIterator]();
+                return { next: async () => (await opened, items.next()) };
+              },
+            }),
+            close: () => subscription.close(),
+          });
+        };
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

@@ -7,13 +7,13 @@ export type { WalletPort, LedgerPort, LedgerRequestType, StakeRequest } from './
 export { GameRefusedError } from './refused.js';
 export { GameTable } from './game-table.js';
 export { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
-export { RoundStreams, RoundConflictError } from './rounds/round-streams.js';
+export { RoundStreams, RoundConflictError, type RoundStartedData } from './rounds/round-streams.js';
 export { resolveRound } from './rounds/round-resolver.js';
 export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
 export { outcomeView } from './rounds/outcome-view.js';
 export { SpinService } from './rounds/spin-service.js';
 export { BalanceBook } from './sessions/balance-book.js';
 export { SessionRepository } from './sessions/session-repository.js';
-export { SpinLocks } from './sessions/spin-locks.js';
+export { SpinClaims, spinClaimName, type SpinClaimKey } from './sessions/spin-claims.js';
 export { activeBonusOf } from './sessions/active-bonus.js';
 export { startGameSession } from './sessions/start-session.js';

@@ -9,7 +9,7 @@ import { createMetrics, MetricNames } from '@reelstream/telemetry';
  * Registers `reelstream_worker_lag{worker="round-outbox"}`; returns what unregisters it. The
  * outbox holds its checkpoint before the earliest open round, so a round in play counts too.
  */
-export function observeRoundOutbox(store: EventStore, checkpoints: CheckpointStore): () => void {
+export function observeRoundOutbox(store: EventStore, checkpoints: Pick<CheckpointStore, 'load'>): () => void {
   const filter = { streamPrefixes: [streamPrefix('round')] };
   return createMetrics().observableGauge<'worker'>(
     MetricNames.workerLag,

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Catalog, Rng } from '@reelstream/game-domain';
 import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
-import type { CheckpointStore, Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
+import { runLeased } from '@reelstream/eventsourcing';
+import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { cryptoRng, playerStreamLedger, WalletClient } from '@reelstream/game-adapters';
 import {
@@ -17,13 +18,15 @@ import {
   GameTable,
   InFlightRounds,
   resolveRound,
+  ROUND_OUTBOX_CHECKPOINT,
   RoundStreams,
   SessionRepository,
-  SpinLocks,
+  SpinClaims,
   SpinService,
   startRoundOutbox,
   type RoundDeps,
   type RoundOutbox,
+  type RoundStartedData,
 } from '@reelstream/game-application';
 import type { GameServerConfig } from './config/game-server-env.js';
 import { createGameServerApp } from './http/app.js';
@@ -31,8 +34,10 @@ import { observeRoundOutbox } from './outbox-metrics.js';
 
 export interface GameServerDeps {
   store: EventStore;
-  /** Where the round outbox keeps its checkpoint (the event store's own). */
-  checkpoints: CheckpointStore;
+  /** The round outbox's lease and fenced checkpoint (the event store's own). */
+  leases: LeasesAndFencedCheckpoints;
+  /** This replica's `INSTANCE_ID`: the owner of its leases and spin claims. */
+  instanceId: string;
   bus: MessageBus;
   catalog: Catalog;
   clock: Clock;
@@ -48,9 +53,19 @@ export interface GameServer {
   readonly port: number;
   /** `http://127.0.0.1:{port}` or the configured host. */
   readonly url: string;
-  readonly outbox: RoundOutbox;
-  /** Stops accepting, lets requests in flight finish (up to `drainMs`), then stops the outbox. */
+  /** The round outbox and resolver: running on the one replica that holds their lease. */
+  readonly outbox: LeasedRoundOutbox;
+  /** Stops accepting, lets requests in flight finish (up to `drainMs`), then stops the outbox and releases its lease. */
   stop(drainMs?: number): Promise<void>;
+  /** Stops like a killed process would: the outbox's lease is not released, so the others wait out the ttl. For tests. */
+  abandon(): Promise<void>;
+}
+
+export interface LeasedRoundOutbox {
+  /** True while this replica holds the outbox's lease. */
+  readonly holding: boolean;
+  /** Open rounds known to this replica's outbox; none while it does not hold the lease. */
+  openRounds(): readonly RoundStartedData[];
 }
 
 // Long because: the service's wiring in start order, one call per step, with the stop sequence registered step by step
@@ -72,23 +87,58 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     inFlight: new InFlightRounds(),
   };
   const sessions = new SessionRepository(store, clock);
-  const spins = new SpinService({ round, sessions, table, locks: new SpinLocks() });
-
-  const outbox = startRoundOutbox({
-    store,
-    checkpoints: deps.checkpoints,
-    bus,
-    rounds,
-    clock,
-    logger,
-    resolveAfterMs: config.resolveAfterMs,
-    resolveIntervalMs: config.resolveIntervalMs ?? 1_000,
-    isInFlight: (roundId) => round.inFlight.has(roundId),
-    resolve: async (started) => {
-      const resolution = await resolveRound(round, started);
-      logger.info('open round resolved', { roundId: started.roundId, resolution });
-    },
+  // One spin per session across the replicas; a crashed replica's claim lapses when a spin would have given up.
+  const locks = new SpinClaims({
+    leases: deps.leases,
+    instanceId: deps.instanceId,
+    ttlMs: config.resolveAfterMs,
+    onReleaseError: (error) => logger.error('spin claim release failed; it lapses on its own', { error }),
   });
+  const spins = new SpinService({ round, sessions, table, locks });
+
+  // One outbox (and resolver) across the replicas, where its lease is held (docs/adr/0005-leases-and-fencing.md).
+  let running: RoundOutbox | undefined;
+  const leased = runLeased({
+    leases: deps.leases,
+    name: ROUND_OUTBOX_CHECKPOINT,
+    owner: deps.instanceId,
+    ttlMs: config.leaseTtlMs ?? 10_000,
+    start: (guard) => {
+      const started = startRoundOutbox({
+        store,
+        checkpoints: guard.checkpoints,
+        name: ROUND_OUTBOX_CHECKPOINT,
+        held: () => guard.held(),
+        bus,
+        rounds,
+        clock,
+        logger,
+        resolveAfterMs: config.resolveAfterMs,
+        resolveIntervalMs: config.resolveIntervalMs ?? 1_000,
+        isInFlight: (roundId) => round.inFlight.has(roundId),
+        resolve: async (open) => {
+          const resolution = await resolveRound(round, open);
+          logger.info('open round resolved', { roundId: open.roundId, resolution });
+        },
+      });
+      running = started;
+      return {
+        stop: async () => {
+          if (running === started) running = undefined;
+          await started.stop();
+        },
+      };
+    },
+    onChange: (change, lease) =>
+      logger.info(`lease ${change}`, { worker: 'round-outbox', token: lease.token, instanceId: deps.instanceId }),
+    onError: (error) => logger.error('round outbox lease failed', { error }),
+  });
+  const outbox: LeasedRoundOutbox = {
+    get holding() {
+      return leased.holding;
+    },
+    openRounds: () => running?.openRounds() ?? [],
+  };
 
   let accepting = true;
   const app = createGameServerApp({
@@ -106,8 +156,9 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const listening: { port?: number } = {};
   const stops = new StopSequence();
   stops.add(() => logger.info('game-server stopped', { port: listening.port }));
-  stops.add(() => outbox.stop());
-  stops.add(observeRoundOutbox(store, deps.checkpoints));
+  let release = true;
+  stops.add(() => (release ? leased.stop() : leased.abandon()));
+  stops.add(observeRoundOutbox(store, deps.leases));
   const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
     await once(server, 'listening');
@@ -130,6 +181,11 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     outbox,
     stop(drain = 10_000) {
       drainMs = drain;
+      return stops.stop();
+    },
+    abandon() {
+      release = false;
+      drainMs = 0;
       return stops.stop();
     },
   };

@@ -1,12 +1,19 @@
-import type { CheckpointStore, EventStore } from '@reelstream/ports';
+import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/ports';
 import { openEsdbEventStore } from '@reelstream/eventstore-esdb';
-import { SqliteCheckpointStore, SqliteEventStore, type SqliteEventStoreOptions } from '@reelstream/eventstore-sqlite';
+import {
+  SqliteCheckpointStore,
+  SqliteEventStore,
+  SqliteLeaseStore,
+  type SqliteEventStoreOptions,
+} from '@reelstream/eventstore-sqlite';
 import { z } from 'zod';
 import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
 
 export interface OpenedEventStore {
   store: EventStore;
   checkpoints: CheckpointStore;
+  /** Leases of singleton workers and their fenced checkpoints, in the same back end. */
+  leases: LeasesAndFencedCheckpoints;
 }
 
 const integer = z.coerce.number().int().nonnegative();
@@ -32,7 +39,11 @@ export async function openEventStore(url: string): Promise<OpenedEventStore> {
     ensureParentDirectory(path);
     const store = SqliteEventStore.open(path, options);
     // Same connection: a checkpoint and the store's events live in one file.
-    return { store, checkpoints: new SqliteCheckpointStore(store.database) };
+    return {
+      store,
+      checkpoints: new SqliteCheckpointStore(store.database),
+      leases: new SqliteLeaseStore(store.database),
+    };
   }
   if (/^esdb(\+discover)?:\/\//.test(url)) return openEsdbEventStore(url);
   throw unsupportedScheme('EVENT_STORE_URL', url, 'sqlite:<path> or esdb://host:2113?tls=false');

@@ -1,2 +1,3 @@
 export { openEsdbEventStore } from './open.js';
 export { InvalidConnectionStringError } from './connection-string.js';
+export { EsdbLeaseStore } from './leases.js';

@@ -1,13 +1,16 @@
 import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
-import type { CheckpointStore, EventStore } from '@reelstream/ports';
+import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/ports';
 import { EsdbCheckpointStore } from './checkpoints.js';
 import { redact, validateConnectionString } from './connection-string.js';
 import { withCredentials } from './credentials.js';
 import { EsdbEventStore } from './esdb-event-store.js';
+import { EsdbLeaseStore } from './leases.js';
 
 export interface OpenedEsdbEventStore {
   store: EventStore;
   checkpoints: CheckpointStore;
+  /** Leases and the checkpoints written under them (`lease-{name}` streams). */
+  leases: LeasesAndFencedCheckpoints;
 }
 
 /**
@@ -31,5 +34,6 @@ export async function openEsdbEventStore(
       },
     );
   }
-  return { store: new EsdbEventStore(client), checkpoints: new EsdbCheckpointStore(client) };
+  const checkpoints = new EsdbCheckpointStore(client);
+  return { store: new EsdbEventStore(client), checkpoints, leases: new EsdbLeaseStore(client, checkpoints) };
 }

@@ -41,6 +41,6 @@ describe('events sent to the server', () => {
     expect(subscriptionFilterFor({ streamPrefixes: [] })).toMatchObject({ regex: USER_STREAMS_REGEX });
     const userStreams = new RegExp(USER_STREAMS_REGEX);
     expect(['round-1', 'playerBonus-op-p'].every((s) => userStreams.test(s))).toBe(true);
-    expect(['$stats-1', '$$round-1', 'checkpoint-relay'].some((s) => userStreams.test(s))).toBe(false);
+    expect(['$stats-1', '$$round-1', 'checkpoint-relay', 'lease-relay'].some((s) => userStreams.test(s))).toBe(false);
   });
 });

@@ -3,3 +3,4 @@ export { SqliteCheckpointStore, ensureCheckpointSchema, readCheckpoint, writeChe
 export { DuplicateEventIdError, CorruptEventError, EventStoreClosedError } from './errors.js';
 export { compareDecimalPositions } from './positions.js';
 export { backupSqlite } from './backup.js';
+export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './leases.js';

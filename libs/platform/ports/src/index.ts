@@ -3,3 +3,4 @@ export * from './checkpoints.js';
 export * from './message-bus.js';
 export * from './clock.js';
 export * from './id-generator.js';
+export * from './leases.js';

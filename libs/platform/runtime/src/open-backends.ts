@@ -8,6 +8,7 @@ import {
   isConsumerLagSource,
   type CheckpointStore,
   type EventStore,
+  type LeasesAndFencedCheckpoints,
   type MessageBus,
   type ParkedMessageObserver,
 } from '@reelstream/ports';
@@ -27,6 +28,8 @@ export interface OpenedBackends {
   /** The event store with trace context on every append and read. */
   store: EventStore;
   checkpoints: CheckpointStore;
+  /** Leases of singleton workers and their fenced checkpoints, in the event store. */
+  leases: LeasesAndFencedCheckpoints;
   /** The bus with trace context on every message. */
   bus: MessageBus;
   /** The same back ends without tracing (appends still measured), for a service that adds its own (the wallet dispatcher). */
@@ -125,7 +128,7 @@ export async function openBackends(
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
   const opened = await openEventStore(backends.eventStoreUrl);
-  const { checkpoints } = opened;
+  const { checkpoints, leases } = opened;
   const store = measureEventStore(opened.store);
   let bus: MessageBus;
   try {
@@ -141,6 +144,7 @@ export async function openBackends(
   return {
     store: traceEventStore(store),
     checkpoints,
+    leases,
     bus: traceMessageBus(tracked, { system: busSystem }),
     untraced: { store, bus: tracked },
     consumers,

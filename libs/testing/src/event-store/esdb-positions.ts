@@ -7,11 +7,12 @@
  * comparison instead of asking the store fails at once. Test-only: the contract suite and the
  * platform e2e suite run through it.
  */
-import { openEventStore } from '@reelstream/backends';
+import { openEventStore, type OpenedEventStore } from '@reelstream/backends';
 import {
   eventsOf,
   type CheckpointStore,
   type EventStore,
+  type LeasesAndFencedCheckpoints,
   type Position,
   type ReadAllOptions,
   type RecordedEvent,
@@ -126,8 +127,26 @@ export function esdbShapedCheckpoints(inner: CheckpointStore): CheckpointStore {
 }
 
 /** `openEventStore` that also opens `sqlite+esdbpositions:<path>`: what the contract's child workers call. */
-export async function openTestEventStore(url: string): Promise<{ store: EventStore; checkpoints: CheckpointStore }> {
+export async function openTestEventStore(url: string): Promise<OpenedEventStore> {
   if (!url.startsWith(ESDB_POSITIONS_SCHEME)) return openEventStore(url);
   const opened = await openEventStore(`sqlite:${url.slice(ESDB_POSITIONS_SCHEME.length)}`);
-  return { store: withEsdbShapedPositions(opened.store), checkpoints: esdbShapedCheckpoints(opened.checkpoints) };
+  return {
+    store: withEsdbShapedPositions(opened.store),
+    checkpoints: esdbShapedCheckpoints(opened.checkpoints),
+    leases: esdbShapedLeases(opened.leases),
+  };
+}
+
+/** Leases of the wrapped store, their fenced checkpoints kept in the inner store's positions. */
+export function esdbShapedLeases(inner: LeasesAndFencedCheckpoints): LeasesAndFencedCheckpoints {
+  return {
+    acquire: (name, owner, ttlMs) => inner.acquire(name, owner, ttlMs),
+    renew: (lease, ttlMs) => inner.renew(lease, ttlMs),
+    release: (lease) => inner.release(lease),
+    async load(name) {
+      const position = await inner.load(name);
+      return position === undefined ? undefined : encodeEsdbShapedPosition(position);
+    },
+    store: (name, position, token) => inner.store(name, decodeEsdbShapedPosition(position), token),
+  };
 }

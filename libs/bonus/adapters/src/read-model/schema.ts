@@ -1,5 +1,5 @@
 /**
- * Tables of the ledger's read model (its own SQLite file, `bonus-ledger-read.db`): one row per
+ * Tables of the ledger's read model (its own SQLite file, `bonus-ledger-read-{INSTANCE_ID}.db`): one row per
  * bonus call with the indexes the queries need — by issueId, by platformId, by player, by status,
  * and the active-by-expiry index of the expiry timer — and the last revision applied per stream.
  * The checkpoint is `es_checkpoints` of the same file, written in the same transaction.

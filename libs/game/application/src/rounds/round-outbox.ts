@@ -42,6 +42,11 @@ export interface RoundOutboxOptions {
   resolve(started: RoundStartedData): Promise<unknown>;
   name?: string;
   retryDelayMs?: number;
+  /**
+   * False once this replica may no longer be the only outbox (its lease lapsed): no win is sent and
+   * no round resolved, until the outbox is stopped (docs/adr/0005-leases-and-fencing.md).
+   */
+  held?: () => boolean;
 }
 
 export interface RoundOutbox {
@@ -95,6 +100,7 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
       [Headers.operatorId]: started.operatorId,
       ...traceHeadersOf(recorded.metadata),
     };
+    if (options.held && !options.held()) throw new Error('the round outbox lease is no longer held: nothing sent');
     await bus.publish(Topics.walletRequests, { key: playerKey(win), value: win, headers });
   };
 
@@ -129,6 +135,7 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
   });
 
   const sweep = (): void => {
+    if (options.held && !options.held()) return;
     const now = options.clock.now().getTime();
     for (const { started } of open.values()) {
       const { roundId } = started;

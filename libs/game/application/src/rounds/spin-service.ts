@@ -23,7 +23,7 @@ import type { GameTable } from '../game-table.js';
 import { GameRefusedError, refuse } from '../refused.js';
 import { activeBonusOf } from '../sessions/active-bonus.js';
 import type { SessionRepository } from '../sessions/session-repository.js';
-import type { SpinLocks } from '../sessions/spin-locks.js';
+import type { SpinClaims } from '../sessions/spin-claims.js';
 import { playDemoRound } from './demo-rounds.js';
 import { playFreeSpin } from './free-rounds.js';
 import { outcomeView } from './outcome-view.js';
@@ -34,7 +34,7 @@ export interface SpinServiceDeps {
   readonly round: RoundDeps;
   readonly sessions: SessionRepository;
   readonly table: GameTable;
-  readonly locks: SpinLocks;
+  readonly locks: SpinClaims;
 }
 
 interface PlayedGame {
@@ -51,7 +51,7 @@ export class SpinService {
     const notTheirs = spinnerRefusal(session, request.playerId);
     if (notTheirs) throw new GameRefusedError(notTheirs);
     const game = this.gameOf(session);
-    return this.deps.locks.withLock(token, async () =>
+    return this.deps.locks.withLock({ operatorId: session.operatorId, token }, async () =>
       session.demo ? this.demoSpin(session, game, request) : this.realSpin(session, game, request, correlationId),
     );
   }

@@ -1,18 +1,55 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
 import { BalanceBook } from './balance-book.js';
-import { SpinLocks } from './spin-locks.js';
+import { SpinClaims, spinClaimName } from './spin-claims.js';
 
-describe('one spin at a time per session', () => {
-  it('refuses a second spin while the first runs, lets other sessions spin, and frees the session after a failure', async () => {
-    const locks = new SpinLocks();
+describe('one spin at a time per session, across replicas', () => {
+  const store = SqliteEventStore.open(':memory:');
+  afterAll(() => store.close());
+  const leases = new SqliteLeaseStore(store.database);
+  const replicaA = new SpinClaims({ leases, instanceId: 'game-a', ttlMs: 60_000 });
+  const replicaB = new SpinClaims({ leases, instanceId: 'game-b', ttlMs: 60_000 });
+  const session = (token: string, operatorId = 'casino') => ({ operatorId, token });
+
+  it('refuses a second spin while the first runs, on either replica; lets other sessions spin; frees the session after a failure', async () => {
     let release!: () => void;
-    const first = locks.withLock('token-a', () => new Promise<string>((resolve) => (release = () => resolve('first'))));
-    await expect(locks.withLock('token-a', async () => 'second')).rejects.toMatchObject({ code: 'SPIN_IN_PROGRESS' });
-    await expect(locks.withLock('token-b', async () => 'other')).resolves.toBe('other');
+    const first = replicaA.withLock(
+      session('token-a'),
+      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(replicaB.withLock(session('token-a'), async () => 'second')).rejects.toMatchObject({
+      code: 'SPIN_IN_PROGRESS',
+    });
+    await expect(replicaA.withLock(session('token-a'), async () => 'second')).rejects.toMatchObject({
+      code: 'SPIN_IN_PROGRESS',
+    });
+    await expect(replicaB.withLock(session('token-b'), async () => 'other')).resolves.toBe('other');
+    // The same token under another operator is another session.
+    await expect(replicaB.withLock(session('token-a', 'casino-2'), async () => 'other operator')).resolves.toBe(
+      'other operator',
+    );
     release();
     await expect(first).resolves.toBe('first');
-    await expect(locks.withLock('token-a', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(locks.withLock('token-a', async () => 'again')).resolves.toBe('again');
+    await expect(replicaB.withLock(session('token-a'), async () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
+    await expect(replicaA.withLock(session('token-a'), async () => 'again')).resolves.toBe('again');
+  });
+
+  it('lets the next spin take over a claim a crashed replica left, once it lapsed', async () => {
+    // A replica that died mid-spin: its claim was never released.
+    const crashed = await leases.acquire(spinClaimName(session('token-c')), 'game-dead/spin-1', 150);
+    expect(crashed).toBeDefined();
+    await expect(replicaA.withLock(session('token-c'), async () => 'blocked')).rejects.toMatchObject({
+      code: 'SPIN_IN_PROGRESS',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(replicaA.withLock(session('token-c'), async () => 'taken over')).resolves.toBe('taken over');
+  });
+
+  it('names the claim by operator and token, escaped like a stream id', () => {
+    expect(spinClaimName({ operatorId: 'acme-casino', token: 'tok' })).toBe('spinClaim-acme%2Dcasino-tok');
   });
 });
 

@@ -19,6 +19,8 @@ export const gameServerEnv = z
     WALLET_TIMEOUT_MS: positiveInt(DEFAULT_WALLET_TIMEOUT_MS),
     /** A round still open this long after it started is taken over by the resolver (the spin that started it gave up or crashed). */
     ROUND_RESOLVE_AFTER_MS: positiveInt(15_000),
+    /** Another replica takes the round outbox and resolver over this long after its holder stopped renewing. */
+    LEASE_TTL_MS: positiveInt(10_000),
     /** Play money of a demo session, in currency units. */
     DEMO_BALANCE: z.coerce
       .number({ error: 'must be a number' })
@@ -54,6 +56,8 @@ export interface GameServerConfig {
   resolveIntervalMs?: number;
   /** Demo play money in currency units. */
   demoBalance: number;
+  /** `LEASE_TTL_MS` of the round outbox's lease. Default 10 s. */
+  leaseTtlMs?: number;
 }
 
 export function parseGameServerEnv(env: Env = process.env): GameServerEnv {
@@ -66,6 +70,7 @@ export function gameServerConfigOf(env: GameServerEnv): GameServerConfig {
     walletTimeoutMs: env.WALLET_TIMEOUT_MS,
     resolveAfterMs: env.ROUND_RESOLVE_AFTER_MS,
     demoBalance: env.DEMO_BALANCE,
+    leaseTtlMs: env.LEASE_TTL_MS,
   };
   if (env.GAME_HOST !== undefined) config.host = env.GAME_HOST;
   return config;

@@ -11,6 +11,7 @@ describe('the game-server environment (docs/configuration.md)', () => {
       walletTimeoutMs: 5_000,
       resolveAfterMs: 15_000,
       demoBalance: 1_000,
+      leaseTtlMs: 10_000,
     });
     expect(env.CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
     expect(loadCatalogFile(env.CATALOG_FILE).games.length).toBeGreaterThan(0);
@@ -34,5 +35,10 @@ describe('the game-server environment (docs/configuration.md)', () => {
       gameServerConfigOf(parseGameServerEnv({ GAME_PORT: '0', GAME_HOST: '127.0.0.1', DEMO_BALANCE: '250.5' })),
     ).toMatchObject({ port: 0, host: '127.0.0.1', demoBalance: 250.5 });
     expect(() => parseGameServerEnv({ GAME_PORT: '70000' })).toThrow(/GAME_PORT/);
+  });
+
+  it('takes the lease ttl of the round outbox, a positive number of milliseconds', () => {
+    expect(gameServerConfigOf(parseGameServerEnv({ LEASE_TTL_MS: '3000' })).leaseTtlMs).toBe(3_000);
+    expect(() => parseGameServerEnv({ LEASE_TTL_MS: '0' })).toThrow(/LEASE_TTL_MS: must be a positive integer/);
   });
 });

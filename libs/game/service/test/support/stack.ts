@@ -16,7 +16,7 @@ import {
   type OperatorConfig,
   type WalletRequestsMessage,
 } from '@reelstream/contracts';
-import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
 import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
@@ -47,6 +47,8 @@ export interface StackOptions {
    * chosen step (after the ledger started it, before the round is recorded) to race it.
    */
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
+  /** The game-server opens its own connection to the stack's file, as another replica's process would. */
+  ownConnection?: boolean;
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -65,6 +67,7 @@ export interface FreeSpinBonus {
 
 export class Stack {
   private readonly buses: SqliteMessageBus[] = [];
+  private readonly connections: SqliteEventStore[] = [];
   readonly published: WalletRequestsMessage[] = [];
   private platformId = 0;
   gameServer!: GameServer;
@@ -128,7 +131,7 @@ export class Stack {
 
   private async boot(options: StackOptions): Promise<void> {
     const { store, logger } = this;
-    const checkpoints = new SqliteCheckpointStore(store.database);
+    const leases = new SqliteLeaseStore(store.database);
     // The sandbox starts first (its URL is the operators' callback URL) and looks operators up later.
     const late: { directory?: OperatorDirectory } = {};
     const lookup = { get: (id: string): OperatorConfig | undefined => late.directory?.get(id) };
@@ -175,7 +178,8 @@ export class Stack {
     this.ledger = await startBonusLedger(
       {
         store,
-        checkpoints,
+        leases,
+        instanceId: 'bonus-ledger',
         bus: await this.bus('bonus-ledger'),
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(1),
@@ -183,7 +187,7 @@ export class Stack {
         catalog: catalogLookup(loadCatalogFile()),
         logger,
       },
-      { readModelFile: readModelPath(this.dir), healthPort: 0 },
+      { readModelFile: readModelPath(this.dir, 'bonus-ledger'), healthPort: 0 },
     );
     this.dispatcher = await startWalletDispatcher(
       {
@@ -225,10 +229,16 @@ export class Stack {
     options: StackOptions = {},
     instanceId = `game-server-${this.buses.length}`,
   ): Promise<GameServer> {
+    let own = this.store;
+    if (options.ownConnection) {
+      own = SqliteEventStore.open(join(this.dir, 'reelstream.db'), { synchronous: 'NORMAL' });
+      this.connections.push(own);
+    }
     return startGameServer(
       {
-        store: options.beforeGameServerAppend ? gatedStore(this.store, options.beforeGameServerAppend) : this.store,
-        checkpoints: new SqliteCheckpointStore(this.store.database),
+        store: options.beforeGameServerAppend ? gatedStore(own, options.beforeGameServerAppend) : own,
+        leases: new SqliteLeaseStore(own.database),
+        instanceId,
         bus: await this.bus(instanceId),
         catalog: loadCatalogFile(),
         clock: this.gameClock,
@@ -347,6 +357,7 @@ export class Stack {
     await this.tap?.stop();
     await this.sandbox?.stop();
     for (const bus of this.buses) await bus.close();
+    for (const connection of this.connections) await connection.close();
     await this.store.close();
     rmSync(this.dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { BonusLedgerClient, type BonusRequestData } from '@reelstream/bonus-client';
 import type { BonusReply, BonusRequestType } from '@reelstream/contracts';
-import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import type { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { catalogLookup } from '@reelstream/bonus-adapters';
@@ -36,7 +36,8 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
     startBonusLedger(
       {
         store: ledgerStore,
-        checkpoints: new SqliteCheckpointStore(ledgerStore.database),
+        leases: new SqliteLeaseStore(ledgerStore.database),
+        instanceId: 'bonus-ledger-test',
         bus: ledgerBus,
         clock: harness.clock,
         ids,
@@ -44,7 +45,7 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
         catalog,
         logger: harness.logger.child({ component: 'bonus-ledger' }),
       },
-      { readModelFile: join(harness.dir, 'bonus-ledger-read.db'), healthPort: 0 },
+      { readModelFile: join(harness.dir, 'bonus-ledger-read-bonus-ledger-test.db'), healthPort: 0 },
     );
   let ledger = await launchLedger();
   let running = true;
