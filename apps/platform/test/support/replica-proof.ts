@@ -186,6 +186,24 @@ export function dispatcherRedeliveries(dataDir: string): { recoveryAttempts: num
   }
 }
 
+/** Callbacks the operator's wallet received more than once for one transactionId (it answers a repeat from its record). */
+export function callbacksReceivedAgain(dataDir: string): { transactions: number; repeats: number } {
+  const db = new Database(join(dataDir, 'operator-sandbox.db'), { readonly: true, fileMustExist: true });
+  try {
+    const [transactions, repeats] = db
+      .prepare(
+        `SELECT count(*), coalesce(sum(received - 1), 0) FROM
+           (SELECT count(*) AS received FROM sandbox_requests WHERE transaction_id IS NOT NULL
+            GROUP BY operator_id, transaction_id, command HAVING count(*) > 1)`,
+      )
+      .raw()
+      .get() as [number, number];
+    return { transactions, repeats };
+  } finally {
+    db.close();
+  }
+}
+
 /** Every round ended exactly once; every bonus call's free-spin wins within its cap. */
 export function roundsAndCaps(dataDir: string): { rounds: number; problems: string[]; capped: number } {
   const db = openLog(dataDir);
@@ -271,6 +289,12 @@ export async function proveCluster(
   const redeliveries = dispatcherRedeliveries(cluster.dataDir);
   const killsByService: Record<string, number> = {};
   for (const kill of cluster.kills) killsByService[kill.service] = (killsByService[kill.service] ?? 0) + 1;
+  const killLog = cluster.kills
+    .map(
+      (kill) =>
+        `+${(kill.at / 1_000).toFixed(1)}s ${kill.instanceId}${kill.readyAfterMs === undefined ? ' (killed again before ready)' : ` (ready ${(kill.readyAfterMs / 1_000).toFixed(1)}s later)`}`,
+    )
+    .join(', ');
   const restartTimes = cluster.kills.flatMap((kill) => (kill.readyAfterMs === undefined ? [] : [kill.readyAfterMs]));
   const { doubleClicks } = traffic.figures;
   return {
@@ -287,7 +311,9 @@ export async function proveCluster(
       sandboxTransactions: money.transactions,
       sendsPerSource: sends.bySource,
       dispatcherRedeliveries: redeliveries,
+      callbacksReceivedAgainByTheOperator: callbacksReceivedAgain(cluster.dataDir),
       ...timings,
+      killLog,
     },
     assertions: {
       'settled (no open rounds, wins all sent, consumers caught up)': timings.settled
