@@ -108,17 +108,29 @@ export class Replica {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** A new process with the same identity; resolves when it logged `ready` (rejects if it dies first). */
+  /** A new process with the same identity. */
   private spawn(): AppProcess {
     this.starts += 1;
     this.ready = false;
-    return new AppProcess(this.instanceId, this.entry, {
+    const process = new AppProcess(this.instanceId, this.entry, {
       ...this.env,
       INSTANCE_ID: this.instanceId,
       WORKER_ID: String(WORKER_ID_BASE[this.service] + this.index),
       [PORT_VARIABLE[this.service]]: String(this.port),
     });
+    void process.exited.then(({ code, signal }) => {
+      if (!this.killedByUs.has(process) && !this.stopping)
+        this.unexpectedExits.push(
+          `${this.instanceId} exited by itself (code ${code}, signal ${signal}): ${process.diagnostics()}`,
+        );
+    });
+    return process;
   }
+
+  /** Exits nobody asked for: a replica that crashed on its own (at start, or under load). */
+  readonly unexpectedExits: string[] = [];
+  stopping = false;
+  private readonly killedByUs = new WeakSet<AppProcess>();
 
   async awaitReady(timeoutMs = 60_000): Promise<void> {
     const current = this.process;
@@ -129,6 +141,7 @@ export class Replica {
   /** SIGKILL, then the same replica again at once; resolves once the kill landed (not when it is ready again). */
   async killAndRestart(): Promise<AppProcess> {
     this.ready = false;
+    this.killedByUs.add(this.process);
     await this.process.kill('SIGKILL');
     this.process = this.spawn();
     return this.process;
@@ -172,6 +185,7 @@ export async function startReplicaCluster(options: { replicas?: number } = {}): 
   });
   const replicas: Replica[] = [];
   const cleanUp = async () => {
+    for (const replica of replicas) replica.stopping = true;
     await Promise.all([...replicas.map((replica) => replica.process.kill('SIGKILL')), sandbox.kill('SIGKILL')]);
     rmSync(buildDir, { recursive: true, force: true });
   };

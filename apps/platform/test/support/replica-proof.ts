@@ -319,6 +319,7 @@ export async function proveCluster(
       'settled (no open rounds, wins all sent, consumers caught up)': timings.settled
         ? []
         : [`did not settle: ${JSON.stringify(timings.lastDrainState)}`],
+      'no replica exited but by our SIGKILL': cluster.replicas.flatMap((replica) => replica.unexpectedExits),
       'the sandbox ledger reconciles with the event log to the cent': money.problems,
       'every round ended exactly once; no bonus over its cap': rounds.problems,
       'each relay/outbox win sent at most 1 + kills of its sender': sends.beyondBound,

@@ -26,11 +26,12 @@ export class LoadBalancer {
 
   constructor(private readonly replicas: () => readonly Replica[]) {}
 
-  /** The replicas in the order this request tries them. */
+  /** The replicas in the order this request tries them: the ready ones first (its readiness probe), then the others. */
   private rotation(): Replica[] {
     const all = this.replicas();
     const start = this.next++ % all.length;
-    return [...all.slice(start), ...all.slice(0, start)];
+    const turn = [...all.slice(start), ...all.slice(0, start)];
+    return [...turn.filter((replica) => replica.ready), ...turn.filter((replica) => !replica.ready)];
   }
 
   /** One request, retried on connection refused over every replica for up to `patienceMs`. */
@@ -73,6 +74,18 @@ async function send(
     // Not JSON: the text is the body.
   }
   return { status: response.status, headers: response.headers, body };
+}
+
+/** One line on stderr: how far the run is (a long run is otherwise silent for minutes). */
+export function progressLine(cluster: ReplicaCluster, figures: TrafficFigures): string {
+  const ready = (['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server'] as const)
+    .map((service) => `${service} ${cluster.of(service).filter((replica) => replica.ready).length}/3`)
+    .join(', ');
+  const recent = cluster.kills
+    .slice(-10)
+    .flatMap((kill) => (kill.readyAfterMs === undefined ? [] : [kill.readyAfterMs]));
+  const restart = recent.length ? Math.round(recent.reduce((sum, ms) => sum + ms, 0) / recent.length) : undefined;
+  return `replicas +${Math.round((Date.now() - cluster.startedAt) / 1_000)}s: ${cluster.kills.length} kills; ready ${ready}; recent restarts ${restart ?? '?'} ms; spins free ${figures.freeSpins.accepted}/${figures.freeSpins.failed} paid ${figures.paidSpins.accepted}/${figures.paidSpins.failed} (accepted/failed)`;
 }
 
 export interface TrafficFigures {
@@ -126,7 +139,12 @@ export async function runTraffic(
   operators: readonly OperatorAccount[],
   playersPerOperator: number,
   stop: Promise<void>,
-  options: { doubleClickShare?: number; thinkMs?: readonly [number, number] } = {},
+  options: {
+    doubleClickShare?: number;
+    thinkMs?: readonly [number, number];
+    /** Receives the figures object as it is filled (for progress lines). */
+    onFigures?: (figures: TrafficFigures) => void;
+  } = {},
 ): Promise<{ figures: TrafficFigures; accounts: PlayerAccount[] }> {
   const { doubleClickShare = 0.15, thinkMs = [150, 600] } = options;
   const gateway = new LoadBalancer(() => cluster.of('gateway'));
@@ -147,6 +165,7 @@ export async function runTraffic(
     outcomes: {},
     refusedConnectionsRetried: 0,
   };
+  options.onFigures?.(figures);
   const count = (outcome: string) => {
     figures.outcomes[outcome] = (figures.outcomes[outcome] ?? 0) + 1;
   };
@@ -264,15 +283,17 @@ export async function runTraffic(
 
 /**
  * SIGKILLs a random ready replica (never the last ready one of its service: the load balancer
- * needs one) every `meanGapMs` on average, restarting it at once, until `kills` were made.
+ * needs one) every `meanGapMs` on average, restarting it at once, until `kills` were made or the
+ * deadline (epoch ms) passed.
  */
 export async function runChaos(
   cluster: ReplicaCluster,
   kills: number,
   meanGapMs: number,
-  onKill: (kill: Kill) => void = () => undefined,
+  options: { deadline?: number; onKill?: (kill: Kill) => void } = {},
 ): Promise<void> {
-  while (cluster.kills.length < kills) {
+  const { deadline = Number.POSITIVE_INFINITY, onKill = () => undefined } = options;
+  while (cluster.kills.length < kills && Date.now() < deadline) {
     await sleep(between(0.3 * meanGapMs, 1.7 * meanGapMs));
     const readyOf = (service: ReplicatedService) => cluster.of(service).filter((replica) => replica.ready);
     const candidates = cluster.replicas.filter((replica) => replica.ready && readyOf(replica.service).length >= 2);
