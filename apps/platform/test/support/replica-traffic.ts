@@ -26,12 +26,16 @@ export class LoadBalancer {
 
   constructor(private readonly replicas: () => readonly Replica[]) {}
 
-  /** The replicas in the order this request tries them: the ready ones first (its readiness probe), then the others. */
+  /** Replicas that refused a connection: passed over until their readiness probe (the `ready` line) passes again. */
+  private readonly down = new Set<Replica>();
+
+  /** The replicas in the order this request tries them: the ones not known down first, then the others. */
   private rotation(): Replica[] {
     const all = this.replicas();
     const start = this.next++ % all.length;
     const turn = [...all.slice(start), ...all.slice(0, start)];
-    return [...turn.filter((replica) => replica.ready), ...turn.filter((replica) => !replica.ready)];
+    for (const replica of turn) if (replica.ready && this.down.has(replica)) this.down.delete(replica);
+    return [...turn.filter((replica) => !this.down.has(replica)), ...turn.filter((replica) => this.down.has(replica))];
   }
 
   /** One request, retried on connection refused over every replica for up to `patienceMs`. */
@@ -44,6 +48,7 @@ export class LoadBalancer {
         } catch (error) {
           if (!connectionRefused(error)) throw error;
           this.refusedRetries += 1;
+          this.down.add(replica);
         }
       }
       if (Date.now() > giveUpAt) throw new Error(`every replica refused ${method} ${path} for ${patienceMs} ms`);
