@@ -18,16 +18,16 @@ import { progressLine, runChaos, runTraffic, type TrafficFigures } from './suppo
 
 const LONG = process.env['REPLICAS_LONG'] === '1';
 const KILLS = LONG ? 210 : 32;
-const MEAN_KILL_GAP_MS = LONG ? 1_700 : 1_500;
+const MEAN_KILL_GAP_MS = LONG ? 1_600 : 1_500;
 /** Per operator: 2 × 100 = 200 players in the long run. */
 const PLAYERS_PER_OPERATOR = LONG ? 100 : 25;
 /** Each player's pause between spins: the load stays what two shared cores carry with 13 processes restarting. */
-const THINK_MS: [number, number] = LONG ? [800, 2_400] : [200, 700];
-const SETTLE_MS = LONG ? 90_000 : 60_000;
+const THINK_MS: [number, number] = LONG ? [1_000, 3_000] : [200, 700];
+const SETTLE_MS = 60_000;
 /** From the start: the chaos stops here even short of its kills (the test then fails on the count), so the run stays within its time. */
-const CHAOS_BUDGET_MS = LONG ? 450_000 : 150_000;
+const CHAOS_BUDGET_MS = LONG ? 480_000 : 150_000;
 
-jest.setTimeout(CHAOS_BUDGET_MS + SETTLE_MS + 60_000);
+jest.setTimeout(CHAOS_BUDGET_MS + SETTLE_MS + 50_000);
 
 let cluster: ReplicaCluster | undefined;
 

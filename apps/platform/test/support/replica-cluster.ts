@@ -61,18 +61,22 @@ function operatorsJson(sandboxUrl: string): string {
   );
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no port'));
-      });
+/**
+ * A port free now, below Linux's ephemeral range (32768–60999): a replica is restarted on the same
+ * port, and while it is down an outgoing connection of any process could otherwise be given that
+ * port as its local one, and the restart would find it in use.
+ */
+async function freePort(taken: ReadonlySet<number>): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (taken.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 export interface Kill {
@@ -194,7 +198,8 @@ export async function startReplicaCluster(options: { replicas?: number } = {}): 
     const sandboxUrl = String(sandboxReady['url']);
     const ports = new Map<string, number>();
     for (const service of REPLICATED_SERVICES)
-      for (let index = 0; index < perService; index++) ports.set(`${service}-${index}`, await freePort());
+      for (let index = 0; index < perService; index++)
+        ports.set(`${service}-${index}`, await freePort(new Set(ports.values())));
     const env = {
       ...COMMON_ENV,
       DATA_DIR: dataDir,
