@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type { Kill } from './support/replica-cluster.js';
-import { countSends } from './support/replica-proof.js';
+import { countSends, overlappingPairs } from './support/replica-proof.js';
 
 const STARTED_AT = 1_700_000_000_000;
 
@@ -19,6 +19,7 @@ let db: Database.Database;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'replica-proof-'));
   db = new Database(join(dir, 'reelstream.db'));
+  db.exec(`CREATE TABLE es_events (position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, type TEXT NOT NULL)`);
   db.exec(`CREATE TABLE bus_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, partition INTEGER NOT NULL,
     key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT NOT NULL, timestamp INTEGER NOT NULL)`);
 });
@@ -85,5 +86,26 @@ describe('countSends', () => {
       duplicated: 1,
       most: 2,
     });
+  });
+});
+
+describe('overlappingPairs', () => {
+  /** Appends the events of one round to the log, in the order given. */
+  const log = (...events: [number, string][]) => {
+    for (const [roundId, type] of events)
+      db.prepare('INSERT INTO es_events (stream_id, type) VALUES (?, ?)').run(`round-${roundId}`, type);
+  };
+
+  it('names the pairs whose rounds were open at once, not those one after the other', () => {
+    log([1, 'RoundStarted'], [2, 'RoundStarted'], [1, 'RoundSettled'], [2, 'RoundSettled']); // at once
+    log([3, 'RoundStarted'], [3, 'RoundSettled'], [4, 'RoundStarted'], [4, 'RoundCanceled']); // one after the other
+    log([5, 'RoundStarted'], [6, 'RoundStarted'], [6, 'RoundSettled']); // 5 never ended: open during 6
+    expect(
+      overlappingPairs(dir, [
+        [1, 2],
+        [3, 4],
+        [6, 5],
+      ]),
+    ).toEqual(['1 and 2', '6 and 5']);
   });
 });

@@ -243,6 +243,35 @@ export function roundsAndCaps(dataDir: string): { rounds: number; problems: stri
   }
 }
 
+/**
+ * The double clicks both accepted whose two rounds were open at once (each one's RoundStarted
+ * before the other's end, in log order): two spins of one session in flight together. A pair one
+ * after the other is the second click arriving after the first spin had finished: a lock cannot
+ * refuse that, and it is not counted.
+ */
+export function overlappingPairs(dataDir: string, pairs: readonly [number, number][]): string[] {
+  if (pairs.length === 0) return [];
+  const db = openLog(dataDir);
+  try {
+    const span = db.prepare<[string], { start: number | null; end: number | null }>(
+      `SELECT min(CASE WHEN type = 'RoundStarted' THEN position END) AS start,
+              min(CASE WHEN type IN ('RoundSettled', 'RoundCanceled') THEN position END) AS end
+       FROM es_events WHERE stream_id = ?`,
+    );
+    const spanOf = (roundId: number) => {
+      const row = span.get(`round-${roundId}`);
+      return { start: row?.start ?? Number.NaN, end: row?.end ?? Number.POSITIVE_INFINITY };
+    };
+    return pairs.flatMap(([one, other]) => {
+      const a = spanOf(one);
+      const b = spanOf(other);
+      return a.start < b.end && b.start < a.end ? [`${one} and ${other}`] : [];
+    });
+  } finally {
+    db.close();
+  }
+}
+
 function logOf(log: EventLog, operatorId: string): EventLog {
   const rounds = new Map([...log.rounds].filter(([, round]) => round.started.operatorId === operatorId));
   return { rounds, freeSpins: log.freeSpins.filter((spin) => rounds.has(spin.roundId)) };
@@ -297,6 +326,10 @@ export async function proveCluster(
     .join(', ');
   const restartTimes = cluster.kills.flatMap((kill) => (kill.readyAfterMs === undefined ? [] : [kill.readyAfterMs]));
   const { doubleClicks } = traffic.figures;
+  const clickOverlaps = {
+    paid: overlappingPairs(cluster.dataDir, doubleClicks.paid.acceptedPairs),
+    free: overlappingPairs(cluster.dataDir, doubleClicks.free.acceptedPairs),
+  };
   return {
     figures: {
       kills: cluster.kills.length,
@@ -305,7 +338,22 @@ export async function proveCluster(
         median: restartTimes.sort((a, b) => a - b)[Math.floor(restartTimes.length / 2)],
         max: restartTimes.at(-1),
       },
-      traffic: traffic.figures,
+      traffic: {
+        ...traffic.figures,
+        doubleClicks: Object.fromEntries(
+          (['paid', 'free'] as const).map((kind) => {
+            const { acceptedPairs, ...counts } = doubleClicks[kind];
+            return [
+              kind,
+              {
+                ...counts,
+                bothAcceptedOpenAtOnce: clickOverlaps[kind].length,
+                bothAcceptedOneAfterTheOther: acceptedPairs.length - clickOverlaps[kind].length,
+              },
+            ];
+          }),
+        ),
+      },
       rounds: rounds.rounds,
       bonusCallsAtTheirCap: rounds.capped,
       sandboxTransactions: money.transactions,
@@ -323,13 +371,14 @@ export async function proveCluster(
       'the sandbox ledger reconciles with the event log to the cent': money.problems,
       'every round ended exactly once; no bonus over its cap': rounds.problems,
       'each relay/outbox win sent at most 1 + kills of its sender': sends.beyondBound,
-      'no double click placed two spins': (['paid', 'free'] as const).flatMap((kind) =>
-        doubleClicks[kind].bothAccepted
+      'no double click placed two spins at once': (['paid', 'free'] as const).flatMap((kind) => {
+        const overlapping = clickOverlaps[kind];
+        return overlapping.length
           ? [
-              `${doubleClicks[kind].bothAccepted} of ${doubleClicks[kind].sent} double clicks of a ${kind} spin were both accepted (two ${kind === 'paid' ? 'bets' : 'free spins'} from one click)`,
+              `${overlapping.length} of ${doubleClicks[kind].sent} double clicks of a ${kind} spin were both accepted with their two rounds open at once (two ${kind === 'paid' ? 'bets' : 'free spins'} from one click), e.g. rounds ${overlapping.slice(0, 3).join('; ')}`,
             ]
-          : [],
-      ),
+          : [];
+      }),
     },
   };
 }

@@ -111,6 +111,8 @@ export interface DoubleClicks {
   oneRefusedInProgress: number;
   /** Both accepted: two spins (two bets, for a paid one) from one click. */
   bothAccepted: number;
+  /** The two rounds of each double click both accepted: the proof looks whether they were open at once. */
+  acceptedPairs: [number, number][];
   /** Anything else (a replica killed mid-request, a wallet time-out…). */
   other: number;
 }
@@ -164,8 +166,8 @@ export async function runTraffic(
     freeSpins: { accepted: 0, failed: 0 },
     paidSpins: { accepted: 0, failed: 0 },
     doubleClicks: {
-      free: { sent: 0, oneRefusedInProgress: 0, bothAccepted: 0, other: 0 },
-      paid: { sent: 0, oneRefusedInProgress: 0, bothAccepted: 0, other: 0 },
+      free: { sent: 0, oneRefusedInProgress: 0, bothAccepted: 0, acceptedPairs: [], other: 0 },
+      paid: { sent: 0, oneRefusedInProgress: 0, bothAccepted: 0, acceptedPairs: [], other: 0 },
     },
     outcomes: {},
     refusedConnectionsRetried: 0,
@@ -253,8 +255,11 @@ export async function runTraffic(
         responses = both.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
         const clicks = figures.doubleClicks[kind];
         clicks.sent += 1;
-        if (outcomes.every((outcome) => outcome === '200')) clicks.bothAccepted += 1;
-        else if (outcomes.includes('200') && outcomes.some((outcome) => outcome.includes('SPIN_IN_PROGRESS')))
+        if (outcomes.every((outcome) => outcome === '200')) {
+          clicks.bothAccepted += 1;
+          const [one, other] = responses.map((response) => Number(response?.body.data.roundId));
+          clicks.acceptedPairs.push([one ?? 0, other ?? 0]);
+        } else if (outcomes.includes('200') && outcomes.some((outcome) => outcome.includes('SPIN_IN_PROGRESS')))
           clicks.oneRefusedInProgress += 1;
         else clicks.other += 1;
       } else {
