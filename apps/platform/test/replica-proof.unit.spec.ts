@@ -105,6 +105,7 @@ describe('overlappingPairs', () => {
         [1, 2],
         [3, 4],
         [6, 5],
+        [1, 1], // both clicks answered with the same round: one spin
       ]),
     ).toEqual(['1 and 2', '6 and 5']);
   });

@@ -247,7 +247,7 @@ export function roundsAndCaps(dataDir: string): { rounds: number; problems: stri
  * The double clicks both accepted whose two rounds were open at once (each one's RoundStarted
  * before the other's end, in log order): two spins of one session in flight together. A pair one
  * after the other is the second click arriving after the first spin had finished: a lock cannot
- * refuse that, and it is not counted.
+ * refuse that, and it is not counted; nor is a pair answered with one and the same round.
  */
 export function overlappingPairs(dataDir: string, pairs: readonly [number, number][]): string[] {
   if (pairs.length === 0) return [];
@@ -263,6 +263,8 @@ export function overlappingPairs(dataDir: string, pairs: readonly [number, numbe
       return { start: row?.start ?? Number.NaN, end: row?.end ?? Number.POSITIVE_INFINITY };
     };
     return pairs.flatMap(([one, other]) => {
+      // Both clicks answered with the same round: one spin, the second answered from its record.
+      if (one === other) return [];
       const a = spanOf(one);
       const b = spanOf(other);
       return a.start < b.end && b.start < a.end ? [`${one} and ${other}`] : [];
@@ -348,7 +350,9 @@ export async function proveCluster(
               {
                 ...counts,
                 bothAcceptedOpenAtOnce: clickOverlaps[kind].length,
-                bothAcceptedOneAfterTheOther: acceptedPairs.length - clickOverlaps[kind].length,
+                bothAcceptedSameRound: acceptedPairs.filter(([one, other]) => one === other).length,
+                bothAcceptedOneAfterTheOther:
+                  acceptedPairs.filter(([one, other]) => one !== other).length - clickOverlaps[kind].length,
               },
             ];
           }),
