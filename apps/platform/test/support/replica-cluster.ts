@@ -1,0 +1,260 @@
+/**
+ * The replica proof's cluster (issue 14): the operator sandbox plus three replicas each of
+ * gateway, bonus-ledger, wallet-dispatcher and game-server, every one a real process from its
+ * built entry, all on one SQLite data dir. Each replica has its own INSTANCE_ID and WORKER_ID
+ * (docs/adr/0003-process-identity.md: the StatefulSet ranges) and a fixed port, so a replica
+ * killed and started again is the same pod to the others and to the load balancer.
+ * `kill()` SIGKILLs one replica, records it and starts it again at once with the same identity.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { buildApps } from '../../../../scripts/build-apps.js';
+import { AppProcess, REPOSITORY_ROOT } from './app-process.js';
+import type { OperatorAccount } from './clients.js';
+
+export const REPLICATED_SERVICES = ['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server'] as const;
+export type ReplicatedService = (typeof REPLICATED_SERVICES)[number];
+
+/** First worker id of each app's StatefulSet range (ADR 0003). */
+const WORKER_ID_BASE: Record<ReplicatedService, number> = {
+  gateway: 8,
+  'game-server': 16,
+  'bonus-ledger': 24,
+  'wallet-dispatcher': 28,
+};
+
+/** The variable each app listens on (the ledger and the dispatcher serve only their probes). */
+const PORT_VARIABLE: Record<ReplicatedService, string> = {
+  gateway: 'GATEWAY_PORT',
+  'game-server': 'GAME_PORT',
+  'bonus-ledger': 'HEALTH_PORT',
+  'wallet-dispatcher': 'HEALTH_PORT',
+};
+
+/** Two operators whose players have the same ids: a player id means nothing without its operator. */
+export const CLUSTER_OPERATORS: readonly OperatorAccount[] = [
+  { id: 'casino_north', token: 'north-api-token-0123456789abcdef', currency: 'EUR', timeZone: 'Europe/Berlin' },
+  { id: 'casino_south', token: 'south-api-token-0123456789abcdef', currency: 'EUR', timeZone: 'Asia/Seoul' },
+];
+
+/** Short timeouts, so the rounds a kill left open are resolved within seconds of the end of traffic. */
+const COMMON_ENV = {
+  OTEL_SDK_DISABLED: 'true',
+  LOG_LEVEL: 'info',
+  OPERATORS_FILE: '',
+  WALLET_TIMEOUT_MS: '3500',
+  ROUND_RESOLVE_AFTER_MS: '4000',
+};
+
+function operatorsJson(sandboxUrl: string): string {
+  return JSON.stringify(
+    CLUSTER_OPERATORS.map((operator) => ({
+      id: operator.id,
+      name: `Replica proof ${operator.id}`,
+      apiToken: operator.token,
+      callbackUrl: `${sandboxUrl}/wallet/${operator.id}`,
+      signingSecret: `${operator.id}-signing-secret-0123456789`,
+      currency: operator.currency,
+      timeZone: operator.timeZone,
+    })),
+  );
+}
+
+/**
+ * A port free now, below Linux's ephemeral range (32768–60999): a replica is restarted on the same
+ * port, and while it is down an outgoing connection of any process could otherwise be given that
+ * port as its local one, and the restart would find it in use.
+ */
+async function freePort(taken: ReadonlySet<number>): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (taken.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+export interface Kill {
+  /** Milliseconds since the cluster started. */
+  readonly at: number;
+  readonly service: ReplicatedService;
+  readonly instanceId: string;
+  /** How long its restart took to log `ready` (undefined while still starting, or when it never did). */
+  readyAfterMs?: number;
+}
+
+export class Replica {
+  process: AppProcess;
+  /** Whether the current process logged `ready` (false right after a kill). */
+  ready = false;
+  starts = 0;
+
+  constructor(
+    readonly service: ReplicatedService,
+    readonly index: number,
+    readonly port: number,
+    private readonly entry: string,
+    private readonly env: Record<string, string>,
+  ) {
+    this.process = this.spawn();
+  }
+
+  get instanceId(): string {
+    return `${this.service}-r${this.index}`;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** A new process with the same identity. */
+  private spawn(): AppProcess {
+    this.starts += 1;
+    this.ready = false;
+    const process = new AppProcess(this.instanceId, this.entry, {
+      ...this.env,
+      INSTANCE_ID: this.instanceId,
+      WORKER_ID: String(WORKER_ID_BASE[this.service] + this.index),
+      [PORT_VARIABLE[this.service]]: String(this.port),
+    });
+    void process.exited.then(({ code, signal }) => {
+      if (!this.killedByUs.has(process) && !this.stopping)
+        this.unexpectedExits.push(
+          `${this.instanceId} exited by itself (code ${code}, signal ${signal}): ${process.diagnostics()}`,
+        );
+    });
+    return process;
+  }
+
+  /** Exits nobody asked for: a replica that crashed on its own (at start, or under load). */
+  readonly unexpectedExits: string[] = [];
+  stopping = false;
+  private readonly killedByUs = new WeakSet<AppProcess>();
+
+  async awaitReady(timeoutMs = 60_000): Promise<void> {
+    const current = this.process;
+    await current.ready(timeoutMs);
+    if (current === this.process) this.ready = true;
+  }
+
+  /** SIGKILL, then the same replica again at once; resolves once the kill landed (not when it is ready again). */
+  async killAndRestart(): Promise<AppProcess> {
+    this.ready = false;
+    this.killedByUs.add(this.process);
+    await this.process.kill('SIGKILL');
+    this.process = this.spawn();
+    return this.process;
+  }
+}
+
+export interface ReplicaCluster {
+  readonly dataDir: string;
+  readonly sandboxUrl: string;
+  readonly replicas: readonly Replica[];
+  readonly kills: readonly Kill[];
+  readonly startedAt: number;
+  of(service: ReplicatedService): Replica[];
+  /** SIGKILLs `replica`, records it and restarts it with the same INSTANCE_ID and port. */
+  kill(replica: Replica): Promise<Kill>;
+  /** Until every replica's current process is ready. */
+  allReady(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startReplicaCluster(options: { replicas?: number } = {}): Promise<ReplicaCluster> {
+  const perService = options.replicas ?? 3;
+  mkdirSync(join(REPOSITORY_ROOT, 'tmp'), { recursive: true });
+  // Inside the repository, so the bundles find node_modules as dist/ does.
+  const buildDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'replicas-build-'));
+  const dataDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'replicas-data-'));
+  const built = await buildApps([...REPLICATED_SERVICES, 'operator-sandbox'], { outDir: buildDir });
+  const entry = (app: string) => {
+    const found = built.find((candidate) => candidate.app === app);
+    if (!found) throw new Error(`${app} was not built`);
+    return found.entry;
+  };
+
+  const sandbox = new AppProcess('operator-sandbox', entry('operator-sandbox'), {
+    ...COMMON_ENV,
+    DATA_DIR: dataDir,
+    SANDBOX_PORT: '0',
+    SANDBOX_HOST: '127.0.0.1',
+    // The sandbox reads the operators' secrets; the callback URLs are its own, known once it listens.
+    OPERATORS_JSON: operatorsJson('http://127.0.0.1:9'),
+  });
+  const replicas: Replica[] = [];
+  const cleanUp = async () => {
+    for (const replica of replicas) replica.stopping = true;
+    await Promise.all([...replicas.map((replica) => replica.process.kill('SIGKILL')), sandbox.kill('SIGKILL')]);
+    rmSync(buildDir, { recursive: true, force: true });
+  };
+  try {
+    const sandboxReady = await sandbox.ready();
+    const sandboxUrl = String(sandboxReady['url']);
+    const ports = new Map<string, number>();
+    for (const service of REPLICATED_SERVICES)
+      for (let index = 0; index < perService; index++)
+        ports.set(`${service}-${index}`, await freePort(new Set(ports.values())));
+    const env = {
+      ...COMMON_ENV,
+      DATA_DIR: dataDir,
+      OPERATORS_JSON: operatorsJson(sandboxUrl),
+      // Launch URLs name the first game-server; the players' load balancer spreads them over all.
+      LAUNCH_BASE_URL: `http://127.0.0.1:${ports.get('game-server-0')}`,
+    };
+    // The back end first (the gateway's readiness waits on the ledger), then the gateways.
+    for (const service of ['bonus-ledger', 'wallet-dispatcher', 'game-server', 'gateway'] as const) {
+      const started = Array.from(
+        { length: perService },
+        (_, index) => new Replica(service, index, ports.get(`${service}-${index}`) ?? 0, entry(service), env),
+      );
+      replicas.push(...started);
+      await Promise.all(started.map((replica) => replica.awaitReady(120_000)));
+    }
+    const kills: Kill[] = [];
+    const startedAt = Date.now();
+    return {
+      dataDir,
+      sandboxUrl,
+      replicas,
+      kills,
+      startedAt,
+      of: (service) => replicas.filter((replica) => replica.service === service),
+      async kill(replica) {
+        const kill: Kill = { at: Date.now() - startedAt, service: replica.service, instanceId: replica.instanceId };
+        kills.push(kill);
+        const restarted = await replica.killAndRestart();
+        const since = Date.now();
+        replica.awaitReady().then(
+          () => {
+            if (replica.process === restarted) kill.readyAfterMs = Date.now() - since;
+          },
+          () => undefined, // killed again while starting, or it failed: allReady reports the latter
+        );
+        return kill;
+      },
+      async allReady(timeoutMs = 120_000) {
+        await Promise.all(
+          replicas.map(async (replica) => {
+            if (!replica.process.running)
+              throw new Error(`${replica.instanceId} is down: ${replica.process.diagnostics()}`);
+            await replica.awaitReady(timeoutMs);
+          }),
+        );
+      },
+      async stop() {
+        await cleanUp();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await cleanUp();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
