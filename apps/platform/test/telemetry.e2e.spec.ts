@@ -251,8 +251,8 @@ describe('metrics and traces of the platform as five processes', () => {
     await eventually(
       () => {
         expect(has('game-server', SERVER, 'POST /api/sessions/:token/spin')).toBe(true);
-        expect(has('bonus-ledger', CONSUMER, 'process bonus.commands')).toBe(true);
-        // The relay's hop: the ledger publishes the win in the spin's trace, not in a root trace of its own.
+        // The game-server decides the free spin on the player's bonus stream (ADR 0006); the ledger's
+        // relay reads the settled event and publishes the win in the spin's trace, not a root trace of its own.
         expect(has('bonus-ledger', PRODUCER, 'send wallet.requests')).toBe(true);
         expect(has('wallet-dispatcher', CONSUMER, 'process wallet.requests')).toBe(true);
         expect(has('wallet-dispatcher', CLIENT, /^POST/)).toBe(true);
@@ -265,8 +265,21 @@ describe('metrics and traces of the platform as five processes', () => {
     const ids = new Set(inTrace().map((span) => span.spanId));
     const roots = inTrace().filter((span) => span.parentSpanId === undefined || !ids.has(span.parentSpanId));
     expect(roots.map((span) => `${span.service} ${span.name}`)).toEqual(['game-server POST /api/sessions/:token/spin']);
-    // The relay's send span hangs below the ledger's handling of the settle command, the dispatcher's below it.
+    // The relay's send span descends from the player's spin request (through the event's stored trace
+    // context), the dispatcher's handling hangs below the relay's send.
+    const spans = new Map(inTrace().map((span) => [span.spanId, span]));
+    const ancestry = (spanId: string | undefined): string[] => {
+      const chain: string[] = [];
+      for (
+        let span = spanId ? spans.get(spanId) : undefined;
+        span;
+        span = span.parentSpanId ? spans.get(span.parentSpanId) : undefined
+      )
+        chain.push(`${span.service} ${span.name}`);
+      return chain;
+    };
     const relaySend = inTrace().find((span) => span.service === 'bonus-ledger' && span.name === 'send wallet.requests');
+    expect(ancestry(relaySend?.spanId).at(-1)).toBe('game-server POST /api/sessions/:token/spin');
     const dispatch = inTrace().find((span) => span.service === 'wallet-dispatcher' && span.kind === CONSUMER);
     expect(dispatch?.parentSpanId).toBe(relaySend?.spanId);
   });
