@@ -48,6 +48,22 @@ describe('one spin at a time per session, across replicas', () => {
     await expect(replicaA.withLock(session('token-c'), async () => 'taken over')).resolves.toBe('taken over');
   });
 
+  it('keeps the claim of a spin slower than the ttl: its replica renews it while the spin runs', async () => {
+    const shortClaims = new SpinClaims({ leases, instanceId: 'game-a', ttlMs: 150 });
+    let finish!: () => void;
+    const slow = shortClaims.withLock(
+      session('token-d'),
+      () => new Promise<string>((resolve) => (finish = () => resolve('slow'))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await expect(replicaB.withLock(session('token-d'), async () => 'second')).rejects.toMatchObject({
+      code: 'SPIN_IN_PROGRESS',
+    });
+    finish();
+    await expect(slow).resolves.toBe('slow');
+    await expect(replicaB.withLock(session('token-d'), async () => 'next')).resolves.toBe('next');
+  });
+
   it('names the claim by operator and token, escaped like a stream id', () => {
     expect(spinClaimName({ operatorId: 'acme-casino', token: 'tok' })).toBe('spinClaim-acme%2Dcasino-tok');
   });

@@ -5,12 +5,15 @@
  * compare-and-set in the event store's back end: a row of the SQLite file every replica shares,
  * or a `lease-spinClaim-…` stream appended with its expected revision on EventStoreDB). A second
  * spin while the claim stands is refused SPIN_IN_PROGRESS, never queued, so a player is never
- * charged twice for one click. The claim is released when the spin ends; one left by a replica
- * that crashed mid-spin expires after `ttlMs`, and the next spin takes it over then.
+ * charged twice for one click. While the spin runs, its replica renews the claim every third of
+ * `ttlMs`, so a spin slower than `ttlMs` (a wallet slow to answer a bet, a starved machine) keeps
+ * its session: the claim lapses only when its replica stops renewing it. It is released when the
+ * spin ends; one left by a replica that crashed mid-spin expires after `ttlMs`, and the next spin
+ * takes it over then.
  */
 import { randomUUID } from 'node:crypto';
 import { encodeStreamComponent } from '@reelstream/contracts';
-import type { LeaseStore } from '@reelstream/ports';
+import type { Lease, LeaseStore } from '@reelstream/ports';
 import { refuse } from '../refused.js';
 
 export interface SpinClaimKey {
@@ -32,7 +35,7 @@ export interface SpinClaimsOptions {
    * (the game-server passes ROUND_RESOLVE_AFTER_MS: a spin waiting past it has given up).
    */
   ttlMs: number;
-  /** A release that failed: the claim then expires after `ttlMs`. */
+  /** A renewal or release that failed: the claim then expires after `ttlMs`. */
   onReleaseError?: (error: unknown) => void;
 }
 
@@ -44,10 +47,27 @@ export class SpinClaims {
     // A fresh owner per spin: two spins on one replica are as exclusive as on two.
     const claim = await leases.acquire(spinClaimName(key), `${instanceId}/${randomUUID()}`, ttlMs);
     if (!claim) refuse('SPIN_IN_PROGRESS');
+    let held: Lease = claim;
+    let renewing: Promise<unknown> = Promise.resolve();
+    const heartbeat = setInterval(
+      () => {
+        renewing = leases.renew(held, ttlMs).then(
+          (renewed) => {
+            if (renewed) held = renewed;
+            else clearInterval(heartbeat);
+          },
+          (error: unknown) => this.options.onReleaseError?.(error),
+        );
+      },
+      Math.max(1, Math.floor(ttlMs / 3)),
+    );
+    heartbeat.unref();
     try {
       return await work();
     } finally {
-      await leases.release(claim).catch((error: unknown) => this.options.onReleaseError?.(error));
+      clearInterval(heartbeat);
+      await renewing;
+      await leases.release(held).catch((error: unknown) => this.options.onReleaseError?.(error));
     }
   }
 }
