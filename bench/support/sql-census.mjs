@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
@@ -64,6 +65,26 @@ Database.prototype.pragma = function (source, options) {
     pragma.call(this, source, options),
   );
 };
+// The event loop over the same phase: how busy it was (utilization) and how late timers ran (delay).
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+let loopSince = perf.eventLoopUtilization();
+const loopFigures = () => {
+  const used = perf.eventLoopUtilization(loopSince);
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  const figures = {
+    utilization: Math.round(used.utilization * 1000) / 1000,
+    activeMs: Math.round(used.active),
+    idleMs: Math.round(used.idle),
+    delayMeanMs: ms(loopDelay.mean),
+    delayP50Ms: ms(loopDelay.percentile(50)),
+    delayP99Ms: ms(loopDelay.percentile(99)),
+    delayMaxMs: ms(loopDelay.max),
+  };
+  loopDelay.reset();
+  loopSince = perf.eventLoopUtilization();
+  return figures;
+};
 // SIGUSR2 writes the census so far to $SQL_CENSUS_FILE.<n> and starts a new one: the bench brackets a phase with it.
 let dumps = 0;
 process.on('SIGUSR2', () => {
@@ -71,7 +92,11 @@ process.on('SIGUSR2', () => {
   if (file)
     writeFileSync(
       `${file}.${dumps++}`,
-      JSON.stringify(Object.fromEntries([...counts].sort((a, b) => b[1][1] - a[1][1])), null, 1),
+      JSON.stringify(
+        { eventLoop: loopFigures(), ...Object.fromEntries([...counts].sort((a, b) => b[1][1] - a[1][1])) },
+        null,
+        1,
+      ),
     );
   counts.clear();
 });
