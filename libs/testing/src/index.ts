@@ -19,3 +19,4 @@ export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, paidRoundWin, SES
 export { sampleBetRequest } from './wallet-fixtures.js';
 export { sampleBonusCall } from './bonus-fixtures.js';
 export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';
+export { installCollectingMeter, type CollectingMeter } from './metrics.js';

@@ -15,7 +15,7 @@ export interface JsonResponse {
 export async function call(
   method: string,
   url: string,
-  options: { token?: string; json?: unknown } = {},
+  options: { token?: string; json?: unknown; timeoutMs?: number } = {},
 ): Promise<JsonResponse> {
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
@@ -23,6 +23,7 @@ export async function call(
   const response = await fetch(url, {
     method,
     headers,
+    ...(options.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(options.timeoutMs) }),
     ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
   });
   const text = await response.text();

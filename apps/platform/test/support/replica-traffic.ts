@@ -8,10 +8,12 @@
  * replicas at once. Meanwhile the chaos monkey SIGKILLs a random replica at random times.
  */
 import { formatLocalDateTime, wallClockAt } from '@reelstream/contracts';
-import { type JsonResponse, type OperatorAccount, SandboxAdmin } from './clients.js';
+import { call, type JsonResponse, type OperatorAccount, SandboxAdmin } from './clients.js';
 import type { Kill, Replica, ReplicaCluster, ReplicatedService } from './replica-cluster.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A player's request given up after this long (a load balancer's timeout). */
+const CLIENT_TIMEOUT_MS = 20_000;
 const between = (low: number, high: number) => low + Math.random() * (high - low);
 
 /** Refused before anything was sent: safe to send to another replica. */
@@ -44,7 +46,7 @@ export class LoadBalancer {
     for (;;) {
       for (const replica of this.rotation()) {
         try {
-          return await send(method, `${replica.url}${path}`, options);
+          return await call(method, `${replica.url}${path}`, { ...options, timeoutMs: CLIENT_TIMEOUT_MS });
         } catch (error) {
           if (!connectionRefused(error)) throw error;
           this.refusedRetries += 1;
@@ -55,30 +57,6 @@ export class LoadBalancer {
       await sleep(100);
     }
   }
-}
-
-async function send(
-  method: string,
-  url: string,
-  options: { token?: string; json?: unknown } = {},
-): Promise<JsonResponse> {
-  const headers: Record<string, string> = {};
-  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
-  if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, {
-    method,
-    headers,
-    signal: AbortSignal.timeout(20_000),
-    ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
-  });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: the text is the body.
-  }
-  return { status: response.status, headers: response.headers, body };
 }
 
 /** One line on stderr: how far the run is (a long run is otherwise silent for minutes). */
@@ -249,7 +227,9 @@ export async function runTraffic(
         // The same click twice, to two replicas at once.
         const [first, second] = up.sort(() => Math.random() - 0.5) as [Replica, Replica];
         const both = await Promise.allSettled(
-          [first, second].map((replica) => send('POST', `${replica.url}${spinPath}`, { json: body })),
+          [first, second].map((replica) =>
+            call('POST', `${replica.url}${spinPath}`, { json: body, timeoutMs: CLIENT_TIMEOUT_MS }),
+          ),
         );
         outcomes = both.map(outcomeOf);
         responses = both.map((result) => (result.status === 'fulfilled' ? result.value : undefined));

@@ -7,38 +7,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { metrics } from '@opentelemetry/api';
-import { MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
 import { resolveBackends } from '@reelstream/config';
-import { eventually } from '@reelstream/testing';
+import { eventually, installCollectingMeter } from '@reelstream/testing';
 import { createLogger, createMetrics, PARKED_MESSAGES_METRIC } from '@reelstream/telemetry';
 import { openBackends, reportParkedMessages } from './open-backends.js';
 
-class CollectingReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-const reader = new CollectingReader();
-const provider = new MeterProvider({ readers: [reader] });
-metrics.setGlobalMeterProvider(provider);
+const meter = installCollectingMeter();
 const dir = mkdtempSync(join(tmpdir(), 'runtime-parked-'));
 afterAll(async () => {
-  await provider.shutdown();
-  metrics.disable();
+  await meter.uninstall();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function parkedCounts(): Promise<[unknown, number][]> {
-  const { resourceMetrics } = await reader.collect();
-  const metric = resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .find((m) => m.descriptor.name === PARKED_MESSAGES_METRIC);
-  return ((metric?.dataPoints ?? []) as DataPoint<number>[]).map((point) => [point.attributes, point.value]);
+  return (await meter.points<number>(PARKED_MESSAGES_METRIC)).map((point) => [point.attributes, point.value]);
 }
 
 describe('a parked message on the embedded bus', () => {

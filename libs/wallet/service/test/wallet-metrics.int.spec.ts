@@ -2,40 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { metrics } from '@opentelemetry/api';
-import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
+import type { DataPoint, Histogram } from '@opentelemetry/sdk-metrics';
 import { openMessageBus } from '@reelstream/backends';
 import { OperatorDirectory } from '@reelstream/config';
 import { parseOperatorsConfig, Topics, type CallbackRequest } from '@reelstream/contracts';
 import { createMetrics, MetricNames } from '@reelstream/telemetry';
+import { installCollectingMeter } from '@reelstream/testing';
 import type { OperatorWallet } from '@reelstream/wallet-application';
 import { testOperator } from '../../../sandbox/service/test/test-sandbox.js';
 import { countDeadLetters, measuredWallet } from '../src/wallet-metrics.js';
 
-class CollectingReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-const reader = new CollectingReader();
-const provider = new MeterProvider({ readers: [reader] });
-metrics.setGlobalMeterProvider(provider);
+const meter = installCollectingMeter();
 const dir = mkdtempSync(join(tmpdir(), 'wallet-metrics-'));
 afterAll(async () => {
-  await provider.shutdown();
-  metrics.disable();
+  await meter.uninstall();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function points<T>(name: string): Promise<DataPoint<T>[]> {
-  const { resourceMetrics } = await reader.collect();
-  const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
-  return (metric?.dataPoints ?? []) as DataPoint<T>[];
-}
+const points = <T>(name: string): Promise<DataPoint<T>[]> => meter.points<T>(name);
 
 const operators = new OperatorDirectory(parseOperatorsConfig([testOperator('op-a', 'secret-0123456789abcdef')]));
 const opA = operators.get('op-a');
