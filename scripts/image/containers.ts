@@ -5,9 +5,9 @@
  * ports, sharing one data directory. Every container is removed by `remove()`, whatever happened.
  */
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@reelstream/testing';
 import { podman } from './podman.js';
 
 const IMAGE_USER = 10001;
@@ -34,16 +34,6 @@ export interface Platform {
   /** The last lines of each container's output (for a failure report). */
   logs(lines?: number): Promise<string>;
   remove(): Promise<void>;
-}
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 function operatorsJson(callbackUrl: string): string {

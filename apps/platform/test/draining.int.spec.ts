@@ -7,20 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { httpStatus } from '@reelstream/testing';
 import { AppProcess } from './support/app-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'reelstream-drain-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function status(url: string): Promise<number | 'refused'> {
-  try {
-    const response = await fetch(url);
-    await response.arrayBuffer();
-    return response.status;
-  } catch {
-    return 'refused';
-  }
-}
 
 describe('the gateway on SIGTERM with SHUTDOWN_DRAIN_MS', () => {
   it('reports draining while it still serves, then closes and exits 0', async () => {
@@ -33,7 +24,7 @@ describe('the gateway on SIGTERM with SHUTDOWN_DRAIN_MS', () => {
     });
     try {
       const { url } = (await gateway.ready()) as { url: string };
-      expect(await status(`${url}/readyz`)).toBe(200);
+      expect(await httpStatus(`${url}/readyz`)).toBe(200);
 
       const signalled = Date.now();
       gateway.child.kill('SIGTERM');
@@ -41,12 +32,12 @@ describe('the gateway on SIGTERM with SHUTDOWN_DRAIN_MS', () => {
       const readiness = await fetch(`${url}/readyz`);
       expect([readiness.status, ((await readiness.json()) as { status: string }).status]).toEqual([503, 'draining']);
       // An API request during the drain is still answered (here: refused for want of a token).
-      expect(await status(`${url}/v1/bonus-calls/1`)).toBe(401);
-      expect(await status(`${url}/healthz`)).toBe(200);
+      expect(await httpStatus(`${url}/v1/bonus-calls/1`)).toBe(401);
+      expect(await httpStatus(`${url}/healthz`)).toBe(200);
 
       expect(await gateway.exited).toEqual({ code: 0, signal: null });
       expect(Date.now() - signalled).toBeGreaterThanOrEqual(1_500);
-      expect(await status(`${url}/healthz`)).toBe('refused');
+      expect(await httpStatus(`${url}/healthz`)).toBe('refused');
       const messages = gateway.lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
       expect(messages.indexOf('draining')).toBeLessThan(messages.indexOf('stopping'));
     } finally {

@@ -20,3 +20,4 @@ export { sampleBetRequest } from './wallet-fixtures.js';
 export { sampleBonusCall } from './bonus-fixtures.js';
 export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';
 export { installCollectingMeter, type CollectingMeter } from './metrics.js';
+export { freePort, httpStatus } from './net.js';

@@ -1,15 +1,5 @@
 /** Reading a Prometheus scrape in tests: the families it holds and the samples of one metric. */
-import { createServer } from 'node:net';
-
-/** A port free right now on 127.0.0.1 (for a server told its port, like the Prometheus exporter). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { freePort } from '@reelstream/testing';
 
 /** The Prometheus text of a scrape as `name{labels} value` lines, and the family names in it. */
 export interface Scrape {

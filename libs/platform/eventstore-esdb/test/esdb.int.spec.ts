@@ -3,9 +3,8 @@
  * (`npm run test:infra` starts it from docker/compose.yml). The tests below it need no server and
  * always run.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { describeEventStoreClusterContract, describeEventStoreContract } from '@reelstream/testing';
+import { describeEventStoreClusterContract, describeEventStoreContract, freePort } from '@reelstream/testing';
 import { InvalidConnectionStringError, openEsdbEventStore } from '../src/index.js';
 
 const url = process.env['EVENTSTORE_URL'];
@@ -33,23 +32,13 @@ if (url) {
   );
 }
 
-/** A local port nothing listens on: bound by the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 describe('openEsdbEventStore', () => {
   it('refuses a connection string that is not esdb:// before connecting', async () => {
     await expect(openEsdbEventStore('sqlite:./data/reelstream.db')).rejects.toThrow(InvalidConnectionStringError);
   });
 
   it('fails at start-up, naming the address, when nothing listens there', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     await expect(openEsdbEventStore(`esdb://127.0.0.1:${port}?tls=false`)).rejects.toThrow(
       `cannot reach EventStoreDB at esdb://127.0.0.1:${port}?tls=false`,
     );

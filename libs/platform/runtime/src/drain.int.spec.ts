@@ -8,17 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseEnv, shutdownEnv } from '@reelstream/config';
 import { closeGracefully, createHttpServer, DrainSignal, healthEndpoints } from '@reelstream/http';
+import { httpStatus } from '@reelstream/testing';
 import { runService } from './run-service.js';
-
-async function status(url: string): Promise<number | 'refused'> {
-  try {
-    const response = await fetch(url);
-    await response.arrayBuffer();
-    return response.status;
-  } catch {
-    return 'refused';
-  }
-}
 
 function serve(env: Record<string, string>) {
   const signals = new EventEmitter();
@@ -56,21 +47,21 @@ describe('draining on SIGTERM', () => {
   it('answers /readyz 503 draining for SHUTDOWN_DRAIN_MS while still serving, then closes and exits 0', async () => {
     const run = serve({ SHUTDOWN_DRAIN_MS: '600' });
     const base = `http://127.0.0.1:${await run.listening}`;
-    expect(await status(`${base}/readyz`)).toBe(200);
+    expect(await httpStatus(`${base}/readyz`)).toBe(200);
 
     const signalled = Date.now();
     run.signals.emit('SIGTERM');
-    expect(await status(`${base}/readyz`)).toBe(503);
+    expect(await httpStatus(`${base}/readyz`)).toBe(503);
     const body = (await (await fetch(`${base}/readyz`)).json()) as { status: string };
     expect(body.status).toBe('draining');
-    expect(await status(`${base}/healthz`)).toBe(200);
-    expect(await status(`${base}/work`)).toBe(200);
+    expect(await httpStatus(`${base}/healthz`)).toBe(200);
+    expect(await httpStatus(`${base}/work`)).toBe(200);
     expect(run.events).toEqual([]);
 
     expect(await run.exitCode).toBe(0);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(600);
     expect(run.events).toEqual(['closing']);
-    expect(await status(`${base}/work`)).toBe('refused');
+    expect(await httpStatus(`${base}/work`)).toBe('refused');
   });
 
   it('closes at once with the default SHUTDOWN_DRAIN_MS of 0, still reporting draining while it stops', async () => {
@@ -81,7 +72,7 @@ describe('draining on SIGTERM', () => {
     expect(run.drain.draining).toBe(true);
     expect(await run.exitCode).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(500);
-    expect(await status(`${base}/readyz`)).toBe('refused');
+    expect(await httpStatus(`${base}/readyz`)).toBe('refused');
   });
 
   it('refuses a SHUTDOWN_DRAIN_MS that is not a whole number of milliseconds', () => {

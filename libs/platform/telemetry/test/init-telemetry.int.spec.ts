@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createServer as createNetServer } from 'node:net';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT_CONTEXT, context, isSpanContextValid, trace } from '@opentelemetry/api';
+import { freePort } from '@reelstream/testing';
 import { initTelemetry, type Telemetry } from '../src/init.js';
 import { createMetrics } from '../src/metrics.js';
 import { extractTraceContext, injectTraceContext } from '../src/trace-context.js';
@@ -17,19 +17,6 @@ function init(env: Record<string, string>): Telemetry {
   const handle = initTelemetry({ serviceName: 'telemetry-test', serviceVersion: '0.1.0', env, instrumentHttp: false });
   handles.push(handle);
   return handle;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const remoteParent = `00-${'4bf92f3577b34da6a3ce929d0e0e4736'}-${'00f067aa0ba902b7'}-01`;
