@@ -7,7 +7,8 @@
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@reelstream/testing';
+// The subpath: the package's index loads the jest contract suites.
+import { freePort } from '@reelstream/testing/net';
 import { podman } from './podman.js';
 
 const IMAGE_USER = 10001;
