@@ -16,6 +16,14 @@ export {
   cancelBonusCallResponse,
 } from './api/bonus-call.js';
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
+export {
+  type OperatorRound,
+  type OperatorTransaction,
+  operatorRound,
+  operatorTransaction,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+} from './api/reconciliation.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
 export { ok, failure, errorEnvelope } from './api/envelope.js';
 export {
