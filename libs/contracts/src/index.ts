@@ -17,6 +17,10 @@ export {
 } from './api/bonus-call.js';
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
 export {
+  getRoundResponse,
+  listDeadLettersResponse,
+  listTransactionsResponse,
+  redriveResponse,
   type OperatorRound,
   type OperatorTransaction,
   operatorRound,
