@@ -2,7 +2,9 @@
  * The operator's reconciliation API end to end (issue 16, docs/adr/0008-operator-reconciliation-api.md):
  * a real paid spin whose win the sandbox wallet refuses until it is fixed; the round and the
  * transactions read through the gateway, the dead letter listed, re-driven once it is fixed, and
- * re-driven again without a second win reaching the wallet.
+ * re-driven again without a second win reaching the wallet. Each re-drive here takes about 5 s: the
+ * failed callbacks opened the operator's circuit, and the dispatcher holds the win back one retry
+ * tier (`wallet.retry.5s`) before it sends it.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
@@ -21,6 +23,7 @@ const PLAYER = 'recon_player';
 describe('a spin whose win the wallet refused, through the reconciliation API', () => {
   let roundId: number;
   let winTransactionId: number;
+  let failedAttempts: number;
 
   it('shows the round: the bet succeeded, the win dead-lettered after its three attempts', async () => {
     const { token } = await stack.launch(PLAYER, 101);
@@ -77,7 +80,10 @@ describe('a spin whose win the wallet refused, through the reconciliation API', 
     const failed = await stack.operatorApi('POST', `/v1/wallet/dead-letters/${winTransactionId}/redrive`);
     expect(failed.status).toBe(200);
     const result = redriveResponse.parse(failed.body).data;
-    expect(result).toMatchObject({ result: 'failed', transaction: { status: 'dead_lettered', attempts: 6 } });
+    expect(result).toMatchObject({ result: 'failed', transaction: { status: 'dead_lettered' } });
+    // A new delivery of its own attempts (the operator's open circuit may hold one back: it is not counted).
+    expect(result.transaction.attempts).toBeGreaterThan(3);
+    failedAttempts = result.transaction.attempts;
     expect(stack.transactions(PLAYER).filter((tx) => tx.command === 'win' && tx.applied)).toEqual([]);
   });
 
@@ -89,7 +95,7 @@ describe('a spin whose win the wallet refused, through the reconciliation API', 
     const applied = redriveResponse.parse(redriven.body).data;
     expect(applied).toMatchObject({ result: 'applied', reason: null, transaction: { status: 'succeeded' } });
     const attempts = applied.transaction.attempts;
-    expect(attempts).toBe(7);
+    expect(attempts).toBeGreaterThan(failedAttempts);
 
     const again = redriveResponse.parse(
       (await stack.operatorApi('POST', `/v1/wallet/dead-letters/${winTransactionId}/redrive`)).body,
