@@ -102,6 +102,31 @@ describe('GET /v1/transactions', () => {
   });
 });
 
+describe('GET /v1/transactions with a bad query', () => {
+  it.each([
+    ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
+    [
+      'a cursor beyond the end of the log',
+      `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
+      'cursor',
+    ],
+    ['a cursor that is no position', `?cursor=${Buffer.from('-1').toString('base64url')}`, 'cursor'],
+    ['to not after from', '?from=2026-05-02T00:00:00.000Z&to=2026-05-01T00:00:00.000Z', 'to'],
+    ['a local time', '?from=2026-05-01T00:00:00', 'from'],
+    ['limit 0', '?limit=0', 'limit'],
+    ['limit 501', '?limit=501', 'limit'],
+    ['an unknown status', '?status=lost', 'status'],
+    ['an unknown parameter', '?player=shared_player', 'player'],
+    ['a repeated parameter', '?playerId=a&playerId=b', 'playerId'],
+  ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
+    const response = await a.get(`/v1/transactions${query}`);
+    expect(response.status).toBe(400);
+    const envelope = errorEnvelope.parse(response.body);
+    expect(envelope.error.code).toBe('VALIDATION_FAILED');
+    expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
+  });
+});
+
 describe('GET /v1/wallet/dead-letters', () => {
   it("lists each operator's own dead letters only", async () => {
     const mine = (await a.get('/v1/wallet/dead-letters')).body.data.items as {

@@ -33,17 +33,23 @@ function encodeCursor(position: Position): string {
   return Buffer.from(position, 'utf8').toString('base64url');
 }
 
-function decodeCursor(store: EventStore, cursor: string): Position {
+/**
+ * The position a cursor names, or 400: it must be one of the store's positions (its own parser
+ * decides) and not beyond the log's last event, since every cursor handed out names an event.
+ */
+async function decodeCursor(store: EventStore, cursor: string): Promise<Position> {
   const position = Buffer.from(cursor, 'base64url').toString('utf8');
   const invalid = () =>
     ApiError.validation([{ path: 'cursor', message: 'cursor must be the nextCursor of a previous page' }]);
   if (!/^[\x21-\x7e]{1,100}$/.test(position)) throw invalid();
+  const [head] = await store.readAll({ direction: 'backwards', maxCount: 1 });
+  let beyond: boolean;
   try {
-    // The store's own parser decides whether it is one of its positions (no read happens).
-    store.comparePositions(position, position);
+    beyond = head === undefined || store.comparePositions(position, head.position) > 0;
   } catch {
     throw invalid();
   }
+  if (beyond) throw invalid();
   return position;
 }
 
@@ -61,7 +67,7 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
   app.get(expressPath(listTransactions.path), async (req, res) => {
     const operator = callerOf(res);
     const query = parseRequest(listTransactions.query, nonEmptyQuery(req.query));
-    const after = query.cursor === undefined ? undefined : decodeCursor(deps.store, query.cursor);
+    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
     const page = await reader.transactions({
       operatorId: operator.id,
       limit: query.limit,
