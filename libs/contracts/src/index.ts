@@ -23,9 +23,6 @@ export {
   redriveResponse,
   type OperatorRound,
   type OperatorTransaction,
-  operatorRound,
-  operatorTransaction,
-  TRANSACTION_STATUSES,
   type TransactionStatus,
 } from './api/reconciliation.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
