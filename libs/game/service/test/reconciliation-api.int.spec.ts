@@ -2,9 +2,9 @@
  * The operator's reconciliation API end to end (issue 16, docs/adr/0008-operator-reconciliation-api.md):
  * a real paid spin whose win the sandbox wallet refuses until it is fixed; the round and the
  * transactions read through the gateway, the dead letter listed, re-driven once it is fixed, and
- * re-driven again without a second win reaching the wallet. Each re-drive here takes about 5 s: the
- * failed callbacks opened the operator's circuit, and the dispatcher holds the win back one retry
- * tier (`wallet.retry.5s`) before it sends it.
+ * re-driven again without a second win reaching the wallet. The wallet refuses with ERR_UNKNOWN, a
+ * business answer: an HTTP 500 would work the same but open the operator's circuit, and the
+ * dispatcher would hold each re-drive back one retry tier (5 s) before sending it.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
@@ -28,7 +28,7 @@ describe('a spin whose win the wallet refused, through the reconciliation API', 
   it('shows the round: the bet succeeded, the win dead-lettered after its three attempts', async () => {
     const { token } = await stack.launch(PLAYER, 101);
     stack.fund(PLAYER, 50);
-    stack.sandbox.faults.add({ playerId: PLAYER, command: 'win', httpStatus: 500 });
+    stack.sandbox.faults.add({ playerId: PLAYER, command: 'win', statusCode: 'ERR_UNKNOWN' });
     const spin = spinResponse.parse((await stack.spin(token, { bet: 1 })).body).data;
     roundId = spin.roundId;
 
