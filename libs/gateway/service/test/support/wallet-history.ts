@@ -5,7 +5,14 @@
  * tenancy and fuzz tests, which need history of two operators without running a game.
  */
 import { randomUUID } from 'node:crypto';
-import { eventToAppend, roundStream, walletTxStream, type DomainEvent } from '@reelstream/contracts';
+import {
+  canonicalJson,
+  eventToAppend,
+  parseStoredEvent,
+  roundStream,
+  walletTxStream,
+  type DomainEvent,
+} from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 
 export interface PaidRound {
@@ -23,6 +30,11 @@ async function append(store: EventStore, streamId: string, operatorId: string, e
     events.map((event) => eventToAppend(event, context)),
     { expectedRevision: 'no_stream' },
   );
+  // Each event as the current schema has it: parsing validates it and upcasts nothing, so the history is what the services write today.
+  for (const recorded of await store.readStream(streamId)) {
+    if (canonicalJson(parseStoredEvent(recorded).data) !== canonicalJson(recorded.data))
+      throw new Error(`${streamId}: ${recorded.type} is not in the current schema`);
+  }
 }
 
 /** Writes one settled round of `operatorId`'s `playerId` (bet 1.00 EUR, win 2.50 EUR) at `at`. */
@@ -84,8 +96,8 @@ export async function writePaidRound(
         type: 'WalletRequested',
         data: { transactionId: betTransactionId, operatorId, command: 'bet', request: bet, requestedAt: at },
       },
-      { type: 'WalletAttempted', data: { attempt: 1, at } },
-      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_900, at } },
+      { type: 'WalletAttempted', data: { attempt: 1, command: 'bet', at } },
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_900, command: 'bet', at } },
     ],
     at,
   );
@@ -99,8 +111,8 @@ export async function writePaidRound(
     source: { stream: roundStream(roundId), revision: 1, eventId: randomUUID() },
   };
   const failed: DomainEvent[] = [1, 2, 3].flatMap((attempt): DomainEvent[] => [
-    { type: 'WalletAttempted', data: { attempt, at } },
-    { type: 'WalletFailed', data: { error: 'timeout', attempt, final: false, at } },
+    { type: 'WalletAttempted', data: { attempt, command: 'win', at } },
+    { type: 'WalletFailed', data: { error: 'timeout', attempt, final: attempt === 3, command: 'win', at } },
   ]);
   await append(
     store,
