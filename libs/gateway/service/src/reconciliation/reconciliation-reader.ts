@@ -160,8 +160,9 @@ export class ReconciliationReader {
         const event = parseStoredEvent(recorded);
         if (event.type !== 'WalletRequested' || !matchesRequest(event.data.request, query)) continue;
         const found = await this.transaction(query.operatorId, event.data.request.transactionId);
-        // A stream's request is its first WalletRequested: a later one (a conflicting win) is not this transaction.
-        if (!found || found.view.requestedAt !== event.data.request.requestedAt) continue;
+        // One WalletRequested per stream: the dispatcher records a request only on a new stream (a
+        // different one under the same transactionId is refused and parked, never recorded).
+        if (!found) continue;
         if (query.status !== undefined && found.view.status !== query.status) continue;
         items.push(found.view);
         if (items.length === query.limit) return { items, last: recorded.position };
