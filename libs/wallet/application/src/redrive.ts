@@ -16,7 +16,7 @@ import {
 import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
 import { findDeadLetteredWins, type DeadLetterFilter } from './dead-letters.js';
 
-export type RedriveOutcome =
+type RedriveOutcome =
   | { kind: 'applied'; reply: WalletReply }
   | { kind: 'failed'; reply: WalletReply }
   | { kind: 'no_answer'; error: string };
