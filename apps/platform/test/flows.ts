@@ -5,7 +5,7 @@
  */
 import { expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
-import { OperatorClient, PlayerClient, SandboxAdmin, type JsonResponse } from './support/clients.js';
+import { expectOk, OperatorClient, PlayerClient, SandboxAdmin, type JsonResponse } from './support/clients.js';
 import { readEventLog, readSandboxLedger, reconcile } from './support/reconcile.js';
 import type { RunningPlatform } from './support/topologies.js';
 
@@ -204,6 +204,32 @@ export function platformFlows(current: () => RunningPlatform): void {
       100,
     );
     expect(await wallet().balanceMinor(playerId)).toBe(balanceBefore);
+
+    // The operator sees the same through the reconciliation API, read by the gateway from the log the
+    // other services wrote: the refused bet failed, its cancel succeeded; every bet listed, page by page.
+    const reconciled = expectOk(await operator().get(`/v1/rounds/${refusedBet?.roundId ?? 0}`), 'round').body.data;
+    expect(reconciled).toMatchObject({ status: 'canceled', win: null });
+    expect(reconciled.transactions).toEqual([
+      expect.objectContaining({
+        command: 'bet',
+        status: 'failed',
+        cancel: expect.objectContaining({ status: 'succeeded' }),
+      }),
+    ]);
+    const listed: { command: string }[] = [];
+    let cursor: string | null = '';
+    for (let page = 0; cursor !== null && page < 100; page++) {
+      const query = `/v1/transactions?playerId=${playerId}&limit=7${cursor ? `&cursor=${cursor}` : ''}`;
+      const data: { items: { command: string }[]; nextCursor: string | null } = expectOk(
+        await operator().get(query),
+        'transactions',
+      ).body.data;
+      listed.push(...data.items);
+      cursor = data.nextCursor;
+    }
+    expect(listed.filter((tx) => tx.command === 'bet')).toHaveLength(
+      ledgerOf(playerId).filter((row) => row.command === 'bet').length,
+    );
   });
 
   /** Keeps the helper honest: the reconciliation reports a wallet that moved money the log does not know. */

@@ -16,6 +16,15 @@ export {
   cancelBonusCallResponse,
 } from './api/bonus-call.js';
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
+export {
+  getRoundResponse,
+  listDeadLettersResponse,
+  listTransactionsResponse,
+  redriveResponse,
+  type OperatorRound,
+  type OperatorTransaction,
+  type TransactionStatus,
+} from './api/reconciliation.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
 export { ok, failure, errorEnvelope } from './api/envelope.js';
 export {

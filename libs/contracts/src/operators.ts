@@ -90,6 +90,22 @@ const operatorInput = z
       .enum(SIGNATURE_SCHEMES, { error: 'signatureScheme must be "body" or "timestamp.body"' })
       .default('body'),
     features: z.strictObject({ regularBonusCall: z.boolean().default(false) }).default({ regularBonusCall: false }),
+    /** Issue 16: this operator's API token bucket; a key left out takes the gateway's RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
+    rateLimit: z
+      .strictObject({
+        perSecond: z
+          .number({ error: 'rateLimit.perSecond must be a number of requests per second' })
+          .positive({ error: 'rateLimit.perSecond must be above 0' })
+          .max(1_000_000)
+          .optional(),
+        burst: z
+          .number({ error: 'rateLimit.burst must be a whole number of requests' })
+          .int({ error: 'rateLimit.burst must be a whole number of requests' })
+          .min(1, { error: 'rateLimit.burst must be at least 1' })
+          .max(1_000_000)
+          .optional(),
+      })
+      .optional(),
   })
   .superRefine((operator, ctx) => {
     if ((operator.apiToken === undefined) === (operator.apiTokenSha256 === undefined)) {
@@ -156,7 +172,18 @@ const operatorConfig = operatorInput.transform((operator) => ({
   callbackIdEncoding: operator.callbackIdEncoding,
   signatureScheme: operator.signatureScheme,
   features: operator.features,
+  ...(operator.rateLimit === undefined ? {} : { rateLimit: stripUndefined(operator.rateLimit) }),
 }));
+
+function stripUndefined(limit: { perSecond?: number | undefined; burst?: number | undefined }): {
+  perSecond?: number;
+  burst?: number;
+} {
+  return {
+    ...(limit.perSecond === undefined ? {} : { perSecond: limit.perSecond }),
+    ...(limit.burst === undefined ? {} : { burst: limit.burst }),
+  };
+}
 export type OperatorConfigInput = z.input<typeof operatorConfig>;
 export type OperatorConfig = z.output<typeof operatorConfig>;
 

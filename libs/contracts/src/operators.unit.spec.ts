@@ -88,6 +88,17 @@ describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
   });
 });
 
+describe('operator config: rateLimit (issue 16)', () => {
+  it('is absent unless given, and keeps only the keys given (the rest is the gateway default)', () => {
+    const [plain, own] = parseOperatorsConfig([
+      demo,
+      { ...demo, id: 'own', apiToken: 'own-api-token-0123456789', rateLimit: { burst: 500 } },
+    ]);
+    expect(plain?.rateLimit).toBeUndefined();
+    expect(own?.rateLimit).toEqual({ burst: 500 });
+  });
+});
+
 describe('operator config: errors name the key (the platform prints them at start-up)', () => {
   it.each([
     [
@@ -149,6 +160,10 @@ describe('operator config: errors name the key (the platform prints them at star
       'operators[0].limits.EUR.maxCallAmount: Too small: expected number to be >0',
     ],
     [{ limits: { EUR: { maxWin: 1 } } }, 'operators[0].limits.EUR.maxWin: unknown key "maxWin"'],
+    [{ rateLimit: { perSecond: 0 } }, 'operators[0].rateLimit.perSecond: rateLimit.perSecond must be above 0'],
+    [{ rateLimit: { burst: 0.5 } }, 'operators[0].rateLimit.burst: rateLimit.burst must be a whole number of requests'],
+    [{ rateLimit: { burst: 0 } }, 'operators[0].rateLimit.burst: rateLimit.burst must be at least 1'],
+    [{ rateLimit: { rps: 10 } }, 'operators[0].rateLimit.rps: unknown key "rps"'],
   ])('%j → %s', (overrides, message) => {
     expect(problemsOf([{ ...demo, ...overrides }])).toEqual([message]);
   });

@@ -101,6 +101,11 @@ export class OperatorClient {
     return call('GET', `${this.gatewayUrl()}/v1/bonus-call/${issueId}`, { token: this.account.token });
   }
 
+  /** Any GET of the operator API (the reconciliation reads), with the operator's token. */
+  get(path: string): Promise<JsonResponse> {
+    return call('GET', `${this.gatewayUrl()}${path}`, { token: this.account.token });
+  }
+
   /** POST /v1/game/launch; the session token of the launch URL. */
   async launch(playerId: string, gameId = 101): Promise<string> {
     const response = expectOk(

@@ -32,7 +32,11 @@ export const ErrorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
   BONUS_NOT_FOUND: { status: 404, message: 'No bonus call with this id exists for this operator.' },
   SESSION_NOT_FOUND: { status: 404, message: 'No game session with this token exists.' },
-  ROUND_NOT_FOUND: { status: 404, message: 'No round with this id exists in this game session.' },
+  ROUND_NOT_FOUND: {
+    status: 404,
+    message: 'No round with this id exists for the caller (its game session, or its operator).',
+  },
+  TRANSACTION_NOT_FOUND: { status: 404, message: 'No wallet transaction with this id exists for this operator.' },
   // State conflicts.
   PLATFORM_ID_CONFLICT: {
     status: 409,
@@ -44,6 +48,10 @@ export const ErrorCatalogue = {
   },
   BONUS_ALREADY_COMPLETED: { status: 409, message: 'The bonus call is completed and cannot be canceled.' },
   BONUS_EXPIRED: { status: 409, message: 'The bonus call has expired.' },
+  NOT_DEAD_LETTERED: {
+    status: 409,
+    message: 'The transaction is not a dead-lettered win: it is being delivered, or it cannot be re-driven.',
+  },
   BONUS_NOT_ACTIVE: { status: 409, message: 'The bonus call is not active.' },
   FREE_SPIN_IN_PROGRESS: { status: 409, message: 'A free spin of this bonus call is already in progress.' },
   FREE_SPIN_NOT_STARTED: { status: 409, message: 'No free spin of this bonus call is in progress for this round.' },

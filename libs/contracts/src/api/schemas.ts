@@ -20,6 +20,15 @@ import { getBonusCallResponse, listBonusCallsQueryParams, listBonusCallsResponse
 import { listGamesQueryParams, listGamesResponse, listProvidersResponse } from './catalog.js';
 import { errorEnvelope } from './envelope.js';
 import { launchGameRequest, launchGameResponse } from './launch.js';
+import {
+  getRoundResponse,
+  listDeadLettersResponse,
+  listTransactionsQueryParams,
+  listTransactionsResponse,
+  redrivePathParams,
+  redriveResponse,
+  roundPathParams,
+} from './reconciliation.js';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post';
@@ -103,6 +112,37 @@ export const ApiOperations = {
     query: listGamesQueryParams,
     response: listGamesResponse,
     errors: [],
+  },
+  getRound: {
+    method: 'get',
+    path: '/v1/rounds/{roundId}',
+    summary: 'Read a round with its wallet transactions',
+    params: roundPathParams,
+    response: getRoundResponse,
+    errors: ['ROUND_NOT_FOUND'],
+  },
+  listTransactions: {
+    method: 'get',
+    path: '/v1/transactions',
+    summary: 'List wallet transactions',
+    query: listTransactionsQueryParams,
+    response: listTransactionsResponse,
+    errors: [],
+  },
+  listDeadLetters: {
+    method: 'get',
+    path: '/v1/wallet/dead-letters',
+    summary: 'List dead-lettered wins',
+    response: listDeadLettersResponse,
+    errors: [],
+  },
+  redriveDeadLetter: {
+    method: 'post',
+    path: '/v1/wallet/dead-letters/{transactionId}/redrive',
+    summary: 'Send a dead-lettered win again',
+    params: redrivePathParams,
+    response: redriveResponse,
+    errors: ['TRANSACTION_NOT_FOUND', 'NOT_DEAD_LETTERED'],
   },
 } as const satisfies Record<string, ApiOperation>;
 

@@ -24,6 +24,13 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
         'ListProvidersResponse',
         'RegisterBonusCallRequest',
         'RegisterBonusCallResponse',
+        'GetRoundResponse',
+        'RoundPathParams',
+        'ListTransactionsQuery',
+        'ListTransactionsResponse',
+        'ListDeadLettersResponse',
+        'RedrivePathParams',
+        'RedriveResponse',
       ].sort(),
     );
   });

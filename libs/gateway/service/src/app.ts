@@ -25,6 +25,10 @@ import { bonusCallRoutes } from './routes/bonus-call-routes.js';
 import { catalogRoutes } from './routes/catalog-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { launchRoutes } from './routes/launch-routes.js';
+import { reconciliationRoutes } from './routes/reconciliation-routes.js';
+
+/** A re-drive waits this long for the wallet-dispatcher (its three attempts at 4 s each, plus queueing). */
+const DEFAULT_REDRIVE_TIMEOUT_MS = 30_000;
 
 export interface GatewayDeps {
   bus: MessageBus;
@@ -93,6 +97,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     jsonBody: body,
   });
   catalogRoutes(app, catalog);
+  reconciliationRoutes(app, {
+    store: deps.store,
+    bus: deps.bus,
+    clock: deps.clock,
+    logger,
+    redriveTimeoutMs: config.redriveTimeoutMs ?? DEFAULT_REDRIVE_TIMEOUT_MS,
+  });
 
   app.use(routeNotFound());
   app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));

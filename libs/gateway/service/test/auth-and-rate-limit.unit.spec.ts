@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { errorEnvelope } from '@reelstream/contracts';
 import { startHarness, type Harness } from './support/harness.js';
-import { TOKENS } from './support/operators.js';
+import { testOperators, TOKENS } from './support/operators.js';
 
 let harness: Harness;
 
@@ -97,5 +97,61 @@ describe('per-operator rate limit (burst 3, 2 per second)', () => {
     harness.clock.advance(60_000);
     for (let i = 0; i < 10; i++) expect((await harness.http.get('/openapi.json')).status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await harness.http.get('/healthz')).status).toBe(200);
+  });
+});
+
+describe("an operator’s own rate limit (its configuration's rateLimit)", () => {
+  let own: Harness;
+  beforeAll(async () => {
+    // The gateway's default stays burst 3, 2 per second; B gets a larger burst, C a slower refill.
+    own = await startHarness({
+      config: { rateLimit: { perSecond: 2, burst: 3 } },
+      operators: testOperators.map((operator) =>
+        operator.id === 'casino-b'
+          ? { ...operator, rateLimit: { burst: 6 } }
+          : operator.id === 'casino-c'
+            ? { ...operator, rateLimit: { perSecond: 0.25, burst: 1 } }
+            : operator,
+      ),
+    });
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+
+  /** How many of `count` requests in a row are answered 200 before the first 429. */
+  async function acceptedInARow(token: string, count: number): Promise<number> {
+    let accepted = 0;
+    for (let i = 0; i < count; i++) {
+      const response = await own.http.get('/v1/providers', { token });
+      if (response.status !== 200) {
+        expect(response.status).toBe(429);
+        break;
+      }
+      accepted += 1;
+    }
+    return accepted;
+  }
+
+  it('gives each operator its own burst, the default where it sets none', async () => {
+    own.clock.advance(60_000);
+    expect(await acceptedInARow(TOKENS.a, 10)).toBe(3);
+    expect(await acceptedInARow(TOKENS.b, 10)).toBe(6);
+    expect(await acceptedInARow(TOKENS.c, 10)).toBe(1);
+  });
+
+  it("refills at the operator's own rate and says so in Retry-After", async () => {
+    own.clock.advance(60_000);
+    expect(await acceptedInARow(TOKENS.c, 2)).toBe(1);
+    const limited = await own.http.get('/v1/providers', { token: TOKENS.c });
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '4']);
+    own.clock.advance(2_000);
+    expect((await own.http.get('/v1/providers', { token: TOKENS.c })).status).toBe(429);
+    own.clock.advance(2_000);
+    expect((await own.http.get('/v1/providers', { token: TOKENS.c })).status).toBe(200);
+    // B keeps the default rate: half a second gives one token back.
+    expect(await acceptedInARow(TOKENS.b, 10)).toBe(6);
+    own.clock.advance(500);
+    expect(await acceptedInARow(TOKENS.b, 10)).toBe(1);
   });
 });

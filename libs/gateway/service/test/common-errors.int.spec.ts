@@ -42,8 +42,13 @@ const reads = [
   '/v1/bonus-call?playerId=common_player',
   '/v1/providers',
   '/v1/games?providerId=1',
+  '/v1/rounds/1234',
+  '/v1/transactions?playerId=common_player',
+  '/v1/wallet/dead-letters',
 ];
 const writes = Object.keys(validBodies);
+/** Writes without a body: the re-drive (its 503 is in reconciliation-tenancy.int.spec.ts, with a dead letter to send). */
+const bodiless = ['/v1/wallet/dead-letters/1234/redrive'];
 const ledgerCalls: [string, string][] = [
   ['POST', '/v1/bonus-call/register'],
   ['POST', '/v1/bonus-call/cancel'],
@@ -72,28 +77,36 @@ afterAll(async () => {
 });
 
 function call(client: HttpClient, method: string, path: string) {
-  return method === 'GET' ? client.get(path) : client.post(path, validBodies[path]);
+  if (method === 'GET') return client.get(path);
+  return bodiless.includes(path) ? client.call('POST', path) : client.post(path, validBodies[path]);
 }
 
 it('covers every operation of the API', () => {
   const paths = Object.values(ApiOperations).map((operation) => operation.path);
-  const covered = [...writes, ...reads].map((path) => path.replace(/\?.*$/, '').replace(/\/1234$/, '/{issueId}'));
+  const covered = [...writes, ...bodiless, ...reads].map((path) =>
+    path
+      .replace(/\?.*$/, '')
+      .replace(/^\/v1\/bonus-call\/1234$/, '/v1/bonus-call/{issueId}')
+      .replace(/^\/v1\/rounds\/1234$/, '/v1/rounds/{roundId}')
+      .replace('/dead-letters/1234/', '/dead-letters/{transactionId}/'),
+  );
   expect(new Set(covered)).toEqual(new Set(paths));
 });
 
 describe('429 RATE_LIMITED', () => {
-  it.each([...writes.map((path) => ['POST', path]), ...reads.map((path) => ['GET', path])])(
-    '%s %s answers 429 with Retry-After once the bucket is empty',
-    async (method, path) => {
-      stack.clock.advance(60_000);
-      const client = new HttpClient(strict.url, TOKENS.c);
-      await call(client, method, path);
-      const limited = await call(client, method, path);
-      expect(limited.status).toBe(429);
-      expect(errorEnvelope.parse(limited.body).error.code).toBe('RATE_LIMITED');
-      expect(limited.headers.get('retry-after')).toBe('1');
-    },
-  );
+  it.each([
+    ...writes.map((path) => ['POST', path]),
+    ...bodiless.map((path) => ['POST', path]),
+    ...reads.map((path) => ['GET', path]),
+  ])('%s %s answers 429 with Retry-After once the bucket is empty', async (method, path) => {
+    stack.clock.advance(60_000);
+    const client = new HttpClient(strict.url, TOKENS.c);
+    await call(client, method, path);
+    const limited = await call(client, method, path);
+    expect(limited.status).toBe(429);
+    expect(errorEnvelope.parse(limited.body).error.code).toBe('RATE_LIMITED');
+    expect(limited.headers.get('retry-after')).toBe('1');
+  });
 });
 
 describe('503 SERVICE_UNAVAILABLE', () => {

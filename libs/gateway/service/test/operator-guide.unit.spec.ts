@@ -39,7 +39,10 @@ describe('docs/operator-guide.md', () => {
         path: operation.path,
         documented: true,
       });
-      const example = operation.path.replace('{issueId}', '244376873632000');
+      const example = operation.path
+        .replace('{issueId}', '244376873632000')
+        .replace('{roundId}', '244376873632100')
+        .replace('{transactionId}', '244376873632102');
       expect({ path: operation.path, curl: guide.includes(`"$BASE${example}`) }).toEqual({
         path: operation.path,
         curl: true,

@@ -119,7 +119,18 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
     ],
     ['GET', '/v1/providers', undefined],
     ['GET', '/v1/games', undefined],
+    ['GET', '/v1/rounds/1', undefined],
+    ['GET', '/v1/transactions?playerId=shared_player', undefined],
+    ['GET', '/v1/wallet/dead-letters', undefined],
+    ['POST', '/v1/wallet/dead-letters/1/redrive', undefined],
   ];
+  /** The operation path of a concrete one: ids back to their placeholders. */
+  const template = (path: string) =>
+    path
+      .replace(/\?.*$/, '')
+      .replace(/^\/v1\/bonus-call\/1$/, '/v1/bonus-call/{issueId}')
+      .replace(/^\/v1\/rounds\/1$/, '/v1/rounds/{roundId}')
+      .replace(/\/dead-letters\/1\//, '/dead-letters/{transactionId}/');
   const tokens: [string, Record<string, string>][] = [
     ['a missing token', {}],
     ['a malformed header', { authorization: `Token ${TOKENS.a}` }],
@@ -129,7 +140,7 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
   ];
 
   it('lists every operation of the API', () => {
-    expect(new Set(endpoints.map(([, path]) => path.replace(/\?.*$/, '').replace(/\/1$/, '/{issueId}')))).toEqual(
+    expect(new Set(endpoints.map(([, path]) => template(path)))).toEqual(
       new Set(Object.values(ApiOperations).map((operation) => operation.path)),
     );
   });

@@ -15,7 +15,7 @@ export {
   OperatorBulkheadWallet,
 } from './operator-bulkhead.js';
 export { type OperatorWallet, type OperatorLookup, type DispatchLog, silentLog } from './ports.js';
-export { notRedrivable, redriveDeadLetters, type RedriveSummary } from './redrive.js';
+export { notRedrivable, redriveDeadLetters, redriveLetter, type RedriveSummary } from './redrive.js';
 export { handleDelayedMessage, RetryTiers, NotDueYet } from './reschedule.js';
 export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js';
 export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';

@@ -71,7 +71,7 @@ export async function redriveDeadLetters(
             kind: 'failed',
             reply: { transactionId: letter.transactionId, statusCode: 'ERR_UNKNOWN', canceled: false, reason: blocked },
           }
-        : await redriveOne(deps, letter, options.timeoutMs ?? 60_000);
+        : await redriveLetter(deps, letter, options.timeoutMs ?? 60_000);
       if (outcome.kind === 'applied') summary.applied += 1;
       else if (outcome.kind === 'failed') summary.failed += 1;
       else summary.noAnswer += 1;
@@ -83,7 +83,8 @@ export async function redriveDeadLetters(
   return summary;
 }
 
-async function redriveOne(
+/** Sends one dead letter to the dispatcher as a `redrive` request and awaits its answer (the CLI and the gateway's re-drive endpoint). */
+export async function redriveLetter(
   deps: { bus: MessageBus; clock: Clock },
   letter: WalletDeadLetter,
   timeoutMs: number,

@@ -318,6 +318,11 @@ export class Stack {
     return call('GET', `${this.gateway.url}/v1/bonus-call/${issueId}`, { token: API_TOKEN });
   }
 
+  /** Any operator API call through the gateway, with the operator's token. */
+  operatorApi(method: 'GET' | 'POST', path: string): Promise<JsonResponse> {
+    return call(method, `${this.gateway.url}${path}`, { token: API_TOKEN });
+  }
+
   session(token: string): Promise<JsonResponse> {
     return call('GET', `${this.gameServer.url}/api/sessions/${token}`);
   }

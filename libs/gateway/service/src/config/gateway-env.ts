@@ -66,6 +66,8 @@ export interface GatewayConfig {
   ledgerTimeoutMs: number;
   rateLimit: RateLimitConfig;
   bodyLimitBytes: number;
+  /** How long `POST /v1/wallet/dead-letters/{transactionId}/redrive` waits for the dispatcher. Default 30 s. */
+  redriveTimeoutMs?: number;
 }
 
 export function parseGatewayEnv(env: Env = process.env): GatewayEnv {

@@ -22,26 +22,32 @@ export class TokenBucketLimiter {
       throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
   }
 
-  take(key: string): RateDecision {
+  /** Takes a token from `key`'s bucket; `own` overrides the default rate or size for this key (per-operator limits). */
+  take(key: string, own: Partial<RateLimitConfig> = {}): RateDecision {
+    const config = { ...this.config, ...own };
     const now = this.nowMs();
-    const bucket = this.buckets.get(key) ?? { tokens: this.config.burst, updatedMs: now };
+    const bucket = this.buckets.get(key) ?? { tokens: config.burst, updatedMs: now };
     const elapsedMs = Math.max(0, now - bucket.updatedMs);
-    bucket.tokens = Math.min(this.config.burst, bucket.tokens + (elapsedMs * this.config.perSecond) / 1000);
+    bucket.tokens = Math.min(config.burst, bucket.tokens + (elapsedMs * config.perSecond) / 1000);
     bucket.updatedMs = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return { allowed: true };
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.config.perSecond)) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / config.perSecond)) };
   }
 }
 
-/** 429 RATE_LIMITED with Retry-After once the calling operator's bucket is empty. */
+/**
+ * 429 RATE_LIMITED with Retry-After once the calling operator's bucket is empty. An operator's
+ * `rateLimit` (its configuration) sets its own rate or burst; what it leaves out is the gateway's.
+ */
 export function rateLimitMiddleware(config: RateLimitConfig, clock: Clock): RequestHandler {
   const limiter = new TokenBucketLimiter(config, () => clock.now().getTime());
   return (_req, res, next) => {
-    const decision = limiter.take(callerOf(res).id);
+    const operator = callerOf(res);
+    const decision = limiter.take(operator.id, operator.rateLimit);
     if (!decision.allowed)
       throw new ApiError('RATE_LIMITED', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) });
     next();

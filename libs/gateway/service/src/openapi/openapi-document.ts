@@ -55,6 +55,8 @@ const LEDGER_OPERATIONS: ReadonlySet<OperationName> = new Set([
   'getBonusCall',
   'listBonusCalls',
 ]);
+/** Operations that wait for the wallet-dispatcher's answer over the bus. */
+const DISPATCHER_OPERATIONS: ReadonlySet<OperationName> = new Set(['redriveDeadLetter']);
 
 const TAGS: Record<OperationName, string> = {
   registerBonusCall: 'Bonus calls',
@@ -64,10 +66,14 @@ const TAGS: Record<OperationName, string> = {
   launchGame: 'Game launch',
   listProviders: 'Catalog',
   listGames: 'Catalog',
+  getRound: 'Reconciliation',
+  listTransactions: 'Reconciliation',
+  listDeadLetters: 'Reconciliation',
+  redriveDeadLetter: 'Reconciliation',
 };
 
 const DESCRIPTION = [
-  'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games.',
+  'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games; reconcile rounds and wallet transactions, re-drive dead-lettered wins.',
   '',
   'Every request carries `Authorization: Bearer <API_TOKEN>`; writes send `Content-Type: application/json`. Every answer, success or error, is the envelope `{success, message, data}`; errors add `error: {code, details}` with a stable code (see each response). ',
   'Amounts are JSON numbers in currency units: of the bonus currency for a bonus call (`currency`, or the operator default), of the session currency at launch (the operator default unless given); ids are JSON numbers. ',
@@ -100,6 +106,11 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
       {
         name: 'Catalog',
         description: 'The providers and games to launch and to give bonuses on, with RTP, languages and bet levels.',
+      },
+      {
+        name: 'Reconciliation',
+        description:
+          'Rounds and wallet transactions with their delivery status and attempts; dead-lettered wins and their re-drive.',
       },
     ],
     security: [{ bearerAuth: [] }],
@@ -215,7 +226,7 @@ export function errorCodesOf(name: OperationName, operation: ApiOperation): Erro
   const codes = new Set<ErrorCode>(COMMON_ERRORS);
   if (operation.body || operation.query || operation.params) codes.add('VALIDATION_FAILED');
   if (operation.body) for (const code of BODY_ERRORS) codes.add(code);
-  if (LEDGER_OPERATIONS.has(name)) codes.add('SERVICE_UNAVAILABLE');
+  if (LEDGER_OPERATIONS.has(name) || DISPATCHER_OPERATIONS.has(name)) codes.add('SERVICE_UNAVAILABLE');
   for (const code of operation.errors) codes.add(code as ErrorCode);
   return [...codes];
 }

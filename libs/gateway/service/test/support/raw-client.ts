@@ -14,13 +14,22 @@ export class RawClient {
   }
 
   post(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+    return this.request('POST', path, body, headers);
+  }
+
+  request(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         {
           host: this.url.hostname,
           port: this.url.port,
           path,
-          method: 'POST',
+          method,
           agent: this.agent,
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         },

@@ -1,0 +1,220 @@
+/**
+ * What the reconciliation API reads (docs/adr/0008-operator-reconciliation-api.md): the round and
+ * wallet-transaction streams of the event log, read-only through the EventStore port the gateway
+ * already opens. A transaction is folded by the dispatcher's own decider (`WalletTxRepository`),
+ * so its status and attempts are what the dispatcher itself goes by; which transactions a round
+ * sent is the round audit's rule (`auditInputIds`). Every read names the calling operator: a
+ * stream of another operator reads as absent.
+ */
+import { auditInputIds, requestedChangeMinor } from '@reelstream/analytics-domain';
+import {
+  parseStoredEvent,
+  playerBonusStream,
+  roundStream,
+  streamPrefix,
+  StreamCategories,
+  type OperatorRound,
+  type OperatorTransaction,
+  type PlayerBonusEvent,
+  type RoundEvent,
+  type TransactionStatus,
+  type WalletDeadLetter,
+  type WalletRequest,
+} from '@reelstream/contracts';
+import { formatAmount } from '@reelstream/money';
+import type { EventStore, Position } from '@reelstream/ports';
+import { findDeadLetteredWins, WalletTxRepository } from '@reelstream/wallet-application';
+import type { WalletTxState } from '@reelstream/wallet-domain';
+
+export interface TransactionQuery {
+  operatorId: string;
+  from?: string;
+  to?: string;
+  playerId?: string;
+  status?: TransactionStatus;
+  limit: number;
+  /** Exclusive: the event-log position of the last transaction of the previous page. */
+  after?: Position;
+}
+
+export interface TransactionPage {
+  items: OperatorTransaction[];
+  /** Position of the last item's request when more may follow, else undefined. */
+  last: Position | undefined;
+}
+
+export interface OperatorDeadLetterView {
+  transaction: OperatorTransaction;
+  reason: WalletDeadLetter['reason'];
+  deadLetteredAt: string;
+}
+
+/** Events read from the log per page while a transaction page is filled. */
+const SCAN_PAGE = 500;
+
+const money = (minor: number, currency: string): number =>
+  minor < 0 ? -formatAmount(-minor, currency) : formatAmount(minor, currency);
+
+/** The API view of a wallet transaction: its request and the dispatcher's record of its delivery. */
+export function transactionView(request: WalletRequest, state: WalletTxState): OperatorTransaction {
+  const status: TransactionStatus = state.status === 'new' ? 'pending' : state.status;
+  const { cancel } = state;
+  return {
+    transactionId: request.transactionId,
+    roundId: request.roundId,
+    playerId: request.playerId,
+    providerId: request.providerId,
+    gameId: request.gameId,
+    command: request.command,
+    currency: request.currency,
+    amount: money(requestedChangeMinor(request), request.currency),
+    bonusId: request.bonusId,
+    requestedAt: request.requestedAt,
+    status,
+    attempts: state.attempts,
+    lastError: status === 'succeeded' ? null : (state.lastFailure?.reason ?? state.deadLetterError ?? null),
+    balance:
+      status === 'succeeded' && state.balanceMinor !== undefined ? money(state.balanceMinor, request.currency) : null,
+    cancel: cancel
+      ? {
+          transactionId: cancel.cancelTransactionId,
+          status: cancel.succeeded ? 'succeeded' : 'pending',
+          attempts: cancel.attempts,
+        }
+      : null,
+  };
+}
+
+export class ReconciliationReader {
+  private readonly records: WalletTxRepository;
+
+  constructor(private readonly store: EventStore) {
+    this.records = new WalletTxRepository(store);
+  }
+
+  /** The operator's transaction, or undefined when it does not exist or is another operator's. */
+  async transaction(
+    operatorId: string,
+    transactionId: number,
+  ): Promise<{ view: OperatorTransaction; state: WalletTxState } | undefined> {
+    const { state } = await this.records.load(transactionId);
+    if (!state.request || state.request.operatorId !== operatorId) return undefined;
+    return { view: transactionView(state.request, state), state };
+  }
+
+  /** The operator's round with its transactions, or undefined (absent, or another operator's). */
+  async round(operatorId: string, roundId: number): Promise<OperatorRound | undefined> {
+    const events = (await this.store.readStream(roundStream(roundId))).map(
+      (recorded) => parseStoredEvent(recorded) as RoundEvent,
+    );
+    const started = events.find((event) => event.type === 'RoundStarted');
+    if (!started || started.data.operatorId !== operatorId) return undefined;
+    const round = started.data;
+    const settled = events.find((event) => event.type === 'RoundSettled');
+    const canceled = events.find((event) => event.type === 'RoundCanceled');
+    const bonusEvents =
+      round.kind === 'free'
+        ? (await this.store.readStream(playerBonusStream(operatorId, round.playerId))).map(
+            (recorded) => parseStoredEvent(recorded) as PlayerBonusEvent,
+          )
+        : [];
+    const transactions: OperatorTransaction[] = [];
+    for (const transactionId of auditInputIds(events, bonusEvents)) {
+      const found = await this.transaction(operatorId, transactionId);
+      if (found) transactions.push(found.view);
+    }
+    return {
+      roundId: round.roundId,
+      playerId: round.playerId,
+      providerId: round.providerId,
+      gameId: round.gameId,
+      kind: round.kind,
+      currency: round.currency,
+      bet: money(round.betMinor, round.currency),
+      win: settled ? money(settled.data.winMinor, round.currency) : null,
+      bonusId: round.bonusId,
+      status: settled ? 'settled' : canceled ? 'canceled' : 'open',
+      startedAt: round.startedAt,
+      endedAt: settled?.data.settledAt ?? canceled?.data.canceledAt ?? null,
+      transactions,
+    };
+  }
+
+  /**
+   * A page of the operator's transactions in the order their requests were recorded (the log's
+   * order, which a later append never changes). Reads the log after `after` until `limit` match
+   * or the log ends.
+   */
+  async transactions(query: TransactionQuery): Promise<TransactionPage> {
+    const items: OperatorTransaction[] = [];
+    let from = query.after;
+    for (;;) {
+      const page = await this.store.readAll({
+        maxCount: SCAN_PAGE,
+        filter: { streamPrefixes: [streamPrefix(StreamCategories.walletTx)] },
+        ...(from === undefined ? {} : { fromPosition: from }),
+      });
+      for (const recorded of page) {
+        from = recorded.position;
+        if (recorded.type !== 'WalletRequested') continue;
+        const event = parseStoredEvent(recorded);
+        if (event.type !== 'WalletRequested' || !matchesRequest(event.data.request, query)) continue;
+        const found = await this.transaction(query.operatorId, event.data.request.transactionId);
+        // One WalletRequested per stream: the dispatcher records a request only on a new stream (a
+        // different one under the same transactionId is refused and parked, never recorded).
+        if (!found) continue;
+        if (query.status !== undefined && found.view.status !== query.status) continue;
+        items.push(found.view);
+        if (items.length === query.limit) return { items, last: recorded.position };
+      }
+      if (page.length < SCAN_PAGE) return { items, last: undefined };
+    }
+  }
+
+  /** The operator's dead-lettered wins, oldest first (the re-drive CLI's finder). */
+  async deadLetters(operatorId: string): Promise<OperatorDeadLetterView[]> {
+    const letters = await findDeadLetteredWins(this.store, { operatorId });
+    const views: OperatorDeadLetterView[] = [];
+    for (const letter of letters) {
+      const { state } = await this.records.load(letter.transactionId);
+      const own =
+        state.request !== undefined && state.request.operatorId === operatorId && state.status === 'dead_lettered';
+      views.push({
+        transaction: own && state.request ? transactionView(state.request, state) : strayView(letter),
+        reason: letter.reason,
+        deadLetteredAt: letter.deadLetteredAt,
+      });
+    }
+    return views;
+  }
+}
+
+function matchesRequest(request: WalletRequest | undefined, query: TransactionQuery): request is WalletRequest {
+  if (!request || request.operatorId !== query.operatorId) return false;
+  if (query.playerId !== undefined && request.playerId !== query.playerId) return false;
+  if (query.from !== undefined && Date.parse(request.requestedAt) < Date.parse(query.from)) return false;
+  if (query.to !== undefined && Date.parse(request.requestedAt) >= Date.parse(query.to)) return false;
+  return true;
+}
+
+/** A dead letter whose transactionId names another recorded request: never sent under it. */
+function strayView(letter: WalletDeadLetter): OperatorTransaction {
+  const { request } = letter;
+  return {
+    transactionId: request.transactionId,
+    roundId: request.roundId,
+    playerId: request.playerId,
+    providerId: request.providerId,
+    gameId: request.gameId,
+    command: request.command,
+    currency: request.currency,
+    amount: money(requestedChangeMinor(request), request.currency),
+    bonusId: request.bonusId,
+    requestedAt: request.requestedAt,
+    status: 'dead_lettered',
+    attempts: letter.attempts,
+    lastError: letter.lastError,
+    balance: null,
+    cancel: null,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * `/v1/rounds/{roundId}`, `/v1/transactions`, `/v1/wallet/dead-letters…` (issue 16,
+ * docs/adr/0008-operator-reconciliation-api.md). Reads come from the event log through the
+ * gateway's EventStore port, read-only; a re-drive is the re-drive CLI's request to the
+ * wallet-dispatcher over the bus. Every read and the re-drive name the calling operator: another
+ * operator's round or transaction is a 404, exactly as one that does not exist.
+ */
+import { ApiOperations, type WalletDeadLetter } from '@reelstream/contracts';
+import { ApiError } from '@reelstream/http';
+import type { Clock, EventStore, MessageBus, Position } from '@reelstream/ports';
+import type { Logger } from '@reelstream/telemetry';
+import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
+import type { Express } from 'express';
+import { callerOf, requestContext } from '../http/request-context.js';
+import { sendOk } from '../http/respond.js';
+import { nonEmptyQuery, parseRequest } from '../http/validate.js';
+import { ReconciliationReader } from '../reconciliation/reconciliation-reader.js';
+import { expressPath } from './bonus-call-routes.js';
+
+export interface ReconciliationRouteDeps {
+  store: EventStore;
+  bus: MessageBus;
+  clock: Clock;
+  logger: Logger;
+  /** How long a re-drive waits for the dispatcher's answer. */
+  redriveTimeoutMs: number;
+}
+
+const { getRound, listTransactions, listDeadLetters, redriveDeadLetter } = ApiOperations;
+
+/** The page cursor: the event-log position of the last transaction listed, base64url (opaque to the operator). */
+function encodeCursor(position: Position): string {
+  return Buffer.from(position, 'utf8').toString('base64url');
+}
+
+/**
+ * The position a cursor names, or 400: it must be one of the store's positions (its own parser
+ * decides) and not beyond the log's last event, since every cursor handed out names an event.
+ */
+async function decodeCursor(store: EventStore, cursor: string): Promise<Position> {
+  const position = Buffer.from(cursor, 'base64url').toString('utf8');
+  const invalid = () =>
+    ApiError.validation([{ path: 'cursor', message: 'cursor must be the nextCursor of a previous page' }]);
+  if (!/^[\x21-\x7e]{1,100}$/.test(position)) throw invalid();
+  const [head] = await store.readAll({ direction: 'backwards', maxCount: 1 });
+  let beyond: boolean;
+  try {
+    beyond = head === undefined || store.comparePositions(position, head.position) > 0;
+  } catch {
+    throw invalid();
+  }
+  if (beyond) throw invalid();
+  return position;
+}
+
+export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps): void {
+  const reader = new ReconciliationReader(deps.store);
+
+  app.get(expressPath(getRound.path), async (req, res) => {
+    const operator = callerOf(res);
+    const { roundId } = parseRequest(getRound.params, { ...req.params });
+    const round = await reader.round(operator.id, roundId);
+    if (!round) throw new ApiError('ROUND_NOT_FOUND', `No round ${roundId} exists for this operator.`);
+    sendOk(res, round);
+  });
+
+  app.get(expressPath(listTransactions.path), async (req, res) => {
+    const operator = callerOf(res);
+    const query = parseRequest(listTransactions.query, nonEmptyQuery(req.query));
+    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
+    const page = await reader.transactions({
+      operatorId: operator.id,
+      limit: query.limit,
+      ...(query.from !== undefined ? { from: query.from } : {}),
+      ...(query.to !== undefined ? { to: query.to } : {}),
+      ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(after !== undefined ? { after } : {}),
+    });
+    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
+  });
+
+  app.get(expressPath(listDeadLetters.path), async (_req, res) => {
+    const operator = callerOf(res);
+    sendOk(res, { items: await reader.deadLetters(operator.id) });
+  });
+
+  app.post(expressPath(redriveDeadLetter.path), async (req, res) => {
+    const operator = callerOf(res);
+    const { transactionId } = parseRequest(redriveDeadLetter.params, { ...req.params });
+    const notFound = () =>
+      new ApiError('TRANSACTION_NOT_FOUND', `No wallet transaction ${transactionId} exists for this operator.`);
+    const found = await reader.transaction(operator.id, transactionId);
+    if (!found) throw notFound();
+    const { view, state } = found;
+    // Delivered before (by an earlier re-drive or its own retries): answered from the record, nothing is sent.
+    if (view.command === 'win' && view.status === 'succeeded') {
+      sendOk(res, { result: 'already_applied', reason: null, transaction: view });
+      return;
+    }
+    const letter: WalletDeadLetter | undefined =
+      state.status === 'dead_lettered' && state.request?.command === 'win'
+        ? {
+            transactionId,
+            operatorId: operator.id,
+            playerId: state.request.playerId,
+            request: state.request,
+            reason: state.deadLetterReason ?? 'delivery_failed',
+            attempts: state.attempts,
+            lastError: view.lastError ?? 'failed',
+            deadLetteredAt: state.deadLetteredAt ?? view.requestedAt,
+          }
+        : undefined;
+    const blocked = letter ? notRedrivable(letter) : undefined;
+    if (!letter || blocked !== undefined)
+      throw new ApiError(
+        'NOT_DEAD_LETTERED',
+        blocked ?? `Transaction ${transactionId} is a ${view.command} with status ${view.status}: nothing to re-drive.`,
+      );
+    const outcome = await redriveLetter(deps, letter, deps.redriveTimeoutMs);
+    if (outcome.kind === 'no_answer') {
+      deps.logger.warn('re-drive: the wallet-dispatcher did not answer in time', {
+        requestId: requestContext(res).requestId,
+        transactionId,
+        error: outcome.error,
+      });
+      throw new ApiError(
+        'SERVICE_UNAVAILABLE',
+        'The wallet-dispatcher did not answer in time; the re-drive may still happen: read the transaction, then retry.',
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    }
+    const after = (await reader.transaction(operator.id, transactionId))?.view ?? view;
+    sendOk(res, {
+      result: outcome.kind === 'applied' ? 'applied' : 'failed',
+      reason: outcome.kind === 'applied' ? null : (outcome.reply.reason ?? outcome.reply.statusCode),
+      transaction: after,
+    });
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * Tenancy of the reconciliation API (issue 16, decisions.md D18): operator B sees nothing of
+ * operator A's rounds, transactions and dead letters — each is the same 404 as an id never used,
+ * or an empty list — and cannot re-drive A's dead letter (nothing is sent, nothing is appended).
+ * The history is written as the game-server and the dispatcher write it (support/wallet-history.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { errorEnvelope, listTransactionsResponse } from '@reelstream/contracts';
+import type { HttpClient } from './support/http-client.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { OPERATOR_IDS, TOKENS } from './support/operators.js';
+import { writePaidRound, type PaidRound } from './support/wallet-history.js';
+
+let harness: Harness;
+let a: HttpClient;
+let b: HttpClient;
+let ofA: PaidRound;
+let ofB: PaidRound;
+
+beforeAll(async () => {
+  harness = await startHarness({ config: { redriveTimeoutMs: 1_000 } });
+  a = harness.http.withToken(TOKENS.a);
+  b = harness.http.withToken(TOKENS.b);
+  // The same playerId at both operators: a player id belongs to its operator.
+  ofA = await writePaidRound(harness.store, OPERATOR_IDS.a, 'shared_player', '2026-05-01T10:00:00.000Z');
+  ofB = await writePaidRound(harness.store, OPERATOR_IDS.b, 'shared_player', '2026-05-01T11:00:00.000Z');
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+/** The body without the id it names, to compare "another operator's" with "never used". */
+const withoutId = (body: { message: string }, id: number) => ({
+  ...body,
+  message: body.message.replace(String(id), '{id}'),
+});
+
+describe('GET /v1/rounds/{roundId}', () => {
+  it("reads the operator's own round with its bet and dead-lettered win", async () => {
+    const response = await a.get(`/v1/rounds/${ofA.roundId}`);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
+      roundId: ofA.roundId,
+      playerId: 'shared_player',
+      status: 'settled',
+      bet: 1,
+      win: 2.5,
+      transactions: [
+        {
+          transactionId: ofA.betTransactionId,
+          command: 'bet',
+          amount: -1,
+          status: 'succeeded',
+          attempts: 1,
+          balance: 99,
+        },
+        {
+          transactionId: ofA.winTransactionId,
+          command: 'win',
+          amount: 2.5,
+          status: 'dead_lettered',
+          attempts: 3,
+          lastError: 'timeout',
+        },
+      ],
+    });
+  });
+
+  it("answers another operator's round 404 ROUND_NOT_FOUND, the same as a round that does not exist", async () => {
+    const theirs = await b.get(`/v1/rounds/${ofA.roundId}`);
+    const nobodys = await b.get(`/v1/rounds/${ofA.roundId + 100}`);
+    expect([theirs.status, nobodys.status]).toEqual([404, 404]);
+    expect(errorEnvelope.parse(theirs.body).error.code).toBe('ROUND_NOT_FOUND');
+    expect(withoutId(theirs.body, ofA.roundId)).toEqual(withoutId(nobodys.body, ofA.roundId + 100));
+    expect(theirs.text).not.toContain('shared_player');
+  });
+});
+
+describe('GET /v1/transactions', () => {
+  it("lists only the caller's transactions, whatever the filter", async () => {
+    for (const query of ['', '?playerId=shared_player', '?status=dead_lettered', '?from=2026-05-01T00:00:00.000Z']) {
+      const mine = listTransactionsResponse.parse((await a.get(`/v1/transactions${query}`)).body).data;
+      const ids = mine.items.map((tx) => tx.transactionId);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id === ofA.betTransactionId || id === ofA.winTransactionId)).toBe(true);
+      const theirs = listTransactionsResponse.parse((await b.get(`/v1/transactions${query}`)).body).data;
+      expect(
+        theirs.items.every(
+          (tx) => tx.transactionId === ofB.betTransactionId || tx.transactionId === ofB.winTransactionId,
+        ),
+      ).toBe(true);
+    }
+    const c = harness.http.withToken(TOKENS.c);
+    expect((await c.get('/v1/transactions')).body.data).toEqual({ items: [], nextCursor: null });
+  });
+
+  it("does not show A's transactions after a cursor B got from its own page", async () => {
+    const first = listTransactionsResponse.parse((await b.get('/v1/transactions?limit=1')).body).data;
+    expect(first.nextCursor).not.toBeNull();
+    const rest = listTransactionsResponse.parse((await b.get(`/v1/transactions?cursor=${first.nextCursor}`)).body).data;
+    expect(rest.items.map((tx) => tx.transactionId)).toEqual([ofB.winTransactionId]);
+  });
+});
+
+describe('GET /v1/transactions with a bad query', () => {
+  it.each([
+    ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
+    [
+      'a cursor beyond the end of the log',
+      `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
+      'cursor',
+    ],
+    ['a cursor that is no position', `?cursor=${Buffer.from('-1').toString('base64url')}`, 'cursor'],
+    ['to not after from', '?from=2026-05-02T00:00:00.000Z&to=2026-05-01T00:00:00.000Z', 'to'],
+    ['a local time', '?from=2026-05-01T00:00:00', 'from'],
+    ['limit 0', '?limit=0', 'limit'],
+    ['limit 501', '?limit=501', 'limit'],
+    ['an unknown status', '?status=lost', 'status'],
+    ['an unknown parameter', '?player=shared_player', 'player'],
+    ['a repeated parameter', '?playerId=a&playerId=b', 'playerId'],
+  ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
+    const response = await a.get(`/v1/transactions${query}`);
+    expect(response.status).toBe(400);
+    const envelope = errorEnvelope.parse(response.body);
+    expect(envelope.error.code).toBe('VALIDATION_FAILED');
+    expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
+  });
+});
+
+describe('GET /v1/wallet/dead-letters', () => {
+  it("lists each operator's own dead letters only", async () => {
+    const mine = (await a.get('/v1/wallet/dead-letters')).body.data.items as {
+      transaction: { transactionId: number };
+    }[];
+    const theirs = (await b.get('/v1/wallet/dead-letters')).body.data.items as {
+      transaction: { transactionId: number };
+    }[];
+    expect(mine.map((letter) => letter.transaction.transactionId)).toEqual([ofA.winTransactionId]);
+    expect(theirs.map((letter) => letter.transaction.transactionId)).toEqual([ofB.winTransactionId]);
+    expect((await harness.http.withToken(TOKENS.c).get('/v1/wallet/dead-letters')).body.data).toEqual({ items: [] });
+  });
+});
+
+describe('POST /v1/wallet/dead-letters/{transactionId}/redrive', () => {
+  it("answers another operator's dead letter 404 TRANSACTION_NOT_FOUND, sends nothing and appends nothing", async () => {
+    const events = await harness.eventCount();
+    const theirs = await b.call('POST', `/v1/wallet/dead-letters/${ofA.winTransactionId}/redrive`);
+    const nobodys = await b.call('POST', `/v1/wallet/dead-letters/${ofA.winTransactionId + 100}/redrive`);
+    expect([theirs.status, nobodys.status]).toEqual([404, 404]);
+    expect(errorEnvelope.parse(theirs.body).error.code).toBe('TRANSACTION_NOT_FOUND');
+    expect(withoutId(theirs.body, ofA.winTransactionId)).toEqual(withoutId(nobodys.body, ofA.winTransactionId + 100));
+    expect(await harness.eventCount()).toBe(events);
+    expect((await a.get('/v1/wallet/dead-letters')).body.data.items).toHaveLength(1);
+  });
+
+  it('answers 503 when no dispatcher answers, and the letter stays', async () => {
+    const response = await a.call('POST', `/v1/wallet/dead-letters/${ofA.winTransactionId}/redrive`);
+    expect(response.status).toBe(503);
+    expect(errorEnvelope.parse(response.body).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect((await a.get('/v1/wallet/dead-letters')).body.data.items).toHaveLength(1);
+  });
+});
