@@ -1,7 +1,7 @@
 /**
  * The reconciliation and dead-letter API (issue 16): a round with its wallet transactions, the
  * operator's transactions page by page, its dead-lettered wins and their re-drive
- * (docs/adr/0008-operator-reconciliation-api.md). Amounts are currency units of the
+ * (docs/adr/0007-operator-reconciliation-api.md). Amounts are currency units of the
  * transaction's currency; each transaction says how its delivery stands and how many callbacks
  * went out for it.
  */

@@ -1,5 +1,5 @@
 /**
- * What the reconciliation API reads (docs/adr/0008-operator-reconciliation-api.md): the round and
+ * What the reconciliation API reads (docs/adr/0007-operator-reconciliation-api.md): the round and
  * wallet-transaction streams of the event log, read-only through the EventStore port the gateway
  * already opens. A transaction is folded by the dispatcher's own decider (`WalletTxRepository`),
  * so its status and attempts are what the dispatcher itself goes by; which transactions a round
