@@ -201,4 +201,15 @@ export {
   localDateTimeToInstant,
   type LocalDateTime,
 } from './time.js';
-export { playerKey, Topics } from './topics.js';
+export { bonusWebhookKey, playerKey, Topics } from './topics.js';
+export {
+  BONUS_WEBHOOK_TYPES,
+  bonusWebhook,
+  bonusWebhookEventId,
+  bonusWebhookMessage,
+  bonusWebhookOf,
+  type BonusWebhook,
+  type BonusWebhookMessage,
+  type BonusWebhookType,
+  type WebhookSource,
+} from './callbacks/webhooks.js';
