@@ -60,12 +60,11 @@ export async function handleBonusWebhook(
     context.deps.log.debug('bonus webhook delivered', fields);
     return;
   }
-  const last = attempt >= WEBHOOK_MAX_ATTEMPTS;
-  (last ? context.deps.log.error : context.deps.log.info)(
-    last
-      ? 'bonus webhook given up: parked on bonus.webhooks.dlq; `npm run bonus:webhooks:redrive` re-drives it'
-      : 'bonus webhook not delivered; retried',
-    { ...fields, reason: result.reason },
-  );
+  if (attempt >= WEBHOOK_MAX_ATTEMPTS)
+    context.deps.log.error(
+      'bonus webhook given up: parked on bonus.webhooks.dlq; `npm run wallet:webhooks:redrive` sends it again',
+      { ...fields, reason: result.reason },
+    );
+  else context.deps.log.info('bonus webhook not delivered; retried', { ...fields, reason: result.reason });
   throw new WebhookNotDelivered(webhook.eventId, result.reason);
 }
