@@ -61,6 +61,9 @@ function accepted(bonusId: number): BonusWebhook[] {
 }
 
 it('delivers every state change of a bonus once per event id, in order, signed, through two failed deliveries each', async () => {
+  // Expires about 2-3 s from now (expireAt has whole seconds), while the others are played and canceled.
+  const expireAt = new Date(Date.now() + 3_000).toISOString().slice(0, 19).replace('T', ' ');
+  const expiring = await stack.registerFreeSpins({ playerId: 'hooked_late', spinAmount: 4, expireAt });
   const played = await stack.registerFreeSpins({ playerId: 'hooked', spinAmount: 2 });
   const canceled = await stack.registerFreeSpins({ playerId: 'hooked_too', spinAmount: 3 });
   const { token } = await stack.launch('hooked', 101);
@@ -69,9 +72,10 @@ it('delivers every state change of a bonus once per event id, in order, signed, 
   expect((await stack.cancelBonus(canceled)).status).toBe(200);
 
   const changes = await eventually(() => {
-    const found = { played: accepted(played), canceled: accepted(canceled) };
+    const found = { played: accepted(played), canceled: accepted(canceled), expired: accepted(expiring) };
     expect(found.played).toHaveLength(4);
     expect(found.canceled).toHaveLength(2);
+    expect(found.expired).toHaveLength(2);
     return found;
   }, 15_000);
   expect(changes.played.map((webhook) => webhook.type)).toEqual([
@@ -88,18 +92,25 @@ it('delivers every state change of a bonus once per event id, in order, signed, 
     ['active', 2, totalWin],
     ['completed', undefined, totalWin],
   ]);
+  expect(changes.expired.map((webhook) => webhook.type)).toEqual(['bonus.registered', 'bonus.expired']);
+  expect(changes.expired[1]).toMatchObject({
+    status: 'expired',
+    spinsForfeited: 4,
+    totalWin: 0,
+    playerId: 'hooked_late',
+  });
   expect(changes.canceled[1]).toMatchObject({
     status: 'canceled',
     spinsForfeited: 3,
     totalWin: 0,
     playerId: 'hooked_too',
   });
-  for (const bonus of [changes.played, changes.canceled]) {
+  for (const bonus of [changes.played, changes.canceled, changes.expired]) {
     const sequences = bonus.map((webhook) => webhook.sequence);
     expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
   }
   // Every id was refused twice before it was accepted, and nothing arrived unsigned or signed otherwise.
-  for (const webhook of [...changes.played, ...changes.canceled])
+  for (const webhook of [...changes.played, ...changes.canceled, ...changes.expired])
     expect(attemptsOf.get(webhook.eventId)).toBeGreaterThanOrEqual(3);
   expect(badSignatures).toEqual([]);
   // Per bonus, no later change was accepted before an earlier one (order kept through the retries).
