@@ -9,3 +9,4 @@ export * from './faults.js';
 export * from './ledger-export.js';
 export * from './signature.js';
 export * from './start.js';
+export { WebhookInbox } from './webhook-route.js';
