@@ -203,13 +203,9 @@ export {
 } from './time.js';
 export { bonusWebhookKey, playerKey, Topics } from './topics.js';
 export {
-  BONUS_WEBHOOK_TYPES,
   bonusWebhook,
   bonusWebhookEventId,
   bonusWebhookMessage,
   bonusWebhookOf,
   type BonusWebhook,
-  type BonusWebhookMessage,
-  type BonusWebhookType,
-  type WebhookSource,
 } from './callbacks/webhooks.js';

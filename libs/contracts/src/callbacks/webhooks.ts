@@ -9,14 +9,13 @@ import * as z from 'zod';
 import type { PlayerBonusEvent } from '../events/bonus.js';
 import { isoInstant, longId, operatorId, playerId } from '../shared/primitives.js';
 
-export const BONUS_WEBHOOK_TYPES = [
+const BONUS_WEBHOOK_TYPES = [
   'bonus.registered',
   'bonus.spin_settled',
   'bonus.completed',
   'bonus.expired',
   'bonus.canceled',
 ] as const;
-export type BonusWebhookType = (typeof BONUS_WEBHOOK_TYPES)[number];
 
 const units = z.number().min(0);
 
@@ -48,7 +47,7 @@ export type BonusWebhook = z.infer<typeof bonusWebhook>;
 
 /** A `bonus.webhooks` message: the body to send and the operator it goes to. Key: `bonusWebhookKey`. */
 export const bonusWebhookMessage = z.strictObject({ operatorId, webhook: bonusWebhook });
-export type BonusWebhookMessage = z.infer<typeof bonusWebhookMessage>;
+type BonusWebhookMessage = z.infer<typeof bonusWebhookMessage>;
 
 /** The webhook event id of a stored event: derived, so stable across retries and re-drives. */
 export function bonusWebhookEventId(sourceEventId: string): string {

@@ -9,4 +9,3 @@ export * from './faults.js';
 export * from './ledger-export.js';
 export * from './signature.js';
 export * from './start.js';
-export { WebhookInbox } from './webhook-route.js';

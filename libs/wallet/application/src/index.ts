@@ -20,11 +20,5 @@ export { handleDelayedMessage, RetryTiers, NotDueYet } from './reschedule.js';
 export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js';
 export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';
 export { WinSourceChecker } from './win-source.js';
-export {
-  handleBonusWebhook,
-  WEBHOOK_MAX_ATTEMPTS,
-  webhookRetryDelayMs,
-  WebhookNotDelivered,
-  type WebhookSender,
-} from './webhooks.js';
+export { WEBHOOK_MAX_ATTEMPTS, type WebhookSender } from './webhooks.js';
 export { redriveParkedWebhooks } from './webhook-redrive.js';

@@ -22,14 +22,14 @@ export interface WebhookSender {
 
 /** Attempts before a webhook is parked: with `webhookRetryDelayMs` about 4 minutes of trying. */
 export const WEBHOOK_MAX_ATTEMPTS = 10;
-export const WEBHOOK_TIMEOUT_MS = 5_000;
+const WEBHOOK_TIMEOUT_MS = 5_000;
 
 /** Backoff before the n-th retry: 1 s, 2 s, 4 s, … at most 60 s. */
 export function webhookRetryDelayMs(attempt: number): number {
   return Math.min(60_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 }
 
-export class WebhookNotDelivered extends ReelstreamError {
+class WebhookNotDelivered extends ReelstreamError {
   override readonly name = 'WebhookNotDelivered';
   constructor(eventId: string, reason: string) {
     super('WALLET_UNAVAILABLE', `webhook ${eventId} not delivered: ${reason}`, { retriable: true });
