@@ -37,6 +37,8 @@ export const HttpHeaders = {
   requestSignature: 'X-Request-Signature',
   /** Unix seconds of this attempt of a callback; signed too under the `timestamp.body` scheme. */
   requestTimestamp: 'X-Request-Timestamp',
+  /** A bonus webhook's `eventId` (issue 16), also in its body: the same on every delivery of one change. */
+  webhookEventId: 'X-Webhook-Event-Id',
 } as const;
 
 export const JSON_CONTENT_TYPE = 'application/json';

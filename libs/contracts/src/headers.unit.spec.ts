@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BusHeaders } from '@reelstream/ports';
 import { Headers, HttpHeaders } from './headers.js';
-import { playerKey, TopicKeys, Topics } from './topics.js';
+import { bonusWebhookKey, playerKey, TopicKeys, Topics } from './topics.js';
 
 describe('bus headers: the same strings as @reelstream/ports where they overlap', () => {
   it('matches BusHeaders for correlation-id, reply-to, traceparent and tracestate', () => {
@@ -29,11 +29,12 @@ describe('bus headers: the same strings as @reelstream/ports where they overlap'
 });
 
 describe('topics and their keys (docs/architecture.md "Data")', () => {
-  it('has the seven topics and the three delay topics, each with its key', () => {
+  it('has the eight topics and the three delay topics, each with its key', () => {
     expect(Object.values(Topics).sort()).toEqual([
       'bonus.commands',
       'bonus.events',
       'bonus.replies',
+      'bonus.webhooks',
       'wallet.cancels',
       'wallet.dead-letters',
       'wallet.replies',
@@ -46,6 +47,9 @@ describe('topics and their keys (docs/architecture.md "Data")', () => {
     expect(TopicKeys['wallet.requests']).toBe('operatorId:playerId');
     expect(TopicKeys['bonus.replies']).toBe('correlationId');
     expect(TopicKeys['wallet.cancels']).toBe('operatorId:playerId');
+    // Issue 16: one bonus's webhooks in order; the key names the operator too.
+    expect(TopicKeys['bonus.webhooks']).toBe('operatorId:issueId');
+    expect(bonusWebhookKey({ operatorId: 'casino_a', bonusId: 7 })).toBe('casino_a:7');
     // Two operators may both have a player_1: their messages must never share a key.
     expect(playerKey({ operatorId: 'casino_a', playerId: 'player_1' })).not.toBe(
       playerKey({ operatorId: 'casino_b', playerId: 'player_1' }),

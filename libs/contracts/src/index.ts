@@ -201,4 +201,11 @@ export {
   localDateTimeToInstant,
   type LocalDateTime,
 } from './time.js';
-export { playerKey, Topics } from './topics.js';
+export { bonusWebhookKey, playerKey, Topics } from './topics.js';
+export {
+  bonusWebhook,
+  bonusWebhookEventId,
+  bonusWebhookMessage,
+  bonusWebhookOf,
+  type BonusWebhook,
+} from './callbacks/webhooks.js';

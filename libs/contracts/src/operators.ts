@@ -63,6 +63,8 @@ const operatorInput = z
       .transform((digest) => digest.toLowerCase())
       .optional(),
     callbackUrl: httpUrl,
+    /** Issue 16: where this operator's bonus webhooks go (docs/operator-guide.md); none are sent without it. */
+    webhookUrl: httpUrl.optional(),
     signingSecret: z.union([secret('signingSecret'), z.array(secret('signingSecret')).min(1).max(2)], {
       error: 'signingSecret must be a string or an array of 1–2 strings (the current secret first)',
     }),
@@ -162,6 +164,7 @@ const operatorConfig = operatorInput.transform((operator) => ({
   name: operator.name,
   apiTokenSha256: operator.apiTokenSha256 ?? sha256HexOf(operator.apiToken as string),
   callbackUrl: operator.callbackUrl,
+  ...(operator.webhookUrl === undefined ? {} : { webhookUrl: operator.webhookUrl }),
   signingSecrets: typeof operator.signingSecret === 'string' ? [operator.signingSecret] : [...operator.signingSecret],
   currency: operator.currency,
   /** D6 amended: the currencies a bonus call of this operator may be denominated in; the default one first. */

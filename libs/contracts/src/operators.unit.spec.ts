@@ -47,6 +47,12 @@ describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
     });
   });
 
+  it('keeps a webhookUrl when given and has none by default (issue 16)', () => {
+    expect(parseOperatorsConfig([demo])[0]).not.toHaveProperty('webhookUrl');
+    const [operator] = parseOperatorsConfig([{ ...demo, webhookUrl: 'https://casino.example/hooks/bonus' }]);
+    expect(operator?.webhookUrl).toBe('https://casino.example/hooks/bonus');
+  });
+
   it('takes allowed currencies and per-currency limits (issue 10: a bonus call in another currency than the default)', () => {
     const [operator] = parseOperatorsConfig([
       {
@@ -108,6 +114,7 @@ describe('operator config: errors name the key (the platform prints them at star
     [{ currency: 'EURO' }, 'operators[0].currency: currency must be an upper-case ISO 4217 code such as EUR'],
     [{ currency: 'XYZ' }, 'operators[0].currency: currency "XYZ" is not an ISO 4217 code this platform supports'],
     [{ callbackUrl: 'ftp://wallet.example' }, 'operators[0].callbackUrl: expected an absolute http:// or https:// URL'],
+    [{ webhookUrl: 'ftp://hooks.example' }, 'operators[0].webhookUrl: expected an absolute http:// or https:// URL'],
     [{ callbackIdEncoding: 'hex' }, 'operators[0].callbackIdEncoding: callbackIdEncoding must be "string" or "number"'],
     [
       { signatureScheme: 'timestamp' },

@@ -31,6 +31,11 @@ export const Topics = {
   walletRetry1s: 'wallet.retry.1s',
   walletRetry5s: 'wallet.retry.5s',
   walletRetry30s: 'wallet.retry.30s',
+  /**
+   * Bonus webhooks (issue 16) relayed by the bonus-ledger, delivered by the wallet dispatcher; parked on
+   * `bonus.webhooks.dlq` after their retries. Key: operator and bonus (`bonusWebhookKey`), so one bonus's changes stay in order.
+   */
+  bonusWebhooks: 'bonus.webhooks',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -45,6 +50,7 @@ export const TopicKeys = {
   'wallet.retry.1s': 'operatorId:playerId',
   'wallet.retry.5s': 'operatorId:playerId',
   'wallet.retry.30s': 'operatorId:playerId',
+  'bonus.webhooks': 'operatorId:issueId',
 } as const satisfies Record<Topic, string>;
 
 /**
@@ -54,4 +60,9 @@ export const TopicKeys = {
  */
 export function playerKey(message: { operatorId: string; playerId: string }): string {
   return `${message.operatorId}:${message.playerId}`;
+}
+
+/** Key of a `bonus.webhooks` message: one bonus call of one operator. */
+export function bonusWebhookKey(message: { operatorId: string; bonusId: number }): string {
+  return `${message.operatorId}:${message.bonusId}`;
 }

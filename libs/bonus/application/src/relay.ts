@@ -2,11 +2,14 @@
  * The ledger's outbox relay (services.md): the event store is the outbox. A checkpointed
  * catch-up subscription on the `playerBonus` streams publishes every event to `bonus.events`
  * and, for each FreeSpinSettled, the spin's `win` request (D10: bonusId = issueId, amount may be
- * 0, the transactionId fixed in the event) to `wallet.requests`. A crash before the checkpoint
+ * 0, the transactionId fixed in the event) to `wallet.requests`, and for each state change a bonus
+ * webhook to `bonus.webhooks` (issue 16, docs/adr/0008-bonus-webhooks.md). A crash before the checkpoint
  * publishes again: at least once, with the same ids, which consumers de-duplicate.
  */
 import {
   bonusEventMessage,
+  bonusWebhookKey,
+  bonusWebhookOf,
   Headers,
   parseStreamId,
   playerKey,
@@ -86,7 +89,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   /** The messages one stored event becomes: its bonus.events message, and a win request for a settled free spin. */
   const messagesOf = async (
     recorded: RecordedEvent,
-  ): Promise<{ event: OutgoingMessage; win: OutgoingMessage | undefined }> => {
+  ): Promise<{ event: OutgoingMessage; win: OutgoingMessage | undefined; webhook: OutgoingMessage | undefined }> => {
     const owner = parseStreamId(recorded.streamId);
     if (owner?.category !== 'playerBonus')
       throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
@@ -110,18 +113,39 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       );
       win = { key: playerKey(request), value: request, headers: { ...headers, [Headers.messageType]: 'win' } };
     }
+    const occurredAt = typeof metadata.occurredAt === 'string' ? metadata.occurredAt : recorded.recordedAt;
+    const hook =
+      event.type === 'FreeSpinStarted'
+        ? undefined
+        : bonusWebhookOf(event, {
+            eventId: recorded.eventId,
+            revision: recorded.revision,
+            operatorId: owner.operatorId,
+            playerId: owner.playerId,
+            occurredAt,
+            currency: (await registrations.of(recorded.streamId, event.data.issueId)).currency,
+          });
+    const webhook = hook && {
+      key: bonusWebhookKey({ operatorId: owner.operatorId, bonusId: hook.webhook.bonusId }),
+      value: hook,
+      headers: { ...headers, [Headers.messageType]: hook.webhook.type },
+    };
     const value = bonusEventMessage.parse({
       eventId: recorded.eventId,
       streamId: recorded.streamId,
       revision: recorded.revision,
       operatorId: owner.operatorId,
       playerId: owner.playerId,
-      occurredAt: typeof metadata.occurredAt === 'string' ? metadata.occurredAt : recorded.recordedAt,
+      occurredAt,
       correlationId: typeof metadata.correlationId === 'string' ? metadata.correlationId : recorded.eventId,
       causationId: typeof metadata.causationId === 'string' ? metadata.causationId : recorded.eventId,
       event,
     });
-    return { event: { key: playerKey(owner), value, headers: { ...headers, [Headers.messageType]: event.type } }, win };
+    return {
+      event: { key: playerKey(owner), value, headers: { ...headers, [Headers.messageType]: event.type } },
+      win,
+      webhook,
+    };
   };
 
   return startCatchUp({
@@ -138,6 +162,9 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       for (const recorded of batch) messages.push(await messagesOf(recorded));
       const wins = messages.flatMap((message) => (message.win ? [message.win] : []));
       if (wins.length > 0) await bus.publish(Topics.walletRequests, wins);
+      // Every operator's: the dispatcher drops those of an operator without a webhookUrl (the config is its).
+      const webhooks = messages.flatMap((message) => (message.webhook ? [message.webhook] : []));
+      if (webhooks.length > 0) await bus.publish(Topics.bonusWebhooks, webhooks);
       await bus.publish(
         Topics.bonusEvents,
         messages.map((message) => message.event),

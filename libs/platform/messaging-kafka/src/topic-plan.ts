@@ -17,6 +17,7 @@ const CONSUMED = [
   Topics.walletRetry1s,
   Topics.walletRetry5s,
   Topics.walletRetry30s,
+  Topics.bonusWebhooks,
 ] as const;
 
 export interface PlannedTopic extends TopicSettings {

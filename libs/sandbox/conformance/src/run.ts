@@ -32,6 +32,8 @@ export interface ConformanceReport {
   signatureScheme: SignatureScheme;
   results: CheckResult[];
   passed: boolean;
+  /** The table's first line, when it is not the wallet suite's. */
+  title?: string;
 }
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
@@ -98,7 +100,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 export function formatReport(report: ConformanceReport): string {
   const width = Math.max(...report.results.map((result) => result.name.length));
   const lines = [
-    `wallet conformance: ${report.url} (player ${report.playerId}, ${report.currency}, ids as ${report.encoding}s, signature over ${report.signatureScheme})`,
+    report.title ??
+      `wallet conformance: ${report.url} (player ${report.playerId}, ${report.currency}, ids as ${report.encoding}s, signature over ${report.signatureScheme})`,
     '',
     ` #  ${'check'.padEnd(width)}  result  reason`,
     ...report.results.map(
@@ -106,7 +109,7 @@ export function formatReport(report: ConformanceReport): string {
         `${String(index + 1).padStart(2)}  ${result.name.padEnd(width)}  ${result.pass ? 'PASS  ' : 'FAIL  '}  ${result.reason}`,
     ),
     '',
-    `${report.results.filter((result) => result.pass).length}/${report.results.length} passed${report.passed ? '' : ' — the wallet is NOT conformant'}`,
+    `${report.results.filter((result) => result.pass).length}/${report.results.length} passed${report.passed ? '' : ` — the ${report.title === undefined ? 'wallet' : 'receiver'} is NOT conformant`}`,
   ];
   return lines.join('\n');
 }

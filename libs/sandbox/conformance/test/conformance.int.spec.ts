@@ -1,6 +1,8 @@
 /** The conformance kit passes against the reference wallet and fails, with its reasons, against a broken one. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { formatReport, runConformance } from '../src/index.js';
+import { formatReport, runConformance, runWebhookConformance } from '../src/index.js';
 import {
   operatorDirectory,
   startTestSandbox,
@@ -137,5 +139,44 @@ describe('against a deliberately broken wallet', () => {
           'a correctly signed bet whose X-Request-Timestamp is 10 minutes old answered OK, expected ERR_INTEGRITY_CHECK_FAILED',
       },
     ]);
+  });
+});
+
+describe('bonus webhook receiver checks (issue 16)', () => {
+  it('pass against the sandbox receiver, with either signature scheme, and it applies each eventId once', async () => {
+    for (const [operatorId, signatureScheme] of [
+      ['acme', 'body'],
+      ['stamped', 'timestamp.body'],
+    ] as const) {
+      const before = sandbox.webhooks.of(operatorId).length;
+      const report = await runWebhookConformance({
+        url: `${sandbox.url}/webhooks/${operatorId}`,
+        secret: SECRET,
+        signatureScheme,
+      });
+      expect(report.results.filter((result) => !result.pass)).toEqual([]);
+      expect(formatReport(report)).toMatch(/^bonus webhook receiver conformance: .*\n[\s\S]*3\/3 passed$/);
+      // The signed one once (its repeat changed nothing); the forged one not at all.
+      expect(sandbox.webhooks.of(operatorId)).toHaveLength(before + 1);
+    }
+  });
+
+  it('fail the forged-signature check against a receiver that accepts everything', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const report = await runWebhookConformance({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+        secret: SECRET,
+      });
+      expect(report.results.map((result) => result.pass)).toEqual([true, true, false]);
+      expect(report.results[2]?.reason).toBe('HTTP 200');
+      expect(report.passed).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

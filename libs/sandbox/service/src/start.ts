@@ -1,6 +1,6 @@
 /**
  * startOperatorSandbox: the reference operator wallet as an HTTP server — `POST /wallet/:operatorId`
- * (the callback URL), the admin API, `/healthz` and `/readyz` — on its own SQLite file.
+ * (the callback URL), `POST /webhooks/:operatorId` (the bonus webhook receiver), the admin API, `/healthz` and `/readyz` — on its own SQLite file.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -14,6 +14,7 @@ import { Delays } from './delays.js';
 import { FaultRegistry } from './faults.js';
 import { checkSandboxDatabase, LedgerViews, openSandboxDatabase, SandboxWallet } from '@reelstream/sandbox-adapters';
 import { walletRouter } from './wallet-route.js';
+import { WebhookInbox, webhookRouter } from './webhook-route.js';
 import { recordHttpRoute } from '@reelstream/telemetry';
 
 /** What the callback and admin routes accept (`64kb` in their body parsers). */
@@ -35,6 +36,8 @@ export interface OperatorSandbox {
   readonly wallet: SandboxWallet;
   readonly views: LedgerViews;
   readonly faults: FaultRegistry;
+  /** The bonus webhooks received at `${url}/webhooks/X` (issue 16), once per eventId. */
+  readonly webhooks: WebhookInbox;
   stop(): Promise<void>;
 }
 
@@ -77,6 +80,14 @@ export async function startOperatorSandbox(
       nowMs: () => (deps.clock?.now() ?? new Date()).getTime(),
     }),
   );
+  const webhooks = new WebhookInbox();
+  app.use(
+    webhookRouter({
+      operators: deps.operators,
+      inbox: webhooks,
+      nowMs: () => (deps.clock?.now() ?? new Date()).getTime(),
+    }),
+  );
   app.use(adminRouter({ views, faults, adminToken: config.adminToken }));
   app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const refusal = clientRefusalOf(error);
@@ -115,6 +126,7 @@ export async function startOperatorSandbox(
     wallet,
     views,
     faults,
+    webhooks,
     stop: () => stops.stop(),
   };
 }

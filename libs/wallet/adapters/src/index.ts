@@ -5,3 +5,4 @@
 export { GotOperatorWallet } from './got-operator-wallet.js';
 // The conformance kit's own client: it signs written out (not with signCallbackBody) so an operator reading it sees D8.
 export { WalletClient, describeResult, type CallResult } from './conformance-client.js';
+export { GotWebhookSender } from './got-webhook-sender.js';

@@ -42,6 +42,7 @@ export async function publishOutcome(context: DispatchContext, message: Message,
 const GROUP_OF_TOPIC: Readonly<Record<string, string>> = {
   [Topics.walletRequests]: 'wallet-dispatcher',
   [Topics.walletCancels]: 'wallet-dispatcher.cancels',
+  [Topics.bonusWebhooks]: 'wallet-dispatcher.webhooks',
 };
 
 /** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */

@@ -8,6 +8,8 @@
  * - `wallet.cancels`: one attempt per delivery; until the operator's OK the cancel is rescheduled
  *   on a delay topic (never parked, D9), so its partition moves on.
  * - the delay topics: each message waits until due, then goes back to its topic.
+ * - `bonus.webhooks` (issue 16): retried in place with backoff (only its bonus's key waits), parked
+ *   after `WEBHOOK_MAX_ATTEMPTS`; nothing of money depends on it.
  * Several keys of a partition are handled at once (`keyConcurrency`): one player's slow callback
  * holds only that player's later messages.
  */
@@ -19,11 +21,13 @@ import { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js'
 import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
 import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
+import { handleBonusWebhook, WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs, type WebhookSender } from './webhooks.js';
 
 const WalletConsumerGroups = {
   requests: 'wallet-dispatcher',
   cancels: 'wallet-dispatcher.cancels',
   delayed: 'wallet-dispatcher.delayed',
+  webhooks: 'wallet-dispatcher.webhooks',
 } as const;
 
 /** "Never parked": as many attempts as a number can count. */
@@ -36,6 +40,10 @@ export interface WalletSubscriptionOptions {
   partitionsConsumedConcurrently?: number;
   /** Messages of one partition in handlers at once, never two of one player. Default 32. */
   keyConcurrency?: number;
+  /** Sends bonus webhooks; without it there is no `webhooks` subscription. */
+  webhooks?: WebhookSender;
+  /** Backoff between webhook attempts. Default `webhookRetryDelayMs`. */
+  webhookRetryDelayMs?: (attempt: number) => number;
 }
 
 // Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
@@ -43,7 +51,12 @@ export interface WalletSubscriptionOptions {
 export function walletSubscriptions(
   deps: WalletDispatchDeps,
   options: WalletSubscriptionOptions = {},
-): { requests: SubscribeOptions; cancels: SubscribeOptions; delayed: SubscribeOptions } {
+): {
+  requests: SubscribeOptions;
+  cancels: SubscribeOptions;
+  delayed: SubscribeOptions;
+  webhooks: SubscribeOptions | undefined;
+} {
   const context = dispatchContext(deps);
   const concurrency = {
     keyConcurrency: options.keyConcurrency ?? DEFAULT_KEY_CONCURRENCY,
@@ -51,7 +64,16 @@ export function walletSubscriptions(
       ? {}
       : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
   };
+  const sender = options.webhooks;
   return {
+    webhooks: sender && {
+      groupId: WalletConsumerGroups.webhooks,
+      topics: [Topics.bonusWebhooks],
+      handler: (message, { attempt }) => handleBonusWebhook(context, sender, message, attempt),
+      maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+      retryDelayMs: options.webhookRetryDelayMs ?? webhookRetryDelayMs,
+      ...concurrency,
+    },
     requests: {
       groupId: WalletConsumerGroups.requests,
       topics: [Topics.walletRequests],

@@ -22,7 +22,7 @@ import {
   type OperatorWallet,
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
-import { GotOperatorWallet } from '@reelstream/wallet-adapters';
+import { GotOperatorWallet, GotWebhookSender } from '@reelstream/wallet-adapters';
 import { countDeadLetters, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
@@ -34,6 +34,8 @@ export interface WalletDispatcherDeps {
   operators: OperatorLookup;
   /** Default: got, as in production. */
   wallet?: OperatorWallet;
+  /** Backoff between bonus webhook attempts. Default `webhookRetryDelayMs` (1 s, 2 s, 4 s … 60 s). */
+  webhookRetryDelayMs?: (attempt: number) => number;
 }
 
 export interface WalletDispatcher {
@@ -54,6 +56,7 @@ export async function startWalletDispatcher(
   const store = traceEventStore(deps.store);
   const bus = traceMessageBus(countDeadLetters(deps.bus, metrics, deps.operators));
   const ownWallet = deps.wallet ? undefined : new GotOperatorWallet({ maxSockets: config.maxSockets });
+  const webhookSender = new GotWebhookSender();
   const circuitChanges = metrics.counter<'operator' | 'to'>(MetricNames.walletCircuitChanges, {
     description: 'Operator circuit state changes',
   });
@@ -76,15 +79,23 @@ export async function startWalletDispatcher(
     parked.add(1, { topic: message.topic, group: message.groupId });
   const subscriptions = walletSubscriptions(
     { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
-    config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency },
+    {
+      ...(config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency }),
+      webhooks: webhookSender,
+      ...(deps.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: deps.webhookRetryDelayMs }),
+    },
   );
+  const webhooks = subscriptions.webhooks;
   // Zero from the start: an alert on `increase(...) > 0` then fires on the first parked message too.
-  for (const subscription of [subscriptions.requests, subscriptions.cancels, subscriptions.delayed])
+  for (const subscription of [subscriptions.requests, subscriptions.cancels, subscriptions.delayed, webhooks].filter(
+    (each) => each !== undefined,
+  ))
     for (const topic of subscription.topics) parked.add(0, { topic, group: subscription.groupId });
 
   const stops = new StopSequence();
   stops.add(() => deps.logger.info('wallet dispatcher stopped'));
   stops.add(() => ownWallet?.close());
+  stops.add(() => webhookSender.close());
   let health: HealthServer | undefined;
   stops.add(() => health?.close());
   const consumers: Consumer[] = [];
@@ -95,6 +106,7 @@ export async function startWalletDispatcher(
     consumers.push(await bus.subscribe(subscriptions.requests));
     consumers.push(await bus.subscribe(subscriptions.cancels));
     consumers.push(await bus.subscribe(subscriptions.delayed));
+    if (webhooks) consumers.push(await bus.subscribe(webhooks));
     health = await startHealthServer({ port: config.healthPort, host: config.healthHost }, async () => {
       await store.streamRevision(walletTxStream(1));
       // After joining, a consumer being recreated after a crash (or losing its leases) takes no requests.

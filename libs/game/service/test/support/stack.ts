@@ -33,6 +33,8 @@ import { call, type JsonResponse } from './http.js';
 import { ShiftedClock } from './shifted-clock.js';
 
 export const OPERATOR_ID = 'casino-t';
+/** The operator's signing secret: its callbacks and webhooks are signed with it. */
+export const SIGNING_SECRET = 'signing-secret-of-casino-t';
 const API_TOKEN = 'api-token-of-casino-t-0123456789abcdef';
 export const SESSION_TTL_MS = 4 * 3_600_000;
 
@@ -49,6 +51,10 @@ export interface StackOptions {
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
   /** The game-server opens its own connection to the stack's file, as another replica's process would. */
   ownConnection?: boolean;
+  /** The operator's bonus webhookUrl (issue 16), read when the stack boots; none by default. */
+  webhookUrl?: () => string;
+  /** The dispatcher's backoff between webhook attempts (default its own: 1 s, 2 s, …). */
+  webhookRetryDelayMs?: (attempt: number) => number;
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -155,7 +161,8 @@ export class Stack {
           name: 'Test casino',
           apiToken: API_TOKEN,
           callbackUrl: `${this.sandbox.url}/wallet/${OPERATOR_ID}`,
-          signingSecret: 'signing-secret-of-casino-t',
+          signingSecret: SIGNING_SECRET,
+          ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl() }),
           currency: 'EUR',
           currencies: ['EUR', 'KRW'],
           timeZone: 'UTC',
@@ -197,6 +204,7 @@ export class Stack {
         ids: new TimeOrderedIdGenerator(2),
         logger,
         operators: directory,
+        ...(options.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: options.webhookRetryDelayMs }),
       },
       { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 16 },
     );

@@ -1,0 +1,30 @@
+/**
+ * `npm run wallet:webhooks:redrive`: sends every bonus webhook parked on `bonus.webhooks.dlq` since
+ * the last re-drive back to `bonus.webhooks`, where the running dispatcher delivers it again (same
+ * eventId, same body). Prints how many. Exit code 0, or 2 on bad configuration.
+ */
+import { hostname } from 'node:os';
+
+async function main(): Promise<number> {
+  const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/config');
+  const { openMessageBus } = await import('@reelstream/backends');
+  const { redriveParkedWebhooks } = await import('@reelstream/wallet-application');
+  const { z } = await import('zod');
+  let backends;
+  try {
+    backends = resolveBackends(parseEnv(z.object(platformEnvShape), process.env));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const bus = await openMessageBus(backends.busUrl, { instanceId: `webhook-redrive-${hostname()}-${process.pid}` });
+  try {
+    const count = await redriveParkedWebhooks(bus);
+    process.stdout.write(`${count} parked bonus webhook(s) sent back to bonus.webhooks\n`);
+    return 0;
+  } finally {
+    await bus.close();
+  }
+}
+
+process.exitCode = await main();
