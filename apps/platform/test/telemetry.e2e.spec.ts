@@ -280,7 +280,11 @@ describe('metrics and traces of the platform as five processes', () => {
     };
     const relaySend = inTrace().find((span) => span.service === 'bonus-ledger' && span.name === 'send wallet.requests');
     expect(ancestry(relaySend?.spanId).at(-1)).toBe('game-server POST /api/sessions/:token/spin');
-    const dispatch = inTrace().find((span) => span.service === 'wallet-dispatcher' && span.kind === CONSUMER);
+    // The dispatcher also consumes the bonus's webhooks (ADR 0008): the win's handling is the one on wallet.requests.
+    const dispatch = inTrace().find(
+      (span) =>
+        span.service === 'wallet-dispatcher' && span.kind === CONSUMER && span.name === 'process wallet.requests',
+    );
     expect(dispatch?.parentSpanId).toBe(relaySend?.spanId);
   });
 
