@@ -7,7 +7,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import got, { TimeoutError, type Got } from 'got';
+import { TimeoutError, type Got } from 'got';
 import {
   encodeCallback,
   HttpHeaders,
@@ -17,6 +17,7 @@ import {
   type OperatorConfig,
 } from '@reelstream/contracts';
 import type { OperatorWallet } from '@reelstream/wallet-application';
+import { operatorPostClient } from './operator-post-client.js';
 import { signCallbackBody, type OperatorCallResult } from '@reelstream/wallet-domain';
 
 interface CallObserver {
@@ -43,14 +44,7 @@ export class GotOperatorWallet implements OperatorWallet {
     const maxSockets = options.maxSockets ?? 64;
     this.http = new HttpAgent({ keepAlive: true, maxSockets });
     this.https = new HttpsAgent({ keepAlive: true, maxSockets });
-    this.client = got.extend({
-      method: 'POST',
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      responseType: 'text',
-      agent: { http: this.http, https: this.https },
-    });
+    this.client = operatorPostClient({ http: this.http, https: this.https });
   }
 
   async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {

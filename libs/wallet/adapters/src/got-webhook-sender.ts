@@ -6,9 +6,10 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import got, { type Got } from 'got';
+import type { Got } from 'got';
 import { HttpHeaders, JSON_CONTENT_TYPE, type BonusWebhook, type OperatorConfig } from '@reelstream/contracts';
 import type { WebhookSender } from '@reelstream/wallet-application';
+import { operatorPostClient } from './operator-post-client.js';
 import { signCallbackBody } from '@reelstream/wallet-domain';
 
 export class GotWebhookSender implements WebhookSender {
@@ -17,14 +18,7 @@ export class GotWebhookSender implements WebhookSender {
   private readonly client: Got;
 
   constructor(private readonly nowMs: () => number = Date.now) {
-    this.client = got.extend({
-      method: 'POST',
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      responseType: 'text',
-      agent: { http: this.http, https: this.https },
-    });
+    this.client = operatorPostClient({ http: this.http, https: this.https });
   }
 
   async post(

@@ -55,10 +55,8 @@ const SCAN_PAGE = 500;
 const money = (minor: number, currency: string): number =>
   minor < 0 ? -formatAmount(-minor, currency) : formatAmount(minor, currency);
 
-/** The API view of a wallet transaction: its request and the dispatcher's record of its delivery. */
-export function transactionView(request: WalletRequest, state: WalletTxState): OperatorTransaction {
-  const status: TransactionStatus = state.status === 'new' ? 'pending' : state.status;
-  const { cancel } = state;
+/** What the API shows of a wallet request, whatever became of it. */
+function requestFields(request: WalletRequest) {
   return {
     transactionId: request.transactionId,
     roundId: request.roundId,
@@ -70,6 +68,15 @@ export function transactionView(request: WalletRequest, state: WalletTxState): O
     amount: money(requestedChangeMinor(request), request.currency),
     bonusId: request.bonusId,
     requestedAt: request.requestedAt,
+  };
+}
+
+/** The API view of a wallet transaction: its request and the dispatcher's record of its delivery. */
+export function transactionView(request: WalletRequest, state: WalletTxState): OperatorTransaction {
+  const status: TransactionStatus = state.status === 'new' ? 'pending' : state.status;
+  const { cancel } = state;
+  return {
+    ...requestFields(request),
     status,
     attempts: state.attempts,
     lastError: status === 'succeeded' ? null : (state.lastFailure?.reason ?? state.deadLetterError ?? null),
@@ -201,16 +208,7 @@ function matchesRequest(request: WalletRequest | undefined, query: TransactionQu
 function strayView(letter: WalletDeadLetter): OperatorTransaction {
   const { request } = letter;
   return {
-    transactionId: request.transactionId,
-    roundId: request.roundId,
-    playerId: request.playerId,
-    providerId: request.providerId,
-    gameId: request.gameId,
-    command: request.command,
-    currency: request.currency,
-    amount: money(requestedChangeMinor(request), request.currency),
-    bonusId: request.bonusId,
-    requestedAt: request.requestedAt,
+    ...requestFields(request),
     status: 'dead_lettered',
     attempts: letter.attempts,
     lastError: letter.lastError,
