@@ -1,11 +1,19 @@
 /**
- * The EventStore contract against a real EventStoreDB, when `EVENTSTORE_URL` names one
- * (`npm run test:infra` starts it from docker/compose.yml). The tests below it need no server and
- * always run.
+ * The EventStore and lease contracts against a real EventStoreDB, when `EVENTSTORE_URL` names one
+ * (`npm run test:infra` starts it from docker/compose.yml); the mapping of every lease operation to
+ * the next `lease-{name}` state is unit-tested in lease-state.unit.spec.ts. The tests below them need
+ * no server and always run.
  */
 import { describe, expect, it } from '@jest/globals';
-import { describeEventStoreClusterContract, describeEventStoreContract, freePort } from '@reelstream/testing';
+import type { EventStore } from '@reelstream/ports';
+import {
+  describeEventStoreClusterContract,
+  describeEventStoreContract,
+  describeLeaseContract,
+  freePort,
+} from '@reelstream/testing';
 import { InvalidConnectionStringError, openEsdbEventStore } from '../src/index.js';
+import { encodePosition } from '../src/position.js';
 
 const url = process.env['EVENTSTORE_URL'];
 
@@ -24,11 +32,28 @@ if (url) {
     async () => ({ adapter: 'esdb', url, open: () => openEsdbEventStore(url), dispose: async () => undefined }),
     'esdb',
   );
+  const leaseStores: EventStore[] = [];
+  describeLeaseContract(
+    async () => ({
+      adapter: 'esdb',
+      open: async () => {
+        const { store, leases } = await openEsdbEventStore(url);
+        leaseStores.push(store);
+        return leases;
+      },
+      position: (n) => encodePosition({ commit: BigInt(n), prepare: BigInt(n) }),
+      dispose: async () => {
+        await Promise.all(leaseStores.map((store) => store.close()));
+      },
+    }),
+    'esdb',
+  );
 } else {
   process.stdout.write(
     '[contract] EventStore contract suite NOT run against EventStoreDB: EVENTSTORE_URL is not set (it ran against the embedded SQLite adapter).\n' +
       '[contract] EventStore CLUSTER contract (filtered resume past 10k foreign events, backwards readAll over 50k foreign events) ' +
-      'NOT run: EVENTSTORE_URL is not set. No EventStoreDB ran here.\n',
+      'NOT run: EVENTSTORE_URL is not set. No EventStoreDB ran here.\n' +
+      '[contract] Lease contract suite NOT run against EventStoreDB: EVENTSTORE_URL is not set (it ran against the embedded SQLite adapter and the in-memory stand-in).\n',
   );
 }
 

@@ -3,7 +3,7 @@
  * stream semantics played by an in-memory stand-in: the three client calls the store makes
  * (`readStream` backwards from the end, `appendToStream` with an expected revision,
  * `setStreamMetadata`), answering with the client's own error classes. No EventStoreDB server can
- * run here; the same contract runs against a real one in leases.int.spec.ts when EVENTSTORE_URL is set.
+ * run here; the same contract runs against a real one in esdb.int.spec.ts when EVENTSTORE_URL is set.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
