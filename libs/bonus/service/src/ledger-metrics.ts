@@ -7,7 +7,7 @@ import { PLAYER_BONUS_FILTER, type ExpiryTarget, type OperatorPolicyLookup } fro
 import { parseStreamId } from '@reelstream/contracts';
 import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/eventsourcing';
 import type { CheckpointStore, Clock, EventStore, Position } from '@reelstream/ports';
-import { MetricNames, type Metrics } from '@reelstream/telemetry';
+import { MetricNames, withAppend, type Metrics } from '@reelstream/telemetry';
 
 /** The state a bonus call enters with each event type (spins do not change it). */
 const STATE_OF_EVENT: Readonly<Record<string, string>> = {
@@ -34,26 +34,18 @@ export function countBonusStateChanges(
     description: 'bonus calls entering a state (active, completed, expired, canceled)',
     unit: '{bonus}',
   });
-  return {
-    async append(streamId, events, options) {
-      const result = await store.append(streamId, events, options);
-      const owner = parseStreamId(streamId);
-      if (owner?.category === 'playerBonus') {
-        const operator = operatorLabel(operators, owner.operatorId);
-        for (const event of events) {
-          const state = STATE_OF_EVENT[event.type];
-          if (state !== undefined) changes.add(1, { operator, state });
-        }
+  return withAppend(store, async (streamId, events, options) => {
+    const result = await store.append(streamId, events, options);
+    const owner = parseStreamId(streamId);
+    if (owner?.category === 'playerBonus') {
+      const operator = operatorLabel(operators, owner.operatorId);
+      for (const event of events) {
+        const state = STATE_OF_EVENT[event.type];
+        if (state !== undefined) changes.add(1, { operator, state });
       }
-      return result;
-    },
-    readStream: (streamId, options) => store.readStream(streamId, options),
-    streamRevision: (streamId) => store.streamRevision(streamId),
-    readAll: (options) => store.readAll(options),
-    subscribeToAll: (options) => store.subscribeToAll(options),
-    comparePositions: (a, b) => store.comparePositions(a, b),
-    close: () => store.close(),
-  };
+    }
+    return result;
+  });
 }
 
 /** What `BonusRequestHandler.handle` answered, as far as the count needs it. */

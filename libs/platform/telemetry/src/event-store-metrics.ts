@@ -13,18 +13,23 @@ export function measureEventStore(store: EventStore, metrics: Metrics = createMe
     unit: 's',
     boundaries: SECONDS_BUCKETS,
   });
+  return withAppend(store, async (streamId, events, options) => {
+    const started = performance.now();
+    let outcome = 'error';
+    try {
+      const result = await store.append(streamId, events, options);
+      outcome = 'ok';
+      return result;
+    } finally {
+      appends.record((performance.now() - started) / 1_000, { outcome });
+    }
+  });
+}
+
+/** `store` with `append` replaced: every read and subscription passes through unchanged. */
+export function withAppend(store: EventStore, append: EventStore['append']): EventStore {
   return {
-    async append(streamId, events, options) {
-      const started = performance.now();
-      let outcome = 'error';
-      try {
-        const result = await store.append(streamId, events, options);
-        outcome = 'ok';
-        return result;
-      } finally {
-        appends.record((performance.now() - started) / 1_000, { outcome });
-      }
-    },
+    append,
     readStream: (streamId, options) => store.readStream(streamId, options),
     streamRevision: (streamId) => store.streamRevision(streamId),
     readAll: (options) => store.readAll(options),
