@@ -18,8 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { DEMO_OPERATOR } from '@reelstream/config';
-import { AppProcess } from '../apps/platform/test/support/app-process.js';
+import { fourProcesses, oneProcess } from '../apps/platform/test/support/topologies.js';
 import { call, OperatorClient, PlayerClient } from '../apps/platform/test/support/clients.js';
 import { censusMark, cpuMsOf, profileArgs } from './support/profile.js';
 import { benchRegistration } from './support/registration.js';
@@ -39,7 +38,12 @@ interface Measured {
   errors: number;
 }
 
-async function measureRegister(gatewayUrl: string, expireAt: string, durationS: number): Promise<Measured> {
+async function measureRegister(
+  gatewayUrl: string,
+  token: string,
+  expireAt: string,
+  durationS: number,
+): Promise<Measured> {
   const result = await autocannon({
     url: gatewayUrl,
     connections: CONNECTIONS,
@@ -48,7 +52,7 @@ async function measureRegister(gatewayUrl: string, expireAt: string, durationS: 
       {
         method: 'POST',
         path: '/v1/bonus-call/register',
-        headers: { authorization: `Bearer ${DEMO_OPERATOR.apiToken}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         setupRequest: (request) => ({ ...request, body: benchRegistration(expireAt) }),
       },
     ],
@@ -82,61 +86,66 @@ async function playAll(games: readonly PlayerClient[], body: Record<string, unkn
   return latencies.sort((a, b) => a - b);
 }
 
-async function appliedWins(sandboxUrl: string): Promise<number> {
-  const response = await call('GET', `${sandboxUrl}/admin/transactions?operatorId=${DEMO_OPERATOR.id}&limit=100000`);
+async function appliedWins(sandboxUrl: string, operatorId: string): Promise<number> {
+  const response = await call('GET', `${sandboxUrl}/admin/transactions?operatorId=${operatorId}&limit=100000`);
   return (response.body.transactions as { command: string; applied: boolean }[]).filter(
     (row) => row.command === 'win' && row.applied,
   ).length;
 }
 
 const only = process.argv.includes('--free-only') ? 'free' : 'all';
+// `--processes`: one process per service as they are deployed (the e2e suite's four-process topology from
+// built bundles, the operator sandbox a fifth process standing in for the operator's wallet); otherwise `npm start`.
+const topology = process.argv.includes('--processes') ? fourProcesses : oneProcess;
 const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
-// LOG_LEVEL=warn: the access log would otherwise cost the platform a JSON line per request.
-const platform = new AppProcess(
-  'platform',
-  join('apps', 'platform', 'src', 'main.ts'),
-  {
-    DATA_DIR: dataDir,
-    GATEWAY_PORT: '0',
-    GAME_PORT: '0',
-    SANDBOX_PORT: '0',
-    LOG_LEVEL: 'warn',
+const platform = await topology.start(dataDir, {
+  env: {
+    // info: the ready lines are how the topology knows the services' URLs; the game-server's access log is at debug.
+    LOG_LEVEL: 'info',
     OTEL_SDK_DISABLED: 'true',
-    OPERATORS_JSON: '',
-    OPERATORS_FILE: '',
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    // The bench's own timings, not the crash tests' short ones.
+    WALLET_TIMEOUT_MS: '10000',
+    ROUND_RESOLVE_AFTER_MS: '60000',
   },
-  profileArgs('platform'),
-);
+  nodeArgs: profileArgs,
+});
+/** The platform's processes (the operator's wallet left out when it runs apart) and their CPU time so far. */
+const platformPids = () =>
+  Object.entries(platform.pids())
+    .filter(([app]) => topology === oneProcess || app !== 'operator-sandbox')
+    .map(([, pid]) => pid);
+const platformCpuMs = (): number => {
+  let sum = 0;
+  for (const pid of platformPids()) sum += cpuMsOf(pid) ?? Number.NaN;
+  return sum;
+};
+const mark = (before: string) => {
+  for (const pid of platformPids()) censusMark(pid, before);
+};
 
 try {
-  // The banner is printed whatever the log level; it names the real ports.
-  const urlOf = async (label: string) =>
-    /(http:\/\/\S+)/.exec(await platform.waitForLine((line) => line.trimStart().startsWith(label)))?.[1] ?? '';
-  const gatewayUrl = await urlOf('Operator API');
-  const gameUrl = await urlOf('Game launch host');
-  const sandboxUrl = await urlOf('Operator sandbox');
-  const operator = new OperatorClient(() => gatewayUrl, {
-    id: DEMO_OPERATOR.id,
-    token: DEMO_OPERATOR.apiToken,
-    currency: 'EUR',
-    timeZone: 'UTC',
-  });
+  const { gatewayUrl, gameUrl, sandboxUrl } = platform;
+  const operator = new OperatorClient(() => gatewayUrl, { ...platform.operator, timeZone: 'UTC' });
   const future = operator.wallClock(new Date(Date.now() + 86_400_000));
   const past = operator.wallClock(new Date(Date.now() - 86_400_000));
 
   const skipRegister = only === 'free';
   if (!skipRegister) {
-    await measureRegister(gatewayUrl, future, WARMUP_S);
-    await measureRegister(gatewayUrl, past, WARMUP_S);
+    await measureRegister(gatewayUrl, platform.operator.token, future, WARMUP_S);
+    await measureRegister(gatewayUrl, platform.operator.token, past, WARMUP_S);
   }
-  if (!skipRegister) censusMark(platform.child.pid, 'start-up and warm-up');
-  const registerCpuBefore = cpuMsOf(platform.child.pid) ?? Number.NaN;
-  const register = skipRegister ? undefined : await measureRegister(gatewayUrl, future, DURATION_S);
-  const registerCpuMs = (cpuMsOf(platform.child.pid) ?? Number.NaN) - registerCpuBefore;
-  if (register) censusMark(platform.child.pid, `${register.ok} registrations`);
-  const validation = skipRegister ? undefined : await measureRegister(gatewayUrl, past, DURATION_S);
+  if (!skipRegister) mark('start-up and warm-up');
+  const registerCpuBefore = platformCpuMs();
+  const register = skipRegister
+    ? undefined
+    : await measureRegister(gatewayUrl, platform.operator.token, future, DURATION_S);
+  const registerCpuMs = platformCpuMs() - registerCpuBefore;
+  if (register) mark(`${register.ok} registrations`);
+  const validation = skipRegister
+    ? undefined
+    : await measureRegister(gatewayUrl, platform.operator.token, past, DURATION_S);
 
   // Free spins: a bonus and a session per player, then every spin played and every win applied.
   const freeGames: PlayerClient[] = [];
@@ -145,22 +154,23 @@ try {
     await operator.registerFreeSpins({ playerId, spins: SPINS_PER_PLAYER, callAmount: 10_000 });
     freeGames.push(new PlayerClient(() => gameUrl, await operator.launch(playerId)));
   }
-  const winsBefore = await appliedWins(sandboxUrl);
-  censusMark(platform.child.pid, 'what came before the free spins');
-  const freeCpuBefore = cpuMsOf(platform.child.pid);
+  const winsBefore = await appliedWins(sandboxUrl, platform.operator.id);
+  mark('what came before the free spins');
+  const freeCpuBefore = platformCpuMs();
   const freeStarted = performance.now();
   const freeLatencies = await playAll(freeGames, {});
   const answeredMs = performance.now() - freeStarted;
   const total = PLAYERS * SPINS_PER_PLAYER;
-  while ((await appliedWins(sandboxUrl)) - winsBefore < total) await new Promise((resolve) => setTimeout(resolve, 20));
+  while ((await appliedWins(sandboxUrl, platform.operator.id)) - winsBefore < total)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const appliedMs = performance.now() - freeStarted;
-  const freeCpuMs = (cpuMsOf(platform.child.pid) ?? Number.NaN) - (freeCpuBefore ?? Number.NaN);
-  censusMark(platform.child.pid, `${total} free spins`);
+  const freeCpuMs = platformCpuMs() - (freeCpuBefore ?? Number.NaN);
+  mark(`${total} free spins`);
 
   const demoGames: PlayerClient[] = [];
   for (let index = 0; index < PLAYERS; index++) {
     const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
-      token: DEMO_OPERATOR.apiToken,
+      token: platform.operator.token,
       json: {
         playerId: `demo_player_${index}`,
         providerId: 1,
@@ -175,20 +185,18 @@ try {
       new PlayerClient(() => gameUrl, new URL(String(launched.body.data)).searchParams.get('token') ?? ''),
     );
   }
-  const demoCpuBefore = cpuMsOf(platform.child.pid);
+  const demoCpuBefore = platformCpuMs();
   const demoStarted = performance.now();
   const demoLatencies = await playAll(demoGames, { bet: 0.2 });
   const demoMs = performance.now() - demoStarted;
-  const demoCpuMs = (cpuMsOf(platform.child.pid) ?? Number.NaN) - (demoCpuBefore ?? Number.NaN);
+  const demoCpuMs = platformCpuMs() - (demoCpuBefore ?? Number.NaN);
 
   const line = (m: Measured) =>
     `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
   const rate = (count: number, ms: number) => `${((count * 1_000) / ms).toFixed(0).padStart(6)} spins/s`;
   const spinLatency = (sorted: readonly number[]) =>
     `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
-  console.log(
-    `e2e bench: the platform in one process (npm start), embedded SQLite (synchronous=FULL), node ${process.version}`,
-  );
+  console.log(`e2e bench: ${topology.name}, embedded SQLite (synchronous=FULL), node ${process.version}`);
   if (register && validation) {
     console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
     console.log(`  register → bus → bonus-ledger → reply              ${line(register)}`);
@@ -216,6 +224,6 @@ try {
     `  platform CPU per spin (user + system)              free ${perSpin(freeCpuMs)}, demo ${perSpin(demoCpuMs)}`,
   );
 } finally {
-  await platform.kill('SIGTERM');
+  await platform.stop('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
 }

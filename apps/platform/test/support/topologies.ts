@@ -26,11 +26,21 @@ export interface RunningPlatform {
   crash(): Promise<void>;
   /** The signal to every process (Ctrl-C is SIGINT); resolves with their exit codes. */
   stop(signal: NodeJS.Signals): Promise<(number | null)[]>;
+  /** The running processes' ids by app (`platform`, or one per service and `operator-sandbox`): the benches read their CPU time. */
+  pids(): Record<string, number | undefined>;
+}
+
+/** What a caller may add to how the processes start: the benches quiet the log and profile. */
+export interface StartOptions {
+  /** Variables set on top of the topology's own. */
+  env?: Record<string, string>;
+  /** Arguments to node before the entry, by app name (e.g. `--cpu-prof`). */
+  nodeArgs?: (app: string) => readonly string[];
 }
 
 export interface Topology {
   readonly name: string;
-  start(dataDir: string): Promise<RunningPlatform>;
+  start(dataDir: string, options?: StartOptions): Promise<RunningPlatform>;
 }
 
 /** Short timeouts, so rounds a crash left open are resolved within seconds. */
@@ -54,7 +64,7 @@ const text = (value: unknown): string => {
 /** The all-in-one platform from `entry` (a main that runs `startPlatform`). */
 const platformProcess = (name: string, entry: string): Topology => ({
   name,
-  async start(dataDir) {
+  async start(dataDir, options = {}) {
     const env = {
       ...COMMON_ENV,
       INSTANCE_ID: PLATFORM_INSTANCE_ID,
@@ -62,8 +72,10 @@ const platformProcess = (name: string, entry: string): Topology => ({
       GATEWAY_PORT: '0',
       GAME_PORT: '0',
       SANDBOX_PORT: '0',
+      ...options.env,
     };
-    let process = new AppProcess('platform', entry, env);
+    const nodeArgs = options.nodeArgs?.('platform') ?? [];
+    let process = new AppProcess('platform', entry, env, nodeArgs);
     let ready = await process.ready();
     const bannerOf = async (current: AppProcess) => {
       await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
@@ -93,13 +105,14 @@ const platformProcess = (name: string, entry: string): Topology => ({
       },
       async crash() {
         await process.kill('SIGKILL');
-        process = new AppProcess('platform', entry, env);
+        process = new AppProcess('platform', entry, env, nodeArgs);
         ready = await process.ready();
         banner = await bannerOf(process);
       },
       async stop(signal) {
         return [(await process.kill(signal)).code];
       },
+      pids: () => ({ platform: process.child.pid }),
     };
   },
 });
@@ -138,7 +151,7 @@ function operatorsJson(callbackUrl: string): string {
 
 export const fourProcesses: Topology = {
   name: 'four processes on one SQLite file (built entries)',
-  async start(dataDir) {
+  async start(dataDir, options = {}) {
     mkdirSync(join(REPOSITORY_ROOT, 'tmp'), { recursive: true });
     // Inside the repository, so the bundles find node_modules as dist/ does.
     const buildDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'e2e-build-'));
@@ -147,7 +160,9 @@ export const fourProcesses: Topology = {
     });
     const entry = (app: string) => built.find((candidate) => candidate.app === app)?.entry ?? '';
 
-    const sandbox = new AppProcess('operator-sandbox', entry('operator-sandbox'), {
+    const spawn = (app: string, env: Record<string, string>) =>
+      new AppProcess(app, entry(app), { ...env, ...options.env }, options.nodeArgs?.(app) ?? []);
+    const sandbox = spawn('operator-sandbox', {
       ...COMMON_ENV,
       DATA_DIR: dataDir,
       SANDBOX_PORT: '0',
@@ -168,13 +183,11 @@ export const fourProcesses: Topology = {
     let services: AppProcess[] = [];
     let urls = { gateway: '', game: '' };
     const startServices = async () => {
-      const backEnd = ['bonus-ledger', 'wallet-dispatcher', 'game-server'].map(
-        (app) => new AppProcess(app, entry(app), env),
-      );
+      const backEnd = ['bonus-ledger', 'wallet-dispatcher', 'game-server'].map((app) => spawn(app, env));
       services = backEnd;
       const [, , game] = await Promise.all(backEnd.map((process) => process.ready()));
       const gameUrl = text(game?.['url']);
-      const gateway = new AppProcess('gateway', entry('gateway'), { ...env, LAUNCH_BASE_URL: gameUrl });
+      const gateway = spawn('gateway', { ...env, LAUNCH_BASE_URL: gameUrl });
       services = [...backEnd, gateway];
       urls = { gateway: text((await gateway.ready())['url']), game: gameUrl };
     };
@@ -210,6 +223,7 @@ export const fourProcesses: Topology = {
         }
         return codes;
       },
+      pids: () => Object.fromEntries([...services, sandbox].map((process) => [process.name, process.child.pid])),
     };
   },
 };
