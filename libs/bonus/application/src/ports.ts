@@ -16,6 +16,8 @@ export interface CatalogLookup {
 /** What the ledger decides with about an operator (an `OperatorConfig` is one): features, currencies, limits. */
 interface OperatorPolicy extends OperatorTerms {
   readonly features: OperatorFeatures;
+  /** Where the operator takes bonus webhooks (docs/adr/0008-bonus-webhooks.md); none are relayed without it. */
+  readonly webhookUrl?: string;
 }
 
 /** The policy of a configured operator; undefined for an operator the platform does not know. */

@@ -41,6 +41,11 @@ export interface BonusRelayOptions {
    * sent, and retried until the relay is stopped (docs/adr/0005-leases-and-fencing.md).
    */
   held?: () => boolean;
+  /**
+   * Whether an operator takes bonus webhooks (has a `webhookUrl`): the webhooks of one that does
+   * not are not published at all. Default: every operator's.
+   */
+  takesWebhooks?: (operatorId: string) => boolean;
   onError?: (error: unknown) => void;
   retryDelayMs?: number;
 }
@@ -115,7 +120,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     }
     const occurredAt = typeof metadata.occurredAt === 'string' ? metadata.occurredAt : recorded.recordedAt;
     const hook =
-      event.type === 'FreeSpinStarted'
+      event.type === 'FreeSpinStarted' || options.takesWebhooks?.(owner.operatorId) === false
         ? undefined
         : bonusWebhookOf(event, {
             eventId: recorded.eventId,
@@ -162,7 +167,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       for (const recorded of batch) messages.push(await messagesOf(recorded));
       const wins = messages.flatMap((message) => (message.win ? [message.win] : []));
       if (wins.length > 0) await bus.publish(Topics.walletRequests, wins);
-      // Every operator's: the dispatcher drops those of an operator without a webhookUrl (the config is its).
+      // Only for operators with a webhookUrl (takesWebhooks); the dispatcher drops any other all the same.
       const webhooks = messages.flatMap((message) => (message.webhook ? [message.webhook] : []));
       if (webhooks.length > 0) await bus.publish(Topics.bonusWebhooks, webhooks);
       await bus.publish(

@@ -130,6 +130,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
           name: BONUS_RELAY_CHECKPOINT,
           held: () => guard.held(),
           bus,
+          takesWebhooks: (operatorId) => deps.operators(operatorId)?.webhookUrl !== undefined,
           onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
         }),
       onChange: leaseLog('relay'),

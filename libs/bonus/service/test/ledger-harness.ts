@@ -35,6 +35,12 @@ export class LedgerHarness {
         apiToken: 'regular-api-token-0001',
         features: { regularBonusCall: true },
       },
+      {
+        ...demoOperators('http://localhost:1')[0],
+        id: 'hooked',
+        apiToken: 'hooked-api-token-0001',
+        webhookUrl: 'http://localhost:1/hooks',
+      },
     ]),
   );
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   bonusEventMessage,
+  bonusWebhookMessage,
   Topics,
   toBonusCallStatus,
   walletWinRequest,
@@ -344,6 +345,42 @@ describe('cancel (D14)', () => {
     expect(
       await client.ask('RegisterBonusCall', registration({ platformId: 'cancel-2', playerId: 'cancel_player' })),
     ).toMatchObject({ ok: true });
+  });
+});
+
+describe('bonus webhooks are relayed for operators with a webhookUrl only (docs/adr/0008-bonus-webhooks.md)', () => {
+  it('a registration and a cancel of each of two operators: bonus.webhooks carries the two changes of the one with a webhookUrl', async () => {
+    const { client } = harness;
+    const hooks: { operatorId: string; type: string; bonusId: number }[] = [];
+    const consumer = await harness.clientBus.subscribe({
+      groupId: `test-webhooks-${Date.now()}`,
+      topics: [Topics.bonusWebhooks],
+      handler: async (received: Message) => {
+        const { operatorId, webhook } = bonusWebhookMessage.parse(received.value);
+        if (webhook.playerId === 'hook_player')
+          hooks.push({ operatorId, type: webhook.type, bonusId: webhook.bonusId });
+      },
+    });
+    try {
+      const both = [];
+      for (const operatorId of [OPERATOR, 'hooked']) {
+        const { issueId } = await client.ok('RegisterBonusCall', {
+          ...registration({ platformId: `hook-${operatorId}`, playerId: 'hook_player' }),
+          operatorId,
+        });
+        await client.ok('CancelBonusCall', { operatorId, issueId });
+        both.push(issueId);
+      }
+      await eventually(() => expect(hooks).toHaveLength(2));
+      // Another operator's webhooks would be on other partitions, consumed at their own pace: give them time to show.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(hooks).toEqual([
+        { operatorId: 'hooked', type: 'bonus.registered', bonusId: both[1] },
+        { operatorId: 'hooked', type: 'bonus.canceled', bonusId: both[1] },
+      ]);
+    } finally {
+      await consumer.stop();
+    }
   });
 });
 
