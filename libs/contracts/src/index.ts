@@ -15,6 +15,27 @@ export {
   registerBonusCallResponse,
   cancelBonusCallResponse,
 } from './api/bonus-call.js';
+export {
+  MAX_CAMPAIGN_PLAYERS,
+  campaignPlatformId,
+  startCampaignRequest,
+  startCampaignResponse,
+  campaignProgressResponse,
+  type CampaignProgress,
+  type CampaignTerms,
+  type StartCampaignRequest,
+} from './api/campaigns.js';
+export {
+  CAMPAIGN_STREAM_PREFIX,
+  campaignStream,
+  parseCampaignStream,
+  parseCampaignEvent,
+  campaignEventToAppend,
+  type CampaignEvent,
+  type CampaignStarted,
+  type RefusedCampaignPlayer,
+  type RegisteredCampaignPlayer,
+} from './events/campaign.js';
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
 export {
   getRoundResponse,
