@@ -6,7 +6,10 @@
  * after a crash can report a batch again without counting anyone twice.
  */
 import {
+  canonicalJson,
   refusal,
+  sha256HexOf,
+  type StartCampaignRequest,
   type CampaignEvent,
   type CampaignStarted,
   type Refusal,
@@ -51,6 +54,16 @@ const initialCampaignState: CampaignState = {
   completedAt: null,
 };
 
+/**
+ * The fingerprint of a campaign request: SHA-256 of the request as normalised by its schema, with
+ * the game ids sorted (a set); the players keep their order (the order they are registered in).
+ * Stored in CampaignStarted; must never change.
+ */
+export function campaignRequestHash(request: StartCampaignRequest): string {
+  const terms = { ...request.terms, gameIds: [...request.terms.gameIds].sort((a, b) => a - b) };
+  return sha256HexOf(`start-campaign/v1\n${canonicalJson({ ...request, terms })}`);
+}
+
 /** The players not yet registered nor refused, in the campaign's order. */
 export function pendingPlayers(state: CampaignState): string[] {
   return (state.started?.players ?? []).filter((player) => !state.outcomes.has(player));
@@ -59,7 +72,10 @@ export function pendingPlayers(state: CampaignState): string[] {
 function decideStart(command: StartCampaign, state: CampaignState): CampaignEvent[] | Refusal {
   if (state.started === null) return [{ type: 'CampaignStarted', data: command.data }];
   if (state.started.requestHash === command.data.requestHash) return [];
-  return refusal('CAMPAIGN_ID_CONFLICT', `campaignId ${command.data.campaignId} was started with a different request body`);
+  return refusal(
+    'CAMPAIGN_ID_CONFLICT',
+    `campaignId ${command.data.campaignId} was started with a different request body`,
+  );
 }
 
 function decideProgress(command: RecordCampaignProgress, state: CampaignState): CampaignEvent[] | Refusal {

@@ -120,20 +120,25 @@ const campaignRefusal = z
   })
   .meta({
     id: 'CampaignRefusal',
-    description: "A player the campaign did not register, with the code a single registration would have answered (e.g. ACTIVE_BONUS_EXISTS).",
+    description:
+      'A player the campaign did not register, with the code a single registration would have answered (e.g. ACTIVE_BONUS_EXISTS).',
   });
 
 export const campaignProgress = z
   .strictObject({
     campaignId,
-    state: z.enum(['running', 'completed']).meta({ description: '`completed` once every player is registered or refused.' }),
+    state: z
+      .enum(['running', 'completed'])
+      .meta({ description: '`completed` once every player is registered or refused.' }),
     total: z.number().int().positive(),
     registered: z.number().int().min(0),
     refused: z.number().int().min(0),
     pending: z.number().int().min(0).meta({ description: 'Players not yet registered nor refused.' }),
     startedAt: isoInstant,
     completedAt: isoInstant.nullable(),
-    refusals: z.array(campaignRefusal).meta({ description: 'One page of the refused players, in the order they were refused.' }),
+    refusals: z
+      .array(campaignRefusal)
+      .meta({ description: 'One page of the refused players, in the order they were refused.' }),
     nextCursor: z.string().nullable().meta({ description: 'The cursor of the next page of refusals, or null.' }),
   })
   .meta({ id: 'CampaignProgress', description: "A campaign's progress." });

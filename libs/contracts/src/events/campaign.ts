@@ -45,8 +45,13 @@ const requestedTerms = z.strictObject({
 });
 
 /** The terms as each RegisterBonusCall command carries them: minor units, expireAt as an instant. */
-const { operatorId: _operator, platformId: _platform, requestHash: _hash, playerId: _player, ...commandShape } =
-  registerBonusCallData.shape;
+const {
+  operatorId: _operator,
+  platformId: _platform,
+  requestHash: _hash,
+  playerId: _player,
+  ...commandShape
+} = registerBonusCallData.shape;
 const commandTerms = z.strictObject({ ...commandShape, gameIds: bonusGameIds });
 
 export const campaignStartedData = z.strictObject({
