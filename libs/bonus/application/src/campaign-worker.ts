@@ -101,7 +101,10 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
         else refused.push({ playerId, code: reply.error.code, message: reply.error.message.slice(0, 1_000) });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, players.length) }, lane));
+    // Every lane settles before a failure is reported: no registration of this batch is still running when it is retried.
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, players.length) }, lane));
+    const failed = lanes.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     // In the campaign's order, whichever lane finished first.
     const order = new Map(players.map((player, index) => [player, index]));
     const byOrder = (a: { playerId: string }, b: { playerId: string }) =>
