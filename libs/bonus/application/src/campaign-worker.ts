@@ -56,7 +56,11 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
   const { store } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  let stopping = false;
   const assertHeld = () => {
+    // Stopping ends the campaign's run between two registrations (a campaign may take minutes); the next holder
+    // resumes it from its stream.
+    if (stopping) throw new Error('the campaign worker is stopping: the campaign resumes at the next start');
     if (options.held && !options.held()) throw new Error('the campaign lease is no longer held: nothing registered');
   };
 
@@ -155,7 +159,7 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
     }
   };
 
-  return startCatchUp({
+  const runner = startCatchUp({
     store,
     checkpoints: options.checkpoints,
     name: CAMPAIGN_WORKER_LEASE,
@@ -167,4 +171,14 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
     retryDelayMs: options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS,
     onError: (error) => options.onError?.(error),
   });
+  return {
+    get handledPosition() {
+      return runner.handledPosition;
+    },
+    waitFor: (position) => runner.waitFor(position),
+    stop: () => {
+      stopping = true;
+      return runner.stop();
+    },
+  };
 }
