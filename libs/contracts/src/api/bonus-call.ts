@@ -185,8 +185,15 @@ const registerBody = z
       description:
         'Alias of platformId, accepted because the specification’s sample request names it so; both present and different is a 400.',
     }),
+    // In the order of the specification's field list (the OpenAPI document shows them so).
+    providerId: registrationTermsShape.providerId,
+    gameId: registrationTermsShape.gameId,
     playerId,
-    ...registrationTermsShape,
+    bonusType: registrationTermsShape.bonusType,
+    callAmount: registrationTermsShape.callAmount,
+    currency: registrationTermsShape.currency,
+    expireAt: registrationTermsShape.expireAt,
+    metaData: registrationTermsShape.metaData,
   })
   .superRefine((body, ctx) => {
     if (body.platformId === undefined && body.issueId === undefined) {
