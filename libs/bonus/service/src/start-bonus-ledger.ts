@@ -172,6 +172,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       onChange: leaseLog('expiry'),
       onError: (error) => logger.error('bonus expiry lease failed', { error }),
     });
+    const countRegistration = registrationCounter(metrics, deps.operators);
     // Campaigns (docs/adr/0010-campaigns.md): each player registered as a single registration is.
     const campaigns = runLeased({
       leases: deps.leases,
@@ -183,7 +184,12 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
           store,
           checkpoints: guard.checkpoints,
           clock: deps.clock,
-          register: (command) => commands.register(command),
+          // Counted with the registrations that come over the bus (reelstream_bonus_registrations_total).
+          register: async (command) => {
+            const reply = await commands.register(command);
+            countRegistration({ type: command.type, reply }, command);
+            return reply;
+          },
           held: () => guard.held(),
           onProgress: (progress) => logger.info('campaign progress', progress),
           onError: (error) => logger.error('campaign worker failed; retrying', { error }),
@@ -208,7 +214,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       new BonusRequestHandler(commands, queries),
       logger,
       config.groupId,
-      registrationCounter(metrics, deps.operators),
+      countRegistration,
     );
     stops.add(() => consumer.stop());
     let consuming = false;
