@@ -22,9 +22,9 @@ import {
   type RegisterBonusCallCommand,
   type RegisteredCampaignPlayer,
 } from '@reelstream/contracts';
-import { handleCommand, loadState, startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
+import { handleCommand, startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
 import type { CheckpointStore, Clock, EventStore, RecordedEvent } from '@reelstream/ports';
-import { campaignEvents } from './campaigns.js';
+import { campaignEvents, readCampaign } from './campaigns.js';
 import { LEDGER_RETRY_DELAY_MS } from './projection-runner.js';
 
 export const CAMPAIGN_WORKER_LEASE = 'bonus-ledger.campaigns';
@@ -49,6 +49,16 @@ export interface CampaignWorkerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A campaign being worked: its start, and the metadata its registrations carry. */
+interface Campaign {
+  started: CampaignStarted['data'];
+  operatorId: string;
+  /** The POST's request id: every registration of the campaign is correlated with it. */
+  correlationId: string;
+  /** The CampaignStarted event. */
+  causationId: string;
+}
+
 /** A refusal no retry changes is the player's outcome; SERVICE_UNAVAILABLE (a concurrent registration) is retried. */
 const TRANSIENT_CODES: ReadonlySet<string> = new Set(['SERVICE_UNAVAILABLE']);
 
@@ -65,11 +75,9 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
   };
 
   /** The RegisterBonusCall of one player: the command a single registration of these terms would send. */
-  const commandOf = (recorded: RecordedEvent, started: CampaignStarted['data'], playerId: string) => {
-    const { operatorId } = parseCampaignStream(recorded.streamId) ?? {};
-    if (operatorId === undefined) throw new Error(`${recorded.streamId} is not a campaign stream`);
+  const commandOf = (campaign: Campaign, playerId: string) => {
+    const { started, operatorId } = campaign;
     const platformId = campaignPlatformId(started.campaignId, playerId);
-    const correlation = recorded.metadata.correlationId;
     return bonusRequestMessage.parse({
       type: 'RegisterBonusCall',
       version: 1,
@@ -82,15 +90,15 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
       },
       metadata: {
         commandId: `campaign:${started.campaignId}:${playerId}`,
-        correlationId: typeof correlation === 'string' ? correlation : recorded.eventId,
-        causationId: recorded.eventId,
+        correlationId: campaign.correlationId,
+        causationId: campaign.causationId,
         operatorId,
         issuedAt: options.clock.now().toISOString(),
       },
     }) as RegisterBonusCallCommand;
   };
 
-  const registerBatch = async (recorded: RecordedEvent, started: CampaignStarted['data'], players: string[]) => {
+  const registerBatch = async (campaign: Campaign, players: string[]) => {
     const registered: RegisteredCampaignPlayer[] = [];
     const refused: RefusedCampaignPlayer[] = [];
     let next = 0;
@@ -98,7 +106,7 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
       while (next < players.length) {
         const playerId = players[next++] as string;
         assertHeld();
-        const reply = await options.register(commandOf(recorded, started, playerId));
+        const reply = await options.register(commandOf(campaign, playerId));
         if (reply.ok) registered.push({ playerId, issueId: reply.result.issueId });
         else if (TRANSIENT_CODES.has(reply.error.code))
           throw new Error(`registering ${playerId}: ${reply.error.code} ${reply.error.message}`);
@@ -125,12 +133,15 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
       typeof recorded.metadata.correlationId === 'string' ? recorded.metadata.correlationId : recorded.eventId;
     for (;;) {
       assertHeld();
-      const loaded = await loadState(store, streamId, campaignDecider, campaignEvents.parse);
+      const loaded = await readCampaign(store, streamId);
       const state: CampaignState = loaded.state;
       if (state.started === null) throw new Error(`${streamId} has no CampaignStarted`);
       if (state.completedAt !== null) return;
       const batch = pendingPlayers(state).slice(0, batchSize);
-      const outcomes = await registerBatch(recorded, state.started, batch);
+      const outcomes = await registerBatch(
+        { started: state.started, operatorId: owner.operatorId, correlationId, causationId: recorded.eventId },
+        batch,
+      );
       assertHeld();
       const handled = await handleCommand(
         store,

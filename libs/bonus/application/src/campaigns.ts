@@ -15,7 +15,7 @@ import {
   type Refusal,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
-import { handleCommand, loadState } from '@reelstream/eventsourcing';
+import { handleCommand } from '@reelstream/eventsourcing';
 import type { EventStore } from '@reelstream/ports';
 import type { CommandOrigin } from './decide-and-append.js';
 
@@ -69,13 +69,30 @@ export async function startCampaign(
   return { replayed: handled.events.length === 0 };
 }
 
-/** The campaign's state folded from its stream; undefined when the operator has no campaign of this id. */
+/**
+ * The campaign's state and revision, folded from its whole stream on every call, never kept in the
+ * command handler's state cache (`loadState`): a campaign's state holds up to 10,000 players, and
+ * that cache keeps up to 10,000 streams per process.
+ */
+export async function readCampaign(
+  store: EventStore,
+  streamId: string,
+): Promise<{ state: CampaignState; revision: number | undefined }> {
+  const stored = await store.readStream(streamId);
+  const state = stored.reduce(
+    (current, recorded) => campaignDecider.evolve(current, parseCampaignEvent(recorded)),
+    campaignDecider.initialState,
+  );
+  return { state, revision: stored.at(-1)?.revision };
+}
+
+/** The campaign's state; undefined when the operator has no campaign of this id. */
 export async function loadCampaign(
   store: EventStore,
   operatorId: string,
   campaignId: string,
 ): Promise<CampaignState | undefined> {
-  const { state } = await loadState(store, campaignStream(operatorId, campaignId), campaignDecider, parseCampaignEvent);
+  const { state } = await readCampaign(store, campaignStream(operatorId, campaignId));
   return state.started === null ? undefined : state;
 }
 
