@@ -16,13 +16,10 @@ export {
   cancelBonusCallResponse,
 } from './api/bonus-call.js';
 export {
-  MAX_CAMPAIGN_PLAYERS,
   campaignPlatformId,
-  startCampaignRequest,
   startCampaignResponse,
   campaignProgressResponse,
   type CampaignProgress,
-  type CampaignTerms,
   type StartCampaignRequest,
 } from './api/campaigns.js';
 export {

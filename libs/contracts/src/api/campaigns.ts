@@ -68,7 +68,6 @@ export const startCampaignRequest = startCampaignBody
     ],
   });
 export type StartCampaignRequest = z.output<typeof startCampaignRequest>;
-export type CampaignTerms = StartCampaignRequest['terms'];
 
 export const startCampaignResponse = okEnvelope(
   z.object({
@@ -88,7 +87,7 @@ export const campaignPathParams = z.strictObject({ campaignId }).meta({
   examples: [{ campaignId: 'summer-26' }],
 });
 
-export const MAX_CAMPAIGN_PAGE = 1_000;
+const MAX_CAMPAIGN_PAGE = 1_000;
 const DEFAULT_CAMPAIGN_PAGE = 100;
 
 export const campaignProgressQuery = z
@@ -124,7 +123,7 @@ const campaignRefusal = z
       'A player the campaign did not register, with the code a single registration would have answered (e.g. ACTIVE_BONUS_EXISTS).',
   });
 
-export const campaignProgress = z
+const campaignProgress = z
   .strictObject({
     campaignId,
     state: z

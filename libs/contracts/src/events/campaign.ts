@@ -54,7 +54,7 @@ const {
 } = registerBonusCallData.shape;
 const commandTerms = z.strictObject({ ...commandShape, gameIds: bonusGameIds });
 
-export const campaignStartedData = z.strictObject({
+const campaignStartedData = z.strictObject({
   campaignId,
   /** SHA-256 of the normalised campaign request: the same campaignId with another hash is CAMPAIGN_ID_CONFLICT. */
   requestHash: sha256Hex,
@@ -67,9 +67,9 @@ export const campaignStartedData = z.strictObject({
 const registeredPlayer = z.strictObject({ playerId, issueId: longId });
 const refusedPlayer = z.strictObject({ playerId, code: errorCode, message: z.string().max(1_000) });
 
-export const campaignPlayersRegisteredData = z.strictObject({ players: z.array(registeredPlayer).min(1) });
-export const campaignPlayersRefusedData = z.strictObject({ players: z.array(refusedPlayer).min(1) });
-export const campaignCompletedData = z.strictObject({
+const campaignPlayersRegisteredData = z.strictObject({ players: z.array(registeredPlayer).min(1) });
+const campaignPlayersRefusedData = z.strictObject({ players: z.array(refusedPlayer).min(1) });
+const campaignCompletedData = z.strictObject({
   registered: z.number().int().min(0),
   refused: z.number().int().min(0),
   completedAt: isoInstant,
