@@ -43,9 +43,10 @@ export async function startCampaign(
   input: StartCampaignInput,
 ): Promise<{ replayed: boolean } | Refusal> {
   const { request, origin } = input;
+  const streamId = campaignStream(origin.operatorId, request.campaignId);
   const handled = await handleCommand(
     store,
-    campaignStream(origin.operatorId, request.campaignId),
+    streamId,
     campaignDecider,
     {
       type: 'StartCampaign',
@@ -61,8 +62,8 @@ export async function startCampaign(
     {
       context: { ...origin, occurredAt: input.now },
       ...campaignEvents,
-      // Optimistic: a new campaign is appended without a read; one that exists is a conflict, read and decided on.
-      loaded: { state: campaignDecider.initialState, revision: undefined },
+      // Read without the state cache (see readCampaign); a resend is answered from it.
+      loaded: await readCampaign(store, streamId),
     },
   );
   if (isRefusal(handled)) return handled;

@@ -138,6 +138,21 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
     for (const player of playersOf('again_', 5)) expect(await registrationsOf(player)).toEqual([`again:${player}`]);
   });
 
+  it('starts a campaign once when the same POST races itself, and refuses a racing other body', async () => {
+    const body = campaign('race', playersOf('race_', 3));
+    const same = await Promise.all([a.post(CAMPAIGNS, body), a.post(CAMPAIGNS, body), a.post(CAMPAIGNS, body)]);
+    expect(same.map((response) => response.status)).toEqual([202, 202, 202]);
+    expect(same.filter((response) => response.headers.get(HttpHeaders.idempotentReplayed) === 'true')).toHaveLength(2);
+    const racing = await Promise.all([
+      a.post(CAMPAIGNS, campaign('race-2', ['race_x'])),
+      a.post(CAMPAIGNS, campaign('race-2', ['race_y'])),
+    ]);
+    expect(racing.map((response) => response.status).sort()).toEqual([202, 409]);
+    await completed(a, 'race');
+    await completed(a, 'race-2');
+    for (const player of playersOf('race_', 3)) expect(await registrationsOf(player)).toEqual([`race:${player}`]);
+  });
+
   it.each([
     ['a bad playerId in the list', { players: ['ok_1', 'not ok', 'ok_2'] }, 400, 'VALIDATION_FAILED', 'players[1]'],
     ['a player listed twice', { players: ['dup_1', 'dup_1'] }, 400, 'VALIDATION_FAILED', 'players'],
