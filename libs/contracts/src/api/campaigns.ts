@@ -163,7 +163,7 @@ export const campaignProgressResponse = okEnvelope(campaignProgress).meta({
           {
             playerId: 'player_43',
             code: 'ACTIVE_BONUS_EXISTS',
-            message: 'player player_43 already has an active bonus call',
+            message: 'player player_43 already has the active bonus call 244376873632000; only one may run at a time',
           },
         ],
         nextCursor: null,
