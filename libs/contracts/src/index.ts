@@ -15,6 +15,24 @@ export {
   registerBonusCallResponse,
   cancelBonusCallResponse,
 } from './api/bonus-call.js';
+export {
+  campaignPlatformId,
+  startCampaignResponse,
+  campaignProgressResponse,
+  type CampaignProgress,
+  type StartCampaignRequest,
+} from './api/campaigns.js';
+export {
+  CAMPAIGN_STREAM_PREFIX,
+  campaignStream,
+  parseCampaignStream,
+  parseCampaignEvent,
+  campaignEventToAppend,
+  type CampaignEvent,
+  type CampaignStarted,
+  type RefusedCampaignPlayer,
+  type RegisteredCampaignPlayer,
+} from './events/campaign.js';
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
 export {
   getRoundResponse,

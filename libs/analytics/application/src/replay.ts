@@ -4,6 +4,7 @@
  * nothing is appended, no checkpoint is written.
  */
 import type { AnalyticsFold } from '@reelstream/analytics-domain';
+import { CAMPAIGN_STREAM_PREFIX } from '@reelstream/contracts';
 import type { EventStore, Position } from '@reelstream/ports';
 import { toLogEvent, type Validation } from './log-events.js';
 import type { ReplayProjections } from './projections.js';
@@ -44,6 +45,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayProgress> {
       ...(position === undefined ? {} : { fromPosition: position }),
     });
     for (const recorded of page) {
+      // A campaign's stream holds its request and progress (docs/adr/0010-campaigns.md), not bonus facts: each of
+      // its registrations is a BonusCallRegistered on the player's stream, read there.
+      if (recorded.streamId.startsWith(CAMPAIGN_STREAM_PREFIX)) continue;
       const entry = toLogEvent(recorded, options.validation);
       if (fold.apply(entry)) projections?.apply(entry);
     }

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { playerBonusStream, sessionStream } from '@reelstream/contracts';
+import { campaignEventToAppend, campaignStream, playerBonusStream, sessionStream } from '@reelstream/contracts';
 import { AnalyticsFold, REPORT_NAMES } from '@reelstream/analytics-domain';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { DEFAULT_PAGE_SIZE, replay, ReplayProjections, UnreadableEventError } from '../src/index.js';
@@ -72,6 +72,38 @@ describe('replay over the SQLite event store', () => {
     const [row] = fold.report('bonus-outcomes').rows;
     expect(row).toMatchObject({ issueId: 7001, gameIds: '101', spinsGranted: 3, status: 'active' });
     expect(projections.bonusRecords()).toEqual([expect.objectContaining({ issueId: 7001, gameIds: [101] })]);
+  });
+
+  it('reads past a campaign stream, whose request and progress are not bonus facts, in either mode', async () => {
+    const store = openStore();
+    const at = '2026-11-01T09:00:00.000Z';
+    const started = campaignEventToAppend(
+      {
+        type: 'CampaignStarted',
+        data: {
+          campaignId: 'spring',
+          requestHash: 'a'.repeat(64),
+          requested: { providerId: 1, gameIds: [101], bonusType: 2, callAmount: 10, expireAt: '2026-11-02 10:00:00' },
+          terms: {
+            providerId: 1,
+            gameIds: [101],
+            bonusType: 2,
+            currency: 'EUR',
+            callAmountMinor: 1_000,
+            expireAt: '2026-11-02T10:00:00.000Z',
+          },
+          players: ['p1', 'p2'],
+          startedAt: at,
+        },
+      },
+      { correlationId: 'req-1', causationId: 'req-1', operatorId: 'casino-eu', occurredAt: at },
+    );
+    await store.append(campaignStream('casino-eu', 'spring'), [started], { expectedRevision: 'no_stream' });
+    for (const validation of ['trusted', 'strict'] as const) {
+      const fold = newFold();
+      expect(await replay({ store, fold, validation })).toMatchObject({ events: 1 });
+      expect(fold.report('bonus-outcomes').rows).toEqual([]);
+    }
   });
 
   it('checks every event against its contract under strict validation, and names the one it refuses', async () => {

@@ -14,3 +14,5 @@ export { startBonusProjection, projectionChange, PLAYER_BONUS_FILTER } from './p
 export { ExpiryScheduler } from './expiry-scheduler.js';
 export { BONUS_RELAY_CHECKPOINT, startBonusRelay } from './relay.js';
 export { BonusRequestHandler } from './request-handler.js';
+export { startCampaign, loadCampaign, campaignProgressOf } from './campaigns.js';
+export { CAMPAIGN_WORKER_LEASE, startCampaignWorker } from './campaign-worker.js';

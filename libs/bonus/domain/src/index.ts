@@ -13,3 +13,4 @@ export * from './refuse-registration.js';
 export * from './registration-guard.js';
 export * from './free-spin-win.js';
 export * from './request-hash.js';
+export * from './campaign.js';

@@ -1,7 +1,7 @@
 /**
  * The bonus-ledger service: consumes `bonus.commands` (commands and queries) and answers on
  * `bonus.replies`, keeps the status read model, relays its events to `bonus.events` and the
- * free-spin wins to `wallet.requests`, and expires bonus calls on time. Every part is stopped by
+ * free-spin wins to `wallet.requests`, expires bonus calls on time and registers campaigns. Every part is stopped by
  * `stop()`, so the all-in-one platform can run it beside the other services.
  */
 import { mkdirSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { dirname } from 'node:path';
 import {
   BONUS_RELAY_CHECKPOINT,
   BonusCommands,
+  CAMPAIGN_WORKER_LEASE,
+  startCampaignWorker,
   BonusQueries,
   BonusRequestHandler,
   ExpiryScheduler,
@@ -66,6 +68,8 @@ export interface BonusLedger {
   readonly relaying: boolean;
   /** True while this replica holds the expiry timer's lease. */
   readonly expiring: boolean;
+  /** True while this replica holds the campaign worker's lease (and registers campaigns). */
+  readonly campaigning: boolean;
   /** Stops like a killed process would: the leases are not released, so the other replicas wait out the ttl. For tests. */
   abandon(): Promise<void>;
   /** Stops consuming (in-flight messages finish and commit), then the timer, the relay and the projection. */
@@ -169,7 +173,32 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       onChange: leaseLog('expiry'),
       onError: (error) => logger.error('bonus expiry lease failed', { error }),
     });
-    const leased = [relay, expiry];
+    const countRegistration = registrationCounter(metrics, deps.operators);
+    // Campaigns (docs/adr/0010-campaigns.md): each player registered as a single registration is.
+    const campaigns = runLeased({
+      leases: deps.leases,
+      name: CAMPAIGN_WORKER_LEASE,
+      owner: deps.instanceId,
+      ttlMs,
+      start: (guard) =>
+        startCampaignWorker({
+          store,
+          checkpoints: guard.checkpoints,
+          clock: deps.clock,
+          // Counted with the registrations that come over the bus (reelstream_bonus_registrations_total).
+          register: async (command) => {
+            const reply = await commands.register(command);
+            countRegistration({ type: command.type, reply }, command);
+            return reply;
+          },
+          held: () => guard.held(),
+          onProgress: (progress) => logger.info('campaign progress', progress),
+          onError: (error) => logger.error('campaign worker failed; retrying', { error }),
+        }),
+      onChange: leaseLog('campaigns'),
+      onError: (error) => logger.error('campaign worker lease failed', { error }),
+    });
+    const leased = [relay, expiry, campaigns];
     stops.add(() => Promise.all(leased.map((runner) => runner.stop())).then(() => undefined));
 
     stops.add(
@@ -186,7 +215,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       new BonusRequestHandler(commands, queries),
       logger,
       config.groupId,
-      registrationCounter(metrics, deps.operators),
+      countRegistration,
     );
     stops.add(() => consumer.stop());
     let consuming = false;
@@ -230,6 +259,9 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       },
       get expiring() {
         return expiry.holding;
+      },
+      get campaigning() {
+        return campaigns.holding;
       },
       stop: () => {
         stopping = true;

@@ -122,6 +122,62 @@ export const freeSpinMetaData = z
   })
   .meta({ description: 'Free Spin Bonus configuration; required when bonusType is 1.' });
 
+/**
+ * The terms of a registration: every field but the ids (platformId, playerId). A campaign
+ * (`POST /v1/bonus-call/campaigns`) sends them once for many players.
+ */
+export const registrationTermsShape = {
+  providerId: catalogId,
+  gameId: gameIdOrIds,
+  bonusType,
+  callAmount: currencyUnits.meta({
+    description:
+      'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units of the bonus currency, at most the operator limit for that currency (else 422 naming the limit).',
+  }),
+  currency: currencyCode.optional().meta({
+    description:
+      "The bonus call's currency (ISO 4217), fixed for its life: its amounts are in it and its free spins play only in a game session of it. The operator's default currency when omitted; one of the operator's allowed currencies.",
+    examples: ['EUR', 'KRW'],
+  }),
+  expireAt: localDateTime,
+  metaData: freeSpinMetaData.optional(),
+};
+
+interface RegistrationTermsBody {
+  providerId: number;
+  gameId: number | number[];
+  bonusType: BonusType;
+  callAmount: number;
+  currency?: string | undefined;
+  expireAt: string;
+  metaData?: { spinAmount: number; baseBetAmount: number } | undefined;
+}
+
+/** A Free Spin Bonus needs its metaData (a rule across fields, so not in the field schemas). */
+export function requireFreeSpinMetaData(body: RegistrationTermsBody, ctx: z.RefinementCtx): void {
+  if (body.bonusType === BonusTypes.freeSpin && body.metaData === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['metaData'],
+      message: 'metaData with spinAmount and baseBetAmount is required when bonusType is 1',
+    });
+  }
+}
+
+/** The terms as a registration request carries them after its schema: one gameId becomes a list. */
+export function normalisedTerms(body: RegistrationTermsBody) {
+  const normalised = {
+    providerId: body.providerId,
+    gameIds: typeof body.gameId === 'number' ? [body.gameId] : [...body.gameId],
+    bonusType: body.bonusType,
+    callAmount: body.callAmount,
+    // Only when sent: a request without it hashes as it did before the field existed (D17).
+    ...(body.currency === undefined ? {} : { currency: body.currency }),
+    expireAt: body.expireAt,
+  };
+  return body.metaData === undefined ? normalised : { ...normalised, metaData: { ...body.metaData } };
+}
+
 const registerBody = z
   .strictObject({
     platformId: platformId.optional(),
@@ -129,21 +185,15 @@ const registerBody = z
       description:
         'Alias of platformId, accepted because the specification’s sample request names it so; both present and different is a 400.',
     }),
-    providerId: catalogId,
-    gameId: gameIdOrIds,
+    // In the order of the specification's field list (the OpenAPI document shows them so).
+    providerId: registrationTermsShape.providerId,
+    gameId: registrationTermsShape.gameId,
     playerId,
-    bonusType,
-    callAmount: currencyUnits.meta({
-      description:
-        'bonusType 1: win cap over all free spins; bonusType 2: the target win. Currency units of the bonus currency, at most the operator limit for that currency (else 422 naming the limit).',
-    }),
-    currency: currencyCode.optional().meta({
-      description:
-        "The bonus call's currency (ISO 4217), fixed for its life: its amounts are in it and its free spins play only in a game session of it. The operator's default currency when omitted; one of the operator's allowed currencies.",
-      examples: ['EUR', 'KRW'],
-    }),
-    expireAt: localDateTime,
-    metaData: freeSpinMetaData.optional(),
+    bonusType: registrationTermsShape.bonusType,
+    callAmount: registrationTermsShape.callAmount,
+    currency: registrationTermsShape.currency,
+    expireAt: registrationTermsShape.expireAt,
+    metaData: registrationTermsShape.metaData,
   })
   .superRefine((body, ctx) => {
     if (body.platformId === undefined && body.issueId === undefined) {
@@ -156,29 +206,23 @@ const registerBody = z
         message: 'issueId is an alias of platformId; when both are given they must be equal',
       });
     }
-    if (body.bonusType === BonusTypes.freeSpin && body.metaData === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metaData'],
-        message: 'metaData with spinAmount and baseBetAmount is required when bonusType is 1',
-      });
-    }
+    requireFreeSpinMetaData(body, ctx);
   });
 
 export const registerBonusCallRequest = registerBody
   .transform((body) => {
-    const normalised = {
+    const { providerId, gameIds, bonusType, callAmount, expireAt, ...rest } = normalisedTerms(body);
+    // The key order of before the terms were shared (the hash sorts keys, so order is cosmetic).
+    return {
       platformId: (body.platformId ?? body.issueId) as string,
-      providerId: body.providerId,
-      gameIds: typeof body.gameId === 'number' ? [body.gameId] : [...body.gameId],
+      providerId,
+      gameIds,
       playerId: body.playerId,
-      bonusType: body.bonusType,
-      callAmount: body.callAmount,
-      // Only when sent: a request without it hashes as it did before the field existed (D17).
-      ...(body.currency === undefined ? {} : { currency: body.currency }),
-      expireAt: body.expireAt,
+      bonusType,
+      callAmount,
+      expireAt,
+      ...rest,
     };
-    return body.metaData === undefined ? normalised : { ...normalised, metaData: { ...body.metaData } };
   })
   .meta({
     id: 'RegisterBonusCallRequest',

@@ -36,11 +36,16 @@ export const ErrorCatalogue = {
     status: 404,
     message: 'No round with this id exists for the caller (its game session, or its operator).',
   },
+  CAMPAIGN_NOT_FOUND: { status: 404, message: 'No campaign with this id exists for this operator.' },
   TRANSACTION_NOT_FOUND: { status: 404, message: 'No wallet transaction with this id exists for this operator.' },
   // State conflicts.
   PLATFORM_ID_CONFLICT: {
     status: 409,
     message: 'This platformId was already registered with a different request body.',
+  },
+  CAMPAIGN_ID_CONFLICT: {
+    status: 409,
+    message: 'This campaignId was already started with a different request body.',
   },
   ACTIVE_BONUS_EXISTS: {
     status: 409,

@@ -16,6 +16,13 @@ import {
   registerBonusCallRequest,
   registerBonusCallResponse,
 } from './bonus-call.js';
+import {
+  campaignPathParams,
+  campaignProgressQuery,
+  campaignProgressResponse,
+  startCampaignRequest,
+  startCampaignResponse,
+} from './campaigns.js';
 import { getBonusCallResponse, listBonusCallsQueryParams, listBonusCallsResponse } from './bonus-status.js';
 import { listGamesQueryParams, listGamesResponse, listProvidersResponse } from './catalog.js';
 import { errorEnvelope } from './envelope.js';
@@ -38,6 +45,8 @@ export interface ApiOperation {
   readonly query?: z.ZodType;
   readonly params?: z.ZodType;
   readonly response: z.ZodType;
+  /** The status of a success when it is not 200 (202: accepted, done in the background). */
+  readonly successStatus?: 202;
   /** Error codes the operation may answer besides the common ones (auth, validation, rate, availability). */
   readonly errors: readonly string[];
 }
@@ -97,6 +106,38 @@ export const ApiOperations = {
     body: launchGameRequest,
     response: launchGameResponse,
     errors: ['PROVIDER_NOT_FOUND', 'GAME_NOT_FOUND', 'GAME_NOT_OF_PROVIDER', 'RETURN_URL_NOT_ALLOWED'],
+  },
+  startCampaign: {
+    method: 'post',
+    path: '/v1/bonus-call/campaigns',
+    summary: 'Register one bonus for many players (a campaign)',
+    body: startCampaignRequest,
+    response: startCampaignResponse,
+    successStatus: 202,
+    errors: [
+      'AMOUNT_PRECISION',
+      'CURRENCY_NOT_ALLOWED',
+      'CAMPAIGN_ID_CONFLICT',
+      'BONUS_TYPE_UNAVAILABLE',
+      'PROVIDER_NOT_FOUND',
+      'GAME_NOT_FOUND',
+      'GAME_NOT_OF_PROVIDER',
+      'FREE_SPINS_NOT_SUPPORTED',
+      'EXPIRE_AT_IN_PAST',
+      'EXPIRE_AT_NOT_IN_ZONE',
+      'BET_LEVEL_NOT_AVAILABLE',
+      'BASE_BET_LIMIT_EXCEEDED',
+      'CALL_AMOUNT_LIMIT_EXCEEDED',
+    ],
+  },
+  getCampaign: {
+    method: 'get',
+    path: '/v1/bonus-call/campaigns/{campaignId}',
+    summary: "Read a campaign's progress and refusals",
+    params: campaignPathParams,
+    query: campaignProgressQuery,
+    response: campaignProgressResponse,
+    errors: ['CAMPAIGN_NOT_FOUND'],
   },
   listProviders: {
     method: 'get',

@@ -11,6 +11,9 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
     expect([...ids].sort()).toEqual(
       [
         'BonusCallPathParams',
+        'CampaignPathParams',
+        'CampaignProgressQuery',
+        'CampaignProgressResponse',
         'CancelBonusCallRequest',
         'CancelBonusCallResponse',
         'ErrorEnvelope',
@@ -31,6 +34,8 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
         'ListDeadLettersResponse',
         'RedrivePathParams',
         'RedriveResponse',
+        'StartCampaignRequest',
+        'StartCampaignResponse',
       ].sort(),
     );
   });

@@ -22,6 +22,7 @@ import { LedgerClient } from './ledger/ledger-client.js';
 import { apiReferenceRoutes } from './openapi/api-reference.js';
 import { generateOpenApi } from './openapi/openapi-document.js';
 import { bonusCallRoutes } from './routes/bonus-call-routes.js';
+import { CAMPAIGN_BODY_LIMIT_BYTES, campaignRoutes } from './routes/campaign-routes.js';
 import { catalogRoutes } from './routes/catalog-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { launchRoutes } from './routes/launch-routes.js';
@@ -88,6 +89,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   });
   app.use('/v1', authMiddleware(deps.operators), rateLimitMiddleware(config.rateLimit, deps.clock));
   bonusCallRoutes(app, { ledger, catalog, clock: deps.clock, jsonBody: body });
+  campaignRoutes(app, {
+    store: deps.store,
+    catalog,
+    clock: deps.clock,
+    jsonBody: jsonBody(Math.max(config.bodyLimitBytes, CAMPAIGN_BODY_LIMIT_BYTES)),
+  });
   launchRoutes(app, {
     store: deps.store,
     catalog,

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of the three writes (and, below them, the reconciliation API's paths and
+ * Property-based fuzzing of the four writes (register, cancel, launch, campaigns) (and, below them, the reconciliation API's paths and
  * queries) with the real ledger and store: at least 10,000
  * generated bodies each (see support/fuzz-bodies.ts). However wrong a body is, the answer is
  * never a 5xx, always the envelope, and a rejected request appends no event: every event
@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ERROR_CODES, errorEnvelope, httpStatusOf } from '@reelstream/contracts';
 import fc from 'fast-check';
-import { cancelBodies, launchBodies, registerBodies, type FuzzBody } from './support/fuzz-bodies.js';
-import { redrivePaths, roundPaths, transactionQueries } from './support/fuzz-queries.js';
+import { campaignBodies, cancelBodies, launchBodies, registerBodies, type FuzzBody } from './support/fuzz-bodies.js';
+import { campaignPaths, redrivePaths, roundPaths, transactionQueries } from './support/fuzz-queries.js';
 import { RawClient } from './support/raw-client.js';
 import { TOKENS } from './support/operators.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -83,6 +83,29 @@ async function send(path: string, prefix: string, generated: readonly FuzzBody[]
   return outcomes;
 }
 
+/** 200, or 202 for a campaign: the request was taken. */
+const accepted = (outcome: { status: number }) => outcome.status === 200 || outcome.status === 202;
+
+/** Waits until every campaign a 202 answered is completed (none of its work is still to be appended). */
+async function campaignsSettled(outcomes: readonly Outcome[]): Promise<void> {
+  const campaignIds = new Set(
+    outcomes
+      .filter((outcome) => outcome.status === 202)
+      .map((outcome) => JSON.parse(outcome.text).data.campaignId as string),
+  );
+  for (const campaignId of campaignIds) await campaignsSettledById(campaignId);
+}
+
+async function campaignsSettledById(campaignId: string, token: string = TOKENS.a): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const read = await stack.http.withToken(token).get(`/v1/bonus-call/campaigns/${campaignId}`);
+    if (read.body?.data?.state === 'completed') return;
+    if (Date.now() > deadline) throw new Error(`campaign ${campaignId} did not complete: ${read.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function lastPosition(): Promise<string | undefined> {
   const [last] = await stack.store.readAll({ direction: 'backwards', maxCount: 1 });
   return last?.position;
@@ -92,6 +115,7 @@ describe.each([
   ['/v1/bonus-call/register', 'fz-register', registerBodies],
   ['/v1/bonus-call/cancel', 'fz-cancel', cancelBodies],
   ['/v1/game/launch', 'fz-launch', launchBodies],
+  ['/v1/bonus-call/campaigns', 'fz-campaign', campaignBodies],
 ] as const)('POST %s', (path, prefix, arbitrary) => {
   it(`answers ${RUNS} generated bodies without a 5xx, in the envelope, and appends no event for a rejected one (seed ${SEED})`, async () => {
     const generated = fc.sample(arbitrary, { numRuns: RUNS, seed: SEED });
@@ -108,7 +132,7 @@ describe.each([
       })),
     ).toEqual([]);
     for (const outcome of outcomes) {
-      if (outcome.status === 200) continue;
+      if (accepted(outcome)) continue;
       const envelope = errorEnvelope.safeParse(JSON.parse(outcome.text));
       if (!envelope.success)
         throw new Error(
@@ -116,8 +140,10 @@ describe.each([
         );
     }
 
-    const succeeded = new Set(outcomes.filter((outcome) => outcome.status === 200).map((outcome) => outcome.requestId));
-    const rejected = new Set(outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => outcome.requestId));
+    const succeeded = new Set(outcomes.filter(accepted).map((outcome) => outcome.requestId));
+    const rejected = new Set(outcomes.filter((outcome) => !accepted(outcome)).map((outcome) => outcome.requestId));
+    // A campaign's registrations run after its 202 (they carry its request id): every one has ended before the log is read.
+    await campaignsSettled(outcomes);
     const appended = await stack.store.readAll(from === undefined ? {} : { fromPosition: from });
     const byRejected = appended.filter((event) => rejected.has(String(event.metadata.correlationId)));
     const unexplained = appended.filter((event) => !succeeded.has(String(event.metadata.correlationId)));
@@ -128,8 +154,9 @@ describe.each([
     // answers that prove the body was valid (a success, or a rule of the domain refusing it).
     const answers = new Map<string, number>();
     for (const outcome of outcomes) {
-      const answer =
-        outcome.status === 200 ? '200' : String((JSON.parse(outcome.text) as { error: { code: string } }).error.code);
+      const answer = accepted(outcome)
+        ? '200'
+        : String((JSON.parse(outcome.text) as { error: { code: string } }).error.code);
       answers.set(answer, (answers.get(answer) ?? 0) + 1);
     }
     const pastValidation = [...answers]
@@ -147,7 +174,7 @@ describe.each([
 /** Per reconciliation endpoint: reads are cheap, so fewer runs prove the same property. */
 const READ_RUNS = 2_000;
 
-describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions, POST …/redrive)', () => {
+describe('the reads (GET /v1/rounds/{roundId}, GET /v1/transactions, POST …/redrive, GET /v1/bonus-call/campaigns/{campaignId})', () => {
   const paths: Record<string, string[]> = {};
 
   beforeAll(async () => {
@@ -162,6 +189,40 @@ describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions
       seed: SEED,
     });
     // Never A's own dead-lettered win: no dispatcher runs here, so its re-drive would wait and be a 503.
+    expect(
+      (
+        await a.post('/v1/bonus-call/campaigns', {
+          campaignId: 'fz-known',
+          players: ['fz_recon_a'],
+          providerId: 1,
+          gameId: 101,
+          bonusType: 1,
+          callAmount: 5,
+          expireAt: '2026-06-30 23:59:59',
+          metaData: { spinAmount: 3, baseBetAmount: 0.2 },
+        })
+      ).status,
+    ).toBe(202);
+    await campaignsSettledById('fz-known');
+    // B's campaign: A reads it as absent.
+    expect(
+      (
+        await stack.http.withToken(TOKENS.b).post('/v1/bonus-call/campaigns', {
+          campaignId: 'fz-of-b',
+          players: ['fz_recon_b'],
+          providerId: 2,
+          gameId: 201,
+          bonusType: 2,
+          callAmount: 1000,
+          expireAt: '2026-06-30 23:59:59',
+        })
+      ).status,
+    ).toBe(202);
+    await campaignsSettledById('fz-of-b', TOKENS.b);
+    paths['campaigns'] = fc.sample(campaignPaths(['fz-known', 'fz-of-b', 'fz-c-1']), {
+      numRuns: READ_RUNS,
+      seed: SEED,
+    });
     paths['redrive'] = fc.sample(redrivePaths([ofA.betTransactionId, ofB.winTransactionId, ofB.betTransactionId]), {
       numRuns: READ_RUNS,
       seed: SEED,
@@ -172,6 +233,7 @@ describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions
     ['rounds', 'GET'],
     ['transactions', 'GET'],
     ['redrive', 'POST'],
+    ['campaigns', 'GET'],
   ] as const)(
     `answers ${READ_RUNS} generated %s requests without a 5xx, in the envelope, appending nothing`,
     async (name, method) => {

@@ -42,7 +42,8 @@ describe('docs/operator-guide.md', () => {
       const example = operation.path
         .replace('{issueId}', '244376873632000')
         .replace('{roundId}', '244376873632100')
-        .replace('{transactionId}', '244376873632102');
+        .replace('{transactionId}', '244376873632102')
+        .replace('{campaignId}', 'summer-26');
       expect({ path: operation.path, curl: guide.includes(`"$BASE${example}`) }).toEqual({
         path: operation.path,
         curl: true,
@@ -52,7 +53,7 @@ describe('docs/operator-guide.md', () => {
 
   it('sends only bodies the contracts accept in its curl examples', () => {
     const examples = [...guide.matchAll(/-X POST "\$BASE(\/v1\/[a-z/-]+)"[\s\S]*?-d '([^']+)'/g)];
-    expect(examples.length).toBe(3);
+    expect(examples.length).toBe(4);
     for (const [, path, body] of examples) {
       const operation = (Object.values(ApiOperations) as ApiOperation[]).find((candidate) => candidate.path === path);
       expect(operation?.body?.safeParse(JSON.parse((body as string).replace(/\s*\n\s*/g, ''))).success).toBe(true);

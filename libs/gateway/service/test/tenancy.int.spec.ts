@@ -123,12 +123,28 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
     ['GET', '/v1/transactions?playerId=shared_player', undefined],
     ['GET', '/v1/wallet/dead-letters', undefined],
     ['POST', '/v1/wallet/dead-letters/1/redrive', undefined],
+    [
+      'POST',
+      '/v1/bonus-call/campaigns',
+      {
+        campaignId: 'tenancy',
+        players: ['shared_player'],
+        providerId: 1,
+        gameId: 101,
+        bonusType: 1,
+        callAmount: 5,
+        expireAt: '2026-06-30 23:59:59',
+        metaData: { spinAmount: 1, baseBetAmount: 0.2 },
+      },
+    ],
+    ['GET', '/v1/bonus-call/campaigns/tenancy', undefined],
   ];
   /** The operation path of a concrete one: ids back to their placeholders. */
   const template = (path: string) =>
     path
       .replace(/\?.*$/, '')
       .replace(/^\/v1\/bonus-call\/1$/, '/v1/bonus-call/{issueId}')
+      .replace(/^\/v1\/bonus-call\/campaigns\/tenancy$/, '/v1/bonus-call/campaigns/{campaignId}')
       .replace(/^\/v1\/rounds\/1$/, '/v1/rounds/{roundId}')
       .replace(/\/dead-letters\/1\//, '/dead-letters/{transactionId}/');
   const tokens: [string, Record<string, string>][] = [

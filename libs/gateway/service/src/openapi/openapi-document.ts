@@ -64,6 +64,8 @@ const TAGS: Record<OperationName, string> = {
   getBonusCall: 'Bonus calls',
   listBonusCalls: 'Bonus calls',
   launchGame: 'Game launch',
+  startCampaign: 'Campaigns',
+  getCampaign: 'Campaigns',
   listProviders: 'Catalog',
   listGames: 'Catalog',
   getRound: 'Reconciliation',
@@ -102,6 +104,11 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
         name: 'Bonus calls',
         description: 'Register, cancel and read free-spin bonus calls.',
       },
+      {
+        name: 'Campaigns',
+        description:
+          'One bonus for up to 10,000 players in one call, registered in the background; its progress and refusals.',
+      },
       { name: 'Game launch', description: 'Session-specific launch URLs for a player and a game.' },
       {
         name: 'Catalog',
@@ -129,7 +136,8 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
         },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
         IdempotentReplayed: {
-          description: '`true` when the registration was already made with this platformId and body.',
+          description:
+            '`true` when the registration (or campaign) was already made with this platformId (campaignId) and body.',
           schema: { type: 'string', enum: ['true'] },
         },
       },
@@ -174,10 +182,10 @@ function operationObject(
   const successHeaders: Record<string, unknown> = {
     [HttpHeaders.requestId]: { $ref: '#/components/headers/RequestId' },
   };
-  if (name === 'registerBonusCall')
+  if (name === 'registerBonusCall' || name === 'startCampaign')
     successHeaders[HttpHeaders.idempotentReplayed] = { $ref: '#/components/headers/IdempotentReplayed' };
   const responses: Record<string, unknown> = {
-    '200': {
+    [String(operation.successStatus ?? 200)]: {
       description: responseMeta.description,
       headers: successHeaders,
       content: {

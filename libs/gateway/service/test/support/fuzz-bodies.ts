@@ -197,6 +197,30 @@ const validRegister = fc.record(
   },
 );
 
+/** Campaigns (issue 16): a few players each, campaignIds that often repeat (resends and conflicts). */
+const validCampaign = fc.record(
+  {
+    campaignId: fc.oneof(
+      fc.integer({ min: 0, max: 300 }).map((n) => `fz-c-${n}`),
+      fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,12}$/),
+    ),
+    players: fc.uniqueArray(players, { minLength: 1, maxLength: 5 }),
+    providerId: fc.constantFrom(1, 2),
+    gameId: fc.constantFrom<number | number[]>(101, [101, 102], 103, 201),
+    bonusType: fc.constantFrom<number | string>(1, 'FreeSpin'),
+    callAmount: fc.constantFrom(5, 10.5, 0.01, 200_000),
+    currency: fc.constantFrom('EUR', 'KRW', 'USD'),
+    expireAt: fc.constantFrom('2026-06-30 23:59:59', '2020-01-01 00:00:00'),
+    metaData: fc.record({
+      spinAmount: fc.integer({ min: 1, max: 100 }),
+      baseBetAmount: fc.constantFrom(0.2, 1, 0.3),
+    }),
+  },
+  {
+    requiredKeys: ['campaignId', 'players', 'providerId', 'gameId', 'bonusType', 'callAmount', 'expireAt', 'metaData'],
+  },
+);
+
 const validCancel = fc.oneof(
   fc.record({
     issueId: fc.oneof(
@@ -229,6 +253,21 @@ export const registerBodies = bodies(validRegister as fc.Arbitrary<Record<string
   'metaData',
   'metaData.spinAmount',
   'metaData.baseBetAmount',
+]);
+export const campaignBodies = bodies(validCampaign as fc.Arbitrary<Record<string, unknown>>, [
+  'campaignId',
+  'players',
+  'providerId',
+  'gameId',
+  'bonusType',
+  'callAmount',
+  'currency',
+  'expireAt',
+  'metaData',
+  'metaData.spinAmount',
+  'metaData.baseBetAmount',
+  'playerId',
+  'platformId',
 ]);
 export const cancelBodies = bodies(validCancel as fc.Arbitrary<Record<string, unknown>>, ['issueId', 'platformId']);
 export const launchBodies = bodies(validLaunch as fc.Arbitrary<Record<string, unknown>>, [

@@ -96,3 +96,30 @@ export function transactionQueries(
     return `/v1/transactions${query === '' ? '' : `?${query}`}`;
   });
 }
+
+/** `GET /v1/bonus-call/campaigns/{campaignId}` with ids known, foreign, unknown and junk, and junk paging. */
+export function campaignPaths(knownCampaignIds: readonly string[]): fc.Arbitrary<string> {
+  const id = fc.oneof(
+    fc.constantFrom(...knownCampaignIds),
+    fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,15}$/),
+    junk,
+  );
+  const query = fc.option(
+    fc
+      .array(
+        fc.tuple(
+          fc.constantFrom('limit', 'cursor', 'offset'),
+          fc.oneof(fc.integer({ min: -5, max: 2_000 }).map(String), fc.constantFrom('0', '1', '99999', '100000'), junk),
+        ),
+        { maxLength: 3 },
+      )
+      .map((pairs) => pairs.map(([key, text]) => `${key}=${encodeURIComponent(text)}`).join('&')),
+  );
+  return fc
+    .tuple(segment(id), query)
+    .map(([campaign, search]) =>
+      search === null || search === ''
+        ? `/v1/bonus-call/campaigns/${campaign}`
+        : `/v1/bonus-call/campaigns/${campaign}?${search}`,
+    );
+}

@@ -1,0 +1,198 @@
+/**
+ * The campaign worker (docs/adr/0010-campaigns.md) on a real embedded event store: it registers each
+ * player with the ledger's own registration (`BonusCommands.register`), refuses a player who holds an
+ * active bonus with the code a single registration gets, and a worker stopped mid-batch — players
+ * registered but their batch not recorded — is resumed by another without registering anyone twice.
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { campaignRequestHash } from '@reelstream/bonus-domain';
+import {
+  campaignPlatformId,
+  parseStoredEvent,
+  playerBonusStream,
+  type PlayerBonusEvent,
+  type RegisterBonusCallCommand,
+  type StartCampaignRequest,
+} from '@reelstream/contracts';
+import { SqliteCheckpointStore } from '@reelstream/eventstore-sqlite';
+import { systemClock } from '@reelstream/ports';
+import { campaignProgressOf, loadCampaign, startCampaign, startCampaignWorker } from '../src/index.js';
+import { registerCommand, StoreFixture } from './fixtures.js';
+
+const fixture = new StoreFixture();
+afterAll(() => fixture.close());
+
+const expireAt = new Date(Date.now() + 3_600_000);
+
+function campaignOf(campaignId: string, players: string[]): StartCampaignRequest {
+  return {
+    campaignId,
+    players,
+    terms: {
+      providerId: 1,
+      gameIds: [101, 102],
+      bonusType: 1,
+      callAmount: 10,
+      expireAt: expireAt.toISOString().slice(0, 19).replace('T', ' '),
+      metaData: { spinAmount: 3, baseBetAmount: 0.2 },
+    },
+  };
+}
+
+async function started(request: StartCampaignRequest): Promise<void> {
+  const answer = await startCampaign(fixture.store, {
+    request,
+    terms: {
+      providerId: 1,
+      gameIds: [101, 102],
+      bonusType: 1,
+      currency: 'EUR',
+      callAmountMinor: 1_000,
+      spinAmount: 3,
+      baseBetAmountMinor: 20,
+      expireAt: expireAt.toISOString(),
+    },
+    now: new Date().toISOString(),
+    origin: {
+      commandId: `start-${request.campaignId}`,
+      correlationId: `start-${request.campaignId}`,
+      operatorId: 'demo',
+    },
+  });
+  expect(answer).toEqual({ replayed: false });
+}
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const completed = (campaignId: string) => async () =>
+  (await loadCampaign(fixture.store, 'demo', campaignId))?.completedAt != null;
+
+/** Every BonusCallRegistered of the player, with its platformId. */
+async function registrations(playerId: string): Promise<{ issueId: number; platformId: string }[]> {
+  const stored = await fixture.store.readStream(playerBonusStream('demo', playerId));
+  return stored
+    .map((event) => parseStoredEvent(event) as PlayerBonusEvent)
+    .flatMap((event) =>
+      event.type === 'BonusCallRegistered' ? [{ issueId: event.data.issueId, platformId: event.data.platformId }] : [],
+    );
+}
+
+function worker(
+  register: (command: RegisterBonusCallCommand) => ReturnType<ReturnType<StoreFixture['commands']>['register']>,
+) {
+  return startCampaignWorker({
+    store: fixture.store,
+    checkpoints: new SqliteCheckpointStore(fixture.store.database),
+    clock: systemClock,
+    register,
+    batchSize: 7,
+    concurrency: 3,
+    retryDelayMs: 20,
+    onError: () => undefined,
+  });
+}
+
+describe('the campaign worker', () => {
+  it('registers every player once, refusing the holders of an active bonus with ACTIVE_BONUS_EXISTS', async () => {
+    const commands = fixture.commands();
+    const players = Array.from({ length: 30 }, (_, index) => `cw_${index}`);
+    const holders = ['cw_4', 'cw_17', 'cw_29'];
+    for (const holder of holders) {
+      const answer = await commands.register(registerCommand(`own-${holder}`, holder));
+      expect(answer).toMatchObject({ ok: true });
+    }
+    const request = campaignOf('spring', players);
+    await started(request);
+    const runner = worker((command) => commands.register(command));
+    try {
+      await until(completed('spring'), 'the campaign to complete');
+    } finally {
+      await runner.stop();
+    }
+
+    const state = await loadCampaign(fixture.store, 'demo', 'spring');
+    if (state === undefined) throw new Error('no campaign');
+    expect(campaignProgressOf(state, { offset: 0, limit: 100 })).toMatchObject({
+      state: 'completed',
+      total: 30,
+      registered: 27,
+      refused: 3,
+      pending: 0,
+      nextCursor: null,
+    });
+    // Each with the code and message a single registration of the same player gets.
+    expect(state.refusals.map((refused) => refused.playerId)).toEqual(holders);
+    for (const refused of state.refusals) {
+      const single = await commands.register(registerCommand(`single-${refused.playerId}`, refused.playerId));
+      expect(single).toEqual({ ok: false, error: { code: refused.code, message: refused.message } });
+      expect(refused.code).toBe('ACTIVE_BONUS_EXISTS');
+    }
+    for (const player of players.filter((player) => !holders.includes(player))) {
+      const [registration, ...more] = await registrations(player);
+      expect(more).toEqual([]);
+      expect(registration).toEqual({
+        issueId: (state.outcomes.get(player) as { issueId: number }).issueId,
+        platformId: campaignPlatformId('spring', player),
+      });
+    }
+    // Paged refusals.
+    expect(campaignProgressOf(state, { offset: 0, limit: 2 })).toMatchObject({
+      nextCursor: '2',
+      refusals: [{ playerId: 'cw_4' }, { playerId: 'cw_17' }],
+    });
+    expect(campaignProgressOf(state, { offset: 2, limit: 2 })).toMatchObject({
+      nextCursor: null,
+      refusals: [{ playerId: 'cw_29' }],
+    });
+    expect(campaignRequestHash(request)).toBe(state.started?.requestHash);
+  });
+
+  it('resumes a campaign stopped mid-batch without registering anyone twice', async () => {
+    const commands = fixture.commands();
+    const players = Array.from({ length: 25 }, (_, index) => `rs_${index}`);
+    await started(campaignOf('restart', players));
+
+    // The first worker "dies" after its 10th registration: the second batch (players 8–14) is
+    // partly registered, never recorded.
+    let registeredByFirst = 0;
+    let dead = false;
+    const first = worker(async (command) => {
+      if (dead) throw new Error('killed');
+      const answer = await commands.register(command);
+      if (++registeredByFirst === 10) dead = true;
+      return answer;
+    });
+    await until(async () => dead, 'the first worker to die');
+    await first.stop();
+    const halfway = await loadCampaign(fixture.store, 'demo', 'restart');
+    expect(halfway && campaignProgressOf(halfway, { offset: 0, limit: 10 })).toMatchObject({
+      state: 'running',
+      registered: 7,
+      pending: 18,
+    });
+    // Registered but not recorded: the platformId guard holds them.
+    const unrecorded = players.slice(7).filter((player) => !halfway?.outcomes.has(player));
+    const alreadyIn = (await Promise.all(unrecorded.map(registrations))).filter((found) => found.length > 0);
+    expect(alreadyIn.length).toBeGreaterThanOrEqual(1);
+
+    const second = worker((command) => commands.register(command));
+    try {
+      await until(completed('restart'), 'the resumed campaign to complete');
+    } finally {
+      await second.stop();
+    }
+    const state = await loadCampaign(fixture.store, 'demo', 'restart');
+    expect(state?.registered).toBe(25);
+    for (const player of players) {
+      const found = await registrations(player);
+      expect(found).toHaveLength(1);
+      expect(found[0]?.issueId).toBe((state?.outcomes.get(player) as { issueId: number }).issueId);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * `/v1/bonus-call/campaigns…` (issue 16, item 4; docs/adr/0010-campaigns.md). The POST validates the
+ * whole request as a single registration is validated, stores the campaign on its stream and
+ * answers 202; the bonus-ledger's campaign worker registers the players. The GET folds the
+ * campaign's stream. The stream names the operator of the token, so another operator's campaign
+ * reads as absent: the same 404 as an id never used.
+ */
+import { campaignProgressOf, loadCampaign, startCampaign } from '@reelstream/bonus-application';
+import { ApiOperations, campaignPlatformId, HttpHeaders, isRefusal, ok } from '@reelstream/contracts';
+import { ApiError } from '@reelstream/http';
+import type { Clock, EventStore } from '@reelstream/ports';
+import type { Express, RequestHandler } from 'express';
+import { toRegisterCommandData } from '../bonus/register-command.js';
+import type { CatalogView } from '../catalog/catalog-view.js';
+import { callerOf, requestContext } from '../http/request-context.js';
+import { sendOk } from '../http/respond.js';
+import { nonEmptyQuery, parseRequest } from '../http/validate.js';
+import { expressPath } from './bonus-call-routes.js';
+
+export interface CampaignRouteDeps {
+  store: EventStore;
+  catalog: CatalogView;
+  clock: Clock;
+  /** Content type and body parsing, with a limit that fits 10,000 playerIds. */
+  jsonBody: RequestHandler[];
+}
+
+const { startCampaign: startOperation, getCampaign } = ApiOperations;
+
+/** 10,000 playerIds of 50 characters, quoted and separated, are 530 kB; the terms are small. */
+export const CAMPAIGN_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
+  app.post(expressPath(startOperation.path), ...deps.jsonBody, async (req, res) => {
+    const operator = callerOf(res);
+    const request = parseRequest(startOperation.body, req.body);
+    const now = deps.clock.now();
+    // The terms are the same for every player: converted and checked once, as a registration of the first player
+    // would be (currency, amounts, expiry, catalog, limits, features), with the same codes and details.
+    const [first] = request.players as [string];
+    const template = toRegisterCommandData(
+      { ...request.terms, platformId: campaignPlatformId(request.campaignId, first), playerId: first },
+      { operator, catalog: deps.catalog, now },
+    );
+    const { operatorId: _operator, platformId: _platform, playerId: _player, requestHash: _hash, ...terms } = template;
+    const { requestId } = requestContext(res);
+    const started = await startCampaign(deps.store, {
+      request,
+      terms,
+      now: now.toISOString(),
+      origin: { commandId: requestId, correlationId: requestId, operatorId: operator.id },
+    });
+    if (isRefusal(started)) throw ApiError.from(started);
+    res
+      .status(202)
+      .set(started.replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {})
+      .json(ok({ campaignId: request.campaignId, total: request.players.length }));
+  });
+
+  app.get(expressPath(getCampaign.path), async (req, res) => {
+    const operator = callerOf(res);
+    const { campaignId } = parseRequest(getCampaign.params, { ...req.params });
+    const query = parseRequest(getCampaign.query, nonEmptyQuery(req.query));
+    const state = await loadCampaign(deps.store, operator.id, campaignId);
+    if (state === undefined) throw new ApiError('CAMPAIGN_NOT_FOUND');
+    sendOk(res, campaignProgressOf(state, { offset: Number(query.cursor ?? 0), limit: query.limit }));
+  });
+}
