@@ -18,6 +18,7 @@ export {
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
 export {
   getRoundResponse,
+  listDeadLettersQueryParams,
   listDeadLettersResponse,
   listTransactionsResponse,
   redriveResponse,

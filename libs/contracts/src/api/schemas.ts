@@ -22,6 +22,7 @@ import { errorEnvelope } from './envelope.js';
 import { launchGameRequest, launchGameResponse } from './launch.js';
 import {
   getRoundResponse,
+  listDeadLettersQueryParams,
   listDeadLettersResponse,
   listTransactionsQueryParams,
   listTransactionsResponse,
@@ -133,6 +134,7 @@ export const ApiOperations = {
     method: 'get',
     path: '/v1/wallet/dead-letters',
     summary: 'List dead-lettered wins',
+    query: listDeadLettersQueryParams,
     response: listDeadLettersResponse,
     errors: [],
   },

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ERROR_CODES, errorEnvelope, httpStatusOf } from '@reelstream/contracts';
 import fc from 'fast-check';
 import { cancelBodies, launchBodies, registerBodies, type FuzzBody } from './support/fuzz-bodies.js';
-import { redrivePaths, roundPaths, transactionQueries } from './support/fuzz-queries.js';
+import { deadLetterQueries, redrivePaths, roundPaths, transactionQueries } from './support/fuzz-queries.js';
 import { RawClient } from './support/raw-client.js';
 import { TOKENS } from './support/operators.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -147,7 +147,7 @@ describe.each([
 /** Per reconciliation endpoint: reads are cheap, so fewer runs prove the same property. */
 const READ_RUNS = 2_000;
 
-describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions, POST …/redrive)', () => {
+describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions, GET /v1/wallet/dead-letters, POST …/redrive)', () => {
   const paths: Record<string, string[]> = {};
 
   beforeAll(async () => {
@@ -156,11 +156,15 @@ describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions
     const a = stack.http.withToken(TOKENS.a);
     const page = await a.get('/v1/transactions?limit=1');
     const cursors = [String(page.body.data.nextCursor)];
+    // A dead letter's cursor, and the one of the last page (past every dead letter of A).
+    const letters = await a.get('/v1/wallet/dead-letters?limit=1');
+    const letterCursors = [String(letters.body.data.nextCursor), ...cursors];
     paths['rounds'] = fc.sample(roundPaths([ofA.roundId, ofB.roundId]), { numRuns: READ_RUNS, seed: SEED });
     paths['transactions'] = fc.sample(transactionQueries(['fz_recon_a', 'fz_recon_b'], cursors), {
       numRuns: READ_RUNS,
       seed: SEED,
     });
+    paths['dead-letters'] = fc.sample(deadLetterQueries(letterCursors), { numRuns: READ_RUNS, seed: SEED });
     // Never A's own dead-lettered win: no dispatcher runs here, so its re-drive would wait and be a 503.
     paths['redrive'] = fc.sample(redrivePaths([ofA.betTransactionId, ofB.winTransactionId, ofB.betTransactionId]), {
       numRuns: READ_RUNS,
@@ -171,6 +175,7 @@ describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions
   it.each([
     ['rounds', 'GET'],
     ['transactions', 'GET'],
+    ['dead-letters', 'GET'],
     ['redrive', 'POST'],
   ] as const)(
     `answers ${READ_RUNS} generated %s requests without a 5xx, in the envelope, appending nothing`,

@@ -4,7 +4,7 @@
  * walletTx stream as the record and dedup key, replies, cancels that survive restarts
  * (docs/adr/0002-cancel-delivery.md), dead letters and their re-drive.
  */
-export { findDeadLetteredWins } from './dead-letters.js';
+export { findDeadLetteredWins, standingDeadLetters } from './dead-letters.js';
 export { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
 export { handleCancelDelivery } from './handle-cancel.js';
 export { handleWalletRequest } from './handle-request.js';

@@ -28,7 +28,7 @@ export interface ReconciliationRouteDeps {
 
 const { getRound, listTransactions, listDeadLetters, redriveDeadLetter } = ApiOperations;
 
-/** The page cursor: the event-log position of the last transaction listed, base64url (opaque to the operator). */
+/** The page cursor: the event-log position of the last item listed, base64url (opaque to the operator). */
 function encodeCursor(position: Position): string {
   return Buffer.from(position, 'utf8').toString('base64url');
 }
@@ -80,9 +80,16 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
     sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
   });
 
-  app.get(expressPath(listDeadLetters.path), async (_req, res) => {
+  app.get(expressPath(listDeadLetters.path), async (req, res) => {
     const operator = callerOf(res);
-    sendOk(res, { items: await reader.deadLetters(operator.id) });
+    const query = parseRequest(listDeadLetters.query, nonEmptyQuery(req.query));
+    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
+    const page = await reader.deadLetters({
+      operatorId: operator.id,
+      limit: query.limit,
+      ...(after !== undefined ? { after } : {}),
+    });
+    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
   });
 
   app.post(expressPath(redriveDeadLetter.path), async (req, res) => {

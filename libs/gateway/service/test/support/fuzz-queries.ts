@@ -96,3 +96,25 @@ export function transactionQueries(
     return `/v1/transactions${query === '' ? '' : `?${query}`}`;
   });
 }
+
+/** `GET /v1/wallet/dead-letters` with generated `limit` and `cursor` (real ones, past the end, junk) and stray parameters. */
+export function deadLetterQueries(realCursors: readonly string[]): fc.Arbitrary<string> {
+  const value: Record<string, fc.Arbitrary<string>> = {
+    limit: fc.oneof(fc.integer({ min: -5, max: 1_000 }).map(String), junk),
+    cursor: cursor(realCursors),
+    playerId: junk,
+    offset: junk,
+  };
+  const pair = fc
+    .constantFrom(...Object.keys(value))
+    .chain((key) => fc.tuple(fc.constant(key), value[key] as fc.Arbitrary<string>, fc.boolean()));
+  return fc.array(pair, { maxLength: 4 }).map((pairs) => {
+    const query = pairs
+      .map(
+        ([key, text, encode]) =>
+          `${key}=${encode ? encodeURIComponent(text) : text.replace(/[^\x21-\x7e]|[#&]/gu, encodeURIComponent)}`,
+      )
+      .join('&');
+    return `/v1/wallet/dead-letters${query === '' ? '' : `?${query}`}`;
+  });
+}
