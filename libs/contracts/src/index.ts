@@ -26,6 +26,11 @@ export {
   type OperatorTransaction,
   type TransactionStatus,
 } from './api/reconciliation.js';
+export {
+  listWebhookDeadLettersResponse,
+  webhookRedriveResponse,
+  type WebhookDeadLetterView,
+} from './api/webhook-letters.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
 export { ok, failure, errorEnvelope } from './api/envelope.js';
 export {
@@ -153,6 +158,7 @@ export {
   sessionStream,
   roundStream,
   walletTxStream,
+  webhookLetterStream,
   encodeStreamComponent,
   streamPrefix,
   parseStreamId,
@@ -171,6 +177,7 @@ export {
   InvalidEventDataError,
 } from './events/upcasting.js';
 export { type WalletTxEvent } from './events/wallet.js';
+export { type WebhookDeadLettered, type WebhookLetterEvent } from './events/webhook-letter.js';
 export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,

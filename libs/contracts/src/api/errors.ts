@@ -37,6 +37,10 @@ export const ErrorCatalogue = {
     message: 'No round with this id exists for the caller (its game session, or its operator).',
   },
   TRANSACTION_NOT_FOUND: { status: 404, message: 'No wallet transaction with this id exists for this operator.' },
+  WEBHOOK_NOT_FOUND: {
+    status: 404,
+    message: 'No dead-lettered bonus webhook with this eventId exists for this operator.',
+  },
   // State conflicts.
   PLATFORM_ID_CONFLICT: {
     status: 409,

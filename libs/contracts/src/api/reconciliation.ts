@@ -224,7 +224,7 @@ const pageQueryFields = {
 export const listDeadLettersQueryParams = z.strictObject(pageQueryFields).meta({
   id: 'ListDeadLettersQuery',
   description:
-    'Query parameters of GET /v1/wallet/dead-letters; all optional. Pages come in the order the wins were dead-lettered.',
+    'Query parameters of GET /v1/wallet/dead-letters and GET /v1/webhooks/dead-letters; all optional. Pages come in the order the letters were dead-lettered.',
   examples: [{}, { limit: '50', cursor: 'MTIzNDU' }],
 });
 

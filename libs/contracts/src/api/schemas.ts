@@ -30,6 +30,7 @@ import {
   redriveResponse,
   roundPathParams,
 } from './reconciliation.js';
+import { listWebhookDeadLettersResponse, webhookRedrivePathParams, webhookRedriveResponse } from './webhook-letters.js';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post';
@@ -146,12 +147,31 @@ export const ApiOperations = {
     response: redriveResponse,
     errors: ['TRANSACTION_NOT_FOUND', 'NOT_DEAD_LETTERED'],
   },
+  listWebhookDeadLetters: {
+    method: 'get',
+    path: '/v1/webhooks/dead-letters',
+    summary: 'List dead-lettered bonus webhooks',
+    query: listDeadLettersQueryParams,
+    response: listWebhookDeadLettersResponse,
+    errors: [],
+  },
+  redriveWebhookDeadLetter: {
+    method: 'post',
+    path: '/v1/webhooks/dead-letters/{eventId}/redrive',
+    summary: 'Send a dead-lettered bonus webhook again',
+    params: webhookRedrivePathParams,
+    response: webhookRedriveResponse,
+    errors: ['WEBHOOK_NOT_FOUND'],
+  },
 } as const satisfies Record<string, ApiOperation>;
 
 /** Every named API schema (each has `.meta({id, description, examples})`). */
 export const ApiSchemas: readonly z.ZodType[] = [
-  ...Object.values(ApiOperations).flatMap((operation: ApiOperation) =>
-    [operation.body, operation.query, operation.params, operation.response].filter((schema) => schema !== undefined),
+  // Once each: the dead-letter lists share their query.
+  ...new Set(
+    Object.values(ApiOperations).flatMap((operation: ApiOperation) =>
+      [operation.body, operation.query, operation.params, operation.response].filter((schema) => schema !== undefined),
+    ),
   ),
   errorEnvelope,
 ];

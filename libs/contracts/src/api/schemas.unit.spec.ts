@@ -28,9 +28,13 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
         'RoundPathParams',
         'ListTransactionsQuery',
         'ListTransactionsResponse',
+        'ListDeadLettersQuery',
         'ListDeadLettersResponse',
         'RedrivePathParams',
         'RedriveResponse',
+        'ListWebhookDeadLettersResponse',
+        'WebhookRedrivePathParams',
+        'WebhookRedriveResponse',
       ].sort(),
     );
   });
