@@ -10,12 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ERROR_CODES, errorEnvelope, httpStatusOf } from '@reelstream/contracts';
 import fc from 'fast-check';
 import { cancelBodies, launchBodies, registerBodies, type FuzzBody } from './support/fuzz-bodies.js';
-import { deadLetterQueries, redrivePaths, roundPaths, transactionQueries } from './support/fuzz-queries.js';
+import {
+  deadLetterQueries,
+  redrivePaths,
+  roundPaths,
+  transactionQueries,
+  webhookRedrivePaths,
+} from './support/fuzz-queries.js';
 import { RawClient } from './support/raw-client.js';
 import { TOKENS } from './support/operators.js';
 import { startStack, type Stack } from './support/stack.js';
 import { OPERATOR_IDS } from './support/operators.js';
-import { writePaidRound } from './support/wallet-history.js';
+import { writePaidRound, writeWebhookLetter } from './support/wallet-history.js';
 
 const RUNS = 10_000;
 const CONCURRENCY = 32;
@@ -147,7 +153,7 @@ describe.each([
 /** Per reconciliation endpoint: reads are cheap, so fewer runs prove the same property. */
 const READ_RUNS = 2_000;
 
-describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions, GET /v1/wallet/dead-letters, POST …/redrive)', () => {
+describe('the reconciliation API (rounds, transactions, wallet and webhook dead letters, their re-drives)', () => {
   const paths: Record<string, string[]> = {};
 
   beforeAll(async () => {
@@ -165,6 +171,21 @@ describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions
       seed: SEED,
     });
     paths['dead-letters'] = fc.sample(deadLetterQueries(letterCursors), { numRuns: READ_RUNS, seed: SEED });
+    // Webhook letters: B's (a 404 for A), and two of A's: one standing (listed), one re-driven here
+    // already, whose generated re-drives answer already_redriven and append nothing.
+    await writeWebhookLetter(stack.store, OPERATOR_IDS.a, 'fz_recon_a');
+    const webhookOfA = await writeWebhookLetter(stack.store, OPERATOR_IDS.a, 'fz_recon_a');
+    const webhookOfB = await writeWebhookLetter(stack.store, OPERATOR_IDS.b, 'fz_recon_b');
+    expect((await a.call('POST', `/v1/webhooks/dead-letters/${webhookOfA}/redrive`)).status).toBe(200);
+    const webhookPage = await a.get('/v1/webhooks/dead-letters?limit=1');
+    paths['webhook-dead-letters'] = fc.sample(
+      deadLetterQueries([String(webhookPage.body.data.nextCursor), ...cursors], '/v1/webhooks/dead-letters'),
+      { numRuns: READ_RUNS, seed: SEED },
+    );
+    paths['webhook-redrive'] = fc.sample(webhookRedrivePaths([webhookOfA, webhookOfB]), {
+      numRuns: READ_RUNS,
+      seed: SEED,
+    });
     // Never A's own dead-lettered win: no dispatcher runs here, so its re-drive would wait and be a 503.
     paths['redrive'] = fc.sample(redrivePaths([ofA.betTransactionId, ofB.winTransactionId, ofB.betTransactionId]), {
       numRuns: READ_RUNS,
@@ -177,6 +198,8 @@ describe('the reconciliation API (GET /v1/rounds/{roundId}, GET /v1/transactions
     ['transactions', 'GET'],
     ['dead-letters', 'GET'],
     ['redrive', 'POST'],
+    ['webhook-dead-letters', 'GET'],
+    ['webhook-redrive', 'POST'],
   ] as const)(
     `answers ${READ_RUNS} generated %s requests without a 5xx, in the envelope, appending nothing`,
     async (name, method) => {

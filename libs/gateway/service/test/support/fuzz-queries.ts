@@ -97,8 +97,11 @@ export function transactionQueries(
   });
 }
 
-/** `GET /v1/wallet/dead-letters` with generated `limit` and `cursor` (real ones, past the end, junk) and stray parameters. */
-export function deadLetterQueries(realCursors: readonly string[]): fc.Arbitrary<string> {
+/** `GET /v1/wallet/dead-letters` (or `path`, the webhooks' list) with generated `limit` and `cursor` (real ones, past the end, junk) and stray parameters. */
+export function deadLetterQueries(
+  realCursors: readonly string[],
+  path = '/v1/wallet/dead-letters',
+): fc.Arbitrary<string> {
   const value: Record<string, fc.Arbitrary<string>> = {
     limit: fc.oneof(fc.integer({ min: -5, max: 1_000 }).map(String), junk),
     cursor: cursor(realCursors),
@@ -115,6 +118,19 @@ export function deadLetterQueries(realCursors: readonly string[]): fc.Arbitrary<
           `${key}=${encode ? encodeURIComponent(text) : text.replace(/[^\x21-\x7e]|[#&]/gu, encodeURIComponent)}`,
       )
       .join('&');
-    return `/v1/wallet/dead-letters${query === '' ? '' : `?${query}`}`;
+    return `${path}${query === '' ? '' : `?${query}`}`;
   });
+}
+
+/** `POST /v1/webhooks/dead-letters/{eventId}/redrive`: event ids known (the caller's, another operator's), well-formed unknown ones, near misses, junk. */
+export function webhookRedrivePaths(knownEventIds: readonly string[]): fc.Arbitrary<string> {
+  const eventId = fc.oneof(
+    fc.constantFrom(...knownEventIds),
+    fc.uuid().map((uuid) => `bw-${uuid}`),
+    fc.uuid().map((uuid) => `bw-${uuid.toUpperCase()}`),
+    fc.uuid(),
+    fc.uuid().map((uuid) => `bw-${uuid}x`),
+    junk,
+  );
+  return segment(eventId).map((id) => `/v1/webhooks/dead-letters/${id}/redrive`);
 }
