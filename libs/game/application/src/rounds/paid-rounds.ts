@@ -78,16 +78,20 @@ export async function beginPaidRound(
   return deps.rounds.start(started, correlationId);
 }
 
-/** Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with. */
+/**
+ * Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with.
+ * `late`: the resolver's answer to the bet of a round left open (its balance may be older than one shown).
+ */
 export async function completePaidRound(
   deps: RoundDeps,
   started: RoundStartedData,
   answer: WalletReply,
   correlationId: string,
+  late = false,
 ): Promise<PaidRoundResult> {
   const { operatorId, playerId, currency } = started;
   if (answer.balanceMinor !== undefined)
-    deps.balances.answered(operatorId, playerId, currency, answer.transactionId, answer.balanceMinor);
+    deps.balances.answered(operatorId, playerId, currency, answer.transactionId, answer.balanceMinor, late);
   const betwin = started.outcome !== undefined;
   // A slot's outcome is drawn only once the bet is taken: a canceled round never carries a result.
   const outcome = !betAccepted(answer)

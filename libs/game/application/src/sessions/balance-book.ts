@@ -29,10 +29,11 @@ interface Confirmed {
 interface PlayerBalance {
   confirmed: Confirmed | undefined;
   /**
-   * An answer read from the log that a later-heard bus answer replaced without knowing their order:
-   * the next refresh compares them.
+   * Answers whose order against `confirmed` is not known yet: one read from the log that a later
+   * bus answer replaced, or a late bus answer (the resolver's, of a bet answered long ago). The next
+   * refresh compares them by their positions in the log.
    */
-  rival: Confirmed | undefined;
+  readonly unordered: Confirmed[];
   /** Wins sent and not answered yet, by transactionId. */
   readonly pending: Map<number, number>;
 }
@@ -48,14 +49,28 @@ export class BalanceBook {
     private readonly capacity = 100_000,
   ) {}
 
-  /** The wallet's answer to a bet or betwin, as the dispatcher replied it to this process. */
-  answered(operatorId: string, playerId: string, currency: string, transactionId: number, balanceMinor: number): void {
+  /**
+   * The wallet's answer to a bet or betwin, as the dispatcher replied it to this process. A spin's
+   * bet is sent after every answer this process heard over the bus, so its answer is newer than
+   * those; `late` (the resolver's answer to a bet of an open round) is ordered by the log instead.
+   */
+  answered(
+    operatorId: string,
+    playerId: string,
+    currency: string,
+    transactionId: number,
+    balanceMinor: number,
+    late = false,
+  ): void {
     const entry = this.entry(operatorId, playerId, currency);
-    const previous = entry.confirmed;
-    // A bet is sent after every answer this process heard over the bus: it is newer than those. An
-    // answer read from the log may be newer than it (a win answered after the bet): compared later.
-    if (previous?.position !== undefined) entry.rival = entry.rival ? this.later(entry.rival, previous) : previous;
-    entry.confirmed = { transactionId, balanceMinor, position: undefined };
+    const answer: Confirmed = { transactionId, balanceMinor, position: undefined };
+    if (late && entry.confirmed !== undefined) {
+      entry.unordered.push(answer);
+      return;
+    }
+    // An answer read from the log may be newer than this bet's (a win answered after the bet): compared later.
+    if (entry.confirmed?.position !== undefined) entry.unordered.push(entry.confirmed);
+    entry.confirmed = answer;
   }
 
   /** A win on its way to the wallet: shown as pending until its answer is recorded. A win of 0 changes nothing. */
@@ -76,7 +91,7 @@ export class BalanceBook {
   /** What to show, after looking up the answers to the pending wins (reads only when a win is pending). */
   async shown(operatorId: string, playerId: string, currency: string): Promise<ShownBalance> {
     const entry = this.players.get(key(operatorId, playerId, currency));
-    if (entry && (entry.pending.size > 0 || entry.rival !== undefined)) await this.refresh(entry);
+    if (entry && (entry.pending.size > 0 || entry.unordered.length > 0)) await this.refresh(entry);
     return this.peek(operatorId, playerId, currency);
   }
 
@@ -94,38 +109,43 @@ export class BalanceBook {
   }
 
   private async refresh(entry: PlayerBalance): Promise<void> {
-    const answers: Confirmed[] = [];
+    const answers: Confirmed[] = entry.unordered.splice(0);
     for (const transactionId of [...entry.pending.keys()]) {
       const reply = await this.replies.replyOf(transactionId);
       if (reply.kind === 'not_yet') continue;
       entry.pending.delete(transactionId);
       if (reply.kind === 'answered') answers.push({ transactionId, ...reply });
     }
-    const rival = entry.rival;
-    if (rival) answers.push(rival);
     if (answers.length === 0) return;
-    // The bus answer shown now has no position yet: look it up, unless another answer replaces it meanwhile.
+    for (const answer of answers) await this.locate(answer);
+    // The answer shown now may have no position yet: look it up, unless another answer replaces it meanwhile.
     for (;;) {
       const current = entry.confirmed;
       if (current === undefined || current.position !== undefined) break;
-      const reply = await this.replies.replyOf(current.transactionId);
-      if (entry.confirmed !== current) continue;
-      // Its record is always there (the dispatcher replies from it); if not, the log's answers are taken as newer.
-      if (reply.kind === 'answered') current.position = reply.position;
-      break;
+      await this.locate(current);
+      if (entry.confirmed === current) break;
     }
-    if (entry.rival === rival) entry.rival = undefined;
     for (const answer of answers) entry.confirmed = this.later(entry.confirmed, answer);
   }
 
+  /** Sets where a bus answer is in the log (its record is always there: the dispatcher replies from it). */
+  private async locate(answer: Confirmed): Promise<void> {
+    if (answer.position !== undefined) return;
+    const reply = await this.replies.replyOf(answer.transactionId);
+    if (reply.kind === 'answered') answer.position = reply.position;
+  }
+
+  /** The later of two answers in the log; one whose place is unknown loses to one whose place is known. */
   private later(current: Confirmed | undefined, answer: Confirmed): Confirmed {
-    if (current === undefined || current.position === undefined || answer.position === undefined) return answer;
+    if (current === undefined) return answer;
+    if (answer.position === undefined) return current;
+    if (current.position === undefined) return answer;
     return this.replies.comparePositions(answer.position, current.position) > 0 ? answer : current;
   }
 
   private entry(operatorId: string, playerId: string, currency: string): PlayerBalance {
     const name = key(operatorId, playerId, currency);
-    const found = this.players.get(name) ?? { confirmed: undefined, rival: undefined, pending: new Map() };
+    const found = this.players.get(name) ?? { confirmed: undefined, unordered: [], pending: new Map() };
     this.write(this.players, name, found);
     return found;
   }

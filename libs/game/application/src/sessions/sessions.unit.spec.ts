@@ -141,6 +141,19 @@ describe('the balance the page shows: only one the wallet confirmed', () => {
     expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 2_000, pendingWinMinor: 0 });
   });
 
+  it('orders a late answer (the resolver’s, to a bet answered long ago) by the log: an older one does not replace the shown balance', async () => {
+    const { store, book: balances } = book();
+    await answer(store, 1, 900);
+    await answer(store, 2, 1_000);
+    balances.answered('op', 'p1', 'EUR', 2, 1_000);
+    balances.answered('op', 'p1', 'EUR', 1, 900, true);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_000, pendingWinMinor: 0 });
+    // A late answer that is the newer one in the log is shown.
+    await answer(store, 3, 1_100);
+    balances.answered('op', 'p1', 'EUR', 3, 1_100, true);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_100, pendingWinMinor: 0 });
+  });
+
   it('stops showing a win pending once it is dead-lettered, and does not add it', async () => {
     const { store, book: balances } = book();
     balances.answered('op', 'p1', 'EUR', 1, 1_000);
