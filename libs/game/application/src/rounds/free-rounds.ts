@@ -24,7 +24,7 @@ import {
 } from '@reelstream/game-domain';
 import { refuse } from '../refused.js';
 import type { ShownBalance } from '../sessions/balance-book.js';
-import type { RoundDeps } from './round-deps.js';
+import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundStartedData } from './round-streams.js';
 
 type SettleResult = Extract<BonusReply<'SettleFreeSpin'>, { ok: true }>['result'];
@@ -128,7 +128,7 @@ export async function finishFreeRound(
   await deps.rounds.finish(started, end, correlationId);
   // The ledger's relay sends the win; until the wallet's answer to it is recorded it is shown as pending.
   const { operatorId, playerId, currency } = started;
-  await deps.balances.shown(operatorId, playerId, currency);
+  await refreshBalance(deps, started);
   deps.balances.winSent(operatorId, playerId, currency, result.transactionId, result.winMinor);
   return {
     started,

@@ -21,7 +21,7 @@ import {
   type RoundOutcome,
 } from '@reelstream/game-domain';
 import type { ShownBalance } from '../sessions/balance-book.js';
-import type { RoundDeps } from './round-deps.js';
+import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundHistory, RoundStartedData } from './round-streams.js';
 
 export interface PaidRoundInput {
@@ -113,7 +113,7 @@ export async function completePaidRound(
   });
   const { history } = await deps.rounds.finish(started, end, correlationId);
   // The answers to earlier wins are looked up before this round's own win, which is not even sent yet.
-  await deps.balances.shown(operatorId, playerId, currency);
+  await refreshBalance(deps, started);
   // A bet's win is credited by the dispatcher once the outbox sends it: pending until its answer is recorded
   // (a betwin's answer already includes it).
   if (history.end.type === 'RoundSettled' && history.end.data.winTransactionId !== undefined)
