@@ -16,6 +16,7 @@ import {
   type WebhookDeadLetterView,
 } from '@reelstream/contracts';
 import type { EventStore, Position, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import { recordWebhookRedrive } from '@reelstream/wallet-application';
 
 export interface WebhookLetterQuery {
   operatorId: string;
@@ -96,17 +97,8 @@ export class WebhookLetters {
     revision: StreamRevision,
     context: EventContext & { requestId: string; at: string },
   ): Promise<boolean> {
-    const { requestId, at, ...metadata } = context;
-    const event = { type: 'WebhookRedriveRequested' as const, data: { at, requestId } };
-    try {
-      await this.store.append(webhookLetterStream(operatorId, eventId), [eventToAppend(event, metadata)], {
-        expectedRevision: revision,
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'WrongExpectedRevisionError') return false;
-      throw error;
-    }
+    const { requestId, at, ...eventContext } = context;
+    return recordWebhookRedrive(this.store, operatorId, eventId, revision, { context: eventContext, at, requestId });
   }
 
   /** The letter standing again (a re-drive that could not be sent): a copy of it, appended. */
