@@ -1,13 +1,14 @@
 /**
  * `npm run wallet:webhooks:redrive`: sends every bonus webhook parked on `bonus.webhooks.dlq` since
  * the last re-drive back to `bonus.webhooks`, where the running dispatcher delivers it again (same
- * eventId, same body). Prints how many. Exit code 0, or 2 on bad configuration.
+ * eventId, same body), each recorded as re-driven in its `webhookLetter` stream (the operator API
+ * then no longer lists it). Prints how many. Exit code 0, or 2 on bad configuration.
  */
 import { hostname } from 'node:os';
 
 async function main(): Promise<number> {
   const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/config');
-  const { openMessageBus } = await import('@reelstream/backends');
+  const { openEventStore, openMessageBus } = await import('@reelstream/backends');
   const { redriveParkedWebhooks } = await import('@reelstream/wallet-application');
   const { z } = await import('zod');
   let backends;
@@ -17,13 +18,15 @@ async function main(): Promise<number> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
+  const { store } = await openEventStore(backends.eventStoreUrl);
   const bus = await openMessageBus(backends.busUrl, { instanceId: `webhook-redrive-${hostname()}-${process.pid}` });
   try {
-    const count = await redriveParkedWebhooks(bus);
+    const count = await redriveParkedWebhooks(bus, { store });
     process.stdout.write(`${count} parked bonus webhook(s) sent back to bonus.webhooks\n`);
     return 0;
   } finally {
     await bus.close();
+    await store.close();
   }
 }
 

@@ -36,6 +36,7 @@ export {
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
 export {
   getRoundResponse,
+  listDeadLettersQueryParams,
   listDeadLettersResponse,
   listTransactionsResponse,
   redriveResponse,
@@ -43,6 +44,11 @@ export {
   type OperatorTransaction,
   type TransactionStatus,
 } from './api/reconciliation.js';
+export {
+  listWebhookDeadLettersResponse,
+  webhookRedriveResponse,
+  type WebhookDeadLetterView,
+} from './api/webhook-letters.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
 export { ok, failure, errorEnvelope } from './api/envelope.js';
 export {
@@ -170,6 +176,7 @@ export {
   sessionStream,
   roundStream,
   walletTxStream,
+  webhookLetterStream,
   encodeStreamComponent,
   streamPrefix,
   parseStreamId,
@@ -188,6 +195,7 @@ export {
   InvalidEventDataError,
 } from './events/upcasting.js';
 export { type WalletTxEvent } from './events/wallet.js';
+export { type WebhookDeadLettered, type WebhookLetterEvent } from './events/webhook-letter.js';
 export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,

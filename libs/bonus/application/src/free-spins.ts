@@ -105,6 +105,7 @@ export class FreeSpins {
       winMinor: settled.winMinor,
       totalWinMinor: settled.totalWinMinor,
       spinsLeft: settled.spinsLeft,
+      transactionId: settled.transactionId,
       completed: completedBySpin(bonus, settled),
       replayed: decided.events.length === 0,
     });

@@ -38,6 +38,10 @@ export const ErrorCatalogue = {
   },
   CAMPAIGN_NOT_FOUND: { status: 404, message: 'No campaign with this id exists for this operator.' },
   TRANSACTION_NOT_FOUND: { status: 404, message: 'No wallet transaction with this id exists for this operator.' },
+  WEBHOOK_NOT_FOUND: {
+    status: 404,
+    message: 'No dead-lettered bonus webhook with this eventId exists for this operator.',
+  },
   // State conflicts.
   PLATFORM_ID_CONFLICT: {
     status: 409,

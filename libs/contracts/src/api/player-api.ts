@@ -80,8 +80,14 @@ export const playerSession = z
     language: z.string().min(2),
     returnUrl: httpUrl,
     demo: z.boolean(),
-    /** The last balance the operator's wallet reported (plus wins sent since); null before the first answer. */
-    balance: z.number().nullable(),
+    balance: z.number().nullable().meta({
+      description:
+        "The balance the operator's wallet's last answer carried (a bet's, or a win's once the wallet answered it); never a balance the wallet has not confirmed. null before the first answer known; a demo session's play money.",
+    }),
+    pendingWin: units.meta({
+      description:
+        "Wins sent to the operator's wallet whose answer is not known yet: not in `balance`. Once the wallet answers, `balance` is its answer and this is 0 again. Always 0 in a demo session.",
+    }),
     betLevels: z.array(z.number().positive()).min(1),
     activeBonus: playerBonusView.nullable(),
     expiresAt: isoInstant,
@@ -168,7 +174,13 @@ export const spinResult = z
     currency: currencyCode,
     bet: units,
     win: units,
-    balance: z.number().nullable(),
+    balance: z.number().nullable().meta({
+      description:
+        "The wallet's last confirmed balance: a paid spin's is its bet's answer (a betwin's includes the win); the win of a bet or free spin is sent after the answer and is in `pendingWin` until the wallet answers it (read the session to follow it). A demo spin's play money. null before the wallet's first answer known.",
+    }),
+    pendingWin: units.meta({
+      description: 'Wins sent whose answer is not known yet, this spin’s included: not in `balance`.',
+    }),
     outcome: roundOutcomeView,
     bonus: spinBonusView.nullable(),
   })

@@ -208,10 +208,36 @@ export const operatorDeadLetter = z
     examples: [deadLetterExample],
   });
 
-export const listDeadLettersResponse = okEnvelope(z.object({ items: z.array(operatorDeadLetter) })).meta({
+/** `limit` and `cursor` of a paged list (the same rules as GET /v1/transactions). */
+const pageQueryFields = {
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, { error: limitError })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: limitError }).max(MAX_TRANSACTION_LIMIT, { error: limitError }))
+    .optional()
+    .transform((limit) => limit ?? DEFAULT_TRANSACTION_LIMIT)
+    .meta({ description: `Page size, 1–${MAX_TRANSACTION_LIMIT}, default ${DEFAULT_TRANSACTION_LIMIT}.` }),
+  cursor: cursorText.optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+};
+
+export const listDeadLettersQueryParams = z.strictObject(pageQueryFields).meta({
+  id: 'ListDeadLettersQuery',
+  description:
+    'Query parameters of GET /v1/wallet/dead-letters and GET /v1/webhooks/dead-letters; all optional. Pages come in the order the letters were dead-lettered.',
+  examples: [{}, { limit: '50', cursor: 'MTIzNDU' }],
+});
+
+export const listDeadLettersResponse = okEnvelope(
+  z.object({
+    items: z.array(operatorDeadLetter),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
+  }),
+).meta({
   id: 'ListDeadLettersResponse',
-  description: 'GET /v1/wallet/dead-letters: the calling operator’s dead-lettered wins, oldest first.',
-  examples: [{ success: true, message: 'OK', data: { items: [deadLetterExample] } }],
+  description:
+    'GET /v1/wallet/dead-letters: a page of the calling operator’s dead-lettered wins, in the order they were dead-lettered (oldest first).',
+  examples: [{ success: true, message: 'OK', data: { items: [deadLetterExample], nextCursor: null } }],
 });
 
 export const redrivePathParams = z.strictObject({ transactionId: longIdText }).meta({

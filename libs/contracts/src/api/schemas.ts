@@ -29,6 +29,7 @@ import { errorEnvelope } from './envelope.js';
 import { launchGameRequest, launchGameResponse } from './launch.js';
 import {
   getRoundResponse,
+  listDeadLettersQueryParams,
   listDeadLettersResponse,
   listTransactionsQueryParams,
   listTransactionsResponse,
@@ -36,6 +37,7 @@ import {
   redriveResponse,
   roundPathParams,
 } from './reconciliation.js';
+import { listWebhookDeadLettersResponse, webhookRedrivePathParams, webhookRedriveResponse } from './webhook-letters.js';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post';
@@ -174,6 +176,7 @@ export const ApiOperations = {
     method: 'get',
     path: '/v1/wallet/dead-letters',
     summary: 'List dead-lettered wins',
+    query: listDeadLettersQueryParams,
     response: listDeadLettersResponse,
     errors: [],
   },
@@ -185,12 +188,31 @@ export const ApiOperations = {
     response: redriveResponse,
     errors: ['TRANSACTION_NOT_FOUND', 'NOT_DEAD_LETTERED'],
   },
+  listWebhookDeadLetters: {
+    method: 'get',
+    path: '/v1/webhooks/dead-letters',
+    summary: 'List dead-lettered bonus webhooks',
+    query: listDeadLettersQueryParams,
+    response: listWebhookDeadLettersResponse,
+    errors: [],
+  },
+  redriveWebhookDeadLetter: {
+    method: 'post',
+    path: '/v1/webhooks/dead-letters/{eventId}/redrive',
+    summary: 'Send a dead-lettered bonus webhook again',
+    params: webhookRedrivePathParams,
+    response: webhookRedriveResponse,
+    errors: ['WEBHOOK_NOT_FOUND'],
+  },
 } as const satisfies Record<string, ApiOperation>;
 
 /** Every named API schema (each has `.meta({id, description, examples})`). */
 export const ApiSchemas: readonly z.ZodType[] = [
-  ...Object.values(ApiOperations).flatMap((operation: ApiOperation) =>
-    [operation.body, operation.query, operation.params, operation.response].filter((schema) => schema !== undefined),
+  // Once each: the dead-letter lists share their query.
+  ...new Set(
+    Object.values(ApiOperations).flatMap((operation: ApiOperation) =>
+      [operation.body, operation.query, operation.params, operation.response].filter((schema) => schema !== undefined),
+    ),
   ),
   errorEnvelope,
 ];

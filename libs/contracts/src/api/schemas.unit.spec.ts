@@ -31,11 +31,15 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
         'RoundPathParams',
         'ListTransactionsQuery',
         'ListTransactionsResponse',
+        'ListDeadLettersQuery',
         'ListDeadLettersResponse',
         'RedrivePathParams',
         'RedriveResponse',
         'StartCampaignRequest',
         'StartCampaignResponse',
+        'ListWebhookDeadLettersResponse',
+        'WebhookRedrivePathParams',
+        'WebhookRedriveResponse',
       ].sort(),
     );
   });

@@ -55,6 +55,8 @@ const settleFreeSpinResult = z.strictObject({
   winMinor: minorAmount,
   totalWinMinor: minorAmount,
   spinsLeft: z.number().int().min(0),
+  /** The transactionId of the spin's `win` (fixed in FreeSpinSettled): the game-server shows the win pending until it is answered. */
+  transactionId: longId,
   /** true when this spin completed the bonus call (spins used or cap reached, D20). */
   completed: z.boolean(),
   replayed: z.boolean(),

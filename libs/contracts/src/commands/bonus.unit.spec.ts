@@ -209,6 +209,7 @@ describe('bonus.replies: {ok: true, result} | {ok: false, error} per request typ
       winMinor: 40,
       totalWinMinor: 40,
       spinsLeft: 9,
+      transactionId: 78,
       completed: false,
       replayed: false,
     };

@@ -16,6 +16,7 @@ import {
   type DomainEvent,
 } from './upcasting.js';
 import { walletTxEvent } from './wallet.js';
+import { webhookLetterEvent } from './webhook-letter.js';
 
 const at = '2026-05-01T10:00:00.000Z';
 const registered = { issueId: 5, ...sampleBonusCall(), registeredAt: at };
@@ -180,10 +181,38 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     invalid: { request: betRequest, reason: 'no_source', detail: 'the win names no source event', at },
     rule: 'only wins are refused',
   },
+  WebhookDeadLettered: {
+    valid: {
+      operatorId: 'demo',
+      webhook: {
+        eventId: 'bw-e3a2f1c0-0000-8000-8000-000000000001',
+        type: 'bonus.completed',
+        bonusId: 5,
+        playerId: 'p1',
+        sequence: 4,
+        occurredAt: at,
+        status: 'completed',
+        currency: 'EUR',
+        totalWin: 1.5,
+        reason: 'spins_used',
+      },
+      key: 'demo:5',
+      attempts: 10,
+      lastError: 'HTTP 503',
+      at,
+    },
+    invalid: { operatorId: 'demo', key: 'demo:5', attempts: 10, lastError: 'HTTP 503', at },
+    rule: 'the webhook is kept, to be sent again as it was',
+  },
+  WebhookRedriveRequested: {
+    valid: { at, requestId: 'req-1' },
+    invalid: { at, requestId: '' },
+    rule: 'a request id is not empty',
+  },
 };
 
 describe('domain events v1: every type has a schema, a rule, and a union per stream family (docs/architecture.md "Data")', () => {
-  it('the registry, the type constants and the examples cover the same 20 types', () => {
+  it('the registry, the type constants and the examples cover the same 22 types', () => {
     expect(Object.keys(EventRegistry).sort()).toEqual(Object.keys(examples).sort());
     expect(Object.values(EventTypes).sort()).toEqual(Object.keys(examples).sort());
   });
@@ -224,6 +253,7 @@ describe('domain events v1: every type has a schema, a rule, and a union per str
           'WinRefused',
         ],
       ],
+      [webhookLetterEvent, ['WebhookDeadLettered', 'WebhookRedriveRequested']],
     ] as const;
     for (const [union, types] of families) {
       for (const [type, example] of Object.entries(examples)) {

@@ -13,6 +13,7 @@ export const StreamCategories = {
   session: 'session',
   round: 'round',
   walletTx: 'walletTx',
+  webhookLetter: 'webhookLetter',
 } as const;
 export type StreamCategory = (typeof StreamCategories)[keyof typeof StreamCategories];
 
@@ -60,6 +61,11 @@ export function walletTxStream(transactionId: number): string {
   return `${StreamCategories.walletTx}-${positiveId('transactionId', transactionId)}`;
 }
 
+/** A dead-lettered bonus webhook of the operator, by its webhook `eventId` (issue 16). */
+export function webhookLetterStream(operatorId: string, eventId: string): string {
+  return `${StreamCategories.webhookLetter}-${encodeStreamComponent(operatorId)}-${encodeStreamComponent(eventId)}`;
+}
+
 /** The prefix to filter a category in `readAll`/`subscribeToAll` (`playerBonus-`). */
 export function streamPrefix(category: StreamCategory): string {
   return `${category}-`;
@@ -70,7 +76,8 @@ export type ParsedStreamId =
   | { category: 'bonusRequest'; operatorId: string; platformId: string }
   | { category: 'session'; token: string }
   | { category: 'round'; roundId: number }
-  | { category: 'walletTx'; transactionId: number };
+  | { category: 'walletTx'; transactionId: number }
+  | { category: 'webhookLetter'; operatorId: string; eventId: string };
 
 /** A component exactly as `encodeStreamComponent` writes it, decoded; otherwise undefined. */
 function canonicalComponent(raw: string | undefined): string | undefined {
@@ -112,6 +119,10 @@ export function parseStreamId(streamId: string): ParsedStreamId | undefined {
       const transactionId = parts.length === 1 ? canonicalId(parts[0]) : undefined;
       return transactionId === undefined ? undefined : { category, transactionId };
     }
+    case StreamCategories.webhookLetter:
+      return parts.length === 2 && first !== undefined && second !== undefined
+        ? { category, operatorId: first, eventId: second }
+        : undefined;
     default:
       return undefined;
   }
@@ -140,4 +151,5 @@ export const StreamEventTypes = {
     'WinDeadLettered',
     'WinRefused',
   ],
+  webhookLetter: ['WebhookDeadLettered', 'WebhookRedriveRequested'],
 } as const satisfies Record<StreamCategory, readonly EventType[]>;

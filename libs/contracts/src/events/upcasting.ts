@@ -15,8 +15,11 @@ import * as session from './session.js';
 import type { SessionEvent } from './session.js';
 import * as wallet from './wallet.js';
 import type { WalletTxEvent } from './wallet.js';
+import * as webhookLetter from './webhook-letter.js';
+import type { WebhookLetterEvent } from './webhook-letter.js';
 
-export type DomainEvent = PlayerBonusEvent | BonusRequestEvent | SessionEvent | RoundEvent | WalletTxEvent;
+export type DomainEvent =
+  PlayerBonusEvent | BonusRequestEvent | SessionEvent | RoundEvent | WalletTxEvent | WebhookLetterEvent;
 export type EventType = DomainEvent['type'];
 
 export const EventTypes = {
@@ -24,6 +27,7 @@ export const EventTypes = {
   ...session.SessionEventTypes,
   ...round.RoundEventTypes,
   ...wallet.WalletEventTypes,
+  ...webhookLetter.WebhookLetterEventTypes,
 } as const satisfies { [Type in EventType]: Type };
 
 interface EventDefinition {
@@ -67,6 +71,8 @@ export const EventRegistry: { readonly [Type in EventType]: EventDefinition } = 
   CancelSucceeded: v1(wallet.cancelSucceededData),
   WinDeadLettered: v1(wallet.winDeadLetteredData),
   WinRefused: v1(wallet.winRefusedData),
+  WebhookDeadLettered: v1(webhookLetter.webhookDeadLetteredData),
+  WebhookRedriveRequested: v1(webhookLetter.webhookRedriveRequestedData),
 };
 
 export function isEventType(type: string): type is EventType {

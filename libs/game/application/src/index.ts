@@ -11,8 +11,9 @@ export { RoundStreams, RoundConflictError, type RoundStartedData } from './round
 export { resolveRound } from './rounds/round-resolver.js';
 export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
 export { outcomeView } from './rounds/outcome-view.js';
-export { SpinService } from './rounds/spin-service.js';
-export { BalanceBook } from './sessions/balance-book.js';
+export { balanceView, SpinService } from './rounds/spin-service.js';
+export { BalanceBook, type ShownBalance } from './sessions/balance-book.js';
+export { walletRepliesIn, type RecordedWalletReply, type WalletReplies } from './sessions/wallet-replies.js';
 export { SessionRepository } from './sessions/session-repository.js';
 export { SpinClaims, spinClaimName, type SpinClaimKey } from './sessions/spin-claims.js';
 export { activeBonusOf } from './sessions/active-bonus.js';

@@ -26,6 +26,8 @@ const state = {
   machine: null,
   t: translator(navigator.language),
   money: null,
+  balancePoll: undefined,
+  balanceEpoch: 0,
 };
 
 function setState(name) {
@@ -56,8 +58,28 @@ function fatal(code) {
   $('fatal').hidden = false;
 }
 
-function showBalance(balance) {
+/**
+ * The balance is only ever one the operator's wallet confirmed; a win it has not answered yet is
+ * shown beside it as pending, and the session is read again (after 0.5 s, then less and less often,
+ * for about two minutes) until the wallet's answer is there. A spin meanwhile takes over.
+ */
+function showBalance(balance, pendingWin = 0, poll = 0) {
   if (balance !== null && balance !== undefined) $('balance').textContent = state.money(balance);
+  const pending = $('pending-win');
+  pending.hidden = !(pendingWin > 0);
+  pending.textContent = pendingWin > 0 ? state.t('pendingWin', { amount: state.money(pendingWin) }) : '';
+  clearTimeout(state.balancePoll);
+  const epoch = ++state.balanceEpoch;
+  if (pendingWin > 0 && poll < 30)
+    state.balancePoll = setTimeout(() => void pollBalance(epoch, poll), Math.min(500 * 1.25 ** poll, 5_000));
+}
+
+async function pollBalance(epoch, poll) {
+  if (state.busy) return;
+  const answer = await loadSession(token);
+  // A balance shown since (a spin's) is newer than this read.
+  if (!answer.ok || state.busy || epoch !== state.balanceEpoch) return;
+  showBalance(answer.data.balance, answer.data.pendingWin, poll + 1);
 }
 
 function showBet() {
@@ -183,7 +205,7 @@ async function onSpin() {
   const result = answer.data;
   await play(result.outcome);
   $('win').textContent = state.money(result.win);
-  showBalance(result.balance);
+  showBalance(result.balance, result.pendingWin);
   showWinBanner(result);
   $('round-id').textContent = state.t('round', { id: result.roundId });
   if (result.bonus) {
@@ -215,7 +237,7 @@ async function refresh() {
     return ENDING_CODES.has(answer.code) ? fatal(answer.code) : say('error', state.t(errorKey(answer.code)));
   state.session = answer.data;
   takeBonus(answer.data.activeBonus);
-  showBalance(answer.data.balance);
+  showBalance(answer.data.balance, answer.data.pendingWin);
   showBet();
 }
 
@@ -249,7 +271,7 @@ async function start() {
     state.machine = new Wheel($('wheel'), session.layout.segments);
   }
   takeBonus(session.activeBonus);
-  showBalance(session.balance);
+  showBalance(session.balance, session.pendingWin);
   if (state.bonus)
     say('info', state.t('bonusStarts', { total: state.bonus.spinsLeft, bet: state.money(state.bonus.baseBet) }));
   setBusy(false);

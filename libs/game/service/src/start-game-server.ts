@@ -15,6 +15,7 @@ import type { Logger } from '@reelstream/telemetry';
 import { cryptoRng, playerStreamLedger, WalletClient } from '@reelstream/game-adapters';
 import {
   BalanceBook,
+  walletRepliesIn,
   GameTable,
   InFlightRounds,
   resolveRound,
@@ -78,7 +79,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
     ledger: playerStreamLedger({ store, clock, ids }),
-    balances: new BalanceBook(config.demoBalance),
+    balances: new BalanceBook(walletRepliesIn(store), config.demoBalance),
     table,
     ids,
     clock,

@@ -166,9 +166,13 @@ describe('the game page in Chromium', () => {
     });
     const paidWinMinor = transactions[spins + 1]?.creditMinor ?? 0;
     expect(await page.locator('#win').textContent()).toBe(`€${(paidWinMinor / 100).toFixed(2)}`);
-    expect(await page.locator('#balance').textContent()).toBe(
-      `€${((stack.balanceMinor('browser_player') ?? 0) / 100).toFixed(2)}`,
-    );
+    // The page shows the wallet's answers only: once the wallet answered the last win, the balance it carried.
+    await eventually(async () => {
+      expect(await page.locator('#balance').textContent()).toBe(
+        `€${((stack.balanceMinor('browser_player') ?? 0) / 100).toFixed(2)}`,
+      );
+      expect(await page.locator('#pending-win').isHidden()).toBe(true);
+    });
     expect(pageErrors).toEqual([]);
 
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });

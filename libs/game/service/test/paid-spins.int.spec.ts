@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
-import { spinResponse } from '@reelstream/contracts';
+import { playerSessionResponse, spinResponse } from '@reelstream/contracts';
 import { call } from './support/http.js';
 import { Stack } from './support/stack.js';
 
@@ -39,7 +39,14 @@ describe('a paid spin (docs/architecture.md flow 3)', () => {
       bonusId: 0,
     });
     await eventually(() => expect(stack.balanceMinor('paid_ok')).toBe(5000 - 100 + Math.round(result.win * 100)));
-    expect(result.balance).toBe((5000 - 100 + Math.round(result.win * 100)) / 100);
+    // The spin answers with the bet's answer; its win is pending until the wallet's answer to it is recorded.
+    expect(result).toMatchObject({ balance: 49, pendingWin: result.win });
+    await eventually(async () =>
+      expect(playerSessionResponse.parse((await stack.session(token)).body).data).toMatchObject({
+        balance: (5000 - 100 + Math.round(result.win * 100)) / 100,
+        pendingWin: 0,
+      }),
+    );
   });
 
   it('plays the instant game with one betwin and no separate win', async () => {
@@ -60,7 +67,8 @@ describe('a paid spin (docs/architecture.md flow 3)', () => {
       winMinor: Math.round(result.win * 100),
     });
     expect(stack.balanceMinor('paid_instant')).toBe(10_000 - 50 + Math.round(result.win * 100));
-    expect(result.balance).toBe((stack.balanceMinor('paid_instant') ?? Number.NaN) / 100);
+    // A betwin's answer includes the win: nothing is pending.
+    expect(result).toMatchObject({ balance: (stack.balanceMinor('paid_instant') ?? Number.NaN) / 100, pendingWin: 0 });
   });
 
   it('plays a streamer session on the streamer profile (spec §2.3), recorded in the round', async () => {

@@ -40,6 +40,7 @@ describe('the launch URL and the session (D23)', () => {
       returnUrl: 'https://casino.example/lobby',
       demo: false,
       balance: null,
+      pendingWin: 0,
       betLevels: [0.1, 0.2, 0.5, 1, 2, 5],
       activeBonus: null,
     });
@@ -181,6 +182,7 @@ describe('a demo session (GameSessionStarted.demo)', () => {
     expect(playerSessionResponse.parse((await stack.session(token)).body).data).toMatchObject({
       demo: true,
       balance: 1_000,
+      pendingWin: 0,
       activeBonus: null,
     });
     const result = spinResponse.parse((await stack.spin(token, { bet: 10 })).body).data;

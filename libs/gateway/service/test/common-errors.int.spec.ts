@@ -58,10 +58,14 @@ const reads = [
   '/v1/transactions?playerId=common_player',
   '/v1/wallet/dead-letters',
   '/v1/bonus-call/campaigns/common',
+  '/v1/webhooks/dead-letters',
 ];
 const writes = Object.keys(validBodies);
 /** Writes without a body: the re-drive (its 503 is in reconciliation-tenancy.int.spec.ts, with a dead letter to send). */
-const bodiless = ['/v1/wallet/dead-letters/1234/redrive'];
+const bodiless = [
+  '/v1/wallet/dead-letters/1234/redrive',
+  '/v1/webhooks/dead-letters/bw-00000000-0000-4000-8000-000000000000/redrive',
+];
 const ledgerCalls: [string, string][] = [
   ['POST', '/v1/bonus-call/register'],
   ['POST', '/v1/bonus-call/cancel'],
@@ -102,7 +106,8 @@ it('covers every operation of the API', () => {
       .replace(/^\/v1\/bonus-call\/1234$/, '/v1/bonus-call/{issueId}')
       .replace(/^\/v1\/bonus-call\/campaigns\/common$/, '/v1/bonus-call/campaigns/{campaignId}')
       .replace(/^\/v1\/rounds\/1234$/, '/v1/rounds/{roundId}')
-      .replace('/dead-letters/1234/', '/dead-letters/{transactionId}/'),
+      .replace('/wallet/dead-letters/1234/', '/wallet/dead-letters/{transactionId}/')
+      .replace(/\/webhooks\/dead-letters\/bw-[0-9a-f-]+\//, '/webhooks/dead-letters/{eventId}/'),
   );
   expect(new Set(covered)).toEqual(new Set(paths));
 });

@@ -10,12 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ERROR_CODES, errorEnvelope, httpStatusOf } from '@reelstream/contracts';
 import fc from 'fast-check';
 import { campaignBodies, cancelBodies, launchBodies, registerBodies, type FuzzBody } from './support/fuzz-bodies.js';
-import { campaignPaths, redrivePaths, roundPaths, transactionQueries } from './support/fuzz-queries.js';
+import {
+  campaignPaths,
+  deadLetterQueries,
+  redrivePaths,
+  roundPaths,
+  transactionQueries,
+  webhookRedrivePaths,
+} from './support/fuzz-queries.js';
 import { RawClient } from './support/raw-client.js';
 import { TOKENS } from './support/operators.js';
 import { startStack, type Stack } from './support/stack.js';
 import { OPERATOR_IDS } from './support/operators.js';
-import { writePaidRound } from './support/wallet-history.js';
+import { writePaidRound, writeWebhookLetter } from './support/wallet-history.js';
 
 const RUNS = 10_000;
 const CONCURRENCY = 32;
@@ -174,7 +181,7 @@ describe.each([
 /** Per reconciliation endpoint: reads are cheap, so fewer runs prove the same property. */
 const READ_RUNS = 2_000;
 
-describe('the reads (GET /v1/rounds/{roundId}, GET /v1/transactions, POST …/redrive, GET /v1/bonus-call/campaigns/{campaignId})', () => {
+describe('the reads (rounds, transactions, wallet and webhook dead letters, their re-drives, campaigns)', () => {
   const paths: Record<string, string[]> = {};
 
   beforeAll(async () => {
@@ -183,8 +190,27 @@ describe('the reads (GET /v1/rounds/{roundId}, GET /v1/transactions, POST …/re
     const a = stack.http.withToken(TOKENS.a);
     const page = await a.get('/v1/transactions?limit=1');
     const cursors = [String(page.body.data.nextCursor)];
+    // A dead letter's cursor, and the one of the last page (past every dead letter of A).
+    const letters = await a.get('/v1/wallet/dead-letters?limit=1');
+    const letterCursors = [String(letters.body.data.nextCursor), ...cursors];
     paths['rounds'] = fc.sample(roundPaths([ofA.roundId, ofB.roundId]), { numRuns: READ_RUNS, seed: SEED });
     paths['transactions'] = fc.sample(transactionQueries(['fz_recon_a', 'fz_recon_b'], cursors), {
+      numRuns: READ_RUNS,
+      seed: SEED,
+    });
+    paths['dead-letters'] = fc.sample(deadLetterQueries(letterCursors), { numRuns: READ_RUNS, seed: SEED });
+    // Webhook letters: B's (a 404 for A), and two of A's: one standing (listed), one re-driven here
+    // already, whose generated re-drives answer already_redriven and append nothing.
+    await writeWebhookLetter(stack.store, OPERATOR_IDS.a, 'fz_recon_a');
+    const webhookOfA = await writeWebhookLetter(stack.store, OPERATOR_IDS.a, 'fz_recon_a');
+    const webhookOfB = await writeWebhookLetter(stack.store, OPERATOR_IDS.b, 'fz_recon_b');
+    expect((await a.call('POST', `/v1/webhooks/dead-letters/${webhookOfA}/redrive`)).status).toBe(200);
+    const webhookPage = await a.get('/v1/webhooks/dead-letters?limit=1');
+    paths['webhook-dead-letters'] = fc.sample(
+      deadLetterQueries([String(webhookPage.body.data.nextCursor), ...cursors], '/v1/webhooks/dead-letters'),
+      { numRuns: READ_RUNS, seed: SEED },
+    );
+    paths['webhook-redrive'] = fc.sample(webhookRedrivePaths([webhookOfA, webhookOfB]), {
       numRuns: READ_RUNS,
       seed: SEED,
     });
@@ -232,8 +258,11 @@ describe('the reads (GET /v1/rounds/{roundId}, GET /v1/transactions, POST …/re
   it.each([
     ['rounds', 'GET'],
     ['transactions', 'GET'],
+    ['dead-letters', 'GET'],
     ['redrive', 'POST'],
     ['campaigns', 'GET'],
+    ['webhook-dead-letters', 'GET'],
+    ['webhook-redrive', 'POST'],
   ] as const)(
     `answers ${READ_RUNS} generated %s requests without a 5xx, in the envelope, appending nothing`,
     async (name, method) => {

@@ -43,7 +43,8 @@ describe('docs/operator-guide.md', () => {
         .replace('{issueId}', '244376873632000')
         .replace('{roundId}', '244376873632100')
         .replace('{transactionId}', '244376873632102')
-        .replace('{campaignId}', 'summer-26');
+        .replace('{campaignId}', 'summer-26')
+        .replace('{eventId}', 'bw-0b7c5a52-61a8-4c1e-9d55-3f0e8e0f7a11');
       expect({ path: operation.path, curl: guide.includes(`"$BASE${example}`) }).toEqual({
         path: operation.path,
         curl: true,

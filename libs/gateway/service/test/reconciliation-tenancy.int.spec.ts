@@ -5,7 +5,7 @@
  * The history is written as the game-server and the dispatcher write it (support/wallet-history.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { errorEnvelope, listTransactionsResponse } from '@reelstream/contracts';
+import { errorEnvelope, listDeadLettersResponse, listTransactionsResponse } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
@@ -137,7 +137,10 @@ describe('GET /v1/wallet/dead-letters', () => {
     }[];
     expect(mine.map((letter) => letter.transaction.transactionId)).toEqual([ofA.winTransactionId]);
     expect(theirs.map((letter) => letter.transaction.transactionId)).toEqual([ofB.winTransactionId]);
-    expect((await harness.http.withToken(TOKENS.c).get('/v1/wallet/dead-letters')).body.data).toEqual({ items: [] });
+    expect((await harness.http.withToken(TOKENS.c).get('/v1/wallet/dead-letters')).body.data).toEqual({
+      items: [],
+      nextCursor: null,
+    });
   });
 });
 
@@ -159,5 +162,68 @@ describe('POST /v1/wallet/dead-letters/{transactionId}/redrive', () => {
     expect(errorEnvelope.parse(response.body).error.code).toBe('SERVICE_UNAVAILABLE');
     expect(response.headers.get('retry-after')).toBe('5');
     expect((await a.get('/v1/wallet/dead-letters')).body.data.items).toHaveLength(1);
+  });
+});
+
+describe('GET /v1/wallet/dead-letters, page by page', () => {
+  const idsOf = (items: { transaction: { transactionId: number } }[]) =>
+    items.map((item) => item.transaction.transactionId);
+  const page = async (client: HttpClient, query: string) => {
+    const response = await client.get(`/v1/wallet/dead-letters${query}`);
+    expect(response.status).toBe(200);
+    return listDeadLettersResponse.parse(response.body).data;
+  };
+
+  it('pages in the order the wins were dead-lettered, each once, to an empty page past the last', async () => {
+    const more: PaidRound[] = [];
+    for (const at of ['2026-05-02T10:00:00.000Z', '2026-05-02T11:00:00.000Z', '2026-05-02T12:00:00.000Z'])
+      more.push(await writePaidRound(harness.store, OPERATOR_IDS.a, `paged_${more.length}`, at));
+    // B's letters written in between do not show in A's pages, nor move them.
+    await writePaidRound(harness.store, OPERATOR_IDS.b, 'paged_b', '2026-05-02T13:00:00.000Z');
+    const expected = [ofA, ...more].map((round) => round.winTransactionId);
+    expect(idsOf((await page(a, '')).items)).toEqual(expected);
+
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const current = await page(a, `?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
+      seen.push(...idsOf(current.items));
+      cursor = current.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 10);
+    expect(seen).toEqual(expected);
+    expect(pages).toBe(3); // two full pages, then the empty one after the last letter
+
+    const last = await page(a, '?limit=4');
+    expect(last.nextCursor).not.toBeNull();
+    expect(await page(a, `?cursor=${last.nextCursor}`)).toEqual({ items: [], nextCursor: null });
+  });
+
+  it("shows B nothing of A's letters after a cursor A got, and B's own after its own", async () => {
+    const ofAFirst = await page(a, '?limit=1');
+    const theirs = await page(b, `?cursor=${ofAFirst.nextCursor}`);
+    expect(idsOf(theirs.items).every((id) => id !== ofA.winTransactionId)).toBe(true);
+    expect(idsOf(theirs.items)).toContain(ofB.winTransactionId);
+  });
+
+  it.each([
+    ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
+    [
+      'a cursor beyond the end of the log',
+      `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
+      'cursor',
+    ],
+    ['a cursor that is no position', `?cursor=${Buffer.from('-1').toString('base64url')}`, 'cursor'],
+    ['limit 0', '?limit=0', 'limit'],
+    ['limit 501', '?limit=501', 'limit'],
+    ['an unknown parameter', '?playerId=shared_player', 'playerId'],
+    ['a repeated parameter', '?limit=1&limit=2', 'limit'],
+  ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
+    const response = await a.get(`/v1/wallet/dead-letters${query}`);
+    expect(response.status).toBe(400);
+    const envelope = errorEnvelope.parse(response.body);
+    expect(envelope.error.code).toBe('VALIDATION_FAILED');
+    expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
   });
 });

@@ -138,6 +138,8 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
       },
     ],
     ['GET', '/v1/bonus-call/campaigns/tenancy', undefined],
+    ['GET', '/v1/webhooks/dead-letters', undefined],
+    ['POST', '/v1/webhooks/dead-letters/bw-00000000-0000-4000-8000-000000000000/redrive', undefined],
   ];
   /** The operation path of a concrete one: ids back to their placeholders. */
   const template = (path: string) =>
@@ -146,7 +148,8 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
       .replace(/^\/v1\/bonus-call\/1$/, '/v1/bonus-call/{issueId}')
       .replace(/^\/v1\/bonus-call\/campaigns\/tenancy$/, '/v1/bonus-call/campaigns/{campaignId}')
       .replace(/^\/v1\/rounds\/1$/, '/v1/rounds/{roundId}')
-      .replace(/\/dead-letters\/1\//, '/dead-letters/{transactionId}/');
+      .replace(/\/wallet\/dead-letters\/1\//, '/wallet/dead-letters/{transactionId}/')
+      .replace(/\/webhooks\/dead-letters\/bw-[0-9a-f-]+\//, '/webhooks/dead-letters/{eventId}/');
   const tokens: [string, Record<string, string>][] = [
     ['a missing token', {}],
     ['a malformed header', { authorization: `Token ${TOKENS.a}` }],

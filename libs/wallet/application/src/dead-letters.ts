@@ -60,6 +60,11 @@ export async function findDeadLetteredWins(
   return found.sort((a, b) => a.deadLetteredAt.localeCompare(b.deadLetteredAt) || a.transactionId - b.transactionId);
 }
 
+/** The dead letters a transaction's stream holds now (its own win's, and those of wins that named its transactionId). */
+export function standingDeadLetters(store: EventStore, transactionId: number): Promise<WalletDeadLetter[]> {
+  return lettersOf(store, new WalletTxRepository(store), transactionId);
+}
+
 async function lettersOf(
   store: EventStore,
   records: WalletTxRepository,

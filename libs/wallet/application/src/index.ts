@@ -4,7 +4,7 @@
  * walletTx stream as the record and dedup key, replies, cancels that survive restarts
  * (docs/adr/0002-cancel-delivery.md), dead letters and their re-drive.
  */
-export { findDeadLetteredWins } from './dead-letters.js';
+export { findDeadLetteredWins, standingDeadLetters } from './dead-letters.js';
 export { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
 export { handleCancelDelivery } from './handle-cancel.js';
 export { handleWalletRequest } from './handle-request.js';
@@ -21,4 +21,4 @@ export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js
 export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';
 export { WinSourceChecker } from './win-source.js';
 export { WEBHOOK_MAX_ATTEMPTS, type WebhookSender } from './webhooks.js';
-export { redriveParkedWebhooks } from './webhook-redrive.js';
+export { recordWebhookRedrive, redriveParkedWebhooks } from './webhook-redrive.js';

@@ -2,10 +2,25 @@
  * Re-drive of parked bonus webhooks (issue 16): every message parked on `bonus.webhooks.dlq` since
  * the last re-drive goes back to `bonus.webhooks`, with its own key, body and eventId, so it is
  * delivered again from its first attempt. A consumer group on the dead-letter topic remembers how
- * far the re-drives got; its offset moves only after the message is published again.
+ * far the re-drives got; its offset moves only after the message is published again. With the
+ * event store, each one re-sent is also recorded as re-driven in its `webhookLetter` stream, as the
+ * operator API's re-drive records it, so the API no longer lists it.
  */
-import { Topics } from '@reelstream/contracts';
-import { BusHeaders, isConsumerLagSource, type MessageBus } from '@reelstream/ports';
+import {
+  bonusWebhookMessage,
+  eventToAppend,
+  Topics,
+  webhookLetterStream,
+  type EventContext,
+} from '@reelstream/contracts';
+import {
+  BusHeaders,
+  isConsumerLagSource,
+  isWrongExpectedRevision,
+  type EventStore,
+  type MessageBus,
+  type StreamRevision,
+} from '@reelstream/ports';
 
 const REDRIVE_GROUP = 'wallet-dispatcher.webhooks-redrive';
 const DEAD_LETTER_HEADERS = new Set<string>([
@@ -17,7 +32,10 @@ const DEAD_LETTER_HEADERS = new Set<string>([
 ]);
 
 /** Re-publishes the parked webhooks and resolves with how many, once none is left (or none came for `idleMs`). */
-export async function redriveParkedWebhooks(bus: MessageBus, options: { idleMs?: number } = {}): Promise<number> {
+export async function redriveParkedWebhooks(
+  bus: MessageBus,
+  options: { idleMs?: number; store?: EventStore; now?: () => Date } = {},
+): Promise<number> {
   const deadLetterTopic = `${Topics.bonusWebhooks}.dlq`;
   const idleMs = options.idleMs ?? 2_000;
   let count = 0;
@@ -30,6 +48,20 @@ export async function redriveParkedWebhooks(bus: MessageBus, options: { idleMs?:
         Object.entries(message.headers).filter(([name]) => !DEAD_LETTER_HEADERS.has(name)),
       );
       await bus.publish(Topics.bonusWebhooks, { key: message.key, value: message.value, headers });
+      const parsed = bonusWebhookMessage.safeParse(message.value);
+      if (options.store && parsed.success) {
+        const { operatorId, webhook } = parsed.data;
+        const stream = await options.store.readStream(webhookLetterStream(operatorId, webhook.eventId));
+        const last = stream.at(-1);
+        if (last?.type === 'WebhookDeadLettered') {
+          const at = (options.now?.() ?? new Date()).toISOString();
+          const id = `webhook-redrive-${webhook.eventId.slice(3)}`;
+          await recordWebhookRedrive(options.store, operatorId, webhook.eventId, last.revision, {
+            context: { correlationId: id, causationId: id, operatorId, occurredAt: at },
+            at,
+          });
+        }
+      }
       count += 1;
       last = Date.now();
     },
@@ -47,4 +79,30 @@ export async function redriveParkedWebhooks(bus: MessageBus, options: { idleMs?:
     await consumer.stop();
   }
   return count;
+}
+
+/**
+ * Records that a dead-lettered webhook was sent again (`WebhookRedriveRequested`), appended at
+ * `revision`, the letter's last event as its re-driver read it: false, and nothing appended, when
+ * the stream moved since (another re-drive, or a new dead letter).
+ */
+export async function recordWebhookRedrive(
+  store: EventStore,
+  operatorId: string,
+  eventId: string,
+  revision: StreamRevision,
+  redrive: { context: EventContext; at: string; requestId?: string },
+): Promise<boolean> {
+  const data = { at: redrive.at, ...(redrive.requestId === undefined ? {} : { requestId: redrive.requestId }) };
+  try {
+    await store.append(
+      webhookLetterStream(operatorId, eventId),
+      [eventToAppend({ type: 'WebhookRedriveRequested', data }, redrive.context)],
+      { expectedRevision: revision },
+    );
+    return true;
+  } catch (error) {
+    if (isWrongExpectedRevision(error)) return false;
+    throw error;
+  }
 }

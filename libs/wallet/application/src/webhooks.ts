@@ -6,8 +6,15 @@
  * `bonus.webhooks.dlq` and moves on. The message is committed only after the receiver's 2xx or
  * the park: at least once. An operator without a `webhookUrl` gets none.
  */
-import { bonusWebhookMessage, ReelstreamError, type BonusWebhook, type OperatorConfig } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
+import {
+  bonusWebhookMessage,
+  eventToAppend,
+  ReelstreamError,
+  webhookLetterStream,
+  type BonusWebhook,
+  type OperatorConfig,
+} from '@reelstream/contracts';
+import { BusHeaders, type Message } from '@reelstream/ports';
 import type { DispatchContext } from './dispatch-context.js';
 import { park } from './publish-outcome.js';
 
@@ -60,11 +67,53 @@ export async function handleBonusWebhook(
     context.deps.log.debug('bonus webhook delivered', fields);
     return;
   }
-  if (attempt >= WEBHOOK_MAX_ATTEMPTS)
+  if (attempt >= WEBHOOK_MAX_ATTEMPTS) {
+    await recordDeadLetter(context, message, parsed.data, attempt, result.reason);
     context.deps.log.error(
-      'bonus webhook given up: parked on bonus.webhooks.dlq; `npm run wallet:webhooks:redrive` sends it again',
+      'bonus webhook given up: parked on bonus.webhooks.dlq; `POST /v1/webhooks/dead-letters/{eventId}/redrive` or `npm run wallet:webhooks:redrive` sends it again',
       { ...fields, reason: result.reason },
     );
-  else context.deps.log.info('bonus webhook not delivered; retried', { ...fields, reason: result.reason });
+  } else context.deps.log.info('bonus webhook not delivered; retried', { ...fields, reason: result.reason });
   throw new WebhookNotDelivered(webhook.eventId, result.reason);
+}
+
+/**
+ * The dead letter in the event log (`webhookLetter-{operatorId}-{eventId}`), before the bus parks
+ * the message: what the operator API lists and re-drives. A failed append is thrown: the bus tries
+ * the message once more (or parks it: the re-drive CLI still finds it on the dead-letter topic).
+ */
+async function recordDeadLetter(
+  context: DispatchContext,
+  message: Message,
+  parsed: { operatorId: string; webhook: BonusWebhook },
+  attempts: number,
+  lastError: string,
+): Promise<void> {
+  const { operatorId, webhook } = parsed;
+  const at = context.now();
+  const event = {
+    type: 'WebhookDeadLettered' as const,
+    data: {
+      operatorId,
+      webhook,
+      key: message.key ?? `${operatorId}:${webhook.bonusId}`,
+      attempts,
+      lastError: lastError.slice(0, 1_000) || 'not delivered',
+      at,
+    },
+  };
+  const header = message.headers[BusHeaders.correlationId];
+  await context.deps.store.append(
+    webhookLetterStream(operatorId, webhook.eventId),
+    [
+      eventToAppend(event, {
+        correlationId:
+          header !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(header) ? header : webhook.eventId,
+        causationId: `${message.topic}:${message.partition}:${message.offset}`.slice(0, 128),
+        operatorId,
+        occurredAt: at,
+      }),
+    ],
+    { expectedRevision: 'any' },
+  );
 }

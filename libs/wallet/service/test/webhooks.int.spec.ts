@@ -18,6 +18,7 @@ import {
   bonusWebhookOf,
   parseOperatorsConfig,
   Topics,
+  webhookLetterStream,
   type BonusWebhook,
 } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
@@ -123,8 +124,20 @@ it('parks a bonus whose receiver keeps failing without holding the others, and r
   expect(logs.filter((line) => line.includes('bonus webhook given up'))).toHaveLength(1);
   expect(logs.find((line) => line.includes('bonus webhook given up'))).toContain('HTTP 503');
 
+  // Recorded for the operator API before the park, with the message to send again.
+  const letter = webhookLetterStream('hooked', 'bw-00000000-0000-4000-8000-000000000001');
+  expect((await store.readStream(letter)).map((event) => event.type)).toEqual(['WebhookDeadLettered']);
+  expect((await store.readStream(letter))[0]?.data).toMatchObject({
+    attempts: WEBHOOK_MAX_ATTEMPTS,
+    lastError: 'HTTP 503',
+  });
+
   refusing.delete(1);
-  expect(await redriveParkedWebhooks(bus)).toBe(1);
+  expect(await redriveParkedWebhooks(bus, { store })).toBe(1);
+  expect((await store.readStream(letter)).map((event) => event.type)).toEqual([
+    'WebhookDeadLettered',
+    'WebhookRedriveRequested',
+  ]);
   const redriven = await eventually(() => {
     const delivered = received.filter((each) => each.webhook.bonusId === 1 && each.status === 200);
     expect(delivered).toHaveLength(1);

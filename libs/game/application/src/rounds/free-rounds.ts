@@ -23,7 +23,8 @@ import {
   type RoundOutcome,
 } from '@reelstream/game-domain';
 import { refuse } from '../refused.js';
-import type { RoundDeps } from './round-deps.js';
+import type { ShownBalance } from '../sessions/balance-book.js';
+import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundStartedData } from './round-streams.js';
 
 type SettleResult = Extract<BonusReply<'SettleFreeSpin'>, { ok: true }>['result'];
@@ -35,7 +36,7 @@ export interface FreeSpinOutcome {
   /** The win cap left after the spin. */
   readonly winCapLeftMinor: number;
   readonly capped: boolean;
-  readonly balanceMinor: number | undefined;
+  readonly balance: ShownBalance;
 }
 
 /** What a free round needs to be played: the bonus, the round and its stake. */
@@ -124,15 +125,18 @@ export async function finishFreeRound(
       settledAt: deps.clock.now().toISOString(),
     },
   };
-  const { ours } = await deps.rounds.finish(started, end, correlationId);
-  if (ours) deps.balances.credit(started.operatorId, started.playerId, started.currency, result.winMinor);
+  await deps.rounds.finish(started, end, correlationId);
+  // The ledger's relay sends the win; until the wallet's answer to it is recorded it is shown as pending.
+  const { operatorId, playerId, currency } = started;
+  await refreshBalance(deps, started);
+  deps.balances.winSent(operatorId, playerId, currency, result.transactionId, result.winMinor);
   return {
     started,
     outcome,
     settle: result,
     winCapLeftMinor: Math.max(0, ticket.winCapLeftMinor - result.winMinor),
     capped: result.winMinor < outcome.winMinor,
-    balanceMinor: deps.balances.lastKnown(started.operatorId, started.playerId, started.currency),
+    balance: deps.balances.peek(operatorId, playerId, currency),
   };
 }
 

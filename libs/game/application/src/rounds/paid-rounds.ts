@@ -20,7 +20,8 @@ import {
   type Profile,
   type RoundOutcome,
 } from '@reelstream/game-domain';
-import type { RoundDeps } from './round-deps.js';
+import type { ShownBalance } from '../sessions/balance-book.js';
+import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundHistory, RoundStartedData } from './round-streams.js';
 
 export interface PaidRoundInput {
@@ -38,14 +39,14 @@ export type PaidRoundResult =
       readonly started: RoundStartedData;
       readonly outcome: RoundOutcome;
       readonly winMinor: number;
-      readonly balanceMinor: number | undefined;
+      readonly balance: ShownBalance;
     }
   | {
       readonly status: 'canceled';
       readonly started: RoundStartedData;
       readonly answer: WalletReply | undefined;
       readonly reason: string;
-      readonly balanceMinor: number | undefined;
+      readonly balance: ShownBalance;
     };
 
 export async function beginPaidRound(
@@ -77,15 +78,20 @@ export async function beginPaidRound(
   return deps.rounds.start(started, correlationId);
 }
 
-/** Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with. */
+/**
+ * Settles or cancels the round on the dispatcher's answer; returns what the round's stream ends with.
+ * `late`: the resolver's answer to the bet of a round left open (its balance may be older than one shown).
+ */
 export async function completePaidRound(
   deps: RoundDeps,
   started: RoundStartedData,
   answer: WalletReply,
   correlationId: string,
+  late = false,
 ): Promise<PaidRoundResult> {
   const { operatorId, playerId, currency } = started;
-  if (answer.balanceMinor !== undefined) deps.balances.report(operatorId, playerId, currency, answer.balanceMinor);
+  if (answer.balanceMinor !== undefined)
+    deps.balances.answered(operatorId, playerId, currency, answer.transactionId, answer.balanceMinor, late);
   const betwin = started.outcome !== undefined;
   // A slot's outcome is drawn only once the bet is taken: a canceled round never carries a result.
   const outcome = !betAccepted(answer)
@@ -105,11 +111,14 @@ export async function completePaidRound(
     ...(outcome === undefined ? {} : { outcome }),
     ...(outcome === undefined || betwin ? {} : { winTransactionId: deps.ids.next() }),
   });
-  const { history, ours } = await deps.rounds.finish(started, end, correlationId);
-  // A bet's win is credited by the dispatcher once the outbox sends it; a betwin's balance already includes it.
-  if (ours && history.end.type === 'RoundSettled' && !betwin)
-    deps.balances.credit(operatorId, playerId, currency, history.end.data.winMinor);
-  return resultOf(history, answer, deps.balances.lastKnown(operatorId, playerId, currency));
+  const { history } = await deps.rounds.finish(started, end, correlationId);
+  // The answers to earlier wins are looked up before this round's own win, which is not even sent yet.
+  await refreshBalance(deps, started);
+  // A bet's win is credited by the dispatcher once the outbox sends it: pending until its answer is recorded
+  // (a betwin's answer already includes it).
+  if (history.end.type === 'RoundSettled' && history.end.data.winTransactionId !== undefined)
+    deps.balances.winSent(operatorId, playerId, currency, history.end.data.winTransactionId, history.end.data.winMinor);
+  return resultOf(history, answer, deps.balances.peek(operatorId, playerId, currency));
 }
 
 export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {
@@ -118,17 +127,12 @@ export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {
   return model;
 }
 
-function resultOf(
-  history: RoundHistory,
-  answer: WalletReply | undefined,
-  balanceMinor: number | undefined,
-): PaidRoundResult {
+function resultOf(history: RoundHistory, answer: WalletReply | undefined, balance: ShownBalance): PaidRoundResult {
   const { started, end } = history;
   if (end?.type === 'RoundSettled') {
     const outcome = replayStored(end.data.outcome);
-    return { status: 'settled', started, outcome, winMinor: end.data.winMinor, balanceMinor };
+    return { status: 'settled', started, outcome, winMinor: end.data.winMinor, balance };
   }
-  if (end?.type === 'RoundCanceled')
-    return { status: 'canceled', started, answer, reason: end.data.reason, balanceMinor };
+  if (end?.type === 'RoundCanceled') return { status: 'canceled', started, answer, reason: end.data.reason, balance };
   throw new Error(`round ${started.roundId} has no end yet`);
 }

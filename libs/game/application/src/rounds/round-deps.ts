@@ -36,3 +36,21 @@ export interface RoundDeps {
   readonly logger: GameLog;
   readonly inFlight: InFlightRounds;
 }
+
+/**
+ * Looks up the wallet's answers to the player's earlier wins before a spin answers (a read of the
+ * log). The round is settled by then: a failed read only leaves the balance shown as it was.
+ */
+export async function refreshBalance(
+  deps: Pick<RoundDeps, 'balances' | 'logger'>,
+  owner: { readonly operatorId: string; readonly playerId: string; readonly currency: string },
+): Promise<void> {
+  try {
+    await deps.balances.shown(owner.operatorId, owner.playerId, owner.currency);
+  } catch (error) {
+    deps.logger.warn('could not read the wallet answers to earlier wins; the spin shows the balance known', {
+      operatorId: owner.operatorId,
+      error,
+    });
+  }
+}

@@ -23,7 +23,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
     try {
       if (started.kind === 'paid') {
         const answer = await deps.wallet.stake(stakeRequestOf(started));
-        const result = await completePaidRound(deps, started, answer, correlationId);
+        const result = await completePaidRound(deps, started, answer, correlationId, true);
         return result.status;
       }
       return await resolveFreeRound(deps, started, correlationId);

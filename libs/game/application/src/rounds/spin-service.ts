@@ -22,6 +22,7 @@ import { formatAmount } from '@reelstream/money';
 import type { GameTable } from '../game-table.js';
 import { GameRefusedError, refuse } from '../refused.js';
 import { activeBonusOf } from '../sessions/active-bonus.js';
+import type { ShownBalance } from '../sessions/balance-book.js';
 import type { SessionRepository } from '../sessions/session-repository.js';
 import type { SpinClaims } from '../sessions/spin-claims.js';
 import { playDemoRound } from './demo-rounds.js';
@@ -78,6 +79,7 @@ export class SpinService {
       bet: money(betMinor),
       win: money(round.outcome.winMinor),
       balance: money(round.balanceMinor),
+      pendingWin: 0,
       outcome: outcomeView(round.outcome, session.currency),
       bonus: null,
     };
@@ -124,7 +126,7 @@ export class SpinService {
       currency: session.currency,
       bet: money(played.started.betMinor),
       win: money(settle.winMinor),
-      balance: played.balanceMinor === undefined ? null : money(played.balanceMinor),
+      ...balanceView(played.balance, session.currency),
       outcome: outcomeView(played.outcome, session.currency),
       bonus: {
         issueId: settle.issueId,
@@ -185,11 +187,19 @@ export class SpinService {
       currency: session.currency,
       bet: money(betMinor),
       win: money(result.winMinor),
-      balance: result.balanceMinor === undefined ? null : money(result.balanceMinor),
+      ...balanceView(result.balance, session.currency),
       outcome: outcomeView(result.outcome, session.currency),
       bonus: null,
     };
   }
+}
+
+/** The balance fields of a spin's answer: the wallet's last confirmed balance and the wins not answered yet. */
+export function balanceView(balance: ShownBalance, currency: string): { balance: number | null; pendingWin: number } {
+  return {
+    balance: balance.balanceMinor === undefined ? null : formatAmount(balance.balanceMinor, currency),
+    pendingWin: formatAmount(balance.pendingWinMinor, currency),
+  };
 }
 
 /** The value, or the domain's refusal thrown for the edge to answer. */

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
+import { walletTxStream } from '@reelstream/contracts';
 import { BalanceBook } from './balance-book.js';
 import { SpinClaims, spinClaimName } from './spin-claims.js';
+import { walletRepliesIn } from './wallet-replies.js';
 
 describe('one spin at a time per session, across replicas', () => {
   const store = SqliteEventStore.open(':memory:');
@@ -69,34 +71,115 @@ describe('one spin at a time per session, across replicas', () => {
   });
 });
 
-describe('the balance the page shows', () => {
-  it('is unknown until the wallet reports one, then follows the wins sent', () => {
-    const book = new BalanceBook(1_000);
-    expect(book.lastKnown('op', 'p1', 'EUR')).toBeUndefined();
-    expect(book.credit('op', 'p1', 'EUR', 500)).toBeUndefined();
-    book.report('op', 'p1', 'EUR', 9_900);
-    expect(book.credit('op', 'p1', 'EUR', 250)).toBe(10_150);
-    expect(book.lastKnown('op', 'p1', 'KRW')).toBeUndefined();
+describe('the balance the page shows: only one the wallet confirmed', () => {
+  const at = '2026-05-01T10:00:00.000Z';
+  const opened: SqliteEventStore[] = [];
+  afterAll(() => Promise.all(opened.map((store) => store.close())));
+  const book = (capacity?: number) => {
+    const store = SqliteEventStore.open(':memory:');
+    opened.push(store);
+    return { store, book: new BalanceBook(walletRepliesIn(store), 1, capacity) };
+  };
+  /** What the dispatcher records when the operator answers a transaction (the rest of its stream does not matter here). */
+  const answer = (store: SqliteEventStore, transactionId: number, balanceMinor: number) =>
+    store.append(
+      walletTxStream(transactionId),
+      [{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor, at } }],
+      { expectedRevision: 'any' },
+    );
+  const giveUp = (store: SqliteEventStore, transactionId: number) =>
+    store.append(
+      walletTxStream(transactionId),
+      [
+        { type: 'WalletFailed', data: { error: 'timeout', attempt: 3, final: true, at } },
+        { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at, reason: 'delivery_failed' } },
+      ],
+      { expectedRevision: 'any' },
+    );
+
+  it('is unknown before any answer; a sent win is pending, never added, until its answer is recorded', async () => {
+    const { store, book: balances } = book();
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: undefined, pendingWinMinor: 0 });
+    balances.answered('op', 'p1', 'EUR', 1, 9_900);
+    balances.winSent('op', 'p1', 'EUR', 2, 250);
+    balances.winSent('op', 'p1', 'EUR', 3, 0);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 9_900, pendingWinMinor: 250 });
+    await answer(store, 1, 9_900);
+    // The wallet answers the win with its own balance (here another deposit came in meanwhile): that one is shown.
+    await answer(store, 2, 20_150);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 20_150, pendingWinMinor: 0 });
+    // Another operator's player of the same id, another currency: other balances.
+    expect(await balances.shown('op-2', 'p1', 'EUR')).toEqual({ balanceMinor: undefined, pendingWinMinor: 0 });
+    expect(balances.peek('op', 'p1', 'KRW')).toEqual({ balanceMinor: undefined, pendingWinMinor: 0 });
+  });
+
+  it('keeps the later answer in the log order when a win is answered around the next bet', async () => {
+    const { store, book: balances } = book();
+    // Win 2 answered before bet 3: bet 3's answer includes it and is the last one.
+    balances.answered('op', 'p1', 'EUR', 1, 1_000);
+    balances.winSent('op', 'p1', 'EUR', 2, 500);
+    await answer(store, 1, 1_000);
+    await answer(store, 2, 1_500);
+    await answer(store, 3, 1_400);
+    balances.answered('op', 'p1', 'EUR', 3, 1_400);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_400, pendingWinMinor: 0 });
+
+    // Win 4 answered after bet 5, and looked up only then: its answer is the last one.
+    balances.winSent('op', 'p1', 'EUR', 4, 700);
+    await answer(store, 5, 1_300);
+    balances.answered('op', 'p1', 'EUR', 5, 1_300);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_300, pendingWinMinor: 700 });
+    await answer(store, 4, 2_000);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 2_000, pendingWinMinor: 0 });
+
+    // Win 6's answer read from the log first, then bet 7's answer heard late over the bus, though it was older.
+    balances.winSent('op', 'p1', 'EUR', 6, 100);
+    await answer(store, 7, 1_900);
+    await answer(store, 6, 2_000);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 2_000, pendingWinMinor: 0 });
+    balances.answered('op', 'p1', 'EUR', 7, 1_900);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 2_000, pendingWinMinor: 0 });
+  });
+
+  it('orders a late answer (the resolver’s, to a bet answered long ago) by the log: an older one does not replace the shown balance', async () => {
+    const { store, book: balances } = book();
+    await answer(store, 1, 900);
+    await answer(store, 2, 1_000);
+    balances.answered('op', 'p1', 'EUR', 2, 1_000);
+    balances.answered('op', 'p1', 'EUR', 1, 900, true);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_000, pendingWinMinor: 0 });
+    // A late answer that is the newer one in the log is shown.
+    await answer(store, 3, 1_100);
+    balances.answered('op', 'p1', 'EUR', 3, 1_100, true);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_100, pendingWinMinor: 0 });
+  });
+
+  it('stops showing a win pending once it is dead-lettered, and does not add it', async () => {
+    const { store, book: balances } = book();
+    balances.answered('op', 'p1', 'EUR', 1, 1_000);
+    balances.winSent('op', 'p1', 'EUR', 2, 500);
+    await giveUp(store, 2);
+    expect(await balances.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 1_000, pendingWinMinor: 0 });
   });
 
   it('keeps demo play money per session and refuses a bet it does not cover', () => {
-    const book = new BalanceBook(1);
-    expect(book.demoBalance('t1', 'EUR')).toBe(100);
-    expect(book.settleDemo('t1', 'EUR', 60, 0)).toBe(40);
-    expect(book.settleDemo('t1', 'EUR', 60, 0)).toBeUndefined();
-    expect(book.demoBalance('t1', 'EUR')).toBe(40);
-    expect(book.demoBalance('t2', 'KRW')).toBe(1);
+    const { book: balances } = book();
+    expect(balances.demoBalance('t1', 'EUR')).toBe(100);
+    expect(balances.settleDemo('t1', 'EUR', 60, 0)).toBe(40);
+    expect(balances.settleDemo('t1', 'EUR', 60, 0)).toBeUndefined();
+    expect(balances.demoBalance('t1', 'EUR')).toBe(40);
+    expect(balances.demoBalance('t2', 'KRW')).toBe(1);
   });
 
   it('forgets the oldest entries beyond its capacity', () => {
-    const book = new BalanceBook(1, 2);
-    book.report('op', 'p1', 'EUR', 1);
-    book.report('op', 'p2', 'EUR', 2);
-    book.report('op', 'p3', 'EUR', 3);
-    expect([
-      book.lastKnown('op', 'p1', 'EUR'),
-      book.lastKnown('op', 'p2', 'EUR'),
-      book.lastKnown('op', 'p3', 'EUR'),
-    ]).toEqual([undefined, 2, 3]);
+    const { book: balances } = book(2);
+    balances.answered('op', 'p1', 'EUR', 1, 1);
+    balances.answered('op', 'p2', 'EUR', 2, 2);
+    balances.answered('op', 'p3', 'EUR', 3, 3);
+    expect(['p1', 'p2', 'p3'].map((player) => balances.peek('op', player, 'EUR').balanceMinor)).toEqual([
+      undefined,
+      2,
+      3,
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 import type { PlayerSession } from '@reelstream/contracts';
 import {
   activeBonusOf,
+  balanceView,
   type BalanceBook,
   type GameTable,
   type LedgerPort,
@@ -32,8 +33,8 @@ export async function sessionView(deps: SessionViewDeps, token: string, correlat
     ? undefined
     : freeSpinBonusFor(await activeBonusOf(deps.ledger, session, correlationId), session.gameId);
   const balance = session.demo
-    ? deps.balances.demoBalance(session.token, session.currency)
-    : deps.balances.lastKnown(session.operatorId, session.playerId, session.currency);
+    ? { balance: money(deps.balances.demoBalance(session.token, session.currency)), pendingWin: 0 }
+    : balanceView(await deps.balances.shown(session.operatorId, session.playerId, session.currency), session.currency);
   return {
     playerId: session.playerId,
     game: { gameId: game.gameId, providerId: game.providerId, name: game.name, type: game.type },
@@ -42,7 +43,7 @@ export async function sessionView(deps: SessionViewDeps, token: string, correlat
     language: session.language,
     returnUrl: session.returnUrl,
     demo: session.demo,
-    balance: balance === undefined ? null : money(balance),
+    ...balance,
     betLevels: deps.table.betLevelsMinor(game, session.currency).map(money),
     activeBonus: bonus ? playerBonusView(bonus, session) : null,
     expiresAt: session.expiresAt,

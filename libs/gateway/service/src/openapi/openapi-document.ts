@@ -72,10 +72,12 @@ const TAGS: Record<OperationName, string> = {
   listTransactions: 'Reconciliation',
   listDeadLetters: 'Reconciliation',
   redriveDeadLetter: 'Reconciliation',
+  listWebhookDeadLetters: 'Reconciliation',
+  redriveWebhookDeadLetter: 'Reconciliation',
 };
 
 const DESCRIPTION = [
-  'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games; reconcile rounds and wallet transactions, re-drive dead-lettered wins.',
+  'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games; reconcile rounds and wallet transactions, re-drive dead-lettered wins and bonus webhooks.',
   '',
   'Every request carries `Authorization: Bearer <API_TOKEN>`; writes send `Content-Type: application/json`. Every answer, success or error, is the envelope `{success, message, data}`; errors add `error: {code, details}` with a stable code (see each response). ',
   'Amounts are JSON numbers in currency units: of the bonus currency for a bonus call (`currency`, or the operator default), of the session currency at launch (the operator default unless given); ids are JSON numbers. ',

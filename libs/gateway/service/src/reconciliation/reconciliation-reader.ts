@@ -9,6 +9,7 @@
 import { auditInputIds, requestedChangeMinor } from '@reelstream/analytics-domain';
 import {
   parseStoredEvent,
+  parseStreamId,
   playerBonusStream,
   roundStream,
   streamPrefix,
@@ -22,8 +23,8 @@ import {
   type WalletRequest,
 } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
-import type { EventStore, Position } from '@reelstream/ports';
-import { findDeadLetteredWins, WalletTxRepository } from '@reelstream/wallet-application';
+import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
+import { standingDeadLetters, WalletTxRepository } from '@reelstream/wallet-application';
 import type { WalletTxState } from '@reelstream/wallet-domain';
 
 export interface TransactionQuery {
@@ -47,6 +48,19 @@ export interface OperatorDeadLetterView {
   transaction: OperatorTransaction;
   reason: WalletDeadLetter['reason'];
   deadLetteredAt: string;
+}
+
+export interface DeadLetterQuery {
+  operatorId: string;
+  limit: number;
+  /** Exclusive: the event-log position of the last dead letter of the previous page. */
+  after?: Position;
+}
+
+export interface DeadLetterPage {
+  items: OperatorDeadLetterView[];
+  /** Position of the last item's WinDeadLettered when more may follow, else undefined. */
+  last: Position | undefined;
 }
 
 /** Events read from the log per page while a transaction page is filled. */
@@ -178,11 +192,44 @@ export class ReconciliationReader {
     }
   }
 
-  /** The operator's dead-lettered wins, oldest first (the re-drive CLI's finder). */
-  async deadLetters(operatorId: string): Promise<OperatorDeadLetterView[]> {
-    const letters = await findDeadLetteredWins(this.store, { operatorId });
+  /**
+   * A page of the operator's dead-lettered wins, in the order they were dead-lettered (the log's
+   * order of their last WinDeadLettered, which a later append never changes). Each transaction is
+   * listed at its last WinDeadLettered, with every letter its stream still holds (the re-drive
+   * CLI's fold); one re-driven since is no longer listed. Reads the log after `after` until `limit`
+   * are listed or the log ends; the letters of one transaction are never split over two pages.
+   */
+  async deadLetters(query: DeadLetterQuery): Promise<DeadLetterPage> {
+    const items: OperatorDeadLetterView[] = [];
+    let from = query.after;
+    for (;;) {
+      const page = await this.store.readAll({
+        maxCount: SCAN_PAGE,
+        filter: { streamPrefixes: [streamPrefix(StreamCategories.walletTx)] },
+        ...(from === undefined ? {} : { fromPosition: from }),
+      });
+      for (const recorded of page) {
+        from = recorded.position;
+        if (recorded.type !== 'WinDeadLettered') continue;
+        const letters = await this.standingLetters(query.operatorId, recorded);
+        if (letters.length === 0) continue;
+        items.push(...letters);
+        if (items.length >= query.limit) return { items, last: recorded.position };
+      }
+      if (page.length < SCAN_PAGE) return { items, last: undefined };
+    }
+  }
+
+  /** The operator's letters of the dead letter's stream when `recorded` is its last WinDeadLettered; else none. */
+  private async standingLetters(operatorId: string, recorded: RecordedEvent): Promise<OperatorDeadLetterView[]> {
+    const parsed = parseStreamId(recorded.streamId);
+    if (parsed?.category !== 'walletTx') return [];
+    const stream = await this.store.readStream(recorded.streamId);
+    const lastLetter = stream.findLast((event) => event.type === 'WinDeadLettered');
+    if (lastLetter?.eventId !== recorded.eventId) return [];
     const views: OperatorDeadLetterView[] = [];
-    for (const letter of letters) {
+    for (const letter of await standingDeadLetters(this.store, parsed.transactionId)) {
+      if (letter.operatorId !== operatorId) continue;
       const { state } = await this.records.load(letter.transactionId);
       const own =
         state.request !== undefined && state.request.operatorId === operatorId && state.status === 'dead_lettered';

@@ -5,7 +5,7 @@
  * wallet-dispatcher over the bus. Every read and the re-drive name the calling operator: another
  * operator's round or transaction is a 404, exactly as one that does not exist.
  */
-import { ApiOperations, type WalletDeadLetter } from '@reelstream/contracts';
+import { ApiOperations, Headers, messageId, Topics, type WalletDeadLetter } from '@reelstream/contracts';
 import { ApiError } from '@reelstream/http';
 import type { Clock, EventStore, MessageBus, Position } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
@@ -15,6 +15,7 @@ import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';
 import { ReconciliationReader } from '../reconciliation/reconciliation-reader.js';
+import { WebhookLetters } from '../reconciliation/webhook-letters.js';
 import { expressPath } from './bonus-call-routes.js';
 
 export interface ReconciliationRouteDeps {
@@ -26,9 +27,16 @@ export interface ReconciliationRouteDeps {
   redriveTimeoutMs: number;
 }
 
-const { getRound, listTransactions, listDeadLetters, redriveDeadLetter } = ApiOperations;
+const {
+  getRound,
+  listTransactions,
+  listDeadLetters,
+  redriveDeadLetter,
+  listWebhookDeadLetters,
+  redriveWebhookDeadLetter,
+} = ApiOperations;
 
-/** The page cursor: the event-log position of the last transaction listed, base64url (opaque to the operator). */
+/** The page cursor: the event-log position of the last item listed, base64url (opaque to the operator). */
 function encodeCursor(position: Position): string {
   return Buffer.from(position, 'utf8').toString('base64url');
 }
@@ -80,9 +88,71 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
     sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
   });
 
-  app.get(expressPath(listDeadLetters.path), async (_req, res) => {
+  app.get(expressPath(listDeadLetters.path), async (req, res) => {
     const operator = callerOf(res);
-    sendOk(res, { items: await reader.deadLetters(operator.id) });
+    const query = parseRequest(listDeadLetters.query, nonEmptyQuery(req.query));
+    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
+    const page = await reader.deadLetters({
+      operatorId: operator.id,
+      limit: query.limit,
+      ...(after !== undefined ? { after } : {}),
+    });
+    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
+  });
+
+  const webhookLetters = new WebhookLetters(deps.store);
+
+  app.get(expressPath(listWebhookDeadLetters.path), async (req, res) => {
+    const operator = callerOf(res);
+    const query = parseRequest(listWebhookDeadLetters.query, nonEmptyQuery(req.query));
+    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
+    const page = await webhookLetters.page({
+      operatorId: operator.id,
+      limit: query.limit,
+      ...(after !== undefined ? { after } : {}),
+    });
+    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
+  });
+
+  // The webhook goes back to `bonus.webhooks`, where the wallet-dispatcher delivers it from its first attempt.
+  app.post(expressPath(redriveWebhookDeadLetter.path), async (req, res) => {
+    const operator = callerOf(res);
+    const { eventId } = parseRequest(redriveWebhookDeadLetter.params, { ...req.params });
+    const found = await webhookLetters.find(operator.id, eventId);
+    if (!found)
+      throw new ApiError('WEBHOOK_NOT_FOUND', `No dead-lettered bonus webhook ${eventId} exists for this operator.`);
+    const { requestId } = requestContext(res);
+    const at = deps.clock.now().toISOString();
+    const id = messageId.safeParse(requestId).success ? requestId : `webhook-redrive-${eventId.slice(3, 39)}`;
+    const context = {
+      correlationId: id,
+      causationId: id,
+      operatorId: operator.id,
+      occurredAt: at,
+      requestId: requestId.slice(0, 200),
+      at,
+    };
+    // One re-drive of a letter sends it: the claim is an append at the revision read, which a second one fails.
+    if (!found.standing || !(await webhookLetters.markRedriven(operator.id, eventId, found.revision, context))) {
+      sendOk(res, { result: 'already_redriven', deadLetter: found.view });
+      return;
+    }
+    const { letter } = found;
+    try {
+      await deps.bus.publish(Topics.bonusWebhooks, {
+        key: letter.key,
+        value: { operatorId: letter.operatorId, webhook: letter.webhook },
+        headers: { [Headers.messageType]: letter.webhook.type, [Headers.operatorId]: letter.operatorId },
+      });
+    } catch (error) {
+      // Not sent: the letter stands again, to be re-driven later.
+      await webhookLetters.reinstate(letter, context);
+      deps.logger.warn('webhook re-drive: not published', { requestId, eventId, error });
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The webhook could not be sent again now; retry.', undefined, {
+        'Retry-After': '5',
+      });
+    }
+    sendOk(res, { result: 'redriven', deadLetter: found.view });
   });
 
   app.post(expressPath(redriveDeadLetter.path), async (req, res) => {

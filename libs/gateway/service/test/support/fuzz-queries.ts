@@ -123,3 +123,41 @@ export function campaignPaths(knownCampaignIds: readonly string[]): fc.Arbitrary
         : `/v1/bonus-call/campaigns/${campaign}?${search}`,
     );
 }
+
+/** `GET /v1/wallet/dead-letters` (or `path`, the webhooks' list) with generated `limit` and `cursor` (real ones, past the end, junk) and stray parameters. */
+export function deadLetterQueries(
+  realCursors: readonly string[],
+  path = '/v1/wallet/dead-letters',
+): fc.Arbitrary<string> {
+  const value: Record<string, fc.Arbitrary<string>> = {
+    limit: fc.oneof(fc.integer({ min: -5, max: 1_000 }).map(String), junk),
+    cursor: cursor(realCursors),
+    playerId: junk,
+    offset: junk,
+  };
+  const pair = fc
+    .constantFrom(...Object.keys(value))
+    .chain((key) => fc.tuple(fc.constant(key), value[key] as fc.Arbitrary<string>, fc.boolean()));
+  return fc.array(pair, { maxLength: 4 }).map((pairs) => {
+    const query = pairs
+      .map(
+        ([key, text, encode]) =>
+          `${key}=${encode ? encodeURIComponent(text) : text.replace(/[^\x21-\x7e]|[#&]/gu, encodeURIComponent)}`,
+      )
+      .join('&');
+    return `${path}${query === '' ? '' : `?${query}`}`;
+  });
+}
+
+/** `POST /v1/webhooks/dead-letters/{eventId}/redrive`: event ids known (the caller's, another operator's), well-formed unknown ones, near misses, junk. */
+export function webhookRedrivePaths(knownEventIds: readonly string[]): fc.Arbitrary<string> {
+  const eventId = fc.oneof(
+    fc.constantFrom(...knownEventIds),
+    fc.uuid().map((uuid) => `bw-${uuid}`),
+    fc.uuid().map((uuid) => `bw-${uuid.toUpperCase()}`),
+    fc.uuid(),
+    fc.uuid().map((uuid) => `bw-${uuid}x`),
+    junk,
+  );
+  return segment(eventId).map((id) => `/v1/webhooks/dead-letters/${id}/redrive`);
+}

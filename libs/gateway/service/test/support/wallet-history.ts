@@ -11,6 +11,7 @@ import {
   parseStoredEvent,
   roundStream,
   walletTxStream,
+  webhookLetterStream,
   type DomainEvent,
 } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
@@ -129,4 +130,49 @@ export async function writePaidRound(
     at,
   );
   return { roundId, betTransactionId, winTransactionId };
+}
+
+/**
+ * A bonus webhook of `operatorId`'s `playerId` given up after ten attempts, as the wallet-dispatcher
+ * records it before the bus parks it (`webhookLetter-{operatorId}-{eventId}`). Returns its eventId.
+ */
+export async function writeWebhookLetter(
+  store: EventStore,
+  operatorId: string,
+  playerId: string,
+  at = '2026-05-01T10:00:00.000Z',
+): Promise<string> {
+  const eventId = `bw-${randomUUID()}`;
+  const bonusId = ++next;
+  await append(
+    store,
+    webhookLetterStream(operatorId, eventId),
+    operatorId,
+    [
+      {
+        type: 'WebhookDeadLettered',
+        data: {
+          operatorId,
+          webhook: {
+            eventId,
+            type: 'bonus.registered',
+            bonusId,
+            playerId,
+            sequence: 0,
+            occurredAt: at,
+            status: 'active',
+            currency: 'EUR',
+            spinsUsed: 0,
+            totalWin: 0,
+          },
+          key: `${operatorId}:${bonusId}`,
+          attempts: 10,
+          lastError: 'HTTP 503',
+          at,
+        },
+      },
+    ],
+    at,
+  );
+  return eventId;
 }
