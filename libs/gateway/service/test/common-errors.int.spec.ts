@@ -1,7 +1,8 @@
 /**
  * The error codes every endpoint shares, endpoint by endpoint, with the real ledger: 429 with
  * Retry-After from the per-operator limit, 503 SERVICE_UNAVAILABLE with Retry-After when the
- * ledger does not answer, and the body errors of the writes. (401 is in tenancy.int.spec.ts.)
+ * ledger does not answer (cancel and the queries; registration is decided in the gateway), and
+ * the body errors of the writes. (401 is in tenancy.int.spec.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiOperations, errorEnvelope } from '@reelstream/contracts';
@@ -49,8 +50,8 @@ const reads = [
 const writes = Object.keys(validBodies);
 /** Writes without a body: the re-drive (its 503 is in reconciliation-tenancy.int.spec.ts, with a dead letter to send). */
 const bodiless = ['/v1/wallet/dead-letters/1234/redrive'];
+// Registration is decided in the gateway (ADR 0011): it needs the store, not the ledger.
 const ledgerCalls: [string, string][] = [
-  ['POST', '/v1/bonus-call/register'],
   ['POST', '/v1/bonus-call/cancel'],
   ['GET', '/v1/bonus-call/1234'],
   ['GET', '/v1/bonus-call?playerId=common_player'],
@@ -132,6 +133,7 @@ describe('503 SERVICE_UNAVAILABLE', () => {
       const a = stack.http.withToken(TOKENS.a);
       expect((await a.get('/v1/providers')).status).toBe(200);
       expect((await a.post('/v1/game/launch', validBodies['/v1/game/launch'])).status).toBe(200);
+      expect((await a.post('/v1/bonus-call/register', validBodies['/v1/bonus-call/register'])).status).toBe(200);
     } finally {
       await stack.startLedger();
     }
