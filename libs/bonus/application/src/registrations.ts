@@ -90,7 +90,8 @@ export class Registrations {
         continue;
       const decided = await decideAndAppend(store, playerStream, registration, origin, { ...retry, loaded });
       if (isRefusal(decided)) return refused(decided);
-      return okReply({ issueId, replayed: false });
+      // Replayed when a resend of this request, in another process, appended the registration first.
+      return okReply({ issueId, replayed: decided.events.length === 0 });
     }
     return errorReply('SERVICE_UNAVAILABLE', `platformId ${data.platformId} is being registered concurrently; retry`);
   }
