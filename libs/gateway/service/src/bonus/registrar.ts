@@ -17,7 +17,7 @@ import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
 import { createMetrics, MetricNames } from '@reelstream/telemetry';
 import type { RegisterBonusCallData } from './register-command.js';
 
-export interface RegistrarDeps {
+interface RegistrarDeps {
   store: EventStore;
   operators: OperatorDirectory;
   catalog: Catalog;
@@ -26,7 +26,7 @@ export interface RegistrarDeps {
   ids: IdGenerator;
 }
 
-export interface Registered {
+interface Registered {
   issueId: number;
   /** The same request was registered before: nothing was appended. */
   replayed: boolean;
