@@ -3,10 +3,11 @@
  * back ends with synchronous=FULL, a temp DATA_DIR), driven over HTTP from this process:
  *
  * 1. register: POST /v1/bonus-call/register, each request a new bonus call (own platformId and
- *    player), through auth, validation, the bus, the bonus-ledger's decision and appends and the
- *    reply. Baseline, same run, same connections: the same request with an expireAt in the past,
- *    which the same gateway refuses (422 EXPIRE_AT_IN_PAST) after the same auth and validation,
- *    without the bus: what the durable, idempotent decision costs on top.
+ *    player), through auth, validation and the registration decided in the gateway on the guard
+ *    and player streams (ADR 0011; the ledger's relay and read model follow). Baseline, same run,
+ *    same connections: the same request with an expireAt in the past, which the same gateway
+ *    refuses (422 EXPIRE_AT_IN_PAST) after the same auth and validation, without touching the
+ *    store: what the durable, idempotent decision costs on top.
  * 2. free spins end to end: players each play their free-spin bonus through the player API; a
  *    spin counts when the operator's wallet (the sandbox) has applied its win — page API →
  *    game-server (start and settle on the player's bonus stream, ADR 0006) → the
@@ -199,7 +200,7 @@ try {
   console.log(`e2e bench: ${topology.name}, embedded SQLite (synchronous=FULL), node ${process.version}`);
   if (register && validation) {
     console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
-    console.log(`  register → bus → bonus-ledger → reply              ${line(register)}`);
+    console.log(`  register, decided in the gateway (ADR 0011)        ${line(register)}`);
     console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
     console.log(
       `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:gateway`: POST /v1/bonus-call/register through the whole gateway — auth, rate
- * limit, validation, the command on the bus, the REAL bonus-ledger deciding and appending, the
- * reply — on the embedded back ends (SQLite event store and bus, synchronous=FULL, one temp
+ * limit, validation, the registration decided and appended on the guard and player streams
+ * (ADR 0011), with the REAL bonus-ledger's relay and read model following in the same process — on
+ * the embedded back ends (SQLite event store and bus, synchronous=FULL, one temp
  * file, as `npm start` runs them), next to a bare Express endpoint that does the same validation
  * (zod contract, amounts to minor units, expireAt in the zone) and answers at once. Both are
  * driven by autocannon with the same connections and duration; every request registers a new
@@ -178,7 +179,7 @@ try {
   console.log(
     `gateway bench: POST /v1/bonus-call/register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s, node ${process.version}`,
   );
-  console.log(`  gateway + bonus-ledger, embedded SQLite (FULL)  ${line(full)}`);
+  console.log(`  gateway (+ ledger relay), SQLite (FULL)        ${line(full)}`);
   console.log(`  bare Express, same validation, no back end     ${line(baseline)}`);
   console.log(
     `  ratio gateway / bare                            req/s ${(full.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}   p50 ${(full.p50 / Math.max(baseline.p50, 1)).toFixed(1)}×   p99 ${(full.p99 / Math.max(baseline.p99, 1)).toFixed(1)}×`,

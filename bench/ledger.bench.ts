@@ -1,12 +1,22 @@
 /**
- * `npm run bench:ledger`: bonus registrations per second end to end on the embedded back ends —
- * a client publishes RegisterBonusCall on `bonus.commands` with `bus.request`, the bonus-ledger
- * (the real app, `apps/bonus-ledger/src/main.ts`, in its own process) reserves the platformId,
- * decides on the player's stream, appends, and answers on `bonus.replies`. Latency is send →
- * reply as the client sees it. One SQLite file (WAL, synchronous=FULL) holds the store and the bus.
+ * `npm run bench:ledger`: bonus registrations per second on the embedded back ends (one SQLite
+ * file, WAL, synchronous=FULL, for the store and the bus), with the bonus-ledger (the real app,
+ * `apps/bonus-ledger/src/main.ts`) running in its own process throughout: its relay and read model
+ * follow every registration, as in production.
  *
- * CLIENTS concurrent clients each send one registration at a time, every one for its own player
- * (so every registration is accepted and does the full work: guard + player stream + reply).
+ * 1. Registrations as the gateway decides them since ADR 0011: `Registrations` of
+ *    @reelstream/bonus-application in this process, on the event store (reserve the platformId on
+ *    its guard stream, decide on the player's stream, append with the expected revisions). Latency
+ *    is the call as the gateway's route awaits it. This is what a registration costs now.
+ * 2. The figure this bench printed before ADR 0011, measured the same way: RegisterBonusCall
+ *    through `bus.request` on `bonus.commands` → the bonus-ledger process → `bonus.replies` (the
+ *    ledger still answers the command; campaigns and tools may send it). Compare its row with the
+ *    old tables.
+ * 3. Cancel, which still travels the bus (it finds the player through the guard or the read
+ *    model): CancelBonusCall by platformId of the bonus calls of (1), same clients.
+ *
+ * CLIENTS concurrent clients each send one request at a time, every registration for its own
+ * player (so every registration is accepted and does the full work: guard + player stream).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -14,18 +24,32 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMessageBus } from '@reelstream/backends';
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { Registrations } from '@reelstream/bonus-application';
+import { demoOperators, OperatorDirectory } from '@reelstream/config';
 import {
   bonusCommandKey,
   parseBonusReply,
+  parseOperatorsConfig,
   sha256HexOf,
   Topics,
+  type BonusRequestMessage,
+  type CancelBonusCallCommand,
   type RegisterBonusCallCommand,
 } from '@reelstream/contracts';
-import type { MessageBus } from '@reelstream/ports';
+import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { loadCatalogFile } from '@reelstream/game-adapters';
+import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { systemClock, type MessageBus } from '@reelstream/ports';
 
 const CLIENTS = 50;
 const WARM_UP = 200;
 const MEASURED = 4_000;
+
+const metadata = () => {
+  const id = randomUUID();
+  return { commandId: id, correlationId: id, operatorId: 'demo', issuedAt: new Date().toISOString() };
+};
 
 function registration(n: number): RegisterBonusCallCommand {
   const body = {
@@ -41,16 +65,41 @@ function registration(n: number): RegisterBonusCallCommand {
     baseBetAmountMinor: 20,
     expireAt: new Date(Date.now() + 86_400_000).toISOString(),
   };
-  const id = randomUUID();
   return {
     type: 'RegisterBonusCall',
     version: 1,
     data: { ...body, requestHash: sha256HexOf(JSON.stringify(body)) },
-    metadata: { commandId: id, correlationId: id, operatorId: 'demo', issuedAt: new Date().toISOString() },
+    metadata: metadata(),
   };
 }
 
-async function run(bus: MessageBus, from: number, count: number): Promise<{ ms: number; latencies: number[] }> {
+function cancel(n: number): CancelBonusCallCommand {
+  return {
+    type: 'CancelBonusCall',
+    version: 1,
+    data: { operatorId: 'demo', platformId: `bench-${n}` },
+    metadata: metadata(),
+  };
+}
+
+/** One request/reply to the bonus-ledger over the bus; a refusal is a bench failure. */
+async function overTheBus(bus: MessageBus, command: BonusRequestMessage): Promise<void> {
+  const reply = await bus.request(
+    Topics.bonusCommands,
+    { key: bonusCommandKey(command), value: command },
+    { replyTopic: Topics.bonusReplies, timeoutMs: 30_000 },
+  );
+  const answer = parseBonusReply(command.type, reply.value);
+  if (!answer.ok) throw new Error(`${command.type} refused: ${answer.error.code} ${answer.error.message}`);
+}
+
+interface Run {
+  ms: number;
+  latencies: number[];
+}
+
+/** Requests `from` … `from + count - 1`, CLIENTS at a time, each client one request after the other. */
+async function run(from: number, count: number, one: (n: number) => Promise<void>): Promise<Run> {
   const latencies: number[] = [];
   let next = from;
   const end = from + count;
@@ -58,27 +107,35 @@ async function run(bus: MessageBus, from: number, count: number): Promise<{ ms: 
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (next < end) {
-        const command = registration(next++);
+        const n = next++;
         const sent = performance.now();
-        const reply = await bus.request(
-          Topics.bonusCommands,
-          { key: bonusCommandKey(command), value: command },
-          { replyTopic: Topics.bonusReplies, timeoutMs: 30_000 },
-        );
+        await one(n);
         latencies.push(performance.now() - sent);
-        const answer = parseBonusReply('RegisterBonusCall', reply.value);
-        if (!answer.ok) throw new Error(`registration refused: ${answer.error.code} ${answer.error.message}`);
       }
     }),
   );
   return { ms: performance.now() - start, latencies };
 }
 
+/** Warm-up, then the measured run, on numbers from `base` on. */
+async function measure(base: number, one: (n: number) => Promise<void>): Promise<Run> {
+  await run(base, WARM_UP, one);
+  return run(base + WARM_UP, MEASURED, one);
+}
+
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
+function report(label: string, { ms, latencies }: Run): void {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.log(
+    `  ${label.padEnd(62)} ${((MEASURED * 1000) / ms).toFixed(0).padStart(6)}/s   p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms   max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} ms`,
+  );
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
+  const dbPath = join(dir, 'reelstream.db');
   const ledger = spawn(
     process.execPath,
     ['--import', 'tsx', join(import.meta.dirname, '../apps/bonus-ledger/src/main.ts')],
@@ -97,22 +154,41 @@ async function main(): Promise<void> {
   );
   const exited = new Promise((resolve) => ledger.once('exit', resolve));
   let bus: MessageBus | undefined;
+  let store: SqliteEventStore | undefined;
   try {
-    bus = await openMessageBus(`sqlite:${join(dir, 'reelstream.db')}`, { instanceId: 'ledger-bench-client' });
-    // The first registration waits on the bus until the ledger has started and answers it.
-    await run(bus, 0, 1);
-    await run(bus, 1, WARM_UP);
-    const { ms, latencies } = await run(bus, 1 + WARM_UP, MEASURED);
-    const sorted = [...latencies].sort((a, b) => a - b);
+    bus = await openMessageBus(`sqlite:${dbPath}`, { instanceId: 'ledger-bench-client' });
+    // The store as the gateway opens it (EVENT_STORE_URL unset: synchronous=FULL).
+    store = SqliteEventStore.open(dbPath, { synchronous: 'FULL' });
+    // The operators and catalog the ledger process runs with (no OPERATORS_* set: the demo operator).
+    const operators = new OperatorDirectory(parseOperatorsConfig(demoOperators('http://127.0.0.1:9')));
+    const registrations = new Registrations({
+      store,
+      clock: systemClock,
+      // Worker 1, the gateway's (DEFAULT_WORKER_IDS): the ledger process draws with 2.
+      ids: new TimeOrderedIdGenerator(1),
+      catalog: catalogLookup(loadCatalogFile()),
+      operators: (operatorId) => operators.get(operatorId),
+    });
+    const busBase = 1_000_000;
+    // The first command waits on the bus until the ledger has started and answers it.
+    await overTheBus(bus, registration(busBase - 1));
+
+    const inProcess = await measure(0, async (n) => {
+      const reply = await registrations.register(registration(n));
+      if (!reply.ok) throw new Error(`registration refused: ${reply.error.code} ${reply.error.message}`);
+    });
+    const viaBus = await measure(busBase, (n) => overTheBus(bus as MessageBus, registration(n)));
+    const cancels = await measure(0, (n) => overTheBus(bus as MessageBus, cancel(n)));
+
     console.log(
-      `bonus-ledger bench: RegisterBonusCall through bus.request → bonus-ledger (own process) → bonus.replies; SQLite WAL synchronous=FULL; ${CLIENTS} concurrent clients, ${MEASURED} registrations after ${WARM_UP} warm-up`,
+      `bonus-ledger bench: SQLite WAL synchronous=FULL, the bonus-ledger in its own process; ${CLIENTS} concurrent clients, ${MEASURED} requests after ${WARM_UP} warm-up each`,
     );
-    console.log(`registrations/s  ${((MEASURED * 1000) / ms).toFixed(0)}`);
-    console.log(
-      `latency ms       p50 ${percentile(sorted, 50).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)}`,
-    );
+    report('registrations decided in process (the gateway, ADR 0011)', inProcess);
+    report('RegisterBonusCall over the bus → bonus-ledger → reply (before)', viaBus);
+    report('CancelBonusCall over the bus → bonus-ledger → reply', cancels);
   } finally {
     await bus?.close();
+    await store?.close();
     ledger.kill('SIGTERM');
     await exited;
     rmSync(dir, { recursive: true, force: true });

@@ -177,16 +177,23 @@ describe('metrics and traces of the platform as five processes', () => {
       expect((await routes(app)).filter((route) => /readyz|healthz/.test(route))).toEqual([]);
   });
 
-  it('the ledger: registrations, state changes, expiry backlog, relay and projection lag, consumer lag, append latency', async () => {
-    const ledger = await scrape('bonus-ledger');
-    expect(ledger.series('reelstream_bonus_registrations_total')).toContainEqual({
+  it('the gateway: registrations it decided (ADR 0011), the bonus calls that became active, append latency', async () => {
+    const gateway = await scrape('gateway');
+    expect(gateway.series('reelstream_bonus_registrations_total')).toContainEqual({
       labels: expect.objectContaining({ operator: OPERATOR.id, outcome: 'ok' }),
       value: 1,
     });
-    expect(ledger.series('reelstream_bonus_state_changes_total')).toContainEqual({
+    expect(gateway.series('reelstream_bonus_state_changes_total')).toContainEqual({
       labels: expect.objectContaining({ operator: OPERATOR.id, state: 'active' }),
       value: 1,
     });
+    expect(gateway.families.has('reelstream_eventstore_append_duration_seconds_bucket')).toBe(true);
+  });
+
+  // The ledger appends nothing in this flow (the gateway registers, the game-server spins): its append latency
+  // shows with a cancel or an expiry, the gateway's below.
+  it('the ledger: expiry backlog, relay and projection lag, consumer lag', async () => {
+    const ledger = await scrape('bonus-ledger');
     expect(ledger.series('reelstream_bonus_expiry_overdue').map((sample) => sample.value)).toEqual([0]);
     await eventually(async () => {
       const lag = (await scrape('bonus-ledger')).series('reelstream_worker_lag');
@@ -200,7 +207,6 @@ describe('metrics and traces of the platform as five processes', () => {
       .filter((sample) => sample.labels['group'] === 'bonus-ledger' && sample.labels['topic'] === 'bonus.commands');
     expect(commands.length).toBeGreaterThan(0);
     expect(commands.every((sample) => sample.labels['partition'] !== undefined)).toBe(true);
-    expect(ledger.families.has('reelstream_eventstore_append_duration_seconds_bucket')).toBe(true);
     expect(ledger.series('reelstream_bus_messages_parked_total')).toContainEqual({
       labels: expect.objectContaining({ topic: 'bonus.commands', group: 'bonus-ledger' }),
       value: 0,
@@ -286,6 +292,31 @@ describe('metrics and traces of the platform as five processes', () => {
         span.service === 'wallet-dispatcher' && span.kind === CONSUMER && span.name === 'process wallet.requests',
     );
     expect(dispatch?.parentSpanId).toBe(relaySend?.spanId);
+  });
+
+  it('one trace follows the registration: the gateway decides it (ADR 0011), the ledger relay publishes it in that trace', async () => {
+    const register = receiver.spans.find(
+      (span) => span.service === 'gateway' && span.kind === SERVER && span.name === 'POST /v1/bonus-call/register',
+    );
+    expect(register).toBeDefined();
+    const inTrace = () => receiver.spans.filter((span) => span.traceId === register?.traceId);
+    // No request/reply to the ledger for it any more.
+    expect(inTrace().some((span) => span.name === 'send bonus.commands')).toBe(false);
+    // The relay reads the registration's events, which carry the request's trace context.
+    const relayed = await eventually(
+      () => {
+        const found = inTrace().find((span) => span.service === 'bonus-ledger' && span.name === 'send bonus.events');
+        expect(found?.kind).toBe(PRODUCER);
+        return found as ReceivedSpan;
+      },
+      15_000,
+      200,
+    );
+    const spans = new Map(inTrace().map((span) => [span.spanId, span]));
+    let root = relayed;
+    while (root.parentSpanId !== undefined && spans.has(root.parentSpanId))
+      root = spans.get(root.parentSpanId) as ReceivedSpan;
+    expect(root.spanId).toBe(register?.spanId);
   });
 
   it('probes are neither traced nor logged', () => {

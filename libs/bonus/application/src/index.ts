@@ -6,6 +6,7 @@
 export * from './ports.js';
 export { reserveGuard } from './registration-guard.js';
 export { BonusCommands } from './bonus-commands.js';
+export { Registrations } from './registrations.js';
 export { BonusQueries } from './bonus-queries.js';
 export { FreeSpins, type FreeSpinsDeps } from './free-spins.js';
 export { encodeListCursor, decodeListCursor } from './list-cursor.js';

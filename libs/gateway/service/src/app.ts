@@ -10,6 +10,7 @@ import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/por
 import { recordHttpRoute, type Logger } from '@reelstream/telemetry';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { BonusRegistrar } from './bonus/registrar.js';
 import { CatalogView } from './catalog/catalog-view.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 import { authMiddleware } from './http/auth.js';
@@ -88,7 +89,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     next();
   });
   app.use('/v1', authMiddleware(deps.operators), rateLimitMiddleware(config.rateLimit, deps.clock));
-  bonusCallRoutes(app, { ledger, catalog, clock: deps.clock, jsonBody: body });
+  const registrar = new BonusRegistrar({
+    store: deps.store,
+    operators: deps.operators,
+    catalog: deps.catalog,
+    clock: deps.clock,
+    ids: deps.ids,
+  });
+  bonusCallRoutes(app, { registrar, ledger, catalog, clock: deps.clock, jsonBody: body });
   campaignRoutes(app, {
     store: deps.store,
     catalog,

@@ -1,25 +1,28 @@
 /**
- * The bonus-call routes against a ledger stand-in on the real bus: what the gateway sends (the
- * contract's commands, scoped to the caller) and how it answers each reply. The rules the ledger
- * decides are tested with the real ledger in the integration tests.
+ * The bonus-call routes: registration decided in the gateway on the real event store (what it
+ * appends, for whom, and how it answers), cancel and the queries against a ledger stand-in on the
+ * real bus (what the gateway sends, scoped to the caller, and how it answers each reply). The rules
+ * the ledger decides are tested with the real ledger in the integration tests.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import {
   apiTokenDigest,
+  bonusRequestStream,
   cancelBonusCallResponse,
   errorEnvelope,
   errorReply,
   getBonusCallResponse,
   listBonusCallsResponse,
   okReply,
+  playerBonusStream,
   registerBonusCallResponse,
   type BonusRequestMessage,
   type ErrorCode,
 } from '@reelstream/contracts';
-import { initTelemetry, traceMessageBus, type Telemetry } from '@reelstream/telemetry';
+import { initTelemetry, traceEventStore, traceMessageBus, type Telemetry } from '@reelstream/telemetry';
 import { startHarness, type Harness } from './support/harness.js';
 import type { HttpClient } from './support/http-client.js';
-import { NO_REPLY, startLedgerStandIn, type LedgerStandIn } from './support/ledger-stand-in.js';
+import { startLedgerStandIn, type LedgerStandIn } from './support/ledger-stand-in.js';
 import { TOKENS } from './support/operators.js';
 import { bonusRecord } from './support/records.js';
 
@@ -58,7 +61,11 @@ function defaultAnswer(message: BonusRequestMessage): unknown {
 
 beforeAll(async () => {
   telemetry = initTelemetry({ serviceName: 'gateway-test', instrumentHttp: false, env: {} });
-  harness = await startHarness({ config: { ledgerTimeoutMs: 300 }, wrapBus: (bus) => traceMessageBus(bus) });
+  harness = await startHarness({
+    config: { ledgerTimeoutMs: 300 },
+    wrapBus: (bus) => traceMessageBus(bus),
+    wrapStore: (store) => traceEventStore(store),
+  });
   ledger = await startLedgerStandIn(await harness.openBus('ledger-stand-in'), defaultAnswer);
   a = harness.http.withToken(TOKENS.a);
   b = harness.http.withToken(TOKENS.b);
@@ -74,46 +81,64 @@ beforeEach(() => {
   ledger.headers.length = 0;
 });
 
-describe('POST /v1/bonus-call/register', () => {
-  it('sends RegisterBonusCall for the caller in minor units and UTC, and answers the issueId', async () => {
-    const response = await a.post('/v1/bonus-call/register', registerBody, {
-      headers: { 'x-request-id': 'register-1' },
-    });
+describe('POST /v1/bonus-call/register (decided in the gateway, ADR 0011)', () => {
+  let player = 0;
+  /** The register body for a player of its own, on a platformId of its own. */
+  const fresh = (overrides: Record<string, unknown> = {}) => {
+    player += 1;
+    return { ...registerBody, platformId: `promo-${player}`, playerId: `player_${player}`, ...overrides };
+  };
+  const streamOf = (operatorId: string, input: { platformId: string; playerId: string }) =>
+    Promise.all([
+      harness.store.readStream(bonusRequestStream(operatorId, input.platformId)),
+      harness.store.readStream(playerBonusStream(operatorId, input.playerId)),
+    ]);
+
+  it('appends the guard and the registration for the caller in minor units and UTC, without asking the ledger', async () => {
+    const input = fresh();
+    const response = await a.post('/v1/bonus-call/register', input, { headers: { 'x-request-id': 'register-1' } });
     expect(response.status).toBe(200);
-    expect(registerBonusCallResponse.parse(response.body).data).toEqual({ issueId: 77 });
+    const { issueId } = registerBonusCallResponse.parse(response.body).data;
     expect(response.headers.get('idempotent-replayed')).toBeNull();
-    const [command] = ledger.received;
-    expect(command).toMatchObject({
-      type: 'RegisterBonusCall',
-      version: 1,
-      data: {
-        operatorId: 'casino-a',
-        platformId: 'promo-1',
-        playerId: 'player_1',
-        providerId: 1,
-        gameIds: [102, 101],
-        bonusType: 1,
-        currency: 'EUR',
-        callAmountMinor: 5_000,
-        spinAmount: 10,
-        baseBetAmountMinor: 20,
-        expireAt: '2026-06-30T23:59:59.000Z',
-        requestHash: expect.stringMatching(/^[0-9a-f]{64}$/),
-      },
-      metadata: { correlationId: 'register-1', operatorId: 'casino-a', issuedAt: harness.clock.now().toISOString() },
+    expect(ledger.received).toEqual([]);
+    const [guard, stream] = await streamOf('casino-a', input);
+    expect(guard.map((event) => [event.type, event.data])).toEqual([
+      [
+        'BonusRequestAccepted',
+        expect.objectContaining({
+          issueId,
+          playerId: input.playerId,
+          requestHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        }),
+      ],
+    ]);
+    expect(stream.map((event) => event.type)).toEqual(['BonusCallRegistered']);
+    expect(stream[0]?.data).toMatchObject({
+      issueId,
+      operatorId: 'casino-a',
+      platformId: input.platformId,
+      playerId: input.playerId,
+      providerId: 1,
+      gameIds: [102, 101],
+      bonusType: 1,
+      currency: 'EUR',
+      callAmountMinor: 5_000,
+      spinAmount: 10,
+      baseBetAmountMinor: 20,
+      expireAt: '2026-06-30T23:59:59.000Z',
     });
-    expect(command?.metadata.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
-    expect(ledger.headers[0]).toMatchObject({ 'message-type': 'RegisterBonusCall', 'operator-id': 'casino-a' });
+    // The request's id and trace ride on both events: the ledger's relay continues the trace from them.
+    for (const event of [...guard, ...stream]) {
+      expect(event.metadata).toMatchObject({ correlationId: 'register-1', operatorId: 'casino-a' });
+      expect(event.metadata?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    }
   });
 
   it("reads expireAt in the operator's zone and amounts in its currency (Seoul, KRW)", async () => {
-    const response = await b.post('/v1/bonus-call/register', {
-      ...registerBody,
-      callAmount: 50_000,
-      metaData: { spinAmount: 5, baseBetAmount: 200 },
-    });
-    expect(response.status).toBe(200);
-    expect(ledger.received[0]?.data).toMatchObject({
+    const input = fresh({ callAmount: 50_000, metaData: { spinAmount: 5, baseBetAmount: 200 } });
+    expect((await b.post('/v1/bonus-call/register', input)).status).toBe(200);
+    const [, stream] = await streamOf('casino-b', input);
+    expect(stream[0]?.data).toMatchObject({
       operatorId: 'casino-b',
       currency: 'KRW',
       callAmountMinor: 50_000,
@@ -122,75 +147,55 @@ describe('POST /v1/bonus-call/register', () => {
     });
   });
 
-  it('answers a replay with the same issueId and Idempotent-Replayed: true', async () => {
-    ledger.answerWith(() => okReply({ issueId: 77, replayed: true }));
-    const response = await a.post('/v1/bonus-call/register', registerBody);
-    expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ issueId: 77 });
-    expect(response.headers.get('idempotent-replayed')).toBe('true');
+  it('answers the same registration written differently (alias, word, game order) with the same issueId and Idempotent-Replayed: true, appending nothing', async () => {
+    const input = fresh();
+    const first = await a.post('/v1/bonus-call/register', input);
+    const events = await harness.eventCount();
+    const { platformId, ...rest } = input;
+    for (const resend of [
+      input,
+      { ...rest, issueId: platformId, bonusType: 'freespin', gameId: [101, 102], callAmount: 50.0 },
+    ]) {
+      const again = await a.post('/v1/bonus-call/register', resend);
+      expect(again.status).toBe(200);
+      expect(again.body.data).toEqual(first.body.data);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect(await harness.eventCount()).toBe(events);
   });
 
-  it('sends the same requestHash for the same registration written differently (alias, word, game order)', async () => {
-    await a.post('/v1/bonus-call/register', registerBody);
-    const { platformId, ...rest } = registerBody;
-    await a.post('/v1/bonus-call/register', {
-      ...rest,
-      issueId: platformId,
-      bonusType: 'freespin',
-      gameId: [101, 102],
-      callAmount: 50.0,
+  it('answers PLATFORM_ID_CONFLICT (another body) and ACTIVE_BONUS_EXISTS (another platformId) with 409 and the envelope, appending nothing', async () => {
+    const input = fresh();
+    await a.post('/v1/bonus-call/register', input);
+    const events = await harness.eventCount();
+    const conflict = await a.post('/v1/bonus-call/register', { ...input, callAmount: 50.01 });
+    expect(conflict.status).toBe(409);
+    expect(errorEnvelope.parse(conflict.body).error.code).toBe('PLATFORM_ID_CONFLICT');
+    const second = await a.post('/v1/bonus-call/register', { ...input, platformId: `${input.platformId}-b` });
+    expect(second.status).toBe(409);
+    expect(errorEnvelope.parse(second.body).error.code).toBe('ACTIVE_BONUS_EXISTS');
+    expect(await harness.eventCount()).toBe(events);
+  });
+
+  it('keeps players per operator: the same playerId of another operator registers', async () => {
+    // 1 EUR and 1,000 KRW: a base bet each operator's currency and limits allow.
+    const input = fresh({ callAmount: 1_000, metaData: { spinAmount: 1, baseBetAmount: 1 } });
+    const mine = await a.post('/v1/bonus-call/register', input);
+    const theirs = await b.post('/v1/bonus-call/register', {
+      ...input,
+      metaData: { spinAmount: 1, baseBetAmount: 1_000 },
     });
-    await a.post('/v1/bonus-call/register', { ...registerBody, callAmount: 50.01 });
-    const [first, second, third] = ledger.received.map(
-      (message) => (message.data as { requestHash: string }).requestHash,
-    );
-    expect(second).toBe(first);
-    expect(third).not.toBe(first);
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+    expect(theirs.body.data.issueId).not.toBe(mine.body.data.issueId);
   });
 
-  it.each<[ErrorCode, number]>([
-    ['PLATFORM_ID_CONFLICT', 409],
-    ['ACTIVE_BONUS_EXISTS', 409],
-    ['BONUS_TYPE_UNAVAILABLE', 422],
-    ['VALIDATION_FAILED', 400],
-  ])("answers the ledger's %s with %i, its message and details", async (code, status) => {
-    ledger.answerWith(() => errorReply(code, `ledger says ${code}`, [{ path: 'platformId', message: 'because' }]));
-    const response = await a.post('/v1/bonus-call/register', registerBody);
-    expect(response.status).toBe(status);
-    expect(errorEnvelope.parse(response.body)).toEqual({
-      success: false,
-      message: `ledger says ${code}`,
-      data: null,
-      error: { code, details: [{ path: 'platformId', message: 'because' }] },
-    });
-  });
-
-  it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the ledger does not answer in time', async () => {
-    ledger.answerWith(() => NO_REPLY);
-    const started = Date.now();
-    const response = await a.post('/v1/bonus-call/register', registerBody);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(response.status).toBe(503);
-    expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
-    expect(response.headers.get('retry-after')).toBe('1');
-  });
-
-  it('answers a reply that breaks the contract with 503 INTERNAL and logs it', async () => {
-    ledger.answerWith(() => ({ ok: true, result: { issueId: 'seventy-seven' } }));
-    const before = harness.logs.length;
-    const response = await a.post('/v1/bonus-call/register', registerBody);
-    expect(response.status).toBe(503);
-    expect(response.body.error.code).toBe('INTERNAL');
-    expect(harness.logs.slice(before).some((line) => line.includes('"msg":"request failed"'))).toBe(true);
-  });
-
-  it('sends nothing to the ledger for a request the gateway refuses', async () => {
-    expect((await a.post('/v1/bonus-call/register', { ...registerBody, playerId: 'bad id' })).status).toBe(400);
-    expect((await a.post('/v1/bonus-call/register', { ...registerBody, callAmount: 0.001 })).status).toBe(400);
-    expect((await a.post('/v1/bonus-call/register', { ...registerBody, bonusType: 2 })).status).toBe(422);
-    expect((await a.post('/v1/bonus-call/register', { ...registerBody, expireAt: '2026-04-30 23:59:59' })).status).toBe(
-      422,
-    );
+  it('appends nothing and asks no one for a request the gateway refuses', async () => {
+    const events = await harness.eventCount();
+    expect((await a.post('/v1/bonus-call/register', fresh({ playerId: 'bad id' }))).status).toBe(400);
+    expect((await a.post('/v1/bonus-call/register', fresh({ callAmount: 0.001 }))).status).toBe(400);
+    expect((await a.post('/v1/bonus-call/register', fresh({ bonusType: 2 }))).status).toBe(422);
+    expect((await a.post('/v1/bonus-call/register', fresh({ expireAt: '2026-04-30 23:59:59' }))).status).toBe(422);
+    expect(await harness.eventCount()).toBe(events);
     expect(ledger.received).toHaveLength(0);
   });
 });

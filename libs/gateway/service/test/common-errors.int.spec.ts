@@ -1,7 +1,8 @@
 /**
  * The error codes every endpoint shares, endpoint by endpoint, with the real ledger: 429 with
  * Retry-After from the per-operator limit, 503 SERVICE_UNAVAILABLE with Retry-After when the
- * ledger does not answer, and the body errors of the writes. (401 is in tenancy.int.spec.ts.)
+ * ledger does not answer (cancel and the queries; registration is decided in the gateway), and
+ * the body errors of the writes. (401 is in tenancy.int.spec.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiOperations, errorEnvelope } from '@reelstream/contracts';
@@ -66,8 +67,8 @@ const bodiless = [
   '/v1/wallet/dead-letters/1234/redrive',
   '/v1/webhooks/dead-letters/bw-00000000-0000-4000-8000-000000000000/redrive',
 ];
+// Registration is decided in the gateway (ADR 0011): it needs the store, not the ledger.
 const ledgerCalls: [string, string][] = [
-  ['POST', '/v1/bonus-call/register'],
   ['POST', '/v1/bonus-call/cancel'],
   ['GET', '/v1/bonus-call/1234'],
   ['GET', '/v1/bonus-call?playerId=common_player'],
@@ -153,6 +154,7 @@ describe('503 SERVICE_UNAVAILABLE', () => {
       expect((await a.post('/v1/game/launch', validBodies['/v1/game/launch'])).status).toBe(200);
       // A campaign is stored by the gateway; the ledger registers its players once it is back.
       expect((await a.post('/v1/bonus-call/campaigns', validBodies['/v1/bonus-call/campaigns'])).status).toBe(202);
+      expect((await a.post('/v1/bonus-call/register', validBodies['/v1/bonus-call/register'])).status).toBe(200);
     } finally {
       await stack.startLedger();
     }

@@ -50,7 +50,31 @@ export function requestLog(logger: Logger, options: RequestLogOptions): RequestH
       ...fieldsAtEnd(req, res),
     }),
   });
-  return middleware as unknown as RequestHandler;
+  const logged = middleware as unknown as RequestHandler;
+  // Below the configured level only a 5xx is written (at warn): without pino-http's two child
+  // loggers per request, which it makes whether or not the line is written (LOG_LEVEL=warn).
+  const failuresOnly: RequestHandler = (req, res, next) => {
+    if (PROBES.has(pathOf(req))) return next();
+    const started = Date.now();
+    const done = () => {
+      res.off('close', done);
+      res.off('finish', done);
+      if (res.statusCode < 500 || !logger.pino.isLevelEnabled('warn')) return;
+      logger.pino.warn(
+        {
+          req: { id: options.requestIdOf(res), method: req.method, path: pathOf(req) },
+          res: { statusCode: res.statusCode },
+          responseTime: Date.now() - started,
+          ...fieldsAtEnd(req, res),
+        },
+        MESSAGE,
+      );
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    next();
+  };
+  return (req, res, next) => (logger.pino.isLevelEnabled(level) ? logged : failuresOnly)(req, res, next);
 }
 
 function pathOf(req: IncomingMessage & { originalUrl?: string }): string {

@@ -106,3 +106,68 @@ describe('requestLog', () => {
     ]);
   });
 });
+
+describe('requestLog below its level (LOG_LEVEL=warn)', () => {
+  const quiet: string[] = [];
+  let quietServer: Server;
+  let quietBase: string;
+
+  beforeAll(async () => {
+    const logger = createLogger({ service: 'http-test', level: 'warn', destination: { write: (l) => quiet.push(l) } });
+    const app = express();
+    app.use((req, res, next) => {
+      res.locals['requestId'] = req.get('x-request-id') ?? 'generated';
+      next();
+    });
+    app.use(
+      requestLog(logger, {
+        requestIdOf: (res) => String(res.locals['requestId']),
+        fieldsOf: (res) => ({ operatorId: res.locals['operator'] }),
+      }),
+    );
+    app.get('/fine', (_req, res) => void res.json({ ok: true }));
+    app.get('/refused', () => {
+      throw new ApiError('SESSION_EXPIRED');
+    });
+    app.get('/sessions/:token/broken', (_req, res) => {
+      res.locals['operator'] = 'casino-a';
+      throw new Error('database on fire');
+    });
+    app.use(routeNotFound());
+    app.use(apiErrorHandler({ logger, requestIdOf: (res) => String(res.locals['requestId']) }));
+    quietServer = app.listen(0, '127.0.0.1');
+    await once(quietServer, 'listening');
+    quietBase = `http://127.0.0.1:${(quietServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => closeGracefully(quietServer, 0));
+
+  const quietAccess = () =>
+    quiet.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'http request');
+
+  it('writes no line for an answer below 500, and the line pino-http writes for a 5xx', async () => {
+    for (const path of ['/fine', '/refused', '/nowhere'])
+      expect((await fetch(`${quietBase}${path}`)).status).toBeLessThan(500);
+    const response = await fetch(`${quietBase}/sessions/secret-token-9/broken?token=abc`, {
+      headers: { 'x-request-id': 'rq-quiet' },
+    });
+    expect(response.status).toBe(503);
+    for (let i = 0; i < 100 && quietAccess().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    const entries = quietAccess();
+    expect(entries).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        service: 'http-test',
+        req: { id: 'rq-quiet', method: 'GET', path: '/sessions/REDACTED/broken' },
+        res: { statusCode: 503 },
+        route: '/sessions/:token/broken',
+        errorCode: 'INTERNAL',
+        operatorId: 'casino-a',
+      }),
+    ]);
+    expect(typeof entries[0]?.['responseTime']).toBe('number');
+    expect(entries[0]).not.toHaveProperty('err');
+    expect(JSON.stringify(entries)).not.toContain('secret-token-9');
+  });
+});

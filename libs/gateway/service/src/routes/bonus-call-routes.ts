@@ -13,6 +13,7 @@ import {
 import type { Clock } from '@reelstream/ports';
 import type { Express, RequestHandler } from 'express';
 import { toRegisterCommandData } from '../bonus/register-command.js';
+import type { BonusRegistrar } from '../bonus/registrar.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
 import { ApiError } from '@reelstream/http';
 import { callerOf, requestContext } from '../http/request-context.js';
@@ -21,6 +22,9 @@ import { nonEmptyQuery, parseRequest } from '../http/validate.js';
 import type { LedgerClient } from '../ledger/ledger-client.js';
 
 export interface BonusCallRouteDeps {
+  /** Registrations, decided in this process (ADR 0011). */
+  registrar: BonusRegistrar;
+  /** Cancel and the status queries, answered by the bonus-ledger over the bus (ADR 0001). */
   ledger: LedgerClient;
   catalog: CatalogView;
   clock: Clock;
@@ -40,7 +44,7 @@ export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
     const operator = callerOf(res);
     const request = parseRequest(registerBonusCall.body, req.body);
     const data = toRegisterCommandData(request, { operator, catalog: deps.catalog, now: deps.clock.now() });
-    const result = await ledger.call({ type: 'RegisterBonusCall', data, requestId: requestContext(res).requestId });
+    const result = await deps.registrar.register(data, requestContext(res).requestId);
     sendOk(res, { issueId: result.issueId }, result.replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {});
   });
 

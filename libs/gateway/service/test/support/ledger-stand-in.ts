@@ -7,7 +7,7 @@ import { bonusRequestMessage, Topics, type BonusRequestMessage } from '@reelstre
 import { reply, type Consumer, type MessageBus } from '@reelstream/ports';
 
 /** Return this to answer nothing (the gateway then times out). */
-export const NO_REPLY = Symbol('no reply');
+const NO_REPLY = Symbol('no reply');
 
 export type StandInAnswer = (message: BonusRequestMessage, headers: Record<string, string>) => unknown;
 

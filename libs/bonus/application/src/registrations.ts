@@ -1,0 +1,131 @@
+/**
+ * Registering a bonus call (D17, ADR 0011): the RegisterBonusCall command decided on the
+ * `bonusRequest-{operatorId}-{platformId}` guard stream and the player's `playerBonus` stream, with
+ * each stream's expected revision as the lock. Transport-free: the gateway runs it in its own
+ * process for `POST /v1/bonus-call/register`, the bonus-ledger answers the same command with it when
+ * it comes over `bonus.commands`, and bulk registration calls it per row; the events are the same
+ * whichever process decides.
+ */
+import { bonusDecider, type RegisterBonusCall } from '@reelstream/bonus-domain';
+import {
+  bonusRequestStream,
+  errorReply,
+  isRefusal,
+  okReply,
+  playerBonusStream,
+  type BonusReply,
+  type RegisterBonusCallCommand,
+} from '@reelstream/contracts';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import { decideAndAppend, originOf, refused } from './decide-and-append.js';
+import { loadPlayerAccount } from './player-account.js';
+import type { CatalogLookup, OperatorPolicyLookup } from './ports.js';
+import { readGuard, reserveGuard } from './registration-guard.js';
+
+export interface RegistrationsDeps {
+  store: EventStore;
+  clock: Clock;
+  /** Draws the issueId of each new bonus call. */
+  ids: IdGenerator;
+  catalog: CatalogLookup;
+  operators: OperatorPolicyLookup;
+  maxAttempts?: number;
+}
+
+type OperatorPolicy = NonNullable<ReturnType<OperatorPolicyLookup>>;
+
+export class Registrations {
+  constructor(private readonly deps: RegistrationsDeps) {}
+
+  /**
+   * Idempotent by platformId through the guard stream: the same body again is answered with the
+   * same issueId (`replayed`), another body is PLATFORM_ID_CONFLICT. One active bonus per player:
+   * the registration is appended to the player's stream with the revision it was decided on, so of
+   * two concurrent registrations for one player (from any processes) one is decided again on the
+   * other's event and refused. Refusals write nothing.
+   */
+  async register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
+    const { data } = command;
+    const policy = this.deps.operators(data.operatorId);
+    if (!policy) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
+    const { store } = this.deps;
+    const origin = originOf(command.metadata);
+    const guardStream = bonusRequestStream(data.operatorId, data.platformId);
+    const playerStream = playerBonusStream(data.operatorId, data.playerId);
+    const now = this.deps.clock.now().toISOString();
+    const toDomain = (issueId: number): RegisterBonusCall => this.registrationOf(data, policy, now, issueId);
+    const retry = this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
+
+    // Two passes at most: the second only when another request reserved this platformId meanwhile.
+    for (let pass = 0; pass < 2; pass++) {
+      const guard = await readGuard(store, guardStream);
+      if (guard) {
+        if (guard.requestHash !== data.requestHash || guard.playerId !== data.playerId) {
+          return errorReply(
+            'PLATFORM_ID_CONFLICT',
+            `platformId ${data.platformId} was already registered with a different request body`,
+          );
+        }
+        // A resend: the registration is in the player's stream already (replayed), or an earlier
+        // attempt stopped between the reservation and the registration, which is completed now.
+        const decided = await decideAndAppend(store, playerStream, toDomain(guard.issueId), origin, retry);
+        if (isRefusal(decided)) return refused(decided);
+        return okReply({ issueId: guard.issueId, replayed: decided.events.length === 0 });
+      }
+
+      const issueId = this.deps.ids.next();
+      const registration = toDomain(issueId);
+      const loaded = await loadPlayerAccount(store, playerStream);
+      const check = bonusDecider.decide(registration, loaded.account);
+      // A refused request reserves nothing: the operator may correct it and send it again.
+      if (isRefusal(check)) return refused(check);
+      if (
+        !(await reserveGuard(
+          store,
+          guardStream,
+          { issueId, requestHash: data.requestHash, playerId: data.playerId, acceptedAt: now },
+          origin,
+        ))
+      )
+        continue;
+      const decided = await decideAndAppend(store, playerStream, registration, origin, { ...retry, loaded });
+      if (isRefusal(decided)) return refused(decided);
+      // Replayed when a resend of this request, in another process, appended the registration first.
+      return okReply({ issueId, replayed: decided.events.length === 0 });
+    }
+    return errorReply('SERVICE_UNAVAILABLE', `platformId ${data.platformId} is being registered concurrently; retry`);
+  }
+
+  /** The domain command of a registration: the request with the catalog facts and the operator's terms. */
+  private registrationOf(
+    data: RegisterBonusCallCommand['data'],
+    policy: OperatorPolicy,
+    now: string,
+    issueId: number,
+  ): RegisterBonusCall {
+    return {
+      type: 'RegisterBonusCall',
+      data: {
+        issueId,
+        platformId: data.platformId,
+        operatorId: data.operatorId,
+        playerId: data.playerId,
+        providerId: data.providerId,
+        gameIds: data.gameIds,
+        bonusType: data.bonusType,
+        currency: data.currency,
+        callAmountMinor: data.callAmountMinor,
+        spinAmount: data.spinAmount ?? null,
+        baseBetAmountMinor: data.baseBetAmountMinor ?? null,
+        expireAt: data.expireAt,
+        catalog: {
+          providerExists: this.deps.catalog.hasProvider(data.providerId),
+          games: data.gameIds.flatMap((gameId) => this.deps.catalog.game(gameId, data.currency) ?? []),
+        },
+        features: policy.features,
+        terms: { currencies: policy.currencies, limits: policy.limits },
+      },
+      metadata: { now },
+    };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * `POST /v1/bonus-call/register` decided in the gateway's own process (ADR 0011), with
+ * @reelstream/bonus-application's `Registrations`: the same decision, guard stream, player stream,
+ * events and answers as the bonus-ledger's, without a request/reply over `bonus.commands`. The
+ * command is the one the gateway used to publish (validated by the same contract, its commandId
+ * drawn here, the request id as its correlationId); its events carry the request's trace context
+ * (the traced event store stamps it), which the ledger's relay continues.
+ */
+import { catalogLookup } from '@reelstream/bonus-adapters';
+import { Registrations } from '@reelstream/bonus-application';
+import type { OperatorDirectory } from '@reelstream/config';
+import { bonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
+import { ConcurrencyExhaustedError } from '@reelstream/eventsourcing';
+import type { Catalog } from '@reelstream/game-domain';
+import { ApiError } from '@reelstream/http';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import { createMetrics, MetricNames } from '@reelstream/telemetry';
+import type { RegisterBonusCallData } from './register-command.js';
+
+interface RegistrarDeps {
+  store: EventStore;
+  operators: OperatorDirectory;
+  catalog: Catalog;
+  clock: Clock;
+  /** Draws each command's commandId and each new bonus call's issueId. */
+  ids: IdGenerator;
+}
+
+interface Registered {
+  issueId: number;
+  /** The same request was registered before: nothing was appended. */
+  replayed: boolean;
+}
+
+/** How long a client waits before retrying a registration that kept meeting concurrent writers. */
+const RETRY_AFTER_SECONDS = '1';
+
+export class BonusRegistrar {
+  private readonly registrations: Registrations;
+  private readonly counted = countRegistrations();
+
+  constructor(private readonly deps: RegistrarDeps) {
+    this.registrations = new Registrations({
+      store: deps.store,
+      clock: deps.clock,
+      ids: deps.ids,
+      catalog: catalogLookup(deps.catalog),
+      operators: (operatorId) => deps.operators.get(operatorId),
+    });
+  }
+
+  /** Registers or answers the earlier registration; a refusal is thrown as the ApiError of its code. */
+  async register(data: RegisterBonusCallData, requestId: string): Promise<Registered> {
+    const command = this.commandOf(data, requestId);
+    let reply;
+    try {
+      reply = await this.registrations.register(command);
+    } catch (error) {
+      // The player's or the guard's stream kept changing through every retry: nothing of this
+      // request was decided that a retry with the same platformId would not answer the same way.
+      if (error instanceof ConcurrencyExhaustedError)
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'The bonus call is being changed concurrently; retry (a retried registration with the same platformId is safe).',
+          undefined,
+          { 'Retry-After': RETRY_AFTER_SECONDS },
+        );
+      throw error;
+    }
+    this.counted(data.operatorId, reply);
+    if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
+    return reply.result;
+  }
+
+  private commandOf(data: RegisterBonusCallData, requestId: string): RegisterBonusCallCommand {
+    const message = bonusRequestMessage.parse({
+      type: 'RegisterBonusCall',
+      version: 1,
+      data,
+      metadata: {
+        commandId: String(this.deps.ids.next()),
+        correlationId: requestId,
+        operatorId: data.operatorId,
+        issuedAt: this.deps.clock.now().toISOString(),
+      },
+    });
+    if (message.type !== 'RegisterBonusCall') throw new Error(`built a ${message.type} for a registration`);
+    return message;
+  }
+}
+
+/**
+ * The registration metrics the bonus-ledger reported while it decided registrations
+ * (docs/observability.md): each answer by outcome, and each bonus call that became active here.
+ * Operators are the gateway's configured ones, so the labels stay bounded.
+ */
+function countRegistrations() {
+  const metrics = createMetrics();
+  const registrations = metrics.counter<'operator' | 'outcome'>(MetricNames.bonusRegistrations, {
+    description: 'RegisterBonusCall requests answered, by outcome (ok or the error code)',
+    unit: '{request}',
+  });
+  const changes = metrics.counter<'operator' | 'state'>(MetricNames.bonusStateChanges, {
+    description: 'bonus calls entering a state (active, completed, expired, canceled)',
+    unit: '{bonus}',
+  });
+  return (operator: string, reply: { ok: true; result: Registered } | { ok: false; error: { code: string } }) => {
+    registrations.add(1, { operator, outcome: reply.ok ? 'ok' : reply.error.code });
+    // Not replayed: this request appended BonusCallRegistered (after the append was durable).
+    if (reply.ok && !reply.result.replayed) changes.add(1, { operator, state: 'active' });
+  };
+}
