@@ -123,6 +123,7 @@ export const StreamEventTypes = {
     'BonusCallRegistered',
     'FreeSpinStarted',
     'FreeSpinSettled',
+    'RegularBonusSpinSettled',
     'BonusCallCompleted',
     'BonusCallExpired',
     'BonusCallCanceled',
