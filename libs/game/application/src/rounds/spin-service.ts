@@ -1,8 +1,8 @@
 /**
  * `POST /api/sessions/{token}/spin` (D23): which round a spin is, and its result for the page.
  * A free spin when the session's player has an active Free Spin Bonus for this game; otherwise a
- * paid spin at one of the game's bet levels, with isBonusBusy per D21; a demo session plays with
- * play money. One spin at a time per session.
+ * paid spin at one of the game's bet levels, with isBonusBusy per D21, steered by the player's active
+ * Regular Bonus Call when it is for this slot game (ADR 0009); a demo session plays with play money. One spin at a time per session.
  */
 import type { SpinRequest, SpinResult, WalletReply } from '@reelstream/contracts';
 import {
@@ -10,6 +10,7 @@ import {
   betRefusalOf,
   isGameRefusal,
   profileForSession,
+  regularBonusFor,
   spinKindOf,
   spinnerRefusal,
   stakeRequestOf,
@@ -93,7 +94,8 @@ export class SpinService {
     const spin = accepted(spinKindOf(active, session, request.issueId));
     if (spin.kind === 'free') return this.freeSpin(session, game, spin.bonus, correlationId);
     const betMinor = accepted(betOf(request.bet, game.betLevelsMinor, session.currency));
-    return this.paidSpin(session, game, betMinor, spin.isBonusBusy, correlationId);
+    const steeredBy = game.model.kind === 'slot' ? regularBonusFor(active, session)?.issueId : undefined;
+    return this.paidSpin(session, game, { betMinor, isBonusBusy: spin.isBonusBusy, steeredBy }, correlationId);
   }
 
   private async freeSpin(
@@ -141,14 +143,21 @@ export class SpinService {
   private async paidSpin(
     session: GameSession,
     game: PlayedGame,
-    betMinor: number,
-    isBonusBusy: boolean,
+    stake: { betMinor: number; isBonusBusy: boolean; steeredBy: number | undefined },
     correlationId: string,
   ): Promise<SpinResult> {
     const { round } = this.deps;
+    const { betMinor, isBonusBusy, steeredBy } = stake;
     const started = await beginPaidRound(
       round,
-      { session, model: game.model, profile: game.profile, betMinor, isBonusBusy },
+      {
+        session,
+        model: game.model,
+        profile: game.profile,
+        betMinor,
+        isBonusBusy,
+        ...(steeredBy === undefined ? {} : { steeredBy }),
+      },
       correlationId,
     );
     const result = await round.inFlight.hold(started.roundId, async () => {
