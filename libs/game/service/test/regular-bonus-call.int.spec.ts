@@ -1,0 +1,123 @@
+import { describe, expect, it } from '@jest/globals';
+import { spinResponse, type WalletRequestsMessage } from '@reelstream/contracts';
+import { loadRoundAudit } from '@reelstream/analytics-application';
+import { REGULAR_BONUS_MAX_SPINS } from '@reelstream/game-domain';
+import { eventually } from '@reelstream/testing';
+import { Stack } from './support/stack.js';
+
+const stack = Stack.forTests({ regularBonusCall: true, openingBalance: 1_000 });
+
+const toMinor = (amount: number) => Math.round(amount * 100);
+const wallClock = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+async function register(playerId: string, callAmount: number, expireAt?: string): Promise<number> {
+  const response = await stack.registerRegularBonus({
+    playerId,
+    gameIds: [101, 102],
+    callAmount,
+    ...(expireAt === undefined ? {} : { expireAt }),
+  });
+  if (response.status !== 200) throw new Error(`register failed: ${response.status} ${response.text}`);
+  return Number(response.body.data.issueId);
+}
+
+async function paidSpin(token: string, bet: number) {
+  const response = await stack.spin(token, { bet });
+  expect(response.status).toBe(200);
+  return spinResponse.parse(response.body).data;
+}
+
+/** The bets and wins of the player's rounds as published to the dispatcher, once each round's win is out. */
+type RoundMoney = Exclude<WalletRequestsMessage, { command: 'redrive' }>;
+
+async function moneyOf(playerId: string, roundIds: readonly number[]): Promise<RoundMoney[]> {
+  return eventually(() => {
+    const sent = stack
+      .publishedFor(playerId)
+      .flatMap((request) => (request.command === 'redrive' ? [] : [request]))
+      .filter((request) => roundIds.includes(request.roundId));
+    expect(sent.filter((request) => request.command === 'win')).toHaveLength(roundIds.length);
+    return sent;
+  });
+}
+
+describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, ADR 0009)', () => {
+  it('steers paid spins until the target is delivered exactly, every bet and win with bonusId = issueId, then completes', async () => {
+    const issueId = await register('rbc_full', 12.37);
+    const { token } = await stack.launch('rbc_full', 101);
+    const roundIds: number[] = [];
+    let won = 0;
+    for (let spin = 1; spin <= REGULAR_BONUS_MAX_SPINS; spin++) {
+      const result = await paidSpin(token, 1);
+      expect(result.kind).toBe('paid');
+      roundIds.push(result.roundId);
+      won += toMinor(result.win);
+      if ((await stack.bonusStatus(issueId)).body.data.status === 'completed') break;
+    }
+    expect(won).toBe(1_237);
+    const status = (await stack.bonusStatus(issueId)).body.data;
+    expect(status).toMatchObject({ status: 'completed', totalWin: 12.37, spinsUsed: roundIds.length });
+
+    const sent = await moneyOf('rbc_full', roundIds);
+    expect(sent.filter((request) => request.command === 'bet')).toHaveLength(roundIds.length);
+    for (const request of sent) expect(request.bonusId).toBe(issueId);
+    const wins = sent.filter((request) => request.command === 'win');
+    expect(wins.reduce((sum, win) => sum + (win.command === 'win' ? win.amountMinor : 0), 0)).toBe(1_237);
+    // The operator's wallet applied every one of them.
+    await eventually(() => {
+      const applied = stack.transactions('rbc_full').filter((tx) => tx.applied);
+      for (const request of sent) expect(applied.map((tx) => tx.transactionId)).toContain(request.transactionId);
+    });
+
+    // The round audit tells a steered round from an ordinary one, and each one matches its record.
+    const audit = await loadRoundAudit(stack.store, roundIds[0] as number, () => 'lotus-garden');
+    expect(audit).toMatchObject({ play: 'bonus_steered', bonusId: issueId, matches: true });
+
+    // Completed: the next spin is an ordinary paid spin, cancel is refused, and a new bonus can be registered.
+    const after = await paidSpin(token, 1);
+    expect((await moneyOf('rbc_full', [after.roundId])).every((request) => request.bonusId === 0)).toBe(true);
+    const ordinary = await loadRoundAudit(stack.store, after.roundId, () => 'lotus-garden');
+    expect(ordinary).toMatchObject({ play: 'paid', bonusId: 0, matches: true });
+    const cancel = await stack.cancelBonus(issueId);
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.error.code).toBe('BONUS_ALREADY_COMPLETED');
+  });
+
+  it('refuses another bonus while it is active (409), plays ordinary spins in games it does not name, and cancels', async () => {
+    const issueId = await register('rbc_cancel', 500);
+    const other = await stack
+      .registerFreeSpins({ playerId: 'rbc_cancel', spinAmount: 1 })
+      .catch((error: Error) => error);
+    expect(String(other)).toMatch(/409/);
+
+    const elsewhere = await stack.launch('rbc_cancel', 103);
+    const plain = await paidSpin(elsewhere.token, 1);
+    const { token } = await stack.launch('rbc_cancel', 102);
+    const steered = await paidSpin(token, 1);
+    const sent = await moneyOf('rbc_cancel', [plain.roundId, steered.roundId]);
+    for (const request of sent) expect(request.bonusId).toBe(request.roundId === steered.roundId ? issueId : 0);
+
+    expect((await stack.cancelBonus(issueId)).status).toBe(200);
+    const status = (await stack.bonusStatus(issueId)).body.data;
+    expect(status).toMatchObject({ status: 'canceled', spinsUsed: 1, totalWin: steered.win });
+    const afterCancel = await paidSpin(token, 1);
+    expect((await moneyOf('rbc_cancel', [afterCancel.roundId])).every((request) => request.bonusId === 0)).toBe(true);
+  });
+
+  it('expires at expireAt with what it delivered so far; later spins are ordinary', async () => {
+    const issueId = await register('rbc_expire', 400, wallClock(Date.now() + 2_000));
+    const { token } = await stack.launch('rbc_expire', 101);
+    const steered = await paidSpin(token, 0.2);
+    await eventually(
+      async () =>
+        expect((await stack.bonusStatus(issueId)).body.data).toMatchObject({
+          status: 'expired',
+          totalWin: steered.win,
+        }),
+      8_000,
+    );
+    const after = await paidSpin(token, 0.2);
+    const sent = await moneyOf('rbc_expire', [steered.roundId, after.roundId]);
+    for (const request of sent) expect(request.bonusId).toBe(request.roundId === steered.roundId ? issueId : 0);
+  });
+});
