@@ -87,6 +87,10 @@ export class RegularSpins {
 }
 
 function decisionOf(bonus: BonusCall, round: SteeredRound, replayed: boolean): SteeredSpinDecision {
-  const completed = bonus.status === 'completed' && round.totalWinMinor >= bonus.callAmountMinor;
+  // The round that crossed the target on a completed bonus call; spins settled after it (bets in flight) did not.
+  const completed =
+    bonus.status === 'completed' &&
+    round.totalWinMinor >= bonus.callAmountMinor &&
+    round.totalWinMinor - round.winMinor < bonus.callAmountMinor;
   return { ...round, issueId: bonus.issueId, completed, replayed };
 }
