@@ -1,11 +1,23 @@
 import { describe, expect, it } from '@jest/globals';
-import { spinResponse, type WalletRequestsMessage } from '@reelstream/contracts';
+import { parseStoredEvent, playerBonusStream, spinResponse, type WalletRequestsMessage } from '@reelstream/contracts';
 import { loadRoundAudit } from '@reelstream/analytics-application';
 import { REGULAR_BONUS_MAX_SPINS } from '@reelstream/game-domain';
 import { eventually } from '@reelstream/testing';
-import { Stack } from './support/stack.js';
+import { OPERATOR_ID, Stack } from './support/stack.js';
 
-const stack = Stack.forTests({ regularBonusCall: true, openingBalance: 1_000 });
+/** Armed by a test: the game-server's next RoundSettled append fails, as a crash right before it would leave it. */
+let failNextSettle = false;
+const stack = Stack.forTests({
+  regularBonusCall: true,
+  openingBalance: 1_000,
+  gameServer: { resolveAfterMs: 300 },
+  beforeGameServerAppend: async (streamId, events) => {
+    if (failNextSettle && streamId.startsWith('round-') && events[0]?.type === 'RoundSettled') {
+      failNextSettle = false;
+      throw new Error('the game-server stops before RoundSettled');
+    }
+  },
+});
 
 const toMinor = (amount: number) => Math.round(amount * 100);
 const wallClock = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -119,5 +131,34 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
     const after = await paidSpin(token, 0.2);
     const sent = await moneyOf('rbc_expire', [steered.roundId, after.roundId]);
     for (const request of sent) expect(request.bonusId).toBe(request.roundId === steered.roundId ? issueId : 0);
+  });
+
+  it('a steered round interrupted after its decision and before RoundSettled is settled by the resolver with the decided outcome', async () => {
+    const issueId = await register('rbc_crash', 30);
+    const { token } = await stack.launch('rbc_crash', 101);
+    failNextSettle = true;
+    const interrupted = await stack.spin(token, { bet: 1 });
+    expect(interrupted.status).toBeGreaterThanOrEqual(500);
+    expect(failNextSettle).toBe(false);
+
+    const bonusEvents = async () =>
+      (await stack.store.readStream(playerBonusStream(OPERATOR_ID, 'rbc_crash'))).map((event) =>
+        parseStoredEvent(event),
+      );
+    const decision = (await bonusEvents()).find((event) => event.type === 'RegularBonusSpinSettled');
+    if (decision?.type !== 'RegularBonusSpinSettled') throw new Error('no steered decision was stored');
+    const { roundId } = decision.data;
+    const settled = await eventually(async () => {
+      const end = (await stack.store.readStream(`round-${roundId}`)).map((event) => parseStoredEvent(event)).at(-1);
+      if (end?.type !== 'RoundSettled') throw new Error('round still open');
+      return end.data;
+    }, 8_000);
+    expect(settled.outcome).toEqual(decision.data.outcome);
+    expect(settled.winMinor).toBe(decision.data.winMinor);
+    const [win] = (await moneyOf('rbc_crash', [roundId])).filter((request) => request.command === 'win');
+    expect(win).toMatchObject({ bonusId: issueId, amountMinor: decision.data.winMinor });
+    expect((await stack.bonusStatus(issueId)).body.data.totalWin).toBe(decision.data.winMinor / 100);
+    // One decision for the round, however often it was asked for.
+    expect((await bonusEvents()).filter((event) => event.type === 'RegularBonusSpinSettled')).toHaveLength(1);
   });
 });
