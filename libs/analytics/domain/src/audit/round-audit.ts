@@ -294,7 +294,7 @@ function checkPayment(
 
 /**
  * A paid round steered by a Regular Bonus Call: the bonus stream's decision for it names the same
- * outcome, the reels' win and the top-up the round was settled with. Returns the top-up.
+ * outcome, the reels' win and the top-up the round was settled with. Returns the round's top-up.
  */
 function checkSteeredSpin(input: RoundAuditInput, settled: Settled, outcome: RoundOutcome, checks: Checks): number {
   const decision = input.bonusEvents.find(
@@ -304,6 +304,7 @@ function checkSteeredSpin(input: RoundAuditInput, settled: Settled, outcome: Rou
     checks.expect('steered spin', false, 'the bonus stream has no steered-spin decision for this round');
     return settled.topUpMinor ?? 0;
   }
+  // The round's own top-up goes into its win check; a decision that says otherwise is this check's mismatch.
   const { data } = decision;
   checks.expect(
     'steered spin',
@@ -313,7 +314,7 @@ function checkSteeredSpin(input: RoundAuditInput, settled: Settled, outcome: Rou
       data.winMinor === settled.winMinor,
     `bonus call ${data.issueId} spin ${data.spinNumber}: reels ${data.reelWinMinor} + top-up ${data.topUpMinor}, same outcome as the round`,
   );
-  return data.topUpMinor;
+  return settled.topUpMinor ?? 0;
 }
 
 function checkFreeSpin(
