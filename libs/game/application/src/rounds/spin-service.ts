@@ -28,8 +28,9 @@ import type { SpinClaims } from '../sessions/spin-claims.js';
 import { playDemoRound } from './demo-rounds.js';
 import { playFreeSpin } from './free-rounds.js';
 import { outcomeView } from './outcome-view.js';
-import { beginPaidRound, completePaidRound } from './paid-rounds.js';
+import { beginPaidRound, completePaidRound, type PaidRoundResult } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
+import type { RoundStartedData } from './round-streams.js';
 
 export interface SpinServiceDeps {
   readonly round: RoundDeps;
@@ -160,23 +161,7 @@ export class SpinService {
       },
       correlationId,
     );
-    const result = await round.inFlight.hold(started.roundId, async () => {
-      let answer: WalletReply;
-      try {
-        answer = await round.wallet.stake(stakeRequestOf(started));
-      } catch (error) {
-        if (round.wallet.isTimeout(error)) {
-          round.logger.warn('bet not answered in time; the round is left to the resolver', {
-            roundId: started.roundId,
-            transactionId: started.transactionId,
-            timeoutMs: error.timeoutMs,
-          });
-          refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
-        }
-        throw error;
-      }
-      return completePaidRound(round, started, answer, correlationId);
-    });
+    const result = await round.inFlight.hold(started.roundId, () => this.stakeAndSettle(started, correlationId));
     const money = (minor: number) => formatAmount(minor, session.currency);
     if (result.status === 'canceled') {
       // The operator's detail (an HTTP body, a socket error) is for the log; the player gets the status code only.
@@ -198,6 +183,38 @@ export class SpinService {
       outcome: outcomeView(result.outcome, session.currency),
       bonus: null,
     };
+  }
+
+  /** The bet to the operator's wallet, then the round settled or canceled on its answer. */
+  private async stakeAndSettle(started: RoundStartedData, correlationId: string): Promise<PaidRoundResult> {
+    const { round } = this.deps;
+    let answer: WalletReply;
+    try {
+      answer = await round.wallet.stake(stakeRequestOf(started));
+    } catch (error) {
+      if (round.wallet.isTimeout(error)) {
+        round.logger.warn('bet not answered in time; the round is left to the resolver', {
+          roundId: started.roundId,
+          transactionId: started.transactionId,
+          timeoutMs: error.timeoutMs,
+        });
+        refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
+      }
+      throw error;
+    }
+    try {
+      return await completePaidRound(round, started, answer, correlationId);
+    } catch (error) {
+      // A steered round whose bonus stream kept changing: the bet is taken, the resolver settles it.
+      if (round.ledger.isTimeout(error))
+        refuse(
+          'SERVICE_UNAVAILABLE',
+          'The bonus service did not answer in time; your spin is kept and finishes shortly.',
+          [{ path: 'roundId', message: String(started.roundId) }],
+          2,
+        );
+      throw error;
+    }
   }
 }
 
