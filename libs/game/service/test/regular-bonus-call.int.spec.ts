@@ -1,9 +1,44 @@
-import { describe, expect, it } from '@jest/globals';
-import { parseStoredEvent, playerBonusStream, spinResponse, type WalletRequestsMessage } from '@reelstream/contracts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  bonusWebhook,
+  parseStoredEvent,
+  playerBonusStream,
+  spinResponse,
+  type BonusWebhook,
+  type WalletRequestsMessage,
+} from '@reelstream/contracts';
 import { loadRoundAudit } from '@reelstream/analytics-application';
 import { REGULAR_BONUS_MAX_SPINS } from '@reelstream/game-domain';
 import { eventually } from '@reelstream/testing';
 import { OPERATOR_ID, Stack } from './support/stack.js';
+
+/** The operator's bonus webhooks (ADR 0008), as a receiver that accepts every one. */
+const webhooks: BonusWebhook[] = [];
+let receiver: Server;
+let webhookUrl = '';
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      webhooks.push(bonusWebhook.parse(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+/** The types of the webhooks of one bonus, once per event id, in the order received. */
+function webhookTypesOf(bonusId: number): string[] {
+  const seen = new Set<string>();
+  return webhooks
+    .filter((webhook) => webhook.bonusId === bonusId && !seen.has(webhook.eventId) && seen.add(webhook.eventId))
+    .map((webhook) => webhook.type);
+}
 
 /** Armed by a test: the game-server's next RoundSettled append fails, as a crash right before it would leave it. */
 let failNextSettle = false;
@@ -11,6 +46,7 @@ const stack = Stack.forTests({
   regularBonusCall: true,
   openingBalance: 1_000,
   gameServer: { resolveAfterMs: 300 },
+  webhookUrl: () => webhookUrl,
   beforeGameServerAppend: async (streamId, events) => {
     if (failNextSettle && streamId.startsWith('round-') && events[0]?.type === 'RoundSettled') {
       failNextSettle = false;
@@ -93,6 +129,22 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
     const cancel = await stack.cancelBonus(issueId);
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.code).toBe('BONUS_ALREADY_COMPLETED');
+
+    // The operator heard of each change: registered, every steered spin, completed (ADR 0008).
+    await eventually(() =>
+      expect(webhookTypesOf(issueId)).toEqual([
+        'bonus.registered',
+        ...roundIds.map(() => 'bonus.spin_settled'),
+        'bonus.completed',
+      ]),
+    );
+    expect(webhooks.find((webhook) => webhook.bonusId === issueId && webhook.type === 'bonus.completed')).toMatchObject(
+      {
+        status: 'completed',
+        reason: 'target_reached',
+        totalWin: 12.37,
+      },
+    );
   });
 
   it('refuses another bonus while it is active (409), plays ordinary spins in games it does not name, and cancels', async () => {
@@ -112,6 +164,7 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
     expect((await stack.cancelBonus(issueId)).status).toBe(200);
     const status = (await stack.bonusStatus(issueId)).body.data;
     expect(status).toMatchObject({ status: 'canceled', spinsUsed: 1, totalWin: steered.win });
+    await eventually(() => expect(webhookTypesOf(issueId).at(-1)).toBe('bonus.canceled'));
     const afterCancel = await paidSpin(token, 1);
     expect((await moneyOf('rbc_cancel', [afterCancel.roundId])).every((request) => request.bonusId === 0)).toBe(true);
   });
@@ -127,6 +180,9 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
           totalWin: steered.win,
         }),
       8_000,
+    );
+    await eventually(() =>
+      expect(webhookTypesOf(issueId)).toEqual(['bonus.registered', 'bonus.spin_settled', 'bonus.expired']),
     );
     const after = await paidSpin(token, 0.2);
     const sent = await moneyOf('rbc_expire', [steered.roundId, after.roundId]);
