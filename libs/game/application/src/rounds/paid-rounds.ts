@@ -5,11 +5,13 @@
  * refusal RoundCanceled with the reason (the dispatcher delivers the cancel callback).
  *
  * The slot game draws its outcome only after the bet is accepted, so a canceled round never
- * carries a result. A slot round steered by the player's Regular Bonus Call (bonusId = its issueId,
- * docs/adr/0009-regular-bonus-call-outcomes.md) has its outcome chosen then, from what is left of the
- * target, and decided on the player's bonus stream before RoundSettled: a round interrupted between
- * the two is settled later with the outcome that decision holds. The instant game cannot: its betwin carries the win, so the outcome is drawn
+ * carries a result. The instant game cannot: its betwin carries the win, so the outcome is drawn
  * first and kept in RoundStarted, and the request can be sent again identically.
+ *
+ * A slot round steered by the player's Regular Bonus Call (bonusId = its issueId,
+ * docs/adr/0009-regular-bonus-call-outcomes.md) has its outcome chosen once the bet is accepted, from
+ * what is left of the target, and decided on the player's bonus stream before RoundSettled: a round
+ * interrupted between the two is settled later with the outcome that decision holds.
  */
 import type { WalletReply } from '@reelstream/contracts';
 import {
