@@ -117,6 +117,11 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
       for (const request of sent) expect(applied.map((tx) => tx.transactionId)).toContain(request.transactionId);
     });
 
+    // The operator's reconciliation API shows the round and its transactions with the bonus's id.
+    const round = await stack.operatorApi('GET', `/v1/rounds/${roundIds[0]}`);
+    expect(round.body.data).toMatchObject({ kind: 'paid', bonusId: issueId, status: 'settled' });
+    for (const tx of round.body.data.transactions as { bonusId: number }[]) expect(tx.bonusId).toBe(issueId);
+
     // The round audit tells a steered round from an ordinary one, and each one matches its record.
     const audit = await loadRoundAudit(stack.store, roundIds[0] as number, () => 'lotus-garden');
     expect(audit).toMatchObject({ play: 'bonus_steered', bonusId: issueId, matches: true });
