@@ -14,14 +14,14 @@ import type { Clock, EventStore } from '@reelstream/ports';
 import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
 
-export interface SteeringView {
+interface SteeringView {
   /** What is left of the target: callAmount − wins delivered. */
   readonly targetLeftMinor: number;
   /** The number this spin has under the bonus call, from 1. */
   readonly spinNumber: number;
 }
 
-export interface SteeredChoice {
+interface SteeredChoice {
   readonly reelWinMinor: number;
   readonly topUpMinor: number;
   /** The engine's record of the round chosen. */
@@ -36,7 +36,7 @@ export interface SteeredSpinDecision extends SteeredRound {
   readonly replayed: boolean;
 }
 
-export interface SteeredSpinRequest {
+interface SteeredSpinRequest {
   readonly operatorId: string;
   readonly playerId: string;
   readonly issueId: number;

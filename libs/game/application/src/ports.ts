@@ -22,7 +22,7 @@ export type LedgerRequestType = Extract<BonusRequestType, 'GetActiveBonus' | 'St
 type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
 /** A paid round steered by the player's Regular Bonus Call, once its bet was taken (ADR 0009). */
-export interface SteeredSpinRequest {
+interface SteeredSpinRequest {
   readonly operatorId: string;
   readonly playerId: string;
   readonly issueId: number;
@@ -33,19 +33,19 @@ export interface SteeredSpinRequest {
 }
 
 /** What is left of the target when the spin's outcome is chosen, and the spin's number under the bonus. */
-export interface SteeringView {
+interface SteeringView {
   readonly targetLeftMinor: number;
   readonly spinNumber: number;
 }
 
-export interface SteeredChoice {
+interface SteeredChoice {
   readonly reelWinMinor: number;
   readonly topUpMinor: number;
   readonly outcome: unknown;
 }
 
 /** The decision on the player's bonus stream: the first one taken for the round, whoever asks again. */
-export interface SteeredSpinDecision {
+interface SteeredSpinDecision {
   readonly issueId: number;
   readonly roundId: number;
   readonly spinNumber: number;

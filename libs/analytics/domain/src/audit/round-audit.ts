@@ -74,9 +74,9 @@ export interface RoundAudit {
   readonly matches: boolean;
 }
 
-export type RoundPlay = 'paid' | 'bonus_steered' | 'free';
+type RoundPlay = 'paid' | 'bonus_steered' | 'free';
 
-export function roundPlayOf(round: Pick<RoundStarted['data'], 'kind' | 'bonusId'>): RoundPlay {
+function roundPlayOf(round: Pick<RoundStarted['data'], 'kind' | 'bonusId'>): RoundPlay {
   if (round.kind === 'free') return 'free';
   return round.bonusId === 0 ? 'paid' : 'bonus_steered';
 }

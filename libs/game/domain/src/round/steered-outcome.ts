@@ -28,7 +28,7 @@ import type { RoundOutcome } from './round-outcome.js';
 /** The bound: a Regular Bonus Call completes on or before its 50th steered spin. */
 export const REGULAR_BONUS_MAX_SPINS = 50;
 /** Real rounds drawn per steered spin to choose from. */
-export const REGULAR_BONUS_CANDIDATES = 64;
+const REGULAR_BONUS_CANDIDATES = 64;
 /** What is left, in bets, from which a spin draws `ENDGAME_FACTOR` times more candidates. */
 const ENDGAME_BETS = 20;
 const ENDGAME_FACTOR = 8;
@@ -61,7 +61,7 @@ export interface SteeredSpin {
   readonly candidatesDrawn: number;
 }
 
-export class SteeringError extends Error {
+class SteeringError extends Error {
   override readonly name = 'SteeringError';
 }
 
