@@ -148,6 +148,7 @@ export {
   type BonusCallRegistered,
   type FreeSpinStarted,
   type FreeSpinSettled,
+  type RegularBonusSpinSettled,
   type BonusCallCompleted,
   type BonusCallExpired,
   type BonusCallCanceled,

@@ -18,6 +18,7 @@ export class ReplayProjections {
       case 'BonusCallRegistered':
       case 'FreeSpinStarted':
       case 'FreeSpinSettled':
+      case 'RegularBonusSpinSettled':
       case 'BonusCallCompleted':
       case 'BonusCallExpired':
       case 'BonusCallCanceled':

@@ -39,6 +39,11 @@ export class BonusOutcomesFold {
         }));
       case 'FreeSpinSettled':
         return this.update(event.data.issueId, () => ({ totalWinMinor: event.data.totalWinMinor }));
+      case 'RegularBonusSpinSettled':
+        return this.update(event.data.issueId, (row) => ({
+          spinsUsed: Math.max(row.spinsUsed, event.data.spinNumber),
+          totalWinMinor: event.data.totalWinMinor,
+        }));
       case 'BonusCallCompleted':
         return this.close(event.data.issueId, 'completed', event.data.reason, null, event.data.completedAt);
       case 'BonusCallExpired':

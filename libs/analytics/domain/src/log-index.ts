@@ -126,6 +126,7 @@ export class LogIndex {
         return { ...none, ...pick(event.data), gameId: undefined };
       case 'FreeSpinStarted':
       case 'FreeSpinSettled':
+      case 'RegularBonusSpinSettled':
         return { ...none, ...pick(this.bonuses.get(event.data.issueId) ?? {}), gameId: event.data.gameId };
       case 'BonusCallCompleted':
       case 'BonusCallExpired':

@@ -43,6 +43,14 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
         openRoundId: current.openRoundId === event.data.roundId ? null : current.openRoundId,
       };
     }
+    case 'RegularBonusSpinSettled': {
+      const settled = {
+        ...current,
+        spinsUsed: Math.max(current.spinsUsed, event.data.spinNumber),
+        totalWinMinor: event.data.totalWinMinor,
+      };
+      return { ...settled, winCapLeftMinor: winCapLeftMinor(settled) };
+    }
     case 'BonusCallCompleted':
       return { ...current, status: 'completed', completedAt: event.data.completedAt };
     case 'BonusCallExpired':

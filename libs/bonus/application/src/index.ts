@@ -9,6 +9,7 @@ export { BonusCommands } from './bonus-commands.js';
 export { Registrations } from './registrations.js';
 export { BonusQueries } from './bonus-queries.js';
 export { FreeSpins, type FreeSpinsDeps } from './free-spins.js';
+export { RegularSpins, type SteeredSpinDecision } from './regular-spins.js';
 export { encodeListCursor, decodeListCursor } from './list-cursor.js';
 export { bonusCallRecordOf, projectBonusCall, ProjectionOrderError } from './bonus-record-projection.js';
 export { startBonusProjection, projectionChange, PLAYER_BONUS_FILTER } from './projection-runner.js';

@@ -74,6 +74,26 @@ export type SettleFreeSpin = Command<
   }
 >;
 
+/**
+ * A paid spin of the player steered by the Regular Bonus Call (ADR 0012), once the operator took its
+ * bet: what the game selected for it (the reels' win, a top-up when it completes, the outcome).
+ */
+export type SettleRegularSpin = Command<
+  'SettleRegularSpin',
+  {
+    readonly issueId: number;
+    readonly roundId: number;
+    readonly gameId: number;
+    readonly betMinor: number;
+    readonly reelWinMinor: number;
+    readonly topUpMinor: number;
+    /** The engine's record of the round (opaque JSON here). */
+    readonly outcome: unknown;
+    readonly currency?: string;
+  }
+>;
+
 export type ExpireBonusCall = Command<'ExpireBonusCall', { readonly issueId: number }>;
 
-export type BonusDomainCommand = RegisterBonusCall | CancelBonusCall | StartFreeSpin | SettleFreeSpin | ExpireBonusCall;
+export type BonusDomainCommand =
+  RegisterBonusCall | CancelBonusCall | StartFreeSpin | SettleFreeSpin | SettleRegularSpin | ExpireBonusCall;

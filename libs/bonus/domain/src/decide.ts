@@ -8,6 +8,7 @@ import type { BonusDomainCommand } from './commands.js';
 import { decideCancel, decideExpire } from './decide-close.js';
 import { decideSettleFreeSpin, decideStartFreeSpin } from './decide-free-spin.js';
 import { decideRegister } from './decide-register.js';
+import { decideSettleRegularSpin } from './decide-regular-spin.js';
 import { evolve } from './evolve.js';
 import { initialState, type PlayerBonusAccount } from './state.js';
 
@@ -21,6 +22,8 @@ function decide(command: BonusDomainCommand, account: PlayerBonusAccount): Playe
       return decideStartFreeSpin(command, account);
     case 'SettleFreeSpin':
       return decideSettleFreeSpin(command, account);
+    case 'SettleRegularSpin':
+      return decideSettleRegularSpin(command, account);
     case 'ExpireBonusCall':
       return decideExpire(command, account);
     default: {

@@ -3,7 +3,7 @@
  * account. Total and pure: a replay of the same events always gives the same account.
  */
 import type { PlayerBonusEvent } from '@reelstream/contracts';
-import type { BonusCall, FreeSpinRound, PlayerBonusAccount } from './state.js';
+import type { BonusCall, FreeSpinRound, PlayerBonusAccount, SteeredRound } from './state.js';
 import { termsOf } from './terms.js';
 
 // Long because: one case per bonus event in one exhaustive switch, so the compiler checks that every event type is
@@ -21,6 +21,7 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
         totalWinMinor: 0,
         openRoundId: null,
         rounds: new Map(),
+        steeredRounds: new Map(),
         completedAt: null,
         completionReason: null,
         canceledAt: null,
@@ -66,6 +67,31 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
           totalWinMinor: data.totalWinMinor,
           openRoundId: bonus.openRoundId === data.roundId ? null : bonus.openRoundId,
           rounds: withRound(bonus.rounds, { ...round, settled }),
+        };
+      });
+    }
+    case 'RegularBonusSpinSettled': {
+      const { data } = event;
+      return update(account, data.issueId, (bonus) => {
+        const steered: SteeredRound = {
+          roundId: data.roundId,
+          gameId: data.gameId,
+          spinNumber: data.spinNumber,
+          betMinor: data.betMinor,
+          reelWinMinor: data.reelWinMinor,
+          topUpMinor: data.topUpMinor,
+          winMinor: data.winMinor,
+          totalWinMinor: data.totalWinMinor,
+          outcome: data.outcome,
+        };
+        const steeredRounds = new Map(bonus.steeredRounds);
+        steeredRounds.set(data.roundId, steered);
+        return {
+          ...bonus,
+          spinsUsed: Math.max(bonus.spinsUsed, data.spinNumber),
+          spinsSettled: bonus.spinsSettled + 1,
+          totalWinMinor: data.totalWinMinor,
+          steeredRounds,
         };
       });
     }

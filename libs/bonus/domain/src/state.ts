@@ -25,10 +25,24 @@ export interface FreeSpinRound {
   readonly settled: SettledSpin | null;
 }
 
+/** A paid spin steered by a Regular Bonus Call (ADR 0012): what it delivered and the outcome it was settled with. */
+export interface SteeredRound {
+  readonly roundId: number;
+  readonly gameId: number;
+  readonly spinNumber: number;
+  readonly betMinor: number;
+  readonly reelWinMinor: number;
+  readonly topUpMinor: number;
+  readonly winMinor: number;
+  readonly totalWinMinor: number;
+  /** The engine's record of the round, as RoundSettled carries it. */
+  readonly outcome: unknown;
+}
+
 export interface BonusCall extends BonusCallTerms {
   readonly registeredAt: string;
   readonly status: BonusCallStatusName;
-  /** Spins started (a started spin is used). */
+  /** Spins started (a started spin is used); for a Regular Bonus Call, its steered spins. */
   readonly spinsUsed: number;
   /** Spins whose win was decided. */
   readonly spinsSettled: number;
@@ -37,6 +51,8 @@ export interface BonusCall extends BonusCallTerms {
   readonly openRoundId: number | null;
   /** Every free-spin round, by roundId: how a retried Start/Settle is recognised. */
   readonly rounds: ReadonlyMap<number, FreeSpinRound>;
+  /** Every steered paid spin of a Regular Bonus Call, by roundId. */
+  readonly steeredRounds: ReadonlyMap<number, SteeredRound>;
   readonly completedAt: string | null;
   readonly completionReason: CompletionReason | null;
   readonly canceledAt: string | null;

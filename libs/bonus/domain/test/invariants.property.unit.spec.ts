@@ -26,7 +26,8 @@ type Action =
     }
   | { kind: 'cancel' | 'expire'; pick: number }
   | { kind: 'start'; pick: number; roundPick: number; gamePick: number }
-  | { kind: 'settle'; pick: number; roundPick: number; rawWinMinor: number };
+  | { kind: 'settle'; pick: number; roundPick: number; rawWinMinor: number }
+  | { kind: 'steer'; pick: number; roundPick: number; reelWinMinor: number; exact: boolean };
 
 interface Step {
   player: number;
@@ -77,6 +78,16 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       pick: fc.nat(9),
       roundPick: fc.nat(9),
       rawWinMinor: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 800 })),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('steer' as const),
+      pick: fc.nat(9),
+      roundPick: fc.nat(9),
+      reelWinMinor: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 800 })),
+      exact: fc.boolean(),
     }),
   },
 );
@@ -163,6 +174,30 @@ function toCommand(
         metadata,
       };
     }
+    case 'steer': {
+      const bonus = pickBonus(action.pick);
+      // Mostly a new round, sometimes a retry of one already steered.
+      const rounds = bonus ? [...bonus.steeredRounds.keys()] : [];
+      const roundId =
+        action.roundPick < 8 ? ids.next() : (rounds[action.roundPick % Math.max(1, rounds.length)] ?? ids.next());
+      const left = bonus ? bonus.callAmountMinor - bonus.totalWinMinor : 0;
+      // Half the time the spin that delivers the rest: the reels' win (when it fits) topped up to what is left.
+      const reelWinMinor = action.exact ? Math.min(action.reelWinMinor, Math.max(0, left)) : action.reelWinMinor;
+      const topUpMinor = action.exact ? Math.max(0, left - reelWinMinor) : 0;
+      return {
+        type: 'SettleRegularSpin',
+        data: {
+          issueId: bonus?.issueId ?? 1,
+          roundId,
+          gameId: action.pick % 5 === 4 ? 103 : 101,
+          betMinor: 20,
+          reelWinMinor,
+          topUpMinor,
+          outcome: { draws: [action.roundPick] },
+        },
+        metadata,
+      };
+    }
   }
 }
 
@@ -232,7 +267,7 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
       for (const event of produced) {
         // Every event passes its contract schema, so it can be appended.
         eventToAppend(event, context);
-        if (event.type === 'FreeSpinSettled')
+        if (event.type === 'FreeSpinSettled' || event.type === 'RegularBonusSpinSettled')
           winsByIssue.set(event.data.issueId, (winsByIssue.get(event.data.issueId) ?? 0) + event.data.winMinor);
         if (event.type === 'FreeSpinStarted') {
           // A spin starts only on an active bonus with no open spin and spins remaining.
@@ -280,7 +315,7 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
           const used = done !== undefined && done.spinAmount !== null && done.spinsSettled === done.spinAmount;
           const capped = done !== undefined && done.totalWinMinor >= done.callAmountMinor;
           check(
-            command.type === 'SettleFreeSpin' && (used || capped),
+            (command.type === 'SettleFreeSpin' && (used || capped)) || (command.type === 'SettleRegularSpin' && capped),
             `bonus ${ending.issueId} completed with spins and win cap left`,
           );
         }
@@ -307,11 +342,15 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
           produced.length === 1 &&
           produced[0]?.type === 'FreeSpinSettled' &&
           produced[0].data.roundId === bonus.openRoundId;
+        // A Regular Bonus Call's steered spin whose bet was taken before the end is recorded after it (ADR 0012).
+        const steeredInFlight =
+          bonus.bonusType === 2 && produced.length === 1 && produced[0]?.type === 'RegularBonusSpinSettled';
         check(
-          settledOpen &&
+          (settledOpen &&
             later?.status === bonus.status &&
             later.openRoundId === null &&
-            later.spinsUsed === bonus.spinsUsed,
+            later.spinsUsed === bonus.spinsUsed) ||
+            (steeredInFlight && later?.status === bonus.status),
           `terminal bonus ${issueId} changed`,
         );
       }

@@ -72,7 +72,11 @@ const bonusType = z
   )
   .meta({
     description:
-      '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted too.',
+      '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted too. ' +
+      'bonusType 2 is refused (422 BONUS_TYPE_UNAVAILABLE) unless the operator has the regularBonusCall feature; ' +
+      "with it, callAmount is delivered exactly through the player's own paid spins in the named slot games " +
+      '(bet and win callbacks with bonusId = issueId, completed within 50 spins, a top-up in the last win when ' +
+      'no game result pays exactly what is left), expiring at expireAt, cancelable while active.',
   });
 
 /** A wall-clock time `YYYY-MM-DD HH:mm:ss` that is on the calendar; its zone is the operator's (D5). */

@@ -89,6 +89,15 @@ export function bonusWebhookOf(event: PlayerBonusEvent, source: WebhookSource): 
         win: amount(event.data.winMinor),
         roundId: event.data.roundId,
       });
+    case 'RegularBonusSpinSettled':
+      return message({
+        type: 'bonus.spin_settled',
+        status: 'active',
+        spinsUsed: event.data.spinNumber,
+        totalWin: amount(event.data.totalWinMinor),
+        win: amount(event.data.winMinor),
+        roundId: event.data.roundId,
+      });
     case 'BonusCallCompleted':
       return message({
         type: 'bonus.completed',

@@ -71,6 +71,36 @@ describe('bonus webhooks (issue 16): one per state change, its id derived from t
     });
   });
 
+  it('a steered spin of a Regular Bonus Call is a spin_settled too, its win with the top-up (ADR 0012)', () => {
+    const steered = bonusWebhookOf(
+      {
+        type: 'RegularBonusSpinSettled',
+        data: {
+          issueId: 9,
+          roundId: 78,
+          gameId: 101,
+          spinNumber: 3,
+          betMinor: 100,
+          reelWinMinor: 400,
+          topUpMinor: 7,
+          winMinor: 407,
+          totalWinMinor: 2_000,
+          outcome: { draws: [1, 2] },
+          settledAt: source.occurredAt,
+        },
+      },
+      source,
+    );
+    expect(steered?.webhook).toMatchObject({
+      type: 'bonus.spin_settled',
+      status: 'active',
+      spinsUsed: 3,
+      win: 4.07,
+      totalWin: 20,
+      roundId: 78,
+    });
+  });
+
   it('sends nothing for a spin that only started', () => {
     expect(
       bonusWebhookOf(

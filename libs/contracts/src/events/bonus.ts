@@ -95,6 +95,39 @@ export const freeSpinSettledData = z
       ctx.addIssue({ code: 'custom', path: ['totalWinMinor'], message: 'totalWinMinor includes winMinor' });
   });
 
+/**
+ * A paid spin steered by a Regular Bonus Call (bonusType 2, docs/adr/0012-regular-bonus-call-outcomes.md):
+ * decided on the player's stream after the operator took the spin's bet, before the round is
+ * settled, with the outcome the round is settled with (so a spin interrupted after it is settled
+ * with the same result). Its bet and win are the round's own wallet transactions (bonusId = issueId);
+ * this event sends no wallet request.
+ */
+export const regularBonusSpinSettledData = z
+  .strictObject({
+    issueId: longId,
+    roundId: longId,
+    gameId: catalogId,
+    /** This spin's number under the bonus call, from 1. */
+    spinNumber: z.number().int().min(1),
+    betMinor: positiveMinorAmount,
+    /** What the reels paid: the outcome's win. */
+    reelWinMinor: minorAmount,
+    /** Paid on top on the spin that completes the bonus when no real result pays exactly what was left (ADR 0012). */
+    topUpMinor: minorAmount,
+    /** reelWinMinor + topUpMinor: what the spin delivers and the round's win. */
+    winMinor: minorAmount,
+    totalWinMinor: minorAmount,
+    /** The engine's record of the round (as in RoundSettled). */
+    outcome: z.json(),
+    settledAt: isoInstant,
+  })
+  .superRefine((data, ctx) => {
+    if (data.winMinor !== data.reelWinMinor + data.topUpMinor)
+      ctx.addIssue({ code: 'custom', path: ['winMinor'], message: 'winMinor is reelWinMinor + topUpMinor' });
+    if (data.winMinor > data.totalWinMinor)
+      ctx.addIssue({ code: 'custom', path: ['totalWinMinor'], message: 'totalWinMinor includes winMinor' });
+  });
+
 const BONUS_COMPLETION_REASONS = ['spins_used', 'win_cap_reached', 'target_reached'] as const;
 
 export const bonusCallCompletedData = z.strictObject({
@@ -129,6 +162,7 @@ export const BonusEventTypes = {
   BonusCallRegistered: 'BonusCallRegistered',
   FreeSpinStarted: 'FreeSpinStarted',
   FreeSpinSettled: 'FreeSpinSettled',
+  RegularBonusSpinSettled: 'RegularBonusSpinSettled',
   BonusCallCompleted: 'BonusCallCompleted',
   BonusCallExpired: 'BonusCallExpired',
   BonusCallCanceled: 'BonusCallCanceled',
@@ -138,6 +172,7 @@ export const BonusEventTypes = {
 export const bonusCallRegistered = eventOf(BonusEventTypes.BonusCallRegistered, bonusCallRegisteredData);
 const freeSpinStarted = eventOf(BonusEventTypes.FreeSpinStarted, freeSpinStartedData);
 export const freeSpinSettled = eventOf(BonusEventTypes.FreeSpinSettled, freeSpinSettledData);
+const regularBonusSpinSettled = eventOf(BonusEventTypes.RegularBonusSpinSettled, regularBonusSpinSettledData);
 const bonusCallCompleted = eventOf(BonusEventTypes.BonusCallCompleted, bonusCallCompletedData);
 const bonusCallExpired = eventOf(BonusEventTypes.BonusCallExpired, bonusCallExpiredData);
 const bonusCallCanceled = eventOf(BonusEventTypes.BonusCallCanceled, bonusCallCanceledData);
@@ -148,6 +183,7 @@ export const playerBonusEvent = z.discriminatedUnion('type', [
   bonusCallRegistered,
   freeSpinStarted,
   freeSpinSettled,
+  regularBonusSpinSettled,
   bonusCallCompleted,
   bonusCallExpired,
   bonusCallCanceled,
@@ -158,6 +194,7 @@ export const bonusRequestEvent = z.discriminatedUnion('type', [bonusRequestAccep
 export type BonusCallRegistered = z.infer<typeof bonusCallRegistered>;
 export type FreeSpinStarted = z.infer<typeof freeSpinStarted>;
 export type FreeSpinSettled = z.infer<typeof freeSpinSettled>;
+export type RegularBonusSpinSettled = z.infer<typeof regularBonusSpinSettled>;
 export type BonusCallCompleted = z.infer<typeof bonusCallCompleted>;
 export type BonusCallExpired = z.infer<typeof bonusCallExpired>;
 export type BonusCallCanceled = z.infer<typeof bonusCallCanceled>;

@@ -66,6 +66,11 @@ export const roundSettledData = z.strictObject({
    * free spin, whose win the bonus-ledger sends (D10).
    */
   winTransactionId: longId.optional(),
+  /**
+   * A paid spin steered by a Regular Bonus Call that completes it (docs/adr/0012-regular-bonus-call-outcomes.md):
+   * the top-up paid on top of what the reels paid; winMinor includes it. Absent on every other round.
+   */
+  topUpMinor: minorAmount.optional(),
 });
 
 export const roundCanceledData = z.strictObject({

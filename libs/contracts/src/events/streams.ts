@@ -134,6 +134,7 @@ export const StreamEventTypes = {
     'BonusCallRegistered',
     'FreeSpinStarted',
     'FreeSpinSettled',
+    'RegularBonusSpinSettled',
     'BonusCallCompleted',
     'BonusCallExpired',
     'BonusCallCanceled',

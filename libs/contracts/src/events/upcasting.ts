@@ -54,6 +54,7 @@ export const EventRegistry: { readonly [Type in EventType]: EventDefinition } = 
   },
   FreeSpinStarted: v1(bonus.freeSpinStartedData),
   FreeSpinSettled: v1(bonus.freeSpinSettledData),
+  RegularBonusSpinSettled: v1(bonus.regularBonusSpinSettledData),
   BonusCallCompleted: v1(bonus.bonusCallCompletedData),
   BonusCallExpired: v1(bonus.bonusCallExpiredData),
   BonusCallCanceled: v1(bonus.bonusCallCanceledData),

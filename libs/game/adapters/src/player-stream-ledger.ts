@@ -5,8 +5,8 @@
  * Each call is a command as the ledger's client would send it (validated by the same contract,
  * with a commandId of its own that seeds the ids of the events it appends).
  */
-import { FreeSpins } from '@reelstream/bonus-application';
-import { bonusRequestMessage, okReply, type BonusReply } from '@reelstream/contracts';
+import { FreeSpins, RegularSpins } from '@reelstream/bonus-application';
+import { bonusRequestMessage, errorReply, isRefusal, okReply, type BonusReply } from '@reelstream/contracts';
 import { ConcurrencyExhaustedError } from '@reelstream/eventsourcing';
 import type { LedgerPort, LedgerRequestType } from '@reelstream/game-application';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
@@ -20,6 +20,7 @@ export interface PlayerStreamLedgerDeps {
 
 export function playerStreamLedger(deps: PlayerStreamLedgerDeps): LedgerPort {
   const freeSpins = new FreeSpins(deps);
+  const regularSpins = new RegularSpins(deps);
   async function call(type: LedgerRequestType, data: unknown, correlationId: string) {
     const message = bonusRequestMessage.parse({
       type,
@@ -54,5 +55,12 @@ export function playerStreamLedger(deps: PlayerStreamLedgerDeps): LedgerPort {
     ) => Promise<BonusReply<Type>>,
     // No bus, no time limit: only a player's stream that kept changing past the retries leaves a call unanswered.
     isTimeout: (error) => error instanceof ConcurrencyExhaustedError,
+    // A steered spin of a Regular Bonus Call (ADR 0012): decided on the same stream, with a commandId of its own.
+    async settleSteeredSpin(request, choose, correlationId) {
+      const origin = { commandId: String(deps.ids.next()), correlationId, operatorId: request.operatorId };
+      const decided = await regularSpins.settle(request, choose, origin);
+      if (isRefusal(decided)) return errorReply(decided.code, decided.message);
+      return okReply(decided);
+    },
   };
 }

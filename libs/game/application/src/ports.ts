@@ -4,7 +4,7 @@
  * stream, ADR 0006) and a log. The adapters are in @reelstream/game-adapters; the clock, ids and
  * event store are the platform's ports, the RNG is the game domain's.
  */
-import type { BonusReply, BonusRequestMessage, BonusRequestType, WalletReply } from '@reelstream/contracts';
+import type { BonusReply, BonusRequestMessage, BonusRequestType, ErrorCode, WalletReply } from '@reelstream/contracts';
 import type { StakeRequest } from '@reelstream/game-domain';
 
 export type { StakeRequest };
@@ -21,6 +21,42 @@ export type LedgerRequestType = Extract<BonusRequestType, 'GetActiveBonus' | 'St
 
 type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
 
+/** A paid round steered by the player's Regular Bonus Call, once its bet was taken (ADR 0012). */
+interface SteeredSpinRequest {
+  readonly operatorId: string;
+  readonly playerId: string;
+  readonly issueId: number;
+  readonly roundId: number;
+  readonly gameId: number;
+  readonly betMinor: number;
+  readonly currency: string;
+}
+
+/** What is left of the target when the spin's outcome is chosen, and the spin's number under the bonus. */
+interface SteeringView {
+  readonly targetLeftMinor: number;
+  readonly spinNumber: number;
+}
+
+interface SteeredChoice {
+  readonly reelWinMinor: number;
+  readonly topUpMinor: number;
+  readonly outcome: unknown;
+}
+
+/** The decision on the player's bonus stream: the first one taken for the round, whoever asks again. */
+interface SteeredSpinDecision {
+  readonly issueId: number;
+  readonly roundId: number;
+  readonly spinNumber: number;
+  readonly reelWinMinor: number;
+  readonly topUpMinor: number;
+  readonly winMinor: number;
+  readonly totalWinMinor: number;
+  readonly outcome: unknown;
+  readonly completed: boolean;
+}
+
 /**
  * The bonus rules as a spin needs them, with the bonus-ledger's commands and answers (decided in
  * this process on the player's bonus stream, ADR 0006).
@@ -33,6 +69,18 @@ export interface LedgerPort {
     correlationId: string,
   ): Promise<BonusReply<Type>>;
   isTimeout(error: unknown): boolean;
+  /**
+   * Decides on the player's bonus stream what a steered round delivers, calling `choose` with what is
+   * left (again after a conflict); a round already decided answers its decision without calling it.
+   */
+  settleSteeredSpin(
+    request: SteeredSpinRequest,
+    choose: (view: SteeringView) => SteeredChoice,
+    correlationId: string,
+  ): Promise<
+    | { readonly ok: true; readonly result: SteeredSpinDecision }
+    | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } }
+  >;
 }
 
 /** Structured logging as `@reelstream/telemetry`'s Logger does it (that lib is not a dependency of this layer). */

@@ -25,3 +25,5 @@ export * from './round/spin-rules.js';
 export * from './round/wallet-requests.js';
 export * from './session/session-decider.js';
 export * from './session/round-access.js';
+export * from './round/steered-outcome.js';
+export * from './round/simulate-regular-bonus.js';

@@ -37,9 +37,10 @@ export async function loadRoundAudit(
   const roundEvents = await readParsed<RoundEvent>(store, roundStream(roundId));
   const started = roundEvents.find((event) => event.type === 'RoundStarted');
   if (!started) throw new RoundNotFoundError(`round ${roundId} is not in the log`);
-  const { operatorId, playerId, kind, gameId } = started.data;
+  const { operatorId, playerId, bonusId, gameId } = started.data;
+  // A free round and a paid one steered by a Regular Bonus Call are checked against the player's bonus stream.
   const bonusEvents =
-    kind === 'free' ? await readParsed<PlayerBonusEvent>(store, playerBonusStream(operatorId, playerId)) : [];
+    bonusId !== 0 ? await readParsed<PlayerBonusEvent>(store, playerBonusStream(operatorId, playerId)) : [];
   const walletTx = new Map<number, WalletTxEvent[]>();
   for (const id of auditInputIds(roundEvents, bonusEvents))
     walletTx.set(id, await readParsed<WalletTxEvent>(store, walletTxStream(id)));

@@ -12,9 +12,9 @@ const money = (minor: number | null, currency: string) =>
 export function renderRoundAudit(audit: RoundAudit): string {
   const { currency } = audit;
   const lines = [
-    `round ${audit.roundId}  ${audit.kind}  ${audit.status}  operator ${audit.operatorId}  player ${audit.playerId}  game ${audit.gameId}`,
+    `round ${audit.roundId}  ${audit.play}${audit.bonusId === 0 ? '' : ` (bonus ${audit.bonusId})`}  ${audit.status}  operator ${audit.operatorId}  player ${audit.playerId}  game ${audit.gameId}`,
     `model ${audit.modelId ?? '-'}  profile ${audit.profile ?? '-'}  bet ${money(audit.betMinor, currency)}  draws [${audit.draws.join(', ')}]`,
-    `recomputed win ${money(audit.recomputedWinMinor, currency)}  recorded win ${money(audit.recordedWinMinor, currency)}  paid net ${money(audit.paidNetMinor, currency)}`,
+    `recomputed win ${money(audit.recomputedWinMinor, currency)}${audit.topUpMinor > 0 ? `  top-up ${money(audit.topUpMinor, currency)}` : ''}  recorded win ${money(audit.recordedWinMinor, currency)}  paid net ${money(audit.paidNetMinor, currency)}`,
     '',
     'checks:',
     ...audit.checks.map(

@@ -1,7 +1,7 @@
 /**
  * `reelstream audit round`: a round recomputed from its recorded RNG draws on the game model it
  * names, and held against everything that says what it paid — the round's own events, the
- * bonus-ledger's free-spin events and the wallet transactions that moved the money. Pure: the
+ * bonus-ledger's free-spin and steered-spin events and the wallet transactions that moved the money. Pure: the
  * caller reads the streams (`auditInputIds` says which).
  */
 import {
@@ -17,7 +17,7 @@ import { foldWalletTransaction, type WalletTransaction } from './wallet-transact
 export interface RoundAuditInput {
   readonly roundId: number;
   readonly roundEvents: readonly RoundEvent[];
-  /** The player's `playerBonus` stream (only read for a free round). */
+  /** The player's `playerBonus` stream (only read for a free round or one steered by a Regular Bonus Call). */
   readonly bonusEvents: readonly PlayerBonusEvent[];
   /** The `walletTx` streams named by `auditInputIds`, by transactionId. */
   readonly walletTx: ReadonlyMap<number, readonly WalletTxEvent[]>;
@@ -47,6 +47,16 @@ export interface RoundAudit {
   readonly playerId: string;
   readonly gameId: number;
   readonly kind: 'paid' | 'free';
+  /**
+   * How the round was played: `paid` (an ordinary paid spin, drawn freely), `bonus_steered` (a paid
+   * spin steered by a Regular Bonus Call, docs/adr/0012-regular-bonus-call-outcomes.md) or `free` (a
+   * free spin of a Free Spin Bonus).
+   */
+  readonly play: RoundPlay;
+  /** The bonus call of a free or steered round; 0 for an ordinary paid one. */
+  readonly bonusId: number;
+  /** The top-up a steered round paid on top of its reels (the one that completed the bonus call), else 0. */
+  readonly topUpMinor: number;
   readonly currency: string;
   readonly status: 'settled' | 'canceled' | 'open';
   readonly modelId: string | null;
@@ -62,6 +72,13 @@ export interface RoundAudit {
   readonly checks: readonly AuditCheck[];
   readonly transactions: readonly AuditedTransaction[];
   readonly matches: boolean;
+}
+
+type RoundPlay = 'paid' | 'bonus_steered' | 'free';
+
+function roundPlayOf(round: Pick<RoundStarted['data'], 'kind' | 'bonusId'>): RoundPlay {
+  if (round.kind === 'free') return 'free';
+  return round.bonusId === 0 ? 'paid' : 'bonus_steered';
 }
 
 export class RoundNotFoundError extends Error {
@@ -200,6 +217,9 @@ export function auditRound(input: RoundAuditInput): RoundAudit {
     playerId: round.playerId,
     gameId: round.gameId,
     kind: round.kind,
+    play: roundPlayOf(round),
+    bonusId: round.bonusId,
+    topUpMinor: settled?.data.topUpMinor ?? 0,
     currency: round.currency,
     status: settledOrCanceled,
     modelId: outcome?.modelId ?? null,
@@ -245,10 +265,13 @@ function checkPayment(
   }
   if (!outcome) return undefined;
   if (round.kind === 'free') return checkFreeSpin(input, settled, outcome, byCommand('win'), checks);
+  const topUpMinor = round.bonusId === 0 ? 0 : checkSteeredSpin(input, settled, outcome, checks);
+  if (round.bonusId === 0)
+    checks.expect('top-up', settled.topUpMinor === undefined, 'an ordinary paid round has no top-up');
   checks.expect(
     'win',
-    settled.winMinor === outcome.winMinor,
-    `recorded ${settled.winMinor}, draws pay ${outcome.winMinor}`,
+    settled.winMinor === outcome.winMinor + topUpMinor,
+    `recorded ${settled.winMinor}, draws pay ${outcome.winMinor}${topUpMinor > 0 ? ` + top-up ${topUpMinor}` : ''}`,
   );
   const betwin = byCommand('betwin');
   if (betwin?.request.command === 'betwin') {
@@ -266,7 +289,32 @@ function checkPayment(
     `bet ${bet?.transactionId ?? 'missing'} takes ${bet ? -bet.amountMinor : 'nothing'}`,
   );
   checkWinTransaction(byCommand('win'), settled.winMinor, checks);
-  return outcome.winMinor - round.betMinor;
+  return outcome.winMinor + topUpMinor - round.betMinor;
+}
+
+/**
+ * A paid round steered by a Regular Bonus Call: the bonus stream's decision for it names the same
+ * outcome, the reels' win and the top-up the round was settled with. Returns the round's top-up.
+ */
+function checkSteeredSpin(input: RoundAuditInput, settled: Settled, outcome: RoundOutcome, checks: Checks): number {
+  const decision = input.bonusEvents.find(
+    (event) => event.type === 'RegularBonusSpinSettled' && event.data.roundId === input.roundId,
+  );
+  if (decision?.type !== 'RegularBonusSpinSettled') {
+    checks.expect('steered spin', false, 'the bonus stream has no steered-spin decision for this round');
+    return settled.topUpMinor ?? 0;
+  }
+  // The round's own top-up goes into its win check; a decision that says otherwise is this check's mismatch.
+  const { data } = decision;
+  checks.expect(
+    'steered spin',
+    canonicalJson(data.outcome) === canonicalJson(settled.outcome) &&
+      data.reelWinMinor === outcome.winMinor &&
+      data.topUpMinor === (settled.topUpMinor ?? 0) &&
+      data.winMinor === settled.winMinor,
+    `bonus call ${data.issueId} spin ${data.spinNumber}: reels ${data.reelWinMinor} + top-up ${data.topUpMinor}, same outcome as the round`,
+  );
+  return settled.topUpMinor ?? 0;
 }
 
 function checkFreeSpin(

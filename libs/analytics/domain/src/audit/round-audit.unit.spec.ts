@@ -213,6 +213,65 @@ describe('auditRound', () => {
     expect(failed(auditRound(input(outcome.winMinor)))).toEqual(['win cap']);
   });
 
+  it('tells a paid round steered by a Regular Bonus Call from an ordinary one, and holds it to the bonus stream’s decision', () => {
+    const outcome = winningRound();
+    const topUpMinor = 7;
+    const steeredWin = outcome.winMinor + topUpMinor;
+    const input = paidInput(outcome, steeredWin, steeredWin);
+    const steeredParties = (request: WalletRequest): WalletRequest => ({ ...request, bonusId: 77 }) as WalletRequest;
+    const [first, settled] = input.roundEvents as [
+      RoundEvent & { type: 'RoundStarted' },
+      RoundEvent & { type: 'RoundSettled' },
+    ];
+    const decision = (data: Record<string, unknown> = {}): PlayerBonusEvent =>
+      ({
+        type: 'RegularBonusSpinSettled',
+        data: {
+          issueId: 77,
+          roundId: 10,
+          gameId: 101,
+          spinNumber: 4,
+          betMinor: 100,
+          reelWinMinor: outcome.winMinor,
+          topUpMinor,
+          winMinor: steeredWin,
+          totalWinMinor: 5_000,
+          outcome: settled.data.outcome,
+          settledAt: AT,
+          ...data,
+        },
+      }) as PlayerBonusEvent;
+    const steered = (bonusEvents: PlayerBonusEvent[]): RoundAuditInput => ({
+      ...input,
+      roundEvents: [
+        { ...first, data: { ...first.data, bonusId: 77 } },
+        { ...settled, data: { ...settled.data, topUpMinor } },
+      ],
+      bonusEvents,
+      walletTx: new Map(
+        [...input.walletTx].map(([id, events]) => [
+          id,
+          events.map((event) =>
+            event.type === 'WalletRequested'
+              ? { ...event, data: { ...event.data, request: steeredParties(event.data.request) } }
+              : event,
+          ),
+        ]),
+      ),
+    });
+
+    const audit = auditRound(steered([decision()]));
+    expect(failed(audit)).toEqual([]);
+    expect(audit).toMatchObject({ play: 'bonus_steered', bonusId: 77, topUpMinor, paidNetMinor: steeredWin - 100 });
+    expect(failed(auditRound(steered([decision({ topUpMinor: 6, winMinor: steeredWin - 1 })])))).toEqual([
+      'steered spin',
+    ]);
+    expect(failed(auditRound(steered([])))).toEqual(['steered spin']);
+    // An ordinary paid round has no top-up.
+    expect(auditRound(paidInput(outcome))).toMatchObject({ play: 'paid', bonusId: 0, topUpMinor: 0 });
+    expect(failed(auditRound(paidInput(outcome, steeredWin, steeredWin)))).toEqual(['win', 'money']);
+  });
+
   it('says a round the log does not have is not found', () => {
     expect(() =>
       auditRound({ roundId: 1, roundEvents: [], bonusEvents: [], walletTx: new Map(), catalogModelId: undefined }),

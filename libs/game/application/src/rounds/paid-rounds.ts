@@ -7,6 +7,11 @@
  * The slot game draws its outcome only after the bet is accepted, so a canceled round never
  * carries a result. The instant game cannot: its betwin carries the win, so the outcome is drawn
  * first and kept in RoundStarted, and the request can be sent again identically.
+ *
+ * A slot round steered by the player's Regular Bonus Call (bonusId = its issueId,
+ * docs/adr/0012-regular-bonus-call-outcomes.md) has its outcome chosen once the bet is accepted, from
+ * what is left of the target, and decided on the player's bonus stream before RoundSettled: a round
+ * interrupted between the two is settled later with the outcome that decision holds.
  */
 import type { WalletReply } from '@reelstream/contracts';
 import {
@@ -14,6 +19,7 @@ import {
   paidRoundEnd,
   playRound,
   replayStored,
+  selectSteeredSpin,
   storedRecord,
   type GameModel,
   type GameSession,
@@ -31,6 +37,8 @@ export interface PaidRoundInput {
   readonly betMinor: number;
   /** D21: the player has an active bonus call at the time of the bet. */
   readonly isBonusBusy: boolean;
+  /** The Regular Bonus Call that steers this round (slot games only), if any. */
+  readonly steeredBy?: number;
 }
 
 export type PaidRoundResult =
@@ -69,7 +77,7 @@ export async function beginPaidRound(
     kind: 'paid',
     currency: session.currency,
     betMinor,
-    bonusId: 0,
+    bonusId: model.kind === 'slot' ? (input.steeredBy ?? 0) : 0,
     rtpProfile: profile,
     startedAt: deps.clock.now().toISOString(),
     transactionId,
@@ -94,22 +102,27 @@ export async function completePaidRound(
     deps.balances.answered(operatorId, playerId, currency, answer.transactionId, answer.balanceMinor, late);
   const betwin = started.outcome !== undefined;
   // A slot's outcome is drawn only once the bet is taken: a canceled round never carries a result.
-  const outcome = !betAccepted(answer)
+  const drawn = !betAccepted(answer)
     ? undefined
     : betwin
-      ? replayStored(started.outcome)
-      : playRound({
-          model: modelOf(deps, started),
-          profile: started.rtpProfile,
-          betMinor: started.betMinor,
-          rng: deps.rng,
-        });
+      ? { outcome: replayStored(started.outcome), topUpMinor: 0 }
+      : started.bonusId !== 0
+        ? await steeredOutcome(deps, started, correlationId)
+        : {
+            outcome: playRound({
+              model: modelOf(deps, started),
+              profile: started.rtpProfile,
+              betMinor: started.betMinor,
+              rng: deps.rng,
+            }),
+            topUpMinor: 0,
+          };
   const end = paidRoundEnd({
     started,
     answer,
     now: deps.clock.now().toISOString(),
-    ...(outcome === undefined ? {} : { outcome }),
-    ...(outcome === undefined || betwin ? {} : { winTransactionId: deps.ids.next() }),
+    ...(drawn === undefined ? {} : { outcome: drawn.outcome, topUpMinor: drawn.topUpMinor }),
+    ...(drawn === undefined || betwin ? {} : { winTransactionId: deps.ids.next() }),
   });
   const { history } = await deps.rounds.finish(started, end, correlationId);
   // The answers to earlier wins are looked up before this round's own win, which is not even sent yet.
@@ -119,6 +132,52 @@ export async function completePaidRound(
   if (history.end.type === 'RoundSettled' && history.end.data.winTransactionId !== undefined)
     deps.balances.winSent(operatorId, playerId, currency, history.end.data.winTransactionId, history.end.data.winMinor);
   return resultOf(history, answer, deps.balances.peek(operatorId, playerId, currency));
+}
+
+/**
+ * The outcome of a steered round (ADR 0012): chosen by `selectSteeredSpin` from what the player's
+ * bonus stream says is left, and decided there; a round decided before gets that decision's outcome.
+ */
+async function steeredOutcome(
+  deps: RoundDeps,
+  started: RoundStartedData,
+  correlationId: string,
+): Promise<{ outcome: RoundOutcome; topUpMinor: number }> {
+  const model = modelOf(deps, started);
+  const decided = await deps.ledger.settleSteeredSpin(
+    {
+      operatorId: started.operatorId,
+      playerId: started.playerId,
+      issueId: started.bonusId,
+      roundId: started.roundId,
+      gameId: started.gameId,
+      betMinor: started.betMinor,
+      currency: started.currency,
+    },
+    ({ targetLeftMinor, spinNumber }) => {
+      const spin = selectSteeredSpin({
+        model,
+        profile: started.rtpProfile,
+        betMinor: started.betMinor,
+        targetLeftMinor,
+        spinNumber,
+        rng: deps.rng,
+      });
+      return { reelWinMinor: spin.outcome.winMinor, topUpMinor: spin.topUpMinor, outcome: storedRecord(spin.outcome) };
+    },
+    correlationId,
+  );
+  // The round's bonus refusing it is a broken invariant (the spin was steered by that bonus): the round stays open.
+  if (!decided.ok)
+    throw new Error(
+      `round ${started.roundId}: bonus call ${started.bonusId} refused its steered spin: ${decided.error.code}`,
+    );
+  const outcome = replayStored(decided.result.outcome);
+  if (outcome.winMinor !== decided.result.reelWinMinor)
+    throw new Error(
+      `round ${started.roundId}: the steered outcome pays ${outcome.winMinor}, not ${decided.result.reelWinMinor}`,
+    );
+  return { outcome, topUpMinor: decided.result.topUpMinor };
 }
 
 export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {

@@ -1,8 +1,8 @@
 /**
  * `POST /api/sessions/{token}/spin` (D23): which round a spin is, and its result for the page.
  * A free spin when the session's player has an active Free Spin Bonus for this game; otherwise a
- * paid spin at one of the game's bet levels, with isBonusBusy per D21; a demo session plays with
- * play money. One spin at a time per session.
+ * paid spin at one of the game's bet levels, with isBonusBusy per D21, steered by the player's active
+ * Regular Bonus Call when it is for this slot game (ADR 0012); a demo session plays with play money. One spin at a time per session.
  */
 import type { SpinRequest, SpinResult, WalletReply } from '@reelstream/contracts';
 import {
@@ -10,6 +10,7 @@ import {
   betRefusalOf,
   isGameRefusal,
   profileForSession,
+  regularBonusFor,
   spinKindOf,
   spinnerRefusal,
   stakeRequestOf,
@@ -28,8 +29,9 @@ import type { SpinClaims } from '../sessions/spin-claims.js';
 import { playDemoRound } from './demo-rounds.js';
 import { playFreeSpin } from './free-rounds.js';
 import { outcomeView } from './outcome-view.js';
-import { beginPaidRound, completePaidRound } from './paid-rounds.js';
+import { beginPaidRound, completePaidRound, type PaidRoundResult } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
+import type { RoundStartedData } from './round-streams.js';
 
 export interface SpinServiceDeps {
   readonly round: RoundDeps;
@@ -95,7 +97,8 @@ export class SpinService {
     const spin = accepted(spinKindOf(active, session, request.issueId));
     if (spin.kind === 'free') return this.freeSpin(session, game, spin.bonus, correlationId);
     const betMinor = accepted(betOf(request.bet, game.betLevelsMinor, session.currency));
-    return this.paidSpin(session, game, betMinor, spin.isBonusBusy, correlationId);
+    const steeredBy = game.model.kind === 'slot' ? regularBonusFor(active, session)?.issueId : undefined;
+    return this.paidSpin(session, game, { betMinor, isBonusBusy: spin.isBonusBusy, steeredBy }, correlationId);
   }
 
   private async freeSpin(
@@ -143,33 +146,24 @@ export class SpinService {
   private async paidSpin(
     session: GameSession,
     game: PlayedGame,
-    betMinor: number,
-    isBonusBusy: boolean,
+    stake: { betMinor: number; isBonusBusy: boolean; steeredBy: number | undefined },
     correlationId: string,
   ): Promise<SpinResult> {
     const { round } = this.deps;
+    const { betMinor, isBonusBusy, steeredBy } = stake;
     const started = await beginPaidRound(
       round,
-      { session, model: game.model, profile: game.profile, betMinor, isBonusBusy },
+      {
+        session,
+        model: game.model,
+        profile: game.profile,
+        betMinor,
+        isBonusBusy,
+        ...(steeredBy === undefined ? {} : { steeredBy }),
+      },
       correlationId,
     );
-    const result = await round.inFlight.hold(started.roundId, async () => {
-      let answer: WalletReply;
-      try {
-        answer = await round.wallet.stake(stakeRequestOf(started));
-      } catch (error) {
-        if (round.wallet.isTimeout(error)) {
-          round.logger.warn('bet not answered in time; the round is left to the resolver', {
-            roundId: started.roundId,
-            transactionId: started.transactionId,
-            timeoutMs: error.timeoutMs,
-          });
-          refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
-        }
-        throw error;
-      }
-      return completePaidRound(round, started, answer, correlationId);
-    });
+    const result = await round.inFlight.hold(started.roundId, () => this.stakeAndSettle(started, correlationId));
     const money = (minor: number) => formatAmount(minor, session.currency);
     if (result.status === 'canceled') {
       // The operator's detail (an HTTP body, a socket error) is for the log; the player gets the status code only.
@@ -191,6 +185,38 @@ export class SpinService {
       outcome: outcomeView(result.outcome, session.currency),
       bonus: null,
     };
+  }
+
+  /** The bet to the operator's wallet, then the round settled or canceled on its answer. */
+  private async stakeAndSettle(started: RoundStartedData, correlationId: string): Promise<PaidRoundResult> {
+    const { round } = this.deps;
+    let answer: WalletReply;
+    try {
+      answer = await round.wallet.stake(stakeRequestOf(started));
+    } catch (error) {
+      if (round.wallet.isTimeout(error)) {
+        round.logger.warn('bet not answered in time; the round is left to the resolver', {
+          roundId: started.roundId,
+          transactionId: started.transactionId,
+          timeoutMs: error.timeoutMs,
+        });
+        refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
+      }
+      throw error;
+    }
+    try {
+      return await completePaidRound(round, started, answer, correlationId);
+    } catch (error) {
+      // A steered round whose bonus stream kept changing: the bet is taken, the resolver settles it.
+      if (round.ledger.isTimeout(error))
+        refuse(
+          'SERVICE_UNAVAILABLE',
+          'The bonus service did not answer in time; your spin is kept and finishes shortly.',
+          [{ path: 'roundId', message: String(started.roundId) }],
+          2,
+        );
+      throw error;
+    }
   }
 }
 

@@ -29,6 +29,18 @@ export function playableIn(bonus: BonusCallRecord, session: { readonly currency:
   return bonus.currency === session.currency;
 }
 
+/**
+ * The active bonus when it is a Regular Bonus Call that steers paid spins in this session (ADR 0012):
+ * active, for this game, in this session's currency.
+ */
+export function regularBonusFor(
+  bonus: BonusCallRecord | null,
+  session: { readonly gameId: number; readonly currency: string },
+): BonusCallRecord | undefined {
+  if (!bonus || bonus.status !== 'active' || bonus.bonusType !== BonusTypes.regular) return undefined;
+  return bonus.gameIds.includes(session.gameId) && playableIn(bonus, session) ? bonus : undefined;
+}
+
 export type SpinKind =
   | { readonly kind: 'free'; readonly bonus: BonusCallRecord }
   /** D21: `isBonusBusy` when the player has an active bonus call at the time of the bet. */
@@ -97,6 +109,8 @@ export interface PaidRoundAnswer {
   readonly outcome?: RoundOutcome;
   /** The transaction of the win the outbox sends for a bet (a betwin's win went with it). */
   readonly winTransactionId?: number;
+  /** A steered spin that completes its Regular Bonus Call: paid on top of the outcome's win (ADR 0012). */
+  readonly topUpMinor?: number;
   readonly now: string;
 }
 
@@ -106,7 +120,14 @@ export function betAccepted(answer: Pick<WalletReply, 'statusCode'>): boolean {
 }
 
 /** RoundSettled with the outcome when the wallet took the bet, RoundCanceled with its reason otherwise. */
-export function paidRoundEnd({ started, answer, outcome, winTransactionId, now }: PaidRoundAnswer): RoundEnd {
+export function paidRoundEnd({
+  started,
+  answer,
+  outcome,
+  winTransactionId,
+  topUpMinor,
+  now,
+}: PaidRoundAnswer): RoundEnd {
   if (!betAccepted(answer)) {
     const reason = `bet_rejected:${answer.statusCode}${answer.reason ? ` (${answer.reason})` : ''}`.slice(0, 1000);
     return { type: 'RoundCanceled', data: { roundId: started.roundId, reason, canceledAt: now } };
@@ -117,9 +138,10 @@ export function paidRoundEnd({ started, answer, outcome, winTransactionId, now }
     data: {
       roundId: started.roundId,
       outcome: storedRecord(outcome),
-      winMinor: outcome.winMinor,
+      winMinor: outcome.winMinor + (topUpMinor ?? 0),
       settledAt: now,
       ...(winTransactionId === undefined ? {} : { winTransactionId }),
+      ...(topUpMinor ? { topUpMinor } : {}),
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   forfeitedFreeRound,
   paidRoundEnd,
   playRound,
+  regularBonusFor,
   replayStored,
   spinKindOf,
 } from '@reelstream/game-domain';
@@ -35,6 +36,26 @@ const bonus: BonusCallRecord = {
   createdAt: '2026-05-01T00:00:00.000Z',
 };
 const session = { gameId: 101, currency: 'EUR' };
+
+describe('which paid spins a Regular Bonus Call steers (ADR 0012)', () => {
+  const regular: BonusCallRecord = {
+    ...bonus,
+    bonusType: BonusTypes.regular,
+    spinAmount: null,
+    baseBetAmountMinor: null,
+    spinsLeft: null,
+  };
+  it('its active bonus, in one of its games and in its currency; nothing else', () => {
+    expect(regularBonusFor(regular, session)).toBe(regular);
+    expect(regularBonusFor(regular, { gameId: 103, currency: 'EUR' })).toBeUndefined();
+    expect(regularBonusFor(regular, { gameId: 101, currency: 'KRW' })).toBeUndefined();
+    expect(regularBonusFor({ ...regular, status: 'completed' }, session)).toBeUndefined();
+    expect(regularBonusFor(bonus, session)).toBeUndefined();
+    expect(regularBonusFor(null, session)).toBeUndefined();
+    // Its paid spins are paid spins, with D21's isBonusBusy; never a free spin.
+    expect(spinKindOf(regular, session, undefined)).toEqual({ kind: 'paid', isBonusBusy: true });
+  });
+});
 
 describe('which round a spin is', () => {
   it('is a free spin of the active free-spin bonus of this game and currency, named or not', () => {
@@ -100,6 +121,14 @@ describe('a paid round on the wallet’s answer', () => {
     expect(end.data.winTransactionId).toBe(503);
     expect(replayStored(end.data.outcome)).toEqual(outcome);
     expect(() => paidRoundEnd({ started, answer: reply({}), now })).toThrow(/without an outcome/);
+  });
+
+  it('a steered round that completes its Regular Bonus Call adds its top-up to the win and names it (ADR 0012)', () => {
+    const outcome = playRound({ model: 'neon-fruits', profile: 'standard', betMinor: 100, rng: createSeededRng('t') });
+    const end = paidRoundEnd({ started, answer: reply({}), outcome, winTransactionId: 503, topUpMinor: 7, now });
+    expect(end).toMatchObject({ type: 'RoundSettled', data: { winMinor: outcome.winMinor + 7, topUpMinor: 7 } });
+    const plain = paidRoundEnd({ started, answer: reply({}), outcome, winTransactionId: 503, topUpMinor: 0, now });
+    expect(plain.data).not.toHaveProperty('topUpMinor');
   });
 
   it('cancels with the operator’s status and reason, and tells the player why', () => {

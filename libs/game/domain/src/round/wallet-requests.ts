@@ -18,7 +18,10 @@ import { replayStored } from './stored-record.js';
 
 export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
 
-/** Whose money and which round, as every wallet request of a paid round names them (bonusId 0: not a bonus). */
+/**
+ * Whose money and which round, as every wallet request of a paid round names them: bonusId 0, or the
+ * issueId of the Regular Bonus Call that steers the round (ADR 0012).
+ */
 export function paidRoundParties(started: RoundStartedData) {
   return {
     operatorId: started.operatorId,
@@ -27,7 +30,7 @@ export function paidRoundParties(started: RoundStartedData) {
     providerId: started.providerId,
     gameId: started.gameId,
     currency: started.currency,
-    bonusId: 0,
+    bonusId: started.bonusId,
   };
 }
 

@@ -70,6 +70,16 @@ describe('the win of a settled paid round', () => {
     expect(walletWinRequest.parse(paidRoundWinRequest(started, settled, source))).toEqual(paidRoundWin(source));
   });
 
+  it('carries the steering Regular Bonus Call’s issueId as bonusId on the bet and the win (ADR 0012)', () => {
+    const steered = { ...started, bonusId: 9_001 };
+    expect(stakeRequestOf(steered)).toMatchObject({ command: 'bet', bonusId: 9_001 });
+    expect(paidRoundWinRequest(steered, settled, source)).toMatchObject({
+      command: 'win',
+      bonusId: 9_001,
+      amountMinor: 250,
+    });
+  });
+
   it('is none when the round had no win transaction (a betwin carried its win)', () => {
     const { winTransactionId: _winTransactionId, ...withoutWin } = settled;
     expect(paidRoundWinRequest(started, withoutWin, source)).toBeUndefined();

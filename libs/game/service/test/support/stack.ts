@@ -55,6 +55,8 @@ export interface StackOptions {
   webhookUrl?: () => string;
   /** The dispatcher's backoff between webhook attempts (default its own: 1 s, 2 s, …). */
   webhookRetryDelayMs?: (attempt: number) => number;
+  /** The operator's `features.regularBonusCall` (D3): bonusType 2 accepted. Off by default. */
+  regularBonusCall?: boolean;
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -166,6 +168,7 @@ export class Stack {
           currency: 'EUR',
           currencies: ['EUR', 'KRW'],
           timeZone: 'UTC',
+          ...(options.regularBonusCall ? { features: { regularBonusCall: true } } : {}),
         },
       ]),
     );
@@ -314,6 +317,30 @@ export class Stack {
     });
     if (response.status !== 200) throw new Error(`register failed: ${response.status} ${response.text}`);
     return Number(response.body.data.issueId);
+  }
+
+  /** POST /v1/bonus-call/register of a Regular Bonus Call (bonusType 2) through the gateway; the answer. */
+  async registerRegularBonus(asked: {
+    playerId: string;
+    gameIds: number[];
+    callAmount: number;
+    /** Wall-clock `YYYY-MM-DD HH:mm:ss` UTC (default: in 24 hours). */
+    expireAt?: string;
+  }): Promise<JsonResponse> {
+    const expireAt =
+      asked.expireAt ?? new Date(Date.now() + 24 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    return call('POST', `${this.gateway.url}/v1/bonus-call/register`, {
+      token: API_TOKEN,
+      json: {
+        platformId: `regular-${Date.now()}-${++this.platformId}`,
+        providerId: (asked.gameIds[0] ?? 0) >= 200 ? 2 : 1,
+        gameId: asked.gameIds.length === 1 ? asked.gameIds[0] : asked.gameIds,
+        playerId: asked.playerId,
+        bonusType: 2,
+        callAmount: asked.callAmount,
+        expireAt,
+      },
+    });
   }
 
   /** POST /v1/bonus-call/cancel through the gateway. */

@@ -1,0 +1,96 @@
+/**
+ * Steered paid spins of a Regular Bonus Call on the player's `playerBonus` stream
+ * (docs/adr/0012-regular-bonus-call-outcomes.md), decided in the game-server's process with the
+ * ledger's decider as free spins are (ADR 0006). The game chooses the spin's outcome from what is
+ * left of the target as the stream says it; SettleRegularSpin is appended at the revision that
+ * choice was made on. When another spin of the player got there first the append conflicts, and the
+ * choice is made again on the new state: no two spins can spend the same part of the target.
+ * Idempotent by roundId: a round already decided answers its decision (and its outcome) again.
+ */
+import { winCapLeftMinor, type BonusCall, type SteeredRound } from '@reelstream/bonus-domain';
+import { isRefusal, playerBonusStream, refusal, type Refusal } from '@reelstream/contracts';
+import { retryOnConflict } from '@reelstream/eventsourcing';
+import type { Clock, EventStore } from '@reelstream/ports';
+import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
+import { loadPlayerAccount } from './player-account.js';
+
+interface SteeringView {
+  /** What is left of the target: callAmount − wins delivered. */
+  readonly targetLeftMinor: number;
+  /** The number this spin has under the bonus call, from 1. */
+  readonly spinNumber: number;
+}
+
+interface SteeredChoice {
+  readonly reelWinMinor: number;
+  readonly topUpMinor: number;
+  /** The engine's record of the round chosen. */
+  readonly outcome: unknown;
+}
+
+export interface SteeredSpinDecision extends SteeredRound {
+  readonly issueId: number;
+  /** This decision completed the bonus call. */
+  readonly completed: boolean;
+  /** Decided before (a retry, or the resolver finishing the round): the stored decision. */
+  readonly replayed: boolean;
+}
+
+interface SteeredSpinRequest {
+  readonly operatorId: string;
+  readonly playerId: string;
+  readonly issueId: number;
+  readonly roundId: number;
+  readonly gameId: number;
+  readonly betMinor: number;
+  readonly currency: string;
+}
+
+export class RegularSpins {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
+
+  async settle(
+    request: SteeredSpinRequest,
+    choose: (view: SteeringView) => SteeredChoice,
+    origin: CommandOrigin,
+  ): Promise<SteeredSpinDecision | Refusal> {
+    const { store, clock } = this.deps;
+    const { issueId, roundId, gameId, betMinor, currency } = request;
+    const streamId = playerBonusStream(request.operatorId, request.playerId);
+    return retryOnConflict(streamId, async () => {
+      const loaded = await loadPlayerAccount(store, streamId);
+      const bonus = loaded.account.bonuses.get(issueId);
+      if (!bonus) return refusal('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
+      const known = bonus.steeredRounds.get(roundId);
+      if (known) return decisionOf(bonus, known, true);
+      const choice = choose({ targetLeftMinor: winCapLeftMinor(bonus), spinNumber: bonus.spinsUsed + 1 });
+      const decided = await decideAndAppend(
+        store,
+        streamId,
+        {
+          type: 'SettleRegularSpin',
+          data: { issueId, roundId, gameId, betMinor, currency, ...choice },
+          metadata: { now: clock.now().toISOString() },
+        },
+        origin,
+        // A conflict is not decided again with the same choice: the whole attempt (read, choose) is retried.
+        { loaded, maxAttempts: 1 },
+      );
+      if (isRefusal(decided)) return decided;
+      const after = decided.account.bonuses.get(issueId);
+      const round = after?.steeredRounds.get(roundId);
+      if (!after || !round)
+        throw new Error(`steered spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
+      return decisionOf(after, round, decided.events.length === 0);
+    });
+  }
+}
+
+function decisionOf(bonus: BonusCall, round: SteeredRound, replayed: boolean): SteeredSpinDecision {
+  // The round that crossed the target on a completed bonus call; spins settled after it (bets in flight) did not.
+  const completed =
+    bonus.status === 'completed' &&
+    round.totalWinMinor >= bonus.callAmountMinor &&
+    round.totalWinMinor - round.winMinor < bonus.callAmountMinor;
+  return { ...round, issueId: bonus.issueId, completed, replayed };
+}
