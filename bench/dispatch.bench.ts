@@ -14,6 +14,8 @@
  *   sending its next request when the previous one is answered; direct: 16 loops of calls.
  *   A second line shows 100 players with 100 requests in flight, where the key → partition hash
  *   decides how many partitions are busy.
+ * - Under each run: this process's CPU time per callback (the steadier figure on a shared
+ *   machine) and the durable commits per callback (event-store group commits, log publishes).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,6 +53,31 @@ interface Measure {
   count: number;
   ms: number;
   latencies: number[];
+  /** This process's CPU time (user + system) over the run: dispatcher, requester and the wins' sources. */
+  cpuMs?: number;
+  /** Durable commits over the run: event-store group commits, and log publish transactions of both buses. */
+  storeCommits?: number;
+  publishCommits?: number;
+}
+
+interface CommitCounters {
+  storeCommits(): number;
+  publishCommits(): number;
+}
+
+/** Runs `run` and adds this process's CPU time and the durable commits it caused. */
+async function withCost(counters: CommitCounters, run: () => Promise<Measure>): Promise<Measure> {
+  const cpu = process.cpuUsage();
+  const store = counters.storeCommits();
+  const publish = counters.publishCommits();
+  const measure = await run();
+  const used = process.cpuUsage(cpu);
+  return {
+    ...measure,
+    cpuMs: (used.user + used.system) / 1_000,
+    storeCommits: counters.storeCommits() - store,
+    publishCommits: counters.publishCommits() - publish,
+  };
 }
 
 function request(playerId: string, n: number): WalletRequest {
@@ -216,22 +243,33 @@ try {
   await throughDispatcher(requester, store, distinct, CONCURRENCY);
   await direct(wallet, operator, distinct);
 
-  const viaDispatcher = await throughDispatcher(requester, store, distinct, CONCURRENCY);
-  const viaGot = await direct(wallet, operator, distinct);
-  const manyPlayers = await throughDispatcher(requester, store, many, 100);
+  const counters: CommitCounters = {
+    storeCommits: () => (store as { commitStats?: { transactions: number } }).commitStats?.transactions ?? NaN,
+    publishCommits: () =>
+      [bus, requester]
+        .map((each) => (each as { publishStats?: { transactions: number } }).publishStats?.transactions ?? NaN)
+        .reduce((a, b) => a + b),
+  };
+  const viaDispatcher = await withCost(counters, () => throughDispatcher(requester, store, distinct, CONCURRENCY));
+  const viaGot = await withCost(counters, () => direct(wallet, operator, distinct));
+  const manyPlayers = await withCost(counters, () => throughDispatcher(requester, store, many, 100));
 
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
   const latency = (m: Measure) =>
     `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
+  const cost = (m: Measure) =>
+    `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/callback, commits/callback: event store ${((m.storeCommits ?? NaN) / m.count).toFixed(2)}, log ${((m.publishCommits ?? NaN) / m.count).toFixed(2)}`;
   const rows: [string, string][] = [
     [
       `bus → dispatcher → sandbox, concurrency ${CONCURRENCY} (${CONCURRENCY} players, one per partition)`,
       `${rate(viaDispatcher).toFixed(0)} callbacks/s  ${latency(viaDispatcher)}  (${viaDispatcher.count} callbacks)`,
     ],
+    ['  its cost in this process', cost(viaDispatcher)],
     [
       `direct got calls to the sandbox, concurrency ${CONCURRENCY}`,
       `${rate(viaGot).toFixed(0)} callbacks/s  ${latency(viaGot)}  (${viaGot.count} calls)`,
     ],
+    ['  its cost in this process', `CPU ${((viaGot.cpuMs ?? NaN) / viaGot.count).toFixed(2)} ms/call`],
     [
       'dispatcher / direct',
       `throughput ${(rate(viaDispatcher) / rate(viaGot)).toFixed(2)}, p50 latency ${(percentile(viaDispatcher.latencies, 50) / percentile(viaGot.latencies, 50)).toFixed(2)}×`,
@@ -240,6 +278,7 @@ try {
       'bus → dispatcher → sandbox, 100 players, 100 requests in flight',
       `${rate(manyPlayers).toFixed(0)} callbacks/s  ${latency(manyPlayers)}  (${manyPlayers.count} callbacks)`,
     ],
+    ['  its cost in this process', cost(manyPlayers)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   console.log(

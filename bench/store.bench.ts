@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, TimeOrderedUuids } from '@reelstream/eventstore-sqlite';
 import type { ExpectedRevision } from '@reelstream/ports';
 
 const WRITERS = 50;
@@ -70,7 +70,11 @@ async function adapterRound(
   return { operations, ms: performance.now() - start };
 }
 
-function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: number, ms: number) => Measure {
+function openRaw(
+  path: string,
+  withIndexes: boolean,
+  eventId: () => string,
+): (rowsPerTransaction: number, ms: number) => Measure {
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
@@ -95,7 +99,7 @@ function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: numbe
       insert.run(
         `raw-w${writer}`,
         revision,
-        randomUUID(),
+        eventId(),
         'SlotSpun',
         JSON.stringify(data(counter)),
         JSON.stringify(metadata),
@@ -123,8 +127,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'reelstream-bench-store-'));
   try {
     const store = SqliteEventStore.open(join(dir, 'events.db'), { synchronous: 'FULL' });
-    const rawSameSchema = openRaw(join(dir, 'raw-indexed.db'), true);
-    const rawBare = openRaw(join(dir, 'raw-bare.db'), false);
+    const timeOrdered = new TimeOrderedUuids();
+    const nextId = () => timeOrdered.next();
+    const rawSameSchema = openRaw(join(dir, 'raw-indexed.db'), true, nextId);
+    const rawRandomIds = openRaw(join(dir, 'raw-random-ids.db'), true, randomUUID);
+    const rawBare = openRaw(join(dir, 'raw-bare.db'), false, nextId);
     const revisions: ExpectedRevision[] = [];
 
     // Warm-up: creates the streams, fills caches, and gives a first batch size.
@@ -137,17 +144,20 @@ async function main(): Promise<void> {
       ),
     );
     rawSameSchema(batch, 300);
+    rawRandomIds(batch, 300);
     rawBare(batch, 300);
 
     const adapter: Measure[] = [];
     const raw: Measure[] = [];
     const bare: Measure[] = [];
+    const randomIds: Measure[] = [];
     const before = store.commitStats;
     for (let round = 0; round < ROUNDS; round++) {
       adapter.push(await adapterRound(store, WRITERS, ROUND_MS, revisions));
       const stats = store.commitStats;
       batch = Math.max(1, Math.round((stats.appends - before.appends) / (stats.transactions - before.transactions)));
       raw.push(rawSameSchema(batch, ROUND_MS));
+      randomIds.push(rawRandomIds(batch, ROUND_MS));
       bare.push(rawBare(batch, ROUND_MS));
     }
     const after = store.commitStats;
@@ -169,6 +179,11 @@ async function main(): Promise<void> {
         `${averageBatch.toFixed(1)} appends/commit`,
       ],
       [`raw INSERT, same table and indexes, ${batch} rows/tx`, fmt(rawRate), `${batch} rows/commit`],
+      [
+        `raw INSERT, same table and indexes, random UUIDs, ${batch} rows/tx`,
+        fmt(perSecond(sum(randomIds))),
+        `${batch} rows/commit`,
+      ],
       [`raw INSERT, bare table (no secondary index), ${batch} rows/tx`, fmt(bareRate), `${batch} rows/commit`],
       [
         'adapter, 1 writer',
