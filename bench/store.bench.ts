@@ -6,7 +6,8 @@
  * own stream with an exact expected revision; group commit turns them into batches. The raw
  * figure inserts equivalent rows (same columns, same JSON, a fresh UUID each) with one prepared
  * INSERT, N rows per transaction, N being the batch size the adapter achieved. Rounds alternate so
- * both see the same machine load and similar table sizes. Goal: adapter/raw >= 0.60.
+ * both see the same machine load and similar table sizes. Goal: adapter/raw >= 0.60. Each row
+ * also shows this process's CPU time per durable event, the steadier figure on a shared machine.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,6 +42,15 @@ const rawColumns = `position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, revis
 interface Measure {
   operations: number;
   ms: number;
+  /** CPU time (user + system) of this process over the measure: steadier than throughput on a shared machine. */
+  cpuMs: number;
+}
+
+async function timed(run: () => Promise<Omit<Measure, 'cpuMs'>> | Omit<Measure, 'cpuMs'>): Promise<Measure> {
+  const cpu = process.cpuUsage();
+  const measure = await run();
+  const used = process.cpuUsage(cpu);
+  return { ...measure, cpuMs: (used.user + used.system) / 1_000 };
 }
 const perSecond = (m: Measure) => (m.operations * 1000) / m.ms;
 
@@ -49,7 +59,7 @@ async function adapterRound(
   writers: number,
   ms: number,
   revisions: ExpectedRevision[],
-): Promise<Measure> {
+): Promise<Omit<Measure, 'cpuMs'>> {
   const start = performance.now();
   let operations = 0;
   await Promise.all(
@@ -74,7 +84,7 @@ function openRaw(
   path: string,
   withIndexes: boolean,
   eventId: () => string,
-): (rowsPerTransaction: number, ms: number) => Measure {
+): (rowsPerTransaction: number, ms: number) => Omit<Measure, 'cpuMs'> {
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
@@ -120,7 +130,8 @@ function openRaw(
 }
 
 const sum = (measures: Measure[]): Measure =>
-  measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms }));
+  measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms, cpuMs: a.cpuMs + b.cpuMs }));
+const cpuPerOperation = (m: Measure) => `${((m.cpuMs * 1_000) / m.operations).toFixed(1)} µs CPU`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
@@ -153,18 +164,18 @@ async function main(): Promise<void> {
     const randomIds: Measure[] = [];
     const before = store.commitStats;
     for (let round = 0; round < ROUNDS; round++) {
-      adapter.push(await adapterRound(store, WRITERS, ROUND_MS, revisions));
+      adapter.push(await timed(() => adapterRound(store, WRITERS, ROUND_MS, revisions)));
       const stats = store.commitStats;
       batch = Math.max(1, Math.round((stats.appends - before.appends) / (stats.transactions - before.transactions)));
-      raw.push(rawSameSchema(batch, ROUND_MS));
-      randomIds.push(rawRandomIds(batch, ROUND_MS));
-      bare.push(rawBare(batch, ROUND_MS));
+      raw.push(await timed(() => rawSameSchema(batch, ROUND_MS)));
+      randomIds.push(await timed(() => rawRandomIds(batch, ROUND_MS)));
+      bare.push(await timed(() => rawBare(batch, ROUND_MS)));
     }
     const after = store.commitStats;
     const averageBatch = (after.appends - before.appends) / (after.transactions - before.transactions);
 
     const singleStore = SqliteEventStore.open(join(dir, 'single.db'), { synchronous: 'FULL' });
-    const single = await adapterRound(singleStore, 1, SINGLE_WRITER_MS, []);
+    const single = await timed(() => adapterRound(singleStore, 1, SINGLE_WRITER_MS, []));
     const singleStats = singleStore.commitStats;
     await singleStore.close();
     await store.close();
@@ -172,32 +183,46 @@ async function main(): Promise<void> {
     const adapterRate = perSecond(sum(adapter));
     const rawRate = perSecond(sum(raw));
     const bareRate = perSecond(sum(bare));
-    const rows: [string, string, string][] = [
+    const randomIdsMeasure = sum(randomIds);
+    const rows: [string, string, string, string][] = [
       [
         `adapter, ${WRITERS} concurrent writers (1 event per append)`,
         fmt(adapterRate),
+        cpuPerOperation(sum(adapter)),
         `${averageBatch.toFixed(1)} appends/commit`,
       ],
-      [`raw INSERT, same table and indexes, ${batch} rows/tx`, fmt(rawRate), `${batch} rows/commit`],
       [
-        `raw INSERT, same table and indexes, random UUIDs, ${batch} rows/tx`,
-        fmt(perSecond(sum(randomIds))),
+        `raw INSERT, same table and indexes, ${batch} rows/tx`,
+        fmt(rawRate),
+        cpuPerOperation(sum(raw)),
         `${batch} rows/commit`,
       ],
-      [`raw INSERT, bare table (no secondary index), ${batch} rows/tx`, fmt(bareRate), `${batch} rows/commit`],
+      [
+        `raw INSERT, same table and indexes, random UUIDs, ${batch} rows/tx`,
+        fmt(perSecond(randomIdsMeasure)),
+        cpuPerOperation(randomIdsMeasure),
+        `${batch} rows/commit`,
+      ],
+      [
+        `raw INSERT, bare table (no secondary index), ${batch} rows/tx`,
+        fmt(bareRate),
+        cpuPerOperation(sum(bare)),
+        `${batch} rows/commit`,
+      ],
       [
         'adapter, 1 writer',
         fmt(perSecond(single)),
+        cpuPerOperation(single),
         `${(singleStats.appends / singleStats.transactions).toFixed(1)} appends/commit`,
       ],
     ];
-    const width = [Math.max(...rows.map((r) => r[0].length)), 12, 22];
+    const width = [Math.max(...rows.map((r) => r[0].length)), 12, 14, 22];
     const line = (cells: string[]) =>
-      `| ${cells.map((c, i) => (i === 1 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
+      `| ${cells.map((c, i) => (i === 1 || i === 2 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
     console.log(
       `event store bench: SQLite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}, WAL, synchronous=FULL, ${ROUNDS} alternating rounds of ${ROUND_MS} ms`,
     );
-    console.log(line(['what', 'durable/s', 'batching']));
+    console.log(line(['what', 'durable/s', 'per operation', 'batching']));
     console.log(line(width.map((w) => '-'.repeat(w))));
     for (const row of rows) console.log(line(row));
     console.log(`ratio adapter / raw (same table and indexes): ${(adapterRate / rawRate).toFixed(2)} (goal >= 0.60)`);
