@@ -59,6 +59,8 @@ async function adapterRound(
   writers: number,
   ms: number,
   revisions: ExpectedRevision[],
+  /** Each event with a random id of the caller's, as the command handler appends (hashed ids): else the store draws one. */
+  callerIds = false,
 ): Promise<Omit<Measure, 'cpuMs'>> {
   const start = performance.now();
   let operations = 0;
@@ -67,7 +69,14 @@ async function adapterRound(
       while (performance.now() - start < ms) {
         const result = await store.append(
           `bench-w${writer}`,
-          [{ type: 'SlotSpun', data: data(operations), metadata }],
+          [
+            {
+              ...(callerIds ? { eventId: randomUUID() } : {}),
+              type: 'SlotSpun',
+              data: data(operations),
+              metadata,
+            },
+          ],
           {
             expectedRevision: revisions[writer] ?? 'no_stream',
           },
@@ -144,10 +153,13 @@ async function main(): Promise<void> {
     const rawRandomIds = openRaw(join(dir, 'raw-random-ids.db'), true, randomUUID);
     const rawBare = openRaw(join(dir, 'raw-bare.db'), false, nextId);
     const revisions: ExpectedRevision[] = [];
+    const callerIdStore = SqliteEventStore.open(join(dir, 'caller-ids.db'), { synchronous: 'FULL' });
+    const callerIdRevisions: ExpectedRevision[] = [];
 
     // Warm-up: creates the streams, fills caches, and gives a first batch size.
     const warmStats = store.commitStats;
     await adapterRound(store, WRITERS, 300, revisions);
+    await adapterRound(callerIdStore, WRITERS, 300, callerIdRevisions, true);
     let batch = Math.max(
       1,
       Math.round(
@@ -162,9 +174,11 @@ async function main(): Promise<void> {
     const raw: Measure[] = [];
     const bare: Measure[] = [];
     const randomIds: Measure[] = [];
+    const withCallerIds: Measure[] = [];
     const before = store.commitStats;
     for (let round = 0; round < ROUNDS; round++) {
       adapter.push(await timed(() => adapterRound(store, WRITERS, ROUND_MS, revisions)));
+      withCallerIds.push(await timed(() => adapterRound(callerIdStore, WRITERS, ROUND_MS, callerIdRevisions, true)));
       const stats = store.commitStats;
       batch = Math.max(1, Math.round((stats.appends - before.appends) / (stats.transactions - before.transactions)));
       raw.push(await timed(() => rawSameSchema(batch, ROUND_MS)));
@@ -179,6 +193,7 @@ async function main(): Promise<void> {
     const singleStats = singleStore.commitStats;
     await singleStore.close();
     await store.close();
+    await callerIdStore.close();
 
     const adapterRate = perSecond(sum(adapter));
     const rawRate = perSecond(sum(raw));
@@ -190,6 +205,12 @@ async function main(): Promise<void> {
         fmt(adapterRate),
         cpuPerOperation(sum(adapter)),
         `${averageBatch.toFixed(1)} appends/commit`,
+      ],
+      [
+        `adapter, ${WRITERS} writers, random ids of the caller's (as the command handler's)`,
+        fmt(perSecond(sum(withCallerIds))),
+        cpuPerOperation(sum(withCallerIds)),
+        'as above',
       ],
       [
         `raw INSERT, same table and indexes, ${batch} rows/tx`,
@@ -228,6 +249,9 @@ async function main(): Promise<void> {
     console.log(`ratio adapter / raw (same table and indexes): ${(adapterRate / rawRate).toFixed(2)} (goal >= 0.60)`);
     console.log(
       `ratio adapter / raw (bare table):             ${(adapterRate / bareRate).toFixed(2)} (what the indexes cost is in this one)`,
+    );
+    console.log(
+      `ratio adapter with the caller's random ids / raw (bare table): ${(perSecond(sum(withCallerIds)) / bareRate).toFixed(2)} (the platform's appends: the command handler passes hashed ids)`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
