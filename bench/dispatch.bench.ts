@@ -16,6 +16,8 @@
  *   decides how many partitions are busy.
  * - Under each run: this process's CPU time per callback (the steadier figure on a shared
  *   machine) and the durable commits per callback (event-store group commits, log publishes).
+ * - BENCH_HOPS=1: also where each callback's time goes, hop by hop (bench/support/callback-hops.ts),
+ *   measured through wrappers of the dispatcher's ports.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +41,7 @@ import { GotOperatorWallet } from '@reelstream/wallet-adapters';
 import { createLogger } from '@reelstream/telemetry';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
+import { CallbackHops } from './support/callback-hops.js';
 
 const CONCURRENCY = 16;
 const ROUND_MS = 4_000;
@@ -222,15 +225,19 @@ try {
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   const { store } = await openEventStore(url);
   const bus = await openMessageBus(url, { instanceId: 'bench-dispatcher' });
-  const requester = await openMessageBus(url, { instanceId: 'bench-requester' });
+  const requesterBus = await openMessageBus(url, { instanceId: 'bench-requester' });
+  const hops = process.env['BENCH_HOPS'] === '1' ? new CallbackHops() : undefined;
+  const hopsWallet = hops && new GotOperatorWallet({ maxSockets: 64 });
+  const requester = hops ? hops.requester(requesterBus) : requesterBus;
   const dispatcher = await startWalletDispatcher(
     {
-      store,
-      bus,
+      store: hops ? hops.store(store) : store,
+      bus: hops ? hops.dispatcherBus(bus) : bus,
       clock: systemClock,
       ids: new TimeOrderedIdGenerator(6),
       logger: createLogger({ service: 'bench', level: 'error' }),
       operators,
+      ...(hops && hopsWallet ? { wallet: hops.wallet(hopsWallet) } : {}),
     },
     { healthPort: 0, maxSockets: 64 },
   );
@@ -242,17 +249,20 @@ try {
   // Warm-up: connections, statements, JIT.
   await throughDispatcher(requester, store, distinct, CONCURRENCY);
   await direct(wallet, operator, distinct);
+  hops?.report('the warm-up');
 
   const counters: CommitCounters = {
     storeCommits: () => (store as { commitStats?: { transactions: number } }).commitStats?.transactions ?? NaN,
     publishCommits: () =>
-      [bus, requester]
+      [bus, requesterBus]
         .map((each) => (each as { publishStats?: { transactions: number } }).publishStats?.transactions ?? NaN)
         .reduce((a, b) => a + b),
   };
   const viaDispatcher = await withCost(counters, () => throughDispatcher(requester, store, distinct, CONCURRENCY));
+  const hopsOf16 = hops?.report(`${CONCURRENCY} players`) ?? [];
   const viaGot = await withCost(counters, () => direct(wallet, operator, distinct));
   const manyPlayers = await withCost(counters, () => throughDispatcher(requester, store, many, 100));
+  const hopsOf100 = hops?.report('100 players') ?? [];
 
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
   const latency = (m: Measure) =>
@@ -285,10 +295,12 @@ try {
     `dispatch bench: sandbox latency ${SANDBOX_LATENCY_MS} ms, SQLite WAL synchronous=FULL, 16 partitions, ${ROUND_MS / 1_000} s per run, node ${process.version}`,
   );
   for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
+  for (const line of [...hopsOf16, ...hopsOf100]) console.log(line);
 
   wallet.close();
   await dispatcher.stop();
-  await Promise.all([bus.close(), requester.close()]);
+  hopsWallet?.close();
+  await Promise.all([bus.close(), requesterBus.close()]);
   await store.close();
 } finally {
   await sandbox.stop();
