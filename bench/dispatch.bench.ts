@@ -14,6 +14,10 @@
  *   sending its next request when the previous one is answered; direct: 16 loops of calls.
  *   A second line shows 100 players with 100 requests in flight, where the key → partition hash
  *   decides how many partitions are busy.
+ * - Under each run: this process's CPU time per callback (the steadier figure on a shared
+ *   machine) and the durable commits per callback (event-store group commits, log publishes).
+ * - BENCH_HOPS=1: also where each callback's time goes, hop by hop (bench/support/callback-hops.ts),
+ *   measured through wrappers of the dispatcher's ports.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +41,7 @@ import { GotOperatorWallet } from '@reelstream/wallet-adapters';
 import { createLogger } from '@reelstream/telemetry';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
+import { CallbackHops } from './support/callback-hops.js';
 
 const CONCURRENCY = 16;
 const ROUND_MS = 4_000;
@@ -51,6 +56,31 @@ interface Measure {
   count: number;
   ms: number;
   latencies: number[];
+  /** This process's CPU time (user + system) over the run: dispatcher, requester and the wins' sources. */
+  cpuMs?: number;
+  /** Durable commits over the run: event-store group commits, and log publish transactions of both buses. */
+  storeCommits?: number;
+  publishCommits?: number;
+}
+
+interface CommitCounters {
+  storeCommits(): number;
+  publishCommits(): number;
+}
+
+/** Runs `run` and adds this process's CPU time and the durable commits it caused. */
+async function withCost(counters: CommitCounters, run: () => Promise<Measure>): Promise<Measure> {
+  const cpu = process.cpuUsage();
+  const store = counters.storeCommits();
+  const publish = counters.publishCommits();
+  const measure = await run();
+  const used = process.cpuUsage(cpu);
+  return {
+    ...measure,
+    cpuMs: (used.user + used.system) / 1_000,
+    storeCommits: counters.storeCommits() - store,
+    publishCommits: counters.publishCommits() - publish,
+  };
 }
 
 function request(playerId: string, n: number): WalletRequest {
@@ -195,15 +225,19 @@ try {
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   const { store } = await openEventStore(url);
   const bus = await openMessageBus(url, { instanceId: 'bench-dispatcher' });
-  const requester = await openMessageBus(url, { instanceId: 'bench-requester' });
+  const requesterBus = await openMessageBus(url, { instanceId: 'bench-requester' });
+  const hops = process.env['BENCH_HOPS'] === '1' ? new CallbackHops() : undefined;
+  const hopsWallet = hops && new GotOperatorWallet({ maxSockets: 64 });
+  const requester = hops ? hops.requester(requesterBus) : requesterBus;
   const dispatcher = await startWalletDispatcher(
     {
-      store,
-      bus,
+      store: hops ? hops.store(store) : store,
+      bus: hops ? hops.dispatcherBus(bus) : bus,
       clock: systemClock,
       ids: new TimeOrderedIdGenerator(6),
       logger: createLogger({ service: 'bench', level: 'error' }),
       operators,
+      ...(hops && hopsWallet ? { wallet: hops.wallet(hopsWallet) } : {}),
     },
     { healthPort: 0, maxSockets: 64 },
   );
@@ -215,23 +249,37 @@ try {
   // Warm-up: connections, statements, JIT.
   await throughDispatcher(requester, store, distinct, CONCURRENCY);
   await direct(wallet, operator, distinct);
+  hops?.report('the warm-up');
 
-  const viaDispatcher = await throughDispatcher(requester, store, distinct, CONCURRENCY);
-  const viaGot = await direct(wallet, operator, distinct);
-  const manyPlayers = await throughDispatcher(requester, store, many, 100);
+  const counters: CommitCounters = {
+    storeCommits: () => (store as { commitStats?: { transactions: number } }).commitStats?.transactions ?? NaN,
+    publishCommits: () =>
+      [bus, requesterBus]
+        .map((each) => (each as { publishStats?: { transactions: number } }).publishStats?.transactions ?? NaN)
+        .reduce((a, b) => a + b),
+  };
+  const viaDispatcher = await withCost(counters, () => throughDispatcher(requester, store, distinct, CONCURRENCY));
+  const hopsOf16 = hops?.report(`${CONCURRENCY} players`) ?? [];
+  const viaGot = await withCost(counters, () => direct(wallet, operator, distinct));
+  const manyPlayers = await withCost(counters, () => throughDispatcher(requester, store, many, 100));
+  const hopsOf100 = hops?.report('100 players') ?? [];
 
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
   const latency = (m: Measure) =>
     `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
+  const cost = (m: Measure) =>
+    `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/callback, commits/callback: event store ${((m.storeCommits ?? NaN) / m.count).toFixed(2)}, log ${((m.publishCommits ?? NaN) / m.count).toFixed(2)}`;
   const rows: [string, string][] = [
     [
       `bus → dispatcher → sandbox, concurrency ${CONCURRENCY} (${CONCURRENCY} players, one per partition)`,
       `${rate(viaDispatcher).toFixed(0)} callbacks/s  ${latency(viaDispatcher)}  (${viaDispatcher.count} callbacks)`,
     ],
+    ['  its cost in this process', cost(viaDispatcher)],
     [
       `direct got calls to the sandbox, concurrency ${CONCURRENCY}`,
       `${rate(viaGot).toFixed(0)} callbacks/s  ${latency(viaGot)}  (${viaGot.count} calls)`,
     ],
+    ['  its cost in this process', `CPU ${((viaGot.cpuMs ?? NaN) / viaGot.count).toFixed(2)} ms/call`],
     [
       'dispatcher / direct',
       `throughput ${(rate(viaDispatcher) / rate(viaGot)).toFixed(2)}, p50 latency ${(percentile(viaDispatcher.latencies, 50) / percentile(viaGot.latencies, 50)).toFixed(2)}×`,
@@ -240,16 +288,19 @@ try {
       'bus → dispatcher → sandbox, 100 players, 100 requests in flight',
       `${rate(manyPlayers).toFixed(0)} callbacks/s  ${latency(manyPlayers)}  (${manyPlayers.count} callbacks)`,
     ],
+    ['  its cost in this process', cost(manyPlayers)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   console.log(
     `dispatch bench: sandbox latency ${SANDBOX_LATENCY_MS} ms, SQLite WAL synchronous=FULL, 16 partitions, ${ROUND_MS / 1_000} s per run, node ${process.version}`,
   );
   for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
+  for (const line of [...hopsOf16, ...hopsOf100]) console.log(line);
 
   wallet.close();
   await dispatcher.stop();
-  await Promise.all([bus.close(), requester.close()]);
+  hopsWallet?.close();
+  await Promise.all([bus.close(), requesterBus.close()]);
   await store.close();
 } finally {
   await sandbox.stop();

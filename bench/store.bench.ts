@@ -6,14 +6,15 @@
  * own stream with an exact expected revision; group commit turns them into batches. The raw
  * figure inserts equivalent rows (same columns, same JSON, a fresh UUID each) with one prepared
  * INSERT, N rows per transaction, N being the batch size the adapter achieved. Rounds alternate so
- * both see the same machine load and similar table sizes. Goal: adapter/raw >= 0.60.
+ * both see the same machine load and similar table sizes. Goal: adapter/raw >= 0.60. Each row
+ * also shows this process's CPU time per durable event, the steadier figure on a shared machine.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, TimeOrderedUuids } from '@reelstream/eventstore-sqlite';
 import type { ExpectedRevision } from '@reelstream/ports';
 
 const WRITERS = 50;
@@ -41,6 +42,15 @@ const rawColumns = `position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, revis
 interface Measure {
   operations: number;
   ms: number;
+  /** CPU time (user + system) of this process over the measure: steadier than throughput on a shared machine. */
+  cpuMs: number;
+}
+
+async function timed(run: () => Promise<Omit<Measure, 'cpuMs'>> | Omit<Measure, 'cpuMs'>): Promise<Measure> {
+  const cpu = process.cpuUsage();
+  const measure = await run();
+  const used = process.cpuUsage(cpu);
+  return { ...measure, cpuMs: (used.user + used.system) / 1_000 };
 }
 const perSecond = (m: Measure) => (m.operations * 1000) / m.ms;
 
@@ -49,7 +59,9 @@ async function adapterRound(
   writers: number,
   ms: number,
   revisions: ExpectedRevision[],
-): Promise<Measure> {
+  /** Each event with a random id of the caller's, as the command handler appends (hashed ids): else the store draws one. */
+  callerIds = false,
+): Promise<Omit<Measure, 'cpuMs'>> {
   const start = performance.now();
   let operations = 0;
   await Promise.all(
@@ -57,7 +69,14 @@ async function adapterRound(
       while (performance.now() - start < ms) {
         const result = await store.append(
           `bench-w${writer}`,
-          [{ type: 'SlotSpun', data: data(operations), metadata }],
+          [
+            {
+              ...(callerIds ? { eventId: randomUUID() } : {}),
+              type: 'SlotSpun',
+              data: data(operations),
+              metadata,
+            },
+          ],
           {
             expectedRevision: revisions[writer] ?? 'no_stream',
           },
@@ -70,7 +89,11 @@ async function adapterRound(
   return { operations, ms: performance.now() - start };
 }
 
-function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: number, ms: number) => Measure {
+function openRaw(
+  path: string,
+  withIndexes: boolean,
+  eventId: () => string,
+): (rowsPerTransaction: number, ms: number) => Omit<Measure, 'cpuMs'> {
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
@@ -95,7 +118,7 @@ function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: numbe
       insert.run(
         `raw-w${writer}`,
         revision,
-        randomUUID(),
+        eventId(),
         'SlotSpun',
         JSON.stringify(data(counter)),
         JSON.stringify(metadata),
@@ -116,20 +139,27 @@ function openRaw(path: string, withIndexes: boolean): (rowsPerTransaction: numbe
 }
 
 const sum = (measures: Measure[]): Measure =>
-  measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms }));
+  measures.reduce((a, b) => ({ operations: a.operations + b.operations, ms: a.ms + b.ms, cpuMs: a.cpuMs + b.cpuMs }));
+const cpuPerOperation = (m: Measure) => `${((m.cpuMs * 1_000) / m.operations).toFixed(1)} µs CPU`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'reelstream-bench-store-'));
   try {
     const store = SqliteEventStore.open(join(dir, 'events.db'), { synchronous: 'FULL' });
-    const rawSameSchema = openRaw(join(dir, 'raw-indexed.db'), true);
-    const rawBare = openRaw(join(dir, 'raw-bare.db'), false);
+    const timeOrdered = new TimeOrderedUuids();
+    const nextId = () => timeOrdered.next();
+    const rawSameSchema = openRaw(join(dir, 'raw-indexed.db'), true, nextId);
+    const rawRandomIds = openRaw(join(dir, 'raw-random-ids.db'), true, randomUUID);
+    const rawBare = openRaw(join(dir, 'raw-bare.db'), false, nextId);
     const revisions: ExpectedRevision[] = [];
+    const callerIdStore = SqliteEventStore.open(join(dir, 'caller-ids.db'), { synchronous: 'FULL' });
+    const callerIdRevisions: ExpectedRevision[] = [];
 
     // Warm-up: creates the streams, fills caches, and gives a first batch size.
     const warmStats = store.commitStats;
     await adapterRound(store, WRITERS, 300, revisions);
+    await adapterRound(callerIdStore, WRITERS, 300, callerIdRevisions, true);
     let batch = Math.max(
       1,
       Math.round(
@@ -137,57 +167,91 @@ async function main(): Promise<void> {
       ),
     );
     rawSameSchema(batch, 300);
+    rawRandomIds(batch, 300);
     rawBare(batch, 300);
 
     const adapter: Measure[] = [];
     const raw: Measure[] = [];
     const bare: Measure[] = [];
+    const randomIds: Measure[] = [];
+    const withCallerIds: Measure[] = [];
     const before = store.commitStats;
     for (let round = 0; round < ROUNDS; round++) {
-      adapter.push(await adapterRound(store, WRITERS, ROUND_MS, revisions));
+      adapter.push(await timed(() => adapterRound(store, WRITERS, ROUND_MS, revisions)));
+      withCallerIds.push(await timed(() => adapterRound(callerIdStore, WRITERS, ROUND_MS, callerIdRevisions, true)));
       const stats = store.commitStats;
       batch = Math.max(1, Math.round((stats.appends - before.appends) / (stats.transactions - before.transactions)));
-      raw.push(rawSameSchema(batch, ROUND_MS));
-      bare.push(rawBare(batch, ROUND_MS));
+      raw.push(await timed(() => rawSameSchema(batch, ROUND_MS)));
+      randomIds.push(await timed(() => rawRandomIds(batch, ROUND_MS)));
+      bare.push(await timed(() => rawBare(batch, ROUND_MS)));
     }
     const after = store.commitStats;
     const averageBatch = (after.appends - before.appends) / (after.transactions - before.transactions);
 
     const singleStore = SqliteEventStore.open(join(dir, 'single.db'), { synchronous: 'FULL' });
-    const single = await adapterRound(singleStore, 1, SINGLE_WRITER_MS, []);
+    const single = await timed(() => adapterRound(singleStore, 1, SINGLE_WRITER_MS, []));
     const singleStats = singleStore.commitStats;
     await singleStore.close();
     await store.close();
+    await callerIdStore.close();
 
     const adapterRate = perSecond(sum(adapter));
     const rawRate = perSecond(sum(raw));
     const bareRate = perSecond(sum(bare));
-    const rows: [string, string, string][] = [
+    const randomIdsMeasure = sum(randomIds);
+    const rows: [string, string, string, string][] = [
       [
         `adapter, ${WRITERS} concurrent writers (1 event per append)`,
         fmt(adapterRate),
+        cpuPerOperation(sum(adapter)),
         `${averageBatch.toFixed(1)} appends/commit`,
       ],
-      [`raw INSERT, same table and indexes, ${batch} rows/tx`, fmt(rawRate), `${batch} rows/commit`],
-      [`raw INSERT, bare table (no secondary index), ${batch} rows/tx`, fmt(bareRate), `${batch} rows/commit`],
+      [
+        `adapter, ${WRITERS} writers, random ids of the caller's (as the command handler's)`,
+        fmt(perSecond(sum(withCallerIds))),
+        cpuPerOperation(sum(withCallerIds)),
+        'as above',
+      ],
+      [
+        `raw INSERT, same table and indexes, ${batch} rows/tx`,
+        fmt(rawRate),
+        cpuPerOperation(sum(raw)),
+        `${batch} rows/commit`,
+      ],
+      [
+        `raw INSERT, same table and indexes, random UUIDs, ${batch} rows/tx`,
+        fmt(perSecond(randomIdsMeasure)),
+        cpuPerOperation(randomIdsMeasure),
+        `${batch} rows/commit`,
+      ],
+      [
+        `raw INSERT, bare table (no secondary index), ${batch} rows/tx`,
+        fmt(bareRate),
+        cpuPerOperation(sum(bare)),
+        `${batch} rows/commit`,
+      ],
       [
         'adapter, 1 writer',
         fmt(perSecond(single)),
+        cpuPerOperation(single),
         `${(singleStats.appends / singleStats.transactions).toFixed(1)} appends/commit`,
       ],
     ];
-    const width = [Math.max(...rows.map((r) => r[0].length)), 12, 22];
+    const width = [Math.max(...rows.map((r) => r[0].length)), 12, 14, 22];
     const line = (cells: string[]) =>
-      `| ${cells.map((c, i) => (i === 1 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
+      `| ${cells.map((c, i) => (i === 1 || i === 2 ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0))).join(' | ')} |`;
     console.log(
       `event store bench: SQLite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}, WAL, synchronous=FULL, ${ROUNDS} alternating rounds of ${ROUND_MS} ms`,
     );
-    console.log(line(['what', 'durable/s', 'batching']));
+    console.log(line(['what', 'durable/s', 'per operation', 'batching']));
     console.log(line(width.map((w) => '-'.repeat(w))));
     for (const row of rows) console.log(line(row));
     console.log(`ratio adapter / raw (same table and indexes): ${(adapterRate / rawRate).toFixed(2)} (goal >= 0.60)`);
     console.log(
       `ratio adapter / raw (bare table):             ${(adapterRate / bareRate).toFixed(2)} (what the indexes cost is in this one)`,
+    );
+    console.log(
+      `ratio adapter with the caller's random ids / raw (bare table): ${(perSecond(sum(withCallerIds)) / bareRate).toFixed(2)} (the platform's appends: the command handler passes hashed ids)`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

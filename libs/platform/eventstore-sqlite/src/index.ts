@@ -4,3 +4,4 @@ export { DuplicateEventIdError, CorruptEventError, EventStoreClosedError } from 
 export { compareDecimalPositions } from './positions.js';
 export { backupSqlite } from './backup.js';
 export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './leases.js';
+export { TimeOrderedUuids } from './event-ids.js';

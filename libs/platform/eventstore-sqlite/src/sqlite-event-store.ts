@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import type {
@@ -18,6 +17,7 @@ import type {
 import { AppendWriter, type SerializedEvent } from './append-writer.js';
 import { ChangeFeed, notifyCommit } from './change-feed.js';
 import { EventStoreClosedError } from './errors.js';
+import { TimeOrderedUuids } from './event-ids.js';
 import { END, EventReader } from './event-reader.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
@@ -40,6 +40,8 @@ export interface SqliteEventStoreOptions {
 }
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The ids of events appended without one: time-ordered, so the `event_id` index grows at its end. */
+const generatedIds = new TimeOrderedUuids();
 let memoryFiles = 0;
 
 /** The embedded event store: one SQLite file in WAL mode, shareable by several processes. */
@@ -154,11 +156,15 @@ export class SqliteEventStore implements EventStore {
 }
 
 function serialize(event: EventToAppend): SerializedEvent {
-  const eventId = event.eventId ?? randomUUID();
-  if (!uuid.test(eventId)) throw new TypeError(`event id must be a UUID, got ${JSON.stringify(eventId)}`);
+  if (event.eventId === undefined) return serializeWithId(event, generatedIds.next());
+  if (!uuid.test(event.eventId)) throw new TypeError(`event id must be a UUID, got ${JSON.stringify(event.eventId)}`);
+  return serializeWithId(event, event.eventId.toLowerCase());
+}
+
+function serializeWithId(event: EventToAppend, eventId: string): SerializedEvent {
   const data = JSON.stringify(event.data) as string | undefined;
   if (data === undefined) throw new TypeError(`event ${event.type} has no JSON-serialisable data`);
-  return { eventId: eventId.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
+  return { eventId, type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
 }
 
 function assertStreamId(streamId: string): void {

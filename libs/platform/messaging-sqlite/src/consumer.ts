@@ -247,6 +247,7 @@ export class SqliteConsumer implements Consumer {
       semaphore: this.semaphore,
       leaseValid: () => Date.now() < this.leaseDeadline,
       fetch: (t, p, afterId) => this.fetchRows.all(t, p, afterId, FETCH_BATCH),
+      fetchBatch: FETCH_BATCH,
       onHandled: (t, p, id) => this.committer.markHandled(t, p, id),
       park: (t, p, row, error, attempts, position) =>
         this.park({ topic: t, partition: p }, row, error, attempts, position),

@@ -32,6 +32,8 @@ export interface PartitionWorkerDeps {
   /** False once the lease may have expired (the event loop stalled past the last renewal): handle nothing more. */
   leaseValid(): boolean;
   fetch(topic: string, partition: number, afterId: number): LogRow[];
+  /** The most rows one `fetch` returns: a page this full means more may follow. */
+  fetchBatch: number;
   /** The handler succeeded: the offset may be committed. */
   onHandled(topic: string, partition: number, id: number): void;
   /** Dead-letters the row and commits `position` in one transaction; false when the lease was lost. */
@@ -63,6 +65,12 @@ export class PartitionWorker {
   private inFlight = 0;
   private readonly wake = new Signal();
   private readonly stopSignal = new Signal();
+  /**
+   * Whether the partition may hold rows after the last fetch: set by `notify` and by a full page,
+   * cleared just before a fetch (synchronous, so no notification slips between the two). A wake-up
+   * that only frees a slot (a handler finished) then does not query the log again.
+   */
+  private mayHaveMore = true;
   readonly done: Promise<void>;
 
   constructor(
@@ -81,6 +89,7 @@ export class PartitionWorker {
 
   /** New messages may have arrived. */
   notify(): void {
+    this.mayHaveMore = true;
     this.wake.fire();
   }
 
@@ -98,7 +107,7 @@ export class PartitionWorker {
       const seen = this.wake.version;
       let rows: LogRow[];
       try {
-        rows = this.deps.fetch(this.topic, this.partition, this.position);
+        rows = this.fetchIfNotified();
       } catch (error) {
         this.deps.onError(error);
         await sleepUnless(this.stopSignal, 200);
@@ -181,7 +190,7 @@ export class PartitionWorker {
       }
       let rows: LogRow[];
       try {
-        rows = this.deps.fetch(this.topic, this.partition, this.position);
+        rows = this.fetchIfNotified();
       } catch (error) {
         this.deps.onError(error);
         await sleepUnless(this.stopSignal, 200);
@@ -202,6 +211,21 @@ export class PartitionWorker {
       }
     }
     while (handlers.size > 0) await Promise.all([...handlers]);
+  }
+
+  /** The rows after the position, or none without a query when nothing new was announced since the last fetch. */
+  private fetchIfNotified(): LogRow[] {
+    if (!this.mayHaveMore) return [];
+    this.mayHaveMore = false;
+    try {
+      const rows = this.deps.fetch(this.topic, this.partition, this.position);
+      // A full page: more may follow at once.
+      if (rows.length >= this.deps.fetchBatch) this.mayHaveMore = true;
+      return rows;
+    } catch (error) {
+      this.mayHaveMore = true;
+      throw error;
+    }
   }
 
   /** `commitOnPark`: the position dead-lettering this row may commit with it. */

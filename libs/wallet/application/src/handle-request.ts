@@ -18,7 +18,7 @@ import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
-import { retryDispatch } from './wallet-tx-repository.js';
+import { retryDispatch, type WalletTxRecord } from './wallet-tx-repository.js';
 import { admitWin, deadLetterFailedWin } from './win-intake.js';
 
 export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
@@ -56,8 +56,8 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
 async function handleWin(context: DispatchContext, message: Message, win: WalletWinRequest): Promise<void> {
   try {
     await retryDispatch(win.transactionId, async (attempt) => {
-      const operator = await admitWin(context, message, win);
-      if (operator) await dispatch(context, message, win, operator, attempt === 1);
+      const admitted = await admitWin(context, message, win);
+      if (admitted) await dispatch(context, message, win, admitted.operator, attempt === 1, admitted.record);
     });
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
@@ -103,10 +103,12 @@ async function dispatch(
   request: WalletRequest,
   operator: OperatorConfig,
   firstRound: boolean,
+  /** The record as just loaded in this attempt (a win's admission read it): not read again. */
+  loaded?: WalletTxRecord,
 ): Promise<void> {
   const { records, deps } = context;
   const eventContext = eventContextOf(context, message, request.operatorId, request.transactionId);
-  let record = await records.load(request.transactionId);
+  let record = loaded ?? (await records.load(request.transactionId));
   if (record.state.request && !sameRequest(record.state.request, request)) {
     const reason = `transactionId ${request.transactionId} is already used by another ${record.state.request.command}; this request is refused and the recorded one stands`;
     deps.log.warn('transactionId reused with another request', {

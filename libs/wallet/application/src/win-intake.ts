@@ -34,9 +34,16 @@ import { isDeterministicFailure } from './failures.js';
 import { publishOutcome, replyIfAsked } from './publish-outcome.js';
 import type { WalletTxRecord } from './wallet-tx-repository.js';
 
+/** An admitted win: the operator to deliver it to and the record the checks read (the delivery goes on from it). */
+export interface AdmittedWin {
+  operator: OperatorConfig;
+  record: WalletTxRecord;
+}
+
 /**
  * The operator to deliver `win` to, once it is admitted: it matches its source and owns its
- * transactionId. `undefined` when the win was refused or dead-lettered here (and answered).
+ * transactionId; with the record as loaded for the checks, so the delivery does not read it
+ * again. `undefined` when the win was refused or dead-lettered here (and answered).
  */
 // Long because: the admission checks of a win in order (already recorded, refused before, source, transactionId
 // owner, operator known), each answering and recording its own outcome; they read best as one list.
@@ -44,7 +51,7 @@ export async function admitWin(
   context: DispatchContext,
   message: Message,
   win: WalletWinRequest,
-): Promise<OperatorConfig | undefined> {
+): Promise<AdmittedWin | undefined> {
   const { records, deps } = context;
   const eventContext = eventContextOf(context, message, win.operatorId, win.transactionId);
   const now = { now: context.now() };
@@ -53,7 +60,7 @@ export async function admitWin(
   const recorded = record.state.request;
   // Recorded before: its source was checked then.
   if (recorded && sameRequest(recorded, win)) {
-    if (operator) return operator;
+    if (operator) return { operator, record };
     if (!isSettled(record.state))
       await deadLetterOwn(
         context,
@@ -117,7 +124,7 @@ export async function admitWin(
     );
     return undefined;
   }
-  return operator;
+  return { operator, record };
 }
 
 /**

@@ -24,6 +24,8 @@ export type { WinSourceCheck };
 type Registration = Pick<BonusCallRegistered['data'], 'currency' | 'providerId'>;
 
 const PAGE = 200;
+/** A round source this close to the stream's start is read with the round's start in one query. */
+const ROUND_READ_AT_ONCE = 16;
 
 export class WinSourceChecker {
   /** Registrations never change once stored: kept by stream and issueId, so a bonus call's spins read it once. */
@@ -40,7 +42,14 @@ export class WinSourceChecker {
     const owner = parseStreamId(source.stream);
     if (owner?.category !== 'round' && owner?.category !== 'playerBonus')
       return refused('source_not_found', `the source stream ${source.stream} is not a round or playerBonus stream`);
-    const [recorded] = await this.store.readStream(source.stream, { fromRevision: source.revision, maxCount: 1 });
+    // A round is short (RoundStarted … RoundSettled): its start and its settlement come in one read.
+    const head =
+      owner.category === 'round' && source.revision < ROUND_READ_AT_ONCE
+        ? await this.store.readStream(source.stream, { fromRevision: 0, maxCount: source.revision + 1 })
+        : undefined;
+    const recorded = head
+      ? head.find((event) => event.revision === source.revision)
+      : (await this.store.readStream(source.stream, { fromRevision: source.revision, maxCount: 1 }))[0];
     if (!recorded || recorded.revision !== source.revision || recorded.eventId !== source.eventId) {
       return refused(
         'source_not_found',
@@ -54,7 +63,7 @@ export class WinSourceChecker {
           'source_not_found',
           `${source.stream}@${source.revision} is a ${recorded.type}, not a RoundSettled`,
         );
-      const [first] = await this.store.readStream(source.stream, { fromRevision: 0, maxCount: 1 });
+      const [first] = head ?? (await this.store.readStream(source.stream, { fromRevision: 0, maxCount: 1 }));
       const started = first ? parsed(first) : undefined;
       if (started?.type !== 'RoundStarted')
         return refused('source_not_found', `${source.stream} does not start with RoundStarted`);
