@@ -161,8 +161,14 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
     const after = await paidSpin(token, 1);
     expect(after.bonus).toBeNull();
     expect((await moneyOf('rbc_full', [after.roundId])).every((request) => request.bonusId === 0)).toBe(true);
-    const ordinary = await loadRoundAudit(stack.store, after.roundId, () => 'lotus-garden');
-    expect(ordinary).toMatchObject({ play: 'paid', bonusId: 0, matches: true });
+    // Published is not yet recorded: the dispatcher writes the win's walletTx stream a moment later.
+    await eventually(async () =>
+      expect(await loadRoundAudit(stack.store, after.roundId, () => 'lotus-garden')).toMatchObject({
+        play: 'paid',
+        bonusId: 0,
+        matches: true,
+      }),
+    );
     const cancel = await stack.cancelBonus(issueId);
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.code).toBe('BONUS_ALREADY_COMPLETED');
@@ -194,6 +200,8 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
     const elsewhere = await stack.launch('rbc_cancel', 103);
     const plain = await paidSpin(elsewhere.token, 1);
     expect(plain.bonus).toBeNull();
+    // Not a game of the bonus: the page shows no badge there.
+    expect(playerSessionResponse.parse((await stack.session(elsewhere.token)).body).data.activeBonus).toBeNull();
     const { token } = await stack.launch('rbc_cancel', 102);
     const steered = await paidSpin(token, 1);
     expect(steered.bonus).toMatchObject({ bonusType: 2, issueId, spinNumber: 1, status: 'active', completed: false });
