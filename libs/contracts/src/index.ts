@@ -68,6 +68,7 @@ export { isReturnUrlAllowed, launchGameRequest, type LaunchGameRequest, launchGa
 export {
   type GameLayout,
   type PlayerBonusView,
+  type PlayerRegularBonusView,
   type PlayerSession,
   spinRequest,
   type SpinRequest,

@@ -2,10 +2,14 @@
  * The agent report (the spec's agent is the operator): money the wallet actually moved, per
  * operator, day in its time zone and currency. Rounds of streamer sessions are left out (spec
  * §4.3: "the player's report is not counted in the agent's report"); demo sessions move no money.
+ *
+ * The bonus cost: the base bet of every free spin, on the day it settled; what a Regular Bonus Call
+ * delivered (its steered wins, top-up included), on the day it completed, expired or was canceled,
+ * and a steered spin settled after that (a bet in flight when it ended) on its own day.
  */
-import type { WalletRequest } from '@reelstream/contracts';
+import { BonusTypes, type WalletRequest } from '@reelstream/contracts';
 import { compareText } from './bonus-outcomes.js';
-import type { LogEvent, LogIndex } from './log-index.js';
+import type { BonusFacts, LogEvent, LogIndex } from './log-index.js';
 import type { OperatorDays } from './operator-day.js';
 import type { AgentRow } from './report-model.js';
 
@@ -57,6 +61,18 @@ export class AgentReportFold {
         this.bucket(bonus.operatorId, day, bonus.currency).row.bonusCostMinor += baseBet;
         return;
       }
+      case 'RegularBonusSpinSettled': {
+        // Counted here only once its bonus call ended; before, its end counts it with the others.
+        const bonus = index.bonuses.get(event.data.issueId);
+        if (!bonus?.ended || index.isStreamerRound(event.data.roundId)) return;
+        return this.bonusCost(bonus, event.data.settledAt, event.data.winMinor);
+      }
+      case 'BonusCallCompleted':
+        return this.regularBonusEnded(event.data.issueId, event.data.completedAt, index);
+      case 'BonusCallExpired':
+        return this.regularBonusEnded(event.data.issueId, event.data.expiredAt, index);
+      case 'BonusCallCanceled':
+        return this.regularBonusEnded(event.data.issueId, event.data.canceledAt, index);
       default:
         return;
     }
@@ -69,6 +85,18 @@ export class AgentReportFold {
         (a, b) =>
           compareText(a.operatorId, b.operatorId) || compareText(a.day, b.day) || compareText(a.currency, b.currency),
       );
+  }
+
+  /** A Regular Bonus Call's end: what its steered spins delivered (the index has counted them, whatever the filter). */
+  private regularBonusEnded(issueId: number, at: string, index: LogIndex): void {
+    const bonus = index.bonuses.get(issueId);
+    if (bonus?.bonusType !== BonusTypes.regular) return;
+    this.bonusCost(bonus, at, bonus.steeredWinMinor);
+  }
+
+  private bonusCost(bonus: BonusFacts, at: string, amountMinor: number): void {
+    const day = this.days.dayOf(bonus.operatorId, Date.parse(at));
+    this.bucket(bonus.operatorId, day, bonus.currency).row.bonusCostMinor += amountMinor;
   }
 
   private moneyMoved(streamId: string, request: WalletRequest, atMs: number, index: LogIndex): void {

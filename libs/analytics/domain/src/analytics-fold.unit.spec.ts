@@ -197,6 +197,127 @@ describe('the agent report', () => {
   });
 });
 
+/** A Regular Bonus Call (bonusType 2) of `callAmount` registered for `playerId`, and its bonus stream's events. */
+function regularBonus(issueId: number, playerId: string, callAmount: number, at: string) {
+  const stream = `playerBonus-${OP}-${playerId}`;
+  let total = 0;
+  return {
+    registered: entry(
+      stream,
+      {
+        type: 'BonusCallRegistered',
+        data: {
+          issueId,
+          platformId: `rbc-${issueId}`,
+          operatorId: OP,
+          playerId,
+          providerId: 1,
+          gameIds: [101],
+          bonusType: 2,
+          currency: 'KRW',
+          callAmountMinor: callAmount,
+          spinAmount: null,
+          baseBetAmountMinor: null,
+          expireAt: '2026-12-31T00:00:00.000Z',
+          registeredAt: at,
+        },
+      },
+      at,
+    ),
+    spin(roundId: number, spinNumber: number, reelWinMinor: number, topUpMinor: number, settledAt: string): LogEvent {
+      const winMinor = reelWinMinor + topUpMinor;
+      total += winMinor;
+      return entry(
+        stream,
+        {
+          type: 'RegularBonusSpinSettled',
+          data: {
+            issueId,
+            roundId,
+            gameId: 101,
+            spinNumber,
+            betMinor: 1000,
+            reelWinMinor,
+            topUpMinor,
+            winMinor,
+            totalWinMinor: total,
+            outcome: { modelId: 'lotus-garden' },
+            settledAt,
+          },
+        },
+        settledAt,
+      );
+    },
+    completed: (completedAt: string) =>
+      entry(
+        stream,
+        { type: 'BonusCallCompleted', data: { issueId, reason: 'target_reached', totalWinMinor: total, completedAt } },
+        completedAt,
+      ),
+    expired: (expiredAt: string) =>
+      entry(
+        stream,
+        { type: 'BonusCallExpired', data: { issueId, spinsForfeited: 0, totalWinMinor: total, expiredAt } },
+        expiredAt,
+      ),
+  };
+}
+
+describe('the agent report: bonus cost of Regular Bonus Calls (ADR 0012)', () => {
+  const bonusCostOf = (events: readonly LogEvent[], filter: ReplayFilter = {}) =>
+    fold(events, filter)
+      .report('agent')
+      .rows.map((row) => [row.day, row.bonusCostMinor]);
+
+  it('counts what a completed call delivered, top-up included, on the day it completed; an active one not yet', () => {
+    const dan = regularBonus(501, 'dan', 12_370, '2026-11-20T01:00:00.000Z');
+    const started = [session('tok_dan_00000000000000000', 'dan', false, '2026-11-20T01:00:00.000Z'), dan.registered];
+    const spins = [
+      ...paidRound(11, 'tok_dan_00000000000000000', 'dan', 1000, 9000, '2026-11-20T14:00:00.000Z'),
+      dan.spin(11, 1, 9000, 0, '2026-11-20T14:00:00.050Z'),
+      ...paidRound(12, 'tok_dan_00000000000000000', 'dan', 1000, 3370, '2026-11-20T15:30:00.000Z'),
+      dan.spin(12, 2, 3300, 70, '2026-11-20T15:30:00.050Z'),
+    ];
+    // Nothing ended: the paid rounds' money, no bonus cost.
+    expect(bonusCostOf([...started, ...spins])).toEqual([
+      ['2026-11-20', 0],
+      ['2026-11-21', 0],
+    ]);
+    // Completed at 00:30 in Seoul on the 21st: 90.00 + 33.00 + a top-up of 0.70, all on that day.
+    expect(bonusCostOf([...started, ...spins, dan.completed('2026-11-20T15:30:00.050Z')])).toEqual([
+      ['2026-11-20', 0],
+      ['2026-11-21', 12_370],
+    ]);
+    // A report of the 21st only still counts the spins of the 20th: the call ended on the 21st.
+    const the21st = { rangeOf: () => ({ fromMs: Date.parse('2026-11-20T15:00:00.000Z') }) };
+    expect(bonusCostOf([...started, ...spins, dan.completed('2026-11-20T15:30:00.050Z')], the21st)).toEqual([
+      ['2026-11-21', 12_370],
+    ]);
+  });
+
+  it('counts an expired call’s delivery at its end, a spin in flight at its own settlement, and no streamer round', () => {
+    const eve = regularBonus(502, 'eve', 50_000, '2026-11-20T01:00:00.000Z');
+    const events = [
+      session('tok_eve_00000000000000000', 'eve', false, '2026-11-20T01:00:00.000Z'),
+      session('tok_eve_star_000000000000', 'eve', true, '2026-11-20T01:00:00.000Z'),
+      eve.registered,
+      ...paidRound(21, 'tok_eve_00000000000000000', 'eve', 1000, 4000, '2026-11-20T02:00:00.000Z'),
+      eve.spin(21, 1, 4000, 0, '2026-11-20T02:00:00.050Z'),
+      // A streamer session's steered spin: its money is out of the agent report, so is its bonus cost.
+      ...paidRound(22, 'tok_eve_star_000000000000', 'eve', 1000, 7000, '2026-11-20T03:00:00.000Z', true),
+      eve.spin(22, 2, 7000, 0, '2026-11-20T03:00:00.050Z'),
+      eve.expired('2026-11-20T04:00:00.000Z'),
+      // Its bet was taken before the expiry; decided after it, on the next day in Seoul.
+      ...paidRound(23, 'tok_eve_00000000000000000', 'eve', 1000, 2500, '2026-11-20T16:00:00.000Z'),
+      eve.spin(23, 3, 2500, 0, '2026-11-20T16:00:00.050Z'),
+    ];
+    expect(bonusCostOf(events)).toEqual([
+      ['2026-11-20', 4000],
+      ['2026-11-21', 2500],
+    ]);
+  });
+});
+
 describe('game performance and wallet delivery', () => {
   it('measures RTP and hit rate per segment against the catalogue', () => {
     const events = [

@@ -65,7 +65,12 @@ export const agentColumns: readonly Column<AgentRow>[] = [
   col('winsMinor', 'wins', 'money', 'Wins the wallet credited that day (free-spin wins included).'),
   col('ggrMinor', 'ggr', 'money', 'Gross gaming revenue: bets \u2212 wins.'),
   col('freeSpinWinsMinor', 'freeSpinWins', 'money', 'Wins of free spins the wallet credited.'),
-  col('bonusCostMinor', 'bonusCost', 'money', 'Stake of the free spins settled that day (base bet each).'),
+  col(
+    'bonusCostMinor',
+    'bonusCost',
+    'money',
+    'Stake of the free spins settled that day (base bet each), plus what the Regular Bonus Calls ended that day delivered.',
+  ),
   col('players', 'players', 'integer', 'Distinct players with money moved that day.'),
 ];
 

@@ -51,6 +51,11 @@ export interface BonusFacts {
   playerId: string;
   providerId: number;
   currency: string;
+  bonusType: number;
+  /** Completed, expired or canceled: the log holds its end. */
+  ended: boolean;
+  /** A Regular Bonus Call's steered wins so far (top-ups included), streamer rounds left out (spec §4.3). */
+  steeredWinMinor: number;
 }
 
 export class LogIndex {
@@ -91,8 +96,28 @@ export class LogIndex {
         this.transactions.set(entry.streamId, event.data.request);
         return;
       case 'BonusCallRegistered': {
-        const { issueId, operatorId, playerId, providerId, currency } = event.data;
-        this.bonuses.set(issueId, { operatorId, playerId, providerId, currency });
+        const { issueId, operatorId, playerId, providerId, currency, bonusType } = event.data;
+        this.bonuses.set(issueId, {
+          operatorId,
+          playerId,
+          providerId,
+          currency,
+          bonusType,
+          ended: false,
+          steeredWinMinor: 0,
+        });
+        return;
+      }
+      case 'RegularBonusSpinSettled': {
+        const bonus = this.bonuses.get(event.data.issueId);
+        if (bonus && !this.isStreamerRound(event.data.roundId)) bonus.steeredWinMinor += event.data.winMinor;
+        return;
+      }
+      case 'BonusCallCompleted':
+      case 'BonusCallExpired':
+      case 'BonusCallCanceled': {
+        const bonus = this.bonuses.get(event.data.issueId);
+        if (bonus) bonus.ended = true;
         return;
       }
       default:

@@ -8,7 +8,7 @@
  * Idempotent by roundId: a round already decided answers its decision (and its outcome) again.
  */
 import { winCapLeftMinor, type BonusCall, type SteeredRound } from '@reelstream/bonus-domain';
-import { isRefusal, playerBonusStream, refusal, type Refusal } from '@reelstream/contracts';
+import { isRefusal, playerBonusStream, refusal, type BonusCallStatusName, type Refusal } from '@reelstream/contracts';
 import { retryOnConflict } from '@reelstream/eventsourcing';
 import type { Clock, EventStore } from '@reelstream/ports';
 import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
@@ -30,6 +30,9 @@ interface SteeredChoice {
 
 export interface SteeredSpinDecision extends SteeredRound {
   readonly issueId: number;
+  /** The bonus call's target, and its status once this decision is on the stream (or now, for one decided before). */
+  readonly callAmountMinor: number;
+  readonly status: BonusCallStatusName;
   /** This decision completed the bonus call. */
   readonly completed: boolean;
   /** Decided before (a retry, or the resolver finishing the round): the stored decision. */
@@ -92,5 +95,12 @@ function decisionOf(bonus: BonusCall, round: SteeredRound, replayed: boolean): S
     bonus.status === 'completed' &&
     round.totalWinMinor >= bonus.callAmountMinor &&
     round.totalWinMinor - round.winMinor < bonus.callAmountMinor;
-  return { ...round, issueId: bonus.issueId, completed, replayed };
+  return {
+    ...round,
+    issueId: bonus.issueId,
+    callAmountMinor: bonus.callAmountMinor,
+    status: bonus.status,
+    completed,
+    replayed,
+  };
 }

@@ -65,6 +65,31 @@ const playerBonusView = z
   });
 export type PlayerBonusView = z.infer<typeof playerBonusView>;
 
+const playerRegularBonusView = z
+  .strictObject({
+    bonusType: z.literal(2),
+    issueId: longId,
+    status: bonusCallStatusName,
+    currency: currencyCode.meta({
+      description: "The bonus call's currency (fixed at registration): the amounts of this view are in it.",
+    }),
+    playable: z.boolean().meta({
+      description:
+        "false when this session's paid spins are not steered by it: another currency, or a game it cannot steer (the instant game). Its paid spins in this session are then ordinary.",
+    }),
+    callAmount: units.meta({ description: 'The target the bonus delivers through paid spins.' }),
+    delivered: units.meta({ description: 'What its steered spins paid so far (a top-up included).' }),
+    left: units.meta({ description: 'callAmount − delivered.' }),
+    spinsUsed: z.number().int().min(0),
+    expireAt: isoInstant,
+  })
+  .meta({
+    id: 'PlayerRegularBonus',
+    description:
+      "The session player's Regular Bonus Call (bonusType 2) for this game: a target paid through the player's own paid spins (docs/adr/0012-regular-bonus-call-outcomes.md), as the bonus badge shows its progress.",
+  });
+export type PlayerRegularBonusView = z.infer<typeof playerRegularBonusView>;
+
 export const playerSession = z
   .strictObject({
     playerId,
@@ -89,7 +114,10 @@ export const playerSession = z
         "Wins sent to the operator's wallet whose answer is not known yet: not in `balance`. Once the wallet answers, `balance` is its answer and this is 0 again. Always 0 in a demo session.",
     }),
     betLevels: z.array(z.number().positive()).min(1),
-    activeBonus: playerBonusView.nullable(),
+    activeBonus: z.union([playerBonusView, playerRegularBonusView]).nullable().meta({
+      description:
+        'The free-spin bonus (no bonusType) or the Regular Bonus Call (bonusType 2) of the session player for this game; null when none.',
+    }),
     expiresAt: isoInstant,
   })
   .meta({
@@ -166,6 +194,24 @@ const spinBonusView = z.strictObject({
   completed: z.boolean(),
 });
 
+const regularBonusSpinView = z.strictObject({
+  bonusType: z.literal(2),
+  issueId: longId,
+  /** The number of this steered spin under the bonus, from 1. */
+  spinNumber: z.number().int().min(1),
+  callAmount: units,
+  /** What the bonus's steered spins paid so far, this one included. */
+  delivered: units,
+  /** callAmount − delivered. */
+  left: units,
+  /** The part of this spin's win not paid by the reels: the rest that completes the target (ADR 0012); usually 0. */
+  topUp: units,
+  /** The bonus's status after this spin (a spin whose bet was in flight when it ended may follow its completion). */
+  status: bonusCallStatusName,
+  /** This spin completed the bonus (its target is delivered). */
+  completed: z.boolean(),
+});
+
 export const spinResult = z
   .strictObject({
     roundId: longId,
@@ -182,7 +228,10 @@ export const spinResult = z
       description: 'Wins sent whose answer is not known yet, this spin’s included: not in `balance`.',
     }),
     outcome: roundOutcomeView,
-    bonus: spinBonusView.nullable(),
+    bonus: z.union([spinBonusView, regularBonusSpinView]).nullable().meta({
+      description:
+        "The bonus after this spin: a free spin's progress (no bonusType), or, for a paid spin steered by the player's Regular Bonus Call, that bonus's progress (bonusType 2); null for any other spin.",
+    }),
   })
   .meta({
     id: 'SpinResult',

@@ -82,6 +82,67 @@ describe('player API (D23): the session view', () => {
   });
 });
 
+describe('player API (D23, ADR 0012): a Regular Bonus Call in the session and in a steered spin', () => {
+  const regular = {
+    bonusType: 2,
+    issueId: 171234567890124,
+    status: 'active',
+    currency: 'EUR',
+    playable: true,
+    callAmount: 12.37,
+    delivered: 3.2,
+    left: 9.17,
+    spinsUsed: 4,
+    expireAt: '2026-06-30T23:59:59.000Z',
+  };
+  const steered = {
+    bonusType: 2,
+    issueId: 171234567890124,
+    spinNumber: 5,
+    callAmount: 12.37,
+    delivered: 12.37,
+    left: 0,
+    topUp: 0.03,
+    status: 'completed',
+    completed: true,
+  };
+  const paidSpin = {
+    roundId: 9002,
+    kind: 'paid',
+    currency: 'EUR',
+    bet: 1,
+    win: 9.17,
+    balance: 990,
+    pendingWin: 9.17,
+    outcome: slotOutcome,
+  };
+
+  it('the session shows its progress; the free-spin view is still accepted as it was', () => {
+    expect(playerSession.parse({ ...session, activeBonus: regular })).toEqual({ ...session, activeBonus: regular });
+    expect(playerSession.parse(session).activeBonus).toEqual(bonus);
+  });
+
+  it('a steered spin answers the progress after it, next to a free spin answering its own', () => {
+    expect(spinResult.parse({ ...paidSpin, bonus: steered }).bonus).toEqual(steered);
+  });
+
+  it.each([
+    ['a bonusType other than 2', { bonusType: 1 }],
+    ['a negative rest', { left: -0.01 }],
+    ['a status outside D12', { status: 'done' }],
+    ['a free-spin field', { spinsLeft: 0 }],
+  ])('refuses a steered spin progress with %s', (_name, change) => {
+    expect(spinResult.safeParse({ ...paidSpin, bonus: { ...steered, ...change } }).success).toBe(false);
+  });
+
+  it('refuses a session bonus mixing the two views, or a regular one without its target', () => {
+    expect(playerSession.safeParse({ ...session, activeBonus: { ...regular, spinsLeft: 3 } }).success).toBe(false);
+    expect(playerSession.safeParse({ ...session, activeBonus: { ...bonus, bonusType: 2 } }).success).toBe(false);
+    const { callAmount: _callAmount, ...withoutTarget } = regular;
+    expect(playerSession.safeParse({ ...session, activeBonus: withoutTarget }).success).toBe(false);
+  });
+});
+
 describe('player API (D23): the spin request', () => {
   it('accepts a paid spin, a free spin naming its bonus, and the session player named', () => {
     expect(spinRequest.parse({ bet: 0.2 })).toEqual({ bet: 0.2 });

@@ -4,7 +4,14 @@
  * stream, ADR 0006) and a log. The adapters are in @reelstream/game-adapters; the clock, ids and
  * event store are the platform's ports, the RNG is the game domain's.
  */
-import type { BonusReply, BonusRequestMessage, BonusRequestType, ErrorCode, WalletReply } from '@reelstream/contracts';
+import type {
+  BonusCallStatusName,
+  BonusReply,
+  BonusRequestMessage,
+  BonusRequestType,
+  ErrorCode,
+  WalletReply,
+} from '@reelstream/contracts';
 import type { StakeRequest } from '@reelstream/game-domain';
 
 export type { StakeRequest };
@@ -45,8 +52,11 @@ interface SteeredChoice {
 }
 
 /** The decision on the player's bonus stream: the first one taken for the round, whoever asks again. */
-interface SteeredSpinDecision {
+export interface SteeredSpinDecision {
   readonly issueId: number;
+  readonly callAmountMinor: number;
+  /** The bonus call's status once the decision is on its stream (a bet in flight may be decided after it ended). */
+  readonly status: BonusCallStatusName;
   readonly roundId: number;
   readonly spinNumber: number;
   readonly reelWinMinor: number;

@@ -1,5 +1,6 @@
 // The game page: loads the session, draws the game, and plays one spin per click: paid spins at
-// the chosen bet, free spins while the player has a free-spin bonus for this game.
+// the chosen bet, free spins while the player has a free-spin bonus for this game. A Regular Bonus
+// Call (bonusType 2) is played through paid spins: its badge shows what they delivered of its target.
 import { loadSession, spin } from './api.js';
 import { errorKey, translator } from './i18n.js';
 import { Reels } from './reels.js';
@@ -22,6 +23,7 @@ const state = {
   session: null,
   betIndex: 0,
   bonus: null,
+  regular: null,
   busy: false,
   machine: null,
   t: translator(navigator.language),
@@ -102,9 +104,30 @@ function showBonus(bonus, { complete = false } = {}) {
   $('spins-total').textContent = String(bonus.spinAmount);
   $('win-so-far').textContent = state.money(bonus.winSoFar);
   badge.querySelector('.bonus-label').textContent = state.t(complete ? 'bonusDone' : 'freeSpins');
+  badge.querySelector('.bonus-sub-label').textContent = state.t('winSoFar');
   badge.classList.toggle('complete', complete);
   badge.dataset.issueId = String(bonus.issueId);
+  badge.dataset.bonusType = '1';
   badge.hidden = false;
+}
+
+/** A Regular Bonus Call's progress in the same badge: delivered of its target, and what is still to win. */
+function showRegularBonus(regular, { complete = false } = {}) {
+  const badge = $('bonus');
+  $('spins-left').textContent = state.money(regular.delivered);
+  $('spins-total').textContent = state.money(regular.callAmount);
+  $('win-so-far').textContent = state.money(regular.left);
+  badge.querySelector('.bonus-label').textContent = state.t(complete ? 'bonusCallDone' : 'bonusCall');
+  badge.querySelector('.bonus-sub-label').textContent = state.t('bonusCallLeft');
+  badge.classList.toggle('complete', complete);
+  badge.dataset.issueId = String(regular.issueId);
+  badge.dataset.bonusType = '2';
+  badge.hidden = false;
+}
+
+/** The outcome in words, or that nothing was won. */
+function sayOutcome(result) {
+  say(result.win > 0 ? 'success' : '', result.win > 0 ? describeWin(result) : state.t('noWin'));
 }
 
 function setBusy(busy) {
@@ -178,6 +201,16 @@ async function play(outcome) {
  * here. It is named in a note, in its own currency, and the button plays paid spins.
  */
 function takeBonus(bonus) {
+  if (bonus !== null && bonus.bonusType === 2) {
+    // Steers this session's paid spins only when playable; the bet stays the player's choice.
+    $('bonus-elsewhere').hidden = true;
+    state.bonus = null;
+    state.regular = bonus.playable ? bonus : null;
+    if (state.regular) showRegularBonus(state.regular);
+    else showBonus(null);
+    return;
+  }
+  state.regular = null;
   const elsewhere = bonus !== null && bonus.playable === false;
   const note = $('bonus-elsewhere');
   note.hidden = !elsewhere;
@@ -208,7 +241,19 @@ async function onSpin() {
   showBalance(result.balance, result.pendingWin);
   showWinBanner(result);
   $('round-id').textContent = state.t('round', { id: result.roundId });
-  if (result.bonus) {
+  if (result.bonus && result.bonus.bonusType === 2) {
+    // A paid spin steered by the player's Regular Bonus Call: its progress after this spin.
+    const progress = result.bonus;
+    state.regular = progress.status === 'active' ? progress : null;
+    if (progress.completed) {
+      showRegularBonus(progress, { complete: true });
+      say('success', state.t('bonusCallComplete', { total: state.money(progress.delivered) }));
+    } else {
+      if (state.regular) showRegularBonus(progress);
+      else showBonus(null);
+      sayOutcome(result);
+    }
+  } else if (result.bonus) {
     // Everything the badge needs is in the spin's answer, even for a bonus registered after the page loaded.
     const { issueId, spinNumber, spinsLeft, winSoFar, winCapLeft } = result.bonus;
     const bonus = { issueId, spinAmount: spinNumber + spinsLeft, spinsLeft, winSoFar, winCapLeft, baseBet: result.bet };
@@ -222,11 +267,12 @@ async function onSpin() {
     } else {
       state.bonus = bonus;
       showBonus(bonus);
-      say(result.win > 0 ? 'success' : '', result.win > 0 ? describeWin(result) : state.t('noWin'));
+      sayOutcome(result);
     }
   } else {
+    state.regular = null;
     if (!$('bonus').classList.contains('complete')) showBonus(null);
-    say(result.win > 0 ? 'success' : '', result.win > 0 ? describeWin(result) : state.t('noWin'));
+    sayOutcome(result);
   }
   setBusy(false);
 }
@@ -274,6 +320,7 @@ async function start() {
   showBalance(session.balance, session.pendingWin);
   if (state.bonus)
     say('info', state.t('bonusStarts', { total: state.bonus.spinsLeft, bet: state.money(state.bonus.baseBet) }));
+  else if (state.regular) say('info', state.t('bonusCallStarts', { total: state.money(state.regular.callAmount) }));
   setBusy(false);
 
   $('spin').addEventListener('click', () => void onSpin());

@@ -1,6 +1,7 @@
 /**
  * The game page in a real browser against the real services: a free-spin bonus registered and a
- * game launched through the gateway API, every free spin played by clicking, then a paid spin.
+ * game launched through the gateway API, every free spin played by clicking, then a paid spin; a
+ * Regular Bonus Call's badge filling up over steered paid spins until it completes.
  * Needs Debian's Chromium (/usr/bin/chromium; `.ci/run` installs it). Without it the browser
  * steps are not registered: under CI=true that is a failure, elsewhere a loud notice.
  */
@@ -13,7 +14,7 @@ import { Stack } from './support/stack.js';
 
 const SCREENSHOT = resolve(import.meta.dirname, '../../../../test-output/game-page.png');
 
-const stack = Stack.forTests();
+const stack = Stack.forTests({ regularBonusCall: true });
 
 describe('the game page’s files', () => {
   it('are served with the launch: the page, its script modules and stylesheet, nothing from elsewhere', async () => {
@@ -116,6 +117,38 @@ describe('the game page in Chromium', () => {
     expect(await page.locator('#bonus').isVisible()).toBe(false);
     expect(await page.locator('#spin-label').textContent()).toBe('Spin');
     expect(await page.locator('#bet').textContent()).toBe('€0.20');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a Regular Bonus Call’s progress over the steered paid spins until it completes (ADR 0012)', async () => {
+    const registered = await stack.registerRegularBonus({ playerId: 'browser_rbc', gameIds: [101], callAmount: 0.97 });
+    expect(registered.status).toBe(200);
+    stack.fund('browser_rbc', 100);
+    const { url } = await stack.launch('browser_rbc', 101, { language: 'en' });
+    await page.goto(url);
+    await idleAnd('spins-total', '€0.97');
+    expect(await page.locator('#bonus').isVisible()).toBe(true);
+    expect(await page.locator('.bonus-label').textContent()).toBe('Bonus win');
+    expect(await badge()).toBe('€0.00');
+    expect(await page.locator('#win-so-far').textContent()).toBe('€0.97');
+    // Paid spins at the player's bet: the button is not a free spin.
+    expect(await page.locator('#spin-label').textContent()).toBe('Spin');
+    expect(await page.locator('#bet').textContent()).toBe('€0.20');
+
+    let won = 0;
+    for (let spin = 1; spin <= 50 && won < 97; spin++) {
+      const lastRound = await page.locator('#round-id').textContent();
+      await page.click('#spin');
+      await idleAnd('round-id', lastRound, true);
+      won += Math.round(Number((await page.locator('#win').textContent())?.replace('€', '')) * 100);
+      // The badge: delivered of the target, and what is still to win.
+      expect(await badge()).toBe(`€${(won / 100).toFixed(2)}`);
+      expect(await page.locator('#win-so-far').textContent()).toBe(`€${((97 - won) / 100).toFixed(2)}`);
+    }
+    expect(won).toBe(97);
+    expect(await page.locator('.bonus-label').textContent()).toBe('Bonus win complete');
+    expect(await page.locator('#bonus').getAttribute('class')).toContain('complete');
+    expect(await page.locator('#message').textContent()).toBe('Bonus complete: your spins paid €0.97.');
     expect(pageErrors).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import {
   bonusWebhook,
   parseStoredEvent,
   playerBonusStream,
+  playerSessionResponse,
   spinResponse,
   type BonusWebhook,
   type WalletRequestsMessage,
@@ -93,6 +94,20 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
   it('steers paid spins until the target is delivered exactly, every bet and win with bonusId = issueId, then completes', async () => {
     const issueId = await register('rbc_full', 12.37);
     const { token } = await stack.launch('rbc_full', 101);
+    // The game page's badge: nothing delivered yet, and this session's paid spins are steered.
+    const sessionOf = async () => playerSessionResponse.parse((await stack.session(token)).body).data;
+    expect((await sessionOf()).activeBonus).toEqual({
+      bonusType: 2,
+      issueId,
+      status: 'active',
+      currency: 'EUR',
+      playable: true,
+      callAmount: 12.37,
+      delivered: 0,
+      left: 12.37,
+      spinsUsed: 0,
+      expireAt: expect.any(String),
+    });
     const roundIds: number[] = [];
     let won = 0;
     for (let spin = 1; spin <= REGULAR_BONUS_MAX_SPINS; spin++) {
@@ -100,9 +115,25 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
       expect(result.kind).toBe('paid');
       roundIds.push(result.roundId);
       won += toMinor(result.win);
+      // Each steered spin answers the bonus's progress after it: delivered grows by the spin's win to callAmount.
+      const done = won === 1_237;
+      expect(result.bonus).toEqual({
+        bonusType: 2,
+        issueId,
+        spinNumber: spin,
+        callAmount: 12.37,
+        delivered: won / 100,
+        left: (1_237 - won) / 100,
+        // A top-up only ever comes with the completing spin.
+        topUp: done ? expect.any(Number) : 0,
+        status: done ? 'completed' : 'active',
+        completed: done,
+      });
+      if (!done) expect((await sessionOf()).activeBonus).toMatchObject({ delivered: won / 100, spinsUsed: spin });
       if ((await stack.bonusStatus(issueId)).body.data.status === 'completed') break;
     }
     expect(won).toBe(1_237);
+    expect((await sessionOf()).activeBonus).toBeNull();
     const status = (await stack.bonusStatus(issueId)).body.data;
     expect(status).toMatchObject({ status: 'completed', totalWin: 12.37, spinsUsed: roundIds.length });
 
@@ -128,9 +159,16 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
 
     // Completed: the next spin is an ordinary paid spin, cancel is refused, and a new bonus can be registered.
     const after = await paidSpin(token, 1);
+    expect(after.bonus).toBeNull();
     expect((await moneyOf('rbc_full', [after.roundId])).every((request) => request.bonusId === 0)).toBe(true);
-    const ordinary = await loadRoundAudit(stack.store, after.roundId, () => 'lotus-garden');
-    expect(ordinary).toMatchObject({ play: 'paid', bonusId: 0, matches: true });
+    // Published is not yet recorded: the dispatcher writes the win's walletTx stream a moment later.
+    await eventually(async () =>
+      expect(await loadRoundAudit(stack.store, after.roundId, () => 'lotus-garden')).toMatchObject({
+        play: 'paid',
+        bonusId: 0,
+        matches: true,
+      }),
+    );
     const cancel = await stack.cancelBonus(issueId);
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.code).toBe('BONUS_ALREADY_COMPLETED');
@@ -161,8 +199,12 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
 
     const elsewhere = await stack.launch('rbc_cancel', 103);
     const plain = await paidSpin(elsewhere.token, 1);
+    expect(plain.bonus).toBeNull();
+    // Not a game of the bonus: the page shows no badge there.
+    expect(playerSessionResponse.parse((await stack.session(elsewhere.token)).body).data.activeBonus).toBeNull();
     const { token } = await stack.launch('rbc_cancel', 102);
     const steered = await paidSpin(token, 1);
+    expect(steered.bonus).toMatchObject({ bonusType: 2, issueId, spinNumber: 1, status: 'active', completed: false });
     const sent = await moneyOf('rbc_cancel', [plain.roundId, steered.roundId]);
     for (const request of sent) expect(request.bonusId).toBe(request.roundId === steered.roundId ? issueId : 0);
 
@@ -171,6 +213,7 @@ describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, 
     expect(status).toMatchObject({ status: 'canceled', spinsUsed: 1, totalWin: steered.win });
     await eventually(() => expect(webhookTypesOf(issueId).at(-1)).toBe('bonus.canceled'));
     const afterCancel = await paidSpin(token, 1);
+    expect(afterCancel.bonus).toBeNull();
     expect((await moneyOf('rbc_cancel', [afterCancel.roundId])).every((request) => request.bonusId === 0)).toBe(true);
   });
 

@@ -26,6 +26,7 @@ import {
   type Profile,
   type RoundOutcome,
 } from '@reelstream/game-domain';
+import type { SteeredSpinDecision } from '../ports.js';
 import type { ShownBalance } from '../sessions/balance-book.js';
 import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundHistory, RoundStartedData } from './round-streams.js';
@@ -48,6 +49,8 @@ export type PaidRoundResult =
       readonly outcome: RoundOutcome;
       readonly winMinor: number;
       readonly balance: ShownBalance;
+      /** A steered round's decision on its Regular Bonus Call: the bonus's progress after it (ADR 0012). */
+      readonly steered?: SteeredSpinDecision;
     }
   | {
       readonly status: 'canceled';
@@ -131,7 +134,9 @@ export async function completePaidRound(
   // (a betwin's answer already includes it).
   if (history.end.type === 'RoundSettled' && history.end.data.winTransactionId !== undefined)
     deps.balances.winSent(operatorId, playerId, currency, history.end.data.winTransactionId, history.end.data.winMinor);
-  return resultOf(history, answer, deps.balances.peek(operatorId, playerId, currency));
+  const result = resultOf(history, answer, deps.balances.peek(operatorId, playerId, currency));
+  const steered = drawn !== undefined && 'steered' in drawn ? drawn.steered : undefined;
+  return result.status === 'settled' && steered !== undefined ? { ...result, steered } : result;
 }
 
 /**
@@ -142,7 +147,7 @@ async function steeredOutcome(
   deps: RoundDeps,
   started: RoundStartedData,
   correlationId: string,
-): Promise<{ outcome: RoundOutcome; topUpMinor: number }> {
+): Promise<{ outcome: RoundOutcome; topUpMinor: number; steered: SteeredSpinDecision }> {
   const model = modelOf(deps, started);
   const decided = await deps.ledger.settleSteeredSpin(
     {
@@ -177,7 +182,7 @@ async function steeredOutcome(
     throw new Error(
       `round ${started.roundId}: the steered outcome pays ${outcome.winMinor}, not ${decided.result.reelWinMinor}`,
     );
-  return { outcome, topUpMinor: decided.result.topUpMinor };
+  return { outcome, topUpMinor: decided.result.topUpMinor, steered: decided.result };
 }
 
 export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {

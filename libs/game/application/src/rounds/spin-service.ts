@@ -4,7 +4,7 @@
  * paid spin at one of the game's bet levels, with isBonusBusy per D21, steered by the player's active
  * Regular Bonus Call when it is for this slot game (ADR 0012); a demo session plays with play money. One spin at a time per session.
  */
-import type { SpinRequest, SpinResult, WalletReply } from '@reelstream/contracts';
+import { BonusTypes, type SpinRequest, type SpinResult, type WalletReply } from '@reelstream/contracts';
 import {
   betOf,
   betRefusalOf,
@@ -21,6 +21,7 @@ import {
 } from '@reelstream/game-domain';
 import { formatAmount } from '@reelstream/money';
 import type { GameTable } from '../game-table.js';
+import type { SteeredSpinDecision } from '../ports.js';
 import { GameRefusedError, refuse } from '../refused.js';
 import { activeBonusOf } from '../sessions/active-bonus.js';
 import type { ShownBalance } from '../sessions/balance-book.js';
@@ -183,7 +184,7 @@ export class SpinService {
       win: money(result.winMinor),
       ...balanceView(result.balance, session.currency),
       outcome: outcomeView(result.outcome, session.currency),
-      bonus: null,
+      bonus: result.steered === undefined ? null : regularBonusSpinView(result.steered, session.currency),
     };
   }
 
@@ -225,6 +226,22 @@ export function balanceView(balance: ShownBalance, currency: string): { balance:
   return {
     balance: balance.balanceMinor === undefined ? null : formatAmount(balance.balanceMinor, currency),
     pendingWin: formatAmount(balance.pendingWinMinor, currency),
+  };
+}
+
+/** A steered spin's Regular Bonus Call after it, in the spin's currency (a steered spin's bonus is in the session's). */
+function regularBonusSpinView(decision: SteeredSpinDecision, currency: string): NonNullable<SpinResult['bonus']> {
+  const money = (minor: number) => formatAmount(minor, currency);
+  return {
+    bonusType: BonusTypes.regular,
+    issueId: decision.issueId,
+    spinNumber: decision.spinNumber,
+    callAmount: money(decision.callAmountMinor),
+    delivered: money(decision.totalWinMinor),
+    left: money(Math.max(0, decision.callAmountMinor - decision.totalWinMinor)),
+    topUp: money(decision.topUpMinor),
+    status: decision.status,
+    completed: decision.completed,
   };
 }
 

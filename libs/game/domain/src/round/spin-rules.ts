@@ -29,6 +29,12 @@ export function playableIn(bonus: BonusCallRecord, session: { readonly currency:
   return bonus.currency === session.currency;
 }
 
+/** The active bonus when it is a Regular Bonus Call for this game, whatever the session's currency (the badge shows it). */
+export function regularBonusOf(bonus: BonusCallRecord | null, gameId: number): BonusCallRecord | undefined {
+  if (!bonus || bonus.status !== 'active' || bonus.bonusType !== BonusTypes.regular) return undefined;
+  return bonus.gameIds.includes(gameId) ? bonus : undefined;
+}
+
 /**
  * The active bonus when it is a Regular Bonus Call that steers paid spins in this session (ADR 0012):
  * active, for this game, in this session's currency.
@@ -37,8 +43,8 @@ export function regularBonusFor(
   bonus: BonusCallRecord | null,
   session: { readonly gameId: number; readonly currency: string },
 ): BonusCallRecord | undefined {
-  if (!bonus || bonus.status !== 'active' || bonus.bonusType !== BonusTypes.regular) return undefined;
-  return bonus.gameIds.includes(session.gameId) && playableIn(bonus, session) ? bonus : undefined;
+  const regular = regularBonusOf(bonus, session.gameId);
+  return regular && playableIn(regular, session) ? regular : undefined;
 }
 
 export type SpinKind =

@@ -9,6 +9,7 @@ import {
   paidRoundEnd,
   playRound,
   regularBonusFor,
+  regularBonusOf,
   replayStored,
   spinKindOf,
 } from '@reelstream/game-domain';
@@ -52,6 +53,11 @@ describe('which paid spins a Regular Bonus Call steers (ADR 0012)', () => {
     expect(regularBonusFor({ ...regular, status: 'completed' }, session)).toBeUndefined();
     expect(regularBonusFor(bonus, session)).toBeUndefined();
     expect(regularBonusFor(null, session)).toBeUndefined();
+    // The badge shows it in any currency of the session, in its games only.
+    expect(regularBonusOf(regular, 101)).toBe(regular);
+    expect(regularBonusOf(regular, 103)).toBeUndefined();
+    expect(regularBonusOf({ ...regular, status: 'expired' }, 101)).toBeUndefined();
+    expect(regularBonusOf(bonus, 101)).toBeUndefined();
     // Its paid spins are paid spins, with D21's isBonusBusy; never a free spin.
     expect(spinKindOf(regular, session, undefined)).toEqual({ kind: 'paid', isBonusBusy: true });
   });

@@ -1,5 +1,10 @@
 /** The bonus-ledger's record of the player's active bonus, as the game page's badge shows it. */
-import type { BonusCallRecord, PlayerBonusView } from '@reelstream/contracts';
+import {
+  BonusTypes,
+  type BonusCallRecord,
+  type PlayerBonusView,
+  type PlayerRegularBonusView,
+} from '@reelstream/contracts';
 import { playableIn, type GameSession } from '@reelstream/game-domain';
 import { formatAmount } from '@reelstream/money';
 
@@ -18,6 +23,30 @@ export function playerBonusView(bonus: BonusCallRecord, session: Pick<GameSessio
     winSoFar: money(bonus.totalWinMinor),
     winCap: money(bonus.callAmountMinor),
     winCapLeft: money(bonus.winCapLeftMinor),
+    expireAt: bonus.expireAt,
+  };
+}
+
+/**
+ * A Regular Bonus Call's progress (ADR 0012), in its own currency: playable when this session's paid
+ * spins are steered by it (its currency, a slot game: `steerable`).
+ */
+export function playerRegularBonusView(
+  bonus: BonusCallRecord,
+  session: Pick<GameSession, 'currency'>,
+  steerable: boolean,
+): PlayerRegularBonusView {
+  const money = (minor: number) => formatAmount(minor, bonus.currency);
+  return {
+    bonusType: BonusTypes.regular,
+    issueId: bonus.issueId,
+    status: bonus.status,
+    currency: bonus.currency,
+    playable: steerable && playableIn(bonus, session),
+    callAmount: money(bonus.callAmountMinor),
+    delivered: money(bonus.totalWinMinor),
+    left: money(bonus.winCapLeftMinor),
+    spinsUsed: bonus.spinsUsed,
     expireAt: bonus.expireAt,
   };
 }

@@ -8,12 +8,12 @@ import {
   type LedgerPort,
   type SessionRepository,
 } from '@reelstream/game-application';
-import { freeSpinBonusFor, isGameRefusal, profileForSession } from '@reelstream/game-domain';
+import { freeSpinBonusFor, isGameRefusal, profileForSession, regularBonusOf } from '@reelstream/game-domain';
 import { ApiError } from '@reelstream/http';
 import { formatAmount } from '@reelstream/money';
 import { layoutOf } from '../catalog/game-table.js';
 import { apiErrorOf } from '../http/refusals.js';
-import { playerBonusView } from './bonus-views.js';
+import { playerBonusView, playerRegularBonusView } from './bonus-views.js';
 
 export interface SessionViewDeps {
   readonly sessions: SessionRepository;
@@ -29,9 +29,9 @@ export async function sessionView(deps: SessionViewDeps, token: string, correlat
   if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
   const { game, model } = found;
   const money = (minor: number) => formatAmount(minor, session.currency);
-  const bonus = session.demo
-    ? undefined
-    : freeSpinBonusFor(await activeBonusOf(deps.ledger, session, correlationId), session.gameId);
+  const active = session.demo ? null : await activeBonusOf(deps.ledger, session, correlationId);
+  const freeSpins = freeSpinBonusFor(active, session.gameId);
+  const regular = regularBonusOf(active, session.gameId);
   const balance = session.demo
     ? { balance: money(deps.balances.demoBalance(session.token, session.currency)), pendingWin: 0 }
     : balanceView(await deps.balances.shown(session.operatorId, session.playerId, session.currency), session.currency);
@@ -45,7 +45,11 @@ export async function sessionView(deps: SessionViewDeps, token: string, correlat
     demo: session.demo,
     ...balance,
     betLevels: deps.table.betLevelsMinor(game, session.currency).map(money),
-    activeBonus: bonus ? playerBonusView(bonus, session) : null,
+    activeBonus: freeSpins
+      ? playerBonusView(freeSpins, session)
+      : regular
+        ? playerRegularBonusView(regular, session, model.kind === 'slot')
+        : null,
     expiresAt: session.expiresAt,
   };
 }
