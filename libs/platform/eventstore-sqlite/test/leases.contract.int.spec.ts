@@ -26,7 +26,7 @@ describeLeaseContract(async () => {
 }, 'sqlite');
 
 describe('SqliteLeaseStore durability', () => {
-  it('commits lease changes without their own fsync and gives the connection its FULL durability back', async () => {
+  it('commits lease changes and fenced checkpoint writes without their own fsync and gives the connection its FULL durability back', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reelstream-lease-sync-'));
     const store = SqliteEventStore.open(join(dir, 'events.db'), { synchronous: 'FULL' });
     try {
