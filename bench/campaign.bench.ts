@@ -7,81 +7,19 @@
  * the time from the POST to the completion seen by GET, and checks that every player has exactly one
  * registration. `PLAYERS=2000 npm run bench:campaign` runs a shorter one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { OperatorDirectory } from '@reelstream/config';
-import { campaignStream, parseOperatorsConfig, StreamCategories } from '@reelstream/contracts';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { systemClock } from '@reelstream/ports';
-import { catalogLookup } from '@reelstream/bonus-adapters';
-import { loadCatalogFile } from '@reelstream/game-adapters';
-import { startBonusLedger } from '@reelstream/service-bonus-ledger';
-import { startGateway } from '@reelstream/service-gateway';
-import { createLogger } from '@reelstream/telemetry';
+import { campaignStream, StreamCategories } from '@reelstream/contracts';
+import { BENCH_TOKEN, startBenchPlatform } from './support/platform.js';
 
 const PLAYERS = Number(process.env['PLAYERS'] ?? 10_000);
-const TOKEN = 'bench-token-0123456789abcdef';
 const POLL_MS = 100;
 
-const operators = parseOperatorsConfig([
-  {
-    id: 'bench',
-    name: 'Bench Casino',
-    apiToken: TOKEN,
-    callbackUrl: 'http://127.0.0.1:9/wallet/bench',
-    signingSecret: 'bench-signing-secret-0123',
-    currency: 'EUR',
-  },
-]);
+const {
+  gateway,
+  store: gatewayStore,
+  stop,
+} = await startBenchPlatform('campaign-bench', { perSecond: 50, burst: 100 });
 
-const dir = mkdtempSync(join(tmpdir(), 'campaign-bench-'));
-const dbPath = join(dir, 'reelstream.db');
-const logger = createLogger({ service: 'campaign-bench', level: 'warn' });
-const gatewayStore = SqliteEventStore.open(dbPath, { synchronous: 'FULL' });
-const ledgerStore = SqliteEventStore.open(dbPath, { synchronous: 'FULL' });
-const gatewayBus = await SqliteMessageBus.open(dbPath, { instanceId: 'bench-gateway', synchronous: 'FULL' });
-const ledgerBus = await SqliteMessageBus.open(dbPath, { instanceId: 'bench-ledger', synchronous: 'FULL' });
-const directory = new OperatorDirectory(operators);
-const catalog = loadCatalogFile();
-const ledger = await startBonusLedger(
-  {
-    store: ledgerStore,
-    leases: new SqliteLeaseStore(ledgerStore.database),
-    instanceId: 'bench-ledger',
-    bus: ledgerBus,
-    clock: systemClock,
-    ids: new TimeOrderedIdGenerator(2),
-    operators: (id) => directory.get(id),
-    catalog: catalogLookup(catalog),
-    logger,
-  },
-  { readModelFile: join(dir, 'bonus-ledger-read-bench-ledger.db'), healthPort: 0 },
-);
-const gateway = await startGateway(
-  {
-    bus: gatewayBus,
-    store: gatewayStore,
-    operators: directory,
-    catalog,
-    clock: systemClock,
-    ids: new TimeOrderedIdGenerator(1),
-    logger,
-  },
-  {
-    port: 0,
-    host: '127.0.0.1',
-    launchBaseUrl: 'http://localhost:8081',
-    sessionTtlMs: 4 * 3_600_000,
-    ledgerTimeoutMs: 10_000,
-    rateLimit: { perSecond: 50, burst: 100 },
-    bodyLimitBytes: 32 * 1024,
-  },
-);
-
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const headers = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' };
 const expireAt = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
 // playerIds of 50 characters: the largest request a campaign can be.
 const players = Array.from({ length: PLAYERS }, (_, index) => `p${String(index).padStart(49, '0')}`);
@@ -146,9 +84,5 @@ try {
   if (progress.registered !== PLAYERS || registered.size !== PLAYERS || doubles !== 0)
     throw new Error('the campaign did not register every player exactly once');
 } finally {
-  await gateway.stop(1_000);
-  await ledger.stop();
-  await Promise.all([gatewayBus.close(), ledgerBus.close()]);
-  await Promise.all([gatewayStore.close(), ledgerStore.close()]);
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

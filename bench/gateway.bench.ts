@@ -10,57 +10,31 @@
  * validation: the durable, idempotent decision.
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
-import { OperatorDirectory } from '@reelstream/config';
 import {
   apiTokenDigest,
   localDateTimeToInstant,
-  parseOperatorsConfig,
   registerBonusCallRequest,
   validationDetails,
 } from '@reelstream/contracts';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
 import { tryParseAmount } from '@reelstream/money';
-import { systemClock } from '@reelstream/ports';
-import { catalogLookup } from '@reelstream/bonus-adapters';
-import { loadCatalogFile } from '@reelstream/game-adapters';
-import { startBonusLedger } from '@reelstream/service-bonus-ledger';
-import { startGateway } from '@reelstream/service-gateway';
-import { createLogger } from '@reelstream/telemetry';
+import { BENCH_TOKEN, startBenchPlatform } from './support/platform.js';
 import { benchRegistration } from './support/registration.js';
 
 const CONNECTIONS = 32;
 const DURATION_S = 10;
 const WARMUP_S = 2;
-const TOKEN = 'bench-token-0123456789abcdef';
-
-const operators = parseOperatorsConfig([
-  {
-    id: 'bench',
-    name: 'Bench Casino',
-    apiToken: TOKEN,
-    callbackUrl: 'http://127.0.0.1:9/wallet/bench',
-    signingSecret: 'bench-signing-secret-0123',
-    currency: 'EUR',
-  },
-]);
-
 /** The baseline: the same request validation, then 200 without any back end. */
 async function bareExpress(): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.use(express.json({ limit: 32 * 1024 }));
-  const digest = apiTokenDigest(TOKEN);
+  const digest = apiTokenDigest(BENCH_TOKEN);
   let issued = 0;
   app.post('/v1/bonus-call/register', (req, res) => {
-    if (req.get('authorization') !== `Bearer ${TOKEN}` || digest.length !== 64) {
+    if (req.get('authorization') !== `Bearer ${BENCH_TOKEN}` || digest.length !== 64) {
       res.status(401).json({ success: false });
       return;
     }
@@ -108,7 +82,7 @@ async function measure(url: string, durationS: number): Promise<Measured> {
       {
         method: 'POST',
         path: '/v1/bonus-call/register',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' },
         setupRequest: (request) => ({ ...request, body: benchRegistration() }),
       },
     ],
@@ -122,49 +96,14 @@ async function measure(url: string, durationS: number): Promise<Measured> {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-const dbPath = join(dir, 'reelstream.db');
-const logger = createLogger({ service: 'gateway-bench', level: 'warn' });
-const gatewayStore = SqliteEventStore.open(dbPath, { synchronous: 'FULL' });
-const ledgerStore = SqliteEventStore.open(dbPath, { synchronous: 'FULL' });
-const gatewayBus = await SqliteMessageBus.open(dbPath, { instanceId: 'bench-gateway', synchronous: 'FULL' });
-const ledgerBus = await SqliteMessageBus.open(dbPath, { instanceId: 'bench-ledger', synchronous: 'FULL' });
-const directory = new OperatorDirectory(operators);
-const catalog = loadCatalogFile();
-const ledger = await startBonusLedger(
-  {
-    store: ledgerStore,
-    leases: new SqliteLeaseStore(ledgerStore.database),
-    instanceId: 'bench-ledger',
-    bus: ledgerBus,
-    clock: systemClock,
-    ids: new TimeOrderedIdGenerator(2),
-    operators: (id) => directory.get(id),
-    catalog: catalogLookup(catalog),
-    logger,
-  },
-  { readModelFile: join(dir, 'bonus-ledger-read-bench-ledger.db'), healthPort: 0 },
-);
-const gateway = await startGateway(
-  {
-    bus: gatewayBus,
-    store: gatewayStore,
-    operators: directory,
-    catalog,
-    clock: systemClock,
-    ids: new TimeOrderedIdGenerator(1),
-    logger,
-  },
-  {
-    port: 0,
-    host: '127.0.0.1',
-    launchBaseUrl: 'http://localhost:8081',
-    sessionTtlMs: 4 * 3_600_000,
-    ledgerTimeoutMs: 10_000,
-    rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
-    bodyLimitBytes: 32 * 1024,
-  },
-);
+const {
+  gateway,
+  store: gatewayStore,
+  stop,
+} = await startBenchPlatform('gateway-bench', {
+  perSecond: 1_000_000,
+  burst: 1_000_000,
+});
 const bare = await bareExpress();
 
 try {
@@ -189,9 +128,5 @@ try {
   );
 } finally {
   await bare.close();
-  await gateway.stop(1_000);
-  await ledger.stop();
-  await Promise.all([gatewayBus.close(), ledgerBus.close()]);
-  await Promise.all([gatewayStore.close(), ledgerStore.close()]);
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

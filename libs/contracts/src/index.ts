@@ -118,6 +118,7 @@ export {
   type BonusRequestType,
 } from './commands/bonus.js';
 export { messageId, type CommandMetadata } from './commands/metadata.js';
+export type { SteeredSpinRequest, SteeringView, SteeredChoice } from './commands/steered-spin.js';
 export {
   walletBetRequest,
   walletWinRequest,

@@ -6,7 +6,7 @@
  * it comes over `bonus.commands`, and bulk registration calls it per row; the events are the same
  * whichever process decides.
  */
-import { bonusDecider, type RegisterBonusCall } from '@reelstream/bonus-domain';
+import { bonusDecider, registrationRequestOf, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
   errorReply,
@@ -110,14 +110,7 @@ export class Registrations {
         platformId: data.platformId,
         operatorId: data.operatorId,
         playerId: data.playerId,
-        providerId: data.providerId,
-        gameIds: data.gameIds,
-        bonusType: data.bonusType,
-        currency: data.currency,
-        callAmountMinor: data.callAmountMinor,
-        spinAmount: data.spinAmount ?? null,
-        baseBetAmountMinor: data.baseBetAmountMinor ?? null,
-        expireAt: data.expireAt,
+        ...registrationRequestOf(data),
         catalog: {
           providerExists: this.deps.catalog.hasProvider(data.providerId),
           games: data.gameIds.flatMap((gameId) => this.deps.catalog.game(gameId, data.currency) ?? []),

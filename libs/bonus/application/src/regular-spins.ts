@@ -8,25 +8,20 @@
  * Idempotent by roundId: a round already decided answers its decision (and its outcome) again.
  */
 import { winCapLeftMinor, type BonusCall, type SteeredRound } from '@reelstream/bonus-domain';
-import { isRefusal, playerBonusStream, refusal, type BonusCallStatusName, type Refusal } from '@reelstream/contracts';
+import {
+  isRefusal,
+  playerBonusStream,
+  refusal,
+  type BonusCallStatusName,
+  type Refusal,
+  type SteeredChoice,
+  type SteeredSpinRequest,
+  type SteeringView,
+} from '@reelstream/contracts';
 import { retryOnConflict } from '@reelstream/eventsourcing';
 import type { Clock, EventStore } from '@reelstream/ports';
 import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
-
-interface SteeringView {
-  /** What is left of the target: callAmount − wins delivered. */
-  readonly targetLeftMinor: number;
-  /** The number this spin has under the bonus call, from 1. */
-  readonly spinNumber: number;
-}
-
-interface SteeredChoice {
-  readonly reelWinMinor: number;
-  readonly topUpMinor: number;
-  /** The engine's record of the round chosen. */
-  readonly outcome: unknown;
-}
 
 export interface SteeredSpinDecision extends SteeredRound {
   readonly issueId: number;
@@ -37,16 +32,6 @@ export interface SteeredSpinDecision extends SteeredRound {
   readonly completed: boolean;
   /** Decided before (a retry, or the resolver finishing the round): the stored decision. */
   readonly replayed: boolean;
-}
-
-interface SteeredSpinRequest {
-  readonly operatorId: string;
-  readonly playerId: string;
-  readonly issueId: number;
-  readonly roundId: number;
-  readonly gameId: number;
-  readonly betMinor: number;
-  readonly currency: string;
 }
 
 export class RegularSpins {

@@ -31,6 +31,25 @@ export type RegistrationRequest = Pick<
   | 'expireAt'
 >;
 
+/** The terms of a register command's data as the rules read them: a spin amount or base bet it lacks is null. */
+export function registrationRequestOf(
+  data: Omit<RegistrationRequest, 'spinAmount' | 'baseBetAmountMinor'> & {
+    readonly spinAmount?: number | null | undefined;
+    readonly baseBetAmountMinor?: number | null | undefined;
+  },
+): RegistrationRequest {
+  return {
+    providerId: data.providerId,
+    gameIds: data.gameIds,
+    bonusType: data.bonusType,
+    currency: data.currency,
+    callAmountMinor: data.callAmountMinor,
+    spinAmount: data.spinAmount ?? null,
+    baseBetAmountMinor: data.baseBetAmountMinor ?? null,
+    expireAt: data.expireAt,
+  };
+}
+
 /** What the registration is judged against: the catalog facts of its games and the operator's configuration. */
 export interface RegistrationContext {
   readonly catalog: CatalogFacts;

@@ -146,6 +146,19 @@ const cursorText = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,256}$/, { error: 'cursor must be the nextCursor of a previous page' });
 
+/** `limit` and `cursor` of a paged list: GET /v1/transactions and the dead-letter lists. */
+const pageQueryFields = {
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, { error: limitError })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: limitError }).max(MAX_TRANSACTION_LIMIT, { error: limitError }))
+    .optional()
+    .transform((limit) => limit ?? DEFAULT_TRANSACTION_LIMIT)
+    .meta({ description: `Page size, 1–${MAX_TRANSACTION_LIMIT}, default ${DEFAULT_TRANSACTION_LIMIT}.` }),
+  cursor: cursorText.optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+};
+
 export const listTransactionsQueryParams = z
   .strictObject({
     from: isoInstant.optional().meta({ description: 'Requested at or after this instant (UTC, ISO-8601 with Z).' }),
@@ -154,15 +167,7 @@ export const listTransactionsQueryParams = z
     status: z
       .enum(TRANSACTION_STATUSES, { error: `status must be one of ${TRANSACTION_STATUSES.join(', ')}` })
       .optional(),
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,3}$/, { error: limitError })
-      .transform(Number)
-      .pipe(z.number().int().min(1, { error: limitError }).max(MAX_TRANSACTION_LIMIT, { error: limitError }))
-      .optional()
-      .transform((limit) => limit ?? DEFAULT_TRANSACTION_LIMIT)
-      .meta({ description: `Page size, 1–${MAX_TRANSACTION_LIMIT}, default ${DEFAULT_TRANSACTION_LIMIT}.` }),
-    cursor: cursorText.optional(),
+    ...pageQueryFields,
   })
   .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, {
     path: ['to'],
@@ -207,19 +212,6 @@ export const operatorDeadLetter = z
     description: 'A win that was not delivered: the player is owed it until it is re-driven.',
     examples: [deadLetterExample],
   });
-
-/** `limit` and `cursor` of a paged list (the same rules as GET /v1/transactions). */
-const pageQueryFields = {
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, { error: limitError })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: limitError }).max(MAX_TRANSACTION_LIMIT, { error: limitError }))
-    .optional()
-    .transform((limit) => limit ?? DEFAULT_TRANSACTION_LIMIT)
-    .meta({ description: `Page size, 1–${MAX_TRANSACTION_LIMIT}, default ${DEFAULT_TRANSACTION_LIMIT}.` }),
-  cursor: cursorText.optional().meta({ description: 'The `nextCursor` of the previous page.' }),
-};
 
 export const listDeadLettersQueryParams = z.strictObject(pageQueryFields).meta({
   id: 'ListDeadLettersQuery',

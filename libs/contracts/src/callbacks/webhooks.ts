@@ -80,15 +80,8 @@ export function bonusWebhookOf(event: PlayerBonusEvent, source: WebhookSource): 
   switch (event.type) {
     case 'BonusCallRegistered':
       return message({ type: 'bonus.registered', status: 'active', spinsUsed: 0, totalWin: 0 });
+    // A free spin and a Regular Bonus Call's steered spin are told to the operator alike.
     case 'FreeSpinSettled':
-      return message({
-        type: 'bonus.spin_settled',
-        status: 'active',
-        spinsUsed: event.data.spinNumber,
-        totalWin: amount(event.data.totalWinMinor),
-        win: amount(event.data.winMinor),
-        roundId: event.data.roundId,
-      });
     case 'RegularBonusSpinSettled':
       return message({
         type: 'bonus.spin_settled',

@@ -10,6 +10,9 @@ import type {
   BonusRequestMessage,
   BonusRequestType,
   ErrorCode,
+  SteeredChoice,
+  SteeredSpinRequest,
+  SteeringView,
   WalletReply,
 } from '@reelstream/contracts';
 import type { StakeRequest } from '@reelstream/game-domain';
@@ -27,29 +30,6 @@ export interface WalletPort {
 export type LedgerRequestType = Extract<BonusRequestType, 'GetActiveBonus' | 'StartFreeSpin' | 'SettleFreeSpin'>;
 
 type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
-
-/** A paid round steered by the player's Regular Bonus Call, once its bet was taken (ADR 0012). */
-interface SteeredSpinRequest {
-  readonly operatorId: string;
-  readonly playerId: string;
-  readonly issueId: number;
-  readonly roundId: number;
-  readonly gameId: number;
-  readonly betMinor: number;
-  readonly currency: string;
-}
-
-/** What is left of the target when the spin's outcome is chosen, and the spin's number under the bonus. */
-interface SteeringView {
-  readonly targetLeftMinor: number;
-  readonly spinNumber: number;
-}
-
-interface SteeredChoice {
-  readonly reelWinMinor: number;
-  readonly topUpMinor: number;
-  readonly outcome: unknown;
-}
 
 /** The decision on the player's bonus stream: the first one taken for the round, whoever asks again. */
 export interface SteeredSpinDecision {

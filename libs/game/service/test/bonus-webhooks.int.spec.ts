@@ -6,12 +6,11 @@
  * operator's secret.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { bonusWebhook, type BonusWebhook } from '@reelstream/contracts';
+import { expect, it } from '@jest/globals';
+import type { BonusWebhook } from '@reelstream/contracts';
 import { eventually } from '@reelstream/testing';
 import { SIGNING_SECRET, Stack } from './support/stack.js';
+import { webhookReceiver } from './support/webhook-receiver.js';
 
 interface Delivery {
   webhook: BonusWebhook;
@@ -21,35 +20,18 @@ interface Delivery {
 const deliveries: Delivery[] = [];
 const badSignatures: string[] = [];
 const attemptsOf = new Map<string, number>();
-let server: Server;
-let url = '';
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const bytes = Buffer.concat(chunks);
-      const expected = createHmac('sha256', SIGNING_SECRET).update(bytes).digest('hex');
-      const webhook = bonusWebhook.parse(JSON.parse(bytes.toString('utf8')));
-      if (
-        request.headers['x-request-signature'] !== expected ||
-        request.headers['x-webhook-event-id'] !== webhook.eventId
-      )
-        badSignatures.push(webhook.eventId);
-      const attempt = (attemptsOf.get(webhook.eventId) ?? 0) + 1;
-      attemptsOf.set(webhook.eventId, attempt);
-      const status = attempt <= 2 ? 503 : 204;
-      deliveries.push({ webhook, status });
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/bonus`;
+const receiver = webhookReceiver(({ webhook, body, headers }) => {
+  const expected = createHmac('sha256', SIGNING_SECRET).update(body).digest('hex');
+  if (headers['x-request-signature'] !== expected || headers['x-webhook-event-id'] !== webhook.eventId)
+    badSignatures.push(webhook.eventId);
+  const attempt = (attemptsOf.get(webhook.eventId) ?? 0) + 1;
+  attemptsOf.set(webhook.eventId, attempt);
+  const status = attempt <= 2 ? 503 : 204;
+  deliveries.push({ webhook, status });
+  return status;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const stack = Stack.forTests({ webhookUrl: () => url, webhookRetryDelayMs: (attempt) => 50 * attempt });
+const stack = Stack.forTests({ webhookUrl: receiver.url, webhookRetryDelayMs: (attempt) => 50 * attempt });
 
 /** The distinct webhooks of one bonus the receiver accepted (2xx), in the order it first accepted each. */
 function accepted(bonusId: number): BonusWebhook[] {

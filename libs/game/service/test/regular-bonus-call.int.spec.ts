@@ -1,8 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
-  bonusWebhook,
   parseStoredEvent,
   playerBonusStream,
   playerSessionResponse,
@@ -14,24 +11,14 @@ import { loadRoundAudit } from '@reelstream/analytics-application';
 import { REGULAR_BONUS_MAX_SPINS } from '@reelstream/game-domain';
 import { eventually } from '@reelstream/testing';
 import { OPERATOR_ID, Stack } from './support/stack.js';
+import { webhookReceiver } from './support/webhook-receiver.js';
 
 /** The operator's bonus webhooks (ADR 0008), as a receiver that accepts every one. */
 const webhooks: BonusWebhook[] = [];
-let receiver: Server;
-let webhookUrl = '';
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      webhooks.push(bonusWebhook.parse(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+const receiver = webhookReceiver(({ webhook }) => {
+  webhooks.push(webhook);
+  return 204;
 });
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
 /** The types of the webhooks of one bonus, once per event id, in the order received. */
 function webhookTypesOf(bonusId: number): string[] {
@@ -47,7 +34,7 @@ const stack = Stack.forTests({
   regularBonusCall: true,
   openingBalance: 1_000,
   gameServer: { resolveAfterMs: 300 },
-  webhookUrl: () => webhookUrl,
+  webhookUrl: receiver.url,
   beforeGameServerAppend: async (streamId, events) => {
     if (failNextSettle && streamId.startsWith('round-') && events[0]?.type === 'RoundSettled') {
       failNextSettle = false;

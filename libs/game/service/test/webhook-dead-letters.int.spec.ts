@@ -4,40 +4,21 @@
  * parks it; the operator lists it through the gateway, re-drives it once the receiver is up, and it
  * is delivered with the same eventId and bytes; a second re-drive sends nothing.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import {
-  bonusWebhook,
-  listWebhookDeadLettersResponse,
-  webhookRedriveResponse,
-  type BonusWebhook,
-} from '@reelstream/contracts';
+import { expect, it } from '@jest/globals';
+import { listWebhookDeadLettersResponse, webhookRedriveResponse, type BonusWebhook } from '@reelstream/contracts';
 import { eventually } from '@reelstream/testing';
 import { Stack } from './support/stack.js';
+import { webhookReceiver } from './support/webhook-receiver.js';
 
 const received: { webhook: BonusWebhook; body: string; status: number }[] = [];
 let up = false;
-let server: Server;
-let url = '';
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const status = up ? 204 : 503;
-      received.push({ webhook: bonusWebhook.parse(JSON.parse(body)), body, status });
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/bonus`;
+const receiver = webhookReceiver(({ webhook, body }) => {
+  const status = up ? 204 : 503;
+  received.push({ webhook, body: body.toString('utf8'), status });
+  return status;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const stack = Stack.forTests({ webhookUrl: () => url, webhookRetryDelayMs: () => 10 });
+const stack = Stack.forTests({ webhookUrl: receiver.url, webhookRetryDelayMs: () => 10 });
 
 it('lists a webhook given up after its attempts, re-drives it once to delivery, and then no more', async () => {
   const issueId = await stack.registerFreeSpins({ playerId: 'hook_down', spinAmount: 1 });

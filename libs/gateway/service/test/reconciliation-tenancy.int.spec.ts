@@ -9,6 +9,7 @@ import { errorEnvelope, listDeadLettersResponse, listTransactionsResponse } from
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
+import { cursorAndLimitRefusals, expectRefusedQuery, pageThrough } from './support/paged-lists.js';
 import { writePaidRound, type PaidRound } from './support/wallet-history.js';
 
 let harness: Harness;
@@ -104,26 +105,14 @@ describe('GET /v1/transactions', () => {
 
 describe('GET /v1/transactions with a bad query', () => {
   it.each([
-    ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
-    [
-      'a cursor beyond the end of the log',
-      `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
-      'cursor',
-    ],
-    ['a cursor that is no position', `?cursor=${Buffer.from('-1').toString('base64url')}`, 'cursor'],
+    ...cursorAndLimitRefusals,
     ['to not after from', '?from=2026-05-02T00:00:00.000Z&to=2026-05-01T00:00:00.000Z', 'to'],
     ['a local time', '?from=2026-05-01T00:00:00', 'from'],
-    ['limit 0', '?limit=0', 'limit'],
-    ['limit 501', '?limit=501', 'limit'],
     ['an unknown status', '?status=lost', 'status'],
     ['an unknown parameter', '?player=shared_player', 'player'],
     ['a repeated parameter', '?playerId=a&playerId=b', 'playerId'],
   ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
-    const response = await a.get(`/v1/transactions${query}`);
-    expect(response.status).toBe(400);
-    const envelope = errorEnvelope.parse(response.body);
-    expect(envelope.error.code).toBe('VALIDATION_FAILED');
-    expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
+    await expectRefusedQuery(a, `/v1/transactions${query}`, path);
   });
 });
 
@@ -183,16 +172,8 @@ describe('GET /v1/wallet/dead-letters, page by page', () => {
     const expected = [ofA, ...more].map((round) => round.winTransactionId);
     expect(idsOf((await page(a, '')).items)).toEqual(expected);
 
-    const seen: number[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const current = await page(a, `?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
-      seen.push(...idsOf(current.items));
-      cursor = current.nextCursor;
-      pages += 1;
-    } while (cursor !== null && pages < 10);
-    expect(seen).toEqual(expected);
+    const { items: seen, pages } = await pageThrough((query) => page(a, query), 2);
+    expect(idsOf(seen)).toEqual(expected);
     expect(pages).toBe(3); // two full pages, then the empty one after the last letter
 
     const last = await page(a, '?limit=4');
@@ -208,22 +189,10 @@ describe('GET /v1/wallet/dead-letters, page by page', () => {
   });
 
   it.each([
-    ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
-    [
-      'a cursor beyond the end of the log',
-      `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
-      'cursor',
-    ],
-    ['a cursor that is no position', `?cursor=${Buffer.from('-1').toString('base64url')}`, 'cursor'],
-    ['limit 0', '?limit=0', 'limit'],
-    ['limit 501', '?limit=501', 'limit'],
+    ...cursorAndLimitRefusals,
     ['an unknown parameter', '?playerId=shared_player', 'playerId'],
     ['a repeated parameter', '?limit=1&limit=2', 'limit'],
   ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
-    const response = await a.get(`/v1/wallet/dead-letters${query}`);
-    expect(response.status).toBe(400);
-    const envelope = errorEnvelope.parse(response.body);
-    expect(envelope.error.code).toBe('VALIDATION_FAILED');
-    expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
+    await expectRefusedQuery(a, `/v1/wallet/dead-letters${query}`, path);
   });
 });

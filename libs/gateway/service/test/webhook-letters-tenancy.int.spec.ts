@@ -18,6 +18,7 @@ import { eventually } from '@reelstream/testing';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
+import { cursorAndLimitRefusals, expectRefusedQuery, pageThrough } from './support/paged-lists.js';
 import { writeWebhookLetter } from './support/wallet-history.js';
 
 let harness: Harness;
@@ -76,38 +77,19 @@ describe('GET /v1/webhooks/dead-letters', () => {
   });
 
   it('pages by cursor and limit to an empty page past the last; B sees none of A’s after A’s cursor', async () => {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const current = await page(a, `?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
-      seen.push(...idsOf(current.items));
-      cursor = current.nextCursor;
-      pages += 1;
-    } while (cursor !== null && pages < 10);
-    expect(seen).toEqual(ofA);
+    const { items: seen, pages } = await pageThrough((query) => page(a, query), 2);
+    expect(idsOf(seen)).toEqual(ofA);
     expect(pages).toBe(3);
     const first = await page(a, '?limit=1');
     expect(idsOf((await page(b, `?cursor=${first.nextCursor}`)).items)).toEqual([ofB]);
   });
 
-  it.each([
-    ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
-    [
-      'a cursor beyond the end of the log',
-      `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
-      'cursor',
-    ],
-    ['limit 0', '?limit=0', 'limit'],
-    ['limit 501', '?limit=501', 'limit'],
-    ['an unknown parameter', '?playerId=shared_player', 'playerId'],
-  ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
-    const response = await a.get(`/v1/webhooks/dead-letters${query}`);
-    expect(response.status).toBe(400);
-    const envelope = errorEnvelope.parse(response.body);
-    expect(envelope.error.code).toBe('VALIDATION_FAILED');
-    expect(envelope.error.details?.map((detail) => detail.path)).toContain(path);
-  });
+  it.each([...cursorAndLimitRefusals, ['an unknown parameter', '?playerId=shared_player', 'playerId']])(
+    'refuses %s: 400 VALIDATION_FAILED naming the parameter',
+    async (_name, query, path) => {
+      await expectRefusedQuery(a, `/v1/webhooks/dead-letters${query}`, path);
+    },
+  );
 });
 
 describe('POST /v1/webhooks/dead-letters/{eventId}/redrive', () => {

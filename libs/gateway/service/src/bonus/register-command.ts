@@ -15,8 +15,8 @@ import {
   currencyRefusal,
   refuseRegistration,
   registrationRequestHash,
+  registrationRequestOf,
   type CatalogFacts,
-  type RegistrationRequest,
 } from '@reelstream/bonus-domain';
 import { offeredBetLevelsMinor } from '@reelstream/game-domain';
 import { tryParseAmount } from '@reelstream/money';
@@ -49,7 +49,7 @@ export function toRegisterCommandData(
   if (currencyProblem) throw ApiError.from(currencyProblem);
   const data = registerCommandData(request, context);
   const refused = refuseRegistration(
-    registrationOf(data),
+    registrationRequestOf(data),
     {
       catalog: catalogFactsOf(catalog, data.providerId, data.gameIds, data.currency),
       features: operator.features,
@@ -91,19 +91,6 @@ export function registerCommandData(
     data.baseBetAmountMinor = amounts.baseBetAmountMinor;
   }
   return data;
-}
-
-function registrationOf(data: RegisterBonusCallData): RegistrationRequest {
-  return {
-    providerId: data.providerId,
-    gameIds: data.gameIds,
-    bonusType: data.bonusType,
-    currency: data.currency,
-    callAmountMinor: data.callAmountMinor,
-    spinAmount: data.spinAmount ?? null,
-    baseBetAmountMinor: data.baseBetAmountMinor ?? null,
-    expireAt: data.expireAt,
-  };
 }
 
 /** What the ledger's catalog lookup gives its decider: the provider's existence, each known game with its bet levels in `currency`. */

@@ -167,29 +167,16 @@ export class ReconciliationReader {
    * or the log ends.
    */
   async transactions(query: TransactionQuery): Promise<TransactionPage> {
-    const items: OperatorTransaction[] = [];
-    let from = query.after;
-    for (;;) {
-      const page = await this.store.readAll({
-        maxCount: SCAN_PAGE,
-        filter: { streamPrefixes: [streamPrefix(StreamCategories.walletTx)] },
-        ...(from === undefined ? {} : { fromPosition: from }),
-      });
-      for (const recorded of page) {
-        from = recorded.position;
-        if (recorded.type !== 'WalletRequested') continue;
-        const event = parseStoredEvent(recorded);
-        if (event.type !== 'WalletRequested' || !matchesRequest(event.data.request, query)) continue;
-        const found = await this.transaction(query.operatorId, event.data.request.transactionId);
-        // One WalletRequested per stream: the dispatcher records a request only on a new stream (a
-        // different one under the same transactionId is refused and parked, never recorded).
-        if (!found) continue;
-        if (query.status !== undefined && found.view.status !== query.status) continue;
-        items.push(found.view);
-        if (items.length === query.limit) return { items, last: recorded.position };
-      }
-      if (page.length < SCAN_PAGE) return { items, last: undefined };
-    }
+    return this.scanWalletTx(query.after, query.limit, 'WalletRequested', async (recorded) => {
+      const event = parseStoredEvent(recorded);
+      if (event.type !== 'WalletRequested' || !matchesRequest(event.data.request, query)) return [];
+      const found = await this.transaction(query.operatorId, event.data.request.transactionId);
+      // One WalletRequested per stream: the dispatcher records a request only on a new stream (a
+      // different one under the same transactionId is refused and parked, never recorded).
+      if (!found) return [];
+      if (query.status !== undefined && found.view.status !== query.status) return [];
+      return [found.view];
+    });
   }
 
   /**
@@ -200,8 +187,24 @@ export class ReconciliationReader {
    * are listed or the log ends; the letters of one transaction are never split over two pages.
    */
   async deadLetters(query: DeadLetterQuery): Promise<DeadLetterPage> {
-    const items: OperatorDeadLetterView[] = [];
-    let from = query.after;
+    return this.scanWalletTx(query.after, query.limit, 'WinDeadLettered', (recorded) =>
+      this.standingLetters(query.operatorId, recorded),
+    );
+  }
+
+  /**
+   * A page read off the wallet-transaction streams in the log's order: each event of `type` after
+   * `after` gives its items (none, or several that are never split over two pages) until `limit`
+   * are listed, when `last` is that event's position, or the log ends, when it is undefined.
+   */
+  private async scanWalletTx<Item>(
+    after: Position | undefined,
+    limit: number,
+    type: string,
+    itemsOf: (recorded: RecordedEvent) => Promise<readonly Item[]>,
+  ): Promise<{ items: Item[]; last: Position | undefined }> {
+    const items: Item[] = [];
+    let from = after;
     for (;;) {
       const page = await this.store.readAll({
         maxCount: SCAN_PAGE,
@@ -210,11 +213,11 @@ export class ReconciliationReader {
       });
       for (const recorded of page) {
         from = recorded.position;
-        if (recorded.type !== 'WinDeadLettered') continue;
-        const letters = await this.standingLetters(query.operatorId, recorded);
-        if (letters.length === 0) continue;
-        items.push(...letters);
-        if (items.length >= query.limit) return { items, last: recorded.position };
+        if (recorded.type !== type) continue;
+        const found = await itemsOf(recorded);
+        if (found.length === 0) continue;
+        items.push(...found);
+        if (items.length >= limit) return { items, last: recorded.position };
       }
       if (page.length < SCAN_PAGE) return { items, last: undefined };
     }

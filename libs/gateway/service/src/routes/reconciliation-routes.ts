@@ -10,7 +10,7 @@ import { ApiError } from '@reelstream/http';
 import type { Clock, EventStore, MessageBus, Position } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
-import type { Express } from 'express';
+import type { Express, Response } from 'express';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';
@@ -61,6 +61,17 @@ async function decodeCursor(store: EventStore, cursor: string): Promise<Position
   return position;
 }
 
+/** A page of items read off the log: `last` is the position of the last one when more may follow. */
+interface Page {
+  readonly items: readonly unknown[];
+  readonly last: Position | undefined;
+}
+
+/** The page as the API answers it: its items and the cursor of the next page, null at the end. */
+function sendPage(res: Response, page: Page): void {
+  sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
+}
+
 export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps): void {
   const reader = new ReconciliationReader(deps.store);
 
@@ -85,34 +96,31 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
       ...(query.status !== undefined ? { status: query.status } : {}),
       ...(after !== undefined ? { after } : {}),
     });
-    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
+    sendPage(res, page);
   });
 
-  app.get(expressPath(listDeadLetters.path), async (req, res) => {
-    const operator = callerOf(res);
-    const query = parseRequest(listDeadLetters.query, nonEmptyQuery(req.query));
-    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
-    const page = await reader.deadLetters({
-      operatorId: operator.id,
-      limit: query.limit,
-      ...(after !== undefined ? { after } : {}),
+  /** A dead-letter list: the caller's page after `cursor` (at most `limit` items) and the cursor of the next. */
+  const deadLetterList = (
+    operation: { readonly path: string; readonly query: typeof listDeadLetters.query },
+    read: (query: { operatorId: string; limit: number; after?: Position }) => Promise<Page>,
+  ) =>
+    app.get(expressPath(operation.path), async (req, res) => {
+      const operator = callerOf(res);
+      const query = parseRequest(operation.query, nonEmptyQuery(req.query));
+      const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
+      const page = await read({
+        operatorId: operator.id,
+        limit: query.limit,
+        ...(after !== undefined ? { after } : {}),
+      });
+      sendPage(res, page);
     });
-    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
-  });
+
+  deadLetterList(listDeadLetters, (query) => reader.deadLetters(query));
 
   const webhookLetters = new WebhookLetters(deps.store);
 
-  app.get(expressPath(listWebhookDeadLetters.path), async (req, res) => {
-    const operator = callerOf(res);
-    const query = parseRequest(listWebhookDeadLetters.query, nonEmptyQuery(req.query));
-    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
-    const page = await webhookLetters.page({
-      operatorId: operator.id,
-      limit: query.limit,
-      ...(after !== undefined ? { after } : {}),
-    });
-    sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
-  });
+  deadLetterList(listWebhookDeadLetters, (query) => webhookLetters.page(query));
 
   // The webhook goes back to `bonus.webhooks`, where the wallet-dispatcher delivers it from its first attempt.
   app.post(expressPath(redriveWebhookDeadLetter.path), async (req, res) => {
