@@ -1,51 +1,16 @@
 /**
- * The ledger's metrics: registrations by outcome, bonus calls entering a state, how far the relay
+ * The ledger's metrics: registrations by outcome (bonus calls entering a state are counted by
+ * `countBonusStateChanges` of @reelstream/bonus-adapters, as in the gateway and the game-server), how far the relay
  * and the read model are behind the log, and how many active calls are past their expireAt.
  * Operator labels are configured operator ids only (`unknown` otherwise): bounded cardinality.
  */
 import { PLAYER_BONUS_FILTER, type ExpiryTarget, type OperatorPolicyLookup } from '@reelstream/bonus-application';
-import { parseStreamId } from '@reelstream/contracts';
 import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/eventsourcing';
 import type { CheckpointStore, Clock, EventStore, Position } from '@reelstream/ports';
-import { MetricNames, withAppend, type Metrics } from '@reelstream/telemetry';
-
-/** The state a bonus call enters with each event type (spins do not change it). */
-const STATE_OF_EVENT: Readonly<Record<string, string>> = {
-  BonusCallRegistered: 'active',
-  BonusCallCompleted: 'completed',
-  BonusCallExpired: 'expired',
-  BonusCallCanceled: 'canceled',
-};
+import { MetricNames, type Metrics } from '@reelstream/telemetry';
 
 function operatorLabel(operators: OperatorPolicyLookup, operatorId: unknown): string {
   return typeof operatorId === 'string' && operators(operatorId) !== undefined ? operatorId : 'unknown';
-}
-
-/**
- * Counts the state changes this ledger appends (`reelstream_bonus_state_changes_total`), after the
- * append is durable. Only the replica that appends counts, so a sum over replicas is the total.
- */
-export function countBonusStateChanges(
-  store: EventStore,
-  metrics: Metrics,
-  operators: OperatorPolicyLookup,
-): EventStore {
-  const changes = metrics.counter<'operator' | 'state'>(MetricNames.bonusStateChanges, {
-    description: 'bonus calls entering a state (active, completed, expired, canceled)',
-    unit: '{bonus}',
-  });
-  return withAppend(store, async (streamId, events, options) => {
-    const result = await store.append(streamId, events, options);
-    const owner = parseStreamId(streamId);
-    if (owner?.category === 'playerBonus') {
-      const operator = operatorLabel(operators, owner.operatorId);
-      for (const event of events) {
-        const state = STATE_OF_EVENT[event.type];
-        if (state !== undefined) changes.add(1, { operator, state });
-      }
-    }
-    return result;
-  });
 }
 
 /** What `BonusRequestHandler.handle` answered, as far as the count needs it. */

@@ -19,13 +19,13 @@ import {
   type CatalogLookup,
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
-import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
+import { countBonusStateChanges, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { startHealthServer, StopSequence } from '@reelstream/http';
 import { runLeased } from '@reelstream/eventsourcing';
 import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
 import { createMetrics, type Logger } from '@reelstream/telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
-import { countBonusStateChanges, observeLedger, registrationCounter } from './ledger-metrics.js';
+import { observeLedger, registrationCounter } from './ledger-metrics.js';
 
 const EXPIRY_LEASE = 'bonus-ledger.expiry';
 export const DEFAULT_LEASE_TTL_MS = 10_000;
@@ -81,7 +81,7 @@ export interface BonusLedger {
 export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
   const { bus, logger } = deps;
   const metrics = createMetrics();
-  const store = countBonusStateChanges(deps.store, metrics, deps.operators);
+  const store = countBonusStateChanges(deps.store, metrics, (operatorId) => deps.operators(operatorId) !== undefined);
   mkdirSync(dirname(config.readModelFile), { recursive: true });
   const readModel = SqliteBonusReadModel.open(config.readModelFile, {
     comparePositions: (a, b) => store.comparePositions(a, b),

@@ -11,7 +11,8 @@ import type { Catalog, Rng } from '@reelstream/game-domain';
 import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
 import { runLeased } from '@reelstream/eventsourcing';
 import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import { createMetrics, type Logger } from '@reelstream/telemetry';
+import { countBonusStateChanges } from '@reelstream/bonus-adapters';
 import { cryptoRng, playerStreamLedger, WalletClient } from '@reelstream/game-adapters';
 import {
   BalanceBook,
@@ -78,7 +79,16 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const round: RoundDeps = {
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
-    ledger: playerStreamLedger({ store, clock, ids }),
+    // Free-spin and Regular Bonus Call completions are appended here (ADR 0006, 0012): counted here too.
+    ledger: playerStreamLedger({
+      store: countBonusStateChanges(
+        store,
+        createMetrics(),
+        (operatorId) => deps.operators?.get(operatorId) !== undefined,
+      ),
+      clock,
+      ids,
+    }),
     balances: new BalanceBook(walletRepliesIn(store), config.demoBalance),
     table,
     ids,

@@ -6,7 +6,7 @@
  * drawn here, the request id as its correlationId); its events carry the request's trace context
  * (the traced event store stamps it), which the ledger's relay continues.
  */
-import { catalogLookup } from '@reelstream/bonus-adapters';
+import { catalogLookup, countBonusStateChanges } from '@reelstream/bonus-adapters';
 import { Registrations } from '@reelstream/bonus-application';
 import type { OperatorDirectory } from '@reelstream/config';
 import { bonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
@@ -41,7 +41,12 @@ export class BonusRegistrar {
 
   constructor(private readonly deps: RegistrarDeps) {
     this.registrations = new Registrations({
-      store: deps.store,
+      // The bonus calls that became active here are counted where they are appended, as every service counts its own.
+      store: countBonusStateChanges(
+        deps.store,
+        createMetrics(),
+        (operatorId) => deps.operators.get(operatorId) !== undefined,
+      ),
       clock: deps.clock,
       ids: deps.ids,
       catalog: catalogLookup(deps.catalog),
@@ -90,23 +95,14 @@ export class BonusRegistrar {
 }
 
 /**
- * The registration metrics the bonus-ledger reported while it decided registrations
- * (docs/observability.md): each answer by outcome, and each bonus call that became active here.
- * Operators are the gateway's configured ones, so the labels stay bounded.
+ * Registrations answered by outcome, as the bonus-ledger counts those it answers over the bus
+ * (docs/observability.md). Operators are the gateway's configured ones, so the labels stay bounded.
  */
 function countRegistrations() {
-  const metrics = createMetrics();
-  const registrations = metrics.counter<'operator' | 'outcome'>(MetricNames.bonusRegistrations, {
+  const registrations = createMetrics().counter<'operator' | 'outcome'>(MetricNames.bonusRegistrations, {
     description: 'RegisterBonusCall requests answered, by outcome (ok or the error code)',
     unit: '{request}',
   });
-  const changes = metrics.counter<'operator' | 'state'>(MetricNames.bonusStateChanges, {
-    description: 'bonus calls entering a state (active, completed, expired, canceled)',
-    unit: '{bonus}',
-  });
-  return (operator: string, reply: { ok: true; result: Registered } | { ok: false; error: { code: string } }) => {
+  return (operator: string, reply: { ok: true; result: Registered } | { ok: false; error: { code: string } }) =>
     registrations.add(1, { operator, outcome: reply.ok ? 'ok' : reply.error.code });
-    // Not replayed: this request appended BonusCallRegistered (after the append was durable).
-    if (reply.ok && !reply.result.replayed) changes.add(1, { operator, state: 'active' });
-  };
 }
