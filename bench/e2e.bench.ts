@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { fourProcesses, oneProcess } from '../apps/platform/test/support/topologies.js';
+import { fourProcesses, oneProcess, oneProcessWalletApart } from '../apps/platform/test/support/topologies.js';
 import { call, OperatorClient, PlayerClient } from '../apps/platform/test/support/clients.js';
 import { censusMark, cpuMsOf, profileArgs } from './support/profile.js';
 import { benchRegistration } from './support/registration.js';
@@ -97,7 +97,13 @@ async function appliedWins(sandboxUrl: string, operatorId: string): Promise<numb
 const only = process.argv.includes('--free-only') ? 'free' : 'all';
 // `--processes`: one process per service as they are deployed (the e2e suite's four-process topology from
 // built bundles, the operator sandbox a fifth process standing in for the operator's wallet); otherwise `npm start`.
-const topology = process.argv.includes('--processes') ? fourProcesses : oneProcess;
+// `--wallet-apart`: `npm start` with the operator's wallet (the sandbox) in a process of its own, as an operator's
+// wallet is in production; the platform's CPU is then the platform's alone.
+const topology = process.argv.includes('--processes')
+  ? fourProcesses
+  : process.argv.includes('--wallet-apart')
+    ? oneProcessWalletApart
+    : oneProcess;
 const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
 const platform = await topology.start(dataDir, {
   env: {
@@ -123,6 +129,13 @@ const platformCpuMs = (): number => {
   for (const pid of platformPids()) sum += cpuMsOf(pid) ?? Number.NaN;
   return sum;
 };
+/** Every process's CPU time so far by app, the operator's wallet included: the per-process split of a phase. */
+const cpuByApp = (): Record<string, number> =>
+  Object.fromEntries(Object.entries(platform.pids()).map(([app, pid]) => [app, cpuMsOf(pid) ?? Number.NaN]));
+const cpuSplit = (before: Record<string, number>, operations: number): string =>
+  Object.entries(cpuByApp())
+    .map(([app, ms]) => `${app} ${((ms - (before[app] ?? Number.NaN)) / operations).toFixed(2)}`)
+    .join(', ');
 const mark = (before: string) => {
   for (const pid of platformPids()) censusMark(pid, before);
 };
@@ -159,6 +172,7 @@ try {
   const winsBefore = await appliedWins(sandboxUrl, platform.operator.id);
   mark('what came before the free spins');
   const freeCpuBefore = platformCpuMs();
+  const freeCpuByAppBefore = cpuByApp();
   const freeStarted = performance.now();
   const freeLatencies = await playAll(freeGames, {});
   const answeredMs = performance.now() - freeStarted;
@@ -167,6 +181,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 20));
   const appliedMs = performance.now() - freeStarted;
   const freeCpuMs = platformCpuMs() - (freeCpuBefore ?? Number.NaN);
+  const freeCpuSplit = cpuSplit(freeCpuByAppBefore, PLAYERS * SPINS_PER_PLAYER);
   mark(`${total} free spins`);
 
   const demoGames: PlayerClient[] = [];
@@ -225,6 +240,8 @@ try {
   console.log(
     `  platform CPU per spin (user + system)              free ${perSpin(freeCpuMs)}, demo ${perSpin(demoCpuMs)}`,
   );
+  if (Object.keys(platform.pids()).length > 1)
+    console.log(`  CPU per free spin by process (ms)                  ${freeCpuSplit}`);
 } finally {
   await platform.stop('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });

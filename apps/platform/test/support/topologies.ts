@@ -1,7 +1,9 @@
 /**
- * The two ways the e2e suite runs the real platform, on free ports and a temp DATA_DIR:
+ * The ways the e2e suite and the benches run the real platform, on free ports and a temp DATA_DIR:
  * - one process: `node --import tsx apps/platform/src/main.ts` (what `npm start` runs), the
  *   sandbox inside it as the demo operator's wallet;
+ * - the same with the operator's wallet apart: the sandbox in a process of its own, called by an
+ *   operator from OPERATORS_JSON (`bench:e2e --wallet-apart`);
  * - four processes from the built entries (`node dist/…/main.js`): gateway, bonus-ledger,
  *   wallet-dispatcher and game-server sharing one SQLite file, plus the operator sandbox as a
  *   fifth process standing in for the operator, with an operator from OPERATORS_JSON.
@@ -72,76 +74,6 @@ async function urlsFromBanner(process: AppProcess): Promise<Record<string, unkno
   };
 }
 
-/** The all-in-one platform from `entry` (a main that runs `startPlatform`). */
-const platformProcess = (name: string, entry: string): Topology => ({
-  name,
-  async start(dataDir, options = {}) {
-    const env = {
-      ...COMMON_ENV,
-      INSTANCE_ID: PLATFORM_INSTANCE_ID,
-      DATA_DIR: dataDir,
-      GATEWAY_PORT: '0',
-      GAME_PORT: '0',
-      SANDBOX_PORT: '0',
-      ...options.env,
-    };
-    const nodeArgs = options.nodeArgs?.('platform') ?? [];
-    // Below info there is no ready line (the benches run at warn): the banner, printed at any level, names the URLs.
-    const logsReady = !['warn', 'error', 'silent'].includes(env.LOG_LEVEL);
-    const readyOf = (current: AppProcess) => (logsReady ? current.ready() : urlsFromBanner(current));
-    let process = new AppProcess('platform', entry, env, nodeArgs);
-    let ready = await readyOf(process);
-    const bannerOf = async (current: AppProcess) => {
-      await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
-      const readyAt = current.lines.findIndex((line) => line.includes('"msg":"ready"'));
-      return current.lines.slice(readyAt + 1).join('\n');
-    };
-    let banner = await bannerOf(process);
-    return {
-      dataDir,
-      operator: {
-        id: DEMO_OPERATOR.id,
-        token: DEMO_OPERATOR.apiToken,
-        currency: DEMO_OPERATOR.currency,
-        timeZone: DEMO_OPERATOR.timeZone,
-      },
-      get gatewayUrl() {
-        return text(ready['gatewayUrl']);
-      },
-      get gameUrl() {
-        return text(ready['gameUrl']);
-      },
-      get sandboxUrl() {
-        return text(ready['sandboxUrl']);
-      },
-      get banner() {
-        return banner;
-      },
-      async crash() {
-        await process.kill('SIGKILL');
-        process = new AppProcess('platform', entry, env, nodeArgs);
-        ready = await readyOf(process);
-        banner = await bannerOf(process);
-      },
-      async stop(signal) {
-        return [(await process.kill(signal)).code];
-      },
-      pids: () => ({ platform: process.child.pid }),
-    };
-  },
-});
-
-export const oneProcess = platformProcess('one process (npm start)', join('apps', 'platform', 'src', 'main.ts'));
-
-/**
- * `npm start` with every position EventStoreDB-shaped (commit-prepare, string order wrong): proves
- * no service orders, checkpoints or resumes positions except through the store's comparison.
- */
-export const oneProcessEsdbPositions = platformProcess(
-  'one process on EventStoreDB-shaped positions (no service orders positions but through the store)',
-  join('apps', 'platform', 'test', 'support', 'esdb-positions-main.ts'),
-);
-
 const E2E_OPERATOR: OperatorAccount = {
   id: 'e2e',
   token: 'e2e-api-token-0123456789abcdef',
@@ -163,6 +95,127 @@ function operatorsJson(callbackUrl: string): string {
   ]);
 }
 
+/**
+ * The operator's wallet apart: the sandbox from its own main (through tsx) in a process of its own, and the
+ * platform's operator from OPERATORS_JSON calling it, as an operator's wallet is reached in production.
+ */
+interface WalletApart {
+  readonly url: string;
+  readonly process: AppProcess;
+}
+
+async function startWalletApart(
+  /** The sandbox's own DATA_DIR. */
+  dataDir: string,
+  options: StartOptions,
+  entry = join('apps', 'operator-sandbox', 'src', 'main.ts'),
+): Promise<WalletApart> {
+  mkdirSync(dataDir, { recursive: true });
+  const process = new AppProcess(
+    'operator-sandbox',
+    entry,
+    {
+      ...COMMON_ENV,
+      DATA_DIR: dataDir,
+      SANDBOX_PORT: '0',
+      SANDBOX_HOST: '127.0.0.1',
+      // The sandbox reads the operator's secret and currency; the callback URL is its own, known once it listens.
+      OPERATORS_JSON: operatorsJson('http://127.0.0.1:9/wallet/e2e'),
+      ...options.env,
+      LOG_LEVEL: 'info',
+    },
+    options.nodeArgs?.('operator-sandbox') ?? [],
+  );
+  return { url: text((await process.ready())['url']), process };
+}
+
+/**
+ * The all-in-one platform from `entry` (a main that runs `startPlatform`); with `walletApart`, its operator's
+ * wallet is a sandbox in another process (the platform's own sandbox still starts, and nobody calls it).
+ */
+const platformProcess = (name: string, entry: string, walletApart = false): Topology => ({
+  name,
+  async start(dataDir, options = {}) {
+    // Its own directory: the platform's in-process sandbox keeps its file in dataDir.
+    const wallet = walletApart ? await startWalletApart(join(dataDir, 'operator-wallet'), options) : undefined;
+    const env = {
+      ...COMMON_ENV,
+      INSTANCE_ID: PLATFORM_INSTANCE_ID,
+      DATA_DIR: dataDir,
+      GATEWAY_PORT: '0',
+      GAME_PORT: '0',
+      SANDBOX_PORT: '0',
+      ...(wallet && { OPERATORS_JSON: operatorsJson(`${wallet.url}/wallet/${E2E_OPERATOR.id}`) }),
+      ...options.env,
+    };
+    const nodeArgs = options.nodeArgs?.('platform') ?? [];
+    // Below info there is no ready line (the benches run at warn): the banner, printed at any level, names the URLs.
+    const logsReady = !['warn', 'error', 'silent'].includes(env.LOG_LEVEL);
+    const readyOf = (current: AppProcess) => (logsReady ? current.ready() : urlsFromBanner(current));
+    let process = new AppProcess('platform', entry, env, nodeArgs);
+    let ready = await readyOf(process);
+    const bannerOf = async (current: AppProcess) => {
+      await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
+      const readyAt = current.lines.findIndex((line) => line.includes('"msg":"ready"'));
+      return current.lines.slice(readyAt + 1).join('\n');
+    };
+    let banner = await bannerOf(process);
+    return {
+      dataDir,
+      operator: wallet
+        ? E2E_OPERATOR
+        : {
+            id: DEMO_OPERATOR.id,
+            token: DEMO_OPERATOR.apiToken,
+            currency: DEMO_OPERATOR.currency,
+            timeZone: DEMO_OPERATOR.timeZone,
+          },
+      get gatewayUrl() {
+        return text(ready['gatewayUrl']);
+      },
+      get gameUrl() {
+        return text(ready['gameUrl']);
+      },
+      get sandboxUrl() {
+        return wallet?.url ?? text(ready['sandboxUrl']);
+      },
+      get banner() {
+        return banner;
+      },
+      async crash() {
+        await process.kill('SIGKILL');
+        process = new AppProcess('platform', entry, env, nodeArgs);
+        ready = await readyOf(process);
+        banner = await bannerOf(process);
+      },
+      async stop(signal) {
+        const codes = [(await process.kill(signal)).code];
+        if (wallet) codes.push((await wallet.process.kill(signal)).code);
+        return codes;
+      },
+      pids: () => ({ platform: process.child.pid, ...(wallet && { 'operator-sandbox': wallet.process.child.pid }) }),
+    };
+  },
+});
+
+export const oneProcess = platformProcess('one process (npm start)', join('apps', 'platform', 'src', 'main.ts'));
+
+/** `npm start` with its operator's wallet (the sandbox) in a process of its own: what the platform costs without it. */
+export const oneProcessWalletApart = platformProcess(
+  "one process (npm start), the operator's wallet in its own process",
+  join('apps', 'platform', 'src', 'main.ts'),
+  true,
+);
+
+/**
+ * `npm start` with every position EventStoreDB-shaped (commit-prepare, string order wrong): proves
+ * no service orders, checkpoints or resumes positions except through the store's comparison.
+ */
+export const oneProcessEsdbPositions = platformProcess(
+  'one process on EventStoreDB-shaped positions (no service orders positions but through the store)',
+  join('apps', 'platform', 'test', 'support', 'esdb-positions-main.ts'),
+);
+
 export const fourProcesses: Topology = {
   name: 'four processes on one SQLite file (built entries)',
   async start(dataDir, options = {}) {
@@ -176,15 +229,7 @@ export const fourProcesses: Topology = {
 
     const spawn = (app: string, env: Record<string, string>) =>
       new AppProcess(app, entry(app), { ...env, ...options.env }, options.nodeArgs?.(app) ?? []);
-    const sandbox = spawn('operator-sandbox', {
-      ...COMMON_ENV,
-      DATA_DIR: dataDir,
-      SANDBOX_PORT: '0',
-      SANDBOX_HOST: '127.0.0.1',
-      // The sandbox reads the operator's secret and currency; the callback URL is its own, known once it listens.
-      OPERATORS_JSON: operatorsJson('http://127.0.0.1:9/wallet/e2e'),
-    });
-    const sandboxUrl = text((await sandbox.ready())['url']);
+    const { url: sandboxUrl, process: sandbox } = await startWalletApart(dataDir, options, entry('operator-sandbox'));
     const env = {
       ...COMMON_ENV,
       DATA_DIR: dataDir,
