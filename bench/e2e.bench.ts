@@ -158,9 +158,11 @@ try {
     : await measureRegister(gatewayUrl, platform.operator.token, future, DURATION_S);
   const registerCpuMs = platformCpuMs() - registerCpuBefore;
   if (register) mark(`${register.ok} registrations`);
+  const validationCpuBefore = platformCpuMs();
   const validation = skipRegister
     ? undefined
     : await measureRegister(gatewayUrl, platform.operator.token, past, DURATION_S);
+  const validationCpuMs = platformCpuMs() - validationCpuBefore;
 
   // Free spins: a bonus and a session per player, then every spin played and every win applied.
   const freeGames: PlayerClient[] = [];
@@ -173,6 +175,7 @@ try {
   mark('what came before the free spins');
   const freeCpuBefore = platformCpuMs();
   const freeCpuByAppBefore = cpuByApp();
+  const clientCpuBefore = process.cpuUsage();
   const freeStarted = performance.now();
   const freeLatencies = await playAll(freeGames, {});
   const answeredMs = performance.now() - freeStarted;
@@ -182,6 +185,7 @@ try {
   const appliedMs = performance.now() - freeStarted;
   const freeCpuMs = platformCpuMs() - (freeCpuBefore ?? Number.NaN);
   const freeCpuSplit = cpuSplit(freeCpuByAppBefore, PLAYERS * SPINS_PER_PLAYER);
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   mark(`${total} free spins`);
 
   const demoGames: PlayerClient[] = [];
@@ -221,7 +225,9 @@ try {
     console.log(
       `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,
     );
-    console.log(`  platform CPU per registration (user + system)      ${(registerCpuMs / register.ok).toFixed(2)} ms`);
+    console.log(
+      `  platform CPU per request (user + system)           registration ${(registerCpuMs / register.ok).toFixed(2)} ms, validation only ${(validationCpuMs / Math.max(validation.refused, 1)).toFixed(2)} ms`,
+    );
   }
   console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
   console.log(
@@ -242,6 +248,9 @@ try {
   );
   if (Object.keys(platform.pids()).length > 1)
     console.log(`  CPU per free spin by process (ms)                  ${freeCpuSplit}`);
+  console.log(
+    `  the players' client (this process) per free spin   CPU ${perSpin((clientCpu.user + clientCpu.system) / 1_000)}`,
+  );
 } finally {
   await platform.stop('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });

@@ -71,9 +71,12 @@ interface Measured {
   p99: number;
   ok: number;
   other: number;
+  /** This process's CPU time (user + system) per request: the server's and autocannon's, which runs here too. */
+  cpuMsPerRequest: number;
 }
 
 async function measure(url: string, durationS: number): Promise<Measured> {
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -87,7 +90,9 @@ async function measure(url: string, durationS: number): Promise<Measured> {
       },
     ],
   });
+  const cpu = process.cpuUsage(cpuBefore);
   return {
+    cpuMsPerRequest: (cpu.user + cpu.system) / 1_000 / Math.max(result.requests.total, 1),
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -114,7 +119,7 @@ try {
   const events = (await gatewayStore.readAll({})).length;
 
   const line = (m: Measured) =>
-    `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.other} other)`;
+    `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.other} other)   CPU ${m.cpuMsPerRequest.toFixed(3)} ms/request`;
   console.log(
     `gateway bench: POST /v1/bonus-call/register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s, node ${process.version}`,
   );
@@ -122,6 +127,9 @@ try {
   console.log(`  bare Express, same validation, no back end     ${line(baseline)}`);
   console.log(
     `  ratio gateway / bare                            req/s ${(full.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}   p50 ${(full.p50 / Math.max(baseline.p50, 1)).toFixed(1)}×   p99 ${(full.p99 / Math.max(baseline.p99, 1)).toFixed(1)}×`,
+  );
+  console.log(
+    `  CPU per request is this process's (user + system): the server's and autocannon's, which runs in it for both rows`,
   );
   console.log(
     `  events in the store after the runs (warm-up included): ${events}, 2 per registered bonus call (BonusRequestAccepted + BonusCallRegistered)`,
