@@ -9,16 +9,21 @@
  * `timeout.request` did: a timer aborts the request, and an abort is a `timeout`. undici's own
  * `headersTimeout`/`bodyTimeout` get the same value as a backstop; they run on a coarse clock that
  * fires late, never early, so the abort always comes first.
+ *
+ * Each POST is a CLIENT span with the `http.client.request.duration` histogram and sends the trace
+ * context in its headers (`startHttpClientCall`), as node's HTTP instrumentation did for got.
  */
+import { startHttpClientCall } from '@reelstream/telemetry';
 import { Agent } from 'undici';
 
 export type PostOutcome =
   | { kind: 'response'; statusCode: number; body: string }
   | { kind: 'timeout' }
-  /** `CODE: message` of the network error, at most 500 characters. */
-  | { kind: 'error'; reason: string };
+  /** `reason`: `CODE: message` of the network error, at most 500 characters. */
+  | { kind: 'error'; code: string; reason: string };
 
 interface Target {
+  url: URL;
   origin: string;
   /** Path and query of the URL, what the request line names. */
   path: string;
@@ -38,10 +43,36 @@ export class OperatorPostClient {
   }
 
   async post(url: string, headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<PostOutcome> {
+    let target: Target;
+    try {
+      target = this.targetOf(url);
+    } catch (error) {
+      return networkError(error);
+    }
+    const call = startHttpClientCall('POST', target.url);
+    const outcome = await this.send(target, { ...headers, ...call.traceHeaders }, body, timeoutMs);
+    call.end(
+      outcome.kind === 'response'
+        ? { statusCode: outcome.statusCode }
+        : { errorType: outcome.kind === 'timeout' ? 'timeout' : outcome.code },
+    );
+    return outcome;
+  }
+
+  /** Destroys the agent's sockets: calls still in flight end as network errors. */
+  close(): Promise<void> {
+    return this.agent.destroy();
+  }
+
+  private async send(
+    { origin, path }: Target,
+    headers: Record<string, string>,
+    body: Buffer,
+    timeoutMs: number,
+  ): Promise<PostOutcome> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     try {
-      const { origin, path } = this.targetOf(url);
       const response = await this.agent.request({
         origin,
         path,
@@ -54,24 +85,19 @@ export class OperatorPostClient {
       });
       return { kind: 'response', statusCode: response.statusCode, body: await response.body.text() };
     } catch (error) {
-      const { code, message } = error as { code?: unknown; message?: unknown };
+      const { code } = error as { code?: unknown };
       if (abort.signal.aborted || (typeof code === 'string' && UNDICI_TIMEOUTS.has(code))) return { kind: 'timeout' };
-      return { kind: 'error', reason: networkReason(code, message ?? String(error)) };
+      return networkError(error);
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** Destroys the agent's sockets: calls still in flight end as network errors. */
-  close(): Promise<void> {
-    return this.agent.destroy();
   }
 
   private targetOf(url: string): Target {
     let target = this.targets.get(url);
     if (target === undefined) {
       const parsed = new URL(url);
-      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      target = { url: parsed, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
       if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
       this.targets.set(url, target);
     }
@@ -80,11 +106,12 @@ export class OperatorPostClient {
 }
 
 /**
- * `CODE: message`. undici reports a peer that closed the connection before the whole reply as
- * UND_ERR_SOCKET "other side closed", where node's HTTP client (and so got) said ECONNRESET "socket
- * hang up": the reason keeps node's code, which the records and the logs already used for it.
+ * The error's code and `CODE: message`. undici reports a peer that closed the connection before the
+ * whole reply as UND_ERR_SOCKET "other side closed", where node's HTTP client (and so got) said
+ * ECONNRESET "socket hang up": the outcome keeps node's code, which the records and logs already use.
  */
-function networkReason(code: unknown, message: unknown): string {
+function networkError(error: unknown): PostOutcome {
+  const { code, message } = error as { code?: unknown; message?: unknown };
   const name = code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : typeof code === 'string' ? code : 'ERROR';
-  return `${name}: ${String(message)}`.slice(0, 500);
+  return { kind: 'error', code: name, reason: `${name}: ${String(message ?? error)}`.slice(0, 500) };
 }
