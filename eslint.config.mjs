@@ -10,6 +10,7 @@ const io = [
   'better-sqlite3',
   'express',
   'got',
+  'undici',
   'helmet',
   '@opentelemetry/*',
   'node:*',
@@ -119,7 +120,7 @@ export default [
                 'type:eventsourcing',
                 'type:application',
               ],
-              bannedExternalImports: ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got'],
+              bannedExternalImports: ['kafkajs', '@eventstore/db-client', 'better-sqlite3', 'express', 'got', 'undici'],
             },
             {
               sourceTag: 'type:telemetry',
@@ -155,7 +156,7 @@ export default [
                 'type:service',
               ],
               // Services are edges only (issue 11): SQLite and the wallet's HTTP client are adapters' business.
-              bannedExternalImports: ['better-sqlite3', 'got'],
+              bannedExternalImports: ['better-sqlite3', 'got', 'undici'],
             },
             { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:dispatch`: wallet callbacks per second and their latency through the platform —
- * bus → dispatcher → operator sandbox (5 ms latency) → reply on the bus — next to direct got calls
- * to the same sandbox at the same concurrency, as a ratio.
+ * bus → dispatcher → operator sandbox (5 ms latency) → reply on the bus — next to direct calls
+ * to the same sandbox at the same concurrency, as ratios: direct got calls (the issue's baseline)
+ * and direct calls with the dispatcher's own client (undici).
  *
  * - The sandbox runs as its own process (apps/operator-sandbox, SANDBOX_LATENCY_MS=5).
  * - The dispatcher runs in this process on the embedded back ends (one SQLite file, WAL,
@@ -9,9 +10,11 @@
  *   source event (issue 10; the source is stored before the clock starts), two appends to its
  *   walletTx stream (attempt before the call, outcome after), the signed POST, the reply on
  *   wallet.replies and the offset commit.
- * - Direct: the same signed POSTs with the same got adapter, nothing else.
+ * - Direct got: the same signed POSTs over got 14 as the dispatcher made them before undici
+ *   (bench/support/got-operator-wallet.ts), nothing else: the issue's baseline.
+ * - Direct undici: the same signed POSTs with the dispatcher's own client (HttpOperatorWallet).
  * - Concurrency 16 = the partitions of wallet.requests: 16 players, one per partition, each
- *   sending its next request when the previous one is answered; direct: 16 loops of calls.
+ *   sending its next request when the previous one is answered; direct: 16 loops of calls each.
  *   A second line shows 100 players with 100 requests in flight, where the key → partition hash
  *   decides how many partitions are busy.
  * - Under each run: this process's CPU time per callback (the steadier figure on a shared
@@ -37,11 +40,12 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { partitionFor } from '@reelstream/messaging-sqlite';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
 import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
-import { GotOperatorWallet } from '@reelstream/wallet-adapters';
+import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
 import { createLogger } from '@reelstream/telemetry';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { CallbackHops } from './support/callback-hops.js';
+import { GotOperatorWallet } from './support/got-operator-wallet.js';
 
 const CONCURRENCY = 16;
 const ROUND_MS = 4_000;
@@ -190,7 +194,7 @@ async function throughDispatcher(
 }
 
 async function direct(
-  wallet: GotOperatorWallet,
+  wallet: Pick<HttpOperatorWallet, 'call'>,
   operator: OperatorConfig,
   players: readonly string[],
 ): Promise<Measure> {
@@ -227,7 +231,7 @@ try {
   const bus = await openMessageBus(url, { instanceId: 'bench-dispatcher' });
   const requesterBus = await openMessageBus(url, { instanceId: 'bench-requester' });
   const hops = process.env['BENCH_HOPS'] === '1' ? new CallbackHops() : undefined;
-  const hopsWallet = hops && new GotOperatorWallet({ maxSockets: 64 });
+  const hopsWallet = hops && new HttpOperatorWallet({ maxSockets: 64 });
   const requester = hops ? hops.requester(requesterBus) : requesterBus;
   const dispatcher = await startWalletDispatcher(
     {
@@ -242,13 +246,15 @@ try {
     { healthPort: 0, maxSockets: 64 },
   );
   await dispatcher.ready;
-  const wallet = new GotOperatorWallet({ maxSockets: 64 });
+  const gotWallet = new GotOperatorWallet();
+  const undiciWallet = new HttpOperatorWallet({ maxSockets: 64 });
 
   const distinct = playersOnDistinctPartitions(CONCURRENCY, 16);
   const many = Array.from({ length: 100 }, (_, i) => `bench_many_${i}`);
   // Warm-up: connections, statements, JIT.
   await throughDispatcher(requester, store, distinct, CONCURRENCY);
-  await direct(wallet, operator, distinct);
+  await direct(gotWallet, operator, distinct);
+  await direct(undiciWallet, operator, distinct);
   hops?.report('the warm-up');
 
   const counters: CommitCounters = {
@@ -260,13 +266,17 @@ try {
   };
   const viaDispatcher = await withCost(counters, () => throughDispatcher(requester, store, distinct, CONCURRENCY));
   const hopsOf16 = hops?.report(`${CONCURRENCY} players`) ?? [];
-  const viaGot = await withCost(counters, () => direct(wallet, operator, distinct));
+  const viaGot = await withCost(counters, () => direct(gotWallet, operator, distinct));
+  const viaUndici = await withCost(counters, () => direct(undiciWallet, operator, distinct));
   const manyPlayers = await withCost(counters, () => throughDispatcher(requester, store, many, 100));
   const hopsOf100 = hops?.report('100 players') ?? [];
 
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
   const latency = (m: Measure) =>
     `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
+  const callCost = (m: Measure) => `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/call`;
+  const ratio = (m: Measure, base: Measure) =>
+    `throughput ${(rate(m) / rate(base)).toFixed(2)}, p50 latency ${(percentile(m.latencies, 50) / percentile(base.latencies, 50)).toFixed(2)}×`;
   const cost = (m: Measure) =>
     `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/callback, commits/callback: event store ${((m.storeCommits ?? NaN) / m.count).toFixed(2)}, log ${((m.publishCommits ?? NaN) / m.count).toFixed(2)}`;
   const rows: [string, string][] = [
@@ -276,14 +286,17 @@ try {
     ],
     ['  its cost in this process', cost(viaDispatcher)],
     [
-      `direct got calls to the sandbox, concurrency ${CONCURRENCY}`,
+      `direct got calls to the sandbox, concurrency ${CONCURRENCY} (the issue's baseline)`,
       `${rate(viaGot).toFixed(0)} callbacks/s  ${latency(viaGot)}  (${viaGot.count} calls)`,
     ],
-    ['  its cost in this process', `CPU ${((viaGot.cpuMs ?? NaN) / viaGot.count).toFixed(2)} ms/call`],
+    ['  its cost in this process', callCost(viaGot)],
     [
-      'dispatcher / direct',
-      `throughput ${(rate(viaDispatcher) / rate(viaGot)).toFixed(2)}, p50 latency ${(percentile(viaDispatcher.latencies, 50) / percentile(viaGot.latencies, 50)).toFixed(2)}×`,
+      `direct calls with the dispatcher's client (undici), concurrency ${CONCURRENCY}`,
+      `${rate(viaUndici).toFixed(0)} callbacks/s  ${latency(viaUndici)}  (${viaUndici.count} calls)`,
     ],
+    ['  its cost in this process', callCost(viaUndici)],
+    ["dispatcher / direct got (the issue's baseline)", ratio(viaDispatcher, viaGot)],
+    ["dispatcher / direct undici (the dispatcher's own client)", ratio(viaDispatcher, viaUndici)],
     [
       'bus → dispatcher → sandbox, 100 players, 100 requests in flight',
       `${rate(manyPlayers).toFixed(0)} callbacks/s  ${latency(manyPlayers)}  (${manyPlayers.count} callbacks)`,
@@ -297,9 +310,10 @@ try {
   for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
   for (const line of [...hopsOf16, ...hopsOf100]) console.log(line);
 
-  wallet.close();
+  gotWallet.close();
+  await undiciWallet.close();
   await dispatcher.stop();
-  hopsWallet?.close();
+  await hopsWallet?.close();
   await Promise.all([bus.close(), requesterBus.close()]);
   await store.close();
 } finally {

@@ -8,7 +8,8 @@
  * - The workspace's own packages (`@reelstream/*`, TypeScript sources) are bundled; every other
  *   package stays external and is loaded from node_modules at run time, as installed (native
  *   better-sqlite3, and express/got loaded through Node's own loader, where OpenTelemetry's
- *   instrumentation patches them).
+ *   instrumentation patches them; undici, the dispatcher's operator client, is not patched: it
+ *   makes its spans itself).
  * - Code splitting keeps the `await import()`s of the mains lazy: express is loaded after
  *   telemetry started (services.md), not hoisted to the top of main.js.
  * - Sources find their run-time files relative to themselves (`import.meta.dirname`). In the

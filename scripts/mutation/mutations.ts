@@ -19,14 +19,14 @@ const DISPATCH = ['wallet-adapters', 'service-wallet-dispatcher'];
 export const MUTATIONS: readonly Mutation[] = [
   {
     name: 'dispatcher signs with the previous secret instead of the current one',
-    file: 'libs/wallet/adapters/src/got-operator-wallet.ts',
+    file: 'libs/wallet/adapters/src/http-operator-wallet.ts',
     search: 'const secret = operator.signingSecrets[0];',
     replace: 'const secret = operator.signingSecrets[1] ?? operator.signingSecrets[0];',
     projects: DISPATCH,
   },
   {
     name: 'HMAC over re-serialised JSON instead of the bytes sent',
-    file: 'libs/wallet/adapters/src/got-operator-wallet.ts',
+    file: 'libs/wallet/adapters/src/http-operator-wallet.ts',
     search: 'signCallbackBody(bytes, secret, operator.signatureScheme, timestamp)',
     replace: 'signCallbackBody(JSON.stringify(body), secret, operator.signatureScheme, timestamp)',
     projects: DISPATCH,

@@ -19,7 +19,7 @@ function localUrl(port: number): string {
 // Long because: the all-in-one wiring of every service in start order, one call per step; the order (sandbox, ledger,
 // dispatcher, game server, gateway) is the point.
 export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyFields> {
-  // Loaded after telemetry started (runService): express and got must be patched on load.
+  // Loaded after telemetry started (runService): express must be patched on load.
   const { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory, resolveBackends } =
     await import('@reelstream/config');
   const sandboxLib = await import('@reelstream/service-operator-sandbox');

@@ -2,7 +2,8 @@
 import { runService } from '@reelstream/runtime';
 
 await runService('wallet-dispatcher', async (runtime) => {
-  // Loaded after telemetry started (runService): got must be patched on load.
+  // Loaded after telemetry started (runService), as every service's library is (the operator POSTs go over undici,
+  // which the HTTP instrumentation does not patch: the client makes its own spans).
   const { dispatcherEnv, dispatcherSettingsFromEnv, startWalletDispatcher } =
     await import('@reelstream/service-wallet-dispatcher');
 

@@ -17,3 +17,4 @@ export { redactUrlSecrets } from './url-secrets.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export { MetricNames, PARKED_MESSAGES_METRIC, SECONDS_BUCKETS } from './metric-names.js';
 export { recordHttpRoute } from './http-route.js';
+export { startHttpClientCall, type HttpClientCall, type HttpClientOutcome } from './http-client-call.js';

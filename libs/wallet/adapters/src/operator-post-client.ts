@@ -1,19 +1,117 @@
-import type { Agent as HttpAgent } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
-import got, { type Got } from 'got';
+/**
+ * The HTTP client that POSTs to an operator (callbacks and webhooks), over undici 7: one keep-alive
+ * `Agent` (a pool of `connections` sockets per origin, no pipelining), one attempt per call (the
+ * dispatcher decides about retries), every status answered as a value, no redirects followed (a 3xx
+ * is a status like any other), the body always read to its end as text so the socket goes back to
+ * the pool. http:// and https:// go through the same agent.
+ *
+ * The time limit covers the whole request (connecting, sending, the headers and the body), as got's
+ * `timeout.request` did: a timer aborts the request, and an abort is a `timeout`. undici's own
+ * `headersTimeout`/`bodyTimeout` get the same value as a backstop; they run on a coarse clock that
+ * fires late, never early, so the abort always comes first.
+ *
+ * Each POST is a CLIENT span with the `http.client.request.duration` histogram and sends the trace
+ * context in its headers (`startHttpClientCall`), as node's HTTP instrumentation did for got.
+ */
+import { startHttpClientCall } from '@reelstream/telemetry';
+import { Agent } from 'undici';
+
+export type PostOutcome =
+  | { kind: 'response'; statusCode: number; body: string }
+  | { kind: 'timeout' }
+  /** `reason`: `CODE: message` of the network error, at most 500 characters. */
+  | { kind: 'error'; code: string; reason: string };
+
+interface Target {
+  url: URL;
+  origin: string;
+  /** Path and query of the URL, what the request line names. */
+  path: string;
+}
+
+/** undici's own time-outs: only reached if the abort did not come first. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** Operators' URLs are configuration: a handful. The cap only keeps a reloaded directory from growing this. */
+const MAX_CACHED_TARGETS = 1_000;
+
+export class OperatorPostClient {
+  private readonly agent: Agent;
+  private readonly targets = new Map<string, Target>();
+
+  constructor(connectionsPerOrigin: number) {
+    this.agent = new Agent({ connections: connectionsPerOrigin, pipelining: 1 });
+  }
+
+  async post(url: string, headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<PostOutcome> {
+    let target: Target;
+    try {
+      target = this.targetOf(url);
+    } catch (error) {
+      return networkError(error);
+    }
+    const call = startHttpClientCall('POST', target.url);
+    const outcome = await this.send(target, { ...headers, ...call.traceHeaders }, body, timeoutMs);
+    call.end(
+      outcome.kind === 'response'
+        ? { statusCode: outcome.statusCode }
+        : { errorType: outcome.kind === 'timeout' ? 'timeout' : outcome.code },
+    );
+    return outcome;
+  }
+
+  /** Destroys the agent's sockets: calls still in flight end as network errors. */
+  close(): Promise<void> {
+    return this.agent.destroy();
+  }
+
+  private async send(
+    { origin, path }: Target,
+    headers: Record<string, string>,
+    body: Buffer,
+    timeoutMs: number,
+  ): Promise<PostOutcome> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      const response = await this.agent.request({
+        origin,
+        path,
+        method: 'POST',
+        headers,
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: abort.signal,
+      });
+      return { kind: 'response', statusCode: response.statusCode, body: await response.body.text() };
+    } catch (error) {
+      const { code } = error as { code?: unknown };
+      if (abort.signal.aborted || (typeof code === 'string' && UNDICI_TIMEOUTS.has(code))) return { kind: 'timeout' };
+      return networkError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private targetOf(url: string): Target {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      target = { url: parsed, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+}
 
 /**
- * The got client that POSTs to an operator (callbacks and webhooks): one attempt per call (the
- * dispatcher decides about retries), every status answered rather than thrown, no redirects
- * followed, the body kept as text, over the caller's keep-alive agents.
+ * The error's code and `CODE: message`. undici reports a peer that closed the connection before the
+ * whole reply as UND_ERR_SOCKET "other side closed", where node's HTTP client (and so got) said
+ * ECONNRESET "socket hang up": the outcome keeps node's code, which the records and logs already use.
  */
-export function operatorPostClient(agents: { http: HttpAgent; https: HttpsAgent }): Got {
-  return got.extend({
-    method: 'POST',
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    followRedirect: false,
-    responseType: 'text',
-    agent: agents,
-  });
+function networkError(error: unknown): PostOutcome {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const name = code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : typeof code === 'string' ? code : 'ERROR';
+  return { kind: 'error', code: name, reason: `${name}: ${String(message ?? error)}`.slice(0, 500) };
 }

@@ -1,5 +1,5 @@
 /**
- * What the got wallet client puts on the wire for each attempt (issue 10): X-Request-Timestamp is
+ * What the wallet client puts on the wire for each attempt (issue 10): X-Request-Timestamp is
  * the Unix second of THIS attempt (the body's `timestamp` stays the transaction's), and the
  * signature covers the body, or `<timestamp>.<body>` for an operator with `timestamp.body`.
  * A real HTTP server records what arrives; the signatures are checked with node:crypto here.
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseOperatorsConfig, type OperatorConfig, type WalletWinRequest } from '@reelstream/contracts';
 import { callbackFor } from '@reelstream/wallet-domain';
-import { GotOperatorWallet } from '../src/index.js';
+import { HttpOperatorWallet } from '../src/index.js';
 
 const win = (playerId: string): WalletWinRequest => ({
   command: 'win',
@@ -67,7 +67,7 @@ describe('X-Request-Timestamp and the signature of each attempt', () => {
     '%s: two attempts of one transaction carry the same body and each its own timestamp',
     async (scheme) => {
       let nowMs = Date.parse('2026-05-01T10:00:00.400Z');
-      const wallet = new GotOperatorWallet({ nowMs: () => nowMs });
+      const wallet = new HttpOperatorWallet({ nowMs: () => nowMs });
       const callback = callbackFor(win('headers_player'));
       received.length = 0;
       try {
@@ -79,7 +79,7 @@ describe('X-Request-Timestamp and the signature of each attempt', () => {
         nowMs += 2_700;
         await wallet.call(operatorWith(scheme), callback, 3_000);
       } finally {
-        wallet.close();
+        await wallet.close();
       }
       expect(received.map(({ headers }) => headers['x-request-timestamp'])).toEqual(['1777629600', '1777629603']);
       const [first, second] = received;

@@ -1,6 +1,6 @@
 /**
  * @reelstream/service-wallet-dispatcher: the wallet-dispatcher's edge — its config, health
- * endpoints, the redrive CLI and `startWalletDispatcher` (the got client is `@reelstream/wallet-adapters`).
+ * endpoints, the redrive CLI and `startWalletDispatcher` (the HTTP client, over undici, is `@reelstream/wallet-adapters`).
  */
 export { dispatcherSettingsFromEnv, dispatcherEnv } from './config.js';
 export { startWalletDispatcher, type WalletDispatcher } from './start.js';

@@ -1,6 +1,6 @@
 /**
  * startWalletDispatcher: the consumer of `wallet.requests` and `wallet.cancels` calling operator
- * wallets through got, plus its health server. Takes its ports; stops everything it started.
+ * wallets over HTTP (undici), plus its health server. Takes its ports; stops everything it started.
  */
 import { walletTxStream } from '@reelstream/contracts';
 import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/http';
@@ -22,7 +22,7 @@ import {
   type OperatorWallet,
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
-import { GotOperatorWallet, GotWebhookSender } from '@reelstream/wallet-adapters';
+import { HttpOperatorWallet, HttpWebhookSender } from '@reelstream/wallet-adapters';
 import { countDeadLetters, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
@@ -32,7 +32,7 @@ export interface WalletDispatcherDeps {
   ids: IdGenerator;
   logger: Logger;
   operators: OperatorLookup;
-  /** Default: got, as in production. */
+  /** Default: HttpOperatorWallet, as in production. */
   wallet?: OperatorWallet;
   /** Backoff between bonus webhook attempts. Default `webhookRetryDelayMs` (1 s, 2 s, 4 s … 60 s). */
   webhookRetryDelayMs?: (attempt: number) => number;
@@ -55,13 +55,13 @@ export async function startWalletDispatcher(
   const metrics = createMetrics();
   const store = traceEventStore(deps.store);
   const bus = traceMessageBus(countDeadLetters(deps.bus, metrics, deps.operators));
-  const ownWallet = deps.wallet ? undefined : new GotOperatorWallet({ maxSockets: config.maxSockets });
-  const webhookSender = new GotWebhookSender();
+  const ownWallet = deps.wallet ? undefined : new HttpOperatorWallet({ maxSockets: config.maxSockets });
+  const webhookSender = new HttpWebhookSender();
   const circuitChanges = metrics.counter<'operator' | 'to'>(MetricNames.walletCircuitChanges, {
     description: 'Operator circuit state changes',
   });
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
-  const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as GotOperatorWallet), metrics), {
+  const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as HttpOperatorWallet), metrics), {
     limitsOf: (operatorId) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] }),
     now: () => performance.now(),
     onCircuitChange: (change) => {

@@ -8,7 +8,7 @@ import { eventually } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { BusHeaders, type Message } from '@reelstream/ports';
-import { GotOperatorWallet } from '@reelstream/wallet-adapters';
+import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
 import { betRequest, startRig, type Rig } from './rig.js';
 
 let rig: Rig;
@@ -55,11 +55,11 @@ describe('a redelivered request', () => {
       context,
     );
     await records.execute(record, { type: 'StartAttempt', data: {}, metadata: { now: context.occurredAt } }, context);
-    const wallet = new GotOperatorWallet();
+    const wallet = new HttpOperatorWallet();
     const operator = rig.operators.get('rig');
     if (!operator) throw new Error('the rig has no operator "rig"');
     const lost = await wallet.call(operator, callbackFor(bet), 3_000);
-    wallet.close();
+    await wallet.close();
     expect(lost).toEqual({ kind: 'reply', statusCode: 'OK', balance: 96 });
 
     const reply = await rig.request(bet);

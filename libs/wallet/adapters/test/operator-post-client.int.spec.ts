@@ -1,0 +1,198 @@
+/**
+ * The operator POST over undici (HttpOperatorWallet, HttpWebhookSender) against a real HTTP server:
+ * the operator's time limit covers the whole request, body included; a 3xx is a status, not
+ * followed; a refused or dropped connection is a network outcome with node's error code; two calls
+ * in a row share one kept-alive connection; close() ends what is still in flight.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  parseOperatorsConfig,
+  type BonusWebhook,
+  type OperatorConfig,
+  type WalletBetRequest,
+} from '@reelstream/contracts';
+import { callbackFor } from '@reelstream/wallet-domain';
+import { HttpOperatorWallet, HttpWebhookSender } from '../src/index.js';
+
+const OK_REPLY = '{"balance":100,"statusCode":"OK"}';
+const LIMIT_MS = 300;
+
+/** What each path of the test server does; every request is recorded by path. */
+const routes: Record<string, (res: ServerResponse) => void> = {
+  '/ok': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(OK_REPLY),
+  // Headers and half a body at once, the rest never: only a limit over the whole request ends it.
+  '/stalls-in-body': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(OK_REPLY.length) });
+    res.write(OK_REPLY.slice(0, 10));
+  },
+  // A byte of body every 50 ms, never idle for long: a limit on idle time (undici's bodyTimeout) never ends it.
+  '/trickles-body': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const trickle = setInterval(() => res.write(' '), 50);
+    res.on('close', () => clearInterval(trickle));
+  },
+  '/never-answers': () => undefined,
+  '/moved': (res) => res.writeHead(302, { location: '/ok' }).end('moved'),
+  '/hangs-up': (res) => res.socket?.destroy(),
+};
+const requested: string[] = [];
+let connections = 0;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      requested.push(req.url ?? '');
+      routes[req.url ?? '']?.(res);
+    });
+  });
+  server.on('connection', () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+  requested.length = 0;
+  connections = 0;
+});
+
+const operatorAt = (path: string, url = base): OperatorConfig & { webhookUrl: string } =>
+  parseOperatorsConfig([
+    {
+      id: 'posts',
+      name: 'Posts',
+      apiToken: 'posts-api-token-0123456789',
+      callbackUrl: `${url}${path}`,
+      webhookUrl: `${url}${path}`,
+      signingSecret: 'posts-signing-secret-0123456789',
+      currency: 'EUR',
+    },
+  ])[0] as OperatorConfig & { webhookUrl: string };
+
+const bet = (transactionId: number): WalletBetRequest => ({
+  command: 'bet',
+  transactionId,
+  operatorId: 'posts',
+  playerId: 'posts_player',
+  roundId: transactionId + 1,
+  providerId: 1,
+  gameId: 10,
+  currency: 'EUR',
+  bonusId: 0,
+  requestedAt: new Date().toISOString(),
+  amountMinor: 100,
+  isBonusBusy: false,
+});
+
+const webhook = { eventId: 'posts-webhook-1' } as BonusWebhook;
+
+/** An origin nothing listens on: a server's port, closed again. */
+async function refusingOrigin(): Promise<string> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('HttpOperatorWallet', () => {
+  let wallet: HttpOperatorWallet;
+  beforeAll(() => void (wallet = new HttpOperatorWallet({ maxSockets: 4 })));
+  afterAll(() => wallet.close());
+
+  it.each(['/stalls-in-body', '/trickles-body', '/never-answers'])(
+    '%s: the limit covers the whole request and ends in a timeout',
+    async (path) => {
+      const started = performance.now();
+      const result = await wallet.call(operatorAt(path), callbackFor(bet(8_001)), LIMIT_MS);
+      const tookMs = performance.now() - started;
+      expect(result).toEqual({ kind: 'no_reply', cause: 'timeout', reason: `no reply within ${LIMIT_MS} ms` });
+      expect(tookMs).toBeGreaterThanOrEqual(LIMIT_MS - 5);
+      // Generous for a loaded machine; without a limit over the whole request the trickle never ends.
+      expect(tookMs).toBeLessThan(LIMIT_MS + 1_000);
+    },
+  );
+
+  it('answers a 302 as an HTTP status and does not follow it', async () => {
+    const result = await wallet.call(operatorAt('/moved'), callbackFor(bet(8_002)), 2_000);
+    expect(result).toEqual({ kind: 'no_reply', cause: 'http_status', reason: 'HTTP 302: "moved"' });
+    expect(requested).toEqual(['/moved']);
+  });
+
+  it('reports a refused connection as a network outcome with its code', async () => {
+    const result = await wallet.call(operatorAt('/ok', await refusingOrigin()), callbackFor(bet(8_003)), 2_000);
+    expect(result).toMatchObject({ kind: 'no_reply', cause: 'network' });
+    expect(result.kind === 'no_reply' && result.reason).toMatch(/^ECONNREFUSED: /);
+  });
+
+  it('reports a connection the operator drops before answering as ECONNRESET, as node does', async () => {
+    const result = await wallet.call(operatorAt('/hangs-up'), callbackFor(bet(8_004)), 2_000);
+    expect(result).toMatchObject({ kind: 'no_reply', cause: 'network' });
+    expect(result.kind === 'no_reply' && result.reason).toMatch(/^ECONNRESET: /);
+  });
+
+  // undici frees a connection just after the body's end reaches the caller: a call made in that same tick opens
+  // a second connection (then both are reused). The dispatcher's next call always comes later (an append between).
+  it('sends calls in a row over one kept-alive connection', async () => {
+    const fresh = new HttpOperatorWallet();
+    try {
+      for (const transactionId of [8_005, 8_006, 8_007]) {
+        expect(await fresh.call(operatorAt('/ok'), callbackFor(bet(transactionId)), 2_000)).toEqual({
+          kind: 'reply',
+          statusCode: 'OK',
+          balance: 100,
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await fresh.close();
+    }
+    expect(requested).toEqual(['/ok', '/ok', '/ok']);
+    expect(connections).toBe(1);
+  });
+
+  it('close() ends a call still in flight at once, as a network outcome', async () => {
+    const closing = new HttpOperatorWallet();
+    const pending = closing.call(operatorAt('/never-answers'), callbackFor(bet(8_008)), 10_000);
+    while (!requested.includes('/never-answers')) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = performance.now();
+    await closing.close();
+    const result = await pending;
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result).toMatchObject({ kind: 'no_reply', cause: 'network' });
+  });
+});
+
+describe('HttpWebhookSender', () => {
+  let sender: HttpWebhookSender;
+  beforeAll(() => void (sender = new HttpWebhookSender()));
+  afterAll(() => sender.close());
+
+  it('delivers on a 2xx', async () => {
+    expect(await sender.post(operatorAt('/ok'), webhook, 2_000)).toEqual({ delivered: true });
+  });
+
+  it('a body that stalls past the limit is not delivered: a timeout', async () => {
+    expect(await sender.post(operatorAt('/stalls-in-body'), webhook, LIMIT_MS)).toEqual({
+      delivered: false,
+      reason: `timeout: no reply within ${LIMIT_MS} ms`,
+    });
+  });
+
+  it('a 302 is not delivered and not followed', async () => {
+    expect(await sender.post(operatorAt('/moved'), webhook, 2_000)).toEqual({ delivered: false, reason: 'HTTP 302' });
+    expect(requested).toEqual(['/moved']);
+  });
+
+  it('a refused connection is not delivered, with its code', async () => {
+    const result = await sender.post(operatorAt('/ok', await refusingOrigin()), webhook, 2_000);
+    expect(result).toEqual({ delivered: false, reason: expect.stringMatching(/^ECONNREFUSED: /) });
+  });
+});
