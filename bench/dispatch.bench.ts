@@ -18,7 +18,8 @@
  *   A second line shows 100 players with 100 requests in flight, where the key → partition hash
  *   decides how many partitions are busy.
  * - Under each run: this process's CPU time per callback (the steadier figure on a shared
- *   machine) and the durable commits per callback (event-store group commits, log publishes).
+ *   machine), the durable commits per callback (event-store group commits, log publishes), and the
+ *   sandbox process's CPU time per call (the operator's wallet: what bounds every row on two cores).
  * - BENCH_HOPS=1: also where each callback's time goes, hop by hop (bench/support/callback-hops.ts),
  *   measured through wrappers of the dispatcher's ports.
  */
@@ -45,6 +46,7 @@ import { createLogger } from '@reelstream/telemetry';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { CallbackHops } from './support/callback-hops.js';
+import { cpuMsOf } from './support/profile.js';
 import { GotOperatorWallet } from './support/got-operator-wallet.js';
 
 const CONCURRENCY = 16;
@@ -65,11 +67,14 @@ interface Measure {
   /** Durable commits over the run: event-store group commits, and log publish transactions of both buses. */
   storeCommits?: number;
   publishCommits?: number;
+  /** The operator sandbox's CPU time over the run (its own process): the wallet's share of each call. */
+  walletCpuMs?: number;
 }
 
 interface CommitCounters {
   storeCommits(): number;
   publishCommits(): number;
+  walletCpuMs(): number;
 }
 
 /** Runs `run` and adds this process's CPU time and the durable commits it caused. */
@@ -77,11 +82,13 @@ async function withCost(counters: CommitCounters, run: () => Promise<Measure>): 
   const cpu = process.cpuUsage();
   const store = counters.storeCommits();
   const publish = counters.publishCommits();
+  const wallet = counters.walletCpuMs();
   const measure = await run();
   const used = process.cpuUsage(cpu);
   return {
     ...measure,
     cpuMs: (used.user + used.system) / 1_000,
+    walletCpuMs: counters.walletCpuMs() - wallet,
     storeCommits: counters.storeCommits() - store,
     publishCommits: counters.publishCommits() - publish,
   };
@@ -126,7 +133,7 @@ async function drive<T>(
   return { count: latencies.length, ms: performance.now() - start, latencies: latencies.sort((a, b) => a - b) };
 }
 
-async function startSandbox(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startSandbox(dir: string): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/operator-sandbox/src/main.ts'], {
     env: {
       ...process.env,
@@ -158,7 +165,11 @@ async function startSandbox(dir: string): Promise<{ url: string; stop: () => Pro
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
-  return { url, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) };
+  return {
+    url,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
+  };
 }
 
 /** Players whose keys land on distinct partitions, so `count` of them keep `count` partitions busy. */
@@ -263,6 +274,7 @@ try {
       [bus, requesterBus]
         .map((each) => (each as { publishStats?: { transactions: number } }).publishStats?.transactions ?? NaN)
         .reduce((a, b) => a + b),
+    walletCpuMs: () => cpuMsOf(sandbox.pid) ?? NaN,
   };
   const viaDispatcher = await withCost(counters, () => throughDispatcher(requester, store, distinct, CONCURRENCY));
   const hopsOf16 = hops?.report(`${CONCURRENCY} players`) ?? [];
@@ -274,11 +286,13 @@ try {
   const rate = (m: Measure) => (m.count * 1_000) / m.ms;
   const latency = (m: Measure) =>
     `p50 ${percentile(m.latencies, 50).toFixed(1)} ms, p99 ${percentile(m.latencies, 99).toFixed(1)} ms`;
-  const callCost = (m: Measure) => `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/call`;
+  const walletCost = (m: Measure) =>
+    `the sandbox's own process ${((m.walletCpuMs ?? NaN) / m.count).toFixed(2)} ms/call`;
+  const callCost = (m: Measure) => `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/call; ${walletCost(m)}`;
   const ratio = (m: Measure, base: Measure) =>
     `throughput ${(rate(m) / rate(base)).toFixed(2)}, p50 latency ${(percentile(m.latencies, 50) / percentile(base.latencies, 50)).toFixed(2)}×`;
   const cost = (m: Measure) =>
-    `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/callback, commits/callback: event store ${((m.storeCommits ?? NaN) / m.count).toFixed(2)}, log ${((m.publishCommits ?? NaN) / m.count).toFixed(2)}`;
+    `CPU ${((m.cpuMs ?? NaN) / m.count).toFixed(2)} ms/callback, commits/callback: event store ${((m.storeCommits ?? NaN) / m.count).toFixed(2)}, log ${((m.publishCommits ?? NaN) / m.count).toFixed(2)}; ${walletCost(m)}`;
   const rows: [string, string][] = [
     [
       `bus → dispatcher → sandbox, concurrency ${CONCURRENCY} (${CONCURRENCY} players, one per partition)`,
