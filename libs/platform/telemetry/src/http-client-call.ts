@@ -4,7 +4,8 @@
  * and attributed as that instrumentation does for node's client (the stable HTTP conventions), and
  * the span's trace context in the request's headers through the global propagator (OTEL_PROPAGATORS,
  * as for every HTTP hop), so the operator's server span continues the trace.
- * Without a registered SDK the span records nothing and the propagator writes nothing.
+ * Without a registered SDK the span records nothing, and the headers carry only a trace passed through
+ * (one that came in with the request being served), as every other hop passes it on.
  */
 import { SpanKind, SpanStatusCode, ValueType, context, metrics, propagation, trace } from '@opentelemetry/api';
 import {
