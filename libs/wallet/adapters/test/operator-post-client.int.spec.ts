@@ -13,6 +13,7 @@ import {
   type OperatorConfig,
   type WalletBetRequest,
 } from '@reelstream/contracts';
+import { sampleBetRequest } from '@reelstream/testing';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { HttpOperatorWallet, HttpWebhookSender } from '../src/index.js';
 
@@ -76,20 +77,8 @@ const operatorAt = (path: string, url = base): OperatorConfig & { webhookUrl: st
     },
   ])[0] as OperatorConfig & { webhookUrl: string };
 
-const bet = (transactionId: number): WalletBetRequest => ({
-  command: 'bet',
-  transactionId,
-  operatorId: 'posts',
-  playerId: 'posts_player',
-  roundId: transactionId + 1,
-  providerId: 1,
-  gameId: 10,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: new Date().toISOString(),
-  amountMinor: 100,
-  isBonusBusy: false,
-});
+const bet = (transactionId: number): WalletBetRequest =>
+  sampleBetRequest({ transactionId, operatorId: 'posts', playerId: 'posts_player', roundId: transactionId + 1 });
 
 const webhook = { eventId: 'posts-webhook-1' } as BonusWebhook;
 

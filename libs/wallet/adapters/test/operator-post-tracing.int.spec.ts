@@ -12,6 +12,7 @@ import { DataPointType, MeterProvider, MetricReader, type Histogram } from '@ope
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { parseOperatorsConfig, type OperatorConfig, type WalletBetRequest } from '@reelstream/contracts';
+import { sampleBetRequest } from '@reelstream/testing';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { HttpOperatorWallet } from '../src/index.js';
 
@@ -75,20 +76,12 @@ const operatorAt = (path: string): OperatorConfig =>
     },
   ])[0] as OperatorConfig;
 
-const bet: WalletBetRequest = {
-  command: 'bet',
+const bet: WalletBetRequest = sampleBetRequest({
   transactionId: 9_001,
   operatorId: 'traced',
   playerId: 'traced_player',
   roundId: 9_002,
-  providerId: 1,
-  gameId: 10,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: new Date().toISOString(),
-  amountMinor: 100,
-  isBonusBusy: false,
-};
+});
 
 /** Runs `work` inside a span, as the dispatcher's deliveries run inside their CONSUMER span. */
 async function inDelivery<T>(work: () => Promise<T>): Promise<{ result: T; traceId: string; spanId: string }> {
