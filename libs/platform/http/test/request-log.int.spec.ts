@@ -6,14 +6,22 @@ import { createLogger } from '@reelstream/telemetry';
 import express from 'express';
 import { ApiError, apiErrorHandler, closeGracefully, requestLog, routeNotFound } from '../src/index.js';
 
-/** The access log (pino-http) on a real express app, as the gateway and the game-server use it. */
-const lines: string[] = [];
-let server: Server;
-let base: string;
-let slowStarted: () => void = () => undefined;
-
-beforeAll(async () => {
-  const logger = createLogger({ service: 'http-test', level: 'debug', destination: { write: (l) => lines.push(l) } });
+/**
+ * An express app with the access log as the gateway and the game-server use it: the request id from
+ * X-Request-Id, `requestLog` on a logger at `loggerLevel` writing its lines to `sink`, the app's
+ * `routes`, and the API's not-found and error handlers; listening on a free port.
+ */
+async function loggedApp(
+  sink: string[],
+  loggerLevel: 'debug' | 'warn',
+  accessLevel: 'debug' | undefined,
+  routes: (app: express.Express) => void,
+): Promise<{ server: Server; base: string }> {
+  const logger = createLogger({
+    service: 'http-test',
+    level: loggerLevel,
+    destination: { write: (l) => sink.push(l) },
+  });
   const app = express();
   app.use((req, res, next) => {
     res.locals['requestId'] = req.get('x-request-id') ?? 'generated';
@@ -22,33 +30,48 @@ beforeAll(async () => {
   app.use(
     requestLog(logger, {
       requestIdOf: (res) => String(res.locals['requestId']),
-      level: 'debug',
+      ...(accessLevel === undefined ? {} : { level: accessLevel }),
       fieldsOf: (res) => ({ operatorId: res.locals['operator'] }),
     }),
   );
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/api/sessions/:token/state', (_req, res) => {
-    res.locals['operator'] = 'casino-a';
-    res.json({ ok: true });
-  });
-  app.get('/refused', () => {
-    throw new ApiError('SESSION_EXPIRED');
-  });
-  app.get('/broken', () => {
-    throw new Error('database on fire');
-  });
-  app.get('/slow', () => slowStarted());
+  routes(app);
   app.use(routeNotFound());
   app.use(apiErrorHandler({ logger, requestIdOf: (res) => String(res.locals['requestId']) }));
-  server = app.listen(0, '127.0.0.1');
+  const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** The access-log lines among a logger's lines. */
+const accessOf = (sink: readonly string[]) =>
+  sink.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'http request');
+
+/** The access log (pino-http) on a real express app, as the gateway and the game-server use it. */
+const lines: string[] = [];
+let server: Server;
+let base: string;
+let slowStarted: () => void = () => undefined;
+
+beforeAll(async () => {
+  ({ server, base } = await loggedApp(lines, 'debug', 'debug', (app) => {
+    app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+    app.get('/api/sessions/:token/state', (_req, res) => {
+      res.locals['operator'] = 'casino-a';
+      res.json({ ok: true });
+    });
+    app.get('/refused', () => {
+      throw new ApiError('SESSION_EXPIRED');
+    });
+    app.get('/broken', () => {
+      throw new Error('database on fire');
+    });
+    app.get('/slow', () => slowStarted());
+  }));
 });
 
 afterAll(() => closeGracefully(server, 0));
 
-const accessLines = () =>
-  lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'http request');
+const accessLines = () => accessOf(lines);
 
 async function logged(path: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
   const before = accessLines().length;
@@ -113,37 +136,21 @@ describe('requestLog below its level (LOG_LEVEL=warn)', () => {
   let quietBase: string;
 
   beforeAll(async () => {
-    const logger = createLogger({ service: 'http-test', level: 'warn', destination: { write: (l) => quiet.push(l) } });
-    const app = express();
-    app.use((req, res, next) => {
-      res.locals['requestId'] = req.get('x-request-id') ?? 'generated';
-      next();
-    });
-    app.use(
-      requestLog(logger, {
-        requestIdOf: (res) => String(res.locals['requestId']),
-        fieldsOf: (res) => ({ operatorId: res.locals['operator'] }),
-      }),
-    );
-    app.get('/fine', (_req, res) => void res.json({ ok: true }));
-    app.get('/refused', () => {
-      throw new ApiError('SESSION_EXPIRED');
-    });
-    app.get('/sessions/:token/broken', (_req, res) => {
-      res.locals['operator'] = 'casino-a';
-      throw new Error('database on fire');
-    });
-    app.use(routeNotFound());
-    app.use(apiErrorHandler({ logger, requestIdOf: (res) => String(res.locals['requestId']) }));
-    quietServer = app.listen(0, '127.0.0.1');
-    await once(quietServer, 'listening');
-    quietBase = `http://127.0.0.1:${(quietServer.address() as AddressInfo).port}`;
+    ({ server: quietServer, base: quietBase } = await loggedApp(quiet, 'warn', undefined, (app) => {
+      app.get('/fine', (_req, res) => void res.json({ ok: true }));
+      app.get('/refused', () => {
+        throw new ApiError('SESSION_EXPIRED');
+      });
+      app.get('/sessions/:token/broken', (_req, res) => {
+        res.locals['operator'] = 'casino-a';
+        throw new Error('database on fire');
+      });
+    }));
   });
 
   afterAll(() => closeGracefully(quietServer, 0));
 
-  const quietAccess = () =>
-    quiet.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'http request');
+  const quietAccess = () => accessOf(quiet);
 
   it('writes no line for an answer below 500, and the line pino-http writes for a 5xx', async () => {
     for (const path of ['/fine', '/refused', '/nowhere'])
