@@ -15,6 +15,7 @@ import {
   type DomainEvent,
 } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
+import { paidRoundStarted, paidRoundWin, sampleBetRequest } from '@reelstream/testing';
 
 export interface PaidRound {
   roundId: number;
@@ -48,7 +49,7 @@ export async function writePaidRound(
   const roundId = ++next;
   const betTransactionId = ++next;
   const winTransactionId = ++next;
-  const common = { operatorId, playerId, roundId, providerId: 1, gameId: 101, currency: 'EUR', bonusId: 0 };
+  const ids = { operatorId, playerId, roundId };
   await append(
     store,
     roundStream(roundId),
@@ -56,22 +57,12 @@ export async function writePaidRound(
     [
       {
         type: 'RoundStarted',
-        data: {
-          roundId,
+        data: paidRoundStarted({
+          ...ids,
           sessionToken: `session-token-of-${operatorId}-${playerId}`.slice(0, 60).padEnd(22, '0'),
-          operatorId,
-          playerId,
-          providerId: 1,
-          gameId: 101,
-          kind: 'paid',
-          currency: 'EUR',
-          betMinor: 100,
-          bonusId: 0,
-          rtpProfile: 'standard',
           startedAt: at,
           transactionId: betTransactionId,
-          isBonusBusy: false,
-        },
+        }),
       },
       {
         type: 'RoundSettled',
@@ -80,14 +71,14 @@ export async function writePaidRound(
     ],
     at,
   );
-  const bet = {
-    command: 'bet' as const,
+  const bet = sampleBetRequest({
+    ...ids,
     transactionId: betTransactionId,
-    ...common,
+    providerId: 1,
+    gameId: 101,
     requestedAt: at,
     amountMinor: 100,
-    isBonusBusy: false,
-  };
+  });
   await append(
     store,
     walletTxStream(betTransactionId),
@@ -102,15 +93,10 @@ export async function writePaidRound(
     ],
     at,
   );
-  const win = {
-    command: 'win' as const,
-    transactionId: winTransactionId,
-    ...common,
-    requestedAt: at,
-    amountMinor: 250,
-    isRoundFinished: true,
-    source: { stream: roundStream(roundId), revision: 1, eventId: randomUUID() },
-  };
+  const win = paidRoundWin(
+    { stream: roundStream(roundId), revision: 1, eventId: randomUUID() },
+    { ...ids, transactionId: winTransactionId, requestedAt: at },
+  );
   const failed: DomainEvent[] = [1, 2, 3].flatMap((attempt): DomainEvent[] => [
     { type: 'WalletAttempted', data: { attempt, command: 'win', at } },
     { type: 'WalletFailed', data: { error: 'timeout', attempt, final: attempt === 3, command: 'win', at } },
