@@ -38,13 +38,16 @@ const gameLayout = z.discriminatedUnion('kind', [
 ]);
 export type GameLayout = z.infer<typeof gameLayout>;
 
+/** The currency of a bonus view: the bonus call's, in which its amounts are. */
+const bonusViewCurrency = currencyCode.meta({
+  description: "The bonus call's currency (fixed at registration): the amounts of this view are in it.",
+});
+
 const playerBonusView = z
   .strictObject({
     issueId: longId,
     status: bonusCallStatusName,
-    currency: currencyCode.meta({
-      description: "The bonus call's currency (fixed at registration): the amounts of this view are in it.",
-    }),
+    currency: bonusViewCurrency,
     playable: z.boolean().meta({
       description:
         'false when the bonus call is in another currency than this session: its free spins are played only in a session of its currency, and spins here are paid.',
@@ -70,9 +73,7 @@ const playerRegularBonusView = z
     bonusType: z.literal(2),
     issueId: longId,
     status: bonusCallStatusName,
-    currency: currencyCode.meta({
-      description: "The bonus call's currency (fixed at registration): the amounts of this view are in it.",
-    }),
+    currency: bonusViewCurrency,
     playable: z.boolean().meta({
       description:
         "false when this session's paid spins are not steered by it: another currency, or a game it cannot steer (the instant game). Its paid spins in this session are then ordinary.",
