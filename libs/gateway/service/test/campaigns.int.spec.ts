@@ -18,7 +18,7 @@ import {
 } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
-import { expectRegistered, freeSpinBodies } from './support/registrations.js';
+import { campaignBody, expectRegistered, freeSpinBodies } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -35,20 +35,6 @@ afterAll(async () => {
 });
 
 const CAMPAIGNS = '/v1/bonus-call/campaigns';
-
-function campaign(campaignId: string, players: string[], overrides: Record<string, unknown> = {}) {
-  return {
-    campaignId,
-    players,
-    providerId: 1,
-    gameId: [101, 102],
-    bonusType: 1,
-    callAmount: 50,
-    expireAt: '2026-06-30 23:59:59',
-    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
-    ...overrides,
-  };
-}
 
 const playersOf = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
 
@@ -83,7 +69,7 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
     const single = freeSpinBodies('own', 'unused_');
     for (const holder of holders) await expectRegistered(a, single({ playerId: holder }));
 
-    const posted = await a.post(CAMPAIGNS, campaign('big-1', players));
+    const posted = await a.post(CAMPAIGNS, campaignBody('big-1', players));
     expect(posted.status).toBe(202);
     expect(startCampaignResponse.parse(posted.body).data).toEqual({ campaignId: 'big-1', total: 200 });
     expect(posted.headers.get(HttpHeaders.idempotentReplayed)).toBeNull();
@@ -119,7 +105,7 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
   });
 
   it('answers a resent campaign the same, and refuses another body under its campaignId', async () => {
-    const body = campaign('again', playersOf('again_', 5));
+    const body = campaignBody('again', playersOf('again_', 5));
     expect((await a.post(CAMPAIGNS, body)).status).toBe(202);
     const resent = await a.post(CAMPAIGNS, body);
     expect({ status: resent.status, replayed: resent.headers.get(HttpHeaders.idempotentReplayed) }).toEqual({
@@ -139,13 +125,13 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
   });
 
   it('starts a campaign once when the same POST races itself, and refuses a racing other body', async () => {
-    const body = campaign('race', playersOf('race_', 3));
+    const body = campaignBody('race', playersOf('race_', 3));
     const same = await Promise.all([a.post(CAMPAIGNS, body), a.post(CAMPAIGNS, body), a.post(CAMPAIGNS, body)]);
     expect(same.map((response) => response.status)).toEqual([202, 202, 202]);
     expect(same.filter((response) => response.headers.get(HttpHeaders.idempotentReplayed) === 'true')).toHaveLength(2);
     const racing = await Promise.all([
-      a.post(CAMPAIGNS, campaign('race-2', ['race_x'])),
-      a.post(CAMPAIGNS, campaign('race-2', ['race_y'])),
+      a.post(CAMPAIGNS, campaignBody('race-2', ['race_x'])),
+      a.post(CAMPAIGNS, campaignBody('race-2', ['race_y'])),
     ]);
     expect(racing.map((response) => response.status).sort()).toEqual([202, 409]);
     await completed(a, 'race');
@@ -173,7 +159,7 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
       undefined,
     ],
   ])('refuses %s and stores nothing', async (_case, overrides, status, code, path) => {
-    const body = { ...campaign('bad', ['bad_1', 'bad_2']), ...overrides } as Record<string, unknown>;
+    const body = { ...campaignBody('bad', ['bad_1', 'bad_2']), ...overrides } as Record<string, unknown>;
     const response = await a.post(CAMPAIGNS, body);
     expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
     if (path !== undefined)
@@ -187,7 +173,7 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
 
   it('resumes a campaign after the ledger stops mid-way, registering no one twice', async () => {
     const players = playersOf('resume_', 200);
-    expect((await a.post(CAMPAIGNS, campaign('resume', players))).status).toBe(202);
+    expect((await a.post(CAMPAIGNS, campaignBody('resume', players))).status).toBe(202);
     const deadline = Date.now() + 30_000;
     while ((await progress(a, 'resume')).registered === 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -203,7 +189,7 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
 
 describe('campaign tenancy', () => {
   it("reads another operator's campaign as the same 404 as an unknown one", async () => {
-    expect((await a.post(CAMPAIGNS, campaign('mine', ['shared_player']))).status).toBe(202);
+    expect((await a.post(CAMPAIGNS, campaignBody('mine', ['shared_player']))).status).toBe(202);
     await completed(a, 'mine');
     const foreign = await b.get(`${CAMPAIGNS}/mine`);
     const unknown = await b.get(`${CAMPAIGNS}/never`);

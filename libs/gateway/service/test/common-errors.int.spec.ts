@@ -11,6 +11,7 @@ import { loadCatalogFile } from '@reelstream/game-adapters';
 import { startGateway, type RunningGateway } from '../src/index.js';
 import { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
+import { campaignBody } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -37,16 +38,7 @@ const validBodies: Record<string, unknown> = {
     returnUrl: 'https://casino-a.example/',
     isStreamer: false,
   },
-  '/v1/bonus-call/campaigns': {
-    campaignId: 'common',
-    players: ['common_campaign_player'],
-    providerId: 1,
-    gameId: 101,
-    bonusType: 1,
-    callAmount: 5,
-    expireAt: '2026-06-30 23:59:59',
-    metaData: { spinAmount: 1, baseBetAmount: 0.2 },
-  },
+  '/v1/bonus-call/campaigns': campaignBody('common', ['common_campaign_player']),
 };
 /** The campaign endpoint takes 10,000 playerIds: its body limit is 1 MiB whatever BODY_LIMIT_BYTES is. */
 const bodyLimitOf = (path: string) => (path === '/v1/bonus-call/campaigns' ? 1024 * 1024 : 2_048);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiOperations, errorEnvelope } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
+import { campaignBody } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -123,20 +124,7 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
     ['GET', '/v1/transactions?playerId=shared_player', undefined],
     ['GET', '/v1/wallet/dead-letters', undefined],
     ['POST', '/v1/wallet/dead-letters/1/redrive', undefined],
-    [
-      'POST',
-      '/v1/bonus-call/campaigns',
-      {
-        campaignId: 'tenancy',
-        players: ['shared_player'],
-        providerId: 1,
-        gameId: 101,
-        bonusType: 1,
-        callAmount: 5,
-        expireAt: '2026-06-30 23:59:59',
-        metaData: { spinAmount: 1, baseBetAmount: 0.2 },
-      },
-    ],
+    ['POST', '/v1/bonus-call/campaigns', campaignBody('tenancy', ['shared_player'])],
     ['GET', '/v1/bonus-call/campaigns/tenancy', undefined],
     ['GET', '/v1/webhooks/dead-letters', undefined],
     ['POST', '/v1/webhooks/dead-letters/bw-00000000-0000-4000-8000-000000000000/redrive', undefined],

@@ -1,4 +1,4 @@
-/** Registrations over HTTP for the register and bonus-call tests: valid bodies, and the two answers to expect. */
+/** Registrations over HTTP for the register, bonus-call and campaign tests: valid bodies, and the two answers to expect. */
 import { expect } from '@jest/globals';
 import { errorEnvelope, registerBonusCallResponse } from '@reelstream/contracts';
 import type { HttpClient } from './http-client.js';
@@ -25,6 +25,21 @@ export function freeSpinBodies(prefix: string, playerPrefix: string, base: Body 
       ...base,
       ...overrides,
     };
+  };
+}
+
+/** A valid campaign body of `players`: a Free Spin Bonus's terms (5 spins of 10.00 EUR); `overrides` replaces fields. */
+export function campaignBody(campaignId: string, players: string[], overrides: Body = {}): Body {
+  return {
+    campaignId,
+    players,
+    providerId: 1,
+    gameId: [101, 102],
+    bonusType: 1,
+    callAmount: 50,
+    expireAt: '2026-06-30 23:59:59',
+    metaData: { spinAmount: 10, baseBetAmount: 0.2 },
+    ...overrides,
   };
 }
 
