@@ -11,7 +11,7 @@
  *   instrumentation patches them; undici, the dispatcher's operator client, is not patched: it
  *   makes its spans itself).
  * - Code splitting keeps the `await import()`s of the mains lazy: express is loaded after
- *   telemetry started (services.md), not hoisted to the top of main.js.
+ *   telemetry started (so its instrumentation patches them), not hoisted to the top of main.js.
  * - Sources find their run-time files relative to themselves (`import.meta.dirname`). In the
  *   bundle each such expression is rewritten to the bundle's directory plus the source's own
  *   path in the repository, and the files they read (config/catalog.json, the game page) are

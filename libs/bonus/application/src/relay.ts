@@ -1,5 +1,5 @@
 /**
- * The ledger's outbox relay (services.md): the event store is the outbox. A checkpointed
+ * The ledger's outbox relay (docs/architecture.md, "The outboxes"): the event store is the outbox. A checkpointed
  * catch-up subscription on the `playerBonus` streams publishes every event to `bonus.events`
  * and, for each FreeSpinSettled, the spin's `win` request (D10: bonusId = issueId, amount may be
  * 0, the transactionId fixed in the event) to `wallet.requests`, and for each state change a bonus

@@ -1,5 +1,5 @@
 /**
- * The callers' side of the bonus-ledger protocol (services.md "Cross-service protocol"), for the
+ * The callers' side of the bonus-ledger protocol over the bus, for the
  * gateway and the game-server alike: `bonusRequestMessage` on `bonus.commands` keyed by
  * `bonusCommandKey`, answered on `bonus.replies` and parsed with the contract of what was asked.
  * A refusal comes back as a value; a missing answer is a `LedgerTimeoutError` (the command may

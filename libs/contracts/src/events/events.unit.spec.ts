@@ -352,7 +352,7 @@ describe('eventToAppend: validated data and stamped metadata', () => {
   });
 });
 
-describe('FreeSpinSettled carries the transactionId of its win callback (D10, services.md)', () => {
+describe('FreeSpinSettled carries the transactionId of its win callback (D10)', () => {
   it('requires a positive safe-integer transactionId, so the relay always sends the same one', () => {
     const { transactionId: _transactionId, ...withoutTransaction } = examples.FreeSpinSettled.valid as Record<
       string,

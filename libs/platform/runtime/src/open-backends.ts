@@ -1,7 +1,7 @@
 /**
  * Opens the event store and the message bus named by `EVENT_STORE_URL` / `BUS_URL`, traced, after
  * checking both URLs so that a bad one is a configuration error naming its variable. The adapters
- * are imported only here, after telemetry is up (services.md).
+ * are imported only here, after telemetry is up, so that its instrumentation patches them.
  */
 import { ConfigError, type Backends } from '@reelstream/config';
 import {

@@ -1,5 +1,5 @@
 /**
- * The game-server's outbox (services.md): a checkpointed catch-up subscription on the `round`
+ * The game-server's outbox (docs/architecture.md, "The outboxes"): a checkpointed catch-up subscription on the `round`
  * streams. For every RoundSettled that names a win transaction it publishes the round's `win` to
  * `wallet.requests` (isRoundFinished, bonusId 0), so a settled round's win is sent at least once
  * whatever crashes. It also keeps the rounds that started and did not end, and hands each one that
