@@ -75,6 +75,10 @@ export const ErrorCatalogue = {
   GAME_NOT_OF_PROVIDER: { status: 422, message: 'The game does not belong to the given provider.' },
   GAME_NOT_IN_BONUS: { status: 422, message: 'The game is not one of the games of this bonus call.' },
   FREE_SPINS_NOT_SUPPORTED: { status: 422, message: 'The game does not support free spins.' },
+  REGULAR_BONUS_NOT_SUPPORTED: {
+    status: 422,
+    message: 'The game cannot deliver a Regular Bonus Call (bonusType 2): its spins cannot be steered.',
+  },
   EXPIRE_AT_IN_PAST: { status: 422, message: 'expireAt must be in the future.' },
   EXPIRE_AT_NOT_IN_ZONE: {
     status: 422,

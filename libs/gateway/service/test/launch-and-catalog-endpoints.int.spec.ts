@@ -227,6 +227,18 @@ describe('GET /v1/providers and GET /v1/games (D15)', () => {
     expect(inKrw[0]?.betLevels.every((level) => Number.isInteger(level))).toBe(true);
   });
 
+  it('shows per game whether it can deliver a Regular Bonus Call: every slot, not the instant game', async () => {
+    const all = listGamesResponse.parse((await a.get('/v1/games')).body).data;
+    expect(all.map((game) => [game.gameId, game.type, game.supportsRegularBonusCall])).toEqual([
+      [101, 'slot', true],
+      [102, 'slot', true],
+      [103, 'slot', true],
+      [201, 'slot', true],
+      [202, 'slot', true],
+      [203, 'instant', false],
+    ]);
+  });
+
   it('answers an empty list for an unknown provider and 400 for a providerId that is not an id', async () => {
     expect((await a.get('/v1/games?providerId=77')).body.data).toEqual([]);
     expect((await a.get('/v1/games?providerId=')).body.data).toHaveLength(6);

@@ -126,6 +126,7 @@ function catalogFactsOf(
               gameId,
               providerId: game.providerId,
               supportsFreeSpins: game.supportsFreeSpins,
+              supportsRegularBonusCall: game.supportsRegularBonusCall,
               betLevelsMinor: offeredBetLevelsMinor(game, currency),
             },
           ];
