@@ -23,6 +23,10 @@ export const ErrorCatalogue = {
   // Who is calling.
   UNAUTHORIZED: { status: 401, message: 'A valid Authorization: Bearer <API_TOKEN> header is required.' },
   FORBIDDEN: { status: 403, message: 'This operator may not perform this operation.' },
+  STREAMER_NOT_ALLOWED: {
+    status: 403,
+    message: 'Streamer launches (isStreamer: true) are not enabled for this operator (features.streamers).',
+  },
   PLAYER_NOT_AUTHENTICATED: {
     status: 403,
     message: "The operator's wallet did not authenticate the player; the round was canceled.",

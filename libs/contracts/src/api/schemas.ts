@@ -108,7 +108,13 @@ export const ApiOperations = {
     summary: 'Create a game launch URL',
     body: launchGameRequest,
     response: launchGameResponse,
-    errors: ['PROVIDER_NOT_FOUND', 'GAME_NOT_FOUND', 'GAME_NOT_OF_PROVIDER', 'RETURN_URL_NOT_ALLOWED'],
+    errors: [
+      'STREAMER_NOT_ALLOWED',
+      'PROVIDER_NOT_FOUND',
+      'GAME_NOT_FOUND',
+      'GAME_NOT_OF_PROVIDER',
+      'RETURN_URL_NOT_ALLOWED',
+    ],
   },
   startCampaign: {
     method: 'post',

@@ -97,6 +97,18 @@ describe('POST /v1/game/launch', () => {
     });
   });
 
+  it('answers 403 STREAMER_NOT_ALLOWED to isStreamer: true for an operator without the streamers feature, and starts nothing', async () => {
+    // Casino C has no features configured: streamers is off by default.
+    await expectRefused(
+      c,
+      launch({ isStreamer: true, returnUrl: 'https://casino-c.example/' }),
+      403,
+      'STREAMER_NOT_ALLOWED',
+      'isStreamer',
+    );
+    await launched(c, launch({ isStreamer: false, returnUrl: 'https://casino-c.example/' }));
+  });
+
   it('gives every launch its own token, also for the same player and game', async () => {
     const first = await launched(a, launch());
     const second = await launched(a, launch());
