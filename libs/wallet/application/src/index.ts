@@ -21,5 +21,5 @@ export { handleDelayedMessage, RetryTiers, NotDueYet } from './reschedule.js';
 export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js';
 export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';
 export { WinSourceChecker } from './win-source.js';
-export { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs, type WebhookSender } from './webhooks.js';
+export { WEBHOOK_MAX_ATTEMPTS, type WebhookSender } from './webhooks.js';
 export { recordWebhookRedrive, redriveParkedWebhooks } from './webhook-redrive.js';
