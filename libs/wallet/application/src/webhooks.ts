@@ -90,13 +90,15 @@ export function bonusWebhookHandler(
       return;
     }
     const { operatorId, webhook } = parsed.data;
+    const key = message.key ?? bonusWebhookKey({ operatorId, bonusId: webhook.bonusId });
     const operator = context.deps.operators.get(operatorId);
     if (!operator?.webhookUrl) {
       if (!operator)
         context.deps.log.warn('bonus webhook of an unknown operator dropped', { operatorId, eventId: webhook.eventId });
+      // Dropped, so its bonus's later changes (dropped too, or sent if a webhookUrl came back) wait for it no more.
+      settled(key, webhook.eventId);
       return;
     }
-    const key = message.key ?? bonusWebhookKey({ operatorId, bonusId: webhook.bonusId });
     const previous = attemptsOf(message);
     const fields = { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId };
     const first = waiting.get(key)?.[0];
@@ -146,9 +148,9 @@ function withoutRetryHeaders(message: Message): Message {
 }
 
 /**
- * The dead letter in the event log (`webhookLetter-{operatorId}-{eventId}`), before the bus parks
- * the message: what the operator API lists and re-drives. A failed append is thrown: the bus tries
- * the message once more (or parks it: the re-drive CLI still finds it on the dead-letter topic).
+ * The dead letter in the event log (`webhookLetter-{operatorId}-{eventId}`), before the message is
+ * parked: what the operator API lists and re-drives. A failed append is thrown: the bus retries
+ * the message in place (its last attempt again) until the store takes it, and only then is it parked.
  */
 async function recordDeadLetter(
   context: DispatchContext,
