@@ -199,6 +199,47 @@ describe('the campaign worker', () => {
     }
   });
 
+  it("resumes two operators' campaigns worked in turns, stopped mid-way, without registering anyone twice", async () => {
+    const commands = fixture.commands();
+    const ours = Array.from({ length: 40 }, (_, index) => `tw_${index}`);
+    const theirs = Array.from({ length: 30 }, (_, index) => `tr_${index}`);
+    await started(campaignOf('turns', ours));
+    await started(campaignOf('turns', theirs), 'rival');
+    // The first worker stops once both campaigns had a turn recorded: neither is completed.
+    const first = worker((command) => commands.register(command));
+    await until(async () => {
+      const [a, b] = await Promise.all([
+        loadCampaign(fixture.store, 'demo', 'turns'),
+        loadCampaign(fixture.store, 'rival', 'turns'),
+      ]);
+      return (a?.registered ?? 0) > 0 && (b?.registered ?? 0) > 0;
+    }, 'both campaigns to have had a turn');
+    await first.stop();
+    const halfway = await loadCampaign(fixture.store, 'demo', 'turns');
+    expect(halfway?.completedAt).toBeNull();
+
+    const second = worker((command) => commands.register(command));
+    try {
+      await until(completed('turns'), 'our campaign to complete');
+      await until(completed('turns', 'rival'), 'their campaign to complete');
+    } finally {
+      await second.stop();
+    }
+    for (const [operatorId, players] of [
+      ['demo', ours],
+      ['rival', theirs],
+    ] as const) {
+      const state = await loadCampaign(fixture.store, operatorId, 'turns');
+      expect(state?.registered).toBe(players.length);
+      for (const player of players) {
+        const found = (await fixture.store.readStream(playerBonusStream(operatorId, player)))
+          .map((event) => parseStoredEvent(event) as PlayerBonusEvent)
+          .filter((event) => event.type === 'BonusCallRegistered');
+        expect(found).toHaveLength(1);
+      }
+    }
+  });
+
   it("registers another operator's small campaign while one operator's big campaign is still running", async () => {
     const commands = fixture.commands();
     await started(
