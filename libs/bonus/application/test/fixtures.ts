@@ -45,7 +45,9 @@ export class StoreFixture {
       ids: new TimeOrderedIdGenerator(7),
       catalog,
       operators: (operatorId) =>
-        operatorId === 'demo' ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} } : undefined,
+        operatorId === 'demo' || operatorId === 'rival'
+          ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} }
+          : undefined,
       playerOf,
     });
   }
