@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import Database from 'better-sqlite3';
 import { tryParseAmount, tryRoundAmountHalfEven, formatAmount } from '@reelstream/money';
 import { eventually } from '@reelstream/testing';
 import { expectOk, OperatorClient, PlayerClient } from './support/clients.js';
@@ -161,5 +162,28 @@ describe('the platform as npm start runs it, against a wallet answering float ba
       (entry) => items.find((item) => String(item.transactionId) === String(entry.callback.transactionId))?.balance,
     );
     expect(betBalances).toEqual(bets.map((entry) => shown(entry.answered.balance)));
+
+    // The record keeps each bet's balance as the wallet sent it, beside the rounded one, for the audit.
+    const store = new Database(join(dataDir, 'reelstream.db'), { readonly: true, fileMustExist: true });
+    try {
+      const recorded = bets.map((entry) => {
+        const data = store
+          .prepare(`SELECT data FROM es_events WHERE stream_id LIKE ? AND type = 'WalletSucceeded'`)
+          .pluck()
+          .get(`walletTx-%${String(entry.callback.transactionId)}`) as string | undefined;
+        return data === undefined ? undefined : (JSON.parse(data) as { balanceMinor: number; balanceSent?: number });
+      });
+      expect(recorded).toEqual(
+        bets.map((entry) => {
+          const minor = Math.round(shown(entry.answered.balance) * 100);
+          const exact = tryParseAmount(entry.answered.balance, 'EUR').ok;
+          return exact
+            ? { statusCode: 'OK', balanceMinor: minor, at: expect.any(String) }
+            : { statusCode: 'OK', balanceMinor: minor, balanceSent: entry.answered.balance, at: expect.any(String) };
+        }),
+      );
+    } finally {
+      store.close();
+    }
   });
 });
