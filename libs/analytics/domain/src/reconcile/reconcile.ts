@@ -38,7 +38,7 @@ export const AMOUNT_CONVENTIONS = ['signed', 'carried'] as const;
 export type AmountConvention = (typeof AMOUNT_CONVENTIONS)[number];
 
 /** Which convention the export's amounts were read in, and why. */
-export interface AmountReading {
+interface AmountReading {
   readonly convention: AmountConvention;
   /** `given` by the caller, `detected` from the bet rows, or the `default` when no bet row tells. */
   readonly how: 'given' | 'detected' | 'default';
@@ -144,7 +144,7 @@ function compareCancel(
 }
 
 /** The convention of an export's amounts, from its bet rows: a bet's signed change is never positive, its carried amount never negative. */
-export function detectAmountConvention(rows: readonly OperatorRow[]): AmountReading {
+function detectAmountConvention(rows: readonly OperatorRow[]): AmountReading {
   const bets = rows.filter((row) => row.command === 'bet' && row.amountMinor !== 0);
   const negative = bets.filter((row) => row.amountMinor < 0).length;
   const positive = bets.length - negative;
