@@ -13,7 +13,13 @@ const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
   game: (gameId) =>
     gameId === 101 || gameId === 102
-      ? { gameId, providerId: 1, supportsFreeSpins: true, betLevelsMinor: [20, 40, 100, 200, 400, 1_000] }
+      ? {
+          gameId,
+          providerId: 1,
+          supportsFreeSpins: true,
+          supportsRegularBonusCall: true,
+          betLevelsMinor: [20, 40, 100, 200, 400, 1_000],
+        }
       : undefined,
 };
 

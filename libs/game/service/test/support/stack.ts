@@ -168,7 +168,8 @@ export class Stack {
           currency: 'EUR',
           currencies: ['EUR', 'KRW'],
           timeZone: 'UTC',
-          ...(options.regularBonusCall ? { features: { regularBonusCall: true } } : {}),
+          // The paid-spin tests launch streamer sessions too.
+          features: { regularBonusCall: options.regularBonusCall ?? false, streamers: true },
         },
       ]),
     );

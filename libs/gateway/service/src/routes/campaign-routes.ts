@@ -5,11 +5,18 @@
  * campaign's stream. The stream names the operator of the token, so another operator's campaign
  * reads as absent: the same 404 as an id never used.
  */
-import { campaignProgressOf, loadCampaign, startCampaign } from '@reelstream/bonus-application';
-import { ApiOperations, campaignPlatformId, HttpHeaders, isRefusal, ok } from '@reelstream/contracts';
+import { campaignProgressOf, campaignResend, loadCampaign, startCampaign } from '@reelstream/bonus-application';
+import {
+  ApiOperations,
+  campaignPlatformId,
+  HttpHeaders,
+  isRefusal,
+  ok,
+  type StartCampaignRequest,
+} from '@reelstream/contracts';
 import { ApiError } from '@reelstream/http';
 import type { Clock, EventStore } from '@reelstream/ports';
-import type { Express, RequestHandler } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
 import { toRegisterCommandData } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
 import { callerOf, requestContext } from '../http/request-context.js';
@@ -34,6 +41,13 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
   app.post(expressPath(startOperation.path), ...deps.jsonBody, async (req, res) => {
     const operator = callerOf(res);
     const request = parseRequest(startOperation.body, req.body);
+    // A campaignId started before is answered from its stream, whatever today's rules say (D17).
+    const earlier = await campaignResend(deps.store, operator.id, request);
+    if (earlier !== undefined) {
+      if (isRefusal(earlier)) throw ApiError.from(earlier);
+      accepted(res, request, true);
+      return;
+    }
     const now = deps.clock.now();
     // The terms are the same for every player: converted and checked once, as a registration of the first player
     // would be (currency, amounts, expiry, catalog, limits, features), with the same codes and details.
@@ -51,10 +65,7 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
       origin: { commandId: requestId, correlationId: requestId, operatorId: operator.id },
     });
     if (isRefusal(started)) throw ApiError.from(started);
-    res
-      .status(202)
-      .set(started.replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {})
-      .json(ok({ campaignId: request.campaignId, total: request.players.length }));
+    accepted(res, request, started.replayed);
   });
 
   app.get(expressPath(getCampaign.path), async (req, res) => {
@@ -65,4 +76,12 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
     if (state === undefined) throw new ApiError('CAMPAIGN_NOT_FOUND');
     sendOk(res, campaignProgressOf(state, { offset: Number(query.cursor ?? 0), limit: query.limit }));
   });
+}
+
+/** 202: the campaign is stored (now, or by the same request before: replayed). */
+function accepted(res: Response, request: StartCampaignRequest, replayed: boolean): void {
+  res
+    .status(202)
+    .set(replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {})
+    .json(ok({ campaignId: request.campaignId, total: request.players.length }));
 }
