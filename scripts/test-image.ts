@@ -50,7 +50,22 @@ async function inspectImage(nodeVersion: string, revision: string): Promise<void
   if (!(mib <= MAX_IMAGE_MIB))
     throw new Error(`the image is ${mib.toFixed(0)} MiB, over its ${MAX_IMAGE_MIB} MiB limit`);
   const inImage = async (args: readonly string[]) =>
-    (await podman(['run', '--rm', '--read-only', '--network', 'none', IMAGE_TAG, 'node', ...args])).stdout;
+    (
+      await podman([
+        'run',
+        '--rm',
+        '--read-only',
+        '--network',
+        'host',
+        '--ulimit',
+        'nofile=1024:1024',
+        '--ulimit',
+        'nproc=1024:1024',
+        IMAGE_TAG,
+        'node',
+        ...args,
+      ])
+    ).stdout;
   const node = (await inImage(['-p', 'process.version'])).trim();
   process.stdout.write(`test:image: node ${node} inside\n`);
   if (node !== `v${nodeVersion}`) throw new Error(`the image runs node ${node}, not the project's v${nodeVersion}`);
