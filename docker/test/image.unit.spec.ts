@@ -58,7 +58,9 @@ describe('docker/Dockerfile', () => {
     for (const label of ['title', 'version', 'revision', 'licenses'])
       expect(runtime).toContain(`org.opencontainers.image.${label}=`);
     expect(runtime).toContain('org.opencontainers.image.revision="${REVISION}"');
-    expect(dockerfile).toMatch(/npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx .*> \/app\/sbom\.cdx\.json/);
+    expect(dockerfile).toMatch(
+      /npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx .*> \/app\/sbom\.cdx\.json/,
+    );
     expect(runtime).toContain('COPY --from=production-dependencies /app/sbom.cdx.json ./sbom.cdx.json');
   });
 

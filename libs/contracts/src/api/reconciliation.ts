@@ -59,12 +59,10 @@ export const operatorTransaction = z
       .string()
       .nullable()
       .meta({ description: 'Why the last attempt failed (your code, a time-out), or null.' }),
-    balance: units
-      .nullable()
-      .meta({
-        description:
-          'The balance your reply carried, when you answered OK, rounded half to even to the currency’s minor units.',
-      }),
+    balance: units.nullable().meta({
+      description:
+        'The balance your reply carried, when you answered OK, rounded half to even to the currency’s minor units.',
+    }),
     cancel: z
       .strictObject({
         transactionId: longId,
