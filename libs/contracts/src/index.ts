@@ -203,6 +203,11 @@ export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,
   parseOperatorsJson,
+  parseOperatorsDocument,
+  parseOperatorsDocumentJson,
+  OPERATORS_CONFIG_VERSION,
+  type OperatorsConfigVersion,
+  type OperatorsDocument,
   type CallbackIdEncoding,
   type SignatureScheme,
   type OperatorConfigInput,

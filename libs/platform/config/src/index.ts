@@ -1,2 +1,3 @@
 export * from './env.js';
 export * from './operators.js';
+export * from './production.js';
