@@ -169,6 +169,7 @@ export {
 } from './events/round.js';
 export {
   SESSION_TOKEN_PATTERN,
+  sessionKeyOf,
   gameSessionStartedData,
   type GameSessionStarted,
   type SessionEvent,
@@ -177,6 +178,7 @@ export {
   playerBonusStream,
   bonusRequestStream,
   sessionStream,
+  sessionKeyStream,
   roundStream,
   walletTxStream,
   webhookLetterStream,
