@@ -205,10 +205,7 @@ export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,
   parseOperatorsJson,
-  parseOperatorsDocument,
   parseOperatorsDocumentJson,
-  OPERATORS_CONFIG_VERSION,
-  type OperatorsConfigVersion,
   type OperatorsDocument,
   type CallbackIdEncoding,
   type SignatureScheme,

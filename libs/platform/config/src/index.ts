@@ -1,3 +1,2 @@
 export * from './env.js';
 export * from './operators.js';
-export * from './production.js';

@@ -12,7 +12,7 @@ export function isProduction(env: Env): boolean {
 }
 
 /** Where a URL's host points, as far as its text tells (a DNS name other than localhost is not resolved). */
-export type AddressClass = 'link-local' | 'loopback' | 'private' | 'public';
+type AddressClass = 'link-local' | 'loopback' | 'private' | 'public';
 
 /** Names of cloud metadata services: as reachable from a pod as their link-local address. */
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'fd00:ec2::254']);
@@ -39,7 +39,7 @@ function embeddedIpv4(address: string): string | undefined {
 }
 
 /** The class of a URL's host as `new URL(…).hostname` writes it (IPv6 in brackets). */
-export function addressClassOf(hostname: string): AddressClass {
+function addressClassOf(hostname: string): AddressClass {
   const host = hostname
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
