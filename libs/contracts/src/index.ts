@@ -169,6 +169,7 @@ export {
 } from './events/round.js';
 export {
   SESSION_TOKEN_PATTERN,
+  sessionKeyOf,
   gameSessionStartedData,
   type GameSessionStarted,
   type SessionEvent,
@@ -177,6 +178,7 @@ export {
   playerBonusStream,
   bonusRequestStream,
   sessionStream,
+  sessionKeyStream,
   roundStream,
   walletTxStream,
   webhookLetterStream,
@@ -203,6 +205,8 @@ export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,
   parseOperatorsJson,
+  parseOperatorsDocumentJson,
+  type OperatorsDocument,
   type CallbackIdEncoding,
   type SignatureScheme,
   type OperatorConfigInput,

@@ -114,7 +114,10 @@ export const launchGameRequest = z
 export type LaunchGameRequest = z.output<typeof launchGameRequest>;
 
 export const launchGameResponse = okEnvelope(
-  httpUrl.meta({ description: 'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>.' }),
+  httpUrl.meta({
+    description:
+      'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>. The token is the session’s only credential: only this URL carries it (the platform’s event log keeps its SHA-256).',
+  }),
 ).meta({
   id: 'LaunchGameResponse',
   description: 'The session-specific launch URL.',

@@ -9,7 +9,8 @@ import {
   listGamesResponse,
   listProvidersResponse,
   SESSION_TOKEN_PATTERN,
-  sessionStream,
+  sessionKeyOf,
+  sessionKeyStream,
 } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
@@ -47,7 +48,7 @@ async function launched(client: HttpClient, body: Record<string, unknown>) {
   expect({ status: response.status, body: response.body }).toMatchObject({ status: 200, body: { success: true } });
   const url = new URL(launchGameResponse.parse(response.body).data);
   const token = url.searchParams.get('token') as string;
-  const events = await harness.store.readStream(sessionStream(token));
+  const events = await harness.store.readStream(sessionKeyStream(sessionKeyOf(token)));
   return { url, token, events };
 }
 
@@ -77,8 +78,9 @@ describe('POST /v1/game/launch', () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.type).toBe('GameSessionStarted');
     expect(events[0]?.revision).toBe(0);
+    // The log holds the token's SHA-256, never the token (the launch URL alone carries it).
     expect(gameSessionStartedData.parse(events[0]?.data)).toEqual({
-      token,
+      token: sessionKeyOf(token),
       operatorId: 'casino-a',
       playerId: 'player_1',
       providerId: 1,

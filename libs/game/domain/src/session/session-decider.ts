@@ -1,7 +1,8 @@
 /**
  * A launch session's rules (spec §2.3, §4.3; docs/architecture.md flow 2, D6, D19): which launches are refused,
- * what the `session-{token}` stream records, and when a session may still be played. The token and
- * the time come in with the command: a fresh 256-bit token, so a stream is never started twice.
+ * what the `session-{key}` stream records, and when a session may still be played. The key (the launch
+ * token's SHA-256, what the log holds instead of the token) and the time come in with the command: a
+ * fresh 256-bit token, so a stream is never started twice.
  */
 import {
   isReturnUrlAllowed,
@@ -25,6 +26,7 @@ export interface SessionState {
 
 export interface StartSession {
   readonly type: 'StartSession';
+  /** `sessionKeyOf(token)`: recorded as GameSessionStarted `token`. */
   readonly token: string;
   readonly operator: {
     readonly id: string;
