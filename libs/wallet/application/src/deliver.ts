@@ -15,6 +15,7 @@ import {
   deliveryPolicyFor,
   deadlineOf,
   pastSendWindow,
+  sendWithinMs,
   windowLeftMs,
   type OperatorCallResult,
 } from '@reelstream/wallet-domain';
@@ -37,7 +38,8 @@ export class OperatorUnavailableError extends ReelstreamError {
 /**
  * The call of one attempt, within the request's deadline: a bet or betwin whose window is (nearly)
  * over is not sent and counts as a time-out (its round is canceled, D9); one that is sent gets what
- * is left of its window, never more than its policy's limit, so its answer is never taken late.
+ * is left of its window, never more than its policy's limit, so its answer is never taken late, and
+ * waits for a slot of its operator's bulkhead only while it may still start in time.
  */
 async function callWithinDeadline(
   context: DispatchContext,
@@ -53,7 +55,12 @@ async function callWithinDeadline(
       reason: `not sent: its deadline ${deadlineOf(request)} had passed when the call was due at ${now}`,
     };
   const leftMs = windowLeftMs(request, now) ?? limitMs;
-  return context.deps.wallet.call(operator, callbackFor(request), Math.min(limitMs, leftMs));
+  return context.deps.wallet.call(
+    operator,
+    callbackFor(request),
+    Math.min(limitMs, leftMs),
+    sendWithinMs(request, now),
+  );
 }
 
 export interface DeliverOptions {

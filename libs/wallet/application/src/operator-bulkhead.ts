@@ -84,21 +84,32 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     return refused?.kind === 'no_reply' ? refused.retryAfterMs : undefined;
   }
 
-  async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
+  async call(
+    operator: OperatorConfig,
+    body: CallbackRequest,
+    timeoutMs: number,
+    sendWithinMs?: number,
+  ): Promise<OperatorCallResult> {
     const limits = this.options.limitsOf(operator.id);
     const compartment = this.compartment(operator.id);
     const refused = this.refusal(operator.id, compartment, limits);
     if (refused) return refused;
+    let limitMs = timeoutMs;
     if (compartment.inFlight >= limits.maxInFlight) {
-      const waited = await this.waitForSlot(compartment, limits.maxQueueWaitMs);
+      // A bet waits for a slot only while it may still be sent; the time waited comes off its time limit.
+      const maxWaitMs =
+        sendWithinMs === undefined ? limits.maxQueueWaitMs : Math.max(0, Math.min(limits.maxQueueWaitMs, sendWithinMs));
+      const queuedAt = this.options.now();
+      const waited = await this.waitForSlot(compartment, maxWaitMs);
       if (!waited) {
         return {
           kind: 'no_reply',
           cause: 'unavailable',
-          reason: `not sent: operator ${operator.id} had ${limits.maxInFlight} calls in flight (its limit) for ${limits.maxQueueWaitMs} ms`,
+          reason: `not sent: operator ${operator.id} had ${limits.maxInFlight} calls in flight (its limit) for ${Math.round(maxWaitMs)} ms`,
           retryAfterMs: 1_000,
         };
       }
+      limitMs = Math.max(1, timeoutMs - (this.options.now() - queuedAt));
       // The slot was handed over; the circuit may have opened meanwhile.
       const refusedNow = this.refusal(operator.id, compartment, limits);
       if (refusedNow) {
@@ -112,7 +123,7 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     if (probe) compartment.probing = true;
     let result: OperatorCallResult;
     try {
-      result = await this.inner.call(operator, body, timeoutMs);
+      result = await this.inner.call(operator, body, limitMs);
     } catch (error) {
       this.settle(operator.id, compartment, false, limits);
       throw error;

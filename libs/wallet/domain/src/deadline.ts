@@ -31,3 +31,9 @@ export function pastSendWindow(request: WalletRequest, now: string): boolean {
   const left = windowLeftMs(request, now);
   return left !== undefined && left < MIN_SEND_WINDOW_MS;
 }
+
+/** How much longer the request may wait before its call starts, at `now`; undefined when it has no deadline. */
+export function sendWithinMs(request: WalletRequest, now: string): number | undefined {
+  const left = windowLeftMs(request, now);
+  return left === undefined ? undefined : left - MIN_SEND_WINDOW_MS;
+}
