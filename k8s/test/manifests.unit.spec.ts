@@ -232,10 +232,11 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(drainSeconds).toBeGreaterThan(0);
       for (const workload of appWorkloads(objects).filter((w) => w.metadata.name !== 'operator-sandbox')) {
         const [container] = containersOf(workload);
-        const sleep = Number(
-          (container?.['lifecycle'] as { preStop?: { exec?: { command?: string[] } } } | undefined)?.preStop?.exec
-            ?.command?.[1],
-        );
+        // The image has no shell and no coreutils: preStop waits with Node itself.
+        const preStop = (container?.['lifecycle'] as { preStop?: { exec?: { command?: string[] } } } | undefined)
+          ?.preStop?.exec?.command;
+        expect(preStop?.slice(0, 2)).toEqual(['node', '-e']);
+        const sleep = Number(/^setTimeout\(\(\) => \{\}, (\d+)\)$/.exec(preStop?.[2] ?? '')?.[1]) / 1000;
         const readiness = container?.['readinessProbe'] as { periodSeconds: number; failureThreshold: number };
         const grace = podTemplateOf(workload)?.spec['terminationGracePeriodSeconds'] as number;
         // runService gives the stop sequence 25 s after the drain (drainTimeoutMs).

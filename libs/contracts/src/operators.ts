@@ -91,7 +91,13 @@ const operatorInput = z
     signatureScheme: z
       .enum(SIGNATURE_SCHEMES, { error: 'signatureScheme must be "body" or "timestamp.body"' })
       .default('body'),
-    features: z.strictObject({ regularBonusCall: z.boolean().default(false) }).default({ regularBonusCall: false }),
+    features: z
+      .strictObject({
+        regularBonusCall: z.boolean().default(false),
+        /** Launches with isStreamer: true (the streamer RTP profile, out of the agent report); refused without it. */
+        streamers: z.boolean().default(false),
+      })
+      .default({ regularBonusCall: false, streamers: false }),
     /** Issue 16: this operator's API token bucket; a key left out takes the gateway's RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
     rateLimit: z
       .strictObject({

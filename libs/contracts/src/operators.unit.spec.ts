@@ -28,7 +28,7 @@ function problemsOf(value: unknown): string[] {
 }
 
 describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
-  it('fills timeZone UTC, no return origins, string ids, regular bonus off, and keeps the token only as its SHA-256', () => {
+  it('fills timeZone UTC, no return origins, string ids, regular bonus and streamers off, and keeps the token only as its SHA-256', () => {
     const [operator] = parseOperatorsConfig([demo]);
     expect(operator).toEqual({
       id: 'demo',
@@ -43,7 +43,7 @@ describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
       allowedReturnOrigins: [],
       callbackIdEncoding: 'string',
       signatureScheme: 'body',
-      features: { regularBonusCall: false },
+      features: { regularBonusCall: false, streamers: false },
     });
   });
 

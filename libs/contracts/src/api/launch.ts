@@ -69,7 +69,8 @@ export const launchGameRequest = z
     language: languageTag,
     returnUrl,
     isStreamer: z.boolean({ error: 'isStreamer must be true or false (a JSON boolean)' }).meta({
-      description: "When true, the player's results stay out of the agent report and the streamer RTP profile applies.",
+      description:
+        "When true, the player's results stay out of the agent report and the streamer RTP profile applies (above 100 %). Only for an operator with the streamers feature; otherwise 403 STREAMER_NOT_ALLOWED.",
     }),
     currency: currencyCode
       .optional()

@@ -62,7 +62,10 @@ export const operatorTransaction = z
       description:
         'Why the last attempt failed (your code, a time-out; `timeout: not sent…` for a bet never sent after its deadline), or null.',
     }),
-    balance: units.nullable().meta({ description: 'The balance your reply carried, when you answered OK.' }),
+    balance: units.nullable().meta({
+      description:
+        'The balance your reply carried, when you answered OK, rounded half to even to the currency’s minor units.',
+    }),
     cancel: z
       .strictObject({
         transactionId: longId,

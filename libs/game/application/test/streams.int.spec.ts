@@ -80,7 +80,7 @@ describe('session start and play through the session decider', () => {
     sessionTtlMs: 60_000,
     newToken: () => tokens[next++ % tokens.length] ?? '',
   };
-  const operator = { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: [] };
+  const operator = { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: [], features: { streamers: false } };
   const request = LAUNCH_REQUEST;
 
   it('writes nothing for a refused launch and answers the refusal', async () => {

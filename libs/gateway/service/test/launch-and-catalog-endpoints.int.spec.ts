@@ -97,6 +97,18 @@ describe('POST /v1/game/launch', () => {
     });
   });
 
+  it('answers 403 STREAMER_NOT_ALLOWED to isStreamer: true for an operator without the streamers feature, and starts nothing', async () => {
+    // Casino C has no features configured: streamers is off by default.
+    await expectRefused(
+      c,
+      launch({ isStreamer: true, returnUrl: 'https://casino-c.example/' }),
+      403,
+      'STREAMER_NOT_ALLOWED',
+      'isStreamer',
+    );
+    await launched(c, launch({ isStreamer: false, returnUrl: 'https://casino-c.example/' }));
+  });
+
   it('gives every launch its own token, also for the same player and game', async () => {
     const first = await launched(a, launch());
     const second = await launched(a, launch());
@@ -225,6 +237,18 @@ describe('GET /v1/providers and GET /v1/games (D15)', () => {
     expect(ofTwo.find((game) => game.gameId === 203)).toMatchObject({ type: 'instant', supportsFreeSpins: false });
     const inKrw = listGamesResponse.parse((await b.get('/v1/games?providerId=1')).body).data;
     expect(inKrw[0]?.betLevels.every((level) => Number.isInteger(level))).toBe(true);
+  });
+
+  it('shows per game whether it can deliver a Regular Bonus Call: every slot, not the instant game', async () => {
+    const all = listGamesResponse.parse((await a.get('/v1/games')).body).data;
+    expect(all.map((game) => [game.gameId, game.type, game.supportsRegularBonusCall])).toEqual([
+      [101, 'slot', true],
+      [102, 'slot', true],
+      [103, 'slot', true],
+      [201, 'slot', true],
+      [202, 'slot', true],
+      [203, 'instant', false],
+    ]);
   });
 
   it('answers an empty list for an unknown provider and 400 for a providerId that is not an id', async () => {

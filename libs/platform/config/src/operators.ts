@@ -36,7 +36,8 @@ export function demoOperators(sandboxBaseUrl: string): OperatorConfigInput[] {
       callbackUrl: `${sandboxBaseUrl.replace(/\/+$/, '')}/wallet/${id}`,
       allowedReturnOrigins: [],
       callbackIdEncoding: 'string',
-      features: { regularBonusCall: false },
+      // The demo launches streamer sessions too (the sandbox's and the replay's flows show both profiles).
+      features: { regularBonusCall: false, streamers: true },
     },
   ];
 }

@@ -16,6 +16,7 @@ let sandbox: TestSandbox;
 let broken: BrokenWallet;
 let stakeOnly: BrokenWallet;
 let stakeOnlyStamped: BrokenWallet;
+let floatWallet: BrokenWallet;
 
 beforeAll(async () => {
   const operators = operatorDirectory([
@@ -31,12 +32,14 @@ beforeAll(async () => {
     secret: SECRET,
     signatureScheme: 'timestamp.body',
   });
+  floatWallet = await startBrokenWallet({ mode: 'float_balance', secret: SECRET });
 });
 afterAll(async () => {
   await sandbox?.stop();
   await broken?.stop();
   await stakeOnly?.stop();
   await stakeOnlyStamped?.stop();
+  await floatWallet?.stop();
 });
 
 describe('against the operator sandbox', () => {
@@ -82,6 +85,16 @@ describe('against the operator sandbox', () => {
     expect(report.results[0]?.reason).toMatch(
       /^not run: the wallet must know player conformance_player \(EUR\) and accept a win of 0 answered ERR_INTEGRITY_CHECK_FAILED, expected OK$/,
     );
+  });
+});
+
+describe('against a wallet that keeps balances as JavaScript numbers', () => {
+  it('its float balances (99.89999999999999) are balances: every check passes, compared in minor units', async () => {
+    const unsigned = await fetch(floatWallet.url, { method: 'POST', body: '{"command":"win"}' });
+    expect(await unsigned.json()).toEqual({ balance: 99.89999999999999, statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    const report = await runConformance({ url: floatWallet.url, secret: SECRET });
+    expect(report.results.filter((result) => !result.pass)).toEqual([]);
+    expect(formatReport(report)).toMatch(/9\/9 passed$/);
   });
 });
 

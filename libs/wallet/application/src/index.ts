@@ -17,6 +17,7 @@ export {
   type BulkheadLimits,
   defaultBulkheadLimits,
   type CircuitChange,
+  OperatorBulkhead,
   OperatorBulkheadWallet,
 } from './operator-bulkhead.js';
 export { type OperatorWallet, type OperatorLookup, type DispatchLog, silentLog } from './ports.js';

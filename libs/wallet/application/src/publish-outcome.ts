@@ -45,7 +45,7 @@ const GROUP_OF_TOPIC: Readonly<Record<string, string>> = {
 };
 
 /** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */
-export async function park(context: DispatchContext, message: Message, reason: string): Promise<void> {
+export async function park(context: DispatchContext, message: Message, reason: string, attempts = 1): Promise<void> {
   context.deps.log.error('wallet message parked', {
     topic: message.topic,
     partition: message.partition,
@@ -59,7 +59,7 @@ export async function park(context: DispatchContext, message: Message, reason: s
     headers: {
       ...message.headers,
       [BusHeaders.deadLetterReason]: reason.slice(0, 1_000),
-      [BusHeaders.deadLetterAttempts]: '1',
+      [BusHeaders.deadLetterAttempts]: String(attempts),
       [BusHeaders.originalTopic]: message.topic,
       [BusHeaders.originalPartition]: String(message.partition),
       [BusHeaders.originalOffset]: message.offset,
@@ -73,7 +73,7 @@ export async function park(context: DispatchContext, message: Message, reason: s
     key: message.key,
     deadLetterTopic,
     reason,
-    attempts: 1,
+    attempts,
     groupId,
   });
 }

@@ -16,9 +16,21 @@ const clip = (text: string) => (text.length > 1_000 ? `${text.slice(0, 999)}…`
 
 type WalletFailedData = Extract<WalletTxEvent, { type: 'WalletFailed' }>['data'];
 
-function failureFields(answer: OperatorAnswer): Pick<WalletFailedData, 'statusCode' | 'error' | 'balanceMinor'> {
+/** The balance a reply carried, and the number as sent when it was rounded to minor units. */
+function balanceFields(answer: Extract<OperatorAnswer, { kind: 'reply' }>): {
+  balanceMinor: number;
+  balanceSent?: number;
+} {
+  return answer.balanceSent === undefined
+    ? { balanceMinor: answer.balanceMinor }
+    : { balanceMinor: answer.balanceMinor, balanceSent: answer.balanceSent };
+}
+
+function failureFields(
+  answer: OperatorAnswer,
+): Pick<WalletFailedData, 'statusCode' | 'error' | 'balanceMinor' | 'balanceSent'> {
   if (answer.kind === 'reply' && answer.statusCode !== 'OK')
-    return { statusCode: answer.statusCode, balanceMinor: answer.balanceMinor };
+    return { statusCode: answer.statusCode, ...balanceFields(answer) };
   return { error: describeAnswer(answer) };
 }
 
@@ -88,8 +100,7 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
           `transaction ${request.transactionId} has no attempt waiting for its outcome`,
         );
       const { answer, cancelTransactionId } = command.data;
-      if (isOk(answer))
-        return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: answer.balanceMinor, at } }];
+      if (isOk(answer)) return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', ...balanceFields(answer), at } }];
       const policy = deliveryPolicyFor(request.command);
       const final = attemptsInDelivery(state) >= policy.maxAttempts;
       const failed: WalletTxEvent = {
@@ -160,7 +171,7 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
       if (!cancel.inFlight)
         return walletRefusal('WALLET_NO_ATTEMPT_IN_FLIGHT', 'no cancel attempt is waiting for its outcome');
       const { answer } = command.data;
-      if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, balanceMinor: answer.balanceMinor } }];
+      if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, ...balanceFields(answer) } }];
       return [
         {
           type: 'WalletFailed',

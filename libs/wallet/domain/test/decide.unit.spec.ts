@@ -99,6 +99,23 @@ describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.
       ]);
   });
 
+  it('records a float balance rounded to minor units and, for the audit, as the operator sent it', () => {
+    const float: OperatorAnswer = {
+      kind: 'reply',
+      statusCode: 'OK',
+      balanceMinor: 9_990,
+      balanceSent: 99.89999999999999,
+    };
+    given([requested(bet), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: float }, metadata })
+      .then([
+        {
+          type: 'WalletSucceeded',
+          data: { statusCode: 'OK', balanceMinor: 9_990, balanceSent: 99.89999999999999, at: now },
+        },
+      ]);
+  });
+
   it('refuses to fail a bet without the cancel’s transactionId, and an answer nobody waits for', () => {
     given([requested(bet), attempted(1)])
       .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })

@@ -15,6 +15,7 @@ import {
 } from '@reelstream/telemetry';
 import {
   defaultBulkheadLimits,
+  OperatorBulkhead,
   OperatorBulkheadWallet,
   walletSubscriptions,
   type BulkheadLimits,
@@ -61,8 +62,9 @@ export async function startWalletDispatcher(
     description: 'Operator circuit state changes',
   });
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
+  const limitsOf = (operatorId: string) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] });
   const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as HttpOperatorWallet), metrics), {
-    limitsOf: (operatorId) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] }),
+    limitsOf,
     now: () => performance.now(),
     onCircuitChange: (change) => {
       circuitChanges.add(1, { operator: change.operatorId, to: change.to });
@@ -93,6 +95,13 @@ export async function startWalletDispatcher(
     {
       ...(config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency }),
       webhooks: webhookSender,
+      // The same limits as the operator's callbacks, in compartments of their own: a failing webhook endpoint never opens
+      // the wallet's circuit.
+      webhookBulkhead: new OperatorBulkhead({
+        limitsOf,
+        now: () => performance.now(),
+        onCircuitChange: (change) => deps.logger.info('operator webhook circuit changed', { ...change }),
+      }),
       ...(deps.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: deps.webhookRetryDelayMs }),
     },
   );

@@ -22,6 +22,7 @@ export interface LaunchingOperator {
   readonly id: string;
   readonly currency: string;
   readonly allowedReturnOrigins: readonly string[];
+  readonly features: { readonly streamers: boolean };
 }
 
 function parseSessionEvent(recorded: RecordedEvent): SessionEvent | undefined {

@@ -23,7 +23,7 @@ const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
 const OPERATOR_REPLY_SCHEMA = operatorReply.meta({
   id: 'OperatorReply',
   description:
-    'HTTP 200 with the balance after the operation (also on errors) in currency units, and the status code. Extra keys are ignored; anything else counts as ERR_UNKNOWN.',
+    'HTTP 200 with the balance after the operation (also on errors) in currency units, and the status code. The balance may be any finite JSON number (a floating-point balance such as 99.89999999999999 too): reelstream rounds it half to even to the currency’s minor units. Extra keys are ignored; anything else counts as ERR_UNKNOWN.',
 });
 
 const common = { playerId: 'player_42', providerId: 1, gameCode: 101, bonusId: 0 } as const;
