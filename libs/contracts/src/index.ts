@@ -120,6 +120,8 @@ export {
 export { messageId, type CommandMetadata } from './commands/metadata.js';
 export type { SteeredSpinRequest, SteeringView, SteeredChoice } from './commands/steered-spin.js';
 export {
+  STAKE_WINDOW_MS,
+  stakeDeadlineOf,
   walletBetRequest,
   walletWinRequest,
   walletBetwinRequest,

@@ -127,6 +127,10 @@ export const ErrorCatalogue = {
   WALLET_TX_NOT_DEAD_LETTERED: { status: 409, message: 'The wallet transaction is not dead-lettered.' },
   WALLET_NO_CANCEL_PENDING: { status: 409, message: 'No cancel of this wallet transaction is pending.' },
   WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven.' },
+  WALLET_DEADLINE_NOT_PASSED: {
+    status: 409,
+    message: 'The wallet request is still within its deadline: it is sent, not timed out.',
+  },
   // Faults no retry mends: fix the input (a setting, the code that reads an event) and start again.
   CONFIGURATION_INVALID: { status: 503, message: 'The service configuration is not valid.' },
   EVENT_NOT_READABLE: { status: 503, message: 'A stored event cannot be read by this version of the code.' },

@@ -73,7 +73,8 @@ export const walletFailedData = z
     /** The balance the operator answered with alongside its non-OK code (spec §7: errors carry it too). */
     balanceMinor: signedMinorAmount.optional(),
     balanceSent,
-    attempt,
+    /** 0: a bet or betwin never sent, its deadline had passed when the dispatcher took it. */
+    attempt: z.number().int().min(0),
     /** true when no further attempt follows (bet/betwin: the round is canceled; win: dead-lettered). */
     final: z.boolean(),
     command: callbackCommand,

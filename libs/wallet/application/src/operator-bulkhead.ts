@@ -96,23 +96,30 @@ export class OperatorBulkhead {
   /** Runs `send` in the operator's compartment, or refuses it; `answered` tells a success (closes the circuit) from a failure. */
   async run<T>(
     operatorId: string,
-    send: () => Promise<T>,
+    send: (waitedMs: number) => Promise<T>,
     answered: (result: T) => boolean,
+    /** The call may not start later than this from now (a bet's deadline): it waits for a slot no longer. */
+    sendWithinMs?: number,
   ): Promise<T | BulkheadRefusal> {
     const limits = this.options.limitsOf(operatorId);
     const compartment = this.compartment(operatorId);
     const refused = this.refusal(operatorId, compartment, limits);
     if (refused) return refused;
+    let waitedMs = 0;
     if (compartment.inFlight >= limits.maxInFlight) {
-      const waited = await this.waitForSlot(compartment, limits.maxQueueWaitMs);
+      const maxWaitMs =
+        sendWithinMs === undefined ? limits.maxQueueWaitMs : Math.max(0, Math.min(limits.maxQueueWaitMs, sendWithinMs));
+      const queuedAt = this.options.now();
+      const waited = await this.waitForSlot(compartment, maxWaitMs);
       if (!waited) {
         return {
           kind: 'no_reply',
           cause: 'unavailable',
-          reason: `not sent: operator ${operatorId} had ${limits.maxInFlight} calls in flight (its limit) for ${limits.maxQueueWaitMs} ms`,
+          reason: `not sent: operator ${operatorId} had ${limits.maxInFlight} calls in flight (its limit) for ${Math.round(maxWaitMs)} ms`,
           retryAfterMs: 1_000,
         };
       }
+      waitedMs = this.options.now() - queuedAt;
       // The slot was handed over; the circuit may have opened meanwhile.
       const refusedNow = this.refusal(operatorId, compartment, limits);
       if (refusedNow) {
@@ -126,7 +133,7 @@ export class OperatorBulkhead {
     if (probe) compartment.probing = true;
     let result: T;
     try {
-      result = await send();
+      result = await send(waitedMs);
     } catch (error) {
       this.settle(operatorId, compartment, false, limits);
       throw error;
@@ -243,11 +250,18 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     return this.bulkhead.refusingForMs(operatorId);
   }
 
-  call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
+  /** A bet or betwin (`sendWithinMs`) waits for a slot only while it may still start in its window; what it waited comes off its limit. */
+  call(
+    operator: OperatorConfig,
+    body: CallbackRequest,
+    timeoutMs: number,
+    sendWithinMs?: number,
+  ): Promise<OperatorCallResult> {
     return this.bulkhead.run(
       operator.id,
-      () => this.inner.call(operator, body, timeoutMs),
+      (waitedMs) => this.inner.call(operator, body, Math.max(1, timeoutMs - waitedMs)),
       (result) => result.kind === 'reply',
+      sendWithinMs,
     );
   }
 }

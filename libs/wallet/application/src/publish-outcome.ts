@@ -41,7 +41,6 @@ export async function publishOutcome(context: DispatchContext, message: Message,
 /** The consumer group of each topic the handlers park from, as `walletSubscriptions` names them. */
 const GROUP_OF_TOPIC: Readonly<Record<string, string>> = {
   [Topics.walletRequests]: 'wallet-dispatcher',
-  [Topics.walletCancels]: 'wallet-dispatcher.cancels',
   [Topics.bonusWebhooks]: 'wallet-dispatcher.webhooks',
 };
 

@@ -6,6 +6,7 @@ import type { WalletTxEvent } from '@reelstream/contracts';
 import { describeAnswer, isOk, type OperatorAnswer } from './answer.js';
 import type { WalletTxCommand } from './commands.js';
 import { walletRefusal, type WalletRefusal } from './errors.js';
+import { deadlineOf, pastSendWindow } from './deadline.js';
 import { deliveryPolicyFor } from './policy.js';
 import { identicalRequest, sameRequest } from './same-request.js';
 import { evolve } from './evolve.js';
@@ -123,6 +124,35 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         );
       return [
         failed,
+        { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
+      ];
+    }
+    case 'ExpireRequest': {
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
+      if (isSettled(state)) return [];
+      // An attempt in flight may have reached the operator: its outcome is recorded (RecordAnswer), not replaced.
+      if (state.inFlight)
+        return walletRefusal(
+          'WALLET_DEADLINE_NOT_PASSED',
+          `transaction ${request.transactionId} has an attempt in flight: its answer is recorded instead`,
+        );
+      const deadline = deadlineOf(request);
+      if (deadline === undefined || !pastSendWindow(request, at))
+        return walletRefusal(
+          'WALLET_DEADLINE_NOT_PASSED',
+          `transaction ${request.transactionId} is within its deadline (${deadline ?? 'none'}) at ${at}`,
+        );
+      const { cancelTransactionId } = command.data;
+      return [
+        {
+          type: 'WalletFailed',
+          data: {
+            error: `timeout: not sent, its deadline ${deadline} had passed when the dispatcher took it at ${at}`,
+            attempt: 0,
+            final: true,
+            at,
+          },
+        },
         { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
       ];
     }

@@ -24,7 +24,7 @@ import {
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { HttpOperatorWallet, HttpWebhookSender } from '@reelstream/wallet-adapters';
-import { countDeadLetters, measuredWallet } from './wallet-metrics.js';
+import { cancelsNotDeliveredCounter, countDeadLetters, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -79,8 +79,19 @@ export async function startWalletDispatcher(
   });
   const onParked = (message: { topic: string; groupId: string }) =>
     parked.add(1, { topic: message.topic, group: message.groupId });
+  const onCancelNotDelivered = cancelsNotDeliveredCounter(metrics, deps.operators);
   const subscriptions = walletSubscriptions(
-    { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
+    {
+      store,
+      bus,
+      clock: deps.clock,
+      ids: deps.ids,
+      wallet,
+      operators: deps.operators,
+      log: deps.logger,
+      onParked,
+      onCancelNotDelivered,
+    },
     {
       ...(config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency }),
       webhooks: webhookSender,
