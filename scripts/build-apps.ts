@@ -1,6 +1,6 @@
 /**
  * `npm run build` (or `npx nx build <app>`): bundles each app's `src/main.ts` with esbuild into
- * `dist/apps/<app>/main.js` (ESM, Node 20), so `node dist/apps/<app>/main.js` runs it without tsx,
+ * `dist/apps/<app>/main.js` (ESM, Node 22 and later), so `node dist/apps/<app>/main.js` runs it without tsx,
  * and each command-line tool beside it: `dist/apps/wallet-dispatcher/redrive.js` (the wallet
  * re-drive), `dist/apps/platform/kafka-topics.js` (the Kafka topics) and
  * `dist/apps/reelstream-cli/main.js` (the `reelstream` CLI). The image (docker/Dockerfile) runs these.
@@ -18,6 +18,7 @@
  *   copied there under the same relative paths, so the bundle works wherever it is copied.
  */
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -35,6 +36,21 @@ export const APP_RUNTIME_FILES: Readonly<Record<string, readonly string[]>> = {
   'reelstream-cli': ['config/catalog.json'],
 };
 export const APPS = Object.keys(APP_RUNTIME_FILES);
+
+/**
+ * Files of development dependencies an app serves at run time, copied into the build where its
+ * source looks for them first, so the image needs no such package: the API reference's browser
+ * bundle (`standaloneJsPath` in libs/gateway/service/src/openapi/api-reference.ts).
+ */
+const SCALAR_STANDALONE = {
+  resolve: () =>
+    join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js'),
+  to: 'libs/gateway/service/src/openapi/scalar-standalone.js',
+};
+export const APP_PACKAGE_FILES: Readonly<Record<string, readonly (typeof SCALAR_STANDALONE)[]>> = {
+  platform: [SCALAR_STANDALONE],
+  gateway: [SCALAR_STANDALONE],
+};
 
 /**
  * The command-line tools bundled beside an app's main (`src/<name>.ts` → `<name>.js`), sharing its
@@ -101,7 +117,7 @@ export async function buildApp(app: string, options: { outDir?: string; root?: s
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     sourcemap: true,
     chunkNames: '[name]-[hash]',
     logLevel: 'warning',
@@ -109,6 +125,7 @@ export async function buildApp(app: string, options: { outDir?: string; root?: s
     plugins: [thirdPartyExternal, relocateImportMeta(root)],
   });
   for (const file of files) await cp(join(root, file), join(outDir, file), { recursive: true });
+  for (const file of APP_PACKAGE_FILES[app] ?? []) await cp(file.resolve(), join(outDir, file.to));
   // The .js files are ES modules wherever the directory is copied to.
   await writeFile(join(outDir, 'package.json'), `${JSON.stringify({ type: 'module', private: true }, null, 2)}\n`);
   const bytes = Object.entries(result.metafile.outputs).reduce(

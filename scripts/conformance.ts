@@ -1,6 +1,6 @@
 /**
  * `npm run conformance -- --url <callback URL> --secret <secret> [--player <id>] [--currency EUR]
- * [--id-encoding string|number] [--signature-scheme body|timestamp.body] [--provider 1] [--game 1]`: runs the conformance suite against an
+ * [--id-encoding string|number] [--signature-scheme timestamp.body|body (default timestamp.body)] [--provider 1] [--game 1]`: runs the conformance suite against an
  * operator wallet and prints the pass/fail table. Exit code 0 when every check passes, 1 when one
  * fails, 2 on bad arguments. The player must exist in the wallet with a few units of balance.
  * `--webhook-url <URL>` also runs the bonus webhook receiver checks against that URL (operator

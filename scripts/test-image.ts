@@ -2,10 +2,13 @@
  * `npm run test:image`: builds docker/Dockerfile and plays a bonus through the platform running as
  * containers of it, with Debian's podman (these machines have no Docker engine and cannot pull
  * from image registries). Phases, each timed:
- *   base   — the base image: debootstrap minbase + this machine's Node (scripts/image/base.ts),
- *            cached under ~/.cache/reelstream-image and reused;
- *   build  — `podman build --build-arg BASE_IMAGE=<base>` (layers cached: an unchanged
- *            package-lock reuses the npm ci layers);
+ *   base   — the base images: debootstrap minbase + the project's Node 24 to build on, and the
+ *            few libraries Node needs to run on (scripts/image/base.ts), cached under
+ *            ~/.cache/reelstream-image and reused;
+ *   build  — `podman build --build-arg BASE_IMAGE=<base> --build-arg RUNTIME_BASE_IMAGE=<runtime>`
+ *            (layers cached: an unchanged package-lock reuses the npm ci layers); then what the
+ *            image is: its size against MAX_IMAGE_MIB, the Node inside, its OCI labels and its
+ *            bill of materials (CycloneDX, /app/sbom.cdx.json), printed;
  *   start  — sandbox, bonus-ledger, wallet-dispatcher, game-server and gateway as read-only,
  *            non-root containers, until every /readyz answers 200;
  *   play   — register → launch → 3 free spins → 1 paid spin, then the sandbox's ledger;
@@ -14,7 +17,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { ensureBaseImage } from './image/base.js';
+import { ensureBaseImages } from './image/base.js';
 import { startPlatform, waitUntilReady, type Platform } from './image/containers.js';
 import { playFreeSpinsThenPaid } from './image/play.js';
 import { podman, podmanCommand, storageDriver } from './image/podman.js';
@@ -23,6 +26,8 @@ import { installed, NICE, run } from './image/run.js';
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '..');
 const IMAGE_TAG = 'localhost/reelstream:test-image';
 const REQUIRED = ['podman', 'debootstrap', 'runc'];
+/** The image holds only what runs: Node, the production dependencies, the bundles. */
+const MAX_IMAGE_MIB = 250;
 
 const timings: [phase: string, seconds: number][] = [];
 async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -37,6 +42,57 @@ async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the image is: its size under the limit, the project's Node inside, its labels, and its bill of materials. */
+async function inspectImage(nodeVersion: string, revision: string): Promise<void> {
+  const size = Number((await podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE_TAG])).stdout.trim());
+  const mib = size / 1024 / 1024;
+  process.stdout.write(`test:image: ${IMAGE_TAG} is ${mib.toFixed(0)} MiB (limit ${MAX_IMAGE_MIB} MiB)\n`);
+  if (!(mib <= MAX_IMAGE_MIB))
+    throw new Error(`the image is ${mib.toFixed(0)} MiB, over its ${MAX_IMAGE_MIB} MiB limit`);
+  const inImage = async (args: readonly string[]) =>
+    (
+      await podman([
+        'run',
+        '--rm',
+        '--read-only',
+        '--network',
+        'host',
+        '--ulimit',
+        'nofile=1024:1024',
+        '--ulimit',
+        'nproc=1024:1024',
+        IMAGE_TAG,
+        'node',
+        ...args,
+      ])
+    ).stdout;
+  const node = (await inImage(['-p', 'process.version'])).trim();
+  process.stdout.write(`test:image: node ${node} inside\n`);
+  if (node !== `v${nodeVersion}`) throw new Error(`the image runs node ${node}, not the project's v${nodeVersion}`);
+  const labels = JSON.parse(
+    (await podman(['image', 'inspect', '--format', '{{json .Labels}}', IMAGE_TAG])).stdout,
+  ) as Record<string, string>;
+  process.stdout.write(
+    `test:image: labels ${Object.entries(labels)
+      .filter(([key]) => key.startsWith('org.opencontainers.image.'))
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ')}\n`,
+  );
+  if (revision && labels['org.opencontainers.image.revision'] !== revision)
+    throw new Error(`the image's revision label is ${labels['org.opencontainers.image.revision']}, not ${revision}`);
+  const sbom = JSON.parse(
+    await inImage(['-e', "process.stdout.write(require('node:fs').readFileSync('/app/sbom.cdx.json', 'utf8'))"]),
+  ) as { bomFormat?: string; specVersion?: string; components?: { name: string; version?: string }[] };
+  const components = sbom.components ?? [];
+  if (sbom.bomFormat !== 'CycloneDX' || components.length === 0)
+    throw new Error('the image carries no CycloneDX bill of materials at /app/sbom.cdx.json');
+  process.stdout.write(
+    `test:image: bill of materials (CycloneDX ${sbom.specVersion}, /app/sbom.cdx.json): ${components.length} components\n`,
+  );
+  for (const component of [...components].sort((a, b) => a.name.localeCompare(b.name)))
+    process.stdout.write(`  ${component.name}@${component.version ?? '?'}\n`);
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { cold: { type: 'boolean', default: false } } });
   const missing = [];
@@ -49,8 +105,12 @@ async function main(): Promise<number> {
   }
   const started = performance.now();
   process.stdout.write(`test:image: podman storage driver ${await storageDriver()}\n`);
-  const base = await phase('base', () => ensureBaseImage({ rebuild: values.cold }));
-  process.stdout.write(`test:image: base ${base.tag} (${base.source})\n`);
+  const bases = await phase('base', () => ensureBaseImages({ rebuild: values.cold }));
+  process.stdout.write(`test:image: base ${bases.build.tag} (${bases.build.source})\n`);
+  process.stdout.write(`test:image: runtime base ${bases.runtime.tag} (${bases.runtime.source})\n`);
+  const revision = (
+    await run(['git', 'rev-parse', 'HEAD'], { cwd: REPOSITORY_ROOT, allowFailure: true })
+  ).stdout.trim();
   await phase('build', async () => {
     await run(
       [
@@ -64,7 +124,13 @@ async function main(): Promise<number> {
           '--file',
           'docker/Dockerfile',
           '--build-arg',
-          `BASE_IMAGE=${base.tag}`,
+          `BASE_IMAGE=${bases.build.tag}`,
+          '--build-arg',
+          `RUNTIME_BASE_IMAGE=${bases.runtime.tag}`,
+          '--build-arg',
+          `VERSION=${process.env['npm_package_version'] ?? '0.0.0-dev'}`,
+          '--build-arg',
+          `REVISION=${revision || 'unknown'}`,
           '--tag',
           IMAGE_TAG,
           '.',
@@ -78,8 +144,7 @@ async function main(): Promise<number> {
     // install everything again).
     await podman(['image', 'prune', '--force', '--filter', 'until=168h'], { allowFailure: true });
   });
-  const size = (await podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE_TAG])).stdout.trim();
-  process.stdout.write(`test:image: ${IMAGE_TAG} is ${(Number(size) / 1024 / 1024).toFixed(0)} MiB\n`);
+  await phase('inspect', () => inspectImage(bases.nodeVersion, revision));
 
   let platform: Platform | undefined;
   const removeOnSignal = (signal: NodeJS.Signals) => {

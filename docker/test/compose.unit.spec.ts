@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
+import { loadOperators } from '@reelstream/config';
+import { sandboxConfigFromEnv } from '@reelstream/service-operator-sandbox';
 import { z } from 'zod';
 
 const composePath = fileURLToPath(new URL('../compose.yml', import.meta.url));
@@ -178,6 +180,30 @@ describe('docker/compose.yml', () => {
     expect(operators.map(({ callbackUrl }) => new URL(callbackUrl).host)).toEqual(['operator-sandbox:8082']);
     expect(compose.services['operator-sandbox'].environment).toMatchObject({ SANDBOX_HOST: '0.0.0.0' });
     expect(compose.services['operator-sandbox'].environment['SANDBOX_ADMIN_TOKEN']?.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it("starts under the image's NODE_ENV=production: every app accepts the operators, the sandbox its bind and admin token", () => {
+    expect(readFileSync(fileURLToPath(new URL('../Dockerfile', import.meta.url)), 'utf8')).toMatch(
+      /^ENV NODE_ENV=production /m,
+    );
+    const dataDir = mkdtempSync(join(tmpdir(), 'compose-operators-'));
+    try {
+      for (const name of APPS) {
+        const env = { NODE_ENV: 'production', DATA_DIR: dataDir, ...compose.services[name].environment };
+        expect({ name, schemes: loadOperators(env, () => []).operators.map((o) => o.signatureScheme) }).toEqual({
+          name,
+          schemes: ['timestamp.body'],
+        });
+      }
+      const sandbox = sandboxConfigFromEnv({
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        ...compose.services['operator-sandbox'].environment,
+      });
+      expect(sandbox.config.host).toBe('0.0.0.0');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('passes `docker-compose config` with the full profile, and a broken copy does not', () => {

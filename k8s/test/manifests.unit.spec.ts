@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parseOperatorsJson } from '@reelstream/contracts';
 import { MAX_WORKER_ID } from '@reelstream/ids';
-import { parseEnv } from '@reelstream/config';
+import { loadOperators, parseEnv } from '@reelstream/config';
+import { sandboxConfigFromEnv } from '@reelstream/service-operator-sandbox';
 import { processIdentityEnv, processIdentityOf } from '@reelstream/runtime';
 import {
   appImage,
@@ -208,7 +212,10 @@ describe('the overlays rendered by kubectl kustomize', () => {
         expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
         expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
         expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
-        expect(env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name)).toEqual([]);
+        // Credentials come as mounted files; the dev overlay's sandbox alone reads its admin token from the environment.
+        expect(env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name)).toEqual(
+          name === 'operator-sandbox' ? ['SANDBOX_ADMIN_TOKEN'] : [],
+        );
         const operators = secretFiles(deployment).get(config['OPERATORS_FILE'] ?? '');
         expect(operators?.key).toBe('OPERATORS_JSON');
         const secret = find(objects, 'Secret', operators?.secret ?? '');
@@ -232,10 +239,11 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(drainSeconds).toBeGreaterThan(0);
       for (const workload of appWorkloads(objects).filter((w) => w.metadata.name !== 'operator-sandbox')) {
         const [container] = containersOf(workload);
-        const sleep = Number(
-          (container?.['lifecycle'] as { preStop?: { exec?: { command?: string[] } } } | undefined)?.preStop?.exec
-            ?.command?.[1],
-        );
+        // The image has no shell and no coreutils: preStop waits with Node itself.
+        const preStop = (container?.['lifecycle'] as { preStop?: { exec?: { command?: string[] } } } | undefined)
+          ?.preStop?.exec?.command;
+        expect(preStop?.slice(0, 2)).toEqual(['node', '-e']);
+        const sleep = Number(/^setTimeout\(\(\) => \{\}, (\d+)\)$/.exec(preStop?.[2] ?? '')?.[1]) / 1000;
         const readiness = container?.['readinessProbe'] as { periodSeconds: number; failureThreshold: number };
         const grace = podTemplateOf(workload)?.spec['terminationGracePeriodSeconds'] as number;
         // runService gives the stop sequence 25 s after the drain (drainTimeoutMs).
@@ -330,6 +338,38 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(operators.length).toBeGreaterThan(0);
       for (const operator of operators)
         expect(new URL(operator.callbackUrl).host).toBe(`operator-sandbox:${configOf(objects)['SANDBOX_PORT']}`);
+    });
+
+    it('starts under its NODE_ENV=production: the apps accept the demo operator and the sandbox its bind and admin token', () => {
+      const config = configOf(objects);
+      expect(config['NODE_ENV']).toBe('production');
+      const dir = mkdtempSync(join(tmpdir(), 'k8s-operators-'));
+      try {
+        const file = join(dir, 'operators.json');
+        const generated = objects.find(
+          (o) => o.kind === 'Secret' && o.metadata.name.startsWith('reelstream-operators-'),
+        );
+        writeFileSync(file, decodedSecret(generated, 'OPERATORS_JSON'));
+        const env = { ...config, OPERATORS_FILE: file };
+        expect(loadOperators(env, () => []).operators.map((operator) => operator.signatureScheme)).toEqual([
+          'timestamp.body',
+        ]);
+        const sandbox = find(objects, 'Deployment', 'operator-sandbox') as K8sObject;
+        const sandboxEnv: Record<string, string | undefined> = { ...env, DATA_DIR: dir };
+        for (const entry of (containersOf(sandbox)[0]?.['env'] ?? []) as {
+          name: string;
+          value?: string;
+          valueFrom?: { secretKeyRef?: { name: string; key: string } };
+        }[]) {
+          const ref = entry.valueFrom?.secretKeyRef;
+          const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === ref?.name);
+          sandboxEnv[entry.name] = ref ? decodedSecret(secret, ref.key) : entry.value;
+        }
+        expect(sandboxConfigFromEnv(sandboxEnv).config).toMatchObject({ host: '0.0.0.0' });
+        expect(sandboxConfigFromEnv(sandboxEnv).config.adminToken?.length).toBeGreaterThanOrEqual(16);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('brings the Kafka and EventStoreDB the base configuration points at', () => {

@@ -28,6 +28,7 @@ describe('the alerts', () => {
     expect(alerts.map((a) => a.alert).sort()).toEqual(
       [
         'BonusExpiryBacklog',
+        'CancelNotDelivered',
         'CertificateExpiresSoon',
         'ConsumerLag',
         'EventLoopDelayHigh',

@@ -47,6 +47,9 @@ function operatorsJson(callbackUrl: string): string {
       signingSecret: 'image-signing-secret-0123456789',
       currency: E2E_OPERATOR.currency,
       timeZone: E2E_OPERATOR.timeZone,
+      signatureScheme: 'timestamp.body',
+      // The image runs with NODE_ENV=production, which refuses a loopback callback URL unless allowed.
+      allowPrivateAddresses: true,
     },
   ]);
 }

@@ -136,6 +136,63 @@ describe('reelstream reconcile', () => {
     }
   });
 
+  it('reads an export written with the amounts the callbacks carried (bets positive) and says which convention it read', async () => {
+    const lines = (scenario.exports['casino-eu'] ?? '').trimEnd().split('\n');
+    // The sandbox writes signed changes; an operator writing amounts as carried has every bet positive.
+    const carried = lines.map((line) => line.replace(/,bet,-/, ',bet,'));
+    expect(carried.filter((line) => line.includes(',bet,')).length).toBeGreaterThan(0);
+    expect(carried).not.toEqual(lines);
+    const run = await cli([
+      'reconcile',
+      '--operator',
+      'casino-eu',
+      exportFile('carried', `${carried.join('\n')}\n`),
+      '--source',
+      scenario.eventStoreFile,
+    ]);
+    expect({ code: run.code, out: run.stdout }).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('no difference'),
+    });
+    expect(run.stdout).toMatch(
+      /amounts read as carried \(detected\): amounts as the callbacks carried them \(0 bet row\(s\) negative, \d+ positive\)/,
+    );
+    const signed = await cli([
+      'reconcile',
+      '--operator',
+      'casino-eu',
+      exportFile('signed', scenario.exports['casino-eu'] ?? ''),
+      '--source',
+      scenario.eventStoreFile,
+    ]);
+    expect(signed.stdout).toMatch(/amounts read as signed \(detected\)/);
+    // Told the wrong convention, every bet differs; a convention that does not exist is bad input.
+    const told = await cli([
+      'reconcile',
+      '--operator',
+      'casino-eu',
+      '--amounts',
+      'signed',
+      exportFile('told', `${carried.join('\n')}\n`),
+      '--source',
+      scenario.eventStoreFile,
+    ]);
+    expect(told.code).toBe(1);
+    expect(told.stdout).toMatch(/amounts read as signed \(as told\)/);
+    expect(told.stdout).toMatch(/amount_mismatch/);
+    const bad = await cli([
+      'reconcile',
+      '--operator',
+      'casino-eu',
+      '--amounts',
+      'absolute',
+      exportFile('x', ''),
+      '--source',
+      scenario.eventStoreFile,
+    ]);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--amounts must be signed or carried') });
+  }, 30_000);
+
   it('reports one altered amount, a missing row, and a cancel whose bet the operator does not have (exit 1)', async () => {
     const lines = (scenario.exports['casino-eu'] ?? '').trimEnd().split('\n');
     const winAt = lines.findIndex((line) => /,win,[1-9]/.test(line));

@@ -20,6 +20,8 @@ export const Headers = {
   notBefore: 'x-not-before',
   /** How many times the message was rescheduled through a delay topic (survives restarts with it). */
   retryCount: 'x-retry-count',
+  /** A bonus webhook's attempts so far (sent, or refused by its operator's bulkhead): parked at `WEBHOOK_MAX_ATTEMPTS`. */
+  webhookAttempts: 'x-webhook-attempts',
 } as const;
 
 /** HTTP headers of the API v1 and the callbacks. */

@@ -120,6 +120,8 @@ export {
 export { messageId, type CommandMetadata } from './commands/metadata.js';
 export type { SteeredSpinRequest, SteeringView, SteeredChoice } from './commands/steered-spin.js';
 export {
+  STAKE_WINDOW_MS,
+  stakeDeadlineOf,
   walletBetRequest,
   walletWinRequest,
   walletBetwinRequest,
@@ -169,6 +171,7 @@ export {
 } from './events/round.js';
 export {
   SESSION_TOKEN_PATTERN,
+  sessionKeyOf,
   gameSessionStartedData,
   type GameSessionStarted,
   type SessionEvent,
@@ -177,6 +180,7 @@ export {
   playerBonusStream,
   bonusRequestStream,
   sessionStream,
+  sessionKeyStream,
   roundStream,
   walletTxStream,
   webhookLetterStream,
@@ -203,6 +207,8 @@ export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,
   parseOperatorsJson,
+  parseOperatorsDocumentJson,
+  type OperatorsDocument,
   type CallbackIdEncoding,
   type SignatureScheme,
   type OperatorConfigInput,

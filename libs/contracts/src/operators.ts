@@ -52,6 +52,16 @@ export type CallbackIdEncoding = (typeof CALLBACK_ID_ENCODINGS)[number];
 const SIGNATURE_SCHEMES = ['body', 'timestamp.body'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
+/**
+ * The two forms of the configuration (docs/decisions.md, "Signature scheme by configuration
+ * version"): a bare array is version 1, written before `timestamp.body` was the default, and an
+ * operator there that names no `signatureScheme` keeps `body`; `{"version": 2, "operators": […]}`
+ * gives such an operator `timestamp.body`. An operator that names its scheme has it in either form.
+ */
+export const OPERATORS_CONFIG_VERSION = 2;
+export type OperatorsConfigVersion = 1 | typeof OPERATORS_CONFIG_VERSION;
+const DEFAULT_SIGNATURE_SCHEME: Record<OperatorsConfigVersion, SignatureScheme> = { 1: 'body', 2: 'timestamp.body' };
+
 const operatorInput = z
   .strictObject({
     id: operatorId,
@@ -88,10 +98,22 @@ const operatorInput = z
     callbackIdEncoding: z
       .enum(CALLBACK_ID_ENCODINGS, { error: 'callbackIdEncoding must be "string" or "number"' })
       .default('string'),
+    /** Left out: the configuration version's default (DEFAULT_SIGNATURE_SCHEME). */
     signatureScheme: z
       .enum(SIGNATURE_SCHEMES, { error: 'signatureScheme must be "body" or "timestamp.body"' })
-      .default('body'),
-    features: z.strictObject({ regularBonusCall: z.boolean().default(false) }).default({ regularBonusCall: false }),
+      .optional(),
+    /**
+     * Lets callbackUrl and webhookUrl name a loopback or private address (a wallet inside the
+     * operator's own network), which production mode otherwise refuses (docs/configuration.md).
+     */
+    allowPrivateAddresses: z.boolean({ error: 'allowPrivateAddresses must be true or false' }).default(false),
+    features: z
+      .strictObject({
+        regularBonusCall: z.boolean().default(false),
+        /** Launches with isStreamer: true (the streamer RTP profile, out of the agent report); refused without it. */
+        streamers: z.boolean().default(false),
+      })
+      .default({ regularBonusCall: false, streamers: false }),
     /** Issue 16: this operator's API token bucket; a key left out takes the gateway's RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
     rateLimit: z
       .strictObject({
@@ -157,26 +179,28 @@ function checkCurrencyTerms(
 /**
  * One operator after parsing. The token is kept only as its SHA-256 (the gateway hashes the
  * bearer token and looks it up); `signingSecrets[0]` signs callbacks, and during a rotation
- * (D8) the sandbox accepts either.
+ * (D8) the sandbox accepts either. `defaultScheme` is the configuration version's.
  */
-const operatorConfig = operatorInput.transform((operator) => ({
-  id: operator.id,
-  name: operator.name,
-  apiTokenSha256: operator.apiTokenSha256 ?? sha256HexOf(operator.apiToken as string),
-  callbackUrl: operator.callbackUrl,
-  ...(operator.webhookUrl === undefined ? {} : { webhookUrl: operator.webhookUrl }),
-  signingSecrets: typeof operator.signingSecret === 'string' ? [operator.signingSecret] : [...operator.signingSecret],
-  currency: operator.currency,
-  /** D6 amended: the currencies a bonus call of this operator may be denominated in; the default one first. */
-  currencies: operator.currencies ?? [operator.currency],
-  limits: operator.limits,
-  timeZone: operator.timeZone,
-  allowedReturnOrigins: operator.allowedReturnOrigins,
-  callbackIdEncoding: operator.callbackIdEncoding,
-  signatureScheme: operator.signatureScheme,
-  features: operator.features,
-  ...(operator.rateLimit === undefined ? {} : { rateLimit: stripUndefined(operator.rateLimit) }),
-}));
+const operatorConfigWith = (defaultScheme: SignatureScheme) =>
+  operatorInput.transform((operator) => ({
+    id: operator.id,
+    name: operator.name,
+    apiTokenSha256: operator.apiTokenSha256 ?? sha256HexOf(operator.apiToken as string),
+    callbackUrl: operator.callbackUrl,
+    ...(operator.webhookUrl === undefined ? {} : { webhookUrl: operator.webhookUrl }),
+    signingSecrets: typeof operator.signingSecret === 'string' ? [operator.signingSecret] : [...operator.signingSecret],
+    currency: operator.currency,
+    /** D6 amended: the currencies a bonus call of this operator may be denominated in; the default one first. */
+    currencies: operator.currencies ?? [operator.currency],
+    limits: operator.limits,
+    timeZone: operator.timeZone,
+    allowedReturnOrigins: operator.allowedReturnOrigins,
+    callbackIdEncoding: operator.callbackIdEncoding,
+    signatureScheme: operator.signatureScheme ?? defaultScheme,
+    ...(operator.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
+    features: operator.features,
+    ...(operator.rateLimit === undefined ? {} : { rateLimit: stripUndefined(operator.rateLimit) }),
+  }));
 
 function stripUndefined(limit: { perSecond?: number | undefined; burst?: number | undefined }): {
   perSecond?: number;
@@ -187,37 +211,45 @@ function stripUndefined(limit: { perSecond?: number | undefined; burst?: number 
     ...(limit.burst === undefined ? {} : { burst: limit.burst }),
   };
 }
-export type OperatorConfigInput = z.input<typeof operatorConfig>;
-export type OperatorConfig = z.output<typeof operatorConfig>;
+export type OperatorConfigInput = z.input<ReturnType<typeof operatorConfigWith>>;
+export type OperatorConfig = z.output<ReturnType<typeof operatorConfigWith>>;
 
-const operatorsConfig = z
-  .array(operatorConfig)
-  .min(1, { error: 'at least one operator must be configured' })
-  .superRefine((operators, ctx) => {
-    const seenIds = new Map<string, number>();
-    const seenTokens = new Map<string, number>();
-    operators.forEach((operator, index) => {
-      // Runs on partly invalid lists too (to report everything at once): only compare parsed entries.
-      if (typeof operator?.apiTokenSha256 !== 'string' || typeof operator.id !== 'string') return;
-      const sameId = seenIds.get(operator.id);
-      if (sameId !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'id'],
-          message: `duplicate id "${operator.id}" (also operators[${sameId}])`,
-        });
-      else seenIds.set(operator.id, index);
-      const sameToken = seenTokens.get(operator.apiTokenSha256);
-      if (sameToken !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'apiToken'],
-          message: `the API token is the same as the one of operators[${sameToken}]; every operator needs its own`,
-        });
-      } else seenTokens.set(operator.apiTokenSha256, index);
+const operatorsConfigWith = (defaultScheme: SignatureScheme) =>
+  z
+    .array(operatorConfigWith(defaultScheme))
+    .min(1, { error: 'at least one operator must be configured' })
+    .superRefine((operators, ctx) => {
+      const seenIds = new Map<string, number>();
+      const seenTokens = new Map<string, number>();
+      operators.forEach((operator, index) => {
+        // Runs on partly invalid lists too (to report everything at once): only compare parsed entries.
+        if (typeof operator?.apiTokenSha256 !== 'string' || typeof operator.id !== 'string') return;
+        const sameId = seenIds.get(operator.id);
+        if (sameId !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'id'],
+            message: `duplicate id "${operator.id}" (also operators[${sameId}])`,
+          });
+        else seenIds.set(operator.id, index);
+        const sameToken = seenTokens.get(operator.apiTokenSha256);
+        if (sameToken !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'apiToken'],
+            message: `the API token is the same as the one of operators[${sameToken}]; every operator needs its own`,
+          });
+        } else seenTokens.set(operator.apiTokenSha256, index);
+      });
     });
-  });
-export type OperatorsConfig = z.output<typeof operatorsConfig>;
+export type OperatorsConfig = z.output<ReturnType<typeof operatorsConfigWith>>;
+
+const versionedDocument = z.strictObject({
+  version: z.literal(OPERATORS_CONFIG_VERSION, {
+    error: `version must be ${OPERATORS_CONFIG_VERSION} (or write the operators as a bare array, version 1)`,
+  }),
+  operators: z.unknown(),
+});
 
 export class OperatorsConfigError extends ReelstreamError {
   override readonly name = 'OperatorsConfigError';
@@ -242,22 +274,58 @@ function describeOperatorsConfigIssues(error: z.ZodError): string[] {
   });
 }
 
-/** Parses the operator list (already decoded JSON); throws `OperatorsConfigError` naming each bad key. */
-export function parseOperatorsConfig(value: unknown, source = 'OPERATORS_JSON'): OperatorsConfig {
-  const result = operatorsConfig.safeParse(value);
-  if (!result.success) throw new OperatorsConfigError(source, describeOperatorsConfigIssues(result.error));
-  return result.data;
+/** A parsed configuration with its version and its operators as written (for production mode's checks). */
+export interface OperatorsDocument {
+  version: OperatorsConfigVersion;
+  operators: OperatorsConfig;
+  /** The operators' entries as decoded, before defaults: whether a key was written at all. */
+  written: readonly Record<string, unknown>[];
 }
 
-/** As `parseOperatorsConfig`, from the text of `OPERATORS_JSON` or of the `OPERATORS_FILE`. */
-export function parseOperatorsJson(text: string, source = 'OPERATORS_JSON'): OperatorsConfig {
+/**
+ * Parses a configuration (already decoded JSON) in either form: a bare array of operators
+ * (version 1) or `{"version": 2, "operators": […]}`. Throws `OperatorsConfigError` naming each bad key.
+ */
+export function parseOperatorsDocument(value: unknown, source = 'OPERATORS_JSON'): OperatorsDocument {
+  let version: OperatorsConfigVersion = 1;
+  let list = value;
+  if (!Array.isArray(value)) {
+    const document = versionedDocument.safeParse(value);
+    if (!document.success)
+      throw new OperatorsConfigError(source, [
+        `operators: expected an array of operators, or {"version": ${OPERATORS_CONFIG_VERSION}, "operators": […]}${
+          typeof value === 'object' && value !== null && 'version' in value
+            ? ` (${document.error.issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ')})`
+            : ''
+        }`,
+      ]);
+    version = document.data.version;
+    list = document.data.operators;
+  }
+  const result = operatorsConfigWith(DEFAULT_SIGNATURE_SCHEME[version]).safeParse(list);
+  if (!result.success) throw new OperatorsConfigError(source, describeOperatorsConfigIssues(result.error));
+  return { version, operators: result.data, written: list as Record<string, unknown>[] };
+}
+
+/** The operators of a configuration in either form (`parseOperatorsDocument`). */
+export function parseOperatorsConfig(value: unknown, source = 'OPERATORS_JSON'): OperatorsConfig {
+  return parseOperatorsDocument(value, source).operators;
+}
+
+/** As `parseOperatorsDocument`, from the text of `OPERATORS_JSON` or of the `OPERATORS_FILE`. */
+export function parseOperatorsDocumentJson(text: string, source = 'OPERATORS_JSON'): OperatorsDocument {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new OperatorsConfigError(source, [`not valid JSON: ${(error as Error).message}`]);
   }
-  return parseOperatorsConfig(value, source);
+  return parseOperatorsDocument(value, source);
+}
+
+/** As `parseOperatorsConfig`, from the text of `OPERATORS_JSON` or of the `OPERATORS_FILE`. */
+export function parseOperatorsJson(text: string, source = 'OPERATORS_JSON'): OperatorsConfig {
+  return parseOperatorsDocumentJson(text, source).operators;
 }
 
 /** The SHA-256 an operator puts in `apiTokenSha256` for a token (also what the gateway compares). */

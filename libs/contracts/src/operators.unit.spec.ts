@@ -27,8 +27,36 @@ function problemsOf(value: unknown): string[] {
   return [];
 }
 
+describe('operator config: the version 2 form and the signature scheme of an operator that names none', () => {
+  it('signs body in a bare array (version 1, written before timestamp.body was the default) and timestamp.body in version 2', () => {
+    expect(parseOperatorsConfig([demo])[0]?.signatureScheme).toBe('body');
+    expect(parseOperatorsConfig({ version: 2, operators: [demo] })[0]?.signatureScheme).toBe('timestamp.body');
+  });
+
+  it('keeps a scheme the operator names, in either form', () => {
+    for (const signatureScheme of ['body', 'timestamp.body'] as const) {
+      expect(parseOperatorsConfig([{ ...demo, signatureScheme }])[0]?.signatureScheme).toBe(signatureScheme);
+      expect(parseOperatorsConfig({ version: 2, operators: [{ ...demo, signatureScheme }] })[0]?.signatureScheme).toBe(
+        signatureScheme,
+      );
+    }
+  });
+
+  it('names the problem of a document that is neither form, and the operator keys inside version 2 as in version 1', () => {
+    expect(problemsOf({ version: 3, operators: [demo] })).toEqual([
+      'operators: expected an array of operators, or {"version": 2, "operators": […]} (version: version must be 2 (or write the operators as a bare array, version 1))',
+    ]);
+    expect(problemsOf({ operators: [demo] })).toEqual([
+      'operators: expected an array of operators, or {"version": 2, "operators": […]}',
+    ]);
+    expect(problemsOf({ version: 2, operators: [{ ...demo, timeZone: 'Mars/Base' }] })).toEqual([
+      expect.stringMatching(/^operators\[0\]\.timeZone: /),
+    ]);
+  });
+});
+
 describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
-  it('fills timeZone UTC, no return origins, string ids, regular bonus off, and keeps the token only as its SHA-256', () => {
+  it('fills timeZone UTC, no return origins, string ids, regular bonus and streamers off, and keeps the token only as its SHA-256', () => {
     const [operator] = parseOperatorsConfig([demo]);
     expect(operator).toEqual({
       id: 'demo',
@@ -43,7 +71,7 @@ describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
       allowedReturnOrigins: [],
       callbackIdEncoding: 'string',
       signatureScheme: 'body',
-      features: { regularBonusCall: false },
+      features: { regularBonusCall: false, streamers: false },
     });
   });
 

@@ -22,18 +22,19 @@ export const Topics = {
    */
   walletCancels: 'wallet.cancels',
   /**
-   * Delay topics (the non-blocking retry pattern): a `wallet.cancels` or `wallet.requests` message
-   * rescheduled not before a time — a cancel the operator did not acknowledge, an operator whose
-   * circuit is open or that is not configured — so its own partition moves on. Each topic holds one
-   * delay, so its head is always the earliest due; the dispatcher re-publishes each message to the
-   * topic it came from when due. Key: the original's (`playerKey`).
+   * Delay topics (the non-blocking retry pattern): a `wallet.cancels`, `wallet.requests` or
+   * `bonus.webhooks` message rescheduled not before a time — a cancel the operator did not
+   * acknowledge, an operator whose circuit is open or that is not configured, a webhook waiting for
+   * its next attempt — so its own partition moves on. Each topic holds one delay, so its head is
+   * always the earliest due; the dispatcher re-publishes each message to the topic it came from
+   * when due. Key: the original's (`playerKey`, or a webhook's `bonusWebhookKey`).
    */
   walletRetry1s: 'wallet.retry.1s',
   walletRetry5s: 'wallet.retry.5s',
   walletRetry30s: 'wallet.retry.30s',
   /**
-   * Bonus webhooks (issue 16) relayed by the bonus-ledger, delivered by the wallet dispatcher; parked on
-   * `bonus.webhooks.dlq` after their retries. Key: operator and bonus (`bonusWebhookKey`), so one bonus's changes stay in order.
+   * Bonus webhooks relayed by the bonus-ledger, delivered by the wallet dispatcher; retried through
+   * the delay topics, parked on `bonus.webhooks.dlq` after their attempts. Key: operator and bonus (`bonusWebhookKey`), so one bonus's changes stay in order.
    */
   bonusWebhooks: 'bonus.webhooks',
 } as const;
@@ -47,9 +48,9 @@ export const TopicKeys = {
   'wallet.replies': 'correlationId',
   'wallet.dead-letters': 'operatorId:playerId',
   'wallet.cancels': 'operatorId:playerId',
-  'wallet.retry.1s': 'operatorId:playerId',
-  'wallet.retry.5s': 'operatorId:playerId',
-  'wallet.retry.30s': 'operatorId:playerId',
+  'wallet.retry.1s': 'operatorId:playerId | operatorId:issueId',
+  'wallet.retry.5s': 'operatorId:playerId | operatorId:issueId',
+  'wallet.retry.30s': 'operatorId:playerId | operatorId:issueId',
   'bonus.webhooks': 'operatorId:issueId',
 } as const satisfies Record<Topic, string>;
 

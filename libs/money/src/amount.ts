@@ -72,6 +72,48 @@ export function tryParseAmount(value: number | string, currency: string): Amount
   return { ok: true, minor: parts.negative && minor !== 0 ? -minor : minor };
 }
 
+/**
+ * A balance an operator's wallet reported, in minor units: any finite JSON number, its decimals
+ * beyond the currency's rounded half to even (99.89999999999999 EUR → 9990, 0.125 EUR → 12). A
+ * wallet that keeps balances as binary floating point answers such numbers; the spec asks only
+ * for a number. Amounts reelstream moves stay exact (`tryParseAmount`); this is for balances.
+ */
+export function tryRoundAmountHalfEven(value: number, currency: string): AmountResult {
+  const exponent = currencyExponent(currency);
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return {
+      ok: false,
+      error: new AmountError('AMOUNT_INVALID', `amount must be a finite number, got ${String(value)}`),
+    };
+  }
+  const parts = decompose(String(value));
+  if (!parts) return { ok: false, error: new AmountError('AMOUNT_INVALID', `amount ${value} is not a decimal number`) };
+  const shift = exponent - parts.scale;
+  if (shift >= 0) return tryParseAmount(value, currency);
+  // digits · 10^shift, shift < 0: keep the leading digits, round on the dropped ones.
+  const digits = parts.digits.padStart(1 - shift, '0');
+  const kept = digits.slice(0, digits.length + shift);
+  const dropped = digits.slice(digits.length + shift);
+  const half = '5'.padEnd(dropped.length, '0');
+  const lastKeptOdd = Number(kept.at(-1)) % 2 === 1;
+  const roundUp = dropped > half || (dropped === half && lastKeptOdd);
+  const rounded = roundUp ? incrementDigits(kept) : kept;
+  return tryParseAmount(`${parts.negative ? '-' : ''}${rounded}e-${exponent}`, currency);
+}
+
+/** A string of decimal digits plus one: "0999" → "1000". */
+function incrementDigits(digits: string): string {
+  const result = digits.split('');
+  for (let index = result.length - 1; index >= 0; index -= 1) {
+    if (result[index] !== '9') {
+      result[index] = String(Number(result[index]) + 1);
+      return result.join('');
+    }
+    result[index] = '0';
+  }
+  return `1${result.join('')}`;
+}
+
 /** As `tryParseAmount`, throwing the `AmountError`. */
 export function parseAmount(value: number | string, currency: string): number {
   const result = tryParseAmount(value, currency);

@@ -8,6 +8,7 @@ import {
   multiplyMinor,
   parseAmount,
   tryParseAmount,
+  tryRoundAmountHalfEven,
 } from './amount.js';
 import { currencyExponent, isCurrencyCode, UnknownCurrencyError } from './currencies.js';
 
@@ -73,6 +74,56 @@ describe('parseAmount: JSON amounts to minor units', () => {
     expect(() => parseAmount(1e15, 'USD')).toThrow(AmountError);
     expect(() => parseAmount('90071992547409.93', 'USD')).toThrow(/too large/);
     expect(parseAmount('90071992547409.91', 'USD')).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe('tryRoundAmountHalfEven: an operator wallet’s balance to minor units', () => {
+  it.each([
+    [99.89999999999999, 'EUR', 9990],
+    [0.30000000000000004, 'USD', 30],
+    [0.125, 'EUR', 12],
+    [0.135, 'EUR', 14],
+    [-0.125, 'EUR', -12],
+    [9.995, 'EUR', 1000],
+    [2.5, 'KRW', 2],
+    [1.5, 'JPY', 2],
+    [0.0015, 'KWD', 2],
+    [1e-7, 'USD', 0],
+    [12.3, 'USD', 1230],
+    [-0.004, 'EUR', 0],
+  ])('%p %s is %i minor units', (value, currency, minor) => {
+    expect(tryRoundAmountHalfEven(value, currency)).toEqual({ ok: true, minor });
+  });
+
+  it('refuses what is not a finite number, and balances beyond 53-bit minor units', () => {
+    for (const value of [
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      '99.9' as unknown as number,
+      undefined as unknown as number,
+    ])
+      expect(!tryRoundAmountHalfEven(value, 'EUR').ok && 'refused').toBe('refused');
+    const large = tryRoundAmountHalfEven(1e21, 'USD');
+    expect(!large.ok && large.error.code).toBe('AMOUNT_TOO_LARGE');
+  });
+
+  it('agrees with tryParseAmount wherever that accepts, and is never more than half a minor unit off', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e9, max: 1e9, noNaN: true }),
+        fc.constantFrom('EUR', 'JPY', 'KWD'),
+        (value, currency) => {
+          const rounded = tryRoundAmountHalfEven(value, currency);
+          const exact = tryParseAmount(value, currency);
+          if (exact.ok) expect(rounded).toEqual(exact);
+          expect(rounded.ok).toBe(true);
+          const scale = 10 ** currencyExponent(currency);
+          expect(Math.abs((rounded.ok ? rounded.minor : Number.NaN) - value * scale)).toBeLessThanOrEqual(
+            0.5 + 1e-6 * scale,
+          );
+        },
+      ),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 export { isCurrencyCode, currencyExponent } from './currencies.js';
 export {
   tryParseAmount,
+  tryRoundAmountHalfEven,
   parseAmount,
   formatAmountString,
   formatAmount,

@@ -4,6 +4,8 @@
  *   sandbox inside it as the demo operator's wallet;
  * - the same with the operator's wallet apart: the sandbox in a process of its own, called by an
  *   operator from OPERATORS_JSON (`bench:e2e --wallet-apart`);
+ * - the same calling a wallet the test itself serves (`oneProcessCalling`), to see how the platform
+ *   takes an operator's wallet that answers otherwise than the sandbox;
  * - four processes from the built entries (`node dist/…/main.js`): gateway, bonus-ledger,
  *   wallet-dispatcher and game-server sharing one SQLite file, plus the operator sandbox as a
  *   fifth process standing in for the operator, with an operator from OPERATORS_JSON.
@@ -74,12 +76,14 @@ async function urlsFromBanner(process: AppProcess): Promise<Record<string, unkno
   };
 }
 
-const E2E_OPERATOR: OperatorAccount = {
+export const E2E_OPERATOR: OperatorAccount = {
   id: 'e2e',
   token: 'e2e-api-token-0123456789abcdef',
   currency: 'EUR',
   timeZone: 'Asia/Seoul',
 };
+
+export const E2E_SIGNING_SECRET = 'e2e-signing-secret-0123456789';
 
 function operatorsJson(callbackUrl: string): string {
   return JSON.stringify([
@@ -88,7 +92,7 @@ function operatorsJson(callbackUrl: string): string {
       name: 'E2E Casino',
       apiToken: E2E_OPERATOR.token,
       callbackUrl,
-      signingSecret: 'e2e-signing-secret-0123456789',
+      signingSecret: E2E_SIGNING_SECRET,
       currency: E2E_OPERATOR.currency,
       timeZone: E2E_OPERATOR.timeZone,
     },
@@ -131,13 +135,15 @@ async function startWalletApart(
 
 /**
  * The all-in-one platform from `entry` (a main that runs `startPlatform`); with `walletApart`, its operator's
- * wallet is a sandbox in another process (the platform's own sandbox still starts, and nobody calls it).
+ * wallet is a sandbox in another process, with `callbackUrl` a wallet the caller serves (the platform's own
+ * sandbox still starts, and nobody calls it).
  */
-const platformProcess = (name: string, entry: string, walletApart = false): Topology => ({
+const platformProcess = (name: string, entry: string, walletApart = false, callbackUrl?: string): Topology => ({
   name,
   async start(dataDir, options = {}) {
     // Its own directory: the platform's in-process sandbox keeps its file in dataDir.
     const wallet = walletApart ? await startWalletApart(join(dataDir, 'operator-wallet'), options) : undefined;
+    const callbacks = wallet ? `${wallet.url}/wallet/${E2E_OPERATOR.id}` : callbackUrl;
     const env = {
       ...COMMON_ENV,
       INSTANCE_ID: PLATFORM_INSTANCE_ID,
@@ -145,7 +151,7 @@ const platformProcess = (name: string, entry: string, walletApart = false): Topo
       GATEWAY_PORT: '0',
       GAME_PORT: '0',
       SANDBOX_PORT: '0',
-      ...(wallet && { OPERATORS_JSON: operatorsJson(`${wallet.url}/wallet/${E2E_OPERATOR.id}`) }),
+      ...(callbacks && { OPERATORS_JSON: operatorsJson(callbacks) }),
       ...options.env,
     };
     const nodeArgs = options.nodeArgs?.('platform') ?? [];
@@ -162,7 +168,7 @@ const platformProcess = (name: string, entry: string, walletApart = false): Topo
     let banner = await bannerOf(process);
     return {
       dataDir,
-      operator: wallet
+      operator: callbacks
         ? E2E_OPERATOR
         : {
             id: DEMO_OPERATOR.id,
@@ -206,6 +212,15 @@ export const oneProcessWalletApart = platformProcess(
   join('apps', 'platform', 'src', 'main.ts'),
   true,
 );
+
+/** `npm start` whose operator (E2E_OPERATOR, signing with E2E_SIGNING_SECRET) has its wallet at `callbackUrl`. */
+export const oneProcessCalling = (callbackUrl: string): Topology =>
+  platformProcess(
+    `one process (npm start), the operator's wallet at ${callbackUrl}`,
+    join('apps', 'platform', 'src', 'main.ts'),
+    false,
+    callbackUrl,
+  );
 
 /**
  * `npm start` with every position EventStoreDB-shaped (commit-prepare, string order wrong): proves

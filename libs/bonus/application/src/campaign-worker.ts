@@ -1,13 +1,16 @@
 /**
- * The campaign worker (docs/adr/0010-campaigns.md): a checkpointed catch-up subscription on the
- * `campaign-` streams, run under a lease in one bonus-ledger replica. For each CampaignStarted it
- * registers the pending players, a batch at a time, each with the registration of a single
- * `POST /v1/bonus-call/register` (the RegisterBonusCall command through `register`, the ledger's
- * `BonusCommands.register`) under the platformId `{campaignId}:{playerId}`, and records the batch's
- * outcomes on the campaign stream before the next one. The checkpoint moves past a campaign only
- * once it is completed, so a restarted worker reads it again and resumes from its stream: players
- * registered but not yet recorded are registered again, which the platformId guard answers as a
- * replay with the same issueId. No player is ever registered twice.
+ * The campaign worker (docs/adr/0010-campaigns.md, docs/adr/0014-fair-campaigns-and-campaign-budget.md):
+ * a checkpointed catch-up subscription on the `campaign-` streams, run under a lease in one
+ * bonus-ledger replica. Each CampaignStarted joins the running campaigns; the worker takes them in
+ * turns, one batch a turn, round robin over the operators (an operator's own campaigns in the order
+ * they were started), so one operator's big campaign does not hold another's small one. A batch
+ * registers pending players, each with the registration of a single `POST /v1/bonus-call/register`
+ * (the RegisterBonusCall command through `register`, the ledger's `BonusCommands.register`) under
+ * the platformId `{campaignId}:{playerId}`, and records their outcomes on the campaign stream. The
+ * checkpoint stays before the earliest campaign not completed, so a restarted worker reads it (and
+ * those after it) again and resumes from their streams: players registered but not yet recorded
+ * are registered again, which the platformId guard answers as a replay with the same issueId. No
+ * player is ever registered twice.
  */
 import { campaignDecider, pendingPlayers, registrationRequestHash, type CampaignState } from '@reelstream/bonus-domain';
 import {
@@ -23,7 +26,7 @@ import {
   type RegisteredCampaignPlayer,
 } from '@reelstream/contracts';
 import { handleCommand, startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
-import type { CheckpointStore, Clock, EventStore, RecordedEvent } from '@reelstream/ports';
+import type { CheckpointStore, Clock, EventStore, Position, RecordedEvent } from '@reelstream/ports';
 import { campaignEvents, readCampaign } from './campaigns.js';
 import { LEDGER_RETRY_DELAY_MS } from './projection-runner.js';
 
@@ -124,62 +127,102 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
     return { registered: registered.sort(byOrder), refused: refused.sort(byOrder) };
   };
 
-  /** Works the campaign to completion from what its stream has recorded. */
-  const runCampaign = async (recorded: RecordedEvent) => {
+  /** One turn: the campaign's next batch registered and recorded; true once the campaign is completed. */
+  const runTurn = async (recorded: RecordedEvent): Promise<boolean> => {
     const streamId = recorded.streamId;
     const owner = parseCampaignStream(streamId);
     if (owner === undefined) throw new Error(`${streamId} is not a campaign stream`);
     const correlationId =
       typeof recorded.metadata.correlationId === 'string' ? recorded.metadata.correlationId : recorded.eventId;
-    for (;;) {
-      assertHeld();
-      const loaded = await readCampaign(store, streamId);
-      const state: CampaignState = loaded.state;
-      if (state.started === null) throw new Error(`${streamId} has no CampaignStarted`);
-      if (state.completedAt !== null) return;
-      const batch = pendingPlayers(state).slice(0, batchSize);
-      const outcomes = await registerBatch(
-        { started: state.started, operatorId: owner.operatorId, correlationId, causationId: recorded.eventId },
-        batch,
-      );
-      assertHeld();
-      const handled = await handleCommand(
-        store,
-        streamId,
-        campaignDecider,
-        { type: 'RecordCampaignProgress', data: { ...outcomes, now: options.clock.now().toISOString() } },
-        {
-          context: {
-            commandId: `campaign-progress:${state.started.campaignId}`,
-            correlationId,
-            causationId: recorded.eventId,
-            operatorId: owner.operatorId,
-            occurredAt: options.clock.now().toISOString(),
-          },
-          ...campaignEvents,
-          loaded,
+    assertHeld();
+    const loaded = await readCampaign(store, streamId);
+    const state: CampaignState = loaded.state;
+    if (state.started === null) throw new Error(`${streamId} has no CampaignStarted`);
+    if (state.completedAt !== null) return true;
+    const batch = pendingPlayers(state).slice(0, batchSize);
+    const outcomes = await registerBatch(
+      { started: state.started, operatorId: owner.operatorId, correlationId, causationId: recorded.eventId },
+      batch,
+    );
+    assertHeld();
+    const handled = await handleCommand(
+      store,
+      streamId,
+      campaignDecider,
+      { type: 'RecordCampaignProgress', data: { ...outcomes, now: options.clock.now().toISOString() } },
+      {
+        context: {
+          commandId: `campaign-progress:${state.started.campaignId}`,
+          correlationId,
+          causationId: recorded.eventId,
+          operatorId: owner.operatorId,
+          occurredAt: options.clock.now().toISOString(),
         },
-      );
-      if (isRefusal(handled)) throw new Error(`${streamId}: ${handled.code} ${handled.message}`);
-      options.onProgress?.({
-        streamId,
-        registered: handled.state.registered,
-        refused: handled.state.refusals.length,
-        pending: pendingPlayers(handled.state).length,
-      });
+        ...campaignEvents,
+        loaded,
+      },
+    );
+    if (isRefusal(handled)) throw new Error(`${streamId}: ${handled.code} ${handled.message}`);
+    const pending = pendingPlayers(handled.state).length;
+    options.onProgress?.({
+      streamId,
+      registered: handled.state.registered,
+      refused: handled.state.refusals.length,
+      pending,
+    });
+    return handled.state.completedAt !== null;
+  };
+
+  const turns = new CampaignTurns();
+  const retryDelayMs = options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS;
+  /** The last position handed to the subscription's handler (or its checkpoint at start). */
+  let seen: Position | undefined;
+  let working: Promise<void> | undefined;
+  const work = async () => {
+    for (let turn = turns.next(); turn && !stopping; turn = turns.next()) {
+      try {
+        if (await runTurn(turn.recorded)) turns.completed(turn);
+        else turns.yielded(turn);
+      } catch (error) {
+        options.onError?.(error);
+        if (stopping) return;
+        turns.yielded(turn);
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      }
     }
+  };
+  const kick = () => {
+    working ??= work().finally(() => {
+      working = undefined;
+      if (!stopping && turns.size > 0) kick();
+    });
   };
 
   const runner = startCatchUp({
     store,
-    checkpoints: options.checkpoints,
+    // The checkpoint never passes a campaign that is not completed: a restart reads it again.
+    checkpoints: {
+      load: async (name) => (seen = await options.checkpoints.load(name)),
+      store: async (name, position) => {
+        const earliest = turns.earliest();
+        if (earliest === undefined) await options.checkpoints.store(name, position);
+        else if (earliest.before !== undefined) await options.checkpoints.store(name, earliest.before);
+      },
+    },
     name: CAMPAIGN_WORKER_LEASE,
     filter: { streamPrefixes: [CAMPAIGN_STREAM_PREFIX] },
     // Only the starts: the progress events are this worker's own.
     handleBatch: async (batch) => {
-      for (const recorded of batch) if (recorded.type === 'CampaignStarted') await runCampaign(recorded);
+      for (const recorded of batch) {
+        if (recorded.type === 'CampaignStarted') {
+          const owner = parseCampaignStream(recorded.streamId);
+          if (owner) turns.add({ recorded, operatorId: owner.operatorId, before: seen });
+        }
+        seen = recorded.position;
+      }
+      kick();
     },
-    retryDelayMs: options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS,
+    retryDelayMs,
     onError: (error) => options.onError?.(error),
   });
   return {
@@ -187,9 +230,81 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
       return runner.handledPosition;
     },
     waitFor: (position) => runner.waitFor(position),
-    stop: () => {
+    stop: async () => {
       stopping = true;
-      return runner.stop();
+      await runner.stop();
+      await working;
     },
   };
+}
+
+interface CampaignTurn {
+  recorded: RecordedEvent;
+  operatorId: string;
+  /** The position handled before its CampaignStarted: where a restart must resume to read it again. */
+  before: Position | undefined;
+}
+
+/**
+ * The running campaigns and whose turn it is: round robin over the operators, an operator's
+ * campaigns in the order they were started. An operator with a new campaign joins the rotation at
+ * its end.
+ */
+class CampaignTurns {
+  private readonly byOperator = new Map<string, CampaignTurn[]>();
+  /** Operators with a running campaign, the next turn's first. */
+  private readonly rotation: string[] = [];
+  /** Every running campaign in the order they were started (for the checkpoint). */
+  private readonly started: CampaignTurn[] = [];
+
+  get size(): number {
+    return this.started.length;
+  }
+
+  add(turn: CampaignTurn): void {
+    if (this.started.some((each) => each.recorded.streamId === turn.recorded.streamId)) return;
+    this.started.push(turn);
+    const own = this.byOperator.get(turn.operatorId);
+    if (own) own.push(turn);
+    else {
+      this.byOperator.set(turn.operatorId, [turn]);
+      this.rotation.push(turn.operatorId);
+    }
+  }
+
+  /** The campaign whose turn it is: the oldest of the operator first in the rotation. */
+  next(): CampaignTurn | undefined {
+    const operatorId = this.rotation[0];
+    return operatorId === undefined ? undefined : this.byOperator.get(operatorId)?.[0];
+  }
+
+  /** Its turn is over: its operator goes to the end of the rotation. */
+  yielded(turn: CampaignTurn): void {
+    this.rotate(turn.operatorId);
+  }
+
+  completed(turn: CampaignTurn): void {
+    const index = this.started.indexOf(turn);
+    if (index >= 0) this.started.splice(index, 1);
+    const own = this.byOperator.get(turn.operatorId) ?? [];
+    const at = own.indexOf(turn);
+    if (at >= 0) own.splice(at, 1);
+    if (own.length === 0) {
+      this.byOperator.delete(turn.operatorId);
+      const position = this.rotation.indexOf(turn.operatorId);
+      if (position >= 0) this.rotation.splice(position, 1);
+    } else this.rotate(turn.operatorId);
+  }
+
+  /** The running campaign started first. */
+  earliest(): CampaignTurn | undefined {
+    return this.started[0];
+  }
+
+  private rotate(operatorId: string): void {
+    const position = this.rotation.indexOf(operatorId);
+    if (position < 0) return;
+    this.rotation.splice(position, 1);
+    this.rotation.push(operatorId);
+  }
 }

@@ -3,7 +3,7 @@
  * start (appended by the gateway, idempotent by campaignId and request hash) and the read of a
  * campaign's progress. The registrations are the campaign worker's (campaign-worker.ts).
  */
-import { campaignDecider, campaignRequestHash, type CampaignState } from '@reelstream/bonus-domain';
+import { campaignDecider, campaignRequestHash, startedAgain, type CampaignState } from '@reelstream/bonus-domain';
 import {
   campaignEventToAppend,
   campaignStream,
@@ -68,6 +68,22 @@ export async function startCampaign(
   );
   if (isRefusal(handled)) return handled;
   return { replayed: handled.events.length === 0 };
+}
+
+/**
+ * The answer to a campaign whose campaignId was started already, found by the campaignId and the
+ * request's hash alone, before the terms are converted and checked against today's rules (D17):
+ * `{replayed: true}` for the same request, CAMPAIGN_ID_CONFLICT for another body; undefined when the
+ * campaignId is free (the terms are then checked and `startCampaign` stores it).
+ */
+export async function campaignResend(
+  store: EventStore,
+  operatorId: string,
+  request: StartCampaignRequest,
+): Promise<{ replayed: true } | Refusal | undefined> {
+  const { state } = await readCampaign(store, campaignStream(operatorId, request.campaignId));
+  const answer = startedAgain(state, request.campaignId, campaignRequestHash(request));
+  return answer === undefined || isRefusal(answer) ? answer : { replayed: true };
 }
 
 /**

@@ -6,7 +6,7 @@
 export * from './ports.js';
 export { reserveGuard } from './registration-guard.js';
 export { BonusCommands } from './bonus-commands.js';
-export { Registrations } from './registrations.js';
+export { Registrations, type RegistrationKey } from './registrations.js';
 export { BonusQueries } from './bonus-queries.js';
 export { FreeSpins, type FreeSpinsDeps } from './free-spins.js';
 export { RegularSpins, type SteeredSpinDecision } from './regular-spins.js';
@@ -16,5 +16,5 @@ export { startBonusProjection, projectionChange, PLAYER_BONUS_FILTER } from './p
 export { ExpiryScheduler } from './expiry-scheduler.js';
 export { BONUS_RELAY_CHECKPOINT, startBonusRelay } from './relay.js';
 export { BonusRequestHandler } from './request-handler.js';
-export { startCampaign, loadCampaign, campaignProgressOf } from './campaigns.js';
+export { startCampaign, campaignResend, loadCampaign, campaignProgressOf } from './campaigns.js';
 export { CAMPAIGN_WORKER_LEASE, startCampaignWorker } from './campaign-worker.js';

@@ -34,8 +34,41 @@ export interface RegistrationsDeps {
 
 type OperatorPolicy = NonNullable<ReturnType<OperatorPolicyLookup>>;
 
+/**
+ * What names a registration before any rule is applied: the platformId it reserves, with the hash of
+ * the request as its schema normalised it and the player it is for.
+ */
+export interface RegistrationKey {
+  readonly operatorId: string;
+  readonly platformId: string;
+  readonly requestHash: string;
+  readonly playerId: string;
+}
+
+const platformIdConflict = (platformId: string) =>
+  errorReply('PLATFORM_ID_CONFLICT', `platformId ${platformId} was already registered with a different request body`);
+
 export class Registrations {
   constructor(private readonly deps: RegistrationsDeps) {}
+
+  /**
+   * The answer to a request whose platformId is registered already, found by the key alone, so that
+   * no rule of today (expireAt now in the past, the operator's limits, currencies or features, the
+   * catalog, all changed since) stands between a resend and its original answer (D17): the same
+   * hash and player → the issueId, replayed; another → PLATFORM_ID_CONFLICT. Undefined when the
+   * platformId is free, or reserved by this request but not registered yet (an earlier attempt
+   * stopped between the two appends): `register` decides those under today's rules.
+   */
+  async resend(key: RegistrationKey): Promise<BonusReply<'RegisterBonusCall'> | undefined> {
+    if (!this.deps.operators(key.operatorId))
+      return errorReply('FORBIDDEN', `operator ${key.operatorId} is not configured on this platform`);
+    const guard = await readGuard(this.deps.store, bonusRequestStream(key.operatorId, key.platformId));
+    if (!guard) return undefined;
+    if (guard.requestHash !== key.requestHash || guard.playerId !== key.playerId)
+      return platformIdConflict(key.platformId);
+    const { account } = await loadPlayerAccount(this.deps.store, playerBonusStream(key.operatorId, key.playerId));
+    return account.bonuses.has(guard.issueId) ? okReply({ issueId: guard.issueId, replayed: true }) : undefined;
+  }
 
   /**
    * Idempotent by platformId through the guard stream: the same body again is answered with the
@@ -60,12 +93,8 @@ export class Registrations {
     for (let pass = 0; pass < 2; pass++) {
       const guard = await readGuard(store, guardStream);
       if (guard) {
-        if (guard.requestHash !== data.requestHash || guard.playerId !== data.playerId) {
-          return errorReply(
-            'PLATFORM_ID_CONFLICT',
-            `platformId ${data.platformId} was already registered with a different request body`,
-          );
-        }
+        if (guard.requestHash !== data.requestHash || guard.playerId !== data.playerId)
+          return platformIdConflict(data.platformId);
         // A resend: the registration is in the player's stream already (replayed), or an earlier
         // attempt stopped between the reservation and the registration, which is completed now.
         const decided = await decideAndAppend(store, playerStream, toDomain(guard.issueId), origin, retry);

@@ -1,8 +1,9 @@
 /**
  * The campaign worker (docs/adr/0010-campaigns.md) on a real embedded event store: it registers each
  * player with the ledger's own registration (`BonusCommands.register`), refuses a player who holds an
- * active bonus with the code a single registration gets, and a worker stopped mid-batch — players
- * registered but their batch not recorded — is resumed by another without registering anyone twice.
+ * active bonus with the code a single registration gets, a worker stopped mid-batch — players
+ * registered but their batch not recorded — is resumed by another without registering anyone twice,
+ * and one operator's big campaign does not hold another operator's small one.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { campaignRequestHash } from '@reelstream/bonus-domain';
@@ -39,7 +40,7 @@ function campaignOf(campaignId: string, players: string[]): StartCampaignRequest
   };
 }
 
-async function started(request: StartCampaignRequest): Promise<void> {
+async function started(request: StartCampaignRequest, operatorId = 'demo'): Promise<void> {
   const answer = await startCampaign(fixture.store, {
     request,
     terms: {
@@ -56,7 +57,7 @@ async function started(request: StartCampaignRequest): Promise<void> {
     origin: {
       commandId: `start-${request.campaignId}`,
       correlationId: `start-${request.campaignId}`,
-      operatorId: 'demo',
+      operatorId,
     },
   });
   expect(answer).toEqual({ replayed: false });
@@ -70,8 +71,10 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
   }
 }
 
-const completed = (campaignId: string) => async () =>
-  (await loadCampaign(fixture.store, 'demo', campaignId))?.completedAt != null;
+const completed =
+  (campaignId: string, operatorId = 'demo') =>
+  async () =>
+    (await loadCampaign(fixture.store, operatorId, campaignId))?.completedAt != null;
 
 /** Every BonusCallRegistered of the player, with its platformId. */
 async function registrations(playerId: string): Promise<{ issueId: number; platformId: string }[]> {
@@ -195,4 +198,86 @@ describe('the campaign worker', () => {
       expect(found[0]?.issueId).toBe((state?.outcomes.get(player) as { issueId: number }).issueId);
     }
   });
+
+  it("resumes two operators' campaigns worked in turns, stopped mid-way, without registering anyone twice", async () => {
+    const commands = fixture.commands();
+    const ours = Array.from({ length: 40 }, (_, index) => `tw_${index}`);
+    const theirs = Array.from({ length: 30 }, (_, index) => `tr_${index}`);
+    await started(campaignOf('turns', ours));
+    await started(campaignOf('turns', theirs), 'rival');
+    // The first worker stops once both campaigns had a turn recorded: neither is completed.
+    const first = worker((command) => commands.register(command));
+    await until(async () => {
+      const [a, b] = await Promise.all([
+        loadCampaign(fixture.store, 'demo', 'turns'),
+        loadCampaign(fixture.store, 'rival', 'turns'),
+      ]);
+      return (a?.registered ?? 0) > 0 && (b?.registered ?? 0) > 0;
+    }, 'both campaigns to have had a turn');
+    await first.stop();
+    const halfway = await loadCampaign(fixture.store, 'demo', 'turns');
+    expect(halfway?.completedAt).toBeNull();
+
+    const second = worker((command) => commands.register(command));
+    try {
+      await until(completed('turns'), 'our campaign to complete');
+      await until(completed('turns', 'rival'), 'their campaign to complete');
+    } finally {
+      await second.stop();
+    }
+    for (const [operatorId, players] of [
+      ['demo', ours],
+      ['rival', theirs],
+    ] as const) {
+      const state = await loadCampaign(fixture.store, operatorId, 'turns');
+      expect(state?.registered).toBe(players.length);
+      for (const player of players) {
+        const found = (await fixture.store.readStream(playerBonusStream(operatorId, player)))
+          .map((event) => parseStoredEvent(event) as PlayerBonusEvent)
+          .filter((event) => event.type === 'BonusCallRegistered');
+        expect(found).toHaveLength(1);
+      }
+    }
+  });
+
+  it("registers another operator's small campaign while one operator's big campaign is still running", async () => {
+    const commands = fixture.commands();
+    await started(
+      campaignOf(
+        'big',
+        Array.from({ length: 2_000 }, (_, index) => `big_${index}`),
+      ),
+    );
+    // The production batch size and concurrency.
+    const runner = startCampaignWorker({
+      store: fixture.store,
+      checkpoints: new SqliteCheckpointStore(fixture.store.database),
+      clock: systemClock,
+      register: (command) => commands.register(command),
+      retryDelayMs: 20,
+      onError: () => undefined,
+    });
+    try {
+      await until(
+        async () => ((await loadCampaign(fixture.store, 'demo', 'big'))?.registered ?? 0) > 0,
+        'the big campaign to be under way',
+      );
+      const startedAt = performance.now();
+      await started(campaignOf('small', ['sm_0', 'sm_1', 'sm_2']), 'rival');
+      await until(completed('small', 'rival'), 'the small campaign to complete', 120_000);
+      const waitedMs = performance.now() - startedAt;
+      const big = await loadCampaign(fixture.store, 'demo', 'big');
+      const pending = big ? campaignProgressOf(big, { offset: 0, limit: 1 }).pending : 0;
+      process.stdout.write(
+        `small campaign completed ${waitedMs.toFixed(0)} ms after its start; the big one had ${pending} of 2000 players pending\n`,
+      );
+      // It had its turn after one batch of the big one, not after the whole of it.
+      expect(pending).toBeGreaterThan(0);
+      expect(waitedMs).toBeLessThan(10_000);
+      const small = await loadCampaign(fixture.store, 'rival', 'small');
+      expect(small?.registered).toBe(3);
+    } finally {
+      await runner.stop();
+    }
+  }, 180_000);
 });

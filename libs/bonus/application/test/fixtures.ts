@@ -13,7 +13,13 @@ const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
   game: (gameId) =>
     gameId === 101 || gameId === 102
-      ? { gameId, providerId: 1, supportsFreeSpins: true, betLevelsMinor: [20, 40, 100, 200, 400, 1_000] }
+      ? {
+          gameId,
+          providerId: 1,
+          supportsFreeSpins: true,
+          supportsRegularBonusCall: true,
+          betLevelsMinor: [20, 40, 100, 200, 400, 1_000],
+        }
       : undefined,
 };
 
@@ -39,7 +45,9 @@ export class StoreFixture {
       ids: new TimeOrderedIdGenerator(7),
       catalog,
       operators: (operatorId) =>
-        operatorId === 'demo' ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} } : undefined,
+        operatorId === 'demo' || operatorId === 'rival'
+          ? { features: { regularBonusCall: false }, currencies: ['EUR'], limits: {} }
+          : undefined,
       playerOf,
     });
   }

@@ -46,7 +46,15 @@ async function registerRegular(playerId: string, callAmountMinor: number): Promi
       expireAt: new Date(Date.now() + 3_600_000).toISOString(),
       catalog: {
         providerExists: true,
-        games: [{ gameId: 101, providerId: 1, supportsFreeSpins: true, betLevelsMinor: [20, 100] }],
+        games: [
+          {
+            gameId: 101,
+            providerId: 1,
+            supportsFreeSpins: true,
+            supportsRegularBonusCall: true,
+            betLevelsMinor: [20, 100],
+          },
+        ],
       },
       features: { regularBonusCall: true },
       terms: { currencies: ['EUR'], limits: {} },

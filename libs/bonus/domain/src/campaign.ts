@@ -69,12 +69,22 @@ export function pendingPlayers(state: CampaignState): string[] {
   return (state.started?.players ?? []).filter((player) => !state.outcomes.has(player));
 }
 
+/**
+ * A start of a campaign that was started already, whatever the rules say today: the same request
+ * (its hash) is a resend, done (`[]`); another body is CAMPAIGN_ID_CONFLICT. Undefined when the
+ * campaign was never started.
+ */
+export function startedAgain(state: CampaignState, campaignId: string, requestHash: string): [] | Refusal | undefined {
+  if (state.started === null) return undefined;
+  if (state.started.requestHash === requestHash) return [];
+  return refusal('CAMPAIGN_ID_CONFLICT', `campaignId ${campaignId} was started with a different request body`);
+}
+
 function decideStart(command: StartCampaign, state: CampaignState): CampaignEvent[] | Refusal {
-  if (state.started === null) return [{ type: 'CampaignStarted', data: command.data }];
-  if (state.started.requestHash === command.data.requestHash) return [];
-  return refusal(
-    'CAMPAIGN_ID_CONFLICT',
-    `campaignId ${command.data.campaignId} was started with a different request body`,
+  return (
+    startedAgain(state, command.data.campaignId, command.data.requestHash) ?? [
+      { type: 'CampaignStarted', data: command.data },
+    ]
   );
 }
 

@@ -23,6 +23,8 @@ export interface CatalogGameFacts {
   readonly gameId: number;
   readonly providerId: number;
   readonly supportsFreeSpins: boolean;
+  /** Whether its paid spins can be steered to deliver a Regular Bonus Call (ADR 0012). */
+  readonly supportsRegularBonusCall: boolean;
   /** The game's bet levels in the registration's currency, minor units (none when the currency cannot express them). */
   readonly betLevelsMinor: readonly number[];
 }

@@ -104,7 +104,10 @@ function isPositiveMinor(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0;
 }
 
-/** D4 and spec §4.1 rule 4: every game exists, is of providerId, and supports free spins for bonusType 1; each one named. */
+/**
+ * D4 and spec §4.1 rule 4: every game exists, is of providerId, and can deliver the bonus type —
+ * free spins for bonusType 1, steered paid spins for bonusType 2 (the catalog says which); each one named.
+ */
 function catalogRefusal(request: RegistrationRequest, catalog: CatalogFacts): Refusal | undefined {
   if (!catalog.providerExists) {
     return refusal('PROVIDER_NOT_FOUND', undefined, {
@@ -115,6 +118,7 @@ function catalogRefusal(request: RegistrationRequest, catalog: CatalogFacts): Re
   const unknown: ErrorDetail[] = [];
   const foreign: ErrorDetail[] = [];
   const withoutFreeSpins: ErrorDetail[] = [];
+  const withoutRegular: ErrorDetail[] = [];
   request.gameIds.forEach((gameId, index) => {
     const path = request.gameIds.length === 1 ? 'gameId' : `gameId[${index}]`;
     const game = facts.get(gameId);
@@ -126,6 +130,8 @@ function catalogRefusal(request: RegistrationRequest, catalog: CatalogFacts): Re
       });
     else if (request.bonusType === BonusTypes.freeSpin && !game.supportsFreeSpins)
       withoutFreeSpins.push({ path, message: `game ${gameId} does not support free spins` });
+    else if (request.bonusType === BonusTypes.regular && !game.supportsRegularBonusCall)
+      withoutRegular.push({ path, message: `game ${gameId} cannot deliver a Regular Bonus Call; see GET /v1/games` });
   });
   if (unknown.length > 0) return refusal('GAME_NOT_FOUND', undefined, { details: unknown });
   if (foreign.length > 0)
@@ -135,6 +141,7 @@ function catalogRefusal(request: RegistrationRequest, catalog: CatalogFacts): Re
       { details: foreign },
     );
   if (withoutFreeSpins.length > 0) return refusal('FREE_SPINS_NOT_SUPPORTED', undefined, { details: withoutFreeSpins });
+  if (withoutRegular.length > 0) return refusal('REGULAR_BONUS_NOT_SUPPORTED', undefined, { details: withoutRegular });
   return undefined;
 }
 

@@ -20,11 +20,43 @@ const LEVELS_103 = [25, 50, 100, 250, 500, 1_000];
 export const catalog: CatalogFacts = {
   providerExists: true,
   games: [
-    { gameId: 101, providerId: PROVIDER, supportsFreeSpins: true, betLevelsMinor: LEVELS_101 },
-    { gameId: 102, providerId: PROVIDER, supportsFreeSpins: true, betLevelsMinor: LEVELS_101 },
-    { gameId: 103, providerId: PROVIDER, supportsFreeSpins: false, betLevelsMinor: LEVELS_103 },
-    { gameId: 104, providerId: PROVIDER, supportsFreeSpins: true, betLevelsMinor: LEVELS_103 },
-    { gameId: 201, providerId: 2, supportsFreeSpins: true, betLevelsMinor: LEVELS_101 },
+    {
+      gameId: 101,
+      providerId: PROVIDER,
+      supportsFreeSpins: true,
+      supportsRegularBonusCall: true,
+      betLevelsMinor: LEVELS_101,
+    },
+    {
+      gameId: 102,
+      providerId: PROVIDER,
+      supportsFreeSpins: true,
+      supportsRegularBonusCall: true,
+      betLevelsMinor: LEVELS_101,
+    },
+    {
+      gameId: 103,
+      providerId: PROVIDER,
+      supportsFreeSpins: false,
+      supportsRegularBonusCall: true,
+      betLevelsMinor: LEVELS_103,
+    },
+    {
+      gameId: 104,
+      providerId: PROVIDER,
+      supportsFreeSpins: true,
+      supportsRegularBonusCall: true,
+      betLevelsMinor: LEVELS_103,
+    },
+    // As an instant game: neither free spins nor steered paid spins.
+    {
+      gameId: 105,
+      providerId: PROVIDER,
+      supportsFreeSpins: false,
+      supportsRegularBonusCall: false,
+      betLevelsMinor: LEVELS_101,
+    },
+    { gameId: 201, providerId: 2, supportsFreeSpins: true, supportsRegularBonusCall: true, betLevelsMinor: LEVELS_101 },
   ],
 };
 

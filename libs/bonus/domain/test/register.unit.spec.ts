@@ -179,4 +179,19 @@ describe('RegisterBonusCall', () => {
       )
       .then([regularRegistered({ gameIds: [101, 103] })]);
   });
+
+  it('a Regular Bonus Call naming a game that cannot deliver one (an instant game) is REGULAR_BONUS_NOT_SUPPORTED, each such game named', () => {
+    const regular = { bonusType: 2 as const, spinAmount: null, baseBetAmountMinor: null };
+    spec
+      .given([])
+      .when(register({ ...regular, gameIds: [101, 105], features: { regularBonusCall: true } }))
+      .thenFails({
+        code: 'REGULAR_BONUS_NOT_SUPPORTED',
+        details: [{ path: 'gameId[1]', message: 'game 105 cannot deliver a Regular Bonus Call; see GET /v1/games' }],
+      });
+    spec
+      .given([])
+      .when(register({ ...regular, gameIds: [105], features: { regularBonusCall: true } }))
+      .thenFails({ code: 'REGULAR_BONUS_NOT_SUPPORTED' });
+  });
 });

@@ -74,7 +74,8 @@ const bonusType = z
     description:
       '1 = Free Spin Bonus, 2 = Regular Bonus Call; the words FreeSpin / Regular (any case) are accepted too. ' +
       'bonusType 2 is refused (422 BONUS_TYPE_UNAVAILABLE) unless the operator has the regularBonusCall feature; ' +
-      "with it, callAmount is delivered exactly through the player's own paid spins in the named slot games " +
+      "with it, callAmount is delivered exactly through the player's own paid spins in the named games, each of " +
+      'which must have supportsRegularBonusCall (GET /v1/games; else 422 REGULAR_BONUS_NOT_SUPPORTED) ' +
       '(bet and win callbacks with bonusId = issueId, completed within 50 spins, a top-up in the last win when ' +
       'no game result pays exactly what is left), expiring at expireAt, cancelable while active.',
   });

@@ -53,7 +53,7 @@ export const startCampaignRequest = startCampaignBody
   .meta({
     id: 'StartCampaignRequest',
     description:
-      'Body of POST /v1/bonus-call/campaigns: the fields of a registration without platformId and playerId, with campaignId and the list of players. Validated whole before anything is stored, with the rules of a single registration.',
+      "Body of POST /v1/bonus-call/campaigns: the fields of a registration without platformId and playerId, with campaignId and the list of players. Validated whole before anything is stored, with the rules of a single registration. A new campaign of N players takes N of the operator's campaign budget (by default 10,000 at once, refilled at 50 a second); a campaign the budget cannot pay for now is answered 429 RATE_LIMITED with Retry-After and nothing is stored. A resend costs nothing.",
     examples: [
       {
         campaignId: 'summer-26',

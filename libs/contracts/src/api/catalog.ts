@@ -22,6 +22,7 @@ const gameExample = {
   name: 'Lucky Lanterns',
   type: 'slot',
   supportsFreeSpins: true,
+  supportsRegularBonusCall: true,
   rtp: 96.1,
   languages: ['en', 'ko'],
   betLevels: [0.1, 0.2, 0.5, 1, 2, 5],
@@ -34,6 +35,10 @@ export const game = z
     name: z.string().min(1).max(100),
     type: z.enum(GAME_TYPES),
     supportsFreeSpins: z.boolean().meta({ description: 'Whether the game can be part of a Free Spin Bonus.' }),
+    supportsRegularBonusCall: z.boolean().meta({
+      description:
+        'Whether the game can be part of a Regular Bonus Call (bonusType 2): its paid spins can be steered to deliver the target. False for an instant game; naming such a game in a bonusType 2 registration is 422 REGULAR_BONUS_NOT_SUPPORTED.',
+    }),
     rtp: z
       .number()
       .gt(0)

@@ -7,6 +7,7 @@ const slot = {
   name: 'Lucky Lanterns',
   type: 'slot',
   supportsFreeSpins: true,
+  supportsRegularBonusCall: true,
   rtp: 96.1,
   languages: ['en'],
   betLevels: [0.1, 0.2, 1],
@@ -23,7 +24,9 @@ describe('catalog: providers and games (decisions.md D15)', () => {
 
   it('accepts a slot and an instant game', () => {
     expect(game.parse(slot)).toEqual(slot);
-    expect(game.safeParse({ ...slot, type: 'instant', supportsFreeSpins: false }).success).toBe(true);
+    expect(
+      game.safeParse({ ...slot, type: 'instant', supportsFreeSpins: false, supportsRegularBonusCall: false }).success,
+    ).toBe(true);
   });
 
   it.each([
@@ -35,6 +38,7 @@ describe('catalog: providers and games (decisions.md D15)', () => {
     ['betLevels', [1, 1]],
     ['languages', []],
     ['supportsFreeSpins', 'yes'],
+    ['supportsRegularBonusCall', undefined],
   ])('refuses %s = %j', (key, value) => expect(game.safeParse({ ...slot, [key]: value }).success).toBe(false));
 
   it('GET /v1/games?providerId= takes an optional positive integer', () => {

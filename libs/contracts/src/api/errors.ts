@@ -23,6 +23,10 @@ export const ErrorCatalogue = {
   // Who is calling.
   UNAUTHORIZED: { status: 401, message: 'A valid Authorization: Bearer <API_TOKEN> header is required.' },
   FORBIDDEN: { status: 403, message: 'This operator may not perform this operation.' },
+  STREAMER_NOT_ALLOWED: {
+    status: 403,
+    message: 'Streamer launches (isStreamer: true) are not enabled for this operator (features.streamers).',
+  },
   PLAYER_NOT_AUTHENTICATED: {
     status: 403,
     message: "The operator's wallet did not authenticate the player; the round was canceled.",
@@ -75,6 +79,10 @@ export const ErrorCatalogue = {
   GAME_NOT_OF_PROVIDER: { status: 422, message: 'The game does not belong to the given provider.' },
   GAME_NOT_IN_BONUS: { status: 422, message: 'The game is not one of the games of this bonus call.' },
   FREE_SPINS_NOT_SUPPORTED: { status: 422, message: 'The game does not support free spins.' },
+  REGULAR_BONUS_NOT_SUPPORTED: {
+    status: 422,
+    message: 'The game cannot deliver a Regular Bonus Call (bonusType 2): its spins cannot be steered.',
+  },
   EXPIRE_AT_IN_PAST: { status: 422, message: 'expireAt must be in the future.' },
   EXPIRE_AT_NOT_IN_ZONE: {
     status: 422,
@@ -119,6 +127,10 @@ export const ErrorCatalogue = {
   WALLET_TX_NOT_DEAD_LETTERED: { status: 409, message: 'The wallet transaction is not dead-lettered.' },
   WALLET_NO_CANCEL_PENDING: { status: 409, message: 'No cancel of this wallet transaction is pending.' },
   WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven.' },
+  WALLET_DEADLINE_NOT_PASSED: {
+    status: 409,
+    message: 'The wallet request is still within its deadline: it is sent, not timed out.',
+  },
   // Faults no retry mends: fix the input (a setting, the code that reads an event) and start again.
   CONFIGURATION_INVALID: { status: 503, message: 'The service configuration is not valid.' },
   EVENT_NOT_READABLE: { status: 503, message: 'A stored event cannot be read by this version of the code.' },

@@ -69,7 +69,8 @@ export const launchGameRequest = z
     language: languageTag,
     returnUrl,
     isStreamer: z.boolean({ error: 'isStreamer must be true or false (a JSON boolean)' }).meta({
-      description: "When true, the player's results stay out of the agent report and the streamer RTP profile applies.",
+      description:
+        "When true, the player's results stay out of the agent report and the streamer RTP profile applies (above 100 %). Only for an operator with the streamers feature; otherwise 403 STREAMER_NOT_ALLOWED.",
     }),
     currency: currencyCode
       .optional()
@@ -113,7 +114,10 @@ export const launchGameRequest = z
 export type LaunchGameRequest = z.output<typeof launchGameRequest>;
 
 export const launchGameResponse = okEnvelope(
-  httpUrl.meta({ description: 'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>.' }),
+  httpUrl.meta({
+    description:
+      'The launch URL: {launch_host}/launch?token=<SESSION_TOKEN>. The token is the session’s only credential: only this URL carries it (the platform’s event log keeps its SHA-256).',
+  }),
 ).meta({
   id: 'LaunchGameResponse',
   description: 'The session-specific launch URL.',

@@ -108,7 +108,7 @@ export const playerSession = z
     demo: z.boolean(),
     balance: z.number().nullable().meta({
       description:
-        "The balance the operator's wallet's last answer carried (a bet's, or a win's once the wallet answered it); never a balance the wallet has not confirmed. null before the first answer known; a demo session's play money.",
+        "The balance the operator's wallet's last answer carried (a bet's, or a win's once the wallet answered it), rounded half to even to the currency's minor units; never a balance the wallet has not confirmed. null before the first answer known; a demo session's play money.",
     }),
     pendingWin: units.meta({
       description:

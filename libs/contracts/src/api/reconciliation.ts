@@ -54,12 +54,18 @@ export const operatorTransaction = z
     bonusId: z.number().int().min(0).meta({ description: 'The issueId of the bonus call of the round, or 0.' }),
     requestedAt: isoInstant,
     status: z.enum(TRANSACTION_STATUSES),
-    attempts: z.number().int().min(0).meta({ description: 'Callbacks sent for it, re-drives included.' }),
-    lastError: z
-      .string()
-      .nullable()
-      .meta({ description: 'Why the last attempt failed (your code, a time-out), or null.' }),
-    balance: units.nullable().meta({ description: 'The balance your reply carried, when you answered OK.' }),
+    attempts: z.number().int().min(0).meta({
+      description:
+        'Callbacks sent for it, re-drives included; 0 for a bet or betwin never sent because its 3 s had passed when the platform took it.',
+    }),
+    lastError: z.string().nullable().meta({
+      description:
+        'Why the last attempt failed (your code, a time-out; `timeout: not sent…` for a bet never sent after its deadline), or null.',
+    }),
+    balance: units.nullable().meta({
+      description:
+        'The balance your reply carried, when you answered OK, rounded half to even to the currency’s minor units.',
+    }),
     cancel: z
       .strictObject({
         transactionId: longId,

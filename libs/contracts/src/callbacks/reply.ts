@@ -31,9 +31,15 @@ export function isStatusCodeAllowed(command: CallbackCommand, statusCode: Callba
   return (CallbackStatusCodesByCommand[command] as readonly CallbackStatusCode[]).includes(statusCode);
 }
 
-/** The reply body. Extra keys are ignored (operators add their own); balance is in currency units. */
+/**
+ * The reply body. Extra keys are ignored (operators add their own); balance is in currency units,
+ * any finite number (the dispatcher rounds it half to even to the currency's minor units).
+ */
 export const operatorReply = z.object({
-  balance: z.number({ error: 'balance must be a finite JSON number' }),
+  balance: z.number({ error: 'balance must be a finite JSON number' }).meta({
+    description:
+      'The balance after the operation in currency units: any finite JSON number, rounded half to even to the currency’s minor units by reelstream (99.89999999999999 EUR is 99.90).',
+  }),
   statusCode: callbackStatusCode,
 });
 

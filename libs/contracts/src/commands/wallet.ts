@@ -33,9 +33,29 @@ const common = {
   requestedAt: isoInstant,
 };
 
+/** The spec's 3 s for a bet or betwin (§6.1, §6.3, §8), counted from the moment the spin was accepted. */
+export const STAKE_WINDOW_MS = 3_000;
+
+/** The deadline of a bet or betwin requested at `requestedAt`: the same instant however often it is rebuilt. */
+export function stakeDeadlineOf(requestedAt: string): string {
+  return new Date(Date.parse(requestedAt) + STAKE_WINDOW_MS).toISOString();
+}
+
+/**
+ * When the bet or betwin must have been answered by (`requestedAt` + 3 s, fixed when the spin is
+ * accepted): a dispatcher that takes it later never sends it; it records it as timed out and sends
+ * the cancel (D9). Optional: a request written before deadlines were carried has `requestedAt` +
+ * 3 s (`stakeDeadlineOf`).
+ */
+const stakeDeadline = isoInstant.optional().meta({
+  description:
+    'The instant the operator must have answered by (requestedAt + 3 s); not sent after it. Absent in older messages: requestedAt + 3 s.',
+});
+
 export const walletBetRequest = z.strictObject({
   command: z.literal('bet'),
   ...common,
+  deadline: stakeDeadline,
   amountMinor: positiveMinorAmount,
   /** D21: the player had an active bonus call when the bet was placed. */
   isBonusBusy: z.boolean(),
@@ -66,6 +86,7 @@ export const walletWinRequest = z.strictObject({
 export const walletBetwinRequest = z.strictObject({
   command: z.literal('betwin'),
   ...common,
+  deadline: stakeDeadline,
   betMinor: positiveMinorAmount,
   winMinor: minorAmount,
 });

@@ -19,6 +19,7 @@ const RTP_PROFILES = ['standard', 'streamer'] as const;
 export const roundStartedData = z
   .strictObject({
     roundId: longId,
+    /** The session's GameSessionStarted `token`: `sessionKeyOf(token)`, never the launch token of a session started since. */
     sessionToken,
     operatorId,
     playerId,

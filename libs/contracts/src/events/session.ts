@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { languageTag } from '../api/launch.js';
 import { catalogId, currencyCode, httpUrl, isoInstant, operatorId, playerId } from '../shared/primitives.js';
+import { sha256HexOf } from '../shared/sha256.js';
 import { eventOf } from './metadata.js';
 
 /** A launch token: at least 128 bits of randomness written URL-safe (base64url or hex). */
@@ -10,7 +11,19 @@ export const sessionToken = z
   .string()
   .regex(SESSION_TOKEN_PATTERN, { error: 'session token must be 22–128 URL-safe characters' });
 
+/**
+ * What the event log records in place of a launch token: its SHA-256 as 64 lowercase hex
+ * characters, in the stream id (`session-sha256.<key>`, `sessionKeyStream`), in GameSessionStarted/GameSessionEnded `token` and
+ * in RoundStarted `sessionToken`. The launch URL alone carries the token, so a copy of the log
+ * cannot play a live session. Sessions launched before keep their token there (`session-<token>`)
+ * until they expire; the game-server reads both.
+ */
+export function sessionKeyOf(token: string): string {
+  return sha256HexOf(token);
+}
+
 export const gameSessionStartedData = z.strictObject({
+  /** `sessionKeyOf(token)`; the launch token itself in a session started before (sessionKeyOf). */
   token: sessionToken,
   operatorId,
   playerId,
@@ -30,6 +43,7 @@ export const gameSessionStartedData = z.strictObject({
 });
 
 export const gameSessionEndedData = z.strictObject({
+  /** As GameSessionStarted `token`. */
   token: sessionToken,
   /** Why the session ended, e.g. `expired`, `closed`, `replaced`. */
   reason: z.string().min(1).max(200),

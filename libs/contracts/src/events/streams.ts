@@ -49,8 +49,20 @@ export function bonusRequestStream(operatorId: string, platformId: string): stri
   return `${StreamCategories.bonusRequest}-${encodeStreamComponent(operatorId)}-${encodeStreamComponent(platformId)}`;
 }
 
+const SESSION_KEY_PREFIX = 'sha256.';
+
+/** The stream of a session launched before the log held keys: named by its token (read until it expires). */
 export function sessionStream(token: string): string {
   return `${StreamCategories.session}-${encodeStreamComponent(token)}`;
+}
+
+/**
+ * The stream of a session by its key (`sessionKeyOf(token)`): `session-sha256.<key>`. The `.` is in
+ * no launch token, so no token names this stream through `sessionStream`: a key read from the log
+ * is not a token.
+ */
+export function sessionKeyStream(key: string): string {
+  return `${StreamCategories.session}-${SESSION_KEY_PREFIX}${encodeStreamComponent(key)}`;
 }
 
 export function roundStream(roundId: number): string {
@@ -75,6 +87,7 @@ export type ParsedStreamId =
   | { category: 'playerBonus'; operatorId: string; playerId: string }
   | { category: 'bonusRequest'; operatorId: string; platformId: string }
   | { category: 'session'; token: string }
+  | { category: 'session'; key: string }
   | { category: 'round'; roundId: number }
   | { category: 'walletTx'; transactionId: number }
   | { category: 'webhookLetter'; operatorId: string; eventId: string };
@@ -110,7 +123,10 @@ export function parseStreamId(streamId: string): ParsedStreamId | undefined {
         ? { category, operatorId: first, platformId: second }
         : undefined;
     case StreamCategories.session:
-      return parts.length === 1 && first !== undefined ? { category, token: first } : undefined;
+      if (parts.length !== 1 || first === undefined) return undefined;
+      return first.startsWith(SESSION_KEY_PREFIX)
+        ? { category, key: first.slice(SESSION_KEY_PREFIX.length) }
+        : { category, token: first };
     case StreamCategories.round: {
       const roundId = parts.length === 1 ? canonicalId(parts[0]) : undefined;
       return roundId === undefined ? undefined : { category, roundId };

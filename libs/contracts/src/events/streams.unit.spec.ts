@@ -6,10 +6,12 @@ import {
   parseStreamId,
   playerBonusStream,
   roundStream,
+  sessionKeyStream,
   sessionStream,
   streamPrefix,
   walletTxStream,
 } from './streams.js';
+import { sessionKeyOf } from './session.js';
 
 describe('stream ids: one builder each, unambiguous components (docs/architecture.md "Data")', () => {
   it('builds the documented names', () => {
@@ -35,6 +37,15 @@ describe('stream ids: one builder each, unambiguous components (docs/architectur
   it('refuses ids that are not positive safe integers', () => {
     expect(() => roundStream(0)).toThrow(/roundId/);
     expect(() => walletTxStream(1.5)).toThrow(/transactionId/);
+  });
+
+  it('names a session by its key under a name no launch token reaches (the "." is in no token)', () => {
+    const key = sessionKeyOf('q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g');
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(sessionKeyStream(key)).toBe(`session-sha256.${key}`);
+    expect(sessionStream(key)).not.toBe(sessionKeyStream(key));
+    expect(parseStreamId(sessionKeyStream(key))).toEqual({ category: 'session', key });
+    expect(parseStreamId(sessionStream('tok_en-1'))).toEqual({ category: 'session', token: 'tok_en-1' });
   });
 
   it('parses what it builds, and nothing else', () => {

@@ -49,9 +49,17 @@ export const walletAttemptedData = z.strictObject({
   redrive: z.boolean().optional(),
 });
 
+/**
+ * The balance exactly as the operator's reply carried it, when it had more decimals than the
+ * currency (a wallet computing in binary floating point: 99.89999999999999); `balanceMinor` is it
+ * rounded half to even, and is what reelstream shows, compares and reconciles.
+ */
+const balanceSent = z.number().finite().optional();
+
 export const walletSucceededData = z.strictObject({
   statusCode: z.literal('OK'),
   balanceMinor: signedMinorAmount,
+  balanceSent,
   command: callbackCommand,
   at: isoInstant,
 });
@@ -64,7 +72,9 @@ export const walletFailedData = z
     error: z.string().min(1).max(1000).optional(),
     /** The balance the operator answered with alongside its non-OK code (spec §7: errors carry it too). */
     balanceMinor: signedMinorAmount.optional(),
-    attempt,
+    balanceSent,
+    /** 0: a bet or betwin never sent, its deadline had passed when the dispatcher took it. */
+    attempt: z.number().int().min(0),
     /** true when no further attempt follows (bet/betwin: the round is canceled; win: dead-lettered). */
     final: z.boolean(),
     command: callbackCommand,
@@ -91,6 +101,7 @@ export const cancelSucceededData = z.strictObject({
   at: isoInstant,
   /** The operator's balance after the cancel, when its reply carried one. */
   balanceMinor: signedMinorAmount.optional(),
+  balanceSent,
 });
 
 export const winDeadLetteredData = z.strictObject({

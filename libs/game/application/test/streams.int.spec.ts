@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { roundStream, sessionStream, type RoundCanceled, type RoundSettled } from '@reelstream/contracts';
+import {
+  roundStream,
+  sessionKeyOf,
+  sessionKeyStream,
+  type RoundCanceled,
+  type RoundSettled,
+} from '@reelstream/contracts';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { parseCatalog } from '@reelstream/game-domain';
 import { ManualClock } from '@reelstream/ports';
@@ -80,13 +86,13 @@ describe('session start and play through the session decider', () => {
     sessionTtlMs: 60_000,
     newToken: () => tokens[next++ % tokens.length] ?? '',
   };
-  const operator = { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: [] };
+  const operator = { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: [], features: { streamers: false } };
   const request = LAUNCH_REQUEST;
 
   it('writes nothing for a refused launch and answers the refusal', async () => {
     const refused = await startGameSession(deps, operator, { ...request, gameId: 999 }, 'req-1');
     expect(refused).toMatchObject({ type: 'Refusal', code: 'GAME_NOT_FOUND' });
-    expect(await store.streamRevision(sessionStream(tokens[0] ?? ''))).toBeUndefined();
+    expect(await store.streamRevision(sessionKeyStream(sessionKeyOf(tokens[0] ?? '')))).toBeUndefined();
   });
 
   it('starts a session that is playable until its TTL, then refused as expired (a value, not an HTTP error)', async () => {
@@ -94,7 +100,12 @@ describe('session start and play through the session decider', () => {
     expect(url).toBe(`http://launch.test/launch?token=${tokens[1]}`);
     const sessions = new SessionRepository(store, clock);
     const token = tokens[1] ?? '';
-    expect(await sessions.playable(token)).toMatchObject({ token, demo: false, expiresAt: '2026-05-01T10:01:00.000Z' });
+    // Found by its token; the session (as the log holds it) names only the token's SHA-256.
+    expect(await sessions.playable(token)).toMatchObject({
+      token: sessionKeyOf(token),
+      demo: false,
+      expiresAt: '2026-05-01T10:01:00.000Z',
+    });
     clock.advance(60_000);
     expect(await sessions.playable(token)).toEqual({
       type: 'Refusal',

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   eventToAppend,
   playerRoundResponse,
   playerSessionResponse,
+  sessionKeyOf,
+  sessionKeyStream,
   sessionStream,
   spinResponse,
 } from '@reelstream/contracts';
@@ -157,7 +159,7 @@ describe('a demo session (GameSessionStarted.demo)', () => {
     const started = {
       type: 'GameSessionStarted' as const,
       data: gameSessionStarted({
-        token,
+        token: sessionKeyOf(token),
         operatorId: OPERATOR_ID,
         playerId: 'demo_player',
         startedAt: now.toISOString(),
@@ -167,7 +169,7 @@ describe('a demo session (GameSessionStarted.demo)', () => {
     };
     // Written as the gateway writes a launch (the gateway's demo launch option is wired separately).
     await stack.store.append(
-      sessionStream(token),
+      sessionKeyStream(sessionKeyOf(token)),
       [
         eventToAppend(started, {
           correlationId: 'demo-test',
@@ -192,5 +194,59 @@ describe('a demo session (GameSessionStarted.demo)', () => {
     expect(await stack.roundEvents(result.roundId)).toEqual([]);
     expect((await stack.spin(token, { issueId: 5 })).body.error.code).toBe('BONUS_NOT_FOUND');
     expect(stack.publishedFor('demo_player')).toEqual([]);
+  });
+});
+
+describe('the launch token and the event log', () => {
+  it('keeps no launch token in the log: the session stream, GameSessionStarted and RoundStarted carry its SHA-256', async () => {
+    const { token } = await stack.launch('hashed_token', 101);
+    const spin = await stack.spin(token, { bet: 1 });
+    expect(spin.status).toBe(200);
+    const key = createHash('sha256').update(token).digest('hex');
+    const events = await stack.store.readAll();
+    const session = events.filter((event) => event.streamId === `session-sha256.${key}`);
+    expect(session.map((event) => [event.type, (event.data as { token: string }).token])).toEqual([
+      ['GameSessionStarted', key],
+    ]);
+    const roundStarted = events.find(
+      (event) => event.type === 'RoundStarted' && (event.data as { playerId: string }).playerId === 'hashed_token',
+    );
+    expect((roundStarted?.data as { sessionToken: string } | undefined)?.sessionToken).toBe(key);
+    expect(events.filter((event) => JSON.stringify(event).includes(token))).toEqual([]);
+    expect((await stack.session(token)).status).toBe(200);
+    expect((await stack.session(key)).status).toBe(404);
+  });
+
+  it('plays a session a launch wrote under its token (session-<token>, before the log held keys) until it expires', async () => {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const started = {
+      type: 'GameSessionStarted' as const,
+      data: gameSessionStarted({
+        token,
+        operatorId: OPERATOR_ID,
+        playerId: 'legacy_token',
+        startedAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
+      }),
+    };
+    await stack.store.append(
+      sessionStream(token),
+      [
+        eventToAppend(started, {
+          correlationId: 'legacy-test',
+          causationId: 'legacy-test',
+          operatorId: OPERATOR_ID,
+          occurredAt: now.toISOString(),
+        }),
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    expect(playerSessionResponse.parse((await stack.session(token)).body).data).toMatchObject({
+      playerId: 'legacy_token',
+      demo: false,
+    });
+    expect((await stack.spin(token, { bet: 1 })).status).toBe(200);
+    expect(stack.transactions('legacy_token').map((transaction) => transaction.command)).toContain('bet');
   });
 });

@@ -102,6 +102,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     catalog,
     clock: deps.clock,
     jsonBody: jsonBody(Math.max(config.bodyLimitBytes, CAMPAIGN_BODY_LIMIT_BYTES)),
+    ...(config.campaignRateLimit === undefined ? {} : { campaignRateLimit: config.campaignRateLimit }),
   });
   launchRoutes(app, {
     store: deps.store,

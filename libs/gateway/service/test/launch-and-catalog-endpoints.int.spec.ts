@@ -9,7 +9,8 @@ import {
   listGamesResponse,
   listProvidersResponse,
   SESSION_TOKEN_PATTERN,
-  sessionStream,
+  sessionKeyOf,
+  sessionKeyStream,
 } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
@@ -47,7 +48,7 @@ async function launched(client: HttpClient, body: Record<string, unknown>) {
   expect({ status: response.status, body: response.body }).toMatchObject({ status: 200, body: { success: true } });
   const url = new URL(launchGameResponse.parse(response.body).data);
   const token = url.searchParams.get('token') as string;
-  const events = await harness.store.readStream(sessionStream(token));
+  const events = await harness.store.readStream(sessionKeyStream(sessionKeyOf(token)));
   return { url, token, events };
 }
 
@@ -77,8 +78,9 @@ describe('POST /v1/game/launch', () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.type).toBe('GameSessionStarted');
     expect(events[0]?.revision).toBe(0);
+    // The log holds the token's SHA-256, never the token (the launch URL alone carries it).
     expect(gameSessionStartedData.parse(events[0]?.data)).toEqual({
-      token,
+      token: sessionKeyOf(token),
       operatorId: 'casino-a',
       playerId: 'player_1',
       providerId: 1,
@@ -95,6 +97,18 @@ describe('POST /v1/game/launch', () => {
       occurredAt: '2026-05-01T00:00:00.000Z',
       schemaVersion: 1,
     });
+  });
+
+  it('answers 403 STREAMER_NOT_ALLOWED to isStreamer: true for an operator without the streamers feature, and starts nothing', async () => {
+    // Casino C has no features configured: streamers is off by default.
+    await expectRefused(
+      c,
+      launch({ isStreamer: true, returnUrl: 'https://casino-c.example/' }),
+      403,
+      'STREAMER_NOT_ALLOWED',
+      'isStreamer',
+    );
+    await launched(c, launch({ isStreamer: false, returnUrl: 'https://casino-c.example/' }));
   });
 
   it('gives every launch its own token, also for the same player and game', async () => {
@@ -225,6 +239,18 @@ describe('GET /v1/providers and GET /v1/games (D15)', () => {
     expect(ofTwo.find((game) => game.gameId === 203)).toMatchObject({ type: 'instant', supportsFreeSpins: false });
     const inKrw = listGamesResponse.parse((await b.get('/v1/games?providerId=1')).body).data;
     expect(inKrw[0]?.betLevels.every((level) => Number.isInteger(level))).toBe(true);
+  });
+
+  it('shows per game whether it can deliver a Regular Bonus Call: every slot, not the instant game', async () => {
+    const all = listGamesResponse.parse((await a.get('/v1/games')).body).data;
+    expect(all.map((game) => [game.gameId, game.type, game.supportsRegularBonusCall])).toEqual([
+      [101, 'slot', true],
+      [102, 'slot', true],
+      [103, 'slot', true],
+      [201, 'slot', true],
+      [202, 'slot', true],
+      [203, 'instant', false],
+    ]);
   });
 
   it('answers an empty list for an unknown provider and 400 for a providerId that is not an id', async () => {

@@ -250,6 +250,15 @@ describe('bonus type (D3, spec §4.1 rule 5)', () => {
     await expectRefused(a, body({ bonusType: 2 }), 422, 'BONUS_TYPE_UNAVAILABLE', 'bonusType');
     await expectRefused(a, body({ bonusType: 'regular' }), 422, 'BONUS_TYPE_UNAVAILABLE', 'bonusType');
   });
+
+  it('answers 422 REGULAR_BONUS_NOT_SUPPORTED for bonusType 2 on a game that cannot deliver it (the instant game), and registers nothing', async () => {
+    const { metaData: _none, ...regular } = body({ bonusType: 2, callAmount: 30_000, providerId: 2 });
+    const events = await stack.eventCount();
+    await expectRefused(b, { ...regular, gameId: [201, 203] }, 422, 'REGULAR_BONUS_NOT_SUPPORTED', 'gameId[1]');
+    await expectRefused(b, { ...regular, gameId: 203 }, 422, 'REGULAR_BONUS_NOT_SUPPORTED', 'gameId');
+    expect(await stack.eventCount()).toBe(events);
+    await expectRegistered(b, { ...regular, gameId: [201, 202] });
+  });
 });
 
 describe('expireAt in the operator zone (D5)', () => {

@@ -122,6 +122,125 @@ describe('loadOperators', () => {
   });
 });
 
+describe('production mode (NODE_ENV=production): unsafe operator configurations refuse to start', () => {
+  const demo = () => demoOperators('http://localhost:8082');
+  const acme = {
+    id: 'acme',
+    name: 'Acme Casino',
+    apiToken: 'acme-token-4f9c2a7e1b',
+    callbackUrl: 'https://wallet.acme.example/callback',
+    signingSecret: 'acme-secret-8d3b6e0f2c',
+    currency: 'EUR',
+    signatureScheme: 'timestamp.body',
+  };
+  const production = (operators: unknown) => ({ NODE_ENV: 'production', OPERATORS_JSON: JSON.stringify(operators) });
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadOperators(env, demo);
+      return [];
+    } catch (error) {
+      if (error instanceof OperatorsConfigError) return [...error.problems];
+      throw error;
+    }
+  };
+
+  it('runs a sound configuration, and the same unsafe one outside production', () => {
+    expect(loadOperators(production([acme]), demo).operators.map((operator) => operator.id)).toEqual(['acme']);
+    const unsafe = { ...acme, apiToken: DEMO_OPERATOR.apiToken, callbackUrl: 'http://169.254.169.254/latest' };
+    expect(loadOperators({ OPERATORS_JSON: JSON.stringify([unsafe]) }, demo).operators).toHaveLength(1);
+  });
+
+  it('refuses the demo operator when no operators are configured', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      "NODE_ENV=production needs OPERATORS_JSON or OPERATORS_FILE: the demo operator's API token and signing secret are public",
+    ]);
+  });
+
+  it('refuses the demo token (raw or as its digest) and the demo signing secret', () => {
+    expect(
+      problemsOf(
+        production([{ ...acme, apiToken: DEMO_OPERATOR.apiToken, signingSecret: DEMO_OPERATOR.signingSecret }]),
+      ),
+    ).toEqual([
+      'operators[0].apiToken: is the public demo token; give this operator its own',
+      'operators[0].signingSecret: is the public demo signing secret; give this operator its own',
+    ]);
+    const { apiToken: _token, ...withoutToken } = acme;
+    expect(
+      problemsOf(production([{ ...withoutToken, apiTokenSha256: apiTokenDigest(DEMO_OPERATOR.apiToken) }])),
+    ).toEqual(['operators[0].apiToken: is the public demo token; give this operator its own']);
+  });
+
+  it('refuses a token or secret of one repeated character, and a token equal to its signing secret', () => {
+    expect(
+      problemsOf(production([{ ...acme, apiToken: 'a'.repeat(16), signingSecret: ['b'.repeat(16), 'c'.repeat(20)] }])),
+    ).toEqual([
+      'operators[0].apiToken: is one character repeated; use a long random token',
+      'operators[0].signingSecret[0]: is one character repeated; use a long random secret',
+      'operators[0].signingSecret[1]: is one character repeated; use a long random secret',
+    ]);
+    expect(problemsOf(production([{ ...acme, signingSecret: acme.apiToken }]))).toEqual([
+      "operators[0].signingSecret: is the operator's API token; the token and the signing secret must differ",
+    ]);
+  });
+
+  it('refuses link-local and metadata addresses always, loopback and private ones unless the operator allows them', () => {
+    const at = (callbackUrl: string, more: object = {}) => problemsOf(production([{ ...acme, callbackUrl, ...more }]));
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fe80::1]/wallet',
+      'http://metadata.google.internal/computeMetadata',
+      'http://[::ffff:169.254.169.254]/',
+      'http://2852039166/',
+    ])
+      expect({ url, problems: at(url, { allowPrivateAddresses: true }) }).toEqual({
+        url,
+        problems: [expect.stringMatching(/^operators\[0\]\.callbackUrl: .* is a link-local or cloud metadata address/)],
+      });
+    for (const url of [
+      'http://127.0.0.1:8082/w',
+      'http://localhost/w',
+      'http://[::1]/w',
+      'http://10.1.2.3/w',
+      'http://192.168.0.9/w',
+      'http://172.20.0.1/w',
+      'http://[fd12::1]/w',
+    ]) {
+      expect({ url, problems: at(url) }).toEqual({
+        url,
+        problems: [
+          expect.stringMatching(
+            /^operators\[0\]\.callbackUrl: .* is a (loopback|private) address; set "allowPrivateAddresses": true/,
+          ),
+        ],
+      });
+      expect({ url, problems: at(url, { allowPrivateAddresses: true }) }).toEqual({ url, problems: [] });
+    }
+    expect(problemsOf(production([{ ...acme, webhookUrl: 'http://10.0.0.5/hooks' }]))).toEqual([
+      expect.stringMatching(/^operators\[0\]\.webhookUrl: 10\.0\.0\.5 is a private address/),
+    ]);
+    expect(at('http://172.32.0.1/w')).toEqual([]);
+  });
+
+  it('needs a version 1 (bare array) operator to name its signatureScheme; version 2 defaults to timestamp.body', () => {
+    const { signatureScheme: _scheme, ...unnamed } = acme;
+    expect(problemsOf(production([unnamed]))).toEqual([
+      expect.stringMatching(
+        /^operators\[0\]\.signatureScheme: name it in production: "body" keeps what this operator signs today/,
+      ),
+    ]);
+    expect(
+      loadOperators(production([{ ...unnamed, signatureScheme: 'body' }]), demo).operators[0]?.signatureScheme,
+    ).toBe('body');
+    expect(loadOperators(production({ version: 2, operators: [unnamed] }), demo).operators[0]?.signatureScheme).toBe(
+      'timestamp.body',
+    );
+    expect(loadOperators({ OPERATORS_JSON: JSON.stringify([unnamed]) }, demo).operators[0]?.signatureScheme).toBe(
+      'body',
+    );
+  });
+});
+
 describe('OperatorDirectory', () => {
   const { operators } = loadOperators(
     {

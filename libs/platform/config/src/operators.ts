@@ -4,14 +4,16 @@ import {
   operatorTokensOf,
   OperatorsConfigError,
   parseOperatorsConfig,
-  parseOperatorsJson,
+  parseOperatorsDocumentJson,
   type OperatorConfig,
   type OperatorConfigInput,
   type OperatorsConfig,
+  type OperatorsDocument,
   type OperatorToken,
   type Refusal,
 } from '@reelstream/contracts';
 import type { Env } from './env.js';
+import { isProduction, productionProblems } from './production.js';
 
 /** The operator `npm start` runs with when no operators are configured: wired to the sandbox. */
 export const DEMO_OPERATOR = {
@@ -36,7 +38,8 @@ export function demoOperators(sandboxBaseUrl: string): OperatorConfigInput[] {
       callbackUrl: `${sandboxBaseUrl.replace(/\/+$/, '')}/wallet/${id}`,
       allowedReturnOrigins: [],
       callbackIdEncoding: 'string',
-      features: { regularBonusCall: false },
+      // The demo launches streamer sessions too (the sandbox's and the replay's flows show both profiles).
+      features: { regularBonusCall: false, streamers: true },
     },
   ];
 }
@@ -49,13 +52,14 @@ export interface LoadedOperators {
 
 /**
  * Operators from `OPERATORS_JSON`, else from the file named by `OPERATORS_FILE`, else the demo
- * operators. Both set is an error: one source of truth.
+ * operators. Both set is an error: one source of truth. In production mode (`NODE_ENV=production`)
+ * the demo operators are refused, and so is a configuration `productionProblems` finds fault with.
  */
 export function loadOperators(env: Env, demo: () => OperatorConfigInput[]): LoadedOperators {
   const json = env['OPERATORS_JSON'];
   const file = env['OPERATORS_FILE'];
   if (json && file) throw new OperatorsConfigError('environment', ['set OPERATORS_JSON or OPERATORS_FILE, not both']);
-  if (json) return { operators: parseOperatorsJson(json, 'OPERATORS_JSON'), source: 'OPERATORS_JSON' };
+  if (json) return checked(env, parseOperatorsDocumentJson(json, 'OPERATORS_JSON'), 'OPERATORS_JSON');
   if (file) {
     let text: string;
     try {
@@ -63,9 +67,24 @@ export function loadOperators(env: Env, demo: () => OperatorConfigInput[]): Load
     } catch (error) {
       throw new OperatorsConfigError(`OPERATORS_FILE ${file}`, [`cannot read the file: ${(error as Error).message}`]);
     }
-    return { operators: parseOperatorsJson(text, `OPERATORS_FILE ${file}`), source: file };
+    return checked(env, parseOperatorsDocumentJson(text, `OPERATORS_FILE ${file}`), `OPERATORS_FILE ${file}`, file);
   }
+  if (isProduction(env))
+    throw new OperatorsConfigError('environment', [
+      "NODE_ENV=production needs OPERATORS_JSON or OPERATORS_FILE: the demo operator's API token and signing secret are public",
+    ]);
   return { operators: parseOperatorsConfig(demo(), 'demo operators'), source: 'demo' };
+}
+
+function checked(env: Env, document: OperatorsDocument, where: string, source = where): LoadedOperators {
+  if (isProduction(env)) {
+    const problems = productionProblems(document, {
+      apiTokens: [DEMO_OPERATOR.apiToken],
+      signingSecrets: [DEMO_OPERATOR.signingSecret],
+    });
+    if (problems.length > 0) throw new OperatorsConfigError(`${where} (NODE_ENV=production)`, problems);
+  }
+  return { operators: document.operators, source };
 }
 
 /** Looks operators up by id; authenticates a request by contracts' `authenticateOperator` (spec §5). */

@@ -1,6 +1,9 @@
 import { context as contextApi, isSpanContextValid, trace } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
 import { pino, stdSerializers, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type { PrettyOptions } from 'pino-pretty';
+
+type PrettyFactory = (options: PrettyOptions) => (line: string) => string;
 
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -84,6 +87,18 @@ export class InvalidLogFormatError extends InvalidLogSettingError {
   }
 }
 
+/** LOG_FORMAT=pretty where pino-pretty, a development dependency, is not installed (the image). */
+export class PrettyFormatUnavailableError extends Error {
+  override readonly name = 'PrettyFormatUnavailableError';
+  readonly code = 'CONFIGURATION_INVALID';
+  readonly retriable = false;
+  constructor() {
+    super(
+      'LOG_FORMAT=pretty needs pino-pretty, a development dependency this installation leaves out (the image logs JSON lines): set LOG_FORMAT=json',
+    );
+  }
+}
+
 function parseChoice<T extends string>(
   value: string | undefined,
   choices: readonly T[],
@@ -138,7 +153,7 @@ export function createLogRoot(options: LogRootOptions = {}): LogRoot {
     parseChoice(
       env['LOG_FORMAT'],
       logFormats,
-      terminal ? 'pretty' : 'json',
+      terminal && prettyFactoryOrUndefined() !== undefined ? 'pretty' : 'json',
       (value) => new InvalidLogFormatError(value),
     );
   const stdout =
@@ -212,7 +227,7 @@ function destinationOf(
   if (level === 'silent') return { write: () => undefined };
   if (format === 'json') return destination ?? asyncStdout();
   const out = destination ?? process.stdout;
-  const prettify = prettyFactory({
+  const prettify = loadPrettyFactory()({
     colorize: terminal,
     translateTime: 'SYS:HH:MM:ss.l',
     messageFormat: '{if service}{service}: {end}{msg}',
@@ -220,6 +235,24 @@ function destinationOf(
     singleLine: true,
   });
   return { write: (line: string) => out.write(prettify(line)) };
+}
+
+/**
+ * pino-pretty is a development dependency: the image leaves it out (it runs JSON only), so it is
+ * loaded when pretty lines are asked for, and its absence is a configuration error that says so.
+ */
+function prettyFactoryOrUndefined(): PrettyFactory | undefined {
+  try {
+    return (createRequire(import.meta.url)('pino-pretty') as { prettyFactory: PrettyFactory }).prettyFactory;
+  } catch {
+    return undefined;
+  }
+}
+
+function loadPrettyFactory(): PrettyFactory {
+  const factory = prettyFactoryOrUndefined();
+  if (factory === undefined) throw new PrettyFormatUnavailableError();
+  return factory;
 }
 
 /** pino's mixin: the ids of the span active where the entry is written. A new object each time (pino merges into it). */

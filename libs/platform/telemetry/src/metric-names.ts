@@ -13,6 +13,11 @@ export const MetricNames = {
   busMessagesParked: 'reelstream_bus_messages_parked_total',
   /** Counter {operator, command}: wallet callbacks given up (money owed to a player). */
   walletDeadLetters: 'reelstream_wallet_dead_letters_total',
+  /**
+   * Counter {operator, reason}: `wallet.cancels` messages that sent nothing for want of a readable record
+   * (`record_unreadable`: the cancel waits) or of a cancel owed (`no_cancel_requested`, `not_a_cancel`).
+   */
+  walletCancelsNotDelivered: 'reelstream_wallet_cancels_not_delivered_total',
   /** Counter {operator, command, outcome}: callback attempts. */
   walletCallbacks: 'reelstream_wallet_callbacks_total',
   /** Histogram {operator, command}: time of one callback attempt, in seconds. */

@@ -4,7 +4,7 @@
  * the right code but moves the wrong money fails too. A check with `schemes` runs only for an
  * operator whose `signatureScheme` is one of them.
  */
-import { currencyExponent, formatAmount, tryParseAmount } from '@reelstream/money';
+import { currencyExponent, formatAmount, tryRoundAmountHalfEven } from '@reelstream/money';
 import type {
   BetCallback,
   BetwinCallback,
@@ -40,8 +40,9 @@ export interface Check {
 const units = (context: SuiteContext, count: number) => count * 10 ** currencyExponent(context.currency);
 const amount = (context: SuiteContext, minor: number) => formatAmount(minor, context.currency);
 
+/** A balance in minor units: any finite number, rounded half to even (a float balance such as 99.89999999999999 is one). */
 function toMinor(context: SuiteContext, balance: number, what: string): number {
-  const parsed = tryParseAmount(balance, context.currency);
+  const parsed = tryRoundAmountHalfEven(balance, context.currency);
   if (!parsed.ok) throw new CheckFailed(`${what}: balance ${balance} is not an amount of ${context.currency}`);
   return parsed.minor;
 }

@@ -3,13 +3,16 @@ import type { CallbackIdEncoding, SignatureScheme } from '@reelstream/contracts'
 import { CHECKS, CheckFailed, probeBalance, TIME_LIMITS_MS, type SuiteContext } from './checks.js';
 import { WalletClient } from '@reelstream/wallet-adapters';
 
+/** What the kit signs with unless told: `timestamp.body`, the scheme of a new operator (an operator guide §7.2). */
+export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = 'timestamp.body';
+
 export interface ConformanceOptions {
   url: string;
   secret: string;
   playerId?: string;
   currency?: string;
   encoding?: CallbackIdEncoding;
-  /** The operator's `signatureScheme`; default `body` (D8). */
+  /** The operator's `signatureScheme`; default DEFAULT_SIGNATURE_SCHEME, a new operator's. */
   signatureScheme?: SignatureScheme;
   providerId?: number;
   gameCode?: number;
@@ -40,7 +43,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const playerId = options.playerId ?? 'conformance_player';
   const currency = options.currency ?? 'EUR';
   const encoding = options.encoding ?? 'string';
-  const signatureScheme = options.signatureScheme ?? 'body';
+  const signatureScheme = options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME;
   // Above any real answer within the limits, so a late answer is measured instead of cut off.
   const client = new WalletClient({
     url: options.url,

@@ -12,7 +12,7 @@ import {
   type BonusWebhook,
   type SignatureScheme,
 } from '@reelstream/contracts';
-import type { ConformanceReport } from './run.js';
+import { DEFAULT_SIGNATURE_SCHEME, type ConformanceReport } from './run.js';
 
 export interface WebhookConformanceOptions {
   url: string;
@@ -29,7 +29,7 @@ async function send(
 ): Promise<{ status: number } | { error: string }> {
   const body = JSON.stringify(webhook);
   const timestamp = String(Math.floor(Date.now() / 1_000));
-  const signed = (options.signatureScheme ?? 'body') === 'body' ? body : `${timestamp}.${body}`;
+  const signed = (options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME) === 'body' ? body : `${timestamp}.${body}`;
   try {
     const response = await fetch(options.url, {
       method: 'POST',
@@ -97,9 +97,9 @@ export async function runWebhookConformance(options: WebhookConformanceOptions):
     playerId,
     currency,
     encoding: 'string',
-    signatureScheme: options.signatureScheme ?? 'body',
+    signatureScheme: options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
     results,
     passed: results.every((result) => result.pass),
-    title: `bonus webhook receiver conformance: ${options.url} (signature over ${options.signatureScheme ?? 'body'})`,
+    title: `bonus webhook receiver conformance: ${options.url} (signature over ${options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME})`,
   };
 }

@@ -7,6 +7,8 @@
  *   betwin gives back the stake and leaves the win credited (what the guide said before issue 10).
  *   With `signatureScheme: 'timestamp.body'` it verifies that signature but never the timestamp's
  *   age, so it takes a stale replay too.
+ * - `float_balance`: honest in everything the kit checks, cancels included, but it keeps balances
+ *   as plain JavaScript numbers in currency units, so it answers balances such as 99.89999999999999.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -18,7 +20,7 @@ export interface BrokenWallet {
 }
 
 export interface BrokenWalletOptions {
-  mode?: 'broken' | 'stake_only_cancel';
+  mode?: 'broken' | 'stake_only_cancel' | 'float_balance';
   betwinDelayMs?: number;
   /** The secret the `stake_only_cancel` wallet verifies signatures with. */
   secret?: string;
@@ -27,8 +29,8 @@ export interface BrokenWalletOptions {
 
 type Body = Record<string, unknown>;
 type Answer = { statusCode: string; delayMs?: number };
-/** Balance in cents, so the honest parts do not drift with floating point. */
-type State = { balance: number };
+/** Balance in cents, so the honest parts do not drift with floating point; in units for `float_balance`. */
+type State = { balance: number; float: boolean };
 
 function brokenRules(state: State, options: BrokenWalletOptions): (body: Body) => Answer {
   const bets = new Map<string, number>();
@@ -62,17 +64,20 @@ function brokenRules(state: State, options: BrokenWalletOptions): (body: Body) =
   };
 }
 
-/** Idempotent, signature-checking, never overdrawing — and reversing only the stake of a betwin. */
+/**
+ * Idempotent, signature-checking, never overdrawing — and reversing only the stake of a betwin,
+ * unless it keeps float balances (then a cancel reverses the whole transaction).
+ */
 function stakeOnlyRules(state: State): (body: Body, raw: Buffer) => Answer {
   const done = new Map<string, { text: string; answer: Answer }>();
-  const moved = new Map<string, { stake: number; canceled: boolean }>();
+  const moved = new Map<string, { stake: number; win: number; canceled: boolean }>();
   const canceledBeforehand = new Set<string>();
   return (body, raw) => {
     const id = String(body['transactionId']);
     const text = raw.toString('utf8').replace(/"timestamp":\d+/, '');
     const previous = done.get(id);
     if (previous) return previous.text === text ? previous.answer : { statusCode: 'ERR_UNKNOWN' };
-    const cents = (key: string) => Math.round(Number(body[key]) * 100);
+    const cents = (key: string) => (state.float ? Number(body[key]) : Math.round(Number(body[key]) * 100));
     const answer = ((): Answer => {
       if (body['command'] !== 'cancel' && canceledBeforehand.has(id)) return { statusCode: 'ERR_UNKNOWN' };
       switch (body['command']) {
@@ -80,8 +85,9 @@ function stakeOnlyRules(state: State): (body: Body, raw: Buffer) => Answer {
         case 'betwin': {
           const stake = cents(body['command'] === 'bet' ? 'amount' : 'betAmount');
           if (state.balance < stake) return { statusCode: 'ERR_NOT_ENOUGH_MONEY' };
-          state.balance += (body['command'] === 'betwin' ? cents('winAmount') : 0) - stake;
-          moved.set(id, { stake, canceled: false });
+          const won = body['command'] === 'betwin' ? cents('winAmount') : 0;
+          state.balance = state.balance - stake + won;
+          moved.set(id, { stake, win: won, canceled: false });
           return { statusCode: 'OK' };
         }
         case 'win':
@@ -93,7 +99,8 @@ function stakeOnlyRules(state: State): (body: Body, raw: Buffer) => Answer {
           if (!original) canceledBeforehand.add(ref);
           else if (!original.canceled) {
             original.canceled = true;
-            state.balance += original.stake; // the flaw: a betwin's win stays credited
+            state.balance += original.stake; // the flaw: a betwin's win stays credited…
+            if (state.float) state.balance -= original.win; // …except in the float wallet
           }
           return { statusCode: 'OK' };
         }
@@ -107,8 +114,10 @@ function stakeOnlyRules(state: State): (body: Body, raw: Buffer) => Answer {
 }
 
 export async function startBrokenWallet(options: BrokenWalletOptions = {}): Promise<BrokenWallet> {
-  const state: State = { balance: 10_000 };
-  const honest = options.mode === 'stake_only_cancel';
+  const float = options.mode === 'float_balance';
+  // 100 − 0.7 − 0.4 + 1 in binary floating point: 99.89999999999999.
+  const state: State = float ? { balance: 100 - 0.7 - 0.4 + 1, float } : { balance: 10_000, float };
+  const honest = options.mode === 'stake_only_cancel' || float;
   const rules = honest ? stakeOnlyRules(state) : brokenRules(state, options);
   const signedBy = (raw: Buffer, header: string | undefined, timestamp: string | undefined) => {
     const signed =
@@ -140,7 +149,8 @@ export async function startBrokenWallet(options: BrokenWalletOptions = {}): Prom
           : rules(body, raw);
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ balance: state.balance / 100, statusCode: answer.statusCode }));
+        const balance = state.float ? state.balance : state.balance / 100;
+        res.end(JSON.stringify({ balance, statusCode: answer.statusCode }));
       }, answer.delayMs ?? 0);
     });
   });

@@ -16,6 +16,7 @@ let sandbox: TestSandbox;
 let broken: BrokenWallet;
 let stakeOnly: BrokenWallet;
 let stakeOnlyStamped: BrokenWallet;
+let floatWallet: BrokenWallet;
 
 beforeAll(async () => {
   const operators = operatorDirectory([
@@ -31,23 +32,56 @@ beforeAll(async () => {
     secret: SECRET,
     signatureScheme: 'timestamp.body',
   });
+  floatWallet = await startBrokenWallet({ mode: 'float_balance', secret: SECRET });
 });
 afterAll(async () => {
   await sandbox?.stop();
   await broken?.stop();
   await stakeOnly?.stop();
   await stakeOnlyStamped?.stop();
+  await floatWallet?.stop();
 });
 
 describe('against the operator sandbox', () => {
   it('every check passes', async () => {
-    const report = await runConformance({ url: `${sandbox.url}/wallet/acme`, secret: SECRET });
+    const report = await runConformance({ url: `${sandbox.url}/wallet/acme`, secret: SECRET, signatureScheme: 'body' });
     expect(report.results.filter((result) => !result.pass)).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.results).toHaveLength(9);
     const table = formatReport(report);
     expect(table).toMatch(/9\/9 passed$/);
     expect(table.split('\n').filter((line) => / PASS /.test(line))).toHaveLength(9);
+  });
+
+  it('signs with timestamp.body unless told, as a new operator does, and checks a body operator when told', async () => {
+    const stamped = await runConformance({
+      url: `${sandbox.url}/wallet/stamped`,
+      secret: SECRET,
+      playerId: 'default_player',
+    });
+    expect(stamped.signatureScheme).toBe('timestamp.body');
+    expect(stamped.results.filter((result) => !result.pass)).toEqual([]);
+    expect(stamped.results.map((result) => result.name)).toContain(
+      'signature: a request with a stale X-Request-Timestamp is refused (timestamp.body)',
+    );
+    const unstamped = await runConformance({
+      url: `${sandbox.url}/wallet/acme`,
+      secret: SECRET,
+      playerId: 'default_player',
+    });
+    expect(unstamped.passed).toBe(false);
+    expect(unstamped.results[0]?.reason).toMatch(/answered ERR_INTEGRITY_CHECK_FAILED, expected OK$/);
+    for (const [operatorId, signatureScheme] of [
+      ['acme', 'body'],
+      ['stamped', 'timestamp.body'],
+    ] as const) {
+      const webhooks = await runWebhookConformance({ url: `${sandbox.url}/webhooks/${operatorId}`, secret: SECRET });
+      expect({ operatorId, passed: webhooks.passed, scheme: webhooks.signatureScheme }).toEqual({
+        operatorId,
+        passed: signatureScheme === 'timestamp.body',
+        scheme: 'timestamp.body',
+      });
+    }
   });
 
   it('with a signature over timestamp + "." + body, including the stale-timestamp check', async () => {
@@ -69,6 +103,7 @@ describe('against the operator sandbox', () => {
     const report = await runConformance({
       url: `${sandbox.url}/wallet/numeric`,
       secret: SECRET,
+      signatureScheme: 'body',
       encoding: 'number',
       currency: 'JPY',
       playerId: 'yen_player',
@@ -77,7 +112,11 @@ describe('against the operator sandbox', () => {
   });
 
   it('with the wrong secret, the wallet is unusable and every check says why', async () => {
-    const report = await runConformance({ url: `${sandbox.url}/wallet/acme`, secret: 'not-the-operator-secret-00' });
+    const report = await runConformance({
+      url: `${sandbox.url}/wallet/acme`,
+      secret: 'not-the-operator-secret-00',
+      signatureScheme: 'body',
+    });
     expect(report.passed).toBe(false);
     expect(report.results[0]?.reason).toMatch(
       /^not run: the wallet must know player conformance_player \(EUR\) and accept a win of 0 answered ERR_INTEGRITY_CHECK_FAILED, expected OK$/,
@@ -85,9 +124,19 @@ describe('against the operator sandbox', () => {
   });
 });
 
+describe('against a wallet that keeps balances as JavaScript numbers', () => {
+  it('its float balances (99.89999999999999) are balances: every check passes, compared in minor units', async () => {
+    const unsigned = await fetch(floatWallet.url, { method: 'POST', body: '{"command":"win"}' });
+    expect(await unsigned.json()).toEqual({ balance: 99.89999999999999, statusCode: 'ERR_INTEGRITY_CHECK_FAILED' });
+    const report = await runConformance({ url: floatWallet.url, secret: SECRET });
+    expect(report.results.filter((result) => !result.pass)).toEqual([]);
+    expect(formatReport(report)).toMatch(/9\/9 passed$/);
+  });
+});
+
 describe('against a deliberately broken wallet', () => {
   it('fails every check, each for its own reason', async () => {
-    const report = await runConformance({ url: broken.url, secret: SECRET });
+    const report = await runConformance({ url: broken.url, secret: SECRET, signatureScheme: 'body' });
     expect(report.passed).toBe(false);
     expect(report.results.filter((result) => result.pass)).toEqual([]);
     const [signature, replay, reused, money, betwin, cancelUnknown, cancelKnown, cancelBetwin, time] =
@@ -110,7 +159,7 @@ describe('against a deliberately broken wallet', () => {
   }, 30_000);
 
   it('a wallet that refunds only the stake of a betwin fails exactly the betwin-cancel check (issue 10)', async () => {
-    const report = await runConformance({ url: stakeOnly.url, secret: SECRET });
+    const report = await runConformance({ url: stakeOnly.url, secret: SECRET, signatureScheme: 'body' });
     expect(report.passed).toBe(false);
     expect(report.results.filter((result) => !result.pass)).toEqual([
       {

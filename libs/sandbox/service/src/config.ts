@@ -1,6 +1,7 @@
 /** The sandbox's environment (docs/configuration.md) and the operators whose callbacks it accepts. */
 import {
   booleanFlag,
+  ConfigError,
   loadOperators,
   OperatorDirectory,
   demoOperators,
@@ -14,7 +15,10 @@ import * as z from 'zod';
 export const sandboxEnv = z.object({
   ...platformEnvShape,
   SANDBOX_PORT: port(8082),
-  /** Loopback by default: the admin API sets balances and faults, and is open unless SANDBOX_ADMIN_TOKEN is set. */
+  /**
+   * Loopback by default: the admin API sets balances and faults, and is open unless SANDBOX_ADMIN_TOKEN
+   * is set; any other address needs SANDBOX_ADMIN_TOKEN (the sandbox refuses to start without it).
+   */
   SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
   /** Default `${DATA_DIR}/operator-sandbox.db`. */
   SANDBOX_DB: z.string().min(1).optional(),
@@ -26,6 +30,11 @@ export const sandboxEnv = z.object({
   /** A latency fault on every callback from the start (benchmarks, demos of a slow operator). */
   SANDBOX_LATENCY_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).default(0),
 });
+
+/** A bind address only this machine reaches: `localhost`, 127.0.0.0/8 or ::1. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
 
 export interface OperatorSandboxConfig {
   port: number;
@@ -44,6 +53,10 @@ export function sandboxConfigFromEnv(env: Env): {
   operatorsSource: string;
 } {
   const parsed = parseEnv(sandboxEnv, env);
+  if (!isLoopbackHost(parsed.SANDBOX_HOST) && parsed.SANDBOX_ADMIN_TOKEN === undefined)
+    throw new ConfigError([
+      `SANDBOX_ADMIN_TOKEN: required when SANDBOX_HOST is not a loopback address (got ${JSON.stringify(parsed.SANDBOX_HOST)}): the admin API sets balances and faults`,
+    ]);
   const config: OperatorSandboxConfig = {
     port: parsed.SANDBOX_PORT,
     host: parsed.SANDBOX_HOST,

@@ -1,7 +1,7 @@
 /**
  * The sandbox as `npm start` runs it is a wallet anyone reachable could drain through its admin
- * API: it listens on loopback unless told otherwise, checks the admin token in constant time, and
- * refuses a body over its 64 kB limit with 413 (not 500).
+ * API: it listens on loopback unless told otherwise (and elsewhere only with an admin token),
+ * checks the admin token in constant time, and refuses a body over its 64 kB limit with 413 (not 500).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -52,7 +52,9 @@ function accepts(host: string, port: number): Promise<boolean> {
 describe('the operator sandbox exposed to no one by default', () => {
   it('listens on 127.0.0.1 unless SANDBOX_HOST says otherwise, and not on the machine’s other addresses', async () => {
     expect(sandboxConfigFromEnv({ DATA_DIR: dir }).config.host).toBe('127.0.0.1');
-    expect(sandboxConfigFromEnv({ DATA_DIR: dir, SANDBOX_HOST: '0.0.0.0' }).config.host).toBe('0.0.0.0');
+    expect(
+      sandboxConfigFromEnv({ DATA_DIR: dir, SANDBOX_HOST: '0.0.0.0', SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN }).config.host,
+    ).toBe('0.0.0.0');
     expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}`);
     expect(await accepts('127.0.0.1', sandbox.port)).toBe(true);
     const external = Object.values(networkInterfaces())
@@ -61,6 +63,15 @@ describe('the operator sandbox exposed to no one by default', () => {
       .map((address) => address?.address ?? '');
     for (const address of external)
       expect({ address, accepts: await accepts(address, sandbox.port) }).toEqual({ address, accepts: false });
+  });
+
+  it('refuses to start on an address other than loopback without SANDBOX_ADMIN_TOKEN', () => {
+    for (const host of ['0.0.0.0', '::', '10.0.0.7', 'operator-sandbox'])
+      expect(() => sandboxConfigFromEnv({ DATA_DIR: dir, SANDBOX_HOST: host })).toThrow(
+        `SANDBOX_ADMIN_TOKEN: required when SANDBOX_HOST is not a loopback address (got "${host}")`,
+      );
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1'])
+      expect(sandboxConfigFromEnv({ DATA_DIR: dir, SANDBOX_HOST: host }).config.host).toBe(host);
   });
 
   it('lets only the exact admin token in: missing, wrong, shorter, longer and differently cased tokens get 401', async () => {

@@ -4,7 +4,7 @@
  * request, HTTP errors as values. The body is encoded once — ids in the operator's encoding (D7),
  * keys in the spec's order — and those exact bytes are both signed (D8) and sent. Each attempt
  * carries its own X-Request-Timestamp (the body's `timestamp` stays the transaction's, so a retry
- * is recognised).
+ * is recognised). A reply over REPLY_LIMIT_BYTES is not read: a `malformed` no-reply (ERR_UNKNOWN).
  */
 import {
   encodeCallback,
@@ -76,6 +76,11 @@ export class HttpOperatorWallet implements OperatorWallet {
     if (outcome.kind === 'timeout')
       return { kind: 'no_reply', cause: 'timeout', reason: `no reply within ${timeoutMs} ms` };
     if (outcome.kind === 'error') return { kind: 'no_reply', cause: 'network', reason: outcome.reason };
+    if (outcome.kind === 'oversized') {
+      // Not read, so not an answer: ERR_UNKNOWN (malformed) on a 200, the status otherwise.
+      const reason = `HTTP ${outcome.statusCode}: a reply over ${outcome.limitBytes} bytes, not read (connection closed)`;
+      return { kind: 'no_reply', cause: outcome.statusCode === 200 ? 'malformed' : 'http_status', reason };
+    }
     if (outcome.statusCode !== 200)
       return { kind: 'no_reply', cause: 'http_status', reason: `HTTP ${outcome.statusCode}: ${preview(outcome.body)}` };
     const reply = parseOperatorReplyText(outcome.body, body.command);

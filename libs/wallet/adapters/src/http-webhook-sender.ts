@@ -2,8 +2,8 @@
  * The WebhookSender port over HTTP (issue 16; undici, through OperatorPostClient): one POST per
  * attempt to the operator's `webhookUrl`, signed exactly as its callbacks are (D8:
  * X-Request-Signature over the body bytes, or over `<X-Request-Timestamp>.` and the body under
- * `timestamp.body`), with the webhook's eventId in X-Webhook-Event-Id. Any 2xx is delivered;
- * anything else is a reason to try again.
+ * `timestamp.body`), with the webhook's eventId in X-Webhook-Event-Id. Any 2xx with a reply of at
+ * most REPLY_LIMIT_BYTES is delivered; anything else, a longer reply included, is a reason to try again.
  */
 import { HttpHeaders, JSON_CONTENT_TYPE, type BonusWebhook, type OperatorConfig } from '@reelstream/contracts';
 import type { WebhookSender } from '@reelstream/wallet-application';
@@ -37,6 +37,11 @@ export class HttpWebhookSender implements WebhookSender {
     );
     if (outcome.kind === 'timeout') return { delivered: false, reason: `timeout: no reply within ${timeoutMs} ms` };
     if (outcome.kind === 'error') return { delivered: false, reason: outcome.reason };
+    if (outcome.kind === 'oversized')
+      return {
+        delivered: false,
+        reason: `HTTP ${outcome.statusCode}: a reply over ${outcome.limitBytes} bytes, not read (connection closed)`,
+      };
     if (outcome.statusCode >= 200 && outcome.statusCode < 300) return { delivered: true };
     return { delivered: false, reason: `HTTP ${outcome.statusCode}` };
   }

@@ -2,8 +2,13 @@
  * The HTTP client that POSTs to an operator (callbacks and webhooks), over undici 7: one keep-alive
  * `Agent` (a pool of `connections` sockets per origin, no pipelining), one attempt per call (the
  * dispatcher decides about retries), every status answered as a value, no redirects followed (a 3xx
- * is a status like any other), the body always read to its end as text so the socket goes back to
- * the pool. http:// and https:// go through the same agent.
+ * is a status like any other), the body read to its end as text so the socket goes back to the
+ * pool. http:// and https:// go through the same agent.
+ *
+ * A reply is read up to `maxReplyBytes` (REPLY_LIMIT_BYTES by default): the wallet's answer is
+ * `{balance, statusCode}` and a webhook receiver's is not read at all, so a body declared or found to
+ * be longer is an `oversized` outcome, and the request is aborted, which closes its connection (the
+ * rest of the body is never read into memory).
  *
  * The time limit covers the whole request (connecting, sending, the headers and the body), as got's
  * `timeout.request` did: a timer aborts the request, and an abort is a `timeout`. undici's own
@@ -14,10 +19,15 @@
  * context in its headers (`startHttpClientCall`), as node's HTTP instrumentation did for got.
  */
 import { startHttpClientCall } from '@reelstream/telemetry';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+
+/** The most of a reply's body read: 16 KiB, far above `{"balance":…,"statusCode":…}` and a short message. */
+export const REPLY_LIMIT_BYTES = 16 * 1024;
 
 export type PostOutcome =
   | { kind: 'response'; statusCode: number; body: string }
+  /** The body was longer than the limit: not read, and its connection closed. */
+  | { kind: 'oversized'; statusCode: number; limitBytes: number }
   | { kind: 'timeout' }
   /** `reason`: `CODE: message` of the network error, at most 500 characters. */
   | { kind: 'error'; code: string; reason: string };
@@ -38,7 +48,10 @@ export class OperatorPostClient {
   private readonly agent: Agent;
   private readonly targets = new Map<string, Target>();
 
-  constructor(connectionsPerOrigin: number) {
+  constructor(
+    connectionsPerOrigin: number,
+    private readonly maxReplyBytes = REPLY_LIMIT_BYTES,
+  ) {
     this.agent = new Agent({ connections: connectionsPerOrigin, pipelining: 1 });
   }
 
@@ -54,7 +67,9 @@ export class OperatorPostClient {
     call.end(
       outcome.kind === 'response'
         ? { statusCode: outcome.statusCode }
-        : { errorType: outcome.kind === 'timeout' ? 'timeout' : outcome.code },
+        : outcome.kind === 'oversized'
+          ? { statusCode: outcome.statusCode }
+          : { errorType: outcome.kind === 'timeout' ? 'timeout' : outcome.code },
     );
     return outcome;
   }
@@ -83,7 +98,13 @@ export class OperatorPostClient {
         bodyTimeout: timeoutMs,
         signal: abort.signal,
       });
-      return { kind: 'response', statusCode: response.statusCode, body: await response.body.text() };
+      const text = await this.readLimited(response);
+      if (text === undefined) {
+        // The rest is never read: the request ends here, and undici closes its connection.
+        response.body.destroy();
+        return { kind: 'oversized', statusCode: response.statusCode, limitBytes: this.maxReplyBytes };
+      }
+      return { kind: 'response', statusCode: response.statusCode, body: text };
     } catch (error) {
       const { code } = error as { code?: unknown };
       if (abort.signal.aborted || (typeof code === 'string' && UNDICI_TIMEOUTS.has(code))) return { kind: 'timeout' };
@@ -91,6 +112,20 @@ export class OperatorPostClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The body as text, or undefined as soon as it is declared or found longer than the limit (the rest unread). */
+  private async readLimited(response: Dispatcher.ResponseData): Promise<string | undefined> {
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxReplyBytes) return undefined;
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > this.maxReplyBytes) return undefined;
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, length).toString('utf8');
   }
 
   private targetOf(url: string): Target {

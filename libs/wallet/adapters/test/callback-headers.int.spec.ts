@@ -1,16 +1,22 @@
 /**
  * What the wallet client puts on the wire for each attempt (issue 10): X-Request-Timestamp is
  * the Unix second of THIS attempt (the body's `timestamp` stays the transaction's), and the
- * signature covers the body, or `<timestamp>.<body>` for an operator with `timestamp.body`.
+ * signature covers the body, or `<timestamp>.<body>` for an operator with `timestamp.body`; a
+ * bonus webhook is signed the same way, with the current secret during a rotation.
  * A real HTTP server records what arrives; the signatures are checked with node:crypto here.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseOperatorsConfig, type OperatorConfig, type WalletWinRequest } from '@reelstream/contracts';
+import {
+  parseOperatorsConfig,
+  type BonusWebhook,
+  type OperatorConfig,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { callbackFor } from '@reelstream/wallet-domain';
-import { HttpOperatorWallet } from '../src/index.js';
+import { HttpOperatorWallet, HttpWebhookSender } from '../src/index.js';
 
 const win = (playerId: string): WalletWinRequest => ({
   command: 'win',
@@ -47,20 +53,26 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const operatorWith = (signatureScheme: 'body' | 'timestamp.body'): OperatorConfig =>
+const PREVIOUS_SECRET = 'headers-test-previous-secret-0123';
+const operatorWith = (
+  signatureScheme: 'body' | 'timestamp.body',
+  signingSecret: string | string[] = SECRET,
+): OperatorConfig & { webhookUrl: string } =>
   parseOperatorsConfig([
     {
       id: 'headers',
       name: 'Headers',
       apiToken: 'headers-api-token-0123456789',
       callbackUrl: url,
-      signingSecret: SECRET,
+      webhookUrl: url,
+      signingSecret,
       currency: 'EUR',
       signatureScheme,
     },
-  ])[0] as OperatorConfig;
-const hmac = (...parts: (string | Buffer)[]) =>
-  parts.reduce((mac, part) => mac.update(part), createHmac('sha256', SECRET)).digest('hex');
+  ])[0] as OperatorConfig & { webhookUrl: string };
+const hmacWith = (secret: string, ...parts: (string | Buffer)[]) =>
+  parts.reduce((mac, part) => mac.update(part), createHmac('sha256', secret)).digest('hex');
+const hmac = (...parts: (string | Buffer)[]) => hmacWith(SECRET, ...parts);
 
 describe('X-Request-Timestamp and the signature of each attempt', () => {
   it.each(['body', 'timestamp.body'] as const)(
@@ -87,6 +99,37 @@ describe('X-Request-Timestamp and the signature of each attempt', () => {
       for (const { headers, body } of received) {
         const timestamp = headers['x-request-timestamp'] as string;
         expect(headers['x-request-signature']).toBe(scheme === 'body' ? hmac(body) : hmac(`${timestamp}.`, body));
+      }
+    },
+  );
+});
+
+describe('the signature of a bonus webhook', () => {
+  const webhook = { eventId: 'headers-webhook-1', type: 'bonus.test' } as unknown as BonusWebhook;
+
+  it.each(['body', 'timestamp.body'] as const)(
+    '%s: signed as callbacks are, with the current secret while the previous one is still accepted',
+    async (scheme) => {
+      const sender = new HttpWebhookSender(() => Date.parse('2026-05-01T10:00:05.900Z'));
+      received.length = 0;
+      try {
+        expect(await sender.post(operatorWith(scheme), webhook, 3_000)).toEqual({ delivered: true });
+        expect(await sender.post(operatorWith(scheme, [SECRET, PREVIOUS_SECRET]), webhook, 3_000)).toEqual({
+          delivered: true,
+        });
+      } finally {
+        await sender.close();
+      }
+      expect(received).toHaveLength(2);
+      for (const { headers, body } of received) {
+        expect(headers['x-request-timestamp']).toBe('1777629605');
+        expect(headers['x-webhook-event-id']).toBe('headers-webhook-1');
+        const signed = scheme === 'body' ? [body] : ['1777629605.', body];
+        expect(headers['x-request-signature']).toBe(hmacWith(SECRET, ...signed));
+        expect(headers['x-request-signature']).not.toBe(hmacWith(PREVIOUS_SECRET, ...signed));
+        expect(headers['x-request-signature']).not.toBe(
+          hmacWith(SECRET, ...(scheme === 'body' ? ['1777629605.', body] : [body])),
+        );
       }
     },
   );

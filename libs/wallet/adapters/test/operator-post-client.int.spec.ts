@@ -2,7 +2,8 @@
  * The operator POST over undici (HttpOperatorWallet, HttpWebhookSender) against a real HTTP server:
  * the operator's time limit covers the whole request, body included; a 3xx is a status, not
  * followed; a refused or dropped connection is a network outcome with node's error code; two calls
- * in a row share one kept-alive connection; close() ends what is still in flight.
+ * in a row share one kept-alive connection; close() ends what is still in flight; a reply longer
+ * than REPLY_LIMIT_BYTES is not read, and its connection is closed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +17,10 @@ import {
 import { sampleBetRequest } from '@reelstream/testing';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { HttpOperatorWallet, HttpWebhookSender } from '../src/index.js';
+import { REPLY_LIMIT_BYTES } from '../src/operator-post-client.js';
 
 const OK_REPLY = '{"balance":100,"statusCode":"OK"}';
+const PADDING = Buffer.alloc(1024, ' ');
 const LIMIT_MS = 300;
 
 /** What each path of the test server does; every request is recorded by path. */
@@ -37,7 +40,27 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   '/never-answers': () => undefined,
   '/moved': (res) => res.writeHead(302, { location: '/ok' }).end('moved'),
   '/hangs-up': (res) => res.socket?.destroy(),
+  // A valid answer padded with 1 MB of white space, sent chunked (no length declared) …
+  '/padded': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(OK_REPLY.slice(0, -1));
+    for (let sent = 0; sent < 1024; sent += 1) res.write(PADDING);
+    res.end('}');
+  },
+  // … and with its length declared.
+  '/padded-declared': (res) => {
+    const body = `${OK_REPLY.slice(0, -1)}${PADDING.toString().repeat(1024)}}`;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+  },
+  // Just under the limit: read and accepted.
+  '/padded-within': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`${OK_REPLY.slice(0, -1)}${' '.repeat(REPLY_LIMIT_BYTES - OK_REPLY.length)}}`);
+  },
 };
+/** The padded paths whose connection the server saw closed, in order. */
+const closedAfter: string[] = [];
 const requested: string[] = [];
 let connections = 0;
 let server: Server;
@@ -48,6 +71,8 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       requested.push(req.url ?? '');
+      const path = req.url ?? '';
+      if (path.startsWith('/padded')) req.socket.once('close', () => closedAfter.push(path));
       routes[req.url ?? '']?.(res);
     });
   });
@@ -61,6 +86,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   requested.length = 0;
+  closedAfter.length = 0;
   connections = 0;
 });
 
@@ -81,6 +107,14 @@ const bet = (transactionId: number): WalletBetRequest =>
   sampleBetRequest({ transactionId, operatorId: 'posts', playerId: 'posts_player', roundId: transactionId + 1 });
 
 const webhook = { eventId: 'posts-webhook-1' } as BonusWebhook;
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('the condition did not come true in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 /** An origin nothing listens on: a server's port, closed again. */
 async function refusingOrigin(): Promise<string> {
@@ -147,6 +181,29 @@ describe('HttpOperatorWallet', () => {
     expect(connections).toBe(1);
   });
 
+  it.each(['/padded', '/padded-declared'])(
+    '%s: a valid answer padded past the limit is ERR_UNKNOWN (malformed), not read, and its connection is closed',
+    async (path) => {
+      const result = await wallet.call(operatorAt(path), callbackFor(bet(8_009)), 5_000);
+      expect(result).toEqual({
+        kind: 'no_reply',
+        cause: 'malformed',
+        reason: `HTTP 200: a reply over ${REPLY_LIMIT_BYTES} bytes, not read (connection closed)`,
+      });
+      await until(() => closedAfter.includes(path));
+      expect(closedAfter).toEqual([path]);
+    },
+  );
+
+  it('reads a reply of exactly the limit', async () => {
+    expect(await wallet.call(operatorAt('/padded-within'), callbackFor(bet(8_010)), 5_000)).toEqual({
+      kind: 'reply',
+      statusCode: 'OK',
+      balance: 100,
+    });
+    expect(closedAfter).toEqual([]);
+  });
+
   it('close() ends a call still in flight at once, as a network outcome', async () => {
     const closing = new HttpOperatorWallet();
     const pending = closing.call(operatorAt('/never-answers'), callbackFor(bet(8_008)), 10_000);
@@ -178,6 +235,15 @@ describe('HttpWebhookSender', () => {
   it('a 302 is not delivered and not followed', async () => {
     expect(await sender.post(operatorAt('/moved'), webhook, 2_000)).toEqual({ delivered: false, reason: 'HTTP 302' });
     expect(requested).toEqual(['/moved']);
+  });
+
+  it('a 2xx whose reply is over the limit is not delivered, and its connection is closed', async () => {
+    expect(await sender.post(operatorAt('/padded'), webhook, 5_000)).toEqual({
+      delivered: false,
+      reason: `HTTP 200: a reply over ${REPLY_LIMIT_BYTES} bytes, not read (connection closed)`,
+    });
+    await until(() => closedAfter.includes('/padded'));
+    expect(closedAfter).toEqual(['/padded']);
   });
 
   it('a refused connection is not delivered, with its code', async () => {

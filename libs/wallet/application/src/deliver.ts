@@ -4,7 +4,7 @@
  * and its answer after it, so a crash in between leaves an attempt without outcome, which the
  * next delivery sends again with the same transactionId and the same bytes.
  */
-import { ReelstreamError, type EventContext, type OperatorConfig } from '@reelstream/contracts';
+import { ReelstreamError, type EventContext, type OperatorConfig, type WalletRequest } from '@reelstream/contracts';
 import {
   answerFromCall,
   callbackFor,
@@ -13,6 +13,11 @@ import {
   needsCancelTransactionId,
   nextAttempt,
   deliveryPolicyFor,
+  deadlineOf,
+  pastSendWindow,
+  sendWithinMs,
+  windowLeftMs,
+  type OperatorCallResult,
 } from '@reelstream/wallet-domain';
 import type { DispatchContext } from './dispatch-context.js';
 import type { WalletTxRecord } from './wallet-tx-repository.js';
@@ -28,6 +33,34 @@ export class OperatorUnavailableError extends ReelstreamError {
   ) {
     super('WALLET_UNAVAILABLE', `win ${transactionId}: ${reason}`, { retriable: true });
   }
+}
+
+/**
+ * The call of one attempt, within the request's deadline: a bet or betwin whose window is (nearly)
+ * over is not sent and counts as a time-out (its round is canceled, D9); one that is sent gets what
+ * is left of its window, never more than its policy's limit, so its answer is never taken late, and
+ * waits for a slot of its operator's bulkhead only while it may still start in time.
+ */
+async function callWithinDeadline(
+  context: DispatchContext,
+  operator: OperatorConfig,
+  request: WalletRequest,
+): Promise<OperatorCallResult> {
+  const now = context.now();
+  const limitMs = deliveryPolicyFor(request.command).timeoutMs;
+  if (pastSendWindow(request, now))
+    return {
+      kind: 'no_reply',
+      cause: 'timeout',
+      reason: `not sent: its deadline ${deadlineOf(request)} had passed when the call was due at ${now}`,
+    };
+  const leftMs = windowLeftMs(request, now) ?? limitMs;
+  return context.deps.wallet.call(
+    operator,
+    callbackFor(request),
+    Math.min(limitMs, leftMs),
+    sendWithinMs(request, now),
+  );
 }
 
 export interface DeliverOptions {
@@ -71,7 +104,7 @@ export async function deliver(
     const request = record.state.request;
     if (!request) throw new Error(`walletTx-${record.transactionId} has an attempt but no request`);
     const started = performance.now();
-    const result = await deps.wallet.call(operator, callbackFor(request), deliveryPolicyFor(request.command).timeoutMs);
+    const result = await callWithinDeadline(context, operator, request);
     // A win the bulkhead did not send keeps its attempt in flight (sent again, same bytes, when due): it is rescheduled, not failed.
     if (result.kind === 'no_reply' && result.cause === 'unavailable' && request.command === 'win')
       throw new OperatorUnavailableError(

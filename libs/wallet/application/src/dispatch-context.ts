@@ -28,7 +28,17 @@ export interface WalletDispatchDeps {
   onParked?: ParkedMessageObserver;
   /** How a pause between attempts is waited out. Default: a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /** Told of every cancel message that is not delivered now for want of a readable record or of a cancel owed, to count it. */
+  onCancelNotDelivered?: (event: { operatorId: string; reason: CancelNotDeliveredReason }) => void;
 }
+
+/**
+ * Why a `wallet.cancels` message sent nothing (besides the operator's own answer, an open circuit or
+ * an unconfigured operator): `record_unreadable`, it waits for a release that can read its record;
+ * `no_cancel_requested`, its transaction owes no cancel; `not_a_cancel`, it names no transaction.
+ */
+export const CANCEL_NOT_DELIVERED_REASONS = ['record_unreadable', 'no_cancel_requested', 'not_a_cancel'] as const;
+export type CancelNotDeliveredReason = (typeof CANCEL_NOT_DELIVERED_REASONS)[number];
 
 export interface DispatchContext {
   readonly deps: WalletDispatchDeps;

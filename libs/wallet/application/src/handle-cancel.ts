@@ -1,18 +1,21 @@
 /**
- * The handler of `wallet.cancels`: one attempt of a pending cancel (D9) per call. A cancel the
- * operator did not acknowledge (or did not get: its circuit is open, or it is not configured) is
- * rescheduled durably on a delay topic, not before the cancel back-off has passed, and this
- * message is committed: the partition moves on, and the cancel comes back when due, whatever
- * restarts in between (docs/adr/0002-cancel-delivery.md). It is never dropped or parked. Only an
- * infrastructure failure (store or bus) throws, and is retried in place by the bus.
+ * The handler of `wallet.cancels`: one attempt of a pending cancel (D9) per call. The message only
+ * names the transaction (`refTransactionId`); its `walletTx` record says which cancel to send, to
+ * which operator, and whether one is still owed. A cancel the operator did not acknowledge (or did
+ * not get: its circuit is open, or it is not configured) is rescheduled durably on a delay topic,
+ * not before the cancel back-off has passed, and this message is committed: the partition moves
+ * on, and the cancel comes back when due, whatever restarts in between
+ * (docs/adr/0002-cancel-delivery.md). No cancel is ever parked or dropped:
+ * - a record this release cannot read or progress (written by a newer one: readers roll out
+ *   first) keeps its cancel waiting on the longest delay topic until a release that can read it
+ *   takes it, counted and alerted each round;
+ * - a message that names no transaction, or one whose record owes no cancel, carries no cancel:
+ *   the dispatcher publishes a cancel only for a record holding `CancelRequested`
+ *   (`pendingCancel`), and records are never rewritten. Sending one would revert a bet that
+ *   stands, so it is not sent; the message is counted, alerted and logged with its content.
+ * Only an infrastructure failure (store or bus) throws, and is retried in place by the bus.
  */
-import {
-  describeIssues,
-  walletCancelDelivery,
-  type EventContext,
-  type OperatorConfig,
-  type WalletCancelDelivery,
-} from '@reelstream/contracts';
+import { describeIssues, walletCancelDelivery, type OperatorConfig } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
 import {
   answerFromCall,
@@ -21,33 +24,68 @@ import {
   cancelRetryDelayMs,
   describeAnswer,
 } from '@reelstream/wallet-domain';
-import { eventContextOf, type DispatchContext } from './dispatch-context.js';
+import { eventContextOf, type CancelNotDeliveredReason, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
-import { park } from './publish-outcome.js';
 import { LONGEST_RETRY_TIER, reschedule, retryCountOf } from './reschedule.js';
 import { retryDispatch } from './wallet-tx-repository.js';
 
+/** What the handler reads of a message: the transaction it names (the rest is the record's to say). */
+const cancelPointer = walletCancelDelivery.pick({ refTransactionId: true }).loose();
+
 export async function handleCancelDelivery(context: DispatchContext, message: Message): Promise<void> {
-  const parsed = walletCancelDelivery.safeParse(message.value);
-  if (!parsed.success) {
-    await park(context, message, `invalid cancel delivery: ${describeIssues(parsed.error.issues)}`);
+  const named = cancelPointer.safeParse(message.value);
+  if (!named.success) {
+    carriesNoCancel(context, message, 'not_a_cancel', `names no transaction: ${describeIssues(named.error.issues)}`);
     return;
   }
-  const delivery = parsed.data;
-  const { deps } = context;
+  const { refTransactionId } = named.data;
+  const wellFormed = walletCancelDelivery.safeParse(message.value);
+  if (!wellFormed.success)
+    context.deps.log.warn('cancel message malformed; the cancel is taken from its transaction record', {
+      refTransactionId,
+      issues: describeIssues(wellFormed.error.issues),
+    });
+  try {
+    await retryDispatch(refTransactionId, () => attemptCancel(context, message, refTransactionId));
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    const reason = `the record of transaction ${refTransactionId} cannot be read or progressed by this release: ${error.message}`;
+    context.deps.log.error('cancel waiting: its record cannot be read by this release; rescheduled', {
+      refTransactionId,
+      retryCount: retryCountOf(message),
+      error,
+    });
+    context.deps.onCancelNotDelivered?.({ operatorId: operatorIdOf(message), reason: 'record_unreadable' });
+    await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, reason);
+  }
+}
+
+/** One attempt of the cancel its record holds, on the record as loaded now. */
+async function attemptCancel(context: DispatchContext, message: Message, refTransactionId: number): Promise<void> {
+  const { records, deps } = context;
+  let record = await records.load(refTransactionId);
+  const { request, cancel } = record.state;
+  if (!request || !cancel) {
+    const why = request
+      ? `transaction ${refTransactionId} (${request.command}, ${record.state.status}) has no cancel requested`
+      : `transaction ${refTransactionId} is not recorded`;
+    carriesNoCancel(context, message, 'no_cancel_requested', why);
+    return;
+  }
+  if (cancel.succeeded) return;
   // A cancel is never dropped: a missing operator is a configuration fault to fix; the cancel waits durably meanwhile.
-  const operator = deps.operators.get(delivery.operatorId);
+  const operator: OperatorConfig | undefined = deps.operators.get(request.operatorId);
   if (!operator) {
     deps.log.warn('cancel of an operator that is not configured; rescheduled', {
-      refTransactionId: delivery.refTransactionId,
-      operatorId: delivery.operatorId,
+      refTransactionId,
+      operatorId: request.operatorId,
       retryCount: retryCountOf(message),
     });
     await reschedule(
       context,
       message,
       LONGEST_RETRY_TIER.delayMs,
-      `operator ${delivery.operatorId} is not configured on this dispatcher`,
+      `operator ${request.operatorId} is not configured on this dispatcher`,
     );
     return;
   }
@@ -57,37 +95,7 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
     await reschedule(context, message, refusingForMs, `operator ${operator.id}'s circuit is open`);
     return;
   }
-  const eventContext = eventContextOf(context, message, delivery.operatorId, delivery.refTransactionId);
-  try {
-    await retryDispatch(delivery.refTransactionId, () =>
-      attemptCancel(context, message, delivery, operator, eventContext),
-    );
-  } catch (error) {
-    if (!isDeterministicFailure(error)) throw error;
-    await park(
-      context,
-      message,
-      `cancel of transaction ${delivery.refTransactionId} cannot be handled: ${error.message}`,
-    );
-  }
-}
-
-/** One attempt of the cancel, on the record as loaded now. */
-async function attemptCancel(
-  context: DispatchContext,
-  message: Message,
-  delivery: WalletCancelDelivery,
-  operator: OperatorConfig,
-  eventContext: EventContext,
-): Promise<void> {
-  const { records, deps } = context;
-  let record = await records.load(delivery.refTransactionId);
-  const { request, cancel } = record.state;
-  if (!request || !cancel) {
-    await park(context, message, `transaction ${delivery.refTransactionId} has no cancel requested`);
-    return;
-  }
-  if (cancel.succeeded) return;
+  const eventContext = eventContextOf(context, message, request.operatorId, refTransactionId);
   record = await records.execute(
     record,
     { type: 'StartCancelAttempt', data: {}, metadata: { now: context.now() } },
@@ -102,7 +110,7 @@ async function attemptCancel(
     eventContext,
   );
   const fields = {
-    refTransactionId: delivery.refTransactionId,
+    refTransactionId,
     cancelTransactionId: cancel.cancelTransactionId,
     playerId: request.playerId,
     attempt,
@@ -117,4 +125,29 @@ async function attemptCancel(
       : cancelRetryDelayMs(attempt);
   deps.log.warn('cancel not acknowledged; rescheduled', { ...fields, outcome: describeAnswer(answer), delayMs });
   await reschedule(context, message, delayMs, describeAnswer(answer));
+}
+
+/** A message that carries no cancel owed: nothing is sent; it is logged whole, counted and alerted, then committed. */
+function carriesNoCancel(
+  context: DispatchContext,
+  message: Message,
+  reason: Exclude<CancelNotDeliveredReason, 'record_unreadable'>,
+  detail: string,
+): void {
+  context.deps.log.error('cancel message carries no cancel owed; nothing sent', {
+    reason,
+    detail,
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+    key: message.key,
+    value: message.value,
+  });
+  context.deps.onCancelNotDelivered?.({ operatorId: operatorIdOf(message), reason });
+}
+
+/** The operator a message names, for the count; `unknown` when it names none. */
+function operatorIdOf(message: Message): string {
+  const value = message.value as { operatorId?: unknown } | null;
+  return typeof value?.operatorId === 'string' ? value.operatorId.slice(0, 64) : 'unknown';
 }

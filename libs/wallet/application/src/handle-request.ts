@@ -13,7 +13,7 @@ import {
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { redriveRefusalOf, sameRequest } from '@reelstream/wallet-domain';
+import { deadlineOf, pastSendWindow, redriveRefusalOf, sameRequest } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
@@ -135,7 +135,25 @@ async function dispatch(
     });
   }
   const now = { now: context.now() };
-  if (record.state.status === 'new') {
+  if (record.state.status === 'new' && pastSendWindow(request, now.now)) {
+    // Taken too late (a lagging dispatcher): never sent; the request and its time-out in one append, which
+    // loses to any other dispatcher's first append on this stream, so the bet is either sent or canceled.
+    record = await records.executeAll(
+      record,
+      [
+        { type: 'RecordRequest', data: { request }, metadata: now },
+        { type: 'ExpireRequest', data: { cancelTransactionId: deps.ids.next() }, metadata: now },
+      ],
+      eventContext,
+    );
+    deps.log.warn('bet not sent: its deadline had passed when the dispatcher took it; the round is canceled', {
+      transactionId: request.transactionId,
+      command: request.command,
+      deadline: deadlineOf(request),
+      takenAt: now.now,
+      cancelTransactionId: record.state.cancel?.cancelTransactionId,
+    });
+  } else if (record.state.status === 'new') {
     // The request and its first attempt in one append: one write before the call, not two.
     record = await records.executeAll(
       record,

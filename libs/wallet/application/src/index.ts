@@ -5,13 +5,19 @@
  * (docs/adr/0002-cancel-delivery.md), dead letters and their re-drive.
  */
 export { findDeadLetteredWins, standingDeadLetters } from './dead-letters.js';
-export { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
+export {
+  CANCEL_NOT_DELIVERED_REASONS,
+  dispatchContext,
+  type CancelNotDeliveredReason,
+  type WalletDispatchDeps,
+} from './dispatch-context.js';
 export { handleCancelDelivery } from './handle-cancel.js';
 export { handleWalletRequest } from './handle-request.js';
 export {
   type BulkheadLimits,
   defaultBulkheadLimits,
   type CircuitChange,
+  OperatorBulkhead,
   OperatorBulkheadWallet,
 } from './operator-bulkhead.js';
 export { type OperatorWallet, type OperatorLookup, type DispatchLog, silentLog } from './ports.js';

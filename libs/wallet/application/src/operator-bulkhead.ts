@@ -60,13 +60,23 @@ interface Compartment {
   waiting: (() => void)[];
 }
 
-export class OperatorBulkheadWallet implements OperatorWallet {
+/** A call the bulkhead did not send, and when to try again. */
+export interface BulkheadRefusal {
+  kind: 'no_reply';
+  cause: 'unavailable';
+  reason: string;
+  retryAfterMs: number;
+}
+
+/**
+ * The compartments themselves, whatever goes through them: the operator's wallet callbacks
+ * (`OperatorBulkheadWallet`) or its bonus webhooks (a bulkhead of their own, so a failing webhook
+ * endpoint never opens the wallet's circuit).
+ */
+export class OperatorBulkhead {
   private readonly compartments = new Map<string, Compartment>();
 
-  constructor(
-    private readonly inner: OperatorWallet,
-    private readonly options: OperatorBulkheadOptions,
-  ) {}
+  constructor(private readonly options: OperatorBulkheadOptions) {}
 
   /** The circuit of one operator, as the next call would find it (for health and tests). */
   circuitOf(operatorId: string): { state: CircuitState; inFlight: number; consecutiveFailures: number } {
@@ -80,27 +90,38 @@ export class OperatorBulkheadWallet implements OperatorWallet {
   }
 
   refusingForMs(operatorId: string): number | undefined {
-    const refused = this.refusal(operatorId, this.compartment(operatorId), this.options.limitsOf(operatorId));
-    return refused?.kind === 'no_reply' ? refused.retryAfterMs : undefined;
+    return this.refusal(operatorId, this.compartment(operatorId), this.options.limitsOf(operatorId))?.retryAfterMs;
   }
 
-  async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
-    const limits = this.options.limitsOf(operator.id);
-    const compartment = this.compartment(operator.id);
-    const refused = this.refusal(operator.id, compartment, limits);
+  /** Runs `send` in the operator's compartment, or refuses it; `answered` tells a success (closes the circuit) from a failure. */
+  async run<T>(
+    operatorId: string,
+    send: (waitedMs: number) => Promise<T>,
+    answered: (result: T) => boolean,
+    /** The call may not start later than this from now (a bet's deadline): it waits for a slot no longer. */
+    sendWithinMs?: number,
+  ): Promise<T | BulkheadRefusal> {
+    const limits = this.options.limitsOf(operatorId);
+    const compartment = this.compartment(operatorId);
+    const refused = this.refusal(operatorId, compartment, limits);
     if (refused) return refused;
+    let waitedMs = 0;
     if (compartment.inFlight >= limits.maxInFlight) {
-      const waited = await this.waitForSlot(compartment, limits.maxQueueWaitMs);
+      const maxWaitMs =
+        sendWithinMs === undefined ? limits.maxQueueWaitMs : Math.max(0, Math.min(limits.maxQueueWaitMs, sendWithinMs));
+      const queuedAt = this.options.now();
+      const waited = await this.waitForSlot(compartment, maxWaitMs);
       if (!waited) {
         return {
           kind: 'no_reply',
           cause: 'unavailable',
-          reason: `not sent: operator ${operator.id} had ${limits.maxInFlight} calls in flight (its limit) for ${limits.maxQueueWaitMs} ms`,
+          reason: `not sent: operator ${operatorId} had ${limits.maxInFlight} calls in flight (its limit) for ${Math.round(maxWaitMs)} ms`,
           retryAfterMs: 1_000,
         };
       }
+      waitedMs = this.options.now() - queuedAt;
       // The slot was handed over; the circuit may have opened meanwhile.
-      const refusedNow = this.refusal(operator.id, compartment, limits);
+      const refusedNow = this.refusal(operatorId, compartment, limits);
       if (refusedNow) {
         this.release(compartment);
         return refusedNow;
@@ -110,26 +131,22 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     }
     const probe = compartment.state === 'half_open';
     if (probe) compartment.probing = true;
-    let result: OperatorCallResult;
+    let result: T;
     try {
-      result = await this.inner.call(operator, body, timeoutMs);
+      result = await send(waitedMs);
     } catch (error) {
-      this.settle(operator.id, compartment, false, limits);
+      this.settle(operatorId, compartment, false, limits);
       throw error;
     } finally {
       this.release(compartment);
       if (probe) compartment.probing = false;
     }
-    this.settle(operator.id, compartment, result.kind === 'reply', limits);
+    this.settle(operatorId, compartment, answered(result), limits);
     return result;
   }
 
   /** Why a call may not go out now (circuit open, or half-open with its probe out), or undefined. */
-  private refusal(
-    operatorId: string,
-    compartment: Compartment,
-    limits: BulkheadLimits,
-  ): OperatorCallResult | undefined {
+  private refusal(operatorId: string, compartment: Compartment, limits: BulkheadLimits): BulkheadRefusal | undefined {
     this.advance(operatorId, compartment);
     if (compartment.state === 'open') {
       const retryAfterMs = Math.max(1, compartment.openedAt + limits.openMs - this.options.now());
@@ -211,5 +228,40 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     if (from === to) return;
     compartment.state = to;
     this.options.onCircuitChange?.({ operatorId, from, to, consecutiveFailures: compartment.consecutiveFailures });
+  }
+}
+
+export class OperatorBulkheadWallet implements OperatorWallet {
+  private readonly bulkhead: OperatorBulkhead;
+
+  constructor(
+    private readonly inner: OperatorWallet,
+    options: OperatorBulkheadOptions,
+  ) {
+    this.bulkhead = new OperatorBulkhead(options);
+  }
+
+  /** The circuit of one operator, as the next call would find it (for health and tests). */
+  circuitOf(operatorId: string): { state: CircuitState; inFlight: number; consecutiveFailures: number } {
+    return this.bulkhead.circuitOf(operatorId);
+  }
+
+  refusingForMs(operatorId: string): number | undefined {
+    return this.bulkhead.refusingForMs(operatorId);
+  }
+
+  /** A bet or betwin (`sendWithinMs`) waits for a slot only while it may still start in its window; what it waited comes off its limit. */
+  call(
+    operator: OperatorConfig,
+    body: CallbackRequest,
+    timeoutMs: number,
+    sendWithinMs?: number,
+  ): Promise<OperatorCallResult> {
+    return this.bulkhead.run(
+      operator.id,
+      (waitedMs) => this.inner.call(operator, body, Math.max(1, timeoutMs - waitedMs)),
+      (result) => result.kind === 'reply',
+      sendWithinMs,
+    );
   }
 }

@@ -12,7 +12,16 @@ import type { OperatorCallResult } from '@reelstream/wallet-domain';
  * HTTP error or a reply that is not `{balance, statusCode}` come back as `no_reply`.
  */
 export interface OperatorWallet {
-  call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult>;
+  /**
+   * One callback, answered within `timeoutMs` from now. `sendWithinMs` (a bet's or betwin's deadline): the
+   * call may not start later than that from now; one that would (it waited for a slot) is not sent.
+   */
+  call(
+    operator: OperatorConfig,
+    body: CallbackRequest,
+    timeoutMs: number,
+    sendWithinMs?: number,
+  ): Promise<OperatorCallResult>;
   /**
    * For how long (ms) calls to this operator would be refused right now (its circuit is open), or
    * undefined when a call may go out. Lets a cancel wait without recording an attempt never sent.

@@ -41,12 +41,11 @@ export async function publishOutcome(context: DispatchContext, message: Message,
 /** The consumer group of each topic the handlers park from, as `walletSubscriptions` names them. */
 const GROUP_OF_TOPIC: Readonly<Record<string, string>> = {
   [Topics.walletRequests]: 'wallet-dispatcher',
-  [Topics.walletCancels]: 'wallet-dispatcher.cancels',
   [Topics.bonusWebhooks]: 'wallet-dispatcher.webhooks',
 };
 
 /** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */
-export async function park(context: DispatchContext, message: Message, reason: string): Promise<void> {
+export async function park(context: DispatchContext, message: Message, reason: string, attempts = 1): Promise<void> {
   context.deps.log.error('wallet message parked', {
     topic: message.topic,
     partition: message.partition,
@@ -60,7 +59,7 @@ export async function park(context: DispatchContext, message: Message, reason: s
     headers: {
       ...message.headers,
       [BusHeaders.deadLetterReason]: reason.slice(0, 1_000),
-      [BusHeaders.deadLetterAttempts]: '1',
+      [BusHeaders.deadLetterAttempts]: String(attempts),
       [BusHeaders.originalTopic]: message.topic,
       [BusHeaders.originalPartition]: String(message.partition),
       [BusHeaders.originalOffset]: message.offset,
@@ -74,7 +73,7 @@ export async function park(context: DispatchContext, message: Message, reason: s
     key: message.key,
     deadLetterTopic,
     reason,
-    attempts: 1,
+    attempts,
     groupId,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Durable rescheduling (docs/adr/0002-cancel-delivery.md): a message that cannot be acted on now
  * — a cancel the operator did not acknowledge, a cancel or win of an operator whose circuit is
- * open, a cancel of an operator that is not configured — is re-published to a delay topic with
+ * open, a cancel of an operator that is not configured, a bonus webhook waiting for its next attempt
+ * (docs/adr/0013-webhook-bulkhead-and-delayed-retry.md) — is re-published to a delay topic with
  * a not-before time, and the original is committed, so its partition moves on. The delay
  * consumer re-publishes it to where it came from when due. Each delay topic holds one delay, so
  * its head is always the earliest due: waiting for the head never holds a message that is due.
@@ -26,7 +27,7 @@ export const RetryTiers: readonly RetryTier[] = [
 ];
 
 /** Topics a delayed message may go back to. */
-const RETURNABLE = new Set<string>([Topics.walletCancels, Topics.walletRequests]);
+const RETURNABLE = new Set<string>([Topics.walletCancels, Topics.walletRequests, Topics.bonusWebhooks]);
 
 /** The shortest delay topic whose delay is at least `delayMs` (the longest for anything beyond it). */
 function retryTierFor(delayMs: number): RetryTier {
@@ -51,6 +52,7 @@ export async function reschedule(
   message: Message,
   delayMs: number,
   reason: string,
+  headers: Record<string, string> = {},
 ): Promise<Rescheduled> {
   const tier = retryTierFor(delayMs);
   const notBefore = new Date(context.deps.clock.now().getTime() + tier.delayMs).toISOString();
@@ -60,6 +62,7 @@ export async function reschedule(
     value: message.value,
     headers: {
       ...message.headers,
+      ...headers,
       [Headers.retryTopic]: message.topic,
       [Headers.notBefore]: notBefore,
       [Headers.retryCount]: String(retryCount),

@@ -8,8 +8,10 @@
  * - `wallet.cancels`: one attempt per delivery; until the operator's OK the cancel is rescheduled
  *   on a delay topic (never parked, D9), so its partition moves on.
  * - the delay topics: each message waits until due, then goes back to its topic.
- * - `bonus.webhooks` (issue 16): retried in place with backoff (only its bonus's key waits), parked
- *   after `WEBHOOK_MAX_ATTEMPTS`; nothing of money depends on it.
+ * - `bonus.webhooks`: sent through the operator's webhook bulkhead; a webhook not delivered is
+ *   rescheduled on a delay topic (its bonus's later changes follow it there), parked after
+ *   `WEBHOOK_MAX_ATTEMPTS`; what is left is infrastructure, retried in place. Nothing of money
+ *   depends on it.
  * Several keys of a partition are handled at once (`keyConcurrency`): one player's slow callback
  * holds only that player's later messages.
  */
@@ -21,7 +23,8 @@ import { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js'
 import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
 import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
-import { handleBonusWebhook, WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs, type WebhookSender } from './webhooks.js';
+import { defaultBulkheadLimits, OperatorBulkhead } from './operator-bulkhead.js';
+import { bonusWebhookHandler, type WebhookSender } from './webhooks.js';
 
 const WalletConsumerGroups = {
   requests: 'wallet-dispatcher',
@@ -44,6 +47,8 @@ export interface WalletSubscriptionOptions {
   webhooks?: WebhookSender;
   /** Backoff between webhook attempts. Default `webhookRetryDelayMs`. */
   webhookRetryDelayMs?: (attempt: number) => number;
+  /** The operators' webhook compartments. Default: the default bulkhead limits for every operator. */
+  webhookBulkhead?: OperatorBulkhead;
 }
 
 // Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
@@ -65,13 +70,34 @@ export function walletSubscriptions(
       : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
   };
   const sender = options.webhooks;
+  const webhookHandler =
+    sender &&
+    bonusWebhookHandler(context, {
+      sender,
+      bulkhead:
+        options.webhookBulkhead ??
+        new OperatorBulkhead({ limitsOf: () => defaultBulkheadLimits, now: () => deps.clock.now().getTime() }),
+      ...(options.webhookRetryDelayMs === undefined ? {} : { retryDelayMs: options.webhookRetryDelayMs }),
+    });
   return {
-    webhooks: sender && {
+    webhooks: webhookHandler && {
       groupId: WalletConsumerGroups.webhooks,
       topics: [Topics.bonusWebhooks],
-      handler: (message, { attempt }) => handleBonusWebhook(context, sender, message, attempt),
-      maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-      retryDelayMs: options.webhookRetryDelayMs ?? webhookRetryDelayMs,
+      handler: async (message, { attempt }) => {
+        try {
+          await webhookHandler(message);
+        } catch (error) {
+          deps.log.error('bonus webhook not handled; retried', {
+            offset: message.offset,
+            partition: message.partition,
+            attempt,
+            error,
+          });
+          throw error;
+        }
+      },
+      maxAttempts: NEVER_PARK,
+      retryDelayMs: defaultRetryDelayMs,
       ...concurrency,
     },
     requests: {

@@ -1,22 +1,29 @@
 /**
- * Bonus webhooks (issue 16, docs/adr/0008-bonus-webhooks.md): the dispatcher's consumer of
- * `bonus.webhooks`. One signed POST per attempt to the operator's `webhookUrl`; until a 2xx the
- * handler throws and the bus retries it with backoff, holding only that bonus's key (so one
- * bonus's changes arrive in order); after `WEBHOOK_MAX_ATTEMPTS` the bus parks it on
- * `bonus.webhooks.dlq` and moves on. The message is committed only after the receiver's 2xx or
- * the park: at least once. An operator without a `webhookUrl` gets none.
+ * Bonus webhooks (docs/adr/0008-bonus-webhooks.md, docs/adr/0013-webhook-bulkhead-and-delayed-retry.md):
+ * the dispatcher's consumer of `bonus.webhooks`. One signed POST per attempt to the operator's
+ * `webhookUrl`, through the operator's own webhook bulkhead (in-flight limit and circuit). A webhook
+ * not delivered is rescheduled on a delay topic with its attempts in a header and committed, so it
+ * holds no consumer slot while it waits: one operator's failing endpoint does not delay the
+ * others'. One bonus's changes stay in order: while a change of a bonus waits for its retry, its
+ * later changes follow it through the delay topics instead of overtaking it. After
+ * `WEBHOOK_MAX_ATTEMPTS` the webhook is recorded as a dead letter and parked on
+ * `bonus.webhooks.dlq`. The message is committed only once it is delivered, rescheduled or parked:
+ * at least once. An operator without a `webhookUrl` gets none.
  */
 import {
+  bonusWebhookKey,
   bonusWebhookMessage,
   eventToAppend,
-  ReelstreamError,
+  Headers,
   webhookLetterStream,
   type BonusWebhook,
   type OperatorConfig,
 } from '@reelstream/contracts';
 import { BusHeaders, type Message } from '@reelstream/ports';
 import type { DispatchContext } from './dispatch-context.js';
+import type { OperatorBulkhead } from './operator-bulkhead.js';
 import { park } from './publish-outcome.js';
+import { reschedule } from './reschedule.js';
 
 /** One attempt: exactly one signed HTTP POST, no retry of its own; a receiver's fault comes back as a value. */
 export interface WebhookSender {
@@ -27,60 +34,123 @@ export interface WebhookSender {
   ): Promise<{ delivered: true } | { delivered: false; reason: string }>;
 }
 
-/** Attempts before a webhook is parked: with `webhookRetryDelayMs` about 4 minutes of trying. */
+/** Attempts before a webhook is parked: with `webhookRetryDelayMs` on the delay topics about 4 minutes of trying. */
 export const WEBHOOK_MAX_ATTEMPTS = 10;
 const WEBHOOK_TIMEOUT_MS = 5_000;
+/** How soon a later change of a bonus whose earlier change waits looks again (the shortest delay topic). */
+const FOLLOWER_DELAY_MS = 1_000;
 
-/** Backoff before the n-th retry: 1 s, 2 s, 4 s, … at most 60 s. */
+/** Backoff before the n-th retry: 1 s, 2 s, 4 s, … at most 60 s (rounded up to a delay topic's delay). */
 export function webhookRetryDelayMs(attempt: number): number {
   return Math.min(60_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 }
 
-class WebhookNotDelivered extends ReelstreamError {
-  override readonly name = 'WebhookNotDelivered';
-  constructor(eventId: string, reason: string) {
-    super('WALLET_UNAVAILABLE', `webhook ${eventId} not delivered: ${reason}`, { retriable: true });
-  }
+/** A webhook's attempts before this delivery (0 for a first delivery or a re-drive). */
+function attemptsOf(message: Message): number {
+  const count = Number(message.headers[Headers.webhookAttempts] ?? '0');
+  return Number.isSafeInteger(count) && count >= 0 ? count : 0;
 }
 
-export async function handleBonusWebhook(
-  context: DispatchContext,
-  sender: WebhookSender,
-  message: Message,
-  attempt: number,
-): Promise<void> {
-  const parsed = bonusWebhookMessage.safeParse(message.value);
-  if (!parsed.success) {
-    await park(context, message, `not a bonus webhook message: ${parsed.error.message.slice(0, 500)}`);
-    return;
-  }
-  const { operatorId, webhook } = parsed.data;
-  const operator = context.deps.operators.get(operatorId);
-  if (!operator?.webhookUrl) {
-    if (!operator)
-      context.deps.log.warn('bonus webhook of an unknown operator dropped', { operatorId, eventId: webhook.eventId });
-    return;
-  }
-  const result = await sender.post({ ...operator, webhookUrl: operator.webhookUrl }, webhook, WEBHOOK_TIMEOUT_MS);
-  const fields = { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId, attempt };
-  if (result.delivered) {
-    context.deps.log.debug('bonus webhook delivered', fields);
-    return;
-  }
-  if (attempt >= WEBHOOK_MAX_ATTEMPTS) {
-    await recordDeadLetter(context, message, parsed.data, attempt, result.reason);
-    context.deps.log.error(
-      'bonus webhook given up: parked on bonus.webhooks.dlq; `POST /v1/webhooks/dead-letters/{eventId}/redrive` or `npm run wallet:webhooks:redrive` sends it again',
-      { ...fields, reason: result.reason },
-    );
-  } else context.deps.log.info('bonus webhook not delivered; retried', { ...fields, reason: result.reason });
-  throw new WebhookNotDelivered(webhook.eventId, result.reason);
+export interface WebhookDeliveryOptions {
+  sender: WebhookSender;
+  /** The operators' webhook compartments: their own, not the wallet callbacks'. */
+  bulkhead: OperatorBulkhead;
+  retryDelayMs?: (attempt: number) => number;
 }
 
 /**
- * The dead letter in the event log (`webhookLetter-{operatorId}-{eventId}`), before the bus parks
- * the message: what the operator API lists and re-drives. A failed append is thrown: the bus tries
- * the message once more (or parks it: the re-drive CLI still finds it on the dead-letter topic).
+ * The handler of `bonus.webhooks`. It remembers, per bonus key, the eventIds out on the delay
+ * topics in the order they first came: only the first of them is sent, the others follow it.
+ * This memory is the process's: a webhook that comes back after a restart of the dispatcher is
+ * sent at once, even if an earlier change of its bonus is still waiting (its `sequence` shows it).
+ */
+export function bonusWebhookHandler(
+  context: DispatchContext,
+  options: WebhookDeliveryOptions,
+): (message: Message) => Promise<void> {
+  const retryDelayMs = options.retryDelayMs ?? webhookRetryDelayMs;
+  const waiting = new Map<string, string[]>();
+  const settled = (key: string, eventId: string) => {
+    const queue = waiting.get(key);
+    if (!queue) return;
+    const index = queue.indexOf(eventId);
+    if (index >= 0) queue.splice(index, 1);
+    if (queue.length === 0) waiting.delete(key);
+  };
+  const wait = (key: string, eventId: string) => {
+    const queue = waiting.get(key) ?? [];
+    if (!queue.includes(eventId)) queue.push(eventId);
+    waiting.set(key, queue);
+  };
+
+  return async (message) => {
+    const parsed = bonusWebhookMessage.safeParse(message.value);
+    if (!parsed.success) {
+      await park(context, message, `not a bonus webhook message: ${parsed.error.message.slice(0, 500)}`);
+      return;
+    }
+    const { operatorId, webhook } = parsed.data;
+    const key = message.key ?? bonusWebhookKey({ operatorId, bonusId: webhook.bonusId });
+    const operator = context.deps.operators.get(operatorId);
+    if (!operator?.webhookUrl) {
+      if (!operator)
+        context.deps.log.warn('bonus webhook of an unknown operator dropped', { operatorId, eventId: webhook.eventId });
+      // Dropped, so its bonus's later changes (dropped too, or sent if a webhookUrl came back) wait for it no more.
+      settled(key, webhook.eventId);
+      return;
+    }
+    const previous = attemptsOf(message);
+    const fields = { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId };
+    const first = waiting.get(key)?.[0];
+    if (first !== undefined && first !== webhook.eventId) {
+      wait(key, webhook.eventId);
+      await reschedule(context, message, FOLLOWER_DELAY_MS, `follows ${first}, an earlier change of its bonus`, {
+        [Headers.webhookAttempts]: String(previous),
+      });
+      return;
+    }
+    const url = operator.webhookUrl;
+    const sent = await options.bulkhead.run(
+      operatorId,
+      () => options.sender.post({ ...operator, webhookUrl: url }, webhook, WEBHOOK_TIMEOUT_MS),
+      (result) => result.delivered,
+    );
+    const attempt = previous + 1;
+    if ('delivered' in sent && sent.delivered) {
+      settled(key, webhook.eventId);
+      context.deps.log.debug('bonus webhook delivered', { ...fields, attempt });
+      return;
+    }
+    const reason = sent.reason;
+    if (attempt >= WEBHOOK_MAX_ATTEMPTS) {
+      await recordDeadLetter(context, message, parsed.data, attempt, reason);
+      context.deps.log.error(
+        'bonus webhook given up: parked on bonus.webhooks.dlq; `POST /v1/webhooks/dead-letters/{eventId}/redrive` or `npm run wallet:webhooks:redrive` sends it again',
+        { ...fields, attempt, reason },
+      );
+      await park(context, withoutRetryHeaders(message), `${reason} (after ${attempt} attempts)`, attempt);
+      settled(key, webhook.eventId);
+      return;
+    }
+    wait(key, webhook.eventId);
+    const delayMs = Math.max(retryDelayMs(attempt), 'retryAfterMs' in sent ? sent.retryAfterMs : 0);
+    await reschedule(context, message, delayMs, reason, { [Headers.webhookAttempts]: String(attempt) });
+    context.deps.log.info('bonus webhook not delivered; rescheduled', { ...fields, attempt, reason });
+  };
+}
+
+/** The parked copy starts afresh when re-driven: no attempts, no delay-topic bookkeeping. */
+function withoutRetryHeaders(message: Message): Message {
+  const headers = { ...message.headers };
+  delete headers[Headers.webhookAttempts];
+  delete headers[Headers.retryCount];
+  return { ...message, headers };
+}
+
+/**
+ * The dead letter in the event log (`webhookLetter-{operatorId}-{eventId}`), before the message is
+ * parked: what the operator API lists and re-drives. A failed append is thrown: the bus retries
+ * the message in place (its last attempt again) until the store takes it, and only then is it parked.
  */
 async function recordDeadLetter(
   context: DispatchContext,

@@ -14,11 +14,14 @@ const timeout: OperatorCallResult = { kind: 'no_reply', cause: 'timeout', reason
 /** A wallet whose answer per operator is set by the test, and whose calls can be held open. */
 class ControlledWallet implements OperatorWallet {
   readonly sent: string[] = [];
+  /** The time limit each call was sent with. */
+  readonly limits: number[] = [];
   answer = new Map<string, OperatorCallResult>();
   hold: Promise<void> | undefined;
 
-  async call(operator: OperatorConfig): Promise<OperatorCallResult> {
+  async call(operator: OperatorConfig, _body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
     this.sent.push(operator.id);
+    this.limits.push(timeoutMs);
     if (this.hold) await this.hold;
     return this.answer.get(operator.id) ?? ok;
   }
@@ -49,6 +52,29 @@ describe('OperatorBulkheadWallet: one compartment per operator', () => {
     expect(changes).toEqual([{ operatorId: 'beta', from: 'closed', to: 'open', consecutiveFailures: 3 }]);
     expect(wallet.refusingForMs('beta')).toBe(1_000);
     expect(wallet.refusingForMs('alpha')).toBeUndefined();
+  });
+
+  it('a bet waits for a slot only while it may still be sent, and the time it waited comes off its time limit', async () => {
+    const { inner, wallet, advance } = setup({
+      maxInFlight: 1,
+      maxQueueWaitMs: 1_000,
+      failureThreshold: 3,
+      openMs: 1_000,
+    });
+    let release: () => void = () => undefined;
+    inner.hold = new Promise((resolve) => (release = resolve));
+    const first = wallet.call(alpha, body, 3_000);
+    const queued = performance.now();
+    // It could not start in time: refused after 20 ms, not after the queue's 1 s, and never sent.
+    expect(await wallet.call(alpha, body, 3_000, 20)).toMatchObject({ kind: 'no_reply', cause: 'unavailable' });
+    expect(performance.now() - queued).toBeLessThan(900);
+    const second = wallet.call(alpha, body, 3_000, 2_000);
+    advance(400);
+    inner.hold = undefined;
+    release();
+    await Promise.all([first, second]);
+    expect(inner.sent).toEqual(['alpha', 'alpha']);
+    expect(inner.limits).toEqual([3_000, 2_600]);
   });
 
   it('an operator’s own refusal (a status code) is an answer, not a failure', async () => {

@@ -9,6 +9,8 @@ import type { OperatorCallResult } from '@reelstream/wallet-domain';
 
 export class ScriptedWallet implements OperatorWallet {
   readonly calls: CallbackRequest[] = [];
+  /** The time limit each call was given, in the order of `calls`. */
+  readonly limitsMs: number[] = [];
   private readonly script: (OperatorCallResult | (() => Promise<OperatorCallResult>))[] = [];
 
   constructor(private readonly fallback: OperatorCallResult = { kind: 'reply', statusCode: 'OK', balance: 100 }) {}
@@ -18,8 +20,9 @@ export class ScriptedWallet implements OperatorWallet {
     return this;
   }
 
-  async call(_operator: OperatorConfig, body: CallbackRequest): Promise<OperatorCallResult> {
+  async call(_operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
     this.calls.push(body);
+    this.limitsMs.push(timeoutMs);
     const next = this.script.shift() ?? this.fallback;
     return typeof next === 'function' ? next() : next;
   }

@@ -199,16 +199,14 @@ describe('cancel delivery', () => {
     expect(delayed.messages.map((message) => message.topic)).toEqual(['wallet.retry.5s']);
   });
 
-  it('a cancel of an operator that is not configured waits durably on the longest delay topic, calling nobody', async () => {
+  it('a cancel of an operator that is not configured (any more) waits durably on the longest delay topic, calling nobody', async () => {
+    const request = bet();
+    await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
     const wallet = new ScriptedWallet();
     const delayed = await watchDelayTopics();
-    await handleCancelDelivery(
-      dispatchContext(deps(wallet)),
-      messageOf(
-        { refTransactionId: ids.next(), cancelTransactionId: ids.next(), operatorId: 'gone', playerId: 'p2' },
-        Topics.walletCancels,
-      ),
-    );
+    // The operator of the transaction's record was removed from this dispatcher's configuration.
+    const unconfigured = { ...deps(wallet), operators: { get: () => undefined } };
+    await handleCancelDelivery(dispatchContext(unconfigured), await cancelDeliveryOf(request));
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(wallet.calls).toEqual([]);
@@ -219,6 +217,93 @@ describe('cancel delivery', () => {
         message.headers[Headers.retryCount],
       ]),
     ).toEqual([['wallet.retry.30s', 'wallet.cancels', '1']]);
+  });
+
+  describe('is never parked', () => {
+    /** The use case's deps with every park and every cancel not delivered noted. */
+    const watched = (wallet: ScriptedWallet) => {
+      const parked: string[] = [];
+      const notDelivered: { operatorId: string; reason: string }[] = [];
+      const context = dispatchContext({
+        ...deps(wallet),
+        onParked: (message) => parked.push(message.reason),
+        onCancelNotDelivered: (event) => notDelivered.push(event),
+      });
+      return { context, parked, notDelivered };
+    };
+
+    it('a message with fields missing or wrong delivers the cancel its transaction record holds', async () => {
+      const request = bet();
+      await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
+      const recorded = (await cancelDeliveryOf(request)).value as { cancelTransactionId: number };
+      const wallet = new ScriptedWallet();
+      const { context, parked, notDelivered } = watched(wallet);
+      await handleCancelDelivery(
+        context,
+        messageOf({ refTransactionId: request.transactionId, cancelTransactionId: 'x' }, Topics.walletCancels),
+      );
+      expect(parked).toEqual([]);
+      expect(notDelivered).toEqual([]);
+      expect(wallet.calls.map((body) => [body.command, body.transactionId])).toEqual([
+        ['cancel', recorded.cancelTransactionId],
+      ]);
+      expect(await types(request.transactionId)).toContain('CancelSucceeded');
+    });
+
+    it('a message naming a transaction that owes no cancel (its bet stands) sends nothing, parks nothing, and is counted', async () => {
+      const request = bet();
+      await handleWalletRequest(dispatchContext(deps(new ScriptedWallet())), messageOf(request));
+      const before = await types(request.transactionId);
+      const wallet = new ScriptedWallet();
+      const { context, parked, notDelivered } = watched(wallet);
+      await handleCancelDelivery(
+        context,
+        messageOf(
+          {
+            refTransactionId: request.transactionId,
+            cancelTransactionId: ids.next(),
+            operatorId: 'alpha',
+            playerId: 'p2',
+          },
+          Topics.walletCancels,
+        ),
+      );
+      expect(wallet.calls).toEqual([]);
+      expect(parked).toEqual([]);
+      expect(notDelivered).toEqual([{ operatorId: 'alpha', reason: 'no_cancel_requested' }]);
+      expect(await types(request.transactionId)).toEqual(before);
+    });
+
+    it('a message that names no transaction sends nothing, parks nothing, and is counted', async () => {
+      const wallet = new ScriptedWallet();
+      const { context, parked, notDelivered } = watched(wallet);
+      await handleCancelDelivery(context, messageOf({ operatorId: 'alpha', hello: 1 }, Topics.walletCancels));
+      expect(wallet.calls).toEqual([]);
+      expect(parked).toEqual([]);
+      expect(notDelivered).toEqual([{ operatorId: 'alpha', reason: 'not_a_cancel' }]);
+    });
+
+    it('a cancel whose record this release cannot read waits on the longest delay topic, counted each round', async () => {
+      const request = bet();
+      await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
+      const delivery = await cancelDeliveryOf(request);
+      // A newer release appended an event this one does not know.
+      await rig.store.append(walletTxStream(request.transactionId), [{ type: 'WalletTeleported', data: {} }], {
+        expectedRevision: 'any',
+      });
+      const wallet = new ScriptedWallet();
+      const { context, parked, notDelivered } = watched(wallet);
+      const delayed = await watchDelayTopics();
+      await handleCancelDelivery(context, delivery);
+      await until(() => delayed.messages.length >= 1);
+      await delayed.stop();
+      expect(wallet.calls).toEqual([]);
+      expect(parked).toEqual([]);
+      expect(notDelivered).toEqual([{ operatorId: 'alpha', reason: 'record_unreadable' }]);
+      expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.retryTopic]])).toEqual([
+        ['wallet.retry.30s', 'wallet.cancels'],
+      ]);
+    });
   });
 
   it('the delay consumer holds a message until not-before, then puts it back on its topic with its retry count', async () => {

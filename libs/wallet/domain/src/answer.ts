@@ -1,10 +1,12 @@
 /**
  * What came back from one callback attempt. The adapter reports the operator's reply in currency
  * units, or why there was none; `answerFromCall` turns it into minor units of the transaction's
- * currency, so a balance with more decimals than the currency has is a malformed reply too.
+ * currency. The spec asks only that `balance` be a number, and a wallet that keeps balances as
+ * binary floating point answers 99.89999999999999: any finite number is a balance, rounded half to
+ * even to the currency's minor units, and the number as sent is kept beside it when it differs.
  */
 import type { CallbackStatusCode } from '@reelstream/contracts';
-import { tryParseAmount } from '@reelstream/money';
+import { tryParseAmount, tryRoundAmountHalfEven } from '@reelstream/money';
 
 /**
  * Why an attempt got no usable reply. Each counts as ERR_UNKNOWN (spec §7). `unavailable`: not
@@ -23,17 +25,25 @@ export type OperatorCallResult =
     };
 
 export type OperatorAnswer =
-  | { readonly kind: 'reply'; readonly statusCode: CallbackStatusCode; readonly balanceMinor: number }
+  | {
+      readonly kind: 'reply';
+      readonly statusCode: CallbackStatusCode;
+      readonly balanceMinor: number;
+      /** The balance as the operator sent it, when it had more decimals than the currency (for the audit). */
+      readonly balanceSent?: number;
+    }
   | { readonly kind: 'no_reply'; readonly cause: NoReplyCause; readonly reason: string };
 
 export type FailureStatusCode = Exclude<CallbackStatusCode, 'OK'>;
 
 export function answerFromCall(result: OperatorCallResult, currency: string): OperatorAnswer {
   if (result.kind === 'no_reply') return { kind: 'no_reply', cause: result.cause, reason: result.reason };
-  const balance = tryParseAmount(result.balance, currency);
+  const balance = tryRoundAmountHalfEven(result.balance, currency);
   if (!balance.ok)
     return { kind: 'no_reply', cause: 'malformed', reason: `balance ${result.balance}: ${balance.error.message}` };
-  return { kind: 'reply', statusCode: result.statusCode, balanceMinor: balance.minor };
+  return tryParseAmount(result.balance, currency).ok
+    ? { kind: 'reply', statusCode: result.statusCode, balanceMinor: balance.minor }
+    : { kind: 'reply', statusCode: result.statusCode, balanceMinor: balance.minor, balanceSent: result.balance };
 }
 
 export function isOk(

@@ -35,6 +35,12 @@ type RecordAnswer = Command<
   }
 >;
 
+/**
+ * Record a bet or betwin as timed out without sending it: its deadline left too little of its window
+ * when the dispatcher took it. Its round is canceled like after a time-out (D9).
+ */
+type ExpireRequest = Command<'ExpireRequest', { readonly cancelTransactionId: number }>;
+
 type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, never>>;
 
 type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
@@ -60,6 +66,7 @@ export type WalletTxCommand =
   | StartAttempt
   | StartRedrive
   | RecordAnswer
+  | ExpireRequest
   | StartCancelAttempt
   | RecordCancelAnswer
   | DeadLetterWin

@@ -6,6 +6,7 @@ import type { WalletTxEvent } from '@reelstream/contracts';
 import { describeAnswer, isOk, type OperatorAnswer } from './answer.js';
 import type { WalletTxCommand } from './commands.js';
 import { walletRefusal, type WalletRefusal } from './errors.js';
+import { deadlineOf, pastSendWindow } from './deadline.js';
 import { deliveryPolicyFor } from './policy.js';
 import { identicalRequest, sameRequest } from './same-request.js';
 import { evolve } from './evolve.js';
@@ -15,9 +16,21 @@ const clip = (text: string) => (text.length > 1_000 ? `${text.slice(0, 999)}…`
 
 type WalletFailedData = Extract<WalletTxEvent, { type: 'WalletFailed' }>['data'];
 
-function failureFields(answer: OperatorAnswer): Pick<WalletFailedData, 'statusCode' | 'error' | 'balanceMinor'> {
+/** The balance a reply carried, and the number as sent when it was rounded to minor units. */
+function balanceFields(answer: Extract<OperatorAnswer, { kind: 'reply' }>): {
+  balanceMinor: number;
+  balanceSent?: number;
+} {
+  return answer.balanceSent === undefined
+    ? { balanceMinor: answer.balanceMinor }
+    : { balanceMinor: answer.balanceMinor, balanceSent: answer.balanceSent };
+}
+
+function failureFields(
+  answer: OperatorAnswer,
+): Pick<WalletFailedData, 'statusCode' | 'error' | 'balanceMinor' | 'balanceSent'> {
   if (answer.kind === 'reply' && answer.statusCode !== 'OK')
-    return { statusCode: answer.statusCode, balanceMinor: answer.balanceMinor };
+    return { statusCode: answer.statusCode, ...balanceFields(answer) };
   return { error: describeAnswer(answer) };
 }
 
@@ -87,8 +100,7 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
           `transaction ${request.transactionId} has no attempt waiting for its outcome`,
         );
       const { answer, cancelTransactionId } = command.data;
-      if (isOk(answer))
-        return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: answer.balanceMinor, at } }];
+      if (isOk(answer)) return [{ type: 'WalletSucceeded', data: { statusCode: 'OK', ...balanceFields(answer), at } }];
       const policy = deliveryPolicyFor(request.command);
       const final = attemptsInDelivery(state) >= policy.maxAttempts;
       const failed: WalletTxEvent = {
@@ -115,6 +127,35 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
       ];
     }
+    case 'ExpireRequest': {
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
+      if (isSettled(state)) return [];
+      // An attempt in flight may have reached the operator: its outcome is recorded (RecordAnswer), not replaced.
+      if (state.inFlight)
+        return walletRefusal(
+          'WALLET_DEADLINE_NOT_PASSED',
+          `transaction ${request.transactionId} has an attempt in flight: its answer is recorded instead`,
+        );
+      const deadline = deadlineOf(request);
+      if (deadline === undefined || !pastSendWindow(request, at))
+        return walletRefusal(
+          'WALLET_DEADLINE_NOT_PASSED',
+          `transaction ${request.transactionId} is within its deadline (${deadline ?? 'none'}) at ${at}`,
+        );
+      const { cancelTransactionId } = command.data;
+      return [
+        {
+          type: 'WalletFailed',
+          data: {
+            error: `timeout: not sent, its deadline ${deadline} had passed when the dispatcher took it at ${at}`,
+            attempt: 0,
+            final: true,
+            at,
+          },
+        },
+        { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
+      ];
+    }
     case 'StartCancelAttempt': {
       const { cancel } = state;
       if (!cancel || cancel.succeeded)
@@ -130,7 +171,7 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
       if (!cancel.inFlight)
         return walletRefusal('WALLET_NO_ATTEMPT_IN_FLIGHT', 'no cancel attempt is waiting for its outcome');
       const { answer } = command.data;
-      if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, balanceMinor: answer.balanceMinor } }];
+      if (isOk(answer)) return [{ type: 'CancelSucceeded', data: { at, ...balanceFields(answer) } }];
       return [
         {
           type: 'WalletFailed',

@@ -16,6 +16,7 @@ export { unixSecondsOf, callbackFor, cancelCallbackFor } from './callback-body.j
 export { type WalletTxCommand } from './commands.js';
 export { needsCancelTransactionId, decide, walletTxDecider } from './decide.js';
 export { walletRefusal, isWalletRefusal, type WalletRefusal } from './errors.js';
+export { deadlineOf, windowLeftMs, pastSendWindow, sendWithinMs } from './deadline.js';
 export { evolve } from './evolve.js';
 export { nextAttempt, replyFromRecord, pendingCancel, deadLetterOf, conflictDeadLettersOf } from './next-step.js';
 export { deliveryPolicyFor, delayBeforeAttempt, cancelRetryDelayMs, DeliveryPolicies, CancelPolicy } from './policy.js';

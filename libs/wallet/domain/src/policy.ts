@@ -2,7 +2,7 @@
  * How each callback is delivered (spec §6, §8; docs/architecture.md flow 5, D9, D11): how long the operator
  * has to answer, how many attempts a delivery gets, and what follows the last failed one.
  */
-import type { WalletCommand } from '@reelstream/contracts';
+import { STAKE_WINDOW_MS, type WalletCommand } from '@reelstream/contracts';
 
 /** What follows the last failed attempt: bet and betwin cancel the round (D9), a win is parked (D11). */
 type FinalFailureAction = 'cancel' | 'dead_letter';
@@ -20,9 +20,15 @@ export interface DeliveryPolicy {
 
 export const DeliveryPolicies = {
   /** One attempt, 3 s; anything but OK cancels the round (spec §6.1). */
-  bet: { command: 'bet', timeoutMs: 3_000, maxAttempts: 1, retryDelaysMs: [], onFinalFailure: 'cancel' },
+  bet: { command: 'bet', timeoutMs: STAKE_WINDOW_MS, maxAttempts: 1, retryDelaysMs: [], onFinalFailure: 'cancel' },
   /** As bet (spec §6.3). */
-  betwin: { command: 'betwin', timeoutMs: 3_000, maxAttempts: 1, retryDelaysMs: [], onFinalFailure: 'cancel' },
+  betwin: {
+    command: 'betwin',
+    timeoutMs: STAKE_WINDOW_MS,
+    maxAttempts: 1,
+    retryDelaysMs: [],
+    onFinalFailure: 'cancel',
+  },
   /** 4 s, then up to 2 more attempts a moment apart (spec §6.2), then the dead letters (D11). */
   win: { command: 'win', timeoutMs: 4_000, maxAttempts: 3, retryDelaysMs: [200, 400], onFinalFailure: 'dead_letter' },
 } as const satisfies Record<WalletCommand, DeliveryPolicy>;

@@ -99,6 +99,23 @@ describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.
       ]);
   });
 
+  it('records a float balance rounded to minor units and, for the audit, as the operator sent it', () => {
+    const float: OperatorAnswer = {
+      kind: 'reply',
+      statusCode: 'OK',
+      balanceMinor: 9_990,
+      balanceSent: 99.89999999999999,
+    };
+    given([requested(bet), attempted(1)])
+      .when({ type: 'RecordAnswer', data: { answer: float }, metadata })
+      .then([
+        {
+          type: 'WalletSucceeded',
+          data: { statusCode: 'OK', balanceMinor: 9_990, balanceSent: 99.89999999999999, at: now },
+        },
+      ]);
+  });
+
   it('refuses to fail a bet without the cancel’s transactionId, and an answer nobody waits for', () => {
     given([requested(bet), attempted(1)])
       .when({ type: 'RecordAnswer', data: { answer: timeout }, metadata })
@@ -106,6 +123,77 @@ describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.
     given([requested(bet)])
       .when({ type: 'RecordAnswer', data: { answer: ok(1) }, metadata })
       .thenFails({ code: 'WALLET_NO_ATTEMPT_IN_FLIGHT', retriable: false });
+  });
+});
+
+describe('ExpireRequest: a bet or betwin taken after its deadline is never sent (spec §6.1, D9)', () => {
+  const due = { ...bet, deadline: '2026-05-01T10:00:03.000Z' };
+  const at = (instant: string) => ({ now: instant });
+
+  it('records it failed for good with no attempt, and its cancel', () => {
+    given([requested(due)])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 901 }, metadata: at('2026-05-01T10:00:02.751Z') })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: {
+            error:
+              'timeout: not sent, its deadline 2026-05-01T10:00:03.000Z had passed when the dispatcher took it at 2026-05-01T10:00:02.751Z',
+            attempt: 0,
+            final: true,
+            at: '2026-05-01T10:00:02.751Z',
+          },
+        },
+        {
+          type: 'CancelRequested',
+          data: { cancelTransactionId: 901, refTransactionId: due.transactionId, at: '2026-05-01T10:00:02.751Z' },
+        },
+      ]);
+  });
+
+  it('refuses while 250 ms or more of the window is left, or once an attempt is in flight (its answer is recorded instead)', () => {
+    given([requested(due)])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 901 }, metadata: at('2026-05-01T10:00:02.750Z') })
+      .thenFails({ code: 'WALLET_DEADLINE_NOT_PASSED', retriable: false });
+    given([requested(due), attempted(1)])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 901 }, metadata: at('2026-05-01T10:00:09.000Z') })
+      .thenFails({ code: 'WALLET_DEADLINE_NOT_PASSED', retriable: false });
+  });
+
+  it('takes requestedAt + 3 s as the deadline of a request recorded without one, and never expires a win', () => {
+    const { deadline: _none, ...old } = due;
+    expect(stateOf([requested(old)]).status).toBe('pending');
+    given([requested(old)])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 902 }, metadata: at('2026-05-01T10:00:03.000Z') })
+      .then([
+        {
+          type: 'WalletFailed',
+          data: {
+            error:
+              'timeout: not sent, its deadline 2026-05-01T10:00:03.000Z had passed when the dispatcher took it at 2026-05-01T10:00:03.000Z',
+            attempt: 0,
+            final: true,
+            at: '2026-05-01T10:00:03.000Z',
+          },
+        },
+        {
+          type: 'CancelRequested',
+          data: { cancelTransactionId: 902, refTransactionId: old.transactionId, at: '2026-05-01T10:00:03.000Z' },
+        },
+      ]);
+    given([requested(win)])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 903 }, metadata: at('2026-05-02T10:00:00.000Z') })
+      .thenFails({ code: 'WALLET_DEADLINE_NOT_PASSED', retriable: false });
+  });
+
+  it('takes a bet recorded without a deadline and the same bet with requestedAt + 3 s as one transaction, any other deadline not', () => {
+    const { deadline: _none, ...old } = due;
+    given([requested(old)])
+      .when({ type: 'RecordRequest', data: { request: due }, metadata })
+      .then([]);
+    given([requested(old)])
+      .when({ type: 'RecordRequest', data: { request: { ...due, deadline: '2026-05-01T10:00:04.000Z' } }, metadata })
+      .thenFails({ code: 'TRANSACTION_ID_CONFLICT', retriable: false });
   });
 });
 

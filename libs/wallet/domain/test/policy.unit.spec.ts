@@ -22,15 +22,38 @@ describe('delivery policy (spec §8)', () => {
 });
 
 describe('answers: the operator’s reply in minor units, or why there was none', () => {
-  it('converts the balance with the currency’s decimals and refuses a balance with more', () => {
+  it('converts the balance with the currency’s decimals', () => {
     expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.5 }, 'EUR')).toEqual({
       kind: 'reply',
       statusCode: 'OK',
       balanceMinor: 9_850,
     });
-    const bad = answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 98.505 }, 'EUR');
-    expect(bad).toMatchObject({ kind: 'no_reply', cause: 'malformed' });
-    expect(failureStatusCode(bad)).toBe('ERR_UNKNOWN');
+  });
+
+  it('takes a float balance (99.89999999999999) as a balance, rounded half to even, and keeps it as sent', () => {
+    expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 99.89999999999999 }, 'EUR')).toEqual({
+      kind: 'reply',
+      statusCode: 'OK',
+      balanceMinor: 9_990,
+      balanceSent: 99.89999999999999,
+    });
+    expect(answerFromCall({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.125 }, 'EUR')).toEqual({
+      kind: 'reply',
+      statusCode: 'ERR_NOT_ENOUGH_MONEY',
+      balanceMinor: 12,
+      balanceSent: 0.125,
+    });
+    expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: 1_000.5 }, 'KRW')).toMatchObject({
+      balanceMinor: 1_000,
+    });
+  });
+
+  it('a balance that is not a finite number is no reply: ERR_UNKNOWN', () => {
+    for (const balance of [Number.NaN, Number.POSITIVE_INFINITY, '99.9' as unknown as number]) {
+      const bad = answerFromCall({ kind: 'reply', statusCode: 'OK', balance }, 'EUR');
+      expect(bad).toMatchObject({ kind: 'no_reply', cause: 'malformed' });
+      expect(failureStatusCode(bad)).toBe('ERR_UNKNOWN');
+    }
   });
 
   it('describes a failure for the record', () => {

@@ -15,6 +15,7 @@ import {
 } from '@reelstream/telemetry';
 import {
   defaultBulkheadLimits,
+  OperatorBulkhead,
   OperatorBulkheadWallet,
   walletSubscriptions,
   type BulkheadLimits,
@@ -23,7 +24,7 @@ import {
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { HttpOperatorWallet, HttpWebhookSender } from '@reelstream/wallet-adapters';
-import { countDeadLetters, measuredWallet } from './wallet-metrics.js';
+import { cancelsNotDeliveredCounter, countDeadLetters, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -61,8 +62,9 @@ export async function startWalletDispatcher(
     description: 'Operator circuit state changes',
   });
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
+  const limitsOf = (operatorId: string) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] });
   const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as HttpOperatorWallet), metrics), {
-    limitsOf: (operatorId) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] }),
+    limitsOf,
     now: () => performance.now(),
     onCircuitChange: (change) => {
       circuitChanges.add(1, { operator: change.operatorId, to: change.to });
@@ -77,11 +79,29 @@ export async function startWalletDispatcher(
   });
   const onParked = (message: { topic: string; groupId: string }) =>
     parked.add(1, { topic: message.topic, group: message.groupId });
+  const onCancelNotDelivered = cancelsNotDeliveredCounter(metrics, deps.operators);
   const subscriptions = walletSubscriptions(
-    { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
+    {
+      store,
+      bus,
+      clock: deps.clock,
+      ids: deps.ids,
+      wallet,
+      operators: deps.operators,
+      log: deps.logger,
+      onParked,
+      onCancelNotDelivered,
+    },
     {
       ...(config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency }),
       webhooks: webhookSender,
+      // The same limits as the operator's callbacks, in compartments of their own: a failing webhook endpoint never opens
+      // the wallet's circuit.
+      webhookBulkhead: new OperatorBulkhead({
+        limitsOf,
+        now: () => performance.now(),
+        onCircuitChange: (change) => deps.logger.info('operator webhook circuit changed', { ...change }),
+      }),
       ...(deps.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: deps.webhookRetryDelayMs }),
     },
   );

@@ -5,7 +5,12 @@
 import { Topics, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
 import type { MessageBus, OutgoingMessage } from '@reelstream/ports';
 import { MetricNames, SECONDS_BUCKETS, type Metrics } from '@reelstream/telemetry';
-import type { OperatorLookup, OperatorWallet } from '@reelstream/wallet-application';
+import {
+  CANCEL_NOT_DELIVERED_REASONS,
+  type CancelNotDeliveredReason,
+  type OperatorLookup,
+  type OperatorWallet,
+} from '@reelstream/wallet-application';
 
 /** Label of an operator id: itself when configured, `unknown` otherwise (a message names any id it likes). */
 function operatorLabel(operators: OperatorLookup, operatorId: unknown): string {
@@ -76,4 +81,22 @@ export function countDeadLetters(bus: MessageBus, metrics: Metrics, operators: O
     request: (topic, message, options) => bus.request(topic, message, options),
     close: () => bus.close(),
   };
+}
+
+/**
+ * Counts the `wallet.cancels` messages that sent nothing for want of a readable record or of a cancel
+ * owed (see `handleCancelDelivery`), by operator and reason: each is a fault a person must look at.
+ */
+export function cancelsNotDeliveredCounter(
+  metrics: Metrics,
+  operators: OperatorLookup,
+): (event: { operatorId: string; reason: CancelNotDeliveredReason }) => void {
+  const counter = metrics.counter<'operator' | 'reason'>(MetricNames.walletCancelsNotDelivered, {
+    description: 'cancel messages that sent nothing: the record cannot be read (the cancel waits) or owes no cancel',
+    unit: '{message}',
+  });
+  // Zero from the start, per operator and reason: an alert on `increase(...) > 0` then fires on the first one too.
+  for (const operator of configuredOperatorIds(operators))
+    for (const reason of CANCEL_NOT_DELIVERED_REASONS) counter.add(0, { operator, reason });
+  return (event) => counter.add(1, { operator: operatorLabel(operators, event.operatorId), reason: event.reason });
 }

@@ -38,7 +38,11 @@ export function renderRoundAudit(audit: RoundAudit): string {
 }
 
 export function renderReconcile(operatorId: string, summary: ReconcileSummary): string {
-  const head = `operator ${operatorId}: ${summary.operatorRows} rows in the export, ${summary.logTransactions} transactions in the log, ${summary.matched} rows match`;
+  const how = { given: 'as told', detected: 'detected', default: 'by default' }[summary.amounts.how];
+  const head = [
+    `operator ${operatorId}: ${summary.operatorRows} rows in the export, ${summary.logTransactions} transactions in the log, ${summary.matched} rows match`,
+    `amounts read as ${summary.amounts.convention} (${how}): ${summary.amounts.detail}`,
+  ].join('\n');
   if (summary.differences.length === 0) return `${head}\nno difference`;
   return [
     head,

@@ -1,9 +1,10 @@
 /**
  * The operator's transaction export that `reelstream reconcile` reads (docs/analyst-guide.md): a
  * header row naming the columns transactionId, command, amount, currency, status (in any order,
- * other columns ignored), then one row per transaction. `amount` is the signed change the
- * transaction made to the player's balance in currency units (`-1.00` a bet, `0` for one that moved
- * nothing); `status` is `OK` or the error code the operator answered with.
+ * other columns ignored), then one row per transaction. `amount` is in currency units, read here as
+ * written: the signed change the transaction made (`-1.00` a bet) or the amount its callback
+ * carried (`1.00`); `reconcile` tells the two conventions apart. `status` is `OK` or the error code
+ * the operator answered with.
  */
 import { tryParseAmount } from '@reelstream/money';
 

@@ -5,6 +5,11 @@
  * exactly what its transaction took, and only when the operator has that transaction.
  * Transactions the log cannot vouch for either way (no answer came; a cancel still retried) are
  * accepted present or absent, so long as what the row says is possible.
+ *
+ * An export's amounts are read in one of two conventions: `signed`, the change each row made to the
+ * balance (a bet `-1.00`, `0` for a refused one), or `carried`, the amount as the callback carried it
+ * (a bet `1.00`, refused or not; the command gives the direction). Unless told, the bet rows decide:
+ * negative amounts mean signed, positive ones carried.
  */
 import { formatAmountString, isCurrencyCode } from '@reelstream/money';
 import type { OperatorRow } from './operator-csv.js';
@@ -29,7 +34,19 @@ export interface Difference {
   readonly detail: string;
 }
 
+export const AMOUNT_CONVENTIONS = ['signed', 'carried'] as const;
+export type AmountConvention = (typeof AMOUNT_CONVENTIONS)[number];
+
+/** Which convention the export's amounts were read in, and why. */
+interface AmountReading {
+  readonly convention: AmountConvention;
+  /** `given` by the caller, `detected` from the bet rows, or the `default` when no bet row tells. */
+  readonly how: 'given' | 'detected' | 'default';
+  readonly detail: string;
+}
+
 export interface ReconcileSummary {
+  readonly amounts: AmountReading;
   readonly logTransactions: number;
   readonly operatorRows: number;
   readonly matched: number;
@@ -126,20 +143,95 @@ function compareCancel(
     );
 }
 
-export function reconcile(log: readonly WalletTransaction[], operatorRows: readonly OperatorRow[]): ReconcileSummary {
+/** The convention of an export's amounts, from its bet rows: a bet's signed change is never positive, its carried amount never negative. */
+function detectAmountConvention(rows: readonly OperatorRow[]): AmountReading {
+  const bets = rows.filter((row) => row.command === 'bet' && row.amountMinor !== 0);
+  const negative = bets.filter((row) => row.amountMinor < 0).length;
+  const positive = bets.length - negative;
+  if (bets.length === 0)
+    return {
+      convention: 'signed',
+      how: 'default',
+      detail: 'no bet row with an amount tells the conventions apart; read as signed changes',
+    };
+  const counts = `${negative} bet row(s) negative, ${positive} positive`;
+  return positive > negative
+    ? { convention: 'carried', how: 'detected', detail: `amounts as the callbacks carried them (${counts})` }
+    : { convention: 'signed', how: 'detected', detail: `signed changes to the balance (${counts})` };
+}
+
+const givenReading = (convention: AmountConvention): AmountReading => ({
+  convention,
+  how: 'given',
+  detail: convention === 'signed' ? 'signed changes to the balance' : 'amounts as the callbacks carried them',
+});
+
+/**
+ * A `carried` export's rows as signed changes, so the rest compares them as it does a signed export.
+ * A bet's or win's amount must be what its callback carried (or 0 on a row that is not OK) and
+ * moved the balance only when OK; a cancel moved the reverse of what its transaction moved (nothing
+ * when the operator has that transaction refused or not at all: the refused bet and its cancel
+ * match). A betwin's amount, and its cancel's, is its signed net change in both conventions.
+ */
+function signedRows(
+  rows: ReadonlyMap<number, OperatorRow>,
+  expected: ReadonlyMap<number, Expected>,
+  out: Difference[],
+): Map<number, OperatorRow> {
+  const signed = new Map<number, OperatorRow>();
+  const read = (row: OperatorRow, movedMinor: (carriedMinor: number) => number) => {
+    const want = expected.get(row.transactionId);
+    const carried = want === undefined ? Math.abs(row.amountMinor) : Math.abs(want.amountMinor);
+    const asCarried = row.amountMinor === carried || (row.status !== 'OK' && row.amountMinor === 0);
+    if (want !== undefined && !asCarried)
+      out.push({
+        kind: 'amount_mismatch',
+        transactionId: row.transactionId,
+        line: row.line,
+        detail: `the operator's ${row.command} carried ${money(row.amountMinor, row.currency)}, the callback ${money(carried, want.currency)}`,
+      });
+    signed.set(row.transactionId, { ...row, amountMinor: row.status === 'OK' ? movedMinor(carried) : 0 });
+  };
+  const refOf = (row: OperatorRow) => expected.get(expected.get(row.transactionId)?.ref ?? 0);
+  const netted = (row: OperatorRow) =>
+    row.command === 'betwin' || (row.command === 'cancel' && refOf(row)?.command === 'betwin');
+  for (const row of rows.values()) {
+    if (netted(row)) signed.set(row.transactionId, row);
+    else if (row.command === 'bet') read(row, (carried) => -carried);
+    else if (row.command === 'win') read(row, (carried) => carried);
+  }
+  for (const row of rows.values()) {
+    if (row.command !== 'cancel' || netted(row)) continue;
+    const ref = refOf(row);
+    const refMoved = ref === undefined ? 0 : (signed.get(ref.transactionId)?.amountMinor ?? 0);
+    if (ref === undefined) signed.set(row.transactionId, row);
+    else read(row, () => (refMoved === 0 ? 0 : -refMoved));
+  }
+  return signed;
+}
+
+export function reconcile(
+  log: readonly WalletTransaction[],
+  operatorRows: readonly OperatorRow[],
+  convention?: AmountConvention,
+): ReconcileSummary {
+  const amounts = convention === undefined ? detectAmountConvention(operatorRows) : givenReading(convention);
   const expected = expectations(log);
-  const rows = new Map<number, OperatorRow>();
+  const exported = new Map<number, OperatorRow>();
   const differences: Difference[] = [];
   for (const row of operatorRows) {
-    if (rows.has(row.transactionId))
+    if (exported.has(row.transactionId))
       differences.push({
         kind: 'duplicate_row',
         transactionId: row.transactionId,
         line: row.line,
-        detail: `also on line ${rows.get(row.transactionId)?.line}`,
+        detail: `also on line ${exported.get(row.transactionId)?.line}`,
       });
-    else rows.set(row.transactionId, row);
+    else exported.set(row.transactionId, row);
   }
+  const carriedChecked = differences.length;
+  const rows = amounts.convention === 'carried' ? signedRows(exported, expected, differences) : exported;
+  const misread = new Set(differences.slice(carriedChecked).map((diff) => diff.transactionId));
   let matched = 0;
   for (const row of rows.values()) {
     const want = expected.get(row.transactionId);
@@ -154,7 +246,7 @@ export function reconcile(log: readonly WalletTransaction[], operatorRows: reado
     }
     const before = differences.length;
     compareRow(want, row, rows, differences);
-    if (differences.length === before) matched++;
+    if (differences.length === before && !misread.has(row.transactionId)) matched++;
   }
   for (const want of expected.values()) {
     if (rows.has(want.transactionId) || want.outcome !== 'applied') continue;
@@ -175,5 +267,5 @@ export function reconcile(log: readonly WalletTransaction[], operatorRows: reado
       });
   }
   differences.sort((a, b) => a.transactionId - b.transactionId || a.kind.localeCompare(b.kind));
-  return { logTransactions: expected.size, operatorRows: operatorRows.length, matched, differences };
+  return { amounts, logTransactions: expected.size, operatorRows: operatorRows.length, matched, differences };
 }

@@ -108,6 +108,91 @@ describe('reconcile', () => {
   });
 });
 
+describe('reconcile: amounts signed or as the callbacks carried them', () => {
+  const books = () => [
+    bet(1, 100),
+    win(2, 250),
+    bet(3, 5000, { outcome: 'refused', statusCode: 'ERR_NOT_ENOUGH_MONEY' }),
+    win(4, 80, { outcome: 'unknown', statusCode: undefined, deadLettered: true }),
+  ];
+
+  it('reads an export with the amounts the callbacks carried (positive, the command giving the direction)', () => {
+    const carried = reconcile(
+      books(),
+      csv('1,bet,1.00,EUR,OK', '2,win,2.50,EUR,OK', '3,bet,50.00,EUR,ERR_NOT_ENOUGH_MONEY'),
+    );
+    expect(carried).toMatchObject({ differences: [], matched: 3, amounts: { convention: 'carried', how: 'detected' } });
+    expect(carried.amounts.detail).toBe('amounts as the callbacks carried them (0 bet row(s) negative, 2 positive)');
+    // a refused row may say 0 as well: it moved nothing
+    expect(
+      reconcile(books(), csv('1,bet,1.00,EUR,OK', '3,bet,0,EUR,ERR_NOT_ENOUGH_MONEY', '2,win,2.50,EUR,OK')).differences,
+    ).toEqual([]);
+    const signed = reconcile(
+      books(),
+      csv('1,bet,-1.00,EUR,OK', '2,win,2.50,EUR,OK', '3,bet,0,EUR,ERR_NOT_ENOUGH_MONEY'),
+    );
+    expect(signed).toMatchObject({ differences: [], matched: 3, amounts: { convention: 'signed', how: 'detected' } });
+  });
+
+  it('holds a carried amount to what the callback carried, once', () => {
+    const summary = reconcile(
+      books(),
+      csv('1,bet,1.50,EUR,OK', '2,win,2.50,EUR,OK', '3,bet,5.00,EUR,ERR_NOT_ENOUGH_MONEY'),
+    );
+    expect(summary.differences).toEqual([
+      {
+        kind: 'amount_mismatch',
+        transactionId: 1,
+        line: 2,
+        detail: "the operator's bet carried 1.50 EUR, the callback 1.00 EUR",
+      },
+      {
+        kind: 'amount_mismatch',
+        transactionId: 3,
+        line: 4,
+        detail: "the operator's bet carried 5.00 EUR, the callback 50.00 EUR",
+      },
+    ]);
+    expect(summary.matched).toBe(1);
+  });
+
+  it('a refused bet followed by its cancel is a match, in either convention', () => {
+    const refused = bet(3, 20, {
+      outcome: 'refused',
+      statusCode: 'ERR_NOT_ENOUGH_MONEY',
+      cancel: { cancelTransactionId: 4, outcome: 'applied' },
+    });
+    const carried = reconcile([refused], csv('3,bet,0.20,EUR,ERR_NOT_ENOUGH_MONEY', '4,cancel,0.20,EUR,OK'));
+    expect(carried).toMatchObject({ differences: [], matched: 2, amounts: { convention: 'carried' } });
+    const signed = reconcile([refused], csv('3,bet,0,EUR,ERR_NOT_ENOUGH_MONEY', '4,cancel,0,EUR,OK'));
+    expect(signed).toMatchObject({ differences: [], matched: 2, amounts: { convention: 'signed' } });
+  });
+
+  it('holds a carried cancel to its bet: given back once, of the bet’s amount, and not left out', () => {
+    const canceled = bet(1, 100, {
+      outcome: 'unknown',
+      statusCode: undefined,
+      cancel: { cancelTransactionId: 2, outcome: 'applied' },
+    });
+    expect(reconcile([canceled], csv('1,bet,1.00,EUR,OK', '2,cancel,1.00,EUR,OK')).differences).toEqual([]);
+    expect(kinds(reconcile([canceled], csv('1,bet,1.00,EUR,OK', '2,cancel,2.00,EUR,OK')))).toEqual([
+      'amount_mismatch 2',
+    ]);
+    expect(kinds(reconcile([canceled], csv('1,bet,1.00,EUR,OK')))).toEqual(['not_reverted 2']);
+  });
+
+  it('reads as told, and as signed when no bet row tells the conventions apart', () => {
+    const told = reconcile(books(), csv('1,bet,1.00,EUR,OK', '2,win,2.50,EUR,OK'), 'signed');
+    expect(told.amounts).toEqual({ convention: 'signed', how: 'given', detail: 'signed changes to the balance' });
+    expect(kinds(told)).toEqual(['amount_mismatch 1']);
+    expect(reconcile(books(), csv('1,bet,-1.00,EUR,OK', '2,win,2.50,EUR,OK'), 'carried').differences).toHaveLength(1);
+    expect(reconcile([win(2, 250)], csv('2,win,2.50,EUR,OK')).amounts).toMatchObject({
+      convention: 'signed',
+      how: 'default',
+    });
+  });
+});
+
 describe('the operator CSV', () => {
   it('reads the columns in any order, quoted fields and a BOM, and amounts in the currency’s units', () => {
     const rows = parseOperatorCsv(

@@ -1,10 +1,18 @@
 /**
- * Launch sessions as the game-server reads them: the `session-{token}` stream the launch wrote
- * (GameSessionStarted, later maybe GameSessionEnded), folded by the session decider. A session is
- * cached after its first read; every later use only asks the store for the stream's revision, so
- * an end written by another process is seen at once.
+ * Launch sessions as the game-server reads them: the `session-sha256.{key}` stream the launch wrote
+ * (GameSessionStarted, later maybe GameSessionEnded), the key being the token's SHA-256
+ * (`sessionKeyOf`), folded by the session decider. A session launched before the log stopped
+ * holding tokens is under `session-{token}`: read when no keyed stream exists, so it plays until it
+ * expires. A session is cached after its first read; every later use only asks the store for the
+ * stream's revision, so an end written by another process is seen at once.
  */
-import { parseStoredEvent, SESSION_TOKEN_PATTERN, sessionStream } from '@reelstream/contracts';
+import {
+  parseStoredEvent,
+  SESSION_TOKEN_PATTERN,
+  sessionKeyOf,
+  sessionKeyStream,
+  sessionStream,
+} from '@reelstream/contracts';
 import {
   playableSession,
   sessionDecider,
@@ -33,8 +41,12 @@ export class SessionRepository {
   /** The session of `token`, or undefined when no launch wrote one (a malformed token included). */
   async find(token: string): Promise<GameSession | undefined> {
     if (!SESSION_TOKEN_PATTERN.test(token)) return undefined;
-    const stream = sessionStream(token);
-    const revision = await this.store.streamRevision(stream);
+    let stream = sessionKeyStream(sessionKeyOf(token));
+    let revision = await this.store.streamRevision(stream);
+    if (revision === undefined) {
+      stream = sessionStream(token);
+      revision = await this.store.streamRevision(stream);
+    }
     if (revision === undefined) return undefined;
     const cached = this.cache.get(token);
     if (cached && cached.revision === revision) return cached.session;

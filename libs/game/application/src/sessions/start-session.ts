@@ -1,9 +1,17 @@
 /**
  * Game launch (spec §2.3, §4.3; docs/architecture.md flow 2, D6, D19): the session decider checks the game
  * against the catalog and the returnUrl against the operator's origins, and its GameSessionStarted
- * starts a new `session-{token}` stream. Answers the launch URL, or the decider's refusal.
+ * starts a new `session-sha256.{key}` stream (`sessionKeyStream`), the key being the token's
+ * SHA-256 (`sessionKeyOf`): the log never holds the token itself. Answers the launch URL, which
+ * alone carries the token, or the decider's refusal.
  */
-import { parseStoredEvent, sessionStream, type LaunchGameRequest, type SessionEvent } from '@reelstream/contracts';
+import {
+  parseStoredEvent,
+  sessionKeyOf,
+  sessionKeyStream,
+  type LaunchGameRequest,
+  type SessionEvent,
+} from '@reelstream/contracts';
 import { isGameRefusal, sessionDecider, type Catalog, type GameRefusal } from '@reelstream/game-domain';
 import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
 import { handleCommand } from '@reelstream/eventsourcing';
@@ -22,6 +30,7 @@ export interface LaunchingOperator {
   readonly id: string;
   readonly currency: string;
   readonly allowedReturnOrigins: readonly string[];
+  readonly features: { readonly streamers: boolean };
 }
 
 function parseSessionEvent(recorded: RecordedEvent): SessionEvent | undefined {
@@ -36,17 +45,18 @@ export async function startGameSession(
   requestId: string,
 ): Promise<string | GameRefusal> {
   const token = deps.newToken();
+  const key = sessionKeyOf(token);
   const now = deps.clock.now().toISOString();
   const command = {
     type: 'StartSession',
-    token,
+    token: key,
     operator,
     request,
     catalog: deps.catalog,
     now,
     ttlMs: deps.sessionTtlMs,
   } as const;
-  const handled = await handleCommand(deps.store, sessionStream(token), sessionDecider, command, {
+  const handled = await handleCommand(deps.store, sessionKeyStream(key), sessionDecider, command, {
     context: { commandId: requestId, correlationId: requestId, operatorId: operator.id, occurredAt: now },
     parse: parseSessionEvent,
     // A fresh 256-bit token names no stream yet: decide on the empty state without reading (a conflict re-reads).

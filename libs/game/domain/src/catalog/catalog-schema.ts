@@ -56,6 +56,11 @@ const gameSchema = z.strictObject({
   volatility: z.enum(volatilities),
   betLevels: betLevelsSchema,
   supportsFreeSpins: z.boolean(),
+  /**
+   * Whether a Regular Bonus Call can be delivered in the game: its paid spins can be steered
+   * (ADR 0012). An instant game cannot: its outcome is drawn before the bet.
+   */
+  supportsRegularBonusCall: z.boolean(),
   /** Interface languages, ISO 639-1 (optionally with a region: zh-TW). */
   languages: z.array(z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'language must be an ISO 639-1 code')).min(1),
 });

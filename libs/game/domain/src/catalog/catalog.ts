@@ -16,7 +16,8 @@ export class CatalogError extends ReelstreamError {
  * Parses and checks the catalog the gateway and the game-server both read. Beyond its shape:
  * ids are unique, every game's provider exists, every game is played by a known model of its
  * type whose profiles are tuned to exactly the RTPs the catalog advertises, an instant game
- * offers no free spins (they are slot spins), and every bet level converts every possible win
+ * offers no free spins (they are slot spins) and cannot deliver a Regular Bonus Call (its spins
+ * are not steered), and every bet level converts every possible win
  * to money exactly (see `coinsToMinor`).
  */
 export function parseCatalog(json: unknown): Catalog {
@@ -41,6 +42,10 @@ export function parseCatalog(json: unknown): Catalog {
     if (!providerIds.has(game.providerId)) problems.push(`${where}: unknown providerId ${game.providerId}`);
     if (game.type === 'instant' && game.supportsFreeSpins)
       problems.push(`${where}: an instant game cannot support free spins`);
+    if (game.type === 'instant' && game.supportsRegularBonusCall)
+      problems.push(
+        `${where}: an instant game cannot deliver a Regular Bonus Call (its outcome is drawn before the bet)`,
+      );
     const model = findModel(game.model);
     if (!model) {
       problems.push(`${where}: unknown model ${JSON.stringify(game.model)}`);

@@ -107,11 +107,24 @@ describe('catalog validation', () => {
 
   it('rejects an unknown model, a model of the other game type and an instant game with free spins', () => {
     expect(problemsOf(withGame({ model: 'no-such-model' }))).toEqual(['game 101: unknown model "no-such-model"']);
-    expect(problemsOf(withGame({ type: 'instant', supportsFreeSpins: false }))).toEqual([
-      'game 101: model lotus-garden plays slot games, not instant',
-    ]);
+    expect(
+      problemsOf(withGame({ type: 'instant', supportsFreeSpins: false, supportsRegularBonusCall: false })),
+    ).toEqual(['game 101: model lotus-garden plays slot games, not instant']);
     expect(problemsOf(withGame({ supportsFreeSpins: true }, 203))).toEqual([
       'game 203: an instant game cannot support free spins',
+    ]);
+  });
+
+  it('says per game whether it can deliver a Regular Bonus Call, and rejects an instant game that claims it', () => {
+    const shippedGames = parseCatalog(shipped).games;
+    expect(shippedGames.map((game) => [game.gameId, game.supportsRegularBonusCall])).toEqual(
+      shippedGames.map((game) => [game.gameId, game.type === 'slot']),
+    );
+    expect(problemsOf(withGame({ supportsRegularBonusCall: true }, 203))).toEqual([
+      'game 203: an instant game cannot deliver a Regular Bonus Call (its outcome is drawn before the bet)',
+    ]);
+    expect(problemsOf(withGame({ supportsRegularBonusCall: undefined }))).toEqual([
+      'games.0.supportsRegularBonusCall: Invalid input: expected boolean, received undefined',
     ]);
   });
 

@@ -6,6 +6,7 @@
  * the dispatcher answers it from its record.
  */
 import {
+  stakeDeadlineOf,
   walletWinRequest,
   type RoundSettled,
   type WalletBetRequest,
@@ -34,10 +35,19 @@ export function paidRoundParties(started: RoundStartedData) {
   };
 }
 
-/** The bet (with D21's isBonusBusy as RoundStarted fixed it) or betwin of a started paid round. */
+/**
+ * The bet (with D21's isBonusBusy as RoundStarted fixed it) or betwin of a started paid round, with
+ * its deadline: 3 s after the spin was accepted (RoundStarted's startedAt), so the resolver's
+ * request is the spin's, deadline included, and a dispatcher that takes either late never sends it.
+ */
 export function stakeRequestOf(started: RoundStartedData): StakeRequest {
   if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
-  const common = { transactionId: started.transactionId, ...paidRoundParties(started), requestedAt: started.startedAt };
+  const common = {
+    transactionId: started.transactionId,
+    ...paidRoundParties(started),
+    requestedAt: started.startedAt,
+    deadline: stakeDeadlineOf(started.startedAt),
+  };
   if (started.outcome !== undefined) {
     return {
       command: 'betwin',

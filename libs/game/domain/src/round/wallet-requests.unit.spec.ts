@@ -10,7 +10,7 @@ import { paidRoundWinRequest, stakeRequestOf } from './wallet-requests.js';
 const started = paidRoundStarted({ isBonusBusy: true });
 
 describe('the wallet request of a started paid round', () => {
-  it('is a bet rebuilt from the event alone, identical every time (the dispatcher answers a resend from its record)', () => {
+  it('is a bet rebuilt from the event alone, identical every time (the dispatcher answers a resend from its record), due 3 s after the spin was accepted', () => {
     const request = stakeRequestOf(started);
     expect(walletBetRequest.parse(request)).toEqual({
       command: 'bet',
@@ -23,6 +23,7 @@ describe('the wallet request of a started paid round', () => {
       currency: 'EUR',
       bonusId: 0,
       requestedAt: '2026-05-01T10:00:00.000Z',
+      deadline: '2026-05-01T10:00:03.000Z',
       amountMinor: 100,
       isBonusBusy: true,
     });
@@ -45,6 +46,7 @@ describe('the wallet request of a started paid round', () => {
     } as RoundStartedData);
     expect(walletBetwinRequest.parse(request)).toMatchObject({
       command: 'betwin',
+      deadline: '2026-05-01T10:00:03.000Z',
       betMinor: 100,
       winMinor: outcome.winMinor,
     });

@@ -1,7 +1,8 @@
 /**
  * A launch session's rules (spec §2.3, §4.3; docs/architecture.md flow 2, D6, D19): which launches are refused,
- * what the `session-{token}` stream records, and when a session may still be played. The token and
- * the time come in with the command: a fresh 256-bit token, so a stream is never started twice.
+ * what the `session-{key}` stream records, and when a session may still be played. The key (the launch
+ * token's SHA-256, what the log holds instead of the token) and the time come in with the command: a
+ * fresh 256-bit token, so a stream is never started twice.
  */
 import {
   isReturnUrlAllowed,
@@ -25,11 +26,14 @@ export interface SessionState {
 
 export interface StartSession {
   readonly type: 'StartSession';
+  /** `sessionKeyOf(token)`: recorded as GameSessionStarted `token`. */
   readonly token: string;
   readonly operator: {
     readonly id: string;
     readonly currency: string;
     readonly allowedReturnOrigins: readonly string[];
+    /** `streamers`: whether the operator may launch streamer sessions (isStreamer: true). */
+    readonly features: { readonly streamers: boolean };
   };
   readonly request: LaunchGameRequest;
   readonly catalog: Catalog;
@@ -45,7 +49,10 @@ const initialState: SessionState = {};
 function decide(command: SessionCommand, state: SessionState): readonly SessionEvent[] | GameRefusal {
   const { request, operator } = command;
   const currency = request.currency ?? operator.currency;
-  const refused = launchRefusal(command.catalog, request, currency) ?? returnUrlRefusal(request, operator);
+  const refused =
+    streamerRefusal(request, operator) ??
+    launchRefusal(command.catalog, request, currency) ??
+    returnUrlRefusal(request, operator);
   if (refused) return refused;
   const event: GameSessionStarted = {
     type: 'GameSessionStarted',
@@ -87,6 +94,17 @@ export function playableSession(session: GameSession | undefined, now: Date): Ga
   if (session.endedAt !== undefined || now.getTime() >= Date.parse(session.expiresAt))
     return gameRefusal('SESSION_EXPIRED');
   return session;
+}
+
+/**
+ * A streamer session plays the streamer RTP profile (above 100 %) and leaves the agent report: the
+ * operator's privilege, given by its `features.streamers`.
+ */
+function streamerRefusal(request: LaunchGameRequest, operator: StartSession['operator']): GameRefusal | undefined {
+  if (!request.isStreamer || operator.features.streamers) return undefined;
+  return gameRefusal('STREAMER_NOT_ALLOWED', undefined, [
+    { path: 'isStreamer', message: 'isStreamer: true needs the operator feature streamers; launch with false' },
+  ]);
 }
 
 /** Provider and game exist, the game is the provider's, and it has bet levels in the player's currency. */

@@ -14,11 +14,11 @@ const spec = deciderSpecification(sessionDecider);
 const TOKEN = SESSION_TOKEN;
 const NOW = '2026-05-01T10:00:00.000Z';
 
-function start(change: Partial<LaunchGameRequest> = {}, origins: string[] = []): StartSession {
+function start(change: Partial<LaunchGameRequest> = {}, origins: string[] = [], streamers = false): StartSession {
   return {
     type: 'StartSession',
     token: TOKEN,
-    operator: { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: origins },
+    operator: { id: 'casino-t', currency: 'EUR', allowedReturnOrigins: origins, features: { streamers } },
     request: { ...LAUNCH_REQUEST, ...change },
     catalog,
     now: NOW,
@@ -68,6 +68,31 @@ describe('StartSession', () => {
         code: 'VALIDATION_FAILED',
         details: [{ path: 'currency', message: 'game 101 has no bet levels that can be expressed in ISK' }],
       });
+  });
+
+  it('refuses isStreamer: true with STREAMER_NOT_ALLOWED unless the operator has the streamers feature', () => {
+    spec
+      .given([])
+      .when(start({ isStreamer: true }))
+      .thenFails({
+        code: 'STREAMER_NOT_ALLOWED',
+        details: [
+          { path: 'isStreamer', message: 'isStreamer: true needs the operator feature streamers; launch with false' },
+        ],
+      });
+    // Before the catalog's rules: a streamer launch of an unknown game is refused for the privilege first.
+    spec
+      .given([])
+      .when(start({ isStreamer: true, gameId: 999 }))
+      .thenFails({ code: 'STREAMER_NOT_ALLOWED' });
+    spec
+      .given([])
+      .when(start({ isStreamer: true }, [], true))
+      .then([{ type: 'GameSessionStarted', data: { ...started.data, isStreamer: true } }]);
+    spec
+      .given([])
+      .when(start({}, [], false))
+      .then([started]);
   });
 
   it('refuses a returnUrl outside the operator’s allowed origins (D19)', () => {

@@ -25,6 +25,7 @@ import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
 import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { defaultBulkheadLimits } from '@reelstream/wallet-application';
 import { startGateway, type RunningGateway } from '@reelstream/service-gateway';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { createLogger, type Logger } from '@reelstream/telemetry';
@@ -55,6 +56,8 @@ export interface StackOptions {
   webhookUrl?: () => string;
   /** The dispatcher's backoff between webhook attempts (default its own: 1 s, 2 s, …). */
   webhookRetryDelayMs?: (attempt: number) => number;
+  /** How long the operator's open circuit (callbacks and webhooks alike) refuses before a probe. Default 5 s. */
+  circuitOpenMs?: number;
   /** The operator's `features.regularBonusCall` (D3): bonusType 2 accepted. Off by default. */
   regularBonusCall?: boolean;
 }
@@ -168,7 +171,8 @@ export class Stack {
           currency: 'EUR',
           currencies: ['EUR', 'KRW'],
           timeZone: 'UTC',
-          ...(options.regularBonusCall ? { features: { regularBonusCall: true } } : {}),
+          // The paid-spin tests launch streamer sessions too.
+          features: { regularBonusCall: options.regularBonusCall ?? false, streamers: true },
         },
       ]),
     );
@@ -209,7 +213,14 @@ export class Stack {
         operators: directory,
         ...(options.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: options.webhookRetryDelayMs }),
       },
-      { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 16 },
+      {
+        healthPort: 0,
+        healthHost: '127.0.0.1',
+        maxSockets: 16,
+        ...(options.circuitOpenMs === undefined
+          ? {}
+          : { bulkhead: { ...defaultBulkheadLimits, openMs: options.circuitOpenMs } }),
+      },
     );
     await this.dispatcher.ready;
     this.gameServer = await this.startGameServer(options);

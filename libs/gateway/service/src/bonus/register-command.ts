@@ -20,6 +20,7 @@ import {
 } from '@reelstream/bonus-domain';
 import { offeredBetLevelsMinor } from '@reelstream/game-domain';
 import { tryParseAmount } from '@reelstream/money';
+import type { RegistrationKey } from '@reelstream/bonus-application';
 import type * as z from 'zod';
 import type { CatalogView } from '../catalog/catalog-view.js';
 import { ApiError } from '@reelstream/http';
@@ -59,6 +60,20 @@ export function toRegisterCommandData(
   );
   if (refused) throw ApiError.from(refused);
   return data;
+}
+
+/**
+ * What names the registration before any rule is applied (D17): its platformId, the player, and
+ * the hash of the request as the schema normalised it. Nothing here reads the operator's
+ * configuration or the clock, so a resend finds its registration whatever changed since.
+ */
+export function registrationKeyOf(request: RegisterBonusCallRequest, operatorId: string): RegistrationKey {
+  return {
+    operatorId,
+    platformId: request.platformId,
+    requestHash: registrationRequestHash(request),
+    playerId: request.playerId,
+  };
 }
 
 /**
@@ -111,6 +126,7 @@ function catalogFactsOf(
               gameId,
               providerId: game.providerId,
               supportsFreeSpins: game.supportsFreeSpins,
+              supportsRegularBonusCall: game.supportsRegularBonusCall,
               betLevelsMinor: offeredBetLevelsMinor(game, currency),
             },
           ];

@@ -7,7 +7,7 @@
  * (the traced event store stamps it), which the ledger's relay continues.
  */
 import { catalogLookup, countBonusStateChanges } from '@reelstream/bonus-adapters';
-import { Registrations } from '@reelstream/bonus-application';
+import { Registrations, type RegistrationKey } from '@reelstream/bonus-application';
 import type { OperatorDirectory } from '@reelstream/config';
 import { bonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
 import { ConcurrencyExhaustedError } from '@reelstream/eventsourcing';
@@ -54,12 +54,18 @@ export class BonusRegistrar {
     });
   }
 
-  /** Registers or answers the earlier registration; a refusal is thrown as the ApiError of its code. */
-  async register(data: RegisterBonusCallData, requestId: string): Promise<Registered> {
-    const command = this.commandOf(data, requestId);
+  /**
+   * Answers the earlier registration of the key's platformId, or registers the command `build`
+   * makes (where today's rules refuse, by throwing); a refusal is thrown as the ApiError of its code.
+   * The key is looked up first so that a resend gets its original answer whatever the rules say now
+   * (D17).
+   */
+  async register(key: RegistrationKey, build: () => RegisterBonusCallData, requestId: string): Promise<Registered> {
     let reply;
     try {
-      reply = await this.registrations.register(command);
+      reply =
+        (await this.registrations.resend(key)) ??
+        (await this.registrations.register(this.commandOf(build(), requestId)));
     } catch (error) {
       // The player's or the guard's stream kept changing through every retry: nothing of this
       // request was decided that a retry with the same platformId would not answer the same way.
@@ -72,7 +78,7 @@ export class BonusRegistrar {
         );
       throw error;
     }
-    this.counted(data.operatorId, reply);
+    this.counted(key.operatorId, reply);
     if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
     return reply.result;
   }

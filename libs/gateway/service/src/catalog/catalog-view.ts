@@ -68,6 +68,7 @@ function apiGame(game: CatalogGame, currency: string): Game | undefined {
     name: game.name,
     type: game.type,
     supportsFreeSpins: game.supportsFreeSpins,
+    supportsRegularBonusCall: game.supportsRegularBonusCall,
     // 0.965 → 96.5 without binary noise (0.965 * 100 is 96.49999999999999).
     rtp: Number((game.rtp * 100).toFixed(6)),
     languages: [...game.languages],

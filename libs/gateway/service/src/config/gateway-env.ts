@@ -41,6 +41,9 @@ export const gatewayEnv = z.object({
   /** Per-operator token bucket: sustained requests per second and the burst above it. */
   RATE_LIMIT_PER_SECOND: positiveInt(50),
   RATE_LIMIT_BURST: positiveInt(100),
+  /** Per-operator budget of campaign players: a campaign of N players takes N; refilled per second, up to the burst. */
+  CAMPAIGN_PLAYERS_PER_SECOND: positiveInt(50),
+  CAMPAIGN_PLAYERS_BURST: positiveInt(10_000),
   BODY_LIMIT_BYTES: positiveInt(DEFAULT_BODY_LIMIT_BYTES),
   CATALOG_FILE: catalogFile(),
   OPERATORS_JSON: z.string().optional(),
@@ -65,6 +68,8 @@ export interface GatewayConfig {
   sessionTtlMs: number;
   ledgerTimeoutMs: number;
   rateLimit: RateLimitConfig;
+  /** The campaign players' budget of each operator. Default 50 players a second, 10,000 at once. */
+  campaignRateLimit?: RateLimitConfig;
   bodyLimitBytes: number;
   /** How long `POST /v1/wallet/dead-letters/{transactionId}/redrive` waits for the dispatcher. Default 30 s. */
   redriveTimeoutMs?: number;
@@ -81,6 +86,7 @@ export function gatewayConfigOf(env: GatewayEnv): GatewayConfig {
     sessionTtlMs: env.SESSION_TTL,
     ledgerTimeoutMs: env.LEDGER_TIMEOUT_MS,
     rateLimit: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+    campaignRateLimit: { perSecond: env.CAMPAIGN_PLAYERS_PER_SECOND, burst: env.CAMPAIGN_PLAYERS_BURST },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
   };
   if (env.GATEWAY_HOST !== undefined) config.host = env.GATEWAY_HOST;

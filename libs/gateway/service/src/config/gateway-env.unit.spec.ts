@@ -28,6 +28,7 @@ describe('gateway environment', () => {
       sessionTtlMs: DEFAULT_SESSION_TTL_MS,
       ledgerTimeoutMs: 5_000,
       rateLimit: { perSecond: 50, burst: 100 },
+      campaignRateLimit: { perSecond: 50, burst: 10_000 },
       bodyLimitBytes: 32_768,
     });
     expect(DEFAULT_SESSION_TTL_MS).toBe(4 * 60 * 60 * 1000);
@@ -49,6 +50,8 @@ describe('gateway environment', () => {
         LEDGER_TIMEOUT_MS: '750',
         RATE_LIMIT_PER_SECOND: '5',
         RATE_LIMIT_BURST: '9',
+        CAMPAIGN_PLAYERS_PER_SECOND: '20',
+        CAMPAIGN_PLAYERS_BURST: '500',
         BODY_LIMIT_BYTES: '4096',
       }),
     );
@@ -58,6 +61,7 @@ describe('gateway environment', () => {
       sessionTtlMs: 1_800_000,
       ledgerTimeoutMs: 750,
       rateLimit: { perSecond: 5, burst: 9 },
+      campaignRateLimit: { perSecond: 20, burst: 500 },
       bodyLimitBytes: 4096,
     });
   });

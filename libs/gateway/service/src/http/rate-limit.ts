@@ -22,22 +22,49 @@ export class TokenBucketLimiter {
       throw new RangeError('rate limit needs perSecond > 0 and burst >= 1');
   }
 
-  /** Takes a token from `key`'s bucket; `own` overrides the default rate or size for this key (per-operator limits). */
-  take(key: string, own: Partial<RateLimitConfig> = {}): RateDecision {
+  /**
+   * Takes `cost` tokens from `key`'s bucket; `own` overrides the default rate or size for this key
+   * (per-operator limits). A cost above the bucket's size is allowed when the bucket is full and
+   * leaves it in debt, so nothing is too big to ever pass, and what follows waits for the whole cost.
+   */
+  take(key: string, own: Partial<RateLimitConfig> = {}, cost = 1): RateDecision {
     const config = { ...this.config, ...own };
+    const bucket = this.refilled(key, config);
+    const needed = Math.min(cost, config.burst);
+    if (bucket.tokens >= needed) {
+      bucket.tokens -= cost;
+      return { allowed: true };
+    }
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((needed - bucket.tokens) / config.perSecond)),
+    };
+  }
+
+  /** Gives back tokens taken for something that turned out to cost nothing (a replay); never above the bucket's size. */
+  giveBack(key: string, tokens: number, own: Partial<RateLimitConfig> = {}): void {
+    const config = { ...this.config, ...own };
+    const bucket = this.refilled(key, config);
+    bucket.tokens = Math.min(config.burst, bucket.tokens + tokens);
+  }
+
+  private refilled(key: string, config: RateLimitConfig): { tokens: number; updatedMs: number } {
     const now = this.nowMs();
     const bucket = this.buckets.get(key) ?? { tokens: config.burst, updatedMs: now };
     const elapsedMs = Math.max(0, now - bucket.updatedMs);
     bucket.tokens = Math.min(config.burst, bucket.tokens + (elapsedMs * config.perSecond) / 1000);
     bucket.updatedMs = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { allowed: true };
-    }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / config.perSecond)) };
+    return bucket;
   }
 }
+
+/**
+ * The budget of campaign players (docs/adr/0014-fair-campaigns-and-campaign-budget.md): per
+ * operator, a campaign of N players takes N tokens, refilled at the rate an operator may register
+ * bonus calls one by one; the bucket holds one campaign of the largest size.
+ */
+export const DEFAULT_CAMPAIGN_RATE_LIMIT: RateLimitConfig = { perSecond: 50, burst: 10_000 };
 
 /**
  * 429 RATE_LIMITED with Retry-After once the calling operator's bucket is empty. An operator's

@@ -6,16 +6,24 @@
  * configuration is a script of its own so the default Content-Security-Policy
  * (`script-src 'self'`, no inline scripts) stays on.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Express } from 'express';
 
-/** The browser bundle: Scalar with Vue and its styles in one file (not an exported path, hence via the package's main). */
-const STANDALONE_JS = join(
-  dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')),
-  'browser',
-  'standalone.js',
-);
+/** Where a build (scripts/build-apps.ts) puts the browser bundle beside this module: the image carries no `@scalar` package. */
+const BUILT_STANDALONE_JS = 'scalar-standalone.js';
+
+/**
+ * The browser bundle: Scalar with Vue and its styles in one file. A built app serves the copy made
+ * at build time; from the sources it comes from the package (not an exported path, hence via the
+ * package's main), a development dependency.
+ */
+function standaloneJsPath(): string {
+  const built = join(import.meta.dirname, BUILT_STANDALONE_JS);
+  if (existsSync(built)) return built;
+  return join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+}
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -61,6 +69,7 @@ const FONTS_CSS = `*, :root, .scalar-app, .light-mode, .dark-mode {
 `;
 
 export function apiReferenceRoutes(app: Express): void {
+  const standaloneJs = standaloneJsPath();
   app.get('/docs', (_req, res) => {
     res.type('html').send(PAGE);
   });
@@ -72,6 +81,6 @@ export function apiReferenceRoutes(app: Express): void {
   });
   // A day of caching: the bundle changes only with the pinned package version.
   app.get('/docs/scalar.js', (_req, res, next) => {
-    res.sendFile(STANDALONE_JS, { maxAge: '1d', headers: { 'Content-Type': 'text/javascript' } }, next);
+    res.sendFile(standaloneJs, { maxAge: '1d', headers: { 'Content-Type': 'text/javascript' } }, next);
   });
 }

@@ -82,7 +82,7 @@ const DESCRIPTION = [
   'Every request carries `Authorization: Bearer <API_TOKEN>`; writes send `Content-Type: application/json`. Every answer, success or error, is the envelope `{success, message, data}`; errors add `error: {code, details}` with a stable code (see each response). ',
   'Amounts are JSON numbers in currency units: of the bonus currency for a bonus call (`currency`, or the operator default), of the session currency at launch (the operator default unless given); ids are JSON numbers. ',
   '`X-Request-Id` is echoed on every response (send your own to correlate). `429` and `503` carry `Retry-After` in seconds. ',
-  'Registration is idempotent by `platformId`: resending the same body answers the same `issueId` with `Idempotent-Replayed: true`; another body with the same platformId is `409 PLATFORM_ID_CONFLICT`.',
+  'Registration is idempotent by `platformId`: resending the same body answers the same `issueId` with `Idempotent-Replayed: true`; another body with the same platformId is `409 PLATFORM_ID_CONFLICT`. A known platformId is answered so before today’s rules run (an `expireAt` now past, changed limits, currencies, features or catalogue); only a new one is checked against them. Campaigns likewise by `campaignId`.',
   '',
   'The wallet callbacks reelstream sends to the operator’s callbackUrl are described under `webhooks` (walletCallback).',
   '',
@@ -139,7 +139,7 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
         IdempotentReplayed: {
           description:
-            '`true` when the registration (or campaign) was already made with this platformId (campaignId) and body.',
+            '`true` when the registration (or campaign) was already made with this platformId (campaignId) and body; answered so even if the body would be refused today (an expireAt now past, a changed configuration).',
           schema: { type: 'string', enum: ['true'] },
         },
       },

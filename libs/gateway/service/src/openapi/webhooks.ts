@@ -23,7 +23,7 @@ const WALLET_CALLBACK_SCHEMA = callbackRequest.meta({
 const OPERATOR_REPLY_SCHEMA = operatorReply.meta({
   id: 'OperatorReply',
   description:
-    'HTTP 200 with the balance after the operation (also on errors) in currency units, and the status code. Extra keys are ignored; anything else counts as ERR_UNKNOWN.',
+    'HTTP 200 with the balance after the operation (also on errors) in currency units, and the status code. The balance may be any finite JSON number (a floating-point balance such as 99.89999999999999 too): reelstream rounds it half to even to the currency’s minor units. Extra keys are ignored; anything else counts as ERR_UNKNOWN, and so does a reply over 16 KiB (16384 bytes), which is not read: its connection is closed.',
 });
 
 const common = { playerId: 'player_42', providerId: 1, gameCode: 101, bonusId: 0 } as const;
@@ -112,7 +112,7 @@ export function walletWebhooks(components: ComponentSchemas): Record<string, unk
             in: 'header',
             required: true,
             description:
-              'Lowercase hex HMAC-SHA256 with the operator’s signing secret of the raw body bytes (`signatureScheme: "body"`, the default) or of `<X-Request-Timestamp>.<raw body bytes>` (`signatureScheme: "timestamp.body"`). During a rotation accept either secret.',
+              'Lowercase hex HMAC-SHA256 with the operator’s signing secret of `<X-Request-Timestamp>.<raw body bytes>` (`signatureScheme: "timestamp.body"`, the default of a new operator) or of the raw body bytes (`signatureScheme: "body"`, kept by an operator of a version 1 configuration that names no scheme). During a rotation accept either secret; the current one signs.',
             schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
           },
         ],

@@ -12,7 +12,7 @@ import {
 } from '@reelstream/contracts';
 import type { Clock } from '@reelstream/ports';
 import type { Express, RequestHandler } from 'express';
-import { toRegisterCommandData } from '../bonus/register-command.js';
+import { registrationKeyOf, toRegisterCommandData } from '../bonus/register-command.js';
 import type { BonusRegistrar } from '../bonus/registrar.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
 import { ApiError } from '@reelstream/http';
@@ -43,8 +43,12 @@ export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
   app.post(expressPath(registerBonusCall.path), ...deps.jsonBody, async (req, res) => {
     const operator = callerOf(res);
     const request = parseRequest(registerBonusCall.body, req.body);
-    const data = toRegisterCommandData(request, { operator, catalog: deps.catalog, now: deps.clock.now() });
-    const result = await deps.registrar.register(data, requestContext(res).requestId);
+    // A platformId registered before is answered by its key; only a new one meets today's rules (D17).
+    const result = await deps.registrar.register(
+      registrationKeyOf(request, operator.id),
+      () => toRegisterCommandData(request, { operator, catalog: deps.catalog, now: deps.clock.now() }),
+      requestContext(res).requestId,
+    );
     sendOk(res, { issueId: result.issueId }, result.replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {});
   });
 

@@ -3,15 +3,26 @@
  * whole request as a single registration is validated, stores the campaign on its stream and
  * answers 202; the bonus-ledger's campaign worker registers the players. The GET folds the
  * campaign's stream. The stream names the operator of the token, so another operator's campaign
- * reads as absent: the same 404 as an id never used.
+ * reads as absent: the same 404 as an id never used. A new campaign of N players takes N tokens of
+ * the operator's campaign budget (docs/adr/0014-fair-campaigns-and-campaign-budget.md): without them it
+ * is 429 RATE_LIMITED with Retry-After and nothing is stored; a resend or a conflict gives them back.
  */
-import { campaignProgressOf, loadCampaign, startCampaign } from '@reelstream/bonus-application';
-import { ApiOperations, campaignPlatformId, HttpHeaders, isRefusal, ok } from '@reelstream/contracts';
+import { campaignProgressOf, campaignResend, loadCampaign, startCampaign } from '@reelstream/bonus-application';
+import {
+  ApiOperations,
+  campaignPlatformId,
+  HttpHeaders,
+  isRefusal,
+  ok,
+  type StartCampaignRequest,
+} from '@reelstream/contracts';
 import { ApiError } from '@reelstream/http';
 import type { Clock, EventStore } from '@reelstream/ports';
-import type { Express, RequestHandler } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
 import { toRegisterCommandData } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
+import type { RateLimitConfig } from '../config/gateway-env.js';
+import { DEFAULT_CAMPAIGN_RATE_LIMIT, TokenBucketLimiter } from '../http/rate-limit.js';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';
@@ -23,6 +34,8 @@ export interface CampaignRouteDeps {
   clock: Clock;
   /** Content type and body parsing, with a limit that fits 10,000 playerIds. */
   jsonBody: RequestHandler[];
+  /** Each operator's budget of campaign players. Default `DEFAULT_CAMPAIGN_RATE_LIMIT`. */
+  campaignRateLimit?: RateLimitConfig;
 }
 
 const { startCampaign: startOperation, getCampaign } = ApiOperations;
@@ -31,9 +44,19 @@ const { startCampaign: startOperation, getCampaign } = ApiOperations;
 export const CAMPAIGN_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
+  const budget = new TokenBucketLimiter(deps.campaignRateLimit ?? DEFAULT_CAMPAIGN_RATE_LIMIT, () =>
+    deps.clock.now().getTime(),
+  );
   app.post(expressPath(startOperation.path), ...deps.jsonBody, async (req, res) => {
     const operator = callerOf(res);
     const request = parseRequest(startOperation.body, req.body);
+    // A campaignId started before is answered from its stream, whatever today's rules say (D17).
+    const earlier = await campaignResend(deps.store, operator.id, request);
+    if (earlier !== undefined) {
+      if (isRefusal(earlier)) throw ApiError.from(earlier);
+      accepted(res, request, true);
+      return;
+    }
     const now = deps.clock.now();
     // The terms are the same for every player: converted and checked once, as a registration of the first player
     // would be (currency, amounts, expiry, catalog, limits, features), with the same codes and details.
@@ -44,17 +67,33 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
     );
     const { operatorId: _operator, platformId: _platform, playerId: _player, requestHash: _hash, ...terms } = template;
     const { requestId } = requestContext(res);
-    const started = await startCampaign(deps.store, {
-      request,
-      terms,
-      now: now.toISOString(),
-      origin: { commandId: requestId, correlationId: requestId, operatorId: operator.id },
-    });
+    const cost = request.players.length;
+    const decision = budget.take(operator.id, {}, cost);
+    // A campaign already stored under this id (a resend, or a conflicting body) is answered without the budget.
+    const charged = decision.allowed;
+    if (!decision.allowed && (await loadCampaign(deps.store, operator.id, request.campaignId)) === undefined)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `A campaign of ${cost} players needs ${cost} of the operator's campaign budget; retry after the time given in Retry-After.`,
+        undefined,
+        { 'Retry-After': String(decision.retryAfterSeconds) },
+      );
+    let started: Awaited<ReturnType<typeof startCampaign>>;
+    try {
+      started = await startCampaign(deps.store, {
+        request,
+        terms,
+        now: now.toISOString(),
+        origin: { commandId: requestId, correlationId: requestId, operatorId: operator.id },
+      });
+    } catch (error) {
+      if (charged) budget.giveBack(operator.id, cost);
+      throw error;
+    }
+    // Only a campaign stored now registers players: a resend or a conflicting body costs nothing.
+    if (charged && (isRefusal(started) || started.replayed)) budget.giveBack(operator.id, cost);
     if (isRefusal(started)) throw ApiError.from(started);
-    res
-      .status(202)
-      .set(started.replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {})
-      .json(ok({ campaignId: request.campaignId, total: request.players.length }));
+    accepted(res, request, started.replayed);
   });
 
   app.get(expressPath(getCampaign.path), async (req, res) => {
@@ -65,4 +104,12 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
     if (state === undefined) throw new ApiError('CAMPAIGN_NOT_FOUND');
     sendOk(res, campaignProgressOf(state, { offset: Number(query.cursor ?? 0), limit: query.limit }));
   });
+}
+
+/** 202: the campaign is stored (now, or by the same request before: replayed). */
+function accepted(res: Response, request: StartCampaignRequest, replayed: boolean): void {
+  res
+    .status(202)
+    .set(replayed ? { [HttpHeaders.idempotentReplayed]: 'true' } : {})
+    .json(ok({ campaignId: request.campaignId, total: request.players.length }));
 }

@@ -22,6 +22,8 @@ export const testOperators: OperatorConfigInput[] = [
     // Issue 10: a second currency, and a limit as high as the schema allows (the boundary tests need it).
     currencies: ['EUR', 'KRW'],
     limits: { EUR: { maxCallAmount: 100_000_000_000 } },
+    // Launches streamer sessions; casino B and C do not (the feature's default).
+    features: { streamers: true },
   },
   {
     // Configured by digest only: the token itself is never in the configuration.
