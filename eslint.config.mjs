@@ -21,9 +21,9 @@ const io = [
   'child_process',
 ];
 
-// The pure libraries: kernel, contracts and domains (issue 11: every spec rule lives in one of them).
+// The pure libraries: kernel, contracts and domains (every spec rule lives in one of them).
 const PURE_LIBRARY_SOURCES = ['libs/money/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/*/domain/src/**/*.ts'];
-// What they may take from node:crypto (issue 17): digests (the registration hash, token digests), the HMAC of the
+// What they may take from node:crypto: digests (the registration hash, token digests), the HMAC of the
 // callback signature and the constant-time comparison of bearer tokens. All three are functions of their inputs
 // alone; randomness (randomBytes, randomUUID, …) and the key store are not, so they stay out.
 const PURE_HASHING = ['createHash', 'createHmac', 'timingSafeEqual'];
@@ -32,13 +32,11 @@ const BARE_BUILTINS = builtinModules
   .filter((name) => !name.startsWith('node:'))
   .map((name) => name.replace(/[/.]/g, '\\$&'));
 const NODE_BUILTIN_EXCEPT_CRYPTO = `^(?:node:(?!crypto$)|(?:${BARE_BUILTINS.join('|')})(?:/|$))`;
-const NOT_PURE =
-  'A pure library (money, contracts, */domain) does no I/O: of node:* it may use only hashing and HMAC (issue 17).';
+const NOT_PURE = 'A pure library (money, contracts, */domain) does no I/O: of node:* it may use only hashing and HMAC.';
 
 // A string that starts like a SQL statement (upper-case keywords, as every statement of the tree is written).
 const SQL_STATEMENT = String.raw`/^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|WITH)\s/`;
-const SQL_IN_SERVICE =
-  'A service lib holds no SQL (issue 11): put the statement in an adapter (libs/<context>/adapters).';
+const SQL_IN_SERVICE = 'A service lib holds no SQL: put the statement in an adapter (libs/<context>/adapters).';
 
 export default [
   {
@@ -155,7 +153,7 @@ export default [
                 'type:adapter',
                 'type:service',
               ],
-              // Services are edges only (issue 11): SQLite and the wallet's HTTP client are adapters' business.
+              // Services are edges only: SQLite and the wallet's HTTP client are adapters' business.
               bannedExternalImports: ['better-sqlite3', 'got', 'undici'],
             },
             { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
@@ -166,7 +164,7 @@ export default [
     },
   },
   {
-    // Nor a SQL statement (issue 11): a service lib wires, routes and answers; queries live in adapters.
+    // Nor a SQL statement: a service lib wires, routes and answers; queries live in adapters.
     files: [
       'libs/*/service/src/**/*.ts',
       'libs/sandbox/conformance/src/**/*.ts',
@@ -198,7 +196,7 @@ export default [
     },
   },
   {
-    // The platform knows no bounded context (issue 11: config read the catalog through game-domain). The one
+    // The platform knows no bounded context (config read the catalog through game-domain). The one
     // exception is the shared answer to a bonus-ledger timeout, an HTTP edge both APIs give the same way.
     files: ['libs/platform/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts', 'libs/platform/http/src/ledger-unavailable.ts'],
@@ -215,7 +213,7 @@ export default [
                 '@reelstream/sandbox-*',
                 '@reelstream/service-*',
               ],
-              message: 'A platform lib may not depend on a bounded context (issue 11).',
+              message: 'A platform lib may not depend on a bounded context.',
             },
           ],
         },

@@ -7,7 +7,7 @@
  * - The sandbox runs as its own process (apps/operator-sandbox, SANDBOX_LATENCY_MS=5).
  * - The dispatcher runs in this process on the embedded back ends (one SQLite file, WAL,
  *   synchronous=FULL): each callback is a request on wallet.requests, for a win the read of its
- *   source event (issue 10; the source is stored before the clock starts), two appends to its
+ *   source event (the source is stored before the clock starts), two appends to its
  *   walletTx stream (attempt before the call, outcome after), the signed POST, the reply on
  *   wallet.replies and the offset commit.
  * - Direct got: the same signed POSTs over got 14 as the dispatcher made them before undici
@@ -183,7 +183,7 @@ function playersOnDistinctPartitions(count: number, partitions: number): string[
   return [...byPartition.values()];
 }
 
-/** Each win's round is settled first, as the game-server does it: the dispatcher checks every win against its source (issue 10). */
+/** Each win's round is settled first, as the game-server does it: the dispatcher checks every win against its source. */
 async function throughDispatcher(
   requester: MessageBus,
   store: EventStore,

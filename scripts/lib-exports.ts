@@ -1,5 +1,5 @@
 // Counts the names each lib's index exports and how many of them no file outside that lib imports
-// (issue 11's "unused exports" figure). `npm run deadcode` (knip) says which ones; this says how many.
+// (the "unused exports" figure). `npm run deadcode` (knip) says which ones; this says how many.
 // Usage: node --import tsx scripts/lib-exports.ts [--list]
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// Lists every production function in libs/ and apps/ longer than 60 lines (issue 11: "no production
+// Lists every production function in libs/ and apps/ longer than 60 lines ("no production
 // function is longer than 60 lines without a comment saying why") and whether it says why.
 // Convention: a comment directly above the function (or above the statement, property or member
 // that holds it) containing "long because" gives the reason, e.g. `// Long because: one table…`.

@@ -24,7 +24,7 @@ const runbookOf = (rule: Rule) =>
   /\/docs\/runbooks\/([a-z0-9-]+\.md)$/.exec(rule.annotations?.['runbook_url'] ?? '')?.[1];
 
 describe('the alerts', () => {
-  it('cover what issue 15 asks an SRE to be woken for', () => {
+  it('cover what an SRE must be woken for', () => {
     expect(alerts.map((a) => a.alert).sort()).toEqual(
       [
         'BonusExpiryBacklog',

@@ -1,5 +1,5 @@
 /**
- * The fixed list of `npm run test:mutation` (issue 18): each a broken rule the suite must catch.
+ * The fixed list of `npm run test:mutation`: each a broken rule the suite must catch.
  * Every `search` must occur exactly once in its file; when the code moves and a pattern no longer
  * matches, the run fails loudly instead of quietly testing nothing — fix the pattern then.
  * `projects` are the jest projects (displayName) whose tests guard the rule: only those run.

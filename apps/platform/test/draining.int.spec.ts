@@ -1,5 +1,5 @@
 /**
- * Draining on a real SIGTERM (issue 15): the gateway process, sent SIGTERM by its supervisor,
+ * Draining on a real SIGTERM: the gateway process, sent SIGTERM by its supervisor,
  * answers `/readyz` 503 `draining` for SHUTDOWN_DRAIN_MS while it still answers API requests, then
  * closes its port and exits 0, so a Kubernetes rolling update resets no connection.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17: the pure libraries (money, contracts, domains) may hash — node:crypto's createHash,
+ * The pure libraries (money, contracts, domains) may hash — node:crypto's createHash,
  * createHmac and timingSafeEqual — and import nothing else of Node. Nx's boundary rule does not
  * see built-in modules, so eslint.config.mjs names them; this runs that block of the real
  * configuration over sample sources, so a rule that stops matching fails here, not in review.

@@ -1,5 +1,5 @@
 /**
- * The replica proof of issue 14, with real processes: the operator sandbox and three replicas each
+ * The replica proof, with real processes: the operator sandbox and three replicas each
  * of gateway, bonus-ledger, wallet-dispatcher and game-server on one SQLite data dir; players of
  * two operators (the same player ids under both) play free and paid spins, some paid spins double
  * clicked onto two game-server replicas at once, while random replicas are SIGKILLed and restarted

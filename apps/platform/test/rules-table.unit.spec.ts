@@ -1,5 +1,5 @@
 /**
- * Issue 11: "no lib other than domain libs holds a spec rule; the table names a domain file for
+ * "no lib other than domain libs holds a spec rule; the table names a domain file for
  * each". The "where is the rule for X" table of docs/architecture.md must name, for every rule,
  * files of a pure library that exist and contain the names given beside them; and decisions.md,
  * whose first "where" file is the one that decides, must agree with it for every decision the

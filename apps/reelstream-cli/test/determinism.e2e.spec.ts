@@ -1,5 +1,5 @@
 /**
- * Issue 13 point 2, on the real platform (`npm start` as a child process, the e2e harness of
+ * Replay determinism on the real platform (`npm start` as a child process, the e2e harness of
  * apps/platform): a workload of free and paid spins, a streamer and a demo session, a canceled and
  * an expired bonus; then the whole log is replayed and
  * - the rebuilt bonus read model equals the live one (the bonus-ledger's SQLite read model file),

@@ -106,7 +106,7 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       nextId: () => ids.next(),
       now: () => new Date().toISOString(),
     });
-    // Each win's round is settled first, as the game-server does it: the dispatcher sends no win without its source (issue 10).
+    // Each win's round is settled first, as the game-server does it: the dispatcher sends no win without its source.
     for (const plan of plans) {
       for (const burst of plan.bursts) {
         for (const [index, request] of burst.entries())

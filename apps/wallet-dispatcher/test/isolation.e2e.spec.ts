@@ -1,5 +1,5 @@
 /**
- * One operator never stalls another (issue 10 point 4), with the real dispatcher process: two
+ * One operator never stalls another, with the real dispatcher process: two
  * operators A and B, each with its own sandbox wallet, whose players have the same playerIds.
  * B's wallet hangs (or refuses) for a fault window while both play. A must get no 503 (no reply
  * within the game-server's wallet time-out) and A's p99 request time must stay within 2× of the

@@ -39,7 +39,7 @@ export const HttpHeaders = {
   requestSignature: 'X-Request-Signature',
   /** Unix seconds of this attempt of a callback; signed too under the `timestamp.body` scheme. */
   requestTimestamp: 'X-Request-Timestamp',
-  /** A bonus webhook's `eventId` (issue 16), also in its body: the same on every delivery of one change. */
+  /** A bonus webhook's `eventId`, also in its body: the same on every delivery of one change. */
   webhookEventId: 'X-Webhook-Event-Id',
 } as const;
 

@@ -47,7 +47,7 @@ describe('topics and their keys (docs/architecture.md "Data")', () => {
     expect(TopicKeys['wallet.requests']).toBe('operatorId:playerId');
     expect(TopicKeys['bonus.replies']).toBe('correlationId');
     expect(TopicKeys['wallet.cancels']).toBe('operatorId:playerId');
-    // Issue 16: one bonus's webhooks in order; the key names the operator too.
+    // One bonus's webhooks in order; the key names the operator too.
     expect(TopicKeys['bonus.webhooks']).toBe('operatorId:issueId');
     expect(bonusWebhookKey({ operatorId: 'casino_a', bonusId: 7 })).toBe('casino_a:7');
     // Two operators may both have a player_1: their messages must never share a key.

@@ -3,7 +3,7 @@
  * the operator whose configured token it is, compared as SHA-256 digests (the configuration keeps
  * only the digest, `apiTokenSha256`). A missing, malformed, oversized or unknown token is one and
  * the same refusal, `401 UNAUTHORIZED`, with nothing that tells which it was. The HTTP edge only
- * reads the header and answers the refusal; this is where it is decided (issue 11).
+ * reads the header and answers the refusal; this is where it is decided.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { refusal, type Refusal } from './api/reelstream-error.js';

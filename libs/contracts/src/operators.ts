@@ -33,7 +33,7 @@ export function isOrigin(value: string): boolean {
 }
 
 /**
- * The most one registration may ask for, in units of one currency (issue 10). A limit is kept
+ * The most one registration may ask for, in units of one currency. A limit is kept
  * per currency because a number means nothing without it (10,000 EUR is not 10,000 KRW); a
  * currency or key without a configured limit gets the catalog-derived default of the domain.
  */
@@ -73,7 +73,7 @@ const operatorInput = z
       .transform((digest) => digest.toLowerCase())
       .optional(),
     callbackUrl: httpUrl,
-    /** Issue 16: where this operator's bonus webhooks go (docs/operator-guide.md); none are sent without it. */
+    /** Where this operator's bonus webhooks go (docs/operator-guide.md); none are sent without it. */
     webhookUrl: httpUrl.optional(),
     signingSecret: z.union([secret('signingSecret'), z.array(secret('signingSecret')).min(1).max(2)], {
       error: 'signingSecret must be a string or an array of 1–2 strings (the current secret first)',
@@ -114,7 +114,7 @@ const operatorInput = z
         streamers: z.boolean().default(false),
       })
       .default({ regularBonusCall: false, streamers: false }),
-    /** Issue 16: this operator's API token bucket; a key left out takes the gateway's RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
+    /** This operator's API token bucket; a key left out takes the gateway's RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST. */
     rateLimit: z
       .strictObject({
         perSecond: z

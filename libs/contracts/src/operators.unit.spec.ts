@@ -75,13 +75,13 @@ describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
     });
   });
 
-  it('keeps a webhookUrl when given and has none by default (issue 16)', () => {
+  it('keeps a webhookUrl when given and has none by default', () => {
     expect(parseOperatorsConfig([demo])[0]).not.toHaveProperty('webhookUrl');
     const [operator] = parseOperatorsConfig([{ ...demo, webhookUrl: 'https://casino.example/hooks/bonus' }]);
     expect(operator?.webhookUrl).toBe('https://casino.example/hooks/bonus');
   });
 
-  it('takes allowed currencies and per-currency limits (issue 10: a bonus call in another currency than the default)', () => {
+  it('takes allowed currencies and per-currency limits (a bonus call in another currency than the default)', () => {
     const [operator] = parseOperatorsConfig([
       {
         ...demo,
@@ -122,7 +122,7 @@ describe('operator config: defaults (docs/configuration.md, D5, D7)', () => {
   });
 });
 
-describe('operator config: rateLimit (issue 16)', () => {
+describe('operator config: rateLimit', () => {
   it('is absent unless given, and keeps only the keys given (the rest is the gateway default)', () => {
     const [plain, own] = parseOperatorsConfig([
       demo,
@@ -275,7 +275,7 @@ describe('isOrigin and apiTokenDigest', () => {
     );
   });
 
-  // Issue 17: computed by the hand-written SHA-256 before node:crypto replaced it; configured digests must still match.
+  // Computed by the hand-written SHA-256 before node:crypto replaced it; configured digests must still match.
   it.each([
     ['demo-api-token-change-me', '4d0b8aebc87e74e196dbef295ce0e8f6133b7d62a316d733de104cf9e11fecbb'],
     ['tökén-Ωmega-日本語-🎰-0123456789', '0e15fc54ac90e256da946291c226158eede30739ab256c36e9aed33ca4918781'],

@@ -1,5 +1,5 @@
 /**
- * The stored event a test's win comes from (issue 10: the dispatcher sends no win without one):
+ * The stored event a test's win comes from (the dispatcher sends no win without one):
  * a paid round's RoundStarted and RoundSettled, written as the game-server writes them, and the
  * win returned with its `source`. Tests that publish wins straight on the bus use it so that only
  * the forged wins they mean to forge are refused.

@@ -1,5 +1,5 @@
 /**
- * The replica proof's cluster (issue 14): the operator sandbox plus three replicas each of
+ * The replica proof's cluster: the operator sandbox plus three replicas each of
  * gateway, bonus-ledger, wallet-dispatcher and game-server, every one a real process from its
  * built entry, all on one SQLite data dir. Each replica has its own INSTANCE_ID and WORKER_ID
  * (docs/adr/0003-process-identity.md: the StatefulSet ranges) and a fixed port, so a replica

@@ -1,5 +1,5 @@
 /**
- * The end of the replica proof (issue 14): wait until the cluster has drained, then check it.
+ * The end of the replica proof: wait until the cluster has drained, then check it.
  *
  * Settled means: every replica ready again, no round open in the event log, every settled free
  * spin's and paid round's win published on `wallet.requests`, every consumer group caught up with

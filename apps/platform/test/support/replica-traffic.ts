@@ -1,5 +1,5 @@
 /**
- * The replica proof's traffic and chaos (issue 14). Players reach a service through a load
+ * The replica proof's traffic and chaos. Players reach a service through a load
  * balancer that spreads requests round-robin over its replicas and, as a real one would, tries
  * the next replica when a connection is refused (a replica killed and not listening yet); a
  * request that was cut after it was sent is not retried and counts as an unknown outcome.

@@ -1,5 +1,5 @@
 /**
- * The e2e scenario behind the analyst tests (issue 13): the real platform in this process on the
+ * The e2e scenario behind the analyst tests: the real platform in this process on the
  * embedded back ends — operator sandbox, bonus-ledger, wallet-dispatcher, game-server, gateway,
  * one SQLite data file — played over HTTP by two operators in two currencies:
  * - free spins to completion (both operators) and paid spins (slot bet + win, instant betwin);

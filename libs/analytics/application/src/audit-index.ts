@@ -1,4 +1,4 @@
-// `audit round`, `reconcile` and the HTML report (helper "audit"'s part of issue 13).
+// `audit round`, `reconcile` and the HTML report.
 export * from './audit/load-audit.js';
 export * from './audit/render-audit.js';
 export * from './html/html-report.js';

@@ -1,7 +1,7 @@
 /**
  * The live projections rebuilt from the log: the bonus-ledger's read model (one record per bonus
  * call, by the same projection rule the live one applies) and the launch sessions as the
- * game-server reads them. Issue 13 point 2: the replay must rebuild them identical.
+ * game-server reads them. The replay must rebuild them identical.
  */
 import { projectBonusCall } from '@reelstream/bonus-application';
 import type { LogEvent } from '@reelstream/analytics-domain';

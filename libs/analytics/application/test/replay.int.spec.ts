@@ -1,5 +1,5 @@
 /**
- * The replay's read path on a real SQLite event store: what the speed work (issue 13 point 3) must
+ * The replay's read path on a real SQLite event store: what the speed work must
  * not weaken. Events of an older schema version are upcast in the default (trusted) mode, `strict`
  * refuses an event its contract does not accept, and the page size changes nothing in the reports.
  */

@@ -1,4 +1,4 @@
-// The round audit and the reconciliation (helper "audit"'s part of issue 13).
+// The round audit and the reconciliation.
 export * from './audit/wallet-transaction.js';
 export * from './audit/round-audit.js';
 export * from './reconcile/operator-csv.js';

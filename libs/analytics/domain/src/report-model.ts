@@ -1,5 +1,5 @@
 /**
- * The reports' rows and how each column prints (issue 13). Money is integer minor units in every
+ * The reports' rows and how each column prints. Money is integer minor units in every
  * row; the formats print it with its currency's exponent. The row types are the contract between
  * the folds, the formats (table, csv, ndjson, json, html) and the analyst guide.
  */

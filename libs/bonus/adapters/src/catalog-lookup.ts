@@ -1,4 +1,4 @@
-/** The game catalog as the ledger needs it (D4, issue 10): does a provider exist, a game's provider, what bonus it can deliver, bet levels in a currency. */
+/** The game catalog as the ledger needs it (D4): does a provider exist, a game's provider, what bonus it can deliver, bet levels in a currency. */
 import type { CatalogLookup } from '@reelstream/bonus-application';
 import { offeredBetLevelsMinor, findGame, findProvider, type Catalog } from '@reelstream/game-domain';
 

@@ -54,7 +54,7 @@ export function projectBonusCall(current: BonusCallRecord | undefined, event: Pl
     case 'BonusCallCompleted':
       return { ...current, status: 'completed', completedAt: event.data.completedAt };
     case 'BonusCallExpired':
-      // A spin in flight stays open until it settles (issue 10.7).
+      // A spin in flight stays open until it settles.
       return { ...current, status: 'expired', expiredAt: event.data.expiredAt };
     case 'BonusCallCanceled':
       return { ...current, status: 'canceled', canceledAt: event.data.canceledAt };

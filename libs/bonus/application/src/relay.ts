@@ -3,7 +3,7 @@
  * catch-up subscription on the `playerBonus` streams publishes every event to `bonus.events`
  * and, for each FreeSpinSettled, the spin's `win` request (D10: bonusId = issueId, amount may be
  * 0, the transactionId fixed in the event) to `wallet.requests`, and for each state change a bonus
- * webhook to `bonus.webhooks` (issue 16, docs/adr/0008-bonus-webhooks.md). A crash before the checkpoint
+ * webhook to `bonus.webhooks` (docs/adr/0008-bonus-webhooks.md). A crash before the checkpoint
  * publishes again: at least once, with the same ids, which consumers de-duplicate.
  */
 import {
@@ -105,7 +105,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     if (event.type === 'BonusCallRegistered') registrations.remember(event.data);
     let win: OutgoingMessage | undefined;
     if (event.type === 'FreeSpinSettled') {
-      // The dispatcher checks the win against this event before it sends it (issue 10).
+      // The dispatcher checks the win against this event before it sends it.
       const request = freeSpinWinRequest(
         event.data,
         owner,

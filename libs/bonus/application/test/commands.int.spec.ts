@@ -90,7 +90,7 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     expect(stream.filter((event) => event.type === 'FreeSpinStarted')).toHaveLength(1);
   });
 
-  it('a settle and a cancel racing: the spin started before the cancel is credited in either order (issue 10.7)', async () => {
+  it('a settle and a cancel racing: the spin started before the cancel is credited in either order', async () => {
     const commands = fixture.commands(undefined, async () => 'settler');
     const registered = await commands.register(registerCommand('settle-race', 'settler'));
     if (!registered.ok) throw new Error(registered.error.message);

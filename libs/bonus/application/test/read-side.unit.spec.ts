@@ -64,7 +64,7 @@ describe('projectBonusCall: the status record of spec §2.1 plus progress (D12)'
     expect(completed).not.toHaveProperty('canceledAt');
   });
 
-  it('records expiredAt and canceledAt; the spin in flight stays open until it settles, and its win counts (issue 10.7)', () => {
+  it('records expiredAt and canceledAt; the spin in flight stays open until it settles, and its win counts', () => {
     const open = projectBonusCall(projectBonusCall(undefined, registered), spinStarted);
     expect(
       projectBonusCall(open, {

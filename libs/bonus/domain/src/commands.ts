@@ -46,7 +46,7 @@ export type RegisterBonusCall = Command<
   BonusCallTerms & {
     readonly catalog: CatalogFacts;
     readonly features: OperatorFeatures;
-    /** The operator's allowed currencies and limits (issue 10). */
+    /** The operator's allowed currencies and limits. */
     readonly terms: OperatorTerms;
   }
 >;

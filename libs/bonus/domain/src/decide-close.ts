@@ -15,7 +15,7 @@ import { isAtOrAfter, type BonusCall, type PlayerBonusAccount } from './state.js
 
 /**
  * Spins that will never be played: the ones not started. A spin started and not settled yet is
- * used, not forfeited: it settles with its win after the end (issue 10.7).
+ * used, not forfeited: it settles with its win after the end.
  */
 function spinsForfeited(bonus: BonusCall): number {
   return bonus.spinAmount === null ? 0 : bonus.spinAmount - bonus.spinsUsed;

@@ -91,7 +91,7 @@ export function decideSettleFreeSpin(
       `no free spin of bonus call ${issueId} is in progress for round ${roundId}`,
     );
   }
-  // Issue 10.7 (spec §3: wins of spins already used stay credited): a spin started while the
+  // Spec §3 (wins of spins already used stay credited): a spin started while the
   // bonus call was active settles with its win, capped, even if it expired or was canceled since.
   const ended = bonus.status !== 'active';
 

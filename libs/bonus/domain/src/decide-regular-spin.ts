@@ -3,7 +3,7 @@
  * spin steered by the player's Regular Bonus Call delivers part of its target. What it delivers
  * never passes what is left; a top-up is paid only by the spin that delivers the rest; the spin that
  * delivers the rest completes the bonus call (reason `target_reached`). A spin whose bet was taken
- * while the bonus call was active is recorded even if the call ended since (issue 10.7's rule for a
+ * while the bonus call was active is recorded even if the call ended since (the rule for a
  * spin in flight), without completing it. Settling the same round again changes nothing.
  */
 import {

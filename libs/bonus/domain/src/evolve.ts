@@ -107,7 +107,7 @@ export function evolve(account: PlayerBonusAccount, event: PlayerBonusEvent): Pl
         data.issueId,
       );
     }
-    // The spin in flight stays open (openRoundId kept): it still settles after the end (issue 10.7).
+    // The spin in flight stays open (openRoundId kept): it still settles after the end.
     case 'BonusCallExpired': {
       const { data } = event;
       return close(

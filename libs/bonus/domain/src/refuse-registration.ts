@@ -1,5 +1,5 @@
 /**
- * Whether a registration may be granted at all (spec §2.1, §4.1, §8; decisions.md D3, D4, D5, issue 10),
+ * Whether a registration may be granted at all (spec §2.1, §4.1, §8; decisions.md D3, D4, D5),
  * decided once: the gateway calls it for its early answer before publishing, the ledger's decider
  * calls it as the authority, so both refuse with the same code, message and details. What is left
  * to the decider needs the player's account (one active bonus call per player).
@@ -145,7 +145,7 @@ function catalogRefusal(request: RegistrationRequest, catalog: CatalogFacts): Re
   return undefined;
 }
 
-/** Issue 10: the base bet is a level of every game, and both amounts are within the operator's limits, all in the bonus's currency. */
+/** The base bet is a level of every game, and both amounts are within the operator's limits, all in the bonus's currency. */
 function termsRefusal(request: RegistrationRequest, context: RegistrationContext): Refusal | undefined {
   const games = request.gameIds.flatMap((gameId) => context.catalog.games.find((game) => game.gameId === gameId) ?? []);
   const baseBetAmountMinor = request.bonusType === BonusTypes.freeSpin ? request.baseBetAmountMinor : null;

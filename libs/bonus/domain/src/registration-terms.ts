@@ -1,5 +1,5 @@
 /**
- * The terms an operator may grant (issue 10, D6 amended): the bonus call's currency is one the
+ * The terms an operator may grant (D6 amended): the bonus call's currency is one the
  * operator allows, its base bet is a bet level of every one of its games in that currency, and
  * callAmount and baseBetAmount stay within the operator's limits for that currency. Pure
  * functions, called by the gateway (the early answer) and by the ledger's decider (the

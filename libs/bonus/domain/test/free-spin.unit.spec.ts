@@ -210,7 +210,7 @@ describe('SettleFreeSpin', () => {
       .then([settled(1, 1, { rawWinMinor: 75, winMinor: 75, totalWinMinor: 75, settledAt: EXPIRE_AT })]);
   });
 
-  describe('a spin in flight when the bonus call ends (issue 10.7: spins already used keep their wins)', () => {
+  describe('a spin in flight when the bonus call ends (spins already used keep their wins)', () => {
     const afterExpiry = '2026-05-08T10:00:01.000Z';
     const expiredWithOpenSpin: PlayerBonusEvent[] = [
       registered(),

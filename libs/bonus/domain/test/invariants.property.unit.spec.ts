@@ -332,7 +332,7 @@ describe('bonus invariants over random command sequences (fast-check)', () => {
       }
 
       // A terminal state never changes, but for the settlement of the spin it had in flight
-      // (issue 10.7): the same status, that round settled, nothing else.
+      //: the same status, that round settled, nothing else.
       for (const [issueId, bonus] of before.bonuses) {
         if (bonus.status === 'active') continue;
         const later = after.bonuses.get(issueId);

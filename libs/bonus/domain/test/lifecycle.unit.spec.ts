@@ -137,7 +137,7 @@ describe('ExpireBonusCall', () => {
       ]);
   });
 
-  it('the spin open at expiry is used, not forfeited: only the spins not started are (it settles later, issue 10.7)', () => {
+  it('the spin open at expiry is used, not forfeited: only the spins not started are (it settles later)', () => {
     spec
       .given([registered(), ...playedSpins(3), started(4, 4)])
       .when(expire())

@@ -23,7 +23,7 @@ function apiBody(spins: number): Record<string, unknown> {
   };
 }
 
-describe('refuseRegistration: the rules of a registration, decided once (issue 11)', () => {
+describe('refuseRegistration: the rules of a registration, decided once', () => {
   it.each([MIN_SPIN_AMOUNT - 1, MAX_SPIN_AMOUNT + 1, 2.5])(
     'refuses spinAmount %d with the very detail the API schema gives (one definition of 1–100)',
     (spins) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 10 points 2 and 3 in the decider (the authority): the bonus's currency is one the
+ * The bonus terms in the decider (the authority): the bonus's currency is one the
  * operator allows, its base bet a bet level of every game in that currency, its amounts within
  * the operator's limits for that currency.
  */
@@ -13,7 +13,7 @@ const KRW_LEVELS = [200, 400, 1_000, 2_000, 4_000, 10_000];
 const krwCatalog = { ...catalog, games: catalog.games.map((game) => ({ ...game, betLevelsMinor: KRW_LEVELS })) };
 const twoCurrencies = { currencies: ['EUR', 'KRW'], limits: { KRW: { maxCallAmount: 500_000 } } };
 
-describe('RegisterBonusCall: bet levels (issue 10.2)', () => {
+describe('RegisterBonusCall: bet levels', () => {
   it('accepts a base bet that is a level of every game', () => {
     spec
       .given([])
@@ -62,7 +62,7 @@ describe('RegisterBonusCall: bet levels (issue 10.2)', () => {
   });
 });
 
-describe('RegisterBonusCall: operator limits (issue 10.2)', () => {
+describe('RegisterBonusCall: operator limits', () => {
   it('defaults: callAmount up to 1,000 × the highest level of the games, baseBet up to the highest level', () => {
     expect(effectiveLimits('EUR', terms, [{ gameId: 101, betLevelsMinor: LEVELS_101 }])).toMatchObject({
       maxCallAmountMinor: 1_000 * DEFAULT_MAX_CALL_IN_TOP_BETS,
@@ -123,7 +123,7 @@ describe('RegisterBonusCall: operator limits (issue 10.2)', () => {
   });
 });
 
-describe('RegisterBonusCall: currency (issue 10.3, D6 amended)', () => {
+describe('RegisterBonusCall: currency (D6 amended)', () => {
   it('stores the currency of the registration in BonusCallRegistered', () => {
     spec
       .given([])

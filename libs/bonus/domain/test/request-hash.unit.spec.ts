@@ -86,7 +86,7 @@ describe('registrationRequestHash (D17)', () => {
     expect(hashOf(body)).toBe('80a5798dcd7d3d5229dbab47ec8be870ca1943506660bc005f61dfcd441e9bbe');
   });
 
-  // Issue 17: computed by the hand-written SHA-256 before node:crypto replaced it; a stored requestHash must still match.
+  // Computed by the hand-written SHA-256 before node:crypto replaced it; a stored requestHash must still match.
   it('keeps the digests of the hand-written SHA-256 it replaced (a Regular Bonus Call, a 100-game body over many blocks)', () => {
     const regular = {
       platformId: 'plaetz 1~!',

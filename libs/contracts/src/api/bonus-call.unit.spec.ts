@@ -204,7 +204,7 @@ describe('register: expireAt is exactly YYYY-MM-DD HH:mm:ss and on the calendar 
   });
 });
 
-describe('register: the optional currency of the bonus call (issue 10, D6 amended)', () => {
+describe('register: the optional currency of the bonus call (D6 amended)', () => {
   it('is kept in the normalised output when sent, and absent when not (so older requests hash as before)', () => {
     expect(registerBonusCallRequest.parse({ ...valid, currency: 'KRW' })).toMatchObject({ currency: 'KRW' });
     expect(registerBonusCallRequest.parse(valid)).not.toHaveProperty('currency');

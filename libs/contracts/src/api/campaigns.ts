@@ -1,5 +1,5 @@
 /**
- * Campaigns (issue 16, item 4; docs/adr/0010-campaigns.md): `POST /v1/bonus-call/campaigns` registers
+ * Campaigns (docs/adr/0010-campaigns.md): `POST /v1/bonus-call/campaigns` registers
  * the same bonus terms for up to 10,000 players in one call, `GET /v1/bonus-call/campaigns/{campaignId}`
  * reports its progress. Each player's registration is an ordinary bonus call whose platformId is
  * `{campaignId}:{playerId}`, so it can be read and canceled like any other.

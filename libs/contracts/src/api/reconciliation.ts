@@ -1,5 +1,5 @@
 /**
- * The reconciliation and dead-letter API (issue 16): a round with its wallet transactions, the
+ * The reconciliation and dead-letter API: a round with its wallet transactions, the
  * operator's transactions page by page, its dead-lettered wins and their re-drive
  * (docs/adr/0007-operator-reconciliation-api.md). Amounts are currency units of the
  * transaction's currency; each transaction says how its delivery stands and how many callbacks

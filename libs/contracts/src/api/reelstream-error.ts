@@ -1,5 +1,5 @@
 /**
- * The one way reelstream says what went wrong (issue 11): a code from the catalogue, a message,
+ * The one way reelstream says what went wrong: a code from the catalogue, a message,
  * the details an operator sees, and whether trying the same thing again may succeed — the
  * `retriable` flag of kafkajs's KafkaJSError. Code that must choose between retrying and giving
  * up (park a message, exit with "fix the input") reads the flag, never a class name.

@@ -4,7 +4,7 @@ import { isRefusal, isRetriable, ReelstreamError, refusal } from './reelstream-e
 import { UnknownEventTypeError } from '../events/upcasting.js';
 import { OperatorsConfigError } from '../operators.js';
 
-describe('Refusal and ReelstreamError: one shape, a catalogue code and a retriable flag (issue 11)', () => {
+describe('Refusal and ReelstreamError: one shape, a catalogue code and a retriable flag', () => {
   it('builds a refusal with the catalogue message, no details, not retriable by default', () => {
     expect(refusal('GAME_NOT_FOUND')).toEqual({
       type: 'Refusal',

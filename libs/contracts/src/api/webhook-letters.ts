@@ -1,5 +1,5 @@
 /**
- * Dead-lettered bonus webhooks over the operator API (issue 16 leftovers, docs/adr/0008-bonus-webhooks.md):
+ * Dead-lettered bonus webhooks over the operator API (docs/adr/0008-bonus-webhooks.md):
  * the webhooks the dispatcher gave up on, page by page, and their re-drive. Each is the signed body
  * that will be sent again, with the same `eventId`.
  */

@@ -3,13 +3,13 @@
  * D22). Inside the system the ids are numbers; on the wire transactionId, roundId and
  * refTransactionId are strings of digits by default (the spec's samples) or JSON numbers when the
  * operator's `callbackIdEncoding` is `number`. `bonusId` is typed long by the spec and is a JSON
- * number in every encoding (D7 amended by issue 10). `encodeCallback` writes the exact wire
+ * number in every encoding (D7 amended). `encodeCallback` writes the exact wire
  * object, in the field order of the spec; the schemas here parse either id encoding back (the
  * sandbox parses what it receives).
  *
  * As specified, only `bet` carries `currency`: `win`, `betwin` and `cancel` are in the player's
  * account currency, which the operator already knows. A `cancel` carries what the transaction it
- * reverses moved (D9 amended by issue 10): `amount` for a bet, `betAmount` and `winAmount` for a
+ * reverses moved (D9 amended): `amount` for a bet, `betAmount` and `winAmount` for a
  * betwin, so that reversing it is a matter of reading the body.
  */
 import * as z from 'zod';

@@ -165,7 +165,7 @@ describe('callbacks: ids are strings of digits by default, JSON numbers per oper
   });
 
   it.each(['string', 'number'] as const)(
-    'sends bonusId as a JSON number with %s ids, in every command (D7 amended by issue 10)',
+    'sends bonusId as a JSON number with %s ids, in every command (D7 amended)',
     (encoding) => {
       for (const callback of [
         bet,
@@ -214,7 +214,7 @@ describe('callbacks: fields as specified (spec §6, decisions.md D9, D10, D22)',
     expect(cancelCallback.safeParse(withoutRef).success).toBe(false);
   });
 
-  it('the cancel of a betwin carries betAmount and winAmount, written in that order (D9 amended by issue 10)', () => {
+  it('the cancel of a betwin carries betAmount and winAmount, written in that order (D9 amended)', () => {
     expect(cancelCallback.parse(cancelOfBetwin)).toEqual(cancelOfBetwin);
     expect(JSON.stringify(encodeCallback(cancelOfBetwin, 'string'))).toBe(
       '{"command":"cancel","transactionId":"16","refTransactionId":"13","playerId":"player_42","roundId":"14","providerId":7,"gameCode":1001,"betAmount":2,"winAmount":7.25,"bonusId":0,"timestamp":1777777781}',

@@ -1,5 +1,5 @@
 /**
- * Bonus webhooks (issue 16, docs/adr/0008-bonus-webhooks.md): one signed POST to the operator's
+ * Bonus webhooks (docs/adr/0008-bonus-webhooks.md): one signed POST to the operator's
  * `webhookUrl` per state change of a bonus call. The body is derived from one stored event of a
  * `playerBonus` stream, so every delivery of that event (a retry, a relay that ran twice, a
  * re-drive) carries the same bytes and the same `eventId`.

@@ -10,7 +10,7 @@ const source: WebhookSource = {
   currency: 'EUR',
 };
 
-describe('bonus webhooks (issue 16): one per state change, its id derived from the stored event', () => {
+describe('bonus webhooks: one per state change, its id derived from the stored event', () => {
   it('keeps the id across deliveries and never reuses the stored id itself', () => {
     expect(bonusWebhookEventId(source.eventId)).toBe(`bw-${source.eventId}`);
     const event = {

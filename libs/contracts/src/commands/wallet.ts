@@ -62,7 +62,7 @@ export const walletBetRequest = z.strictObject({
 });
 
 /**
- * The stored event a win comes from (issue 10): a paid round's `RoundSettled` in `round-{roundId}`
+ * The stored event a win comes from: a paid round's `RoundSettled` in `round-{roundId}`
  * or a free spin's `FreeSpinSettled` in `playerBonus-{operatorId}-{playerId}`, named by stream,
  * revision and event id so the dispatcher reads that one event and checks the win against it.
  */
@@ -120,7 +120,7 @@ export const walletReply = z
 export type WalletReply = z.infer<typeof walletReply>;
 
 /**
- * Why a win was not delivered (D11, issue 10): its attempts failed; its operator is not configured
+ * Why a win was not delivered (D11): its attempts failed; its operator is not configured
  * here; its transactionId already names another request; or the record refused the step.
  */
 const WIN_DEAD_LETTER_REASONS = [

@@ -73,7 +73,7 @@ export function walletTxStream(transactionId: number): string {
   return `${StreamCategories.walletTx}-${positiveId('transactionId', transactionId)}`;
 }
 
-/** A dead-lettered bonus webhook of the operator, by its webhook `eventId` (issue 16). */
+/** A dead-lettered bonus webhook of the operator, by its webhook `eventId`. */
 export function webhookLetterStream(operatorId: string, eventId: string): string {
   return `${StreamCategories.webhookLetter}-${encodeStreamComponent(operatorId)}-${encodeStreamComponent(eventId)}`;
 }

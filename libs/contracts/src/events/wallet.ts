@@ -109,7 +109,7 @@ export const winDeadLetteredData = z.strictObject({
   attempts: z.number().int().min(0),
   lastError: z.string().min(1).max(1000),
   at: isoInstant,
-  /** Absent in events written before issue 10: `delivery_failed`. */
+  /** Absent in events written before reasons were recorded: `delivery_failed`. */
   reason: winDeadLetterReason.optional(),
   /** The dead-lettered win when it is not the stream's own request (its transactionId names another one). */
   request: walletWinRequest.optional(),
@@ -119,7 +119,7 @@ export const winDeadLetteredData = z.strictObject({
 const WIN_REFUSAL_REASONS = ['no_source', 'source_not_found', 'source_mismatch'] as const;
 
 /**
- * A win the dispatcher would not send (issue 10): it does not match the settled round or free spin
+ * A win the dispatcher would not send: it does not match the settled round or free spin
  * it must come from. Recorded beside the transaction's own history, which it leaves unchanged.
  */
 export const winRefusedData = z.strictObject({

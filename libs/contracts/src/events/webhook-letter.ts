@@ -1,5 +1,5 @@
 /**
- * Events of a `webhookLetter` stream (issue 16 leftovers, docs/adr/0008-bonus-webhooks.md): one bonus
+ * Events of a `webhookLetter` stream (docs/adr/0008-bonus-webhooks.md): one bonus
  * webhook the wallet-dispatcher gave up on, and what became of it. The dispatcher records the dead
  * letter (with the message, so it can be sent again as it was) when it parks the webhook; the
  * operator API records a re-drive when it sends it back to `bonus.webhooks`. A webhook parked again

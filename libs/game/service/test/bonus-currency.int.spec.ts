@@ -1,5 +1,5 @@
 /**
- * D6 amended (issue 10.3): a bonus call is denominated in the currency fixed at its registration,
+ * D6 amended: a bonus call is denominated in the currency fixed at its registration,
  * and its free spins are played only in a game session of that currency. In a session of another
  * currency the player API shows it as not playable here, and spins are paid; nothing converts.
  */

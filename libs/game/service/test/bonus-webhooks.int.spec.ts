@@ -1,5 +1,5 @@
 /**
- * Issue 16: bonus webhooks end to end. Real gateway, ledger (its relay publishes `bonus.webhooks`),
+ * Bonus webhooks end to end. Real gateway, ledger (its relay publishes `bonus.webhooks`),
  * dispatcher (signs and delivers them), sandbox and game-server on embedded back ends, and a
  * receiver that answers 503 to the first two deliveries of every event id. Each state change still
  * arrives (once per event id; repeats of an id are allowed), in order per bonus, signed with the

@@ -1,6 +1,6 @@
 /**
- * The player's balance is only ever one the operator's wallet confirmed (issue 16, item 5;
- * docs/adr/0009-wallet-confirmed-balance.md). The sandbox wallet refuses a win twice and then
+ * The player's balance is only ever one the operator's wallet confirmed
+ * (docs/adr/0009-wallet-confirmed-balance.md). The sandbox wallet refuses a win twice and then
  * applies it but answers late: while it has not answered, the spin and the session show the bet's
  * answer and the win as pending, though the wallet's balance already includes the win; once the
  * answer is recorded, the session shows the balance it carried. A free spin's win the same way.

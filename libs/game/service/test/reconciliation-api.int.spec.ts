@@ -1,5 +1,5 @@
 /**
- * The operator's reconciliation API end to end (issue 16, docs/adr/0007-operator-reconciliation-api.md):
+ * The operator's reconciliation API end to end (docs/adr/0007-operator-reconciliation-api.md):
  * a real paid spin whose win the sandbox wallet refuses until it is fixed; the round and the
  * transactions read through the gateway, the dead letter listed, re-driven once it is fixed, and
  * re-driven again without a second win reaching the wallet. The wallet refuses with ERR_UNKNOWN, a

@@ -77,7 +77,7 @@ async function moneyOf(playerId: string, roundIds: readonly number[]): Promise<R
   });
 }
 
-describe('Regular Bonus Call (bonusType 2) played through paid spins (issue 16, ADR 0012)', () => {
+describe('Regular Bonus Call (bonusType 2) played through paid spins (ADR 0012)', () => {
   it('steers paid spins until the target is delivered exactly, every bet and win with bonusId = issueId, then completes', async () => {
     const issueId = await register('rbc_full', 12.37);
     const { token } = await stack.launch('rbc_full', 101);

@@ -1,5 +1,5 @@
 /**
- * Issue 10.7: a free spin that started while its bonus call was active settles with its win,
+ * A free spin that started while its bonus call was active settles with its win,
  * whatever happens to the bonus meanwhile. The spin is held after the ledger started it and
  * before the game-server records the round; the bonus is canceled (or expires) in that gap; then
  * the spin goes on. Real gateway, ledger, dispatcher, sandbox and game-server on embedded back ends.
@@ -90,7 +90,7 @@ async function expectCreditedAfterEnd(
   await eventually(() => expect(stack.balanceMinor(playerId)).toBe(10_000 + Math.round(result.win * 100)));
 }
 
-describe('a free spin in flight when its bonus call ends (issue 10.7)', () => {
+describe('a free spin in flight when its bonus call ends', () => {
   it('is settled with its win when the bonus is canceled between its start and its settlement', async () => {
     const issueId = await stack.registerFreeSpins({ playerId: 'race_cancel', spinAmount: 5 });
     const { token } = await stack.launch('race_cancel', 101);

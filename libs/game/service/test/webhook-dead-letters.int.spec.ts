@@ -1,5 +1,5 @@
 /**
- * Dead-lettered bonus webhooks end to end (issue 16 leftovers): a receiver that is down for every
+ * Dead-lettered bonus webhooks end to end: a receiver that is down for every
  * attempt; the dispatcher gives the webhook up (recorded in its `webhookLetter` stream) and the bus
  * parks it; the operator lists it through the gateway, re-drives it once the receiver is up, and it
  * is delivered with the same eventId and bytes; a second re-drive sends nothing.

@@ -1,5 +1,5 @@
 /**
- * Campaigns end to end (issue 16, item 4; docs/adr/0010-campaigns.md): the gateway beside the real
+ * Campaigns end to end (docs/adr/0010-campaigns.md): the gateway beside the real
  * bonus-ledger on one embedded store. A campaign of 200 players, some holding an active bonus,
  * completes with those refused as a single registration refuses them; a resent POST is answered the
  * same, another body under the same campaignId is a conflict; a bad request stores nothing; the

@@ -1,5 +1,5 @@
 /**
- * Tenancy of the reconciliation API (issue 16, decisions.md D18): operator B sees nothing of
+ * Tenancy of the reconciliation API (decisions.md D18): operator B sees nothing of
  * operator A's rounds, transactions and dead letters — each is the same 404 as an id never used,
  * or an empty list — and cannot re-drive A's dead letter (nothing is sent, nothing is appended).
  * The history is written as the game-server and the dispatcher write it (support/wallet-history.ts).

@@ -296,7 +296,7 @@ describe('one active bonus call per player (spec §1, §4.1 rule 3, §8)', () =>
   });
 
   it('counts per operator: the same playerId at another operator is another player', async () => {
-    // The same request but for the base bet, a level of each operator's currency (issue 10).
+    // The same request but for the base bet, a level of each operator's currency.
     const input = body({ callAmount: 1_000, metaData: { spinAmount: 1, baseBetAmount: 1 } });
     await expectRegistered(a, input);
     await expectRegistered(b, { ...input, metaData: { spinAmount: 1, baseBetAmount: 1_000 } });

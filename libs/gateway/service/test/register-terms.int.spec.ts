@@ -1,5 +1,5 @@
 /**
- * POST /v1/bonus-call/register over HTTP with the real bonus-ledger, issue 10: the bonus call's
+ * POST /v1/bonus-call/register over HTTP with the real bonus-ledger: the bonus call's
  * currency (D6 amended), its base bet a bet level of every game, and the operator's limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -25,8 +25,8 @@ afterAll(async () => {
 /** A valid Free Spin Bonus for a player nobody used yet. */
 const body = freeSpinBodies('terms', 'terms_player_');
 
-describe('bonus terms (issue 10): currency, bet levels, limits', () => {
-  it('refuses a callAmount above the operator limit of the currency with 422 CALL_AMOUNT_LIMIT_EXCEEDED (issue 10: the default is 1,000 × the highest bet level)', async () => {
+describe('bonus terms: currency, bet levels, limits', () => {
+  it('refuses a callAmount above the operator limit of the currency with 422 CALL_AMOUNT_LIMIT_EXCEEDED (the default is 1,000 × the highest bet level)', async () => {
     await expectRefused(c, body({ callAmount: 10_000.01 }), 422, 'CALL_AMOUNT_LIMIT_EXCEEDED', 'callAmount');
     await expectRegistered(c, body({ callAmount: 10_000 }));
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 11 point 3: a registration is refused the same way by the gateway's early answer and by
+ * A registration is refused the same way by the gateway's early answer and by
  * the ledger, the authority. Each bad registration of the table is sent over HTTP, and the
  * command it stands for is sent to the real ledger past the gateway's check (as a gateway of an
  * older version, or any other publisher, would); both answers carry the same code, message and
@@ -54,7 +54,7 @@ const table: [string, Tenant, Record<string, unknown>, string, number][] = [
   ['expireAt past in Seoul', 'b', regular({ expireAt: '2026-05-01 08:59:59' }), 'EXPIRE_AT_IN_PAST', 1],
 ];
 
-describe('a registration is refused once: the gateway answers what the ledger decides (issue 11)', () => {
+describe('a registration is refused once: the gateway answers what the ledger decides', () => {
   it.each(table)('%s: tenant %s', async (_rule, tenant, input, code, detailCount) => {
     const response = await stack.http.withToken(TOKENS[tenant]).post('/v1/bonus-call/register', input);
     expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status: 422, code });

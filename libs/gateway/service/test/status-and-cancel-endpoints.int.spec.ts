@@ -161,7 +161,7 @@ describe('POST /v1/bonus-call/cancel', () => {
 
 describe('GET /v1/bonus-call/{issueId}', () => {
   it('answers the bonus call in the API shape', async () => {
-    // 1 EUR is a bet level of both games (issue 10).
+    // 1 EUR is a bet level of both games.
     const input = body({ gameId: [101, 103], callAmount: 7.5, metaData: { spinAmount: 2, baseBetAmount: 1 } });
     const issueId = await register(input);
     const response = await a.get(`/v1/bonus-call/${issueId}`);

@@ -1,5 +1,5 @@
 /**
- * Dead-lettered bonus webhooks over the operator API (issue 16 leftovers): `GET /v1/webhooks/dead-letters`
+ * Dead-lettered bonus webhooks over the operator API: `GET /v1/webhooks/dead-letters`
  * pages the caller's own letters only; `POST /v1/webhooks/dead-letters/{eventId}/redrive` sends the
  * caller's letter back to `bonus.webhooks` once (a second re-drive sends nothing), and answers another
  * operator's letter 404 WEBHOOK_NOT_FOUND like an unknown one, sending and appending nothing. The

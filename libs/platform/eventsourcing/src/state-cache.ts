@@ -1,6 +1,6 @@
 /**
  * Folded stream states kept between commands, so a command reads only the events appended since
- * (issue 12: a player's bonus stream gains two events per free spin, and reading and folding all
+ * (a player's bonus stream gains two events per free spin, and reading and folding all
  * of it for every command made a spin's cost grow with the player's history).
  *
  * Safe because a cached state is only a starting point: the events after its revision are always

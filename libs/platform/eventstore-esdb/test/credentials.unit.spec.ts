@@ -1,5 +1,5 @@
 /**
- * EventStoreDB credentials and CA from the environment (issue 14, point 4): what they make of the
+ * EventStoreDB credentials and CA from the environment: what they make of the
  * connection string the client reads — checked by the client's own parser, so the mapping is the
  * one a real connection would use — and which combinations are refused at start-up.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19, point 10: the server's `checkpointReached` through the real `@eventstore/db-client` 6.2.1
+ * The server's `checkpointReached` through the real `@eventstore/db-client` 6.2.1
  * subscription (its Transform and filter callback), against a scripted gRPC stream (no EventStoreDB
  * server can run here; see scripted-grpc.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The one health endpoint pair (issue 11): the same answers on a port of its own (ledger,
+ * The one health endpoint pair: the same answers on a port of its own (ledger,
  * dispatcher) and mounted in front of an express API (gateway, game-server, sandbox).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,6 +1,6 @@
 /**
- * The platform's Kafka topics as they should be, and how a cluster differs from that (issue 14,
- * point 4). Pure: the `topics` command (topics-cli.ts) reads the cluster and applies what can be
+ * The platform's Kafka topics as they should be, and how a cluster differs from that.
+ * Pure: the `topics` command (topics-cli.ts) reads the cluster and applies what can be
  * applied. In production topics are made by that command (a Kubernetes Job before the apps start),
  * not by the first publish: `KAFKA_AUTO_CREATE_TOPICS=false`.
  */

@@ -1,5 +1,5 @@
 /**
- * TLS and SASL settings of the Kafka client (issue 14, point 4): what the environment turns into
+ * TLS and SASL settings of the Kafka client: what the environment turns into
  * kafkajs' `ssl` and `sasl` options, read from real files as a mounted Secret provides them, and
  * every combination that is refused at start-up instead of failing (or leaking) on first contact.
  */

@@ -1,5 +1,5 @@
 /**
- * The platform's topic plan and the `kafka:topics` command (issue 14, point 4). No broker runs
+ * The platform's topic plan and the `kafka:topics` command. No broker runs
  * here: the admin is a small in-memory cluster that keeps topics, partitions and topic configs the
  * way Kafka reports them (metadata with replicas per partition, configs with their source), so what
  * is tested is the plan, the comparison and what the command asks the cluster to do.

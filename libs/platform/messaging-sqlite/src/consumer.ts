@@ -188,7 +188,7 @@ export class SqliteConsumer implements Consumer {
 
   private async begin(): Promise<void> {
     // Only the workers of the partitions that got messages fetch: a publish costs one query per group, not one per
-    // owned partition (issue 12, docs/performance.md).
+    // owned partition (docs/performance.md).
     this.unwatch = await this.env.notifier.watch(this, this.env.options.pollIntervalMs, (partitions) => {
       if (partitions === null) {
         for (const { worker } of this.slots.values()) worker.notify();

@@ -82,7 +82,7 @@ interface SynchronousPragmas {
 }
 
 // Prepared once per connection: `db.pragma()` parses its statement on every call, and heartbeats and offset commits
-// run this several times per message (issue 12, docs/performance.md).
+// run this several times per message (docs/performance.md).
 const synchronousPragmas = new WeakMap<Db, SynchronousPragmas>();
 
 function synchronousPragmasOf(db: Db): SynchronousPragmas {

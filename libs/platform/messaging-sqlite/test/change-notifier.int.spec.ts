@@ -1,5 +1,5 @@
 /**
- * How consumers learn of new messages (issue 12): a publish in this process wakes only the
+ * How consumers learn of new messages: a publish in this process wakes only the
  * workers of the partitions it wrote to, and another process's publish (here: another connection
  * inserting into the log, as a process with its own notifier does) is found by the poll and named
  * by topic and partition too; the poll does not report this process's own messages a second time.

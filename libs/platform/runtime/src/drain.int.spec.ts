@@ -1,5 +1,5 @@
 /**
- * Readiness reports draining before the server closes (issue 15): on SIGTERM a real HTTP server
+ * Readiness reports draining before the server closes: on SIGTERM a real HTTP server
  * run by runService answers `/readyz` 503 `draining` for SHUTDOWN_DRAIN_MS while it still serves
  * requests, then closes and the process exits 0.
  */

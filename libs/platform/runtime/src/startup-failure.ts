@@ -19,7 +19,7 @@ interface NodeSystemError {
   syscall?: unknown;
 }
 
-/** An error whose message already names the bad variable or key: its code says so (issue 11), whichever lib threw it. */
+/** An error whose message already names the bad variable or key: its code says so, whichever lib threw it. */
 export function isConfigurationError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (error as { code?: unknown }).code === 'CONFIGURATION_INVALID';

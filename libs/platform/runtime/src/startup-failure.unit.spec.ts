@@ -5,7 +5,7 @@ import { InvalidKafkaUrlError } from '@reelstream/messaging-kafka';
 import { InvalidLogLevelError, TelemetryConfigError } from '@reelstream/telemetry';
 import { describeStartupFailure, EXIT_CONFIGURATION, EXIT_FAILURE, isConfigurationError } from './startup-failure.js';
 
-describe('a start-up failure is classified by its code, not by a list of class names (issue 11)', () => {
+describe('a start-up failure is classified by its code, not by a list of class names', () => {
   it.each([
     new ConfigError(['GATEWAY_PORT: must be a port number']),
     new OperatorsConfigError('operators.json', ['operators[0].id: required']),

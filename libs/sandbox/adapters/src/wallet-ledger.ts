@@ -7,7 +7,7 @@
  * - cancel reverts its whole transaction once — a betwin's stake comes back and its win goes —
  *   and answers OK for an unknown or already canceled one (D9); a cancel that overtakes its bet
  *   is remembered, and the late bet is refused; a cancel whose amounts are not what its
- *   transaction carried (D9 amended by issue 10) is refused and changes nothing.
+ *   transaction carried (D9 amended) is refused and changes nothing.
  */
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 import type {

@@ -83,7 +83,7 @@ const betwin = (context: SuiteContext, betMinor: number, winMinor: number): Betw
   betAmount: amount(context, betMinor),
   winAmount: amount(context, winMinor),
 });
-/** A cancel carries what its transaction moved: a bet's amount, or a betwin's betAmount and winAmount (D9 amended by issue 10). */
+/** A cancel carries what its transaction moved: a bet's amount, or a betwin's betAmount and winAmount (D9 amended). */
 const cancelOf = (
   context: SuiteContext,
   of: { transactionId: number; roundId: number },

@@ -1,5 +1,5 @@
 /**
- * The bonus webhook receiver checks (issue 16, operator guide 7.3): a correctly signed webhook is
+ * The bonus webhook receiver checks (operator guide 7.3): a correctly signed webhook is
  * accepted with a 2xx, the same eventId sent again is accepted too (delivery is at least once),
  * and a webhook whose signature is wrong is refused. Signed written out, as the wallet checks'
  * client does, so an operator reading it sees D8.

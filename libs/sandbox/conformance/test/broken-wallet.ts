@@ -4,7 +4,7 @@
  *   passes too), lets bets overdraw, credits a betwin's win before checking its bet, refuses
  *   cancels of unknown transactions, refunds only the stake of every cancel, answers betwins late.
  * - `stake_only_cancel`: honest in everything the kit checks except one thing — the cancel of a
- *   betwin gives back the stake and leaves the win credited (what the guide said before issue 10).
+ *   betwin gives back the stake and leaves the win credited (what the operator guide once said).
  *   With `signatureScheme: 'timestamp.body'` it verifies that signature but never the timestamp's
  *   age, so it takes a stale replay too.
  * - `float_balance`: honest in everything the kit checks, cancels included, but it keeps balances

@@ -158,7 +158,7 @@ describe('against a deliberately broken wallet', () => {
     expect(table).toMatch(/0\/9 passed — the wallet is NOT conformant$/);
   }, 30_000);
 
-  it('a wallet that refunds only the stake of a betwin fails exactly the betwin-cancel check (issue 10)', async () => {
+  it('a wallet that refunds only the stake of a betwin fails exactly the betwin-cancel check', async () => {
     const report = await runConformance({ url: stakeOnly.url, secret: SECRET, signatureScheme: 'body' });
     expect(report.passed).toBe(false);
     expect(report.results.filter((result) => !result.pass)).toEqual([
@@ -191,7 +191,7 @@ describe('against a deliberately broken wallet', () => {
   });
 });
 
-describe('bonus webhook receiver checks (issue 16)', () => {
+describe('bonus webhook receiver checks', () => {
   it('pass against the sandbox receiver, with either signature scheme, and it applies each eventId once', async () => {
     for (const [operatorId, signatureScheme] of [
       ['acme', 'body'],

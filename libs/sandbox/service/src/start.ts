@@ -36,7 +36,7 @@ export interface OperatorSandbox {
   readonly wallet: SandboxWallet;
   readonly views: LedgerViews;
   readonly faults: FaultRegistry;
-  /** The bonus webhooks received at `${url}/webhooks/X` (issue 16), once per eventId. */
+  /** The bonus webhooks received at `${url}/webhooks/X`, once per eventId. */
   readonly webhooks: WebhookInbox;
   stop(): Promise<void>;
 }

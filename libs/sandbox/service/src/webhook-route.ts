@@ -1,5 +1,5 @@
 /**
- * `POST /webhooks/:operatorId` (issue 16): the reference receiver of bonus webhooks. It does what
+ * `POST /webhooks/:operatorId`: the reference receiver of bonus webhooks. It does what
  * the operator guide (7.3) asks of a receiver: verify the signature over the raw bytes (D8, the
  * operator's scheme) before reading the body, answer 2xx, and apply each `eventId` once — a
  * repeat is answered 204 and changes nothing. What it applied is in `webhooks` (memory only).

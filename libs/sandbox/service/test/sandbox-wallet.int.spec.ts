@@ -48,7 +48,7 @@ const betwin = (playerId: string, betAmount: number, winAmount: number): BetwinC
   betAmount,
   winAmount,
 });
-/** A cancel carries what its transaction moved: a bet's amount, a betwin's betAmount and winAmount (D9 amended by issue 10). */
+/** A cancel carries what its transaction moved: a bet's amount, a betwin's betAmount and winAmount (D9 amended). */
 const cancel = (
   of: { transactionId: number; playerId: string; roundId: number },
   moved: number | { betAmount: number; winAmount: number },

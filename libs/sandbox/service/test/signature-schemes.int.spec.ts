@@ -1,5 +1,5 @@
 /**
- * The sandbox reads each operator's `signatureScheme` (issue 10): `body` is D8 unchanged;
+ * The sandbox reads each operator's `signatureScheme`: `body` is D8 unchanged;
  * `timestamp.body` verifies the HMAC of `<X-Request-Timestamp>.<body>` and refuses a request
  * whose timestamp is more than 5 minutes old, so a captured callback cannot be replayed later.
  */

@@ -23,7 +23,7 @@ async function appendForeign(store: EventStore, prefix: string, count: number, f
 }
 
 /**
- * What first contact with a real EventStoreDB tests (issue 19): large stretches of `$all` that a
+ * What first contact with a real EventStoreDB tests: large stretches of `$all` that a
  * filtered reader must not pay for on every read or every restart.
  */
 export function describeEventStoreClusterContract(make: () => Promise<EventStoreUnderTest>, adapter: string): void {

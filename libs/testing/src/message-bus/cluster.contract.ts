@@ -33,7 +33,7 @@ export interface MessageBusClusterUnderTest {
 }
 
 /**
- * What first contact with a real cluster tests (issue 19): rebalances during long handlers, parking
+ * What first contact with a real cluster tests: rebalances during long handlers, parking
  * that cannot be written, a hung key, a paused broker, a poison message that kills its process,
  * restarted requesters and created topics' replication.
  */

@@ -1,5 +1,5 @@
 /**
- * The WebhookSender port over HTTP (issue 16; undici, through OperatorPostClient): one POST per
+ * The WebhookSender port over HTTP (undici, through OperatorPostClient): one POST per
  * attempt to the operator's `webhookUrl`, signed exactly as its callbacks are (D8:
  * X-Request-Signature over the body bytes, or over `<X-Request-Timestamp>.` and the body under
  * `timestamp.body`), with the webhook's eventId in X-Webhook-Event-Id. Any 2xx with a reply of at

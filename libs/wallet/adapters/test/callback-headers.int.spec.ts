@@ -1,5 +1,5 @@
 /**
- * What the wallet client puts on the wire for each attempt (issue 10): X-Request-Timestamp is
+ * What the wallet client puts on the wire for each attempt: X-Request-Timestamp is
  * the Unix second of THIS attempt (the body's `timestamp` stays the transaction's), and the
  * signature covers the body, or `<timestamp>.<body>` for an operator with `timestamp.body`; a
  * bonus webhook is signed the same way, with the current secret during a rotation.

@@ -1,5 +1,5 @@
 /**
- * The wins that were not delivered and are still dead-lettered (D11, issue 10): found from the
+ * The wins that were not delivered and are still dead-lettered (D11): found from the
  * event log, the source of truth, so a re-driven one (or one whose re-drive is under way) is not
  * listed. Besides a stream's own win, a stream may hold dead letters of wins that named its
  * transactionId without being its request; a stream this code cannot fold lists the dead letters

@@ -43,7 +43,7 @@ export type CancelNotDeliveredReason = (typeof CANCEL_NOT_DELIVERED_REASONS)[num
 export interface DispatchContext {
   readonly deps: WalletDispatchDeps;
   readonly records: WalletTxRepository;
-  /** Checks each new win against the event it comes from (issue 10). */
+  /** Checks each new win against the event it comes from. */
   readonly sources: WinSourceChecker;
   readonly sleep: (ms: number) => Promise<void>;
   now(): string;

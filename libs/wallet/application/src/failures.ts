@@ -3,7 +3,7 @@
  * (an event this code cannot parse) or the decider refuses what the record implies. Retrying them
  * would hold the partition for ever, so the message is parked with the reason instead; anything
  * else (store or bus unreachable) is transient and retried. The error says which it is: its
- * `retriable` flag (issue 11), not its class name.
+ * `retriable` flag, not its class name.
  */
 import { isRetriable } from '@reelstream/contracts';
 

@@ -52,7 +52,7 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
   }
 }
 
-/** A win is sent only once admitted (issue 10); one that is not delivered ends as a dead-letter event, never on a `.dlq` topic. */
+/** A win is sent only once admitted; one that is not delivered ends as a dead-letter event, never on a `.dlq` topic. */
 async function handleWin(context: DispatchContext, message: Message, win: WalletWinRequest): Promise<void> {
   try {
     await retryDispatch(win.transactionId, async (attempt) => {

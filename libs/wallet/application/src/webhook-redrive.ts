@@ -1,5 +1,5 @@
 /**
- * Re-drive of parked bonus webhooks (issue 16): every message parked on `bonus.webhooks.dlq` since
+ * Re-drive of parked bonus webhooks: every message parked on `bonus.webhooks.dlq` since
  * the last re-drive goes back to `bonus.webhooks`, with its own key, body and eventId, so it is
  * delivered again from its first attempt. A consumer group on the dead-letter topic remembers how
  * far the re-drives got; its offset moves only after the message is published again. With the

@@ -1,5 +1,5 @@
 /**
- * What happens to a win before it may be sent (issue 10). A win that does not match the event it
+ * What happens to a win before it may be sent. A win that does not match the event it
  * must come from is refused: recorded as `WinRefused`, logged at error, answered non-OK, never
  * sent. A genuine win that cannot be delivered now — its operator is not configured, its
  * transactionId names another request, the record refuses the step — is not set aside on a topic

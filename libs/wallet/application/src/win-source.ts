@@ -1,5 +1,5 @@
 /**
- * The check a win passes before it is sent (issue 10): a win names the stored event it comes
+ * The check a win passes before it is sent: a win names the stored event it comes
  * from, by stream and revision, so this reads that one event (and the round's start or the bonus
  * call's registration), never a scan; whether they match is wallet-domain's rule
  * (`checkPaidRoundWin`, `checkFreeSpinWin`).

@@ -11,7 +11,7 @@ import { isDeterministicFailure } from '../src/failures.js';
 import { OperatorUnavailableError } from '../src/deliver.js';
 import { WalletDecisionRefused } from '../src/wallet-tx-repository.js';
 
-describe('isDeterministicFailure: park or retry, by the retriable flag (issue 11)', () => {
+describe('isDeterministicFailure: park or retry, by the retriable flag', () => {
   it.each([
     new UnknownEventTypeError('Nope'),
     new UnsupportedSchemaVersionError('WalletRequested', 9, 1),

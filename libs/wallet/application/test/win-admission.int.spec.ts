@@ -1,5 +1,5 @@
 /**
- * Issue 10 points 5 and 6 on the embedded store and bus, with a scripted operator wallet: a win is
+ * Win admission and delivery on the embedded store and bus, with a scripted operator wallet: a win is
  * sent only when it matches the event it comes from, and a win that is not delivered ends as a
  * dead-letter event that the re-drive lists — never on a `.dlq` topic nobody reads.
  */
@@ -40,7 +40,7 @@ const recordingLog = (entries: Entry[]): DispatchLog => ({
 });
 const deps = (wallet: ScriptedWallet, log: DispatchLog) => rig.deps(wallet, log);
 
-describe('a win is sent only when it matches its source event (issue 10.5)', () => {
+describe('a win is sent only when it matches its source event', () => {
   it('a win naming no source is refused, recorded, logged at error and not sent; delivered again it stays refused, recorded once', async () => {
     const forged = unsourced('alpha', 'forged');
     const wallet = new ScriptedWallet();
@@ -199,7 +199,7 @@ describe('a win is sent only when it matches its source event (issue 10.5)', () 
   });
 });
 
-describe('every win that is not delivered ends as a dead-letter event (issue 10.6)', () => {
+describe('every win that is not delivered ends as a dead-letter event', () => {
   const parkedOnDlq: Message[] = [];
   beforeAll(async () => {
     const watcher = await rig.bus.subscribe({

@@ -56,7 +56,7 @@ export function callbackFor(request: WalletRequest): CallbackRequest {
 }
 
 /**
- * What a cancel carries (D9 amended by issue 10): what the reverted transaction moved, so the
+ * What a cancel carries (D9 amended): what the reverted transaction moved, so the
  * operator reverses all of it — a bet's stake as `amount`; a betwin's stake and win as
  * `betAmount` and `winAmount` (the stake given back, the win taken back).
  */

@@ -46,7 +46,7 @@ type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, never>>;
 type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
 
 /**
- * Park a win that will not be delivered now (issue 10): the stream's own win (operator not
+ * Park a win that will not be delivered now: the stream's own win (operator not
  * configured, a step the record refuses), or — with `request` — another win that names this
  * stream's transactionId. Either way it is listed and, when its own, re-driven.
  */

@@ -1,6 +1,6 @@
 /**
- * A command the walletTx decider refuses is a `Refusal` (contracts, issue 11) with a code of the
- * catalogue. Before issue 11 these were snake_case reasons outside it. None is a stored field (the
+ * A command the walletTx decider refuses is a `Refusal` (contracts) with a code of the
+ * catalogue. They were once snake_case reasons outside it. None is a stored field (the
  * `reason` of WinDeadLettered, which `wallet:redrive --list` shows, is another list, unchanged);
  * older dead letters may quote one in their free-text `lastError`, which reads as before. Renamed:
  * transaction_id_conflict → TRANSACTION_ID_CONFLICT, not_requested → WALLET_TX_NOT_RECORDED,

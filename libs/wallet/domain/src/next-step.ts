@@ -80,7 +80,7 @@ function whyDeadLettered(state: WalletTxState): string | undefined {
     : state.deadLetterError;
 }
 
-/** The dead letter of a win that was not delivered (D11, issue 10). */
+/** The dead letter of a win that was not delivered (D11). */
 export function deadLetterOf(state: WalletTxState): WalletDeadLetter | undefined {
   const { request } = state;
   if (!request || state.status !== 'dead_lettered' || state.deadLetteredAt === undefined) return undefined;

@@ -1,7 +1,7 @@
 /**
  * D11: which recorded transaction a re-drive (`npm run wallet:redrive`) may send again. Only a win,
  * only for the operator and player the re-drive names, and not when the dead letter is a
- * conflicting request that named this transactionId (issue 10): re-sending would send the recorded
+ * conflicting request that named this transactionId: re-sending would send the recorded
  * request, not the one that was dead-lettered. The answer is the reason the CLI prints, or none.
  */
 import type { WalletRedriveRequest } from '@reelstream/contracts';

@@ -1,10 +1,10 @@
 /**
  * D8: X-Request-Signature is the lowercase hex HMAC-SHA256, with the operator's current secret, of
  * what the operator's `signatureScheme` says is signed. Under `body` (the default) the raw body
- * bytes alone; under `timestamp.body` (an operator's opt-in, issue 10) `<X-Request-Timestamp>.` and
+ * bytes alone; under `timestamp.body` (an operator's opt-in) `<X-Request-Timestamp>.` and
  * then the body, so a captured request cannot be replayed once its timestamp is stale. The HMAC is
  * a function of its inputs alone, which is why this pure library may compute it (node:crypto's
- * hashing is allowed here by the lint, issue 17): the adapter only passes the bytes it sends.
+ * hashing is allowed here by the lint): the adapter only passes the bytes it sends.
  */
 import { createHmac } from 'node:crypto';
 import type { SignatureScheme } from '@reelstream/contracts';

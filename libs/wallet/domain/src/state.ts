@@ -32,7 +32,7 @@ export interface CancelState {
   readonly lastError: string | undefined;
 }
 
-/** A win that names this stream's transactionId but is not its request (issue 10): refused, or dead-lettered as a conflict. */
+/** A win that names this stream's transactionId but is not its request: refused, or dead-lettered as a conflict. */
 interface StrayWin<Reason extends string> {
   readonly request: WalletWinRequest;
   readonly reason: Reason;
@@ -56,7 +56,7 @@ export interface WalletTxState {
   readonly cancel: CancelState | undefined;
   readonly deadLetters: number;
   readonly deadLetteredAt: string | undefined;
-  /** Why the last dead letter was written (`delivery_failed` for events from before issue 10). */
+  /** Why the last dead letter was written (`delivery_failed` for events written before reasons were recorded). */
   readonly deadLetterReason: WinDeadLetterReason | undefined;
   readonly deadLetterError: string | undefined;
   /** Wins refused because they do not match the event they must come from: never sent. */

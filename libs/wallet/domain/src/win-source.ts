@@ -1,5 +1,5 @@
 /**
- * The rule a win passes before it is sent (issue 10, D11 amended): the bus alone cannot move
+ * The rule a win passes before it is sent (D11 amended): the bus alone cannot move
  * money. The stored event a win names — a paid round's RoundSettled (with its RoundStarted) or a
  * free spin's FreeSpinSettled (with the bonus call's registration) — must say the same
  * transactionId, operator, player, amount, currency, bonusId, round and game. Reading those

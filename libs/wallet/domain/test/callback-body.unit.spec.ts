@@ -73,7 +73,7 @@ describe('cancelCallbackFor: D9', () => {
     ]);
   });
 
-  it('a betwin’s cancel carries what the betwin moved: betAmount and winAmount, no amount (D9 amended by issue 10)', () => {
+  it('a betwin’s cancel carries what the betwin moved: betAmount and winAmount, no amount (D9 amended)', () => {
     const body = cancelCallbackFor(betwin, { cancelTransactionId: 901, requestedAt: '2026-05-01T10:00:04.000Z' });
     expect(body).toEqual({
       command: 'cancel',

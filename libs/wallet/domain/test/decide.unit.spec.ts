@@ -347,7 +347,7 @@ describe('the cancel: attempted until the operator answers OK (D9)', () => {
   });
 });
 
-describe('DeadLetterWin: a win that is not delivered now is parked, never dropped (issue 10)', () => {
+describe('DeadLetterWin: a win that is not delivered now is parked, never dropped', () => {
   it('parks the stream’s own win before any attempt (operator not configured) and is idempotent', () => {
     const parked: WalletTxEvent = {
       type: 'WinDeadLettered',
@@ -431,7 +431,7 @@ describe('DeadLetterWin: a win that is not delivered now is parked, never droppe
   });
 });
 
-describe('RefuseWin: a win that does not match its source is recorded, once, and changes nothing else (issue 10)', () => {
+describe('RefuseWin: a win that does not match its source is recorded, once, and changes nothing else', () => {
   it('records the refusal beside the stream’s own history; the same refusal again records nothing', () => {
     const refused: WalletTxEvent = {
       type: 'WinRefused',

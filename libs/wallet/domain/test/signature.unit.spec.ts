@@ -1,5 +1,5 @@
 /**
- * The signature function against values computed outside this code base (issue 18), with
+ * The signature function against values computed outside this code base, with
  *   printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$SECRET"
  *   printf '%s' "1777600007.$BODY" | openssl dgst -sha256 -hmac "$SECRET"
  * so a signer that drifts from D8 (another secret, re-serialised JSON, upper case, another

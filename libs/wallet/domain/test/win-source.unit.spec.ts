@@ -14,7 +14,7 @@ const settled: RoundSettled['data'] = {
   winTransactionId: 503,
 };
 
-describe('a paid round’s win against its source (issue 10)', () => {
+describe('a paid round’s win against its source', () => {
   it('passes when every field matches the RoundSettled and RoundStarted', () => {
     expect(checkPaidRoundWin(paidWin, settled, started)).toEqual({ ok: true });
   });

@@ -1,6 +1,6 @@
 /**
  * `npm run wallet:redrive -- [--list | --dry-run] [--operator X] [--since T]`: re-drives the wins
- * still dead-lettered (D11, issue 10) through the running dispatcher and prints a line per win as
+ * still dead-lettered (D11) through the running dispatcher and prints a line per win as
  * its outcome comes in. `--list` prints the dead letters; `--dry-run` says what a re-drive would
  * do; neither sends anything. `--since` takes an ISO-8601 time or an age such as `30m`, `12h`, `7d`.
  */

@@ -1,6 +1,6 @@
 /**
  * A betwin that fails after the wallet applied it is canceled, and the cancel reverses all of it
- * (D9 amended by issue 10): the dispatcher sends `betAmount` and `winAmount`, the reference wallet
+ * (D9 amended): the dispatcher sends `betAmount` and `winAmount`, the reference wallet
  * checks them against the betwin and gives back the stake and takes back the win.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

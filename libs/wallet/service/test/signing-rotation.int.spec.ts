@@ -1,5 +1,5 @@
 /**
- * Signing during a secret rotation (D8, issue 18): the dispatcher holds two secrets, the current
+ * Signing during a secret rotation (D8): the dispatcher holds two secrets, the current
  * one first; the receiving wallet here knows ONLY the current one, so a dispatcher that signed
  * with the previous secret would see every callback refused. Under both signature schemes, and
  * with a control operator whose secrets are listed the other way round (previous first), which

@@ -1,5 +1,5 @@
 /**
- * Issue 16: the dispatcher's bonus webhook delivery on a real SQLite bus and a real HTTP receiver.
+ * The dispatcher's bonus webhook delivery on a real SQLite bus and a real HTTP receiver.
  * A bonus whose receiver keeps failing is parked on `bonus.webhooks.dlq` after its attempts and
  * holds no other bonus; the re-drive sends it again with the same eventId; an operator without a
  * webhookUrl gets none.

@@ -1,5 +1,5 @@
 /**
- * Issue 10 points 5 and 6 with a real dispatcher, the embedded bus and the operator sandbox:
+ * Win admission and delivery with a real dispatcher, the embedded bus and the operator sandbox:
  * a forged win published straight on `wallet.requests` never reaches the operator's wallet; a win
  * that cannot be delivered is a dead-letter event that `wallet:redrive` lists, dry-runs and
  * re-drives — and a re-drive of a win whose operator is still not configured fails and changes nothing.
@@ -25,7 +25,7 @@ const errorsAbout = (transactionId: number) =>
   rig.logs.filter((line) => line['level'] === 'error' && line['transactionId'] === transactionId);
 const typesOf = async (transactionId: number) => (await rig.events(transactionId)).map((event) => event.type);
 
-describe('a forged win on the bus (issue 10.5)', () => {
+describe('a forged win on the bus', () => {
   it('with a valid schema but no source: answered non-OK, recorded as WinRefused, logged at error, never sent — also when delivered again', async () => {
     const forged = unsourcedWin('forger', 1_000_000);
     const reply = await rig.request(forged);
@@ -61,7 +61,7 @@ describe('a forged win on the bus (issue 10.5)', () => {
   });
 });
 
-describe('a win that cannot be delivered is a dead-letter event the re-drive works with (issue 10.6)', () => {
+describe('a win that cannot be delivered is a dead-letter event the re-drive works with', () => {
   it('operator not configured: listed with its reason, dry-run changes nothing, re-drive fails and leaves it; configured, the re-drive applies it once', async () => {
     rig.sandbox.views.setBalance('late', 'latecomer', 'EUR', 10_000);
     const orphan = await recordWinSource(rig.store, unsourcedWin('latecomer', 700, 'late'));

@@ -88,7 +88,7 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
     if (settled.winTransactionId === undefined) return;
     const started = open.get(settled.roundId)?.started ?? (await options.rounds.load(settled.roundId))?.started;
     if (!started) throw new Error(`round ${settled.roundId} is settled but has no RoundStarted`);
-    // The dispatcher checks the win against this event before it sends it (issue 10).
+    // The dispatcher checks the win against this event before it sends it.
     const win = paidRoundWinRequest(started, settled, {
       stream: recorded.streamId,
       revision: recorded.revision,

@@ -129,7 +129,7 @@ function duplicates(ids: readonly number[], field: string): string[] {
 /**
  * The bet levels the game offers in `currency`, in minor units: its own list or the default,
  * minus the levels the currency cannot express (as API v1 lists them and paid spins accept
- * them). A registration's base bet must be one of them (issue 10): never rounded to one.
+ * them). A registration's base bet must be one of them: never rounded to one.
  */
 export function offeredBetLevelsMinor(game: CatalogGame, currency: string): number[] {
   const levels = game.betLevels[currency] ?? game.betLevels['default'] ?? [];

@@ -154,7 +154,7 @@ export function paidRoundEnd({
 
 /**
  * Ledger refusals of a settle after which the round is canceled: the ledger has no started spin
- * for it. A spin the ledger started settles whatever happened to the bonus since (issue 10.7),
+ * for it. A spin the ledger started settles whatever happened to the bonus since,
  * so these come only for a round the ledger never started.
  */
 const FORFEITING: readonly ErrorCode[] = ['BONUS_EXPIRED', 'BONUS_NOT_ACTIVE', 'BONUS_NOT_FOUND'];

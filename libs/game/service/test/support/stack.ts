@@ -52,7 +52,7 @@ export interface StackOptions {
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
   /** The game-server opens its own connection to the stack's file, as another replica's process would. */
   ownConnection?: boolean;
-  /** The operator's bonus webhookUrl (issue 16), read when the stack boots; none by default. */
+  /** The operator's bonus webhookUrl, read when the stack boots; none by default. */
   webhookUrl?: () => string;
   /** The dispatcher's backoff between webhook attempts (default its own: 1 s, 2 s, …). */
   webhookRetryDelayMs?: (attempt: number) => number;

@@ -146,7 +146,7 @@ describe('toRegisterCommandData', () => {
     });
   });
 
-  describe("bonus terms (issue 10): currency, bet levels, limits — the decider's own rules", () => {
+  describe("bonus terms: currency, bet levels, limits — the decider's own rules", () => {
     const twoCurrencies = operator({ currencies: ['EUR', 'KRW'], limits: { KRW: { maxCallAmount: 100_000 } } });
 
     it('takes the currency of the request, converts in it and reads the levels of that currency', () => {

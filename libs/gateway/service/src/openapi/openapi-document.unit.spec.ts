@@ -54,7 +54,7 @@ describe('the OpenAPI document', () => {
     expect(described).toEqual(contracted);
   });
 
-  it('documents the currency of a registration with examples, and the terms refusals under 422 (issue 10)', () => {
+  it('documents the currency of a registration with examples, and the terms refusals under 422', () => {
     const schemas = (
       document as unknown as {
         components: {

@@ -1,4 +1,4 @@
-/** The `webhooks` of the OpenAPI document say what the dispatcher sends (issue 10: cancel body, bonusId type, timestamp header). */
+/** The `webhooks` of the OpenAPI document say what the dispatcher sends (cancel body, bonusId type, timestamp header). */
 import { describe, expect, it } from '@jest/globals';
 import { callbackRequestFor, HttpHeaders, operatorReply } from '@reelstream/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';

@@ -1,5 +1,5 @@
 /**
- * The operator's dead-lettered bonus webhooks (issue 16 leftovers, docs/adr/0008-bonus-webhooks.md):
+ * The operator's dead-lettered bonus webhooks (docs/adr/0008-bonus-webhooks.md):
  * the `webhookLetter-{operatorId}-{eventId}` streams the wallet-dispatcher writes when it gives a
  * webhook up. Read by the operator's own stream prefix, so another operator's letter is never even
  * read. A letter is standing while its stream ends with a WebhookDeadLettered; a re-drive appends

@@ -1,5 +1,5 @@
 /**
- * `/v1/bonus-call/campaigns…` (issue 16, item 4; docs/adr/0010-campaigns.md). The POST validates the
+ * `/v1/bonus-call/campaigns…` (docs/adr/0010-campaigns.md). The POST validates the
  * whole request as a single registration is validated, stores the campaign on its stream and
  * answers 202; the bonus-ledger's campaign worker registers the players. The GET folds the
  * campaign's stream. The stream names the operator of the token, so another operator's campaign

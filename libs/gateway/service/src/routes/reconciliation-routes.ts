@@ -1,5 +1,5 @@
 /**
- * `/v1/rounds/{roundId}`, `/v1/transactions`, `/v1/wallet/dead-letters…` (issue 16,
+ * `/v1/rounds/{roundId}`, `/v1/transactions`, `/v1/wallet/dead-letters…` (see
  * docs/adr/0007-operator-reconciliation-api.md). Reads come from the event log through the
  * gateway's EventStore port, read-only; a re-drive is the re-drive CLI's request to the
  * wallet-dispatcher over the bus. Every read and the re-drive name the calling operator: another

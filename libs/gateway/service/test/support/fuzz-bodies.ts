@@ -184,7 +184,7 @@ const validRegister = fc.record(
     playerId: players,
     bonusType: fc.constantFrom<number | string>(1, 'FreeSpin', 'freespin'),
     callAmount: fc.constantFrom(5, 10.5, 100, 0.01, 200_000),
-    // Issue 10: an allowed currency, one that is not, and levels that some games lack.
+    // An allowed currency, one that is not, and levels that some games lack.
     currency: fc.constantFrom('EUR', 'KRW', 'USD'),
     expireAt: fc.constantFrom('2026-06-30 23:59:59', '2027-01-01 00:00:00'),
     metaData: fc.record({
@@ -197,7 +197,7 @@ const validRegister = fc.record(
   },
 );
 
-/** Campaigns (issue 16): a few players each, campaignIds that often repeat (resends and conflicts). */
+/** Campaigns: a few players each, campaignIds that often repeat (resends and conflicts). */
 const validCampaign = fc.record(
   {
     campaignId: fc.oneof(

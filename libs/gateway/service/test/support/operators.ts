@@ -19,7 +19,7 @@ export const testOperators: OperatorConfigInput[] = [
     currency: 'EUR',
     timeZone: 'UTC',
     allowedReturnOrigins: ['https://casino-a.example', 'http://localhost:3000'],
-    // Issue 10: a second currency, and a limit as high as the schema allows (the boundary tests need it).
+    // A second currency, and a limit as high as the schema allows (the boundary tests need it).
     currencies: ['EUR', 'KRW'],
     limits: { EUR: { maxCallAmount: 100_000_000_000 } },
     // Launches streamer sessions; casino B and C do not (the feature's default).
