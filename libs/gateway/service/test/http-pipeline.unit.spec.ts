@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { errorEnvelope, sessionStream } from '@reelstream/contracts';
+import { errorEnvelope, sessionKeyOf, sessionKeyStream } from '@reelstream/contracts';
 import { createLogger } from '@reelstream/telemetry';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { createGatewayApp } from '../src/index.js';
@@ -181,7 +181,7 @@ describe('X-Request-Id', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('op-req:2026.05_01-0001');
     const token = new URL(response.body.data as string).searchParams.get('token') as string;
-    const [event] = await harness.store.readStream(sessionStream(token));
+    const [event] = await harness.store.readStream(sessionKeyStream(sessionKeyOf(token)));
     expect(event?.metadata.correlationId).toBe('op-req:2026.05_01-0001');
   });
 
