@@ -12,6 +12,7 @@ export const SERVICE_METRICS = new Set([
   'reelstream_worker_lag',
   'reelstream_bus_messages_parked_total',
   'reelstream_wallet_dead_letters_total',
+  'reelstream_wallet_redrive_over',
   'reelstream_wallet_callbacks_total',
   'reelstream_wallet_circuit_changes_total',
   'reelstream_bonus_registrations_total',

@@ -205,6 +205,8 @@ export {
   parseOperatorsJson,
   type CallbackIdEncoding,
   type SignatureScheme,
+  type WinRedriveSchedule,
+  WIN_REDRIVE_DEFAULTS,
   type OperatorConfigInput,
   type OperatorConfig,
   type OperatorsConfig,

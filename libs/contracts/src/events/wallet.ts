@@ -47,6 +47,8 @@ export const walletAttemptedData = z.strictObject({
   recovery: z.boolean().optional(),
   /** The first attempt of a re-drive of a dead-lettered win (D11). */
   redrive: z.boolean().optional(),
+  /** That re-drive was the dispatcher's schedule's, not a person's (docs/adr/0013-scheduled-win-redrive.md). */
+  scheduled: z.boolean().optional(),
 });
 
 export const walletSucceededData = z.strictObject({

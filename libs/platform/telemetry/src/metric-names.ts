@@ -13,6 +13,8 @@ export const MetricNames = {
   busMessagesParked: 'reelstream_bus_messages_parked_total',
   /** Counter {operator, command}: wallet callbacks given up (money owed to a player). */
   walletDeadLetters: 'reelstream_wallet_dead_letters_total',
+  /** Gauge {operator}: dead-lettered wins whose scheduled re-drives are over (docs/adr/0013-scheduled-win-redrive.md): a person must act. */
+  walletRedriveOver: 'reelstream_wallet_redrive_over',
   /** Counter {operator, command, outcome}: callback attempts. */
   walletCallbacks: 'reelstream_wallet_callbacks_total',
   /** Histogram {operator, command}: time of one callback attempt, in seconds. */

@@ -13,7 +13,7 @@ import {
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { redriveRefusalOf, sameRequest } from '@reelstream/wallet-domain';
+import { redriveRefusalOf, sameRequest, scheduledRedriveApplies } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
@@ -161,6 +161,16 @@ async function redrive(
   const { records, deps } = context;
   const { transactionId } = command;
   let record = await records.load(transactionId);
+  // A scheduled re-drive is of one dead letter: sent twice (two schedulers in a lease hand-over, a redelivery), the second finds the record moved on.
+  if (command.deadLetter !== undefined && !scheduledRedriveApplies(record.state, command.deadLetter)) {
+    deps.log.debug('scheduled re-drive already done', {
+      transactionId,
+      deadLetter: command.deadLetter,
+      status: record.state.status,
+      deadLetters: record.state.deadLetters,
+    });
+    return;
+  }
   const refused = redriveRefusalOf(record.state, command);
   if (refused !== undefined) {
     await replyIfAsked(context, message, {
@@ -171,13 +181,19 @@ async function redrive(
     });
     return;
   }
-  deps.log.info('re-driving a win', { transactionId, status: record.state.status, attempts: record.state.attempts });
+  const scheduled = command.deadLetter !== undefined;
+  deps.log.info('re-driving a win', {
+    transactionId,
+    status: record.state.status,
+    attempts: record.state.attempts,
+    scheduled,
+  });
   record = await deliver(
     context,
     record,
     operator,
     eventContextOf(context, message, command.operatorId, transactionId),
-    { redrive: true },
+    { redrive: true, scheduled },
   );
   await publishOutcome(context, message, record.state);
 }

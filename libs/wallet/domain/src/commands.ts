@@ -23,8 +23,8 @@ type RecordRequest = Command<'RecordRequest', { readonly request: WalletRequest 
 /** Send the transaction's callback: the next attempt, or again the one whose outcome is unknown. */
 type StartAttempt = Command<'StartAttempt', Record<string, never>>;
 
-/** Start a new delivery of a dead-lettered win (D11). */
-type StartRedrive = Command<'StartRedrive', Record<string, never>>;
+/** Start a new delivery of a dead-lettered win (D11); `scheduled` when the dispatcher's schedule asked, not a person. */
+type StartRedrive = Command<'StartRedrive', { readonly scheduled?: boolean }>;
 
 type RecordAnswer = Command<
   'RecordAnswer',

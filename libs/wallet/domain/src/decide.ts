@@ -77,7 +77,8 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
           'WALLET_TX_NOT_DEAD_LETTERED',
           `transaction ${request.transactionId} is ${state.status}, not dead-lettered`,
         );
-      return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true } }];
+      const scheduled = command.data.scheduled === true ? { scheduled: true } : {};
+      return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true, ...scheduled } }];
     }
     case 'RecordAnswer': {
       if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');

@@ -97,6 +97,7 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
         inFlight: false,
         deadLetters: state.deadLetters + 1,
         deadLetteredAt: data.at,
+        firstDeadLetteredAt: state.firstDeadLetteredAt ?? data.at,
         deadLetterReason: reason,
         deadLetterError: data.lastError,
       };

@@ -20,6 +20,7 @@ export { evolve } from './evolve.js';
 export { nextAttempt, replyFromRecord, pendingCancel, deadLetterOf, conflictDeadLettersOf } from './next-step.js';
 export { deliveryPolicyFor, delayBeforeAttempt, cancelRetryDelayMs, DeliveryPolicies, CancelPolicy } from './policy.js';
 export { redriveRefusalOf } from './redrive.js';
+export { nextRedriveAt, redriveScheduleOver, scheduledRedriveApplies, winRedriveOf } from './redrive-schedule.js';
 export { sameRequest, identicalRequest } from './same-request.js';
 export { isSettled, type WinRefusalReason, type WalletTxState, initialWalletTxState } from './state.js';
 export { type WinDeadLettered, type DeadLetteredWins, unreadableRecordDecider } from './unreadable-record.js';

@@ -56,6 +56,8 @@ export interface WalletTxState {
   readonly cancel: CancelState | undefined;
   readonly deadLetters: number;
   readonly deadLetteredAt: string | undefined;
+  /** When the win was first dead-lettered: the scheduled re-drives stop a window after it. */
+  readonly firstDeadLetteredAt: string | undefined;
   /** Why the last dead letter was written (`delivery_failed` for events from before issue 10). */
   readonly deadLetterReason: WinDeadLetterReason | undefined;
   readonly deadLetterError: string | undefined;
@@ -76,6 +78,7 @@ export const initialWalletTxState: WalletTxState = {
   cancel: undefined,
   deadLetters: 0,
   deadLetteredAt: undefined,
+  firstDeadLetteredAt: undefined,
   deadLetterReason: undefined,
   deadLetterError: undefined,
   refused: [],

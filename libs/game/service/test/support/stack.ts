@@ -57,6 +57,13 @@ export interface StackOptions {
   webhookRetryDelayMs?: (attempt: number) => number;
   /** The operator's `features.regularBonusCall` (D3): bonusType 2 accepted. Off by default. */
   regularBonusCall?: boolean;
+  /** The operator's wallet, read when the stack boots: the sandbox's by default. */
+  callbackUrl?: () => string;
+  /**
+   * The dispatcher runs the scheduled re-drive of dead-lettered wins (under its lease, looking every
+   * `tickMs`) with this operator `winRedrive`. Off by default: a dead letter then waits for a person.
+   */
+  scheduledRedrive?: { everySeconds: number; forSeconds: number; tickMs: number };
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -162,13 +169,21 @@ export class Stack {
           id: OPERATOR_ID,
           name: 'Test casino',
           apiToken: API_TOKEN,
-          callbackUrl: `${this.sandbox.url}/wallet/${OPERATOR_ID}`,
+          callbackUrl: options.callbackUrl?.() ?? `${this.sandbox.url}/wallet/${OPERATOR_ID}`,
           signingSecret: SIGNING_SECRET,
           ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl() }),
           currency: 'EUR',
           currencies: ['EUR', 'KRW'],
           timeZone: 'UTC',
           ...(options.regularBonusCall ? { features: { regularBonusCall: true } } : {}),
+          ...(options.scheduledRedrive === undefined
+            ? {}
+            : {
+                winRedrive: {
+                  everySeconds: options.scheduledRedrive.everySeconds,
+                  forSeconds: options.scheduledRedrive.forSeconds,
+                },
+              }),
         },
       ]),
     );
@@ -208,8 +223,14 @@ export class Stack {
         logger,
         operators: directory,
         ...(options.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: options.webhookRetryDelayMs }),
+        ...(options.scheduledRedrive === undefined ? {} : { leases, instanceId: 'wallet-dispatcher' }),
       },
-      { healthPort: 0, healthHost: '127.0.0.1', maxSockets: 16 },
+      {
+        healthPort: 0,
+        healthHost: '127.0.0.1',
+        maxSockets: 16,
+        ...(options.scheduledRedrive === undefined ? {} : { redriveTickMs: options.scheduledRedrive.tickMs }),
+      },
     );
     await this.dispatcher.ready;
     this.gameServer = await this.startGameServer(options);
