@@ -38,6 +38,7 @@ describe('the alerts', () => {
         'PodsNotReady',
         'ProjectionBehind',
         'WinDeadLettered',
+        'WinRedriveScheduleOver',
       ].sort(),
     );
   });
