@@ -151,6 +151,7 @@ export const StreamEventTypes = {
     'CancelSucceeded',
     'WinDeadLettered',
     'WinRefused',
+    'StakeRefused',
   ],
   webhookLetter: ['WebhookDeadLettered', 'WebhookRedriveRequested'],
 } as const satisfies Record<StreamCategory, readonly EventType[]>;

@@ -15,6 +15,8 @@ export const MetricNames = {
   walletDeadLetters: 'reelstream_wallet_dead_letters_total',
   /** Gauge {operator}: dead-lettered wins whose scheduled re-drives are over (docs/adr/0013-scheduled-win-redrive.md): a person must act. */
   walletRedriveOver: 'reelstream_wallet_redrive_over',
+  /** Counter {operator, command, reason}: bet, betwin and win requests refused because no source event backs them (never sent). */
+  walletRequestsRefused: 'reelstream_wallet_requests_refused_total',
   /** Counter {operator, command, outcome}: callback attempts. */
   walletCallbacks: 'reelstream_wallet_callbacks_total',
   /** Histogram {operator, command}: time of one callback attempt, in seconds. */

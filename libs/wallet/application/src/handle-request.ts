@@ -1,6 +1,7 @@
 /**
  * The handler of `wallet.requests`: bet, win, betwin from the game-server and the bonus-ledger,
- * and re-drives from `npm run wallet:redrive`. A win is admitted first (win-intake.ts). The
+ * and re-drives from `npm run wallet:redrive`. A win is admitted first (win-intake.ts), a bet or
+ * betwin too (stake-intake.ts): each must match the event it comes from. The
  * walletTx stream is the dedup record: a request whose outcome is recorded is answered from it
  * without calling the operator again; one left half-way by a crash is taken up where the record says.
  */
@@ -19,6 +20,7 @@ import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
 import { retryDispatch, type WalletTxRecord } from './wallet-tx-repository.js';
+import { admitStake } from './stake-intake.js';
 import { admitWin, deadLetterFailedWin } from './win-intake.js';
 
 export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
@@ -43,6 +45,7 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
     return;
   }
   try {
+    if (!(await admitStake(context, message, request))) return;
     await retryDispatch(request.transactionId, (attempt) =>
       dispatch(context, message, request, operator, attempt === 1),
     );

@@ -4,7 +4,7 @@
  */
 import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reelstream/contracts';
 import type { OperatorAnswer } from './answer.js';
-import type { WinRefusalReason } from './state.js';
+import type { StakeRefusalReason, StakeRequest, WinRefusalReason } from './state.js';
 
 interface WalletCommandMetadata {
   /** ISO-8601 UTC instant the command is decided at. */
@@ -55,6 +55,12 @@ type RefuseWin = Command<
   { readonly request: WalletWinRequest; readonly reason: WinRefusalReason; readonly detail: string }
 >;
 
+/** Record a bet or betwin that does not match its round's RoundStarted: never sent. */
+type RefuseStake = Command<
+  'RefuseStake',
+  { readonly request: StakeRequest; readonly reason: StakeRefusalReason; readonly detail: string }
+>;
+
 export type WalletTxCommand =
   | RecordRequest
   | StartAttempt
@@ -63,4 +69,5 @@ export type WalletTxCommand =
   | StartCancelAttempt
   | RecordCancelAnswer
   | DeadLetterWin
-  | RefuseWin;
+  | RefuseWin
+  | RefuseStake;

@@ -163,6 +163,11 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
       if (state.refused.some((earlier) => identicalRequest(earlier.request, refused))) return [];
       return [{ type: 'WinRefused', data: { request: refused, reason, detail: clip(detail), at } }];
     }
+    case 'RefuseStake': {
+      const { request: refused, reason, detail } = command.data;
+      if (state.refusedStakes.some((earlier) => identicalRequest(earlier.request, refused))) return [];
+      return [{ type: 'StakeRefused', data: { request: refused, reason, detail: clip(detail), at } }];
+    }
     default: {
       const unreachable: never = command;
       return unreachable;

@@ -110,6 +110,14 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
           { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at },
         ],
       };
+    case 'StakeRefused':
+      return {
+        ...state,
+        refusedStakes: [
+          ...state.refusedStakes,
+          { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at },
+        ],
+      };
     default: {
       const unreachable: never = event;
       return unreachable;

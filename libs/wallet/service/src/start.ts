@@ -33,7 +33,7 @@ import {
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { HttpOperatorWallet, HttpWebhookSender } from '@reelstream/wallet-adapters';
-import { countDeadLetters, measuredWallet } from './wallet-metrics.js';
+import { countDeadLetters, countRefusals, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -99,7 +99,17 @@ export async function startWalletDispatcher(
   const onParked = (message: { topic: string; groupId: string }) =>
     parked.add(1, { topic: message.topic, group: message.groupId });
   const subscriptions = walletSubscriptions(
-    { store, bus, clock: deps.clock, ids: deps.ids, wallet, operators: deps.operators, log: deps.logger, onParked },
+    {
+      store,
+      bus,
+      clock: deps.clock,
+      ids: deps.ids,
+      wallet,
+      operators: deps.operators,
+      log: deps.logger,
+      onParked,
+      onRefused: countRefusals(metrics, deps.operators),
+    },
     {
       ...(config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency }),
       webhooks: webhookSender,
