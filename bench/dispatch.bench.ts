@@ -193,7 +193,8 @@ async function throughDispatcher(
 ): Promise<Measure> {
   const prepare = async (loop: number, n: number) => {
     const value = request(players[loop % players.length] as string, n);
-    const sourced = value.command === 'win' ? await recordWinSource(store, value) : await recordStakeSource(store, value);
+    const sourced =
+      value.command === 'win' ? await recordWinSource(store, value) : await recordStakeSource(store, value);
     return { key: value.playerId, value: sourced };
   };
   return drive(loops, ROUND_MS, prepare, async (message) => {

@@ -37,6 +37,7 @@ describe('the alerts', () => {
         'OutboxBehind',
         'PodsNotReady',
         'ProjectionBehind',
+        'WalletRequestRefused',
         'WinDeadLettered',
         'WinRedriveScheduleOver',
       ].sort(),

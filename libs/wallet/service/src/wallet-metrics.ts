@@ -93,8 +93,7 @@ export function countRefusals(
     unit: '{request}',
   });
   for (const operator of configuredOperatorIds(operators))
-    for (const command of ['bet', 'win', 'betwin'])
-      refused.add(0, { operator, command, reason: 'source_mismatch' });
+    for (const command of ['bet', 'win', 'betwin']) refused.add(0, { operator, command, reason: 'source_mismatch' });
   return (refusal) =>
     refused.add(1, {
       operator: operatorLabel(operators, refusal.operatorId),
