@@ -43,6 +43,7 @@ import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports
 import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
 import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
 import { createLogger } from '@reelstream/telemetry';
+import { recordStakeSource } from '../libs/testing/src/stake-sources.js';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { CallbackHops } from './support/callback-hops.js';
@@ -192,7 +193,9 @@ async function throughDispatcher(
 ): Promise<Measure> {
   const prepare = async (loop: number, n: number) => {
     const value = request(players[loop % players.length] as string, n);
-    return { key: value.playerId, value: value.command === 'win' ? await recordWinSource(store, value) : value };
+    const sourced =
+      value.command === 'win' ? await recordWinSource(store, value) : await recordStakeSource(store, value);
+    return { key: value.playerId, value: sourced };
   };
   return drive(loops, ROUND_MS, prepare, async (message) => {
     const answer = await requester.request(Topics.walletRequests, message, {

@@ -13,6 +13,8 @@ export const SERVICE_METRICS = new Set([
   'reelstream_bus_messages_parked_total',
   'reelstream_wallet_dead_letters_total',
   'reelstream_wallet_cancels_not_delivered_total',
+  'reelstream_wallet_redrive_over',
+  'reelstream_wallet_requests_refused_total',
   'reelstream_wallet_callbacks_total',
   'reelstream_wallet_circuit_changes_total',
   'reelstream_bonus_registrations_total',

@@ -38,7 +38,9 @@ describe('the alerts', () => {
         'OutboxBehind',
         'PodsNotReady',
         'ProjectionBehind',
+        'WalletRequestRefused',
         'WinDeadLettered',
+        'WinRedriveScheduleOver',
       ].sort(),
     );
   });

@@ -87,6 +87,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       ids: runtime.ids,
       logger: runtime.loggerFor('wallet-dispatcher'),
       operators,
+      leases,
+      instanceId,
     },
     { ...dispatcherConfig, healthPort: 0, healthHost: '127.0.0.1' },
   );

@@ -9,7 +9,7 @@ await runService('wallet-dispatcher', async (runtime) => {
 
   runtime.parseEnv(dispatcherEnv); // through the runtime too: a port in use is then named by its variable
   const settings = dispatcherSettingsFromEnv(runtime.env);
-  const { untraced } = await runtime.openBackends(settings.backends);
+  const { untraced, leases } = await runtime.openBackends(settings.backends);
   // The dispatcher traces its own back ends: give it the bare ones.
   const dispatcher = await startWalletDispatcher(
     {
@@ -19,6 +19,8 @@ await runService('wallet-dispatcher', async (runtime) => {
       ids: runtime.ids,
       logger: runtime.logger,
       operators: settings.operators,
+      leases,
+      instanceId: runtime.identity.instanceId,
     },
     settings.config,
   );

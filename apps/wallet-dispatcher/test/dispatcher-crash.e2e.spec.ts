@@ -24,7 +24,7 @@ import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
 import type { TransactionView } from '@reelstream/sandbox-adapters';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
-import { eventually, recordWinSource } from '@reelstream/testing';
+import { eventually, recordStakeSource, recordWinSource } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import type { WalletTxState } from '@reelstream/wallet-domain';
 import { DispatcherProcess } from './dispatcher-process.js';
@@ -106,12 +106,13 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       nextId: () => ids.next(),
       now: () => new Date().toISOString(),
     });
-    // Each win's round is settled first, as the game-server does it: the dispatcher sends no win without its source.
+    // Each round is started (and each win's settled) first, as the game-server does it: the dispatcher sends no
+    // request without the event it comes from.
     for (const plan of plans) {
       for (const burst of plan.bursts) {
         for (const [index, request] of burst.entries())
-          if (request.command === 'win')
-            burst[index] = await recordWinSource(store, request, { betTransactionId: burst[0]?.transactionId });
+          burst[index] =
+            request.command === 'win' ? await recordWinSource(store, request) : await recordStakeSource(store, request);
       }
     }
     const requests = plans.flatMap((plan) => plan.bursts.flat());

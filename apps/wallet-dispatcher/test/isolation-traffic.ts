@@ -7,7 +7,7 @@
  */
 import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } from '@reelstream/contracts';
 import { isRequestTimeout, type EventStore, type MessageBus } from '@reelstream/ports';
-import { recordWinSource } from '@reelstream/testing';
+import { recordStakeSource, recordWinSource } from '@reelstream/testing';
 
 /** The game-server's default WALLET_TIMEOUT_MS: a bet not answered within it is a 503 for the player. */
 const GAME_SERVER_WALLET_TIMEOUT_MS = 5_000;
@@ -89,15 +89,17 @@ export class Players {
       const spinStarted = performance.now();
       const roundId = this.nextId();
       const betTransactionId = this.nextId();
-      const bet = await this.send({
-        ...base,
-        command: 'bet',
-        transactionId: betTransactionId,
-        roundId,
-        requestedAt: new Date().toISOString(),
-        amountMinor: 100,
-        isBonusBusy: false,
-      });
+      const bet = await this.send(
+        await recordStakeSource(this.store, {
+          ...base,
+          command: 'bet',
+          transactionId: betTransactionId,
+          roundId,
+          requestedAt: new Date().toISOString(),
+          amountMinor: 100,
+          isBonusBusy: false,
+        }),
+      );
       if (bet.reply?.statusCode === 'OK') {
         const win = {
           ...base,
@@ -108,7 +110,7 @@ export class Players {
           amountMinor: 150,
           isRoundFinished: true,
         };
-        await this.send(await recordWinSource(this.store, win, { betTransactionId }));
+        await this.send(await recordWinSource(this.store, win));
       }
       await sleep(Math.max(0, spinStarted + this.periodMs - performance.now()));
     }

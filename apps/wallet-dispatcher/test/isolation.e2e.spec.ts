@@ -19,7 +19,7 @@ import { parseOperatorsConfig, type OperatorConfigInput } from '@reelstream/cont
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import type { EventStore, MessageBus } from '@reelstream/ports';
 import { startOperatorSandbox, type FaultRuleInput, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
-import { eventually } from '@reelstream/testing';
+import { eventually, recordStakeSource } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import { DispatcherProcess } from './dispatcher-process.js';
 import { percentile, Players, sleep, type Sample } from './isolation-traffic.js';
@@ -271,7 +271,7 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
         times: 1,
       });
 
-      const ofB = await players.b.send(bet(B));
+      const ofB = await players.b.send(await recordStakeSource(store, bet(B)));
       expect(ofB.reply).toMatchObject({ canceled: true });
       await eventually(
         () =>
@@ -283,7 +283,7 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
         10_000,
       );
 
-      const ofA = await players.a.send(bet(A));
+      const ofA = await players.a.send(await recordStakeSource(store, bet(A)));
       expect(ofA.reply).toMatchObject({ canceled: true });
       const answered = performance.now();
       await eventually(

@@ -22,6 +22,16 @@ export function random(seed: number): () => number {
   };
 }
 
+/**
+ * The multipliers of the instant game (Lucky Wheel, tenths of the bet) its betwins may win: a
+ * betwin's win must be one its round's pre-played outcome pays, or the dispatcher refuses it.
+ */
+const WHEEL_COINS = [0, 5, 12, 15, 20, 30, 50, 100] as const;
+
+function instantStake(betMinor: number, wheelIndex: number): { betMinor: number; winMinor: number } {
+  return { betMinor, winMinor: (betMinor / 10) * (WHEEL_COINS[wheelIndex] ?? 0) };
+}
+
 export function planTraffic(options: {
   operatorId: string;
   players: number;
@@ -74,8 +84,7 @@ export function planTraffic(options: {
         transactionId: options.nextId(),
         roundId: options.nextId(),
         requestedAt: options.now(),
-        betMinor: between(1, 6) * 100,
-        winMinor: between(0, 12) * 100,
+        ...instantStake(between(1, 6) * 100, between(0, WHEEL_COINS.length - 1)),
       }));
     });
     return { playerId, openingMinor, bursts };

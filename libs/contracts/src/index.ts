@@ -211,6 +211,8 @@ export {
   type OperatorsDocument,
   type CallbackIdEncoding,
   type SignatureScheme,
+  type WinRedriveSchedule,
+  WIN_REDRIVE_DEFAULTS,
   type OperatorConfigInput,
   type OperatorConfig,
   type OperatorsConfig,

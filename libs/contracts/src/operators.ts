@@ -61,6 +61,9 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 export const OPERATORS_CONFIG_VERSION = 2;
 export type OperatorsConfigVersion = 1 | typeof OPERATORS_CONFIG_VERSION;
 const DEFAULT_SIGNATURE_SCHEME: Record<OperatorsConfigVersion, SignatureScheme> = { 1: 'body', 2: 'timestamp.body' };
+/** The automatic re-drive of an operator's dead-lettered wins when its config says nothing: every 5 minutes for 24 hours. */
+export const WIN_REDRIVE_DEFAULTS = { everySeconds: 300, forSeconds: 86_400 } as const;
+export type WinRedriveSchedule = { readonly everySeconds: number; readonly forSeconds: number };
 
 const operatorInput = z
   .strictObject({
@@ -128,6 +131,27 @@ const operatorInput = z
           .min(1, { error: 'rateLimit.burst must be at least 1' })
           .max(1_000_000)
           .optional(),
+      })
+      .optional(),
+    /**
+     * When a dead-lettered win is re-driven without a person (docs/adr/0016-scheduled-win-redrive.md):
+     * every `everySeconds` after its dead letter, until `forSeconds` after the first one; then it stays
+     * dead-lettered and alerts. `forSeconds: 0` turns the schedule off (manual re-drive only).
+     */
+    winRedrive: z
+      .strictObject({
+        everySeconds: z
+          .number({ error: 'winRedrive.everySeconds must be a whole number of seconds' })
+          .int({ error: 'winRedrive.everySeconds must be a whole number of seconds' })
+          .min(1, { error: 'winRedrive.everySeconds must be at least 1' })
+          .max(86_400, { error: 'winRedrive.everySeconds must be at most 86400 (a day)' })
+          .default(WIN_REDRIVE_DEFAULTS.everySeconds),
+        forSeconds: z
+          .number({ error: 'winRedrive.forSeconds must be a whole number of seconds' })
+          .int({ error: 'winRedrive.forSeconds must be a whole number of seconds' })
+          .min(0, { error: 'winRedrive.forSeconds must be 0 (off) or more' })
+          .max(30 * 86_400, { error: 'winRedrive.forSeconds must be at most 2592000 (30 days)' })
+          .default(WIN_REDRIVE_DEFAULTS.forSeconds),
       })
       .optional(),
   })
@@ -200,6 +224,7 @@ const operatorConfigWith = (defaultScheme: SignatureScheme) =>
     ...(operator.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
     features: operator.features,
     ...(operator.rateLimit === undefined ? {} : { rateLimit: stripUndefined(operator.rateLimit) }),
+    ...(operator.winRedrive === undefined ? {} : { winRedrive: operator.winRedrive as WinRedriveSchedule }),
   }));
 
 function stripUndefined(limit: { perSecond?: number | undefined; burst?: number | undefined }): {

@@ -14,6 +14,7 @@ export {
 } from './event-store/index.js';
 export { deciderSpecification } from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';
+export { betwinOutcome, recordStakeSource } from './stake-sources.js';
 export { chromiumAvailable, launchChromium } from './chromium.js';
 export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, paidRoundWin, SESSION_TOKEN } from './game-fixtures.js';
 export { sampleBetRequest } from './wallet-fixtures.js';

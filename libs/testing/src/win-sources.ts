@@ -1,8 +1,9 @@
 /**
  * The stored event a test's win comes from (the dispatcher sends no win without one):
- * a paid round's RoundStarted and RoundSettled, written as the game-server writes them, and the
- * win returned with its `source`. Tests that publish wins straight on the bus use it so that only
- * the forged wins they mean to forge are refused.
+ * a paid round's RoundSettled, after its RoundStarted, written as the game-server writes them, and
+ * the win returned with its `source`. A round whose bet was recorded first (`recordStakeSource`)
+ * keeps that RoundStarted; otherwise one is written with the win's fields. Tests that publish wins
+ * straight on the bus use it so that only the forged wins they mean to forge are refused.
  */
 import { randomUUID } from 'node:crypto';
 import { eventToAppend, roundStream, type RoundEvent, type WalletWinRequest } from '@reelstream/contracts';
@@ -11,7 +12,6 @@ import type { EventStore } from '@reelstream/ports';
 export async function recordWinSource(
   store: EventStore,
   win: Omit<WalletWinRequest, 'source'>,
-  options: { betTransactionId?: number } = {},
 ): Promise<WalletWinRequest> {
   const streamId = roundStream(win.roundId);
   const context = {
@@ -35,7 +35,6 @@ export async function recordWinSource(
       bonusId: win.bonusId,
       rtpProfile: 'standard',
       startedAt: win.requestedAt,
-      ...(options.betTransactionId === undefined ? {} : { transactionId: options.betTransactionId }),
     },
   };
   const settled: RoundEvent = {
@@ -49,13 +48,14 @@ export async function recordWinSource(
     },
   };
   const eventId = randomUUID();
+  const revision = await store.streamRevision(streamId);
   const result = await store.append(
     streamId,
     [
-      { ...eventToAppend(started, context), eventId: randomUUID() },
+      ...(revision === undefined ? [{ ...eventToAppend(started, context), eventId: randomUUID() }] : []),
       { ...eventToAppend(settled, context), eventId },
     ],
-    { expectedRevision: 'no_stream' },
+    { expectedRevision: revision ?? 'no_stream' },
   );
   return { ...win, source: { stream: streamId, revision: result.nextExpectedRevision, eventId } };
 }

@@ -82,7 +82,7 @@ export const walletDeliveryColumns: readonly Column<WalletDeliveryRow>[] = [
   col('retries', 'retries', 'integer', 'Calls after the first of their transaction.'),
   col('cancels', 'cancels', 'integer', 'Transactions of this command a cancel reverted.'),
   col('deadLetters', 'deadLetters', 'integer', 'Wins parked on the dead-letter topic.'),
-  col('refused', 'refused', 'integer', 'Wins the dispatcher refused (no matching source).'),
+  col('refused', 'refused', 'integer', 'Requests the dispatcher refused (no matching source event).'),
   col('succeeded', 'succeeded', 'integer', 'Calls the wallet answered OK.'),
   col('failedFinal', 'failedFinal', 'integer', 'Transactions whose last call failed for good.'),
   col('latencyP50Ms', 'p50ms', 'integer', 'Median call latency, attempt to answer, in ms.'),

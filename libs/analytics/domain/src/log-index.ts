@@ -161,6 +161,7 @@ export class LogIndex {
         return { ...none, playerId: event.data.playerId };
       case 'WinDeadLettered':
       case 'WinRefused':
+      case 'StakeRefused':
         return { ...none, ...pick(event.data.request ?? this.transactions.get(entry.streamId) ?? {}) };
       default:
         return { ...none, ...pick(this.transactions.get(entry.streamId) ?? {}) };

@@ -58,6 +58,9 @@ export class WalletDeliveryFold {
       case 'WinRefused':
         this.tally(event.data.request.operatorId, 'win').row.refused += 1;
         return;
+      case 'StakeRefused':
+        this.tally(event.data.request.operatorId, event.data.request.command).row.refused += 1;
+        return;
       default:
         return;
     }

@@ -37,6 +37,7 @@ const transactionExample = {
   lastError: null,
   balance: 101.3,
   cancel: null,
+  nextRedriveAt: null,
 } as const;
 
 export const operatorTransaction = z
@@ -74,6 +75,10 @@ export const operatorTransaction = z
       })
       .nullable()
       .meta({ description: 'The cancel callback that reverted a failed bet or betwin, or null.' }),
+    nextRedriveAt: isoInstant.nullable().meta({
+      description:
+        'When a dead-lettered win is next re-driven by your `winRedrive` schedule (default every 5 minutes for 24 hours after its first dead letter); null when it is not dead-lettered or the schedule is over (it then waits for a re-drive you ask for).',
+    }),
   })
   .meta({
     id: 'OperatorTransaction',

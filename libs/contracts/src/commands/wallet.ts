@@ -148,7 +148,9 @@ export type WalletDeadLetter = z.infer<typeof walletDeadLetter>;
 /**
  * Re-drive of a dead-lettered win (D11), sent by `npm run wallet:redrive` on `wallet.requests`
  * (keyed by playerId, so it keeps its place among the player's requests) with reply-to: the
- * dispatcher delivers the recorded win again with the same transactionId.
+ * dispatcher delivers the recorded win again with the same transactionId. The dispatcher's own
+ * schedule (docs/adr/0016-scheduled-win-redrive.md) sends it with `deadLetter`: the re-drive of
+ * that dead letter only, done already if the record has moved past it.
  */
 export const walletRedriveRequest = z.strictObject({
   command: z.literal('redrive'),
@@ -156,6 +158,8 @@ export const walletRedriveRequest = z.strictObject({
   operatorId,
   playerId,
   requestedAt: isoInstant,
+  /** Scheduled re-drive: which dead letter of the win (1 = the first) it re-drives. */
+  deadLetter: z.number().int().min(1).optional(),
 });
 export type WalletRedriveRequest = z.infer<typeof walletRedriveRequest>;
 

@@ -210,6 +210,11 @@ const examples: Record<DomainEvent['type'], { valid: object; invalid: object; ru
     invalid: { request: betRequest, reason: 'no_source', detail: 'the win names no source event', at },
     rule: 'only wins are refused',
   },
+  StakeRefused: {
+    valid: { request: betRequest, reason: 'source_not_found', detail: 'round 201 has no RoundStarted', at },
+    invalid: { request: winRequest, reason: 'source_not_found', detail: 'round 201 has no RoundStarted', at },
+    rule: 'only bets and betwins are refused as stakes',
+  },
   WebhookDeadLettered: {
     valid: {
       operatorId: 'demo',
@@ -281,6 +286,7 @@ describe('domain events v1: every type has a schema, a rule, and a union per str
           'CancelSucceeded',
           'WinDeadLettered',
           'WinRefused',
+          'StakeRefused',
         ],
       ],
       [webhookLetterEvent, ['WebhookDeadLettered', 'WebhookRedriveRequested']],

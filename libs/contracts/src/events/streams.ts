@@ -167,6 +167,7 @@ export const StreamEventTypes = {
     'CancelSucceeded',
     'WinDeadLettered',
     'WinRefused',
+    'StakeRefused',
   ],
   webhookLetter: ['WebhookDeadLettered', 'WebhookRedriveRequested'],
 } as const satisfies Record<StreamCategory, readonly EventType[]>;

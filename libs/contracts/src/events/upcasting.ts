@@ -72,6 +72,7 @@ export const EventRegistry: { readonly [Type in EventType]: EventDefinition } = 
   CancelSucceeded: v1(wallet.cancelSucceededData),
   WinDeadLettered: v1(wallet.winDeadLetteredData),
   WinRefused: v1(wallet.winRefusedData),
+  StakeRefused: v1(wallet.stakeRefusedData),
   WebhookDeadLettered: v1(webhookLetter.webhookDeadLetteredData),
   WebhookRedriveRequested: v1(webhookLetter.webhookRedriveRequestedData),
 };

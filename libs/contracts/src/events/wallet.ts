@@ -5,7 +5,13 @@
 import * as z from 'zod';
 import { CALLBACK_COMMANDS } from '../callbacks/requests.js';
 import { callbackStatusCode } from '../callbacks/reply.js';
-import { walletRequest, walletWinRequest, winDeadLetterReason } from '../commands/wallet.js';
+import {
+  walletBetRequest,
+  walletBetwinRequest,
+  walletRequest,
+  walletWinRequest,
+  winDeadLetterReason,
+} from '../commands/wallet.js';
 import { isoInstant, longId, operatorId, signedMinorAmount } from '../shared/primitives.js';
 import { eventOf } from './metadata.js';
 
@@ -47,6 +53,8 @@ export const walletAttemptedData = z.strictObject({
   recovery: z.boolean().optional(),
   /** The first attempt of a re-drive of a dead-lettered win (D11). */
   redrive: z.boolean().optional(),
+  /** That re-drive was the dispatcher's schedule's, not a person's (docs/adr/0016-scheduled-win-redrive.md). */
+  scheduled: z.boolean().optional(),
 });
 
 /**
@@ -129,6 +137,21 @@ export const winRefusedData = z.strictObject({
   at: isoInstant,
 });
 
+/** Why a bet or betwin was refused: its round has no RoundStarted, or the RoundStarted says otherwise. */
+const STAKE_REFUSAL_REASONS = ['source_not_found', 'source_mismatch'] as const;
+
+/**
+ * A bet or betwin the dispatcher would not send: it does not match the RoundStarted of its round
+ * (operator, player, round, transaction, amounts). Recorded beside the transaction's own history,
+ * which it leaves unchanged, like `WinRefused`.
+ */
+export const stakeRefusedData = z.strictObject({
+  request: z.discriminatedUnion('command', [walletBetRequest, walletBetwinRequest]),
+  reason: z.enum(STAKE_REFUSAL_REASONS),
+  detail: z.string().min(1).max(1000),
+  at: isoInstant,
+});
+
 export const WalletEventTypes = {
   WalletRequested: 'WalletRequested',
   WalletAttempted: 'WalletAttempted',
@@ -138,6 +161,7 @@ export const WalletEventTypes = {
   CancelSucceeded: 'CancelSucceeded',
   WinDeadLettered: 'WinDeadLettered',
   WinRefused: 'WinRefused',
+  StakeRefused: 'StakeRefused',
 } as const;
 
 const walletRequested = eventOf(WalletEventTypes.WalletRequested, walletRequestedData);
@@ -148,6 +172,7 @@ const cancelRequested = eventOf(WalletEventTypes.CancelRequested, cancelRequeste
 const cancelSucceeded = eventOf(WalletEventTypes.CancelSucceeded, cancelSucceededData);
 const winDeadLettered = eventOf(WalletEventTypes.WinDeadLettered, winDeadLetteredData);
 const winRefused = eventOf(WalletEventTypes.WinRefused, winRefusedData);
+const stakeRefused = eventOf(WalletEventTypes.StakeRefused, stakeRefusedData);
 export const walletTxEvent = z.discriminatedUnion('type', [
   walletRequested,
   walletAttempted,
@@ -157,5 +182,6 @@ export const walletTxEvent = z.discriminatedUnion('type', [
   cancelSucceeded,
   winDeadLettered,
   winRefused,
+  stakeRefused,
 ]);
 export type WalletTxEvent = z.infer<typeof walletTxEvent>;

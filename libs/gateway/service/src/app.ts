@@ -119,6 +119,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     clock: deps.clock,
     logger,
     redriveTimeoutMs: config.redriveTimeoutMs ?? DEFAULT_REDRIVE_TIMEOUT_MS,
+    operators: deps.operators,
   });
 
   app.use(routeNotFound());

@@ -18,6 +18,10 @@ export const MetricNames = {
    * (`record_unreadable`: the cancel waits) or of a cancel owed (`no_cancel_requested`, `not_a_cancel`).
    */
   walletCancelsNotDelivered: 'reelstream_wallet_cancels_not_delivered_total',
+  /** Gauge {operator}: dead-lettered wins whose scheduled re-drives are over (docs/adr/0016-scheduled-win-redrive.md): a person must act. */
+  walletRedriveOver: 'reelstream_wallet_redrive_over',
+  /** Counter {operator, command, reason}: bet, betwin and win requests refused because no source event backs them (never sent). */
+  walletRequestsRefused: 'reelstream_wallet_requests_refused_total',
   /** Counter {operator, command, outcome}: callback attempts. */
   walletCallbacks: 'reelstream_wallet_callbacks_total',
   /** Histogram {operator, command}: time of one callback attempt, in seconds. */

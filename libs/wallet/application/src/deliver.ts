@@ -66,6 +66,8 @@ async function callWithinDeadline(
 export interface DeliverOptions {
   /** Start a new delivery of a dead-lettered win (D11). */
   redrive: boolean;
+  /** That re-drive is the dispatcher's schedule's (recorded on its first attempt). */
+  scheduled?: boolean;
   /** The first attempt is already recorded (with the request, in one append): call at once. */
   attemptRecorded?: boolean;
 }
@@ -88,7 +90,8 @@ export async function deliver(
     if (attemptRecorded) {
       attemptRecorded = false;
     } else if (redrive) {
-      record = await records.execute(record, { type: 'StartRedrive', data: {}, metadata: at() }, eventContext);
+      const data = options.scheduled === true ? { scheduled: true } : {};
+      record = await records.execute(record, { type: 'StartRedrive', data, metadata: at() }, eventContext);
       redrive = false;
     } else {
       const plan = nextAttempt(record.state);

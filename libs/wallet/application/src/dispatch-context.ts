@@ -24,6 +24,8 @@ export interface WalletDispatchDeps {
   wallet: OperatorWallet;
   operators: OperatorLookup;
   log: DispatchLog;
+  /** Told of every request refused because it does not match its source event (a forgery on the bus), to count it. */
+  onRefused?: (refusal: { operatorId: string; command: 'bet' | 'win' | 'betwin'; reason: string }) => void;
   /** Told of every message the handlers park themselves (the bus reports its own parks), to count it. */
   onParked?: ParkedMessageObserver;
   /** How a pause between attempts is waited out. Default: a timer. */

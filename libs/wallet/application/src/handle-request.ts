@@ -1,6 +1,7 @@
 /**
  * The handler of `wallet.requests`: bet, win, betwin from the game-server and the bonus-ledger,
- * and re-drives from `npm run wallet:redrive`. A win is admitted first (win-intake.ts). The
+ * and re-drives from `npm run wallet:redrive`. A win is admitted first (win-intake.ts), a bet or
+ * betwin too (stake-intake.ts): each must match the event it comes from. The
  * walletTx stream is the dedup record: a request whose outcome is recorded is answered from it
  * without calling the operator again; one left half-way by a crash is taken up where the record says.
  */
@@ -13,12 +14,19 @@ import {
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { deadlineOf, pastSendWindow, redriveRefusalOf, sameRequest } from '@reelstream/wallet-domain';
+import {
+  deadlineOf,
+  pastSendWindow,
+  redriveRefusalOf,
+  sameRequest,
+  scheduledRedriveApplies,
+} from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
 import { retryDispatch, type WalletTxRecord } from './wallet-tx-repository.js';
+import { admitStake } from './stake-intake.js';
 import { admitWin, deadLetterFailedWin } from './win-intake.js';
 
 export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
@@ -43,6 +51,7 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
     return;
   }
   try {
+    if (!(await admitStake(context, message, request))) return;
     await retryDispatch(request.transactionId, (attempt) =>
       dispatch(context, message, request, operator, attempt === 1),
     );
@@ -179,6 +188,16 @@ async function redrive(
   const { records, deps } = context;
   const { transactionId } = command;
   let record = await records.load(transactionId);
+  // A scheduled re-drive is of one dead letter: sent twice (two schedulers in a lease hand-over, a redelivery), the second finds the record moved on.
+  if (command.deadLetter !== undefined && !scheduledRedriveApplies(record.state, command.deadLetter)) {
+    deps.log.debug('scheduled re-drive already done', {
+      transactionId,
+      deadLetter: command.deadLetter,
+      status: record.state.status,
+      deadLetters: record.state.deadLetters,
+    });
+    return;
+  }
   const refused = redriveRefusalOf(record.state, command);
   if (refused !== undefined) {
     await replyIfAsked(context, message, {
@@ -189,13 +208,19 @@ async function redrive(
     });
     return;
   }
-  deps.log.info('re-driving a win', { transactionId, status: record.state.status, attempts: record.state.attempts });
+  const scheduled = command.deadLetter !== undefined;
+  deps.log.info('re-driving a win', {
+    transactionId,
+    status: record.state.status,
+    attempts: record.state.attempts,
+    scheduled,
+  });
   record = await deliver(
     context,
     record,
     operator,
     eventContextOf(context, message, command.operatorId, transactionId),
-    { redrive: true },
+    { redrive: true, scheduled },
   );
   await publishOutcome(context, message, record.state);
 }

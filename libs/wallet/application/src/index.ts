@@ -23,6 +23,7 @@ export {
 export { type OperatorWallet, type OperatorLookup, type DispatchLog, silentLog } from './ports.js';
 export { notRedrivable, redriveDeadLetters, redriveLetter, type RedriveSummary } from './redrive.js';
 export { handleDelayedMessage, RetryTiers, NotDueYet } from './reschedule.js';
+export { runWinRedriveSchedule, WinRedriveScheduler } from './scheduled-redrive.js';
 export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js';
 export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';
 export { WinSourceChecker } from './win-source.js';

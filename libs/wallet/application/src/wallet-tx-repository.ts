@@ -50,6 +50,7 @@ const WALLET_TX_TYPES = new Set<string>([
   'CancelSucceeded',
   'WinDeadLettered',
   'WinRefused',
+  'StakeRefused',
 ]);
 
 function toWalletTxEvent(event: RecordedEvent): WalletTxEvent {

@@ -100,6 +100,7 @@ export async function admitWin(
       reason: check.reason,
       detail: check.detail,
     });
+    deps.onRefused?.({ operatorId: win.operatorId, command: 'win', reason: check.reason });
     await replyIfAsked(context, message, refusedReply(win, check.reason, check.detail));
     return undefined;
   }

@@ -7,6 +7,7 @@
 import {
   parseStoredEvent,
   parseStreamId,
+  roundStream,
   type BonusCallRegistered,
   type DomainEvent,
   type WalletWinRequest,
@@ -15,7 +16,10 @@ import type { EventStore, RecordedEvent } from '@reelstream/ports';
 import {
   checkFreeSpinWin,
   checkPaidRoundWin,
+  checkStake,
   refusedWin as refused,
+  type StakeRequest,
+  type StakeSourceCheck,
   type WinSourceCheck,
 } from '@reelstream/wallet-domain';
 
@@ -79,6 +83,16 @@ export class WinSourceChecker {
     if (!registration)
       return refused('source_not_found', `${source.stream} has no registration of bonus call ${spin.issueId}`);
     return checkFreeSpinWin(win, owner, spin, registration);
+  }
+
+  /**
+   * A bet or betwin against its round's RoundStarted: the first event of `round-{roundId}`, which the
+   * game-server stores before it publishes the request. One read of one event.
+   */
+  async checkStake(request: StakeRequest): Promise<StakeSourceCheck> {
+    const [first] = await this.store.readStream(roundStream(request.roundId), { fromRevision: 0, maxCount: 1 });
+    const started = first ? parsed(first) : undefined;
+    return checkStake(request, started?.type === 'RoundStarted' ? started.data : undefined);
   }
 
   /** The bonus call's registration, which precedes its spins in the stream: read backwards from the spin. */

@@ -9,7 +9,7 @@ import {
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import type { Message } from '@reelstream/ports';
-import { eventually, recordWinSource } from '@reelstream/testing';
+import { eventually, recordStakeSource, recordWinSource } from '@reelstream/testing';
 import {
   dispatchContext,
   findDeadLetteredWins,
@@ -29,7 +29,8 @@ const { clock, ids, deps, messageOf, unsourcedWin, types } = rig;
 /** A win as the game-server's outbox publishes it: its round's RoundSettled is stored first. */
 const win = (operatorId = 'alpha', playerId = 'p1'): Promise<WalletWinRequest> =>
   recordWinSource(rig.store, unsourcedWin(operatorId, playerId));
-const bet = (): WalletRequest => rig.bet('alpha', 'p2');
+/** A bet as the game-server publishes it: its round's RoundStarted is stored first. */
+const bet = (): Promise<WalletRequest> => recordStakeSource(rig.store, rig.bet('alpha', 'p2'));
 const failure = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 4000 ms' } as const;
 /** The wallet.cancels message of the cancel that `request`'s record asks for (a request of alpha's player p2). */
 async function cancelDeliveryOf(request: WalletRequest): Promise<Message> {
@@ -89,7 +90,7 @@ describe('cancel delivery', () => {
   };
 
   it('records each attempt; until the operator says OK it reschedules the cancel durably (not before the back-off) and returns, so its partition moves on', async () => {
-    const request = bet();
+    const request = await bet();
     const wallet = new ScriptedWallet().then(
       { kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balance: 0.5 },
       failure,
@@ -164,7 +165,7 @@ describe('cancel delivery', () => {
   });
 
   it("an operator's circuit open: the cancel is rescheduled after the circuit's remaining time, not sent", async () => {
-    const request = bet();
+    const request = await bet();
     const wallet = new ScriptedWallet().then(failure, {
       kind: 'no_reply',
       cause: 'unavailable',
@@ -183,7 +184,7 @@ describe('cancel delivery', () => {
   });
 
   it('an open circuit known before the call: the cancel waits on a delay topic, nothing sent and nothing recorded', async () => {
-    const request = bet();
+    const request = await bet();
     const context = dispatchContext(deps(new ScriptedWallet(failure)));
     await handleWalletRequest(context, messageOf(request));
     const before = await types(request.transactionId);
@@ -200,7 +201,7 @@ describe('cancel delivery', () => {
   });
 
   it('a cancel of an operator that is not configured (any more) waits durably on the longest delay topic, calling nobody', async () => {
-    const request = bet();
+    const request = await bet();
     await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
     const wallet = new ScriptedWallet();
     const delayed = await watchDelayTopics();
@@ -233,7 +234,7 @@ describe('cancel delivery', () => {
     };
 
     it('a message with fields missing or wrong delivers the cancel its transaction record holds', async () => {
-      const request = bet();
+      const request = await bet();
       await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
       const recorded = (await cancelDeliveryOf(request)).value as { cancelTransactionId: number };
       const wallet = new ScriptedWallet();
@@ -251,7 +252,7 @@ describe('cancel delivery', () => {
     });
 
     it('a message naming a transaction that owes no cancel (its bet stands) sends nothing, parks nothing, and is counted', async () => {
-      const request = bet();
+      const request = await bet();
       await handleWalletRequest(dispatchContext(deps(new ScriptedWallet())), messageOf(request));
       const before = await types(request.transactionId);
       const wallet = new ScriptedWallet();
@@ -284,7 +285,7 @@ describe('cancel delivery', () => {
     });
 
     it('a cancel whose record this release cannot read waits on the longest delay topic, counted each round', async () => {
-      const request = bet();
+      const request = await bet();
       await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
       const delivery = await cancelDeliveryOf(request);
       // A newer release appended an event this one does not know.

@@ -4,7 +4,7 @@
  */
 import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reelstream/contracts';
 import type { OperatorAnswer } from './answer.js';
-import type { WinRefusalReason } from './state.js';
+import type { StakeRefusalReason, StakeRequest, WinRefusalReason } from './state.js';
 
 interface WalletCommandMetadata {
   /** ISO-8601 UTC instant the command is decided at. */
@@ -23,8 +23,8 @@ type RecordRequest = Command<'RecordRequest', { readonly request: WalletRequest 
 /** Send the transaction's callback: the next attempt, or again the one whose outcome is unknown. */
 type StartAttempt = Command<'StartAttempt', Record<string, never>>;
 
-/** Start a new delivery of a dead-lettered win (D11). */
-type StartRedrive = Command<'StartRedrive', Record<string, never>>;
+/** Start a new delivery of a dead-lettered win (D11); `scheduled` when the dispatcher's schedule asked, not a person. */
+type StartRedrive = Command<'StartRedrive', { readonly scheduled?: boolean }>;
 
 type RecordAnswer = Command<
   'RecordAnswer',
@@ -61,6 +61,12 @@ type RefuseWin = Command<
   { readonly request: WalletWinRequest; readonly reason: WinRefusalReason; readonly detail: string }
 >;
 
+/** Record a bet or betwin that does not match its round's RoundStarted: never sent. */
+type RefuseStake = Command<
+  'RefuseStake',
+  { readonly request: StakeRequest; readonly reason: StakeRefusalReason; readonly detail: string }
+>;
+
 export type WalletTxCommand =
   | RecordRequest
   | StartAttempt
@@ -70,4 +76,5 @@ export type WalletTxCommand =
   | StartCancelAttempt
   | RecordCancelAnswer
   | DeadLetterWin
-  | RefuseWin;
+  | RefuseWin
+  | RefuseStake;

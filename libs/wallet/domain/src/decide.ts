@@ -90,7 +90,8 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
           'WALLET_TX_NOT_DEAD_LETTERED',
           `transaction ${request.transactionId} is ${state.status}, not dead-lettered`,
         );
-      return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true } }];
+      const scheduled = command.data.scheduled === true ? { scheduled: true } : {};
+      return [{ type: 'WalletAttempted', data: { attempt: state.attempts + 1, at, redrive: true, ...scheduled } }];
     }
     case 'RecordAnswer': {
       if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
@@ -202,6 +203,11 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
       const { request: refused, reason, detail } = command.data;
       if (state.refused.some((earlier) => identicalRequest(earlier.request, refused))) return [];
       return [{ type: 'WinRefused', data: { request: refused, reason, detail: clip(detail), at } }];
+    }
+    case 'RefuseStake': {
+      const { request: refused, reason, detail } = command.data;
+      if (state.refusedStakes.some((earlier) => identicalRequest(earlier.request, refused))) return [];
+      return [{ type: 'StakeRefused', data: { request: refused, reason, detail: clip(detail), at } }];
     }
     default: {
       const unreachable: never = command;

@@ -97,6 +97,7 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
         inFlight: false,
         deadLetters: state.deadLetters + 1,
         deadLetteredAt: data.at,
+        firstDeadLetteredAt: state.firstDeadLetteredAt ?? data.at,
         deadLetterReason: reason,
         deadLetterError: data.lastError,
       };
@@ -106,6 +107,14 @@ export function evolve(state: WalletTxState, event: WalletTxEvent): WalletTxStat
         ...state,
         refused: [
           ...state.refused,
+          { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at },
+        ],
+      };
+    case 'StakeRefused':
+      return {
+        ...state,
+        refusedStakes: [
+          ...state.refusedStakes,
           { request: event.data.request, reason: event.data.reason, detail: event.data.detail, at: event.data.at },
         ],
       };

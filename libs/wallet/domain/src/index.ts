@@ -21,8 +21,16 @@ export { evolve } from './evolve.js';
 export { nextAttempt, replyFromRecord, pendingCancel, deadLetterOf, conflictDeadLettersOf } from './next-step.js';
 export { deliveryPolicyFor, delayBeforeAttempt, cancelRetryDelayMs, DeliveryPolicies, CancelPolicy } from './policy.js';
 export { redriveRefusalOf } from './redrive.js';
+export { nextRedriveAt, redriveScheduleOver, scheduledRedriveApplies, winRedriveOf } from './redrive-schedule.js';
 export { sameRequest, identicalRequest } from './same-request.js';
-export { isSettled, type WinRefusalReason, type WalletTxState, initialWalletTxState } from './state.js';
+export {
+  isSettled,
+  type StakeRequest,
+  type WinRefusalReason,
+  type WalletTxState,
+  initialWalletTxState,
+} from './state.js';
+export { checkStake, type StakeSourceCheck } from './stake-source.js';
 export { type WinDeadLettered, type DeadLetteredWins, unreadableRecordDecider } from './unreadable-record.js';
 export * from './signed-content.js';
 export * from './win-source.js';

@@ -4,7 +4,13 @@
  * recorded outcome, and the cancel or dead letter that followed a final failure.
  */
 import type { FailureStatusCode } from './answer.js';
-import type { WalletRequest, WalletWinRequest, WinDeadLetterReason } from '@reelstream/contracts';
+import type {
+  WalletBetRequest,
+  WalletBetwinRequest,
+  WalletRequest,
+  WalletWinRequest,
+  WinDeadLetterReason,
+} from '@reelstream/contracts';
 
 /**
  * - `new`: nothing recorded yet;
@@ -42,6 +48,19 @@ interface StrayWin<Reason extends string> {
 
 export type WinRefusalReason = 'no_source' | 'source_not_found' | 'source_mismatch';
 
+/** Why a bet or betwin was refused: its round's RoundStarted is not there, or says otherwise. */
+export type StakeRefusalReason = 'source_not_found' | 'source_mismatch';
+
+export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
+
+/** A bet or betwin refused because it does not match its round's RoundStarted: never sent. */
+interface RefusedStake {
+  readonly request: StakeRequest;
+  readonly reason: StakeRefusalReason;
+  readonly detail: string;
+  readonly at: string;
+}
+
 export interface WalletTxState {
   readonly status: DeliveryStatus;
   readonly request: WalletRequest | undefined;
@@ -56,11 +75,15 @@ export interface WalletTxState {
   readonly cancel: CancelState | undefined;
   readonly deadLetters: number;
   readonly deadLetteredAt: string | undefined;
+  /** When the win was first dead-lettered: the scheduled re-drives stop a window after it. */
+  readonly firstDeadLetteredAt: string | undefined;
   /** Why the last dead letter was written (`delivery_failed` for events written before reasons were recorded). */
   readonly deadLetterReason: WinDeadLetterReason | undefined;
   readonly deadLetterError: string | undefined;
   /** Wins refused because they do not match the event they must come from: never sent. */
   readonly refused: readonly StrayWin<WinRefusalReason>[];
+  /** Bets and betwins refused because they do not match their round's RoundStarted: never sent. */
+  readonly refusedStakes: readonly RefusedStake[];
   /** Wins dead-lettered here whose transactionId is already this stream's request: never sent under it. */
   readonly conflicts: readonly StrayWin<WinDeadLetterReason>[];
 }
@@ -76,9 +99,11 @@ export const initialWalletTxState: WalletTxState = {
   cancel: undefined,
   deadLetters: 0,
   deadLetteredAt: undefined,
+  firstDeadLetteredAt: undefined,
   deadLetterReason: undefined,
   deadLetterError: undefined,
   refused: [],
+  refusedStakes: [],
   conflicts: [],
 };
 

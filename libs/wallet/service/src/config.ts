@@ -59,6 +59,10 @@ export const dispatcherEnv = z.object({
   OPERATOR_CIRCUIT_OPEN_MS: positiveInt(defaultBulkheadLimits.openMs),
   /** Per-operator overrides of the three above, as JSON. */
   OPERATOR_BULKHEADS_JSON: bulkheadOverrides,
+  /** How often the replica holding the re-drive lease looks for dead-lettered wins that are due. */
+  WIN_REDRIVE_TICK_MS: positiveInt(1_000),
+  /** The re-drive lease's ttl: a crashed holder's schedule is taken over after it. */
+  LEASE_TTL_MS: positiveInt(10_000),
 });
 type DispatcherEnv = z.output<typeof dispatcherEnv>;
 
@@ -73,6 +77,10 @@ export interface WalletDispatcherConfig {
   bulkhead?: BulkheadLimits;
   /** Per-operator bulkhead limits (each field falls back to `bulkhead`). */
   operatorBulkheads?: Readonly<Record<string, Partial<BulkheadLimits>>>;
+  /** How often the scheduled re-drive looks for due wins. Default 1 s. */
+  redriveTickMs?: number;
+  /** The re-drive lease's ttl. Default 10 s. */
+  leaseTtlMs?: number;
 }
 
 export interface DispatcherSettings {
@@ -100,6 +108,8 @@ export function dispatcherSettingsFromEnv(source: Env): DispatcherSettings {
         openMs: env.OPERATOR_CIRCUIT_OPEN_MS,
       },
       operatorBulkheads: env.OPERATOR_BULKHEADS_JSON ?? {},
+      redriveTickMs: env.WIN_REDRIVE_TICK_MS,
+      leaseTtlMs: env.LEASE_TTL_MS,
     },
     operators: new OperatorDirectory(loaded.operators),
     operatorsSource: loaded.source,

@@ -4,7 +4,15 @@
  */
 import { walletTxStream } from '@reelstream/contracts';
 import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/http';
-import type { Clock, Consumer, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
+import { runLeased, type LeasedRunner } from '@reelstream/eventsourcing';
+import type {
+  Clock,
+  Consumer,
+  EventStore,
+  IdGenerator,
+  LeasesAndFencedCheckpoints,
+  MessageBus,
+} from '@reelstream/ports';
 import {
   createMetrics,
   MetricNames,
@@ -17,14 +25,16 @@ import {
   defaultBulkheadLimits,
   OperatorBulkhead,
   OperatorBulkheadWallet,
+  runWinRedriveSchedule,
   walletSubscriptions,
+  WinRedriveScheduler,
   type BulkheadLimits,
   type OperatorLookup,
   type OperatorWallet,
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { HttpOperatorWallet, HttpWebhookSender } from '@reelstream/wallet-adapters';
-import { cancelsNotDeliveredCounter, countDeadLetters, measuredWallet } from './wallet-metrics.js';
+import { cancelsNotDeliveredCounter, countDeadLetters, countRefusals, measuredWallet } from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -37,7 +47,18 @@ export interface WalletDispatcherDeps {
   wallet?: OperatorWallet;
   /** Backoff between bonus webhook attempts. Default `webhookRetryDelayMs` (1 s, 2 s, 4 s … 60 s). */
   webhookRetryDelayMs?: (attempt: number) => number;
+  /**
+   * With `instanceId`: the scheduled re-drive of dead-lettered wins runs in the replica holding the
+   * lease `wallet-dispatcher.redrive` (docs/adr/0016-scheduled-win-redrive.md). Without: no
+   * scheduled re-drive in this process (a test rig, a tool).
+   */
+  leases?: LeasesAndFencedCheckpoints;
+  /** This replica's `INSTANCE_ID`: the owner of its lease. */
+  instanceId?: string;
 }
+
+/** The lease of the scheduled win re-drive: one replica at a time looks for due wins. */
+const WIN_REDRIVE_LEASE = 'wallet-dispatcher.redrive';
 
 export interface WalletDispatcher {
   readonly healthPort: number;
@@ -91,6 +112,7 @@ export async function startWalletDispatcher(
       log: deps.logger,
       onParked,
       onCancelNotDelivered,
+      onRefused: countRefusals(metrics, deps.operators),
     },
     {
       ...(config.keyConcurrency === undefined ? {} : { keyConcurrency: config.keyConcurrency }),
@@ -114,6 +136,8 @@ export async function startWalletDispatcher(
 
   const stops = new StopSequence();
   stops.add(() => deps.logger.info('wallet dispatcher stopped'));
+  const redrive = startRedriveSchedule(deps, config, store, bus, metrics);
+  stops.add(() => redrive?.stop());
   stops.add(() => ownWallet?.close());
   stops.add(() => webhookSender.close());
   let health: HealthServer | undefined;
@@ -149,5 +173,61 @@ export async function startWalletDispatcher(
     healthPort: health.port,
     ready,
     stop: () => stops.stop(),
+  };
+}
+
+/** The scheduled re-drive under its lease, and the gauge of wins whose schedule is over (what the holder last counted). */
+function startRedriveSchedule(
+  deps: WalletDispatcherDeps,
+  config: WalletDispatcherConfig,
+  store: EventStore,
+  bus: MessageBus,
+  metrics: ReturnType<typeof createMetrics>,
+): LeasedRunner | undefined {
+  const { leases, instanceId } = deps;
+  if (!leases || instanceId === undefined) return undefined;
+  let over: ReadonlyMap<string, number> = new Map();
+  const stopGauge = metrics.observableGauge<'operator'>(
+    MetricNames.walletRedriveOver,
+    { description: 'dead-lettered wins whose scheduled re-drives are over: a person must re-drive or settle them' },
+    () => [...over].map(([operator, value]) => ({ value, attributes: { operator } })),
+  );
+  const runner = runLeased({
+    leases,
+    name: WIN_REDRIVE_LEASE,
+    owner: instanceId,
+    ttlMs: config.leaseTtlMs ?? 10_000,
+    start: (guard) => {
+      const scheduler = new WinRedriveScheduler(
+        { store, bus, clock: deps.clock, operators: deps.operators, log: deps.logger },
+        () => guard.held(),
+      );
+      const running = runWinRedriveSchedule(scheduler, {
+        tickMs: config.redriveTickMs ?? 1_000,
+        log: deps.logger,
+        onTick: (tick) => {
+          over = tick.scheduleOver;
+        },
+      });
+      return {
+        stop: async () => {
+          await running.stop();
+          over = new Map();
+        },
+      };
+    },
+    onChange: (change, lease) =>
+      deps.logger.info(`lease ${change}`, { worker: 'win-redrive', token: lease.token, instanceId }),
+    onError: (error) => deps.logger.error('win re-drive lease failed', { error }),
+  });
+  return {
+    get holding() {
+      return runner.holding;
+    },
+    stop: async () => {
+      stopGauge();
+      await runner.stop();
+    },
+    abandon: () => runner.abandon(),
   };
 }

@@ -100,3 +100,27 @@ export function cancelsNotDeliveredCounter(
     for (const reason of CANCEL_NOT_DELIVERED_REASONS) counter.add(0, { operator, reason });
   return (event) => counter.add(1, { operator: operatorLabel(operators, event.operatorId), reason: event.reason });
 }
+
+/**
+ * Counts the requests refused because they do not match the event they must come from (a bet or
+ * betwin without its RoundStarted, a win without its settlement): a forgery on the bus, or a bug,
+ * never a wallet's fault. Zero from the start per configured operator, so `increase(...) > 0` fires
+ * on the first one.
+ */
+export function countRefusals(
+  metrics: Metrics,
+  operators: OperatorLookup,
+): (refusal: { operatorId: string; command: string; reason: string }) => void {
+  const refused = metrics.counter<'operator' | 'command' | 'reason'>(MetricNames.walletRequestsRefused, {
+    description: 'wallet requests refused: no matching source event (never sent to the operator)',
+    unit: '{request}',
+  });
+  for (const operator of configuredOperatorIds(operators))
+    for (const command of ['bet', 'win', 'betwin']) refused.add(0, { operator, command, reason: 'source_mismatch' });
+  return (refusal) =>
+    refused.add(1, {
+      operator: operatorLabel(operators, refusal.operatorId),
+      command: refusal.command,
+      reason: refusal.reason,
+    });
+}

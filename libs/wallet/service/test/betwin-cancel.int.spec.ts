@@ -32,7 +32,7 @@ const betwinRequest = (playerId: string, betMinor: number, winMinor: number): Wa
 describe('the cancel of a betwin the wallet applied', () => {
   it('brings the balance back to what it was before the betwin', async () => {
     rig.sandbox.views.setBalance('rig', 'betwin_canceled', 'EUR', 10_000);
-    // The wallet applies the betwin (stake 2.00, win 7.50) but its answer is garbage: the round is canceled.
+    // The wallet applies the betwin (stake 2.00, win 6.00) but its answer is garbage: the round is canceled.
     rig.sandbox.faults.add({
       operatorId: 'rig',
       playerId: 'betwin_canceled',
@@ -41,7 +41,7 @@ describe('the cancel of a betwin the wallet applied', () => {
       applyFirst: true,
       times: 1,
     });
-    const betwin = betwinRequest('betwin_canceled', 200, 750);
+    const betwin = betwinRequest('betwin_canceled', 200, 600);
     const reply = await rig.request(betwin);
     expect(reply).toMatchObject({ transactionId: betwin.transactionId, statusCode: 'ERR_UNKNOWN', canceled: true });
     const cancel = await eventually(() => {
@@ -56,7 +56,7 @@ describe('the cancel of a betwin the wallet applied', () => {
       statusCode: 'OK',
       applied: true,
       cancelEffect: 'refunded',
-      debitMinor: 750,
+      debitMinor: 600,
       creditMinor: 200,
     });
     expect(rig.sandbox.views.accounts('rig', 'betwin_canceled')[0]?.balanceMinor).toBe(10_000);

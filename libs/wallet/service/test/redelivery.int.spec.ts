@@ -9,7 +9,7 @@ import { WalletTxRepository } from '@reelstream/wallet-application';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { BusHeaders, type Message } from '@reelstream/ports';
 import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
-import { betRequest, startRig, type Rig } from './rig.js';
+import { betRequest, nextId, startRig, type Rig } from './rig.js';
 
 let rig: Rig;
 const parked: Message[] = [];
@@ -83,7 +83,8 @@ describe('messages the dispatcher cannot act on are refused and parked, never se
   it('a transactionId reused with another request: ERR_UNKNOWN, parked, the recorded transaction stands', async () => {
     const bet = betRequest('reuse_player', 100);
     await rig.request(bet);
-    const reply = await rig.request({ ...bet, amountMinor: 99_900 });
+    // Another round whose RoundStarted names the same bet transactionId (an id handed out twice): its source matches, its transactionId is taken.
+    const reply = await rig.request({ ...bet, roundId: nextId(), amountMinor: 99_900 });
     expect(reply).toMatchObject({
       transactionId: bet.transactionId,
       statusCode: 'ERR_UNKNOWN',

@@ -10,6 +10,7 @@ import {
   parseOperatorsConfig,
   parseStoredEvent,
   playerKey,
+  roundStream,
   Topics,
   walletReply,
   walletTxStream,
@@ -21,7 +22,7 @@ import {
 } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
-import { recordWinSource } from '@reelstream/testing';
+import { recordStakeSource, recordWinSource } from '@reelstream/testing';
 import type { OperatorSandbox } from '@reelstream/service-operator-sandbox';
 import { createLogger } from '@reelstream/telemetry';
 import { operatorDirectory, startTestSandbox, testOperator } from '../../../sandbox/service/test/test-sandbox.js';
@@ -41,7 +42,11 @@ export interface Rig {
   /** Everything published on wallet.dead-letters so far. */
   deadLetters: Message[];
   operators: OperatorDirectory;
-  request(message: WalletRequestsMessage, timeoutMs?: number): Promise<WalletReply>;
+  /**
+   * Sends `message` as the game-server does: a bet or betwin whose round has no events yet gets its
+   * RoundStarted stored first (its source), unless `forged` (published with no round behind it).
+   */
+  request(message: WalletRequestsMessage, timeoutMs?: number, options?: { forged?: boolean }): Promise<WalletReply>;
   /** Stops the dispatcher (as a deploy would) and starts another on the same back ends; `configureLate` adds operator `late` to its config. */
   restartDispatcher(options?: { configureLate?: boolean }): Promise<void>;
   /** The dispatcher's log lines, parsed. */
@@ -108,7 +113,10 @@ export async function startRig(): Promise<Rig> {
       dispatcher = await start();
       await dispatcher.ready;
     },
-    async request(message, timeoutMs = 30_000) {
+    async request(message, timeoutMs = 30_000, options = {}) {
+      const stake = message.command === 'bet' || message.command === 'betwin';
+      if (stake && !options.forged && (await store.streamRevision(roundStream(message.roundId))) === undefined)
+        await recordStakeSource(store, message);
       const answer = await requester.request(
         Topics.walletRequests,
         { key: playerKey(message), value: message },

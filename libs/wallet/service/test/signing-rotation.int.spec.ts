@@ -12,6 +12,7 @@ import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } 
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
 import { createLogger } from '@reelstream/telemetry';
+import { recordStakeSource } from '@reelstream/testing';
 import {
   operatorDirectory,
   startTestSandbox,
@@ -71,7 +72,9 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/** As the game-server sends a bet: its round's RoundStarted stored first. */
 async function request(message: WalletRequest): Promise<WalletReply> {
+  if (message.command !== 'win') await recordStakeSource(store, message);
   const answer = await requester.request(
     Topics.walletRequests,
     { key: playerKey(message), value: message },

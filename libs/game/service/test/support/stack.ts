@@ -60,6 +60,13 @@ export interface StackOptions {
   circuitOpenMs?: number;
   /** The operator's `features.regularBonusCall` (D3): bonusType 2 accepted. Off by default. */
   regularBonusCall?: boolean;
+  /** The operator's wallet, read when the stack boots: the sandbox's by default. */
+  callbackUrl?: () => string;
+  /**
+   * The dispatcher runs the scheduled re-drive of dead-lettered wins (under its lease, looking every
+   * `tickMs`) with this operator `winRedrive`. Off by default: a dead letter then waits for a person.
+   */
+  scheduledRedrive?: { everySeconds: number; forSeconds: number; tickMs: number };
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -165,7 +172,7 @@ export class Stack {
           id: OPERATOR_ID,
           name: 'Test casino',
           apiToken: API_TOKEN,
-          callbackUrl: `${this.sandbox.url}/wallet/${OPERATOR_ID}`,
+          callbackUrl: options.callbackUrl?.() ?? `${this.sandbox.url}/wallet/${OPERATOR_ID}`,
           signingSecret: SIGNING_SECRET,
           ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl() }),
           currency: 'EUR',
@@ -173,6 +180,14 @@ export class Stack {
           timeZone: 'UTC',
           // The paid-spin tests launch streamer sessions too.
           features: { regularBonusCall: options.regularBonusCall ?? false, streamers: true },
+          ...(options.scheduledRedrive === undefined
+            ? {}
+            : {
+                winRedrive: {
+                  everySeconds: options.scheduledRedrive.everySeconds,
+                  forSeconds: options.scheduledRedrive.forSeconds,
+                },
+              }),
         },
       ]),
     );
@@ -212,11 +227,13 @@ export class Stack {
         logger,
         operators: directory,
         ...(options.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: options.webhookRetryDelayMs }),
+        ...(options.scheduledRedrive === undefined ? {} : { leases, instanceId: 'wallet-dispatcher' }),
       },
       {
         healthPort: 0,
         healthHost: '127.0.0.1',
         maxSockets: 16,
+        ...(options.scheduledRedrive === undefined ? {} : { redriveTickMs: options.scheduledRedrive.tickMs }),
         ...(options.circuitOpenMs === undefined
           ? {}
           : { bulkhead: { ...defaultBulkheadLimits, openMs: options.circuitOpenMs } }),

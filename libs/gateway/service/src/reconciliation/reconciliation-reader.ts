@@ -21,11 +21,12 @@ import {
   type TransactionStatus,
   type WalletDeadLetter,
   type WalletRequest,
+  type WinRedriveSchedule,
 } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
 import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
 import { standingDeadLetters, WalletTxRepository } from '@reelstream/wallet-application';
-import type { WalletTxState } from '@reelstream/wallet-domain';
+import { nextRedriveAt, type WalletTxState } from '@reelstream/wallet-domain';
 
 export interface TransactionQuery {
   operatorId: string;
@@ -85,8 +86,15 @@ function requestFields(request: WalletRequest) {
   };
 }
 
-/** The API view of a wallet transaction: its request and the dispatcher's record of its delivery. */
-export function transactionView(request: WalletRequest, state: WalletTxState): OperatorTransaction {
+/**
+ * The API view of a wallet transaction: its request and the dispatcher's record of its delivery;
+ * a dead-lettered win's next scheduled re-drive by the operator's `winRedrive`.
+ */
+export function transactionView(
+  request: WalletRequest,
+  state: WalletTxState,
+  schedule: WinRedriveSchedule,
+): OperatorTransaction {
   const status: TransactionStatus = state.status === 'new' ? 'pending' : state.status;
   const { cancel } = state;
   return {
@@ -103,13 +111,18 @@ export function transactionView(request: WalletRequest, state: WalletTxState): O
           attempts: cancel.attempts,
         }
       : null,
+    nextRedriveAt: nextRedriveAt(state, schedule) ?? null,
   };
 }
 
 export class ReconciliationReader {
   private readonly records: WalletTxRepository;
 
-  constructor(private readonly store: EventStore) {
+  constructor(
+    private readonly store: EventStore,
+    /** The operator's `winRedrive` schedule (its default when it configures none). */
+    private readonly scheduleOf: (operatorId: string) => WinRedriveSchedule,
+  ) {
     this.records = new WalletTxRepository(store);
   }
 
@@ -120,7 +133,7 @@ export class ReconciliationReader {
   ): Promise<{ view: OperatorTransaction; state: WalletTxState } | undefined> {
     const { state } = await this.records.load(transactionId);
     if (!state.request || state.request.operatorId !== operatorId) return undefined;
-    return { view: transactionView(state.request, state), state };
+    return { view: transactionView(state.request, state, this.scheduleOf(operatorId)), state };
   }
 
   /** The operator's round with its transactions, or undefined (absent, or another operator's). */
@@ -237,7 +250,8 @@ export class ReconciliationReader {
       const own =
         state.request !== undefined && state.request.operatorId === operatorId && state.status === 'dead_lettered';
       views.push({
-        transaction: own && state.request ? transactionView(state.request, state) : strayView(letter),
+        transaction:
+          own && state.request ? transactionView(state.request, state, this.scheduleOf(operatorId)) : strayView(letter),
         reason: letter.reason,
         deadLetteredAt: letter.deadLetteredAt,
       });
@@ -264,5 +278,6 @@ function strayView(letter: WalletDeadLetter): OperatorTransaction {
     lastError: letter.lastError,
     balance: null,
     cancel: null,
+    nextRedriveAt: null,
   };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import type { WalletBetRequest, WalletTxEvent } from '@reelstream/contracts';
+import {
+  WIN_REDRIVE_DEFAULTS,
+  type WalletBetRequest,
+  type WalletTxEvent,
+  type WalletWinRequest,
+} from '@reelstream/contracts';
 import { evolve, initialWalletTxState } from '@reelstream/wallet-domain';
 import { transactionView } from './reconciliation-reader.js';
 
@@ -31,6 +36,7 @@ describe('transactionView', () => {
     const view = transactionView(
       bet,
       fold([requested, { type: 'WalletAttempted', data: { attempt: 1, command: 'bet', at } }]),
+      WIN_REDRIVE_DEFAULTS,
     );
     expect(view).toMatchObject({ command: 'bet', currency: 'KRW', amount: -1_500, status: 'pending', attempts: 1 });
     expect([view.balance, view.lastError, view.cancel]).toEqual([null, null, null]);
@@ -47,7 +53,7 @@ describe('transactionView', () => {
       { type: 'CancelRequested', data: { cancelTransactionId: 12, refTransactionId: 11, at } },
       { type: 'WalletAttempted', data: { attempt: 1, command: 'cancel', at } },
     ];
-    const pending = transactionView(bet, fold(failed));
+    const pending = transactionView(bet, fold(failed), WIN_REDRIVE_DEFAULTS);
     expect(pending).toMatchObject({
       status: 'failed',
       balance: null,
@@ -57,6 +63,7 @@ describe('transactionView', () => {
     const done = transactionView(
       bet,
       fold([...failed, { type: 'CancelSucceeded', data: { at, balanceMinor: 20_000 } }]),
+      WIN_REDRIVE_DEFAULTS,
     );
     expect(done.cancel).toEqual({ transactionId: 12, status: 'succeeded', attempts: 1 });
   });
@@ -71,7 +78,41 @@ describe('transactionView', () => {
         { type: 'WalletAttempted', data: { attempt: 2, command: 'bet', at } },
         { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 98_500, command: 'bet', at } },
       ]),
+      WIN_REDRIVE_DEFAULTS,
     );
     expect(view).toMatchObject({ status: 'succeeded', attempts: 2, balance: 98_500, lastError: null });
+  });
+
+  it("shows a dead-lettered win's next scheduled re-drive by the operator's winRedrive, and none once the schedule is over", () => {
+    const win: WalletWinRequest = {
+      ...bet,
+      command: 'win',
+      transactionId: 13,
+      amountMinor: 700,
+      isRoundFinished: true,
+    } as WalletWinRequest;
+    const letter = (when: string): WalletTxEvent => ({
+      type: 'WinDeadLettered',
+      data: { attempts: 3, lastError: 'timeout', at: when, reason: 'delivery_failed' },
+    });
+    const first = [
+      { ...requested, data: { ...requested.data, transactionId: 13, command: 'win', request: win } } as WalletTxEvent,
+      { type: 'WalletAttempted', data: { attempt: 1, at } } as WalletTxEvent,
+      letter(at),
+    ];
+    const schedule = { everySeconds: 60, forSeconds: 150 };
+    expect(transactionView(win, fold(first), schedule).nextRedriveAt).toBe('2026-05-01T10:01:00.000Z');
+    expect(transactionView(win, fold(first), WIN_REDRIVE_DEFAULTS).nextRedriveAt).toBe('2026-05-01T10:05:00.000Z');
+    const redriven = [
+      ...first,
+      { type: 'WalletAttempted', data: { attempt: 2, at, redrive: true, scheduled: true } } as WalletTxEvent,
+      letter('2026-05-01T10:02:00.000Z'),
+    ];
+    // 10:03 is beyond 150 s after the first dead letter: the schedule is over.
+    expect(transactionView(win, fold(redriven), schedule)).toMatchObject({
+      status: 'dead_lettered',
+      nextRedriveAt: null,
+    });
+    expect(transactionView(bet, fold([requested]), schedule).nextRedriveAt).toBeNull();
   });
 });

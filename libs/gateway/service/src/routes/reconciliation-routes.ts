@@ -5,11 +5,19 @@
  * wallet-dispatcher over the bus. Every read and the re-drive name the calling operator: another
  * operator's round or transaction is a 404, exactly as one that does not exist.
  */
-import { ApiOperations, Headers, messageId, Topics, type WalletDeadLetter } from '@reelstream/contracts';
+import {
+  ApiOperations,
+  Headers,
+  messageId,
+  Topics,
+  type OperatorConfig,
+  type WalletDeadLetter,
+} from '@reelstream/contracts';
 import { ApiError } from '@reelstream/http';
 import type { Clock, EventStore, MessageBus, Position } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
+import { winRedriveOf } from '@reelstream/wallet-domain';
 import type { Express, Response } from 'express';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
@@ -25,6 +33,8 @@ export interface ReconciliationRouteDeps {
   logger: Logger;
   /** How long a re-drive waits for the dispatcher's answer. */
   redriveTimeoutMs: number;
+  /** The operators' config: each one's `winRedrive` schedule shows as `nextRedriveAt`. */
+  operators: { get(id: string): Pick<OperatorConfig, 'winRedrive'> | undefined };
 }
 
 const {
@@ -73,7 +83,9 @@ function sendPage(res: Response, page: Page): void {
 }
 
 export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps): void {
-  const reader = new ReconciliationReader(deps.store);
+  const reader = new ReconciliationReader(deps.store, (operatorId) =>
+    winRedriveOf(deps.operators.get(operatorId) ?? {}),
+  );
 
   app.get(expressPath(getRound.path), async (req, res) => {
     const operator = callerOf(res);
