@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseStoredEvent, Topics, walletTxStream, type WalletBetRequest } from '@reelstream/contracts';
 import { ManualClock, type Message } from '@reelstream/ports';
-import { eventually } from '@reelstream/testing';
+import { eventually, recordStakeSource } from '@reelstream/testing';
 import { dispatchContext, handleCancelDelivery, handleWalletRequest, WalletTxRepository } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';
 import { dispatchRig } from './support/dispatch-rig.js';
@@ -15,10 +15,13 @@ import { dispatchRig } from './support/dispatch-rig.js';
 const rig = dispatchRig('bet-deadline', 11);
 const { clock, deps, messageOf, types } = rig;
 
-/** A bet as the game-server now sends it: due 3 s after it was requested. */
-const bet = (playerId: string): WalletBetRequest => {
+/** A bet as the game-server now sends it, due 3 s after it was requested, with its round's RoundStarted stored. */
+const bet = (playerId: string): Promise<WalletBetRequest> => {
   const request = rig.bet('alpha', playerId);
-  return { ...request, deadline: new Date(Date.parse(request.requestedAt) + 3_000).toISOString() };
+  return recordStakeSource(rig.store, {
+    ...request,
+    deadline: new Date(Date.parse(request.requestedAt) + 3_000).toISOString(),
+  });
 };
 
 /** The wallet.cancels message the record of `request` asks for. */
@@ -43,7 +46,7 @@ const stateOf = async (request: WalletBetRequest) =>
 
 describe('a bet taken after its deadline', () => {
   it('is never sent: recorded as timed out with no attempt, and only its cancel reaches the operator', async () => {
-    const request = bet('paused');
+    const request = await bet('paused');
     clock.advance(5_000); // the dispatcher was paused for 5 s
     const wallet = new ScriptedWallet();
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(request));
@@ -62,8 +65,8 @@ describe('a bet taken after its deadline', () => {
   });
 
   it('is not sent with less than 250 ms of its window left; with more, it is sent with what is left as its limit', async () => {
-    const late = bet('nearly_over');
-    const inTime = bet('in_time');
+    const late = await bet('nearly_over');
+    const inTime = await bet('in_time');
     clock.advance(2_800);
     const wallet = new ScriptedWallet();
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(late));
@@ -78,7 +81,7 @@ describe('a bet taken after its deadline', () => {
   });
 
   it('without a deadline (a message from before deadlines were carried) is due 3 s after requestedAt', async () => {
-    const { deadline: _none, ...old } = bet('old_message');
+    const { deadline: _none, ...old } = await bet('old_message');
     clock.advance(3_000);
     const wallet = new ScriptedWallet();
     await handleWalletRequest(dispatchContext(deps(wallet)), messageOf(old));
@@ -89,7 +92,7 @@ describe('a bet taken after its deadline', () => {
   });
 
   it('whose attempt was recorded before a stall is not sent after it: its outcome is a time-out and the round is canceled', async () => {
-    const request = bet('stalled');
+    const request = await bet('stalled');
     const records = new WalletTxRepository(rig.store);
     const context = {
       correlationId: 'c',
@@ -117,7 +120,7 @@ describe('a bet taken after its deadline', () => {
   });
 
   it('raced by a dispatcher that sent it in time ends once: the late one sends nothing, and the outcome is recorded once', async () => {
-    const request = bet('raced');
+    const request = await bet('raced');
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const sender = new ScriptedWallet().then(async () => {

@@ -9,12 +9,17 @@
  */
 import type { RoundStarted } from '@reelstream/contracts';
 import { stakeRequestOf } from '@reelstream/game-domain';
+import { deadlineOf } from './deadline.js';
 import type { StakeRefusalReason, StakeRequest } from './state.js';
 
 export type StakeSourceCheck = { ok: true } | { ok: false; reason: StakeRefusalReason; detail: string };
 
 function refused(reason: StakeRefusalReason, detail: string): StakeSourceCheck {
   return { ok: false, reason, detail };
+}
+
+function withDeadline(request: StakeRequest): Record<string, unknown> {
+  return { ...request, deadline: deadlineOf(request) };
 }
 
 /** A bet or betwin against the RoundStarted of its round (`undefined`: the round has none). */
@@ -30,13 +35,14 @@ export function checkStake(request: StakeRequest, started: RoundStarted['data'] 
     // A stored outcome that replays to no round: nothing this request could match.
     return refused('source_mismatch', `${what}: round ${request.roundId}: ${(error as Error).message}`.slice(0, 1_000));
   }
-  const fields = new Set([...Object.keys(expected), ...Object.keys(request)]);
+  // A request written before deadlines were carried is due 3 s after requestedAt (`deadlineOf`):
+  // compared as such, so it matches the RoundStarted that now fixes the same deadline.
+  const expectedFields = withDeadline(expected);
+  const requestFields = withDeadline(request);
+  const fields = new Set([...Object.keys(expectedFields), ...Object.keys(requestFields)]);
   const differ = [...fields]
-    .filter((field) => expected[field as keyof StakeRequest] !== request[field as keyof StakeRequest])
-    .map(
-      (field) =>
-        `${field} ${String(request[field as keyof StakeRequest])} (RoundStarted: ${String(expected[field as keyof StakeRequest])})`,
-    );
+    .filter((field) => expectedFields[field] !== requestFields[field])
+    .map((field) => `${field} ${String(requestFields[field])} (RoundStarted: ${String(expectedFields[field])})`);
   if (differ.length === 0) return { ok: true };
   return refused('source_mismatch', `${what} differs from round-${request.roundId}@0: ${differ.join(', ')}`);
 }
