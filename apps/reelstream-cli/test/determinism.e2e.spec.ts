@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sessionKeyOf } from '@reelstream/contracts';
 import { catalogFacts, replay, ReplayProjections } from '@reelstream/analytics-application';
 import { AnalyticsFold } from '@reelstream/analytics-domain';
 import { loadCatalogFile } from '@reelstream/game-adapters';
@@ -127,14 +128,15 @@ describe('replaying the whole log of a real run', () => {
 
   it('rebuilds every session view as the live game-server showed it', async () => {
     const { projections } = await replayWhole();
+    // The log names a session by its token's key, never by the token (the launch URL alone carries it).
     expect(
       projections
         .sessions()
         .map((session) => session.token)
         .sort(),
-    ).toEqual([...tokens].sort());
+    ).toEqual([...tokens].map(sessionKeyOf).sort());
     for (const [token, live] of liveSessions) {
-      const rebuilt = projections.session(token);
+      const rebuilt = projections.session(sessionKeyOf(token));
       expect(rebuilt).toBeDefined();
       expect({
         playerId: rebuilt?.playerId,

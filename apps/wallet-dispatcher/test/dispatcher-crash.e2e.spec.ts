@@ -106,15 +106,6 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
       nextId: () => ids.next(),
       now: () => new Date().toISOString(),
     });
-    // Each round is started (and each win's settled) first, as the game-server does it: the dispatcher sends no
-    // request without the event it comes from.
-    for (const plan of plans) {
-      for (const burst of plan.bursts) {
-        for (const [index, request] of burst.entries())
-          burst[index] =
-            request.command === 'win' ? await recordWinSource(store, request) : await recordStakeSource(store, request);
-      }
-    }
     const requests = plans.flatMap((plan) => plan.bursts.flat());
     expect(requests).toHaveLength(2_000);
     for (const plan of plans) sandbox.views.setBalance('crash', plan.playerId, 'EUR', plan.openingMinor);
@@ -135,11 +126,16 @@ describe('the dispatcher, SIGKILLed and restarted at random moments', () => {
     const players = plans.map(async (plan) => {
       for (const [index, burst] of plan.bursts.entries()) {
         while (kills < index * (KILLS / BURSTS)) await sleep(50);
-        // A bet or betwin is requested as it is published, as the game-server does when the spin is accepted:
-        // its deadline is 3 s from then (a bet the restarting dispatcher takes later is not sent, and canceled).
-        const stamped = burst.map((request) =>
-          request.command === 'win' ? request : { ...request, requestedAt: new Date().toISOString() },
-        );
+        // As the game-server does it: a bet or betwin is requested when the spin is accepted, its round's
+        // RoundStarted stored first (the dispatcher sends no request without the event it comes from), so
+        // its deadline is 3 s from then (a bet the restarting dispatcher takes later is not sent, and
+        // canceled); a win is sent once its round is settled.
+        for (const [position, request] of burst.entries())
+          burst[position] =
+            request.command === 'win'
+              ? await recordWinSource(store, request)
+              : await recordStakeSource(store, { ...request, requestedAt: new Date().toISOString() });
+        const stamped = burst;
         await bus.publish(
           Topics.walletRequests,
           stamped.map((request) => ({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { initTelemetry, traceEventStore, type Telemetry } from '@reelstream/telemetry';
-import { sessionStream } from '@reelstream/contracts';
+import { sessionKeyOf, sessionKeyStream } from '@reelstream/contracts';
 import { accessLogs, startHarness, type Harness } from './support/harness.js';
 import { TOKENS } from './support/operators.js';
 
@@ -50,7 +50,7 @@ describe('access logs with trace ids', () => {
     expect(entry?.['trace_id']).toMatch(/^[0-9a-f]{32}$/);
     expect(entry?.['trace_id']).not.toBe(TRACE_ID);
     const token = new URL(response.body.data as string).searchParams.get('token') as string;
-    const [event] = await harness.store.readStream(sessionStream(token));
+    const [event] = await harness.store.readStream(sessionKeyStream(sessionKeyOf(token)));
     expect(event?.metadata.traceparent).toContain(`-${entry?.['trace_id'] as string}-`);
     expect(event?.metadata.correlationId).toBe((entry?.['req'] as { id?: unknown } | undefined)?.id);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { initTelemetry, traceEventStore, type Telemetry } from '@reelstream/telemetry';
-import { sessionStream } from '@reelstream/contracts';
+import { sessionKeyOf, sessionKeyStream } from '@reelstream/contracts';
 import { startHarness, type Harness } from './support/harness.js';
 import { TOKENS } from './support/operators.js';
 
@@ -27,7 +27,7 @@ const launch = (playerId: string, headers: Record<string, string>) =>
   );
 const sessionEventOf = async (response: Awaited<ReturnType<typeof launch>>) => {
   const token = new URL(response.body.data as string).searchParams.get('token') as string;
-  const [event] = await harness.store.readStream(sessionStream(token));
+  const [event] = await harness.store.readStream(sessionKeyStream(sessionKeyOf(token)));
   return event;
 };
 
