@@ -12,4 +12,4 @@ trap 'npm run -s infra:kafka -- stop' EXIT
 kafka_brokers="$(npm run -s infra:kafka -- start --brokers 3)"
 export "${kafka_brokers?}" # KAFKA_BROKERS=127.0.0.1:…
 
-KAFKA_FAULTS_LONG=1 NODE_OPTIONS=--experimental-vm-modules npx jest libs/platform/messaging-kafka/test/faults "$@"
+KAFKA_FAULTS=1 KAFKA_FAULTS_LONG=1 NODE_OPTIONS=--experimental-vm-modules npx jest libs/platform/messaging-kafka/test/faults "$@"
