@@ -13,6 +13,7 @@ import {
   openKafkaMessageBus,
   parseBrokerList,
   parseKafkaUrl,
+  topicsMain,
 } from '../src/index.js';
 
 const brokers = process.env['KAFKA_BROKERS'];
@@ -72,6 +73,32 @@ if (brokers) {
       dispose: () => admin.disconnect(),
     };
   }, 'kafka');
+  describe('kafka:topics against the real cluster', () => {
+    it('refuses to create topics with fewer brokers answering than the replication factor it is told (a broker down)', async () => {
+      const { brokers: cluster } = await (async () => {
+        const admin = new Kafka({ brokers: list, logLevel: logLevel.NOTHING }).admin();
+        await admin.connect();
+        try {
+          return await admin.describeCluster();
+        } finally {
+          await admin.disconnect();
+        }
+      })();
+      const lines: string[] = [];
+      await expect(
+        topicsMain(
+          ['create'],
+          {
+            KAFKA_BROKERS: brokers,
+            KAFKA_REPLICATION_FACTOR: String(cluster.length + 1),
+            KAFKA_MIN_INSYNC_REPLICAS: '2',
+          },
+          (line) => lines.push(line),
+        ),
+      ).rejects.toThrow(new RegExp(`needs at least that many brokers; the cluster has ${cluster.length}`));
+      expect(lines).toEqual([]);
+    });
+  });
 } else {
   process.stdout.write(
     '[contract] MessageBus contract suite NOT run against Kafka: KAFKA_BROKERS is not set (it ran against the embedded SQLite adapter).\n' +
