@@ -434,6 +434,10 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(config['KAFKA_AUTO_CREATE_TOPICS']).toBe('false');
     });
 
+    it('says the replication of the Kafka topics instead of deriving it from the brokers that answer', () => {
+      expect(configOf(objects)).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    });
+
     it('creates the Kafka topics with a Job running the bundled kafka-topics CLI', () => {
       const job = find(objects, 'Job', 'kafka-topics') as K8sObject;
       const [container] = containersOf(job);

@@ -1,7 +1,7 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { MessageHandler } from '@reelstream/ports';
 import { attemptsSpent, encodeLedgerEntry, suspectUpTo, type LedgerEntry } from './attempt-ledger.js';
-import { deliver, type DeliveryEffects, type DeliveryOutcome } from './deliver.js';
+import { deliver, type AttemptHandler, type DeliveryEffects, type DeliveryOutcome } from './deliver.js';
 import { forKafkajs } from './kafka-errors.js';
 import { KeepAlive, abortableSleep, withDeadline } from './keep-alive.js';
 import { fromKafkaMessage, nextCommitOffset } from './message-mapping.js';
@@ -81,11 +81,15 @@ export class BatchProcessor {
     const { topic, partition, messages } = batch;
     if (messages.length === 0) return;
     const abort = new AbortController();
+    // Only a lost partition abandons running handlers; a stop lets them finish and commits them.
+    const revoked = new AbortController();
+    const signals = { stop: abort.signal, revoked: revoked.signal };
     const onStop = () => abort.abort();
     this.settings.stopping.addEventListener('abort', onStop, { once: true });
-    const keepAlive = new KeepAlive(payload.heartbeat, this.settings.heartbeatIntervalMs, this.settings.onError, () =>
-      abort.abort(),
-    );
+    const keepAlive = new KeepAlive(payload.heartbeat, this.settings.heartbeatIntervalMs, this.settings.onError, () => {
+      revoked.abort();
+      abort.abort();
+    });
     const shouldStop = () => abort.signal.aborted || !payload.isRunning() || payload.isStale();
     const progress = new Progress(messages.map((record) => record.offset));
     let failure: unknown;
@@ -117,7 +121,7 @@ export class BatchProcessor {
           record,
           attemptsSpent(suspect, offset),
           shouldStop,
-          abort.signal,
+          signals,
           (attempt) => commit(record.offset, encodeLedgerEntry({ kind: 'attempts', offset, attempts: attempt })),
         );
         if (outcome.kind === 'stopped') break;
@@ -132,7 +136,7 @@ export class BatchProcessor {
         const last = BigInt(rest.at(-1)?.offset ?? firstOfRest.offset);
         await commit(firstOfRest.offset, encodeLedgerEntry({ kind: 'in-flight', upTo: last }));
         await this.inLanes(rest, shouldStop, async (record) => {
-          const outcome = await this.deliverRecord(topic, partition, record, 0, shouldStop, abort.signal);
+          const outcome = await this.deliverRecord(topic, partition, record, 0, shouldStop, signals);
           if (outcome.kind !== 'stopped') done(record);
         });
       }
@@ -173,7 +177,7 @@ export class BatchProcessor {
     record: KafkaMessage,
     spentElsewhere: number,
     shouldStop: () => boolean,
-    signal: AbortSignal,
+    signals: { stop: AbortSignal; revoked: AbortSignal },
     beforeAttempt?: (attempt: number) => Promise<void>,
   ): Promise<DeliveryOutcome> {
     const { handler, handlerTimeoutMs, policy } = this.settings;
@@ -181,12 +185,16 @@ export class BatchProcessor {
     const prior = Math.max(spentElsewhere, this.attempts.get(key) ?? 0);
     const effects: DeliveryEffects = {
       park: (reason, attempts) => this.settings.park(topic, partition, record, reason, attempts),
-      sleep: (ms) => abortableSleep(ms, signal),
+      sleep: (ms) => abortableSleep(ms, signals.stop),
       isStopping: shouldStop,
       ...(beforeAttempt ? { beforeAttempt } : {}),
     };
-    const bounded: MessageHandler = (message, context) =>
-      withDeadline(() => handler(message, context), handlerTimeoutMs);
+    const bounded: AttemptHandler = (message, { attempt }) =>
+      withDeadline(
+        (attemptSignal) => handler(message, { attempt, signal: attemptSignal }),
+        handlerTimeoutMs,
+        signals.revoked,
+      );
     const outcome = await deliver(fromKafkaMessage(topic, partition, record), bounded, policy, effects, prior);
     if (outcome.kind === 'stopped') this.attempts.set(key, outcome.attempts);
     else this.attempts.delete(key);

@@ -1,4 +1,4 @@
-import type { Message, MessageHandler } from '@reelstream/ports';
+import type { Message } from '@reelstream/ports';
 import { describeFailure } from './dead-letter.js';
 import type { Decoded } from './message-mapping.js';
 import { decideAfterFailure, type RetryPolicy } from './retry-policy.js';
@@ -17,6 +17,9 @@ export interface DeliveryEffects {
   beforeAttempt?(attempt: number): Promise<void>;
 }
 
+/** A handler as `deliver` calls it: the attempt number only (the consumer adds the abort signal). */
+export type AttemptHandler = (message: Message, context: { attempt: number }) => Promise<void>;
+
 export type DeliveryOutcome =
   | { kind: 'handled'; attempts: number }
   | { kind: 'parked'; attempts: number; reason: string }
@@ -32,7 +35,7 @@ export type DeliveryOutcome =
  */
 export async function deliver(
   decoded: Decoded,
-  handler: MessageHandler,
+  handler: AttemptHandler,
   policy: RetryPolicy,
   effects: DeliveryEffects,
   priorAttempts = 0,

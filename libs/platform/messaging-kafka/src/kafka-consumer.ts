@@ -41,6 +41,16 @@ export interface ListenerMode {
 }
 
 const SERVICE_CONSUMER: ListenerMode = { commits: true, alwaysFromEnd: false };
+
+/**
+ * How long the group waits in a rebalance for a member to rejoin. A member rejoins once its running
+ * handlers are done, which takes up to the handler deadline, and notices the rebalance up to a
+ * session timeout late; waited less (kafkajs's default, 60 s, is the default handler deadline), the
+ * member is dropped while draining and its records go to another member while they still run here.
+ */
+export function rebalanceTimeoutMs(handlerTimeoutMs: number, sessionTimeoutMs: number): number {
+  return handlerTimeoutMs + 2 * sessionTimeoutMs;
+}
 const MAX_RECREATE_DELAY_MS = 30_000;
 
 /**
@@ -67,6 +77,22 @@ export async function startKafkaConsumer(
   const concurrency =
     options.partitionsConsumedConcurrently ?? Math.max(1, await topics.partitionCount(options.topics));
   const stopping = new AbortController();
+  /**
+   * A reply listener's next offset per partition: the end when it first started, then past each reply
+   * it handled. Every join (a recreated consumer's too) seeks there, not to the end again: replies
+   * published while it was away would be lost, their requests time out, and their bets be canceled.
+   */
+  const replyPositions = new Map<string, InitialSeek>();
+  const handler: SubscribeOptions['handler'] = mode.alwaysFromEnd
+    ? async (message, context) => {
+        await options.handler(message, context);
+        const key = `${message.topic}/${message.partition}`;
+        const next = BigInt(message.offset) + 1n;
+        const known = replyPositions.get(key);
+        if (!known || BigInt(known.offset) < next)
+          replyPositions.set(key, { topic: message.topic, partition: message.partition, offset: next.toString() });
+      }
+    : options.handler;
 
   const park = async (topic: string, partition: number, record: KafkaMessage, reason: string, attempts: number) => {
     const target = deadLetterTopic(topic);
@@ -88,7 +114,7 @@ export async function startKafkaConsumer(
     }
   };
   const processor = new BatchProcessor({
-    handler: options.handler,
+    handler,
     policy,
     keyConcurrency,
     handlerTimeoutMs: deps.handlerTimeoutMs,
@@ -118,14 +144,16 @@ export async function startKafkaConsumer(
 
   const startGeneration = async (): Promise<void> => {
     // "latest" for a service group means "published after subscribe was called", so only its first
-    // generation seeks; a reply listener always starts at the end.
+    // generation seeks; a reply listener starts at the end, then goes on where it was (`replyPositions`).
+    if (mode.alwaysFromEnd && !joined)
+      for (const seek of await latestSeeksFor(admin, options.groupId, options.topics, true))
+        replyPositions.set(`${seek.topic}/${seek.partition}`, seek);
     const seeks: InitialSeek[] =
-      fromLatest && (!joined || mode.alwaysFromEnd)
-        ? await latestSeeksFor(admin, options.groupId, options.topics, mode.alwaysFromEnd)
-        : [];
+      fromLatest && !joined && !mode.alwaysFromEnd ? await latestSeeksFor(admin, options.groupId, options.topics) : [];
     const consumer = kafka.consumer({
       groupId: options.groupId,
       allowAutoTopicCreation: false,
+      rebalanceTimeout: rebalanceTimeoutMs(deps.handlerTimeoutMs, membership.sessionTimeoutMs),
       sessionTimeout: membership.sessionTimeoutMs,
       heartbeatInterval: membership.heartbeatIntervalMs,
       maxWaitTimeInMs: membership.maxWaitTimeMs,
@@ -133,7 +161,11 @@ export async function startKafkaConsumer(
     let seeked = false;
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       processor.onAssignment();
-      if (!seeked) {
+      if (mode.alwaysFromEnd) {
+        // Every join, kafkajs's own restarts too: the group commits nothing for kafkajs to resume from.
+        const positions = [...replyPositions.values()];
+        for (const seek of seeksForAssignment(positions, event.payload.memberAssignment)) consumer.seek(seek);
+      } else if (!seeked) {
         seeked = true;
         // Synchronous on purpose: kafkajs emits GROUP_JOIN before its first fetch, so the seeks apply to it.
         for (const seek of seeksForAssignment(seeks, event.payload.memberAssignment)) consumer.seek(seek);

@@ -29,7 +29,10 @@ class BusClosedError extends ReelstreamError {
 export interface KafkaBusParts {
   kafka: Kafka;
   admin: Admin;
+  /** Connected; replaced by `newProducer()` after any send it rejected. */
   producer: Producer;
+  /** A producer like the first, not connected yet (kafkajs' `kafka.producer(PRODUCER_CONFIG)`). */
+  newProducer(): Producer;
   topics: TopicManager;
   /** Names this process: its reply consumers form the groups `reply.${instanceId}.${replyTopic}`. */
   instanceId: string;
@@ -56,8 +59,22 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
   private closed = false;
   /** Set only after the consumers stopped, so their in-flight handlers can still park records. */
   private producerClosed = false;
+  private producer: Producer;
+  /** From a send the producer rejected until a new producer is connected in its place. */
+  private producerBroken = false;
+  private replacing: Promise<void> | undefined;
 
-  constructor(private readonly parts: KafkaBusParts) {}
+  constructor(private readonly parts: KafkaBusParts) {
+    this.producer = parts.producer;
+  }
+
+  /**
+   * False while the producer is being replaced after a rejected send (and a replacement could not
+   * connect yet): every consumer of this bus reports itself unhealthy meanwhile, so readiness says so.
+   */
+  get producerHealthy(): boolean {
+    return !this.producerBroken;
+  }
 
   /** How many messages `groupId` has not committed yet, per partition of each of `topics` (the consumer-lag gauge). */
   consumerLag(groupId: string, topics: readonly string[]): Promise<ConsumerLag[]> {
@@ -76,11 +93,47 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
     await this.send(topic, batch.map(toKafkaMessage));
   }
 
-  /** acks -1: the broker answers once every in-sync replica has the records. */
+  /**
+   * acks -1: the broker answers once every in-sync replica has the records. A rejected send retires
+   * the producer: kafkajs's idempotent producer takes its sequence numbers back after a failure, but
+   * the broker may have written the batch whose answer was lost, and then the next batch of the same
+   * size would be acknowledged as that batch's duplicate without being written (and one of another
+   * size refused with OUT_OF_ORDER_SEQUENCE_NUMBER for ever). A new producer gets a new producer id,
+   * so nothing it sends can be taken for what the old one sent.
+   */
   private async send(topic: string, records: KafkaOutgoingMessage[]): Promise<void> {
     if (this.producerClosed) throw new BusClosedError();
     await this.parts.topics.ensure([topic]);
-    await this.parts.producer.send({ topic, messages: records, acks: -1 });
+    if (this.producerBroken) await this.replaceProducer();
+    const producer = this.producer;
+    try {
+      await producer.send({ topic, messages: records, acks: -1 });
+    } catch (error) {
+      if (producer === this.producer && !this.producerClosed)
+        this.replaceProducer().catch((replacing: unknown) => this.parts.onError(replacing));
+      throw error;
+    }
+  }
+
+  /** Disconnects the current producer and connects a new one; one replacement at a time. */
+  private replaceProducer(): Promise<void> {
+    this.producerBroken = true;
+    this.replacing ??= (async () => {
+      const failed = this.producer;
+      await failed.disconnect().catch((error: unknown) => this.parts.onError(error));
+      const fresh = this.parts.newProducer();
+      try {
+        await fresh.connect();
+      } catch (error) {
+        await fresh.disconnect().catch(() => undefined);
+        throw error;
+      }
+      this.producer = fresh;
+      this.producerBroken = false;
+    })().finally(() => {
+      this.replacing = undefined;
+    });
+    return this.replacing;
   }
 
   async subscribe(options: SubscribeOptions): Promise<Consumer> {
@@ -105,10 +158,11 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
       mode,
     );
     this.consumers.add(consumer);
+    const producerHealthy = () => this.producerHealthy;
     return {
       ready: consumer.ready,
       get healthy() {
-        return consumer.healthy;
+        return consumer.healthy && producerHealthy();
       },
       stop: async () => {
         this.consumers.delete(consumer);
@@ -195,7 +249,8 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
     if (replyGroups.length > 0)
       await this.parts.admin.deleteGroups(replyGroups).catch((error: unknown) => this.parts.onError(error));
     this.producerClosed = true;
-    await this.parts.producer.disconnect();
+    await this.replacing?.catch(() => undefined);
+    await this.producer.disconnect();
     await this.parts.admin.disconnect();
     const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failure) throw failure.reason;

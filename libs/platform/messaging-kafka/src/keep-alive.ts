@@ -6,8 +6,12 @@ import { ReelstreamError } from '@reelstream/contracts';
  * the group's session timeout does not get the consumer thrown out of its group mid-work (kafkajs issue
  * #1046). A heartbeat answered with a rebalance or an unknown-member error means the partitions are
  * moving or already gone: `lost` keeps that error and `onLost` fires once, so the batch stops starting
- * work and hands the error back to kafkajs, which rejoins. Other heartbeat failures (a broken connection)
- * are reported and the next beat tries again.
+ * work and hands the error back to kafkajs, which rejoins. On a rebalance answer the beats go on: the
+ * coordinator keeps the session of a member that heartbeats while it drains its running handlers (up
+ * to the rebalance timeout), and drops one that falls silent after a session timeout, handing its
+ * records to another member while they still run here. An unknown-member or generation answer ends
+ * them (the member is out already). Other heartbeat failures (a broken connection) are reported and
+ * the next beat tries again.
  */
 export class KeepAlive {
   private beating = false;
@@ -32,14 +36,15 @@ export class KeepAlive {
   }
 
   private beat(): void {
-    if (this.beating || this.lostError) return;
+    if (this.beating) return;
     this.beating = true;
     this.heartbeat()
       .catch((error: unknown) => {
         const membership = groupMembershipError(error);
         if (!membership) return this.onError(error);
+        if ((membership as { type?: unknown }).type !== 'REBALANCE_IN_PROGRESS') this.stop();
+        if (this.lostError) return;
         this.lostError = membership;
-        this.stop();
         this.onLost(membership);
       })
       .finally(() => {
@@ -70,18 +75,35 @@ export class HandlerTimeoutError extends ReelstreamError {
 }
 
 /**
- * Runs `work` but stops waiting for it after `timeoutMs`: the attempt then counts as failed. JavaScript
- * cannot cancel the abandoned call, which may still finish later (handlers are idempotent); what the
+ * Runs `work` but stops waiting for it after `timeoutMs`: the attempt then counts as failed. The
+ * signal `work` gets aborts then (reason `HandlerTimeoutError`) and when `abandoned` aborts (the
+ * partition was revoked), so a handler that passes it to its I/O stops instead of running on beside
+ * the next attempt; one that ignores it may still finish later (handlers are idempotent). What the
  * deadline buys is that one hung key cannot hold its partition, and with it every partition kafkajs
  * fetched together, for ever.
  */
-export function withDeadline<T>(work: () => Promise<T>, timeoutMs: number): Promise<T> {
-  const running = work();
+export function withDeadline<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  abandoned?: AbortSignal,
+): Promise<T> {
+  const controller = new AbortController();
+  const abandon = () => controller.abort(abandoned?.reason);
+  if (abandoned?.aborted) abandon();
+  else abandoned?.addEventListener('abort', abandon, { once: true });
+  const running = work(controller.signal);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HandlerTimeoutError(timeoutMs)), timeoutMs);
+    timer = setTimeout(() => {
+      const error = new HandlerTimeoutError(timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
   });
   // A late failure of the abandoned call must not surface as an unhandled rejection.
   running.catch(() => undefined);
-  return Promise.race([running, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([running, deadline]).finally(() => {
+    clearTimeout(timer);
+    abandoned?.removeEventListener('abort', abandon);
+  });
 }

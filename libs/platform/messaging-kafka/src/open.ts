@@ -20,11 +20,17 @@ export interface KafkaMessageBusOptions {
   minInsyncReplicas?: number;
   /**
    * How long a silent consumer keeps its partitions: a crashed process's partitions move to another
-   * member after this. Default 10 s (kafkajs' own default is 30 s); heartbeats go every tenth of it.
+   * member after this. Default `KAFKA_SESSION_TIMEOUT_MS`, else 10 s (kafkajs' own default is 30 s);
+   * heartbeats go every tenth of it.
    */
   sessionTimeoutMs?: number;
   /** A handler attempt still running after this long counts as failed. Default `KAFKA_HANDLER_TIMEOUT_MS`, else 60 s. */
   handlerTimeoutMs?: number;
+  /**
+   * How long kafkajs waits for a broker's answer before it retries the request. Default
+   * `KAFKA_REQUEST_TIMEOUT_MS`, else kafkajs's 30 s.
+   */
+  requestTimeoutMs?: number;
   /** Told about every message the bus parks on a dead-letter topic. */
   onParked?: ParkedMessageObserver;
 }
@@ -38,6 +44,8 @@ const KAFKA_ENV = {
   replicationFactor: 'KAFKA_REPLICATION_FACTOR',
   minInsyncReplicas: 'KAFKA_MIN_INSYNC_REPLICAS',
   handlerTimeoutMs: 'KAFKA_HANDLER_TIMEOUT_MS',
+  sessionTimeoutMs: 'KAFKA_SESSION_TIMEOUT_MS',
+  requestTimeoutMs: 'KAFKA_REQUEST_TIMEOUT_MS',
 } as const;
 
 function positiveInteger(name: string, value: number): number {
@@ -71,7 +79,8 @@ export function kafkaSettings(options: KafkaMessageBusOptions, env: NodeJS.Proce
     // Default true; false in production, where `npm run kafka:topics -- create` makes the topics.
     autoCreateTopics: booleanSetting(env, 'KAFKA_AUTO_CREATE_TOPICS', true),
     handlerTimeoutMs: setting('handlerTimeoutMs', options.handlerTimeoutMs, env) ?? DEFAULT_HANDLER_TIMEOUT_MS,
-    sessionTimeoutMs: positiveInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS),
+    sessionTimeoutMs: setting('sessionTimeoutMs', options.sessionTimeoutMs, env) ?? DEFAULT_SESSION_TIMEOUT_MS,
+    requestTimeoutMs: setting('requestTimeoutMs', options.requestTimeoutMs, env),
   };
 }
 
@@ -107,6 +116,7 @@ export async function openKafkaMessageBus(
     clientId: options.clientId ?? `reelstream-${instanceId}`,
     brokers,
     logLevel: logLevel.WARN,
+    ...(settings.requestTimeoutMs === undefined ? {} : { requestTimeout: settings.requestTimeoutMs }),
     ...settings.security,
   });
   const admin = kafka.admin();
@@ -130,6 +140,7 @@ export async function openKafkaMessageBus(
     kafka,
     admin,
     producer,
+    newProducer: () => kafka.producer(PRODUCER_CONFIG),
     topics: new TopicManager(admin, topicSettings, settings.autoCreateTopics),
     instanceId,
     membership: {

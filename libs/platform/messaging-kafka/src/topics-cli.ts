@@ -1,7 +1,8 @@
 /**
- * `npm run kafka:topics -- check|create`: compares the cluster's topics with the platform's plan
- * (topic-plan.ts) and says what differs; `create` also makes what it can — missing topics, more
- * partitions, min.insync.replicas — and exits non-zero while anything differs (a replication factor
+ * `npm run kafka:topics -- check|create [--grow-partitions]`: compares the cluster's topics with the
+ * platform's plan (topic-plan.ts) and says what differs; `create` also makes what it can — missing
+ * topics, min.insync.replicas, and more partitions only with `--grow-partitions` and once no consumer
+ * group lags on the topic — and exits non-zero while anything differs (a replication factor
  * takes a reassignment; partitions cannot shrink). Meant as a Kubernetes Job before the apps start,
  * with `KAFKA_AUTO_CREATE_TOPICS=false` in the apps.
  */
@@ -22,8 +23,42 @@ import { defaultTopicSettings } from './topics.js';
 
 export type TopicAdmin = Pick<
   Admin,
-  'listTopics' | 'fetchTopicMetadata' | 'describeConfigs' | 'createTopics' | 'createPartitions' | 'alterConfigs'
+  | 'listTopics'
+  | 'fetchTopicMetadata'
+  | 'describeConfigs'
+  | 'createTopics'
+  | 'createPartitions'
+  | 'alterConfigs'
+  | 'listGroups'
+  | 'fetchOffsets'
+  | 'fetchTopicOffsets'
 >;
+
+/**
+ * Groups that have not consumed everything of `topic` yet, with how much is left. Growing a topic's
+ * partitions moves keys to other partitions: a player's next message could be handled before the
+ * ones still waiting in the old partition, so it is only done once every group has drained.
+ */
+async function laggingGroups(admin: TopicAdmin, topic: string): Promise<string[]> {
+  const ends = new Map((await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => [partition, BigInt(high)]));
+  const lagging: string[] = [];
+  for (const { groupId } of (await admin.listGroups()).groups) {
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    let lag = 0n;
+    for (const { partition, offset } of committed?.partitions ?? []) {
+      if (BigInt(offset) < 0n) continue;
+      const left = (ends.get(partition) ?? 0n) - BigInt(offset);
+      if (left > 0n) lag += left;
+    }
+    if (lag > 0n) lagging.push(`${groupId} (${lag} unconsumed)`);
+  }
+  return lagging;
+}
+
+export interface TopicsCommandOptions {
+  /** `--grow-partitions`: add the planned partitions, once no consumer group lags on the topic. */
+  growPartitions?: boolean;
+}
 
 const MIN_INSYNC = 'min.insync.replicas';
 // Not found by node's named-export detection of the CommonJS kafkajs (Kafka and logLevel are): read from the default export.
@@ -66,7 +101,13 @@ async function readCluster(admin: TopicAdmin, planned: readonly PlannedTopic[]) 
 }
 
 /** Applies the fixable differences; an existing topic's other own configs are kept (AlterConfigs replaces them all). */
-async function apply(admin: TopicAdmin, differences: readonly TopicDifference[], configs?: DescribeConfigResponse) {
+async function apply(
+  admin: TopicAdmin,
+  differences: readonly TopicDifference[],
+  configs: DescribeConfigResponse | undefined,
+  growPartitions: boolean,
+  print: (line: string) => void,
+) {
   const missing = differences.flatMap((d) => (d.kind === 'missing' ? [d.want] : []));
   if (missing.length > 0)
     await admin.createTopics({
@@ -78,7 +119,22 @@ async function apply(admin: TopicAdmin, differences: readonly TopicDifference[],
         configEntries: [{ name: MIN_INSYNC, value: String(want.minInsyncReplicas) }],
       })),
     });
-  const grow = differences.flatMap((d) => (d.kind === 'partitions' && fixable(d) ? [d] : []));
+  const grow: { topic: string; want: number }[] = [];
+  for (const d of differences) {
+    if (d.kind !== 'partitions' || !fixable(d)) continue;
+    if (!growPartitions) {
+      print(
+        `not growing ${d.topic}: more partitions move keys to other partitions; run with --grow-partitions once every consumer group has drained it, then restart every producer`,
+      );
+      continue;
+    }
+    const lagging = await laggingGroups(admin, d.topic);
+    if (lagging.length > 0) {
+      print(`not growing ${d.topic}: consumer groups have not drained it: ${lagging.join(', ')}`);
+      continue;
+    }
+    grow.push({ topic: d.topic, want: d.want });
+  }
   if (grow.length > 0)
     await admin.createPartitions({ topicPartitions: grow.map((d) => ({ topic: d.topic, count: d.want })) });
   const insync = differences.flatMap((d) => (d.kind === 'minInsyncReplicas' ? [d] : []));
@@ -104,12 +160,13 @@ export async function runTopicsCommand(
   admin: TopicAdmin,
   planned: readonly PlannedTopic[],
   print: (line: string) => void,
+  options: TopicsCommandOptions = {},
 ): Promise<number> {
   let { states, configs } = await readCluster(admin, planned);
   let differences = compareTopics(planned, states);
   if (mode === 'create' && differences.some(fixable)) {
     for (const difference of differences.filter(fixable)) print(`fixing  ${describeDifference(difference)}`);
-    await apply(admin, differences.filter(fixable), configs);
+    await apply(admin, differences.filter(fixable), configs, options.growPartitions === true, print);
     ({ states, configs } = await readCluster(admin, planned));
     differences = compareTopics(planned, states);
   }
@@ -132,8 +189,9 @@ export async function topicsMain(
   print: (line: string) => void,
 ): Promise<number> {
   const mode = argv[0] ?? 'check';
-  if (mode !== 'check' && mode !== 'create') {
-    print('usage: kafka:topics [check|create]');
+  const flags = argv.slice(1);
+  if ((mode !== 'check' && mode !== 'create') || flags.some((flag) => flag !== '--grow-partitions')) {
+    print('usage: kafka:topics [check|create [--grow-partitions]]');
     return 2;
   }
   const busUrl = env['BUS_URL'];
@@ -147,7 +205,9 @@ export async function topicsMain(
   try {
     const { brokers: cluster } = await admin.describeCluster();
     const planned = platformTopics(defaultTopicSettings(cluster.length, settings.topics), topicOverridesFrom(env));
-    return await runTopicsCommand(mode, admin, planned, print);
+    return await runTopicsCommand(mode, admin, planned, print, {
+      growPartitions: flags.includes('--grow-partitions'),
+    });
   } finally {
     await admin.disconnect();
   }

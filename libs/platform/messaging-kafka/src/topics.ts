@@ -32,6 +32,12 @@ export function defaultTopicSettings(brokers: number, configured: Partial<TopicS
   return { partitions: configured.partitions ?? DEFAULT_PARTITIONS, replicationFactor, minInsyncReplicas };
 }
 
+const LEADER_WAIT_MS = 10_000;
+
+/** kafkajs marks NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE and UNKNOWN_TOPIC_OR_PARTITION retriable. */
+const isRetriable = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { retriable?: unknown }).retriable === true;
+
 /**
  * Creates topics on first use with the bus's partition count, replication factor and
  * `min.insync.replicas` (a broker's auto-creation would give them its own defaults, typically one
@@ -46,7 +52,7 @@ export class TopicManager {
    * missing one is a configuration error naming the command that makes it (`npm run kafka:topics`).
    */
   constructor(
-    private readonly admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata' | 'listTopics'>,
+    private readonly admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata' | 'fetchTopicOffsets' | 'listTopics'>,
     readonly settings: TopicSettings,
     private readonly autoCreate = true,
   ) {}
@@ -76,16 +82,47 @@ export class TopicManager {
       );
   }
 
-  private create(missing: readonly string[]): Promise<boolean> {
-    return this.admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((topic) => ({
-        topic,
-        numPartitions: this.settings.partitions,
-        replicationFactor: this.settings.replicationFactor,
-        configEntries: [{ name: 'min.insync.replicas', value: String(this.settings.minInsyncReplicas) }],
-      })),
-    });
+  private async create(missing: readonly string[]): Promise<void> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (;;) {
+      try {
+        await this.admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: this.settings.partitions,
+            replicationFactor: this.settings.replicationFactor,
+            configEntries: [{ name: 'min.insync.replicas', value: String(this.settings.minInsyncReplicas) }],
+          })),
+        });
+        break;
+      } catch (error) {
+        // kafkajs waits for leaders on LEADER_NOT_AVAILABLE only; a broker whose metadata has not
+        // caught up with the controller answers UNKNOWN_TOPIC_OR_PARTITION: ask again ("already exists").
+        if (!isRetriable(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await Promise.all(missing.map((topic) => this.leadersServe(topic)));
+  }
+
+  /**
+   * Waits until every partition's leader answers for it. kafkajs' `waitForLeaders` reads the metadata
+   * only, and skips even that when another client created the topic a moment before ("already
+   * exists"); a KRaft broker names itself leader in its metadata before it serves the partition, so a
+   * consumer's first ListOffsets there is refused with NOT_LEADER_OR_FOLLOWER.
+   */
+  private async leadersServe(topic: string): Promise<void> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (;;) {
+      try {
+        await this.admin.fetchTopicOffsets(topic);
+        return;
+      } catch (error) {
+        if (!isRetriable(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   /** Partitions per topic as the cluster has them (a topic created elsewhere may have another count). */

@@ -169,6 +169,55 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     expect(runner.crashes).toEqual([]);
   });
 
+  it("aborts the handler's signal when its deadline passes, with the timeout as the reason", async () => {
+    const state = new BrokerState('wallet.requests');
+    state.append(...records('op:hung'));
+    const reasons: unknown[] = [];
+    const { processor: batches } = processor(
+      state,
+      async (_message, { signal }) => {
+        // Stands for the operator POST: it ends when its signal aborts.
+        await new Promise<void>((_, reject) =>
+          signal.addEventListener('abort', () => {
+            reasons.push(signal.reason);
+            reject(signal.reason as Error);
+          }),
+        );
+      },
+      { handlerTimeoutMs: 50, policy: retryPolicy({ maxAttempts: 2, retryDelayMs: () => 1 }) },
+    );
+    const runner = await start(group(state), batches);
+    await until(() => state.committedOffset() === 1);
+    expect(reasons.map((reason) => (reason as Error).name)).toEqual(['HandlerTimeoutError', 'HandlerTimeoutError']);
+    expect(runner.crashes).toEqual([]);
+  });
+
+  it("aborts a running handler's signal when a heartbeat says the partition is being revoked", async () => {
+    const state = new BrokerState('wallet.requests');
+    state.append(...records('op:a'));
+    const group = new ScriptedGroup(state, {
+      failHeartbeatFrom: { nth: 2, error: protocolError(ErrorCodes.REBALANCE_IN_PROGRESS), times: 1 },
+    });
+    let aborted = 0;
+    let runs = 0;
+    const { processor: batches } = processor(state, async (_message, { signal }) => {
+      runs++;
+      if (runs > 1) return;
+      await new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => {
+          aborted++;
+          resolve();
+        }),
+      );
+      throw new Error('the operator POST was aborted');
+    });
+    const runner = await start(group, batches);
+    await until(() => state.committedOffset() === 1);
+    expect(aborted).toBe(1);
+    expect(runs).toBe(2);
+    expect(runner.crashes).toEqual([]);
+  });
+
   it('parks a record that kills its process after maxAttempts deaths, its attempts counted in commit metadata across restarts', async () => {
     const state = new BrokerState('wallet.requests');
     state.append(...records('op:a', 'op:poison', 'op:c'));

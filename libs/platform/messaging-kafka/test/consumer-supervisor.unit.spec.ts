@@ -10,6 +10,55 @@ import { TopicManager } from '../src/topics.js';
 import { scriptedKafka } from './scripted-kafka-consumer.js';
 import { until } from './scripted-group.js';
 
+describe('group membership settings (scripted kafkajs consumer)', () => {
+  it('waits in a rebalance longer than a handler may run plus two session timeouts, so a draining member is not dropped', async () => {
+    const { kafka, admin, configs } = scriptedKafka();
+    const consumer = await startKafkaConsumer(
+      {
+        kafka,
+        admin,
+        topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
+        send: async () => undefined,
+        membership: { sessionTimeoutMs: 10_000, heartbeatIntervalMs: 1_000, maxWaitTimeMs: 1_000 },
+        handlerTimeoutMs: 60_000,
+        onError: () => undefined,
+      },
+      { groupId: 'wallet-dispatcher', topics: ['t'], handler: async () => undefined },
+    );
+    await consumer.ready;
+    // kafkajs's default is 60 s: the default handler deadline itself.
+    expect(configs[0]).toMatchObject({ sessionTimeout: 10_000, rebalanceTimeout: 80_000 });
+    await consumer.stop();
+  });
+});
+
+describe('a reply listener recreated after a crash (scripted kafkajs consumer)', () => {
+  it('goes on where it was, not from the end again: replies published while it was away are read', async () => {
+    const { kafka, admin, created, end } = scriptedKafka();
+    const consumer = await startKafkaConsumer(
+      {
+        kafka,
+        admin,
+        topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
+        send: async () => undefined,
+        membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
+        handlerTimeoutMs: 1_000,
+        onError: () => undefined,
+      },
+      { groupId: 'reply.gateway-1.bonus.replies', topics: ['bonus.replies'], handler: async () => undefined },
+      { commits: false, alwaysFromEnd: true },
+    );
+    await consumer.ready;
+    expect(created[0]?.seeks).toEqual([{ topic: 'bonus.replies', partition: 0, offset: '57' }]);
+    // Replies 57…63 are published while kafkajs gives the consumer up and a new one is made.
+    end.high = '64';
+    created[0]?.crash(false);
+    await until(() => (created[1]?.seeks.length ?? 0) > 0, 5_000);
+    expect(created[1]?.seeks).toEqual([{ topic: 'bonus.replies', partition: 0, offset: '57' }]);
+    await consumer.stop();
+  });
+});
+
 describe('a consumer kafkajs will not restart (scripted kafkajs consumer)', () => {
   it('is replaced by a new kafkajs consumer that rejoins, and the failure is reported', async () => {
     const { kafka, admin, created } = scriptedKafka();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Message, MessageHandler } from '@reelstream/ports';
-import { deliver, type DeliveryEffects } from '../src/deliver.js';
+import type { Message } from '@reelstream/ports';
+import { deliver, type AttemptHandler as MessageHandler, type DeliveryEffects } from '../src/deliver.js';
 import type { Decoded } from '../src/message-mapping.js';
 import { retryPolicy } from '../src/retry-policy.js';
 

@@ -29,7 +29,7 @@ describe('keeping group membership alive', () => {
     expect(beats).toBe(after);
   });
 
-  it('stops heartbeating and reports the group as lost on a rebalance answer, even wrapped by kafkajs', async () => {
+  it('reports the group as lost once on a rebalance answer, even wrapped by kafkajs, and goes on beating while the batch drains', async () => {
     let beats = 0;
     const lost: Error[] = [];
     const rebalancing = Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), {
@@ -45,12 +45,34 @@ describe('keeping group membership alive', () => {
       (error) => lost.push(error),
     );
     await until(() => lost.length > 0);
-    // No beat after the group was lost, though the interval (15 ms) passes several times.
+    // The coordinator keeps the session of a member that heartbeats through the rebalance.
+    await until(() => beats >= 3);
+    keepAlive.stop();
+    expect(lost).toEqual([rebalancing]);
+    expect(keepAlive.lost).toBe(rebalancing);
+  });
+
+  it('stops heartbeating once the coordinator no longer knows the member', async () => {
+    let beats = 0;
+    const lost: Error[] = [];
+    const unknown = Object.assign(new Error('The coordinator is not aware of this member'), {
+      type: 'UNKNOWN_MEMBER_ID',
+    });
+    const keepAlive = new KeepAlive(
+      async () => {
+        beats++;
+        throw unknown;
+      },
+      15,
+      () => undefined,
+      (error) => lost.push(error),
+    );
+    await until(() => lost.length > 0);
+    // No beat after the member was gone, though the interval (15 ms) passes several times.
     await sleep(100);
     keepAlive.stop();
     expect(beats).toBe(1);
-    expect(lost).toEqual([rebalancing]);
-    expect(keepAlive.lost).toBe(rebalancing);
+    expect(lost).toEqual([unknown]);
   });
 
   it('stops waiting for a handler after its deadline and passes a failure on', async () => {

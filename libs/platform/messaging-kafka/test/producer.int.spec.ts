@@ -91,11 +91,12 @@ async function publishThroughLostAnswer(config: ProducerConfig): Promise<string[
     ...config,
   });
   await producer.connect();
-  const admin = { createTopics: async () => true } as unknown as Admin;
+  const admin = { createTopics: async () => true, fetchTopicOffsets: async () => [] } as unknown as Admin;
   const bus = new KafkaMessageBus({
     kafka: {} as Kafka,
     admin,
     producer,
+    newProducer: () => producer,
     topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
     instanceId: 'relay-1',
     membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },

@@ -23,6 +23,7 @@ describe('reply consumer groups', () => {
       kafka,
       admin,
       producer,
+      newProducer: () => producer,
       topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
       instanceId: 'gateway-7f3a',
       membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },

@@ -51,6 +51,7 @@ describe('request/reply against a scripted broker that never answers', () => {
       kafka,
       admin,
       producer: kafka.producer(),
+      newProducer: () => kafka.producer(),
       topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
       instanceId: 'gateway-test',
       membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 1_000 },

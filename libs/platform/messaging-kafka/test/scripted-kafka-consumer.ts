@@ -46,8 +46,13 @@ class ScriptedKafkaConsumer extends EventEmitter {
 export function scriptedKafka(committedOffset = '-1') {
   const created: ScriptedKafkaConsumer[] = [];
   const deletedGroups: string[] = [];
+  /** The end of partition 0 of every topic; a test moves it to stand for records published meanwhile. */
+  const end = { high: '57' };
+  /** What each `kafka.consumer(config)` was given. */
+  const configs: Record<string, unknown>[] = [];
   const kafka = {
-    consumer: () => {
+    consumer: (config: Record<string, unknown>) => {
+      configs.push(config);
       const consumer = new ScriptedKafkaConsumer();
       created.push(consumer);
       return consumer;
@@ -57,12 +62,12 @@ export function scriptedKafka(committedOffset = '-1') {
     createTopics: async () => true,
     fetchTopicMetadata: async () => ({ topics: [{ name: 't', partitions: [{ partitionId: 0 }] }] }),
     fetchOffsets: async () => [{ topic: 't', partitions: [{ partition: 0, offset: committedOffset, metadata: null }] }],
-    fetchTopicOffsets: async () => [{ partition: 0, offset: '0', high: '57', low: '0' }],
+    fetchTopicOffsets: async () => [{ partition: 0, offset: '0', high: end.high, low: '0' }],
     deleteGroups: async (groupIds: string[]) => {
       deletedGroups.push(...groupIds);
       return [];
     },
     disconnect: async () => undefined,
   } as unknown as Admin;
-  return { kafka, admin, created, deletedGroups };
+  return { kafka, admin, created, deletedGroups, configs, end };
 }

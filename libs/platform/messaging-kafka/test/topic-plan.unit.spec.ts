@@ -25,6 +25,27 @@ class Cluster implements TopicAdmin {
   readonly topics = new Map<string, { partitions: number; replicas: number; configs: Map<string, string> }>();
   readonly calls: string[] = [];
   listTopics = async () => [...this.topics.keys()];
+  /** Per group, its committed offset of partition 0 of each topic; every partition ends at `end`. */
+  readonly groups = new Map<string, Map<string, number>>();
+  end = 10;
+  listGroups = async () => ({
+    groups: [...this.groups.keys()].map((groupId) => ({ groupId, protocolType: 'consumer' })),
+  });
+  fetchOffsets = async ({ groupId, topics }: { groupId: string; topics?: string[] }) =>
+    (topics ?? []).map((topic) => {
+      const offset = this.groups.get(groupId)?.get(topic);
+      return {
+        topic,
+        partitions: [{ partition: 0, offset: offset === undefined ? '-1' : String(offset), metadata: null }],
+      };
+    });
+  fetchTopicOffsets = async (topic: string) =>
+    Array.from({ length: this.topics.get(topic)?.partitions ?? 0 }, (_, partition) => ({
+      partition,
+      offset: String(this.end),
+      high: String(this.end),
+      low: '0',
+    }));
   fetchTopicMetadata = async ({ topics }: { topics: string[] }) => ({
     topics: topics.map((name): ITopicMetadata => ({
       name,
@@ -198,7 +219,9 @@ describe('npm run kafka:topics', () => {
     });
     cluster.calls.length = 0;
     const lines: string[] = [];
-    const code = await runTopicsCommand('create', cluster, planned, (line) => lines.push(line));
+    const code = await runTopicsCommand('create', cluster, planned, (line) => lines.push(line), {
+      growPartitions: true,
+    });
     expect(code).toBe(1);
     expect(cluster.calls).toEqual([
       'partitions wallet.requests 16',
@@ -209,6 +232,44 @@ describe('npm run kafka:topics', () => {
     expect(lines.filter((line) => line.startsWith('differs'))).toEqual([
       'differs bonus.events: replication factor 1, wants 3 (needs a partition reassignment: kafka-reassign-partitions)',
     ]);
+  });
+});
+
+describe('kafka:topics create and more partitions', () => {
+  async function clusterWithFewPartitions() {
+    const cluster = new Cluster();
+    const planned = platformTopics(SETTINGS);
+    await runTopicsCommand('create', cluster, planned, () => undefined);
+    const topic = cluster.topics.get('wallet.requests');
+    if (topic) topic.partitions = 4;
+    cluster.calls.length = 0;
+    return { cluster, planned };
+  }
+
+  it('adds no partition without --grow-partitions, and says why (keys move; producers restart after)', async () => {
+    const { cluster, planned } = await clusterWithFewPartitions();
+    const lines: string[] = [];
+    expect(await runTopicsCommand('create', cluster, planned, (line) => lines.push(line))).toBe(1);
+    expect(cluster.calls).toEqual([]);
+    expect(lines).toContain(
+      'not growing wallet.requests: more partitions move keys to other partitions; run with --grow-partitions once every consumer group has drained it, then restart every producer',
+    );
+  });
+
+  it('with --grow-partitions, refuses while a consumer group lags on the topic, and grows once every group has drained it', async () => {
+    const { cluster, planned } = await clusterWithFewPartitions();
+    cluster.groups.set('wallet-dispatcher.requests', new Map([['wallet.requests', 7]]));
+    cluster.groups.set('bonus-ledger', new Map());
+    const lines: string[] = [];
+    const grow = { growPartitions: true };
+    expect(await runTopicsCommand('create', cluster, planned, (line) => lines.push(line), grow)).toBe(1);
+    expect(cluster.calls).toEqual([]);
+    expect(lines).toContain(
+      'not growing wallet.requests: consumer groups have not drained it: wallet-dispatcher.requests (3 unconsumed)',
+    );
+    cluster.groups.set('wallet-dispatcher.requests', new Map([['wallet.requests', 10]]));
+    expect(await runTopicsCommand('create', cluster, planned, () => undefined, grow)).toBe(0);
+    expect(cluster.calls).toEqual(['partitions wallet.requests 16']);
   });
 });
 

@@ -29,6 +29,7 @@ describe('topic replication settings (no broker: the admin calls are recorded)',
         calls.push(request);
         return true;
       },
+      fetchTopicOffsets: async () => [],
     } as unknown as Admin;
     await new TopicManager(admin, defaultTopicSettings(3)).ensure(['wallet.requests']);
     expect(calls).toEqual([

@@ -3,6 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Signal, sleepUnless, type Semaphore } from './async-tools.js';
 import { UnfinishedOffsets } from './offset-committer.js';
 
+/** The handler's `signal`: no deadline here, and a lost lease is noticed between attempts. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /**
  * Handlers that finish without real I/O chain through microtasks only; yielding to the event
  * loop this often keeps commit flushes and lease heartbeats on time under a backlog.
@@ -237,7 +240,7 @@ export class PartitionWorker {
       const release = semaphore ? await semaphore.acquire() : undefined;
       try {
         if (!this.active || !this.deps.leaseValid()) return 'aborted';
-        await handler(toMessage(this.topic, this.partition, row), { attempt });
+        await handler(toMessage(this.topic, this.partition, row), { attempt, signal: NEVER_ABORTED });
         return 'handled';
       } catch (error) {
         lastError = error;

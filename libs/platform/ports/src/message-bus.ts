@@ -31,6 +31,13 @@ export interface Message<Value = unknown> {
 interface ConsumerContext {
   /** 1 for the first delivery of this message to this consumer process, then 2, 3, … */
   attempt: number;
+  /**
+   * Aborts when this attempt is abandoned: on Kafka when its deadline passed (the attempt counts as
+   * failed and the record may run again) or the consumer lost the partition in a rebalance (another
+   * member takes the record over). A handler passes it to its I/O, e.g. the operator POST, so an
+   * abandoned attempt does not run on beside the next one. The SQLite adapter never aborts it.
+   */
+  signal: AbortSignal;
 }
 
 export type MessageHandler = (message: Message, context: ConsumerContext) => Promise<void>;

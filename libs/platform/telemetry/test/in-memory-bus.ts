@@ -51,7 +51,7 @@ export class InMemoryBus implements MessageBus {
             const message = log[offset] as Message;
             for (let attempt = 1; attempt <= maxAttempts; attempt++) {
               try {
-                await options.handler(message, { attempt });
+                await options.handler(message, { attempt, signal: new AbortController().signal });
                 break;
               } catch (error) {
                 this.handlerErrors.push(error);

@@ -348,7 +348,7 @@ describe('cancel delivery', () => {
     const delayed = await watchDelayTopics();
     const { requests } = walletSubscriptions(deps(refusing));
     const message = messageOf(request);
-    await requests.handler(message, { attempt: 1 });
+    await requests.handler(message, { attempt: 1, signal: new AbortController().signal });
     await until(() => delayed.messages.length >= 1);
     await delayed.stop();
     expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([
@@ -358,7 +358,7 @@ describe('cancel delivery', () => {
     expect(pending).toMatchObject({ status: 'pending', attempts: 1, inFlight: true });
 
     const ok = new ScriptedWallet({ kind: 'reply', statusCode: 'OK', balance: 12.5 });
-    await walletSubscriptions(deps(ok)).requests.handler(message, { attempt: 1 });
+    await walletSubscriptions(deps(ok)).requests.handler(message, { attempt: 1, signal: new AbortController().signal });
     expect(ok.calls.map((body) => body.transactionId)).toEqual([request.transactionId]);
     expect((await new WalletTxRepository(rig.store).load(request.transactionId)).state).toMatchObject({
       status: 'succeeded',
