@@ -29,13 +29,13 @@ export const MUTATION_TESTS = [
   'libs/wallet/domain/test/*.spec.ts',
   'libs/game/domain/src/**/*.spec.ts',
   'libs/money/src/*.spec.ts',
-  'libs/sandbox/service/test/{signature.unit,signature-schemes.int,sandbox-wallet.int}.spec.ts',
+  'libs/sandbox/service/test/{signature.unit,signature-schemes.int}.spec.ts',
   'libs/wallet/adapters/test/{callback-headers,webhook-sender}.int.spec.ts',
   'libs/gateway/service/test/bonus-call-routes.unit.spec.ts',
   'libs/gateway/service/src/reconciliation/reconciliation-reader.unit.spec.ts',
   'libs/bonus/adapters/test/*.spec.ts',
   'libs/bonus/application/test/read-side.unit.spec.ts',
-  'libs/game/application/src/sessions/sessions.unit.spec.ts',
+  'libs/game/application/src/sessions/{sessions,active-bonus}.unit.spec.ts',
 ];
 
 export default {
@@ -44,5 +44,6 @@ export default {
   displayName: 'mutation',
   testMatch: MUTATION_TESTS.map((glob) => `<rootDir>/${glob}`),
   moduleNameMapper: { ...workspaceModules(), ...preset.moduleNameMapper },
+  roots: ['<rootDir>/libs'],
   maxWorkers: 1,
 };
