@@ -16,24 +16,20 @@ export default {
   coverageAnalysis: 'perTest',
   incrementalFile: 'config/stryker-incremental.json',
   mutate: [
-    // Domain rules: the bonus, the wallet's callbacks, the game's rounds and sessions, money.
-    'libs/bonus/domain/src/**/*.ts',
-    'libs/wallet/domain/src/**/*.ts',
+    // Money rules: the bonus's free spins, its win cap and the registration's request hash; the
+    // wallet's callback bodies; the game's coins and win cap; amounts.
+    'libs/bonus/domain/src/{decide-free-spin,free-spin-win,request-hash}.ts',
+    'libs/wallet/domain/src/{signed-content,callback-body}.ts',
     'libs/game/domain/src/{coins,win-cap}.ts',
-    'libs/game/domain/src/{round,session}/**/*.ts',
-    'libs/money/src/**/*.ts',
-    // The operator sandbox's check of the platform's signatures.
-    'libs/sandbox/service/src/signature.ts',
-    // Signed callbacks and webhooks.
+    'libs/money/src/amount.ts',
+    // Signatures: the dispatcher's callbacks and webhooks, and the sandbox's check of them.
     'libs/wallet/adapters/src/{http-operator-wallet,http-webhook-sender}.ts',
+    'libs/sandbox/service/src/signature.ts',
     // Tenancy of the reads: the gateway's, the ledger's queries and read model, the game's active bonus.
     'libs/gateway/service/src/routes/bonus-call-routes.ts',
-    'libs/gateway/service/src/reconciliation/reconciliation-reader.ts',
     'libs/bonus/application/src/bonus-queries.ts',
     'libs/bonus/adapters/src/read-model/sqlite-bonus-read-model.ts',
     'libs/game/application/src/sessions/active-bonus.ts',
-    '!**/index.ts',
-    '!**/*.spec.ts',
   ],
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: most of them are the currency table; they are left out of the score.

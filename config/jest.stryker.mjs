@@ -27,12 +27,11 @@ function workspaceModules() {
 export const MUTATION_TESTS = [
   'libs/bonus/domain/test/*.spec.ts',
   'libs/wallet/domain/test/*.spec.ts',
-  'libs/game/domain/src/**/*.spec.ts',
+  'libs/game/domain/src/{coins,round/round-decider,round/wallet-requests}.unit.spec.ts',
   'libs/money/src/*.spec.ts',
   'libs/sandbox/service/test/{signature.unit,signature-schemes.int}.spec.ts',
   'libs/wallet/adapters/test/{callback-headers,webhook-sender}.int.spec.ts',
   'libs/gateway/service/test/bonus-call-routes.unit.spec.ts',
-  'libs/gateway/service/src/reconciliation/reconciliation-reader.unit.spec.ts',
   'libs/bonus/adapters/test/*.spec.ts',
   'libs/bonus/application/test/read-side.unit.spec.ts',
   'libs/game/application/src/sessions/{sessions,active-bonus}.unit.spec.ts',
