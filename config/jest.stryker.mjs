@@ -24,7 +24,7 @@ function workspaceModules() {
 }
 
 /** The tests that guard the mutated files: unit and in-process integration tests, no started platforms. */
-export const MUTATION_TESTS = [
+const MUTATION_TESTS = [
   'libs/bonus/domain/test/*.spec.ts',
   'libs/wallet/domain/test/*.spec.ts',
   'libs/game/domain/src/{coins,round/round-decider,round/wallet-requests}.unit.spec.ts',
