@@ -30,7 +30,9 @@ export default {
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: they are left out of the score.
   ignoreStatic: true,
-  thresholds: { high: 90, low: 80, break: null },
+  // break: the first full run scored 94.16 (of 137 mutants that compile, ignoring 9 static ones); a
+  // run below 94 fails, so the score can only rise.
+  thresholds: { high: 95, low: 90, break: 94 },
   reporters: ['clear-text', 'progress-append-only', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   concurrency: 2,

@@ -145,6 +145,13 @@ describe('SqliteBonusReadModel: projection writes', () => {
     ]);
   });
 
+  it('close closes the database: nothing is read after it', async () => {
+    const other = SqliteBonusReadModel.open(join(dir, 'closed.db'), { comparePositions: compareDecimalPositions });
+    other.close();
+    expect(other.db.open).toBe(false);
+    await expect(other.activeOfPlayer('casino-a', PLAYER)).rejects.toThrow(/not open/);
+  });
+
   it('reset drops every row and the checkpoint', async () => {
     await model.apply([change(record({ issueId: 81, operatorId: 'casino-a' }))]);
     model.reset();

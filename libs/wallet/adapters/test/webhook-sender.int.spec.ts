@@ -107,11 +107,11 @@ describe('HttpWebhookSender: what a webhook carries', () => {
   });
 
   it.each([
-    [200, { delivered: true }],
-    [299, { delivered: true }],
-    [300, { delivered: false, reason: 'HTTP 300' }],
-    [500, { delivered: false, reason: 'HTTP 500' }],
-  ] as const)('an answer %i is %o', async (status, expected) => {
+    [200, 'delivered', { delivered: true }],
+    [299, 'delivered', { delivered: true }],
+    [300, 'not delivered', { delivered: false, reason: 'HTTP 300' }],
+    [500, 'not delivered', { delivered: false, reason: 'HTTP 500' }],
+  ] as const)('an answer %i: %s', async (status, _, expected) => {
     const answering = createServer((req, res) => {
       req.resume();
       req.on('end', () => res.writeHead(status).end());
@@ -122,6 +122,21 @@ describe('HttpWebhookSender: what a webhook carries', () => {
       expect(await sender.post({ ...operatorWith('body'), webhookUrl: at }, webhook, 2_000)).toEqual(expected);
     } finally {
       await new Promise<void>((resolve) => answering.close(() => resolve()));
+    }
+  });
+
+  it('no answer within the limit: not delivered, a timeout', async () => {
+    const silent = createServer((req) => req.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const at = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+    try {
+      expect(await sender.post({ ...operatorWith('body'), webhookUrl: at }, webhook, 200)).toEqual({
+        delivered: false,
+        reason: 'timeout: no reply within 200 ms',
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 });

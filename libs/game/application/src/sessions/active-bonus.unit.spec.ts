@@ -88,7 +88,10 @@ describe('activeBonusOf', () => {
     const timedOut = ledgerAnswering(() => Promise.reject(new TimedOut('stream kept changing')));
     const refusal = await activeBonusOf(timedOut.ledger, session, 'corr-5').catch((error: unknown) => error);
     expect(isRefused(refusal, 'SERVICE_UNAVAILABLE')).toBe(true);
-    expect(refusal).toMatchObject({ retriable: true });
+    expect(refusal).toMatchObject({
+      retriable: true,
+      message: 'The bonus service did not answer in time; try again in a moment.',
+    });
     const broken = new Error('disk full');
     const failing = ledgerAnswering(() => Promise.reject(broken));
     await expect(activeBonusOf(failing.ledger, session, 'corr-6')).rejects.toBe(broken);
