@@ -49,6 +49,8 @@ export default [
       '**/test-output/**',
       '.nx/**',
       'data/**',
+      '.stryker-tmp/**',
+      'reports/**',
     ],
   },
   ...nx.configs['flat/base'],

@@ -1,5 +1,5 @@
 // Shared jest settings: ESM TypeScript through @swc/jest.
-const preset = {
+export const preset = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [

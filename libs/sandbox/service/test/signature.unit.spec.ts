@@ -48,7 +48,9 @@ describe('signatureProblem', () => {
     expect(signatureProblem(at(String(STAMP)), stamped, STAMP + 301)).toBe(
       'X-Request-Timestamp is 301 s old (more than 300 s): refused as a possible replay',
     );
-    expect(signatureProblem(at(String(STAMP)), stamped, STAMP - 301)).toMatch(/301 s ahead/);
+    expect(signatureProblem(at(String(STAMP)), stamped, STAMP - 301)).toBe(
+      'X-Request-Timestamp is 301 s ahead of this wallet’s clock (more than 300 s)',
+    );
     expect(signatureProblem(at(undefined), stamped, STAMP)).toMatch(/whole seconds/);
     expect(signatureProblem(at(`${STAMP}.5`), stamped, STAMP)).toMatch(/whole seconds/);
     // The body-only signature, or a timestamp other than the one signed, does not pass.
@@ -56,5 +58,13 @@ describe('signatureProblem', () => {
       /<X-Request-Timestamp>\.<body>/,
     );
     expect(signatureProblem(at(String(STAMP + 1)), stamped, STAMP)).toMatch(/<X-Request-Timestamp>\.<body>/);
+  });
+
+  it('a signature header that is not 64 lowercase hex digits is refused before any HMAC is compared', () => {
+    for (const signature of [undefined, '', 'zz', BODY_SIG.current.toUpperCase(), `${BODY_SIG.current}00`]) {
+      expect(signatureProblem({ rawBody, signature, timestamp: undefined }, body, 0)).toMatch(
+        /not the HMAC-SHA256 of the body/,
+      );
+    }
   });
 });

@@ -9,6 +9,8 @@ describe('what X-Request-Signature covers (D8)', () => {
 
   it('is the attempt’s timestamp and a dot before the body under timestamp.body', () => {
     expect(signedPrefix('timestamp.body', 1_777_600_007)).toBe('1777600007.');
+    // Zero is a whole Unix second too: only a negative one is refused.
+    expect(signedPrefix('timestamp.body', 0)).toBe('0.');
   });
 
   it('refuses timestamp.body without a timestamp in whole Unix seconds', () => {
