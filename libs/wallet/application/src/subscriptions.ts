@@ -16,7 +16,7 @@
  * holds only that player's later messages.
  */
 import { Topics } from '@reelstream/contracts';
-import { defaultRetryDelayMs, type SubscribeOptions } from '@reelstream/ports';
+import { defaultRetryDelayMs, type Message, type SubscribeOptions } from '@reelstream/ports';
 import { cancelRetryDelayMs } from '@reelstream/wallet-domain';
 import { OperatorUnavailableError } from './deliver.js';
 import { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
@@ -53,6 +53,27 @@ export interface WalletSubscriptionOptions {
 
 // Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
 // settings; they read best side by side.
+/** A handler that logs a failure with its place and attempt, then throws it on for the consumer to retry. */
+function retriedOnFailure(
+  log: WalletDispatchDeps['log'],
+  what: string,
+  handle: (message: Message) => Promise<void>,
+): SubscribeOptions['handler'] {
+  return async (message, { attempt }) => {
+    try {
+      await handle(message);
+    } catch (error) {
+      log.error(`${what} not handled; retried`, {
+        offset: message.offset,
+        partition: message.partition,
+        attempt,
+        error,
+      });
+      throw error;
+    }
+  };
+}
+
 export function walletSubscriptions(
   deps: WalletDispatchDeps,
   options: WalletSubscriptionOptions = {},
@@ -83,19 +104,7 @@ export function walletSubscriptions(
     webhooks: webhookHandler && {
       groupId: WalletConsumerGroups.webhooks,
       topics: [Topics.bonusWebhooks],
-      handler: async (message, { attempt }) => {
-        try {
-          await webhookHandler(message);
-        } catch (error) {
-          deps.log.error('bonus webhook not handled; retried', {
-            offset: message.offset,
-            partition: message.partition,
-            attempt,
-            error,
-          });
-          throw error;
-        }
-      },
+      handler: retriedOnFailure(deps.log, 'bonus webhook', webhookHandler),
       maxAttempts: NEVER_PARK,
       retryDelayMs: defaultRetryDelayMs,
       ...concurrency,
@@ -103,23 +112,14 @@ export function walletSubscriptions(
     requests: {
       groupId: WalletConsumerGroups.requests,
       topics: [Topics.walletRequests],
-      handler: async (message, { attempt }) => {
+      handler: retriedOnFailure(deps.log, 'wallet request', async (message) => {
         try {
           await handleWalletRequest(context, message);
         } catch (error) {
-          if (error instanceof OperatorUnavailableError) {
-            await reschedule(context, message, error.retryAfterMs, error.reason);
-            return;
-          }
-          deps.log.error('wallet request not handled; retried', {
-            offset: message.offset,
-            partition: message.partition,
-            attempt,
-            error,
-          });
-          throw error;
+          if (!(error instanceof OperatorUnavailableError)) throw error;
+          await reschedule(context, message, error.retryAfterMs, error.reason);
         }
-      },
+      }),
       maxAttempts: NEVER_PARK,
       retryDelayMs: defaultRetryDelayMs,
       ...concurrency,
@@ -127,19 +127,7 @@ export function walletSubscriptions(
     cancels: {
       groupId: WalletConsumerGroups.cancels,
       topics: [Topics.walletCancels],
-      handler: async (message, { attempt }) => {
-        try {
-          await handleCancelDelivery(context, message);
-        } catch (error) {
-          deps.log.error('cancel not handled; retried', {
-            offset: message.offset,
-            partition: message.partition,
-            attempt,
-            error,
-          });
-          throw error;
-        }
-      },
+      handler: retriedOnFailure(deps.log, 'cancel', (message) => handleCancelDelivery(context, message)),
       maxAttempts: NEVER_PARK,
       retryDelayMs: cancelRetryDelayMs,
       ...concurrency,
