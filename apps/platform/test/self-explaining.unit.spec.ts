@@ -41,7 +41,7 @@ function textFiles(dir: string): string[] {
 const files = textFiles(REPOSITORY_ROOT).filter((file) => !FIXTURE_FILES.has(file));
 const basenames = new Set(files.map((file) => basename(file)));
 
-/** "issue 12", "Issue 10.7", "issues 3 and 4", "#12 issue" style mentions of a tracker's numbers. */
+/** Mentions of a tracker's numbers: the word "issue" or "issues", then a number (with an optional "#" or a ".N" part). */
 export function issueMentions(text: string): string[] {
   return [...text.matchAll(/\bissues? ?#?\d+(?:\.\d+)?/gi)].map((match) => match[0]);
 }

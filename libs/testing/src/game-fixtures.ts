@@ -3,7 +3,13 @@
  * the way the game-server writes them. Shared so that the round decider, the spin rules, the wallet
  * requests, the win-source check and the stream tests all speak about the same round.
  */
-import type { GameSessionStarted, LaunchGameRequest, RoundStarted, WalletWinRequest } from '@reelstream/contracts';
+import type {
+  GameSessionStarted,
+  LaunchGameRequest,
+  RoundStarted,
+  WalletBetRequest,
+  WalletWinRequest,
+} from '@reelstream/contracts';
 
 /** A session token of 43 URL-safe characters (32 random bytes), as the game-server issues them. */
 export const SESSION_TOKEN = 'q3Yx0mVb7m2c1kTzV3dH0rFfQm8uJ6nE9sWc4aLpB2g';
@@ -24,6 +30,25 @@ export function paidRoundStarted(change: Partial<RoundStarted['data']> = {}): Ro
     rtpProfile: 'standard',
     startedAt: '2026-05-01T10:00:00.000Z',
     transactionId: 502,
+    isBonusBusy: false,
+    ...change,
+  };
+}
+
+/** The bet of that round as the game-server sends it: 1.00 EUR as transaction 502, from the round's RoundStarted. */
+export function paidRoundBet(change: Partial<WalletBetRequest> = {}): WalletBetRequest {
+  return {
+    command: 'bet',
+    transactionId: 502,
+    operatorId: 'casino-t',
+    playerId: 'player_42',
+    roundId: 501,
+    providerId: 1,
+    gameId: 101,
+    currency: 'EUR',
+    bonusId: 0,
+    requestedAt: '2026-05-01T10:00:00.000Z',
+    amountMinor: 100,
     isBonusBusy: false,
     ...change,
   };

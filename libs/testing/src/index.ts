@@ -16,7 +16,14 @@ export { deciderSpecification } from './decider-spec.js';
 export { recordWinSource } from './win-sources.js';
 export { betwinOutcome, recordStakeSource } from './stake-sources.js';
 export { chromiumAvailable, launchChromium } from './chromium.js';
-export { gameSessionStarted, LAUNCH_REQUEST, paidRoundStarted, paidRoundWin, SESSION_TOKEN } from './game-fixtures.js';
+export {
+  gameSessionStarted,
+  LAUNCH_REQUEST,
+  paidRoundBet,
+  paidRoundStarted,
+  paidRoundWin,
+  SESSION_TOKEN,
+} from './game-fixtures.js';
 export { sampleBetRequest } from './wallet-fixtures.js';
 export { sampleBonusCall } from './bonus-fixtures.js';
 export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';

@@ -1,39 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WalletBetRequest, WalletBetwinRequest } from '@reelstream/contracts';
-import { betwinOutcome, paidRoundStarted } from '@reelstream/testing';
+import { betwinOutcome, paidRoundBet, paidRoundStarted } from '@reelstream/testing';
 import { checkStake } from '../src/index.js';
 
 const started = paidRoundStarted();
 /** The bet of that round as the game-server sends it (rebuilt from its RoundStarted). */
-const bet: WalletBetRequest = {
-  command: 'bet',
-  transactionId: 502,
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  roundId: 501,
-  providerId: 1,
-  gameId: 101,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: started.startedAt,
-  amountMinor: 100,
-  isBonusBusy: false,
-};
+const bet: WalletBetRequest = paidRoundBet({ requestedAt: started.startedAt });
 const instant = paidRoundStarted({ betMinor: 200, outcome: betwinOutcome(200, 600), isBonusBusy: undefined });
-const betwin: WalletBetwinRequest = {
-  command: 'betwin',
-  transactionId: 502,
-  operatorId: 'casino-t',
-  playerId: 'player_42',
-  roundId: 501,
-  providerId: 1,
-  gameId: 101,
-  currency: 'EUR',
-  bonusId: 0,
-  requestedAt: started.startedAt,
-  betMinor: 200,
-  winMinor: 600,
-};
+const { amountMinor: _amount, isBonusBusy: _busy, ...roundOfBet } = bet;
+const betwin: WalletBetwinRequest = { ...roundOfBet, command: 'betwin', betMinor: 200, winMinor: 600 };
 
 const detailOf = (check: ReturnType<typeof checkStake>) => (check.ok ? '' : check.detail);
 
