@@ -21,12 +21,10 @@ const SKIPPED_FOLDERS = new Set([
   '.stryker-tmp',
 ]);
 const TEXT_FILE = /\.(?:ts|mts|cts|js|mjs|cjs|json|jsonc|md|ya?ml|sh|html|css|txt)$|^(?:Dockerfile|run)$/;
-/** Files whose own subject is these dead ends (their examples are fixtures, not pointers), and data a tool writes. */
+/** Files whose own subject is these dead ends: their examples are fixtures, not pointers. */
 const FIXTURE_FILES = new Set([
   'apps/platform/test/docs-paths.unit.spec.ts',
   'apps/platform/test/self-explaining.unit.spec.ts',
-  // Written by Stryker, not by a person: the names of the tests as they were at its last run.
-  'config/stryker-incremental.json',
 ]);
 
 function textFiles(dir: string): string[] {
