@@ -131,6 +131,12 @@ async function main(): Promise<number> {
           `VERSION=${process.env['npm_package_version'] ?? '0.0.0-dev'}`,
           '--build-arg',
           `REVISION=${revision || 'unknown'}`,
+          // buildah reuses a cached LABEL step whose build argument changed: the labels that name
+          // this build are also given here, where they are set on the image whatever the cache holds.
+          '--label',
+          `org.opencontainers.image.revision=${revision || 'unknown'}`,
+          '--label',
+          `org.opencontainers.image.version=${process.env['npm_package_version'] ?? '0.0.0-dev'}`,
           '--tag',
           IMAGE_TAG,
           '.',
