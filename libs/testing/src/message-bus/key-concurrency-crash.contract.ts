@@ -107,8 +107,13 @@ export function keyConcurrencyCrashCases(harness: () => ContractHarness, childre
             });
           }
         }
-        // The lives did work past their hung message: the case tested something.
-        expect(finishedBehindHung).toBeGreaterThan(0);
+        // The lives did work past their hung message: the case tested something. A back end whose fetch a
+        // slow key holds back (its known fault) may do none before it is killed; the checks of loss and
+        // per-key order below hold for it all the same.
+        if (h.backend.knownFaults?.['fetch-held-by-slow-key'] === undefined)
+          expect(finishedBehindHung).toBeGreaterThan(0);
+        else if (finishedBehindHung === 0)
+          h.knownFault('fetch-held-by-slow-key', 'no work finished behind a hung message');
         const firsts = new Map<string, number[]>();
         const seen = new Set<number>();
         for (const handling of handlings) {
