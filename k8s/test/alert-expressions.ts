@@ -27,7 +27,9 @@ export const SERVICE_METRICS = new Set([
   // @opentelemetry/instrumentation-runtime-node (seconds, no unit suffix added by the exporter).
   ...['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99'].map((stat) => `nodejs_eventloop_delay_${stat}`),
   'nodejs_eventloop_utilization',
-  'v8js_memory_heap_used',
+  'nodejs_eventloop_time_total',
+  ...['used', 'space_size', 'space_available_size', 'space_physical_size'].map((name) => `v8js_memory_heap_${name}`),
+  'v8js_resource_active',
   'target_info',
   'up',
 ]);

@@ -4,6 +4,12 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { k8sRoot } from './manifest-files.js';
 
+const generatorSchema = z.strictObject({
+  name: z.string(),
+  files: z.array(z.string()).optional(),
+  literals: z.array(z.string()).optional(),
+});
+
 /** The kustomization fields the manifests use; anything else is refused (a typo would be ignored by kustomize). */
 const kustomizationSchema = z.strictObject({
   apiVersion: z.literal('kustomize.config.k8s.io/v1beta1'),
@@ -38,15 +44,13 @@ const kustomizationSchema = z.strictObject({
       }),
     )
     .optional(),
-  secretGenerator: z
-    .array(
-      z.strictObject({
-        name: z.string(),
-        files: z.array(z.string()).optional(),
-        literals: z.array(z.string()).optional(),
-        type: z.string().optional(),
-      }),
-    )
+  secretGenerator: z.array(generatorSchema.extend({ type: z.string().optional() })).optional(),
+  configMapGenerator: z.array(generatorSchema).optional(),
+  generatorOptions: z
+    .strictObject({
+      disableNameSuffixHash: z.boolean().optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+    })
     .optional(),
 });
 
@@ -71,7 +75,7 @@ export function referencedPaths(dir: string): { path: string; exists: boolean; i
   const named = [
     ...(k.resources ?? []),
     ...(k.patches ?? []).flatMap((patch) => (patch.path ? [patch.path] : [])),
-    ...(k.secretGenerator ?? []).flatMap((generator) =>
+    ...[...(k.secretGenerator ?? []), ...(k.configMapGenerator ?? [])].flatMap((generator) =>
       (generator.files ?? []).map((entry) => generatorFile(entry).file),
     ),
   ];

@@ -16,10 +16,16 @@ interface Rule {
   for?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  record?: string;
 }
+const rulesOf = (object: K8sObject | undefined) =>
+  ((object?.['spec'] as { groups: { rules: Rule[] }[] }).groups ?? []).flatMap((g) => g.rules);
 const [ruleObject] = readDocuments('monitoring/alerts.yaml') as K8sObject[];
-const rules = ((ruleObject?.['spec'] as { groups: { rules: Rule[] }[] }).groups ?? []).flatMap((g) => g.rules);
+const rules = rulesOf(ruleObject);
 const alerts = rules.filter((rule) => rule.alert);
+const [sloObject] = readDocuments('monitoring/slo-rules.yaml') as K8sObject[];
+const sloRules = rulesOf(sloObject);
+const recorded = new Set(sloRules.flatMap((rule) => (rule.record ? [rule.record] : [])));
 const runbookOf = (rule: Rule) =>
   /\/docs\/runbooks\/([a-z0-9-]+\.md)$/.exec(rule.annotations?.['runbook_url'] ?? '')?.[1];
 
@@ -38,6 +44,8 @@ describe('the alerts', () => {
         'OutboxBehind',
         'PodsNotReady',
         'ProjectionBehind',
+        'ServiceAbsent',
+        'ServiceDown',
         'WalletRequestRefused',
         'WinDeadLettered',
         'WinRedriveScheduleOver',
@@ -89,6 +97,118 @@ describe('the alerts', () => {
       'unknown field spec.groups.0.rules.0.anotations',
       '/spec/groups/0/rules/0/for must match pattern "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"',
     ]);
+  });
+});
+
+/** The SLO table of docs/slo.md: SLI name and objective (a share, 0.999 for 99.9 %). */
+function sloTable(): { sli: string; objective: number }[] {
+  const text = readFileSync(join(repository, 'docs/slo.md'), 'utf8');
+  const table = text.split('<!-- slo-table')[1]?.split('\n\n')[0] ?? '';
+  return [...table.matchAll(/^\| `([a-z_]+)` \|.*\| ([0-9.]+) % \|$/gm)].map((m) => ({
+    sli: m[1] as string,
+    objective: Number(m[2]) / 100,
+  }));
+}
+
+/** The burn-rate pairs of docs/slo.md: severity, factor, long and short window. */
+const BURNS = [
+  ['critical', 14.4, '1h', '5m'],
+  ['critical', 6, '6h', '30m'],
+  ['warning', 3, '1d', '2h'],
+  ['warning', 1, '3d', '6h'],
+] as const;
+
+describe('the SLO rules', () => {
+  const table = sloTable();
+  const sloAlerts = sloRules.filter((rule) => rule.alert);
+
+  it('record, for every SLI of docs/slo.md, its share of bad events over every window', () => {
+    expect(table.map((row) => row.sli)).toEqual([
+      'spin_errors',
+      'spin_slow',
+      'callback_undelivered',
+      'callback_slow',
+      'registration_errors',
+    ]);
+    const windows = ['5m', '30m', '1h', '2h', '6h', '1d', '3d'];
+    expect([...recorded].sort()).toEqual(
+      table.flatMap(({ sli }) => windows.map((window) => `slo:${sli}:ratio_rate${window}`)).sort(),
+    );
+    for (const rule of sloRules.filter((r) => r.record)) {
+      const window = /ratio_rate([0-9]+[mhd])$/.exec(rule.record as string)?.[1];
+      expect(checkExpression(rule.expr, known).problems).toEqual([]);
+      // Every range in the expression is the window the rule's name says.
+      expect(new Set([...rule.expr.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]))).toEqual(new Set([window]));
+    }
+  });
+
+  it('alert on each SLI at the burn rates of its objective: fast burns page, slow burns open a ticket', () => {
+    for (const { sli, objective } of table) {
+      const budget = Number((1 - objective).toFixed(6));
+      const mine = sloAlerts.filter((rule) => rule.expr.includes(`slo:${sli}:`));
+      expect(mine.map((rule) => rule.labels?.['severity']).sort()).toEqual(['critical', 'warning']);
+      for (const rule of mine) {
+        expect(checkExpression(rule.expr, new Set([...known, ...recorded])).problems).toEqual([]);
+        const expected = BURNS.filter(([severity]) => severity === rule.labels?.['severity'])
+          .map(
+            ([, factor, long, short]) =>
+              `(slo:${sli}:ratio_rate${long} > (${factor} * ${budget}) and slo:${sli}:ratio_rate${short} > (${factor} * ${budget}))`,
+          )
+          .join(' or ');
+        expect(rule.expr).toBe(expected);
+        expect(existsSync(join(runbooksDir, runbookOf(rule) ?? 'missing'))).toBe(true);
+      }
+    }
+  });
+
+  it('are refused by the checks when a window or a recorded name is wrong', () => {
+    expect(checkExpression('slo:spin_errors:ratio_rate1h > 0.01', known).problems).toEqual([
+      'unknown metric slo:spin_errors:ratio_rate1h',
+    ]);
+    expect(sloTable().length).toBeGreaterThan(0);
+  });
+});
+
+describe('the Grafana dashboards', () => {
+  const dir = join(repository, 'k8s/monitoring/dashboards');
+  const files = readdirSync(dir).filter((file) => file.endsWith('.json'));
+  interface Panel {
+    id: number;
+    title: string;
+    targets?: { expr: string; refId: string }[];
+  }
+  const dashboards = files.map((file) => ({
+    file,
+    json: JSON.parse(readFileSync(join(dir, file), 'utf8')) as { uid: string; title: string; panels: Panel[] },
+  }));
+
+  it('are the four of docs/slo.md, each in the monitoring kustomization as a ConfigMap', () => {
+    expect(dashboards.map((d) => d.json.title).sort()).toEqual([
+      'reelstream: consumers and lag',
+      'reelstream: event store',
+      'reelstream: operator wallet health',
+      'reelstream: platform overview',
+    ]);
+    expect(new Set(dashboards.map((d) => d.json.uid)).size).toBe(dashboards.length);
+    const kustomization = readFileSync(join(repository, 'k8s/monitoring/kustomization.yaml'), 'utf8');
+    for (const { file } of dashboards) expect(kustomization).toContain(`- dashboards/${file}`);
+  });
+
+  it('query, in every panel, only metrics the services export or the SLO rules record', () => {
+    const problems: string[] = [];
+    const all = new Set([...known, ...recorded]);
+    for (const { file, json } of dashboards) {
+      expect(new Set(json.panels.map((panel) => panel.id)).size).toBe(json.panels.length);
+      for (const panel of json.panels) {
+        if (!panel.targets?.length) problems.push(`${file}: "${panel.title}" has no query`);
+        for (const target of panel.targets ?? []) {
+          const report = checkExpression(target.expr, all);
+          if (report.metrics.length === 0) problems.push(`${file}: "${panel.title}" ${target.refId} names no metric`);
+          for (const problem of report.problems) problems.push(`${file}: "${panel.title}" ${target.refId}: ${problem}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
 
@@ -149,6 +269,20 @@ describe('the runbooks', () => {
   it('are reached from the repository README and k8s/README.md', () => {
     for (const readme of ['README.md', 'k8s/README.md'])
       expect(readFileSync(join(repository, readme), 'utf8')).toMatch(/\]\((\.\.\/)?docs\/runbooks\/README\.md\)/);
+  });
+
+  it('name only metrics that are exported (a name, or the prefix a grep pattern uses)', () => {
+    // The runtime instrumentation's label names read like metric names.
+    const names = [...known, 'nodejs_eventloop_state', 'v8js_heap_space_name', 'v8js_gc_type', 'v8js_resource_type'];
+    const problems: string[] = [];
+    const docs = ['observability', 'slo'].map((name) => join(repository, 'docs', `${name}.md`));
+    for (const file of [...files.map((name) => join(runbooksDir, name)), ...docs]) {
+      const text = readFileSync(file, 'utf8');
+      for (const [name] of text.matchAll(/\b(?:reelstream|nodejs|v8js|http_server|http_client)_[a-z0-9_]+/g))
+        if (!names.some((metric) => metric === name || metric.startsWith(`${name}_`)))
+          problems.push(`${file}: ${name}`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('link only files that exist', () => {

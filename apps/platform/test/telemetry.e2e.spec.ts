@@ -229,6 +229,18 @@ describe('metrics and traces of the platform as five processes', () => {
     expect(dispatcher.series('reelstream_wallet_dead_letters_total')).toEqual([
       { labels: expect.objectContaining({ operator: OPERATOR.id, command: 'win' }), value: 0 },
     ]);
+    // Zero from the start per operator and state, so the first opening is an increase an alert sees.
+    expect(
+      dispatcher
+        .series('reelstream_wallet_circuit_changes_total')
+        .filter((sample) => sample.labels['operator'] === OPERATOR.id)
+        .map((sample) => [sample.labels['to'], sample.value])
+        .sort(),
+    ).toEqual([
+      ['closed', 0],
+      ['half_open', 0],
+      ['open', 0],
+    ]);
     expect(dispatcher.series('reelstream_bus_messages_parked_total')).toContainEqual({
       labels: expect.objectContaining({ topic: 'wallet.requests', group: 'wallet-dispatcher' }),
       value: 0,

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 
 /**
  * An online backup of one of the embedded back ends' SQLite files (`reelstream.db`: event store and
- * bus; `bonus-ledger-read.db`; `operator-sandbox.db`) while the services keep writing: SQLite's
+ * bus; the `bonus-ledger-read-<instance>.db` read models; `operator-sandbox.db`) while the services keep writing: SQLite's
  * backup API copies a consistent snapshot page by page (better-sqlite3 `db.backup()`), restarting
  * when a writer changes a page already copied. The copy is then opened and checked
  * (`PRAGMA integrity_check`) so a backup that says "ok" can be restored.

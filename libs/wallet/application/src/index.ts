@@ -17,6 +17,7 @@ export {
   type BulkheadLimits,
   defaultBulkheadLimits,
   type CircuitChange,
+  type CircuitState,
   OperatorBulkhead,
   OperatorBulkheadWallet,
 } from './operator-bulkhead.js';

@@ -34,7 +34,13 @@ import {
 } from '@reelstream/wallet-application';
 import type { WalletDispatcherConfig } from './config.js';
 import { HttpOperatorWallet, HttpWebhookSender } from '@reelstream/wallet-adapters';
-import { cancelsNotDeliveredCounter, countDeadLetters, countRefusals, measuredWallet } from './wallet-metrics.js';
+import {
+  cancelsNotDeliveredCounter,
+  circuitChangesCounter,
+  countDeadLetters,
+  countRefusals,
+  measuredWallet,
+} from './wallet-metrics.js';
 
 export interface WalletDispatcherDeps {
   store: EventStore;
@@ -79,16 +85,14 @@ export async function startWalletDispatcher(
   const bus = traceMessageBus(countDeadLetters(deps.bus, metrics, deps.operators));
   const ownWallet = deps.wallet ? undefined : new HttpOperatorWallet({ maxSockets: config.maxSockets });
   const webhookSender = new HttpWebhookSender();
-  const circuitChanges = metrics.counter<'operator' | 'to'>(MetricNames.walletCircuitChanges, {
-    description: 'Operator circuit state changes',
-  });
+  const circuitChanges = circuitChangesCounter(metrics, deps.operators);
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
   const limitsOf = (operatorId: string) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] });
   const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as HttpOperatorWallet), metrics), {
     limitsOf,
     now: () => performance.now(),
     onCircuitChange: (change) => {
-      circuitChanges.add(1, { operator: change.operatorId, to: change.to });
+      circuitChanges(change);
       const log = change.to === 'open' ? deps.logger.warn.bind(deps.logger) : deps.logger.info.bind(deps.logger);
       log('operator circuit changed', { ...change });
     },

@@ -8,6 +8,7 @@ import { MetricNames, SECONDS_BUCKETS, type Metrics } from '@reelstream/telemetr
 import {
   CANCEL_NOT_DELIVERED_REASONS,
   type CancelNotDeliveredReason,
+  type CircuitState,
   type OperatorLookup,
   type OperatorWallet,
 } from '@reelstream/wallet-application';
@@ -123,4 +124,24 @@ export function countRefusals(
       command: refusal.command,
       reason: refusal.reason,
     });
+}
+
+/** The circuit states an operator's callbacks pass through (`OperatorBulkheadWallet`). */
+const CIRCUIT_STATES: readonly CircuitState[] = ['open', 'half_open', 'closed'];
+
+/**
+ * Counts operator circuit changes, by operator and the state entered. Zero from the start per configured
+ * operator and state: `increase(...{to="open"}[10m]) > 0` then fires on an operator's first opening too
+ * (a series born at 1 has no increase).
+ */
+export function circuitChangesCounter(
+  metrics: Metrics,
+  operators: OperatorLookup,
+): (change: { operatorId: string; to: CircuitState }) => void {
+  const changes = metrics.counter<'operator' | 'to'>(MetricNames.walletCircuitChanges, {
+    description: 'Operator circuit state changes',
+  });
+  for (const operator of configuredOperatorIds(operators))
+    for (const to of CIRCUIT_STATES) changes.add(0, { operator, to });
+  return (change) => changes.add(1, { operator: operatorLabel(operators, change.operatorId), to: change.to });
 }
