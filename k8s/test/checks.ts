@@ -64,6 +64,9 @@ export function workloadProblems(object: K8sObject): string[] {
     if (!resources.requests?.['cpu'] || !resources.requests['memory'])
       problems.push(`${at}: needs cpu and memory requests`);
     if (!resources.limits?.['memory']) problems.push(`${at}: needs a memory limit`);
+    // Without them a pod's logs and emptyDirs may fill the node's disk, and it is evicted first.
+    if (!resources.requests?.['ephemeral-storage'] || !resources.limits?.['ephemeral-storage'])
+      problems.push(`${at}: needs an ephemeral-storage request and limit`);
     const security = (container['securityContext'] ?? {}) as {
       runAsNonRoot?: boolean;
       allowPrivilegeEscalation?: boolean;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parseOperatorsJson } from '@reelstream/contracts';
 import { MAX_WORKER_ID } from '@reelstream/ids';
+import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/service-gateway';
 import { loadOperators, parseEnv } from '@reelstream/config';
 import { sandboxConfigFromEnv } from '@reelstream/service-operator-sandbox';
 import { processIdentityEnv, processIdentityOf } from '@reelstream/runtime';
@@ -21,6 +22,16 @@ import { readKustomization, referencedPaths } from './kustomization.js';
 import { readDocuments, yamlFiles } from './manifest-files.js';
 import { containersOf, findKubectl, podTemplateOf, render } from './render.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
+
+/** A Kubernetes quantity (`64Mi`, `1Gi`, `1m` as nginx writes a megabyte) in bytes. */
+function bytesOf(quantity: string): number {
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|k|m|g)?$/i.exec(quantity);
+  if (!match) return Number(quantity);
+  const unit = { ki: 2 ** 10, mi: 2 ** 20, gi: 2 ** 30, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[
+    (match[2] ?? '').toLowerCase() as 'ki'
+  ];
+  return Number(match[1]) * (unit ?? 1);
+}
 
 const kustomizationDirs = ['base', 'monitoring', 'overlays/dev', 'overlays/production'];
 const secretTemplate = 'base/operators-secret.template.yaml';
@@ -446,6 +457,49 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(workloadProblems(job).filter((p) => !/Probe/.test(p))).toEqual([]);
     });
 
+    it('lets a 10,000-player campaign through the Ingress (1 MiB, the gateway route limit)', () => {
+      const annotations = find(objects, 'Ingress', 'reelstream')?.metadata['annotations'] as Record<string, string>;
+      expect(bytesOf(annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '0')).toBeGreaterThanOrEqual(
+        CAMPAIGN_BODY_LIMIT_BYTES,
+      );
+    });
+
+    it('re-runs the kafka-topics Job on every apply (it deletes itself once finished) with its heap under its limit', () => {
+      const job = find(objects, 'Job', 'kafka-topics') as K8sObject;
+      expect((job['spec'] as { ttlSecondsAfterFinished: number }).ttlSecondsAfterFinished).toBe(0);
+      const [container] = containersOf(job);
+      const heapMiB = Number(
+        /--max-old-space-size=(\d+)/.exec(
+          (container?.['env'] as { name: string; value: string }[]).find((e) => e.name === 'NODE_OPTIONS')?.value ?? '',
+        )?.[1],
+      );
+      const limit = bytesOf((container?.['resources'] as { limits: Record<string, string> }).limits['memory'] ?? '0');
+      expect(heapMiB * 2 ** 20).toBeLessThan(limit * 0.8);
+    });
+
+    it("keeps each bonus-ledger replica's read model on its own volume, across rollouts", () => {
+      const ledger = find(objects, 'StatefulSet', 'bonus-ledger')?.['spec'] as {
+        volumeClaimTemplates: { metadata: { name: string } }[];
+        template: { spec: { volumes: { name: string }[] } };
+      };
+      expect(ledger.volumeClaimTemplates.map((claim) => claim.metadata.name)).toEqual(['read-model']);
+      expect(ledger.template.spec.volumes.map((volume) => volume.name)).not.toContain('read-model');
+    });
+
+    it("fits every pod's emptyDirs within its containers' ephemeral-storage limits", () => {
+      for (const workload of objects.filter(isWorkload)) {
+        const pod = podTemplateOf(workload)?.spec as { volumes?: { emptyDir?: { sizeLimit?: string } }[] };
+        const emptyDirs = (pod.volumes ?? []).flatMap((volume) => (volume.emptyDir ? [volume.emptyDir] : []));
+        const total = emptyDirs.reduce((sum, dir) => sum + bytesOf(dir.sizeLimit ?? 'Infinity'), 0);
+        const limit = containersOf(workload).reduce(
+          (sum, c) =>
+            sum + bytesOf((c['resources'] as { limits: Record<string, string> }).limits['ephemeral-storage'] ?? '0'),
+          0,
+        );
+        expect([workload.metadata.name, total <= limit]).toEqual([workload.metadata.name, true]);
+      }
+    });
+
     it('expects the operators Secret to be created outside kustomize', () => {
       expect(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toEqual([]);
       expect(externalSecrets).toEqual(new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore']));
@@ -464,6 +518,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(workloadProblems(broken)).toEqual([
         'StatefulSet gateway container gateway: no readinessProbe',
         'StatefulSet gateway container gateway: needs a memory limit',
+        'StatefulSet gateway container gateway: needs an ephemeral-storage request and limit',
         'StatefulSet gateway container gateway: readOnlyRootFilesystem must be true',
       ]);
     });

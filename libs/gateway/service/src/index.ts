@@ -6,4 +6,5 @@ export { createGatewayApp } from './app.js';
 export { startGateway, type RunningGateway } from './start.js';
 export { gatewayEnv, gatewayConfigOf, loadGatewayOperators, type GatewayConfig } from './config/gateway-env.js';
 export { errorCodesOf, type OperationName } from './openapi/openapi-document.js';
+export { CAMPAIGN_BODY_LIMIT_BYTES } from './routes/campaign-routes.js';
 // Shared (@reelstream/contracts); re-exported under the name importers know.
