@@ -20,7 +20,7 @@ import {
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
 import { countBonusStateChanges, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
-import { startHealthServer, StopSequence } from '@reelstream/http';
+import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/http';
 import { runLeased } from '@reelstream/eventsourcing';
 import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
 import { createMetrics, type Logger } from '@reelstream/telemetry';
@@ -94,6 +94,9 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
   const stops = new StopSequence();
   let stopping = false;
   stops.add(() => readModel.close());
+  // A full or read-only read-model disk takes the replica out of rotation (`/readyz` 503 naming the directory).
+  const unwatch = processDataDirs.watch(dirname(config.readModelFile));
+  stops.add(() => Promise.resolve(unwatch()));
   try {
     // The projection pokes the expiry timer, which reads the projection: created first, started last.
     const timer: { scheduler?: ExpiryScheduler } = {};

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { processDataDirs } from './data-dirs.js';
 import { processDrain, type DrainSignal } from './drain-signal.js';
 import { closeGracefully } from './graceful-close.js';
 import { createHttpServer } from './http-server.js';
@@ -46,6 +47,11 @@ function answerHealth(
   }
   if (drain.draining) {
     send(response, 503, { status: 'draining' });
+    return true;
+  }
+  const disk = processDataDirs.problem();
+  if (disk !== undefined) {
+    send(response, 503, { status: 'unavailable', reason: disk });
     return true;
   }
   Promise.resolve()

@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { processDrain, type DrainSignal } from './drain-signal.js';
 
 export interface HttpServerTimeouts {
   /** The whole request, headers and body, must arrive within this; else 408 and the connection closes. Default 30 s. */
@@ -7,9 +8,15 @@ export interface HttpServerTimeouts {
   headersTimeoutMs?: number;
   /** An idle keep-alive connection is closed after this. Default 65 s: longer than a load balancer's usual 60 s, so the balancer closes first. */
   keepAliveTimeoutMs?: number;
+  /**
+   * Once it drains, every answer says `Connection: close` and its connection closes after it, so
+   * keep-alive clients move to another pod during the drain instead of being cut off by the hard
+   * close at its end. Default the process's (`processDrain`).
+   */
+  drain?: DrainSignal;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: Required<HttpServerTimeouts> = {
+export const DEFAULT_HTTP_TIMEOUTS: Required<Omit<HttpServerTimeouts, 'drain'>> = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 65_000,
@@ -23,6 +30,7 @@ export const DEFAULT_HTTP_TIMEOUTS: Required<HttpServerTimeouts> = {
  */
 export function createHttpServer(handler: RequestListener, timeouts: HttpServerTimeouts = {}): Server {
   const requestTimeout = timeouts.requestTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs;
+  const drain = timeouts.drain ?? processDrain;
   const headersTimeout = Math.min(timeouts.headersTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs, requestTimeout);
   const server = createServer(
     {
@@ -30,7 +38,10 @@ export function createHttpServer(handler: RequestListener, timeouts: HttpServerT
       headersTimeout,
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
     },
-    handler,
+    (request, response) => {
+      if (drain.draining) response.setHeader('Connection', 'close');
+      handler(request, response);
+    },
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs ?? DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs;
   return server;

@@ -12,6 +12,7 @@ export { closeGracefully, reachableUrl } from './graceful-close.js';
 export { createHttpServer, DEFAULT_HTTP_TIMEOUTS } from './http-server.js';
 export { requestLog, type RequestLogOptions } from './request-log.js';
 export { healthEndpoints, startHealthServer, type HealthServer, type Readiness } from './health.js';
+export { DataDirs, processDataDirs, type DataDirsOptions } from './data-dirs.js';
 export { DrainSignal, processDrain } from './drain-signal.js';
 export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createHttpServer, DEFAULT_HTTP_TIMEOUTS } from '../src/index.js';
+import { createHttpServer, DEFAULT_HTTP_TIMEOUTS, DrainSignal } from '../src/index.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -129,5 +129,28 @@ describe('every HTTP server of the platform', () => {
       )
       .map((file) => relative(root, file));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('createHttpServer: draining', () => {
+  it('keeps connections alive until the drain begins, then answers Connection: close and closes each after its answer', async () => {
+    const drain = new DrainSignal();
+    const port = await listening({ drain });
+    const client = rawClient(port);
+    await once(client.socket, 'connect');
+    const request = 'GET /spin HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
+    client.socket.write(request);
+    await sleep(200);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 [\s\S]*Connection: keep-alive/i);
+    expect(client.socket.destroyed).toBe(false);
+
+    drain.begin();
+    const before = client.received().length;
+    client.socket.write(request);
+    const closedAt = await Promise.race([client.closed, sleep(3_000).then(() => undefined)]);
+    const second = client.received().slice(before);
+    expect(second).toMatch(/^HTTP\/1\.1 200 [\s\S]*Connection: close/i);
+    // Closed by the server right after the answer, not by the keep-alive time-out (65 s).
+    expect(closedAt).toBeDefined();
   });
 });

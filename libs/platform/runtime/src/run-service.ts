@@ -7,7 +7,8 @@
  */
 import type { EventEmitter } from 'node:events';
 import { parseEnv as parseEnvWith, shutdownEnv, type Backends, type Env } from '@reelstream/config';
-import { processDrain, type DrainSignal } from '@reelstream/http';
+import { dirname } from 'node:path';
+import { processDataDirs, processDrain, type DrainSignal } from '@reelstream/http';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
 import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
 import {
@@ -179,6 +180,7 @@ export async function runService(
           reportParkedMessages(runtime.logger, createMetrics()),
         );
         stops.push({ name: 'back ends', stop: () => opened.close() });
+        await watchDataDirs(backends);
         return opened;
       },
       onStop: (name, stop) => void stops.push({ name, stop }),
@@ -217,4 +219,12 @@ function rememberPorts(parsed: unknown, into: Map<number, string[]>): void {
     if (!names.includes(key)) names.push(key);
     into.set(value, names);
   }
+}
+
+/** The directories of the embedded back ends' files: `/readyz` fails while one is full or read-only. */
+async function watchDataDirs(backends: Backends): Promise<void> {
+  const { parseSqliteBusUrl, parseSqliteEventStoreUrl } = await import('@reelstream/backends');
+  if (backends.eventStoreUrl.startsWith('sqlite:'))
+    processDataDirs.watch(dirname(parseSqliteEventStoreUrl(backends.eventStoreUrl).path));
+  if (backends.busUrl.startsWith('sqlite:')) processDataDirs.watch(dirname(parseSqliteBusUrl(backends.busUrl).path));
 }

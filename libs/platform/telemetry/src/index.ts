@@ -8,6 +8,7 @@ export {
   createLogger,
   createLogRoot,
   InvalidLogFormatError,
+  InvalidLogRepeatSettingError,
   InvalidLogLevelError,
   type LogFormat,
   type Logger,

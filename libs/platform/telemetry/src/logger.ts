@@ -44,6 +44,8 @@ export interface LogRootOptions {
   /** Where lines go. Default stdout. */
   destination?: LogDestination;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The clock of the repeat limit (tests). Default `Date.now`. */
+  now?: () => number;
 }
 
 export interface CreateLoggerOptions extends LogRootOptions {
@@ -171,10 +173,11 @@ export function createLogRoot(options: LogRootOptions = {}): LogRoot {
     },
     stream,
   );
+  const repeats = new RepeatLimit(repeatLimitOf(env), options.now ?? Date.now);
   return {
     level,
     format,
-    forService: (service) => new PinoBackedLogger(root.child({ service }), level),
+    forService: (service) => new PinoBackedLogger(root.child({ service }), level, repeats, service),
     flush: () => (stdout === undefined ? Promise.resolve() : drained(stdout)),
   };
 }
@@ -280,11 +283,102 @@ function serialiseTopLevel(fields: LogFields): LogFields {
   return out;
 }
 
+/** At most `lines` identical warnings or errors per `windowMs`; `lines` 0 turns the limit off. */
+interface RepeatLimitSettings {
+  lines: number;
+  windowMs: number;
+}
+
+/** `LOG_REPEAT_LIMIT` (default 10) identical warn/error lines per `LOG_REPEAT_WINDOW_MS` (default 10 s). */
+function repeatLimitOf(env: Readonly<Record<string, string | undefined>>): RepeatLimitSettings {
+  const number = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) throw new InvalidLogRepeatSettingError(name, raw);
+    return value;
+  };
+  return { lines: number('LOG_REPEAT_LIMIT', 10), windowMs: number('LOG_REPEAT_WINDOW_MS', 10_000) };
+}
+
+export class InvalidLogRepeatSettingError extends Error {
+  override readonly name = 'InvalidLogRepeatSettingError';
+  readonly code = 'CONFIGURATION_INVALID';
+  readonly retriable = false;
+  constructor(variable: string, value: string) {
+    super(`${variable} must be a whole number of 0 or more; got "${value}"`);
+  }
+}
+
+/** Most keys kept at once: a flood of distinct messages must not grow the map without end. */
+const MAX_REPEAT_KEYS = 1_000;
+
+/**
+ * Identical warnings and errors (same service, level, message and error message) are written at most
+ * `lines` times per window: a wallet that fails every callback, or a broker that is down, would
+ * otherwise write thousands of the same line a second and drown everything else (and fill the
+ * node's disk). The first line written after some were held back says how many
+ * (`repeatsSuppressed`), so no count is lost.
+ */
+class RepeatLimit {
+  private readonly seen = new Map<string, { windowStart: number; written: number; suppressed: number }>();
+
+  constructor(
+    private readonly settings: RepeatLimitSettings,
+    private readonly now: () => number,
+  ) {}
+
+  /** Undefined to hold the line back; else the number of identical lines held back before it (0 for none). */
+  admit(key: string): number | undefined {
+    if (this.settings.lines === 0) return 0;
+    const now = this.now();
+    let entry = this.seen.get(key);
+    if (entry === undefined || now - entry.windowStart >= this.settings.windowMs) {
+      const suppressed = entry?.suppressed ?? 0;
+      this.seen.delete(key);
+      if (this.seen.size >= MAX_REPEAT_KEYS) this.seen.delete(this.seen.keys().next().value as string);
+      entry = { windowStart: now, written: 1, suppressed: 0 };
+      this.seen.set(key, entry);
+      return suppressed;
+    }
+    if (entry.written < this.settings.lines) {
+      entry.written++;
+      const suppressed = entry.suppressed;
+      entry.suppressed = 0;
+      return suppressed;
+    }
+    entry.suppressed++;
+    return undefined;
+  }
+}
+
+/** Fields that tell two failures apart: one operator's flood must never hold back another operator's lines. */
+const DISTINGUISHING_FIELDS = ['operatorId', 'operator', 'topic', 'groupId', 'command', 'code'];
+
+/** What makes two lines "the same" beyond their message: the error's message and the distinguishing fields. */
+function repeatKeyOf(fields: LogFields | undefined): string {
+  if (fields === undefined) return '';
+  const error = fields['error'] ?? fields['err'] ?? fields['cause'];
+  const parts = [error instanceof Error ? error.message : typeof error === 'string' ? error : ''];
+  for (const name of DISTINGUISHING_FIELDS)
+    if (fields[name] !== undefined) parts.push(`${name}=${String(fields[name])}`);
+  return parts.join('\u0000');
+}
+
 class PinoBackedLogger implements Logger {
   constructor(
     readonly pino: PinoLogger,
     readonly level: LogLevel,
+    private readonly repeats: RepeatLimit,
+    private readonly key: string,
   ) {}
+
+  /** The fields to write (with `repeatsSuppressed` when some were held back), or undefined to hold the line back. */
+  private limited(level: 'warn' | 'error', msg: string, fields: LogFields | undefined): LogFields | undefined | false {
+    const suppressed = this.repeats.admit(`${this.key}\u0000${level}\u0000${msg}\u0000${repeatKeyOf(fields)}`);
+    if (suppressed === undefined) return false;
+    return suppressed > 0 ? { ...fields, repeatsSuppressed: suppressed } : fields;
+  }
 
   isLevelEnabled(level: EntryLevel): boolean {
     return this.pino.isLevelEnabled(level);
@@ -299,15 +393,26 @@ class PinoBackedLogger implements Logger {
     else this.pino.info(fields, msg);
   }
   warn(msg: string, fields?: LogFields): void {
-    if (fields === undefined) this.pino.warn(msg);
-    else this.pino.warn(fields, msg);
+    if (!this.pino.isLevelEnabled('warn')) return;
+    const admitted = this.limited('warn', msg, fields);
+    if (admitted === false) return;
+    if (admitted === undefined) this.pino.warn(msg);
+    else this.pino.warn(admitted, msg);
   }
   error(msg: string, fields?: LogFields): void {
-    if (fields === undefined) this.pino.error(msg);
-    else this.pino.error(fields, msg);
+    if (!this.pino.isLevelEnabled('error')) return;
+    const admitted = this.limited('error', msg, fields);
+    if (admitted === false) return;
+    if (admitted === undefined) this.pino.error(msg);
+    else this.pino.error(admitted, msg);
   }
 
   child(bindings: LogFields): Logger {
-    return new PinoBackedLogger(this.pino.child(bindings), this.level);
+    return new PinoBackedLogger(
+      this.pino.child(bindings),
+      this.level,
+      this.repeats,
+      `${this.key}\u0000${repeatKeyOf(bindings)}`,
+    );
   }
 }

@@ -205,3 +205,67 @@ describe('createLogger', () => {
     expect(root.format).toBe('json');
   });
 });
+
+describe('the repeat limit', () => {
+  function limited(env: Record<string, string>) {
+    let now = 0;
+    const lines: string[] = [];
+    const root = createLogRoot({
+      destination: { write: (line: string) => lines.push(line) },
+      env,
+      now: () => now,
+    });
+    return {
+      logger: root.forService('wallet-dispatcher'),
+      entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+      advance: (ms: number) => (now += ms),
+    };
+  }
+
+  it('writes an identical error at most LOG_REPEAT_LIMIT times per window, then says how many it held back', () => {
+    const { logger, entries, advance } = limited({ LOG_REPEAT_LIMIT: '3', LOG_REPEAT_WINDOW_MS: '1000' });
+    for (let i = 0; i < 50; i++)
+      logger.error('callback failed', { operatorId: 'op-a', error: new Error('ECONNREFUSED') });
+    expect(entries()).toHaveLength(3);
+    advance(1_000);
+    logger.error('callback failed', { operatorId: 'op-a', error: new Error('ECONNREFUSED') });
+    expect(entries()).toHaveLength(4);
+    expect(entries()[3]).toMatchObject({ msg: 'callback failed', repeatsSuppressed: 47 });
+    expect(
+      entries()
+        .slice(0, 3)
+        .every((entry) => entry['repeatsSuppressed'] === undefined),
+    ).toBe(true);
+  });
+
+  it("never holds back another operator's line, another error or another message", () => {
+    const { logger, entries } = limited({ LOG_REPEAT_LIMIT: '2' });
+    for (let i = 0; i < 10; i++) logger.error('callback failed', { operatorId: 'op-a', error: new Error('timeout') });
+    logger.error('callback failed', { operatorId: 'op-b', error: new Error('timeout') });
+    logger.error('callback failed', { operatorId: 'op-a', error: new Error('ECONNRESET') });
+    logger.warn('callback failed', { operatorId: 'op-a', error: new Error('timeout') });
+    logger.child({ operatorId: 'op-c' }).error('callback failed', { error: new Error('timeout') });
+    expect(
+      entries().map((entry) => [entry['level'], entry['operatorId'], (entry['error'] as { message: string }).message]),
+    ).toEqual([
+      ['error', 'op-a', 'timeout'],
+      ['error', 'op-a', 'timeout'],
+      ['error', 'op-b', 'timeout'],
+      ['error', 'op-a', 'ECONNRESET'],
+      ['warn', 'op-a', 'timeout'],
+      ['error', 'op-c', 'timeout'],
+    ]);
+  });
+
+  it('leaves info lines alone, is off with LOG_REPEAT_LIMIT=0, and refuses a bad setting', () => {
+    const { logger, entries } = limited({ LOG_REPEAT_LIMIT: '1' });
+    for (let i = 0; i < 5; i++) logger.info('spin settled');
+    expect(entries()).toHaveLength(5);
+    const off = limited({ LOG_REPEAT_LIMIT: '0' });
+    for (let i = 0; i < 30; i++) off.logger.error('store down');
+    expect(off.entries()).toHaveLength(30);
+    expect(() => limited({ LOG_REPEAT_LIMIT: 'many' })).toThrow(
+      'LOG_REPEAT_LIMIT must be a whole number of 0 or more; got "many"',
+    );
+  });
+});
