@@ -129,6 +129,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     operators: deps.operators,
     reads: () => (reconciliation ??= openReconciliationReads({ store: deps.store, logger })),
     ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
+    ...(config.listRowBound === undefined ? {} : { listRowBound: config.listRowBound }),
   });
 
   app.use(routeNotFound());

@@ -14,6 +14,7 @@ import {
   type ReconciliationProjectionStore,
   type StoredWalletTx,
   type WalletTxChange,
+  type WalletTxRow,
   type WebhookLetterChange,
 } from '@reelstream/wallet-application';
 import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/eventstore-sqlite';
@@ -115,9 +116,24 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
     ensureCheckpointSchema(db);
     this.statements = prepareStatements(db);
     this.applyTransaction = db.transaction((changes: readonly ReconciliationChange[]) => {
+      // A transaction's row is read once and written once per batch, however many of its events the batch holds.
+      const touched = new Map<number, CachedWalletTx>();
       for (const change of changes) {
-        if (change.kind === 'walletTx') this.applyWalletTx(change);
+        if (change.kind === 'walletTx') this.applyWalletTx(change, touched);
         else if (change.kind === 'webhookLetter') this.applyWebhookLetter(change);
+      }
+      for (const [transactionId, row] of touched) {
+        const { listing } = row;
+        this.statements.upsertWalletTx.run({
+          transactionId,
+          revision: row.revision,
+          operatorId: listing?.operatorId ?? null,
+          playerId: listing?.playerId ?? null,
+          status: listing?.status ?? null,
+          requestedAtMs: listing?.requestedAtMs ?? null,
+          seq: listing ? row.seq : null,
+          stored: JSON.stringify(row.stored),
+        });
       }
       const last = changes.at(-1);
       if (last) writeCheckpoint(db, RECONCILIATION_CHECKPOINT, last.position, options.comparePositions);
@@ -184,12 +200,14 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
 
   /** Drops every row and the checkpoint: the projection then starts again from the first event. */
   reset(): void {
-    this.db.transaction(() => {
-      this.db.exec(
-        'DELETE FROM recon_wallet_tx; DELETE FROM recon_dead_letters; DELETE FROM recon_webhook_letters; DELETE FROM recon_sequences;',
-      );
-      this.db.prepare('DELETE FROM es_checkpoints WHERE name = ?').run(RECONCILIATION_CHECKPOINT);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db.exec(
+          'DELETE FROM recon_wallet_tx; DELETE FROM recon_dead_letters; DELETE FROM recon_webhook_letters; DELETE FROM recon_sequences;',
+        );
+        this.db.prepare('DELETE FROM es_checkpoints WHERE name = ?').run(RECONCILIATION_CHECKPOINT);
+      })
+      .immediate();
   }
 
   close(): void {
@@ -200,32 +218,41 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
     return this.statements.nextSeq.get(operatorId, list) as number;
   }
 
-  private applyWalletTx(change: WalletTxChange): void {
-    const current = this.statements.walletTx.get(change.transactionId);
+  /** The row as this batch has it so far: from the file on its first event in the batch. */
+  private cachedWalletTx(transactionId: number, touched: Map<number, CachedWalletTx>): CachedWalletTx | undefined {
+    const cached = touched.get(transactionId);
+    if (cached) return cached;
+    const row = this.statements.walletTx.get(transactionId);
+    if (!row) return undefined;
+    return {
+      revision: row.revision,
+      seq: row.seq,
+      stored: JSON.parse(row.stored) as StoredWalletTx,
+      listing: undefined,
+      letterOperators: new Set(this.statements.letterOperatorsOf.all(transactionId)),
+    };
+  }
+
+  private applyWalletTx(change: WalletTxChange, touched: Map<number, CachedWalletTx>): void {
+    const current = this.cachedWalletTx(change.transactionId, touched);
     // Idempotent by stream revision: an event at or before the last one applied changes nothing.
     if (current && change.revision <= current.revision) return;
-    const row = change.project(current ? (JSON.parse(current.stored) as StoredWalletTx) : undefined);
+    const row = change.project(current?.stored);
     const { listing } = row;
     let seq = current?.seq ?? null;
     if (listing && seq === null) seq = this.nextSeq(listing.operatorId, 'transactions');
-    this.statements.upsertWalletTx.run({
-      transactionId: change.transactionId,
-      revision: change.revision,
-      operatorId: listing?.operatorId ?? null,
-      playerId: listing?.playerId ?? null,
-      status: listing?.status ?? null,
-      requestedAtMs: listing?.requestedAtMs ?? null,
-      seq: listing ? seq : null,
-      stored: JSON.stringify(row.stored),
-    });
-    for (const operatorId of this.statements.letterOperatorsOf.all(change.transactionId))
-      if (!row.letterOperators.includes(operatorId))
+    const letterOperators = current?.letterOperators ?? new Set<string>();
+    for (const operatorId of letterOperators)
+      if (!row.letterOperators.includes(operatorId)) {
         this.statements.deleteDeadLetter.run(operatorId, change.transactionId);
+        letterOperators.delete(operatorId);
+      }
     for (const operatorId of row.letterOperators) {
-      const listed = this.statements.deadLetterSeq.get(operatorId, change.transactionId) !== undefined;
-      if (listed && operatorId !== row.letteredBy) continue;
+      if (letterOperators.has(operatorId) && operatorId !== row.letteredBy) continue;
       this.statements.upsertDeadLetter.run(operatorId, change.transactionId, this.nextSeq(operatorId, 'deadLetters'));
+      letterOperators.add(operatorId);
     }
+    touched.set(change.transactionId, { revision: change.revision, seq, stored: row.stored, listing, letterOperators });
   }
 
   private applyWebhookLetter(change: WebhookLetterChange): void {
@@ -240,6 +267,16 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
       letter: standing ? JSON.stringify(change.letter) : null,
     });
   }
+}
+
+interface CachedWalletTx {
+  revision: number;
+  seq: number | null;
+  stored: StoredWalletTx;
+  /** Undefined until the batch projects an event of it: then what the row's columns become. */
+  listing: WalletTxRow['listing'];
+  /** The operators whose dead-letter list holds the transaction. */
+  letterOperators: Set<string>;
 }
 
 interface RawTxRow {
@@ -269,11 +306,6 @@ function prepareStatements(db: Database.Database) {
       .pluck(),
     letterOperatorsOf: db
       .prepare<[number], string>('SELECT operator_id FROM recon_dead_letters WHERE transaction_id = ?')
-      .pluck(),
-    deadLetterSeq: db
-      .prepare<[string, number], number>(
-        'SELECT seq FROM recon_dead_letters WHERE operator_id = ? AND transaction_id = ?',
-      )
       .pluck(),
     deleteDeadLetter: db.prepare<[string, number]>(
       'DELETE FROM recon_dead_letters WHERE operator_id = ? AND transaction_id = ?',

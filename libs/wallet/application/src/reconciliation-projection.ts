@@ -20,12 +20,7 @@ import {
 } from '@reelstream/contracts';
 import { startCatchUp } from '@reelstream/eventsourcing';
 import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
-import {
-  conflictDeadLettersOf,
-  deadLetterOf,
-  walletTxDecider,
-  type WalletTxState,
-} from '@reelstream/wallet-domain';
+import { conflictDeadLettersOf, deadLetterOf, walletTxDecider, type WalletTxState } from '@reelstream/wallet-domain';
 
 export const RECONCILIATION_FILTER = {
   streamPrefixes: [streamPrefix(StreamCategories.walletTx), streamPrefix(StreamCategories.webhookLetter)],
@@ -41,8 +36,7 @@ export interface WalletTxRow {
   readonly stored: StoredWalletTx;
   /** Listed by `GET /v1/transactions` once its request is recorded. */
   readonly listing:
-    | { operatorId: string; playerId: string; status: TransactionStatus; requestedAtMs: number }
-    | undefined;
+    { operatorId: string; playerId: string; status: TransactionStatus; requestedAtMs: number } | undefined;
   /** The operators with a standing dead letter in the stream after this event. */
   readonly letterOperators: readonly string[];
   /** The operator whose letter this event wrote: its place moves to the end of that operator's list. */
@@ -83,7 +77,8 @@ export interface ReconciliationProjectionStore {
   apply(changes: readonly ReconciliationChange[]): Promise<void>;
 }
 
-export const statusOf = (state: WalletTxState): TransactionStatus => (state.status === 'new' ? 'pending' : state.status);
+export const statusOf = (state: WalletTxState): TransactionStatus =>
+  state.status === 'new' ? 'pending' : state.status;
 
 /** The operators whose letters the folded transaction still holds (its own win's, and stray wins'). */
 function standingLetterOperators(state: WalletTxState): string[] {
@@ -111,8 +106,9 @@ function projectWalletTx(previous: StoredWalletTx | undefined, recorded: Recorde
   } catch {
     parsed = undefined;
   }
+  // A letter of the stream's own win names no request: it is the recorded request's.
   const letteredBy =
-    parsed?.type === 'WinDeadLettered' && parsed.data.request ? parsed.data.request.operatorId : undefined;
+    parsed?.type === 'WinDeadLettered' ? (parsed.data.request ?? before.state.request)?.operatorId : undefined;
   if (before.folded && parsed) {
     try {
       const state = walletTxDecider.evolve(before.state, parsed);
@@ -200,7 +196,6 @@ export function startReconciliationProjection(options: ReconciliationProjectionO
     checkpoints: { load: () => projection.checkpoint(), store: async () => undefined },
     name: RECONCILIATION_CHECKPOINT,
     filter: RECONCILIATION_FILTER,
-    maxBatchSize: 1_000,
     retryDelayMs: options.retryDelayMs ?? 250,
     handleBatch: (batch) => projection.apply(batch.map(reconciliationChange)),
     onError: (error) => options.onError?.(error),

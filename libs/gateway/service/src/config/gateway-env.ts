@@ -52,11 +52,7 @@ export const gatewayEnv = z.object({
   /** Where the gateway's own read model file (the reconciliation lists) is. Default: DATA_DIR. */
   READ_MODEL_DIR: z.string().min(1).optional(),
   /** The secret the reconciliation lists' cursors are sealed with; unset: each operator's API token digest. */
-  CURSOR_SECRET: z
-    .string()
-    .min(32, { error: 'CURSOR_SECRET must be at least 32 characters' })
-    .max(512)
-    .optional(),
+  CURSOR_SECRET: z.string().min(32, { error: 'CURSOR_SECRET must be at least 32 characters' }).max(512).optional(),
 });
 export type GatewayEnv = z.output<typeof gatewayEnv>;
 
@@ -86,6 +82,8 @@ export interface GatewayConfig {
   readModelFile?: string;
   /** Seals the lists' cursors; unset: each operator's API token digest. */
   cursorSecret?: string;
+  /** Rows one list request reads at most while a time filter skips some (then it answers a cursor). Default 2,000. */
+  listRowBound?: number;
 }
 
 /** The gateway's read model file in `dir`: one per instance id (replicas on one data dir may also share one). */

@@ -124,6 +124,7 @@ export class ReconciliationReader {
     private readonly scheduleOf: (operatorId: string) => WinRedriveSchedule,
     /** The lists' read model, opened on first use (docs/adr/0017-reconciliation-projections.md). */
     private readonly reads: () => { readModel: SqliteReconciliationReadModel; projection: ReconciliationProjection },
+    private readonly rowBound = MAX_ROWS_PER_PAGE,
   ) {
     this.records = new WalletTxRepository(store);
   }
@@ -180,13 +181,14 @@ export class ReconciliationReader {
    * A page of the operator's transactions in the order their requests were recorded (the log's
    * order, which a later append never changes), read by the filters' index of the read model once
    * it holds every wallet event stored when the request came. A time filter is applied to the rows
-   * read: at most MAX_ROWS_PER_PAGE of them, then the page ends (maybe short) with a cursor.
+   * read: at most `rowBound` of them (never fewer than `limit`), then the page ends, maybe short or
+   * empty, with a cursor.
    */
   async transactions(query: TransactionQuery): Promise<ListPage<OperatorTransaction>> {
     const { readModel, projection } = this.reads();
     await projection.caughtUp();
     const timed = query.from !== undefined || query.to !== undefined;
-    const maxRows = timed ? Math.max(MAX_ROWS_PER_PAGE, query.limit) : query.limit;
+    const maxRows = timed ? Math.max(this.rowBound, query.limit) : query.limit;
     const rows = readModel.transactionRows({
       operatorId: query.operatorId,
       ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),

@@ -44,6 +44,8 @@ export interface ReconciliationRouteDeps {
   reads: () => ReconciliationReads;
   /** The secret the cursors' keys derive from; default: each operator's API token digest. */
   cursorSecret?: string;
+  /** Rows one list request reads at most while a time filter skips some. Default MAX_ROWS_PER_PAGE. */
+  listRowBound?: number;
 }
 
 const {
@@ -68,6 +70,7 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
     deps.store,
     (operatorId) => winRedriveOf(deps.operators.get(operatorId) ?? {}),
     deps.reads,
+    deps.listRowBound,
   );
   const ownerOf = (operator: OperatorConfig): CursorOwner => ({
     id: operator.id,

@@ -19,7 +19,7 @@ export const cursorAndLimitRefusals: readonly QueryRefusal[] = [
     'cursor',
     'CURSOR_INVALID',
   ],
-  ['a made-up cursor of the right length', `?cursor=${'A'.repeat(48)}`, 'cursor', 'CURSOR_INVALID'],
+  ['a made-up cursor of the right length and version', `?cursor=AQ${'A'.repeat(48)}`, 'cursor', 'CURSOR_INVALID'],
   ['limit 0', '?limit=0', 'limit', 'VALIDATION_FAILED'],
   ['limit 501', '?limit=501', 'limit', 'VALIDATION_FAILED'],
 ];
