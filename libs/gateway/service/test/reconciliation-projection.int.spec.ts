@@ -40,7 +40,11 @@ const open = () => {
 function dump(model: SqliteReconciliationReadModel) {
   const all = (sql: string) => model.db.prepare(sql).all();
   return {
-    transactions: all('SELECT * FROM recon_wallet_tx ORDER BY transaction_id'),
+    // The folded state as data: the order of its keys depends on the batch it was last folded in.
+    transactions: all('SELECT * FROM recon_wallet_tx ORDER BY transaction_id').map((row) => {
+      const { stored, ...columns } = row as { stored: string };
+      return { ...columns, stored: JSON.parse(stored) as unknown };
+    }),
     deadLetters: all('SELECT * FROM recon_dead_letters ORDER BY operator_id, seq'),
     webhookLetters: all('SELECT * FROM recon_webhook_letters ORDER BY operator_id, event_id'),
     sequences: all('SELECT * FROM recon_sequences ORDER BY operator_id, list'),

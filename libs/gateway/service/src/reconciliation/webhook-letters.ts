@@ -7,10 +7,8 @@
  * another operator's letter is never even read; one letter is read from its own stream.
  */
 import {
-  encodeStreamComponent,
   eventToAppend,
   parseStoredEvent,
-  StreamCategories,
   webhookLetterStream,
   type EventContext,
   type WebhookDeadLettered,
