@@ -109,13 +109,15 @@ describe('rows keyed by operator', () => {
       ['casino-a', rounds.a],
       ['casino-b', rounds.b],
     ] as const) {
-      const rows = model.transactionRows({ operatorId: operator, afterSeq: 0, maxRows: 100 });
+      const rows = [...model.transactionRows({ operatorId: operator, afterSeq: 0, maxRows: 100 })];
       expect(rows.map((row) => row.transactionId)).toEqual(
         own.flatMap((r) => [r.betTransactionId, r.winTransactionId]),
       );
       expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(rows.every((row) => row.stored.state.request?.operatorId === operator)).toBe(true);
-      const ofPlayer = model.transactionRows({ operatorId: operator, playerId: 'player_1', afterSeq: 0, maxRows: 100 });
+      const ofPlayer = [
+        ...model.transactionRows({ operatorId: operator, playerId: 'player_1', afterSeq: 0, maxRows: 100 }),
+      ];
       expect(ofPlayer.map((row) => row.transactionId)).toEqual([own[1]?.betTransactionId, own[1]?.winTransactionId]);
     }
   });
@@ -124,24 +126,30 @@ describe('rows keyed by operator', () => {
     const model = open();
     await project(model);
     const ids = (rows: { transactionId: number }[]) => rows.map((row) => row.transactionId);
-    const dead = model.transactionRows({ operatorId: 'casino-a', status: 'dead_lettered', afterSeq: 0, maxRows: 100 });
+    const dead = [
+      ...model.transactionRows({ operatorId: 'casino-a', status: 'dead_lettered', afterSeq: 0, maxRows: 100 }),
+    ];
     expect(ids(dead)).toEqual([rounds.a[1]?.winTransactionId, rounds.a[2]?.winTransactionId]);
-    const succeeded = model.transactionRows({ operatorId: 'casino-a', status: 'succeeded', afterSeq: 0, maxRows: 100 });
+    const succeeded = [
+      ...model.transactionRows({ operatorId: 'casino-a', status: 'succeeded', afterSeq: 0, maxRows: 100 }),
+    ];
     expect(ids(succeeded)).toEqual([
       rounds.a[0]?.betTransactionId,
       rounds.a[0]?.winTransactionId,
       rounds.a[1]?.betTransactionId,
       rounds.a[2]?.betTransactionId,
     ]);
-    const both = model.transactionRows({
-      operatorId: 'casino-b',
-      playerId: 'player_2',
-      status: 'dead_lettered',
-      afterSeq: 0,
-      maxRows: 100,
-    });
+    const both = [
+      ...model.transactionRows({
+        operatorId: 'casino-b',
+        playerId: 'player_2',
+        status: 'dead_lettered',
+        afterSeq: 0,
+        maxRows: 100,
+      }),
+    ];
     expect(ids(both)).toEqual([rounds.b[2]?.winTransactionId]);
-    const after = model.transactionRows({ operatorId: 'casino-b', afterSeq: 4, maxRows: 1 });
+    const after = [...model.transactionRows({ operatorId: 'casino-b', afterSeq: 4, maxRows: 1 })];
     expect(ids(after)).toEqual([rounds.b[2]?.betTransactionId]);
   });
 

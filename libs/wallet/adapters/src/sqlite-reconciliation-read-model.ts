@@ -62,14 +62,14 @@ CREATE TABLE IF NOT EXISTS recon_sequences (
 /** The three lists, each with its own per-operator sequence. */
 export type ReconciliationList = 'transactions' | 'deadLetters' | 'webhookLetters';
 
-export interface TransactionRow {
+interface TransactionRow {
   readonly seq: number;
   readonly transactionId: number;
   readonly requestedAtMs: number;
   readonly stored: StoredWalletTx;
 }
 
-export interface TransactionRowQuery {
+interface TransactionRowQuery {
   operatorId: string;
   playerId?: string;
   status?: string;
@@ -79,18 +79,18 @@ export interface TransactionRowQuery {
   maxRows: number;
 }
 
-export interface DeadLetterRow {
+interface DeadLetterRow {
   readonly seq: number;
   readonly transactionId: number;
   readonly stored: StoredWalletTx;
 }
 
-export interface WebhookLetterRow {
+interface WebhookLetterRow {
   readonly seq: number;
   readonly letter: unknown;
 }
 
-export interface SqliteReconciliationReadModelOptions {
+interface SqliteReconciliationReadModelOptions {
   /** How positions order: the event store's own `comparePositions`. */
   comparePositions: (a: Position, b: Position) => number;
   busyTimeoutMs?: number;
@@ -162,8 +162,11 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
     this.applyTransaction.immediate(changes);
   }
 
-  /** The operator's transactions after `afterSeq` in sequence order, at most `maxRows`, by the filters' index. */
-  transactionRows(query: TransactionRowQuery): TransactionRow[] {
+  /**
+   * The operator's transactions after `afterSeq` in sequence order, at most `maxRows`, by the filters' index:
+   * read as the caller iterates (it may stop early), each state parsed only when asked for.
+   */
+  *transactionRows(query: TransactionRowQuery): Generator<TransactionRow> {
     const where = ['operator_id = @operatorId', 'seq > @afterSeq'];
     if (query.playerId !== undefined) where.push('player_id = @playerId');
     if (query.status !== undefined) where.push('status = @status');
@@ -173,12 +176,15 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
       statement = this.db.prepare<[Record<string, unknown>], RawTxRow>(sql);
       this.transactionQueries.set(sql, statement);
     }
-    return statement.all({ ...query }).map((row) => ({
-      seq: row.seq,
-      transactionId: row.transaction_id,
-      requestedAtMs: row.requested_at_ms,
-      stored: JSON.parse(row.stored) as StoredWalletTx,
-    }));
+    for (const row of statement.iterate({ ...query }))
+      yield {
+        seq: row.seq,
+        transactionId: row.transaction_id,
+        requestedAtMs: row.requested_at_ms,
+        get stored() {
+          return JSON.parse(row.stored) as StoredWalletTx;
+        },
+      };
   }
 
   /** The operator's transactions with a standing dead letter after `afterSeq`, in the order of their last letter. */

@@ -77,8 +77,7 @@ export interface ReconciliationProjectionStore {
   apply(changes: readonly ReconciliationChange[]): Promise<void>;
 }
 
-export const statusOf = (state: WalletTxState): TransactionStatus =>
-  state.status === 'new' ? 'pending' : state.status;
+const statusOf = (state: WalletTxState): TransactionStatus => (state.status === 'new' ? 'pending' : state.status);
 
 /** The operators whose letters the folded transaction still holds (its own win's, and stray wins'). */
 function standingLetterOperators(state: WalletTxState): string[] {
@@ -176,7 +175,7 @@ export interface ReconciliationProjection {
   stop(): Promise<void>;
 }
 
-export interface ReconciliationProjectionOptions {
+interface ReconciliationProjectionOptions {
   store: EventStore;
   projection: ReconciliationProjectionStore;
   onError?: (error: unknown) => void;

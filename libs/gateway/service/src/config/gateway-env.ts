@@ -87,7 +87,7 @@ export interface GatewayConfig {
 }
 
 /** The gateway's read model file in `dir`: one per instance id (replicas on one data dir may also share one). */
-export function gatewayReadModelPath(dir: string, instanceId: string | undefined): string {
+function gatewayReadModelPath(dir: string, instanceId: string | undefined): string {
   return resolve(dir, `gateway-read-${instanceId ?? 'gateway'}.db`);
 }
 

@@ -65,7 +65,7 @@ export interface DeadLetterQuery {
  * Rows one request reads at most from the read model while a time filter (`from`, `to`) skips
  * rows: past it the page ends early with a cursor, so no page reads without bound.
  */
-export const MAX_ROWS_PER_PAGE = 2_000;
+const MAX_ROWS_PER_PAGE = 2_000;
 
 const money = (minor: number, currency: string): number =>
   minor < 0 ? -formatAmount(-minor, currency) : formatAmount(minor, currency);
@@ -200,16 +200,24 @@ export class ReconciliationReader {
     const items: OperatorTransaction[] = [];
     const from = query.from === undefined ? undefined : Date.parse(query.from);
     const to = query.to === undefined ? undefined : Date.parse(query.to);
-    for (const [index, row] of rows.slice(0, maxRows).entries()) {
-      const { request } = row.stored.state;
+    let examined = 0;
+    let lastSeq: number | undefined;
+    let filledAt: number | undefined;
+    for (const row of rows) {
+      // A row after the one that filled the page: more follow.
+      if (filledAt !== undefined) return { items, lastSeq: filledAt };
+      // The bound was hit before the page filled: the cursor names the last row read.
+      if (examined === maxRows) return { items, lastSeq };
+      examined += 1;
+      lastSeq = row.seq;
       const inTime = (from === undefined || row.requestedAtMs >= from) && (to === undefined || row.requestedAtMs < to);
-      if (request && request.operatorId === query.operatorId && inTime)
-        items.push(transactionView(request, row.stored.state, schedule));
-      const more = index < rows.length - 1;
-      if (items.length === query.limit) return { items, lastSeq: more ? row.seq : undefined };
+      if (!inTime) continue;
+      const { state } = row.stored;
+      if (state.request?.operatorId !== query.operatorId) continue;
+      items.push(transactionView(state.request, state, schedule));
+      if (items.length === query.limit) filledAt = row.seq;
     }
-    // The bound was hit before the page filled: the cursor names the last row read.
-    return { items, lastSeq: rows.length > maxRows ? rows[maxRows - 1]?.seq : undefined };
+    return { items, lastSeq: undefined };
   }
 
   /**

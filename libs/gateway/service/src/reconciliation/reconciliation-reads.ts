@@ -15,7 +15,7 @@ export interface ReconciliationReads {
   close(): Promise<void>;
 }
 
-export interface ReconciliationReadsOptions {
+interface ReconciliationReadsOptions {
   store: EventStore;
   logger: Logger;
   /** The read model's file; undefined: in memory. */
