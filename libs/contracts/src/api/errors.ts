@@ -20,6 +20,10 @@ export const ErrorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
   PAYLOAD_TOO_LARGE: { status: 400, message: 'The request body is too large.' },
   AMOUNT_PRECISION: { status: 400, message: 'An amount has more decimal places than the currency allows.' },
+  CURSOR_INVALID: {
+    status: 400,
+    message: 'The cursor is not a nextCursor this list gave this operator (altered, or another operator’s).',
+  },
   // Who is calling.
   UNAUTHORIZED: { status: 401, message: 'A valid Authorization: Bearer <API_TOKEN> header is required.' },
   FORBIDDEN: { status: 403, message: 'This operator may not perform this operation.' },

@@ -167,7 +167,11 @@ const pageQueryFields = {
     .optional()
     .transform((limit) => limit ?? DEFAULT_TRANSACTION_LIMIT)
     .meta({ description: `Page size, 1–${MAX_TRANSACTION_LIMIT}, default ${DEFAULT_TRANSACTION_LIMIT}.` }),
-  cursor: cursorText.optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+  cursor: cursorText.optional().meta({
+    description:
+      'The `nextCursor` of the previous page: opaque, sealed for the calling operator and this list. Another ' +
+      'operator’s, another list’s, an altered one, or one of the earlier kind (a log position) is 400 CURSOR_INVALID.',
+  }),
 };
 
 export const listTransactionsQueryParams = z
@@ -191,7 +195,7 @@ export const listTransactionsQueryParams = z
     examples: [
       { from: '2026-05-01T00:00:00.000Z', to: '2026-05-02T00:00:00.000Z' },
       { playerId: 'player_42', status: 'dead_lettered' },
-      { limit: '50', cursor: 'MTIzNDU' },
+      { limit: '50', cursor: 'AWuXx40UV7yr-iaN9BzMR7TyumIZaZkh3fMrmwUGxxR5bIxbAQ' },
     ],
   });
 
@@ -203,7 +207,13 @@ export const listTransactionsResponse = okEnvelope(
 ).meta({
   id: 'ListTransactionsResponse',
   description: 'GET /v1/transactions: a page of the calling operator’s wallet transactions, in recorded order.',
-  examples: [{ success: true, message: 'OK', data: { items: [transactionExample], nextCursor: 'MTIzNDU' } }],
+  examples: [
+    {
+      success: true,
+      message: 'OK',
+      data: { items: [transactionExample], nextCursor: 'AWuXx40UV7yr-iaN9BzMR7TyumIZaZkh3fMrmwUGxxR5bIxbAQ' },
+    },
+  ],
 });
 
 const deadLetterExample = {
@@ -228,7 +238,7 @@ export const listDeadLettersQueryParams = z.strictObject(pageQueryFields).meta({
   id: 'ListDeadLettersQuery',
   description:
     'Query parameters of GET /v1/wallet/dead-letters and GET /v1/webhooks/dead-letters; all optional. Pages come in the order the letters were dead-lettered.',
-  examples: [{}, { limit: '50', cursor: 'MTIzNDU' }],
+  examples: [{}, { limit: '50', cursor: 'AWuXx40UV7yr-iaN9BzMR7TyumIZaZkh3fMrmwUGxxR5bIxbAQ' }],
 });
 
 export const listDeadLettersResponse = okEnvelope(

@@ -178,7 +178,7 @@ export const ApiOperations = {
     summary: 'List wallet transactions',
     query: listTransactionsQueryParams,
     response: listTransactionsResponse,
-    errors: [],
+    errors: ['CURSOR_INVALID'],
   },
   listDeadLetters: {
     method: 'get',
@@ -186,7 +186,7 @@ export const ApiOperations = {
     summary: 'List dead-lettered wins',
     query: listDeadLettersQueryParams,
     response: listDeadLettersResponse,
-    errors: [],
+    errors: ['CURSOR_INVALID'],
   },
   redriveDeadLetter: {
     method: 'post',
@@ -202,7 +202,7 @@ export const ApiOperations = {
     summary: 'List dead-lettered bonus webhooks',
     query: listDeadLettersQueryParams,
     response: listWebhookDeadLettersResponse,
-    errors: [],
+    errors: ['CURSOR_INVALID'],
   },
   redriveWebhookDeadLetter: {
     method: 'post',

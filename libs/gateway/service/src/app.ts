@@ -27,6 +27,7 @@ import { CAMPAIGN_BODY_LIMIT_BYTES, campaignRoutes } from './routes/campaign-rou
 import { catalogRoutes } from './routes/catalog-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { launchRoutes } from './routes/launch-routes.js';
+import { openReconciliationReads, type ReconciliationReads } from './reconciliation/reconciliation-reads.js';
 import { reconciliationRoutes } from './routes/reconciliation-routes.js';
 
 /** A re-drive waits this long for the wallet-dispatcher (its three attempts at 4 s each, plus queueing). */
@@ -43,6 +44,11 @@ export interface GatewayDeps {
   config: GatewayConfig;
   /** Whether to report ready; `startGateway` turns it off while draining. Default: always. */
   readiness?: Readiness;
+  /**
+   * The reconciliation lists' read model (`startGateway` opens it on `config.readModelFile`).
+   * Without one, an in-memory one is opened on the first list request.
+   */
+  reconciliation?: ReconciliationReads;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Express {
@@ -113,6 +119,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     jsonBody: body,
   });
   catalogRoutes(app, catalog);
+  let reconciliation = deps.reconciliation;
   reconciliationRoutes(app, {
     store: deps.store,
     bus: deps.bus,
@@ -120,6 +127,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     logger,
     redriveTimeoutMs: config.redriveTimeoutMs ?? DEFAULT_REDRIVE_TIMEOUT_MS,
     operators: deps.operators,
+    reads: () => (reconciliation ??= openReconciliationReads({ store: deps.store, logger })),
+    ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
+    ...(config.listRowBound === undefined ? {} : { listRowBound: config.listRowBound }),
   });
 
   app.use(routeNotFound());

@@ -1,11 +1,14 @@
 import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
+import { openReconciliationReads } from './reconciliation/reconciliation-reads.js';
 
-export type GatewayPorts = Omit<GatewayDeps, 'config' | 'readiness'> & {
+export type GatewayPorts = Omit<GatewayDeps, 'config' | 'readiness' | 'reconciliation'> & {
   /** The process's consumers (`OpenedBackends.consumers`): `/readyz` is 503 while one is unhealthy. */
   consumers?: { unhealthy(): string[] };
 };
@@ -24,8 +27,17 @@ const DEFAULT_DRAIN_MS = 10_000;
 export async function startGateway(ports: GatewayPorts, config: GatewayConfig): Promise<RunningGateway> {
   let accepting = true;
   const { consumers, ...deps } = ports;
+  if (config.readModelFile !== undefined && config.readModelFile !== ':memory:')
+    mkdirSync(dirname(config.readModelFile), { recursive: true });
+  // Projected from the log's start on a new file; a page is then an index range read of it.
+  const reconciliation = openReconciliationReads({
+    store: ports.store,
+    logger: ports.logger,
+    ...(config.readModelFile === undefined ? {} : { file: config.readModelFile }),
+  });
   const app = createGatewayApp({
     ...deps,
+    reconciliation,
     config,
     readiness: {
       accepting: () => accepting,
@@ -44,6 +56,7 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   let drainMs = DEFAULT_DRAIN_MS;
   const stops = new StopSequence();
   stops.add(() => ports.logger.info('gateway stopped', { port }));
+  stops.add(() => reconciliation.close());
   stops.add(async () => {
     accepting = false;
     await closeGracefully(server, drainMs);

@@ -9,7 +9,7 @@ import { errorEnvelope, listDeadLettersResponse, listTransactionsResponse } from
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
-import { cursorAndLimitRefusals, expectRefusedQuery, pageThrough } from './support/paged-lists.js';
+import { cursorAndLimitRefusals, expectRefusedQuery, pageThrough, type QueryRefusal } from './support/paged-lists.js';
 import { writePaidRound, type PaidRound } from './support/wallet-history.js';
 
 let harness: Harness;
@@ -106,13 +106,13 @@ describe('GET /v1/transactions', () => {
 describe('GET /v1/transactions with a bad query', () => {
   it.each([
     ...cursorAndLimitRefusals,
-    ['to not after from', '?from=2026-05-02T00:00:00.000Z&to=2026-05-01T00:00:00.000Z', 'to'],
-    ['a local time', '?from=2026-05-01T00:00:00', 'from'],
-    ['an unknown status', '?status=lost', 'status'],
-    ['an unknown parameter', '?player=shared_player', 'player'],
-    ['a repeated parameter', '?playerId=a&playerId=b', 'playerId'],
-  ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
-    await expectRefusedQuery(a, `/v1/transactions${query}`, path);
+    ['to not after from', '?from=2026-05-02T00:00:00.000Z&to=2026-05-01T00:00:00.000Z', 'to', 'VALIDATION_FAILED'],
+    ['a local time', '?from=2026-05-01T00:00:00', 'from', 'VALIDATION_FAILED'],
+    ['an unknown status', '?status=lost', 'status', 'VALIDATION_FAILED'],
+    ['an unknown parameter', '?player=shared_player', 'player', 'VALIDATION_FAILED'],
+    ['a repeated parameter', '?playerId=a&playerId=b', 'playerId', 'VALIDATION_FAILED'],
+  ] satisfies QueryRefusal[])('refuses %s: 400 naming the parameter', async (_name, query, path, code) => {
+    await expectRefusedQuery(a, `/v1/transactions${query}`, path, code);
   });
 });
 
@@ -174,25 +174,28 @@ describe('GET /v1/wallet/dead-letters, page by page', () => {
 
     const { items: seen, pages } = await pageThrough((query) => page(a, query), 2);
     expect(idsOf(seen)).toEqual(expected);
-    expect(pages).toBe(3); // two full pages, then the empty one after the last letter
+    expect(pages).toBe(2); // two full pages; the last one says nothing follows
 
-    const last = await page(a, '?limit=4');
-    expect(last.nextCursor).not.toBeNull();
-    expect(await page(a, `?cursor=${last.nextCursor}`)).toEqual({ items: [], nextCursor: null });
+    const first = await page(a, '?limit=3');
+    expect(first.nextCursor).not.toBeNull();
+    const rest = await page(a, `?cursor=${first.nextCursor}`);
+    expect([idsOf(rest.items), rest.nextCursor]).toEqual([expected.slice(3), null]);
+    expect((await page(a, '?limit=4')).nextCursor).toBeNull();
   });
 
-  it("shows B nothing of A's letters after a cursor A got, and B's own after its own", async () => {
+  it("refuses A's cursor from B (400 CURSOR_INVALID) and pages B's own after its own", async () => {
     const ofAFirst = await page(a, '?limit=1');
-    const theirs = await page(b, `?cursor=${ofAFirst.nextCursor}`);
-    expect(idsOf(theirs.items).every((id) => id !== ofA.winTransactionId)).toBe(true);
-    expect(idsOf(theirs.items)).toContain(ofB.winTransactionId);
+    await expectRefusedQuery(b, `/v1/wallet/dead-letters?cursor=${ofAFirst.nextCursor}`, 'cursor', 'CURSOR_INVALID');
+    const ofBFirst = await page(b, '?limit=1');
+    expect(idsOf(ofBFirst.items)).toEqual([ofB.winTransactionId]);
+    expect(idsOf((await page(b, `?cursor=${ofBFirst.nextCursor}`)).items)).not.toContain(ofA.winTransactionId);
   });
 
   it.each([
     ...cursorAndLimitRefusals,
-    ['an unknown parameter', '?playerId=shared_player', 'playerId'],
-    ['a repeated parameter', '?limit=1&limit=2', 'limit'],
-  ])('refuses %s: 400 VALIDATION_FAILED naming the parameter', async (_name, query, path) => {
-    await expectRefusedQuery(a, `/v1/wallet/dead-letters${query}`, path);
+    ['an unknown parameter', '?playerId=shared_player', 'playerId', 'VALIDATION_FAILED'],
+    ['a repeated parameter', '?limit=1&limit=2', 'limit', 'VALIDATION_FAILED'],
+  ] satisfies QueryRefusal[])('refuses %s: 400 naming the parameter', async (_name, query, path, code) => {
+    await expectRefusedQuery(a, `/v1/wallet/dead-letters${query}`, path, code);
   });
 });

@@ -30,3 +30,16 @@ export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wall
 export { WinSourceChecker } from './win-source.js';
 export { WEBHOOK_MAX_ATTEMPTS, type WebhookSender } from './webhooks.js';
 export { recordWebhookRedrive, redriveParkedWebhooks } from './webhook-redrive.js';
+export {
+  reconciliationChange,
+  RECONCILIATION_CHECKPOINT,
+  RECONCILIATION_FILTER,
+  startReconciliationProjection,
+  type ReconciliationChange,
+  type ReconciliationProjection,
+  type ReconciliationProjectionStore,
+  type StoredWalletTx,
+  type WalletTxChange,
+  type WalletTxRow,
+  type WebhookLetterChange,
+} from './reconciliation-projection.js';

@@ -14,6 +14,7 @@ import {
   Topics,
   walletRequestsMessage,
   type OperatorConfig,
+  type OperatorConfigInput,
   type WalletRequestsMessage,
 } from '@reelstream/contracts';
 import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
@@ -67,6 +68,8 @@ export interface StackOptions {
    * `tickMs`) with this operator `winRedrive`. Off by default: a dead letter then waits for a person.
    */
   scheduledRedrive?: { everySeconds: number; forSeconds: number; tickMs: number };
+  /** More operators beside the stack's own (`casino-t`), e.g. one that only calls the operator API. */
+  otherOperators?: OperatorConfigInput[];
 }
 
 /** A Free Spin Bonus of `playerId`: on game 101, at a base bet of 0.20, paying up to 100, unless set here. */
@@ -189,6 +192,7 @@ export class Stack {
                 },
               }),
         },
+        ...(options.otherOperators ?? []),
       ]),
     );
     late.directory = directory;

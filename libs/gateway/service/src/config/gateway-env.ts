@@ -2,6 +2,7 @@
  * The gateway's environment (docs/configuration.md), parsed by one zod schema. Defaults run on the embedded
  * back ends: `npm start` needs no variable at all.
  */
+import { resolve } from 'node:path';
 import { httpUrl } from '@reelstream/contracts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '@reelstream/bonus-client';
 import {
@@ -48,6 +49,10 @@ export const gatewayEnv = z.object({
   CATALOG_FILE: catalogFile(),
   OPERATORS_JSON: z.string().optional(),
   OPERATORS_FILE: z.string().optional(),
+  /** Where the gateway's own read model file (the reconciliation lists) is. Default: DATA_DIR. */
+  READ_MODEL_DIR: z.string().min(1).optional(),
+  /** The secret the reconciliation lists' cursors are sealed with; unset: each operator's API token digest. */
+  CURSOR_SECRET: z.string().min(32, { error: 'CURSOR_SECRET must be at least 32 characters' }).max(512).optional(),
 });
 export type GatewayEnv = z.output<typeof gatewayEnv>;
 
@@ -73,6 +78,17 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   /** How long `POST /v1/wallet/dead-letters/{transactionId}/redrive` waits for the dispatcher. Default 30 s. */
   redriveTimeoutMs?: number;
+  /** The reconciliation lists' read model file; unset: in memory (projected again from the log at each start). */
+  readModelFile?: string;
+  /** Seals the lists' cursors; unset: each operator's API token digest. */
+  cursorSecret?: string;
+  /** Rows one list request reads at most while a time filter skips some (then it answers a cursor). Default 2,000. */
+  listRowBound?: number;
+}
+
+/** The gateway's read model file in `dir`: one per instance id (replicas on one data dir may also share one). */
+function gatewayReadModelPath(dir: string, instanceId: string | undefined): string {
+  return resolve(dir, `gateway-read-${instanceId ?? 'gateway'}.db`);
 }
 
 export function parseGatewayEnv(env: Env = process.env): GatewayEnv {
@@ -88,8 +104,10 @@ export function gatewayConfigOf(env: GatewayEnv): GatewayConfig {
     rateLimit: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
     campaignRateLimit: { perSecond: env.CAMPAIGN_PLAYERS_PER_SECOND, burst: env.CAMPAIGN_PLAYERS_BURST },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    readModelFile: gatewayReadModelPath(env.READ_MODEL_DIR ?? env.DATA_DIR, env.INSTANCE_ID),
   };
   if (env.GATEWAY_HOST !== undefined) config.host = env.GATEWAY_HOST;
+  if (env.CURSOR_SECRET !== undefined) config.cursorSecret = env.CURSOR_SECRET;
   return config;
 }
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@reelstream/config';
 import { OperatorsConfigError } from '@reelstream/contracts';
@@ -30,6 +31,7 @@ describe('gateway environment', () => {
       rateLimit: { perSecond: 50, burst: 100 },
       campaignRateLimit: { perSecond: 50, burst: 10_000 },
       bodyLimitBytes: 32_768,
+      readModelFile: resolve('./data/gateway-read-gateway.db'),
     });
     expect(DEFAULT_SESSION_TTL_MS).toBe(4 * 60 * 60 * 1000);
   });
@@ -53,9 +55,14 @@ describe('gateway environment', () => {
         CAMPAIGN_PLAYERS_PER_SECOND: '20',
         CAMPAIGN_PLAYERS_BURST: '500',
         BODY_LIMIT_BYTES: '4096',
+        READ_MODEL_DIR: '/var/lib/reelstream/read',
+        INSTANCE_ID: 'gateway-1',
+        CURSOR_SECRET: 'c'.repeat(16) + 'd'.repeat(16),
       }),
     );
     expect(config).toMatchObject({
+      readModelFile: '/var/lib/reelstream/read/gateway-read-gateway-1.db',
+      cursorSecret: 'c'.repeat(16) + 'd'.repeat(16),
       port: 0,
       host: '127.0.0.1',
       sessionTtlMs: 1_800_000,
@@ -73,6 +80,7 @@ describe('gateway environment', () => {
     ['RATE_LIMIT_BURST', '-1'],
     ['LAUNCH_BASE_URL', 'ftp://games.example'],
     ['LAUNCH_BASE_URL', 'https://games.example/?x=1'],
+    ['CURSOR_SECRET', 'too-short'],
   ])('names %s when it is invalid (%s)', (name, value) => {
     expect(() => parseGatewayEnv({ [name]: value })).toThrow(ConfigError);
     expect(() => parseGatewayEnv({ [name]: value })).toThrow(name);

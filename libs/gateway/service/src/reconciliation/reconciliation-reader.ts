@@ -9,11 +9,8 @@
 import { auditInputIds, requestedChangeMinor } from '@reelstream/analytics-domain';
 import {
   parseStoredEvent,
-  parseStreamId,
   playerBonusStream,
   roundStream,
-  streamPrefix,
-  StreamCategories,
   type OperatorRound,
   type OperatorTransaction,
   type PlayerBonusEvent,
@@ -24,9 +21,15 @@ import {
   type WinRedriveSchedule,
 } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
-import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
-import { standingDeadLetters, WalletTxRepository } from '@reelstream/wallet-application';
-import { nextRedriveAt, type WalletTxState } from '@reelstream/wallet-domain';
+import type { EventStore } from '@reelstream/ports';
+import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
+import {
+  standingDeadLetters,
+  WalletTxRepository,
+  type ReconciliationProjection,
+  type StoredWalletTx,
+} from '@reelstream/wallet-application';
+import { conflictDeadLettersOf, deadLetterOf, nextRedriveAt, type WalletTxState } from '@reelstream/wallet-domain';
 
 export interface TransactionQuery {
   operatorId: string;
@@ -35,14 +38,14 @@ export interface TransactionQuery {
   playerId?: string;
   status?: TransactionStatus;
   limit: number;
-  /** Exclusive: the event-log position of the last transaction of the previous page. */
-  after?: Position;
+  /** Exclusive: the place in the operator's list of the last row of the previous page. */
+  afterSeq?: number;
 }
 
-export interface TransactionPage {
-  items: OperatorTransaction[];
-  /** Position of the last item's request when more may follow, else undefined. */
-  last: Position | undefined;
+/** A page of a list: its items, and the place of the last row read when more may follow (else undefined). */
+export interface ListPage<Item> {
+  items: Item[];
+  lastSeq: number | undefined;
 }
 
 export interface OperatorDeadLetterView {
@@ -54,18 +57,15 @@ export interface OperatorDeadLetterView {
 export interface DeadLetterQuery {
   operatorId: string;
   limit: number;
-  /** Exclusive: the event-log position of the last dead letter of the previous page. */
-  after?: Position;
+  /** Exclusive: the place in the operator's list of the last dead letter of the previous page. */
+  afterSeq?: number;
 }
 
-export interface DeadLetterPage {
-  items: OperatorDeadLetterView[];
-  /** Position of the last item's WinDeadLettered when more may follow, else undefined. */
-  last: Position | undefined;
-}
-
-/** Events read from the log per page while a transaction page is filled. */
-const SCAN_PAGE = 500;
+/**
+ * Rows one request reads at most from the read model while a time filter (`from`, `to`) skips
+ * rows: past it the page ends early with a cursor, so no page reads without bound.
+ */
+const MAX_ROWS_PER_PAGE = 2_000;
 
 const money = (minor: number, currency: string): number =>
   minor < 0 ? -formatAmount(-minor, currency) : formatAmount(minor, currency);
@@ -122,6 +122,9 @@ export class ReconciliationReader {
     private readonly store: EventStore,
     /** The operator's `winRedrive` schedule (its default when it configures none). */
     private readonly scheduleOf: (operatorId: string) => WinRedriveSchedule,
+    /** The lists' read model, opened on first use (docs/adr/0017-reconciliation-projections.md). */
+    private readonly reads: () => { readModel: SqliteReconciliationReadModel; projection: ReconciliationProjection },
+    private readonly rowBound = MAX_ROWS_PER_PAGE,
   ) {
     this.records = new WalletTxRepository(store);
   }
@@ -176,96 +179,87 @@ export class ReconciliationReader {
 
   /**
    * A page of the operator's transactions in the order their requests were recorded (the log's
-   * order, which a later append never changes). Reads the log after `after` until `limit` match
-   * or the log ends.
+   * order, which a later append never changes), read by the filters' index of the read model once
+   * it holds every wallet event stored when the request came. A time filter is applied to the rows
+   * read: at most `rowBound` of them (never fewer than `limit`), then the page ends, maybe short or
+   * empty, with a cursor.
    */
-  async transactions(query: TransactionQuery): Promise<TransactionPage> {
-    return this.scanWalletTx(query.after, query.limit, 'WalletRequested', async (recorded) => {
-      const event = parseStoredEvent(recorded);
-      if (event.type !== 'WalletRequested' || !matchesRequest(event.data.request, query)) return [];
-      const found = await this.transaction(query.operatorId, event.data.request.transactionId);
-      // One WalletRequested per stream: the dispatcher records a request only on a new stream (a
-      // different one under the same transactionId is refused and parked, never recorded).
-      if (!found) return [];
-      if (query.status !== undefined && found.view.status !== query.status) return [];
-      return [found.view];
+  async transactions(query: TransactionQuery): Promise<ListPage<OperatorTransaction>> {
+    const { readModel, projection } = this.reads();
+    await projection.caughtUp();
+    const timed = query.from !== undefined || query.to !== undefined;
+    const maxRows = timed ? Math.max(this.rowBound, query.limit) : query.limit;
+    const rows = readModel.transactionRows({
+      operatorId: query.operatorId,
+      ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      afterSeq: query.afterSeq ?? 0,
+      maxRows: maxRows + 1,
     });
-  }
-
-  /**
-   * A page of the operator's dead-lettered wins, in the order they were dead-lettered (the log's
-   * order of their last WinDeadLettered, which a later append never changes). Each transaction is
-   * listed at its last WinDeadLettered, with every letter its stream still holds (the re-drive
-   * CLI's fold); one re-driven since is no longer listed. Reads the log after `after` until `limit`
-   * are listed or the log ends; the letters of one transaction are never split over two pages.
-   */
-  async deadLetters(query: DeadLetterQuery): Promise<DeadLetterPage> {
-    return this.scanWalletTx(query.after, query.limit, 'WinDeadLettered', (recorded) =>
-      this.standingLetters(query.operatorId, recorded),
-    );
-  }
-
-  /**
-   * A page read off the wallet-transaction streams in the log's order: each event of `type` after
-   * `after` gives its items (none, or several that are never split over two pages) until `limit`
-   * are listed, when `last` is that event's position, or the log ends, when it is undefined.
-   */
-  private async scanWalletTx<Item>(
-    after: Position | undefined,
-    limit: number,
-    type: string,
-    itemsOf: (recorded: RecordedEvent) => Promise<readonly Item[]>,
-  ): Promise<{ items: Item[]; last: Position | undefined }> {
-    const items: Item[] = [];
-    let from = after;
-    for (;;) {
-      const page = await this.store.readAll({
-        maxCount: SCAN_PAGE,
-        filter: { streamPrefixes: [streamPrefix(StreamCategories.walletTx)] },
-        ...(from === undefined ? {} : { fromPosition: from }),
-      });
-      for (const recorded of page) {
-        from = recorded.position;
-        if (recorded.type !== type) continue;
-        const found = await itemsOf(recorded);
-        if (found.length === 0) continue;
-        items.push(...found);
-        if (items.length >= limit) return { items, last: recorded.position };
-      }
-      if (page.length < SCAN_PAGE) return { items, last: undefined };
+    const schedule = this.scheduleOf(query.operatorId);
+    const items: OperatorTransaction[] = [];
+    const from = query.from === undefined ? undefined : Date.parse(query.from);
+    const to = query.to === undefined ? undefined : Date.parse(query.to);
+    let examined = 0;
+    let lastSeq: number | undefined;
+    let filledAt: number | undefined;
+    for (const row of rows) {
+      // A row after the one that filled the page: more follow.
+      if (filledAt !== undefined) return { items, lastSeq: filledAt };
+      // The bound was hit before the page filled: the cursor names the last row read.
+      if (examined === maxRows) return { items, lastSeq };
+      examined += 1;
+      lastSeq = row.seq;
+      const inTime = (from === undefined || row.requestedAtMs >= from) && (to === undefined || row.requestedAtMs < to);
+      if (!inTime) continue;
+      const { state } = row.stored;
+      if (state.request?.operatorId !== query.operatorId) continue;
+      items.push(transactionView(state.request, state, schedule));
+      if (items.length === query.limit) filledAt = row.seq;
     }
+    return { items, lastSeq: undefined };
   }
 
-  /** The operator's letters of the dead letter's stream when `recorded` is its last WinDeadLettered; else none. */
-  private async standingLetters(operatorId: string, recorded: RecordedEvent): Promise<OperatorDeadLetterView[]> {
-    const parsed = parseStreamId(recorded.streamId);
-    if (parsed?.category !== 'walletTx') return [];
-    const stream = await this.store.readStream(recorded.streamId);
-    const lastLetter = stream.findLast((event) => event.type === 'WinDeadLettered');
-    if (lastLetter?.eventId !== recorded.eventId) return [];
-    const views: OperatorDeadLetterView[] = [];
-    for (const letter of await standingDeadLetters(this.store, parsed.transactionId)) {
-      if (letter.operatorId !== operatorId) continue;
-      const { state } = await this.records.load(letter.transactionId);
-      const own =
-        state.request !== undefined && state.request.operatorId === operatorId && state.status === 'dead_lettered';
-      views.push({
+  /**
+   * A page of the operator's dead-lettered wins, in the order they were dead-lettered (the order of
+   * each transaction's last WinDeadLettered). Each transaction is listed with every letter its
+   * stream still holds (the re-drive CLI's fold); one re-driven since is no longer listed. The
+   * letters of one transaction are never split over two pages.
+   */
+  async deadLetters(query: DeadLetterQuery): Promise<ListPage<OperatorDeadLetterView>> {
+    const { readModel, projection } = this.reads();
+    await projection.caughtUp();
+    const rows = readModel.deadLetterRows(query.operatorId, query.afterSeq ?? 0, query.limit + 1);
+    const items: OperatorDeadLetterView[] = [];
+    for (const [index, row] of rows.slice(0, query.limit).entries()) {
+      items.push(...(await this.lettersOf(query.operatorId, row.transactionId, row.stored)));
+      if (items.length >= query.limit) return { items, lastSeq: index < rows.length - 1 ? row.seq : undefined };
+    }
+    return { items, lastSeq: undefined };
+  }
+
+  /** The operator's letters of a transaction: from its folded state, or read as written when the decider cannot fold it. */
+  private async lettersOf(
+    operatorId: string,
+    transactionId: number,
+    stored: StoredWalletTx,
+  ): Promise<OperatorDeadLetterView[]> {
+    const { state } = stored;
+    const own = deadLetterOf(state);
+    const letters = stored.folded
+      ? [...(own ? [own] : []), ...conflictDeadLettersOf(state)]
+      : await standingDeadLetters(this.store, transactionId);
+    return letters
+      .filter((letter) => letter.operatorId === operatorId)
+      .map((letter) => ({
         transaction:
-          own && state.request ? transactionView(state.request, state, this.scheduleOf(operatorId)) : strayView(letter),
+          stored.folded && letter === own && state.request
+            ? transactionView(state.request, state, this.scheduleOf(operatorId))
+            : strayView(letter),
         reason: letter.reason,
         deadLetteredAt: letter.deadLetteredAt,
-      });
-    }
-    return views;
+      }));
   }
-}
-
-function matchesRequest(request: WalletRequest | undefined, query: TransactionQuery): request is WalletRequest {
-  if (!request || request.operatorId !== query.operatorId) return false;
-  if (query.playerId !== undefined && request.playerId !== query.playerId) return false;
-  if (query.from !== undefined && Date.parse(request.requestedAt) < Date.parse(query.from)) return false;
-  if (query.to !== undefined && Date.parse(request.requestedAt) >= Date.parse(query.to)) return false;
-  return true;
 }
 
 /** A dead letter whose transactionId names another recorded request: never sent under it. */

@@ -1,34 +1,29 @@
 /**
  * The operator's dead-lettered bonus webhooks (docs/adr/0008-bonus-webhooks.md):
  * the `webhookLetter-{operatorId}-{eventId}` streams the wallet-dispatcher writes when it gives a
- * webhook up. Read by the operator's own stream prefix, so another operator's letter is never even
- * read. A letter is standing while its stream ends with a WebhookDeadLettered; a re-drive appends
- * WebhookRedriveRequested, and a webhook parked again after it appends another WebhookDeadLettered.
+ * webhook up. A letter is standing while its stream ends with a WebhookDeadLettered; a re-drive
+ * appends WebhookRedriveRequested, and a webhook parked again after it appends another
+ * WebhookDeadLettered. The list comes from the reconciliation read model, keyed by operator, so
+ * another operator's letter is never even read; one letter is read from its own stream.
  */
 import {
-  encodeStreamComponent,
   eventToAppend,
   parseStoredEvent,
-  StreamCategories,
   webhookLetterStream,
   type EventContext,
   type WebhookDeadLettered,
   type WebhookDeadLetterView,
 } from '@reelstream/contracts';
-import type { EventStore, Position, RecordedEvent, StreamRevision } from '@reelstream/ports';
-import { recordWebhookRedrive } from '@reelstream/wallet-application';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
+import { recordWebhookRedrive, type ReconciliationProjection } from '@reelstream/wallet-application';
+import type { ListPage } from './reconciliation-reader.js';
 
 export interface WebhookLetterQuery {
   operatorId: string;
   limit: number;
-  /** Exclusive: the event-log position of the last letter of the previous page. */
-  after?: Position;
-}
-
-export interface WebhookLetterPage {
-  items: WebhookDeadLetterView[];
-  /** Position of the last item's WebhookDeadLettered when more may follow, else undefined. */
-  last: Position | undefined;
+  /** Exclusive: the place in the operator's list of the last letter of the previous page. */
+  afterSeq?: number;
 }
 
 export interface FoundWebhookLetter {
@@ -38,8 +33,6 @@ export interface FoundWebhookLetter {
   readonly standing: boolean;
   readonly revision: StreamRevision;
 }
-
-const SCAN_PAGE = 500;
 
 export function webhookLetterView(letter: WebhookDeadLettered['data']): WebhookDeadLetterView {
   return {
@@ -52,29 +45,26 @@ export function webhookLetterView(letter: WebhookDeadLettered['data']): WebhookD
 }
 
 export class WebhookLetters {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** The lists' read model, opened on first use (docs/adr/0017-reconciliation-projections.md). */
+    private readonly reads: () => { readModel: SqliteReconciliationReadModel; projection: ReconciliationProjection },
+  ) {}
 
-  /** A page of the operator's standing letters, in the log order of the WebhookDeadLettered that made each one standing. */
-  async page(query: WebhookLetterQuery): Promise<WebhookLetterPage> {
-    const prefix = `${StreamCategories.webhookLetter}-${encodeStreamComponent(query.operatorId)}-`;
-    const items: WebhookDeadLetterView[] = [];
-    let from = query.after;
-    for (;;) {
-      const page = await this.store.readAll({
-        maxCount: SCAN_PAGE,
-        filter: { streamPrefixes: [prefix] },
-        ...(from === undefined ? {} : { fromPosition: from }),
-      });
-      for (const recorded of page) {
-        from = recorded.position;
-        if (recorded.type !== 'WebhookDeadLettered') continue;
-        const view = await this.standingAt(recorded);
-        if (!view) continue;
-        items.push(view);
-        if (items.length === query.limit) return { items, last: recorded.position };
-      }
-      if (page.length < SCAN_PAGE) return { items, last: undefined };
-    }
+  /**
+   * A page of the operator's standing letters, in the order of the WebhookDeadLettered that made
+   * each one standing: an index range of the read model, once it holds every letter event stored
+   * when the request came.
+   */
+  async page(query: WebhookLetterQuery): Promise<ListPage<WebhookDeadLetterView>> {
+    const { readModel, projection } = this.reads();
+    await projection.caughtUp();
+    const rows = readModel.webhookLetterRows(query.operatorId, query.afterSeq ?? 0, query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    return {
+      items: page.map((row) => webhookLetterView(row.letter as WebhookDeadLettered['data'])),
+      lastSeq: rows.length > query.limit ? page.at(-1)?.seq : undefined,
+    };
   }
 
   /** The operator's letter of this webhook, or undefined (never dead-lettered, or another operator's). */
@@ -111,12 +101,6 @@ export class WebhookLetters {
       [eventToAppend(event, eventContext)],
       { expectedRevision: 'any' },
     );
-  }
-
-  private async standingAt(recorded: RecordedEvent): Promise<WebhookDeadLetterView | undefined> {
-    const stream = await this.store.readStream(recorded.streamId);
-    if (stream.at(-1)?.eventId !== recorded.eventId) return undefined;
-    return webhookLetterView(letterOf(recorded));
   }
 }
 

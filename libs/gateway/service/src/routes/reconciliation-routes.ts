@@ -1,7 +1,9 @@
 /**
  * `/v1/rounds/{roundId}`, `/v1/transactions`, `/v1/wallet/dead-letters…` (see
- * docs/adr/0007-operator-reconciliation-api.md). Reads come from the event log through the
- * gateway's EventStore port, read-only; a re-drive is the re-drive CLI's request to the
+ * docs/adr/0007-operator-reconciliation-api.md). One round or transaction is read from its own
+ * streams through the gateway's EventStore port, read-only; the lists come from the reconciliation
+ * read model (docs/adr/0017-reconciliation-projections.md), paged by sealed per-operator cursors;
+ * a re-drive is the re-drive CLI's request to the
  * wallet-dispatcher over the bus. Every read and the re-drive name the calling operator: another
  * operator's round or transaction is a 404, exactly as one that does not exist.
  */
@@ -14,15 +16,18 @@ import {
   type WalletDeadLetter,
 } from '@reelstream/contracts';
 import { ApiError } from '@reelstream/http';
-import type { Clock, EventStore, MessageBus, Position } from '@reelstream/ports';
+import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
 import { winRedriveOf } from '@reelstream/wallet-domain';
+import type { ReconciliationList } from '@reelstream/wallet-adapters';
 import type { Express, Response } from 'express';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';
-import { ReconciliationReader } from '../reconciliation/reconciliation-reader.js';
+import { openCursor, sealCursor, type CursorOwner } from '../reconciliation/page-cursor.js';
+import { ReconciliationReader, type ListPage } from '../reconciliation/reconciliation-reader.js';
+import type { ReconciliationReads } from '../reconciliation/reconciliation-reads.js';
 import { WebhookLetters } from '../reconciliation/webhook-letters.js';
 import { expressPath } from './bonus-call-routes.js';
 
@@ -35,6 +40,12 @@ export interface ReconciliationRouteDeps {
   redriveTimeoutMs: number;
   /** The operators' config: each one's `winRedrive` schedule shows as `nextRedriveAt`. */
   operators: { get(id: string): Pick<OperatorConfig, 'winRedrive'> | undefined };
+  /** The lists' read model (opened on first use). */
+  reads: () => ReconciliationReads;
+  /** The secret the cursors' keys derive from; default: each operator's API token digest. */
+  cursorSecret?: string;
+  /** Rows one list request reads at most while a time filter skips some. Default MAX_ROWS_PER_PAGE. */
+  listRowBound?: number;
 }
 
 const {
@@ -46,46 +57,28 @@ const {
   redriveWebhookDeadLetter,
 } = ApiOperations;
 
-/** The page cursor: the event-log position of the last item listed, base64url (opaque to the operator). */
-function encodeCursor(position: Position): string {
-  return Buffer.from(position, 'utf8').toString('base64url');
-}
-
-/**
- * The position a cursor names, or 400: it must be one of the store's positions (its own parser
- * decides) and not beyond the log's last event, since every cursor handed out names an event.
- */
-async function decodeCursor(store: EventStore, cursor: string): Promise<Position> {
-  const position = Buffer.from(cursor, 'base64url').toString('utf8');
-  const invalid = () =>
-    ApiError.validation([{ path: 'cursor', message: 'cursor must be the nextCursor of a previous page' }]);
-  if (!/^[\x21-\x7e]{1,100}$/.test(position)) throw invalid();
-  const [head] = await store.readAll({ direction: 'backwards', maxCount: 1 });
-  let beyond: boolean;
-  try {
-    beyond = head === undefined || store.comparePositions(position, head.position) > 0;
-  } catch {
-    throw invalid();
-  }
-  if (beyond) throw invalid();
-  return position;
-}
-
-/** A page of items read off the log: `last` is the position of the last one when more may follow. */
-interface Page {
-  readonly items: readonly unknown[];
-  readonly last: Position | undefined;
-}
-
-/** The page as the API answers it: its items and the cursor of the next page, null at the end. */
-function sendPage(res: Response, page: Page): void {
-  sendOk(res, { items: page.items, nextCursor: page.last === undefined ? null : encodeCursor(page.last) });
+/** The page as the API answers it: its items and the sealed cursor of the next page, null at the end. */
+function sendPage(res: Response, owner: CursorOwner, list: ReconciliationList, page: ListPage<unknown>): void {
+  sendOk(res, {
+    items: page.items,
+    nextCursor: page.lastSeq === undefined ? null : sealCursor(owner, list, page.lastSeq),
+  });
 }
 
 export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps): void {
-  const reader = new ReconciliationReader(deps.store, (operatorId) =>
-    winRedriveOf(deps.operators.get(operatorId) ?? {}),
+  const reader = new ReconciliationReader(
+    deps.store,
+    (operatorId) => winRedriveOf(deps.operators.get(operatorId) ?? {}),
+    deps.reads,
+    deps.listRowBound,
   );
+  const ownerOf = (operator: OperatorConfig): CursorOwner => ({
+    id: operator.id,
+    secret: deps.cursorSecret ?? operator.apiTokenSha256,
+  });
+  /** The place a cursor names in the caller's list; none without a cursor; 400 CURSOR_INVALID when it is not one. */
+  const afterOf = (owner: CursorOwner, list: ReconciliationList, cursor: string | undefined) =>
+    cursor === undefined ? {} : { afterSeq: openCursor(owner, list, cursor) };
 
   app.get(expressPath(getRound.path), async (req, res) => {
     const operator = callerOf(res);
@@ -98,7 +91,7 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
   app.get(expressPath(listTransactions.path), async (req, res) => {
     const operator = callerOf(res);
     const query = parseRequest(listTransactions.query, nonEmptyQuery(req.query));
-    const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
+    const owner = ownerOf(operator);
     const page = await reader.transactions({
       operatorId: operator.id,
       limit: query.limit,
@@ -106,33 +99,30 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
       ...(query.to !== undefined ? { to: query.to } : {}),
       ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
       ...(query.status !== undefined ? { status: query.status } : {}),
-      ...(after !== undefined ? { after } : {}),
+      ...afterOf(owner, 'transactions', query.cursor),
     });
-    sendPage(res, page);
+    sendPage(res, owner, 'transactions', page);
   });
 
   /** A dead-letter list: the caller's page after `cursor` (at most `limit` items) and the cursor of the next. */
   const deadLetterList = (
     operation: { readonly path: string; readonly query: typeof listDeadLetters.query },
-    read: (query: { operatorId: string; limit: number; after?: Position }) => Promise<Page>,
+    list: ReconciliationList,
+    read: (query: { operatorId: string; limit: number; afterSeq?: number }) => Promise<ListPage<unknown>>,
   ) =>
     app.get(expressPath(operation.path), async (req, res) => {
       const operator = callerOf(res);
       const query = parseRequest(operation.query, nonEmptyQuery(req.query));
-      const after = query.cursor === undefined ? undefined : await decodeCursor(deps.store, query.cursor);
-      const page = await read({
-        operatorId: operator.id,
-        limit: query.limit,
-        ...(after !== undefined ? { after } : {}),
-      });
-      sendPage(res, page);
+      const owner = ownerOf(operator);
+      const page = await read({ operatorId: operator.id, limit: query.limit, ...afterOf(owner, list, query.cursor) });
+      sendPage(res, owner, list, page);
     });
 
-  deadLetterList(listDeadLetters, (query) => reader.deadLetters(query));
+  deadLetterList(listDeadLetters, 'deadLetters', (query) => reader.deadLetters(query));
 
-  const webhookLetters = new WebhookLetters(deps.store);
+  const webhookLetters = new WebhookLetters(deps.store, deps.reads);
 
-  deadLetterList(listWebhookDeadLetters, (query) => webhookLetters.page(query));
+  deadLetterList(listWebhookDeadLetters, 'webhookLetters', (query) => webhookLetters.page(query));
 
   // The webhook goes back to `bonus.webhooks`, where the wallet-dispatcher delivers it from its first attempt.
   app.post(expressPath(redriveWebhookDeadLetter.path), async (req, res) => {

@@ -7,25 +7,34 @@ import { expect } from '@jest/globals';
 import { errorEnvelope } from '@reelstream/contracts';
 import type { HttpClient } from './http-client.js';
 
-/** A bad `cursor` or `limit`, as [name, query, parameter named in the 400]: every paged list refuses these. */
-export const cursorAndLimitRefusals: readonly (readonly [string, string, string])[] = [
-  ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor'],
+/** A 400 of a paged list: [name, query, parameter named in the 400, its code]. */
+export type QueryRefusal = readonly [string, string, string, 'VALIDATION_FAILED' | 'CURSOR_INVALID'];
+
+/** A bad `cursor` or `limit`: every paged list refuses these. */
+export const cursorAndLimitRefusals: readonly QueryRefusal[] = [
+  ['a cursor that is not base64url', '?cursor=not%20a%20cursor', 'cursor', 'VALIDATION_FAILED'],
   [
-    'a cursor beyond the end of the log',
-    `?cursor=${Buffer.from('99999999999999999999').toString('base64url')}`,
+    'a cursor of the earlier kind (a log position in base64url)',
+    `?cursor=${Buffer.from('12345').toString('base64url')}`,
     'cursor',
+    'CURSOR_INVALID',
   ],
-  ['a cursor that is no position', `?cursor=${Buffer.from('-1').toString('base64url')}`, 'cursor'],
-  ['limit 0', '?limit=0', 'limit'],
-  ['limit 501', '?limit=501', 'limit'],
+  ['a made-up cursor of the right length and version', `?cursor=AQ${'A'.repeat(48)}`, 'cursor', 'CURSOR_INVALID'],
+  ['limit 0', '?limit=0', 'limit', 'VALIDATION_FAILED'],
+  ['limit 501', '?limit=501', 'limit', 'VALIDATION_FAILED'],
 ];
 
-/** GET `url` answers 400 VALIDATION_FAILED with a detail naming `parameter`. */
-export async function expectRefusedQuery(client: HttpClient, url: string, parameter: string): Promise<void> {
+/** GET `url` answers 400 with `code` (VALIDATION_FAILED unless told) and a detail naming `parameter`. */
+export async function expectRefusedQuery(
+  client: HttpClient,
+  url: string,
+  parameter: string,
+  code: QueryRefusal[3] = 'VALIDATION_FAILED',
+): Promise<void> {
   const response = await client.get(url);
   expect(response.status).toBe(400);
   const envelope = errorEnvelope.parse(response.body);
-  expect(envelope.error.code).toBe('VALIDATION_FAILED');
+  expect(envelope.error.code).toBe(code);
   expect(envelope.error.details?.map((detail) => detail.path)).toContain(parameter);
 }
 

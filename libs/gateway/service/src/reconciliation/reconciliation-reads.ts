@@ -1,0 +1,46 @@
+/**
+ * The reconciliation lists' read model and the projection that keeps it
+ * (docs/adr/0017-reconciliation-projections.md): the gateway's own SQLite file (`:memory:` when
+ * none is configured, projected again from the log at each start).
+ */
+import type { EventStore } from '@reelstream/ports';
+import type { Logger } from '@reelstream/telemetry';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
+import { startReconciliationProjection, type ReconciliationProjection } from '@reelstream/wallet-application';
+
+export interface ReconciliationReads {
+  readonly readModel: SqliteReconciliationReadModel;
+  readonly projection: ReconciliationProjection;
+  /** Stops the projection (its last batch committed) and closes the file. */
+  close(): Promise<void>;
+}
+
+interface ReconciliationReadsOptions {
+  store: EventStore;
+  logger: Logger;
+  /** The read model's file; undefined: in memory. */
+  file?: string;
+  /** How long a list waits for the projection to hold every event stored when it was asked (then 503). */
+  catchUpTimeoutMs?: number;
+}
+
+export function openReconciliationReads(options: ReconciliationReadsOptions): ReconciliationReads {
+  const { store, logger } = options;
+  const readModel = SqliteReconciliationReadModel.open(options.file ?? ':memory:', {
+    comparePositions: (a, b) => store.comparePositions(a, b),
+  });
+  const projection = startReconciliationProjection({
+    store,
+    projection: readModel,
+    ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
+    onError: (error) => logger.warn('reconciliation read model: a batch failed; retrying', { error }),
+  });
+  return {
+    readModel,
+    projection,
+    async close() {
+      await projection.stop();
+      readModel.close();
+    },
+  };
+}
