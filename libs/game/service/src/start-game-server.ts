@@ -163,6 +163,9 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     operators: deps.operators,
     ready: () => accepting,
     logger,
+    clock,
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
   });
   const listening: { port?: number } = {};
   const stops = new StopSequence();

@@ -15,3 +15,10 @@ export { healthEndpoints, startHealthServer, type HealthServer, type Readiness }
 export { DrainSignal, processDrain } from './drain-signal.js';
 export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';
+export {
+  clientAddressKey,
+  refuseOverLimit,
+  TokenBucketLimiter,
+  type RateDecision,
+  type RateLimitConfig,
+} from './rate-limit.js';
