@@ -12,6 +12,7 @@ describe('the game-server environment (docs/configuration.md)', () => {
       resolveAfterMs: 15_000,
       demoBalance: 1_000,
       leaseTtlMs: 10_000,
+      balanceCeilingUnits: 1_000_000_000_000,
       rateLimits: { player: { perSecond: 20, burst: 100 }, unauthenticated: { perSecond: 20, burst: 100 } },
     });
     expect(env.CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
