@@ -129,6 +129,8 @@ const platform = await topology.start(dataDir, {
     OTEL_SDK_DISABLED: 'true',
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    PLAYER_RATE_LIMIT_PER_SECOND: '1000000',
+    PLAYER_RATE_LIMIT_BURST: '1000000',
     // The bench's own timings, not the crash tests' short ones.
     WALLET_TIMEOUT_MS: '10000',
     ROUND_RESOLVE_AFTER_MS: '60000',

@@ -10,11 +10,7 @@ import { parseAmount } from '@reelstream/money';
 import type { ReadyFields, ServiceRuntime } from '@reelstream/runtime';
 import { platformBanner } from './banner.js';
 import { demoScript } from './demo-script.js';
-
-/** Where a server listening on every interface is reached from this machine. */
-function localUrl(port: number): string {
-  return `http://localhost:${port}`;
-}
+import { localUrl, PLATFORM_DEFAULT_HOST } from './loopback-defaults.js';
 
 // Long because: the all-in-one wiring of every service in start order, one call per step; the order (sandbox, ledger,
 // dispatcher, game server, gateway) is the point.
@@ -69,11 +65,12 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       catalog: catalogLookup(catalog),
       logger: runtime.loggerFor('bonus-ledger'),
     },
-    // One process, one health endpoint: the gateway's. The ledger's own goes on any free port.
+    // One process, one health endpoint: the gateway's. The ledger's own goes on any free port of loopback.
     {
       readModelFile: ledgerLib.readModelPath(ledgerEnv.READ_MODEL_DIR ?? ledgerEnv.DATA_DIR, instanceId),
       leaseTtlMs: ledgerEnv.LEASE_TTL_MS,
       healthPort: 0,
+      healthHost: PLATFORM_DEFAULT_HOST,
       rebuildReadModel: ledgerEnv.READ_MODEL_REBUILD,
     },
   );
@@ -90,7 +87,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       leases,
       instanceId,
     },
-    { ...dispatcherConfig, healthPort: 0, healthHost: '127.0.0.1' },
+    { ...dispatcherConfig, healthPort: 0, healthHost: PLATFORM_DEFAULT_HOST },
   );
   runtime.onStop('wallet-dispatcher', () => dispatcher.stop());
   await dispatcher.ready;
@@ -113,7 +110,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
 
   const gatewayConfig = gatewayLib.gatewayConfigOf(gatewayEnv);
   // GAME_PORT=0 is only known now: launch URLs point at the port the game-server got.
-  if (gatewayEnv.LAUNCH_BASE_URL === undefined) gatewayConfig.launchBaseUrl = localUrl(game.port);
+  if (gatewayEnv.LAUNCH_BASE_URL === undefined) gatewayConfig.launchBaseUrl = localUrl(game.port, gameEnv.GAME_HOST);
   const gateway = await gatewayLib.startGateway(
     {
       bus,
@@ -129,7 +126,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   );
   runtime.onStop('gateway', () => gateway.stop());
 
-  const gatewayUrl = localUrl(gateway.port);
+  const gatewayUrl = localUrl(gateway.port, gatewayConfig.host);
   // The sandbox listens on loopback by default (SANDBOX_HOST): its own URL is the one that answers.
   const sandboxUrl = sandbox.url;
   const operator = loaded.operators[0];

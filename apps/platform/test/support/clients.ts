@@ -106,14 +106,14 @@ export class OperatorClient {
     return call('GET', `${this.gatewayUrl()}${path}`, { token: this.account.token });
   }
 
-  /** POST /v1/game/launch; the session token of the launch URL. */
+  /** POST /v1/game/launch; the session token of the launch URL. The catalogue's games 2xx are provider 2's. */
   async launch(playerId: string, gameId = 101): Promise<string> {
     const response = expectOk(
       await call('POST', `${this.gatewayUrl()}/v1/game/launch`, {
         token: this.account.token,
         json: {
           playerId,
-          providerId: 1,
+          providerId: gameId >= 200 ? 2 : 1,
           gameId,
           language: 'en',
           returnUrl: 'https://casino.example/lobby',

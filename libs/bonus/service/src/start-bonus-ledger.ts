@@ -53,6 +53,8 @@ export interface BonusLedgerConfig {
   leaseTtlMs?: number;
   /** 0 picks a free port. */
   healthPort: number;
+  /** The health server's interface. Default every interface (a probe comes from outside the pod). */
+  healthHost?: string;
   /** Drop the read model and project it again from the log before starting. */
   rebuildReadModel?: boolean;
   /** Consumer group of `bonus.commands`. Default `bonus-ledger`. */
@@ -244,7 +246,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       }
     })();
 
-    const health = await startHealthServer({ port: config.healthPort }, async () => {
+    const health = await startHealthServer({ port: config.healthPort, host: config.healthHost }, async () => {
       // A consumer being recreated after a crash takes no commands: the process is not ready.
       if (!consuming || !consumer.healthy || !caughtUp) return { ready: false };
       await store.streamRevision('$ready-probe');

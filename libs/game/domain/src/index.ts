@@ -27,3 +27,4 @@ export * from './session/session-decider.js';
 export * from './session/round-access.js';
 export * from './round/steered-outcome.js';
 export * from './round/simulate-regular-bonus.js';
+export * from './session/plausible-balance.js';

@@ -32,6 +32,7 @@ import {
 } from '@reelstream/game-application';
 import type { GameServerConfig } from './config/game-server-env.js';
 import { createGameServerApp } from './http/app.js';
+import { reportImplausibleBalances } from './implausible-balances.js';
 import { observeRoundOutbox } from './outbox-metrics.js';
 
 export interface GameServerDeps {
@@ -89,7 +90,10 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
       clock,
       ids,
     }),
-    balances: new BalanceBook(walletRepliesIn(store), config.demoBalance),
+    balances: new BalanceBook(walletRepliesIn(store), config.demoBalance, {
+      ...(config.balanceCeilingUnits === undefined ? {} : { balanceCeilingUnits: config.balanceCeilingUnits }),
+      onImplausible: reportImplausibleBalances(logger, (operatorId) => deps.operators?.get(operatorId) !== undefined),
+    }),
     table,
     ids,
     clock,
@@ -163,6 +167,9 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     operators: deps.operators,
     ready: () => accepting,
     logger,
+    clock,
+    rateLimits: config.rateLimits,
+    trustProxy: config.trustProxy,
   });
   const listening: { port?: number } = {};
   const stops = new StopSequence();

@@ -15,7 +15,7 @@ import { CatalogView } from './catalog/catalog-view.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 import { authMiddleware } from './http/auth.js';
 import { jsonBody } from './http/json-body.js';
-import { rateLimitMiddleware } from './http/rate-limit.js';
+import { rateLimitMiddleware, unauthenticatedRateLimit } from './http/rate-limit.js';
 import { requestContext } from './http/request-context.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestSpanMiddleware } from './http/request-span.js';
@@ -64,10 +64,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const body = jsonBody(config.bodyLimitBytes);
   const openApiJson = JSON.stringify(generateOpenApi().document);
 
+  const unauthenticated = unauthenticatedRateLimit(config.unauthenticatedRateLimit, deps.clock);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware());
   app.use(requestSpanMiddleware());
   app.use(recordHttpRoute());
@@ -84,6 +87,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // must still load its own scripts.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
+  // What is outside /v1 (probes, the docs, unknown paths) takes no credentials: it counts by client address.
+  // Under /v1 the operator's token decides (authMiddleware): a refused one counts by address too.
+  app.use((req, _res, next) => {
+    if (!/^\/v1(\/|$)/.test(req.path)) unauthenticated(req);
+    next();
+  });
   healthRoutes(app, deps.store, deps.readiness ?? { accepting: () => true });
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openApiJson);
@@ -94,7 +103,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     res.set('Cache-Control', 'no-store');
     next();
   });
-  app.use('/v1', authMiddleware(deps.operators), rateLimitMiddleware(config.rateLimit, deps.clock));
+  app.use('/v1', authMiddleware(deps.operators, unauthenticated), rateLimitMiddleware(config.rateLimit, deps.clock));
   const registrar = new BonusRegistrar({
     store: deps.store,
     operators: deps.operators,

@@ -155,3 +155,65 @@ describe("an operator’s own rate limit (its configuration's rateLimit)", () =>
     expect(await acceptedInARow(TOKENS.b, 10)).toBe(1);
   });
 });
+
+describe('requests without valid credentials: limited per client address (burst 3, 1 per second)', () => {
+  let limited: Harness;
+  beforeAll(async () => {
+    // Loopback is the trusted proxy: X-Forwarded-For names the client, so one test process is many addresses.
+    limited = await startHarness({
+      config: {
+        rateLimit: { perSecond: 2, burst: 3 },
+        unauthenticatedRateLimit: { perSecond: 1, burst: 3 },
+        trustProxy: ['loopback'],
+      },
+    });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  const from = (address: string, token: string | null = 'token-of-nobody-0123456789abcdef') =>
+    limited.http.get('/v1/providers', { token, headers: { 'x-forwarded-for': address } });
+
+  it('answers 429 RATE_LIMITED with Retry-After in the error envelope once an address spent its burst of refused tokens', async () => {
+    limited.clock.advance(60_000);
+    for (let i = 0; i < 3; i++) expect((await from('203.0.113.1')).status).toBe(401);
+    const over = await from('203.0.113.1');
+    expect(over.status).toBe(429);
+    expect(errorEnvelope.parse(over.body)).toMatchObject({
+      success: false,
+      data: null,
+      error: { code: 'RATE_LIMITED' },
+    });
+    expect(over.headers.get('retry-after')).toBe('1');
+    // a missing token counts the same
+    expect((await from('203.0.113.1', null)).status).toBe(429);
+
+    // Another address has its own bucket; a second refills one request.
+    expect((await from('203.0.113.2')).status).toBe(401);
+    limited.clock.advance(1_000);
+    expect((await from('203.0.113.1')).status).toBe(401);
+    expect((await from('203.0.113.1')).status).toBe(429);
+  });
+
+  it("leaves an operator's valid requests from that address to the operator's own limit", async () => {
+    limited.clock.advance(60_000);
+    for (let i = 0; i < 4; i++) await from('203.0.113.3');
+    expect((await from('203.0.113.3')).status).toBe(429);
+    const valid = (await from('203.0.113.3', TOKENS.a)).status;
+    expect(valid).toBe(200);
+  });
+
+  it('counts the probes, the docs and unknown paths, which take no credentials, by address too', async () => {
+    limited.clock.advance(60_000);
+    const get = (path: string) =>
+      limited.http.get(path, { token: null, headers: { 'x-forwarded-for': '203.0.113.4' } });
+    expect((await get('/openapi.json')).status).toBe(200);
+    expect((await get('/healthz')).status).toBe(200);
+    expect((await get('/no-such-path')).status).toBe(404);
+    const over = await get('/openapi.json');
+    expect(over.status).toBe(429);
+    expect(errorEnvelope.parse(over.body).error.code).toBe('RATE_LIMITED');
+    expect(over.headers.get('retry-after')).toBe('1');
+  });
+});

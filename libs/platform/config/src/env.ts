@@ -49,6 +49,35 @@ export const positiveInt = (fallback: number) =>
     .positive({ error: 'must be a positive integer' })
     .default(fallback);
 
+/**
+ * Express's `trust proxy`: which hops before this process are proxies whose `X-Forwarded-For` names
+ * the client (the address rate limits count by). A number of hops, or a comma-separated list of
+ * addresses, CIDR blocks or `loopback` / `linklocal` / `uniquelocal`. Unset: none, the peer is the
+ * client. `true` (every hop) is refused: any client could then name itself a new address each time.
+ */
+export const trustProxy = () =>
+  z
+    .string()
+    .refine((value) => !['true', '*'].includes(value.trim().toLowerCase()), {
+      error: 'must name the proxies (a hop count or addresses), not trust every hop',
+    })
+    .transform((value) =>
+      /^\d+$/.test(value.trim())
+        ? Number(value.trim())
+        : value
+            .split(',')
+            .map((entry) => entry.trim())
+            .filter(Boolean),
+    )
+    .optional();
+
+/** The variables of the rate limit of requests without valid credentials, per client address. */
+export const unauthenticatedRateLimitEnvShape = {
+  UNAUTHENTICATED_RATE_LIMIT_PER_SECOND: positiveInt(20),
+  UNAUTHENTICATED_RATE_LIMIT_BURST: positiveInt(100),
+  TRUST_PROXY: trustProxy(),
+};
+
 export const booleanFlag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })

@@ -16,3 +16,10 @@ export { DataDirs, processDataDirs, type DataDirsOptions } from './data-dirs.js'
 export { DrainSignal, processDrain } from './drain-signal.js';
 export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';
+export {
+  clientAddressKey,
+  refuseOverLimit,
+  TokenBucketLimiter,
+  type RateDecision,
+  type RateLimitConfig,
+} from './rate-limit.js';

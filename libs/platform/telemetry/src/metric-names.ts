@@ -22,6 +22,8 @@ export const MetricNames = {
   walletRedriveOver: 'reelstream_wallet_redrive_over',
   /** Counter {operator, command, reason}: bet, betwin and win requests refused because no source event backs them (never sent). */
   walletRequestsRefused: 'reelstream_wallet_requests_refused_total',
+  /** Counter {operator, reason}: wallet answers whose balance the game page does not show (docs/adr/0024-implausible-wallet-balances.md). */
+  walletImplausibleBalances: 'reelstream_wallet_implausible_balances_total',
   /** Counter {operator, command, outcome}: callback attempts. */
   walletCallbacks: 'reelstream_wallet_callbacks_total',
   /** Histogram {operator, command}: time of one callback attempt, in seconds. */

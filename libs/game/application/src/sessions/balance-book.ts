@@ -6,11 +6,40 @@
  * stream, the win is shown apart, as pending, and the balance stays the last confirmed one. Which
  * answer is the last is the log's order of the recorded answers (the dispatcher calls a player's
  * wallet one request at a time). Kept per operator, player and currency, in this process: it is
- * only a display value. Demo sessions keep their play money here, per session.
+ * only a display value. Demo sessions keep their play money here, per session. A balance no player
+ * can have (game-domain's `balanceImplausibility`: negative, above the ceiling, not whole minor
+ * units) is reported once, when it comes in, and not shown while it is the last answer: the player
+ * sees no balance until a plausible answer comes (docs/adr/0024-implausible-wallet-balances.md).
  */
 import type { Position } from '@reelstream/ports';
 import { addMinor, parseAmount, subtractMinor } from '@reelstream/money';
+import { balanceImplausibility, type BalanceImplausibility } from '@reelstream/game-domain';
 import type { WalletReplies } from './wallet-replies.js';
+
+/** An answer of the wallet whose balance is not shown, as it is reported. */
+export interface ImplausibleBalanceSeen {
+  readonly operatorId: string;
+  readonly playerId: string;
+  readonly currency: string;
+  readonly transactionId: number;
+  readonly balanceMinor: number;
+  readonly reason: BalanceImplausibility;
+}
+
+export interface BalanceBookOptions {
+  /** Entries kept per map; the least recently written goes first (it is only a display value). Default 100,000. */
+  readonly capacity?: number;
+  /** The highest balance shown, in currency units. Default game-domain's `DEFAULT_BALANCE_CEILING_UNITS`. */
+  readonly balanceCeilingUnits?: number;
+  /** Told of each answer whose balance is not shown, once, as it comes in. */
+  readonly onImplausible?: (seen: ImplausibleBalanceSeen) => void;
+}
+
+interface Owner {
+  readonly operatorId: string;
+  readonly playerId: string;
+  readonly currency: string;
+}
 
 export interface ShownBalance {
   /** The balance of the wallet's last known answer; undefined before any. */
@@ -42,12 +71,15 @@ export class BalanceBook {
   private readonly players = new Map<string, PlayerBalance>();
   private readonly demo = new Map<string, number>();
 
+  private readonly capacity: number;
+
   constructor(
     private readonly replies: WalletReplies,
     private readonly demoBalanceUnits: number,
-    /** Entries kept per map; the least recently written goes first (it is only a display value). */
-    private readonly capacity = 100_000,
-  ) {}
+    private readonly options: BalanceBookOptions = {},
+  ) {
+    this.capacity = options.capacity ?? 100_000;
+  }
 
   /**
    * The wallet's answer to a bet or betwin, as the dispatcher replied it to this process. A spin's
@@ -64,6 +96,7 @@ export class BalanceBook {
   ): void {
     const entry = this.entry(operatorId, playerId, currency);
     const answer: Confirmed = { transactionId, balanceMinor, position: undefined };
+    this.report({ operatorId, playerId, currency }, answer);
     if (late && entry.confirmed !== undefined) {
       entry.unordered.push(answer);
       return;
@@ -85,13 +118,16 @@ export class BalanceBook {
     if (!entry) return { balanceMinor: undefined, pendingWinMinor: 0 };
     let pendingWinMinor = 0;
     for (const win of entry.pending.values()) pendingWinMinor = addMinor(pendingWinMinor, win);
-    return { balanceMinor: entry.confirmed?.balanceMinor, pendingWinMinor };
+    const confirmed = entry.confirmed?.balanceMinor;
+    const shown = confirmed !== undefined && this.implausibility(confirmed, currency) === undefined;
+    return { balanceMinor: shown ? confirmed : undefined, pendingWinMinor };
   }
 
   /** What to show, after looking up the answers to the pending wins (reads only when a win is pending). */
   async shown(operatorId: string, playerId: string, currency: string): Promise<ShownBalance> {
     const entry = this.players.get(key(operatorId, playerId, currency));
-    if (entry && (entry.pending.size > 0 || entry.unordered.length > 0)) await this.refresh(entry);
+    if (entry && (entry.pending.size > 0 || entry.unordered.length > 0))
+      await this.refresh(entry, { operatorId, playerId, currency });
     return this.peek(operatorId, playerId, currency);
   }
 
@@ -108,13 +144,16 @@ export class BalanceBook {
     return after;
   }
 
-  private async refresh(entry: PlayerBalance): Promise<void> {
+  private async refresh(entry: PlayerBalance, owner: Owner): Promise<void> {
     const answers: Confirmed[] = entry.unordered.splice(0);
     for (const transactionId of [...entry.pending.keys()]) {
       const reply = await this.replies.replyOf(transactionId);
       if (reply.kind === 'not_yet') continue;
       entry.pending.delete(transactionId);
-      if (reply.kind === 'answered') answers.push({ transactionId, ...reply });
+      if (reply.kind !== 'answered') continue;
+      const answer: Confirmed = { transactionId, balanceMinor: reply.balanceMinor, position: reply.position };
+      this.report(owner, answer);
+      answers.push(answer);
     }
     if (answers.length === 0) return;
     for (const answer of answers) await this.locate(answer);
@@ -126,6 +165,22 @@ export class BalanceBook {
       if (entry.confirmed === current) break;
     }
     for (const answer of answers) entry.confirmed = this.later(entry.confirmed, answer);
+  }
+
+  private implausibility(balanceMinor: number, currency: string): BalanceImplausibility | undefined {
+    return balanceImplausibility(balanceMinor, currency, this.options.balanceCeilingUnits);
+  }
+
+  /** Tells `onImplausible` of an answer coming in whose balance will not be shown. */
+  private report(owner: Owner, answer: Confirmed): void {
+    const reason = this.implausibility(answer.balanceMinor, owner.currency);
+    if (reason !== undefined)
+      this.options.onImplausible?.({
+        ...owner,
+        transactionId: answer.transactionId,
+        balanceMinor: answer.balanceMinor,
+        reason,
+      });
   }
 
   /** Sets where a bus answer is in the log (its record is always there: the dispatcher replies from it). */

@@ -78,7 +78,7 @@ describe('the balance the page shows: only one the wallet confirmed', () => {
   const book = (capacity?: number) => {
     const store = SqliteEventStore.open(':memory:');
     opened.push(store);
-    return { store, book: new BalanceBook(walletRepliesIn(store), 1, capacity) };
+    return { store, book: new BalanceBook(walletRepliesIn(store), 1, { capacity }) };
   };
   /** What the dispatcher records when the operator answers a transaction (the rest of its stream does not matter here). */
   const answer = (store: SqliteEventStore, transactionId: number, balanceMinor: number) =>

@@ -2,7 +2,18 @@
  * The game-server's environment (docs/configuration.md), parsed by one zod schema. Defaults run on the
  * embedded back ends: `npm start` needs no variable at all.
  */
-import { catalogFile, listenHost, parseEnv, platformEnvShape, port, positiveInt, type Env } from '@reelstream/config';
+import {
+  catalogFile,
+  listenHost,
+  parseEnv,
+  platformEnvShape,
+  port,
+  positiveInt,
+  unauthenticatedRateLimitEnvShape,
+  type Env,
+} from '@reelstream/config';
+import { DEFAULT_BALANCE_CEILING_UNITS } from '@reelstream/game-domain';
+import type { RateLimitConfig } from '@reelstream/http';
 import { DeliveryPolicies } from '@reelstream/wallet-domain';
 import * as z from 'zod';
 
@@ -26,6 +37,16 @@ export const gameServerEnv = z
       .number({ error: 'must be a number' })
       .positive({ error: 'must be a positive number' })
       .default(1_000),
+    /** The highest wallet balance shown to a player, in currency units; above it the page shows none. */
+    PLAYER_BALANCE_CEILING: z.coerce
+      .number({ error: 'must be a number' })
+      .positive({ error: 'must be a positive number' })
+      .default(DEFAULT_BALANCE_CEILING_UNITS),
+    /** Per operator and player: the player API and the page, whichever session the player plays in. */
+    PLAYER_RATE_LIMIT_PER_SECOND: positiveInt(20),
+    PLAYER_RATE_LIMIT_BURST: positiveInt(100),
+    /** Per client address: requests naming no live session (`TRUST_PROXY` says which address is the client's). */
+    ...unauthenticatedRateLimitEnvShape,
   })
   .superRefine((env, ctx) => {
     if (env.WALLET_TIMEOUT_MS <= BET_CALLBACK_LIMIT_MS) {
@@ -58,6 +79,12 @@ export interface GameServerConfig {
   demoBalance: number;
   /** `LEASE_TTL_MS` of the round outbox's lease. Default 10 s. */
   leaseTtlMs?: number;
+  /** The highest wallet balance shown, in currency units. Default game-domain's `DEFAULT_BALANCE_CEILING_UNITS`. */
+  balanceCeilingUnits?: number;
+  /** Requests per operator and player, and per client address without a live session. Unset: not limited. */
+  rateLimits?: { player: RateLimitConfig; unauthenticated: RateLimitConfig };
+  /** Express's `trust proxy`: the proxies whose `X-Forwarded-For` names the client. Unset: none. */
+  trustProxy?: number | string[];
 }
 
 export function parseGameServerEnv(env: Env = process.env): GameServerEnv {
@@ -71,7 +98,16 @@ export function gameServerConfigOf(env: GameServerEnv): GameServerConfig {
     resolveAfterMs: env.ROUND_RESOLVE_AFTER_MS,
     demoBalance: env.DEMO_BALANCE,
     leaseTtlMs: env.LEASE_TTL_MS,
+    balanceCeilingUnits: env.PLAYER_BALANCE_CEILING,
+    rateLimits: {
+      player: { perSecond: env.PLAYER_RATE_LIMIT_PER_SECOND, burst: env.PLAYER_RATE_LIMIT_BURST },
+      unauthenticated: {
+        perSecond: env.UNAUTHENTICATED_RATE_LIMIT_PER_SECOND,
+        burst: env.UNAUTHENTICATED_RATE_LIMIT_BURST,
+      },
+    },
   };
+  if (env.TRUST_PROXY !== undefined) config.trustProxy = env.TRUST_PROXY;
   if (env.GAME_HOST !== undefined) config.host = env.GAME_HOST;
   return config;
 }

@@ -12,6 +12,8 @@ describe('the game-server environment (docs/configuration.md)', () => {
       resolveAfterMs: 15_000,
       demoBalance: 1_000,
       leaseTtlMs: 10_000,
+      balanceCeilingUnits: 1_000_000_000_000,
+      rateLimits: { player: { perSecond: 20, burst: 100 }, unauthenticated: { perSecond: 20, burst: 100 } },
     });
     expect(env.CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
     expect(loadCatalogFile(env.CATALOG_FILE).games.length).toBeGreaterThan(0);
@@ -28,6 +30,25 @@ describe('the game-server environment (docs/configuration.md)', () => {
     expect(() => parseGameServerEnv({ WALLET_TIMEOUT_MS: '8000', ROUND_RESOLVE_AFTER_MS: '6000' })).toThrow(
       /ROUND_RESOLVE_AFTER_MS: must be longer than WALLET_TIMEOUT_MS/,
     );
+  });
+
+  it('takes the rate limits per player and per client address, and the proxies to trust', () => {
+    expect(
+      gameServerConfigOf(
+        parseGameServerEnv({
+          PLAYER_RATE_LIMIT_PER_SECOND: '4',
+          PLAYER_RATE_LIMIT_BURST: '12',
+          UNAUTHENTICATED_RATE_LIMIT_PER_SECOND: '2',
+          UNAUTHENTICATED_RATE_LIMIT_BURST: '6',
+          TRUST_PROXY: '1',
+        }),
+      ),
+    ).toMatchObject({
+      rateLimits: { player: { perSecond: 4, burst: 12 }, unauthenticated: { perSecond: 2, burst: 6 } },
+      trustProxy: 1,
+    });
+    expect(() => parseGameServerEnv({ PLAYER_RATE_LIMIT_BURST: '0' })).toThrow(/PLAYER_RATE_LIMIT_BURST/);
+    expect(() => parseGameServerEnv({ TRUST_PROXY: 'TRUE' })).toThrow(/TRUST_PROXY/);
   });
 
   it('takes a port, a host and the demo balance', () => {

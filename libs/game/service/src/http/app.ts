@@ -5,23 +5,36 @@
 import { validationDetails } from '@reelstream/contracts';
 import { ApiError, apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
 import { recordHttpRoute, type Logger } from '@reelstream/telemetry';
+import type { Clock } from '@reelstream/ports';
 import express, { type Express } from 'express';
 import * as z from 'zod';
+import { launchHostRateLimit, type LaunchHostRateLimits } from './rate-limit.js';
 import { classifyRefusal } from './refusals.js';
 import { loggedPath, requestIdMiddleware, requestIdOf } from './request-id.js';
 import { healthRoutes, launchRoute, playerApiRoutes, type RouteDeps } from './routes.js';
 import { securityHeaders } from './security-headers.js';
 
-export function createGameServerApp(deps: RouteDeps & { logger: Logger }): Express {
+export interface GameServerAppDeps extends RouteDeps {
+  logger: Logger;
+  clock: Clock;
+  /** Unset: nothing is limited (the game-server app always sets them). */
+  rateLimits?: LaunchHostRateLimits | undefined;
+  /** Express's `trust proxy`: the proxies whose `X-Forwarded-For` names the client. Unset: none. */
+  trustProxy?: number | string[] | undefined;
+}
+
+export function createGameServerApp(deps: GameServerAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestIdMiddleware());
   app.use(recordHttpRoute());
   // Spins are many: their lines are for debugging; a 5xx is a warning whatever the level.
   app.use(requestLog(deps.logger, { requestIdOf, level: 'debug' }));
   app.use(securityHeaders());
+  if (deps.rateLimits) app.use(launchHostRateLimit(deps.rateLimits, deps.sessions, deps.clock));
   healthRoutes(app, deps);
   launchRoute(app, deps);
   playerApiRoutes(app, deps);

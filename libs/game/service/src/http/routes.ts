@@ -73,6 +73,8 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
  * for a missing file) is a file the page does not have: 404, not a fault of ours.
  */
 const assetNotFound: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+  // Ours (a rate limit before the assets) stays what it is.
+  if (error instanceof ApiError) return next(error);
   const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
   next(typeof status === 'number' && status >= 400 && status < 500 ? new ApiError('ROUTE_NOT_FOUND') : error);
 };

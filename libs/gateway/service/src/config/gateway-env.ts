@@ -14,9 +14,11 @@ import {
   platformEnvShape,
   port,
   positiveInt,
+  unauthenticatedRateLimitEnvShape,
   type Env,
   type LoadedOperators,
 } from '@reelstream/config';
+import type { RateLimitConfig } from '@reelstream/http';
 import * as z from 'zod';
 import { duration } from './duration.js';
 
@@ -45,6 +47,8 @@ export const gatewayEnv = z.object({
   /** Per-operator budget of campaign players: a campaign of N players takes N; refilled per second, up to the burst. */
   CAMPAIGN_PLAYERS_PER_SECOND: positiveInt(50),
   CAMPAIGN_PLAYERS_BURST: positiveInt(10_000),
+  /** Per client address: requests without valid credentials (`TRUST_PROXY` says which address is the client's). */
+  ...unauthenticatedRateLimitEnvShape,
   BODY_LIMIT_BYTES: positiveInt(DEFAULT_BODY_LIMIT_BYTES),
   CATALOG_FILE: catalogFile(),
   OPERATORS_JSON: z.string().optional(),
@@ -56,12 +60,7 @@ export const gatewayEnv = z.object({
 });
 export type GatewayEnv = z.output<typeof gatewayEnv>;
 
-export interface RateLimitConfig {
-  /** Tokens added per second. */
-  perSecond: number;
-  /** Bucket size: requests that may arrive at once. */
-  burst: number;
-}
+export type { RateLimitConfig };
 
 /** What the gateway runs with, independent of where it came from. */
 export interface GatewayConfig {
@@ -75,6 +74,10 @@ export interface GatewayConfig {
   rateLimit: RateLimitConfig;
   /** The campaign players' budget of each operator. Default 50 players a second, 10,000 at once. */
   campaignRateLimit?: RateLimitConfig;
+  /** Requests without valid credentials, per client address. Unset: not limited (the app always sets it). */
+  unauthenticatedRateLimit?: RateLimitConfig;
+  /** Express's `trust proxy`: the proxies whose `X-Forwarded-For` names the client. Unset: none. */
+  trustProxy?: number | string[];
   bodyLimitBytes: number;
   /** How long `POST /v1/wallet/dead-letters/{transactionId}/redrive` waits for the dispatcher. Default 30 s. */
   redriveTimeoutMs?: number;
@@ -103,9 +106,14 @@ export function gatewayConfigOf(env: GatewayEnv): GatewayConfig {
     ledgerTimeoutMs: env.LEDGER_TIMEOUT_MS,
     rateLimit: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
     campaignRateLimit: { perSecond: env.CAMPAIGN_PLAYERS_PER_SECOND, burst: env.CAMPAIGN_PLAYERS_BURST },
+    unauthenticatedRateLimit: {
+      perSecond: env.UNAUTHENTICATED_RATE_LIMIT_PER_SECOND,
+      burst: env.UNAUTHENTICATED_RATE_LIMIT_BURST,
+    },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     readModelFile: gatewayReadModelPath(env.READ_MODEL_DIR ?? env.DATA_DIR, env.INSTANCE_ID),
   };
+  if (env.TRUST_PROXY !== undefined) config.trustProxy = env.TRUST_PROXY;
   if (env.GATEWAY_HOST !== undefined) config.host = env.GATEWAY_HOST;
   if (env.CURSOR_SECRET !== undefined) config.cursorSecret = env.CURSOR_SECRET;
   return config;

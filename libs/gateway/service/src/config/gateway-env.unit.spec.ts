@@ -30,6 +30,7 @@ describe('gateway environment', () => {
       ledgerTimeoutMs: 5_000,
       rateLimit: { perSecond: 50, burst: 100 },
       campaignRateLimit: { perSecond: 50, burst: 10_000 },
+      unauthenticatedRateLimit: { perSecond: 20, burst: 100 },
       bodyLimitBytes: 32_768,
       readModelFile: resolve('./data/gateway-read-gateway.db'),
     });
@@ -54,6 +55,9 @@ describe('gateway environment', () => {
         RATE_LIMIT_BURST: '9',
         CAMPAIGN_PLAYERS_PER_SECOND: '20',
         CAMPAIGN_PLAYERS_BURST: '500',
+        UNAUTHENTICATED_RATE_LIMIT_PER_SECOND: '3',
+        UNAUTHENTICATED_RATE_LIMIT_BURST: '7',
+        TRUST_PROXY: '10.0.0.0/8, loopback',
         BODY_LIMIT_BYTES: '4096',
         READ_MODEL_DIR: '/var/lib/reelstream/read',
         INSTANCE_ID: 'gateway-1',
@@ -69,8 +73,11 @@ describe('gateway environment', () => {
       ledgerTimeoutMs: 750,
       rateLimit: { perSecond: 5, burst: 9 },
       campaignRateLimit: { perSecond: 20, burst: 500 },
+      unauthenticatedRateLimit: { perSecond: 3, burst: 7 },
+      trustProxy: ['10.0.0.0/8', 'loopback'],
       bodyLimitBytes: 4096,
     });
+    expect(gatewayConfigOf(parseGatewayEnv({ TRUST_PROXY: '2' })).trustProxy).toBe(2);
   });
 
   it.each([
@@ -78,6 +85,8 @@ describe('gateway environment', () => {
     ['SESSION_TTL', 'forever'],
     ['LEDGER_TIMEOUT_MS', '0'],
     ['RATE_LIMIT_BURST', '-1'],
+    ['UNAUTHENTICATED_RATE_LIMIT_PER_SECOND', '0'],
+    ['TRUST_PROXY', 'true'],
     ['LAUNCH_BASE_URL', 'ftp://games.example'],
     ['LAUNCH_BASE_URL', 'https://games.example/?x=1'],
     ['CURSOR_SECRET', 'too-short'],

@@ -16,13 +16,12 @@ import {
   ok,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
-import { ApiError } from '@reelstream/http';
+import { ApiError, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/http';
 import type { Clock, EventStore } from '@reelstream/ports';
 import type { Express, RequestHandler, Response } from 'express';
 import { toRegisterCommandData } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import type { RateLimitConfig } from '../config/gateway-env.js';
-import { DEFAULT_CAMPAIGN_RATE_LIMIT, TokenBucketLimiter } from '../http/rate-limit.js';
+import { DEFAULT_CAMPAIGN_RATE_LIMIT } from '../http/rate-limit.js';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';

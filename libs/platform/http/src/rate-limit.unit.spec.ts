@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { TokenBucketLimiter } from './rate-limit.js';
+import { clientAddressKey, TokenBucketLimiter } from './rate-limit.js';
 
 describe('TokenBucketLimiter', () => {
   it('allows the burst at once, then one request per refilled token', () => {
@@ -49,5 +49,38 @@ describe('TokenBucketLimiter', () => {
   it('refuses a configuration that would block everything', () => {
     expect(() => new TokenBucketLimiter({ perSecond: 0, burst: 1 }, () => 0)).toThrow(RangeError);
     expect(() => new TokenBucketLimiter({ perSecond: 1, burst: 0 }, () => 0)).toThrow(RangeError);
+  });
+
+  it('keeps at most maxKeys buckets, dropping the least recently used', () => {
+    const limiter = new TokenBucketLimiter({ perSecond: 1, burst: 1 }, () => 0, 2);
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('b').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(false);
+    expect(limiter.take('c').allowed).toBe(true);
+    expect(limiter.size).toBe(2);
+    // b was the least recently used: it went, and comes back full; a was kept, still empty
+    expect(limiter.take('a').allowed).toBe(false);
+    expect(limiter.take('b').allowed).toBe(true);
+  });
+});
+
+describe('clientAddressKey', () => {
+  const keyOf = (ip: string) => clientAddressKey({ ip, socket: {} });
+
+  it('keys an IPv4 address by itself, also when seen as IPv6', () => {
+    expect(keyOf('203.0.113.7')).toBe('address:203.0.113.7');
+    expect(keyOf('::ffff:203.0.113.7')).toBe('address:203.0.113.7');
+    expect(keyOf('203.0.113.8')).not.toBe(keyOf('203.0.113.7'));
+  });
+
+  it('keys an IPv6 address by its /64', () => {
+    expect(keyOf('2001:db8:1:2::5')).toBe('address:2001:db8:1:2::/64');
+    expect(keyOf('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(keyOf('2001:db8:1:2::5'));
+    expect(keyOf('2001:db8:1:3::5')).not.toBe(keyOf('2001:db8:1:2::5'));
+    expect(keyOf('::1')).toBe('address:0:0:0:0::/64');
+  });
+
+  it("takes the socket's peer when express gave no ip", () => {
+    expect(clientAddressKey({ socket: { remoteAddress: '198.51.100.1' } })).toBe('address:198.51.100.1');
   });
 });
