@@ -24,6 +24,7 @@ import type {
 import { EventStoreClosedError } from './errors.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
 import { eventColumns, toRecordedEvent, type EventRow } from './rows.js';
+import { categoryOf } from './schema.js';
 
 const END = Number.MAX_SAFE_INTEGER;
 
@@ -43,7 +44,17 @@ export class ReadOnlyEventStoreError extends Error {
   override readonly name = 'ReadOnlyEventStoreError';
 }
 
-const REQUIRED_COLUMNS = ['position', 'stream_id', 'revision', 'event_id', 'type', 'data', 'metadata', 'recorded_at'];
+const REQUIRED_COLUMNS = [
+  'position',
+  'stream_id',
+  'revision',
+  'event_id',
+  'type',
+  'data',
+  'metadata',
+  'recorded_at',
+  'category',
+];
 
 function openFile(path: string): DatabaseSync {
   const url = pathToFileURL(path);
@@ -81,6 +92,7 @@ export class ReadOnlySqliteEventStore implements EventStore {
   private readonly streamForwards: StatementSync;
   private readonly streamBackwards: StatementSync;
   private readonly revision: StatementSync;
+  private readonly inCategory: StatementSync;
 
   constructor(
     private readonly db: DatabaseSync,
@@ -98,6 +110,9 @@ export class ReadOnlySqliteEventStore implements EventStore {
     );
     this.streamBackwards = prepare(
       `SELECT ${eventColumns} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+    );
+    this.inCategory = prepare(
+      `SELECT ${eventColumns} FROM es_events WHERE category = ? AND position > ? ORDER BY position LIMIT ?`,
     );
     this.revision = prepare('SELECT revision FROM es_events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
   }
