@@ -148,11 +148,17 @@ export class ReadOnlySqliteEventStore implements EventStore {
     const prefixes = options.filter?.streamPrefixes;
     const statement = direction === 'forwards' ? this.forwards : this.backwards;
     if (prefixes === undefined) return (statement.all(from, limit) as unknown as EventRow[]).map(toRecordedEvent);
-    // Rare for an analyst read: pages walked along positions, kept when a prefix matches.
+    // One prefix with a category (`walletTx-`): a range of the category index; else a walk along positions.
+    const [only] = prefixes;
+    const category = prefixes.length === 1 && only !== undefined ? categoryOf(only) : '';
+    const page = (after: number) =>
+      (category !== '' && direction === 'forwards'
+        ? this.inCategory.all(category, after, 1000)
+        : statement.all(after, 1000)) as unknown as EventRow[];
     const kept: RecordedEvent[] = [];
     let after = from;
     for (;;) {
-      const rows = statement.all(after, 1000) as unknown as EventRow[];
+      const rows = page(after);
       for (const row of rows)
         if (prefixes.some((prefix) => row[1].startsWith(prefix))) {
           kept.push(toRecordedEvent(row));
