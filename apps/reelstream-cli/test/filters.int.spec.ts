@@ -1,6 +1,6 @@
 /**
  * Filters keep what they are about: `--game` keeps the bonus calls that name the game (their
- * registration and end), so bonus outcomes and bonus cost survive it; a filter that matches nothing
+ * registration and end), so bonus outcomes and bonus figures survive it; a filter that matches nothing
  * says so on stderr instead of printing empty reports.
  */
 import { rmSync } from 'node:fs';
@@ -28,14 +28,15 @@ beforeAll(async () => {
 afterAll(() => rmSync(data.dir, { recursive: true, force: true }));
 
 describe('--game keeps the bonus calls that name the game', () => {
-  it('gives the same bonus outcomes and bonus cost as the whole log when every bonus is on that game', async () => {
+  it('gives the same bonus outcomes and bonus figures as the whole log when every bonus is on that game', async () => {
     const all = await json();
     const game = await json('--game', '101');
     expect(all['bonus-outcomes']?.rows.length).toBeGreaterThan(0);
     expect(game['bonus-outcomes']?.rows).toEqual(all['bonus-outcomes']?.rows);
     expect(game['bonus-outcomes']?.rows.every((row) => row['status'] === 'completed')).toBe(true);
-    expect(total(game['agent'], 'bonusCost')).toBeGreaterThan(0);
-    expect(total(game['agent'], 'bonusCost')).toBe(total(all['agent'], 'bonusCost'));
+    expect(total(game['agent'], 'bonusNotional')).toBeGreaterThan(0);
+    expect(total(game['agent'], 'bonusNotional')).toBe(total(all['agent'], 'bonusNotional'));
+    expect(total(game['agent'], 'bonusPaid')).toBe(total(all['agent'], 'bonusPaid'));
   });
 });
 
