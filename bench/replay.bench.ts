@@ -32,6 +32,8 @@ async function generate(path: string): Promise<number> {
   const store = SqliteEventStore.open(path, { synchronous: 'NORMAL' });
   let events = 0;
   let batch = 0;
+  // Each batch starts its ids and tokens where the last one stopped: no id is used twice.
+  let first = { id: 1_000, session: 0 };
   const started = performance.now();
   while (events < TARGET_EVENTS) {
     const written = await writeSyntheticLog(store, {
@@ -40,7 +42,9 @@ async function generate(path: string): Promise<number> {
       roundsPerSession: 20,
       start: new Date(Date.parse('2026-11-01T00:00:00.000Z') + batch * 500 * 45_000).toISOString(),
       seed: ++batch,
+      first,
     });
+    first = written.next;
     events += written.events;
   }
   await store.close();

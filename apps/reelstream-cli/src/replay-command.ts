@@ -5,7 +5,7 @@ import { AnalyticsFold, REPORT_NAMES, type ReportName } from '@reelstream/analyt
 import { CliError } from './cli-error.js';
 import type { CliCommand, CliIo } from './command-registry.js';
 import { ProgressBar } from './progress.js';
-import { buildFilter, FILTER_OPTIONS, FILTER_USAGE } from './replay-filter.js';
+import { buildFilter, checkSomethingMatched, FILTER_OPTIONS, FILTER_USAGE } from './replay-filter.js';
 import { loadCatalogSetting, loadOperatorSettings } from './settings.js';
 import { openSource, sourceUrlOf } from './source.js';
 
@@ -90,6 +90,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     throw new CliError(
       `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
     );
+  checkSomethingMatched(values, fold.stats, io.stderr);
   io.stdout.write(
     render(
       reports.map((name) => fold.untypedReport(name)),

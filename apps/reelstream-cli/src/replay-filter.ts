@@ -22,9 +22,11 @@ export const FILTER_USAGE = `  --from <time>           events at or after (opera
                           times: YYYY-MM-DD, "YYYY-MM-DD HH:mm[:ss]", or ISO-8601 with Z/±HH:mm
   --operator <id>         one operator
   --player <id>           one player (with --operator when ids repeat across operators)
-  --game <gameId>         one game
+  --game <gameId>         one game (and the bonus calls that name it among their games)
   --provider <providerId> one provider
-  --category <name>       ${Object.values(StreamCategories).join(' | ')} (repeatable)`;
+  --category <name>       ${Object.values(StreamCategories).join(' | ')} (repeatable)
+                          a filter naming an operator, player, game or provider that matches no
+                          event is an error (exit 2); a time range with no event says so on stderr`;
 
 interface FilterValues {
   from?: string | undefined;
@@ -82,4 +84,36 @@ export function buildFilter(values: FilterValues, operators: Operators): ReplayF
   const categories = categoriesOf(values.category);
   if (categories) filter.categories = categories;
   return filter;
+}
+
+/** The filter options given, as typed: `--player nobody --game 999`. */
+export function describeFilter(values: FilterValues): string {
+  const parts: string[] = [];
+  for (const option of ['operator', 'player', 'game', 'provider', 'from', 'to', 'at'] as const) {
+    const value = values[option];
+    if (value !== undefined) parts.push(`--${option} ${value}`);
+  }
+  for (const category of values.category ?? []) parts.push(`--category ${category}`);
+  return parts.join(' ');
+}
+
+/** Whether the filter names a subject (operator, player, game, provider): matching nothing is then a mistake. */
+export function namesSubject(values: FilterValues): boolean {
+  return [values.operator, values.player, values.game, values.provider].some((value) => value !== undefined);
+}
+
+/**
+ * A filter that kept no event: with a subject (`--player nobody`, `--game 999`) an error (exit 2),
+ * with only a time range or categories a line on stderr (an idle day is an answer).
+ */
+export function checkSomethingMatched(
+  values: FilterValues,
+  stats: { seen: number; counted: number },
+  stderr: NodeJS.WritableStream,
+): void {
+  const described = describeFilter(values);
+  if (described === '' || stats.counted > 0) return;
+  const message = `no event of the ${stats.seen.toLocaleString('en')} in the log matches ${described}`;
+  if (namesSubject(values)) throw new CliError(message);
+  stderr.write(`reelstream: ${message}: the reports are empty\n`);
 }

@@ -1,11 +1,13 @@
 /**
  * Where the CLI reads the log: `--source` (a `sqlite:` URL, a path to the data file, or an
  * `esdb://` URL), else EVENT_STORE_URL, else the platform's default `sqlite:$DATA_DIR/reelstream.db`.
- * A data file must exist: the CLI never creates one (opening the store would), and it only reads.
+ * A data file must exist and is opened read-only: the CLI creates nothing beside it, switches nothing in
+ * it, and refuses a file that is not an event store ("not a reelstream data file", exit 2).
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openEventStore, parseSqliteEventStoreUrl } from '@reelstream/backends';
+import { NotAnEventStoreFileError, openReadOnlyEventStore } from '@reelstream/eventstore-sqlite';
 import type { EventStore } from '@reelstream/ports';
 import { CliError } from './cli-error.js';
 import type { CliIo } from './command-registry.js';
@@ -35,6 +37,12 @@ export async function openSource(url: string): Promise<OpenedSource> {
     }
     if (!existsSync(path)) throw new CliError(`no data file at ${path} (give --source <file or URL>)`);
     if (!statSync(path).isFile()) throw new CliError(`${path} is not a file`);
+    try {
+      return { url, store: openReadOnlyEventStore(path) };
+    } catch (error) {
+      if (error instanceof NotAnEventStoreFileError) throw new CliError(error.message);
+      throw new CliError(`cannot open ${url}: ${(error as Error).message}`);
+    }
   } else if (!/^esdb(\+discover)?:\/\//.test(url)) {
     throw new CliError(`bad --source ${url}: use a data file path, sqlite:<path> or esdb://host:2113?tls=false`);
   }

@@ -40,7 +40,9 @@ describe('reelstream replay', () => {
         wins: money(totals.winsMinor, currency),
         ggr: money(totals.betsMinor - totals.winsMinor, currency),
         freeSpinWins: money(totals.freeSpinWinsMinor, currency),
-        bonusCost: money(totals.bonusCostMinor, currency),
+        // Free spins' stake is notional; what the bonuses paid is the free-spin wins credited (no Regular Bonus Call here).
+        bonusNotional: money(totals.bonusCostMinor, currency),
+        bonusPaid: money(totals.freeSpinWinsMinor, currency),
         players: totals.players.size,
       };
     });
@@ -71,9 +73,9 @@ describe('reelstream replay', () => {
   it('writes CSV with one header row and money in the currency exponent', async () => {
     const { stdout } = await replay('--format', 'csv', '--report', 'agent');
     const [header, ...rows] = stdout.trimEnd().split('\r\n');
-    expect(header).toBe('operator,day,timeZone,currency,bets,wins,ggr,freeSpinWins,bonusCost,players');
+    expect(header).toBe('operator,day,timeZone,currency,bets,wins,ggr,freeSpinWins,bonusNotional,bonusPaid,players');
     expect(rows.find((row) => row.includes(',EUR,'))).toMatch(/,EUR,\d+\.\d{2},\d+\.\d{2},-?\d+\.\d{2},/);
-    expect(rows.find((row) => row.includes(',KRW,'))).toMatch(/,KRW,\d+,\d+,-?\d+,\d+,\d+,\d+$/);
+    expect(rows.find((row) => row.includes(',KRW,'))).toMatch(/,KRW,\d+,\d+,-?\d+,\d+,\d+,\d+,\d+$/);
   });
 
   it('writes NDJSON rows naming their report', async () => {

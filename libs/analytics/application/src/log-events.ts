@@ -38,8 +38,9 @@ function categoryOf(streamId: string): StreamCategory | undefined {
 /**
  * How much to check: `trusted` takes an event of the current schema version as written (every
  * writer validated it against its contract before appending: eventToAppend) and parses only older
- * versions, which need upcasting; `strict` checks every event against its contract (`--strict`):
- * four to five times slower, for a file that may have been edited by hand.
+ * versions, which need upcasting; `strict` checks every event against its contract (`--strict`)
+ * and that no id was used twice (an event that opens its stream is its first): four to five
+ * times slower, for a file that may have been edited by hand or made by a generator.
  */
 export type Validation = 'trusted' | 'strict';
 
@@ -55,7 +56,24 @@ function currentVersionOf(type: string): number | undefined {
   return version;
 }
 
+/**
+ * The events that open their stream: a second one in a stream (at a revision other than 0) means
+ * an id was used twice (two rounds with one roundId, two transactions with one transactionId, two
+ * launches with one token), which the platform never writes.
+ */
+const STREAM_OPENERS: ReadonlySet<string> = new Set(['GameSessionStarted', 'RoundStarted', 'WalletRequested']);
+
+function checkOpensItsStream(recorded: RecordedEvent): void {
+  if (STREAM_OPENERS.has(recorded.type) && recorded.revision !== 0)
+    throw new UnreadableEventError(
+      recorded.position,
+      recorded.streamId,
+      `${recorded.type} opens its stream but is at revision ${recorded.revision}: an id was used twice`,
+    );
+}
+
 function domainEventOf(recorded: RecordedEvent, validation: Validation): DomainEvent {
+  if (validation === 'strict') checkOpensItsStream(recorded);
   const version = recorded.metadata.schemaVersion;
   if (
     validation === 'trusted' &&

@@ -26,6 +26,11 @@ export interface SyntheticLogOptions {
   seed?: number;
   /** Sessions written at once (group commit batches them). */
   concurrency?: number;
+  /**
+   * The first round, transaction and bonus id, and the first session's number (its token): a log
+   * written in several calls passes the previous call's `next`, so no id or token is used twice.
+   */
+  first?: { id: number; session: number };
 }
 
 /** What the agent report must show per `operator|day|currency` (streamers excluded). */
@@ -42,6 +47,8 @@ export interface SyntheticLogResult {
   agent: Map<string, ExpectedAgentTotals>;
   streamerPaidRounds: number;
   tokens: string[];
+  /** What the next call on the same store passes as `first`. */
+  next: { id: number; session: number };
 }
 
 async function writeSession(
@@ -54,7 +61,8 @@ async function writeSession(
   if (!operator) throw new Error('give at least one operator');
   const streamer = index % 10 === 9;
   const demo = index % 25 === 24;
-  const token = `tok_${String(index).padStart(8, '0')}_${'x'.repeat(16)}`;
+  const number = (options.first?.session ?? 0) + index;
+  const token = `tok_${String(number).padStart(8, '0')}_${'x'.repeat(16)}`;
   const session: SessionContext = {
     writer,
     operator,
@@ -103,7 +111,7 @@ async function writeSession(
 
 /** Writes the log; sessions run `concurrency` at a time, each one's events in order. */
 export async function writeSyntheticLog(store: EventStore, options: SyntheticLogOptions): Promise<SyntheticLogResult> {
-  const writer = new Writer(store, mulberry32(options.seed ?? 13));
+  const writer = new Writer(store, mulberry32(options.seed ?? 13), options.first?.id);
   const startMs = Date.parse(options.start ?? '2026-11-20T20:00:00.000Z');
   const concurrency = options.concurrency ?? 32;
   let next = 0;
@@ -116,5 +124,6 @@ export async function writeSyntheticLog(store: EventStore, options: SyntheticLog
     agent: writer.agent,
     streamerPaidRounds: writer.streamerPaidRounds,
     tokens: writer.tokens,
+    next: { id: writer.id(), session: (options.first?.session ?? 0) + options.sessions },
   };
 }

@@ -5,6 +5,7 @@ import type { EventStore } from '@reelstream/ports';
 import type { ExpectedAgentTotals, SyntheticOperator } from './synthetic-log.js';
 
 export const BET = 100;
+const OPENERS: ReadonlySet<string> = new Set(['GameSessionStarted', 'RoundStarted', 'WalletRequested']);
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export function mulberry32(seed: number): () => number {
@@ -20,7 +21,7 @@ export function mulberry32(seed: number): () => number {
 
 export class Writer {
   events = 0;
-  private nextId = 1_000;
+  private nextId: number;
   readonly agent = new Map<string, ExpectedAgentTotals>();
   streamerPaidRounds = 0;
   readonly tokens: string[] = [];
@@ -28,7 +29,10 @@ export class Writer {
   constructor(
     readonly store: EventStore,
     readonly random: () => number,
-  ) {}
+    firstId = 1_000,
+  ) {
+    this.nextId = firstId;
+  }
 
   id(): number {
     return this.nextId++;
@@ -36,10 +40,12 @@ export class Writer {
 
   async append(streamId: string, operatorId: string, events: readonly DomainEvent[], at: string): Promise<void> {
     const context = { correlationId: randomUUID(), causationId: randomUUID(), operatorId, occurredAt: at };
+    // An event that opens its stream opens a new one: the store refuses an id used twice.
+    const opens = events[0] !== undefined && OPENERS.has(events[0].type);
     await this.store.append(
       streamId,
       events.map((event) => eventToAppend(event, context)),
-      { expectedRevision: 'any' },
+      { expectedRevision: opens ? 'no_stream' : 'any' },
     );
     this.events += events.length;
   }

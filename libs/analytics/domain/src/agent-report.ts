@@ -3,9 +3,11 @@
  * operator, day in its time zone and currency. Rounds of streamer sessions are left out (spec
  * §4.3: "the player's report is not counted in the agent's report"); demo sessions move no money.
  *
- * The bonus cost: the base bet of every free spin, on the day it settled; what a Regular Bonus Call
- * delivered (its steered wins, top-up included), on the day it completed, expired or was canceled,
- * and a steered spin settled after that (a bet in flight when it ended) on its own day.
+ * What bonuses cost, in two columns that are not added up: `bonusNotional`, the base bet of every
+ * free spin on the day it settled (value given, no money moved), and `bonusPaid`, money paid: the
+ * free-spin wins the wallet credited, and what a Regular Bonus Call delivered (its steered wins,
+ * top-up included) on the day it completed, expired or was canceled, a steered spin settled after
+ * that (a bet in flight when it ended) on its own day.
  */
 import { BonusTypes, type WalletRequest } from '@reelstream/contracts';
 import { compareText } from './bonus-outcomes.js';
@@ -58,14 +60,14 @@ export class AgentReportFold {
         const baseBet = this.baseBets.get(event.data.issueId);
         if (!bonus || baseBet === undefined || index.isStreamerRound(event.data.roundId)) return;
         const day = this.days.dayOf(bonus.operatorId, Date.parse(event.data.settledAt));
-        this.bucket(bonus.operatorId, day, bonus.currency).row.bonusCostMinor += baseBet;
+        this.bucket(bonus.operatorId, day, bonus.currency).row.bonusNotionalMinor += baseBet;
         return;
       }
       case 'RegularBonusSpinSettled': {
         // Counted here only once its bonus call ended; before, its end counts it with the others.
         const bonus = index.bonuses.get(event.data.issueId);
         if (!bonus?.ended || index.isStreamerRound(event.data.roundId)) return;
-        return this.bonusCost(bonus, event.data.settledAt, event.data.winMinor);
+        return this.bonusPaid(bonus, event.data.settledAt, event.data.winMinor);
       }
       case 'BonusCallCompleted':
         return this.regularBonusEnded(event.data.issueId, event.data.completedAt, index);
@@ -91,12 +93,12 @@ export class AgentReportFold {
   private regularBonusEnded(issueId: number, at: string, index: LogIndex): void {
     const bonus = index.bonuses.get(issueId);
     if (bonus?.bonusType !== BonusTypes.regular) return;
-    this.bonusCost(bonus, at, bonus.steeredWinMinor);
+    this.bonusPaid(bonus, at, bonus.steeredWinMinor);
   }
 
-  private bonusCost(bonus: BonusFacts, at: string, amountMinor: number): void {
+  private bonusPaid(bonus: BonusFacts, at: string, amountMinor: number): void {
     const day = this.days.dayOf(bonus.operatorId, Date.parse(at));
-    this.bucket(bonus.operatorId, day, bonus.currency).row.bonusCostMinor += amountMinor;
+    this.bucket(bonus.operatorId, day, bonus.currency).row.bonusPaidMinor += amountMinor;
   }
 
   private moneyMoved(streamId: string, request: WalletRequest, atMs: number, index: LogIndex): void {
@@ -107,7 +109,10 @@ export class AgentReportFold {
     const bucket = this.bucket(request.operatorId, this.days.dayOf(request.operatorId, atMs), request.currency);
     bucket.row.betsMinor += betMinor;
     bucket.row.winsMinor += winMinor;
-    if (freeSpin) bucket.row.freeSpinWinsMinor += winMinor;
+    if (freeSpin) {
+      bucket.row.freeSpinWinsMinor += winMinor;
+      bucket.row.bonusPaidMinor += winMinor;
+    }
     bucket.players.add(request.playerId);
     this.counted.set(streamId, { bucket, betMinor, winMinor, freeSpin });
   }
@@ -120,7 +125,10 @@ export class AgentReportFold {
     const { row } = counted.bucket;
     row.betsMinor -= counted.betMinor;
     row.winsMinor -= counted.winMinor;
-    if (counted.freeSpin) row.freeSpinWinsMinor -= counted.winMinor;
+    if (counted.freeSpin) {
+      row.freeSpinWinsMinor -= counted.winMinor;
+      row.bonusPaidMinor -= counted.winMinor;
+    }
   }
 
   private bucket(operatorId: string, day: string, currency: string): Bucket {
@@ -138,7 +146,8 @@ export class AgentReportFold {
           winsMinor: 0,
           ggrMinor: 0,
           freeSpinWinsMinor: 0,
-          bonusCostMinor: 0,
+          bonusNotionalMinor: 0,
+          bonusPaidMinor: 0,
           players: 0,
         },
       };

@@ -60,6 +60,7 @@ function paidRound(
   win: number,
   at: string,
   streamer = false,
+  steeredBy = 0,
 ): LogEvent[] {
   const base = {
     operatorId: OP,
@@ -89,7 +90,7 @@ function paidRound(
           kind: 'paid',
           currency: 'KRW',
           betMinor: bet,
-          bonusId: 0,
+          bonusId: steeredBy,
           rtpProfile: streamer ? 'streamer' : 'standard',
           startedAt: at,
           transactionId: betTx,
@@ -267,7 +268,7 @@ describe('the agent report: bonus cost of Regular Bonus Calls (ADR 0012)', () =>
   const bonusCostOf = (events: readonly LogEvent[], filter: ReplayFilter = {}) =>
     fold(events, filter)
       .report('agent')
-      .rows.map((row) => [row.day, row.bonusCostMinor]);
+      .rows.map((row) => [row.day, row.bonusPaidMinor]);
 
   it('counts what a completed call delivered, top-up included, on the day it completed; an active one not yet', () => {
     const dan = regularBonus(501, 'dan', 12_370, '2026-11-20T01:00:00.000Z');
@@ -339,6 +340,41 @@ describe('game performance and wallet delivery', () => {
       }),
       expect.objectContaining({ segment: 'streamer', rounds: 1, measuredRtp: 0.5, theoreticalRtp: 1.05, hitRate: 1 }),
     ]);
+  });
+
+  it('keeps spins steered by a Regular Bonus Call out of measured RTP, as their own segment', () => {
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(1, 'tok_alice_000000000000000', 'alice', 1000, 1000, '2026-11-20T01:00:00.000Z'),
+      ...paidRound(2, 'tok_alice_000000000000000', 'alice', 1000, 900, '2026-11-20T01:01:00.000Z'),
+      // Three steered spins paying 50× would lift the game's RTP from 0.95 to 30.4.
+      ...[3, 4, 5].flatMap((roundId) =>
+        paidRound(roundId, 'tok_alice_000000000000000', 'alice', 1000, 50_000, '2026-11-20T01:02:00.000Z', false, 77),
+      ),
+    ];
+    const rows = fold(events).report('game-performance').rows;
+    expect(rows.map((row) => [row.segment, row.rounds, row.winsMinor, row.measuredRtp, row.theoreticalRtp])).toEqual([
+      ['standard', 2, 1900, 0.95, 0.96],
+      ['steered', 3, 150_000, null, null],
+    ]);
+    // Two rounds: the interval is printed, and flagged too short to compare with the target.
+    expect(rows[0]).toMatchObject({ insufficientRounds: 'yes' });
+    expect(rows[0]?.rtpLow95).toBeLessThan(0.95);
+    expect(rows[0]?.rtpHigh95).toBeGreaterThan(0.95);
+    expect(rows[1]).toMatchObject({ rtpLow95: null, rtpHigh95: null, insufficientRounds: null });
+  });
+
+  it('says an RTP is sufficient once the interval is within a point either side', () => {
+    // 400 rounds alternating 0.9× and 1.0× a 1,000 bet: mean 0.95, spread 0.05, margin ≈ 0.0049.
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T01:00:00.000Z'),
+      ...Array.from({ length: 400 }, (_, i) =>
+        paidRound(i + 1, 'tok_alice_000000000000000', 'alice', 1000, i % 2 ? 900 : 1000, '2026-11-20T01:00:00.000Z'),
+      ).flat(),
+    ];
+    const [row] = fold(events).report('game-performance').rows;
+    expect(row).toMatchObject({ rounds: 400, measuredRtp: 0.95, insufficientRounds: 'no' });
+    expect(row?.rtpHigh95).toBeCloseTo(0.9549, 3);
   });
 
   it('times each call from its attempt to its answer', () => {

@@ -25,14 +25,16 @@ export interface ReplayFilter {
 
 /**
  * Whether an event counts. A subject field the log does not tell (a player filter on an event
- * that names none) fails the filter: an unknown player is not the asked one.
+ * that names none) fails the filter: an unknown player is not the asked one. A bonus call (its
+ * registration and end) passes a game filter when the game is one of those it names.
  */
 export function passes(filter: ReplayFilter, entry: LogEvent, subject: Subject): boolean {
   if (filter.atMs !== undefined && entry.occurredAtMs > filter.atMs) return false;
   if (filter.categories && (entry.category === undefined || !filter.categories.includes(entry.category))) return false;
   if (filter.operatorId !== undefined && subject.operatorId !== filter.operatorId) return false;
   if (filter.playerId !== undefined && subject.playerId !== filter.playerId) return false;
-  if (filter.gameId !== undefined && subject.gameId !== filter.gameId) return false;
+  if (filter.gameId !== undefined && subject.gameId !== filter.gameId && !subject.gameIds?.includes(filter.gameId))
+    return false;
   if (filter.providerId !== undefined && subject.providerId !== filter.providerId) return false;
   if (filter.rangeOf) {
     const { fromMs, toMs } = filter.rangeOf(subject.operatorId);

@@ -1,7 +1,12 @@
-/** Game performance: rounds, turnover, wins, measured RTP against the catalogue's, per game and segment. */
+/**
+ * Game performance: rounds, turnover, wins, measured RTP with its confidence interval against the
+ * catalogue's, per game and segment. Paid spins steered by a Regular Bonus Call are their own
+ * segment, out of the measured RTP: their outcome was chosen, not drawn.
+ */
 import { compareText } from './bonus-outcomes.js';
 import type { LogEvent, LogIndex, RoundFacts } from './log-index.js';
 import type { GamePerformanceRow, Segment } from './report-model.js';
+import { addRound, emptyRtpSums, rtpInterval, type RtpSums } from './rtp-interval.js';
 
 /** What the catalogue says of a game: the fold takes it as data, it reads no file. */
 export interface CatalogGameFacts {
@@ -14,6 +19,7 @@ export interface CatalogGameFacts {
 interface Tally {
   row: GamePerformanceRow;
   hits: number;
+  sums: RtpSums;
 }
 
 const ratio = (numerator: number, denominator: number) => (denominator === 0 ? null : numerator / denominator);
@@ -48,16 +54,24 @@ export class GamePerformanceFold {
     row.rounds += 1;
     row.turnoverMinor += round.betMinor;
     row.winsMinor += event.data.winMinor;
+    addRound(tally.sums, round.betMinor, event.data.winMinor);
     if (event.data.winMinor > 0) tally.hits += 1;
   }
 
   rows(): GamePerformanceRow[] {
     return [...this.tallies.values()]
-      .map(({ row, hits }) => ({
-        ...row,
-        measuredRtp: ratio(row.winsMinor, row.turnoverMinor),
-        hitRate: ratio(hits, row.rounds),
-      }))
+      .map(({ row, hits, sums }) => {
+        // A steered spin's outcome was chosen: its wins are shown, no RTP is measured on them.
+        const interval = row.segment === 'steered' ? null : rtpInterval(sums);
+        return {
+          ...row,
+          measuredRtp: interval?.measured ?? null,
+          rtpLow95: interval?.low ?? null,
+          rtpHigh95: interval?.high ?? null,
+          insufficientRounds: interval ? (interval.insufficient ? ('yes' as const) : ('no' as const)) : null,
+          hitRate: ratio(hits, row.rounds),
+        };
+      })
       .sort(
         (a, b) =>
           a.providerId - b.providerId ||
@@ -70,13 +84,15 @@ export class GamePerformanceFold {
 
   private tally(round: RoundFacts, recordedModel: string | undefined): Tally {
     const game = this.catalog.get(round.gameId);
-    const segment: Segment = round.streamer ? 'streamer' : 'standard';
+    const segment: Segment =
+      round.kind === 'paid' && round.bonusId !== 0 ? 'steered' : round.streamer ? 'streamer' : 'standard';
     const model = recordedModel ?? game?.model ?? '';
     const key = `${round.gameId}\u0000${model}\u0000${segment}\u0000${round.currency}`;
     let tally = this.tallies.get(key);
     if (!tally) {
       tally = {
         hits: 0,
+        sums: emptyRtpSums(),
         row: {
           providerId: round.providerId,
           gameId: round.gameId,
@@ -88,7 +104,10 @@ export class GamePerformanceFold {
           turnoverMinor: 0,
           winsMinor: 0,
           measuredRtp: null,
-          theoreticalRtp: game ? (segment === 'streamer' ? game.streamerRtp : game.rtp) : null,
+          rtpLow95: null,
+          rtpHigh95: null,
+          insufficientRounds: null,
+          theoreticalRtp: !game || segment === 'steered' ? null : segment === 'streamer' ? game.streamerRtp : game.rtp,
           hitRate: null,
           freeRounds: 0,
           freeWinsMinor: 0,

@@ -9,3 +9,4 @@ export * from './agent-report.js';
 export * from './wallet-delivery.js';
 export * from './analytics-fold.js';
 export * from './audit-index.js';
+export * from './rtp-interval.js';

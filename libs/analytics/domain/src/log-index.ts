@@ -23,6 +23,8 @@ export interface Subject {
   operatorId: string | undefined;
   playerId: string | undefined;
   gameId: number | undefined;
+  /** A bonus call names its games in a list: it is about each of them. */
+  gameIds?: readonly number[] | undefined;
   providerId: number | undefined;
 }
 
@@ -52,6 +54,8 @@ export interface BonusFacts {
   providerId: number;
   currency: string;
   bonusType: number;
+  /** The games the call may be played on. */
+  gameIds: readonly number[];
   /** Completed, expired or canceled: the log holds its end. */
   ended: boolean;
   /** A Regular Bonus Call's steered wins so far (top-ups included), streamer rounds left out (spec §4.3). */
@@ -96,13 +100,14 @@ export class LogIndex {
         this.transactions.set(entry.streamId, event.data.request);
         return;
       case 'BonusCallRegistered': {
-        const { issueId, operatorId, playerId, providerId, currency, bonusType } = event.data;
+        const { issueId, operatorId, playerId, providerId, currency, bonusType, gameIds } = event.data;
         this.bonuses.set(issueId, {
           operatorId,
           playerId,
           providerId,
           currency,
           bonusType,
+          gameIds,
           ended: false,
           steeredWinMinor: 0,
         });
@@ -148,11 +153,17 @@ export class LogIndex {
       case 'RoundCanceled':
         return { ...none, ...pick(this.rounds.get(event.data.roundId) ?? {}) };
       case 'BonusCallRegistered':
-        return { ...none, ...pick(event.data), gameId: undefined };
+        return { ...none, ...pick(event.data), gameId: undefined, gameIds: event.data.gameIds };
       case 'FreeSpinStarted':
       case 'FreeSpinSettled':
       case 'RegularBonusSpinSettled':
-        return { ...none, ...pick(this.bonuses.get(event.data.issueId) ?? {}), gameId: event.data.gameId };
+        // A spin is about the game it was played on, not every game of its call.
+        return {
+          ...none,
+          ...pick(this.bonuses.get(event.data.issueId) ?? {}),
+          gameId: event.data.gameId,
+          gameIds: undefined,
+        };
       case 'BonusCallCompleted':
       case 'BonusCallExpired':
       case 'BonusCallCanceled':
@@ -173,9 +184,11 @@ function pick(from: {
   operatorId?: string;
   playerId?: string;
   gameId?: number;
+  gameIds?: readonly number[];
   providerId?: number;
 }): Partial<Subject> {
   const subject: Partial<Subject> = {};
+  if (from.gameIds !== undefined) subject.gameIds = from.gameIds;
   if (from.operatorId !== undefined) subject.operatorId = from.operatorId;
   if (from.playerId !== undefined) subject.playerId = from.playerId;
   if (from.gameId !== undefined) subject.gameId = from.gameId;

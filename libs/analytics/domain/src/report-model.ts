@@ -55,8 +55,12 @@ export interface BonusOutcomeRow {
   durationSeconds: number | null;
 }
 
-/** The RTP profile a round was played with: `streamer` rows are never mixed into the others. */
-export type Segment = 'standard' | 'streamer';
+/**
+ * How a round's outcome came to be: `standard` and `streamer` are random draws on the profile the
+ * session plays (never mixed), `steered` paid spins had their outcome chosen by a Regular Bonus
+ * Call: no RTP is measured on them.
+ */
+export type Segment = 'standard' | 'streamer' | 'steered';
 
 /** One game, model, segment and currency. */
 export interface GamePerformanceRow {
@@ -71,9 +75,14 @@ export interface GamePerformanceRow {
   rounds: number;
   turnoverMinor: number;
   winsMinor: number;
-  /** wins / turnover of the paid rounds; null without turnover. */
+  /** wins / turnover of the paid rounds; null without turnover and for steered spins. */
   measuredRtp: number | null;
-  /** The catalogue's RTP for the segment (`rtp`, or `streamerRtp` for streamers); null for a game not in the catalogue. */
+  /** The 95 % confidence interval of measuredRtp; null where it is. */
+  rtpLow95: number | null;
+  rtpHigh95: number | null;
+  /** `yes` when too few rounds to compare measuredRtp with its target (rtp-interval.ts), else `no`; empty without RTP. */
+  insufficientRounds: 'yes' | 'no' | null;
+  /** The catalogue's RTP for the segment (`rtp`, or `streamerRtp` for streamers); null for a game not in the catalogue and for steered spins. */
   theoreticalRtp: number | null;
   /** Paid rounds with a win / paid rounds. */
   hitRate: number | null;
@@ -95,8 +104,10 @@ export interface AgentRow {
   /** bets − wins. */
   ggrMinor: number;
   freeSpinWinsMinor: number;
-  /** The stake of the free spins played: base bet × spins settled. */
-  bonusCostMinor: number;
+  /** Notional value given as free spins, no money moved: base bet × free spins settled that day. */
+  bonusNotionalMinor: number;
+  /** Money the bonuses paid: free-spin wins credited that day, plus what the Regular Bonus Calls that ended that day delivered. */
+  bonusPaidMinor: number;
   players: number;
 }
 

@@ -5,3 +5,9 @@ export { compareDecimalPositions } from './positions.js';
 export { backupSqlite } from './backup.js';
 export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './leases.js';
 export { TimeOrderedUuids } from './event-ids.js';
+export {
+  openReadOnlyEventStore,
+  ReadOnlySqliteEventStore,
+  NotAnEventStoreFileError,
+  ReadOnlyEventStoreError,
+} from './read-only-event-store.js';

@@ -23,9 +23,19 @@ import {
   type WalletTxEvent,
 } from '@reelstream/contracts';
 import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
+import { UnreadableEventError } from '../log-events.js';
+
+/** An event the contracts refuse is an UnreadableEventError naming its position, as in a replay. */
+function parsed<Event extends DomainEvent>(recorded: RecordedEvent): Event {
+  try {
+    return parseStoredEvent(recorded) as Event;
+  } catch (error) {
+    throw new UnreadableEventError(recorded.position, recorded.streamId, error);
+  }
+}
 
 async function readParsed<Event extends DomainEvent>(store: EventStore, streamId: string): Promise<Event[]> {
-  return (await store.readStream(streamId)).map((recorded) => parseStoredEvent(recorded) as Event);
+  return (await store.readStream(streamId)).map((recorded) => parsed<Event>(recorded));
 }
 
 /** The audit of one round; `catalogModelOf` names the model the catalogue plays a game with. */
@@ -63,7 +73,7 @@ export async function loadOperatorTransactions(
     });
     for (const recorded of page) {
       const events = streams.get(recorded.streamId) ?? [];
-      events.push(parseStoredEvent(recorded) as WalletTxEvent);
+      events.push(parsed<WalletTxEvent>(recorded));
       streams.set(recorded.streamId, events);
     }
     from = page.at(-1)?.position ?? from;

@@ -7,6 +7,7 @@
  * (they play another profile, spec §2.3), as the game-performance report keeps them apart.
  */
 import type { LogEvent } from '../log-index.js';
+import { addRound, emptyRtpSums, rtpInterval, type RtpSums } from '../rtp-interval.js';
 
 export interface RtpPoint {
   readonly gameId: number;
@@ -16,6 +17,8 @@ export interface RtpPoint {
   readonly measuredRtp: number;
   readonly lowRtp: number;
   readonly highRtp: number;
+  /** Too few rounds to compare with the target (rtp-interval.ts). */
+  readonly insufficient: boolean;
   /** The catalogue's RTP; null when it does not list the game. */
   readonly targetRtp: number | null;
 }
@@ -27,26 +30,15 @@ export interface LatencySeries {
   readonly latenciesMs: readonly number[];
 }
 
-interface RtpSample {
-  rounds: number;
-  turnover: number;
-  wins: number;
-  /** Σ win/bet and Σ (win/bet)², for the spread of a round's result. */
-  ratios: number;
-  squares: number;
-}
-
 interface OpenAttempt {
   readonly operatorId: string;
   readonly command: string;
   readonly atMs: number;
 }
 
-const Z95 = 1.959964;
-
 export class ChartFold {
   private readonly stakes = new Map<number, { gameId: number; currency: string; betMinor: number }>();
-  private readonly samples = new Map<string, RtpSample>();
+  private readonly samples = new Map<string, RtpSums>();
   private readonly requests = new Map<string, { operatorId: string; command: string }>();
   private readonly open = new Map<string, OpenAttempt>();
   private readonly latencies = new Map<string, number[]>();
@@ -57,20 +49,16 @@ export class ChartFold {
     const { event } = entry;
     switch (event.type) {
       case 'RoundStarted':
-        if (event.data.kind === 'paid' && event.data.rtpProfile === 'standard')
+        // Random draws only: a spin steered by a Regular Bonus Call (bonusId set) had its outcome chosen.
+        if (event.data.kind === 'paid' && event.data.rtpProfile === 'standard' && event.data.bonusId === 0)
           this.stakes.set(event.data.roundId, event.data);
         return;
       case 'RoundSettled': {
         const stake = this.stakes.get(event.data.roundId);
         if (!stake) return;
         const key = `${stake.gameId}|${stake.currency}`;
-        const sample = this.samples.get(key) ?? { rounds: 0, turnover: 0, wins: 0, ratios: 0, squares: 0 };
-        const ratio = event.data.winMinor / stake.betMinor;
-        sample.rounds += 1;
-        sample.turnover += stake.betMinor;
-        sample.wins += event.data.winMinor;
-        sample.ratios += ratio;
-        sample.squares += ratio * ratio;
+        const sample = this.samples.get(key) ?? emptyRtpSums();
+        addRound(sample, stake.betMinor, event.data.winMinor);
         this.samples.set(key, sample);
         return;
       }
@@ -105,24 +93,23 @@ export class ChartFold {
 
   rtpPoints(): RtpPoint[] {
     return [...this.samples.entries()]
-      .map(([key, sample]) => {
+      .flatMap(([key, sample]) => {
         const [game = '0', currency = ''] = key.split('|');
         const gameId = Number(game);
-        // The band is the standard error of one round's win/bet around the measured RTP (wins /
-        // turnover); exact for one bet level, a close approximation across levels.
-        const { rounds: n } = sample;
-        const mean = sample.wins / sample.turnover;
-        const variance = n > 1 ? Math.max(0, (sample.squares - (sample.ratios * sample.ratios) / n) / (n - 1)) : 0;
-        const margin = (Z95 * Math.sqrt(variance)) / Math.sqrt(n);
-        return {
-          gameId,
-          currency,
-          rounds: sample.rounds,
-          measuredRtp: mean,
-          lowRtp: Math.max(0, mean - margin),
-          highRtp: mean + margin,
-          targetRtp: this.targetRtpOf(gameId),
-        };
+        const interval = rtpInterval(sample);
+        if (!interval) return [];
+        return [
+          {
+            gameId,
+            currency,
+            rounds: sample.rounds,
+            measuredRtp: interval.measured,
+            lowRtp: interval.low,
+            highRtp: interval.high,
+            insufficient: interval.insufficient,
+            targetRtp: this.targetRtpOf(gameId),
+          },
+        ];
       })
       .sort((a, b) => a.gameId - b.gameId || a.currency.localeCompare(b.currency));
   }

@@ -1,0 +1,108 @@
+/**
+ * The synthetic log (tests and bench:replay) is a log that could have happened: written in several
+ * calls it uses no id or token twice, and `strict` replay refuses a log that does (a second
+ * WalletRequested in a transaction's stream, a second RoundStarted in a round's).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { eventToAppend, type DomainEvent } from '@reelstream/contracts';
+import { AnalyticsFold } from '@reelstream/analytics-domain';
+import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { replay, UnreadableEventError } from '../src/index.js';
+import { writeSyntheticLog } from './synthetic-log.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'reelstream-synthetic-'));
+let files = 0;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const operators = [{ id: 'casino-eu', currency: 'EUR', timeZone: 'Europe/Berlin' }];
+const newFold = () => new AnalyticsFold({ filter: {}, catalog: new Map(), timeZoneOf: () => 'UTC' });
+
+async function twoBatches(store: SqliteEventStore): Promise<void> {
+  let first = { id: 1_000, session: 0 };
+  for (const seed of [1, 2]) {
+    const written = await writeSyntheticLog(store, { operators, sessions: 12, roundsPerSession: 3, seed, first });
+    first = written.next;
+  }
+}
+
+/** Every event of a type, as its data. */
+async function dataOf(store: SqliteEventStore, type: string): Promise<Record<string, unknown>[]> {
+  const all = await store.readAll();
+  return all.filter((event) => event.type === type).map((event) => event.data as Record<string, unknown>);
+}
+
+describe('the synthetic log', () => {
+  it('written in batches, uses every round, transaction, bonus id and token once, and replays strictly', async () => {
+    const store = SqliteEventStore.open(join(dir, `log-${++files}.db`), { synchronous: 'NORMAL' });
+    try {
+      await twoBatches(store);
+      for (const [type, key] of [
+        ['RoundStarted', 'roundId'],
+        ['WalletRequested', 'transactionId'],
+        ['GameSessionStarted', 'token'],
+        ['BonusCallRegistered', 'issueId'],
+      ] as const) {
+        const ids = (await dataOf(store, type)).map((data) => data[key]);
+        expect(ids.length).toBeGreaterThan(5);
+        expect(new Set(ids).size).toBe(ids.length);
+      }
+      await expect(replay({ store, fold: newFold(), validation: 'strict' })).resolves.toMatchObject({
+        events: expect.any(Number),
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses to write a batch that reuses the ids of the one before', async () => {
+    const store = SqliteEventStore.open(join(dir, `log-${++files}.db`), { synchronous: 'NORMAL' });
+    try {
+      await writeSyntheticLog(store, { operators, sessions: 4, roundsPerSession: 2, seed: 1 });
+      await expect(writeSyntheticLog(store, { operators, sessions: 4, roundsPerSession: 2, seed: 2 })).rejects.toThrow(
+        /expected revision no_stream/,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('strict replay refuses a log that could not have happened', () => {
+  it.each([
+    ['a second WalletRequested in a transaction’s stream', 'WalletRequested', 'walletTx-'],
+    ['a second RoundStarted in a round’s stream', 'RoundStarted', 'round-'],
+  ])('%s', async (_what, type, prefix) => {
+    const store = SqliteEventStore.open(join(dir, `log-${++files}.db`), { synchronous: 'NORMAL' });
+    try {
+      await twoBatches(store);
+      await expect(replay({ store, fold: newFold(), validation: 'strict' })).resolves.toBeDefined();
+      // The first such event appended again to another stream of its kind, past any revision check.
+      const events = await store.readAll();
+      const original = events.find((event) => event.type === type);
+      const other = events.find((event) => event.streamId.startsWith(prefix) && event.streamId !== original?.streamId);
+      if (!original || !other) throw new Error(`the log has no two ${prefix} streams`);
+      const context = {
+        correlationId: randomUUID(),
+        causationId: randomUUID(),
+        operatorId: 'casino-eu',
+        occurredAt: String(original.metadata['occurredAt']),
+      };
+      await store.append(
+        other.streamId,
+        [eventToAppend({ type: original.type, data: original.data } as DomainEvent, context)],
+        { expectedRevision: 'any' },
+      );
+      const strict = replay({ store, fold: newFold(), validation: 'strict' });
+      await expect(strict).rejects.toThrow(UnreadableEventError);
+      await expect(replay({ store, fold: newFold(), validation: 'strict' })).rejects.toThrow(
+        new RegExp(`${type} opens its stream but is at revision \\d+: an id was used twice`),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
