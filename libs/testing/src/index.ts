@@ -29,3 +29,5 @@ export { sampleBonusCall } from './bonus-fixtures.js';
 export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';
 export { installCollectingMeter, type CollectingMeter } from './metrics.js';
 export { freePort, httpStatus } from './net.js';
+export { catchUpWhileAppending, gapsOf, type PositionGapRun } from './event-store/position-gap.js';
+export { postgresForTests, postgresNotice, type PostgresForTests } from './postgres.js';

@@ -1,5 +1,6 @@
 import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/ports';
 import { openEsdbEventStore } from '@reelstream/eventstore-esdb';
+import { openPostgresEventStore, parsePostgresUrl } from '@reelstream/eventstore-postgres';
 import {
   SqliteCheckpointStore,
   SqliteEventStore,
@@ -32,7 +33,12 @@ export function parseSqliteEventStoreUrl(url: string): SqliteEventStoreUrl {
   return parseSqliteUrl(url, 'EVENT_STORE_URL', sqliteQuerySchema) as SqliteEventStoreUrl;
 }
 
-/** Opens the event store named by `EVENT_STORE_URL` (`sqlite:<path>` or `esdb://…`). */
+/** Checks a `postgres://` URL without connecting: a bad schema or pool size is a configuration error. */
+export function parsePostgresEventStoreUrl(url: string): void {
+  parsePostgresUrl(url);
+}
+
+/** Opens the event store named by `EVENT_STORE_URL` (`sqlite:<path>`, `postgres://…` or `esdb://…`). */
 export async function openEventStore(url: string): Promise<OpenedEventStore> {
   if (url.startsWith('sqlite:')) {
     const { path, options } = parseSqliteEventStoreUrl(url);
@@ -45,6 +51,11 @@ export async function openEventStore(url: string): Promise<OpenedEventStore> {
       leases: new SqliteLeaseStore(store.database),
     };
   }
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgresEventStore(url);
   if (/^esdb(\+discover)?:\/\//.test(url)) return openEsdbEventStore(url);
-  throw unsupportedScheme('EVENT_STORE_URL', url, 'sqlite:<path> or esdb://host:2113?tls=false');
+  throw unsupportedScheme(
+    'EVENT_STORE_URL',
+    url,
+    'sqlite:<path>, postgres://user@host:5432/database or esdb://host:2113?tls=false',
+  );
 }

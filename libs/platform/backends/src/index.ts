@@ -1,2 +1,7 @@
-export { parseSqliteEventStoreUrl, openEventStore, type OpenedEventStore } from './event-store.js';
+export {
+  parseSqliteEventStoreUrl,
+  parsePostgresEventStoreUrl,
+  openEventStore,
+  type OpenedEventStore,
+} from './event-store.js';
 export { openMessageBus, parseSqliteBusUrl } from './message-bus.js';

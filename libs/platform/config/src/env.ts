@@ -100,9 +100,13 @@ const shutdownDrainMs = nonNegativeInt(0);
 export const shutdownEnv = z.object({ SHUTDOWN_DRAIN_MS: shutdownDrainMs });
 
 const backendUrl = (what: string) =>
-  z.string().refine((url) => /^(sqlite:.+|esdb(\+discover)?:\/\/.+|kafka:\/\/.+)$/.test(url), {
-    error: `must be sqlite:<path>, ${what === 'bus' ? 'or kafka://host:port[,host:port…]' : 'or esdb://host:port[?tls=false]'}`,
-  });
+  what === 'bus'
+    ? z.string().refine((url) => /^(sqlite:.+|kafka:\/\/.+)$/.test(url), {
+        error: 'must be sqlite:<path>, or kafka://host:port[,host:port…]',
+      })
+    : z.string().refine((url) => /^(sqlite:.+|esdb(\+discover)?:\/\/.+|postgres(ql)?:\/\/.+)$/.test(url), {
+        error: 'must be sqlite:<path>, postgres://user@host:5432/database or esdb://host:port[?tls=false]',
+      });
 
 /** The variables every app reads (docs/configuration.md). Spread into an app's own `z.object`. */
 export const platformEnvShape = {

@@ -42,7 +42,8 @@ export interface OpenedBackends {
 }
 
 async function checkBackendUrls(backends: Backends): Promise<void> {
-  const { parseSqliteBusUrl, parseSqliteEventStoreUrl } = await import('@reelstream/backends');
+  const { parseSqliteBusUrl, parseSqliteEventStoreUrl, parsePostgresEventStoreUrl } =
+    await import('@reelstream/backends');
   const { parseKafkaUrl } = await import('@reelstream/messaging-kafka');
   const problems: string[] = [];
   const check = (variable: string, parse: () => unknown) => {
@@ -55,6 +56,8 @@ async function checkBackendUrls(backends: Backends): Promise<void> {
   };
   if (backends.eventStoreUrl.startsWith('sqlite:'))
     check('EVENT_STORE_URL', () => parseSqliteEventStoreUrl(backends.eventStoreUrl));
+  if (/^postgres(ql)?:\/\//.test(backends.eventStoreUrl))
+    check('EVENT_STORE_URL', () => parsePostgresEventStoreUrl(backends.eventStoreUrl));
   if (backends.busUrl.startsWith('sqlite:')) check('BUS_URL', () => parseSqliteBusUrl(backends.busUrl));
   if (backends.busUrl.startsWith('kafka:')) check('BUS_URL', () => parseKafkaUrl(backends.busUrl));
   if (problems.length > 0) throw new ConfigError(problems);

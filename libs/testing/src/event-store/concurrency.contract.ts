@@ -1,10 +1,14 @@
 import { expect, it } from '@jest/globals';
 import { isWrongExpectedRevision, type AppendResult, type EventStore } from '@reelstream/ports';
 import { anEvent, at, type EventStoreHarness } from './harness.js';
+import { catchUpWhileAppending, gapsOf } from './position-gap.js';
 
 const WRITERS = 50;
 const APPENDS_PER_WRITER = 4;
 const RACE_ROUNDS = 20;
+const GAP_WRITER_CLIENTS = 4;
+const GAP_STREAMS_PER_CLIENT = 6;
+const GAP_APPENDS_PER_STREAM = 15;
 
 /** Exactly one winner per expected revision; nothing lost or doubled under concurrency. */
 export function concurrencyCases(harness: () => EventStoreHarness): void {
@@ -64,4 +68,22 @@ export function concurrencyCases(harness: () => EventStoreHarness): void {
     expect(await a.store.streamRevision(stream)).toBe(RACE_ROUNDS);
     expect(await b.store.readStream(stream)).toHaveLength(RACE_ROUNDS + 1);
   });
+
+  it(`never skips an event by position: a reader paging $all and a subscription, while ${GAP_WRITER_CLIENTS} clients append at once, get every event once, in order`, async () => {
+    const writers = await Promise.all(Array.from({ length: GAP_WRITER_CLIENTS }, () => harness().open()));
+    const { store: reader } = await harness().open();
+    const run = await catchUpWhileAppending({
+      writers: writers.map((client) => client.store),
+      reader,
+      prefix: harness().stream('gap-'),
+      streamsPerWriter: GAP_STREAMS_PER_CLIENT,
+      appendsPerStream: GAP_APPENDS_PER_STREAM,
+    });
+    for (const read of [run.paged, run.subscribed]) {
+      expect(gapsOf(run.written, read)).toEqual({ missing: [], doubled: [] });
+      for (let i = 1; i < read.length; i++)
+        expect(reader.comparePositions(at(read, i - 1).position, at(read, i).position)).toBeLessThan(0);
+    }
+    expect(run.subscribed.map((e) => e.eventId)).toEqual(run.paged.map((e) => e.eventId));
+  }, 120_000);
 }

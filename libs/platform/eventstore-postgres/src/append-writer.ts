@@ -1,0 +1,189 @@
+import type pg from 'pg';
+import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/ports';
+import { inTransaction, sqlState } from './connection.js';
+import { DuplicateEventIdError } from './errors.js';
+import { formatPostgresPosition } from './positions.js';
+
+/** An event ready to insert: id settled, JSON serialised once, at `append` time. */
+export interface SerializedEvent {
+  eventId: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+export interface AppendRequest {
+  streamId: string;
+  category: string;
+  expected: ExpectedRevision;
+  events: readonly SerializedEvent[];
+}
+
+const NO_STREAM = -1;
+/** Channel every append notifies at commit, so waiting subscriptions read at once. */
+export const APPEND_CHANNEL = 'reelstream_es_appended';
+const UNIQUE_VIOLATION = '23505';
+
+interface StoredRef {
+  event_id: string;
+  stream_id: string;
+  revision: string;
+  transaction_id: string;
+  position: string;
+}
+
+const REF_COLUMNS =
+  'event_id::text AS event_id, stream_id, revision::text AS revision, transaction_id::text AS transaction_id, position::text AS position';
+
+class EventIdClash extends Error {}
+
+/**
+ * One append, one transaction: appends to the same stream take turns on an advisory lock of its
+ * id (held to commit), so the revision check and the insert cannot interleave with another
+ * append to it, and every event of the append commits together or not at all.
+ */
+export class AppendWriter {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async append(request: AppendRequest): Promise<AppendResult> {
+    try {
+      return await inTransaction(this.pool, (client) => this.appendIn(client, request));
+    } catch (error) {
+      if (!(error instanceof EventIdClash)) throw error;
+      return this.duplicateOutcome(request);
+    }
+  }
+
+  private async appendIn(client: pg.PoolClient, request: AppendRequest): Promise<AppendResult> {
+    const { streamId, expected, events } = request;
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
+    const { rows } = await client.query<{ revision: string | null }>(
+      'SELECT max(revision)::text AS revision FROM es_events WHERE stream_id = $1',
+      [streamId],
+    );
+    const current = rows[0]?.revision == null ? NO_STREAM : Number(rows[0].revision);
+
+    if (expected === 'no_stream' && current !== NO_STREAM)
+      return this.retryOrConflict(client, request, NO_STREAM, current);
+    if (typeof expected === 'number' && expected !== current)
+      return this.retryOrConflict(client, request, expected, current);
+    if (expected === 'stream_exists' && current === NO_STREAM) throw conflict(request, current);
+    if (events.length === 0)
+      return { nextExpectedRevision: current, position: await this.tip(client, streamId, current) };
+
+    let inserted: { transaction_id: string; position: string }[];
+    try {
+      inserted = (
+        await client.query<{ transaction_id: string; position: string }>(
+          `INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata, category)
+           SELECT $1, $2::bigint + e.n, e.event_id, e.type, e.data, e.metadata, $3
+           FROM unnest($4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY
+             AS e(event_id, type, data, metadata, n)
+           ORDER BY e.n
+           RETURNING transaction_id::text AS transaction_id, position::text AS position`,
+          [
+            streamId,
+            current,
+            request.category,
+            events.map((e) => e.eventId),
+            events.map((e) => e.type),
+            events.map((e) => e.data),
+            events.map((e) => e.metadata),
+          ],
+        )
+      ).rows;
+    } catch (error) {
+      if (sqlState(error) === UNIQUE_VIOLATION && String((error as pg.DatabaseError).constraint).includes('event_id'))
+        throw new EventIdClash();
+      throw error;
+    }
+    await client.query(`SELECT pg_notify('${APPEND_CHANNEL}', '')`);
+    const last = lastOf(inserted);
+    return {
+      nextExpectedRevision: current + events.length,
+      position: formatPostgresPosition(last.transaction_id, last.position),
+    };
+  }
+
+  /**
+   * The expected revision does not match. It is still a success when the same event ids already
+   * follow the expected revision: the caller is retrying an append that did commit.
+   */
+  private async retryOrConflict(
+    client: pg.PoolClient,
+    request: AppendRequest,
+    expected: number,
+    current: number,
+  ): Promise<AppendResult> {
+    const { streamId, events } = request;
+    if (events.length > 0 && current > expected) {
+      const { rows } = await client.query<StoredRef>(
+        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+        [streamId, expected, events.length],
+      );
+      const last = rows[events.length - 1];
+      if (last && rows.every((row, i) => row.event_id === events[i]?.eventId))
+        return {
+          nextExpectedRevision: expected + events.length,
+          position: formatPostgresPosition(last.transaction_id, last.position),
+        };
+    }
+    throw conflict(request, current);
+  }
+
+  /**
+   * An insert hit an event id that is already stored. With 'any' or 'stream_exists' the append may
+   * be a retry (best effort, as in EventStoreDB): the stored run of ids, starting with this
+   * append's first id in this stream, must match. Anything else is refused.
+   */
+  private async duplicateOutcome(request: AppendRequest): Promise<AppendResult> {
+    const { streamId, expected, events } = request;
+    const ids = events.map((e) => e.eventId);
+    const { rows: stored } = await this.pool.query<StoredRef>(
+      `SELECT ${REF_COLUMNS} FROM es_events WHERE event_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const original = stored.find((row) => row.event_id === ids[0]);
+    if ((expected === 'any' || expected === 'stream_exists') && original?.stream_id === streamId) {
+      const { rows } = await this.pool.query<StoredRef>(
+        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+        [streamId, original.revision, events.length],
+      );
+      const last = rows[events.length - 1];
+      if (last && rows.every((row, i) => row.event_id === ids[i]))
+        return {
+          nextExpectedRevision: Number(last.revision),
+          position: formatPostgresPosition(last.transaction_id, last.position),
+        };
+    }
+    const existing = stored[0];
+    // Stored once, gone now: only a hand-edited table does that. The retry of the caller decides.
+    if (!existing) throw new Error(`an event id of the append to ${streamId} clashed on insert but cannot be found`);
+    throw new DuplicateEventIdError(existing.event_id, streamId, existing.stream_id, Number(existing.revision));
+  }
+
+  /** Position of the stream's last event; `0:0` (before every event) for a stream with none. */
+  private async tip(client: pg.PoolClient, streamId: string, current: number): Promise<string> {
+    if (current === NO_STREAM) return formatPostgresPosition(0n, 0n);
+    const { rows } = await client.query<StoredRef>(
+      `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision = $2`,
+      [streamId, current],
+    );
+    const row = rows[0];
+    return row ? formatPostgresPosition(row.transaction_id, row.position) : formatPostgresPosition(0n, 0n);
+  }
+}
+
+function lastOf<T>(rows: readonly T[]): T {
+  const last = rows[rows.length - 1];
+  if (last === undefined) throw new Error('the insert returned no rows');
+  return last;
+}
+
+function conflict(request: AppendRequest, current: number): WrongExpectedRevisionError {
+  return new WrongExpectedRevisionError(
+    request.streamId,
+    request.expected,
+    current === NO_STREAM ? 'no_stream' : current,
+  );
+}

@@ -1,0 +1,104 @@
+import pg from 'pg';
+
+/** What a `postgres://` URL says beyond what the `pg` client reads from it itself. */
+export interface PostgresUrl {
+  /** The URL the `pg` client connects with: the given one less this adapter's own parameters. */
+  connectionString: string;
+  /** Where the tables go (`search_path`); `public` when the URL names none. Created when missing. */
+  schema: string;
+  /** Most connections one store keeps open. Default 10. */
+  poolSize: number;
+  /** How often a waiting subscription looks for events made visible by a transaction that sent no notification. Default 100 ms. */
+  pollIntervalMs: number;
+  /** The server address without credentials, for error messages and logs. */
+  address: string;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const OWN_PARAMETERS = ['schema', 'poolSize', 'pollIntervalMs'] as const;
+
+export class InvalidPostgresUrlError extends Error {
+  override readonly name = 'InvalidPostgresUrlError';
+}
+
+function positiveInteger(url: URL, name: string, fallback: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value < 1)
+    throw new InvalidPostgresUrlError(
+      `EVENT_STORE_URL: ${name} must be a positive integer, got ${JSON.stringify(raw)}`,
+    );
+  return value;
+}
+
+/**
+ * `postgres://user[:password]@host[:port]/database[?schema=name&poolSize=n&pollIntervalMs=n&…]`
+ * (or `postgresql://`); other query parameters (`sslmode`, `application_name`, …) go to the client.
+ */
+export function parsePostgresUrl(raw: string): PostgresUrl {
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new InvalidPostgresUrlError('EVENT_STORE_URL: a PostgreSQL URL starts with postgres:// or postgresql://');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidPostgresUrlError('EVENT_STORE_URL: not a URL (postgres://user@host:5432/database)');
+  }
+  if (url.hostname === '') throw new InvalidPostgresUrlError('EVENT_STORE_URL: the PostgreSQL URL names no host');
+  if (url.pathname.length <= 1)
+    throw new InvalidPostgresUrlError(
+      'EVENT_STORE_URL: the PostgreSQL URL names no database (postgres://host/database)',
+    );
+  const schema = url.searchParams.get('schema') ?? 'public';
+  if (!SCHEMA_NAME.test(schema))
+    throw new InvalidPostgresUrlError(
+      `EVENT_STORE_URL: schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*), got ${JSON.stringify(schema)}`,
+    );
+  const poolSize = positiveInteger(url, 'poolSize', 10);
+  const pollIntervalMs = positiveInteger(url, 'pollIntervalMs', 100);
+  const address = `${url.protocol}//${url.host}${url.pathname}`;
+  for (const name of OWN_PARAMETERS) url.searchParams.delete(name);
+  return { connectionString: url.toString(), schema, poolSize, pollIntervalMs, address };
+}
+
+/** The client configuration of one connection: the URL, its tables' schema first on the search path. */
+export function clientConfig(url: PostgresUrl): pg.ClientConfig {
+  return { connectionString: url.connectionString, options: `-c search_path=${url.schema}` };
+}
+
+export function openPool(url: PostgresUrl): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(url), max: url.poolSize, idleTimeoutMillis: 30_000 });
+  // An idle connection the server closed (restart, failover) must not crash the process: the pool
+  // drops it and the next query opens another.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs `work` in one transaction on one connection of the pool; rolls back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: unknown;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      broken = rollbackError;
+    }
+    throw error;
+  } finally {
+    // A connection whose rollback failed is in an unknown state: the pool closes it instead of reusing it.
+    client.release(broken instanceof Error ? broken : undefined);
+  }
+}
+
+/** The SQLSTATE of a server error, or undefined for any other error. */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  Position,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamRevision,
+  SubscribeToAllOptions,
+  Subscription,
+} from '@reelstream/ports';
+import { AppendWriter, type SerializedEvent } from './append-writer.js';
+import { ChangeFeed } from './change-feed.js';
+import { clientConfig, openPool, parsePostgresUrl, type PostgresUrl } from './connection.js';
+import { EventStoreClosedError, PostgresUnreachableError } from './errors.js';
+import { EventReader } from './event-reader.js';
+import { BEFORE_ALL, comparePostgresPositions, parsePostgresPosition, type PostgresPosition } from './positions.js';
+import { assertTransactionIdsAhead, categoryOf, ensureSchema, TransactionIdsBehindError } from './schema.js';
+import { PostgresSubscription, type SubscriptionSource } from './subscription.js';
+
+export interface PostgresEventStoreOptions {
+  /**
+   * TEST ONLY: read $all without the transaction watermark, by position alone: the naive design
+   * that skips an event whose transaction commits after a later position became visible. The
+   * adapter's tests run the contract's position-gap case on it to show that the case fails there.
+   */
+  unsafeReadWithoutWatermark?: boolean;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The event store on PostgreSQL (15 or later): one table in the URL's schema, shared by every
+ * replica that opens the same database. Global order and gap-free catch-up as in
+ * docs/adr/0018-postgres-event-store-positions.md.
+ */
+export class PostgresEventStore implements EventStore {
+  private readonly writer: AppendWriter;
+  private readonly reader: EventReader;
+  private readonly feed: ChangeFeed;
+  private readonly subscriptions = new Set<PostgresSubscription>();
+  private readonly subscriptionSource: SubscriptionSource;
+  private readonly watermarked: boolean;
+  private closed = false;
+
+  private constructor(
+    /** The connections, for the checkpoint and lease stores of the same database. */
+    readonly pool: pg.Pool,
+    readonly url: PostgresUrl,
+    options: PostgresEventStoreOptions,
+  ) {
+    this.watermarked = options.unsafeReadWithoutWatermark !== true;
+    this.writer = new AppendWriter(pool);
+    this.reader = new EventReader(pool, this.watermarked);
+    this.feed = new ChangeFeed(clientConfig(url), url.pollIntervalMs);
+    this.subscriptionSource = {
+      feed: this.feed,
+      snapshot: () => this.reader.snapshot(),
+      readPage: (after, limit, filter, watermark) =>
+        this.reader.readAll('forwards', { from: after, limit }, filter, watermark),
+      isOpen: () => !this.closed,
+    };
+  }
+
+  /** Connects, creating the schema and tables when missing; fails naming the address when the server cannot be reached. */
+  static async open(url: string, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
+    const parsed = parsePostgresUrl(url);
+    const pool = openPool(parsed);
+    try {
+      const client = await pool.connect();
+      try {
+        await ensureSchema(client, parsed.schema);
+        await assertTransactionIdsAhead(client);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      if (error instanceof TransactionIdsBehindError) throw error;
+      throw new PostgresUnreachableError(parsed.address, error);
+    }
+    return new PostgresEventStore(pool, parsed, options);
+  }
+
+  async append(streamId: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    this.assertOpen();
+    assertStreamId(streamId);
+    assertExpectedRevision(options.expectedRevision);
+    return this.writer.append({
+      streamId,
+      category: categoryOf(streamId),
+      expected: options.expectedRevision,
+      events: events.map(serialize),
+    });
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const { fromRevision } = options;
+    if (fromRevision !== undefined && !(Number.isSafeInteger(fromRevision) && fromRevision >= 0))
+      throw new RangeError(`fromRevision must be a non-negative integer, got ${fromRevision}`);
+    return this.reader.readStream(streamId, options.direction ?? 'forwards', fromRevision, limitOf(options.maxCount));
+  }
+
+  async streamRevision(streamId: string): Promise<StreamRevision | undefined> {
+    this.assertOpen();
+    return this.reader.streamRevision(streamId);
+  }
+
+  /** $all as far as it is settled: the events of transactions below the oldest one still running. */
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const direction = options.direction ?? 'forwards';
+    const from = options.fromPosition === undefined ? undefined : parsePostgresPosition(options.fromPosition);
+    const limit = limitOf(options.maxCount);
+    // Several prefixes are several queries: they must share one watermark.
+    const shared =
+      this.watermarked && (options.filter?.streamPrefixes?.length ?? 0) > 1
+        ? (await this.reader.snapshot()).watermark
+        : undefined;
+    return this.reader.readAll(direction, { from, limit }, options.filter, shared);
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    this.assertOpen();
+    const after: PostgresPosition | Promise<PostgresPosition> =
+      options.from === 'start'
+        ? BEFORE_ALL
+        : options.from === 'end'
+          ? this.reader.snapshot().then(({ head }) => head ?? BEFORE_ALL)
+          : parsePostgresPosition(options.from);
+    // Taken now, so 'end' is the head when this was called, not when the iteration starts.
+    if (after instanceof Promise) after.catch(() => undefined);
+    const subscription = new PostgresSubscription(this.subscriptionSource, after, options.filter, (ended) =>
+      this.subscriptions.delete(ended),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  comparePositions(a: Position, b: Position): number {
+    return comparePostgresPositions(a, b);
+  }
+
+  /** Ends every subscription, then closes the connections once the queries under way are done. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const subscription of [...this.subscriptions]) await subscription.close();
+    await this.feed.close();
+    await this.pool.end();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreClosedError(this.url.address);
+  }
+}
+
+function serialize(event: EventToAppend): SerializedEvent {
+  const eventId = event.eventId ?? randomUUID();
+  if (!uuid.test(eventId)) throw new TypeError(`event id must be a UUID, got ${JSON.stringify(eventId)}`);
+  const data = JSON.stringify(event.data) as string | undefined;
+  if (data === undefined) throw new TypeError(`event ${event.type} has no JSON-serialisable data`);
+  return { eventId: eventId.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
+}
+
+function assertStreamId(streamId: string): void {
+  if (typeof streamId !== 'string' || streamId.length === 0)
+    throw new TypeError('stream id must be a non-empty string');
+}
+
+function assertExpectedRevision(expected: ExpectedRevision): void {
+  const valid =
+    expected === 'no_stream' ||
+    expected === 'stream_exists' ||
+    expected === 'any' ||
+    (Number.isSafeInteger(expected) && expected >= 0);
+  if (!valid) throw new TypeError(`invalid expected revision ${String(expected)}`);
+}
+
+function limitOf(maxCount: number | undefined): number | null {
+  if (maxCount === undefined) return null;
+  if (!Number.isSafeInteger(maxCount) || maxCount < 0)
+    throw new RangeError(`maxCount must be a non-negative integer, got ${maxCount}`);
+  return maxCount;
+}

@@ -1,0 +1,89 @@
+import type pg from 'pg';
+
+/**
+ * The tables of the PostgreSQL store, in the URL's schema.
+ *
+ * - `position` numbers events in insertion order, `transaction_id` is the writing transaction's id
+ *   (`pg_current_xact_id()`): together they are the global order, `(transaction_id, position)`,
+ *   and readers of $all only read transactions below the oldest one still running
+ *   (docs/adr/0018-postgres-event-store-positions.md).
+ * - UNIQUE(stream_id, revision) serves stream reads and "last revision of a stream"; appends to one
+ *   stream take turns on a transaction-scoped advisory lock of the stream id.
+ * - `event_id` is unique in the whole store, as in the SQLite store.
+ * - `category` is the stream id up to its first '-': with the order it turns a prefix-filtered
+ *   read of $all into a range scan of one category.
+ */
+const DDL = (schema: string) => `
+CREATE SCHEMA IF NOT EXISTS ${schema};
+CREATE TABLE IF NOT EXISTS ${schema}.es_events (
+  position       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  transaction_id xid8        NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id      text        NOT NULL,
+  revision       bigint      NOT NULL,
+  event_id       uuid        NOT NULL UNIQUE,
+  type           text        NOT NULL,
+  data           jsonb       NOT NULL,
+  metadata       jsonb       NOT NULL,
+  recorded_at    timestamptz NOT NULL DEFAULT now(),
+  category       text        NOT NULL,
+  UNIQUE (stream_id, revision)
+);
+CREATE INDEX IF NOT EXISTS es_events_in_order ON ${schema}.es_events (transaction_id, position);
+CREATE INDEX IF NOT EXISTS es_events_by_category ON ${schema}.es_events (category, transaction_id, position);
+CREATE TABLE IF NOT EXISTS ${schema}.es_checkpoints (
+  name           text        PRIMARY KEY,
+  transaction_id xid8        NOT NULL,
+  position       bigint      NOT NULL,
+  updated_at     timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS ${schema}.es_leases (
+  name       text   PRIMARY KEY,
+  owner      text   NOT NULL,
+  token      bigint NOT NULL,
+  expires_at bigint NOT NULL
+);
+`;
+
+/** Any 64-bit key: the advisory lock under which processes opening one database create its tables in turn. */
+const SCHEMA_LOCK = 0x7265656c;
+
+/** The category of a stream id: everything up to and including the first '-', or '' without one. */
+export function categoryOf(streamIdOrPrefix: string): string {
+  return streamIdOrPrefix.slice(0, streamIdOrPrefix.indexOf('-') + 1);
+}
+
+/** Creates the schema and tables when missing; several processes may start at once, so they take turns. */
+export async function ensureSchema(client: pg.ClientBase, schema: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+    await client.query(DDL(schema));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+export class TransactionIdsBehindError extends Error {
+  override readonly name = 'TransactionIdsBehindError';
+}
+
+/**
+ * Refuses a server whose next transaction id is not past the newest stored event's: its new events
+ * would sort before old ones and every subscriber past those would skip them. It happens when the
+ * events were copied into another server by a logical dump (a physical backup or pg_upgrade keeps
+ * the counter).
+ */
+export async function assertTransactionIdsAhead(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ next: string; newest: string | null }>(
+    `SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next,
+            (SELECT transaction_id FROM es_events ORDER BY transaction_id DESC LIMIT 1)::text AS newest`,
+  );
+  const row = rows[0];
+  if (row?.newest != null && BigInt(row.next) <= BigInt(row.newest))
+    throw new TransactionIdsBehindError(
+      `the server's next transaction id ${row.next} is not past the newest stored event's ${row.newest}: ` +
+        'the events were copied from another server (a logical dump?); new events would sort before them',
+    );
+}
