@@ -49,6 +49,27 @@ describe('win cap of a free-spin bonus', () => {
     expect(capWin(1, 0)).toEqual({ winMinor: 0, capped: true });
   });
 
+  it("over a bonus's spins, the wins paid add up to the raw wins until the cap, then to the cap exactly", () => {
+    // A cap of 10.00 over five spins; the third spin's win meets what is left exactly, the fourth passes it.
+    const callAmountMinor = 1_000;
+    const rawWins = [250, 0, 350, 700, 90];
+    let paidMinor = 0;
+    const spins = rawWins.map((raw) => {
+      const win = capWin(raw, callAmountMinor - paidMinor);
+      paidMinor += win.winMinor;
+      return { ...win, paidMinor };
+    });
+    expect(spins).toEqual([
+      { winMinor: 250, capped: false, paidMinor: 250 },
+      { winMinor: 0, capped: false, paidMinor: 250 },
+      { winMinor: 350, capped: false, paidMinor: 600 },
+      { winMinor: 400, capped: true, paidMinor: 1_000 },
+      { winMinor: 0, capped: true, paidMinor: 1_000 },
+    ]);
+    // A win that meets what is left exactly is paid in full and is not a capped win.
+    expect(capWin(400, 400)).toEqual({ winMinor: 400, capped: false });
+  });
+
   it('refuses negative or fractional amounts', () => {
     expect(() => capWin(-1, 100)).toThrow(AmountError);
     expect(() => capWin(10, -1)).toThrow(AmountError);

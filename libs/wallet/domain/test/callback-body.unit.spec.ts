@@ -113,6 +113,28 @@ describe('cancelCallbackFor: D9', () => {
     ).toMatchObject({ betAmount: 200, winAmount: 0 });
   });
 
+  it('a betwin’s cancel gives back the stake and takes back the win its callback moved, in every exponent', () => {
+    // Stake and win differ in each case, so an exchanged or dropped amount cannot pass.
+    for (const [currency, betMinor, winMinor] of [
+      ['EUR', 150, 1_275],
+      ['JPY', 300, 0],
+      ['BHD', 1_005, 20],
+      ['CLF', 12_345, 1],
+    ] as const) {
+      const moved = { ...betwin, currency, betMinor, winMinor };
+      const sent = callbackFor(moved);
+      const cancel = cancelCallbackFor(moved, { cancelTransactionId: 904, requestedAt: moved.requestedAt });
+      expect(sent).toMatchObject({ command: 'betwin' });
+      if (sent.command !== 'betwin') throw new Error('not a betwin');
+      expect({ currency, betAmount: cancel.betAmount, winAmount: cancel.winAmount }).toEqual({
+        currency,
+        betAmount: sent.betAmount,
+        winAmount: sent.winAmount,
+      });
+      expect(cancel.betAmount).not.toBe(cancel.winAmount);
+    }
+  });
+
   it('a win is never canceled', () => {
     expect(() => cancelCallbackFor(win, { cancelTransactionId: 902, requestedAt: win.requestedAt })).toThrow(
       /never canceled/,
