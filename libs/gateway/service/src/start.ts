@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
-import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
+import { closeGracefully, createHttpServer, processDataDirs, reachableUrl, StopSequence } from '@reelstream/http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 import { openReconciliationReads } from './reconciliation/reconciliation-reads.js';
@@ -27,8 +27,12 @@ const DEFAULT_DRAIN_MS = 10_000;
 export async function startGateway(ports: GatewayPorts, config: GatewayConfig): Promise<RunningGateway> {
   let accepting = true;
   const { consumers, ...deps } = ports;
-  if (config.readModelFile !== undefined && config.readModelFile !== ':memory:')
+  let unwatchDataDir = () => {};
+  if (config.readModelFile !== undefined && config.readModelFile !== ':memory:') {
     mkdirSync(dirname(config.readModelFile), { recursive: true });
+    // A full or read-only read-model disk takes the gateway out of rotation (`/readyz` 503 naming the directory).
+    unwatchDataDir = processDataDirs.watch(dirname(config.readModelFile));
+  }
   // Projected from the log's start on a new file; a page is then an index range read of it.
   const reconciliation = openReconciliationReads({
     store: ports.store,
@@ -57,6 +61,7 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   const stops = new StopSequence();
   stops.add(() => ports.logger.info('gateway stopped', { port }));
   stops.add(() => reconciliation.close());
+  stops.add(() => unwatchDataDir());
   stops.add(async () => {
     accepting = false;
     await closeGracefully(server, drainMs);
