@@ -128,6 +128,8 @@ describe("operator A's list pages and operator B's play", () => {
     expect(pageStatuses.every((status) => status === 200)).toBe(true);
     // A paged all along: each of its clients had pages answered in the window.
     expect(pageStatuses.length).toBeGreaterThanOrEqual(2 * PAGERS);
-    expect(p99Paging).toBeLessThanOrEqual(Math.max(3 * p99Alone, p99Alone + 250));
+    // Loose enough for a loaded machine (measured 2.5x under load 20+ on 2 cores); the scanning lists gave 16.9x
+    // on the same machine, and every spin of B failed while A paged.
+    expect(p99Paging).toBeLessThanOrEqual(Math.max(4 * p99Alone, p99Alone + 500));
   }, 600_000);
 });
