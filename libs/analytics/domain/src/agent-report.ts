@@ -13,6 +13,7 @@ import { BonusTypes, type WalletRequest } from '@reelstream/contracts';
 import { compareText } from './bonus-outcomes.js';
 import type { BonusFacts, LogEvent, LogIndex } from './log-index.js';
 import type { OperatorDays } from './operator-day.js';
+import { RecentMap } from './recent-map.js';
 import type { AgentRow } from './report-model.js';
 
 interface Bucket {
@@ -37,16 +38,28 @@ function amountsOf(request: WalletRequest): { betMinor: number; winMinor: number
 export class AgentReportFold {
   private readonly buckets = new Map<string, Bucket>();
   /** Transactions already counted, by stream: a second OK or a second cancel changes nothing. */
-  private readonly counted = new Map<string, Counted | 'canceled'>();
+  private readonly counted: RecentMap<string, Counted | 'canceled'>;
+  /** Wallet answers whose request the index no longer (or never) held: their money is not counted. */
+  unmatchedAnswers = 0;
   private readonly baseBets = new Map<number, number>();
 
-  constructor(private readonly days: OperatorDays) {}
+  constructor(
+    private readonly days: OperatorDays,
+    horizonMs: number,
+  ) {
+    this.counted = new RecentMap(horizonMs);
+  }
+
+  advance(nowMs: number): void {
+    this.counted.advance(nowMs);
+  }
 
   apply(entry: LogEvent, index: LogIndex): void {
     const { event } = entry;
     switch (event.type) {
       case 'WalletSucceeded': {
         const request = index.transactions.get(entry.streamId);
+        if (!request) this.unmatchedAnswers += 1;
         if (!request || (event.data.command !== undefined && event.data.command !== request.command)) return;
         return this.moneyMoved(entry.streamId, request, Date.parse(event.data.at), index);
       }

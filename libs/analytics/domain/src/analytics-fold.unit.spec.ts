@@ -408,3 +408,36 @@ describe('game performance and wallet delivery', () => {
     ]);
   });
 });
+
+describe('bounded memory', () => {
+  it('forgets rounds and transactions the log stopped naming, and reports the same figures', () => {
+    // 3,000 rounds a minute apart (50 hours), each over in a second: a 1-hour horizon keeps those of the last two hours and one clock step (1,024 events).
+    const start = Date.parse('2026-11-20T00:00:00.000Z');
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T00:00:00.000Z'),
+      ...Array.from({ length: 3000 }, (_, i) =>
+        paidRound(
+          i + 1,
+          'tok_alice_000000000000000',
+          'alice',
+          1000,
+          i % 3 ? 0 : 2500,
+          new Date(start + i * 60_000).toISOString(),
+        ),
+      ).flat(),
+    ];
+    const run = (memoryHorizonMs: number) => {
+      const analytics = new AnalyticsFold({ filter: {}, catalog, timeZoneOf: () => 'Asia/Seoul', memoryHorizonMs });
+      for (const event of events) analytics.apply(event);
+      return analytics;
+    };
+    const bounded = run(3_600_000);
+    const unbounded = run(365 * 86_400_000);
+    expect(unbounded.index.rounds.size).toBe(3000);
+    expect(bounded.index.rounds.size).toBeLessThan(400);
+    expect(bounded.index.transactions.size).toBeLessThan(800);
+    expect(bounded.index.forgotten).toBeGreaterThan(5000);
+    for (const name of ['agent', 'game-performance', 'wallet-delivery'] as const)
+      expect(bounded.report(name)).toEqual(unbounded.report(name));
+  });
+});

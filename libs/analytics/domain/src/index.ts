@@ -10,3 +10,4 @@ export * from './wallet-delivery.js';
 export * from './analytics-fold.js';
 export * from './audit-index.js';
 export * from './rtp-interval.js';
+export * from './recent-map.js';

@@ -5,6 +5,7 @@
  * RoundStarted, so the index remembers what the earlier events said.
  */
 import type { DomainEvent, StreamCategory, WalletRequest } from '@reelstream/contracts';
+import { RecentMap } from './recent-map.js';
 
 /** One event of the log as the folds see it: parsed (upcast) data plus where and when. */
 export interface LogEvent {
@@ -62,13 +63,36 @@ export interface BonusFacts {
   steeredWinMinor: number;
 }
 
+/** How long (log time) a session, round or transaction is remembered after it was last mentioned, by default. */
+export const DEFAULT_MEMORY_HORIZON_MS = 48 * 3_600_000;
+
 export class LogIndex {
-  readonly sessions = new Map<string, SessionFacts>();
-  readonly rounds = new Map<number, RoundFacts>();
-  readonly transactions = new Map<string, WalletRequest>();
+  /** Sessions, rounds and transactions are forgotten once the log has not named them for a horizon (RecentMap). */
+  readonly sessions: RecentMap<string, SessionFacts>;
+  readonly rounds: RecentMap<number, RoundFacts>;
+  readonly transactions: RecentMap<string, WalletRequest>;
+  /** Bonus calls live for days and are few: kept for the whole replay. */
   readonly bonuses = new Map<number, BonusFacts>();
   /** Every operator the log names. */
   readonly operators = new Set<string>();
+
+  constructor(horizonMs = DEFAULT_MEMORY_HORIZON_MS) {
+    this.sessions = new RecentMap(horizonMs);
+    this.rounds = new RecentMap(horizonMs);
+    this.transactions = new RecentMap(horizonMs);
+  }
+
+  /** Moves the log clock on (see RecentMap). */
+  advance(nowMs: number): void {
+    this.sessions.advance(nowMs);
+    this.rounds.advance(nowMs);
+    this.transactions.advance(nowMs);
+  }
+
+  /** Sessions, rounds and transactions forgotten so far. */
+  get forgotten(): number {
+    return this.sessions.forgotten + this.rounds.forgotten + this.transactions.forgotten;
+  }
 
   /** Remembers what `entry` says; call for every event, also the ones a filter leaves out. */
   learn(entry: LogEvent): void {

@@ -2,6 +2,7 @@
 import { compareText } from './bonus-outcomes.js';
 import type { LogEvent, LogIndex } from './log-index.js';
 import type { WalletDeliveryRow } from './report-model.js';
+import { RecentMap } from './recent-map.js';
 
 interface Tally {
   row: WalletDeliveryRow;
@@ -19,7 +20,15 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 export class WalletDeliveryFold {
   private readonly tallies = new Map<string, Tally>();
   /** When the attempt in flight of a stream's command started, for its latency. */
-  private readonly inFlight = new Map<string, number>();
+  private readonly inFlight: RecentMap<string, number>;
+
+  constructor(horizonMs: number) {
+    this.inFlight = new RecentMap(horizonMs);
+  }
+
+  advance(nowMs: number): void {
+    this.inFlight.advance(nowMs);
+  }
 
   apply(entry: LogEvent, index: LogIndex): void {
     const { event, streamId } = entry;

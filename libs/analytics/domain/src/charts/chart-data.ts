@@ -6,7 +6,8 @@
  * Daily GGR comes from the agent report's rows. Streamer rounds are kept out of the RTP points
  * (they play another profile, spec §2.3), as the game-performance report keeps them apart.
  */
-import type { LogEvent } from '../log-index.js';
+import { DEFAULT_MEMORY_HORIZON_MS, type LogEvent } from '../log-index.js';
+import { RecentMap } from '../recent-map.js';
 import { addRound, emptyRtpSums, rtpInterval, type RtpSums } from '../rtp-interval.js';
 
 export interface RtpPoint {
@@ -39,13 +40,16 @@ interface OpenAttempt {
 export class ChartFold {
   private readonly stakes = new Map<number, { gameId: number; currency: string; betMinor: number }>();
   private readonly samples = new Map<string, RtpSums>();
-  private readonly requests = new Map<string, { operatorId: string; command: string }>();
+  /** Remembered as the log index remembers transactions (RecentMap, 48 hours of log time). */
+  private readonly requests = new RecentMap<string, { operatorId: string; command: string }>(DEFAULT_MEMORY_HORIZON_MS);
+  private seen = 0;
   private readonly open = new Map<string, OpenAttempt>();
   private readonly latencies = new Map<string, number[]>();
 
   constructor(private readonly targetRtpOf: (gameId: number) => number | null) {}
 
   apply(entry: LogEvent): void {
+    if (this.seen++ % 1024 === 0) this.requests.advance(entry.occurredAtMs);
     const { event } = entry;
     switch (event.type) {
       case 'RoundStarted':
@@ -56,6 +60,7 @@ export class ChartFold {
       case 'RoundSettled': {
         const stake = this.stakes.get(event.data.roundId);
         if (!stake) return;
+        this.stakes.delete(event.data.roundId);
         const key = `${stake.gameId}|${stake.currency}`;
         const sample = this.samples.get(key) ?? emptyRtpSums();
         addRound(sample, stake.betMinor, event.data.winMinor);
