@@ -30,7 +30,7 @@ const MUTATION_TESTS = [
   'libs/game/domain/src/{coins,round/round-decider,round/wallet-requests}.unit.spec.ts',
   'libs/money/src/*.spec.ts',
   'libs/sandbox/service/test/{signature.unit,signature-schemes.int}.spec.ts',
-  'libs/wallet/adapters/test/{callback-headers,webhook-sender}.int.spec.ts',
+  'libs/wallet/adapters/test/{callback-headers,webhook-sender,operator-post-client}.int.spec.ts',
   'libs/gateway/service/test/bonus-call-routes.unit.spec.ts',
   'libs/bonus/adapters/test/*.spec.ts',
   'libs/bonus/application/test/read-side.unit.spec.ts',
