@@ -20,6 +20,7 @@ import { requestContext } from './http/request-context.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestSpanMiddleware } from './http/request-span.js';
 import { LedgerClient } from './ledger/ledger-client.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { apiReferenceRoutes } from './openapi/api-reference.js';
 import { generateOpenApi } from './openapi/openapi-document.js';
 import { bonusCallRoutes } from './routes/bonus-call-routes.js';
@@ -28,6 +29,7 @@ import { catalogRoutes } from './routes/catalog-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { launchRoutes } from './routes/launch-routes.js';
 import { reconciliationRoutes } from './routes/reconciliation-routes.js';
+import { walletHealthRoutes } from './routes/wallet-health-routes.js';
 
 /** A re-drive waits this long for the wallet-dispatcher (its three attempts at 4 s each, plus queueing). */
 const DEFAULT_REDRIVE_TIMEOUT_MS = 30_000;
@@ -83,6 +85,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     res.type('application/json').send(openApiJson);
   });
   apiReferenceRoutes(app);
+  consoleRoutes(app);
 
   app.use('/v1', (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -121,6 +124,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     redriveTimeoutMs: config.redriveTimeoutMs ?? DEFAULT_REDRIVE_TIMEOUT_MS,
     operators: deps.operators,
   });
+  walletHealthRoutes(app, { store: deps.store, clock: deps.clock });
 
   app.use(routeNotFound());
   app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));

@@ -74,6 +74,7 @@ const TAGS: Record<OperationName, string> = {
   redriveDeadLetter: 'Reconciliation',
   listWebhookDeadLetters: 'Reconciliation',
   redriveWebhookDeadLetter: 'Reconciliation',
+  getWalletHealth: 'Reconciliation',
 };
 
 const DESCRIPTION = [
