@@ -42,7 +42,7 @@ const commandHealth = z.strictObject({
     .array(z.strictObject({ reason: z.string(), count }))
     .meta({
       description:
-        'The failed callbacks by reason: your status code (`INSUFFICIENT_FUNDS`…), `TIMEOUT`, or `NO_VALID_ANSWER` (an HTTP error, a dropped connection, a malformed reply); most frequent first.',
+        'The failed callbacks by reason: your status code (`ERR_NOT_ENOUGH_MONEY`…), `TIMEOUT`, or `NO_VALID_ANSWER` (an HTTP error, a dropped connection, a malformed reply); most frequent first.',
     }),
 });
 
@@ -78,7 +78,7 @@ const windowExample = {
       failed: 2,
       successRate: 0.9833,
       latencyMs: { average: 42, p50: 35, p95: 90, max: 3500 },
-      failures: [{ reason: 'INSUFFICIENT_FUNDS', count: 2 }],
+      failures: [{ reason: 'ERR_NOT_ENOUGH_MONEY', count: 2 }],
     },
     {
       command: 'win',

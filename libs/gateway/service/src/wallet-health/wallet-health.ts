@@ -2,9 +2,9 @@
  * `GET /v1/wallet/health` computed from the event log (docs/adr/0022-operator-console-and-wallet-health.md):
  * the wallet-transaction streams' events of the last day (and a margin before it, so a callback
  * sent just before the window meets its answer), read backwards from the log's head, the calling
- * operator's only. Each `WalletSucceeded` or `WalletFailed` of a sent callback is one callback of
- * its command, timed from the `WalletAttempted` before it in its stream; a bet never sent (attempt
- * 0) is no callback.
+ * operator's only. Each `WalletSucceeded`, `CancelSucceeded` or `WalletFailed` of a sent callback
+ * is one callback of its command, timed from the `WalletAttempted` before it in its stream; a bet
+ * never sent (attempt 0) is no callback.
  */
 import {
   CALLBACK_COMMANDS,
@@ -96,8 +96,9 @@ export function streamOutcomes(events: readonly WalletTxEvent[], own: Command | 
       if (command !== undefined) sentAt.set(command, Date.parse(event.data.at));
       continue;
     }
-    if (event.type !== 'WalletSucceeded' && event.type !== 'WalletFailed') continue;
-    const command = event.data.command ?? own;
+    if (event.type !== 'WalletSucceeded' && event.type !== 'WalletFailed' && event.type !== 'CancelSucceeded') continue;
+    // A cancel's OK is recorded as CancelSucceeded, its failures as WalletFailed of command `cancel`.
+    const command = event.type === 'CancelSucceeded' ? 'cancel' : (event.data.command ?? own);
     if (command === undefined) continue;
     if (event.type === 'WalletFailed' && event.data.attempt === 0) continue;
     const at = Date.parse(event.data.at);
@@ -106,7 +107,7 @@ export function streamOutcomes(events: readonly WalletTxEvent[], own: Command | 
     outcomes.push({
       command,
       at,
-      ok: event.type === 'WalletSucceeded',
+      ok: event.type !== 'WalletFailed',
       latencyMs: sent === undefined ? undefined : Math.max(0, at - sent),
       reason: event.type === 'WalletFailed' ? failureReason(event.data) : undefined,
     });
