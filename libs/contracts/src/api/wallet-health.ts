@@ -38,12 +38,10 @@ const commandHealth = z.strictObject({
     .nullable()
     .meta({ description: 'succeeded / callbacks, from 0 to 1; null when no callback was sent.' }),
   latencyMs: latency,
-  failures: z
-    .array(z.strictObject({ reason: z.string(), count }))
-    .meta({
-      description:
-        'The failed callbacks by reason: your status code (`ERR_NOT_ENOUGH_MONEY`…), `TIMEOUT`, or `NO_VALID_ANSWER` (an HTTP error, a dropped connection, a malformed reply); most frequent first.',
-    }),
+  failures: z.array(z.strictObject({ reason: z.string(), count })).meta({
+    description:
+      'The failed callbacks by reason: your status code (`ERR_NOT_ENOUGH_MONEY`…), `TIMEOUT`, or `NO_VALID_ANSWER` (an HTTP error, a dropped connection, a malformed reply); most frequent first.',
+  }),
 });
 
 const bucket = z.strictObject({
@@ -58,7 +56,9 @@ const walletHealthWindow = z.strictObject({
   from: isoInstant,
   to: isoInstant,
   bucketSeconds: z.number().int().min(1),
-  commands: z.array(commandHealth).meta({ description: 'bet, win, betwin and cancel, each listed even without callbacks.' }),
+  commands: z
+    .array(commandHealth)
+    .meta({ description: 'bet, win, betwin and cancel, each listed even without callbacks.' }),
   buckets: z
     .array(bucket)
     .meta({ description: 'Every command together, bucket by bucket from `from` (12 of 5 minutes, 24 of an hour).' }),

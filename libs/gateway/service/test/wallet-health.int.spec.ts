@@ -31,7 +31,8 @@ const ago = (ms: number) => new Date(NOW - ms).toISOString();
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-type Answer = { ok: true; afterMs: number } | { ok: false; afterMs: number; statusCode?: 'ERR_NOT_ENOUGH_MONEY'; error?: string };
+type Answer =
+  { ok: true; afterMs: number } | { ok: false; afterMs: number; statusCode?: 'ERR_NOT_ENOUGH_MONEY'; error?: string };
 
 /**
  * A bet of `operatorId` requested at `at`, sent once per answer (each sent `afterMs` after the

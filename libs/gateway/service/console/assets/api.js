@@ -1,12 +1,14 @@
 // The console's only way to the platform: API v1 on this origin, with the operator's token in the
 // Authorization header. Every answer is the API's envelope; a refusal becomes an ApiError carrying
-// the API's code and message, a lost connection the code NETWORK.
+// the API's code, message and details, a lost connection the code NETWORK.
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, details = []) {
     super(message);
     this.code = code;
     this.status = status;
+    /** For an invalid request, one `{path, message}` per problem. */
+    this.details = details;
   }
 }
 
@@ -38,6 +40,7 @@ export function apiClient(token) {
         envelope?.error?.code ?? `HTTP_${response.status}`,
         envelope?.message ?? `HTTP ${response.status}`,
         response.status,
+        Array.isArray(envelope?.error?.details) ? envelope.error.details : [],
       );
     return envelope.data;
   }

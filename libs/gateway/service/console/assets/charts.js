@@ -35,7 +35,9 @@ export function healthChart(buckets, { title, label, tick, texts }) {
     'aria-label': title,
   });
   chart.append(svg('title', {}, title));
-  chart.append(svg('line', { x1: left, y1: top + plotHeight, x2: left + plotWidth, y2: top + plotHeight, class: 'axis' }));
+  chart.append(
+    svg('line', { x1: left, y1: top + plotHeight, x2: left + plotWidth, y2: top + plotHeight, class: 'axis' }),
+  );
   chart.append(svg('text', { x: left - 4, y: top + 8, class: 'scale', 'text-anchor': 'end' }, String(most)));
   chart.append(svg('text', { x: left + plotWidth + 4, y: top + 8, class: 'scale latency' }, `${slowest} ms`));
   const points = [];
@@ -52,7 +54,9 @@ export function healthChart(buckets, { title, label, tick, texts }) {
           (bucket.latencyMsP95 === null ? '' : `, p95 ${bucket.latencyMsP95} ms`),
       ),
     );
-    group.append(svg('rect', { x, y: top + plotHeight - okHeight, width: barWidth, height: okHeight, class: 'bar-ok' }));
+    group.append(
+      svg('rect', { x, y: top + plotHeight - okHeight, width: barWidth, height: okHeight, class: 'bar-ok' }),
+    );
     group.append(
       svg('rect', {
         x,
@@ -66,8 +70,12 @@ export function healthChart(buckets, { title, label, tick, texts }) {
     const name = tick(bucket);
     if (name !== '')
       chart.append(svg('text', { x: x + barWidth / 2, y: height - 6, class: 'tick', 'text-anchor': 'middle' }, name));
-    if (bucket.latencyMsP95 !== null)
-      points.push(`${x + barWidth / 2},${top + plotHeight - (bucket.latencyMsP95 / slowest) * plotHeight}`);
+    if (bucket.latencyMsP95 !== null) {
+      const cx = x + barWidth / 2;
+      const cy = top + plotHeight - (bucket.latencyMsP95 / slowest) * plotHeight;
+      points.push(`${cx},${cy}`);
+      chart.append(svg('circle', { cx, cy, r: 3, class: 'latency-point' }));
+    }
   });
   if (points.length > 0) chart.append(svg('polyline', { points: points.join(' '), class: 'latency-line' }));
   const legend = svg('g', { class: 'legend' });

@@ -28,7 +28,9 @@ function say(text, kind = 'ok') {
 }
 
 function errorText(error) {
-  return error instanceof ApiError ? `${error.code}: ${error.message}` : String(error?.message ?? error);
+  if (!(error instanceof ApiError)) return String(error?.message ?? error);
+  const details = error.details.map((detail) => `${detail.path}: ${detail.message}`).join('; ');
+  return `${error.code}: ${error.message}${details === '' ? '' : ` (${details})`}`;
 }
 
 /** Runs an action: the button is busy meanwhile; a failure is said with the API's code and message. */
@@ -94,7 +96,11 @@ async function signIn(token) {
     fill(
       select,
       games.map((game) =>
-        h('option', { value: String(game.gameId), disabled: select.id === 'campaign-game' && !game.supportsFreeSpins }, `${game.name} (${game.gameId})`),
+        h(
+          'option',
+          { value: String(game.gameId), disabled: select.id === 'campaign-game' && !game.supportsFreeSpins },
+          `${game.name} (${game.gameId})`,
+        ),
       ),
     );
   const freeSpinGame = games.find((game) => game.supportsFreeSpins);
@@ -138,7 +144,11 @@ let bonusItems = [];
 let bonusCursor = null;
 
 function bonusFilter() {
-  return { playerId: $('filter-player').value.trim(), platformId: $('filter-platform').value.trim(), status: $('filter-status').value };
+  return {
+    playerId: $('filter-player').value.trim(),
+    platformId: $('filter-platform').value.trim(),
+    status: $('filter-status').value,
+  };
 }
 
 async function loadBonuses(more) {
@@ -156,7 +166,16 @@ function renderBonusTable(element, items) {
     [t('issueId'), t('platformId'), t('playerId'), t('status'), t('spins'), t('totalWin'), t('expires')],
     items,
     (bonus) => [
-      h('button', { type: 'button', className: 'link', 'data-issue': bonus.issueId, onclick: () => act(null, () => openBonus(bonus.issueId)) }, String(bonus.issueId)),
+      h(
+        'button',
+        {
+          type: 'button',
+          className: 'link',
+          'data-issue': bonus.issueId,
+          onclick: () => act(null, () => openBonus(bonus.issueId)),
+        },
+        String(bonus.issueId),
+      ),
       bonus.platformId,
       bonus.playerId,
       statusBadge(bonus.status),
@@ -183,7 +202,9 @@ async function playerTransactions(playerId) {
 
 async function openBonus(issueId) {
   const bonus = await api.bonusCall(issueId);
-  const wins = (await playerTransactions(bonus.playerId)).filter((transaction) => transaction.bonusId === bonus.issueId);
+  const wins = (await playerTransactions(bonus.playerId)).filter(
+    (transaction) => transaction.bonusId === bonus.issueId,
+  );
   const detail = $('bonus-detail');
   detail.hidden = false;
   const history = [
@@ -194,7 +215,11 @@ async function openBonus(issueId) {
   ].filter(([, at]) => at);
   const field = (name, value) => [h('dt', {}, name), h('dd', {}, value)];
   const cancel = h('button', { type: 'button', id: 'bonus-cancel', className: 'danger' }, t('cancelBonus'));
-  const confirm = h('button', { type: 'button', id: 'bonus-cancel-confirm', className: 'danger', hidden: true }, t('confirmCancel', { id: bonus.issueId }));
+  const confirm = h(
+    'button',
+    { type: 'button', id: 'bonus-cancel-confirm', className: 'danger', hidden: true },
+    t('confirmCancel', { id: bonus.issueId }),
+  );
   cancel.addEventListener('click', () => {
     cancel.hidden = true;
     confirm.hidden = false;
@@ -218,33 +243,61 @@ async function openBonus(issueId) {
       field(t('platformId'), bonus.platformId),
       field(t('playerId'), bonus.playerId),
       field(t('games'), bonus.gameIds.map(gameName).join(', ')),
-      field(t('spins'), bonus.spinAmount === null ? '—' : t('spinsOf', { used: bonus.spinsUsed, total: bonus.spinAmount, left: bonus.spinsLeft })),
+      field(
+        t('spins'),
+        bonus.spinAmount === null
+          ? '—'
+          : t('spinsOf', { used: bonus.spinsUsed, total: bonus.spinAmount, left: bonus.spinsLeft }),
+      ),
       field(t('spinBet'), money(bonus.baseBetAmount, bonus.currency)),
       field(t('totalWin'), money(bonus.totalWin, bonus.currency)),
       field(t('winCapLeft'), money(bonus.winCapLeft, bonus.currency)),
       field(t('expires'), when(bonus.expireAt)),
     ),
     h('h4', {}, t('history')),
-    h('ol', { className: 'history' }, history.map(([name, at]) => h('li', {}, `${when(at)} — ${name}`))),
+    h(
+      'ol',
+      { className: 'history' },
+      history.map(([name, at]) => h('li', {}, `${when(at)} — ${name}`)),
+    ),
     h('h4', {}, t('spinsAndWins')),
     transactionsTable(wins),
     bonus.status === 'active' ? h('div', { className: 'actions' }, cancel, confirm) : null,
   );
   detail.querySelector('h3').tabIndex = -1;
   detail.querySelector('h3').focus();
+  say(t('bonusShown', { id: bonus.issueId, spins: wins.length }));
 }
 
 function transactionsTable(transactions, withRound = true) {
   const element = h('table', { className: 'grid' });
   table(
     element,
-    [withRound ? t('round') : null, t('transaction'), t('command'), t('amount'), t('status'), t('attempts'), t('lastError'), t('requestedAt')].filter(Boolean),
+    [
+      withRound ? t('round') : null,
+      t('transaction'),
+      t('command'),
+      t('amount'),
+      t('status'),
+      t('attempts'),
+      t('lastError'),
+      t('requestedAt'),
+    ].filter(Boolean),
     transactions,
     (tx) =>
       [
-        withRound ? h('button', { type: 'button', className: 'link', onclick: () => act(null, () => openRound(tx.roundId)) }, String(tx.roundId)) : null,
+        withRound
+          ? h(
+              'button',
+              { type: 'button', className: 'link', onclick: () => act(null, () => openRound(tx.roundId)) },
+              String(tx.roundId),
+            )
+          : null,
         String(tx.transactionId),
-        tx.command + (tx.cancel ? ` (${t('canceledBy', { id: tx.cancel.transactionId, status: t(`tx_${tx.cancel.status}`) })})` : ''),
+        tx.command +
+          (tx.cancel
+            ? ` (${t('canceledBy', { id: tx.cancel.transactionId, status: t(`tx_${tx.cancel.status}`) })})`
+            : ''),
         money(tx.amount, tx.currency),
         h('span', { className: `badge badge-${tx.status}` }, t(`tx_${tx.status}`)),
         String(tx.attempts),
@@ -262,6 +315,7 @@ async function openRound(roundId) {
   const round = await api.round(roundId);
   location.hash = '#player';
   $('player-view').hidden = false;
+  if ($('player-id').value.trim() === '') $('player-id').value = round.playerId;
   const detail = $('round-detail');
   detail.hidden = false;
   fill(
@@ -293,7 +347,13 @@ async function loadPlayer() {
   renderBonusTable($('player-bonuses'), bonuses.items);
   const rounds = new Map();
   for (const tx of transactions) {
-    const round = rounds.get(tx.roundId) ?? { roundId: tx.roundId, gameId: tx.gameId, currency: tx.currency, at: tx.requestedAt, items: [] };
+    const round = rounds.get(tx.roundId) ?? {
+      roundId: tx.roundId,
+      gameId: tx.gameId,
+      currency: tx.currency,
+      at: tx.requestedAt,
+      items: [],
+    };
     round.items.push(tx);
     rounds.set(tx.roundId, round);
   }
@@ -303,7 +363,16 @@ async function loadPlayer() {
     [t('round'), t('game'), t('requestedAt'), t('transactions')],
     recent,
     (round) => [
-      h('button', { type: 'button', className: 'link', 'data-round': round.roundId, onclick: () => act(null, () => openRound(round.roundId)) }, String(round.roundId)),
+      h(
+        'button',
+        {
+          type: 'button',
+          className: 'link',
+          'data-round': round.roundId,
+          onclick: () => act(null, () => openRound(round.roundId)),
+        },
+        String(round.roundId),
+      ),
       gameName(round.gameId),
       when(round.at),
       round.items.map((tx) => `${tx.command} ${money(tx.amount, tx.currency)} ${t(`tx_${tx.status}`)}`).join(' · '),
@@ -388,14 +457,30 @@ function renderCampaign(progress) {
   fill(
     element,
     h('h3', {}, t('campaignTitle', { id: progress.campaignId })),
-    h('p', { id: 'campaign-state' }, h('span', { className: `badge badge-${progress.state}` }, t(`campaign_${progress.state}`)), ' ',
-      t('campaignCounts', { registered: progress.registered, refused: progress.refused, pending: progress.pending, total: progress.total })),
+    h(
+      'p',
+      { id: 'campaign-state' },
+      h('span', { className: `badge badge-${progress.state}` }, t(`campaign_${progress.state}`)),
+      ' ',
+      t('campaignCounts', {
+        registered: progress.registered,
+        refused: progress.refused,
+        pending: progress.pending,
+        total: progress.total,
+      }),
+    ),
     h('progress', { max: progress.total, value: done, 'aria-label': t('progress') }),
     h('p', { className: 'fine' }, `${when(progress.startedAt)} → ${when(progress.completedAt)}`),
     h('h4', {}, t('refusals')),
     (() => {
       const list = h('table', { className: 'grid', id: 'campaign-refusals' });
-      table(list, [t('playerId'), t('code'), t('message')], progress.refusals, (refusal) => [refusal.playerId, refusal.code, refusal.message], t('noRefusals'));
+      table(
+        list,
+        [t('playerId'), t('code'), t('message')],
+        progress.refusals,
+        (refusal) => [refusal.playerId, refusal.code, refusal.message],
+        t('noRefusals'),
+      );
       return list;
     })(),
   );
@@ -414,19 +499,31 @@ async function loadHealth() {
       const commandTable = h('table', { className: 'grid health', 'data-window': window.window });
       table(
         commandTable,
-        [t('command'), t('callbacks'), t('successRate'), t('latencyAvg'), t('latencyP50'), t('latencyP95'), t('latencyMax'), t('failures')],
+        [
+          t('command'),
+          t('callbacks'),
+          t('successRate'),
+          t('latencyAvg'),
+          t('latencyP50'),
+          t('latencyP95'),
+          t('latencyMax'),
+          t('failures'),
+        ],
         window.commands,
         (row) => [
           row.command,
           String(row.callbacks),
           percent(row.successRate),
-          ...(row.latencyMs === null ? ['—', '—', '—', '—'] : [row.latencyMs.average, row.latencyMs.p50, row.latencyMs.p95, row.latencyMs.max].map((ms) => `${ms} ms`)),
+          ...(row.latencyMs === null
+            ? ['—', '—', '—', '—']
+            : [row.latencyMs.average, row.latencyMs.p50, row.latencyMs.p95, row.latencyMs.max].map((ms) => `${ms} ms`)),
           row.failures.map((failure) => `${failure.reason} × ${failure.count}`).join(', ') || '—',
         ],
         t('nothingFound'),
       );
       const hourly = window.bucketSeconds >= 3600;
-      const time = (iso) => new Date(iso).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', hour12: false });
+      const time = (iso) =>
+        new Date(iso).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', hour12: false });
       return h(
         'section',
         { className: 'card health-window' },
@@ -438,7 +535,12 @@ async function loadHealth() {
             const index = window.buckets.indexOf(bucket);
             return index % (hourly ? 4 : 2) === 0 ? time(bucket.from) : '';
           },
-          texts: { callbacks: t('callbacks'), failed: t('failedCallbacks'), ok: t('okCallbacks'), p95: t('latencyP95') },
+          texts: {
+            callbacks: t('callbacks'),
+            failed: t('failedCallbacks'),
+            ok: t('okCallbacks'),
+            p95: t('latencyP95'),
+          },
         }),
         commandTable,
       );
@@ -463,14 +565,28 @@ async function loadDeadWins(more) {
 function renderDeadWins(results = new Map()) {
   table(
     $('dead-wins'),
-    [t('transaction'), t('round'), t('playerId'), t('amount'), t('attempts'), t('lastError'), t('deadLetteredAt'), t('nextRedrive'), ''],
+    [
+      t('transaction'),
+      t('round'),
+      t('playerId'),
+      t('amount'),
+      t('attempts'),
+      t('lastError'),
+      t('deadLetteredAt'),
+      t('nextRedrive'),
+      '',
+    ],
     letters.wins.items,
     (letter) => {
       const tx = letter.transaction;
       const result = results.get(tx.transactionId);
       return [
         String(tx.transactionId),
-        h('button', { type: 'button', className: 'link', onclick: () => act(null, () => openRound(tx.roundId)) }, String(tx.roundId)),
+        h(
+          'button',
+          { type: 'button', className: 'link', onclick: () => act(null, () => openRound(tx.roundId)) },
+          String(tx.roundId),
+        ),
         tx.playerId,
         money(tx.amount, tx.currency),
         String(tx.attempts),
@@ -479,7 +595,15 @@ function renderDeadWins(results = new Map()) {
         when(tx.nextRedriveAt),
         result
           ? h('span', { className: `result result-${result.kind}`, 'data-transaction': tx.transactionId }, result.text)
-          : h('button', { type: 'button', 'data-redrive': tx.transactionId, onclick: (event) => act(event.currentTarget, () => redriveWins([letter])) }, t('redrive')),
+          : h(
+              'button',
+              {
+                type: 'button',
+                'data-redrive': tx.transactionId,
+                onclick: (event) => act(event.currentTarget, () => redriveWins([letter])),
+              },
+              t('redrive'),
+            ),
       ];
     },
     t('noLetters'),
@@ -501,7 +625,14 @@ async function redriveWins(chosen) {
     }
   }
   renderDeadWins(results);
-  say(t('redriveSummary', { applied: counts.applied, already: counts.already_applied, failed: counts.failed + counts.error }), counts.failed + counts.error > 0 ? 'error' : 'ok');
+  say(
+    t('redriveSummary', {
+      applied: counts.applied,
+      already: counts.already_applied,
+      failed: counts.failed + counts.error,
+    }),
+    counts.failed + counts.error > 0 ? 'error' : 'ok',
+  );
 }
 
 async function loadDeadHooks(more) {
@@ -529,7 +660,15 @@ function renderDeadHooks(results = new Map()) {
         when(letter.deadLetteredAt),
         result
           ? h('span', { className: `result result-${result.kind}` }, result.text)
-          : h('button', { type: 'button', 'data-redrive-hook': letter.eventId, onclick: (event) => act(event.currentTarget, () => redriveHooks([letter])) }, t('redrive')),
+          : h(
+              'button',
+              {
+                type: 'button',
+                'data-redrive-hook': letter.eventId,
+                onclick: (event) => act(event.currentTarget, () => redriveHooks([letter])),
+              },
+              t('redrive'),
+            ),
       ];
     },
     t('noLetters'),
@@ -600,6 +739,14 @@ function start() {
 
   onSubmit('bonus-filter', () => loadBonuses(false));
   onClick('bonus-more', () => loadBonuses(true));
+  onSubmit('bonus-lookup-form', () => {
+    $('bonus-detail').hidden = true;
+    return openBonus($('bonus-lookup').value.trim());
+  });
+  onSubmit('round-lookup-form', () => {
+    $('round-detail').hidden = true;
+    return openRound($('round-lookup').value.trim());
+  });
   onSubmit('campaign-form', startCampaign);
   onSubmit('campaign-lookup', () => watchCampaign($('campaign-lookup-id').value.trim()));
   $('campaign-file').addEventListener('change', () => {

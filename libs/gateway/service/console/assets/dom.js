@@ -33,7 +33,15 @@ export function fill(element, ...children) {
 
 /** A table: a header row of `columns` and one row per item from `row(item)` (an array of cells). */
 export function table(element, columns, items, row, empty) {
-  const head = h('thead', {}, h('tr', {}, columns.map((column) => h('th', { scope: 'col' }, column))));
+  const head = h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      columns.map((column) => h('th', { scope: 'col' }, column)),
+    ),
+  );
   const body = h(
     'tbody',
     {},
@@ -41,7 +49,11 @@ export function table(element, columns, items, row, empty) {
       ? h('tr', {}, h('td', { colSpan: columns.length, className: 'empty' }, empty))
       : items.map((item) => {
           const cells = row(item);
-          const tr = h('tr', {}, cells.map((cell) => (cell instanceof HTMLTableCellElement ? cell : h('td', {}, cell))));
+          const tr = h(
+            'tr',
+            {},
+            cells.map((cell) => (cell instanceof HTMLTableCellElement ? cell : h('td', {}, cell))),
+          );
           return tr;
         }),
   );

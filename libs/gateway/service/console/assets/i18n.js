@@ -3,6 +3,9 @@
 
 const TEXTS = {
   en: {
+    open: 'Open',
+    roundId: 'Round id',
+    bonusShown: 'Bonus call {id} shown with {spins} wallet transactions.',
     languageName: 'English',
     console: 'console',
     signinHelp: 'Sign in with your operator API token.',
@@ -137,6 +140,9 @@ const TEXTS = {
     hookSummary: 'Webhooks: {sent} sent again, {failed} failed.',
   },
   ko: {
+    open: '열기',
+    roundId: '라운드 ID',
+    bonusShown: '보너스 콜 {id}와(과) 지갑 거래 {spins}건을 표시했습니다.',
     languageName: '한국어',
     console: '콘솔',
     signinHelp: '운영사 API 토큰으로 로그인하세요.',
@@ -271,6 +277,9 @@ const TEXTS = {
     hookSummary: '웹훅: {sent}건 재전송, {failed}건 실패.',
   },
   ja: {
+    open: '開く',
+    roundId: 'ラウンド ID',
+    bonusShown: 'ボーナスコール {id} とウォレット取引 {spins} 件を表示しました。',
     languageName: '日本語',
     console: 'コンソール',
     signinHelp: 'オペレーターの API トークンでサインインしてください。',
@@ -405,6 +414,9 @@ const TEXTS = {
     hookSummary: 'Webhook: 再送 {sent} 件、失敗 {failed} 件。',
   },
   zh: {
+    open: '打开',
+    roundId: '回合 ID',
+    bonusShown: '已显示奖励调用 {id} 及 {spins} 笔钱包交易。',
     languageName: '中文',
     console: '控制台',
     signinHelp: '使用运营商 API 令牌登录。',
@@ -539,6 +551,9 @@ const TEXTS = {
     hookSummary: 'Webhook：重新发送 {sent} 条，失败 {failed} 条。',
   },
   th: {
+    open: 'เปิด',
+    roundId: 'รหัสรอบ',
+    bonusShown: 'แสดงโบนัส {id} พร้อมธุรกรรมกระเป๋าเงิน {spins} รายการแล้ว',
     languageName: 'ไทย',
     console: 'คอนโซล',
     signinHelp: 'ลงชื่อเข้าใช้ด้วยโทเค็น API ของผู้ให้บริการ',
@@ -673,6 +688,9 @@ const TEXTS = {
     hookSummary: 'เว็บฮุก: ส่งใหม่ {sent} ล้มเหลว {failed}',
   },
   vi: {
+    open: 'Mở ra',
+    roundId: 'Mã ván',
+    bonusShown: 'Đã hiển thị lệnh thưởng {id} với {spins} giao dịch ví.',
     languageName: 'Tiếng Việt',
     console: 'bảng điều khiển',
     signinHelp: 'Đăng nhập bằng mã API của nhà vận hành.',
@@ -807,6 +825,9 @@ const TEXTS = {
     hookSummary: 'Webhook: {sent} đã gửi lại, {failed} thất bại.',
   },
   de: {
+    open: 'Öffnen',
+    roundId: 'Runden-ID',
+    bonusShown: 'Bonus-Call {id} mit {spins} Wallet-Transaktionen angezeigt.',
     languageName: 'Deutsch',
     console: 'Konsole',
     signinHelp: 'Melden Sie sich mit dem API-Token Ihres Betreibers an.',
@@ -941,6 +962,9 @@ const TEXTS = {
     hookSummary: 'Webhooks: {sent} erneut gesendet, {failed} fehlgeschlagen.',
   },
   es: {
+    open: 'Consultar',
+    roundId: 'Id de ronda',
+    bonusShown: 'Bono {id} mostrado con {spins} transacciones de billetera.',
     languageName: 'Español',
     console: 'consola',
     signinHelp: 'Inicie sesión con el token de API de su operador.',
@@ -1075,6 +1099,9 @@ const TEXTS = {
     hookSummary: 'Webhooks: {sent} reenviados, {failed} fallidos.',
   },
   pt: {
+    open: 'Consultar',
+    roundId: 'Id da partida',
+    bonusShown: 'Bônus {id} exibido com {spins} transações de carteira.',
     languageName: 'Português',
     console: 'console de operação',
     signinHelp: 'Entre com o token de API do seu operador.',

@@ -71,7 +71,8 @@ export class WalletHealthReader {
     const outcomes: CallbackOutcome[] = [];
     for (const [streamId, backwards] of byStream) {
       const events = backwards.reverse().map((recorded) => parseStoredEvent(recorded) as WalletTxEvent);
-      const own = events.find((event) => event.type === 'WalletRequested')?.data.command ?? (await this.command(streamId));
+      const own =
+        events.find((event) => event.type === 'WalletRequested')?.data.command ?? (await this.command(streamId));
       outcomes.push(...streamOutcomes(events, own).filter((outcome) => outcome.at >= since && outcome.at <= until));
     }
     return outcomes;
