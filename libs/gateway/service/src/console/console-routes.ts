@@ -10,7 +10,7 @@ import { extname, join, resolve } from 'node:path';
 import type { Express, Response } from 'express';
 
 /** The console's files: `index.html` and its assets, beside this library's sources (and copied into a build). */
-export const CONSOLE_DIR = resolve(import.meta.dirname, '../../console');
+const CONSOLE_DIR = resolve(import.meta.dirname, '../../console');
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -19,7 +19,7 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The console's Content-Security-Policy: the game page's, with framing refused. */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

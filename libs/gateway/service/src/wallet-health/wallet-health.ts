@@ -22,7 +22,7 @@ import type { EventStore, RecordedEvent } from '@reelstream/ports';
 type Command = (typeof CALLBACK_COMMANDS)[number];
 
 /** One callback: its command, when its outcome was recorded, whether it was OK, how long it took, why it failed. */
-export interface CallbackOutcome {
+interface CallbackOutcome {
   command: Command;
   at: number;
   ok: boolean;
@@ -88,7 +88,7 @@ export class WalletHealthReader {
 }
 
 /** The callbacks of one stream's events in order; `own` is the command of the stream's transaction. */
-export function streamOutcomes(events: readonly WalletTxEvent[], own: Command | undefined): CallbackOutcome[] {
+function streamOutcomes(events: readonly WalletTxEvent[], own: Command | undefined): CallbackOutcome[] {
   const sentAt = new Map<Command, number>();
   const outcomes: CallbackOutcome[] = [];
   for (const event of events) {
@@ -190,7 +190,7 @@ function latencies(outcomes: readonly CallbackOutcome[]): number[] {
 }
 
 /** Nearest-rank percentile of sorted values; undefined for none. */
-export function percentile(sorted: readonly number[], fraction: number): number | undefined {
+function percentile(sorted: readonly number[], fraction: number): number | undefined {
   if (sorted.length === 0) return undefined;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
 }
