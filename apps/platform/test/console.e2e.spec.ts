@@ -7,10 +7,13 @@
  * Screenshots go to test-output/console/ (gitignored), for people to look at.
  * Without /usr/bin/chromium the browser steps are not registered: under CI=true that is a failure.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { eventToAppend, webhookLetterStream } from '@reelstream/contracts';
+import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { chromiumAvailable, eventually, freePort, launchChromium } from '@reelstream/testing';
 import type { Page } from 'playwright-core';
 import { call, expectOk, OperatorClient, PlayerClient, type OperatorAccount } from './support/clients.js';
@@ -36,11 +39,55 @@ const operatorsJson = (sandboxPort: number) =>
       name: `Casino ${operator.id}`,
       apiToken: operator.token,
       callbackUrl: `http://127.0.0.1:${sandboxPort}/wallet/${operator.id}`,
+      webhookUrl: `http://127.0.0.1:${sandboxPort}/webhooks/${operator.id}`,
       signingSecret: `${operator.id}-signing-secret-0123456789`,
       currency: operator.currency,
       timeZone: operator.timeZone,
     })),
   );
+
+/**
+ * A bonus webhook of `operatorId` given up after its ten attempts, recorded in the platform's event
+ * log as the wallet-dispatcher records it (`webhookLetter-{operatorId}-{eventId}`). Written here,
+ * not waited for: the dispatcher's own ten attempts take about four minutes of backoff.
+ */
+async function writeWebhookLetter(dataDir: string, operatorId: string, playerId: string): Promise<string> {
+  const eventId = `bw-${randomUUID()}`;
+  const at = new Date().toISOString();
+  const bonusId = 246_000_000_000_001;
+  const store = SqliteEventStore.open(join(dataDir, 'reelstream.db'));
+  try {
+    const event = eventToAppend(
+      {
+        type: 'WebhookDeadLettered',
+        data: {
+          operatorId,
+          webhook: {
+            eventId,
+            type: 'bonus.registered',
+            bonusId,
+            playerId,
+            sequence: 0,
+            occurredAt: at,
+            status: 'active',
+            currency: 'EUR',
+            spinsUsed: 0,
+            totalWin: 0,
+          },
+          key: `${operatorId}:${bonusId}`,
+          attempts: 10,
+          lastError: 'HTTP 503',
+          at,
+        },
+      },
+      { correlationId: randomUUID(), causationId: randomUUID(), operatorId, occurredAt: at },
+    );
+    await store.append(webhookLetterStream(operatorId, eventId), [event], { expectedRevision: 'no_stream' });
+  } finally {
+    await store.close();
+  }
+  return eventId;
+}
 
 describe('the operator console', () => {
   let dataDir: string;
@@ -301,6 +348,26 @@ describe('the operator console', () => {
       expect(await page.locator('#health-view svg.chart').count()).toBe(2);
       expect(await page.locator('#health-view svg.chart rect.bar-failed').count()).toBeGreaterThan(0);
       await screenshot('07-wallet-health');
+    });
+
+    it('lists a dead-lettered webhook, re-drives it, and says so when all shown are sent again', async () => {
+      const eventId = await writeWebhookLetter(current().dataDir, OURS.id, 'console_p1');
+      await writeWebhookLetter(current().dataDir, THEIRS.id, 'console_p1');
+      await go('bonuses');
+      await go('letters');
+      await eventually(async () => expect(await page.locator('#dead-hooks [data-redrive-hook]').count()).toBe(1));
+      expect(await text('#dead-hooks tbody')).toContain(eventId);
+      await page.click(`#dead-hooks [data-redrive-hook="${eventId}"]`);
+      await shows('#status', /^Webhooks: 1 sent again, 0 failed\.$/);
+      expect(await text('#dead-hooks tbody')).toContain('Sent again.');
+      await page.click('#hooks-redrive-all');
+      await shows('#status', /^Webhooks: 0 sent again, 0 failed\.$/);
+      expect(await text('#dead-hooks tbody')).toContain('Already sent again before.');
+      await screenshot('07b-webhook-redriven');
+      // The other operator's letter was never shown, and still stands.
+      const theirLetters = expectOk(await theirs.get('/v1/webhooks/dead-letters'), 'their letters').body.data
+        .items as unknown[];
+      expect(theirLetters).toHaveLength(1);
     });
 
     it('speaks the game page’s languages, and fits a tablet', async () => {
