@@ -617,6 +617,8 @@ async function redriveWins(chosen) {
     const id = letter.transaction.transactionId;
     try {
       const answer = await api.redriveWin(id);
+      // The row shows the transaction as it stands after the re-drive (attempts, last error, next re-drive).
+      letter.transaction = answer.transaction;
       counts[answer.result] += 1;
       results.set(id, { kind: answer.result, text: t(`redrive_${answer.result}`, { reason: answer.reason ?? '' }) });
     } catch (error) {
