@@ -114,6 +114,11 @@ describe('the operator console', () => {
 
   it('is served at /console, named by the banner, with the game page’s CSP and its assets beside it', async () => {
     expect(current().banner).toContain(`Operator console  ${current().gatewayUrl}/console `);
+    // The API reference (/docs renders /openapi.json) links to it.
+    const openApi = (await (await fetch(`${current().gatewayUrl}/openapi.json`)).json()) as {
+      info: { description: string };
+    };
+    expect(openApi.info.description).toContain('[operator console](/console/)');
     const page = await fetch(`${current().gatewayUrl}/console/`);
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy') ?? '';
