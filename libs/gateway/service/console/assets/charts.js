@@ -20,7 +20,7 @@ export function healthChart(buckets, { title, label, tick, texts }) {
   const height = 180;
   const left = 36;
   const right = 44;
-  const top = 12;
+  const top = 16;
   const bottom = 24;
   const plotWidth = width - left - right;
   const plotHeight = height - top - bottom;
@@ -38,7 +38,7 @@ export function healthChart(buckets, { title, label, tick, texts }) {
   chart.append(
     svg('line', { x1: left, y1: top + plotHeight, x2: left + plotWidth, y2: top + plotHeight, class: 'axis' }),
   );
-  chart.append(svg('text', { x: left - 4, y: top + 8, class: 'scale', 'text-anchor': 'end' }, String(most)));
+  chart.append(svg('text', { x: left - 4, y: top + 12, class: 'scale', 'text-anchor': 'end' }, String(most)));
   chart.append(svg('text', { x: left + plotWidth + 4, y: top + 8, class: 'scale latency' }, `${slowest} ms`));
   const points = [];
   buckets.forEach((bucket, index) => {
@@ -78,13 +78,19 @@ export function healthChart(buckets, { title, label, tick, texts }) {
     }
   });
   if (points.length > 0) chart.append(svg('polyline', { points: points.join(' '), class: 'latency-line' }));
+  // The legend's entries one after the other, each as wide as its words (about 6 units a character).
   const legend = svg('g', { class: 'legend' });
-  legend.append(svg('rect', { x: left, y: 0, width: 8, height: 8, class: 'bar-ok' }));
-  legend.append(svg('text', { x: left + 12, y: 8 }, texts.ok));
-  legend.append(svg('rect', { x: left + 90, y: 0, width: 8, height: 8, class: 'bar-failed' }));
-  legend.append(svg('text', { x: left + 102, y: 8 }, texts.failed));
-  legend.append(svg('line', { x1: left + 180, y1: 4, x2: left + 192, y2: 4, class: 'latency-line' }));
-  legend.append(svg('text', { x: left + 196, y: 8 }, texts.p95));
+  let at = left;
+  for (const [mark, words] of [
+    [svg('rect', { x: 0, y: 0, width: 8, height: 8, class: 'bar-ok' }), texts.ok],
+    [svg('rect', { x: 0, y: 0, width: 8, height: 8, class: 'bar-failed' }), texts.failed],
+    [svg('line', { x1: 0, y1: 4, x2: 10, y2: 4, class: 'latency-line' }), texts.p95],
+  ]) {
+    const entry = svg('g', { transform: `translate(${at} 0)` });
+    entry.append(mark, svg('text', { x: 14, y: 8 }, words));
+    legend.append(entry);
+    at += 14 + words.length * 6 + 16;
+  }
   chart.append(legend);
   return chart;
 }
