@@ -27,8 +27,8 @@ export const REPOSITORY_ROOT = resolve(import.meta.dirname, '..');
 
 /** Each app and the repository files its code reads at run time. */
 export const APP_RUNTIME_FILES: Readonly<Record<string, readonly string[]>> = {
-  platform: ['config/catalog.json', 'libs/game/service/public'],
-  gateway: ['config/catalog.json'],
+  platform: ['config/catalog.json', 'libs/game/service/public', 'libs/gateway/service/console'],
+  gateway: ['config/catalog.json', 'libs/gateway/service/console'],
   'bonus-ledger': ['config/catalog.json'],
   'game-server': ['config/catalog.json', 'libs/game/service/public'],
   'wallet-dispatcher': [],

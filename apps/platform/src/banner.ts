@@ -55,6 +55,7 @@ export function platformBanner(input: BannerInput): string {
     `reelstream is running: every service in this process, ${where}.`,
     '',
     `  Operator API      ${input.gatewayUrl}   docs: ${input.gatewayUrl}/docs`,
+    `  Operator console  ${input.gatewayUrl}/console   sign in with the operator's API token`,
     `  Game launch host  ${input.gameUrl}`,
     `  Operator sandbox  ${input.sandboxUrl}   the operator's wallet${balance}`,
     operatorLine,

@@ -103,6 +103,9 @@ describe('platformBanner', () => {
     const banner = platformBanner({ ...input, apiToken: DEMO_OPERATOR.apiToken });
     expect(banner).toContain(`-H 'Authorization: Bearer ${DEMO_OPERATOR.apiToken}'`);
     expect(banner).toContain('data in /srv/reelstream/data');
+    expect(banner).toContain(
+      "  Operator console  http://localhost:8080/console   sign in with the operator's API token",
+    );
   });
 
   it('leaves configured operators’ tokens to the reader: the commands read $API_TOKEN', () => {

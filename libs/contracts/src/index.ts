@@ -49,6 +49,13 @@ export {
   webhookRedriveResponse,
   type WebhookDeadLetterView,
 } from './api/webhook-letters.js';
+export {
+  WALLET_HEALTH_WINDOWS,
+  walletHealthResponse,
+  type CommandHealth,
+  type WalletHealth,
+  type WalletHealthWindow,
+} from './api/wallet-health.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
 export { ok, failure, errorEnvelope } from './api/envelope.js';
 export {

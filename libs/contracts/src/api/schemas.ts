@@ -37,6 +37,7 @@ import {
   redriveResponse,
   roundPathParams,
 } from './reconciliation.js';
+import { walletHealthResponse } from './wallet-health.js';
 import { listWebhookDeadLettersResponse, webhookRedrivePathParams, webhookRedriveResponse } from './webhook-letters.js';
 
 export interface ApiOperation {
@@ -211,6 +212,13 @@ export const ApiOperations = {
     params: webhookRedrivePathParams,
     response: webhookRedriveResponse,
     errors: ['WEBHOOK_NOT_FOUND'],
+  },
+  getWalletHealth: {
+    method: 'get',
+    path: '/v1/wallet/health',
+    summary: 'How your wallet answered the callbacks of the last hour and day',
+    response: walletHealthResponse,
+    errors: [],
   },
 } as const satisfies Record<string, ApiOperation>;
 

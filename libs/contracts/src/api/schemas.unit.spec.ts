@@ -37,6 +37,7 @@ describe('API schemas serialise to JSON Schema for the OpenAPI 3.1 document', ()
         'RedriveResponse',
         'StartCampaignRequest',
         'StartCampaignResponse',
+        'WalletHealthResponse',
         'ListWebhookDeadLettersResponse',
         'WebhookRedrivePathParams',
         'WebhookRedriveResponse',

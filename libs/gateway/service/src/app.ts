@@ -20,6 +20,7 @@ import { requestContext } from './http/request-context.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestSpanMiddleware } from './http/request-span.js';
 import { LedgerClient } from './ledger/ledger-client.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { apiReferenceRoutes } from './openapi/api-reference.js';
 import { generateOpenApi } from './openapi/openapi-document.js';
 import { bonusCallRoutes } from './routes/bonus-call-routes.js';
@@ -29,6 +30,7 @@ import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { launchRoutes } from './routes/launch-routes.js';
 import { openReconciliationReads, type ReconciliationReads } from './reconciliation/reconciliation-reads.js';
 import { reconciliationRoutes } from './routes/reconciliation-routes.js';
+import { walletHealthRoutes } from './routes/wallet-health-routes.js';
 
 /** A re-drive waits this long for the wallet-dispatcher (its three attempts at 4 s each, plus queueing). */
 const DEFAULT_REDRIVE_TIMEOUT_MS = 30_000;
@@ -98,6 +100,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     res.type('application/json').send(openApiJson);
   });
   apiReferenceRoutes(app);
+  consoleRoutes(app);
 
   app.use('/v1', (_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -140,6 +143,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
     ...(config.listRowBound === undefined ? {} : { listRowBound: config.listRowBound }),
   });
+  walletHealthRoutes(app, { store: deps.store, clock: deps.clock });
 
   app.use(routeNotFound());
   app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));

@@ -74,10 +74,13 @@ const TAGS: Record<OperationName, string> = {
   redriveDeadLetter: 'Reconciliation',
   listWebhookDeadLetters: 'Reconciliation',
   redriveWebhookDeadLetter: 'Reconciliation',
+  getWalletHealth: 'Reconciliation',
 };
 
 const DESCRIPTION = [
-  'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games; reconcile rounds and wallet transactions, re-drive dead-lettered wins and bonus webhooks.',
+  'The operator API of reelstream: register and cancel free-spin bonus calls, read their status, launch games, list providers and games; reconcile rounds and wallet transactions, re-drive dead-lettered wins and bonus webhooks, read your wallet’s health.',
+  '',
+  'Your staff can do all of it in a browser too: the **[operator console](/console/)** of this gateway, a back office that signs in with your API token and calls only this API.',
   '',
   'Every request carries `Authorization: Bearer <API_TOKEN>`; writes send `Content-Type: application/json`. Every answer, success or error, is the envelope `{success, message, data}`; errors add `error: {code, details}` with a stable code (see each response). ',
   'Amounts are JSON numbers in currency units: of the bonus currency for a bonus call (`currency`, or the operator default), of the session currency at launch (the operator default unless given); ids are JSON numbers. ',
@@ -119,7 +122,7 @@ export function generateOpenApi(options: { version?: string; serverUrl?: string 
       {
         name: 'Reconciliation',
         description:
-          'Rounds and wallet transactions with their delivery status and attempts; dead-lettered wins and their re-drive.',
+          'Rounds and wallet transactions with their delivery status and attempts; dead-lettered wins and their re-drive; your wallet’s health.',
       },
     ],
     security: [{ bearerAuth: [] }],
