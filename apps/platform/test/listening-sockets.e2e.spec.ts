@@ -23,7 +23,9 @@ function addressOf(hex: string): string {
   if (hex.length === 8) return bytes(hex).join('.');
   const octets = (hex.match(/.{8}/g) ?? []).flatMap(bytes);
   if (octets.every((octet) => octet === 0)) return '::';
-  return Array.from({ length: 8 }, (_, i) => (((octets[2 * i] ?? 0) << 8) | (octets[2 * i + 1] ?? 0)).toString(16)).join(':');
+  return Array.from({ length: 8 }, (_, i) =>
+    (((octets[2 * i] ?? 0) << 8) | (octets[2 * i + 1] ?? 0)).toString(16),
+  ).join(':');
 }
 
 /** The TCP sockets `pid` listens on: its file descriptors' socket inodes looked up in the kernel's tables. */
