@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { freePort } from '@reelstream/testing';
 import { oneProcess, type RunningPlatform } from './support/topologies.js';
 
-jest.setTimeout(120_000);
+// Two starts of the platform: on busy cores each can take a minute.
+jest.setTimeout(240_000);
 
 interface ListeningSocket {
   address: string;
