@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { freePort } from '@reelstream/testing';
 import { oneProcess, type RunningPlatform } from './support/topologies.js';
 
-jest.setTimeout(120_000);
+// Two starts of the platform: on busy cores each can take a minute.
+jest.setTimeout(240_000);
 
 interface ListeningSocket {
   address: string;
@@ -23,7 +24,9 @@ function addressOf(hex: string): string {
   if (hex.length === 8) return bytes(hex).join('.');
   const octets = (hex.match(/.{8}/g) ?? []).flatMap(bytes);
   if (octets.every((octet) => octet === 0)) return '::';
-  return Array.from({ length: 8 }, (_, i) => (((octets[2 * i] ?? 0) << 8) | (octets[2 * i + 1] ?? 0)).toString(16)).join(':');
+  return Array.from({ length: 8 }, (_, i) =>
+    (((octets[2 * i] ?? 0) << 8) | (octets[2 * i + 1] ?? 0)).toString(16),
+  ).join(':');
 }
 
 /** The TCP sockets `pid` listens on: its file descriptors' socket inodes looked up in the kernel's tables. */

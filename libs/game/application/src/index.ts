@@ -12,12 +12,7 @@ export { resolveRound } from './rounds/round-resolver.js';
 export { ROUND_OUTBOX_CHECKPOINT, startRoundOutbox, type RoundOutbox } from './rounds/round-outbox.js';
 export { outcomeView } from './rounds/outcome-view.js';
 export { balanceView, SpinService } from './rounds/spin-service.js';
-export {
-  BalanceBook,
-  type BalanceBookOptions,
-  type ImplausibleBalanceSeen,
-  type ShownBalance,
-} from './sessions/balance-book.js';
+export { BalanceBook, type ImplausibleBalanceSeen, type ShownBalance } from './sessions/balance-book.js';
 export { walletRepliesIn, type RecordedWalletReply, type WalletReplies } from './sessions/wallet-replies.js';
 export { SessionRepository } from './sessions/session-repository.js';
 export { SpinClaims, spinClaimName, type SpinClaimKey } from './sessions/spin-claims.js';

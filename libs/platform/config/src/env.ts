@@ -55,7 +55,7 @@ export const positiveInt = (fallback: number) =>
  * addresses, CIDR blocks or `loopback` / `linklocal` / `uniquelocal`. Unset: none, the peer is the
  * client. `true` (every hop) is refused: any client could then name itself a new address each time.
  */
-export const trustProxy = () =>
+const trustProxy = () =>
   z
     .string()
     .refine((value) => !['true', '*'].includes(value.trim().toLowerCase()), {

@@ -2,8 +2,9 @@
  * @reelstream/http: what the services' HTTP APIs share — the API error as a value, the error
  * envelope with the catalogue's statuses (decisions.md D16), the express error handler, the HTTP
  * server with request time limits, the access log (pino-http), a graceful close, the health
- * endpoints and the draining signal they report, and the stop sequence
- * every service start function uses.
+ * endpoints and the draining signal they report, the stop sequence
+ * every service start function uses, and the token-bucket rate limits (per operator, per player, per
+ * client address) with their 429 answer.
  */
 export { ApiError } from './api-error.js';
 export { answeredErrorCode } from './send-api-error.js';
@@ -16,10 +17,4 @@ export { DataDirs, processDataDirs, type DataDirsOptions } from './data-dirs.js'
 export { DrainSignal, processDrain } from './drain-signal.js';
 export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';
-export {
-  clientAddressKey,
-  refuseOverLimit,
-  TokenBucketLimiter,
-  type RateDecision,
-  type RateLimitConfig,
-} from './rate-limit.js';
+export { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from './rate-limit.js';
