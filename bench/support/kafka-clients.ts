@@ -23,7 +23,7 @@ export interface OutRecord {
   headers: Record<string, string>;
 }
 
-export interface InRecord {
+interface InRecord {
   partition: number;
   offset: string;
   key: string;
@@ -36,7 +36,7 @@ export interface BenchProducer {
   close(): Promise<void>;
 }
 
-export interface ConsumeOptions {
+interface ConsumeOptions {
   topic: string;
   groupId: string;
   /** The work: the record's offset is committed only after this resolved. */
@@ -44,14 +44,14 @@ export interface ConsumeOptions {
   onError(error: unknown): void;
 }
 
-export interface BenchConsumer {
+interface BenchConsumer {
   /** Finishes what was fetched, commits it, leaves the group. */
   stop(): Promise<void>;
   /** How often the consumer died for good and this wrapper made a new one (the bus does the same). */
   readonly recreated: number;
 }
 
-export interface ProducerSettings {
+interface ProducerSettings {
   /** How long the client waits for a broker's answer before it retries. */
   requestTimeoutMs: number;
 }
@@ -171,7 +171,7 @@ export const kafkajsClient: KafkaClientUnderTest = {
   },
 };
 
-export const platformaticClient: KafkaClientUnderTest = {
+const platformaticClient: KafkaClientUnderTest = {
   name: '@platformatic/kafka',
   version: versionOf('@platformatic/kafka'),
   async producer(brokers, { requestTimeoutMs }) {

@@ -88,7 +88,7 @@ export async function replicasOf(admin: Admin, topic: string, partition: number)
   return { leader: entry.leader, followers: entry.replicas.filter((replica) => replica !== entry.leader) };
 }
 
-export async function leaderOf(admin: Admin, topic: string, partition: number): Promise<number> {
+async function leaderOf(admin: Admin, topic: string, partition: number): Promise<number> {
   return (await replicasOf(admin, topic, partition)).leader;
 }
 
