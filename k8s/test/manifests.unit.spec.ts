@@ -477,21 +477,24 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(heapMiB * 2 ** 20).toBeLessThan(limit * 0.8);
     });
 
-    it.each(['bonus-ledger', 'gateway'])("keeps each %s replica's read model on its own volume, across rollouts", (app) => {
-      const workload = find(objects, 'StatefulSet', app) as K8sObject;
-      const spec = workload['spec'] as {
-        volumeClaimTemplates: { metadata: { name: string } }[];
-        template: { spec: { volumes: { name: string }[] } };
-      };
-      expect(spec.volumeClaimTemplates.map((claim) => claim.metadata.name)).toEqual(['read-model']);
-      expect(spec.template.spec.volumes.map((volume) => volume.name)).not.toContain('read-model');
-      const [container] = containersOf(workload);
-      const env = container?.['env'] as { name: string; value?: string }[];
-      const mounts = container?.['volumeMounts'] as { name: string; mountPath: string }[];
-      expect(env.find((e) => e.name === 'READ_MODEL_DIR')?.value).toBe(
-        mounts.find((mount) => mount.name === 'read-model')?.mountPath,
-      );
-    });
+    it.each(['bonus-ledger', 'gateway'])(
+      "keeps each %s replica's read model on its own volume, across rollouts",
+      (app) => {
+        const workload = find(objects, 'StatefulSet', app) as K8sObject;
+        const spec = workload['spec'] as {
+          volumeClaimTemplates: { metadata: { name: string } }[];
+          template: { spec: { volumes: { name: string }[] } };
+        };
+        expect(spec.volumeClaimTemplates.map((claim) => claim.metadata.name)).toEqual(['read-model']);
+        expect(spec.template.spec.volumes.map((volume) => volume.name)).not.toContain('read-model');
+        const [container] = containersOf(workload);
+        const env = container?.['env'] as { name: string; value?: string }[];
+        const mounts = container?.['volumeMounts'] as { name: string; mountPath: string }[];
+        expect(env.find((e) => e.name === 'READ_MODEL_DIR')?.value).toBe(
+          mounts.find((mount) => mount.name === 'read-model')?.mountPath,
+        );
+      },
+    );
 
     it("fits every pod's emptyDirs within its containers' ephemeral-storage limits", () => {
       for (const workload of objects.filter(isWorkload)) {

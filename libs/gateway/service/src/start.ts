@@ -27,7 +27,7 @@ const DEFAULT_DRAIN_MS = 10_000;
 export async function startGateway(ports: GatewayPorts, config: GatewayConfig): Promise<RunningGateway> {
   let accepting = true;
   const { consumers, ...deps } = ports;
-  let unwatchDataDir = () => {};
+  let unwatchDataDir = (): void => undefined;
   if (config.readModelFile !== undefined && config.readModelFile !== ':memory:') {
     mkdirSync(dirname(config.readModelFile), { recursive: true });
     // A full or read-only read-model disk takes the gateway out of rotation (`/readyz` 503 naming the directory).
