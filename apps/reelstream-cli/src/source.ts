@@ -1,6 +1,6 @@
 /**
- * Where the CLI reads the log: `--source` (a `sqlite:` URL, a path to the data file, or an
- * `esdb://` URL), else EVENT_STORE_URL, else the platform's default `sqlite:$DATA_DIR/reelstream.db`.
+ * Where the CLI reads the log: `--source` (a `sqlite:` URL, a path to the data file, a
+ * `postgres://` or an `esdb://` URL), else EVENT_STORE_URL, else the platform's default `sqlite:$DATA_DIR/reelstream.db`.
  * A data file must exist: the CLI never creates one (opening the store would), and it only reads.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -35,8 +35,10 @@ export async function openSource(url: string): Promise<OpenedSource> {
     }
     if (!existsSync(path)) throw new CliError(`no data file at ${path} (give --source <file or URL>)`);
     if (!statSync(path).isFile()) throw new CliError(`${path} is not a file`);
-  } else if (!/^esdb(\+discover)?:\/\//.test(url)) {
-    throw new CliError(`bad --source ${url}: use a data file path, sqlite:<path> or esdb://host:2113?tls=false`);
+  } else if (!/^(esdb(\+discover)?|postgres(ql)?):\/\//.test(url)) {
+    throw new CliError(
+      `bad --source ${url}: use a data file path, sqlite:<path>, postgres://user@host:5432/database or esdb://host:2113?tls=false`,
+    );
   }
   try {
     return { url, store: (await openEventStore(url)).store };
