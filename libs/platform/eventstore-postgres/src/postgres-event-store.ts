@@ -134,7 +134,11 @@ export class PostgresEventStore implements EventStore {
       options.from === 'start'
         ? BEFORE_ALL
         : options.from === 'end'
-          ? this.reader.snapshot().then(({ head }) => head ?? BEFORE_ALL)
+          ? // Past every event committed before the call, even one not yet below the watermark.
+            this.reader
+              .settledWatermark(SETTLE_TIMEOUT_MS)
+              .then(() => this.reader.snapshot())
+              .then(({ head }) => head ?? BEFORE_ALL)
           : parsePostgresPosition(options.from);
     // Taken now, so 'end' is the head when this was called, not when the iteration starts.
     if (after instanceof Promise) after.catch(() => undefined);
