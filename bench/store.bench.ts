@@ -8,6 +8,7 @@
  * INSERT, N rows per transaction, N being the batch size the adapter achieved. Rounds alternate so
  * both see the same machine load and similar table sizes. Goal: adapter/raw >= 0.60. Each row
  * also shows this process's CPU time per durable event, the steadier figure on a shared machine.
+ * Then the same writers on the PostgreSQL event store beside raw INSERTs (bench/postgres-store.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteEventStore, TimeOrderedUuids } from '@reelstream/eventstore-sqlite';
 import type { ExpectedRevision } from '@reelstream/ports';
+import { benchPostgresStore } from './postgres-store.js';
 
 const WRITERS = 50;
 const ROUNDS = 4;
@@ -256,6 +258,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  await benchPostgresStore(WRITERS, ROUNDS, ROUND_MS);
 }
 
 await main();

@@ -13,7 +13,7 @@ const USAGE = `usage: reelstream replay [options]
 
 Folds the event log into reports. Read-only: nothing is written to the log.
 
-  --source <file|url>     the data file (path or sqlite:<path>) or esdb://host:2113?tls=false
+  --source <file|url>     the data file (path or sqlite:<path>), postgres://… or esdb://host:2113?tls=false
                           (default: EVENT_STORE_URL, else $DATA_DIR/reelstream.db, DATA_DIR ./data)
   --operators <file>      operators JSON (time zones; default OPERATORS_JSON/OPERATORS_FILE, else the demo operator)
   --catalog <file>        game catalogue (target RTPs; default CATALOG_FILE, else config/catalog.json)

@@ -1,6 +1,6 @@
 /**
- * Where the CLI reads the log: `--source` (a `sqlite:` URL, a path to the data file, or an
- * `esdb://` URL), else EVENT_STORE_URL, else the platform's default `sqlite:$DATA_DIR/reelstream.db`.
+ * Where the CLI reads the log: `--source` (a `sqlite:` URL, a path to the data file, a
+ * `postgres://` or an `esdb://` URL), else EVENT_STORE_URL, else the platform's default `sqlite:$DATA_DIR/reelstream.db`.
  * A data file must exist and is opened read-only: the CLI creates nothing beside it, switches nothing in
  * it, and refuses a file that is not an event store ("not a reelstream data file", exit 2).
  */
@@ -43,8 +43,10 @@ export async function openSource(url: string): Promise<OpenedSource> {
       if (error instanceof NotAnEventStoreFileError) throw new CliError(error.message);
       throw new CliError(`cannot open ${url}: ${(error as Error).message}`);
     }
-  } else if (!/^esdb(\+discover)?:\/\//.test(url)) {
-    throw new CliError(`bad --source ${url}: use a data file path, sqlite:<path> or esdb://host:2113?tls=false`);
+  } else if (!/^(esdb(\+discover)?|postgres(ql)?):\/\//.test(url)) {
+    throw new CliError(
+      `bad --source ${url}: use a data file path, sqlite:<path>, postgres://user@host:5432/database or esdb://host:2113?tls=false`,
+    );
   }
   try {
     return { url, store: (await openEventStore(url)).store };

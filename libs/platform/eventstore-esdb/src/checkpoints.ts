@@ -86,6 +86,8 @@ export class EsdbCheckpointStore implements CheckpointStore {
     try {
       for await (const resolved of this.client.readStream(streamId, {
         direction: BACKWARDS,
+        // The compare-and-set is decided from this read: a follower's could be stale.
+        requiresLeader: true,
         fromRevision: END,
         maxCount: 1,
       })) {

@@ -142,9 +142,12 @@ export class EsdbEventStore implements EventStore {
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
+      // Every stream read decides something (a command's state, an expected revision, a position to
+      // hand back): a follower may lag the leader, so these go to the leader.
       const read = this.client.readStream(streamId, {
         direction,
         fromRevision,
+        requiresLeader: true,
         ...(maxCount === undefined ? {} : { maxCount }),
       });
       for await (const resolved of read) {

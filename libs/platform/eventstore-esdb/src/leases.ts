@@ -89,6 +89,8 @@ export class EsdbLeaseStore implements LeaseStore, FencedCheckpointStore {
     try {
       for await (const resolved of this.client.readStream(leaseStreamId(name), {
         direction: BACKWARDS,
+        // The compare-and-set is decided from this read: a follower's could be stale.
+        requiresLeader: true,
         fromRevision: END,
         maxCount: 1,
       })) {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/ports';
-import { inTransaction, sqlState } from './connection.js';
+import { sqlState } from './connection.js';
 import { DuplicateEventIdError } from './errors.js';
 import { formatPostgresPosition } from './positions.js';
 
@@ -46,30 +46,49 @@ export class AppendWriter {
   constructor(private readonly pool: pg.Pool) {}
 
   async append(request: AppendRequest): Promise<AppendResult> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    let outcome: { ok: true; result: AppendResult } | { ok: false; error: unknown };
     try {
-      return await inTransaction(this.pool, (client) => this.appendIn(client, request));
+      // One round trip each for BEGIN and the lock, the revision, the insert, and notify with COMMIT.
+      await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(request.streamId)}, 0))`,
+      );
+      const { result, wrote } = await this.appendIn(client, request);
+      await client.query(wrote ? `SELECT pg_notify('${APPEND_CHANNEL}', ''); COMMIT` : 'COMMIT');
+      outcome = { ok: true, result };
     } catch (error) {
-      if (!(error instanceof EventIdClash)) throw error;
-      return this.duplicateOutcome(request);
+      outcome = { ok: false, error };
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError as Error));
+    } finally {
+      // A connection whose rollback failed is in an unknown state: the pool closes it instead of reusing it.
+      client.release(broken);
     }
+    if (outcome.ok) return outcome.result;
+    if (outcome.error instanceof EventIdClash) return this.duplicateOutcome(request);
+    throw outcome.error;
   }
 
-  private async appendIn(client: pg.PoolClient, request: AppendRequest): Promise<AppendResult> {
+  /** Under the stream's lock: checks the expected revision and inserts; `wrote` is false for a retry or an empty append. */
+  private async appendIn(
+    client: pg.PoolClient,
+    request: AppendRequest,
+  ): Promise<{ result: AppendResult; wrote: boolean }> {
     const { streamId, expected, events } = request;
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
     const { rows } = await client.query<{ revision: string | null }>(
       'SELECT max(revision)::text AS revision FROM es_events WHERE stream_id = $1',
       [streamId],
     );
     const current = rows[0]?.revision == null ? NO_STREAM : Number(rows[0].revision);
+    const unchanged = (result: AppendResult) => ({ result, wrote: false });
 
     if (expected === 'no_stream' && current !== NO_STREAM)
-      return this.retryOrConflict(client, request, NO_STREAM, current);
+      return unchanged(await this.retryOrConflict(client, request, NO_STREAM, current));
     if (typeof expected === 'number' && expected !== current)
-      return this.retryOrConflict(client, request, expected, current);
+      return unchanged(await this.retryOrConflict(client, request, expected, current));
     if (expected === 'stream_exists' && current === NO_STREAM) throw conflict(request, current);
     if (events.length === 0)
-      return { nextExpectedRevision: current, position: await this.tip(client, streamId, current) };
+      return unchanged({ nextExpectedRevision: current, position: await this.tip(client, streamId, current) });
 
     let inserted: { transaction_id: string; position: string }[];
     try {
@@ -97,11 +116,13 @@ export class AppendWriter {
         throw new EventIdClash();
       throw error;
     }
-    await client.query(`SELECT pg_notify('${APPEND_CHANNEL}', '')`);
     const last = lastOf(inserted);
     return {
-      nextExpectedRevision: current + events.length,
-      position: formatPostgresPosition(last.transaction_id, last.position),
+      result: {
+        nextExpectedRevision: current + events.length,
+        position: formatPostgresPosition(last.transaction_id, last.position),
+      },
+      wrote: true,
     };
   }
 

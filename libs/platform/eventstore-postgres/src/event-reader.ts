@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { ReelstreamError } from '@reelstream/contracts';
 import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/ports';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './rows.js';
 import type { PostgresPosition } from './positions.js';
@@ -12,6 +13,18 @@ import { categoryOf } from './schema.js';
 export interface VisibleSnapshot {
   watermark: string | undefined;
   head: PostgresPosition | undefined;
+}
+
+/** A transaction older than the newest committed event kept running past the read's patience. */
+export class UnsettledReadError extends ReelstreamError {
+  override readonly name = 'UnsettledReadError';
+  constructor(newest: string, watermark: string, timeoutMs: number) {
+    super(
+      'SERVICE_UNAVAILABLE',
+      `$all is not settled after ${timeoutMs} ms: a transaction older than ${newest} (the oldest running is ${watermark}) is still running on the server`,
+      { retriable: true },
+    );
+  }
 }
 
 interface Bound {
@@ -71,6 +84,27 @@ export class EventReader {
       watermark: row?.watermark ?? undefined,
       head: row?.t && row.p ? { transactionId: BigInt(row.t), sequence: BigInt(row.p) } : undefined,
     };
+  }
+
+  /**
+   * A watermark past every event committed when this was called: polls until the transactions
+   * still running below the newest committed event have ended. Undefined in the mode without the
+   * watermark. Throws after `timeoutMs` rather than hand out a read cut short.
+   */
+  async settledWatermark(timeoutMs: number): Promise<string | undefined> {
+    if (!this.watermarked) return undefined;
+    const deadline = Date.now() + timeoutMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      const { rows } = await this.pool.query<{ watermark: string; newest: string | null }>(
+        `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS watermark,
+                (SELECT transaction_id FROM es_events ORDER BY transaction_id DESC LIMIT 1)::text AS newest`,
+      );
+      const row = rows[0];
+      if (!row) throw new Error('the watermark query returned no row');
+      if (row.newest === null || BigInt(row.newest) < BigInt(row.watermark)) return row.watermark;
+      if (Date.now() > deadline) throw new UnsettledReadError(row.newest, row.watermark, timeoutMs);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /**

@@ -6,3 +6,4 @@ export { DuplicateEventIdError, EventStoreClosedError, PostgresUnreachableError 
 export { comparePostgresPositions, formatPostgresPosition, NotAPostgresPositionError } from './positions.js';
 export { openPostgresEventStore, type OpenedPostgresEventStore } from './open.js';
 export { TransactionIdsBehindError } from './schema.js';
+export { UnsettledReadError } from './event-reader.js';

@@ -32,6 +32,8 @@ export interface PostgresEventStoreOptions {
   unsafeReadWithoutWatermark?: boolean;
 }
 
+/** How long `readAll` waits for older transactions to end before it fails (retriable). */
+const SETTLE_TIMEOUT_MS = 10_000;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -112,18 +114,18 @@ export class PostgresEventStore implements EventStore {
     return this.reader.streamRevision(streamId);
   }
 
-  /** $all as far as it is settled: the events of transactions below the oldest one still running. */
+  /**
+   * $all as it was when called: waits (milliseconds, normally) for the transactions still running
+   * below the newest committed event to end, so a read never stops short of an event committed
+   * before it, then reads below that watermark. Subscriptions do not wait: they read what is settled.
+   */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const direction = options.direction ?? 'forwards';
     const from = options.fromPosition === undefined ? undefined : parsePostgresPosition(options.fromPosition);
     const limit = limitOf(options.maxCount);
-    // Several prefixes are several queries: they must share one watermark.
-    const shared =
-      this.watermarked && (options.filter?.streamPrefixes?.length ?? 0) > 1
-        ? (await this.reader.snapshot()).watermark
-        : undefined;
-    return this.reader.readAll(direction, { from, limit }, options.filter, shared);
+    const watermark = await this.reader.settledWatermark(SETTLE_TIMEOUT_MS);
+    return this.reader.readAll(direction, { from, limit }, options.filter, watermark);
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
@@ -132,7 +134,11 @@ export class PostgresEventStore implements EventStore {
       options.from === 'start'
         ? BEFORE_ALL
         : options.from === 'end'
-          ? this.reader.snapshot().then(({ head }) => head ?? BEFORE_ALL)
+          ? // Past every event committed before the call, even one not yet below the watermark.
+            this.reader
+              .settledWatermark(SETTLE_TIMEOUT_MS)
+              .then(() => this.reader.snapshot())
+              .then(({ head }) => head ?? BEFORE_ALL)
           : parsePostgresPosition(options.from);
     // Taken now, so 'end' is the head when this was called, not when the iteration starts.
     if (after instanceof Promise) after.catch(() => undefined);

@@ -67,12 +67,15 @@ if (server) {
       await store.append(`${prefix}b`, [{ eventId: later, type: 'Later', data: {} }], {
         expectedRevision: 'no_stream',
       });
-      expect(await store.readAll({ filter })).toEqual([]);
+      // A read waits for the earlier transaction instead of passing it; a subscription delivers nothing yet.
+      let read: RecordedEvent[] | undefined;
+      const reading = store.readAll({ filter }).then((events) => (read = events));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(delivered).toEqual([]);
+      expect(read).toBeUndefined();
 
       await earlier.commit();
-      expect(ids(await store.readAll({ filter }))).toEqual([earlier.eventId, later]);
+      expect(ids(await reading)).toEqual([earlier.eventId, later]);
       await following;
       expect(ids(delivered)).toEqual([earlier.eventId, later]);
     });
