@@ -324,7 +324,8 @@ function killNode(only: string | undefined): void {
 
 /** Starts a killed or stopped node (`--node N`) again on its data, without formatting: it rejoins the cluster. */
 function restartNode(only: string | undefined): KafkaCluster {
-  const cluster = readCluster();
+  // The state file, even when no node is alive (the only node of a one-node cluster was killed).
+  const cluster = existsSync(stateFile()) ? (JSON.parse(readFileSync(stateFile(), 'utf8')) as KafkaCluster) : undefined;
   const node = nodeOf(cluster, only);
   if (alive(node.pid)) throw new Error(`node ${node.nodeId} is running (pid ${node.pid})`);
   node.pid = spawnNode(fetchJars(), join(runDir(), `node-${node.nodeId}`));
