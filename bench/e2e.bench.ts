@@ -14,12 +14,21 @@
  *    bonus-ledger's relay → wallet-dispatcher → signed callback.
  *    Baseline, same run, same players and concurrency: demo spins through the same player API
  *    (no ledger, no wallet).
+ *
+ * With KAFKA_BROKERS set, both again with `npm start` on BUS_URL=kafka://… (that broker), printed after the
+ * embedded rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { fourProcesses, oneProcess, oneProcessWalletApart } from '../apps/platform/test/support/topologies.js';
+import {
+  fourProcesses,
+  oneProcess,
+  oneProcessOnKafka,
+  oneProcessWalletApart,
+  type Topology,
+} from '../apps/platform/test/support/topologies.js';
 import { Agent } from 'undici';
 import { call, OperatorClient } from '../apps/platform/test/support/clients.js';
 import { censusMark, cpuMsOf, profileArgs } from './support/profile.js';
@@ -115,160 +124,174 @@ const only = process.argv.includes('--free-only') ? 'free' : 'all';
 // built bundles, the operator sandbox a fifth process standing in for the operator's wallet); otherwise `npm start`.
 // `--wallet-apart`: `npm start` with the operator's wallet (the sandbox) in a process of its own, as an operator's
 // wallet is in production; the platform's CPU is then the platform's alone.
-const topology = process.argv.includes('--processes')
+const embedded = process.argv.includes('--processes')
   ? fourProcesses
   : process.argv.includes('--wallet-apart')
     ? oneProcessWalletApart
     : oneProcess;
-const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
-const platform = await topology.start(dataDir, {
-  env: {
-    // The access log would cost a JSON line per request. The separate processes need their ready lines (info) for
-    // their URLs; the game-server's access log is at debug, the gateway's registrations are then logged.
-    LOG_LEVEL: process.argv.includes('--processes') ? 'info' : 'warn',
-    OTEL_SDK_DISABLED: 'true',
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    PLAYER_RATE_LIMIT_PER_SECOND: '1000000',
-    PLAYER_RATE_LIMIT_BURST: '1000000',
-    // The bench's own timings, not the crash tests' short ones.
-    WALLET_TIMEOUT_MS: '10000',
-    ROUND_RESOLVE_AFTER_MS: '60000',
-  },
-  nodeArgs: profileArgs,
-});
-/** The platform's processes (the operator's wallet left out when it runs apart) and their CPU time so far. */
-const platformPids = () =>
-  Object.entries(platform.pids())
-    .filter(([app]) => topology === oneProcess || app !== 'operator-sandbox')
-    .map(([, pid]) => pid);
-const platformCpuMs = (): number => {
-  let sum = 0;
-  for (const pid of platformPids()) sum += cpuMsOf(pid) ?? Number.NaN;
-  return sum;
-};
-/** Every process's CPU time so far by app, the operator's wallet included: the per-process split of a phase. */
-const cpuByApp = (): Record<string, number> =>
-  Object.fromEntries(Object.entries(platform.pids()).map(([app, pid]) => [app, cpuMsOf(pid) ?? Number.NaN]));
-const cpuSplit = (before: Record<string, number>, operations: number): string =>
-  Object.entries(cpuByApp())
-    .map(([app, ms]) => `${app} ${((ms - (before[app] ?? Number.NaN)) / operations).toFixed(2)}`)
-    .join(', ');
-const mark = (before: string) => {
-  for (const pid of platformPids()) censusMark(pid, before);
-};
+// With KAFKA_BROKERS (e.g. what `npm run infra:kafka -- start` prints), the same rows again with `npm start` on
+// BUS_URL=kafka://…, after the embedded ones.
+const kafkaBrokers = process.env['KAFKA_BROKERS'];
+async function benchOn(topology: Topology, bus: string): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
+  const platform = await topology.start(dataDir, {
+    env: {
+      // The access log would cost a JSON line per request. The separate processes need their ready lines (info) for
+      // their URLs; the game-server's access log is at debug, the gateway's registrations are then logged.
+      LOG_LEVEL: process.argv.includes('--processes') ? 'info' : 'warn',
+      OTEL_SDK_DISABLED: 'true',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      PLAYER_RATE_LIMIT_PER_SECOND: '1000000',
+      PLAYER_RATE_LIMIT_BURST: '1000000',
+      // The bench's own timings, not the crash tests' short ones.
+      WALLET_TIMEOUT_MS: '10000',
+      ROUND_RESOLVE_AFTER_MS: '60000',
+    },
+    nodeArgs: profileArgs,
+  });
+  /** The platform's processes (the operator's wallet left out when it runs apart) and their CPU time so far. */
+  const platformPids = () =>
+    Object.entries(platform.pids())
+      .filter(([app]) => topology === oneProcess || app !== 'operator-sandbox')
+      .map(([, pid]) => pid);
+  const platformCpuMs = (): number => {
+    let sum = 0;
+    for (const pid of platformPids()) sum += cpuMsOf(pid) ?? Number.NaN;
+    return sum;
+  };
+  /** Every process's CPU time so far by app, the operator's wallet included: the per-process split of a phase. */
+  const cpuByApp = (): Record<string, number> =>
+    Object.fromEntries(Object.entries(platform.pids()).map(([app, pid]) => [app, cpuMsOf(pid) ?? Number.NaN]));
+  const cpuSplit = (before: Record<string, number>, operations: number): string =>
+    Object.entries(cpuByApp())
+      .map(([app, ms]) => `${app} ${((ms - (before[app] ?? Number.NaN)) / operations).toFixed(2)}`)
+      .join(', ');
+  const mark = (before: string) => {
+    for (const pid of platformPids()) censusMark(pid, before);
+  };
 
-try {
-  const { gatewayUrl, gameUrl, sandboxUrl } = platform;
-  const operator = new OperatorClient(() => gatewayUrl, { ...platform.operator, timeZone: 'UTC' });
-  const future = operator.wallClock(new Date(Date.now() + 86_400_000));
-  const past = operator.wallClock(new Date(Date.now() - 86_400_000));
+  try {
+    const { gatewayUrl, gameUrl, sandboxUrl } = platform;
+    const operator = new OperatorClient(() => gatewayUrl, { ...platform.operator, timeZone: 'UTC' });
+    const future = operator.wallClock(new Date(Date.now() + 86_400_000));
+    const past = operator.wallClock(new Date(Date.now() - 86_400_000));
 
-  const skipRegister = only === 'free';
-  if (!skipRegister) {
-    await measureRegister(gatewayUrl, platform.operator.token, future, WARMUP_S);
-    await measureRegister(gatewayUrl, platform.operator.token, past, WARMUP_S);
-  }
-  if (!skipRegister) mark('start-up and warm-up');
-  const registerCpuBefore = platformCpuMs();
-  const register = skipRegister
-    ? undefined
-    : await measureRegister(gatewayUrl, platform.operator.token, future, DURATION_S);
-  const registerCpuMs = platformCpuMs() - registerCpuBefore;
-  if (register) mark(`${register.ok} registrations`);
-  const validationCpuBefore = platformCpuMs();
-  const validation = skipRegister
-    ? undefined
-    : await measureRegister(gatewayUrl, platform.operator.token, past, DURATION_S);
-  const validationCpuMs = platformCpuMs() - validationCpuBefore;
+    const skipRegister = only === 'free';
+    if (!skipRegister) {
+      await measureRegister(gatewayUrl, platform.operator.token, future, WARMUP_S);
+      await measureRegister(gatewayUrl, platform.operator.token, past, WARMUP_S);
+    }
+    if (!skipRegister) mark('start-up and warm-up');
+    const registerCpuBefore = platformCpuMs();
+    const register = skipRegister
+      ? undefined
+      : await measureRegister(gatewayUrl, platform.operator.token, future, DURATION_S);
+    const registerCpuMs = platformCpuMs() - registerCpuBefore;
+    if (register) mark(`${register.ok} registrations`);
+    const validationCpuBefore = platformCpuMs();
+    const validation = skipRegister
+      ? undefined
+      : await measureRegister(gatewayUrl, platform.operator.token, past, DURATION_S);
+    const validationCpuMs = platformCpuMs() - validationCpuBefore;
 
-  // Free spins: a bonus and a session per player, then every spin played and every win applied.
-  const freeTokens: string[] = [];
-  for (let index = 0; index < PLAYERS; index++) {
-    const playerId = `spin_player_${index}`;
-    await operator.registerFreeSpins({ playerId, spins: SPINS_PER_PLAYER, callAmount: 10_000 });
-    freeTokens.push(await operator.launch(playerId));
-  }
-  const winsBefore = await appliedWins(sandboxUrl, platform.operator.id);
-  mark('what came before the free spins');
-  const freeCpuBefore = platformCpuMs();
-  const freeCpuByAppBefore = cpuByApp();
-  const clientCpuBefore = process.cpuUsage();
-  const freeStarted = performance.now();
-  const freeLatencies = await playAll(gameUrl, freeTokens, {});
-  const answeredMs = performance.now() - freeStarted;
-  const total = PLAYERS * SPINS_PER_PLAYER;
-  while ((await appliedWins(sandboxUrl, platform.operator.id)) - winsBefore < total)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  const appliedMs = performance.now() - freeStarted;
-  const freeCpuMs = platformCpuMs() - (freeCpuBefore ?? Number.NaN);
-  const freeCpuSplit = cpuSplit(freeCpuByAppBefore, PLAYERS * SPINS_PER_PLAYER);
-  const clientCpu = process.cpuUsage(clientCpuBefore);
-  mark(`${total} free spins`);
+    // Free spins: a bonus and a session per player, then every spin played and every win applied.
+    const freeTokens: string[] = [];
+    for (let index = 0; index < PLAYERS; index++) {
+      const playerId = `spin_player_${index}`;
+      await operator.registerFreeSpins({ playerId, spins: SPINS_PER_PLAYER, callAmount: 10_000 });
+      freeTokens.push(await operator.launch(playerId));
+    }
+    const winsBefore = await appliedWins(sandboxUrl, platform.operator.id);
+    mark('what came before the free spins');
+    const freeCpuBefore = platformCpuMs();
+    const freeCpuByAppBefore = cpuByApp();
+    const clientCpuBefore = process.cpuUsage();
+    const freeStarted = performance.now();
+    const freeLatencies = await playAll(gameUrl, freeTokens, {});
+    const answeredMs = performance.now() - freeStarted;
+    const total = PLAYERS * SPINS_PER_PLAYER;
+    while ((await appliedWins(sandboxUrl, platform.operator.id)) - winsBefore < total)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const appliedMs = performance.now() - freeStarted;
+    const freeCpuMs = platformCpuMs() - (freeCpuBefore ?? Number.NaN);
+    const freeCpuSplit = cpuSplit(freeCpuByAppBefore, PLAYERS * SPINS_PER_PLAYER);
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    mark(`${total} free spins`);
 
-  const demoTokens: string[] = [];
-  for (let index = 0; index < PLAYERS; index++) {
-    const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
-      token: platform.operator.token,
-      json: {
-        playerId: `demo_player_${index}`,
-        providerId: 1,
-        gameId: 101,
-        language: 'en',
-        returnUrl: 'https://casino.example/',
-        isStreamer: false,
-        demo: true,
-      },
-    });
-    demoTokens.push(new URL(String(launched.body.data)).searchParams.get('token') ?? '');
-  }
-  const demoCpuBefore = platformCpuMs();
-  const demoStarted = performance.now();
-  const demoLatencies = await playAll(gameUrl, demoTokens, { bet: 0.2 });
-  const demoMs = performance.now() - demoStarted;
-  const demoCpuMs = platformCpuMs() - (demoCpuBefore ?? Number.NaN);
+    const demoTokens: string[] = [];
+    for (let index = 0; index < PLAYERS; index++) {
+      const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
+        token: platform.operator.token,
+        json: {
+          playerId: `demo_player_${index}`,
+          providerId: 1,
+          gameId: 101,
+          language: 'en',
+          returnUrl: 'https://casino.example/',
+          isStreamer: false,
+          demo: true,
+        },
+      });
+      demoTokens.push(new URL(String(launched.body.data)).searchParams.get('token') ?? '');
+    }
+    const demoCpuBefore = platformCpuMs();
+    const demoStarted = performance.now();
+    const demoLatencies = await playAll(gameUrl, demoTokens, { bet: 0.2 });
+    const demoMs = performance.now() - demoStarted;
+    const demoCpuMs = platformCpuMs() - (demoCpuBefore ?? Number.NaN);
 
-  const line = (m: Measured) =>
-    `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
-  const rate = (count: number, ms: number) => `${((count * 1_000) / ms).toFixed(0).padStart(6)} spins/s`;
-  const spinLatency = (sorted: readonly number[]) =>
-    `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
-  console.log(`e2e bench: ${topology.name}, embedded SQLite (synchronous=FULL), node ${process.version}`);
-  if (register && validation) {
-    console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
-    console.log(`  register, decided in the gateway (ADR 0011)        ${line(register)}`);
-    console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
+    const line = (m: Measured) =>
+      `${m.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   (${m.ok} ok, ${m.refused} refused, ${m.errors} errors)`;
+    const rate = (count: number, ms: number) => `${((count * 1_000) / ms).toFixed(0).padStart(6)} spins/s`;
+    const spinLatency = (sorted: readonly number[]) =>
+      `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
+    console.log(`e2e bench: ${topology.name}, ${bus}, node ${process.version}`);
+    if (register && validation) {
+      console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
+      console.log(`  register, decided in the gateway (ADR 0011)        ${line(register)}`);
+      console.log(`  baseline: same gateway, validation only (422)      ${line(validation)}`);
+      console.log(
+        `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,
+      );
+      console.log(
+        `  platform CPU per request (user + system)           registration ${(registerCpuMs / register.ok).toFixed(2)} ms, validation only ${(validationCpuMs / Math.max(validation.refused, 1)).toFixed(2)} ms`,
+      );
+    }
+    console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
     console.log(
-      `  ratio register / baseline                          req/s ${(register.requestsPerSecond / validation.requestsPerSecond).toFixed(3)}`,
+      `  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`,
     );
     console.log(
-      `  platform CPU per request (user + system)           registration ${(registerCpuMs / register.ok).toFixed(2)} ms, validation only ${(validationCpuMs / Math.max(validation.refused, 1)).toFixed(2)} ms`,
+      `  free spins as answered by the player API           ${rate(total, answeredMs)}   ${spinLatency(freeLatencies)}`,
     );
+    console.log(
+      `  baseline: demo spins, same player API, no ledger   ${rate(total, demoMs)}   ${spinLatency(demoLatencies)}`,
+    );
+    console.log(
+      `  ratio free (applied) / demo                        ${(total / appliedMs / (total / demoMs)).toFixed(3)}`,
+    );
+    const perSpin = (cpuMs: number) => `${(cpuMs / total).toFixed(2)} ms`;
+    console.log(
+      `  platform CPU per spin (user + system)              free ${perSpin(freeCpuMs)}, demo ${perSpin(demoCpuMs)}`,
+    );
+    if (Object.keys(platform.pids()).length > 1)
+      console.log(`  CPU per free spin by process (ms)                  ${freeCpuSplit}`);
+    console.log(
+      `  the players' client (this process) per free spin   CPU ${perSpin((clientCpu.user + clientCpu.system) / 1_000)}`,
+    );
+  } finally {
+    await platform.stop('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
-  console.log(
-    `  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`,
-  );
-  console.log(
-    `  free spins as answered by the player API           ${rate(total, answeredMs)}   ${spinLatency(freeLatencies)}`,
-  );
-  console.log(
-    `  baseline: demo spins, same player API, no ledger   ${rate(total, demoMs)}   ${spinLatency(demoLatencies)}`,
-  );
-  console.log(
-    `  ratio free (applied) / demo                        ${(total / appliedMs / (total / demoMs)).toFixed(3)}`,
-  );
-  const perSpin = (cpuMs: number) => `${(cpuMs / total).toFixed(2)} ms`;
-  console.log(
-    `  platform CPU per spin (user + system)              free ${perSpin(freeCpuMs)}, demo ${perSpin(demoCpuMs)}`,
-  );
-  if (Object.keys(platform.pids()).length > 1)
-    console.log(`  CPU per free spin by process (ms)                  ${freeCpuSplit}`);
-  console.log(
-    `  the players' client (this process) per free spin   CPU ${perSpin((clientCpu.user + clientCpu.system) / 1_000)}`,
-  );
-} finally {
-  await players.close();
-  await platform.stop('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
 }
+
+await benchOn(embedded, 'embedded SQLite (synchronous=FULL)');
+if (kafkaBrokers) {
+  console.log('');
+  await benchOn(
+    oneProcessOnKafka(kafkaBrokers),
+    `bus on Kafka at ${kafkaBrokers}, events in SQLite (synchronous=FULL)`,
+  );
+} else console.log('e2e bench on Kafka NOT run: KAFKA_BROKERS is not set (npm run infra:kafka -- start prints it).');
+await players.close();

@@ -1,5 +1,5 @@
 /**
- * `npm run infra:kafka -- start|stop|status|pause|resume [--brokers 1|3] [--node N] [--json]`: a real Apache Kafka (KRaft,
+ * `npm run infra:kafka -- start|stop|status|pause|resume|kill|restart [--brokers 1|3] [--node N] [--json]`: a real Apache Kafka (KRaft,
  * every node both broker and controller) on 127.0.0.1, without Docker. The broker's jars come from
  * Maven Central (scripts/kafka/pom.xml) into a cache outside git, `~/.cache/reelstream/kafka`
  * (`REELSTREAM_KAFKA_CACHE` moves it); every start formats fresh log directories under
@@ -10,7 +10,8 @@
  * SASL_PLAINTEXT listener (SCRAM-SHA-512, user `reelstream`) on +2; base is `KAFKA_INFRA_PORT`,
  * default 39092. `start` waits until every node is in the cluster and a topic with one replica per
  * node gets its leaders, then prints `KAFKA_BROKERS=…`; `stop` sends SIGTERM, then SIGKILL to a node
- * still running after 20 s; `pause`/`resume` send SIGSTOP/SIGCONT to one node or all.
+ * still running after 20 s; `pause`/`resume` send SIGSTOP/SIGCONT to one node or all; `kill --node N`
+ * sends SIGKILL to one node and `restart --node N` starts it again on its data, without formatting.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -265,17 +266,10 @@ async function start(count: number): Promise<KafkaCluster> {
     );
     if (format.status !== 0) throw new Error(`formatting node ${nodeId} failed:\n${format.stdout}${format.stderr}`);
     const logFile = join(dir, 'server.log');
-    const out = openSync(logFile, 'a');
-    const child = spawn('java', java(libs, ['kafka.Kafka', properties]), {
-      detached: true,
-      stdio: ['ignore', out, out],
-    });
-    closeSync(out);
-    child.unref();
     const own = ports(nodeId);
     nodes.push({
       nodeId,
-      pid: child.pid ?? -1,
+      pid: spawnNode(libs, dir),
       plaintext: `127.0.0.1:${own.plaintext}`,
       sasl: `127.0.0.1:${own.sasl}`,
       controller: `127.0.0.1:${own.controller}`,
@@ -299,6 +293,45 @@ async function start(count: number): Promise<KafkaCluster> {
   }
   log(`${count} node${count > 1 ? 's' : ''} serving after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return cluster;
+}
+
+/** Starts the JVM of the node whose directory is `dir` (its properties and log there); returns its pid. */
+function spawnNode(libs: string, dir: string): number {
+  const out = openSync(join(dir, 'server.log'), 'a');
+  const child = spawn('java', java(libs, ['kafka.Kafka', join(dir, 'server.properties')]), {
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  child.unref();
+  return child.pid ?? -1;
+}
+
+/** The running cluster's node `--node N`. */
+function nodeOf(cluster: KafkaCluster | undefined, only: string | undefined): KafkaNode {
+  if (!cluster) throw new Error('not running');
+  const node = cluster.nodes.find((candidate) => String(candidate.nodeId) === only);
+  if (!node) throw new Error(`no node ${only ?? '(give --node N)'}`);
+  return node;
+}
+
+/** SIGKILL to one node (`--node N`): a broker whose machine died. Its data stays for `restart`. */
+function killNode(only: string | undefined): void {
+  const node = nodeOf(readCluster(), only);
+  if (alive(node.pid)) process.kill(node.pid, 'SIGKILL');
+  log(`node ${node.nodeId} (pid ${node.pid}) killed`);
+}
+
+/** Starts a killed or stopped node (`--node N`) again on its data, without formatting: it rejoins the cluster. */
+function restartNode(only: string | undefined): KafkaCluster {
+  // The state file, even when no node is alive (the only node of a one-node cluster was killed).
+  const cluster = existsSync(stateFile()) ? (JSON.parse(readFileSync(stateFile(), 'utf8')) as KafkaCluster) : undefined;
+  const node = nodeOf(cluster, only);
+  if (alive(node.pid)) throw new Error(`node ${node.nodeId} is running (pid ${node.pid})`);
+  node.pid = spawnNode(fetchJars(), join(runDir(), `node-${node.nodeId}`));
+  writeFileSync(stateFile(), JSON.stringify(cluster, null, 2));
+  log(`node ${node.nodeId} started again on its data (pid ${node.pid})`);
+  return cluster as KafkaCluster;
 }
 
 async function stopNode(pid: number): Promise<void> {
@@ -363,6 +396,12 @@ async function main(argv: string[]): Promise<number> {
     case 'resume':
       signalNodes('SIGCONT', values.node);
       return 0;
+    case 'kill':
+      killNode(values.node);
+      return 0;
+    case 'restart':
+      print(restartNode(values.node));
+      return 0;
     case 'status': {
       const cluster = readCluster();
       if (!cluster) {
@@ -374,7 +413,7 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       process.stderr.write(
-        'usage: npm run infra:kafka -- start [--brokers 1|3] | stop | status [--json] | pause|resume [--node N]\n',
+        'usage: npm run infra:kafka -- start [--brokers 1|3] | stop | status [--json] | pause|resume [--node N] | kill|restart --node N\n',
       );
       return 2;
   }

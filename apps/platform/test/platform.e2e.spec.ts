@@ -1,9 +1,10 @@
 /**
- * The real platform as child processes on free ports, in three topologies: all services in one
+ * The real platform as child processes on free ports, in three topologies (four with Kafka): all services in one
  * process (`npm start`); gateway, bonus-ledger, wallet-dispatcher and game-server as four
  * processes from their built entries on one SQLite file; and `npm start` once more with every
- * event-store position EventStoreDB-shaped (see @reelstream/testing's esdb-positions). The same
- * flows run against each (flows.ts); the one-process run also pastes the commands its banner printed.
+ * event-store position EventStoreDB-shaped (see @reelstream/testing's esdb-positions); with
+ * KAFKA_BROKERS, `npm start` a third time with BUS_URL=kafka://… on that broker. The same flows run
+ * against each (flows.ts); the one-process run also pastes the commands its banner printed.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ import {
   fourProcesses,
   oneProcess,
   oneProcessEsdbPositions,
+  oneProcessOnKafka,
   PLATFORM_INSTANCE_ID,
   type RunningPlatform,
 } from './support/topologies.js';
@@ -57,7 +59,18 @@ const paste = async (command: string, env: Record<string, string> = {}) =>
     error?: unknown;
   };
 
-describe.each([oneProcess, fourProcesses, oneProcessEsdbPositions])('the platform as $name', (topology) => {
+// With KAFKA_BROKERS (npm test starts a broker when Java is there), `npm start` runs once more with BUS_URL=kafka://….
+const kafkaBrokers = process.env['KAFKA_BROKERS'];
+if (!kafkaBrokers)
+  process.stdout.write('[platform e2e] NOT run with BUS_URL=kafka://…: KAFKA_BROKERS is not set (no Kafka here).\n');
+const topologies = [
+  oneProcess,
+  fourProcesses,
+  oneProcessEsdbPositions,
+  ...(kafkaBrokers ? [oneProcessOnKafka(kafkaBrokers)] : []),
+];
+
+describe.each(topologies)('the platform as $name', (topology) => {
   let dataDir: string;
   let platform: RunningPlatform | undefined;
   const current = () => {

@@ -138,7 +138,14 @@ async function startWalletApart(
  * wallet is a sandbox in another process, with `callbackUrl` a wallet the caller serves (the platform's own
  * sandbox still starts, and nobody calls it).
  */
-const platformProcess = (name: string, entry: string, walletApart = false, callbackUrl?: string): Topology => ({
+const platformProcess = (
+  name: string,
+  entry: string,
+  walletApart = false,
+  callbackUrl?: string,
+  /** Variables of the topology itself (e.g. its BUS_URL), under the caller's. */
+  topologyEnv: Record<string, string> = {},
+): Topology => ({
   name,
   async start(dataDir, options = {}) {
     // Its own directory: the platform's in-process sandbox keeps its file in dataDir.
@@ -152,6 +159,7 @@ const platformProcess = (name: string, entry: string, walletApart = false, callb
       GAME_PORT: '0',
       SANDBOX_PORT: '0',
       ...(callbacks && { OPERATORS_JSON: operatorsJson(callbacks) }),
+      ...topologyEnv,
       ...options.env,
     };
     const nodeArgs = options.nodeArgs?.('platform') ?? [];
@@ -220,6 +228,23 @@ export const oneProcessCalling = (callbackUrl: string): Topology =>
     join('apps', 'platform', 'src', 'main.ts'),
     false,
     callbackUrl,
+  );
+
+/**
+ * `npm start` with `BUS_URL=kafka://…`: the message bus on a real Kafka (`brokers`, e.g. what
+ * `npm run infra:kafka -- start` prints), the events still in SQLite. A member SIGKILLed by `crash()`
+ * leaves its groups after 3 s (KAFKA_SESSION_TIMEOUT_MS) instead of 10, so its partitions move on soon.
+ */
+export const oneProcessOnKafka = (brokers: string): Topology =>
+  platformProcess(
+    `one process (npm start) on Kafka at ${brokers}`,
+    join('apps', 'platform', 'src', 'main.ts'),
+    false,
+    undefined,
+    {
+      BUS_URL: `kafka://${brokers}`,
+      KAFKA_SESSION_TIMEOUT_MS: '3000',
+    },
   );
 
 /**

@@ -124,7 +124,16 @@ export class BatchProcessor {
           signals,
           (attempt) => commit(record.offset, encodeLedgerEntry({ kind: 'attempts', offset, attempts: attempt })),
         );
-        if (outcome.kind === 'stopped') break;
+        if (outcome.kind === 'stopped') {
+          // An abandoned attempt (revoked partition) is not counted: the mark goes back to the attempts
+          // before it, while the member may still commit (best effort: one already out of the group cannot).
+          if (revoked.signal.aborted)
+            await commit(
+              record.offset,
+              encodeLedgerEntry({ kind: 'attempts', offset, attempts: outcome.attempts }),
+            ).catch(this.settings.onError);
+          break;
+        }
         done(record);
       }
       const rest = messages.slice(careful.length);
@@ -187,6 +196,7 @@ export class BatchProcessor {
       park: (reason, attempts) => this.settings.park(topic, partition, record, reason, attempts),
       sleep: (ms) => abortableSleep(ms, signals.stop),
       isStopping: shouldStop,
+      abandoned: () => signals.revoked.aborted,
       ...(beforeAttempt ? { beforeAttempt } : {}),
     };
     const bounded: AttemptHandler = (message, { attempt }) =>

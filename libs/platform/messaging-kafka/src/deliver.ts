@@ -15,6 +15,12 @@ export interface DeliveryEffects {
    * consumer keeps it (so a process killed inside the handler still counts the attempt).
    */
   beforeAttempt?(attempt: number): Promise<void>;
+  /**
+   * True once the consumer has abandoned the running attempt (its partition was revoked in a
+   * rebalance): a failure then is the abort's, not the handler's, so it is not counted as an attempt
+   * and never parks the record; the record comes again to whoever owns the partition next.
+   */
+  abandoned?(): boolean;
 }
 
 /** A handler as `deliver` calls it: the attempt number only (the consumer adds the abort signal). */
@@ -31,7 +37,9 @@ export type DeliveryOutcome =
  * and after `maxAttempts` failures the record is parked. `priorAttempts` counts deliveries of the same
  * record before this one (earlier in this process after a failed commit, or durably counted by an
  * owner that died inside the handler): when they already reach `maxAttempts` the record is parked
- * without running the handler again. Handled and parked outcomes are for the caller to commit.
+ * without running the handler again. An attempt the consumer abandoned (a revoked partition) that
+ * then fails is not counted: `stopped`, with the attempts before it. Handled and parked outcomes are
+ * for the caller to commit.
  */
 export async function deliver(
   decoded: Decoded,
@@ -57,6 +65,7 @@ export async function deliver(
       await handler(message, { attempt });
       return { kind: 'handled', attempts: attempt };
     } catch (error) {
+      if (effects.abandoned?.()) return { kind: 'stopped', attempts: attempt - 1 };
       const decision = decideAfterFailure(attempt, policy);
       if (decision.action === 'park') {
         const reason = describeFailure(error);

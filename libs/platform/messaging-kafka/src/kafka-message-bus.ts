@@ -50,6 +50,13 @@ export function replyGroupId(instanceId: string, replyTopic: string): string {
   return `reply.${instanceId}.${replyTopic}`;
 }
 
+interface WaitingSend {
+  topic: string;
+  records: KafkaOutgoingMessage[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 /** The port's `MessageBus` on Kafka (kafkajs 2.2). Create it with `openKafkaMessageBus`. */
 export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
   private readonly consumers = new Set<Consumer>();
@@ -63,6 +70,9 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
   /** From a send the producer rejected until a new producer is connected in its place. */
   private producerBroken = false;
   private replacing: Promise<void> | undefined;
+  /** Publishes waiting for the send in flight to end; they go out together as the next one. */
+  private readonly waiting: WaitingSend[] = [];
+  private sending = false;
 
   constructor(private readonly parts: KafkaBusParts) {
     this.producer = parts.producer;
@@ -100,18 +110,55 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
    * size would be acknowledged as that batch's duplicate without being written (and one of another
    * size refused with OUT_OF_ORDER_SEQUENCE_NUMBER for ever). A new producer gets a new producer id,
    * so nothing it sends can be taken for what the old one sent.
+   *
+   * One send is in flight at a time; what is published meanwhile waits and goes out together as the
+   * next send. Two sends at once would share the producer's sequence numbers: one queued behind an
+   * attempt whose answer was lost (kafkajs takes its numbers back and retries it) gets those numbers,
+   * and when it has as many records the broker acknowledges it as that attempt's duplicate without
+   * writing it — a publish that resolves and is lost, even when the other send succeeds on its retry.
    */
-  private async send(topic: string, records: KafkaOutgoingMessage[]): Promise<void> {
-    if (this.producerClosed) throw new BusClosedError();
-    await this.parts.topics.ensure([topic]);
-    if (this.producerBroken) await this.replaceProducer();
-    const producer = this.producer;
+  private send(topic: string, records: KafkaOutgoingMessage[]): Promise<void> {
+    if (this.producerClosed) return Promise.reject(new BusClosedError());
+    return this.parts.topics.ensure([topic]).then(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          this.waiting.push({ topic, records, resolve, reject });
+          this.pump();
+        }),
+    );
+  }
+
+  /** Starts the next send with everything waiting, unless one is in flight. */
+  private pump(): void {
+    if (this.sending || this.waiting.length === 0) return;
+    const sends = this.waiting.splice(0);
+    this.sending = true;
+    void this.sendTogether(sends).finally(() => {
+      this.sending = false;
+      this.pump();
+    });
+  }
+
+  private async sendTogether(sends: readonly WaitingSend[]): Promise<void> {
     try {
-      await producer.send({ topic, messages: records, acks: -1 });
+      if (this.producerClosed) throw new BusClosedError();
+      if (this.producerBroken) await this.replaceProducer();
+      const producer = this.producer;
+      const byTopic = new Map<string, KafkaOutgoingMessage[]>();
+      for (const { topic, records } of sends) byTopic.set(topic, [...(byTopic.get(topic) ?? []), ...records]);
+      try {
+        await producer.sendBatch({
+          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+          acks: -1,
+        });
+      } catch (error) {
+        if (producer === this.producer && !this.producerClosed)
+          this.replaceProducer().catch((replacing: unknown) => this.parts.onError(replacing));
+        throw error;
+      }
+      for (const { resolve } of sends) resolve();
     } catch (error) {
-      if (producer === this.producer && !this.producerClosed)
-        this.replaceProducer().catch((replacing: unknown) => this.parts.onError(replacing));
-      throw error;
+      for (const { reject } of sends) reject(error);
     }
   }
 

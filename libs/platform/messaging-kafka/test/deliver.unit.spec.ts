@@ -43,6 +43,24 @@ function failingTimes(failures: number, seen: number[] = []): MessageHandler {
 }
 
 describe('deliver', () => {
+  it('does not count a failure of an attempt the consumer abandoned (revoked partition): stopped, nothing parked', async () => {
+    const { fx, log } = effects();
+    let abandoned = false;
+    const handler: MessageHandler = async () => {
+      abandoned = true;
+      throw new Error('aborted with the attempt');
+    };
+    const outcome = await deliver(
+      decoded,
+      handler,
+      retryPolicy({ maxAttempts: 3 }),
+      { ...fx, abandoned: () => abandoned },
+      2,
+    );
+    expect(outcome).toEqual({ kind: 'stopped', attempts: 2 });
+    expect(log).toEqual(['mark 3']);
+  });
+
   it('handles a message that succeeds at once, marking the attempt durable before the handler runs', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();

@@ -1,7 +1,7 @@
 /**
  * The bus retires its producer after a rejected send (the lost-acknowledgement case against a real
  * broker is test/faults/lost-ack.int.spec.ts): here, with recorded producers, what the next sends use
- * and what readiness says meanwhile.
+ * and what readiness says meanwhile; and that two sends are never in flight at once.
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Producer } from 'kafkajs';
@@ -20,9 +20,9 @@ function recordedProducer(name: string, fail: () => boolean, connect: () => Prom
   const recorded: RecordedProducer = { producer: {} as Producer, name, sent: [], disconnected: false };
   recorded.producer = {
     connect,
-    send: async ({ messages }: { messages: { value: string }[] }) => {
+    sendBatch: async ({ topicMessages }: { topicMessages: { messages: { value: string }[] }[] }) => {
       if (fail()) throw new Error('The request timed out');
-      recorded.sent.push(...messages.map((message) => String(message.value)));
+      for (const { messages } of topicMessages) recorded.sent.push(...messages.map((message) => String(message.value)));
       return [];
     },
     disconnect: async () => {
@@ -80,6 +80,51 @@ describe('producer replacement after a rejected send', () => {
     expect(producers.map((recorded) => [recorded.name, recorded.sent])).toEqual([['fresh-0', ['"next"']]]);
     expect(bus.producerHealthy).toBe(true);
     expect(consumer.healthy).toBe(true);
+    await bus.close();
+  });
+
+  it('never has two sends in flight: what is published during a send goes out together as the next one', async () => {
+    const { kafka, admin } = scriptedKafka('0');
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const sends: string[][] = [];
+    let release: () => void = () => undefined;
+    const producer = {
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      sendBatch: async ({ topicMessages }: { topicMessages: { topic: string; messages: { value: string }[] }[] }) => {
+        inFlight++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        sends.push(topicMessages.flatMap(({ topic, messages }) => messages.map((m) => `${topic}:${String(m.value)}`)));
+        if (sends.length === 1) await new Promise<void>((resolve) => (release = resolve));
+        inFlight--;
+        return [];
+      },
+    } as unknown as Producer;
+    const bus = new KafkaMessageBus({
+      kafka,
+      admin,
+      producer,
+      newProducer: () => producer,
+      topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
+      instanceId: 'relay-2',
+      membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
+      handlerTimeoutMs: 1_000,
+      onError: () => undefined,
+    });
+    const first = bus.publish('t', { key: 'op:p1', value: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const queued = [
+      bus.publish('t', { key: 'op:p1', value: 'b' }),
+      bus.publish('u', { key: 'op:p2', value: 'c' }),
+      bus.publish('t', { key: 'op:p1', value: 'd' }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sends).toEqual([['t:"a"']]);
+    release();
+    await Promise.all([first, ...queued]);
+    expect(sends).toEqual([['t:"a"'], ['t:"b"', 't:"d"', 'u:"c"']]);
+    expect(mostInFlight).toBe(1);
     await bus.close();
   });
 });

@@ -40,10 +40,17 @@ export class HttpOperatorWallet implements OperatorWallet {
     this.client = new OperatorPostClient(options.maxSockets ?? 64);
   }
 
-  async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number): Promise<OperatorCallResult> {
+  /** `signal` aborts the request (see `OperatorWallet.call`): a `timeout` no-reply, its outcome unknown. */
+  async call(
+    operator: OperatorConfig,
+    body: CallbackRequest,
+    timeoutMs: number,
+    _sendWithinMs?: number,
+    signal?: AbortSignal,
+  ): Promise<OperatorCallResult> {
     const bytes = Buffer.from(JSON.stringify(encodeCallback(body, operator.callbackIdEncoding)), 'utf8');
     const started = performance.now();
-    const result = await this.send(operator, body, bytes, timeoutMs);
+    const result = await this.send(operator, body, bytes, timeoutMs, signal);
     this.options.observe?.(
       body.command,
       result.kind === 'reply' ? result.statusCode : result.cause,
@@ -57,6 +64,7 @@ export class HttpOperatorWallet implements OperatorWallet {
     body: CallbackRequest,
     bytes: Buffer,
     timeoutMs: number,
+    signal: AbortSignal | undefined,
   ): Promise<OperatorCallResult> {
     const secret = operator.signingSecrets[0];
     if (secret === undefined)
@@ -72,7 +80,15 @@ export class HttpOperatorWallet implements OperatorWallet {
       },
       bytes,
       timeoutMs,
+      signal,
     );
+    if (outcome.kind === 'aborted')
+      return {
+        kind: 'no_reply',
+        cause: 'timeout',
+        reason:
+          'abandoned before its reply (the handler deadline passed or its partition was revoked): outcome unknown',
+      };
     if (outcome.kind === 'timeout')
       return { kind: 'no_reply', cause: 'timeout', reason: `no reply within ${timeoutMs} ms` };
     if (outcome.kind === 'error') return { kind: 'no_reply', cause: 'network', reason: outcome.reason };

@@ -35,7 +35,8 @@ export class HttpWebhookSender implements WebhookSender {
       bytes,
       timeoutMs,
     );
-    if (outcome.kind === 'timeout') return { delivered: false, reason: `timeout: no reply within ${timeoutMs} ms` };
+    if (outcome.kind === 'timeout' || outcome.kind === 'aborted')
+      return { delivered: false, reason: `timeout: no reply within ${timeoutMs} ms` };
     if (outcome.kind === 'error') return { delivered: false, reason: outcome.reason };
     if (outcome.kind === 'oversized')
       return {

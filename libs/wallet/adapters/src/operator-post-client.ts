@@ -15,6 +15,10 @@
  * `headersTimeout`/`bodyTimeout` get the same value as a backstop; they run on a coarse clock that
  * fires late, never early, so the abort always comes first.
  *
+ * A caller's `signal` (the bus handler's, aborted when its deadline passes or its partition is
+ * revoked) aborts the request the same way: an `aborted` outcome, the connection closed, whatever
+ * the operator did with the request unknown.
+ *
  * Each POST is a CLIENT span with the `http.client.request.duration` histogram and sends the trace
  * context in its headers (`startHttpClientCall`), as node's HTTP instrumentation did for got.
  */
@@ -29,6 +33,8 @@ export type PostOutcome =
   /** The body was longer than the limit: not read, and its connection closed. */
   | { kind: 'oversized'; statusCode: number; limitBytes: number }
   | { kind: 'timeout' }
+  /** The caller's signal aborted the request before its answer: whether the operator acted on it is unknown. */
+  | { kind: 'aborted' }
   /** `reason`: `CODE: message` of the network error, at most 500 characters. */
   | { kind: 'error'; code: string; reason: string };
 
@@ -55,7 +61,13 @@ export class OperatorPostClient {
     this.agent = new Agent({ connections: connectionsPerOrigin, pipelining: 1 });
   }
 
-  async post(url: string, headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<PostOutcome> {
+  async post(
+    url: string,
+    headers: Record<string, string>,
+    body: Buffer,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<PostOutcome> {
     let target: Target;
     try {
       target = this.targetOf(url);
@@ -63,13 +75,13 @@ export class OperatorPostClient {
       return networkError(error);
     }
     const call = startHttpClientCall('POST', target.url);
-    const outcome = await this.send(target, { ...headers, ...call.traceHeaders }, body, timeoutMs);
+    const outcome = await this.send(target, { ...headers, ...call.traceHeaders }, body, timeoutMs, signal);
     call.end(
       outcome.kind === 'response'
         ? { statusCode: outcome.statusCode }
         : outcome.kind === 'oversized'
           ? { statusCode: outcome.statusCode }
-          : { errorType: outcome.kind === 'timeout' ? 'timeout' : outcome.code },
+          : { errorType: outcome.kind === 'error' ? outcome.code : outcome.kind },
     );
     return outcome;
   }
@@ -84,9 +96,13 @@ export class OperatorPostClient {
     headers: Record<string, string>,
     body: Buffer,
     timeoutMs: number,
+    signal?: AbortSignal,
   ): Promise<PostOutcome> {
+    if (signal?.aborted) return { kind: 'aborted' };
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
+    const abandon = () => abort.abort();
+    signal?.addEventListener('abort', abandon, { once: true });
     try {
       const response = await this.agent.request({
         origin,
@@ -107,10 +123,12 @@ export class OperatorPostClient {
       return { kind: 'response', statusCode: response.statusCode, body: text };
     } catch (error) {
       const { code } = error as { code?: unknown };
+      if (signal?.aborted) return { kind: 'aborted' };
       if (abort.signal.aborted || (typeof code === 'string' && UNDICI_TIMEOUTS.has(code))) return { kind: 'timeout' };
       return networkError(error);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abandon);
     }
   }
 

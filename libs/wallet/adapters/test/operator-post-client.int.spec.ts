@@ -3,7 +3,7 @@
  * the operator's time limit covers the whole request, body included; a 3xx is a status, not
  * followed; a refused or dropped connection is a network outcome with node's error code; two calls
  * in a row share one kept-alive connection; close() ends what is still in flight; a reply longer
- * than REPLY_LIMIT_BYTES is not read, and its connection is closed.
+ * than REPLY_LIMIT_BYTES is not read, and its connection is closed; the caller's signal aborts a call.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -213,6 +213,39 @@ describe('HttpOperatorWallet', () => {
     const result = await pending;
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(result).toMatchObject({ kind: 'no_reply', cause: 'network' });
+  });
+
+  it("the caller's signal aborts a call in flight: a time-out whose outcome is unknown, long before the limit", async () => {
+    const abandon = new AbortController();
+    const pending = wallet.call(
+      operatorAt('/never-answers'),
+      callbackFor(bet(8_009)),
+      10_000,
+      undefined,
+      abandon.signal,
+    );
+    await until(() => requested.includes('/never-answers'));
+    const started = performance.now();
+    abandon.abort(new Error('deadline passed'));
+    const result = await pending;
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result).toEqual({
+      kind: 'no_reply',
+      cause: 'timeout',
+      reason: 'abandoned before its reply (the handler deadline passed or its partition was revoked): outcome unknown',
+    });
+  });
+
+  it('a signal already aborted sends nothing', async () => {
+    const result = await wallet.call(
+      operatorAt('/ok'),
+      callbackFor(bet(8_010)),
+      10_000,
+      undefined,
+      AbortSignal.abort(new Error('revoked')),
+    );
+    expect(result).toMatchObject({ kind: 'no_reply', cause: 'timeout' });
+    expect(requested).toEqual([]);
   });
 });
 

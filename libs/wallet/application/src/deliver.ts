@@ -36,6 +36,27 @@ export class OperatorUnavailableError extends ReelstreamError {
 }
 
 /**
+ * The bus abandoned the handler (its deadline passed or its partition was revoked) while it was
+ * calling the operator: the call was aborted and its answer recorded as a time-out (outcome unknown).
+ * Nothing more is attempted here; the redelivery goes on from the record, with the same transactionId.
+ */
+export class AttemptAbandonedError extends ReelstreamError {
+  override readonly name = 'AttemptAbandonedError';
+  constructor(readonly transactionId: number) {
+    super(
+      'SERVICE_UNAVAILABLE',
+      `transaction ${transactionId}: the handler was abandoned (deadline or revoked partition); its redelivery goes on from the record`,
+      { retriable: true },
+    );
+  }
+}
+
+/** Throws once the bus has abandoned the handler: no attempt starts after that. */
+export function throwIfAbandoned(signal: AbortSignal | undefined, transactionId: number): void {
+  if (signal?.aborted) throw new AttemptAbandonedError(transactionId);
+}
+
+/**
  * The call of one attempt, within the request's deadline: a bet or betwin whose window is (nearly)
  * over is not sent and counts as a time-out (its round is canceled, D9); one that is sent gets what
  * is left of its window, never more than its policy's limit, so its answer is never taken late, and
@@ -45,6 +66,7 @@ async function callWithinDeadline(
   context: DispatchContext,
   operator: OperatorConfig,
   request: WalletRequest,
+  signal: AbortSignal | undefined,
 ): Promise<OperatorCallResult> {
   const now = context.now();
   const limitMs = deliveryPolicyFor(request.command).timeoutMs;
@@ -60,6 +82,7 @@ async function callWithinDeadline(
     callbackFor(request),
     Math.min(limitMs, leftMs),
     sendWithinMs(request, now),
+    signal,
   );
 }
 
@@ -70,6 +93,8 @@ export interface DeliverOptions {
   scheduled?: boolean;
   /** The first attempt is already recorded (with the request, in one append): call at once. */
   attemptRecorded?: boolean;
+  /** The bus handler's signal: aborts the operator call; once aborted, nothing more is attempted. */
+  signal?: AbortSignal;
 }
 
 // Long because: one attempt loop; each attempt is recorded before its call and each answer before the next
@@ -87,6 +112,7 @@ export async function deliver(
   let attemptRecorded = options.attemptRecorded === true && record.state.inFlight;
   const at = () => ({ now: context.now() });
   for (;;) {
+    throwIfAbandoned(options.signal, record.transactionId);
     if (attemptRecorded) {
       attemptRecorded = false;
     } else if (redrive) {
@@ -97,6 +123,7 @@ export async function deliver(
       const plan = nextAttempt(record.state);
       if (!plan) return record;
       if (plan.delayMs > 0) await context.sleep(plan.delayMs);
+      throwIfAbandoned(options.signal, record.transactionId);
       record = await records.execute(record, { type: 'StartAttempt', data: {}, metadata: at() }, eventContext);
       if (plan.recovery)
         deps.log.info('re-sending an attempt whose outcome is unknown', {
@@ -107,7 +134,7 @@ export async function deliver(
     const request = record.state.request;
     if (!request) throw new Error(`walletTx-${record.transactionId} has an attempt but no request`);
     const started = performance.now();
-    const result = await callWithinDeadline(context, operator, request);
+    const result = await callWithinDeadline(context, operator, request, options.signal);
     // A win the bulkhead did not send keeps its attempt in flight (sent again, same bytes, when due): it is rescheduled, not failed.
     if (result.kind === 'no_reply' && result.cause === 'unavailable' && request.command === 'win')
       throw new OperatorUnavailableError(

@@ -24,6 +24,7 @@ import {
   cancelRetryDelayMs,
   describeAnswer,
 } from '@reelstream/wallet-domain';
+import { throwIfAbandoned } from './deliver.js';
 import { eventContextOf, type CancelNotDeliveredReason, type DispatchContext } from './dispatch-context.js';
 import { isDeterministicFailure } from './failures.js';
 import { LONGEST_RETRY_TIER, reschedule, retryCountOf } from './reschedule.js';
@@ -32,7 +33,12 @@ import { retryDispatch } from './wallet-tx-repository.js';
 /** What the handler reads of a message: the transaction it names (the rest is the record's to say). */
 const cancelPointer = walletCancelDelivery.pick({ refTransactionId: true }).loose();
 
-export async function handleCancelDelivery(context: DispatchContext, message: Message): Promise<void> {
+/** `signal`: the bus handler's; it aborts the operator call, and an abandoned cancel is not rescheduled (the bus redelivers it). */
+export async function handleCancelDelivery(
+  context: DispatchContext,
+  message: Message,
+  signal?: AbortSignal,
+): Promise<void> {
   const named = cancelPointer.safeParse(message.value);
   if (!named.success) {
     carriesNoCancel(context, message, 'not_a_cancel', `names no transaction: ${describeIssues(named.error.issues)}`);
@@ -46,7 +52,7 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
       issues: describeIssues(wellFormed.error.issues),
     });
   try {
-    await retryDispatch(refTransactionId, () => attemptCancel(context, message, refTransactionId));
+    await retryDispatch(refTransactionId, () => attemptCancel(context, message, refTransactionId, signal));
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
     const reason = `the record of transaction ${refTransactionId} cannot be read or progressed by this release: ${error.message}`;
@@ -61,7 +67,12 @@ export async function handleCancelDelivery(context: DispatchContext, message: Me
 }
 
 /** One attempt of the cancel its record holds, on the record as loaded now. */
-async function attemptCancel(context: DispatchContext, message: Message, refTransactionId: number): Promise<void> {
+async function attemptCancel(
+  context: DispatchContext,
+  message: Message,
+  refTransactionId: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const { records, deps } = context;
   let record = await records.load(refTransactionId);
   const { request, cancel } = record.state;
@@ -96,13 +107,20 @@ async function attemptCancel(context: DispatchContext, message: Message, refTran
     return;
   }
   const eventContext = eventContextOf(context, message, request.operatorId, refTransactionId);
+  throwIfAbandoned(signal, refTransactionId);
   record = await records.execute(
     record,
     { type: 'StartCancelAttempt', data: {}, metadata: { now: context.now() } },
     eventContext,
   );
   const attempt = record.state.cancel?.attempts ?? 1;
-  const result = await deps.wallet.call(operator, cancelCallbackFor(request, cancel), CancelPolicy.timeoutMs);
+  const result = await deps.wallet.call(
+    operator,
+    cancelCallbackFor(request, cancel),
+    CancelPolicy.timeoutMs,
+    undefined,
+    signal,
+  );
   const answer = answerFromCall(result, request.currency);
   record = await records.execute(
     record,
@@ -119,6 +137,7 @@ async function attemptCancel(context: DispatchContext, message: Message, refTran
     deps.log.info('cancel acknowledged', fields);
     return;
   }
+  throwIfAbandoned(signal, refTransactionId);
   const delayMs =
     result.kind === 'no_reply' && result.retryAfterMs !== undefined
       ? Math.max(result.retryAfterMs, cancelRetryDelayMs(attempt))

@@ -29,15 +29,20 @@ import { retryDispatch, type WalletTxRecord } from './wallet-tx-repository.js';
 import { admitStake } from './stake-intake.js';
 import { admitWin, deadLetterFailedWin } from './win-intake.js';
 
-export async function handleWalletRequest(context: DispatchContext, message: Message): Promise<void> {
+/** `signal`: the bus handler's; it aborts the operator call (see `deliver`). */
+export async function handleWalletRequest(
+  context: DispatchContext,
+  message: Message,
+  signal?: AbortSignal,
+): Promise<void> {
   const parsed = walletRequestsMessage.safeParse(message.value);
   if (!parsed.success) {
     await park(context, message, `invalid wallet request: ${describeIssues(parsed.error.issues)}`);
     return;
   }
   const request = parsed.data;
-  if (request.command === 'redrive') return handleRedrive(context, message, request);
-  if (request.command === 'win') return handleWin(context, message, request);
+  if (request.command === 'redrive') return handleRedrive(context, message, request, signal);
+  if (request.command === 'win') return handleWin(context, message, request, signal);
   const operator = context.deps.operators.get(request.operatorId);
   if (!operator) {
     const reason = `operator ${request.operatorId} is not configured on this dispatcher`;
@@ -53,7 +58,7 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
   try {
     if (!(await admitStake(context, message, request))) return;
     await retryDispatch(request.transactionId, (attempt) =>
-      dispatch(context, message, request, operator, attempt === 1),
+      dispatch(context, message, request, operator, attempt === 1, signal),
     );
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
@@ -62,11 +67,16 @@ export async function handleWalletRequest(context: DispatchContext, message: Mes
 }
 
 /** A win is sent only once admitted; one that is not delivered ends as a dead-letter event, never on a `.dlq` topic. */
-async function handleWin(context: DispatchContext, message: Message, win: WalletWinRequest): Promise<void> {
+async function handleWin(
+  context: DispatchContext,
+  message: Message,
+  win: WalletWinRequest,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   try {
     await retryDispatch(win.transactionId, async (attempt) => {
       const admitted = await admitWin(context, message, win);
-      if (admitted) await dispatch(context, message, win, admitted.operator, attempt === 1, admitted.record);
+      if (admitted) await dispatch(context, message, win, admitted.operator, attempt === 1, signal, admitted.record);
     });
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
@@ -75,7 +85,12 @@ async function handleWin(context: DispatchContext, message: Message, win: Wallet
 }
 
 /** A re-drive changes nothing unless it can deliver: a win whose operator is still not configured stays dead-lettered. */
-async function handleRedrive(context: DispatchContext, message: Message, command: WalletRedriveRequest): Promise<void> {
+async function handleRedrive(
+  context: DispatchContext,
+  message: Message,
+  command: WalletRedriveRequest,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const fail = (reason: string) =>
     replyIfAsked(context, message, {
       transactionId: command.transactionId,
@@ -95,7 +110,7 @@ async function handleRedrive(context: DispatchContext, message: Message, command
     return;
   }
   try {
-    await retryDispatch(command.transactionId, () => redrive(context, message, command, operator));
+    await retryDispatch(command.transactionId, () => redrive(context, message, command, operator, signal));
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
     context.deps.log.error('re-drive failed; the win stays dead-lettered', {
@@ -112,6 +127,7 @@ async function dispatch(
   request: WalletRequest,
   operator: OperatorConfig,
   firstRound: boolean,
+  signal: AbortSignal | undefined,
   /** The record as just loaded in this attempt (a win's admission read it): not read again. */
   loaded?: WalletTxRecord,
 ): Promise<void> {
@@ -172,9 +188,13 @@ async function dispatch(
       ],
       eventContext,
     );
-    record = await deliver(context, record, operator, eventContext, { redrive: false, attemptRecorded: true });
+    record = await deliver(context, record, operator, eventContext, {
+      redrive: false,
+      attemptRecorded: true,
+      ...(signal ? { signal } : {}),
+    });
   } else {
-    record = await deliver(context, record, operator, eventContext, { redrive: false });
+    record = await deliver(context, record, operator, eventContext, { redrive: false, ...(signal ? { signal } : {}) });
   }
   await publishOutcome(context, message, record.state);
 }
@@ -184,6 +204,7 @@ async function redrive(
   message: Message,
   command: WalletRedriveRequest,
   operator: OperatorConfig,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const { records, deps } = context;
   const { transactionId } = command;
@@ -220,7 +241,7 @@ async function redrive(
     record,
     operator,
     eventContextOf(context, message, command.operatorId, transactionId),
-    { redrive: true, scheduled },
+    { redrive: true, scheduled, ...(signal ? { signal } : {}) },
   );
   await publishOutcome(context, message, record.state);
 }

@@ -256,10 +256,11 @@ export class OperatorBulkheadWallet implements OperatorWallet {
     body: CallbackRequest,
     timeoutMs: number,
     sendWithinMs?: number,
+    signal?: AbortSignal,
   ): Promise<OperatorCallResult> {
     return this.bulkhead.run(
       operator.id,
-      (waitedMs) => this.inner.call(operator, body, Math.max(1, timeoutMs - waitedMs)),
+      (waitedMs) => this.inner.call(operator, body, Math.max(1, timeoutMs - waitedMs), undefined, signal),
       (result) => result.kind === 'reply',
       sendWithinMs,
     );

@@ -15,12 +15,16 @@ export interface OperatorWallet {
   /**
    * One callback, answered within `timeoutMs` from now. `sendWithinMs` (a bet's or betwin's deadline): the
    * call may not start later than that from now; one that would (it waited for a slot) is not sent.
+   * `signal`: the bus handler's (`ConsumerContext.signal`); when it aborts (the handler's deadline
+   * passed, or its partition was revoked) the request is aborted and the call ends as a `timeout`
+   * no-reply whose outcome at the operator is unknown, as if no answer had come in time.
    */
   call(
     operator: OperatorConfig,
     body: CallbackRequest,
     timeoutMs: number,
     sendWithinMs?: number,
+    signal?: AbortSignal,
   ): Promise<OperatorCallResult>;
   /**
    * For how long (ms) calls to this operator would be refused right now (its circuit is open), or

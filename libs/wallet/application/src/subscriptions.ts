@@ -53,15 +53,18 @@ export interface WalletSubscriptionOptions {
 
 // Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
 // settings; they read best side by side.
-/** A handler that logs a failure with its place and attempt, then throws it on for the consumer to retry. */
+/**
+ * A handler that logs a failure with its place and attempt, then throws it on for the consumer to retry.
+ * `handle` gets the consumer's signal: the operator call it makes is aborted when the bus abandons the attempt.
+ */
 function retriedOnFailure(
   log: WalletDispatchDeps['log'],
   what: string,
-  handle: (message: Message) => Promise<void>,
+  handle: (message: Message, signal: AbortSignal) => Promise<void>,
 ): SubscribeOptions['handler'] {
-  return async (message, { attempt }) => {
+  return async (message, { attempt, signal }) => {
     try {
-      await handle(message);
+      await handle(message, signal);
     } catch (error) {
       log.error(`${what} not handled; retried`, {
         offset: message.offset,
@@ -112,9 +115,9 @@ export function walletSubscriptions(
     requests: {
       groupId: WalletConsumerGroups.requests,
       topics: [Topics.walletRequests],
-      handler: retriedOnFailure(deps.log, 'wallet request', async (message) => {
+      handler: retriedOnFailure(deps.log, 'wallet request', async (message, signal) => {
         try {
-          await handleWalletRequest(context, message);
+          await handleWalletRequest(context, message, signal);
         } catch (error) {
           if (!(error instanceof OperatorUnavailableError)) throw error;
           await reschedule(context, message, error.retryAfterMs, error.reason);
@@ -127,7 +130,9 @@ export function walletSubscriptions(
     cancels: {
       groupId: WalletConsumerGroups.cancels,
       topics: [Topics.walletCancels],
-      handler: retriedOnFailure(deps.log, 'cancel', (message) => handleCancelDelivery(context, message)),
+      handler: retriedOnFailure(deps.log, 'cancel', (message, signal) =>
+        handleCancelDelivery(context, message, signal),
+      ),
       maxAttempts: NEVER_PARK,
       retryDelayMs: cancelRetryDelayMs,
       ...concurrency,

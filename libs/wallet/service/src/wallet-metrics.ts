@@ -36,11 +36,17 @@ export function measuredWallet(wallet: OperatorWallet, metrics: Metrics): Operat
     boundaries: SECONDS_BUCKETS,
   });
   const measured: OperatorWallet = {
-    async call(operator: OperatorConfig, body: CallbackRequest, timeoutMs: number) {
+    async call(
+      operator: OperatorConfig,
+      body: CallbackRequest,
+      timeoutMs: number,
+      sendWithinMs?: number,
+      signal?: AbortSignal,
+    ) {
       const started = performance.now();
       const labels = { operator: operator.id, command: body.command };
       try {
-        const result = await wallet.call(operator, body, timeoutMs);
+        const result = await wallet.call(operator, body, timeoutMs, sendWithinMs, signal);
         calls.add(1, { ...labels, outcome: result.kind === 'reply' ? result.statusCode : result.cause });
         return result;
       } catch (error) {
