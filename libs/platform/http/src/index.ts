@@ -15,6 +15,7 @@ export { requestLog, type RequestLogOptions } from './request-log.js';
 export { healthEndpoints, startHealthServer, type HealthServer, type Readiness } from './health.js';
 export { DataDirs, processDataDirs, type DataDirsOptions } from './data-dirs.js';
 export { DrainSignal, processDrain } from './drain-signal.js';
+export { pageContentSecurityPolicy } from './page-policy.js';
 export { StopSequence } from './stop-sequence.js';
 export { ledgerTimeoutAsApiError } from './ledger-unavailable.js';
 export { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from './rate-limit.js';

@@ -5,6 +5,7 @@
  * when it has any, and anywhere otherwise.
  */
 import type { RequestHandler, Response } from 'express';
+import { pageContentSecurityPolicy } from '@reelstream/http';
 
 export function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
@@ -24,19 +25,5 @@ export function securityHeaders(): RequestHandler {
 export function setContentSecurityPolicy(res: Response, frameAncestors: readonly string[]): void {
   const ancestors =
     frameAncestors.length === 0 ? '*' : frameAncestors.map((origin) => new URL(origin).origin).join(' ');
-  res.set(
-    'Content-Security-Policy',
-    [
-      "default-src 'self'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self' data:",
-      "connect-src 'self'",
-      "font-src 'self'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      `frame-ancestors ${ancestors}`,
-    ].join('; '),
-  );
+  res.set('Content-Security-Policy', pageContentSecurityPolicy(ancestors));
 }

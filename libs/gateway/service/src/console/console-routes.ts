@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import type { Express, Response } from 'express';
+import { pageContentSecurityPolicy } from '@reelstream/http';
 
 /** The console's files: `index.html` and its assets, beside this library's sources (and copied into a build). */
 const CONSOLE_DIR = resolve(import.meta.dirname, '../../console');
@@ -19,18 +20,7 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The console's Content-Security-Policy: the game page's, with framing refused. */
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CONSOLE_CSP = pageContentSecurityPolicy("'none'");
 
 function secure(res: Response): Response {
   return res.set({
