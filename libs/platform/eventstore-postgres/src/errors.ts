@@ -1,22 +1,7 @@
 import { ReelstreamError } from '@reelstream/contracts';
 
-/**
- * The event id is already stored and the append is not a retry of the append that stored it.
- * Event ids are unique across the whole store, as in the SQLite store.
- */
-export class DuplicateEventIdError extends Error {
-  override readonly name = 'DuplicateEventIdError';
-  constructor(
-    readonly eventId: string,
-    readonly streamId: string,
-    readonly existingStreamId: string,
-    readonly existingRevision: number,
-  ) {
-    super(
-      `cannot append event ${eventId} to ${streamId}: it is already stored in ${existingStreamId} at revision ${existingRevision}`,
-    );
-  }
-}
+/** Shared by the stores that keep event ids unique across the store: the port's. */
+export { DuplicateEventIdError } from '@reelstream/ports';
 
 /** The store was closed: no more appends, reads or subscriptions. */
 export class EventStoreClosedError extends ReelstreamError {

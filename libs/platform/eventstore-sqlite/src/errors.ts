@@ -4,23 +4,8 @@
  */
 import { ReelstreamError } from '@reelstream/contracts';
 
-/**
- * The event id is already stored and the append is not a retry of the append that stored it.
- * Event ids are unique across the whole SQLite store (EventStoreDB only de-duplicates per stream).
- */
-export class DuplicateEventIdError extends Error {
-  override readonly name = 'DuplicateEventIdError';
-  constructor(
-    readonly eventId: string,
-    readonly streamId: string,
-    readonly existingStreamId: string,
-    readonly existingRevision: number,
-  ) {
-    super(
-      `cannot append event ${eventId} to ${streamId}: it is already stored in ${existingStreamId} at revision ${existingRevision}`,
-    );
-  }
-}
+/** Shared by the stores that keep event ids unique across the store: the port's. */
+export { DuplicateEventIdError } from '@reelstream/ports';
 
 /** A stored row could not be turned back into an event (hand-edited or damaged file). */
 export class CorruptEventError extends Error {

@@ -151,6 +151,25 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/**
+ * The event id is already stored and the append is not a retry of the append that stored it.
+ * Event ids are unique across the whole store in the SQLite and PostgreSQL stores (EventStoreDB only
+ * de-duplicates per stream).
+ */
+export class DuplicateEventIdError extends Error {
+  override readonly name = 'DuplicateEventIdError';
+  constructor(
+    readonly eventId: string,
+    readonly streamId: string,
+    readonly existingStreamId: string,
+    readonly existingRevision: number,
+  ) {
+    super(
+      `cannot append event ${eventId} to ${streamId}: it is already stored in ${existingStreamId} at revision ${existingRevision}`,
+    );
+  }
+}
+
 export function isWrongExpectedRevision(error: unknown): error is WrongExpectedRevisionError {
   return error instanceof Error && error.name === 'WrongExpectedRevisionError';
 }
