@@ -4,26 +4,23 @@
  * Not a full parser: it tokenizes, tells label names (inside `{}` and after by/without/on/ignoring/
  * group_left/group_right) and durations (inside `[]`) from metric names, and reports the rest.
  */
+import { MetricNames } from '@reelstream/telemetry';
 
-/** The services' metrics as scraped (libs/platform/telemetry, OpenTelemetry Prometheus exporter). */
-const histograms = ['reelstream_wallet_callback_duration_seconds', 'reelstream_eventstore_append_duration_seconds'];
+/**
+ * The services' metrics as scraped (libs/platform/telemetry, OpenTelemetry Prometheus exporter): every name
+ * of `MetricNames`, a histogram (`…_seconds`) as its three series.
+ */
+const ownMetrics = Object.values(MetricNames).flatMap((name) =>
+  name.endsWith('_seconds') ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name],
+);
 export const SERVICE_METRICS = new Set([
-  'reelstream_bus_consumer_lag',
-  'reelstream_worker_lag',
-  'reelstream_bus_messages_parked_total',
-  'reelstream_wallet_dead_letters_total',
-  'reelstream_wallet_cancels_not_delivered_total',
-  'reelstream_wallet_redrive_over',
-  'reelstream_wallet_requests_refused_total',
-  'reelstream_wallet_callbacks_total',
-  'reelstream_wallet_circuit_changes_total',
-  'reelstream_bonus_registrations_total',
-  'reelstream_bonus_state_changes_total',
-  'reelstream_bonus_expiry_overdue',
+  ...ownMetrics,
   // OpenTelemetry instrumentations: the exporter adds no unit suffix (docs of libs/platform/telemetry).
-  ...[...histograms, 'http_server_request_duration', 'http_client_request_duration', 'v8js_gc_duration'].flatMap(
-    (name) => [`${name}_bucket`, `${name}_sum`, `${name}_count`],
-  ),
+  ...['http_server_request_duration', 'http_client_request_duration', 'v8js_gc_duration'].flatMap((name) => [
+    `${name}_bucket`,
+    `${name}_sum`,
+    `${name}_count`,
+  ]),
   // @opentelemetry/instrumentation-runtime-node (seconds, no unit suffix added by the exporter).
   ...['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99'].map((stat) => `nodejs_eventloop_delay_${stat}`),
   'nodejs_eventloop_utilization',
