@@ -1,7 +1,7 @@
 /**
  * `npm run bench:reads`: what one page of the reconciliation lists costs as the event log grows.
  *
- * For each log size (10k events, then READS_BENCH_EVENTS, default 1M), a fresh embedded event store
+ * For each log size (10k events, then READS_BENCH_EVENTS, default 300k), a fresh embedded event store
  * (SQLite, synchronous=NORMAL: this measures reads, not fsyncs) is filled with the wallet history of
  * 50 operators, as the dispatcher writes it: bets (3 events; one in ten still pending, 2 events),
  * every 25th transaction a win dead-lettered after three attempts (8 events), and now and then a
