@@ -9,6 +9,13 @@ import { expectOk, OperatorClient, PlayerClient, SandboxAdmin, type JsonResponse
 import { readEventLog, readSandboxLedger, reconcile } from './support/reconcile.js';
 import type { RunningPlatform } from './support/topologies.js';
 
+/**
+ * How long a flow waits for what the platform delivers by itself (wins at the wallet, a completed
+ * bonus). Most arrive within a second; on Kafka, the first ones after a start wait for the consumer
+ * groups to settle, which under a loaded CI run took over 15 s.
+ */
+const DELIVERED_WITHIN_MS = 45_000;
+
 const BET = 0.2;
 const minor = (amount: number) => Math.round(amount * 100);
 
@@ -55,7 +62,7 @@ export function platformFlows(current: () => RunningPlatform): void {
         expect(rows).toHaveLength(3);
         return rows;
       },
-      15_000,
+      DELIVERED_WITHIN_MS,
       100,
     );
     // Exactly one win per spin, for that spin's round and amount, with bonusId = issueId (D10); no bet at all.
@@ -112,7 +119,7 @@ export function platformFlows(current: () => RunningPlatform): void {
             .map((row) => row.command)
             .sort(),
         ).toEqual(['bet', 'win', 'win']),
-      15_000,
+      DELIVERED_WITHIN_MS,
       100,
     );
 
@@ -138,7 +145,7 @@ export function platformFlows(current: () => RunningPlatform): void {
         expect(status.body.data.status).toBe('expired');
         return status.body.data;
       },
-      15_000,
+      DELIVERED_WITHIN_MS,
       250,
     );
     expect(expired).toMatchObject({ spinsUsed: 1, spinsLeft: 4 });
@@ -158,7 +165,7 @@ export function platformFlows(current: () => RunningPlatform): void {
       // Wait for the previous round's win, so the balance read is the one the next bet meets.
       await eventually(
         () => expect(ledgerOf(playerId).filter((row) => row.command === 'win')).toHaveLength(settledRounds),
-        15_000,
+        DELIVERED_WITHIN_MS,
         50,
       );
       if (spin === 8) {
@@ -200,7 +207,7 @@ export function platformFlows(current: () => RunningPlatform): void {
           refTransactionId: refusedBet?.transactionId,
           statusCode: 'OK',
         }),
-      15_000,
+      DELIVERED_WITHIN_MS,
       100,
     );
     expect(await wallet().balanceMinor(playerId)).toBe(balanceBefore);
@@ -243,7 +250,7 @@ export function platformFlows(current: () => RunningPlatform): void {
         expect(rows.filter((row) => row.playerId === playerId && row.command === 'win')).toHaveLength(1);
         return rows;
       },
-      15_000,
+      DELIVERED_WITHIN_MS,
       100,
     );
     const log = await readEventLog(current().dataDir);
@@ -329,7 +336,7 @@ export function platformFlows(current: () => RunningPlatform): void {
           if (answer.status === 409) expect(answer.body.error.code).toBe('SPIN_IN_PROGRESS');
           expect(answer.status).toBe(200);
         },
-        15_000,
+        DELIVERED_WITHIN_MS,
         250,
       );
       expect((await game.spin({ bet: BET })).status).toBe(200);
@@ -395,7 +402,7 @@ export function platformFlows(current: () => RunningPlatform): void {
           ),
         ).toEqual([]);
       },
-      15_000,
+      DELIVERED_WITHIN_MS,
       250,
     );
   });

@@ -52,6 +52,7 @@ const reads = [
   '/v1/wallet/dead-letters',
   '/v1/bonus-call/campaigns/common',
   '/v1/webhooks/dead-letters',
+  '/v1/wallet/health',
 ];
 const writes = Object.keys(validBodies);
 /** Writes without a body: the re-drive (its 503 is in reconciliation-tenancy.int.spec.ts, with a dead letter to send). */

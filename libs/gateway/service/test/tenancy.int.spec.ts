@@ -128,6 +128,7 @@ describe('401 UNAUTHORIZED on every endpoint', () => {
     ['GET', '/v1/bonus-call/campaigns/tenancy', undefined],
     ['GET', '/v1/webhooks/dead-letters', undefined],
     ['POST', '/v1/webhooks/dead-letters/bw-00000000-0000-4000-8000-000000000000/redrive', undefined],
+    ['GET', '/v1/wallet/health', undefined],
   ];
   /** The operation path of a concrete one: ids back to their placeholders. */
   const template = (path: string) =>
