@@ -16,7 +16,8 @@ describe('reply consumer groups', () => {
     const { kafka, admin, created, deletedGroups } = scriptedKafka('3');
     const sent: string[] = [];
     const producer = {
-      send: async ({ topic }: { topic: string }) => void sent.push(topic),
+      sendBatch: async ({ topicMessages }: { topicMessages: { topic: string }[] }) =>
+        void sent.push(...topicMessages.map(({ topic }) => topic)),
       disconnect: async () => undefined,
     } as unknown as Producer;
     const bus = new KafkaMessageBus({
