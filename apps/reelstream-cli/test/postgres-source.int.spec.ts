@@ -12,13 +12,15 @@ import { cli, OPERATORS, writeDataFile } from './cli-harness.js';
 
 const server = await postgresForTests();
 
-if (server) {
-  // Skipped: after the analyst CLI's report changes were merged, the agent report read from PostgreSQL no longer matches
-  // the rows this test expects; which side is wrong is not known yet.
+// Runs only with CLI_POSTGRES_SOURCE=1: under parallel load the replayed agent report misses a bet the workload
+// counted (reproduced in 1 of 4 runs started at once: EUR bets 17.00 against 18.00), a defect not found yet.
+const runIt = process.env['CLI_POSTGRES_SOURCE'] === '1';
+if (server && !runIt)
   process.stdout.write(
-    '[cli] replay --source postgres:// case NOT run: its expected rows disagree with the merged report\n',
+    '[cli] replay --source postgres://: the money of each row NOT compared; set CLI_POSTGRES_SOURCE=1 (under load its report misses a bet: a known, unfixed defect)\n',
   );
-  describe.skip('reelstream replay --source postgres://', () => {
+if (server) {
+  describe('reelstream replay --source postgres://', () => {
     it('reads the log from PostgreSQL into the agent report the workload counted', async () => {
       const files = await writeDataFile(1);
       const { url, drop } = await server.schema('cli');
@@ -47,13 +49,16 @@ if (server) {
           return { operator, day, currency, bets: money(totals.betsMinor, currency), players: totals.players.size };
         });
         expect(rows).toHaveLength(expected.length);
-        expect(rows).toEqual(expect.arrayContaining(expected.map((row) => expect.objectContaining(row))));
+        const keyOf = (row: Record<string, unknown>) =>
+          `${String(row['operator'])}|${String(row['day'])}|${String(row['currency'])}`;
+        expect(new Set(rows.map(keyOf))).toEqual(new Set(expected.map(keyOf)));
+        if (runIt) expect(rows).toEqual(expect.arrayContaining(expected.map((row) => expect.objectContaining(row))));
       } finally {
         await drop();
         rmSync(files.dir, { recursive: true, force: true });
       }
     }, 120_000);
   });
-} else {
+} else if (!server) {
   process.stdout.write(postgresNotice('reelstream replay --source postgres://'));
 }
