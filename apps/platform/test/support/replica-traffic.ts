@@ -80,6 +80,8 @@ export interface TrafficFigures {
   doubleClicks: Record<'free' | 'paid', DoubleClicks>;
   /** Refusals and failures by HTTP status and error code (or network error). */
   outcomes: Record<string, number>;
+  /** Spins (free and paid, each click of a double click) by operator: the same player ids play under every operator. */
+  spinsByOperator: Record<string, { accepted: number; failed: number }>;
   refusedConnectionsRetried: number;
 }
 
@@ -102,6 +104,8 @@ export interface PlayerAccount {
 }
 
 const BET = 0.2;
+/** How long a held bonus stays unplayed (see `play`). */
+const HOLD_BONUS_MS = 8_000;
 const OPENING_BALANCE = 500;
 
 function outcomeOf(result: PromiseSettledResult<JsonResponse>): string {
@@ -148,6 +152,7 @@ export async function runTraffic(
       paid: { sent: 0, oneRefusedInProgress: 0, bothAccepted: 0, acceptedPairs: [], other: 0 },
     },
     outcomes: {},
+    spinsByOperator: Object.fromEntries(operators.map((operator) => [operator.id, { accepted: 0, failed: 0 }])),
     refusedConnectionsRetried: 0,
   };
   options.onFigures?.(figures);
@@ -212,6 +217,9 @@ export async function runTraffic(
     const token = new URL(String(launched.body.data)).searchParams.get('token') ?? '';
     const spinPath = `/api/sessions/${token}/spin`;
     let freeSpinsOver = false;
+    // Every fifth player of the last operator keeps its bonus unplayed for a while, so the player with its id
+    // under another operator spins (and bets) while it is active: each must see only its own operator's bonus.
+    if (operator === operators.at(-1) && operators.length > 1 && number % 5 === 1) await sleep(HOLD_BONUS_MS);
 
     while (!stopped) {
       await sleep(between(thinkMs[0], thinkMs[1]));
@@ -247,14 +255,18 @@ export async function runTraffic(
         outcomes = result ? [outcomeOf(result)] : [];
         responses = [result?.status === 'fulfilled' ? result.value : undefined];
       }
+      const byOperator = figures.spinsByOperator[operator.id] ?? { accepted: 0, failed: 0 };
+      figures.spinsByOperator[operator.id] = byOperator;
       outcomes.forEach((outcome, at) => {
         if (outcome !== '200') {
           tally.failed += 1;
+          byOperator.failed += 1;
           count(`${double ? 'double-clicked ' : ''}${kind} spin: ${outcome}`);
           if (/BONUS_NOT_FOUND|BONUS_NOT_ACTIVE|BONUS_COMPLETED/.test(outcome)) freeSpinsOver = true;
           return;
         }
         tally.accepted += 1;
+        byOperator.accepted += 1;
         const data = responses[at]?.body.data as { kind?: string; bonus?: { completed?: boolean } | null } | undefined;
         if (data?.kind !== 'free' || data.bonus?.completed) freeSpinsOver = true;
       });
