@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { eventToAppend, type DomainEvent } from '@reelstream/contracts';
 import { AnalyticsFold } from '@reelstream/analytics-domain';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import type { EventStore } from '@reelstream/ports';
 import { replay, UnreadableEventError } from '../src/index.js';
 import { writeSyntheticLog } from './synthetic-log.js';
 
@@ -35,7 +36,51 @@ async function dataOf(store: SqliteEventStore, type: string): Promise<Record<str
   return all.filter((event) => event.type === type).map((event) => event.data as Record<string, unknown>);
 }
 
+/** The store, its appends finishing after `delayMs(n)` for the n-th: sessions written at once take turns differently. */
+function withSlowAppends(store: EventStore, delayMs: (n: number) => number): EventStore {
+  let appends = 0;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (property !== 'append') return Reflect.get(target, property, receiver) as unknown;
+      return async (...args: Parameters<EventStore['append']>) => {
+        const result = await target.append(...args);
+        await new Promise((resolve) => setTimeout(resolve, delayMs(appends++)));
+        return result;
+      };
+    },
+  });
+}
+
+/** What the log says, envelope ids aside: every stream's events (type, data, time) in order. */
+async function contentOf(store: EventStore): Promise<string[]> {
+  const all = await store.readAll();
+  return all
+    .map((event) =>
+      JSON.stringify([event.streamId, event.revision, event.type, event.data, event.metadata['occurredAt']]),
+    )
+    .sort();
+}
+
 describe('the synthetic log', () => {
+  it('is the same log for the same seed, however the appends of sessions written at once interleave', async () => {
+    const options = { operators, sessions: 12, roundsPerSession: 4, seed: 7 };
+    const written = [];
+    const contents = [];
+    for (const delayMs of [(n: number) => n % 3, (n: number) => (n * 7) % 5]) {
+      const store = SqliteEventStore.open(join(dir, `log-${++files}.db`), { synchronous: 'NORMAL' });
+      try {
+        written.push(await writeSyntheticLog(withSlowAppends(store, delayMs), options));
+        contents.push(await contentOf(store));
+      } finally {
+        await store.close();
+      }
+    }
+    const [first, second] = written;
+    expect(first?.events).toBeGreaterThan(300);
+    expect(contents[1]).toEqual(contents[0]);
+    expect(second).toEqual(first);
+  });
+
   it('written in batches, uses every round, transaction, bonus id and token once, and replays strictly', async () => {
     const store = SqliteEventStore.open(join(dir, `log-${++files}.db`), { synchronous: 'NORMAL' });
     try {

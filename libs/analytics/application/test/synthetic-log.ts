@@ -4,11 +4,15 @@
  * dead-lettered wins) and free-spin bonus calls, every event checked against its contract on the
  * way in (eventToAppend). It counts, as it writes, what the agent report must then say: an
  * oracle built apart from the folds. Used by the analytics tests and `npm run bench:replay`.
+ *
+ * The same options write the same events (streams, types, data, times; not the envelope's ids):
+ * each session draws from its own generator and takes its ids from its own block, so sessions
+ * written at once do not share what they draw in the order their appends happen to finish.
  */
 import { sessionStream } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 import { freeSpinBonus, paidRound } from './synthetic-rounds.js';
-import { mulberry32, tick, Writer, type SessionContext } from './synthetic-writer.js';
+import { idBlock, mulberry32, sessionSeed, tick, Writer, type SessionContext } from './synthetic-writer.js';
 
 export interface SyntheticOperator {
   id: string;
@@ -29,6 +33,7 @@ export interface SyntheticLogOptions {
   /**
    * The first round, transaction and bonus id, and the first session's number (its token): a log
    * written in several calls passes the previous call's `next`, so no id or token is used twice.
+   * Session `i` takes its ids from a block of its own, `idsPerSession` from `id + i * idsPerSession`.
    */
   first?: { id: number; session: number };
 }
@@ -46,10 +51,21 @@ export interface SyntheticLogResult {
   events: number;
   agent: Map<string, ExpectedAgentTotals>;
   streamerPaidRounds: number;
+  /** The sessions' tokens, in session order. */
   tokens: string[];
   /** What the next call on the same store passes as `first`. */
   next: { id: number; session: number };
 }
+
+const FIRST_ID = 1_000;
+
+/**
+ * Ids one session may take: a bonus call's (its own, and per spin its round, its settlement and
+ * its win) and four per paid round (round, bet, then the win named and delivered, or a cancel).
+ */
+const idsPerSession = (options: SyntheticLogOptions) => 1 + 3 * 3 + 4 * options.roundsPerSession;
+
+const tokenOf = (number: number) => `tok_${String(number).padStart(8, '0')}_${'x'.repeat(16)}`;
 
 async function writeSession(
   writer: Writer,
@@ -62,9 +78,12 @@ async function writeSession(
   const streamer = index % 10 === 9;
   const demo = index % 25 === 24;
   const number = (options.first?.session ?? 0) + index;
-  const token = `tok_${String(number).padStart(8, '0')}_${'x'.repeat(16)}`;
+  const token = tokenOf(number);
+  const span = idsPerSession(options);
   const session: SessionContext = {
     writer,
+    random: mulberry32(sessionSeed(options.seed ?? 13, number)),
+    id: idBlock((options.first?.id ?? FIRST_ID) + index * span, span),
     operator,
     playerId: `p${index % 97}`,
     token,
@@ -72,7 +91,6 @@ async function writeSession(
     clockMs: startMs + index * 45_000,
   };
   const startedAt = tick(session);
-  writer.tokens.push(token);
   await writer.append(
     sessionStream(token),
     operator.id,
@@ -111,7 +129,8 @@ async function writeSession(
 
 /** Writes the log; sessions run `concurrency` at a time, each one's events in order. */
 export async function writeSyntheticLog(store: EventStore, options: SyntheticLogOptions): Promise<SyntheticLogResult> {
-  const writer = new Writer(store, mulberry32(options.seed ?? 13), options.first?.id);
+  const writer = new Writer(store);
+  const firstSession = options.first?.session ?? 0;
   const startMs = Date.parse(options.start ?? '2026-11-20T20:00:00.000Z');
   const concurrency = options.concurrency ?? 32;
   let next = 0;
@@ -123,7 +142,10 @@ export async function writeSyntheticLog(store: EventStore, options: SyntheticLog
     events: writer.events,
     agent: writer.agent,
     streamerPaidRounds: writer.streamerPaidRounds,
-    tokens: writer.tokens,
-    next: { id: writer.id(), session: (options.first?.session ?? 0) + options.sessions },
+    tokens: Array.from({ length: options.sessions }, (_, index) => tokenOf(firstSession + index)),
+    next: {
+      id: (options.first?.id ?? FIRST_ID) + options.sessions * idsPerSession(options),
+      session: firstSession + options.sessions,
+    },
   };
 }

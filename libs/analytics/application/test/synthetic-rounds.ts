@@ -1,7 +1,6 @@
 /** The synthetic log's rounds: paid rounds with their bet and win transactions, free-spin bonus calls. */
-import { randomUUID } from 'node:crypto';
 import { playerBonusStream, roundStream, walletTxStream, type DomainEvent } from '@reelstream/contracts';
-import { BET, requestBase, tick, type SessionContext } from './synthetic-writer.js';
+import { BET, requestBase, seededUuid, tick, type SessionContext } from './synthetic-writer.js';
 
 /** A win callback delivered: OK at once, OK on the second try, or dead-lettered after three. */
 async function deliverWin(
@@ -12,16 +11,16 @@ async function deliverWin(
   source: { stream: string; revision: number },
 ): Promise<string | undefined> {
   const { writer, operator } = session;
-  const transactionId = writer.id();
+  const transactionId = session.id();
   const at = tick(session);
   const request = {
     command: 'win' as const,
     ...requestBase(session, transactionId, roundId, bonusId, at),
     amountMinor,
     isRoundFinished: true,
-    source: { ...source, eventId: randomUUID() },
+    source: { ...source, eventId: seededUuid(session.random) },
   };
-  const fate = writer.random();
+  const fate = session.random();
   let paidAt: string | undefined;
   const events: DomainEvent[] = [
     {
@@ -86,7 +85,7 @@ function roundSettled(
   winMinor: number,
   winTransactionId?: number,
 ): DomainEvent {
-  const draws = [0, 1, 2, 3, 4].map(() => Math.floor(session.writer.random() * 2 ** 32));
+  const draws = [0, 1, 2, 3, 4].map(() => Math.floor(session.random() * 2 ** 32));
   const profile = session.streamer ? 'streamer' : 'standard';
   return {
     type: 'RoundSettled',
@@ -110,7 +109,7 @@ function betTransaction(
   fate: BetFate,
   at: string,
 ): DomainEvent[] {
-  const { operator, writer } = session;
+  const { operator } = session;
   const request = {
     command: 'bet' as const,
     ...requestBase(session, betTx, roundId, 0, at),
@@ -134,7 +133,7 @@ function betTransaction(
       { type: 'WalletFailed', data: { error: 'timeout', attempt: 1, final: true, at: tick(session, 3500) } },
       {
         type: 'CancelRequested',
-        data: { cancelTransactionId: writer.id(), refTransactionId: betTx, at: tick(session, 1) },
+        data: { cancelTransactionId: session.id(), refTransactionId: betTx, at: tick(session, 1) },
       },
       { type: 'WalletAttempted', data: { attempt: 1, command: 'cancel', at: tick(session, 2) } },
       { type: 'CancelSucceeded', data: { at: tick(session, 30), balanceMinor: 50_000 } },
@@ -147,8 +146,8 @@ function betTransaction(
 /** A paid round: bet accepted (or refused, or timed out and canceled), outcome, win. */
 export async function paidRound(session: SessionContext): Promise<void> {
   const { writer, operator, playerId, streamer } = session;
-  const roundId = writer.id();
-  const betTx = writer.id();
+  const roundId = session.id();
+  const betTx = session.id();
   const startedAt = tick(session);
   await writer.append(
     roundStream(roundId),
@@ -156,7 +155,7 @@ export async function paidRound(session: SessionContext): Promise<void> {
     [roundStarted(session, roundId, startedAt, undefined, betTx)],
     startedAt,
   );
-  const draw = writer.random();
+  const draw = session.random();
   const fate: BetFate = draw < 0.03 ? 'refused' : draw < 0.05 ? 'timed_out' : 'accepted';
   const bet = betTransaction(session, betTx, roundId, fate, startedAt);
   await writer.append(walletTxStream(betTx), operator.id, bet, startedAt);
@@ -173,8 +172,8 @@ export async function paidRound(session: SessionContext): Promise<void> {
   }
   if (streamer) writer.streamerPaidRounds += 1;
   else writer.count(operator, (bet[bet.length - 1]?.data as { at: string }).at, playerId, { betsMinor: BET });
-  const winMinor = writer.random() < 0.3 ? BET * (1 + Math.floor(writer.random() * 5)) : 0;
-  const settled = roundSettled(session, roundId, winMinor, winMinor > 0 ? writer.id() : undefined);
+  const winMinor = session.random() < 0.3 ? BET * (1 + Math.floor(session.random() * 5)) : 0;
+  const settled = roundSettled(session, roundId, winMinor, winMinor > 0 ? session.id() : undefined);
   await writer.append(roundStream(roundId), operator.id, [settled], (settled.data as { settledAt: string }).settledAt);
   if (winMinor === 0) return;
   const paidAt = await deliverWin(session, roundId, winMinor, 0, { stream: roundStream(roundId), revision: 1 });
@@ -191,7 +190,7 @@ async function freeSpin(
 ): Promise<number> {
   const { writer, operator, playerId, streamer } = session;
   const stream = playerBonusStream(operator.id, playerId);
-  const roundId = writer.id();
+  const roundId = session.id();
   const startedAt = tick(session);
   const started = {
     issueId,
@@ -203,7 +202,7 @@ async function freeSpin(
     startedAt,
   };
   await writer.append(stream, operator.id, [{ type: 'FreeSpinStarted', data: started }], startedAt);
-  const rawWinMinor = writer.random() < 0.5 ? BET * 2 : 0;
+  const rawWinMinor = session.random() < 0.5 ? BET * 2 : 0;
   const round = [roundStarted(session, roundId, startedAt, { issueId }), roundSettled(session, roundId, rawWinMinor)];
   await writer.append(roundStream(roundId), operator.id, round, startedAt);
   const total = totalWinMinor + rawWinMinor;
@@ -218,7 +217,7 @@ async function freeSpin(
     totalWinMinor: total,
     spinsLeft: spins - spinNumber,
     settledAt,
-    transactionId: writer.id(),
+    transactionId: session.id(),
   };
   await writer.append(stream, operator.id, [{ type: 'FreeSpinSettled', data: settled }], settledAt);
   if (!streamer) writer.count(operator, settledAt, playerId, { bonusCostMinor: BET });
@@ -231,7 +230,7 @@ async function freeSpin(
 /** A 3-spin Free Spin Bonus played to the end on game 101. */
 export async function freeSpinBonus(session: SessionContext): Promise<void> {
   const { writer, operator, playerId } = session;
-  const issueId = writer.id();
+  const issueId = session.id();
   const stream = playerBonusStream(operator.id, playerId);
   const registeredAt = tick(session);
   const spins = 3;

@@ -1,4 +1,8 @@
-/** The synthetic log's writer: seeded randomness, ids, appends checked against the contracts, the agent oracle. */
+/**
+ * The synthetic log's writer: appends checked against the contracts, the agent oracle; and each
+ * session's own seeded randomness and block of ids, so that sessions written at once draw the same
+ * numbers and ids whatever order their appends finish in (the same seed writes the same events).
+ */
 import { randomUUID } from 'node:crypto';
 import { eventToAppend, wallClockAt, type DomainEvent } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
@@ -19,24 +23,35 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** The seed of session `index`'s own generator, spread from the log's seed by the golden-ratio step (as in splitmix). */
+export const sessionSeed = (seed: number, index: number) => (seed + Math.imul(index + 1, 0x9e3779b9)) >>> 0;
+
+/** A version-4 UUID drawn from `random`: the same draws give the same id. */
+export function seededUuid(random: () => number): string {
+  const hex = Array.from({ length: 4 }, () =>
+    Math.floor(random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0'),
+  ).join('');
+  const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Ids handed out in order from a block of `size`; taking more than the block holds is a bug of the generator. */
+export function idBlock(first: number, size: number): () => number {
+  let next = first;
+  return () => {
+    if (next >= first + size) throw new Error(`a session used more than its ${size} ids`);
+    return next++;
+  };
+}
+
 export class Writer {
   events = 0;
-  private nextId: number;
   readonly agent = new Map<string, ExpectedAgentTotals>();
   streamerPaidRounds = 0;
-  readonly tokens: string[] = [];
 
-  constructor(
-    readonly store: EventStore,
-    readonly random: () => number,
-    firstId = 1_000,
-  ) {
-    this.nextId = firstId;
-  }
-
-  id(): number {
-    return this.nextId++;
-  }
+  constructor(readonly store: EventStore) {}
 
   async append(streamId: string, operatorId: string, events: readonly DomainEvent[], at: string): Promise<void> {
     const context = { correlationId: randomUUID(), causationId: randomUUID(), operatorId, occurredAt: at };
@@ -68,6 +83,10 @@ export class Writer {
 
 export interface SessionContext {
   writer: Writer;
+  /** The session's own generator: its draws do not depend on what other sessions drew meanwhile. */
+  random: () => number;
+  /** The next id of the session's own block: rounds, transactions and bonus calls. */
+  id: () => number;
   operator: SyntheticOperator;
   playerId: string;
   token: string;

@@ -32,6 +32,7 @@ interface StoredRef {
   position: string;
 }
 
+/** Numbers as text under their own names: an ORDER BY names `es_events.revision`, not the text (see EVENT_COLUMNS). */
 const REF_COLUMNS =
   'event_id::text AS event_id, stream_id, revision::text AS revision, transaction_id::text AS transaction_id, position::text AS position';
 
@@ -139,7 +140,7 @@ export class AppendWriter {
     const { streamId, events } = request;
     if (events.length > 0 && current > expected) {
       const { rows } = await client.query<StoredRef>(
-        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision > $2 ORDER BY es_events.revision LIMIT $3`,
         [streamId, expected, events.length],
       );
       const last = rows[events.length - 1];
@@ -167,7 +168,7 @@ export class AppendWriter {
     const original = stored.find((row) => row.event_id === ids[0]);
     if ((expected === 'any' || expected === 'stream_exists') && original?.stream_id === streamId) {
       const { rows } = await this.pool.query<StoredRef>(
-        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY es_events.revision LIMIT $3`,
         [streamId, original.revision, events.length],
       );
       const last = rows[events.length - 1];

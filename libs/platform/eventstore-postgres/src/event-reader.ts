@@ -51,7 +51,7 @@ export class EventReader {
     const forwards = direction === 'forwards';
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision ${forwards ? '>=' : '<='} $2
-       ORDER BY revision ${forwards ? 'ASC' : 'DESC'} LIMIT $3`,
+       ORDER BY es_events.revision ${forwards ? 'ASC' : 'DESC'} LIMIT $3`,
       [streamId, fromRevision ?? (forwards ? 0 : Number.MAX_SAFE_INTEGER), limit],
     );
     return rows.map(toRecordedEvent);
@@ -152,7 +152,7 @@ export class EventReader {
     const order = forwards ? 'ASC' : 'DESC';
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
-       ORDER BY ${prefix !== undefined && categoryOf(prefix) !== '' ? `category ${order}, ` : ''}transaction_id ${order}, position ${order}
+       ORDER BY ${prefix !== undefined && categoryOf(prefix) !== '' ? `es_events.category ${order}, ` : ''}es_events.transaction_id ${order}, es_events.position ${order}
        LIMIT ${value(bound.limit)}`,
       values,
     );

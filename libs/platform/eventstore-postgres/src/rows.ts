@@ -1,7 +1,11 @@
 import type { EventMetadata, RecordedEvent } from '@reelstream/ports';
 import { formatPostgresPosition } from './positions.js';
 
-/** The columns every event read selects, named as `EventRow` has them. */
+/**
+ * The columns every event read selects, named as `EventRow` has them. The numbers come as text, under
+ * their own names: an ORDER BY naming them bare sorts that text ("10" before "9"), so every ORDER BY
+ * names the table's columns (`es_events.position`).
+ */
 export const EVENT_COLUMNS = `transaction_id::text AS transaction_id, position::text AS position, stream_id,
   revision::text AS revision, event_id::text AS event_id, type, data, metadata, recorded_at`;
 

@@ -98,6 +98,22 @@ export function appendCases(harness: () => EventStoreHarness): void {
     expect(new Set(ids).size).toBe(4);
   });
 
+  it('treats a retried append across revision 9 as done (revisions compared as numbers)', async () => {
+    const { store } = await harness().open();
+    const stream = harness().stream('order-1');
+    await store.append(
+      stream,
+      Array.from({ length: 8 }, () => anEvent()),
+      { expectedRevision: 'no_stream' },
+    );
+    const batch = Array.from({ length: 5 }, () => anEvent());
+    const first = await store.append(stream, batch, { expectedRevision: 7 });
+    expect(first.nextExpectedRevision).toBe(12);
+    expect(await store.append(stream, batch, { expectedRevision: 7 })).toEqual(first);
+    expect(await store.append(stream, batch, { expectedRevision: 'any' })).toEqual(first);
+    expect(await store.readStream(stream)).toHaveLength(13);
+  });
+
   it('refuses an event id reused at an expected revision it does not follow (not a retry)', async () => {
     const { store } = await harness().open();
     const stream = harness().stream('order-1');

@@ -26,6 +26,25 @@ export function readCases(harness: () => EventStoreHarness): void {
     expect(await store.readStream(stream, { fromRevision: 5 })).toEqual([]);
   });
 
+  it('keeps a stream in revision order past revision 9 and 99 (numbers, not their digits)', async () => {
+    const { store } = await harness().open();
+    const stream = harness().stream('order-1');
+    const batch = Array.from({ length: 105 }, () => anEvent());
+    await store.append(stream, batch.slice(0, 8), { expectedRevision: 'no_stream' });
+    await store.append(stream, batch.slice(8), { expectedRevision: 7 });
+    const all = batch.map((e) => e.eventId);
+
+    expect((await store.readStream(stream)).map((e) => e.revision)).toEqual(all.map((_, revision) => revision));
+    expect(ids(await store.readStream(stream))).toEqual(all);
+    expect(ids(await store.readStream(stream, { direction: 'backwards' }))).toEqual([...all].reverse());
+    expect(ids(await store.readStream(stream, { fromRevision: 8, maxCount: 4 }))).toEqual(all.slice(8, 12));
+    expect(ids(await store.readStream(stream, { fromRevision: 98, maxCount: 4 }))).toEqual(all.slice(98, 102));
+    expect(ids(await store.readStream(stream, { direction: 'backwards', fromRevision: 101, maxCount: 4 }))).toEqual(
+      all.slice(98, 102).reverse(),
+    );
+    expect(ids(await store.readAll({ filter: harness().filter }))).toEqual(all);
+  });
+
   it('reads a missing stream as empty, with no revision', async () => {
     const { store } = await harness().open();
     expect(await store.readStream(harness().stream('never-written'))).toEqual([]);
