@@ -46,6 +46,8 @@ export class PostgresEventStore implements EventStore {
   private readonly reader: EventReader;
   private readonly feed: ChangeFeed;
   private readonly subscriptions = new Set<PostgresSubscription>();
+  /** The heads being read for subscriptions from 'end': appends wait for them (see `subscribeToAll`). */
+  private readonly pendingEnds = new Set<Promise<unknown>>();
   private readonly subscriptionSource: SubscriptionSource;
   private readonly watermarked: boolean;
   private closed = false;
@@ -93,6 +95,8 @@ export class PostgresEventStore implements EventStore {
     this.assertOpen();
     assertStreamId(streamId);
     assertExpectedRevision(options.expectedRevision);
+    // An 'end' taken just before this append must not see it: its head is read first.
+    if (this.pendingEnds.size > 0) await Promise.allSettled([...this.pendingEnds]);
     return this.writer.append({
       streamId,
       category: categoryOf(streamId),
@@ -140,8 +144,13 @@ export class PostgresEventStore implements EventStore {
               .then(() => this.reader.snapshot())
               .then(({ head }) => head ?? BEFORE_ALL)
           : parsePostgresPosition(options.from);
-    // Taken now, so 'end' is the head when this was called, not when the iteration starts.
-    if (after instanceof Promise) after.catch(() => undefined);
+    // Taken now, so 'end' is the head when this was called, not when the iteration starts; this store's
+    // appends wait for it, so none made after the call is taken for one before it (and skipped).
+    if (after instanceof Promise) {
+      after.catch(() => undefined);
+      this.pendingEnds.add(after);
+      void after.finally(() => this.pendingEnds.delete(after)).catch(() => undefined);
+    }
     const subscription = new PostgresSubscription(this.subscriptionSource, after, options.filter, (ended) =>
       this.subscriptions.delete(ended),
     );
