@@ -5,3 +5,5 @@ export * from './time-range.js';
 export * from './formats.js';
 export * from './catalog-facts.js';
 export * from './audit-index.js';
+export * from './export/row-writers.js';
+export * from './export/run-export.js';

@@ -3,7 +3,7 @@
  * parsed once and given to the fold (and, when asked, to the rebuilt projections). Read-only:
  * nothing is appended, no checkpoint is written.
  */
-import type { AnalyticsFold } from '@reelstream/analytics-domain';
+import type { LogEvent } from '@reelstream/analytics-domain';
 import { CAMPAIGN_STREAM_PREFIX } from '@reelstream/contracts';
 import type { EventStore, Position } from '@reelstream/ports';
 import { toLogEvent, type Validation } from './log-events.js';
@@ -16,9 +16,15 @@ export interface ReplayProgress {
   readonly position: Position | undefined;
 }
 
+/** What a replay feeds: AnalyticsFold (the reports) or ExportReplayFold (the row exports). */
+export interface ReplayFold {
+  /** Applies one event; true when it passed the fold's filter. */
+  apply(entry: LogEvent): boolean;
+}
+
 export interface ReplayOptions {
   readonly store: EventStore;
-  readonly fold: AnalyticsFold;
+  readonly fold: ReplayFold;
   readonly projections?: ReplayProjections;
   /** Default `trusted` (see Validation). */
   readonly validation?: Validation;

@@ -62,6 +62,13 @@ export class BonusOutcomesFold {
     );
   }
 
+  /** The row of a call, forgotten here (an export emits a call once it ended and keeps no more of it). */
+  take(issueId: number): BonusOutcomeRow | undefined {
+    const row = this.calls.get(issueId);
+    this.calls.delete(issueId);
+    return row;
+  }
+
   /** A call registered before the replayed range (or filtered out) has no row to update: it stays out. */
   private update(issueId: number, change: (row: BonusOutcomeRow) => Partial<BonusOutcomeRow>): void {
     const row = this.calls.get(issueId);

@@ -11,3 +11,5 @@ export * from './analytics-fold.js';
 export * from './audit-index.js';
 export * from './rtp-interval.js';
 export * from './recent-map.js';
+export * from './export/export-rows.js';
+export * from './export/export-replay-fold.js';

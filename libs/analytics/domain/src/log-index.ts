@@ -47,6 +47,8 @@ export interface RoundFacts {
   betMinor: number;
   bonusId: number;
   streamer: boolean;
+  /** `RoundStarted.startedAt`. */
+  startedAt: string;
 }
 
 export interface BonusFacts {
@@ -117,6 +119,7 @@ export class LogIndex {
           betMinor: data.betMinor,
           bonusId: data.bonusId,
           streamer: data.rtpProfile === 'streamer' || this.sessions.get(data.sessionToken)?.isStreamer === true,
+          startedAt: data.startedAt,
         });
         return;
       }

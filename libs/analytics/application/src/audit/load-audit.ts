@@ -57,13 +57,32 @@ export async function loadRoundAudit(
   return auditRound({ roundId, roundEvents, bonusEvents, walletTx, catalogModelId: catalogModelOf(gameId) });
 }
 
-/** Every wallet transaction of `operatorId` in the log, in the order they were requested. */
+/**
+ * An operator's export taken at a point in time, covering a period: `toMs` is when it was taken
+ * (events of the log at or after it are not read: a transaction answered later is one whose answer
+ * the export could not know), `fromMs` where its period starts (transactions requested before it are
+ * left out). Epoch ms; `from` inclusive, `to` exclusive.
+ */
+export interface ReconcileWindow {
+  readonly fromMs?: number | undefined;
+  readonly toMs?: number | undefined;
+}
+
+const occurredAtMs = (recorded: RecordedEvent) => {
+  const stamped = recorded.metadata['occurredAt'];
+  return Date.parse(typeof stamped === 'string' ? stamped : recorded.recordedAt);
+};
+
+/** Every wallet transaction of `operatorId` in the log (within `window`), in the order they were requested. */
 export async function loadOperatorTransactions(
   store: EventStore,
   operatorId: string,
   pageSize = 5_000,
+  window: ReconcileWindow = {},
 ): Promise<WalletTransaction[]> {
   const streams = new Map<string, WalletTxEvent[]>();
+  /** Streams whose request came before the window: left out. */
+  const before = new Set<string>();
   let from: Position | undefined;
   for (;;) {
     const page: RecordedEvent[] = await store.readAll({
@@ -72,6 +91,11 @@ export async function loadOperatorTransactions(
       ...(from === undefined ? {} : { fromPosition: from }),
     });
     for (const recorded of page) {
+      const atMs = occurredAtMs(recorded);
+      if (window.toMs !== undefined && atMs >= window.toMs) continue;
+      if (recorded.type === 'WalletRequested' && window.fromMs !== undefined && atMs < window.fromMs)
+        before.add(recorded.streamId);
+      if (before.has(recorded.streamId)) continue;
       const events = streams.get(recorded.streamId) ?? [];
       events.push(parsed<WalletTxEvent>(recorded));
       streams.set(recorded.streamId, events);

@@ -8,8 +8,11 @@
  *
  * An export's amounts are read in one of two conventions: `signed`, the change each row made to the
  * balance (a bet `-1.00`, `0` for a refused one), or `carried`, the amount as the callback carried it
- * (a bet `1.00`, refused or not; the command gives the direction). Unless told, the bet rows decide:
- * negative amounts mean signed, positive ones carried.
+ * (a bet `1.00`, refused or not; the command gives the direction). Some operators keep their books
+ * from the house's side: every change with the opposite sign of the player's (a bet `1.00`, a win
+ * `-2.50`), read as `flipped`: said once, and compared as signed with every sign turned over,
+ * rather than every row reported as a mismatch. Unless told, the rows decide: negative bets mean
+ * signed; positive bets with negative wins flipped; positive bets otherwise carried.
  */
 import { formatAmountString, isCurrencyCode } from '@reelstream/money';
 import type { OperatorRow } from './operator-csv.js';
@@ -34,7 +37,7 @@ export interface Difference {
   readonly detail: string;
 }
 
-export const AMOUNT_CONVENTIONS = ['signed', 'carried'] as const;
+export const AMOUNT_CONVENTIONS = ['signed', 'carried', 'flipped'] as const;
 export type AmountConvention = (typeof AMOUNT_CONVENTIONS)[number];
 
 /** Which convention the export's amounts were read in, and why. */
@@ -143,11 +146,23 @@ function compareCancel(
     );
 }
 
-/** The convention of an export's amounts, from its bet rows: a bet's signed change is never positive, its carried amount never negative. */
+/**
+ * The convention of an export's amounts, from its bet rows: a bet's signed change is never positive,
+ * its carried amount never negative; then, bets positive, from its win rows: a win's carried amount
+ * is never negative, its flipped change never positive.
+ */
 function detectAmountConvention(rows: readonly OperatorRow[]): AmountReading {
   const bets = rows.filter((row) => row.command === 'bet' && row.amountMinor !== 0);
   const negative = bets.filter((row) => row.amountMinor < 0).length;
   const positive = bets.length - negative;
+  const wins = rows.filter((row) => row.command === 'win' && row.amountMinor !== 0);
+  const negativeWins = wins.filter((row) => row.amountMinor < 0).length;
+  if (negative === 0 && positive > 0 && negativeWins > wins.length - negativeWins)
+    return {
+      convention: 'flipped',
+      how: 'detected',
+      detail: `every bet in the file has the opposite sign of the platform's (${positive} bet row(s) positive, ${negativeWins} of ${wins.length} win row(s) negative): the house's side of each change; compared with every sign flipped`,
+    };
   if (bets.length === 0)
     return {
       convention: 'signed',
@@ -160,11 +175,21 @@ function detectAmountConvention(rows: readonly OperatorRow[]): AmountReading {
     : { convention: 'signed', how: 'detected', detail: `signed changes to the balance (${counts})` };
 }
 
+const GIVEN_DETAILS: Record<AmountConvention, string> = {
+  signed: 'signed changes to the balance',
+  carried: 'amounts as the callbacks carried them',
+  flipped: "the house's side of each change (a bet positive, a win negative): compared with every sign flipped",
+};
+
 const givenReading = (convention: AmountConvention): AmountReading => ({
   convention,
   how: 'given',
-  detail: convention === 'signed' ? 'signed changes to the balance' : 'amounts as the callbacks carried them',
+  detail: GIVEN_DETAILS[convention],
 });
+
+/** A flipped export's rows as signed ones: the same rows, every amount negated. */
+const unflipped = (rows: readonly OperatorRow[]): OperatorRow[] =>
+  rows.map((row) => ({ ...row, amountMinor: row.amountMinor === 0 ? 0 : -row.amountMinor }));
 
 /**
  * A `carried` export's rows as signed changes, so the rest compares them as it does a signed export.
@@ -219,7 +244,7 @@ export function reconcile(
   const expected = expectations(log);
   const exported = new Map<number, OperatorRow>();
   const differences: Difference[] = [];
-  for (const row of operatorRows) {
+  for (const row of amounts.convention === 'flipped' ? unflipped(operatorRows) : operatorRows) {
     if (exported.has(row.transactionId))
       differences.push({
         kind: 'duplicate_row',

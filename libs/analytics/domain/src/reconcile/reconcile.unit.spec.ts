@@ -211,3 +211,42 @@ describe('the operator CSV', () => {
     expect(bad('transactionId,command,amount,currency,status\n1,bet,1.001,EUR,OK')).toThrow(/more than 2 decimal/);
   });
 });
+
+describe('reconcile, an export from the house side', () => {
+  const log = [
+    bet(11, 100),
+    win(12, 250),
+    bet(13, 300),
+    win(14, 0),
+    bet(15, 5000, { outcome: 'refused', statusCode: 'ERR_NOT_ENOUGH_MONEY' }),
+  ];
+  const house = [
+    '11,bet,1.00,EUR,OK',
+    '12,win,-2.50,EUR,OK',
+    '13,bet,3.00,EUR,OK',
+    '14,win,0.00,EUR,OK',
+    '15,bet,0,EUR,ERR_NOT_ENOUGH_MONEY',
+  ];
+
+  it('sees every bet with the opposite sign, says so once and compares with the sign flipped', () => {
+    const summary = reconcile(log, csv(...house));
+    expect(summary.amounts).toMatchObject({ convention: 'flipped', how: 'detected' });
+    expect(summary.amounts.detail).toContain("every bet in the file has the opposite sign of the platform's");
+    expect(summary).toMatchObject({ differences: [], matched: 5 });
+  });
+
+  it('still reports what differs once the signs are flipped', () => {
+    const altered = house.map((row) => (row.startsWith('12,') ? '12,win,-25.00,EUR,OK' : row));
+    const summary = reconcile(log, csv(...altered));
+    expect(summary.amounts.convention).toBe('flipped');
+    expect(kinds(summary)).toEqual(['amount_mismatch 12']);
+  });
+
+  it('reads positive bets with positive wins as carried, and takes --amounts flipped when told', () => {
+    expect(reconcile(log, csv('11,bet,1.00,EUR,OK', '12,win,2.50,EUR,OK')).amounts.convention).toBe('carried');
+    const told = reconcile(log.slice(0, 1), csv('11,bet,1.00,EUR,OK'), 'flipped');
+    expect(told).toMatchObject({ amounts: { convention: 'flipped', how: 'given' }, differences: [], matched: 1 });
+    // Read as signed, the same house-side rows all differ: the detection is what keeps them matching.
+    expect(reconcile(log, csv(...house), 'signed').differences.length).toBe(3);
+  });
+});
