@@ -182,8 +182,16 @@ function java(libs: string, args: string[]): string[] {
   ];
 }
 
-/** A KRaft cluster id: 16 random bytes, base64url without padding (what `kafka-storage.sh random-uuid` prints). */
-const clusterId = () => randomBytes(16).toString('base64url');
+/**
+ * A KRaft cluster id: 16 random bytes, base64url without padding (what `kafka-storage.sh random-uuid` prints). Like
+ * Kafka's own, never one that starts with '-': `kafka-storage format --cluster-id -…` takes it for an option and fails.
+ */
+function clusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
 
 async function waitUntilServing(cluster: KafkaCluster): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;

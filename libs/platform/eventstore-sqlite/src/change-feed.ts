@@ -23,8 +23,18 @@ function listen(fileKey: string, wake: Wake): () => void {
   };
 }
 
+/**
+ * What a subscription saw before it read: the file's `PRAGMA data_version` (moved by other
+ * connections' commits) and how many commits of this process were notified (the data version of a
+ * connection does not move for its own commits).
+ */
+export interface FeedVersion {
+  readonly dataVersion: number;
+  readonly commits: number;
+}
+
 interface Waiter {
-  since: number;
+  since: FeedVersion;
   wake: Wake;
 }
 
@@ -32,13 +42,16 @@ interface Waiter {
  * Tells waiting subscriptions that new events may have been committed. Commits of this process
  * arrive through `notifyCommit`; commits of other processes are found by polling
  * `PRAGMA data_version`, which changes whenever another connection committed to the file and
- * costs no table read. The poll timer runs only while a subscription is waiting.
+ * costs no table read. The poll timer runs only while a subscription is waiting. A commit of this
+ * process notified while nobody waited (the subscriber was busy with what it read) is counted, so
+ * a `wait` from a version taken before it returns at once instead of waiting for the next commit.
  */
 export class ChangeFeed {
   private readonly dataVersion: Statement<[], number>;
   private readonly waiters = new Set<Waiter>();
   private readonly unlisten: () => void;
   private timer: NodeJS.Timeout | undefined;
+  private commits = 0;
 
   constructor(
     db: Database,
@@ -46,16 +59,20 @@ export class ChangeFeed {
     private readonly pollIntervalMs: number,
   ) {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.unlisten = listen(fileKey, () => this.wakeAll());
+    this.unlisten = listen(fileKey, () => {
+      this.commits += 1;
+      this.wakeAll();
+    });
   }
 
   /** A token to take before reading, so a commit between the read and `wait` is not missed. */
-  version(): number {
-    return this.dataVersion.get() ?? 0;
+  version(): FeedVersion {
+    return { dataVersion: this.dataVersion.get() ?? 0, commits: this.commits };
   }
 
-  /** Resolves on the next commit after `since`; `cancel` resolves it early (used by close). */
-  wait(since: number): { promise: Promise<void>; cancel: () => void } {
+  /** Resolves on the next commit after `since` (at once if there was one already); `cancel` resolves it early (used by close). */
+  wait(since: FeedVersion): { promise: Promise<void>; cancel: () => void } {
+    if (since.commits !== this.commits) return { promise: Promise.resolve(), cancel: () => undefined };
     let waiter!: Waiter;
     const promise = new Promise<void>((resolve) => {
       waiter = {
@@ -86,8 +103,8 @@ export class ChangeFeed {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       if (this.waiters.size === 0) return;
-      const version = this.version();
-      for (const waiter of [...this.waiters]) if (waiter.since !== version) waiter.wake();
+      const { dataVersion } = this.version();
+      for (const waiter of [...this.waiters]) if (waiter.since.dataVersion !== dataVersion) waiter.wake();
       if (this.waiters.size > 0) this.schedulePoll();
     }, this.pollIntervalMs);
   }

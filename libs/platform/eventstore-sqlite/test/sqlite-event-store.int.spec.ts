@@ -177,6 +177,29 @@ describe('SqliteEventStore: subscriptions and closing', () => {
     expect(() => store.subscribeToAll({ from: 'start' })).toThrow(EventStoreClosedError);
   });
 
+  it('delivers an event appended by its own instance while the consumer holds a checkpoint it has not answered', async () => {
+    // A filtered subscriber (an outbox) busy with its last event: an event of another stream moves the head, the
+    // subscription hands a checkpoint there, and the consumer, still busy, has not asked for the next item when the
+    // event it waits for is appended by the same instance. The poll cannot see a commit of its own connection.
+    const store = stores.open({ pollIntervalMs: 5 });
+    const subscription = store.subscribeToAll({ from: 'start', filter: { streamPrefixes: ['bonus-'] } });
+    const items = subscription.withCheckpoints()[Symbol.asyncIterator]();
+    await store.append('bonus-1', [event(1)], { expectedRevision: 'no_stream' });
+    expect((await items.next()).value).toMatchObject({ kind: 'event', event: { streamId: 'bonus-1' } });
+    const waiting = items.next();
+    await store.append('round-1', [event(2)], { expectedRevision: 'no_stream' });
+    expect((await waiting).value).toEqual({ kind: 'checkpoint', position: expect.any(String) });
+    // Only now, the consumer still busy elsewhere: the event it must get.
+    await store.append('bonus-1', [event(3)], { expectedRevision: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = await Promise.race([
+      items.next(),
+      new Promise((resolve) => setTimeout(() => resolve({ nothing: 'within 2 s' }), 2_000)),
+    ]);
+    expect(next).toMatchObject({ done: false, value: { kind: 'event', event: { streamId: 'bonus-1', revision: 1 } } });
+    await subscription.close();
+  });
+
   it('reads pages lazily: events appended while the consumer is busy still arrive in order', async () => {
     const store = stores.open();
     for (let page = 0; page < 6; page++) {
