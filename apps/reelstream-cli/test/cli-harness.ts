@@ -76,3 +76,28 @@ export async function writeDataFile(sessions = 40): Promise<DataFile> {
   );
   return { dir, path, operatorsFile, written };
 }
+
+/**
+ * The agent report's rows the workload counted while writing, as `reelstream replay --format json`
+ * prints them (money in units, KRW without decimals; streamers excluded), for `toEqual` with
+ * `arrayContaining`/`objectContaining`.
+ */
+export function expectedAgentRows(agent: SyntheticLogResult['agent']): Record<string, unknown>[] {
+  const money = (minor: number, currency: string) => (currency === 'KRW' ? String(minor) : (minor / 100).toFixed(2));
+  return [...agent.entries()].map(([key, totals]) => {
+    const [operator, day, currency] = key.split('|') as [string, string, string];
+    return {
+      operator,
+      day,
+      currency,
+      bets: money(totals.betsMinor, currency),
+      wins: money(totals.winsMinor, currency),
+      ggr: money(totals.betsMinor - totals.winsMinor, currency),
+      freeSpinWins: money(totals.freeSpinWinsMinor, currency),
+      // Free spins' stake is notional; what the bonuses paid is the free-spin wins credited (no Regular Bonus Call here).
+      bonusNotional: money(totals.bonusCostMinor, currency),
+      bonusPaid: money(totals.freeSpinWinsMinor, currency),
+      players: totals.players.size,
+    };
+  });
+}

@@ -8,7 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { PostgresEventStore } from '@reelstream/eventstore-postgres';
 import { postgresForTests, postgresNotice } from '@reelstream/testing';
 import { writeSyntheticLog } from '../../../libs/analytics/application/test/synthetic-log.js';
-import { cli, OPERATORS, writeDataFile } from './cli-harness.js';
+import { cli, expectedAgentRows, OPERATORS, writeDataFile } from './cli-harness.js';
 
 const server = await postgresForTests();
 
@@ -37,24 +37,7 @@ if (server) {
         const { agent } = JSON.parse(run.stdout) as { agent: { notes: string[]; rows: Record<string, unknown>[] } };
         // Every wallet answer found its request: the log was read in the order it was written.
         expect(agent.notes.filter((note) => note.includes('no request in memory'))).toEqual([]);
-        const money = (minor: number, currency: string) =>
-          currency === 'KRW' ? String(minor) : (minor / 100).toFixed(2);
-        const expected = [...written.agent.entries()].map(([key, totals]) => {
-          const [operator, day, currency] = key.split('|') as [string, string, string];
-          return {
-            operator,
-            day,
-            currency,
-            bets: money(totals.betsMinor, currency),
-            wins: money(totals.winsMinor, currency),
-            ggr: money(totals.betsMinor - totals.winsMinor, currency),
-            freeSpinWins: money(totals.freeSpinWinsMinor, currency),
-            // Free spins' stake is notional; what the bonuses paid is the free-spin wins credited (no Regular Bonus Call here).
-            bonusNotional: money(totals.bonusCostMinor, currency),
-            bonusPaid: money(totals.freeSpinWinsMinor, currency),
-            players: totals.players.size,
-          };
-        });
+        const expected = expectedAgentRows(written.agent);
         expect(agent.rows.map(({ timeZone: _zone, ...row }) => row)).toEqual(
           expect.arrayContaining(expected.map((row) => expect.objectContaining(row))),
         );

@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { cli, writeDataFile, type DataFile } from './cli-harness.js';
+import { cli, expectedAgentRows, writeDataFile, type DataFile } from './cli-harness.js';
 
 let data: DataFile;
 const replay = (...args: string[]) =>
@@ -29,23 +29,7 @@ const json = async (...args: string[]) => {
 describe('reelstream replay', () => {
   it('prints the agent report the workload counted, per operator, day and currency, streamers excluded', async () => {
     const { agent } = await json('--report', 'agent');
-    const money = (minor: number, currency: string) => (currency === 'KRW' ? String(minor) : (minor / 100).toFixed(2));
-    const expected = [...data.written.agent.entries()].map(([key, totals]) => {
-      const [operator, day, currency] = key.split('|') as [string, string, string];
-      return {
-        operator,
-        day,
-        currency,
-        bets: money(totals.betsMinor, currency),
-        wins: money(totals.winsMinor, currency),
-        ggr: money(totals.betsMinor - totals.winsMinor, currency),
-        freeSpinWins: money(totals.freeSpinWinsMinor, currency),
-        // Free spins' stake is notional; what the bonuses paid is the free-spin wins credited (no Regular Bonus Call here).
-        bonusNotional: money(totals.bonusCostMinor, currency),
-        bonusPaid: money(totals.freeSpinWinsMinor, currency),
-        players: totals.players.size,
-      };
-    });
+    const expected = expectedAgentRows(data.written.agent);
     expect(agent?.rows.map(({ timeZone: _zone, ...row }) => row)).toEqual(
       expect.arrayContaining(expected.map((row) => expect.objectContaining(row))),
     );
