@@ -1,5 +1,10 @@
 import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
-import { openKafkaMessageBus, parseKafkaUrl, type KafkaMessageBusOptions } from '@reelstream/messaging-kafka';
+import {
+  openKafkaMessageBus,
+  parseKafkaUrl,
+  type KafkaLog,
+  type KafkaMessageBusOptions,
+} from '@reelstream/messaging-kafka';
 import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/messaging-sqlite';
 import { z } from 'zod';
 import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
@@ -9,6 +14,8 @@ export interface OpenMessageBusOptions {
   instanceId?: string;
   /** Told of every message parked on a `.dlq` topic (to log it at error and count it). Default: the adapter's own stderr line. */
   onParked?: ParkedMessageObserver;
+  /** The process's logger, for the Kafka client's own lines. Default: the client's console lines. */
+  log?: KafkaLog;
 }
 
 /** What `openMessageBus` hands the Kafka adapter besides the brokers. */
@@ -16,6 +23,7 @@ export function kafkaBusOptions(options: OpenMessageBusOptions): KafkaMessageBus
   return {
     ...(options.instanceId ? { instanceId: options.instanceId } : {}),
     ...(options.onParked ? { onParked: options.onParked } : {}),
+    ...(options.log ? { log: options.log } : {}),
   };
 }
 

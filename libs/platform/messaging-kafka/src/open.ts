@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
 import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
+import { kafkaLogCreator, type KafkaLog } from './log.js';
 import { booleanSetting, kafkaSecurity } from './kafka-security.js';
 import { TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
 
@@ -33,6 +34,8 @@ export interface KafkaMessageBusOptions {
   requestTimeoutMs?: number;
   /** Told about every message the bus parks on a dead-letter topic. */
   onParked?: ParkedMessageObserver;
+  /** Where kafkajs's own lines (WARN and above) and the bus's errors go. Default: kafkajs's console lines. */
+  log?: KafkaLog;
 }
 
 const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
@@ -116,6 +119,7 @@ export async function openKafkaMessageBus(
     clientId: options.clientId ?? `reelstream-${instanceId}`,
     brokers,
     logLevel: logLevel.WARN,
+    ...(options.log ? { logCreator: kafkaLogCreator(options.log) } : {}),
     ...(settings.requestTimeoutMs === undefined ? {} : { requestTimeout: settings.requestTimeoutMs }),
     ...settings.security,
   });

@@ -127,6 +127,8 @@ export async function openBackends(
   backends: Backends,
   instanceId: string,
   onParked?: ParkedMessageObserver,
+  /** The process's logger: the Kafka client logs through it. */
+  log?: Logger,
 ): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
   const { openEventStore, openMessageBus } = await import('@reelstream/backends');
@@ -135,7 +137,11 @@ export async function openBackends(
   const store = measureEventStore(opened.store);
   let bus: MessageBus;
   try {
-    bus = await openMessageBus(backends.busUrl, { instanceId, ...(onParked ? { onParked } : {}) });
+    bus = await openMessageBus(backends.busUrl, {
+      instanceId,
+      ...(onParked ? { onParked } : {}),
+      ...(log ? { log: log.child({ component: 'kafka' }) } : {}),
+    });
   } catch (error) {
     await store.close();
     throw error;

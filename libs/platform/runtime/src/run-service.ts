@@ -178,6 +178,7 @@ export async function runService(
           backends,
           identity.instanceId,
           reportParkedMessages(runtime.logger, createMetrics()),
+          runtime.logger,
         );
         stops.push({ name: 'back ends', stop: () => opened.close() });
         await watchDataDirs(backends);
