@@ -7,6 +7,8 @@
  * with bet/win transactions, retries, cancels, dead letters and free-spin bonus calls. The replay
  * is what `reelstream replay` runs (readAll pages → parse/upcast → fold); the raw read selects the
  * same columns of every row (as arrays, as the store reads them) in the same page size, without parsing. Target: replay >= 100,000 events/s.
+ * Then `reelstream export` of the rounds and of the wallet transactions to Parquet, each in a process of
+ * its own: events read per second, rows written, and its peak memory.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,8 +16,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { catalogFacts, DEFAULT_PAGE_SIZE, replay } from '@reelstream/analytics-application';
-import { AnalyticsFold, REPORT_NAMES } from '@reelstream/analytics-domain';
+import {
+  catalogFacts,
+  DEFAULT_PAGE_SIZE,
+  parseTimeArgument,
+  replay,
+  runExport,
+} from '@reelstream/analytics-application';
+import { AnalyticsFold, REPORT_NAMES, type ExportKind } from '@reelstream/analytics-domain';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { openReadOnlyEventStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { writeSyntheticLog } from '../libs/analytics/application/test/synthetic-log.js';
@@ -71,6 +79,28 @@ async function replayOnce(path: string): Promise<{ events: number; ms: number }>
   return { events, ms };
 }
 
+/** `reelstream export <kind> --format parquet` of the whole log, into `dir`. */
+async function exportOnce(
+  path: string,
+  kind: ExportKind,
+  dir: string,
+): Promise<{ events: number; rows: number; ms: number }> {
+  const store = openReadOnlyEventStore(path);
+  const zones = new Map(operators.map((operator) => [operator.id, operator.timeZone]));
+  const started = performance.now();
+  const { events, rows } = await runExport({
+    store,
+    kind,
+    format: 'parquet',
+    out: join(dir, `${kind}.parquet`),
+    timeZoneOf: (id) => zones.get(id) ?? 'UTC',
+    parseTime: parseTimeArgument,
+  });
+  const ms = performance.now() - started;
+  await store.close();
+  return { events, rows, ms };
+}
+
 function rawOnce(path: string): { events: number; ms: number } {
   const db = new Database(path, { readonly: true });
   // Rows as arrays, as the store reads them.
@@ -98,13 +128,16 @@ function rawOnce(path: string): { events: number; ms: number } {
  * One replay in a process of its own (this file run with REPLAY_BENCH_CHILD=<file>), whose peak
  * resident memory (getrusage maxRSS) is the replay's alone, not the generator's.
  */
-function replayInChild(path: string): { events: number; ms: number; peakRssMb: number } {
+function inChild<Measured extends { events: number; ms: number; peakRssMb: number }>(
+  path: string,
+  task: 'replay' | ExportKind,
+): Measured {
   const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, REPLAY_BENCH_CHILD: path },
+    env: { ...process.env, REPLAY_BENCH_CHILD: path, REPLAY_BENCH_TASK: task },
     encoding: 'utf8',
   });
-  if (child.status !== 0) throw new Error(`replay child failed: ${child.stderr}`);
-  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as { events: number; ms: number; peakRssMb: number };
+  if (child.status !== 0) throw new Error(`${task} child failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as Measured;
 }
 
 const rate = (m: { events: number; ms: number }) => (m.events * 1000) / m.ms;
@@ -112,8 +145,14 @@ const best = (runs: { events: number; ms: number }[]) => runs.reduce((a, b) => (
 
 const child = process.env['REPLAY_BENCH_CHILD'];
 if (child !== undefined) {
-  const measured = await replayOnce(child);
-  console.log(JSON.stringify({ ...measured, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+  const task = process.env['REPLAY_BENCH_TASK'] ?? 'replay';
+  const out = mkdtempSync(join(tmpdir(), 'reelstream-export-bench-'));
+  try {
+    const measured = task === 'replay' ? await replayOnce(child) : await exportOnce(child, task as ExportKind, out);
+    console.log(JSON.stringify({ ...measured, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
   process.exit(0);
 }
 
@@ -131,7 +170,7 @@ try {
     replays.push(await replayOnce(path));
     raws.push(rawOnce(path));
   }
-  const alone = replayInChild(path);
+  const alone = inChild<{ events: number; ms: number; peakRssMb: number }>(path, 'replay');
   const replayed = best(replays);
   const raw = best(raws);
   console.log(
@@ -146,6 +185,12 @@ try {
   console.log(
     `replay/raw: ${(rate(replayed) / rate(raw)).toFixed(3)}   target replay >= 100,000 events/s: ${rate(replayed) >= 100_000 ? 'met' : 'NOT met'}`,
   );
+  for (const kind of ['rounds', 'transactions'] as const) {
+    const exported = inChild<{ events: number; rows: number; ms: number; peakRssMb: number }>(path, kind);
+    console.log(
+      `export ${kind} to Parquet in a process of its own: ${exported.events.toLocaleString('en')} events read in ${exported.ms.toFixed(0)} ms = ${Math.round(rate(exported)).toLocaleString('en')} events/s, ${exported.rows.toLocaleString('en')} rows (${Math.round((exported.rows * 1000) / exported.ms).toLocaleString('en')} rows/s), peak memory (maxRSS) ${exported.peakRssMb.toFixed(0)} MB`,
+    );
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
