@@ -37,6 +37,13 @@ function run(env: Record<string, string>, start: (runtime: ServiceRuntime) => Pr
   return { signals, stderr, exitCode };
 }
 
+async function eventuallyOpened(opened: string[]): Promise<void> {
+  for (let waited = 0; opened.length === 0; waited += 20) {
+    if (waited > 20_000) throw new Error('the back ends were not opened within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('runService', () => {
   it('exits 2 naming the variable when the configuration is bad, and stops what had started', async () => {
     const stopped: string[] = [];
@@ -71,6 +78,34 @@ describe('runService', () => {
     expect(badUrl.stderr.join('')).toMatch(
       /^gateway did not start: invalid configuration:\n {2}- BUS_URL sqlite:\.\/x\.db\?partitions=lots: .*partitions/s,
     );
+  });
+
+  it('exits 2 on the embedded back ends as pod 1 or later of a workload in a cluster; pod 0 and one machine run them', async () => {
+    const opened: string[] = [];
+    const start = async (runtime: ServiceRuntime) => {
+      await runtime.openBackends(resolveBackends({ DATA_DIR: join(dir, 'pods') }));
+      opened.push('opened');
+      return {};
+    };
+    const cluster = { KUBERNETES_SERVICE_HOST: '10.96.0.1', WORKER_ID_BASE: '8' };
+    const second = run({ ...cluster, POD_INDEX: '1' }, start);
+    expect(await second.exitCode).toBe(2);
+    expect(second.stderr.join('')).toBe(
+      'gateway did not start: invalid configuration:\n' +
+        `  - EVENT_STORE_URL: the embedded SQLite event store (sqlite:${dir}/pods/reelstream.db) is refused: this is pod 1 of a replicated workload, and its pods cannot share one SQLite file: use a server back end or run one pod (postgres://, esdb://)\n` +
+        `  - BUS_URL: the embedded SQLite bus (sqlite:${dir}/pods/reelstream.db) is refused: this is pod 1 of a replicated workload, and its pods cannot share one SQLite file: use a server back end or run one pod (kafka://)\n`,
+    );
+    expect(opened).toEqual([]);
+    for (const env of [
+      { ...cluster, POD_INDEX: '0' },
+      { WORKER_ID_BASE: '8', POD_INDEX: '2' },
+    ]) {
+      const alone = run(env, start);
+      await eventuallyOpened(opened);
+      alone.signals.emit('SIGTERM');
+      expect(await alone.exitCode).toBe(0);
+      opened.length = 0;
+    }
   });
 
   it('exits 1 when a port is taken, naming the variable that chose it', async () => {

@@ -6,7 +6,7 @@
  * and exit 0; a start-up failure is one clear message on stderr and exit 2 (configuration) or 1.
  */
 import type { EventEmitter } from 'node:events';
-import { parseEnv as parseEnvWith, shutdownEnv, type Backends, type Env } from '@reelstream/config';
+import { ConfigError, parseEnv as parseEnvWith, shutdownEnv, type Backends, type Env } from '@reelstream/config';
 import { dirname } from 'node:path';
 import { processDataDirs, processDrain, type DrainSignal } from '@reelstream/http';
 import { TimeOrderedIdGenerator } from '@reelstream/ids';
@@ -21,6 +21,7 @@ import {
 } from '@reelstream/telemetry';
 import type * as z from 'zod';
 import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
+import { embeddedBackendsInACluster } from './embedded-in-a-cluster.js';
 import { processIdentityEnv, processIdentityOf, type ProcessIdentity, type ServiceName } from './process-identity.js';
 import { RELEASE_VERSION } from './release.js';
 import { describeStartupFailure, EXIT_FAILURE } from './startup-failure.js';
@@ -174,6 +175,8 @@ export async function runService(
         return parsed;
       },
       openBackends: async (backends) => {
+        const refused = embeddedBackendsInACluster(backends, env);
+        if (refused.length > 0) throw new ConfigError(refused);
         const opened = await openBackends(
           backends,
           identity.instanceId,
