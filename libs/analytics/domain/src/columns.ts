@@ -187,7 +187,12 @@ export const walletSlaColumns: readonly Column<WalletSlaRow>[] = [
   col('latencyP95Ms', 'p95ms', 'integer', '95th percentile latency, ms.'),
   col('latencyP99Ms', 'p99ms', 'integer', '99th percentile latency, ms.'),
   col('latencyMaxMs', 'maxms', 'integer', 'Slowest answer, ms (exact).'),
-  col('overTarget', 'overTarget', 'ratio', 'Share of answered calls slower than targetMs.'),
+  col(
+    'overTarget',
+    'overTarget',
+    'ratio',
+    'Share of answered calls slower than targetMs, or timed out (whatever the target).',
+  ),
   col('timeouts', 'timeouts', 'integer', 'Calls that timed out.'),
   col('timeoutRate', 'timeoutRate', 'ratio', 'timeouts / answered.'),
   col(

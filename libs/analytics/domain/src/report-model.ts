@@ -215,7 +215,7 @@ export interface WalletSlaRow {
   latencyP95Ms: number | null;
   latencyP99Ms: number | null;
   latencyMaxMs: number | null;
-  /** Share of answered attempts slower than targetMs. */
+  /** Share of answered attempts slower than targetMs, or timed out. */
   overTarget: number | null;
   timeouts: number;
   /** timeouts / answered. */

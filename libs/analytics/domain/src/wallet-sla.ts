@@ -6,7 +6,8 @@
  * `CancelSucceeded` or `WalletFailed` of the same command on the same stream) counts with it, its
  * latency the answer's `at` less the attempt's `at`. A time-out is an answer too (`WalletFailed`
  * whose error starts with `timeout`, recorded when the limit passed): it counts in the latencies,
- * so they are never flattered by leaving the slowest calls out. A `WalletFailed` with attempt 0 (a
+ * so they are never flattered by leaving the slowest calls out, and it is over target whatever its
+ * latency (a target at or above the call's limit). A `WalletFailed` with attempt 0 (a
  * bet taken after its deadline, never sent) answers no call and is not counted. A transaction is
  * counted in `callbacks` in the period of its request, and as a retry storm in the period of the
  * attempt that reached the threshold (attempts of a transaction's command counted over re-drives).
@@ -46,6 +47,8 @@ export const DEFAULT_WALLET_SLA: WalletSlaSettings = { by: 'day', stormAttempts:
 interface Tally {
   row: WalletSlaRow;
   latencies: LatencyHistogram;
+  /** Time-outs recorded at or under the target (a target at or above the limit): over target all the same. */
+  timeoutsWithinTarget: number;
 }
 
 /** A transaction's command on its stream: attempts so far, and the attempt waiting for its answer. */
@@ -114,13 +117,13 @@ export class WalletSlaFold {
 
   rows(): WalletSlaRow[] {
     return [...this.tallies.values()]
-      .map(({ row, latencies }) => ({
+      .map(({ row, latencies, timeoutsWithinTarget }) => ({
         ...row,
         latencyP50Ms: latencies.percentile(50),
         latencyP95Ms: latencies.percentile(95),
         latencyP99Ms: latencies.percentile(99),
         latencyMaxMs: latencies.max,
-        overTarget: ratio(latencies.countAbove(row.targetMs), row.answered),
+        overTarget: ratio(latencies.countAbove(row.targetMs) + timeoutsWithinTarget, row.answered),
         timeoutRate: ratio(row.timeouts, row.answered),
         errorRate: ratio(row.errors, row.answered),
         unanswered: row.attempts - row.answered,
@@ -147,11 +150,16 @@ export class WalletSlaFold {
     // An answer without its attempt in memory (before the log or the range starts) has no latency to give.
     if (!delivery || !pending) return;
     delivery.pending = undefined;
-    const { row, latencies } = pending.tally;
+    const { tally } = pending;
+    const { row } = tally;
+    const latencyMs = Date.parse(at) - pending.startMs;
     row.answered += 1;
-    latencies.add(Date.parse(at) - pending.startMs);
+    tally.latencies.add(latencyMs);
     if (kind !== 'ok') row.errors += 1;
-    if (kind === 'timeout') row.timeouts += 1;
+    if (kind === 'timeout') {
+      row.timeouts += 1;
+      if (latencyMs <= row.targetMs) tally.timeoutsWithinTarget += 1;
+    }
   }
 
   private tally(operatorId: string, command: string, atMs: number): Tally {
@@ -161,6 +169,7 @@ export class WalletSlaFold {
     if (!tally) {
       tally = {
         latencies: new LatencyHistogram(),
+        timeoutsWithinTarget: 0,
         row: {
           operatorId,
           command,
