@@ -87,7 +87,20 @@ function expectedCampaigns(log: SyntheticCampaignLog, only: (operatorId: string,
 function expectedBonusReturn(log: SyntheticCampaignLog, windowDays: number) {
   const windowMs = windowDays * 86_400_000;
   const lastMs = Date.parse(log.lastAt);
-  const rows = new Map<string, Record<string, unknown> & { players: Set<string> }>();
+  interface Row {
+    operatorId: string;
+    cohortDay: string;
+    timeZone: string;
+    currency: string;
+    windowDays: number;
+    bonuses: number;
+    players: Set<string>;
+    bonusCostMinor: number;
+    turnoverMinor: number;
+    winsMinor: number;
+    openWindows: number;
+  }
+  const rows = new Map<string, Row>();
   const bonuses = [...log.bonuses].sort((a, b) => Date.parse(a.registeredAt) - Date.parse(b.registeredAt));
   for (const bonus of bonuses) {
     const zone = zoneOf(bonus.operatorId);
@@ -117,27 +130,22 @@ function expectedBonusReturn(log: SyntheticCampaignLog, windowDays: number) {
     const endMs = Math.min(startMs + windowMs, next ? Date.parse(next.registeredAt) : Infinity);
     const inWindow = (at: string | undefined) =>
       at !== undefined && Date.parse(at) >= startMs && Date.parse(at) < endMs;
-    row['bonuses'] = (row['bonuses'] as number) + 1;
+    row.bonuses += 1;
     row.players.add(bonus.playerId);
-    row['bonusCostMinor'] = (row['bonusCostMinor'] as number) + bonus.spinWins.reduce((a, b) => a + b, 0);
-    if (startMs + windowMs > lastMs) row['openWindows'] = (row['openWindows'] as number) + 1;
+    row.bonusCostMinor += bonus.spinWins.reduce((a, b) => a + b, 0);
+    if (startMs + windowMs > lastMs) row.openWindows += 1;
     for (const round of log.paidRounds) {
       if (round.operatorId !== bonus.operatorId || round.playerId !== bonus.playerId) continue;
-      if (inWindow(round.betPaidAt)) row['turnoverMinor'] = (row['turnoverMinor'] as number) + round.betMinor;
-      if (inWindow(round.winPaidAt)) row['winsMinor'] = (row['winsMinor'] as number) + round.winMinor;
+      if (inWindow(round.betPaidAt)) row.turnoverMinor += round.betMinor;
+      if (inWindow(round.winPaidAt)) row.winsMinor += round.winMinor;
     }
   }
   return [...rows.values()]
     .map(({ players, ...row }) => {
-      const ggrMinor = (row['turnoverMinor'] as number) - (row['winsMinor'] as number);
-      return { ...row, players: players.size, ggrMinor, netMinor: ggrMinor - (row['bonusCostMinor'] as number) };
+      const ggrMinor = row.turnoverMinor - row.winsMinor;
+      return { ...row, players: players.size, ggrMinor, netMinor: ggrMinor - row.bonusCostMinor };
     })
-    .sort((a, b) =>
-      `${a['operatorId'] as string}|${a['cohortDay'] as string}` <
-      `${b['operatorId'] as string}|${b['cohortDay'] as string}`
-        ? -1
-        : 1,
-    );
+    .sort((a, b) => (`${a.operatorId}|${a.cohortDay}` < `${b.operatorId}|${b.cohortDay}` ? -1 : 1));
 }
 
 describe('the campaigns report', () => {
