@@ -9,7 +9,6 @@ export * from './agent-report.js';
 export * from './wallet-delivery.js';
 export * from './campaigns.js';
 export * from './bonus-return.js';
-export * from './latency-histogram.js';
 export * from './wallet-sla.js';
 export * from './analytics-fold.js';
 export * from './audit-index.js';
