@@ -177,6 +177,45 @@ describe('the campaigns report', () => {
   });
 });
 
+describe('a time range', () => {
+  // From a day after the campaigns started: only pb's expiry (day 3) of the campaigns, and pa's second bonus (day 2).
+  const fromMs = Date.parse('2026-11-21T10:00:00.000Z');
+  const filter: ReplayFilter = { rangeOf: () => ({ fromMs }) };
+
+  it('counts what happened to a campaign in the range, the call registered before it included', async () => {
+    const rows = (await replayed({ filter })).report('campaigns').rows;
+    const bonuses = written.bonuses.filter((bonus) => bonus.campaignId === 'autumn' && bonus.end === 'expired');
+    expect(bonuses.map((bonus) => bonus.playerId)).toEqual(['pb']);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        operatorId: 'casino-eu',
+        players: 0,
+        registered: 0,
+        refused: 0,
+        played: 0,
+        expired: 1,
+        endedUnplayed: 1,
+        completed: 0,
+        canceled: 0,
+        bonusCostMinor: 0,
+      }),
+    ]);
+  });
+
+  it('makes cohorts of the bonuses registered in the range', async () => {
+    const rows = (await replayed({ filter })).report('bonus-return').rows;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        operatorId: 'casino-eu',
+        bonuses: 1,
+        players: 1,
+        turnoverMinor: 400 + 600,
+        winsMinor: 800,
+      }),
+    ]);
+  });
+});
+
 describe('the bonus-return report', () => {
   it.each([7, 1, 30])(
     'counts the paid play of bonus players in the %i days after each bonus, a later bonus taking over',
