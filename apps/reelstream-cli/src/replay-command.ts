@@ -1,7 +1,16 @@
-/** `reelstream replay`: folds the log into the four reports, filtered, as table/csv/ndjson/json. */
+/** `reelstream replay`: folds the log into the reports, filtered, as table/csv/ndjson/json. */
 import { parseArgs } from 'node:util';
 import { catalogFacts, OUTPUT_FORMATS, render, replay, type OutputFormat } from '@reelstream/analytics-application';
-import { AnalyticsFold, REPORT_NAMES, type ReportName } from '@reelstream/analytics-domain';
+import {
+  AnalyticsFold,
+  DEFAULT_BONUS_RETURN_WINDOW_DAYS,
+  DEFAULT_STORM_ATTEMPTS,
+  REPORT_NAMES,
+  SLA_PERIODS,
+  type ReportName,
+  type SlaPeriod,
+  type WalletSlaSettings,
+} from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
 import type { CliCommand, CliIo } from './command-registry.js';
 import { ProgressBar } from './progress.js';
@@ -20,6 +29,11 @@ Folds the event log into reports. Read-only: nothing is written to the log.
   --report <name>         ${REPORT_NAMES.join(' | ')} | all (repeatable; default all)
   --format <format>       ${OUTPUT_FORMATS.join(' | ')} (default table on a terminal, else csv)
 ${FILTER_USAGE}
+  --window <days>         bonus-return: days after each bonus's registration counted, 1–366 (default ${DEFAULT_BONUS_RETURN_WINDOW_DAYS})
+  --by <period>           wallet-sla: ${SLA_PERIODS.join(' | ')} in the operator's time zone (default day)
+  --target-ms <ms>        wallet-sla: one latency target for every command, 1–600000
+                          (default the dispatcher's limits: bet, betwin, cancel 3000; win 4000)
+  --storm-attempts <n>    wallet-sla: a transaction with this many attempts is a retry storm, 2–100 (default ${DEFAULT_STORM_ATTEMPTS})
   --strict                check every event against its contract (slower; for a hand-edited file)
   --no-progress           no progress line on stderr`;
 
@@ -38,6 +52,33 @@ function formatOf(value: string | undefined, io: CliIo): OutputFormat {
   return value as OutputFormat;
 }
 
+/** A whole number option within bounds, else exit 2 naming the option and its range. */
+function boundedInteger(option: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new CliError(`${option} ${JSON.stringify(value)} is not a whole number from ${min} to ${max}`);
+  return Number(value);
+}
+
+function slaPeriodOf(value: string | undefined): SlaPeriod {
+  if (value === undefined) return 'day';
+  if (!(SLA_PERIODS as readonly string[]).includes(value))
+    throw new CliError(`unknown --by ${value}: use ${SLA_PERIODS.join(' or ')}`);
+  return value as SlaPeriod;
+}
+
+function walletSlaOf(values: {
+  by?: string | undefined;
+  'target-ms'?: string | undefined;
+  'storm-attempts'?: string | undefined;
+}): WalletSlaSettings {
+  return {
+    by: slaPeriodOf(values.by),
+    targetMs: boundedInteger('--target-ms', values['target-ms'], 1, 600_000),
+    stormAttempts: boundedInteger('--storm-attempts', values['storm-attempts'], 2, 100) ?? DEFAULT_STORM_ATTEMPTS,
+  };
+}
+
 function parse(args: readonly string[]) {
   try {
     return parseArgs({
@@ -50,6 +91,10 @@ function parse(args: readonly string[]) {
         format: { type: 'string' },
         'no-progress': { type: 'boolean' },
         strict: { type: 'boolean' },
+        window: { type: 'string' },
+        by: { type: 'string' },
+        'target-ms': { type: 'string' },
+        'storm-attempts': { type: 'string' },
         ...FILTER_OPTIONS,
       },
       allowPositionals: false,
@@ -64,10 +109,18 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const values = parse(args);
   const reports = reportsOf(values.report);
   const format = formatOf(values.format, io);
+  const bonusReturnWindowDays = boundedInteger('--window', values.window, 1, 366) ?? DEFAULT_BONUS_RETURN_WINDOW_DAYS;
+  const walletSla = walletSlaOf(values);
   const operators = loadOperatorSettings(values.operators, io);
   const catalog = loadCatalogSetting(values.catalog, io);
   const filter = buildFilter(values, operators);
-  const fold = new AnalyticsFold({ filter, catalog: catalogFacts(catalog), timeZoneOf: operators.timeZoneOf });
+  const fold = new AnalyticsFold({
+    filter,
+    catalog: catalogFacts(catalog),
+    timeZoneOf: operators.timeZoneOf,
+    bonusReturnWindowDays,
+    walletSla,
+  });
   const { store } = await openSource(sourceUrlOf(values.source, io));
   try {
     const [last] = await store.readAll({ direction: 'backwards', maxCount: 1 });
@@ -102,7 +155,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 
 export const replayCommand: CliCommand = {
   words: ['replay'],
-  summary: 'Fold the event log into reports: bonus outcomes, game performance, agent, wallet delivery',
+  summary:
+    'Fold the event log into reports: bonus outcomes, game performance, agent, wallet delivery, campaigns, bonus return, wallet SLA',
   usage: USAGE,
   run,
 };

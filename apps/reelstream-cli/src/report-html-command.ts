@@ -1,4 +1,4 @@
-/** `reelstream report --html <file>`: the four reports and three charts in one self-contained HTML page. */
+/** `reelstream report --html <file>`: the reports and three charts in one self-contained HTML page. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';

@@ -1,5 +1,7 @@
 /** A stored event as the folds read it: data parsed and upcast by the contracts (old versions read too). */
 import {
+  parseCampaignEvent,
+  parseCampaignStream,
   currentSchemaVersion,
   isEventType,
   parseStoredEvent,
@@ -7,7 +9,7 @@ import {
   type DomainEvent,
   type StreamCategory,
 } from '@reelstream/contracts';
-import type { LogEvent } from '@reelstream/analytics-domain';
+import type { CampaignLogEvent, LogEvent } from '@reelstream/analytics-domain';
 import type { RecordedEvent } from '@reelstream/ports';
 
 /** An event the contracts do not accept: the log is not what the platform wrote. */
@@ -118,4 +120,27 @@ export function toLogEvent(recorded: RecordedEvent, validation: Validation = 'tr
     typeof operatorId === 'string' ? operatorId : undefined,
     event,
   );
+}
+
+/** A campaign stream's event, validated by its contract (campaign events are few: always parsed). */
+export function toCampaignLogEvent(recorded: RecordedEvent): CampaignLogEvent {
+  const names = parseCampaignStream(recorded.streamId);
+  if (!names) throw new UnreadableEventError(recorded.position, recorded.streamId, 'not a campaign stream id');
+  let event;
+  try {
+    event = parseCampaignEvent(recorded);
+  } catch (error) {
+    throw new UnreadableEventError(recorded.position, recorded.streamId, error);
+  }
+  const stamped = recorded.metadata.occurredAt;
+  const occurredAt = typeof stamped === 'string' ? stamped : recorded.recordedAt;
+  return {
+    position: recorded.position,
+    streamId: recorded.streamId,
+    occurredAt,
+    occurredAtMs: Date.parse(occurredAt),
+    operatorId: names.operatorId,
+    campaignId: names.campaignId,
+    event,
+  };
 }

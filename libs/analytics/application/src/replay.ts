@@ -3,10 +3,10 @@
  * parsed once and given to the fold (and, when asked, to the rebuilt projections). Read-only:
  * nothing is appended, no checkpoint is written.
  */
-import type { LogEvent } from '@reelstream/analytics-domain';
+import type { CampaignLogEvent, LogEvent } from '@reelstream/analytics-domain';
 import { CAMPAIGN_STREAM_PREFIX } from '@reelstream/contracts';
 import type { EventStore, Position } from '@reelstream/ports';
-import { toLogEvent, type Validation } from './log-events.js';
+import { toCampaignLogEvent, toLogEvent, type Validation } from './log-events.js';
 import type { ReplayProjections } from './projections.js';
 
 export interface ReplayProgress {
@@ -20,6 +20,8 @@ export interface ReplayProgress {
 export interface ReplayFold {
   /** Applies one event; true when it passed the fold's filter. */
   apply(entry: LogEvent): boolean;
+  /** A campaign stream's event; a fold without it (the exports) never sees them. */
+  applyCampaign?(entry: CampaignLogEvent): boolean;
 }
 
 export interface ReplayOptions {
@@ -52,8 +54,12 @@ export async function replay(options: ReplayOptions): Promise<ReplayProgress> {
     });
     for (const recorded of page) {
       // A campaign's stream holds its request and progress (docs/adr/0010-campaigns.md), not bonus facts: each of
-      // its registrations is a BonusCallRegistered on the player's stream, read there.
-      if (recorded.streamId.startsWith(CAMPAIGN_STREAM_PREFIX)) continue;
+      // its registrations is a BonusCallRegistered on the player's stream, read there. Only the campaigns report
+      // reads the stream itself (whom it named, registered and refused).
+      if (recorded.streamId.startsWith(CAMPAIGN_STREAM_PREFIX)) {
+        if (fold.applyCampaign) fold.applyCampaign(toCampaignLogEvent(recorded));
+        continue;
+      }
       const entry = toLogEvent(recorded, options.validation);
       if (fold.apply(entry)) projections?.apply(entry);
     }

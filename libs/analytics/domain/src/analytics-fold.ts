@@ -1,16 +1,19 @@
 /**
  * The whole replay as one fold: every event teaches the index, the ones that pass the filter go
- * to the four reports. Pure: the same events in the same order give the same reports.
+ * to the reports; a campaign stream's events (applyCampaign) go to the campaigns report alone. Pure: the same events in the same order give the same reports.
  */
 import { AgentReportFold } from './agent-report.js';
 import { BonusOutcomesFold } from './bonus-outcomes.js';
+import { BonusReturnFold, DEFAULT_BONUS_RETURN_WINDOW_DAYS } from './bonus-return.js';
+import { CampaignsFold, type CampaignLogEvent } from './campaigns.js';
 import { REPORT_COLUMNS, REPORT_TITLES } from './columns.js';
-import { passes, type ReplayFilter } from './filter.js';
+import { passes, passesCampaign, type ReplayFilter } from './filter.js';
 import { GamePerformanceFold, type CatalogGameFacts } from './game-performance.js';
 import { DEFAULT_MEMORY_HORIZON_MS, LogIndex, type LogEvent } from './log-index.js';
 import { OperatorDays } from './operator-day.js';
 import type { Report, ReportName, ReportRows } from './report-model.js';
 import { WalletDeliveryFold } from './wallet-delivery.js';
+import { DEFAULT_WALLET_SLA, WalletSlaFold, type WalletSlaSettings } from './wallet-sla.js';
 
 export interface AnalyticsSettings {
   filter: ReplayFilter;
@@ -23,6 +26,10 @@ export interface AnalyticsSettings {
    * it; default 48 hours. Bounds the replay's memory by the log's activity in that time.
    */
   memoryHorizonMs?: number;
+  /** bonus-return: days after each bonus's registration counted (`--window`); default 7. */
+  bonusReturnWindowDays?: number;
+  /** wallet-sla: `--by`, `--target-ms`, `--storm-attempts`; default by day, the dispatcher's limits, 3 attempts. */
+  walletSla?: WalletSlaSettings;
 }
 
 /** Events between two looks at the log clock: reading every event's instant would cost a Date.parse each. */
@@ -38,6 +45,15 @@ const NOTES: { readonly [Name in ReportName]: readonly string[] } = {
     'Streamer sessions are excluded; demo sessions move no money. Days are in each operator\u2019s configured time zone.',
   ],
   'wallet-delivery': [],
+  campaigns: [
+    'Counted in the range: players named, registered and refused, spins and ends recorded in it; a call belongs to its campaign whenever it was registered.',
+  ],
+  'bonus-return': [
+    'A bonus\u2019s window opens at its registration and lasts the window, or until the same player\u2019s next bonus: each bet counts once. Streamer sessions are excluded.',
+  ],
+  'wallet-sla': [
+    'Latencies from each call to its answer (time-outs included), in the period the call started: exact below 10 s, within 1 % above.',
+  ],
 };
 
 export class AnalyticsFold {
@@ -46,6 +62,9 @@ export class AnalyticsFold {
   private readonly gamePerformance: GamePerformanceFold;
   private readonly agent: AgentReportFold;
   private readonly walletDelivery: WalletDeliveryFold;
+  private readonly campaigns = new CampaignsFold();
+  private readonly bonusReturn: BonusReturnFold;
+  private readonly walletSla: WalletSlaFold;
   private counted = 0;
   private seen = 0;
   /** An empty filter passes everything: the subject lookup is skipped (most of a full replay's cost). */
@@ -56,8 +75,12 @@ export class AnalyticsFold {
     const horizonMs = settings.memoryHorizonMs ?? DEFAULT_MEMORY_HORIZON_MS;
     this.index = new LogIndex(horizonMs);
     this.gamePerformance = new GamePerformanceFold(settings.catalog);
-    this.agent = new AgentReportFold(new OperatorDays(settings.timeZoneOf), horizonMs);
+    const days = new OperatorDays(settings.timeZoneOf);
+    this.agent = new AgentReportFold(days, horizonMs);
     this.walletDelivery = new WalletDeliveryFold(horizonMs);
+    const windowDays = settings.bonusReturnWindowDays ?? DEFAULT_BONUS_RETURN_WINDOW_DAYS;
+    this.bonusReturn = new BonusReturnFold(days, windowDays, horizonMs);
+    this.walletSla = new WalletSlaFold(days, settings.walletSla ?? DEFAULT_WALLET_SLA, horizonMs);
   }
 
   /** Events read, and events that passed the filter. */
@@ -67,21 +90,53 @@ export class AnalyticsFold {
 
   /** Applies one event; true when it passed the filter. */
   apply(entry: LogEvent): boolean {
-    if (this.seen % CLOCK_EVERY === 0) {
-      const nowMs = entry.occurredAtMs;
-      this.index.advance(nowMs);
-      this.agent.advance(nowMs);
-      this.walletDelivery.advance(nowMs);
-    }
-    this.seen += 1;
+    this.tick(entry.occurredAtMs);
     this.index.learn(entry);
+    this.campaigns.learn(entry);
     if (this.filtered && !passes(this.settings.filter, entry, this.index.subjectOf(entry))) return false;
     this.counted += 1;
     this.bonusOutcomes.apply(entry);
     this.gamePerformance.apply(entry, this.index);
     this.agent.apply(entry, this.index);
     this.walletDelivery.apply(entry, this.index);
+    this.campaigns.apply(entry);
+    this.bonusReturn.apply(entry, this.index);
+    this.walletSla.apply(entry, this.index);
     return true;
+  }
+
+  /**
+   * Applies one event of a campaign stream (only the campaigns report reads them); true when the
+   * filter counted something of it (the campaign, or one of the players it names).
+   */
+  applyCampaign(entry: CampaignLogEvent): boolean {
+    this.tick(entry.occurredAtMs);
+    this.index.operators.add(entry.operatorId);
+    const { filter } = this.settings;
+    let any = false;
+    this.campaigns.applyCampaign(entry, (playerId) => {
+      if (!this.filtered) return (any = true);
+      const facts =
+        entry.event.type === 'CampaignStarted'
+          ? entry.event.data.terms
+          : this.campaigns.factsOf(entry.operatorId, entry.campaignId);
+      const counts = passesCampaign(filter, entry, facts, playerId);
+      any ||= counts;
+      return counts;
+    });
+    if (any) this.counted += 1;
+    return any;
+  }
+
+  private tick(nowMs: number): void {
+    if (this.seen % CLOCK_EVERY === 0) {
+      this.index.advance(nowMs);
+      this.agent.advance(nowMs);
+      this.walletDelivery.advance(nowMs);
+      this.bonusReturn.advance(nowMs);
+      this.walletSla.advance(nowMs);
+    }
+    this.seen += 1;
   }
 
   report<Name extends ReportName>(name: Name): Report<ReportRows[Name]> {
@@ -113,6 +168,12 @@ export class AnalyticsFold {
         return this.agent.rows();
       case 'wallet-delivery':
         return this.walletDelivery.rows();
+      case 'campaigns':
+        return this.campaigns.rows();
+      case 'bonus-return':
+        return this.bonusReturn.rows();
+      case 'wallet-sla':
+        return this.walletSla.rows();
     }
   }
 }

@@ -2,12 +2,15 @@
 import type {
   AgentRow,
   BonusOutcomeRow,
+  BonusReturnRow,
+  CampaignRow,
   CellKind,
   Column,
   GamePerformanceRow,
   ReportName,
   ReportRows,
   WalletDeliveryRow,
+  WalletSlaRow,
 } from './report-model.js';
 
 const col = <Row>(key: keyof Row & string, header: string, kind: CellKind, description: string): Column<Row> => ({
@@ -111,11 +114,116 @@ export const walletDeliveryColumns: readonly Column<WalletDeliveryRow>[] = [
   col('outcomes', 'outcomes', 'text', 'Answers counted by status code; error = time-out, network or malformed reply.'),
 ];
 
+export const campaignColumns: readonly Column<CampaignRow>[] = [
+  col('operatorId', 'operator', 'text', 'The operator that started the campaign.'),
+  col(
+    'campaignId',
+    'campaign',
+    'text',
+    'The operator\u2019s campaignId (its players\u2019 bonus calls have platformId {campaignId}:{playerId}).',
+  ),
+  col('bonusType', 'type', 'integer', '1 Free Spin Bonus, 2 regular bonus call.'),
+  col('currency', 'currency', 'text', 'Currency of the campaign\u2019s terms and of bonusCost.'),
+  col('players', 'players', 'integer', 'Players the campaign request named.'),
+  col('registered', 'registered', 'integer', 'Players whose bonus call was registered.'),
+  col('refused', 'refused', 'integer', 'Players refused (not registered).'),
+  col('refusedByCode', 'refusedByCode', 'text', 'Refusals by error code: PLAYER_BLOCKED=2 BONUS_BUSY=1.'),
+  col('played', 'played', 'integer', 'Bonus calls with at least one spin played.'),
+  col('completed', 'completed', 'integer', 'Bonus calls completed (spins used, win cap or target reached).'),
+  col('expired', 'expired', 'integer', 'Bonus calls that expired.'),
+  col('canceled', 'canceled', 'integer', 'Bonus calls canceled.'),
+  col('endedUnplayed', 'endedUnplayed', 'integer', 'Expired or canceled without a spin played.'),
+  col('spinsPlayed', 'spinsPlayed', 'integer', 'Free spins started (type 2: steered spins settled).'),
+  col('winningSpins', 'winningSpins', 'integer', 'Spins settled with a win.'),
+  col(
+    'bonusCostMinor',
+    'bonusCost',
+    'money',
+    'What the spins credited (each spin\u2019s win after the cap): what the campaign paid.',
+  ),
+];
+
+export const bonusReturnColumns: readonly Column<BonusReturnRow>[] = [
+  col('operatorId', 'operator', 'text', 'The operator.'),
+  col('cohortDay', 'cohortDay', 'text', 'Day the bonuses were registered, in the operator\u2019s time zone.'),
+  col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone.'),
+  col('currency', 'currency', 'text', 'Currency of the bonuses and of every amount in the row.'),
+  col('windowDays', 'windowDays', 'integer', 'Days after each bonus\u2019s registration counted (--window).'),
+  col('bonuses', 'bonuses', 'integer', 'Bonus calls registered that day.'),
+  col('players', 'players', 'integer', 'Distinct players they were registered for.'),
+  col('bonusCostMinor', 'bonusCost', 'money', 'What those bonuses credited (free-spin and steered wins).'),
+  col('turnoverMinor', 'turnover', 'money', 'Paid bets accepted in the players\u2019 windows, less those canceled.'),
+  col('winsMinor', 'wins', 'money', 'Wins of paid rounds credited in the windows (bonus wins are in bonusCost).'),
+  col('ggrMinor', 'ggr', 'money', 'turnover \u2212 wins.'),
+  col('netMinor', 'net', 'money', 'ggr \u2212 bonusCost: what the bonuses brought back, net of what they paid.'),
+  col(
+    'openWindows',
+    'openWindows',
+    'integer',
+    'Bonuses whose window had not ended when the replayed log (or --to) ended.',
+  ),
+];
+
+export const walletSlaColumns: readonly Column<WalletSlaRow>[] = [
+  col('operatorId', 'operator', 'text', 'The operator whose wallet was called.'),
+  col('command', 'command', 'text', 'bet, win, betwin or cancel.'),
+  col(
+    'period',
+    'period',
+    'text',
+    'Day (YYYY-MM-DD) or hour (YYYY-MM-DDTHH:00\u00b1HH:MM) in the operator\u2019s time zone (--by).',
+  ),
+  col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone.'),
+  col('targetMs', 'targetMs', 'integer', 'Latency target: --target-ms, else bet/betwin/cancel 3000, win 4000.'),
+  col('callbacks', 'callbacks', 'integer', 'Transactions requested in the period (cancel: cancels requested).'),
+  col('attempts', 'attempts', 'integer', 'HTTP calls started in the period.'),
+  col(
+    'answered',
+    'answered',
+    'integer',
+    'Calls with a recorded answer: OK, a non-OK code, a time-out or another error.',
+  ),
+  col('latencyP50Ms', 'p50ms', 'integer', 'Median latency, call to answer, ms (exact below 10 s, within 1 % above).'),
+  col('latencyP95Ms', 'p95ms', 'integer', '95th percentile latency, ms.'),
+  col('latencyP99Ms', 'p99ms', 'integer', '99th percentile latency, ms.'),
+  col('latencyMaxMs', 'maxms', 'integer', 'Slowest answer, ms (exact).'),
+  col(
+    'overTarget',
+    'overTarget',
+    'ratio',
+    'Share of answered calls slower than targetMs, or timed out (whatever the target).',
+  ),
+  col('timeouts', 'timeouts', 'integer', 'Calls that timed out.'),
+  col('timeoutRate', 'timeoutRate', 'ratio', 'timeouts / answered.'),
+  col(
+    'errors',
+    'errors',
+    'integer',
+    'Answers that were not OK: non-OK codes, time-outs, network errors, malformed replies.',
+  ),
+  col('errorRate', 'errorRate', 'ratio', 'errors / answered.'),
+  col(
+    'retryStorms',
+    'retryStorms',
+    'integer',
+    'Transactions whose attempts of one command reached --storm-attempts (default 3).',
+  ),
+  col(
+    'unanswered',
+    'unanswered',
+    'integer',
+    'Calls with no recorded answer: another attempt followed, or none by the end of the log.',
+  ),
+];
+
 export const REPORT_COLUMNS: { readonly [Name in ReportName]: readonly Column<ReportRows[Name]>[] } = {
   'bonus-outcomes': bonusOutcomeColumns,
   'game-performance': gamePerformanceColumns,
   agent: agentColumns,
   'wallet-delivery': walletDeliveryColumns,
+  campaigns: campaignColumns,
+  'bonus-return': bonusReturnColumns,
+  'wallet-sla': walletSlaColumns,
 };
 
 export const REPORT_TITLES: { readonly [Name in ReportName]: string } = {
@@ -123,4 +231,7 @@ export const REPORT_TITLES: { readonly [Name in ReportName]: string } = {
   'game-performance': 'Game performance',
   agent: 'Agent report',
   'wallet-delivery': 'Wallet delivery',
+  campaigns: 'Campaigns',
+  'bonus-return': 'Bonus return',
+  'wallet-sla': 'Operator wallet SLA',
 };

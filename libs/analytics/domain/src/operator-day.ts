@@ -7,8 +7,22 @@ import { wallClockAt } from '@reelstream/contracts';
 const QUARTER_HOUR_MS = 900_000;
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
+/** `YYYY-MM-DDTHH:00±HH:MM`: the hour in the zone, with the zone's offset then (a repeated DST hour is two hours). */
+function hourLabel(quarterStartMs: number, zone: string): string {
+  const clock = wallClockAt(quarterStartMs, zone);
+  const offsetMinutes = Math.round(
+    (Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second) - quarterStartMs) /
+      60_000,
+  );
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const offset = `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}T${pad(clock.hour)}:00${offset}`;
+}
+
 export class OperatorDays {
   private readonly cache = new Map<string, Map<number, string>>();
+  private readonly hourCache = new Map<string, Map<number, string>>();
 
   constructor(private readonly timeZoneOf: (operatorId: string) => string) {}
 
@@ -32,5 +46,22 @@ export class OperatorDays {
       days.set(quarter, day);
     }
     return day;
+  }
+
+  /** The hour in the operator's zone with its offset, `YYYY-MM-DDTHH:00±HH:MM`. */
+  hourOf(operatorId: string, epochMs: number): string {
+    const zone = this.timeZoneOf(operatorId);
+    let hours = this.hourCache.get(zone);
+    if (!hours) {
+      hours = new Map();
+      this.hourCache.set(zone, hours);
+    }
+    const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+    let hour = hours.get(quarter);
+    if (hour === undefined) {
+      hour = hourLabel(quarter * QUARTER_HOUR_MS, zone);
+      hours.set(quarter, hour);
+    }
+    return hour;
   }
 }

@@ -19,3 +19,19 @@ describe('OperatorDays', () => {
     ]);
   });
 });
+
+describe('OperatorDays.hourOf', () => {
+  it('names the hour in the zone with its offset: the repeated hour of a DST change is two hours', () => {
+    const hours = new OperatorDays(() => 'Europe/Berlin');
+    expect(hours.hourOf('op', Date.parse('2026-10-25T00:30:00.000Z'))).toBe('2026-10-25T02:00+02:00');
+    expect(hours.hourOf('op', Date.parse('2026-10-25T01:30:00.000Z'))).toBe('2026-10-25T02:00+01:00');
+    expect(hours.hourOf('op', Date.parse('2026-11-20T22:59:59.999Z'))).toBe('2026-11-20T23:00+01:00');
+    expect(hours.hourOf('op', Date.parse('2026-11-20T23:00:00.000Z'))).toBe('2026-11-21T00:00+01:00');
+  });
+
+  it('keeps quarter-hour offsets', () => {
+    const hours = new OperatorDays(() => 'Asia/Kathmandu');
+    expect(hours.hourOf('op', Date.parse('2026-11-20T18:14:59.999Z'))).toBe('2026-11-20T23:00+05:45');
+    expect(hours.hourOf('op', Date.parse('2026-11-20T18:15:00.000Z'))).toBe('2026-11-21T00:00+05:45');
+  });
+});

@@ -4,7 +4,15 @@
  * the folds, the formats (table, csv, ndjson, json, html) and the analyst guide.
  */
 
-export const REPORT_NAMES = ['bonus-outcomes', 'game-performance', 'agent', 'wallet-delivery'] as const;
+export const REPORT_NAMES = [
+  'bonus-outcomes',
+  'game-performance',
+  'agent',
+  'wallet-delivery',
+  'campaigns',
+  'bonus-return',
+  'wallet-sla',
+] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /**
@@ -135,9 +143,99 @@ export interface WalletDeliveryRow {
   outcomes: string;
 }
 
+/** One campaign of one operator: what its registrations became. */
+export interface CampaignRow {
+  operatorId: string;
+  campaignId: string;
+  /** 1 Free Spin Bonus, 2 Regular Bonus Call (the campaign's terms). */
+  bonusType: number;
+  currency: string;
+  /** Players the campaign request named. */
+  players: number;
+  /** Players whose bonus call was registered. */
+  registered: number;
+  refused: number;
+  /** Refusals counted by error code: `PLAYER_BLOCKED=2 BONUS_BUSY=1`. */
+  refusedByCode: string;
+  /** Bonus calls with at least one spin started. */
+  played: number;
+  completed: number;
+  expired: number;
+  canceled: number;
+  /** Expired or canceled without a spin. */
+  endedUnplayed: number;
+  /** Free spins started (a Regular Bonus Call's steered spins included). */
+  spinsPlayed: number;
+  /** Spins settled with a win. */
+  winningSpins: number;
+  /** What the spins credited (each spin's win after the cap): the campaign's cost. */
+  bonusCostMinor: number;
+}
+
+/** Bonuses registered on one operator's day (its zone) in one currency, and what their players played in the N days after. */
+export interface BonusReturnRow {
+  operatorId: string;
+  /** The day the bonuses were registered, in the operator's zone. */
+  cohortDay: string;
+  timeZone: string;
+  currency: string;
+  windowDays: number;
+  bonuses: number;
+  players: number;
+  /** What the cohort's bonuses credited (each spin's win after the cap). */
+  bonusCostMinor: number;
+  /** Paid bets the wallet accepted in the players' windows, less those canceled. */
+  turnoverMinor: number;
+  /** Wins of paid rounds the wallet credited in the windows (free-spin wins are bonusCost). */
+  winsMinor: number;
+  /** turnover − wins. */
+  ggrMinor: number;
+  /** ggr − bonusCost: what the bonuses brought back, net of what they paid. */
+  netMinor: number;
+  /** Bonuses whose window had not ended when the replayed log (or --to) ended. */
+  openWindows: number;
+}
+
+/** One operator, callback command and hour or day (the operator's zone): how fast and how well the wallet answered. */
+export interface WalletSlaRow {
+  operatorId: string;
+  command: string;
+  /** `YYYY-MM-DD` (by day) or `YYYY-MM-DDTHH:00±HH:MM` (by hour, with the zone's offset). */
+  period: string;
+  timeZone: string;
+  /** The latency target the row is measured against, ms. */
+  targetMs: number;
+  /** Transactions requested in the period (cancel: cancels requested). */
+  callbacks: number;
+  /** HTTP calls started in the period. */
+  attempts: number;
+  /** Attempts with a recorded answer (OK, a non-OK code, or an error such as a time-out). */
+  answered: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  latencyP99Ms: number | null;
+  latencyMaxMs: number | null;
+  /** Share of answered attempts slower than targetMs, or timed out. */
+  overTarget: number | null;
+  timeouts: number;
+  /** timeouts / answered. */
+  timeoutRate: number | null;
+  /** Answers that were not OK (non-OK codes, time-outs, network errors, malformed replies). */
+  errors: number;
+  /** errors / answered. */
+  errorRate: number | null;
+  /** Transactions whose attempt number reached the storm threshold in the period. */
+  retryStorms: number;
+  /** Attempts with no recorded answer: followed by another attempt, or none by the end of the log. */
+  unanswered: number;
+}
+
 export interface ReportRows {
   'bonus-outcomes': BonusOutcomeRow;
   'game-performance': GamePerformanceRow;
   agent: AgentRow;
   'wallet-delivery': WalletDeliveryRow;
+  campaigns: CampaignRow;
+  'bonus-return': BonusReturnRow;
+  'wallet-sla': WalletSlaRow;
 }

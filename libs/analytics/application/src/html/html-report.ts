@@ -1,5 +1,5 @@
 /**
- * `reelstream report --html`: one self-contained page — the four reports as tables and three
+ * `reelstream report --html`: one self-contained page — the reports as tables and three
  * charts drawn by uPlot, whose script and stylesheet are inlined (the caller passes them), so
  * the file opens with no network. Its Content-Security-Policy allows nothing from elsewhere.
  */
