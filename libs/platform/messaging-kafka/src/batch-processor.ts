@@ -90,7 +90,21 @@ export class BatchProcessor {
       revoked.abort();
       abort.abort();
     });
-    const shouldStop = () => abort.signal.aborted || !payload.isRunning() || payload.isStale();
+    /**
+     * With one record of the partition at a time, a retry is not waited out inside the batch: that would
+     * hold every other partition kafkajs fetched with it (it fetches a broker again only once the whole
+     * last fetch was worked). The batch ends instead, its partition paused for the delay, and the record
+     * is fetched again after it, with its attempts counted in this process.
+     */
+    let deferMs: number | undefined;
+    const defer =
+      this.settings.keyConcurrency === 1
+        ? (delayMs: number) => {
+            deferMs = Math.max(deferMs ?? 0, delayMs);
+            return true;
+          }
+        : undefined;
+    const shouldStop = () => abort.signal.aborted || deferMs !== undefined || !payload.isRunning() || payload.isStale();
     const progress = new Progress(messages.map((record) => record.offset));
     let failure: unknown;
 
@@ -122,8 +136,10 @@ export class BatchProcessor {
           attemptsSpent(suspect, offset),
           shouldStop,
           signals,
+          defer,
           (attempt) => commit(record.offset, encodeLedgerEntry({ kind: 'attempts', offset, attempts: attempt })),
         );
+        if (outcome.kind === 'deferred') break;
         if (outcome.kind === 'stopped') {
           // An abandoned attempt (revoked partition) is not counted: the mark goes back to the attempts
           // before it, while the member may still commit (best effort: one already out of the group cannot).
@@ -145,8 +161,8 @@ export class BatchProcessor {
         const last = BigInt(rest.at(-1)?.offset ?? firstOfRest.offset);
         await commit(firstOfRest.offset, encodeLedgerEntry({ kind: 'in-flight', upTo: last }));
         await this.inLanes(rest, shouldStop, async (record) => {
-          const outcome = await this.deliverRecord(topic, partition, record, 0, shouldStop, signals);
-          if (outcome.kind !== 'stopped') done(record);
+          const outcome = await this.deliverRecord(topic, partition, record, 0, shouldStop, signals, defer);
+          if (outcome.kind !== 'stopped' && outcome.kind !== 'deferred') done(record);
         });
       }
     } catch (error) {
@@ -164,6 +180,11 @@ export class BatchProcessor {
       } catch (error) {
         failure ??= error;
       }
+    }
+    if (deferMs !== undefined) {
+      // Fetched again from the deferred record (nothing past the done prefix was resolved) once resumed.
+      const resume = payload.pause();
+      void abortableSleep(deferMs, this.settings.stopping).then(resume);
     }
     const lost = keepAlive.lost;
     if (lost) throw lost;
@@ -187,6 +208,7 @@ export class BatchProcessor {
     spentElsewhere: number,
     shouldStop: () => boolean,
     signals: { stop: AbortSignal; revoked: AbortSignal },
+    defer: ((delayMs: number) => boolean) | undefined,
     beforeAttempt?: (attempt: number) => Promise<void>,
   ): Promise<DeliveryOutcome> {
     const { handler, handlerTimeoutMs, policy } = this.settings;
@@ -198,6 +220,7 @@ export class BatchProcessor {
       isStopping: shouldStop,
       abandoned: () => signals.revoked.aborted,
       ...(beforeAttempt ? { beforeAttempt } : {}),
+      ...(defer ? { defer } : {}),
     };
     const bounded: AttemptHandler = (message, { attempt }) =>
       withDeadline(
@@ -206,7 +229,7 @@ export class BatchProcessor {
         signals.revoked,
       );
     const outcome = await deliver(fromKafkaMessage(topic, partition, record), bounded, policy, effects, prior);
-    if (outcome.kind === 'stopped') this.attempts.set(key, outcome.attempts);
+    if (outcome.kind === 'stopped' || outcome.kind === 'deferred') this.attempts.set(key, outcome.attempts);
     else this.attempts.delete(key);
     return outcome;
   }

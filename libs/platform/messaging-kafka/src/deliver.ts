@@ -21,6 +21,12 @@ export interface DeliveryEffects {
    * and never parks the record; the record comes again to whoever owns the partition next.
    */
   abandoned?(): boolean;
+  /**
+   * Offered before each retry delay: true when the consumer takes the retry over (it stops fetching the
+   * record's partition for `delayMs` and delivers the record again after), so this call ends instead of
+   * waiting in place while every other partition fetched with it waits too.
+   */
+  defer?(delayMs: number): boolean;
 }
 
 /** A handler as `deliver` calls it: the attempt number only (the consumer adds the abort signal). */
@@ -30,7 +36,9 @@ export type DeliveryOutcome =
   | { kind: 'handled'; attempts: number }
   | { kind: 'parked'; attempts: number; reason: string }
   /** The consumer stopped between retries: nothing to commit, the record comes again later. */
-  | { kind: 'stopped'; attempts: number };
+  | { kind: 'stopped'; attempts: number }
+  /** The consumer took the retry over (`defer`): nothing to commit, the record comes again after `delayMs`. */
+  | { kind: 'deferred'; attempts: number; delayMs: number };
 
 /**
  * Delivers one record: the handler runs until it succeeds, each failure followed by the policy's delay,
@@ -73,6 +81,7 @@ export async function deliver(
         return { kind: 'parked', attempts: attempt, reason };
       }
       if (effects.isStopping()) return { kind: 'stopped', attempts: attempt };
+      if (effects.defer?.(decision.delayMs)) return { kind: 'deferred', attempts: attempt, delayMs: decision.delayMs };
       await effects.sleep(decision.delayMs);
       if (effects.isStopping()) return { kind: 'stopped', attempts: attempt };
     }

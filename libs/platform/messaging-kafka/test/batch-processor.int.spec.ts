@@ -143,6 +143,39 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     expect(seen.slice(committedAtRejoin)).toContain('3');
   });
 
+  it('waits out a retry delay with its partition paused, not inside the batch, and counts the attempts on', async () => {
+    const state = new BrokerState('wallet.requests');
+    state.append(...records('op:down', 'op:b'));
+    const scripted = group(state);
+    const attempts: { attempt: number; paused: boolean; at: number }[] = [];
+    const handled: string[] = [];
+    const { processor: batches, parked } = processor(
+      state,
+      async (message, { attempt }) => {
+        if (message.key === 'op:down') {
+          attempts.push({ attempt, paused: scripted.isPaused(), at: Date.now() });
+          if (attempt < 3) throw new Error('wallet unreachable');
+        }
+        handled.push(message.key);
+      },
+      { policy: retryPolicy({ maxAttempts: 5, retryDelayMs: () => 100 }) },
+    );
+    const pausedSeen: boolean[] = [];
+    const watch = setInterval(() => pausedSeen.push(scripted.isPaused()), 5);
+    const runner = await start(scripted, batches);
+    await until(() => state.committedOffset() === 2);
+    clearInterval(watch);
+    expect(attempts.map(({ attempt }) => attempt)).toEqual([1, 2, 3]);
+    // Each retry came after its delay, fetched again once the partition was resumed.
+    expect(pausedSeen).toContain(true);
+    expect(attempts.every(({ paused }) => !paused)).toBe(true);
+    for (let n = 1; n < attempts.length; n++)
+      expect((attempts[n]?.at ?? 0) - (attempts[n - 1]?.at ?? 0)).toBeGreaterThanOrEqual(95);
+    expect(handled).toEqual(['op:down', 'op:b']);
+    expect(parked).toEqual([]);
+    expect(runner.crashes).toEqual([]);
+  });
+
   it('gives a hung handler a deadline: the attempt fails, the record is parked, and the partition moves on', async () => {
     const state = new BrokerState('wallet.requests');
     state.append(...records('op:hung', 'op:b'));

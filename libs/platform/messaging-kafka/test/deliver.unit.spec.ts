@@ -86,6 +86,34 @@ describe('deliver', () => {
     expect(log.filter((entry) => entry.startsWith('sleep'))).toEqual(['sleep 10', 'sleep 20']);
   });
 
+  it('hands the retry to the consumer when it takes it over (defer): deferred with the delay, no sleep, nothing parked', async () => {
+    const seen: number[] = [];
+    const { fx, log } = effects();
+    const deferred: number[] = [];
+    const defer = (ms: number) => {
+      deferred.push(ms);
+      return true;
+    };
+    const policy = retryPolicy({ maxAttempts: 3, retryDelayMs: (n) => n * 10 });
+    const first = await deliver(decoded, failingTimes(2, seen), policy, { ...fx, defer });
+    expect(first).toEqual({ kind: 'deferred', attempts: 1, delayMs: 10 });
+    // Delivered again later, the attempts go on from where they were.
+    const second = await deliver(decoded, failingTimes(2, seen), policy, { ...fx, defer }, first.attempts);
+    expect(second).toEqual({ kind: 'deferred', attempts: 2, delayMs: 20 });
+    expect(seen).toEqual([1, 2]);
+    expect(deferred).toEqual([10, 20]);
+    expect(log.filter((entry) => entry.startsWith('sleep') || entry.startsWith('park'))).toEqual([]);
+    // The last attempt is not deferred: a failure parks.
+    const third = await deliver(
+      decoded,
+      async () => Promise.reject(new Error('still down')),
+      policy,
+      { ...fx, defer },
+      2,
+    );
+    expect(third).toMatchObject({ kind: 'parked', attempts: 3 });
+  });
+
   it('parks after maxAttempts failures with the last error as reason', async () => {
     const seen: number[] = [];
     const { fx, log } = effects();

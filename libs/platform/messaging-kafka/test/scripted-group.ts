@@ -74,6 +74,7 @@ export class ScriptedGroup {
   dead = false;
   readonly resolved: string[] = [];
   private readonly position = new Map<number, number>();
+  private paused = false;
   onJoin: () => void = () => undefined;
 
   constructor(
@@ -104,6 +105,10 @@ export class ScriptedGroup {
 
   async fetch(): Promise<unknown[]> {
     this.alive();
+    if (this.paused) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return [];
+    }
     const from = this.position.get(0) ?? this.state.committedOffset(0);
     const records = this.state.log.slice(from, from + (this.script.maxBatch ?? 100));
     if (records.length === 0) {
@@ -170,14 +175,15 @@ export class ScriptedGroup {
   hasSeekOffset(): boolean {
     return false;
   }
+  /** The one partition is not fetched while paused (kafkajs's `pause`/`resume` of eachBatch). */
   pause(): void {
-    return undefined;
+    this.paused = true;
   }
   resume(): void {
-    return undefined;
+    this.paused = false;
   }
   isPaused(): boolean {
-    return false;
+    return this.paused;
   }
   async leave(): Promise<void> {
     return undefined;

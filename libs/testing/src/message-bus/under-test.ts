@@ -17,8 +17,8 @@ export interface MessageBusUnderTest {
 }
 
 /**
- * `fetch-held-by-slow-key`: a message whose handler is slow or retried in place holds back every
- * other partition fetched with it (kafkajs fetches a broker's partitions again only once the whole
- * last fetch was handled), so keyConcurrency cannot let other keys pass it on one broker.
+ * `fetch-held-by-slow-key`: a message whose handler is slow, or retried in place (keyConcurrency > 1),
+ * holds back every other partition fetched with it (kafkajs fetches a broker's partitions again only
+ * once the whole last fetch was handled), so keyConcurrency cannot let other keys pass it on one broker.
  */
 export type KnownBusFault = 'fetch-held-by-slow-key';
