@@ -232,11 +232,11 @@ describe('after an e2e run', () => {
 
 /**
  * A manager's page of one operator and a period: a synthetic log (sessions 45 s apart from
- * 2026-11-20 20:00 UTC, casino-eu in Europe/Berlin) rendered with --operator and a --from/--to in
- * Berlin time, held against `reelstream replay --format json` with the same filter.
+ * 2026-11-20 20:00 UTC, casino-seoul in Asia/Seoul, the operator with the bonuses) rendered with
+ * --operator and a --from/--to in Seoul time, held against `reelstream replay --format json` with the same filter.
  */
 describe('reelstream report --html --operator … --from … --to … of a synthetic log', () => {
-  const FILTER = ['--operator', 'casino-eu', '--from', '2026-11-20 21:10', '--to', '2026-11-20 22:20'];
+  const FILTER = ['--operator', 'casino-seoul', '--from', '2026-11-21 05:10', '--to', '2026-11-21 06:20'];
   const ROWS = 2;
   let data: DataFile;
   let file: string;
@@ -273,38 +273,40 @@ describe('reelstream report --html --operator … --from … --to … of a synth
     await inChromium(file, FILTERED_SCREENSHOT, async (page) => {
       // the header: which operator, which period, in which zone
       const scope = async (name: string) => (await page.locator(`[data-scope="${name}"]`).textContent()) ?? '';
-      expect(await scope('operators')).toBe('casino-eu');
-      expect(await scope('time-zone')).toBe('Europe/Berlin');
+      expect(await scope('operators')).toBe('casino-seoul');
+      expect(await scope('time-zone')).toBe('Asia/Seoul');
       expect(await scope('period')).toBe(
-        '2026-11-20 21:10 to 2026-11-20 22:20 (excluded), UTC 2026-11-20T20:10:00.000Z – 2026-11-20T21:20:00.000Z',
+        '2026-11-21 05:10 to 2026-11-21 06:20 (excluded), UTC 2026-11-20T20:10:00.000Z – 2026-11-20T21:20:00.000Z',
       );
-      expect(await scope('filter')).toBe('--operator casino-eu --from 2026-11-20 21:10 --to 2026-11-20 22:20');
+      expect(await scope('filter')).toBe('--operator casino-seoul --from 2026-11-21 05:10 --to 2026-11-21 06:20');
 
       // the headline figures come first, and are the agent report's of the same filtered log
       const firstSection = await page.locator('body > h2, body > section').first().textContent();
       expect(firstSection).toBe('Headline');
       const agent = rowsOf('agent');
-      expect(agent.map((row) => [row['operator'], row['currency']])).toEqual([['casino-eu', 'EUR']]);
+      expect(agent.map((row) => [row['operator'], row['currency']])).toEqual([['casino-seoul', 'KRW']]);
       const [day] = agent;
-      const headline = page.locator('#headline .currency[data-currency="EUR"]');
+      const headline = page.locator('#headline .currency[data-currency="KRW"]');
       expect(await page.locator('#headline .currency').count()).toBe(1);
       const attr = (figure: string, name: string) => headline.locator(`[data-figure="${figure}"]`).getAttribute(name);
-      expect(Number(await attr('ggr', 'data-minor'))).toBe(minor(day?.['ggr'], 'EUR'));
-      expect(Number(await attr('bonus-cost', 'data-minor'))).toBe(minor(day?.['bonusPaid'], 'EUR'));
+      expect(Number(await attr('ggr', 'data-minor'))).toBe(minor(day?.['ggr'], 'KRW'));
+      expect(minor(day?.['bonusPaid'], 'KRW')).toBeGreaterThan(0);
+      expect(Number(await attr('bonus-cost', 'data-minor'))).toBe(minor(day?.['bonusPaid'], 'KRW'));
+      expect(Number(await attr('bonus-cost', 'data-notional-minor'))).toBe(minor(day?.['bonusNotional'], 'KRW'));
       expect(Number(await attr('players', 'data-count'))).toBe(day?.['players']);
-      expect(await headline.locator('[data-figure="ggr"] .value').textContent()).toBe(`${String(day?.['ggr'])} EUR`);
+      expect(await headline.locator('[data-figure="ggr"] .value').textContent()).toBe(`${String(day?.['ggr'])} KRW`);
       const standard = rowsOf('game-performance').filter(
-        (row) => row['currency'] === 'EUR' && row['segment'] === 'standard',
+        (row) => row['currency'] === 'KRW' && row['segment'] === 'standard',
       );
-      const turnover = standard.reduce((sum, row) => sum + minor(row['turnover'], 'EUR'), 0);
-      const wins = standard.reduce((sum, row) => sum + minor(row['wins'], 'EUR'), 0);
+      const turnover = standard.reduce((sum, row) => sum + minor(row['turnover'], 'KRW'), 0);
+      const wins = standard.reduce((sum, row) => sum + minor(row['wins'], 'KRW'), 0);
       expect(turnover).toBeGreaterThan(0);
       expect(Number(await attr('rtp', 'data-rtp'))).toBeCloseTo(wins / turnover, 12);
       expect(Number(await attr('rtp', 'data-target'))).toBeGreaterThan(0.8);
 
       // GGR: one chart (one axis) per currency, its bars side by side, summing to the agent report's GGR
-      expect(await page.locator('svg.ggr-chart').evaluateAll(currenciesOf)).toEqual(['EUR']);
-      const bars = await page.locator('svg.ggr-chart[data-currency="EUR"] rect.bar').evaluateAll((rects: DomNode[]) =>
+      expect(await page.locator('svg.ggr-chart').evaluateAll(currenciesOf)).toEqual(['KRW']);
+      const bars = await page.locator('svg.ggr-chart[data-currency="KRW"] rect.bar').evaluateAll((rects: DomNode[]) =>
         rects.map((rect) => {
           const box = rect.getBBox();
           return {
@@ -315,7 +317,7 @@ describe('reelstream report --html --operator … --from … --to … of a synth
           };
         }),
       );
-      expect(bars.reduce((sum, bar) => sum + bar.minor, 0)).toBe(minor(day?.['ggr'], 'EUR'));
+      expect(bars.reduce((sum, bar) => sum + bar.minor, 0)).toBe(minor(day?.['ggr'], 'KRW'));
       const sorted = [...bars].sort((a, b) => a.left - b.left);
       sorted.slice(1).forEach((bar, i) => expect(bar.left).toBeGreaterThanOrEqual(sorted[i]?.right ?? Infinity));
 
@@ -360,7 +362,7 @@ describe('reelstream report --html --operator … --from … --to … of a synth
       for (const game of games) {
         const name = names.get(game.id);
         expect(name).toBeDefined();
-        expect(game.title.startsWith(`${name} (EUR, `)).toBe(true);
+        expect(game.title.startsWith(`${name} (KRW, `)).toBe(true);
       }
 
       // a table over the cap shows ROWS rows and says how many are left out and where the rest are
