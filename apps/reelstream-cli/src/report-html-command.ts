@@ -1,6 +1,5 @@
-/** `reelstream report --html <file>`: the reports and three charts in one self-contained HTML page. */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+/** `reelstream report --html <file>`: headline figures, charts and the reports in one self-contained HTML page. */
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { catalogFacts, renderHtmlReport, replay } from '@reelstream/analytics-application';
@@ -8,19 +7,27 @@ import {
   AnalyticsFold,
   ChartFold,
   REPORT_NAMES,
+  type AgentRow,
   type AnalyticsSettings,
   type LogEvent,
+  type ReplayFilter,
 } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
 import type { CliCommand, CliIo } from './command-registry.js';
-import { loadCatalogSetting, loadOperatorSettings } from './settings.js';
+import { buildFilter, checkSomethingMatched, describeFilter, FILTER_OPTIONS, FILTER_USAGE } from './replay-filter.js';
+import { loadCatalogSetting, loadOperatorSettings, type Operators } from './settings.js';
 import { openSource, sourceUrlOf } from './source.js';
 
 const usage = `usage: reelstream report --html <file> [--source <file|sqlite:…|esdb://…>] [--operators <file>] [--catalog <file>]
+                              [--rows <n>] [filters]
 
-Writes one HTML page with the reports of \`reelstream replay\` as tables and three charts: RTP per
-game against its target with 95 % confidence intervals, daily GGR per operator, callback latency.
-The chart library (uPlot) is inlined: the page opens with no network.`;
+Writes one HTML page: what it covers (operators, period, time zone), the headline figures per
+currency (GGR, bonus cost, players, RTP against target), GGR per day per currency, RTP per game
+against its target, wallet latency per command on a log scale, and the reports of
+\`reelstream replay\` as tables. Charts are inline SVG: the page has no script and opens with no network.
+
+  --rows <n>              rows per table (default 50); the rest are counted under it
+${FILTER_USAGE}`;
 
 /** The reports' fold, with the charts folded from the same events (those the filter keeps). */
 class ReportAndCharts extends AnalyticsFold {
@@ -37,10 +44,56 @@ class ReportAndCharts extends AnalyticsFold {
   }
 }
 
-function uplotAssets(): { uplotJs: string; uplotCss: string } {
-  const require = createRequire(import.meta.url);
-  const file = (name: string) => readFileSync(require.resolve(`uplot/dist/${name}`), 'utf8');
-  return { uplotJs: file('uPlot.iife.min.js'), uplotCss: file('uPlot.min.css') };
+/** `2026-11-20 00:00` in the zone. */
+function inZone(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}`;
+}
+
+/** What the header says the page covers: operators, period and its time zone. */
+function scopeOf(
+  values: { operator?: string | undefined; from?: string | undefined; to?: string | undefined },
+  filter: ReplayFilter,
+  operators: Operators,
+  agent: readonly AgentRow[],
+  described: string,
+) {
+  const ids = [...new Set(agent.map((row) => row.operatorId))].sort();
+  const operatorText = values.operator ?? `all operators (${ids.length > 0 ? ids.join(', ') : 'none moved money'})`;
+  const zoneIds = values.operator !== undefined ? [values.operator] : ids;
+  const zones = [...new Set(zoneIds.map((id) => operators.timeZoneOf(id)))];
+  const timeZone =
+    values.operator !== undefined
+      ? operators.timeZoneOf(values.operator)
+      : zones.length === 1
+        ? (zones[0] ?? 'UTC')
+        : `each operator's own (${zoneIds.map((id) => `${id} ${operators.timeZoneOf(id)}`).join(', ')})`;
+  let period: string;
+  if (filter.rangeOf) {
+    // Resolved in the zone of the operator asked for (or, for all, the first one's: its days are the header's).
+    const zone = values.operator !== undefined ? timeZone : operators.timeZoneOf(ids[0] ?? '');
+    const { fromMs, toMs } = filter.rangeOf(values.operator ?? ids[0] ?? '');
+    const from = fromMs === undefined ? 'the start of the log' : inZone(fromMs, zone);
+    const to = toMs === undefined ? 'the end of the log' : `${inZone(toMs, zone)} (excluded)`;
+    const utc = [fromMs, toMs].map((ms) => (ms === undefined ? '…' : new Date(ms).toISOString())).join(' – ');
+    period = `${from} to ${to}, UTC ${utc}`;
+  } else {
+    const days = agent.map((row) => row.day).sort();
+    period = days.length > 0 ? `the whole log: ${days[0]} to ${days[days.length - 1]}` : 'the whole log';
+  }
+  return { operators: operatorText, period, timeZone, filter: described };
 }
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
@@ -53,6 +106,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         source: { type: 'string' },
         operators: { type: 'string' },
         catalog: { type: 'string' },
+        rows: { type: 'string' },
+        ...FILTER_OPTIONS,
       },
       strict: true,
     }));
@@ -63,8 +118,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const operators = loadOperatorSettings(values.operators, io);
   const catalog = loadCatalogSetting(values.catalog, io);
   const facts = catalogFacts(catalog);
+  const maxRows = values.rows === undefined ? 50 : Number(values.rows);
+  if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 1_000_000)
+    throw new CliError(`--rows ${JSON.stringify(values.rows)} is not a whole number of rows (1 or more)`);
+  const filter = buildFilter(values, operators);
   const fold = new ReportAndCharts(
-    { filter: {}, catalog: facts, timeZoneOf: operators.timeZoneOf },
+    { filter, catalog: facts, timeZoneOf: operators.timeZoneOf },
     new ChartFold((gameId) => facts.get(gameId)?.rtp ?? null),
   );
   const url = sourceUrlOf(values.source, io);
@@ -74,15 +133,27 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   } finally {
     await store.close();
   }
+  if (
+    filter.operatorId !== undefined &&
+    !operators.has(filter.operatorId) &&
+    !fold.index.operators.has(filter.operatorId)
+  )
+    throw new CliError(
+      `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
+    );
+  checkSomethingMatched(values, fold.stats, io.stderr);
+  const reports = REPORT_NAMES.map((name) => fold.untypedReport(name));
+  const agent = (reports.find((report) => report.name === 'agent')?.rows ?? []) as readonly AgentRow[];
   const html = renderHtmlReport({
     title: 'reelstream report',
     source: url,
     generatedAt: new Date().toISOString(),
-    reports: REPORT_NAMES.map((name) => fold.untypedReport(name)),
+    scope: scopeOf(values, filter, operators, agent, describeFilter(values)),
+    reports,
+    playersPerCurrency: fold.agentPlayersPerCurrency(),
     rtp: fold.charts.rtpPoints(),
     gameNames: new Map(catalog.games.map((game) => [game.gameId, game.name])),
-    latency: fold.charts.latencySeries(),
-    assets: uplotAssets(),
+    maxRows,
   });
   const path = resolve(io.cwd, values.html);
   try {
@@ -96,7 +167,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 
 export const reportHtmlCommand: CliCommand = {
   words: ['report'],
-  summary: 'Write the reports and charts as one self-contained HTML page (--html <file>)',
+  summary: 'Write headline figures, charts and the reports as one self-contained HTML page (--html <file>)',
   usage,
   run,
 };

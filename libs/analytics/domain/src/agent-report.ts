@@ -102,6 +102,20 @@ export class AgentReportFold {
       );
   }
 
+  /**
+   * Players per currency over every day of the report (an operator's player counted once however many
+   * days they played): the daily rows' `players` cannot be added up for that.
+   */
+  playersPerCurrency(): Map<string, number> {
+    const players = new Map<string, Set<string>>();
+    for (const { row, players: those } of this.buckets.values()) {
+      const set = players.get(row.currency) ?? new Set<string>();
+      for (const playerId of those) set.add(`${row.operatorId}\u0000${playerId}`);
+      players.set(row.currency, set);
+    }
+    return new Map([...players].map(([currency, set]) => [currency, set.size]));
+  }
+
   /** A Regular Bonus Call's end: what its steered spins delivered (the index has counted them, whatever the filter). */
   private regularBonusEnded(issueId: number, at: string, index: LogIndex): void {
     const bonus = index.bonuses.get(issueId);

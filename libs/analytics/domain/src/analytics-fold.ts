@@ -153,6 +153,11 @@ export class AnalyticsFold {
     ];
   }
 
+  /** The agent report's distinct players per currency, over the whole period (its rows count them per day). */
+  agentPlayersPerCurrency(): Map<string, number> {
+    return this.agent.playersPerCurrency();
+  }
+
   /** The report with its row type erased: what the formats take. */
   untypedReport(name: ReportName): Report {
     return this.report(name) as unknown as Report;

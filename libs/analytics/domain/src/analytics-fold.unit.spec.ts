@@ -175,6 +175,21 @@ describe('the agent report', () => {
     ]);
   });
 
+  it('counts a player of two days once in the period’s players per currency, a streamer not at all', () => {
+    const events = [
+      session('tok_alice_000000000000000', 'alice', false, '2026-11-20T14:59:00.000Z'),
+      session('tok_bob_00000000000000000', 'bob', false, '2026-11-20T14:59:00.000Z'),
+      session('tok_star_0000000000000000', 'star', true, '2026-11-20T14:59:00.000Z'),
+      ...paidRound(1, 'tok_alice_000000000000000', 'alice', 1000, 0, '2026-11-20T14:59:00.000Z'),
+      ...paidRound(2, 'tok_alice_000000000000000', 'alice', 1000, 0, '2026-11-20T15:01:00.000Z'),
+      ...paidRound(3, 'tok_bob_00000000000000000', 'bob', 1000, 0, '2026-11-20T15:02:00.000Z'),
+      ...paidRound(4, 'tok_star_0000000000000000', 'star', 5000, 9000, '2026-11-20T15:03:00.000Z', true),
+    ];
+    const folded = fold(events);
+    expect(folded.report('agent').rows.map((row) => row.players)).toEqual([1, 2]);
+    expect(folded.agentPlayersPerCurrency()).toEqual(new Map([['KRW', 2]]));
+  });
+
   it('takes a canceled bet back, once, however often the cancel is recorded', () => {
     const at = '2026-11-20T01:00:00.000Z';
     const events = [
