@@ -13,6 +13,12 @@
  * For reference, what a page cost before the read model: the lists read the log until `limit`
  * rows matched, so a page with few matches read the whole log. The "full scan" line is that read
  * alone (the wallet streams' events, 500 at a time, no fold), measured on the same logs.
+ *
+ * Knobs: READS_BENCH_EVENTS (the large log, default 300k; 10M took 26 minutes on 2 shared cores),
+ * READS_BENCH_REPEATS (requests per page kind, default 200). Each phase writes a line on stderr as
+ * it ends (the fill every million events): its time, the process's RSS, heap used (garbage not yet
+ * collected included) and peak RSS. The files go to the system's temporary directory (TMPDIR), about
+ * 0.9 GB per million events (log and read model), removed at the end of each size.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +50,12 @@ const PAGER = 'op00';
 const SMALL = 10_000;
 const LARGE = Number(process.env['READS_BENCH_EVENTS'] ?? 300_000);
 const REPEATS = Number(process.env['READS_BENCH_REPEATS'] ?? 200);
+const mb = (bytes: number) => `${Math.round(bytes / 1_048_576).toLocaleString('en')} MB`;
+/** A line on stderr as each phase ends: how long it took, and the process's memory then and at its peak. */
+const progress = (what: string, seconds: number) =>
+  process.stderr.write(
+    `  ${what} in ${seconds.toFixed(1)} s (rss ${mb(process.memoryUsage.rss())}, heap ${mb(process.memoryUsage().heapUsed)}, peak rss ${mb(process.resourceUsage().maxRSS * 1_024)})\n`,
+  );
 const tokenOf = (operator: string) => `bench-reads-token-${operator}-0123456789`;
 
 const operators: OperatorConfigInput[] = Array.from({ length: OPERATORS }, (_, i) => {
@@ -129,9 +141,11 @@ function webhookLetter(n: number): { streamId: string; operatorId: string; event
 
 /** Appends about `target` events, 2,000 streams at a time (the store group-commits appends of one turn). */
 async function writeLog(store: SqliteEventStore, target: number): Promise<number> {
+  const start = performance.now();
   let written = 0;
   let n = 0;
   while (written < target) {
+    const before = written;
     const appends: Promise<unknown>[] = [];
     for (let i = 0; i < 2_000 && written < target; i++, n++) {
       const next = Math.floor(n / OPERATORS) % 40 === 39 ? webhookLetter(n) : transaction(n);
@@ -151,6 +165,8 @@ async function writeLog(store: SqliteEventStore, target: number): Promise<number
       );
     }
     await Promise.all(appends);
+    if (Math.floor(written / 1_000_000) > Math.floor(before / 1_000_000) && written < target)
+      progress(`  ${written.toLocaleString('en')} events written`, (performance.now() - start) / 1_000);
   }
   return written;
 }
@@ -192,7 +208,10 @@ async function measure(
     let start = performance.now();
     const events = await writeLog(store, size);
     const writeS = (performance.now() - start) / 1_000;
+    progress(`log of ${events.toLocaleString('en')} events written`, writeS);
+    start = performance.now();
     const scanMs = Math.min(await fullScanMs(store), await fullScanMs(store));
+    progress('full scans (reference) done', (performance.now() - start) / 1_000);
 
     start = performance.now();
     const gateway = await startGateway(
@@ -203,7 +222,9 @@ async function measure(
         catalog: loadCatalogFile(),
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(1),
-        logger: createLogger({ service: 'reads-bench', level: 'error' }),
+        // Silent: the lists answer 503 while the projection catches up (polled below), each one a failed request
+        // in the log; a page that fails afterwards stops the bench.
+        logger: createLogger({ service: 'reads-bench', level: 'silent' }),
       },
       {
         port: 0,
@@ -226,6 +247,8 @@ async function measure(
     // The projection catches up with the log; the lists answer 503 until they hold it all.
     while ((await get('/v1/transactions?limit=1')).status !== 200) await new Promise((r) => setTimeout(r, 250));
     const projectS = (performance.now() - start) / 1_000;
+    progress('read model projected by the gateway', projectS);
+    start = performance.now();
 
     const second = (await get('/v1/transactions?limit=20')).body.data.nextCursor;
     // Pages that list as many items at both sizes: what grows is the log, not the page.
@@ -253,6 +276,7 @@ async function measure(
       times.sort((x, y) => x - y);
       pages[name] = { median: percentile(times, 50), p99: percentile(times, 99), items };
     }
+    progress('pages asked', (performance.now() - start) / 1_000);
     await gateway.stop(1_000);
     return { events, writeS, projectS, scanMs, pages };
   } finally {

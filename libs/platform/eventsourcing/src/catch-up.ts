@@ -145,10 +145,13 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
       const take = (item: SubscriptionItem) =>
         item.kind === 'event' ? batch.push(item.event) : (scanned = item.position);
       take(first.value);
+      // One turn of the event loop per batch: the batch takes what comes before it (events at hand), and the loop
+      // waits for it after the batch (below).
+      const turn = nextTurn();
       // Stop at the first item that is not there yet: waiting for a full batch would delay the ones at hand.
       while (batch.length < maxBatchSize) {
         const next = items.next();
-        const ready = await Promise.race([next, nextTurn()]);
+        const ready = await Promise.race([next, turn]);
         if (ready === IDLE) {
           pending = next;
           break;
@@ -162,6 +165,10 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
         advance(handled);
       }
       advance(scanned);
+      // Events at hand arrive in microtasks (a SQLite subscription reads its pages synchronously): without this
+      // wait a backlog would hold the event loop for the whole catch-up (no timer, I/O or HTTP request in
+      // between), and each batch's turn would stay queued until the end, its memory with it.
+      await turn;
     }
   };
 

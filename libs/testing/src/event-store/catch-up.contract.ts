@@ -160,6 +160,35 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     expect(later).toEqual([0, 1, 2]);
   });
 
+  it('gives the event loop a turn between batches of a backlog: a callback queued at the start runs before the last batch', async () => {
+    const { store, checkpoints } = await harness().open();
+    const name = `contract-${randomUUID()}`;
+    const filter = { streamPrefixes: [harness().stream('backlog-')] };
+    await store.append(
+      harness().stream('backlog-a'),
+      Array.from({ length: 2_000 }, (_, i) => anEvent('Counted', { i })),
+      { expectedRevision: 'no_stream' },
+    );
+    const last = at(await store.readAll({ direction: 'backwards', maxCount: 1, filter }), 0);
+    let batches = 0;
+    let batchesWhenTheCallbackRan: number | undefined;
+    setImmediate(() => (batchesWhenTheCallbackRan = batches));
+    const runner = startCatchUp({
+      store,
+      checkpoints,
+      name,
+      filter,
+      maxBatchSize: 50,
+      handleBatch: async () => void (batches += 1),
+    });
+    await runner.waitFor(last.position);
+    await runner.stop();
+    // 2,000 events in batches of at most 50: at least 40 batches; the callback ran while they were handed over.
+    expect(batches).toBeGreaterThanOrEqual(40);
+    expect(batchesWhenTheCallbackRan).toBeDefined();
+    expect(batchesWhenTheCallbackRan).toBeLessThan(batches);
+  });
+
   it('moves the checkpoint past 1,000 non-matching events, so a restart subscribes past them instead of rescanning', async () => {
     const { store, checkpoints } = await harness().open();
     const name = `contract-${randomUUID()}`;
