@@ -30,7 +30,9 @@ Folds the event log into reports. Read-only: nothing is written to the log.
   --format <format>       ${OUTPUT_FORMATS.join(' | ')} (default table on a terminal, else csv)
 ${FILTER_USAGE}
   --window <days>         bonus-return: days after each bonus's registration counted, 1–366 (default ${DEFAULT_BONUS_RETURN_WINDOW_DAYS})
-  --by <period>           wallet-sla: ${SLA_PERIODS.join(' | ')} in the operator's time zone (default day)
+  --by <period>           ${SLA_PERIODS.join(' | ')} in the operator's time zone: game-performance and wallet-delivery
+                          get a row per period (default: one row for the whole range);
+                          wallet-sla is always per period (default day)
   --target-ms <ms>        wallet-sla: one latency target for every command, 1–600000
                           (default the dispatcher's limits: bet, betwin, cancel 3000; win 4000)
   --storm-attempts <n>    wallet-sla: a transaction with this many attempts is a retry storm, 2–100 (default ${DEFAULT_STORM_ATTEMPTS})
@@ -60,8 +62,8 @@ function boundedInteger(option: string, value: string | undefined, min: number, 
   return Number(value);
 }
 
-function slaPeriodOf(value: string | undefined): SlaPeriod {
-  if (value === undefined) return 'day';
+function periodOf(value: string | undefined): SlaPeriod | undefined {
+  if (value === undefined) return undefined;
   if (!(SLA_PERIODS as readonly string[]).includes(value))
     throw new CliError(`unknown --by ${value}: use ${SLA_PERIODS.join(' or ')}`);
   return value as SlaPeriod;
@@ -73,7 +75,7 @@ function walletSlaOf(values: {
   'storm-attempts'?: string | undefined;
 }): WalletSlaSettings {
   return {
-    by: slaPeriodOf(values.by),
+    by: periodOf(values.by) ?? 'day',
     targetMs: boundedInteger('--target-ms', values['target-ms'], 1, 600_000),
     stormAttempts: boundedInteger('--storm-attempts', values['storm-attempts'], 2, 100) ?? DEFAULT_STORM_ATTEMPTS,
   };
@@ -120,6 +122,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     timeZoneOf: operators.timeZoneOf,
     bonusReturnWindowDays,
     walletSla,
+    by: periodOf(values.by),
   });
   const { store } = await openSource(sourceUrlOf(values.source, io));
   try {
