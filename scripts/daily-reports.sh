@@ -17,7 +17,6 @@ set -eu
 # The bundled CLI (`npm run build`), or apps/reelstream-cli/bin/reelstream.mjs in a checkout.
 REELSTREAM_CLI=${REELSTREAM_CLI:-/opt/reelstream/dist/apps/reelstream-cli/main.js}
 
-mkdir -p "$REPORTS_DIR/checkpoints"
 for kind in rounds transactions; do
   node "$REELSTREAM_CLI" export "$kind" --to today --checkpoint "$REPORTS_DIR/checkpoints/$kind.json" \
     --out "$REPORTS_DIR/{yesterday}/" --no-progress
