@@ -76,10 +76,10 @@ export function rangeResolver(
 }
 
 /** `today` and `yesterday`: the words a daily job passes instead of a date it would have to compute. */
-export const DAY_WORDS = ['today', 'yesterday'] as const;
+const DAY_WORDS = ['today', 'yesterday'] as const;
 
 /** The UTC calendar date `daysAgo` days before `nowMs`, `YYYY-MM-DD`. */
-export function utcDateBefore(nowMs: number, daysAgo: number): string {
+function utcDateBefore(nowMs: number, daysAgo: number): string {
   return new Date(nowMs - daysAgo * 86_400_000).toISOString().slice(0, 10);
 }
 
