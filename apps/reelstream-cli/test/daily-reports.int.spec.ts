@@ -3,7 +3,8 @@
  * would run it (sh, the CLI through its package bin) on a data file written through the real SQLite
  * event store around the real clock: the dated folder gets yesterday's reports and the rounds and
  * transactions closed before today's midnight; a second run the same day exports no row again; a
- * round of yesterday appended late is exported once by the next run.
+ * round of yesterday appended late is exported once by the next run. The Kubernetes CronJob's steps
+ * (k8s/analytics/daily-reports-cronjob.yaml), run as written, write the same files.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { writeSyntheticLog, type SyntheticLogResult } from '../../../libs/analytics/application/test/synthetic-log.js';
-import { OPERATORS } from './cli-harness.js';
+import { cli, OPERATORS } from './cli-harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
@@ -75,8 +77,8 @@ const csv = (path: string) =>
     .map((line) => line.split(','));
 
 /** Every exported row of a kind, all runs together, as objects. */
-function exported(kind: 'rounds' | 'transactions'): Record<string, string>[] {
-  const dated = join(reports, yesterday);
+function exported(kind: 'rounds' | 'transactions', base = reports): Record<string, string>[] {
+  const dated = join(base, yesterday);
   return readdirSync(dated)
     .filter((name) => name.startsWith(`${kind}-`) && name.endsWith('.csv'))
     .flatMap((name) => {
@@ -169,4 +171,40 @@ describe('scripts/daily-reports.sh', () => {
       new Set([...first.map((row) => row['roundId']), ...late.rounds.map((round) => String(round.roundId))]),
     );
   }, 180_000);
+
+  it('runs the same steps as the Kubernetes CronJob, whose arguments the CLI takes as they are written', async () => {
+    interface Step {
+      name: string;
+      command: string[];
+      args: string[];
+    }
+    const manifest = parse(readFileSync(join(ROOT, 'k8s/analytics/daily-reports-cronjob.yaml'), 'utf8')) as {
+      spec: { jobTemplate: { spec: { template: { spec: { initContainers: Step[]; containers: Step[] } } } } };
+    };
+    const pod = manifest.spec.jobTemplate.spec.template.spec;
+    const volume = join(dir, 'volume');
+    for (const step of [...pod.initContainers, ...pod.containers]) {
+      expect(step.command).toEqual(['node', 'dist/apps/reelstream-cli/main.js']);
+      // The claim mounted at /reports is a directory here; the event store and operators are the test's.
+      const args = step.args.map((arg) => arg.replace(/^\/reports(?=\/)/, volume));
+      const run = await cli([...args, '--source', dataFile, '--operators', operatorsFile]);
+      expect([step.name, run.code]).toEqual([step.name, 0]);
+    }
+    const files = (folder: string) => readdirSync(folder).sort();
+    const reportFiles = (folder: string) => files(folder).filter((name) => !/^(rounds|transactions)-/.test(name));
+    expect(reportFiles(join(volume, yesterday))).toEqual(reportFiles(join(reports, yesterday)));
+    expect(readFileSync(join(volume, yesterday, 'agent.csv'), 'utf8')).toBe(
+      readFileSync(join(reports, yesterday, 'agent.csv'), 'utf8'),
+    );
+    // One run exports at once the rows the script's three runs exported.
+    for (const kind of ['rounds', 'transactions'] as const) {
+      const key = kind === 'rounds' ? 'roundId' : 'transactionId';
+      const ids = (base: string) =>
+        exported(kind, base)
+          .map((row) => `${row[key]}|${row['status']}`)
+          .sort();
+      expect(ids(volume)).toEqual(ids(reports));
+    }
+    expect(files(join(volume, 'checkpoints'))).toEqual(['rounds.json', 'transactions.json']);
+  }, 120_000);
 });
