@@ -1,4 +1,4 @@
-import { containersOf, podTemplateOf, splitImage, type Container } from './render.js';
+import { allContainersOf, containersOf, podTemplateOf, splitImage, type Container } from './render.js';
 import type { K8sObject } from './schemas.js';
 
 /** The image every reelstream app runs from (docs/architecture.md "Processes": one image, one `main.js` per app). */
@@ -46,8 +46,9 @@ export function workloadProblems(object: K8sObject): string[] {
     problems.push(`${where}: pod seccompProfile must be RuntimeDefault`);
   if (pod.spec['automountServiceAccountToken'] !== false)
     problems.push(`${where}: automountServiceAccountToken must be false`);
-  const containers = containersOf(object);
-  if (containers.length === 0) problems.push(`${where} has no containers`);
+  if (containersOf(object).length === 0) problems.push(`${where} has no containers`);
+  // Init containers too: they run with the same image, mounts and credentials.
+  const containers = allContainersOf(object);
   for (const container of containers) {
     const at = `${where} container ${container.name}`;
     for (const kind of ['readinessProbe', 'livenessProbe'] as const) {

@@ -20,7 +20,7 @@ import {
 } from './checks.js';
 import { readKustomization, referencedPaths } from './kustomization.js';
 import { readDocuments, yamlFiles } from './manifest-files.js';
-import { containersOf, findKubectl, podTemplateOf, render } from './render.js';
+import { allContainersOf, containersOf, findKubectl, podTemplateOf, render } from './render.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
 
 /** A Kubernetes quantity (`64Mi`, `1Gi`, `1m` as nginx writes a megabyte) in bytes. */
@@ -33,11 +33,17 @@ function bytesOf(quantity: string): number {
   return Number(match[1]) * (unit ?? 1);
 }
 
-const kustomizationDirs = ['base', 'monitoring', 'overlays/dev', 'overlays/production'];
+const kustomizationDirs = ['base', 'monitoring', 'analytics', 'overlays/dev', 'overlays/production'];
 const secretTemplate = 'base/operators-secret.template.yaml';
 const backendSecretsTemplate = 'overlays/production/backend-secrets.template.yaml';
-/** Secrets the cluster operator creates outside kustomize (from the template); nothing else may be missing. */
-const externalSecrets = new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore']);
+const readerSecretTemplate = 'analytics/eventstore-reader-secret.template.yaml';
+/** Secrets the cluster operator creates outside kustomize (from the templates); nothing else may be missing. */
+const externalSecrets = new Set([
+  'reelstream-operators',
+  'reelstream-kafka',
+  'reelstream-eventstore',
+  'reelstream-eventstore-reader',
+]);
 
 /** Each app, the container port its probes use, and the ConfigMap key that sets that port. */
 const apps: Record<string, { probePort: string; portKey: string }> = {
@@ -70,14 +76,18 @@ const appWorkloads = (objects: readonly K8sObject[]) =>
   objects.filter((o) => isWorkload(o) && Object.hasOwn(apps, o.metadata.name));
 const configOf = (objects: readonly K8sObject[]) =>
   (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
-/** Files a workload's first container reads from Secrets: mounted path → Secret and key. */
-function secretFiles(workload: K8sObject): Map<string, { secret: string; key: string }> {
+/** Files a workload's container (the first, or the one named) reads from Secrets: mounted path → Secret and key. */
+function secretFiles(workload: K8sObject, containerName?: string): Map<string, { secret: string; key: string }> {
   const volumes = (podTemplateOf(workload)?.spec['volumes'] ?? []) as {
     name: string;
     secret?: { secretName: string; items?: { key: string; path: string }[] };
   }[];
   const files = new Map<string, { secret: string; key: string }>();
-  for (const mount of (containersOf(workload)[0]?.['volumeMounts'] ?? []) as { name: string; mountPath: string }[]) {
+  const container =
+    containerName === undefined
+      ? containersOf(workload)[0]
+      : allContainersOf(workload).find((candidate) => candidate.name === containerName);
+  for (const mount of (container?.['volumeMounts'] ?? []) as { name: string; mountPath: string }[]) {
     const secret = volumes.find((v) => v.name === mount.name)?.secret;
     for (const item of secret?.items ?? [])
       files.set(`${mount.mountPath}/${item.path}`, { secret: secret?.secretName ?? '', key: item.key });
@@ -110,7 +120,13 @@ describe('every YAML document under k8s/', () => {
   it('is used: listed by a kustomization, or the documented Secret template', () => {
     const listed = new Set(kustomizationDirs.flatMap((dir) => referencedPaths(dir).map((r) => r.path)));
     expect(
-      manifestFiles.filter((file) => !listed.has(file) && file !== secretTemplate && file !== backendSecretsTemplate),
+      manifestFiles.filter(
+        (file) =>
+          !listed.has(file) &&
+          file !== secretTemplate &&
+          file !== backendSecretsTemplate &&
+          file !== readerSecretTemplate,
+      ),
     ).toEqual([]);
   });
 });
@@ -457,6 +473,106 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(workloadProblems(job).filter((p) => !/Probe/.test(p))).toEqual([]);
     });
 
+    describe('the daily reports CronJob', () => {
+      const cronJob = () => find(objects, 'CronJob', 'reelstream-daily-reports') as K8sObject;
+      const CLI = ['node', 'dist/apps/reelstream-cli/main.js'];
+      const steps = () =>
+        allContainersOf(cronJob()).map((container) => ({
+          name: container.name,
+          command: container['command'],
+          args: container['args'],
+        }));
+
+      it('runs daily at 12:30 UTC, one run at a time, every container locked down like the apps', () => {
+        const spec = cronJob()['spec'] as Record<string, unknown>;
+        expect(spec).toMatchObject({ schedule: '30 12 * * *', timeZone: 'Etc/UTC', concurrencyPolicy: 'Forbid' });
+        expect(workloadProblems(cronJob()).filter((p) => !/Probe/.test(p))).toEqual([]);
+        for (const container of allContainersOf(cronJob()))
+          expect(container.image).toMatch(new RegExp(`(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}$`));
+      });
+
+      it('exports rounds then transactions with a checkpoint on the reports volume, then writes the dated reports', () => {
+        const exportOf = (kind: string) => ({
+          name: `export-${kind}`,
+          command: CLI,
+          args: [
+            'export',
+            kind,
+            '--to',
+            'today',
+            '--checkpoint',
+            `/reports/checkpoints/${kind}.json`,
+            '--out',
+            '/reports/{yesterday}/',
+            '--no-progress',
+          ],
+        });
+        expect(steps()).toEqual([
+          exportOf('rounds'),
+          exportOf('transactions'),
+          {
+            name: 'reports',
+            command: CLI,
+            args: [
+              'replay',
+              '--from',
+              'yesterday',
+              '--to',
+              'today',
+              '--format',
+              'csv',
+              '--out-dir',
+              '/reports/{yesterday}',
+              '--no-progress',
+            ],
+          },
+        ]);
+        const pod = podTemplateOf(cronJob())?.spec as {
+          volumes: { name: string; persistentVolumeClaim?: { claimName: string } }[];
+        };
+        const claim = pod.volumes.find((volume) => volume.name === 'reports')?.persistentVolumeClaim?.claimName;
+        expect(find(objects, 'PersistentVolumeClaim', claim ?? '')).toBeDefined();
+        for (const container of allContainersOf(cronJob()))
+          expect(container['volumeMounts']).toContainEqual({ name: 'reports', mountPath: '/reports' });
+      });
+
+      it('reads the apps\u2019 event store as its read-only user, with no Kafka or app credentials', () => {
+        const config = configOf(objects);
+        for (const container of allContainersOf(cronJob())) {
+          expect(container['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
+          const env = new Map(
+            (container['env'] as { name: string; value: string }[]).map((e) => [e.name, e.value] as const),
+          );
+          // The same EVENT_STORE_URL as the apps (from reelstream-config), another user.
+          expect(env.has('EVENT_STORE_URL')).toBe(false);
+          expect(config['EVENT_STORE_URL']).toMatch(/^esdb:\/\//);
+          expect(env.get('EVENTSTORE_USERNAME')).not.toBe(config['EVENTSTORE_USERNAME']);
+          const files = secretFiles(cronJob(), container.name);
+          expect(files.get(env.get('EVENTSTORE_PASSWORD_FILE') ?? '')).toEqual({
+            secret: 'reelstream-eventstore-reader',
+            key: 'password',
+          });
+          expect(files.get(env.get('EVENTSTORE_TLS_CA_FILE') ?? '')?.secret).toBe('reelstream-eventstore-reader');
+          expect(files.get(config['OPERATORS_FILE'] ?? '')).toEqual({
+            secret: 'reelstream-operators',
+            key: 'OPERATORS_JSON',
+          });
+          expect(
+            [...files.values()].map((file) => file.secret).filter((name) => /kafka|^reelstream-eventstore$/.test(name)),
+          ).toEqual([]);
+          const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(env.get('NODE_OPTIONS') ?? '')?.[1]);
+          const resources = container['resources'] as { limits: Record<string, string> };
+          expect(heapMiB * 2 ** 20).toBeLessThan(bytesOf(resources.limits['memory'] ?? '0') * 0.8);
+          const pod = podTemplateOf(cronJob())?.spec as { volumes: { emptyDir?: { sizeLimit?: string } }[] };
+          const emptyDirs = pod.volumes.reduce(
+            (sum, v) => sum + (v.emptyDir ? bytesOf(v.emptyDir.sizeLimit ?? 'Infinity') : 0),
+            0,
+          );
+          expect(emptyDirs).toBeLessThanOrEqual(bytesOf(resources.limits['ephemeral-storage'] ?? '0'));
+        }
+      });
+    });
+
     it('lets a 10,000-player campaign through the Ingress (1 MiB, the gateway route limit)', () => {
       const annotations = find(objects, 'Ingress', 'reelstream')?.metadata['annotations'] as Record<string, string>;
       expect(bytesOf(annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '0')).toBeGreaterThanOrEqual(
@@ -512,12 +628,27 @@ describe('the overlays rendered by kubectl kustomize', () => {
 
     it('expects the operators Secret to be created outside kustomize', () => {
       expect(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toEqual([]);
-      expect(externalSecrets).toEqual(new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore']));
+      expect(externalSecrets).toEqual(
+        new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore', 'reelstream-eventstore-reader']),
+      );
     });
   });
 
   describe('the checks themselves', () => {
     const gateway = () => structuredClone(find(rendered('overlays/dev'), 'StatefulSet', 'gateway') as K8sObject);
+
+    it('look at init containers too', () => {
+      const job = structuredClone(
+        find(rendered('overlays/production'), 'CronJob', 'reelstream-daily-reports') as K8sObject,
+      );
+      const [first] = allContainersOf(job);
+      (first?.['securityContext'] as Record<string, unknown>)['readOnlyRootFilesystem'] = false;
+      delete (first?.['resources'] as { limits: Record<string, unknown> }).limits['ephemeral-storage'];
+      expect(workloadProblems(job).filter((p) => !/Probe/.test(p))).toEqual([
+        'CronJob reelstream-daily-reports container export-rounds: needs an ephemeral-storage request and limit',
+        'CronJob reelstream-daily-reports container export-rounds: readOnlyRootFilesystem must be true',
+      ]);
+    });
 
     it('report a workload without probes, limits or a locked-down container', () => {
       const broken = gateway();

@@ -127,6 +127,14 @@ const cases: Case[] = [
   ['kafka-topics', 'kube-dns', 53, true, 'UDP', 'overlays/production'],
   ['kafka-topics', 'esdb-node', 2113, false, 'TCP', 'overlays/production'],
   ['kafka-topics', 'operator-wallet', 443, false, 'TCP', 'overlays/production'],
+  // The daily reports: the event store (and DNS), nothing else.
+  ['reelstream-daily-reports', 'esdb-node', 2113, true, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'kube-dns', 53, true, 'UDP', 'overlays/production'],
+  ['reelstream-daily-reports', 'kafka-broker', 9092, false, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'otel-collector', 4318, false, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'operator-wallet', 443, false, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'gateway', 8080, false, 'TCP', 'overlays/production'],
+  ['stranger', 'reelstream-daily-reports', 9464, false, 'TCP', 'overlays/production'],
 ];
 
 describe('NetworkPolicy evaluation (the evaluator itself)', () => {

@@ -53,10 +53,21 @@ export function podTemplateOf(object: K8sObject):
       spec: Record<string, unknown>;
     }
   | undefined {
+  if (object.kind === 'CronJob')
+    return (object['spec'] as { jobTemplate: { spec: { template: ReturnType<typeof podTemplateOf> } } }).jobTemplate
+      .spec.template;
   if (object.kind !== 'Deployment' && object.kind !== 'StatefulSet' && object.kind !== 'Job') return undefined;
   return (object['spec'] as { template: ReturnType<typeof podTemplateOf> }).template;
 }
 
 export function containersOf(object: K8sObject): Container[] {
   return (podTemplateOf(object)?.spec['containers'] as Container[] | undefined) ?? [];
+}
+
+/** The init containers, in the order they run, then the containers. */
+export function allContainersOf(object: K8sObject): Container[] {
+  return [
+    ...((podTemplateOf(object)?.spec['initContainers'] as Container[] | undefined) ?? []),
+    ...containersOf(object),
+  ];
 }

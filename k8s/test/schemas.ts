@@ -25,6 +25,8 @@ const models: Record<string, string> = {
   'apps/v1/Deployment': 'apps/v1/Deployment',
   'apps/v1/StatefulSet': 'apps/v1/StatefulSet',
   'batch/v1/Job': 'batch/v1/Job',
+  'batch/v1/CronJob': 'batch/v1/CronJob',
+  'v1/PersistentVolumeClaim': 'v1/PersistentVolumeClaim',
   'policy/v1/PodDisruptionBudget': 'policy/v1/PodDisruptionBudget',
   'autoscaling/v2/HorizontalPodAutoscaler': 'autoscaling/v2/HorizontalPodAutoscaler',
   'networking.k8s.io/v1/Ingress': 'networking.k8s.io/v1/Ingress',

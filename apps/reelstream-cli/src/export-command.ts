@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 import {
   EXPORT_FORMATS,
   ExportArgumentError,
+  expandDatePlaceholders,
   parseTimeArgument,
+  resolveDayWord,
   runExport,
   TimeArgumentError,
   type ExportFormat,
@@ -23,11 +25,14 @@ Writes one row per round, wallet transaction, bonus call or session, once the lo
 Read-only: nothing is written to the log.
 
   --out <file|dir/>       the file to write; an existing directory (or a path ending in /) gets
-                          <kind>.<ext>, with --checkpoint <kind>-<log position>.<ext> (never overwritten)
+                          <kind>.<ext>, with --checkpoint <kind>-<log position>.<ext> (never overwritten);
+                          {today} and {yesterday} in it are those UTC dates (/reports/{yesterday}/)
   --format csv|parquet    default: from the --out extension, else csv
   --from <time>           rows closed at or after (operator time zone unless the time has Z or an offset)
   --to <time>             rows closed before; a date alone includes that whole day
-                          times: YYYY-MM-DD, "YYYY-MM-DD HH:mm[:ss]", or ISO-8601 with Z/±HH:mm
+                          times: YYYY-MM-DD, "YYYY-MM-DD HH:mm[:ss]", or ISO-8601 with Z/±HH:mm;
+                          today / yesterday: midnight starting that UTC date, in each operator's zone
+                          (a daily job: --to today; the checkpoint records the date)
   --checkpoint <file>     export only the rows no earlier run with this checkpoint wrote, then record
                           how far this one got (log position and --to); created when missing
   --source <file|url>     the data file (path or sqlite:<path>), postgres://… or esdb://host:2113?tls=false
@@ -72,8 +77,10 @@ function formatOf(value: string | undefined, out: string): ExportFormat {
   return value as ExportFormat;
 }
 
-function timeOf(option: '--from' | '--to', text: string | undefined) {
-  if (text === undefined) return undefined;
+function timeOf(option: '--from' | '--to', given: string | undefined, now: number) {
+  if (given === undefined) return undefined;
+  // The date a word stands for, not the word, is what a checkpoint must record.
+  const text = resolveDayWord(given, now);
   try {
     return { text, time: parseTimeArgument(option, text) };
   } catch (error) {
@@ -86,11 +93,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args);
   const kind = kindOf(positionals);
   if (values.out === undefined) throw new CliError(`--out <file|dir/> is required\n${USAGE}`);
+  const now = Date.now();
   const format = formatOf(values.format, values.out);
-  const from = timeOf('--from', values.from);
-  const to = timeOf('--to', values.to);
+  const from = timeOf('--from', values.from, now);
+  const to = timeOf('--to', values.to, now);
   const operators = loadOperatorSettings(values.operators, io);
-  const out = values.out.endsWith('/') ? `${resolve(io.cwd, values.out)}/` : resolve(io.cwd, values.out);
+  const given = expandDatePlaceholders(values.out, now);
+  const out = given.endsWith('/') ? `${resolve(io.cwd, given)}/` : resolve(io.cwd, given);
   const { store } = await openSource(sourceUrlOf(values.source, io));
   try {
     const [last] = await store.readAll({ direction: 'backwards', maxCount: 1 });

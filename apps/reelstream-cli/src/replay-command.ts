@@ -1,6 +1,15 @@
 /** `reelstream replay`: folds the log into the reports, filtered, as table/csv/ndjson/json. */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { catalogFacts, OUTPUT_FORMATS, render, replay, type OutputFormat } from '@reelstream/analytics-application';
+import {
+  catalogFacts,
+  expandDatePlaceholders,
+  OUTPUT_FORMATS,
+  render,
+  replay,
+  type OutputFormat,
+} from '@reelstream/analytics-application';
 import {
   AnalyticsFold,
   DEFAULT_BONUS_RETURN_WINDOW_DAYS,
@@ -28,9 +37,14 @@ Folds the event log into reports. Read-only: nothing is written to the log.
   --catalog <file>        game catalogue (target RTPs; default CATALOG_FILE, else config/catalog.json)
   --report <name>         ${REPORT_NAMES.join(' | ')} | all (repeatable; default all)
   --format <format>       ${OUTPUT_FORMATS.join(' | ')} (default table on a terminal, else csv)
+  --out-dir <dir>         write each report to <dir>/<report>.<csv|ndjson|json|txt> instead of stdout
+                          (created if missing; a file is replaced whole, never left half-written);
+                          {today} and {yesterday} in it are those UTC dates (/reports/{yesterday})
 ${FILTER_USAGE}
   --window <days>         bonus-return: days after each bonus's registration counted, 1–366 (default ${DEFAULT_BONUS_RETURN_WINDOW_DAYS})
-  --by <period>           wallet-sla: ${SLA_PERIODS.join(' | ')} in the operator's time zone (default day)
+  --by <period>           ${SLA_PERIODS.join(' | ')} in the operator's time zone: game-performance and wallet-delivery
+                          get a row per period (default: one row for the whole range);
+                          wallet-sla is always per period (default day)
   --target-ms <ms>        wallet-sla: one latency target for every command, 1–600000
                           (default the dispatcher's limits: bet, betwin, cancel 3000; win 4000)
   --storm-attempts <n>    wallet-sla: a transaction with this many attempts is a retry storm, 2–100 (default ${DEFAULT_STORM_ATTEMPTS})
@@ -45,8 +59,8 @@ function reportsOf(values: readonly string[] | undefined): ReportName[] {
   return REPORT_NAMES.filter((name) => values.includes(name));
 }
 
-function formatOf(value: string | undefined, io: CliIo): OutputFormat {
-  if (value === undefined) return io.stdout.isTTY ? 'table' : 'csv';
+function formatOf(value: string | undefined, io: CliIo, toFiles: boolean): OutputFormat {
+  if (value === undefined) return io.stdout.isTTY && !toFiles ? 'table' : 'csv';
   if (!(OUTPUT_FORMATS as readonly string[]).includes(value))
     throw new CliError(`unknown --format ${value}: use ${OUTPUT_FORMATS.join(', ')}`);
   return value as OutputFormat;
@@ -60,8 +74,8 @@ function boundedInteger(option: string, value: string | undefined, min: number, 
   return Number(value);
 }
 
-function slaPeriodOf(value: string | undefined): SlaPeriod {
-  if (value === undefined) return 'day';
+function periodOf(value: string | undefined): SlaPeriod | undefined {
+  if (value === undefined) return undefined;
   if (!(SLA_PERIODS as readonly string[]).includes(value))
     throw new CliError(`unknown --by ${value}: use ${SLA_PERIODS.join(' or ')}`);
   return value as SlaPeriod;
@@ -73,7 +87,7 @@ function walletSlaOf(values: {
   'storm-attempts'?: string | undefined;
 }): WalletSlaSettings {
   return {
-    by: slaPeriodOf(values.by),
+    by: periodOf(values.by) ?? 'day',
     targetMs: boundedInteger('--target-ms', values['target-ms'], 1, 600_000),
     stormAttempts: boundedInteger('--storm-attempts', values['storm-attempts'], 2, 100) ?? DEFAULT_STORM_ATTEMPTS,
   };
@@ -89,6 +103,7 @@ function parse(args: readonly string[]) {
         catalog: { type: 'string' },
         report: { type: 'string', multiple: true },
         format: { type: 'string' },
+        'out-dir': { type: 'string' },
         'no-progress': { type: 'boolean' },
         strict: { type: 'boolean' },
         window: { type: 'string' },
@@ -108,7 +123,7 @@ function parse(args: readonly string[]) {
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const values = parse(args);
   const reports = reportsOf(values.report);
-  const format = formatOf(values.format, io);
+  const format = formatOf(values.format, io, values['out-dir'] !== undefined);
   const bonusReturnWindowDays = boundedInteger('--window', values.window, 1, 366) ?? DEFAULT_BONUS_RETURN_WINDOW_DAYS;
   const walletSla = walletSlaOf(values);
   const operators = loadOperatorSettings(values.operators, io);
@@ -120,6 +135,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     timeZoneOf: operators.timeZoneOf,
     bonusReturnWindowDays,
     walletSla,
+    by: periodOf(values.by),
   });
   const { store } = await openSource(sourceUrlOf(values.source, io));
   try {
@@ -144,6 +160,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
     );
   checkSomethingMatched(values, fold.stats, io.stderr);
+  if (values['out-dir'] !== undefined) {
+    writeReportFiles(resolve(io.cwd, expandDatePlaceholders(values['out-dir'], Date.now())), reports, fold, format, io);
+    return 0;
+  }
   io.stdout.write(
     render(
       reports.map((name) => fold.untypedReport(name)),
@@ -151,6 +171,30 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     ),
   );
   return 0;
+}
+
+const EXTENSIONS: Record<OutputFormat, string> = { csv: 'csv', ndjson: 'ndjson', json: 'json', table: 'txt' };
+
+/** `--out-dir`: one file per report, each written beside itself then renamed over the old one. */
+function writeReportFiles(
+  dir: string,
+  reports: readonly ReportName[],
+  fold: AnalyticsFold,
+  format: OutputFormat,
+  io: CliIo,
+): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const name of reports) {
+      const path = join(dir, `${name}.${EXTENSIONS[format]}`);
+      const partial = join(dir, `.${name}.${EXTENSIONS[format]}.partial`);
+      writeFileSync(partial, render([fold.untypedReport(name)], format));
+      renameSync(partial, path);
+      io.stderr.write(`wrote ${path}\n`);
+    }
+  } catch (error) {
+    throw new CliError(`cannot write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }
 
 export const replayCommand: CliCommand = {

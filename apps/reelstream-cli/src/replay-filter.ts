@@ -1,6 +1,12 @@
 /** The filter options every log-reading command shares, and their checks (exit 2 on bad input). */
 import { StreamCategories, type StreamCategory } from '@reelstream/contracts';
-import { parseTimeArgument, rangeResolver, instantIn, TimeArgumentError } from '@reelstream/analytics-application';
+import {
+  parseTimeArgument,
+  rangeResolver,
+  instantIn,
+  resolveDayWord,
+  TimeArgumentError,
+} from '@reelstream/analytics-application';
 import type { ReplayFilter } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
 import type { Operators } from './settings.js';
@@ -19,7 +25,9 @@ export const FILTER_OPTIONS = {
 export const FILTER_USAGE = `  --from <time>           events at or after (operator time zone unless the time has Z or an offset)
   --to <time>             events before; a date alone includes that whole day
   --at <time>             the state as of that moment (events up to it)
-                          times: YYYY-MM-DD, "YYYY-MM-DD HH:mm[:ss]", or ISO-8601 with Z/±HH:mm
+                          times: YYYY-MM-DD, "YYYY-MM-DD HH:mm[:ss]", or ISO-8601 with Z/±HH:mm;
+                          today / yesterday: midnight starting that UTC date, in each operator's
+                          zone (--from yesterday --to today: yesterday's whole day)
   --operator <id>         one operator
   --player <id>           one player (with --operator when ids repeat across operators)
   --game <gameId>         one game (and the bonus calls that name it among their games)
@@ -57,8 +65,9 @@ function categoriesOf(values: readonly string[] | undefined): StreamCategory[] |
 export function buildFilter(values: FilterValues, operators: Operators): ReplayFilter {
   const filter: ReplayFilter = {};
   try {
-    const from = values.from === undefined ? undefined : parseTimeArgument('--from', values.from);
-    const to = values.to === undefined ? undefined : parseTimeArgument('--to', values.to);
+    const now = Date.now();
+    const from = values.from === undefined ? undefined : parseTimeArgument('--from', resolveDayWord(values.from, now));
+    const to = values.to === undefined ? undefined : parseTimeArgument('--to', resolveDayWord(values.to, now));
     const rangeOf = from || to ? rangeResolver(from, to, operators.timeZoneOf) : undefined;
     if (rangeOf) {
       // Checked in the zone of the operator asked for (or UTC): the order is the same in every zone but a DST edge.

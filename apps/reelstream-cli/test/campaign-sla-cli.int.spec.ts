@@ -142,6 +142,44 @@ describe('reelstream replay: campaigns, bonus-return, wallet-sla', () => {
     expect(sla?.rows.every((row) => /^\d{4}-\d{2}-\d{2}$/.test(String(row['period'])))).toBe(true);
   });
 
+  it('prints game-performance and wallet-delivery by hour with the period after the keys; without --by as before', async () => {
+    const hourly = await replay('--format', 'csv', '--report', 'wallet-delivery', '--by', 'hour');
+    expect(hourly).toMatchObject({ code: 0, stderr: '' });
+    const [header, ...rows] = hourly.stdout.trimEnd().split('\r\n');
+    expect(header?.split(',').slice(0, 5)).toEqual(['operator', 'command', 'period', 'timeZone', 'callbacks']);
+    const berlin = rows.filter((row) => row.startsWith('casino-eu,'));
+    expect(new Set(berlin.map((row) => row.split(',')[2]))).toContain('2026-11-21T00:00+01:00');
+    const whole = await replay('--format', 'csv', '--report', 'wallet-delivery');
+    expect(whole.stdout.split('\r\n')[0]?.split(',').slice(0, 3)).toEqual(['operator', 'command', 'callbacks']);
+    const games = await replay('--format', 'csv', '--report', 'game-performance', '--by', 'day');
+    expect(games).toMatchObject({ code: 0, stderr: '' });
+    expect(games.stdout.split('\r\n')[0]?.split(',').slice(5, 10)).toEqual([
+      'currency',
+      'operator',
+      'period',
+      'timeZone',
+      'rounds',
+    ]);
+  });
+
+  it.each([
+    [
+      'an unknown period for game-performance',
+      ['--report', 'game-performance', '--by', 'month'],
+      /unknown --by month: use hour or day/,
+    ],
+    [
+      'an unknown period for wallet-delivery',
+      ['--report', 'wallet-delivery', '--by', ''],
+      /unknown --by : use hour or day/,
+    ],
+  ])('refuses %s with exit 2 naming --by', async (_what, args, message) => {
+    const run = await replay(...args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+  });
+
   it.each([
     ['a window of 0 days', ['--window', '0'], /--window "0" is not a whole number from 1 to 366/],
     ['a window that is not a number', ['--window', 'week'], /--window "week" is not a whole number from 1 to 366/],

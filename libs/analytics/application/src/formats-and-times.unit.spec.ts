@@ -2,7 +2,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Report } from '@reelstream/analytics-domain';
 import { render, renderCsv } from './formats.js';
-import { instantIn, parseTimeArgument, rangeResolver, TimeArgumentError } from './time-range.js';
+import {
+  expandDatePlaceholders,
+  instantIn,
+  parseTimeArgument,
+  rangeResolver,
+  resolveDayWord,
+  TimeArgumentError,
+} from './time-range.js';
 
 const report: Report = {
   name: 'agent',
@@ -83,5 +90,38 @@ describe('time arguments', () => {
   it('refuses a wall-clock time the zone skips', () => {
     const skipped = parseTimeArgument('--from', '2026-03-08 02:30');
     expect(() => instantIn(skipped, 'America/New_York')).toThrow(/does not exist in America\/New_York/);
+  });
+});
+
+describe('today and yesterday', () => {
+  // 00:30 UTC on 28 November: already the 28th in Seoul, still the 27th in New York.
+  const now = Date.parse('2026-11-28T00:30:00Z');
+
+  it('stand for midnight starting that UTC date, resolved in each operator\u2019s zone like a date', () => {
+    expect(resolveDayWord('yesterday', now)).toBe('2026-11-27 00:00');
+    expect(resolveDayWord('today', now)).toBe('2026-11-28 00:00');
+    expect(resolveDayWord('2026-11-01', now)).toBe('2026-11-01');
+    const range = rangeResolver(
+      parseTimeArgument('--from', resolveDayWord('yesterday', now)),
+      parseTimeArgument('--to', resolveDayWord('today', now)),
+      (operatorId) => (operatorId === 'seoul' ? 'Asia/Seoul' : 'America/New_York'),
+    );
+    // Exactly the 27th in each zone: `--to today` is midnight, not the end of today.
+    expect(range('seoul')).toEqual({
+      fromMs: Date.parse('2026-11-26T15:00:00Z'),
+      toMs: Date.parse('2026-11-27T15:00:00Z'),
+    });
+    expect(range('ny')).toEqual({
+      fromMs: Date.parse('2026-11-27T05:00:00Z'),
+      toMs: Date.parse('2026-11-28T05:00:00Z'),
+    });
+  });
+
+  it('fill {today} and {yesterday} in output paths, across a month end', () => {
+    expect(expandDatePlaceholders('/reports/{yesterday}/x-{today}', now)).toBe('/reports/2026-11-27/x-2026-11-28');
+    expect(expandDatePlaceholders('/reports/{yesterday}/', Date.parse('2026-12-01T12:00:00Z'))).toBe(
+      '/reports/2026-11-30/',
+    );
+    expect(expandDatePlaceholders('/reports/{date}/', now)).toBe('/reports/{date}/');
   });
 });

@@ -74,3 +74,29 @@ export function rangeResolver(
     return range;
   };
 }
+
+/** `today` and `yesterday`: the words a daily job passes instead of a date it would have to compute. */
+const DAY_WORDS = ['today', 'yesterday'] as const;
+
+/** The UTC calendar date `daysAgo` days before `nowMs`, `YYYY-MM-DD`. */
+function utcDateBefore(nowMs: number, daysAgo: number): string {
+  return new Date(nowMs - daysAgo * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * `today` / `yesterday` as the time argument they stand for: midnight starting that UTC calendar
+ * date, as a wall-clock time (`YYYY-MM-DD 00:00`), so each operator's range starts at that midnight
+ * in its own zone like any date. Midnight, not the whole day: `--from yesterday --to today` is
+ * yesterday, and a checkpoint records the date, not the word. Any other text is returned as it is.
+ */
+export function resolveDayWord(text: string, nowMs: number): string {
+  const daysAgo = DAY_WORDS.indexOf(text as (typeof DAY_WORDS)[number]);
+  return daysAgo < 0 ? text : `${utcDateBefore(nowMs, daysAgo)} 00:00`;
+}
+
+/** `{today}` and `{yesterday}` in an output path, as their UTC dates (`/reports/{yesterday}/`). */
+export function expandDatePlaceholders(path: string, nowMs: number): string {
+  return path.replace(/\{(today|yesterday)\}/g, (_match, word: string) =>
+    utcDateBefore(nowMs, word === 'today' ? 0 : 1),
+  );
+}

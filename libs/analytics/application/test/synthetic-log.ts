@@ -12,7 +12,15 @@
 import { sessionStream } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 import { freeSpinBonus, paidRound } from './synthetic-rounds.js';
-import { idBlock, mulberry32, sessionSeed, tick, Writer, type SessionContext } from './synthetic-writer.js';
+import {
+  idBlock,
+  mulberry32,
+  sessionSeed,
+  tick,
+  Writer,
+  type SessionContext,
+  type WrittenRound,
+} from './synthetic-writer.js';
 
 export interface SyntheticOperator {
   id: string;
@@ -51,6 +59,8 @@ export interface SyntheticLogResult {
   events: number;
   agent: Map<string, ExpectedAgentTotals>;
   streamerPaidRounds: number;
+  /** Every round settled or canceled, as written, by round id (the same whatever order the appends finished in). */
+  rounds: WrittenRound[];
   /** The sessions' tokens, in session order. */
   tokens: string[];
   /** What the next call on the same store passes as `first`. */
@@ -142,6 +152,7 @@ export async function writeSyntheticLog(store: EventStore, options: SyntheticLog
     events: writer.events,
     agent: writer.agent,
     streamerPaidRounds: writer.streamerPaidRounds,
+    rounds: [...writer.rounds].sort((a, b) => a.roundId - b.roundId),
     tokens: Array.from({ length: options.sessions }, (_, index) => tokenOf(firstSession + index)),
     next: {
       id: (options.first?.id ?? FIRST_ID) + options.sessions * idsPerSession(options),

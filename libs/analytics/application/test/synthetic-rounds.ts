@@ -168,13 +168,34 @@ export async function paidRound(session: SessionContext): Promise<void> {
       [{ type: 'RoundCanceled', data: { roundId, reason, canceledAt } }],
       canceledAt,
     );
+    writer.rounds.push({
+      roundId,
+      operatorId: operator.id,
+      kind: 'paid',
+      streamer,
+      outcome: 'canceled',
+      atMs: Date.parse(canceledAt),
+      betMinor: BET,
+      winMinor: 0,
+    });
     return;
   }
   if (streamer) writer.streamerPaidRounds += 1;
   else writer.count(operator, (bet[bet.length - 1]?.data as { at: string }).at, playerId, { betsMinor: BET });
   const winMinor = session.random() < 0.3 ? BET * (1 + Math.floor(session.random() * 5)) : 0;
   const settled = roundSettled(session, roundId, winMinor, winMinor > 0 ? session.id() : undefined);
-  await writer.append(roundStream(roundId), operator.id, [settled], (settled.data as { settledAt: string }).settledAt);
+  const settledAt = (settled.data as { settledAt: string }).settledAt;
+  await writer.append(roundStream(roundId), operator.id, [settled], settledAt);
+  writer.rounds.push({
+    roundId,
+    operatorId: operator.id,
+    kind: 'paid',
+    streamer,
+    outcome: 'settled',
+    atMs: Date.parse(settledAt),
+    betMinor: BET,
+    winMinor,
+  });
   if (winMinor === 0) return;
   const paidAt = await deliverWin(session, roundId, winMinor, 0, { stream: roundStream(roundId), revision: 1 });
   if (paidAt && !streamer) writer.count(operator, paidAt, playerId, { winsMinor: winMinor });
@@ -205,6 +226,16 @@ async function freeSpin(
   const rawWinMinor = session.random() < 0.5 ? BET * 2 : 0;
   const round = [roundStarted(session, roundId, startedAt, { issueId }), roundSettled(session, roundId, rawWinMinor)];
   await writer.append(roundStream(roundId), operator.id, round, startedAt);
+  writer.rounds.push({
+    roundId,
+    operatorId: operator.id,
+    kind: 'free',
+    streamer,
+    outcome: 'settled',
+    atMs: Date.parse((round[1]?.data as { settledAt: string }).settledAt),
+    betMinor: 0,
+    winMinor: rawWinMinor,
+  });
   const total = totalWinMinor + rawWinMinor;
   const settledAt = tick(session);
   const settled = {

@@ -46,10 +46,23 @@ export function idBlock(first: number, size: number): () => number {
   };
 }
 
+/** A round as written: what game-performance counts of it, and when (its settlement or cancel). */
+export interface WrittenRound {
+  roundId: number;
+  operatorId: string;
+  kind: 'paid' | 'free';
+  streamer: boolean;
+  outcome: 'settled' | 'canceled';
+  atMs: number;
+  betMinor: number;
+  winMinor: number;
+}
+
 export class Writer {
   events = 0;
   readonly agent = new Map<string, ExpectedAgentTotals>();
   streamerPaidRounds = 0;
+  readonly rounds: WrittenRound[] = [];
 
   constructor(readonly store: EventStore) {}
 

@@ -6,14 +6,19 @@ import { AgentReportFold } from './agent-report.js';
 import { BonusOutcomesFold } from './bonus-outcomes.js';
 import { BonusReturnFold, DEFAULT_BONUS_RETURN_WINDOW_DAYS } from './bonus-return.js';
 import { CampaignsFold, type CampaignLogEvent } from './campaigns.js';
-import { REPORT_COLUMNS, REPORT_TITLES } from './columns.js';
+import {
+  gamePerformanceByPeriodColumns,
+  REPORT_COLUMNS,
+  REPORT_TITLES,
+  walletDeliveryByPeriodColumns,
+} from './columns.js';
 import { passes, passesCampaign, type ReplayFilter } from './filter.js';
 import { GamePerformanceFold, type CatalogGameFacts } from './game-performance.js';
 import { DEFAULT_MEMORY_HORIZON_MS, LogIndex, type LogEvent } from './log-index.js';
 import { OperatorDays } from './operator-day.js';
-import type { Report, ReportName, ReportRows } from './report-model.js';
+import type { Column, Report, ReportName, ReportRows } from './report-model.js';
 import { WalletDeliveryFold } from './wallet-delivery.js';
-import { DEFAULT_WALLET_SLA, WalletSlaFold, type WalletSlaSettings } from './wallet-sla.js';
+import { DEFAULT_WALLET_SLA, WalletSlaFold, type SlaPeriod, type WalletSlaSettings } from './wallet-sla.js';
 
 export interface AnalyticsSettings {
   filter: ReplayFilter;
@@ -30,6 +35,11 @@ export interface AnalyticsSettings {
   bonusReturnWindowDays?: number;
   /** wallet-sla: `--by`, `--target-ms`, `--storm-attempts`; default by day, the dispatcher's limits, 3 attempts. */
   walletSla?: WalletSlaSettings;
+  /**
+   * game-performance and wallet-delivery: `--by`, one row per hour or day in the operator's zone
+   * as well; absent, one row for the whole range (their columns unchanged).
+   */
+  by?: SlaPeriod | undefined;
 }
 
 /** Events between two looks at the log clock: reading every event's instant would cost a Date.parse each. */
@@ -74,10 +84,11 @@ export class AnalyticsFold {
     this.filtered = Object.values(settings.filter).some((value) => value !== undefined);
     const horizonMs = settings.memoryHorizonMs ?? DEFAULT_MEMORY_HORIZON_MS;
     this.index = new LogIndex(horizonMs);
-    this.gamePerformance = new GamePerformanceFold(settings.catalog);
     const days = new OperatorDays(settings.timeZoneOf);
+    const periods = settings.by === undefined ? undefined : { days, by: settings.by };
+    this.gamePerformance = new GamePerformanceFold(settings.catalog, periods);
     this.agent = new AgentReportFold(days, horizonMs);
-    this.walletDelivery = new WalletDeliveryFold(horizonMs);
+    this.walletDelivery = new WalletDeliveryFold(horizonMs, periods);
     const windowDays = settings.bonusReturnWindowDays ?? DEFAULT_BONUS_RETURN_WINDOW_DAYS;
     this.bonusReturn = new BonusReturnFold(days, windowDays, horizonMs);
     this.walletSla = new WalletSlaFold(days, settings.walletSla ?? DEFAULT_WALLET_SLA, horizonMs);
@@ -141,7 +152,19 @@ export class AnalyticsFold {
 
   report<Name extends ReportName>(name: Name): Report<ReportRows[Name]> {
     const rows = this.rowsOf(name) as unknown as ReportRows[Name][];
-    return { name, title: REPORT_TITLES[name], columns: REPORT_COLUMNS[name], rows, notes: this.notesOf(name) };
+    return { name, title: REPORT_TITLES[name], columns: this.columnsOf(name), rows, notes: this.notesOf(name) };
+  }
+
+  private columnsOf<Name extends ReportName>(name: Name): readonly Column<ReportRows[Name]>[] {
+    if (this.settings.by !== undefined) {
+      const byPeriod: Partial<Record<ReportName, readonly unknown[]>> = {
+        'game-performance': gamePerformanceByPeriodColumns,
+        'wallet-delivery': walletDeliveryByPeriodColumns,
+      };
+      const columns = byPeriod[name];
+      if (columns) return columns as readonly Column<ReportRows[Name]>[];
+    }
+    return REPORT_COLUMNS[name];
   }
 
   private notesOf(name: ReportName): readonly string[] {

@@ -216,6 +216,34 @@ export const walletSlaColumns: readonly Column<WalletSlaRow>[] = [
   ),
 ];
 
+const periodColumn = <Row extends { period?: string }>(): Column<Row> =>
+  col<Row>(
+    'period' as keyof Row & string,
+    'period',
+    'text',
+    'Day (YYYY-MM-DD) or hour (YYYY-MM-DDTHH:00\u00b1HH:MM) in the operator\u2019s time zone (--by).',
+  );
+
+/**
+ * game-performance under `--by`: the operator, its period and zone after the keys (the period is
+ * in the operator's zone, so a row is one operator's).
+ */
+export const gamePerformanceByPeriodColumns: readonly Column<GamePerformanceRow>[] = [
+  ...gamePerformanceColumns.slice(0, 6),
+  col('operatorId', 'operator', 'text', 'The operator whose rounds the row counts (with --by).'),
+  periodColumn<GamePerformanceRow>(),
+  col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone.'),
+  ...gamePerformanceColumns.slice(6),
+];
+
+/** wallet-delivery under `--by`: the period and zone after operator and command, as in wallet-sla. */
+export const walletDeliveryByPeriodColumns: readonly Column<WalletDeliveryRow>[] = [
+  ...walletDeliveryColumns.slice(0, 2),
+  periodColumn<WalletDeliveryRow>(),
+  col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone.'),
+  ...walletDeliveryColumns.slice(2),
+];
+
 export const REPORT_COLUMNS: { readonly [Name in ReportName]: readonly Column<ReportRows[Name]>[] } = {
   'bonus-outcomes': bonusOutcomeColumns,
   'game-performance': gamePerformanceColumns,

@@ -5,8 +5,16 @@
  */
 import { compareText } from './bonus-outcomes.js';
 import type { LogEvent, LogIndex, RoundFacts } from './log-index.js';
+import type { OperatorDays } from './operator-day.js';
 import type { GamePerformanceRow, Segment } from './report-model.js';
 import { addRound, emptyRtpSums, rtpInterval, type RtpSums } from './rtp-interval.js';
+import type { SlaPeriod } from './wallet-sla.js';
+
+/** `--by`: rows per operator and period (in the operator's zone) as well. */
+export interface ReportPeriods {
+  days: OperatorDays;
+  by: SlaPeriod;
+}
 
 /** What the catalogue says of a game: the fold takes it as data, it reads no file. */
 export interface CatalogGameFacts {
@@ -33,18 +41,22 @@ function modelOf(outcome: unknown): string | undefined {
 export class GamePerformanceFold {
   private readonly tallies = new Map<string, Tally>();
 
-  constructor(private readonly catalog: ReadonlyMap<number, CatalogGameFacts>) {}
+  constructor(
+    private readonly catalog: ReadonlyMap<number, CatalogGameFacts>,
+    private readonly periods?: ReportPeriods,
+  ) {}
 
   apply(entry: LogEvent, index: LogIndex): void {
     const { event } = entry;
     if (event.type !== 'RoundSettled' && event.type !== 'RoundCanceled') return;
     const round = index.rounds.get(event.data.roundId);
     if (!round) return;
+    // A round counts in the period of its settlement (or cancel), as recorded in the event.
     if (event.type === 'RoundCanceled') {
-      if (round.kind === 'paid') this.tally(round, undefined).row.canceledRounds += 1;
+      if (round.kind === 'paid') this.tally(round, undefined, event.data.canceledAt).row.canceledRounds += 1;
       return;
     }
-    const tally = this.tally(round, modelOf(event.data.outcome));
+    const tally = this.tally(round, modelOf(event.data.outcome), event.data.settledAt);
     const { row } = tally;
     if (round.kind === 'free') {
       row.freeRounds += 1;
@@ -78,16 +90,22 @@ export class GamePerformanceFold {
           a.gameId - b.gameId ||
           compareText(a.segment, b.segment) ||
           compareText(a.model, b.model) ||
-          compareText(a.currency, b.currency),
+          compareText(a.currency, b.currency) ||
+          compareText(a.operatorId ?? '', b.operatorId ?? '') ||
+          compareText(a.period ?? '', b.period ?? ''),
       );
   }
 
-  private tally(round: RoundFacts, recordedModel: string | undefined): Tally {
+  private tally(round: RoundFacts, recordedModel: string | undefined, at: string): Tally {
     const game = this.catalog.get(round.gameId);
     const segment: Segment =
       round.kind === 'paid' && round.bonusId !== 0 ? 'steered' : round.streamer ? 'streamer' : 'standard';
     const model = recordedModel ?? game?.model ?? '';
-    const key = `${round.gameId}\u0000${model}\u0000${segment}\u0000${round.currency}`;
+    const periods = this.periods;
+    const period = periods ? periods.days.periodOf(round.operatorId, Date.parse(at), periods.by) : undefined;
+    // Without --by, one row across operators (as before); with it, one per operator and period.
+    const perPeriod = period === undefined ? '' : `\u0000${round.operatorId}\u0000${period}`;
+    const key = `${round.gameId}\u0000${model}\u0000${segment}\u0000${round.currency}${perPeriod}`;
     let tally = this.tallies.get(key);
     if (!tally) {
       tally = {
@@ -100,6 +118,9 @@ export class GamePerformanceFold {
           model,
           segment,
           currency: round.currency,
+          ...(periods && period !== undefined
+            ? { operatorId: round.operatorId, period, timeZone: periods.days.timeZone(round.operatorId) }
+            : {}),
           rounds: 0,
           turnoverMinor: 0,
           winsMinor: 0,

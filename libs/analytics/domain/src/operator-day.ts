@@ -64,4 +64,9 @@ export class OperatorDays {
     }
     return hour;
   }
+
+  /** The period of an instant by day or by hour (`--by`): dayOf or hourOf. */
+  periodOf(operatorId: string, epochMs: number, by: 'hour' | 'day'): string {
+    return by === 'hour' ? this.hourOf(operatorId, epochMs) : this.dayOf(operatorId, epochMs);
+  }
 }

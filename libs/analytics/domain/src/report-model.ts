@@ -79,6 +79,12 @@ export interface GamePerformanceRow {
   model: string;
   segment: Segment;
   currency: string;
+  /** With `--by` only: the operator whose rounds the row counts (the period is in its zone). */
+  operatorId?: string;
+  /** With `--by` only: `YYYY-MM-DD` or `YYYY-MM-DDTHH:00±HH:MM` in the operator's zone, as wallet-sla's. */
+  period?: string;
+  /** With `--by` only: the operator's time zone. */
+  timeZone?: string;
   /** Settled paid rounds. */
   rounds: number;
   turnoverMinor: number;
@@ -123,6 +129,10 @@ export interface AgentRow {
 export interface WalletDeliveryRow {
   operatorId: string;
   command: string;
+  /** With `--by` only: `YYYY-MM-DD` or `YYYY-MM-DDTHH:00±HH:MM` in the operator's zone, as wallet-sla's. */
+  period?: string;
+  /** With `--by` only: the operator's time zone. */
+  timeZone?: string;
   /** Transactions requested (for `cancel`: cancels requested). */
   callbacks: number;
   attempts: number;

@@ -1,5 +1,11 @@
-/** Wallet delivery: how the operator's wallet was called and answered, per operator and command. */
+/**
+ * Wallet delivery: how the operator's wallet was called and answered, per operator and command;
+ * with `--by`, per hour or day in the operator's zone too, each count in the period of the instant
+ * its event records (a request at its requestedAt, a call at its start, an answer and its latency
+ * at the answer), so the periods add up to the report without `--by`.
+ */
 import { compareText } from './bonus-outcomes.js';
+import type { ReportPeriods } from './game-performance.js';
 import type { LogEvent, LogIndex } from './log-index.js';
 import type { WalletDeliveryRow } from './report-model.js';
 import { RecentMap } from './recent-map.js';
@@ -22,7 +28,10 @@ export class WalletDeliveryFold {
   /** When the attempt in flight of a stream's command started, for its latency. */
   private readonly inFlight: RecentMap<string, number>;
 
-  constructor(horizonMs: number) {
+  constructor(
+    horizonMs: number,
+    private readonly periods?: ReportPeriods,
+  ) {
     this.inFlight = new RecentMap(horizonMs);
   }
 
@@ -38,11 +47,11 @@ export class WalletDeliveryFold {
     const ownCommand = request?.command ?? 'unknown';
     switch (event.type) {
       case 'WalletRequested':
-        this.tally(operatorId, event.data.command).row.callbacks += 1;
+        this.tally(operatorId, event.data.command, event.data.requestedAt).row.callbacks += 1;
         return;
       case 'WalletAttempted': {
         const command = event.data.command ?? ownCommand;
-        const { row } = this.tally(operatorId, command);
+        const { row } = this.tally(operatorId, command, event.data.at);
         row.attempts += 1;
         if (event.data.attempt > 1) row.retries += 1;
         this.inFlight.set(`${streamId}\u0000${command}`, Date.parse(event.data.at));
@@ -57,18 +66,18 @@ export class WalletDeliveryFold {
         return this.answered(operatorId, streamId, event.data.command ?? ownCommand, statusCode ?? 'error', at, final);
       }
       case 'CancelRequested': {
-        this.tally(operatorId, 'cancel').row.callbacks += 1;
-        if (request) this.tally(operatorId, request.command).row.cancels += 1;
+        this.tally(operatorId, 'cancel', event.data.at).row.callbacks += 1;
+        if (request) this.tally(operatorId, request.command, event.data.at).row.cancels += 1;
         return;
       }
       case 'WinDeadLettered':
-        this.tally(event.data.request?.operatorId ?? operatorId, 'win').row.deadLetters += 1;
+        this.tally(event.data.request?.operatorId ?? operatorId, 'win', entry.occurredAt).row.deadLetters += 1;
         return;
       case 'WinRefused':
-        this.tally(event.data.request.operatorId, 'win').row.refused += 1;
+        this.tally(event.data.request.operatorId, 'win', entry.occurredAt).row.refused += 1;
         return;
       case 'StakeRefused':
-        this.tally(event.data.request.operatorId, event.data.request.command).row.refused += 1;
+        this.tally(event.data.request.operatorId, event.data.request.command, entry.occurredAt).row.refused += 1;
         return;
       default:
         return;
@@ -91,7 +100,12 @@ export class WalletDeliveryFold {
             .join(' '),
         };
       })
-      .sort((a, b) => compareText(a.operatorId, b.operatorId) || compareText(a.command, b.command));
+      .sort(
+        (a, b) =>
+          compareText(a.operatorId, b.operatorId) ||
+          compareText(a.command, b.command) ||
+          compareText(a.period ?? '', b.period ?? ''),
+      );
   }
 
   private answered(
@@ -102,7 +116,7 @@ export class WalletDeliveryFold {
     at: string,
     final: boolean,
   ): void {
-    const tally = this.tally(operatorId, command);
+    const tally = this.tally(operatorId, command, at);
     if (outcome === 'OK') tally.row.succeeded += 1;
     if (final) tally.row.failedFinal += 1;
     tally.outcomes.set(outcome, (tally.outcomes.get(outcome) ?? 0) + 1);
@@ -114,8 +128,10 @@ export class WalletDeliveryFold {
     }
   }
 
-  private tally(operatorId: string, command: string): Tally {
-    const key = `${operatorId}\u0000${command}`;
+  private tally(operatorId: string, command: string, at: string): Tally {
+    const periods = this.periods;
+    const period = periods ? periods.days.periodOf(operatorId, Date.parse(at), periods.by) : undefined;
+    const key = period === undefined ? `${operatorId}\u0000${command}` : `${operatorId}\u0000${command}\u0000${period}`;
     let tally = this.tallies.get(key);
     if (!tally) {
       tally = {
@@ -124,6 +140,7 @@ export class WalletDeliveryFold {
         row: {
           operatorId,
           command,
+          ...(periods && period !== undefined ? { period, timeZone: periods.days.timeZone(operatorId) } : {}),
           callbacks: 0,
           attempts: 0,
           retries: 0,

@@ -163,7 +163,7 @@ export class WalletSlaFold {
   }
 
   private tally(operatorId: string, command: string, atMs: number): Tally {
-    const period = this.settings.by === 'hour' ? this.days.hourOf(operatorId, atMs) : this.days.dayOf(operatorId, atMs);
+    const period = this.days.periodOf(operatorId, atMs, this.settings.by);
     const key = `${operatorId}\u0000${command}\u0000${period}`;
     let tally = this.tallies.get(key);
     if (!tally) {

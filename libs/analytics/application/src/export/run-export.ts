@@ -85,6 +85,8 @@ export function readCheckpoint(path: string, kind: ExportKind): ExportCheckpoint
 }
 
 function writeCheckpoint(path: string, checkpoint: ExportCheckpoint): void {
+  // Created when missing, its directory too: a daily job's first run needs nothing prepared.
+  mkdirSync(dirname(path), { recursive: true });
   const partial = join(dirname(path), `.${basename(path)}.partial`);
   writeFileSync(partial, `${JSON.stringify(checkpoint, null, 2)}\n`);
   renameSync(partial, path);
