@@ -3,7 +3,7 @@
  * the real SQLite event store: the reports and their options (`--window`, `--by`, `--target-ms`,
  * `--storm-attempts`) as printed, filters, and the options' errors (exit 2, nothing on stdout).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -14,7 +14,7 @@ import {
   type SyntheticCampaignLog,
 } from '../../../libs/analytics/application/test/synthetic-campaigns.js';
 import { writeWalletSlaLog } from '../../../libs/analytics/application/test/synthetic-wallet-sla.js';
-import { cli } from './cli-harness.js';
+import { cli, writeOperatorsFile } from './cli-harness.js';
 
 let dir: string;
 let path: string;
@@ -34,21 +34,7 @@ beforeAll(async () => {
   });
   await store.close();
   operatorsFile = join(dir, 'operators.json');
-  const secret = (id: string, what: string) => `${id}-${what}-0123456789abcdef`;
-  writeFileSync(
-    operatorsFile,
-    JSON.stringify(
-      CAMPAIGN_OPERATORS.map((operator) => ({
-        id: operator.id,
-        name: operator.id,
-        apiToken: secret(operator.id, 'token'),
-        signingSecret: secret(operator.id, 'secret'),
-        callbackUrl: 'http://localhost:9/wallet',
-        currency: operator.currency,
-        timeZone: operator.timeZone,
-      })),
-    ),
-  );
+  writeOperatorsFile(operatorsFile, CAMPAIGN_OPERATORS);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -59,21 +59,7 @@ export async function writeDataFile(sessions = 40): Promise<DataFile> {
   });
   await store.close();
   const operatorsFile = join(dir, 'operators.json');
-  const secret = (id: string, what: string) => `${id}-${what}-0123456789abcdef`;
-  writeFileSync(
-    operatorsFile,
-    JSON.stringify(
-      OPERATORS.map((operator) => ({
-        id: operator.id,
-        name: operator.id,
-        apiToken: secret(operator.id, 'token'),
-        signingSecret: secret(operator.id, 'secret'),
-        callbackUrl: 'http://localhost:9/wallet',
-        currency: operator.currency,
-        timeZone: operator.timeZone,
-      })),
-    ),
-  );
+  writeOperatorsFile(operatorsFile, OPERATORS);
   return { dir, path, operatorsFile, written };
 }
 
@@ -100,4 +86,23 @@ export function expectedAgentRows(agent: SyntheticLogResult['agent']): Record<st
       players: totals.players.size,
     };
   });
+}
+
+/** An operators file (`--operators`) naming each synthetic operator with its currency and time zone. */
+export function writeOperatorsFile(path: string, operators: readonly SyntheticOperator[]): void {
+  const secret = (id: string, what: string) => `${id}-${what}-0123456789abcdef`;
+  writeFileSync(
+    path,
+    JSON.stringify(
+      operators.map((operator) => ({
+        id: operator.id,
+        name: operator.id,
+        apiToken: secret(operator.id, 'token'),
+        signingSecret: secret(operator.id, 'secret'),
+        callbackUrl: 'http://localhost:9/wallet',
+        currency: operator.currency,
+        timeZone: operator.timeZone,
+      })),
+    ),
+  );
 }

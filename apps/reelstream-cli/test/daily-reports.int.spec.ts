@@ -7,7 +7,7 @@
  * (k8s/analytics/daily-reports-cronjob.yaml), run as written, write the same files.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
 import { writeSyntheticLog, type SyntheticLogResult } from '../../../libs/analytics/application/test/synthetic-log.js';
-import { cli, OPERATORS } from './cli-harness.js';
+import { cli, OPERATORS, writeOperatorsFile } from './cli-harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
@@ -92,21 +92,7 @@ beforeAll(async () => {
   dataFile = join(dir, 'reelstream.db');
   reports = join(dir, 'reports');
   operatorsFile = join(dir, 'operators.json');
-  const secret = (id: string, what: string) => `${id}-${what}-0123456789abcdef`;
-  writeFileSync(
-    operatorsFile,
-    JSON.stringify(
-      OPERATORS.map((operator) => ({
-        id: operator.id,
-        name: operator.id,
-        apiToken: secret(operator.id, 'token'),
-        signingSecret: secret(operator.id, 'secret'),
-        callbackUrl: 'http://localhost:9/wallet',
-        currency: operator.currency,
-        timeZone: operator.timeZone,
-      })),
-    ),
-  );
+  writeOperatorsFile(operatorsFile, OPERATORS);
   // The day before yesterday, yesterday and today: the reports hold yesterday's alone, the exports
   // everything closed before today's midnight.
   await write(sixAm(utcDate(now - 2 * DAY_MS)), 8);
