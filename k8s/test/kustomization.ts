@@ -44,6 +44,22 @@ const kustomizationSchema = z.strictObject({
       }),
     )
     .optional(),
+  replacements: z
+    .array(
+      z.strictObject({
+        source: z.strictObject({ kind: z.string(), name: z.string(), fieldPath: z.string() }),
+        targets: z.array(
+          z.strictObject({
+            select: z.strictObject({ kind: z.string(), name: z.string().optional() }),
+            fieldPaths: z.array(z.string()),
+            options: z
+              .strictObject({ delimiter: z.string().optional(), index: z.number().int().optional() })
+              .optional(),
+          }),
+        ),
+      }),
+    )
+    .optional(),
   secretGenerator: z.array(generatorSchema.extend({ type: z.string().optional() })).optional(),
   configMapGenerator: z.array(generatorSchema).optional(),
   generatorOptions: z

@@ -413,6 +413,26 @@ describe('the overlays rendered by kubectl kustomize', () => {
   describe('the production overlay', () => {
     const objects = rendered('overlays/production');
 
+    it("links every alert's runbook under the one repository URL of runbook-links.yaml, none left on the placeholder", () => {
+      const [links] = readDocuments('overlays/production/runbook-links.yaml') as K8sObject[];
+      const repositoryUrl = ((links?.['data'] ?? {}) as Record<string, string>)['repositoryUrl'] ?? '';
+      expect(repositoryUrl).toMatch(/^https:\/\/.+\/$/);
+      const urls = objects
+        .filter((object) => object.kind === 'PrometheusRule')
+        .flatMap(
+          (object) => (object['spec'] as { groups: { rules: { annotations?: Record<string, string> }[] }[] }).groups,
+        )
+        .flatMap((group) => group.rules.flatMap((rule) => rule.annotations?.['runbook_url'] ?? []));
+      // The alerts and the SLO burn-rate rules.
+      expect(urls.length).toBeGreaterThanOrEqual(20);
+      for (const url of urls)
+        expect(url).toMatch(
+          new RegExp(`^${repositoryUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}docs/runbooks/[a-z0-9-]+\\.md$`),
+        );
+      // The ConfigMap is kustomize's alone: it is not applied.
+      expect(find(objects, 'ConfigMap', 'reelstream-runbook-links')).toBeUndefined();
+    });
+
     it('runs at least three of every app and autoscales the HTTP apps from three', () => {
       for (const name of ['bonus-ledger', 'wallet-dispatcher'])
         expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
