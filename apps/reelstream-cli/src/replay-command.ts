@@ -23,7 +23,13 @@ import {
 import { CliError } from './cli-error.js';
 import type { CliCommand, CliIo } from './command-registry.js';
 import { ProgressBar } from './progress.js';
-import { buildFilter, checkSomethingMatched, FILTER_OPTIONS, FILTER_USAGE } from './replay-filter.js';
+import {
+  buildFilter,
+  checkOperatorKnown,
+  checkSomethingMatched,
+  FILTER_OPTIONS,
+  FILTER_USAGE,
+} from './replay-filter.js';
 import { loadCatalogSetting, loadOperatorSettings } from './settings.js';
 import { openSource, sourceUrlOf } from './source.js';
 
@@ -151,14 +157,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   } finally {
     await store.close();
   }
-  if (
-    filter.operatorId !== undefined &&
-    !operators.has(filter.operatorId) &&
-    !fold.index.operators.has(filter.operatorId)
-  )
-    throw new CliError(
-      `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
-    );
+  checkOperatorKnown(filter.operatorId, operators, fold.index.operators);
   checkSomethingMatched(values, fold.stats, io.stderr);
   if (values['out-dir'] !== undefined) {
     writeReportFiles(resolve(io.cwd, expandDatePlaceholders(values['out-dir'], Date.now())), reports, fold, format, io);

@@ -111,6 +111,18 @@ export function namesSubject(values: FilterValues): boolean {
   return [values.operator, values.player, values.game, values.provider].some((value) => value !== undefined);
 }
 
+/** `--operator` names an operator neither configured nor in the log: an error (exit 2), not an empty report. */
+export function checkOperatorKnown(
+  operatorId: string | undefined,
+  operators: Pick<Operators, 'has' | 'source'>,
+  inLog: ReadonlySet<string>,
+): void {
+  if (operatorId !== undefined && !operators.has(operatorId) && !inLog.has(operatorId))
+    throw new CliError(
+      `unknown operator ${operatorId}: not configured (operators from ${operators.source}) and not in the log`,
+    );
+}
+
 /**
  * A filter that kept no event: with a subject (`--player nobody`, `--game 999`) an error (exit 2),
  * with only a time range or categories a line on stderr (an idle day is an answer).

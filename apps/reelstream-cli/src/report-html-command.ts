@@ -14,7 +14,14 @@ import {
 } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
 import type { CliCommand, CliIo } from './command-registry.js';
-import { buildFilter, checkSomethingMatched, describeFilter, FILTER_OPTIONS, FILTER_USAGE } from './replay-filter.js';
+import {
+  buildFilter,
+  checkOperatorKnown,
+  checkSomethingMatched,
+  describeFilter,
+  FILTER_OPTIONS,
+  FILTER_USAGE,
+} from './replay-filter.js';
 import { loadCatalogSetting, loadOperatorSettings, type Operators } from './settings.js';
 import { openSource, sourceUrlOf } from './source.js';
 
@@ -133,14 +140,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   } finally {
     await store.close();
   }
-  if (
-    filter.operatorId !== undefined &&
-    !operators.has(filter.operatorId) &&
-    !fold.index.operators.has(filter.operatorId)
-  )
-    throw new CliError(
-      `unknown operator ${filter.operatorId}: not configured (operators from ${operators.source}) and not in the log`,
-    );
+  checkOperatorKnown(filter.operatorId, operators, fold.index.operators);
   checkSomethingMatched(values, fold.stats, io.stderr);
   const reports = REPORT_NAMES.map((name) => fold.untypedReport(name));
   const agent = (reports.find((report) => report.name === 'agent')?.rows ?? []) as readonly AgentRow[];

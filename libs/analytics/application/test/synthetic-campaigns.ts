@@ -18,7 +18,7 @@ import {
 } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/ports';
 import type { SyntheticOperator } from './synthetic-log.js';
-import { Writer } from './synthetic-writer.js';
+import { requestBase, Writer } from './synthetic-writer.js';
 
 export const CAMPAIGN_OPERATORS: readonly SyntheticOperator[] = [
   { id: 'casino-eu', currency: 'EUR', timeZone: 'Europe/Berlin' },
@@ -324,7 +324,7 @@ class CampaignWriter {
     );
     const request = {
       command: 'bet' as const,
-      ...this.requestBase(operator, playerId, betTx, roundId, 0, atMs),
+      ...requestBase({ operator, playerId }, betTx, roundId, 0, iso(atMs)),
       amountMinor: betMinor,
       isBonusBusy: false,
     };
@@ -390,7 +390,7 @@ class CampaignWriter {
     const transactionId = this.id();
     const request = {
       command: 'win' as const,
-      ...this.requestBase(operator, playerId, transactionId, roundId, bonusId, atMs),
+      ...requestBase({ operator, playerId }, transactionId, roundId, bonusId, iso(atMs)),
       amountMinor,
       isRoundFinished: true,
       source: { stream: roundStream(roundId), revision: 1, eventId: randomUUID() },
@@ -410,27 +410,6 @@ class CampaignWriter {
       atMs + 30,
     );
     return paidAt;
-  }
-
-  private requestBase(
-    operator: SyntheticOperator,
-    playerId: string,
-    transactionId: number,
-    roundId: number,
-    bonusId: number,
-    atMs: number,
-  ) {
-    return {
-      transactionId,
-      operatorId: operator.id,
-      playerId,
-      roundId,
-      providerId: 1,
-      gameId: 101,
-      currency: operator.currency,
-      bonusId,
-      requestedAt: iso(atMs),
-    };
   }
 
   private roundStarted(

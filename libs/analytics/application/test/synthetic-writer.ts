@@ -110,7 +110,7 @@ export interface SessionContext {
 export const tick = (session: SessionContext, ms = 150) => new Date((session.clockMs += ms)).toISOString();
 
 export function requestBase(
-  session: SessionContext,
+  session: Pick<SessionContext, 'operator' | 'playerId'>,
   transactionId: number,
   roundId: number,
   bonusId: number,
