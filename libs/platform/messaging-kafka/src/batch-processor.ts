@@ -44,6 +44,11 @@ class Progress {
   get lastDone(): string | undefined {
     return this.next > 0 ? this.offsets[this.next - 1] : undefined;
   }
+
+  /** The finished offsets past the gap-free prefix: fetched again after it, they are not to run again. */
+  finishedBeyond(): string[] {
+    return this.offsets.slice(this.next).filter((offset) => this.finished.has(offset));
+  }
 }
 
 const keyOf = (record: KafkaMessage): string => (record.key === null ? '' : record.key.toString('utf8'));
@@ -66,12 +71,18 @@ export class BatchProcessor {
   private readonly attempts = new Map<string, number>();
   /** Per partition, what the last owner left in flight, until the records it covers are done. */
   private readonly suspects = new Map<string, Promise<LedgerEntry | undefined>>();
+  /**
+   * Per partition, records handled past a deferred one (several keys at once): the partition is fetched
+   * again from the deferred record, and these are marked done without running again.
+   */
+  private readonly finishedAhead = new Map<string, Set<string>>();
 
   constructor(private readonly settings: BatchSettings) {}
 
   /** The group was (re)joined: a partition may have had another owner meanwhile, so read its marks again. */
   onAssignment(): void {
     this.suspects.clear();
+    this.finishedAhead.clear();
   }
 
   // Long because: commit, done and the handler loop share the batch's abort signal, keep-alive and progress (closures);
@@ -91,20 +102,21 @@ export class BatchProcessor {
       abort.abort();
     });
     /**
-     * With one record of the partition at a time, a retry is not waited out inside the batch: that would
-     * hold every other partition kafkajs fetched with it (it fetches a broker again only once the whole
-     * last fetch was worked). The batch ends instead, its partition paused for the delay, and the record
-     * is fetched again after it, with its attempts counted in this process.
+     * A retry is not waited out inside the batch: that would hold every other partition kafkajs fetched
+     * with it (it fetches a broker again only once the whole last fetch was worked). The record's
+     * partition is paused for the delay instead and the record fetched again after it, with its attempts
+     * counted in this process. With one record at a time the batch ends at once; with several keys at
+     * once only the deferred key stops (its later records wait behind it), the other keys' records of
+     * the batch go on, and those finished past the deferred one are remembered so they do not run twice.
      */
-    let deferMs: number | undefined;
-    const defer =
-      this.settings.keyConcurrency === 1
-        ? (delayMs: number) => {
-            deferMs = Math.max(deferMs ?? 0, delayMs);
-            return true;
-          }
-        : undefined;
-    const shouldStop = () => abort.signal.aborted || deferMs !== undefined || !payload.isRunning() || payload.isStale();
+    let deferUntil: number | undefined;
+    const defer = (delayMs: number) => {
+      deferUntil = Math.max(deferUntil ?? 0, Date.now() + delayMs);
+      return true;
+    };
+    const oneAtATime = this.settings.keyConcurrency === 1;
+    const shouldStop = () =>
+      abort.signal.aborted || (oneAtATime && deferUntil !== undefined) || !payload.isRunning() || payload.isStale();
     const progress = new Progress(messages.map((record) => record.offset));
     let failure: unknown;
 
@@ -160,9 +172,14 @@ export class BatchProcessor {
       if (firstOfRest && progress.lastDone === careful.at(-1)?.offset && !shouldStop()) {
         const last = BigInt(rest.at(-1)?.offset ?? firstOfRest.offset);
         await commit(firstOfRest.offset, encodeLedgerEntry({ kind: 'in-flight', upTo: last }));
+        const ahead = this.finishedAhead.get(partitionKey);
+        const held = new Set<string>();
         await this.inLanes(rest, shouldStop, async (record) => {
+          if (held.has(keyOf(record))) return;
+          if (ahead?.delete(record.offset)) return done(record);
           const outcome = await this.deliverRecord(topic, partition, record, 0, shouldStop, signals, defer);
-          if (outcome.kind !== 'stopped' && outcome.kind !== 'deferred') done(record);
+          if (outcome.kind === 'deferred') held.add(keyOf(record));
+          else if (outcome.kind !== 'stopped') done(record);
         });
       }
     } catch (error) {
@@ -181,14 +198,28 @@ export class BatchProcessor {
         failure ??= error;
       }
     }
-    if (deferMs !== undefined) {
+    this.rememberAhead(`${topic}/${partition}`, lastDone, deferUntil === undefined ? [] : progress.finishedBeyond());
+    if (deferUntil !== undefined) {
       // Fetched again from the deferred record (nothing past the done prefix was resolved) once resumed.
       const resume = payload.pause();
-      void abortableSleep(deferMs, this.settings.stopping).then(resume);
+      void abortableSleep(Math.max(0, deferUntil - Date.now()), this.settings.stopping).then(resume);
     }
     const lost = keepAlive.lost;
     if (lost) throw lost;
     if (failure !== undefined) throw forKafkajs(failure);
+  }
+
+  /**
+   * Keeps what finished past a deferred record until it is fetched again; forgets what the partition's
+   * done prefix has passed.
+   */
+  private rememberAhead(partitionKey: string, lastDone: string | undefined, offsets: readonly string[]): void {
+    const ahead = this.finishedAhead.get(partitionKey) ?? new Set<string>();
+    if (lastDone !== undefined)
+      for (const offset of ahead) if (BigInt(offset) <= BigInt(lastDone)) ahead.delete(offset);
+    for (const offset of offsets) ahead.add(offset);
+    if (ahead.size === 0) this.finishedAhead.delete(partitionKey);
+    else this.finishedAhead.set(partitionKey, ahead);
   }
 
   private suspectFor(partitionKey: string, topic: string, partition: number): Promise<LedgerEntry | undefined> {

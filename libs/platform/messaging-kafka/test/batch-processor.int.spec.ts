@@ -365,6 +365,58 @@ describe('Kafka consumer against a scripted consumer group (kafkajs Runner)', ()
     expect(group.resolved).toEqual(['3', '4']);
   });
 
+  it('defers a failing key out of the batch (keyConcurrency): the other keys finish once each, the key keeps its order', async () => {
+    const state = new BrokerState('wallet.requests');
+    state.append(...records('op:fail', 'op:b', 'op:fail', 'op:c', 'op:d'));
+    const handled: string[] = [];
+    const attempts: string[] = [];
+    let pausedWhileFailing = false;
+    const group = new ScriptedGroup(state);
+    let pauses = 0;
+    const pause = group.pause.bind(group);
+    group.pause = () => {
+      pauses++;
+      pause();
+    };
+    const { processor: batches, parked } = processor(
+      state,
+      async (message) => {
+        attempts.push(`${message.key}@${message.offset}`);
+        if (
+          message.key === 'op:fail' &&
+          message.offset === '0' &&
+          attempts.filter((a) => a === 'op:fail@0').length < 3
+        ) {
+          throw new Error('wallet unreachable for this player');
+        }
+        if (message.key === 'op:fail' && message.offset === '0') pausedWhileFailing = group.isPaused();
+        handled.push(`${message.key}@${message.offset}`);
+      },
+      { keyConcurrency: 3, policy: retryPolicy({ maxAttempts: 5, retryDelayMs: () => 60 }) },
+    );
+    const runner = await start(group, batches);
+    await until(() => state.committedOffset() === 5);
+    expect(runner.crashes).toEqual([]);
+    expect(parked).toEqual([]);
+    // Every record handled once: the other keys' records were not run again when the partition was
+    // fetched again from the deferred one.
+    expect([...handled].sort()).toEqual(['op:b@1', 'op:c@3', 'op:d@4', 'op:fail@0', 'op:fail@2']);
+    expect(handled.indexOf('op:fail@0')).toBeLessThan(handled.indexOf('op:fail@2'));
+    // The other keys did not wait out the failing key's retries.
+    expect(handled.slice(0, 3).sort()).toEqual(['op:b@1', 'op:c@3', 'op:d@4']);
+    // The failing key's later record never ran before it, and the retries waited outside the batch.
+    expect(attempts.filter((a) => a.startsWith('op:fail'))).toEqual([
+      'op:fail@0',
+      'op:fail@0',
+      'op:fail@0',
+      'op:fail@2',
+    ]);
+    expect(pausedWhileFailing).toBe(false);
+    // Each of the two retry delays was waited out with the partition paused, the batch ended.
+    expect(pauses).toBe(2);
+    expect(group.resolved.at(-1)).toBe('4');
+  });
+
   it('reads what a dead owner left in the committed metadata through the admin client', async () => {
     const admin = {
       fetchOffsets: async () => [
