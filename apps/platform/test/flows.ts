@@ -253,7 +253,7 @@ export function platformFlows(current: () => RunningPlatform): void {
       DELIVERED_WITHIN_MS,
       100,
     );
-    const log = await readEventLog(current().dataDir);
+    const log = await readEventLog(current().dataDir, current().eventStoreUrl);
     const balanceMinor = await wallet().balanceMinor(playerId);
     expect(reconcile(log, ledger, new Map([[playerId, { openingMinor: minor(5), balanceMinor }]]))).toEqual([]);
     expect(
@@ -357,7 +357,7 @@ export function platformFlows(current: () => RunningPlatform): void {
       );
     await eventually(
       async () => {
-        const log = await readEventLog(current().dataDir);
+        const log = await readEventLog(current().dataDir, current().eventStoreUrl);
         expect(
           reconcile(
             log,
@@ -396,7 +396,7 @@ export function platformFlows(current: () => RunningPlatform): void {
         );
         expect(
           reconcile(
-            await readEventLog(current().dataDir),
+            await readEventLog(current().dataDir, current().eventStoreUrl),
             readSandboxLedger(current().dataDir, current().operator.id),
             balances,
           ),

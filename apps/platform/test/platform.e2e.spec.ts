@@ -3,7 +3,9 @@
  * process (`npm start`); gateway, bonus-ledger, wallet-dispatcher and game-server as four
  * processes from their built entries on one SQLite file; and `npm start` once more with every
  * event-store position EventStoreDB-shaped (see @reelstream/testing's esdb-positions); with
- * KAFKA_BROKERS, `npm start` a third time with BUS_URL=kafka://… on that broker. The same flows run
+ * KAFKA_BROKERS, `npm start` a third time with BUS_URL=kafka://… on that broker, and with a PostgreSQL
+ * server as well (PG_URL, or the machine's at 127.0.0.1:5432), a fourth on the production engines:
+ * BUS_URL=kafka://… and EVENT_STORE_URL=postgres://… (a schema of its own). The same flows run
  * against each (flows.ts); the one-process run also pastes the commands its banner printed.
  */
 import { execFile } from 'node:child_process';
@@ -16,7 +18,7 @@ import Database from 'better-sqlite3';
 import { DEMO_OPERATOR } from '@reelstream/config';
 import { READ_MODEL_CHECKPOINT } from '@reelstream/bonus-adapters';
 import { readModelPath } from '@reelstream/service-bonus-ledger';
-import { encodeEsdbShapedPosition, eventually } from '@reelstream/testing';
+import { encodeEsdbShapedPosition, eventually, postgresForTests, postgresNotice } from '@reelstream/testing';
 import { platformFlows } from './flows.js';
 import { AppProcess } from './support/app-process.js';
 import { call, PlayerClient } from './support/clients.js';
@@ -25,6 +27,7 @@ import {
   oneProcess,
   oneProcessEsdbPositions,
   oneProcessOnKafka,
+  oneProcessOnKafkaAndPostgres,
   PLATFORM_INSTANCE_ID,
   type RunningPlatform,
 } from './support/topologies.js';
@@ -63,11 +66,19 @@ const paste = async (command: string, env: Record<string, string> = {}) =>
 const kafkaBrokers = process.env['KAFKA_BROKERS'];
 if (!kafkaBrokers)
   process.stdout.write('[platform e2e] NOT run with BUS_URL=kafka://…: KAFKA_BROKERS is not set (no Kafka here).\n');
+// With Kafka and a PostgreSQL server, once more on both: the engines of a production cluster.
+const postgres = await postgresForTests();
+if (!postgres) process.stdout.write(postgresNotice('the platform e2e suite on Kafka and PostgreSQL'));
+const productionSchema = kafkaBrokers && postgres ? await postgres.schema('platform_e2e') : undefined;
+afterAll(async () => {
+  await productionSchema?.drop();
+});
 const topologies = [
   oneProcess,
   fourProcesses,
   oneProcessEsdbPositions,
   ...(kafkaBrokers ? [oneProcessOnKafka(kafkaBrokers)] : []),
+  ...(kafkaBrokers && productionSchema ? [oneProcessOnKafkaAndPostgres(kafkaBrokers, productionSchema.url)] : []),
 ];
 
 describe.each(topologies)('the platform as $name', (topology) => {

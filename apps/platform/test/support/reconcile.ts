@@ -39,8 +39,9 @@ export interface EventLog {
   freeSpins: LoggedFreeSpin[];
 }
 
-export async function readEventLog(dataDir: string): Promise<EventLog> {
-  const { store } = await openEventStore(`sqlite:${join(dataDir, 'reelstream.db')}`);
+/** The rounds and free spins of the log in `dataDir`'s SQLite file, or at `eventStoreUrl` when given. */
+export async function readEventLog(dataDir: string, eventStoreUrl?: string): Promise<EventLog> {
+  const { store } = await openEventStore(eventStoreUrl ?? `sqlite:${join(dataDir, 'reelstream.db')}`);
   const events: RecordedEvent[] = [];
   try {
     for (let page: RecordedEvent[] = []; ;) {

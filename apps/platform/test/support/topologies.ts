@@ -20,6 +20,8 @@ import type { OperatorAccount } from './clients.js';
 
 export interface RunningPlatform {
   readonly dataDir: string;
+  /** Where the events are (`EVENT_STORE_URL`), when not in the SQLite file of `dataDir`. */
+  readonly eventStoreUrl?: string;
   readonly operator: OperatorAccount;
   /** Current URLs: a restart on port 0 moves them. */
   readonly gatewayUrl: string;
@@ -176,6 +178,7 @@ const platformProcess = (
     let banner = await bannerOf(process);
     return {
       dataDir,
+      ...(topologyEnv['EVENT_STORE_URL'] && { eventStoreUrl: topologyEnv['EVENT_STORE_URL'] }),
       operator: callbacks
         ? E2E_OPERATOR
         : {
@@ -244,6 +247,23 @@ export const oneProcessOnKafka = (brokers: string): Topology =>
     {
       BUS_URL: `kafka://${brokers}`,
       KAFKA_SESSION_TIMEOUT_MS: '3000',
+    },
+  );
+
+/**
+ * `npm start` on the production engines: the events in PostgreSQL (`EVENT_STORE_URL`, a schema of its
+ * own per start, e.g. `postgres://postgres@127.0.0.1:5432/test?schema=e2e_…`) and the bus on Kafka.
+ */
+export const oneProcessOnKafkaAndPostgres = (brokers: string, eventStoreUrl: string): Topology =>
+  platformProcess(
+    `one process (npm start) on Kafka at ${brokers} and PostgreSQL`,
+    join('apps', 'platform', 'src', 'main.ts'),
+    false,
+    undefined,
+    {
+      BUS_URL: `kafka://${brokers}`,
+      KAFKA_SESSION_TIMEOUT_MS: '3000',
+      EVENT_STORE_URL: eventStoreUrl,
     },
   );
 
