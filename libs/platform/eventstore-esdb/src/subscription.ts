@@ -44,9 +44,16 @@ export class SubscriptionDroppedError extends ReelstreamError {
  * the stream's `data` event would not be awaited). Events at or before `after` are dropped because the
  * port's start is exclusive whatever the server does; system events, checkpoints and events outside the
  * filter are dropped too. A source that fails or ends on its own makes the iteration throw, so
- * `startCatchUp` resubscribes from its last handled position after its retry delay. The server's
- * checkpoints become the port's, when they are past both the start and the last checkpoint (the
- * server may send one behind an event it already sent).
+ * `startCatchUp` resubscribes from its last handled position after its retry delay.
+ *
+ * The server's checkpoints become the port's, when they are past both the start and the last
+ * checkpoint (the server may send one behind an event it already sent), and only once something
+ * past them arrived. Some server versions send a checkpoint equal to the position of an event not
+ * yet delivered (at the end of the log: KurrentDB#4970); stored and resumed from, that position is
+ * exclusive and the event is never delivered. So a checkpoint is held until the next item: an event
+ * at its very position goes first and makes it redundant, anything later proves nothing lies
+ * unread at or before it. A quiet subscription's last checkpoint is therefore not stored until the
+ * log moves on; a restart then rescans from the last handled event, which only costs reading.
  */
 export class EsdbSubscription implements Subscription {
   private closed = false;
@@ -70,18 +77,26 @@ export class EsdbSubscription implements Subscription {
     if (this.closed) return;
     let bound = this.after;
     let scanned = this.after;
+    /** The last server checkpoint, until an item past it shows nothing at or before it is unread. */
+    let held: EsdbPosition | undefined;
     try {
       for await (const item of this.source) {
         if (this.closed) return;
         if (item instanceof ServerCheckpoint) {
           if (scanned && !isPast(item.position, scanned, 'forwards')) continue;
           scanned = item.position;
-          yield { kind: 'checkpoint', position: encodePosition(item.position) };
+          if (held) yield { kind: 'checkpoint', position: encodePosition(held) };
+          held = item.position;
           continue;
         }
         const position = allPositionOf(item);
         if (position && bound && !isPast(position, bound, 'forwards')) continue;
         if (position) bound = position;
+        if (held && position) {
+          // An event at the checkpoint's own position: its position, once handled, is the checkpoint.
+          if (isPast(position, held, 'forwards')) yield { kind: 'checkpoint', position: encodePosition(held) };
+          held = undefined;
+        }
         const event = toVisibleAllEvent(item, this.filter);
         if (event) yield { kind: 'event', event };
         if (this.closed) return;

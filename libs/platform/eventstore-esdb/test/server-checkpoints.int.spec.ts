@@ -50,7 +50,7 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<v
 }
 
 describe('EventStoreDB server checkpoints (real client subscription, scripted gRPC stream)', () => {
-  it('yields the server checkpoints in their place among the events, forwards only, and leaves them out of the plain iteration', async () => {
+  it('yields the server checkpoints in their place among the events once an item past them came, forwards only, and leaves them out of the plain iteration', async () => {
     const script = (): ScriptedCall => ({
       responses: [
         eventResponse({ streamId: 'wanted-1', revision: 0, commit: 10 }),
@@ -58,6 +58,7 @@ describe('EventStoreDB server checkpoints (real client subscription, scripted gR
         checkpointResponse(300), // behind the last one: a restart from it would only rescan
         eventResponse({ streamId: 'wanted-2', revision: 0, commit: 450 }),
         checkpointResponse(900),
+        checkpointResponse(1_200),
         caughtUpResponse(),
       ],
       keepOpen: true,
@@ -70,6 +71,7 @@ describe('EventStoreDB server checkpoints (real client subscription, scripted gR
       items.push(describeItem(item));
       if (items.length === 4) break;
     }
+    // 1,200 is the last: held until the log moves on.
     expect(items).toEqual([
       `event wanted-1@${at(10)}`,
       `checkpoint@${at(400)}`,
@@ -98,6 +100,7 @@ describe('EventStoreDB server checkpoints (real client subscription, scripted gR
             responses: [
               eventResponse({ streamId: 'wanted-1', revision: 0, commit: 10 }),
               checkpointResponse(5_000),
+              checkpointResponse(6_000),
               caughtUpResponse(),
             ],
             keepOpen: true,
@@ -139,6 +142,67 @@ describe('EventStoreDB server checkpoints (real client subscription, scripted gR
     await waitUntil(() => requests.filter(isSubscription).length === 2);
     await second.stop();
     expect(requests.filter(isSubscription).map(startOf)).toEqual(['start', 5_000]);
+  });
+});
+
+describe('a server checkpoint at the position of an event not yet delivered (KurrentDB#4970)', () => {
+  it('is never handed on before that event, so a restart from the stored checkpoint cannot skip it', async () => {
+    // At the end of the log the server checkpoints the position the next append takes.
+    const script = (): ScriptedCall => ({
+      responses: [
+        eventResponse({ streamId: 'wanted-1', revision: 0, commit: 10 }),
+        checkpointResponse(500),
+        caughtUpResponse(),
+        eventResponse({ streamId: 'wanted-2', revision: 0, commit: 500 }),
+        checkpointResponse(800),
+        eventResponse({ streamId: 'wanted-3', revision: 0, commit: 900 }),
+      ],
+      keepOpen: true,
+    });
+    const subscription = new EsdbEventStore(scriptedClient(script).client).subscribeToAll({
+      from: 'start',
+      filter: { streamPrefixes: ['wanted-'] },
+    });
+    const items: string[] = [];
+    for await (const item of subscription.withCheckpoints()) {
+      items.push(describeItem(item));
+      if (items.length === 4) break;
+    }
+    await subscription.close();
+    // The checkpoint at 500 is the event's own position: the event goes, the checkpoint is not needed.
+    expect(items).toEqual([
+      `event wanted-1@${at(10)}`,
+      `event wanted-2@${at(500)}`,
+      `checkpoint@${at(800)}`,
+      `event wanted-3@${at(900)}`,
+    ]);
+  });
+
+  it('stores nothing past the last handled event while the log is quiet after such a checkpoint', async () => {
+    const { client } = scriptedClient(() => ({
+      responses: [
+        eventResponse({ streamId: 'wanted-1', revision: 0, commit: 10 }),
+        checkpointResponse(500),
+        caughtUpResponse(),
+      ],
+      keepOpen: true,
+    }));
+    const checkpoints = new MemoryCheckpoints();
+    const handled: string[] = [];
+    const running = startCatchUp({
+      store: new EsdbEventStore(client),
+      checkpoints,
+      name: 'projection',
+      filter: { streamPrefixes: ['wanted-'] },
+      checkpointIntervalMs: 5,
+      handle: async (event) => {
+        handled.push(event.streamId);
+      },
+    });
+    await waitUntil(() => handled.length === 1);
+    await sleep(100);
+    await running.stop();
+    expect(checkpoints.positions.get('projection')).toBe(at(10));
   });
 });
 
