@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm run test:kafka-faults`: the adapter's fault cases (libs/platform/messaging-kafka/test/faults)
-# in their long form against three Kafka nodes of `npm run infra:kafka`, beside any one-node cluster
-# already running (own ports and directory), stopped again however the run ends.
+# and the dispatcher's broker-kill case (apps/wallet-dispatcher/test/broker-faults.e2e.spec.ts) in
+# their long form against three Kafka nodes of `npm run infra:kafka`, beside any one-node cluster
+# already running (own ports and directory), stopped again however the run ends. One suite at a
+# time: each freezes or kills the nodes the other would be using.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -12,4 +14,5 @@ trap 'npm run -s infra:kafka -- stop' EXIT
 kafka_brokers="$(npm run -s infra:kafka -- start --brokers 3)"
 export "${kafka_brokers?}" # KAFKA_BROKERS=127.0.0.1:…
 
-KAFKA_FAULTS=1 KAFKA_FAULTS_LONG=1 NODE_OPTIONS=--experimental-vm-modules npx jest libs/platform/messaging-kafka/test/faults "$@"
+KAFKA_FAULTS=1 KAFKA_FAULTS_LONG=1 NODE_OPTIONS=--experimental-vm-modules npx jest --runInBand \
+  libs/platform/messaging-kafka/test/faults apps/wallet-dispatcher/test/broker-faults.e2e.spec.ts "$@"

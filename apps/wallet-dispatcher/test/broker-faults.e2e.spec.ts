@@ -7,8 +7,7 @@
  * - one node: the node killed is the two-down case.
  * Then: every win whose publish resolved applied exactly once at the sandbox (by transactionId), no
  * transactionId applied twice, and the figures printed. Needs `KAFKA_FAULTS=1` and a cluster of
- * `npm run infra:kafka` named by KAFKA_BROKERS; in neither npm script yet (`npx jest` runs it): the
- * writes take over two minutes to resume after the two-node outage on a busy 2-core machine.
+ * `npm run infra:kafka` named by KAFKA_BROKERS: `npm run test:kafka-faults` runs it on three nodes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
