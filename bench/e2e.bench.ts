@@ -15,8 +15,10 @@
  *    Baseline, same run, same players and concurrency: demo spins through the same player API
  *    (no ledger, no wallet).
  *
- * With KAFKA_BROKERS set, both again with `npm start` on BUS_URL=kafka://… (that broker), printed after the
- * embedded rows.
+ * With a PostgreSQL server (PG_URL, or the machine's at 127.0.0.1:5432), both again with the events in
+ * PostgreSQL (EVENT_STORE_URL=postgres://…, a schema of its own, dropped after). With KAFKA_BROKERS set, both
+ * again with `npm start` on BUS_URL=kafka://… (that broker), and with both, on Kafka and PostgreSQL together:
+ * each printed after the embedded rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,11 +28,14 @@ import {
   fourProcesses,
   oneProcess,
   oneProcessOnKafka,
+  oneProcessOnKafkaAndPostgres,
+  oneProcessOnPostgres,
   oneProcessWalletApart,
   type Topology,
 } from '../apps/platform/test/support/topologies.js';
 import { Agent } from 'undici';
 import { call, OperatorClient } from '../apps/platform/test/support/clients.js';
+import { postgresForTests, postgresNotice, type PostgresForTests } from '@reelstream/testing/postgres';
 import { censusMark, cpuMsOf, profileArgs } from './support/profile.js';
 import { benchRegistration } from './support/registration.js';
 
@@ -286,12 +291,38 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
   }
 }
 
+/** `run` with a PostgreSQL schema of its own, dropped after. */
+async function withSchema(postgres: PostgresForTests, run: (url: string) => Promise<void>): Promise<void> {
+  const schema = await postgres.schema('e2e_bench');
+  try {
+    await run(schema.url);
+  } finally {
+    await schema.drop();
+  }
+}
+
 await benchOn(embedded, 'embedded SQLite (synchronous=FULL)');
+const postgres = await postgresForTests();
+if (postgres) {
+  console.log('');
+  await withSchema(postgres, (url) =>
+    benchOn(oneProcessOnPostgres(url), `events in PostgreSQL at ${postgres.server}, embedded bus`),
+  );
+} else console.log(postgresNotice('the e2e bench').trim());
 if (kafkaBrokers) {
   console.log('');
   await benchOn(
     oneProcessOnKafka(kafkaBrokers),
     `bus on Kafka at ${kafkaBrokers}, events in SQLite (synchronous=FULL)`,
   );
+  if (postgres) {
+    console.log('');
+    await withSchema(postgres, (url) =>
+      benchOn(
+        oneProcessOnKafkaAndPostgres(kafkaBrokers, url),
+        `bus on Kafka at ${kafkaBrokers}, events in PostgreSQL at ${postgres.server}`,
+      ),
+    );
+  }
 } else console.log('e2e bench on Kafka NOT run: KAFKA_BROKERS is not set (npm run infra:kafka -- start prints it).');
 await players.close();

@@ -9,6 +9,11 @@
  * same columns of every row (as arrays, as the store reads them) in the same page size, without parsing. Target: replay >= 100,000 events/s.
  * Then `reelstream export` of the rounds and of the wallet transactions to Parquet, each in a process of
  * its own: events read per second, rows written, and its peak memory.
+ *
+ * With a PostgreSQL server (PG_URL, or the machine's at 127.0.0.1:5432), the same workload
+ * (REPLAY_BENCH_PG_EVENTS events, 60,000 by default) is written through the PostgreSQL event store into
+ * a schema of its own (dropped after), replayed from it as `reelstream replay --source postgres://…`
+ * does, and compared with a raw `pg` read of the same rows in the same page size.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -26,9 +31,18 @@ import {
 import { AnalyticsFold, REPORT_NAMES, type ExportKind } from '@reelstream/analytics-domain';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { openReadOnlyEventStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { openPostgresEventStore } from '@reelstream/eventstore-postgres';
+import type { EventStore } from '@reelstream/ports';
+import { postgresForTests, postgresNotice } from '@reelstream/testing/postgres';
+import pg from 'pg';
 import { writeSyntheticLog } from '../libs/analytics/application/test/synthetic-log.js';
 
 const TARGET_EVENTS = Number(process.env['REPLAY_BENCH_EVENTS'] ?? 300_000);
+/**
+ * The PostgreSQL half's log: smaller by default, as every append there is a durable transaction of its
+ * own and the workload appends one at a time (about 400 events/s on a busy 2-core machine).
+ */
+const POSTGRES_EVENTS = Number(process.env['REPLAY_BENCH_PG_EVENTS'] ?? Math.min(TARGET_EVENTS, 60_000));
 /** The replay's own page size (what `reelstream replay` uses), for both reads. */
 const PAGE = DEFAULT_PAGE_SIZE;
 const RUNS = 3;
@@ -40,12 +54,19 @@ const operators = [
 
 async function generate(path: string): Promise<number> {
   const store = SqliteEventStore.open(path, { synchronous: 'NORMAL' });
+  const events = await writeWorkload(store, TARGET_EVENTS);
+  await store.close();
+  return events;
+}
+
+/** The synthetic workload, `target` events or a little more, appended through `store`'s own append. */
+async function writeWorkload(store: EventStore, target: number): Promise<number> {
   let events = 0;
   let batch = 0;
   // Each batch starts its ids and tokens where the last one stopped: no id is used twice.
   let first = { id: 1_000, session: 0 };
   const started = performance.now();
-  while (events < TARGET_EVENTS) {
+  while (events < target) {
     const written = await writeSyntheticLog(store, {
       operators,
       sessions: 500,
@@ -57,10 +78,9 @@ async function generate(path: string): Promise<number> {
     first = written.next;
     events += written.events;
   }
-  await store.close();
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `generated ${events.toLocaleString('en')} events in ${seconds.toFixed(1)} s through SqliteEventStore.append`,
+    `generated ${events.toLocaleString('en')} events in ${seconds.toFixed(1)} s through ${store.constructor.name}.append`,
   );
   return events;
 }
@@ -68,15 +88,21 @@ async function generate(path: string): Promise<number> {
 async function replayOnce(path: string): Promise<{ events: number; ms: number }> {
   // Opened as `reelstream replay` opens it: read-only.
   const store = openReadOnlyEventStore(path);
+  try {
+    return await replayFrom(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function replayFrom(store: EventStore): Promise<{ events: number; ms: number }> {
   const catalog = catalogFacts(loadCatalogFile());
   const zones = new Map(operators.map((operator) => [operator.id, operator.timeZone]));
   const fold = new AnalyticsFold({ filter: {}, catalog, timeZoneOf: (id) => zones.get(id) ?? 'UTC' });
   const started = performance.now();
   const { events } = await replay({ store, fold, pageSize: PAGE });
   for (const name of REPORT_NAMES) fold.report(name);
-  const ms = performance.now() - started;
-  await store.close();
-  return { events, ms };
+  return { events, ms: performance.now() - started };
 }
 
 /** `reelstream export <kind> --format parquet` of the whole log, into `dir`. */
@@ -140,6 +166,65 @@ function inChild<Measured extends { events: number; ms: number; peakRssMb: numbe
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as Measured;
 }
 
+/** The same columns of every row of the PostgreSQL store, in position order and pages of PAGE, unparsed. */
+async function rawPostgresOnce(url: string): Promise<{ events: number; ms: number }> {
+  const connection = new URL(url);
+  const schema = connection.searchParams.get('schema') ?? 'public';
+  connection.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: connection.toString() });
+  await client.connect();
+  try {
+    const started = performance.now();
+    let events = 0;
+    let after = '0';
+    for (;;) {
+      const { rows } = await client.query<[string, ...unknown[]]>({
+        text: `SELECT position, stream_id, revision, event_id, type, data::text, metadata::text, recorded_at FROM ${schema}.es_events WHERE position > $1 ORDER BY position LIMIT $2`,
+        values: [after, PAGE],
+        rowMode: 'array',
+      });
+      events += rows.length;
+      const last = rows.at(-1);
+      if (!last || rows.length < PAGE) break;
+      after = last[0];
+    }
+    return { events, ms: performance.now() - started };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The workload written through the PostgreSQL store into a schema of its own, replayed and read raw. */
+async function onPostgres(): Promise<void> {
+  const server = await postgresForTests();
+  if (!server) {
+    console.log(postgresNotice('the replay bench').trim());
+    return;
+  }
+  const schema = await server.schema('replay_bench');
+  try {
+    const { store } = await openPostgresEventStore(schema.url);
+    try {
+      await writeWorkload(store, POSTGRES_EVENTS);
+      const replays: { events: number; ms: number }[] = [];
+      const raws: { events: number; ms: number }[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        replays.push(await replayFrom(store));
+        raws.push(await rawPostgresOnce(schema.url));
+      }
+      const replayed = best(replays);
+      const raw = best(raws);
+      console.log(
+        `PostgreSQL at ${server.server}: replay ${replayed.events.toLocaleString('en')} events in ${replayed.ms.toFixed(0)} ms = ${Math.round(rate(replayed)).toLocaleString('en')} events/s; raw pg read ${raw.events.toLocaleString('en')} rows in ${raw.ms.toFixed(0)} ms = ${Math.round(rate(raw)).toLocaleString('en')} rows/s; replay/raw ${(rate(replayed) / rate(raw)).toFixed(3)}`,
+      );
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await schema.drop();
+  }
+}
+
 const rate = (m: { events: number; ms: number }) => (m.events * 1000) / m.ms;
 const best = (runs: { events: number; ms: number }[]) => runs.reduce((a, b) => (rate(b) > rate(a) ? b : a));
 
@@ -194,3 +279,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+await onPostgres();

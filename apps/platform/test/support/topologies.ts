@@ -251,6 +251,21 @@ export const oneProcessOnKafka = (brokers: string): Topology =>
   );
 
 /**
+ * `npm start` with its events in PostgreSQL (`EVENT_STORE_URL`, a schema of its own per start) and the
+ * embedded bus: what the event store alone costs against SQLite.
+ */
+export const oneProcessOnPostgres = (eventStoreUrl: string): Topology =>
+  platformProcess(
+    'one process (npm start) on PostgreSQL',
+    join('apps', 'platform', 'src', 'main.ts'),
+    false,
+    undefined,
+    {
+      EVENT_STORE_URL: eventStoreUrl,
+    },
+  );
+
+/**
  * `npm start` on the production engines: the events in PostgreSQL (`EVENT_STORE_URL`, a schema of its
  * own per start, e.g. `postgres://postgres@127.0.0.1:5432/test?schema=e2e_…`) and the bus on Kafka.
  */
