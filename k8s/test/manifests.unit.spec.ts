@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { parseOperatorsJson } from '@reelstream/contracts';
+import { parseOperatorsJson, Topics } from '@reelstream/contracts';
+import { parsePostgresUrl } from '@reelstream/eventstore-postgres';
 import { MAX_WORKER_ID } from '@reelstream/ids';
 import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/service-gateway';
 import { loadOperators, parseEnv } from '@reelstream/config';
@@ -33,17 +34,43 @@ function bytesOf(quantity: string): number {
   return Number(match[1]) * (unit ?? 1);
 }
 
-const kustomizationDirs = ['base', 'monitoring', 'analytics', 'overlays/dev', 'overlays/production'];
+const PRODUCTION = 'overlays/production';
+/** Production with EventStoreDB instead of PostgreSQL, built on the production overlay. */
+const PRODUCTION_ESDB = 'overlays/production-eventstoredb';
+const overlayDirs = ['overlays/dev', PRODUCTION, PRODUCTION_ESDB];
+const kustomizationDirs = ['base', 'monitoring', 'analytics', ...overlayDirs];
 const secretTemplate = 'base/operators-secret.template.yaml';
-const backendSecretsTemplate = 'overlays/production/backend-secrets.template.yaml';
-const readerSecretTemplate = 'analytics/eventstore-reader-secret.template.yaml';
-/** Secrets the cluster operator creates outside kustomize (from the templates); nothing else may be missing. */
-const externalSecrets = new Set([
-  'reelstream-operators',
-  'reelstream-kafka',
-  'reelstream-eventstore',
-  'reelstream-eventstore-reader',
-]);
+/** Templates of the Secrets the cluster's administrator creates outside kustomize (not applied). */
+const secretTemplates = [
+  secretTemplate,
+  'analytics/postgres-reader-secret.template.yaml',
+  `${PRODUCTION_ESDB}/eventstore-secret.template.yaml`,
+  `${PRODUCTION_ESDB}/eventstore-reader-secret.template.yaml`,
+];
+/** The Secrets of the templates, by name. */
+const templateSecrets = new Set(
+  secretTemplates.flatMap((file) => (readDocuments(file) as K8sObject[]).map((secret) => secret.metadata.name)),
+);
+/**
+ * The Secrets the engines' operators make for the objects of a render: CloudNativePG `<cluster>-app`
+ * (the owner's credentials) and `<cluster>-ca`; Strimzi `<kafka>-cluster-ca-cert` and, per KafkaUser, `<user>`.
+ */
+function operatorSecrets(objects: readonly K8sObject[]): Set<string> {
+  return new Set(
+    objects.flatMap((o) =>
+      o.kind === 'Cluster' && o.apiVersion === 'postgresql.cnpg.io/v1'
+        ? [`${o.metadata.name}-app`, `${o.metadata.name}-ca`]
+        : o.kind === 'Kafka'
+          ? [`${o.metadata.name}-cluster-ca-cert`]
+          : o.kind === 'KafkaUser'
+            ? [o.metadata.name]
+            : [],
+    ),
+  );
+}
+/** A Secret a render may refer to: one of its own, one of a template, or one an operator makes for its objects. */
+const secretExists = (objects: readonly K8sObject[], name: string) =>
+  find(objects, 'Secret', name) !== undefined || templateSecrets.has(name) || operatorSecrets(objects).has(name);
 
 /** Each app, the container port its probes use, and the ConfigMap key that sets that port. */
 const apps: Record<string, { probePort: string; portKey: string }> = {
@@ -76,11 +103,16 @@ const appWorkloads = (objects: readonly K8sObject[]) =>
   objects.filter((o) => isWorkload(o) && Object.hasOwn(apps, o.metadata.name));
 const configOf = (objects: readonly K8sObject[]) =>
   (find(objects, 'ConfigMap', 'reelstream-config')?.['data'] ?? {}) as Record<string, string>;
-/** Files a workload's container (the first, or the one named) reads from Secrets: mounted path → Secret and key. */
+/**
+ * Files a workload's container (the first, or the one named) reads from Secrets: mounted path → Secret
+ * and key, from secret volumes and the secret sources of projected volumes.
+ */
 function secretFiles(workload: K8sObject, containerName?: string): Map<string, { secret: string; key: string }> {
+  type Items = { key: string; path: string }[];
   const volumes = (podTemplateOf(workload)?.spec['volumes'] ?? []) as {
     name: string;
-    secret?: { secretName: string; items?: { key: string; path: string }[] };
+    secret?: { secretName: string; items?: Items };
+    projected?: { sources: { secret?: { name: string; items?: Items } }[] };
   }[];
   const files = new Map<string, { secret: string; key: string }>();
   const container =
@@ -88,9 +120,14 @@ function secretFiles(workload: K8sObject, containerName?: string): Map<string, {
       ? containersOf(workload)[0]
       : allContainersOf(workload).find((candidate) => candidate.name === containerName);
   for (const mount of (container?.['volumeMounts'] ?? []) as { name: string; mountPath: string }[]) {
-    const secret = volumes.find((v) => v.name === mount.name)?.secret;
-    for (const item of secret?.items ?? [])
-      files.set(`${mount.mountPath}/${item.path}`, { secret: secret?.secretName ?? '', key: item.key });
+    const volume = volumes.find((v) => v.name === mount.name);
+    const secrets = [
+      ...(volume?.secret ? [{ name: volume.secret.secretName, items: volume.secret.items }] : []),
+      ...(volume?.projected?.sources ?? []).flatMap((source) => (source.secret ? [source.secret] : [])),
+    ];
+    for (const secret of secrets)
+      for (const item of secret.items ?? [])
+        files.set(`${mount.mountPath}/${item.path}`, { secret: secret.name, key: item.key });
   }
   return files;
 }
@@ -119,15 +156,7 @@ describe('every YAML document under k8s/', () => {
 
   it('is used: listed by a kustomization, or the documented Secret template', () => {
     const listed = new Set(kustomizationDirs.flatMap((dir) => referencedPaths(dir).map((r) => r.path)));
-    expect(
-      manifestFiles.filter(
-        (file) =>
-          !listed.has(file) &&
-          file !== secretTemplate &&
-          file !== backendSecretsTemplate &&
-          file !== readerSecretTemplate,
-      ),
-    ).toEqual([]);
+    expect(manifestFiles.filter((file) => !listed.has(file) && !secretTemplates.includes(file))).toEqual([]);
   });
 });
 
@@ -168,7 +197,7 @@ describe('the base configuration', () => {
   it('ships the operators Secret only as a template the apps refuse until it is filled in', () => {
     const [template] = readDocuments(secretTemplate) as K8sObject[];
     const json = (template?.['stringData'] as Record<string, string>)['OPERATORS_JSON'] ?? '';
-    expect(template?.metadata.name).toBe([...externalSecrets][0]);
+    expect(template?.metadata.name).toBe('reelstream-operators');
     expect(Array.isArray(JSON.parse(json))).toBe(true);
     expect(() => parseOperatorsJson(json)).toThrow(/apiTokenSha256/);
   });
@@ -183,7 +212,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
     return;
   }
 
-  describe.each(['overlays/dev', 'overlays/production'])('the %s render', (dir) => {
+  describe.each(overlayDirs)('the %s render', (dir) => {
     it('validates every resulting object against the Kubernetes schema', async () => {
       const problems: string[] = [];
       for (const object of rendered(dir))
@@ -239,14 +268,16 @@ describe('the overlays rendered by kubectl kustomize', () => {
         expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
         expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
         expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
-        // Credentials come as mounted files; the dev overlay's sandbox alone reads its admin token from the environment.
+        // Credentials come as mounted files; from the environment only the dev overlay's sandbox its admin
+        // token and, on PostgreSQL, the apps the password the `pg` client reads (PGPASSWORD).
         expect(env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name)).toEqual(
-          name === 'operator-sandbox' ? ['SANDBOX_ADMIN_TOKEN'] : [],
+          name === 'operator-sandbox' ? ['SANDBOX_ADMIN_TOKEN'] : dir === PRODUCTION ? ['PGPASSWORD'] : [],
         );
+        for (const ref of env.flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef] : [])))
+          expect([ref.name, secretExists(objects, ref.name)]).toEqual([ref.name, true]);
         const operators = secretFiles(deployment).get(config['OPERATORS_FILE'] ?? '');
         expect(operators?.key).toBe('OPERATORS_JSON');
-        const secret = find(objects, 'Secret', operators?.secret ?? '');
-        expect(secret !== undefined || externalSecrets.has(operators?.secret ?? '')).toBe(true);
+        expect(secretExists(objects, operators?.secret ?? '')).toBe(true);
         expect([probe.httpGet, liveness.httpGet]).toEqual([
           { path: '/readyz', port: expected.probePort },
           { path: '/healthz', port: expected.probePort },
@@ -321,7 +352,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
     });
   });
 
-  describe.each(['overlays/dev', 'overlays/production'])('worker ids in the %s render', (dir) => {
+  describe.each(overlayDirs)('worker ids in the %s render', (dir) => {
     it('give every pod that draws ids its own worker id: disjoint ranges within 0–31, from the pod index', () => {
       const { ranges, problems } = workerIdRanges(rendered(dir), MAX_WORKER_ID);
       expect(problems).toEqual([]);
@@ -410,8 +441,8 @@ describe('the overlays rendered by kubectl kustomize', () => {
     });
   });
 
-  describe('the production overlay', () => {
-    const objects = rendered('overlays/production');
+  describe.each([PRODUCTION, PRODUCTION_ESDB])('the %s overlay', (dir) => {
+    const objects = rendered(dir);
 
     it("links every alert's runbook under the one repository URL of runbook-links.yaml, none left on the placeholder", () => {
       const [links] = readDocuments('overlays/production/runbook-links.yaml') as K8sObject[];
@@ -453,36 +484,129 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(new URL(configOf(objects)['LAUNCH_BASE_URL'] ?? '').host).toBe(ingress.rules[1]?.host);
     });
 
-    it('reads every credential from a mounted Secret file: operators, Kafka SASL and CA, EventStoreDB password and CA', () => {
+    it("reads Kafka's password and CA as files of the Strimzi Secrets, every other credential from a mounted Secret too", () => {
       const config = configOf(objects);
       const fileSettings = Object.entries(config).filter(([key]) => key.endsWith('_FILE'));
       expect(fileSettings.map(([key]) => key).sort()).toEqual(
         [
-          'EVENTSTORE_PASSWORD_FILE',
-          'EVENTSTORE_TLS_CA_FILE',
           'KAFKA_SASL_PASSWORD_FILE',
           'KAFKA_TLS_CA_FILE',
           'OPERATORS_FILE',
+          ...(dir === PRODUCTION_ESDB ? ['EVENTSTORE_PASSWORD_FILE', 'EVENTSTORE_TLS_CA_FILE'] : []),
         ].sort(),
       );
       expect(Object.keys(config).filter((key) => /PASSWORD$|SECRET|TOKEN|OPERATORS_JSON/.test(key))).toEqual([]);
-      const workloads = [...appWorkloads(objects), find(objects, 'Job', 'kafka-topics') as K8sObject];
+      const kafka = find(objects, 'Kafka', 'reelstream-kafka') as K8sObject;
+      const user = find(objects, 'KafkaUser', config['KAFKA_SASL_USERNAME'] ?? '') as K8sObject;
+      expect(user.metadata.labels?.['strimzi.io/cluster']).toBe(kafka.metadata.name);
+      const strimziFiles = {
+        KAFKA_SASL_PASSWORD_FILE: { secret: user.metadata.name, key: 'password' },
+        KAFKA_TLS_CA_FILE: { secret: `${kafka.metadata.name}-cluster-ca-cert`, key: 'ca.crt' },
+      };
+      const topicsJob = find(objects, 'Job', 'kafka-topics') as K8sObject;
+      for (const workload of [...appWorkloads(objects), topicsJob]) {
+        const files = secretFiles(workload);
+        expect([workload.metadata.name, config['KAFKA_SASL_PASSWORD_FILE'], config['KAFKA_TLS_CA_FILE']]).toEqual([
+          workload.metadata.name,
+          '/etc/reelstream/kafka/sasl-password',
+          '/etc/reelstream/kafka/ca.crt',
+        ]);
+        expect(Object.fromEntries(Object.keys(strimziFiles).map((key) => [key, files.get(config[key] ?? '')]))).toEqual(
+          strimziFiles,
+        );
+      }
       for (const workload of appWorkloads(objects)) {
         const files = secretFiles(workload);
         expect([
           workload.metadata.name,
           fileSettings.filter(([, path]) => !files.has(path)).map(([key]) => key),
         ]).toEqual([workload.metadata.name, []]);
+        for (const file of files.values())
+          expect([file.secret, secretExists(objects, file.secret)]).toEqual([file.secret, true]);
       }
-      const topics = secretFiles(workloads.at(-1) as K8sObject);
-      expect(['KAFKA_SASL_PASSWORD_FILE', 'KAFKA_TLS_CA_FILE'].filter((key) => !topics.has(config[key] ?? ''))).toEqual(
-        [],
-      );
       expect(config['KAFKA_AUTO_CREATE_TOPICS']).toBe('false');
+      // The bootstrap Service Strimzi makes for the cluster, on the TLS listener with SCRAM-SHA-512.
+      const listener = (kafka['spec'] as { kafka: { listeners: Record<string, unknown>[] } }).kafka.listeners[0];
+      expect(config['BUS_URL']).toBe(
+        `kafka://${kafka.metadata.name}-kafka-bootstrap.reelstream.svc:${String(listener?.['port'])}`,
+      );
+      expect(listener).toMatchObject({ tls: true, authentication: { type: config['KAFKA_SASL_MECHANISM'] } });
     });
 
     it('says the replication of the Kafka topics instead of deriving it from the brokers that answer', () => {
       expect(configOf(objects)).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    });
+
+    it('runs Kafka in KRaft mode on three controller+broker nodes, three replicas and two in sync, no auto-created topics', () => {
+      const kafka = find(objects, 'Kafka', 'reelstream-kafka') as K8sObject;
+      const spec = (kafka['spec'] as { kafka: { config: Record<string, unknown>; authorization: { type: string } } })
+        .kafka;
+      expect(kafka.metadata.annotations).toMatchObject({
+        'strimzi.io/node-pools': 'enabled',
+        'strimzi.io/kraft': 'enabled',
+      });
+      expect(spec.config).toMatchObject({
+        'default.replication.factor': 3,
+        'min.insync.replicas': 2,
+        'offsets.topic.replication.factor': 3,
+        'transaction.state.log.replication.factor': 3,
+        'auto.create.topics.enable': false,
+      });
+      expect(spec.authorization.type).toBe('simple');
+      // The brokers' defaults are the apps' own (KAFKA_REPLICATION_FACTOR, KAFKA_MIN_INSYNC_REPLICAS).
+      const config = configOf(objects);
+      expect([spec.config['default.replication.factor'], spec.config['min.insync.replicas']].map(String)).toEqual([
+        config['KAFKA_REPLICATION_FACTOR'],
+        config['KAFKA_MIN_INSYNC_REPLICAS'],
+      ]);
+      const pools = objects.filter((o) => o.kind === 'KafkaNodePool');
+      expect(pools.map((pool) => [pool.metadata.labels?.['strimzi.io/cluster'], pool['spec']])).toEqual([
+        [kafka.metadata.name, expect.objectContaining({ replicas: 3, roles: ['controller', 'broker'] })],
+      ]);
+    });
+
+    it("gives the apps' Kafka user the ACLs of every platform topic, dead-letter topic and consumer group", () => {
+      const user = find(objects, 'KafkaUser', 'reelstream')?.['spec'] as {
+        authentication: { type: string };
+        authorization: {
+          acls: { resource: { type: string; name?: string; patternType?: string }; operations: string[] }[];
+        };
+      };
+      expect(user.authentication.type).toBe('scram-sha-512');
+      const allowed = (type: string, name: string) =>
+        new Set(
+          user.authorization.acls
+            .filter(
+              ({ resource }) =>
+                resource.type === type &&
+                (resource.patternType === 'prefix'
+                  ? name.startsWith(resource.name ?? '')
+                  : resource.name === name || type === 'cluster'),
+            )
+            .flatMap((acl) => acl.operations),
+        );
+      const topics = Object.values(Topics).flatMap((topic) => [topic, `${topic}.dlq`]);
+      for (const topic of topics)
+        expect([
+          topic,
+          ['Describe', 'Read', 'Write', 'Create'].filter((op) => !allowed('topic', topic).has(op)),
+        ]).toEqual([topic, []]);
+      // The groups of libs/bonus/service/src/command-consumer.ts, libs/wallet/application/src/subscriptions.ts
+      // and webhook-redrive.ts, and a reply group (replyGroupId of messaging-kafka: reply.<instance>.<topic>).
+      const groups = [
+        'bonus-ledger',
+        'wallet-dispatcher',
+        'wallet-dispatcher.cancels',
+        'wallet-dispatcher.delayed',
+        'wallet-dispatcher.webhooks',
+        'wallet-dispatcher.webhooks-redrive',
+        `reply.gateway-gateway-0.${Topics.bonusReplies}`,
+      ];
+      for (const group of groups)
+        expect([group, ['Describe', 'Read'].filter((op) => !allowed('group', group).has(op))]).toEqual([group, []]);
+      expect(allowed('group', 'someone-else').size).toBe(0);
+      expect(allowed('topic', 'other.topic').size).toBe(0);
+      expect([...allowed('cluster', 'kafka-cluster')].sort()).toEqual(['Describe', 'IdempotentWrite']);
     });
 
     it('creates the Kafka topics with a Job running the bundled kafka-topics CLI', () => {
@@ -560,25 +684,62 @@ describe('the overlays rendered by kubectl kustomize', () => {
         const config = configOf(objects);
         for (const container of allContainersOf(cronJob())) {
           expect(container['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
-          const env = new Map(
-            (container['env'] as { name: string; value: string }[]).map((e) => [e.name, e.value] as const),
-          );
-          // The same EVENT_STORE_URL as the apps (from reelstream-config), another user.
-          expect(env.has('EVENT_STORE_URL')).toBe(false);
-          expect(config['EVENT_STORE_URL']).toMatch(/^esdb:\/\//);
-          expect(env.get('EVENTSTORE_USERNAME')).not.toBe(config['EVENTSTORE_USERNAME']);
+          const entries = container['env'] as {
+            name: string;
+            value?: string;
+            valueFrom?: { secretKeyRef?: { name: string; key: string } };
+          }[];
+          const env = new Map(entries.map((e) => [e.name, e.value] as const));
           const files = secretFiles(cronJob(), container.name);
-          expect(files.get(env.get('EVENTSTORE_PASSWORD_FILE') ?? '')).toEqual({
-            secret: 'reelstream-eventstore-reader',
-            key: 'password',
-          });
-          expect(files.get(env.get('EVENTSTORE_TLS_CA_FILE') ?? '')?.secret).toBe('reelstream-eventstore-reader');
+          if (dir === PRODUCTION) {
+            // The apps' database, Service and CA, as the read-only role of the cluster's managed roles.
+            const apps = parsePostgresUrl(config['EVENT_STORE_URL'] ?? '');
+            const reader = parsePostgresUrl(env.get('EVENT_STORE_URL') ?? '');
+            const readerUrl = new URL(reader.connectionString);
+            expect(readerUrl.username).toBe('reelstream_reports');
+            readerUrl.username = new URL(apps.connectionString).username;
+            expect(readerUrl.toString()).toBe(apps.connectionString);
+            expect(readerUrl.password).toBe('');
+            const cluster = find(objects, 'Cluster', 'reelstream-pg')?.['spec'] as {
+              managed: {
+                roles: { name: string; login?: boolean; superuser?: boolean; passwordSecret?: { name: string } }[];
+              };
+            };
+            const role = cluster.managed.roles.find((r) => r.name === 'reelstream_reports');
+            expect(role).toMatchObject({ login: true });
+            expect(role?.superuser).not.toBe(true);
+            expect(entries.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef).toEqual({
+              name: role?.passwordSecret?.name,
+              key: 'password',
+            });
+            expect(templateSecrets.has(role?.passwordSecret?.name ?? '')).toBe(true);
+            expect(files.get(readerUrl.searchParams.get('sslrootcert') ?? '')).toEqual({
+              secret: 'reelstream-pg-ca',
+              key: 'ca.crt',
+            });
+          } else {
+            // The same EVENT_STORE_URL as the apps (from reelstream-config), another user.
+            expect(env.has('EVENT_STORE_URL')).toBe(false);
+            expect(config['EVENT_STORE_URL']).toMatch(/^esdb:\/\//);
+            expect(env.get('EVENTSTORE_USERNAME')).not.toBe(config['EVENTSTORE_USERNAME']);
+            expect(files.get(env.get('EVENTSTORE_PASSWORD_FILE') ?? '')).toEqual({
+              secret: 'reelstream-eventstore-reader',
+              key: 'password',
+            });
+            expect(files.get(env.get('EVENTSTORE_TLS_CA_FILE') ?? '')?.secret).toBe('reelstream-eventstore-reader');
+            expect(entries.filter((e) => e.valueFrom)).toEqual([]);
+          }
           expect(files.get(config['OPERATORS_FILE'] ?? '')).toEqual({
             secret: 'reelstream-operators',
             key: 'OPERATORS_JSON',
           });
+          // Neither Kafka's nor the apps' own store credentials.
+          const secretsUsed = [
+            ...[...files.values()].map((file) => file.secret),
+            ...entries.flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : [])),
+          ];
           expect(
-            [...files.values()].map((file) => file.secret).filter((name) => /kafka|^reelstream-eventstore$/.test(name)),
+            secretsUsed.filter((name) => /kafka|^reelstream$|^reelstream-eventstore$|^reelstream-pg-app$/.test(name)),
           ).toEqual([]);
           const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(env.get('NODE_OPTIONS') ?? '')?.[1]);
           const resources = container['resources'] as { limits: Record<string, string> };
@@ -646,11 +807,187 @@ describe('the overlays rendered by kubectl kustomize', () => {
       }
     });
 
-    it('expects the operators Secret to be created outside kustomize', () => {
+    it('makes no Secret: the administrator creates them from the templates, the operators make the engines\u2019', () => {
       expect(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toEqual([]);
-      expect(externalSecrets).toEqual(
-        new Set(['reelstream-operators', 'reelstream-kafka', 'reelstream-eventstore', 'reelstream-eventstore-reader']),
+      const referenced = new Set(
+        objects
+          .filter((object) => podTemplateOf(object) !== undefined)
+          .flatMap((workload) =>
+            allContainersOf(workload).flatMap((container) => [
+              ...[...secretFiles(workload, container.name).values()].map((file) => file.secret),
+              ...((container['env'] ?? []) as { valueFrom?: { secretKeyRef?: { name: string } } }[]).flatMap((e) =>
+                e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : [],
+              ),
+            ]),
+          ),
       );
+      expect([...referenced].filter((name) => !secretExists(objects, name))).toEqual([]);
+      expect([...referenced].sort()).toEqual(
+        (dir === PRODUCTION
+          ? [
+              'reelstream-operators',
+              'reelstream',
+              'reelstream-kafka-cluster-ca-cert',
+              'reelstream-pg-app',
+              'reelstream-pg-ca',
+              'reelstream-pg-reports',
+            ]
+          : [
+              'reelstream-operators',
+              'reelstream',
+              'reelstream-kafka-cluster-ca-cert',
+              'reelstream-eventstore',
+              'reelstream-eventstore-reader',
+            ]
+        ).sort(),
+      );
+    });
+  });
+
+  describe('the production overlay on PostgreSQL (CloudNativePG)', () => {
+    const objects = rendered(PRODUCTION);
+    const cluster = () => find(objects, 'Cluster', 'reelstream-pg') as K8sObject;
+
+    it('runs three instances of a pinned PostgreSQL 15 or later, the database and owner reelstream', () => {
+      const spec = cluster()['spec'] as {
+        instances: number;
+        imageName: string;
+        bootstrap: { initdb: { database: string; owner: string } };
+        storage: { size: string };
+      };
+      expect(spec.instances).toBe(3);
+      expect(imageProblems(spec.imageName)).toEqual([]);
+      expect(Number(/:(\d+)(?:\.\d+)*$/.exec(spec.imageName)?.[1])).toBeGreaterThanOrEqual(15);
+      expect(spec.bootstrap.initdb).toEqual({ database: 'reelstream', owner: 'reelstream' });
+      expect(bytesOf(spec.storage.size)).toBeGreaterThan(0);
+    });
+
+    it('gives every app EVENT_STORE_URL postgresql:// to the primary, verify-full against the mounted cluster CA, PGPASSWORD from the app Secret', () => {
+      const config = configOf(objects);
+      const raw = config['EVENT_STORE_URL'] ?? '';
+      expect(raw).toMatch(/^postgresql:\/\//);
+      // The adapter's own parser takes it; the password is not in it.
+      const url = new URL(parsePostgresUrl(raw).connectionString);
+      const name = cluster().metadata.name;
+      expect([url.username, url.password, url.host, url.pathname]).toEqual([
+        'reelstream',
+        '',
+        `${name}-rw.reelstream.svc:5432`,
+        '/reelstream',
+      ]);
+      expect(url.searchParams.get('sslmode')).toBe('verify-full');
+      for (const workload of appWorkloads(objects)) {
+        const files = secretFiles(workload);
+        expect([workload.metadata.name, files.get(url.searchParams.get('sslrootcert') ?? '')]).toEqual([
+          workload.metadata.name,
+          { secret: `${name}-ca`, key: 'ca.crt' },
+        ]);
+        const env = (containersOf(workload)[0]?.['env'] ?? []) as {
+          name: string;
+          valueFrom?: { secretKeyRef?: { name: string; key: string } };
+        }[];
+        expect([workload.metadata.name, env.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef]).toEqual([
+          workload.metadata.name,
+          { name: `${name}-app`, key: 'password' },
+        ]);
+      }
+    });
+  });
+
+  describe('the production-eventstoredb overlay', () => {
+    const objects = rendered(PRODUCTION_ESDB);
+
+    it("gives the apps EventStoreDB's esdb:// URL over TLS, its user's password and CA as files, and no PostgreSQL", () => {
+      const config = configOf(objects);
+      expect(config['EVENT_STORE_URL']).toMatch(/^esdb:\/\/[^?]+\?tls=true$/);
+      expect(config['EVENTSTORE_USERNAME']).toBe('reelstream');
+      for (const workload of appWorkloads(objects)) {
+        const files = secretFiles(workload);
+        expect([
+          files.get(config['EVENTSTORE_PASSWORD_FILE'] ?? ''),
+          files.get(config['EVENTSTORE_TLS_CA_FILE'] ?? ''),
+        ]).toEqual([
+          { secret: 'reelstream-eventstore', key: 'password' },
+          { secret: 'reelstream-eventstore', key: 'ca.crt' },
+        ]);
+        expect(JSON.stringify(podTemplateOf(workload))).not.toMatch(/postgres|PGPASSWORD|reelstream-pg/);
+      }
+      expect(JSON.stringify(find(objects, 'CronJob', 'reelstream-daily-reports'))).not.toMatch(/postgres|PGPASSWORD/);
+      expect(objects.filter((o) => o.apiVersion.startsWith('postgresql.cnpg.io/'))).toEqual([]);
+      expect(objects.filter((o) => /postgres/.test(o.metadata.name)).map((o) => o.metadata.name)).toEqual([]);
+    });
+
+    it('is the production overlay with another event store: the same objects otherwise', () => {
+      const keys = (list: readonly K8sObject[]) => list.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+      const production = rendered(PRODUCTION);
+      expect(keys(objects).filter((key) => !keys(production).includes(key))).toEqual([
+        'NetworkPolicy/allow-apps-to-eventstore',
+      ]);
+      expect(keys(production).filter((key) => !keys(objects).includes(key))).toEqual([
+        'Cluster/reelstream-pg',
+        'NetworkPolicy/allow-apps-to-postgres',
+        'NetworkPolicy/allow-daily-reports-into-postgres',
+        'NetworkPolicy/allow-postgres',
+      ]);
+    });
+  });
+
+  describe('the engines\u2019 schemas (k8s/test/crds)', () => {
+    const engine = (kind: string) =>
+      structuredClone(rendered(PRODUCTION).find((o) => o.kind === kind) as K8sObject) as K8sObject & {
+        spec: Record<string, unknown>;
+      };
+
+    it('accept the rendered Cluster, Kafka, KafkaNodePool and KafkaUser', async () => {
+      for (const kind of ['Cluster', 'Kafka', 'KafkaNodePool', 'KafkaUser'])
+        expect([kind, await schemaProblems(engine(kind))]).toEqual([kind, []]);
+    });
+
+    it('refuse a misspelt field or a wrong type in a CloudNativePG Cluster', async () => {
+      const cluster = engine('Cluster');
+      cluster.spec['instance'] = 3;
+      cluster.spec['instances'] = '3';
+      (cluster.spec['bootstrap'] as { initdb: Record<string, unknown> }).initdb['ownr'] = 'reelstream';
+      const [role] = (cluster.spec['managed'] as { roles: Record<string, unknown>[] }).roles;
+      if (role) role['login'] = 'yes';
+      expect(await schemaProblems(cluster)).toEqual([
+        'unknown field spec.instance',
+        '/spec/instances must be integer',
+        'unknown field spec.bootstrap.initdb.ownr',
+        '/spec/managed/roles/0/login must be boolean',
+      ]);
+    });
+
+    it('refuse a misspelt field, a wrong type or an unknown value in the Strimzi objects', async () => {
+      const kafka = engine('Kafka');
+      const [listener] = (kafka.spec['kafka'] as { listeners: Record<string, unknown>[] }).listeners;
+      if (listener) {
+        listener['tls'] = 'true';
+        listener['authentication'] = { type: 'scram-sha-256' };
+      }
+      (kafka.spec['kafka'] as Record<string, unknown>)['autorization'] = { type: 'simple' };
+      expect(await schemaProblems(kafka)).toEqual([
+        'unknown field spec.kafka.autorization',
+        '/spec/kafka/listeners/0/tls must be boolean',
+        '/spec/kafka/listeners/0/authentication/type must be equal to one of the allowed values',
+      ]);
+      const pool = engine('KafkaNodePool');
+      pool.spec['replicas'] = 'three';
+      pool.spec['roles'] = ['controller', 'borker'];
+      expect(await schemaProblems(pool)).toEqual([
+        '/spec/replicas must be integer',
+        '/spec/roles/1 must be equal to one of the allowed values',
+      ]);
+      const user = engine('KafkaUser');
+      const [first, second] = (user.spec['authorization'] as { acls: Record<string, unknown>[] }).acls;
+      if (first) first['operation'] = 'Read';
+      if (second) second['operations'] = ['Reed'];
+      delete user.metadata.labels;
+      expect(await schemaProblems(user)).toEqual([
+        "/metadata must have required property 'labels'",
+        'unknown field spec.authorization.acls.0.operation',
+        '/spec/authorization/acls/1/operations/0 must be equal to one of the allowed values',
+      ]);
     });
   });
 

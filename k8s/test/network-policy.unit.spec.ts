@@ -56,22 +56,44 @@ const outside: Endpoint[] = [
     ports: [],
   },
   { kind: 'pod', name: 'stranger', namespace: 'default', labels: { app: 'stranger' }, ip: '10.244.9.6', ports: [] },
+  // The production overlays' engines, made by their operators in the namespace (labels as the operators set them).
+  {
+    kind: 'pod',
+    name: 'kafka-node',
+    namespace: 'reelstream',
+    labels: { 'strimzi.io/cluster': 'reelstream-kafka', 'strimzi.io/kind': 'Kafka' },
+    ip: '10.244.9.7',
+    ports: [{ containerPort: 9090 }, { containerPort: 9091 }, { containerPort: 9093 }],
+  },
+  {
+    kind: 'pod',
+    name: 'pg-instance',
+    namespace: 'reelstream',
+    labels: { 'cnpg.io/cluster': 'reelstream-pg' },
+    ip: '10.244.9.8',
+    ports: [{ containerPort: 5432 }, { containerPort: 8000 }],
+  },
+  { kind: 'pod', name: 'strimzi-operator', namespace: 'strimzi', labels: {}, ip: '10.244.9.9', ports: [] },
+  { kind: 'pod', name: 'cnpg-operator', namespace: 'cnpg-system', labels: {}, ip: '10.244.9.10', ports: [] },
+  { kind: 'external', name: 'kube-apiserver', ip: '172.20.0.2' },
   { kind: 'external', name: 'operator-wallet', ip: '203.0.113.10' },
   { kind: 'external', name: 'player', ip: '198.51.100.7' },
   { kind: 'external', name: 'cloud-metadata', ip: '169.254.169.254' },
 ];
 
 const kubectl = findKubectl();
-const overlays = ['overlays/dev', 'overlays/production'] as const;
+const overlays = ['overlays/dev', 'overlays/production', 'overlays/production-eventstoredb'] as const;
+type Overlay = (typeof overlays)[number];
+const PRODUCTIONS: Overlay[] = ['overlays/production', 'overlays/production-eventstoredb'];
 
-/** [from, to, port, protocol?] → expected answer, per overlay (both when `only` is absent). */
+/** [from, to, port, protocol?] → expected answer, per overlay (every one when `only` is absent). */
 type Case = [
   from: string,
   to: string,
   port: number,
   allowed: boolean,
   protocol?: 'TCP' | 'UDP',
-  only?: (typeof overlays)[number],
+  only?: Overlay | Overlay[],
 ];
 const apps = ['gateway', 'game-server', 'bonus-ledger', 'wallet-dispatcher'];
 const cases: Case[] = [
@@ -116,25 +138,53 @@ const cases: Case[] = [
   ['player', 'operator-sandbox', 8082, false, 'TCP', 'overlays/dev'],
   ['kafka', 'operator-wallet', 443, false, 'TCP', 'overlays/dev'],
   ['eventstore', 'kafka', 9092, false, 'TCP', 'overlays/dev'],
-  // Production: the back ends in their own namespaces, the collector, the topics Job.
-  ...apps.map((app): Case => [app, 'kafka-broker', 9092, true, 'TCP', 'overlays/production']),
-  ...apps.map((app): Case => [app, 'esdb-node', 2113, true, 'TCP', 'overlays/production']),
-  ...apps.map((app): Case => [app, 'otel-collector', 4318, true, 'TCP', 'overlays/production']),
-  ['gateway', 'kafka-broker', 2113, false, 'TCP', 'overlays/production'],
-  ['gateway', 'esdb-node', 9092, false, 'TCP', 'overlays/production'],
-  ['gateway', 'stranger', 9092, false, 'TCP', 'overlays/production'],
-  ['kafka-topics', 'kafka-broker', 9092, true, 'TCP', 'overlays/production'],
-  ['kafka-topics', 'kube-dns', 53, true, 'UDP', 'overlays/production'],
-  ['kafka-topics', 'esdb-node', 2113, false, 'TCP', 'overlays/production'],
-  ['kafka-topics', 'operator-wallet', 443, false, 'TCP', 'overlays/production'],
+  // Both productions: the Strimzi Kafka nodes in the namespace, the collector, the topics Job.
+  ...apps.map((app): Case => [app, 'kafka-node', 9093, true, 'TCP', PRODUCTIONS]),
+  ...apps.map((app): Case => [app, 'otel-collector', 4318, true, 'TCP', PRODUCTIONS]),
+  ['gateway', 'kafka-node', 9091, false, 'TCP', PRODUCTIONS],
+  ['gateway', 'kafka-broker', 9092, false, 'TCP', PRODUCTIONS],
+  ['gateway', 'stranger', 9092, false, 'TCP', PRODUCTIONS],
+  ['stranger', 'kafka-node', 9093, false, 'TCP', PRODUCTIONS],
+  ['kafka-topics', 'kafka-node', 9093, true, 'TCP', PRODUCTIONS],
+  ['kafka-topics', 'kube-dns', 53, true, 'UDP', PRODUCTIONS],
+  ['kafka-topics', 'pg-instance', 5432, false, 'TCP', PRODUCTIONS],
+  ['kafka-topics', 'esdb-node', 2113, false, 'TCP', PRODUCTIONS],
+  ['kafka-topics', 'operator-wallet', 443, false, 'TCP', PRODUCTIONS],
+  // The Kafka nodes among themselves (quorum, replication), their operator, the Kubernetes API.
+  ['kafka-node', 'kafka-node', 9090, true, 'TCP', PRODUCTIONS],
+  ['kafka-node', 'kafka-node', 9091, true, 'TCP', PRODUCTIONS],
+  ['strimzi-operator', 'kafka-node', 9091, true, 'TCP', PRODUCTIONS],
+  ['kafka-node', 'kube-apiserver', 6443, true, 'TCP', PRODUCTIONS],
+  ['kafka-node', 'gateway', 8080, false, 'TCP', PRODUCTIONS],
+  ['kafka-node', 'operator-wallet', 80, false, 'TCP', PRODUCTIONS],
+  ['cnpg-operator', 'kafka-node', 9091, false, 'TCP', PRODUCTIONS],
+  // PostgreSQL (production): the apps and the daily reports to the instances; the instances among
+  // themselves, their operator, the Kubernetes API.
+  ...apps.map((app): Case => [app, 'pg-instance', 5432, true, 'TCP', 'overlays/production']),
+  ...apps.map((app): Case => [app, 'esdb-node', 2113, false, 'TCP', 'overlays/production']),
+  ['gateway', 'pg-instance', 8000, false, 'TCP', 'overlays/production'],
+  ['stranger', 'pg-instance', 5432, false, 'TCP', 'overlays/production'],
+  ['pg-instance', 'pg-instance', 5432, true, 'TCP', 'overlays/production'],
+  ['pg-instance', 'pg-instance', 8000, true, 'TCP', 'overlays/production'],
+  ['cnpg-operator', 'pg-instance', 8000, true, 'TCP', 'overlays/production'],
+  ['strimzi-operator', 'pg-instance', 8000, false, 'TCP', 'overlays/production'],
+  ['pg-instance', 'kube-apiserver', 6443, true, 'TCP', 'overlays/production'],
+  ['pg-instance', 'kafka-node', 9093, false, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'pg-instance', 5432, true, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'esdb-node', 2113, false, 'TCP', 'overlays/production'],
+  // EventStoreDB (production-eventstoredb): its nodes in their namespace, and no PostgreSQL.
+  ...apps.map((app): Case => [app, 'esdb-node', 2113, true, 'TCP', 'overlays/production-eventstoredb']),
+  ...apps.map((app): Case => [app, 'pg-instance', 5432, false, 'TCP', 'overlays/production-eventstoredb']),
+  ['gateway', 'esdb-node', 9093, false, 'TCP', 'overlays/production-eventstoredb'],
+  ['reelstream-daily-reports', 'esdb-node', 2113, true, 'TCP', 'overlays/production-eventstoredb'],
+  ['reelstream-daily-reports', 'pg-instance', 5432, false, 'TCP', 'overlays/production-eventstoredb'],
   // The daily reports: the event store (and DNS), nothing else.
-  ['reelstream-daily-reports', 'esdb-node', 2113, true, 'TCP', 'overlays/production'],
-  ['reelstream-daily-reports', 'kube-dns', 53, true, 'UDP', 'overlays/production'],
-  ['reelstream-daily-reports', 'kafka-broker', 9092, false, 'TCP', 'overlays/production'],
-  ['reelstream-daily-reports', 'otel-collector', 4318, false, 'TCP', 'overlays/production'],
-  ['reelstream-daily-reports', 'operator-wallet', 443, false, 'TCP', 'overlays/production'],
-  ['reelstream-daily-reports', 'gateway', 8080, false, 'TCP', 'overlays/production'],
-  ['stranger', 'reelstream-daily-reports', 9464, false, 'TCP', 'overlays/production'],
+  ['reelstream-daily-reports', 'kube-dns', 53, true, 'UDP', PRODUCTIONS],
+  ['reelstream-daily-reports', 'kafka-node', 9093, false, 'TCP', PRODUCTIONS],
+  ['reelstream-daily-reports', 'otel-collector', 4318, false, 'TCP', PRODUCTIONS],
+  ['reelstream-daily-reports', 'operator-wallet', 443, false, 'TCP', PRODUCTIONS],
+  ['reelstream-daily-reports', 'gateway', 8080, false, 'TCP', PRODUCTIONS],
+  ['stranger', 'reelstream-daily-reports', 9464, false, 'TCP', PRODUCTIONS],
 ];
 
 describe('NetworkPolicy evaluation (the evaluator itself)', () => {
@@ -207,7 +257,7 @@ describe.each(overlays)('NetworkPolicies of the %s render', (dir) => {
     if (!found) throw new Error(`no pod or endpoint ${name} in ${dir}`);
     return found;
   };
-  const mine = cases.filter(([, , , , , only]) => only === undefined || only === dir);
+  const mine = cases.filter(([, , , , , only]) => only === undefined || [only].flat().includes(dir));
 
   it('deny everything by default for every pod of the namespace', () => {
     expect(pods.size).toBeGreaterThanOrEqual(4);

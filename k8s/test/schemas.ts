@@ -33,11 +33,18 @@ const models: Record<string, string> = {
   'networking.k8s.io/v1/NetworkPolicy': 'networking.k8s.io/v1/NetworkPolicy',
 };
 
-/** The Prometheus Operator's kinds, validated with ajv against the schemas in k8s/test/crds (see its README). */
+/**
+ * The operators' kinds (Prometheus Operator, CloudNativePG, Strimzi), validated with ajv against the
+ * hand-written schema subsets in k8s/test/crds (see its README).
+ */
 const crdSchemas: Record<string, string> = {
   'monitoring.coreos.com/v1/PodMonitor': 'podmonitor.schema.json',
   'monitoring.coreos.com/v1/ServiceMonitor': 'servicemonitor.schema.json',
   'monitoring.coreos.com/v1/PrometheusRule': 'prometheusrule.schema.json',
+  'postgresql.cnpg.io/v1/Cluster': 'cnpg-cluster.schema.json',
+  'kafka.strimzi.io/v1beta2/Kafka': 'strimzi-kafka.schema.json',
+  'kafka.strimzi.io/v1beta2/KafkaNodePool': 'strimzi-kafkanodepool.schema.json',
+  'kafka.strimzi.io/v1beta2/KafkaUser': 'strimzi-kafkauser.schema.json',
 };
 const ajv = new Ajv({ allErrors: true, strict: true });
 const crdValidators = new Map<string, ValidateFunction>();
@@ -58,7 +65,7 @@ function crdProblems(object: K8sObject, file: string): string[] {
 
 /**
  * Schema problems of one object: the kubernetes-models (OpenAPI) validation plus unknown keys, or
- * for the Prometheus Operator's kinds the vendored CRD schema. An empty list means the object is valid.
+ * for the operators' kinds the hand-written CRD schema subset. An empty list means the object is valid.
  */
 export async function schemaProblems(object: K8sObject): Promise<string[]> {
   const crd = crdSchemas[`${object.apiVersion}/${object.kind}`];

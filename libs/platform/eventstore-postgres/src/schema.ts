@@ -52,8 +52,21 @@ export function categoryOf(streamIdOrPrefix: string): string {
   return streamIdOrPrefix.slice(0, streamIdOrPrefix.indexOf('-') + 1);
 }
 
-/** Creates the schema and tables when missing; several processes may start at once, so they take turns. */
+/** The tables and indexes of DDL, by name. */
+const SCHEMA_OBJECTS = ['es_events', 'es_events_in_order', 'es_events_by_category', 'es_checkpoints', 'es_leases'];
+
+/**
+ * Creates the schema and tables when missing; several processes may start at once, so they take turns.
+ * When every table and index is there it runs no DDL at all: PostgreSQL checks the privilege to create
+ * before `IF NOT EXISTS`, so a role that may only read (the analysts' reports) could not open the store.
+ */
 export async function ensureSchema(client: pg.ClientBase, schema: string): Promise<void> {
+  const { rows } = await client.query<{ present: number }>(
+    `SELECT count(*)::int AS present FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relname = ANY($2)`,
+    [schema, SCHEMA_OBJECTS],
+  );
+  if (rows[0]?.present === SCHEMA_OBJECTS.length) return;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
