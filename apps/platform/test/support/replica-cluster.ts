@@ -264,9 +264,9 @@ export async function startReplicaCluster(
       const at = Date.now() - startedAt;
       const during =
         brokerDown && at >= brokerDown.from && at <= (brokerDown.servingAgain ?? Infinity) + OUTAGE_GRACE_MS;
-      // Both forms the apps give when the broker refuses the connection as they open the bus.
+      // The forms the apps give when the broker refuses or drops the connection as they open the bus.
       const refusal =
-        /did not start: (Error: cannot reach Kafka at [^\n]*|KafkaJSNonRetriableError\s+Caused by: KafkaJSConnectionError: Connection error: connect ECONNREFUSED \S+)/.exec(
+        /did not start: (Error: cannot reach Kafka at [^\n]*|(KafkaJSNonRetriableError\s+Caused by: )?KafkaJSConnectionError: Connection error: (connect ECONNREFUSED \S+|read ECONNRESET))/.exec(
           process.diagnostics(),
         );
       return engines && during && refusal
@@ -305,7 +305,7 @@ export async function startReplicaCluster(
         kills.push(kill);
         const restarted = await replica.killAndRestart();
         const since = Date.now();
-        replica.awaitReady().then(
+        replica.awaitReady(120_000).then(
           () => {
             if (replica.process === restarted) kill.readyAfterMs = Date.now() - since;
           },
