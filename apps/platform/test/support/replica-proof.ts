@@ -332,10 +332,14 @@ export async function proveCluster(
   const redeliveries = await dispatcherRedeliveries(cluster.log.events);
   const killsByService: Record<string, number> = {};
   for (const kill of cluster.kills) killsByService[kill.service] = (killsByService[kill.service] ?? 0) + 1;
+  // On Kafka a start still under way when the test's broker went down failed, and was started again.
+  const notReady = cluster.engines
+    ? ' (killed again, or its start refused by the broker outage, before ready)'
+    : ' (killed again before ready)';
   const killLog = cluster.kills
     .map(
       (kill) =>
-        `+${(kill.at / 1_000).toFixed(1)}s ${kill.instanceId}${kill.readyAfterMs === undefined ? ' (killed again before ready)' : ` (ready ${(kill.readyAfterMs / 1_000).toFixed(1)}s later)`}`,
+        `+${(kill.at / 1_000).toFixed(1)}s ${kill.instanceId}${kill.readyAfterMs === undefined ? notReady : ` (ready ${(kill.readyAfterMs / 1_000).toFixed(1)}s later)`}`,
     )
     .join(', ');
   const restartTimes = cluster.kills.flatMap((kill) => (kill.readyAfterMs === undefined ? [] : [kill.readyAfterMs]));
