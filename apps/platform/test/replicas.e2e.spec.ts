@@ -16,7 +16,7 @@
  * Kafka (`BUS_URL=kafka://` + KAFKA_BROKERS) and PostgreSQL (`EVENT_STORE_URL`, a schema of its own,
  * dropped after), the sandbox still on its SQLite file. When KAFKA_BROKERS names a cluster of `npm
  * run infra:kafka`, its first broker is SIGKILLed 30 s into the chaos and restarted 8 s later: with
- * one broker, a total outage of the bus. Spins refused by it (a game-server's 503 INTERNAL whose
+ * one broker, a total outage of the bus; the traffic goes on until 30 s after it serves again. Spins refused by it (a game-server's 503 INTERNAL whose
  * logged error is the broker refusing the connection) and replicas whose start failed for it are
  * explained; the money, rounds, caps, sends and double clicks are checked as on SQLite. Fewer kills
  * (8 short, 40 long) and players there: see SHAPE. `npm run test:replicas:production:short` (in `npm
@@ -60,6 +60,7 @@ const CHAOS_BUDGET_MS = SHAPE.chaosMs;
 /** On Kafka: the one broker of `npm run infra:kafka` this far into the chaos is SIGKILLed, and restarted this much later. */
 const BROKER_KILL_AFTER_MS = 30_000;
 const BROKER_DOWN_MS = 8_000;
+const TRAFFIC_AFTER_OUTAGE_MS = 30_000;
 
 jest.setTimeout(CHAOS_BUDGET_MS + SETTLE_MS + 50_000 + (PRODUCTION ? 60_000 : 0));
 
@@ -136,8 +137,12 @@ const engineName = production ? ' on Kafka and PostgreSQL' : '';
           downMs: BROKER_DOWN_MS,
         });
       await runChaos(running, KILLS, MEAN_KILL_GAP_MS, { deadline: began + CHAOS_BUDGET_MS });
-      // The traffic goes on through the broker's outage and until it serves again, however soon the kills were made.
-      await outage;
+      // The traffic goes on through the broker's outage and a while after it serves again (the paid spins, which
+      // come after the free ones, meet the recovered bus), however soon the kills were made.
+      if (outage) {
+        await outage;
+        await new Promise((resolve) => setTimeout(resolve, TRAFFIC_AFTER_OUTAGE_MS));
+      }
     } finally {
       endTraffic();
       clearInterval(progress);

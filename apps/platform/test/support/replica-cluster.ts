@@ -264,11 +264,16 @@ export async function startReplicaCluster(
       const at = Date.now() - startedAt;
       const during =
         brokerDown && at >= brokerDown.from && at <= (brokerDown.servingAgain ?? Infinity) + OUTAGE_GRACE_MS;
-      // The forms the apps give when the broker refuses or drops the connection as they open the bus.
+      // The forms the apps give when the broker refuses or drops the connection as they open the bus,
+      // and kafkajs's own failure on the empty metadata of a broker still taking its partitions' leadership back.
+      const diagnostics = process.diagnostics();
       const refusal =
         /did not start: (Error: cannot reach Kafka at [^\n]*|(KafkaJSNonRetriableError\s+Caused by: )?KafkaJSConnectionError: Connection error: (connect ECONNREFUSED \S+|read ECONNRESET))/.exec(
-          process.diagnostics(),
-        );
+          diagnostics,
+        ) ??
+        (diagnostics.includes('This server is not the leader for that topic-partition')
+          ? /did not start: TypeError: Cannot read properties of null \(reading 'topicMetadata'\)/.exec(diagnostics)
+          : null);
       return engines && during && refusal
         ? `+${(at / 1_000).toFixed(1)}s, while the Kafka broker was down: ${refusal[0]}`
         : undefined;
