@@ -1,5 +1,6 @@
 /**
- * The replica proof's send count (support/replica-proof.ts) on a bus log written here: each win
+ * The replica proof's send count (support/replica-proof.ts) on a SQLite bus log written here, read
+ * as the proof reads it (support/replica-engines.ts): each win
  * may be published once, plus once per kill of a replica of its sending service between its first
  * and last sending; bets are counted but not bounded (the resolver asks again by design).
  */
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type { Kill } from './support/replica-cluster.js';
-import { countSends, overlappingPairs } from './support/replica-proof.js';
+import { openClusterLog } from './support/replica-engines.js';
+import { countSends as countPublished, overlappingPairs as overlapping } from './support/replica-proof.js';
 
 const STARTED_AT = 1_700_000_000_000;
 
@@ -36,16 +38,22 @@ function published(request: { command: string; transactionId: number; bonusId?: 
   ).run(JSON.stringify(request), STARTED_AT + atMs);
 }
 
+/** The proof's functions on the SQLite log of `dir`. */
+const countSends = async (kills: readonly Kill[], startedAt: number) =>
+  countPublished(await openClusterLog(dir, undefined).bus.walletRequests(), kills, startedAt);
+const overlappingPairs = (pairs: readonly [number, number][]) =>
+  overlapping(openClusterLog(dir, undefined).events, pairs);
+
 const kill = (service: Kill['service'], at: number): Kill => ({ at, service, instanceId: `${service}-r0` });
 const freeSpinWin = (transactionId: number) => ({ command: 'win', transactionId, bonusId: 77 });
 const paidWin = (transactionId: number) => ({ command: 'win', transactionId, bonusId: 0 });
 
 describe('countSends', () => {
-  it('accepts a win sent once, and one sent again after a kill of its sender between the sendings', () => {
+  it('accepts a win sent once, and one sent again after a kill of its sender between the sendings', async () => {
     published(freeSpinWin(1), 100);
     published(freeSpinWin(2), 200);
     published(freeSpinWin(2), 900);
-    const figures = countSends(dir, [kill('bonus-ledger', 500)], STARTED_AT);
+    const figures = await countSends([kill('bonus-ledger', 500)], STARTED_AT);
     expect(figures.beyondBound).toEqual([]);
     expect(figures.bySource['bonus-ledger relay (free-spin wins)']).toEqual({
       transactions: 2,
@@ -55,30 +63,32 @@ describe('countSends', () => {
     });
   });
 
-  it('refuses a win sent twice with no kill, or with a kill of another service only, or outside the window', () => {
+  it('refuses a win sent twice with no kill, or with a kill of another service only, or outside the window', async () => {
     published(freeSpinWin(1), 100);
     published(freeSpinWin(1), 120); // two relays at once: no kill explains it
     published(paidWin(2), 1_000);
     published(paidWin(2), 1_500); // the kill in between was of a ledger, not of a game-server
     published(paidWin(3), 3_000);
     published(paidWin(3), 3_100); // the game-server kill came after both sendings
-    const figures = countSends(dir, [kill('bonus-ledger', 1_200), kill('game-server', 4_000)], STARTED_AT);
+    const figures = await countSends([kill('bonus-ledger', 1_200), kill('game-server', 4_000)], STARTED_AT);
     expect(figures.beyondBound).toHaveLength(3);
     expect(figures.beyondBound[0]).toMatch(/^transaction 1 \(bonus-ledger relay.*sent 2 times.*0 kill/);
     expect(figures.beyondBound[1]).toMatch(/^transaction 2 \(game-server round outbox.*sent 2 times.*0 kill/);
   });
 
-  it('allows one more sending per kill and no more', () => {
+  it('allows one more sending per kill and no more', async () => {
     for (const at of [100, 600, 1_100]) published(paidWin(5), at);
-    expect(countSends(dir, [kill('game-server', 400), kill('game-server', 900)], STARTED_AT).beyondBound).toEqual([]);
-    expect(countSends(dir, [kill('game-server', 400)], STARTED_AT).beyondBound).toHaveLength(1);
+    expect((await countSends([kill('game-server', 400), kill('game-server', 900)], STARTED_AT)).beyondBound).toEqual(
+      [],
+    );
+    expect((await countSends([kill('game-server', 400)], STARTED_AT)).beyondBound).toHaveLength(1);
   });
 
-  it('counts bets (sent again by the resolver when the answer is late) without bounding them', () => {
+  it('counts bets (sent again by the resolver when the answer is late) without bounding them', async () => {
     published({ command: 'bet', transactionId: 9 }, 100);
     published({ command: 'bet', transactionId: 9 }, 200);
     published({ command: 'betwin', transactionId: 10 }, 300);
-    const figures = countSends(dir, [], STARTED_AT);
+    const figures = await countSends([], STARTED_AT);
     expect(figures.beyondBound).toEqual([]);
     expect(figures.bySource['game-server spins and resolver (bets)']).toEqual({
       transactions: 2,
@@ -96,12 +106,12 @@ describe('overlappingPairs', () => {
       db.prepare('INSERT INTO es_events (stream_id, type) VALUES (?, ?)').run(`round-${roundId}`, type);
   };
 
-  it('names the pairs whose rounds were open at once, not those one after the other', () => {
+  it('names the pairs whose rounds were open at once, not those one after the other', async () => {
     log([1, 'RoundStarted'], [2, 'RoundStarted'], [1, 'RoundSettled'], [2, 'RoundSettled']); // at once
     log([3, 'RoundStarted'], [3, 'RoundSettled'], [4, 'RoundStarted'], [4, 'RoundCanceled']); // one after the other
     log([5, 'RoundStarted'], [6, 'RoundStarted'], [6, 'RoundSettled']); // 5 never ended: open during 6
     expect(
-      overlappingPairs(dir, [
+      await overlappingPairs([
         [1, 2],
         [3, 4],
         [6, 5],

@@ -1,7 +1,9 @@
 /**
  * The replica proof's cluster: the operator sandbox plus three replicas each of
  * gateway, bonus-ledger, wallet-dispatcher and game-server, every one a real process from its
- * built entry, all on one SQLite data dir. Each replica has its own INSTANCE_ID and WORKER_ID
+ * built entry, all on one SQLite data dir, or on the production engines when given: every replica
+ * then has BUS_URL=kafka://… and EVENT_STORE_URL=postgres://… (the sandbox keeps its own SQLite file
+ * in the data dir either way). Each replica has its own INSTANCE_ID and WORKER_ID
  * (docs/adr/0003-process-identity.md: the StatefulSet ranges) and a fixed port, so a replica
  * killed and started again is the same pod to the others and to the load balancer.
  * `kill()` SIGKILLs one replica, records it and starts it again at once with the same identity.
@@ -12,6 +14,8 @@ import { join } from 'node:path';
 import { buildApps } from '../../../../scripts/build-apps.js';
 import { AppProcess, REPOSITORY_ROOT } from './app-process.js';
 import type { OperatorAccount } from './clients.js';
+import { OUTAGE_GRACE_MS } from './kafka-outage.js';
+import { openClusterLog, type ClusterLog, type ReplicaEngines } from './replica-engines.js';
 
 export const REPLICATED_SERVICES = ['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server'] as const;
 export type ReplicatedService = (typeof REPLICATED_SERVICES)[number];
@@ -100,6 +104,11 @@ export class Replica {
     readonly port: number,
     private readonly entry: string,
     private readonly env: Record<string, string>,
+    /**
+     * Why a process that exited by itself before it was ready may be started again, as Kubernetes
+     * restarts a container whose start failed; undefined: it may not (an unexpected exit).
+     */
+    private readonly refusedStart: (process: AppProcess) => string | undefined = () => undefined,
   ) {
     this.process = this.spawn();
   }
@@ -122,23 +131,41 @@ export class Replica {
       WORKER_ID: String(WORKER_ID_BASE[this.service] + this.index),
       [PORT_VARIABLE[this.service]]: String(this.port),
     });
+    this.processes.push(process);
     void process.exited.then(({ code, signal }) => {
-      if (!this.killedByUs.has(process) && !this.stopping)
+      if (this.killedByUs.has(process) || this.stopping) return;
+      const reason = this.readyProcesses.has(process) ? undefined : this.refusedStart(process);
+      if (reason === undefined) {
         this.unexpectedExits.push(
           `${this.instanceId} exited by itself (code ${code}, signal ${signal}): ${process.diagnostics()}`,
         );
+        return;
+      }
+      this.refusedStarts.push(`${this.instanceId}: ${reason}`);
+      // A second later, as a kubelet would (its back-off starts at 10 s; the proof's outage is short).
+      setTimeout(() => {
+        if (this.stopping || this.process !== process) return;
+        this.process = this.spawn();
+        void this.awaitReady().catch(() => undefined);
+      }, 1_000);
     });
     return process;
   }
 
+  /** Every process this replica ran, the current one last (their log lines, for the proof). */
+  readonly processes: AppProcess[] = [];
   /** Exits nobody asked for: a replica that crashed on its own (at start, or under load). */
   readonly unexpectedExits: string[] = [];
+  /** Starts that failed for a reason `refusedStart` explained, each followed by a new start. */
+  readonly refusedStarts: string[] = [];
+  private readonly readyProcesses = new WeakSet<AppProcess>();
   stopping = false;
   private readonly killedByUs = new WeakSet<AppProcess>();
 
   async awaitReady(timeoutMs = 60_000): Promise<void> {
     const current = this.process;
     await current.ready(timeoutMs);
+    this.readyProcesses.add(current);
     if (current === this.process) this.ready = true;
   }
 
@@ -154,10 +181,20 @@ export class Replica {
 
 export interface ReplicaCluster {
   readonly dataDir: string;
+  /** The production engines the replicas run on; undefined: the SQLite bus and event store of `dataDir`. */
+  readonly engines: ReplicaEngines | undefined;
+  /** What the proof reads of the bus and the event log, on those engines. */
+  readonly log: ClusterLog;
   readonly sandboxUrl: string;
   readonly replicas: readonly Replica[];
   readonly kills: readonly Kill[];
   readonly startedAt: number;
+  /**
+   * The Kafka broker outage the test caused (milliseconds since `startedAt`): while it lasts, and
+   * for 15 s after the broker answers again, a replica whose start failed because it could not reach
+   * Kafka is started again instead of counting as an unexpected exit.
+   */
+  brokerDown: { from: number; servingAgain?: number } | undefined;
   of(service: ReplicatedService): Replica[];
   /** SIGKILLs `replica`, records it and restarts it with the same INSTANCE_ID and port. */
   kill(replica: Replica): Promise<Kill>;
@@ -166,8 +203,11 @@ export interface ReplicaCluster {
   stop(): Promise<void>;
 }
 
-export async function startReplicaCluster(options: { replicas?: number } = {}): Promise<ReplicaCluster> {
+export async function startReplicaCluster(
+  options: { replicas?: number; engines?: ReplicaEngines } = {},
+): Promise<ReplicaCluster> {
   const perService = options.replicas ?? 3;
+  const { engines } = options;
   mkdirSync(join(REPOSITORY_ROOT, 'tmp'), { recursive: true });
   // Inside the repository, so the bundles find node_modules as dist/ does.
   const buildDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'replicas-build-'));
@@ -179,6 +219,8 @@ export async function startReplicaCluster(options: { replicas?: number } = {}): 
     return found.entry;
   };
 
+  const log = openClusterLog(dataDir, engines);
+  await log.bus.markStart();
   const sandbox = new AppProcess('operator-sandbox', entry('operator-sandbox'), {
     ...COMMON_ENV,
     DATA_DIR: dataDir,
@@ -192,6 +234,7 @@ export async function startReplicaCluster(options: { replicas?: number } = {}): 
     for (const replica of replicas) replica.stopping = true;
     await Promise.all([...replicas.map((replica) => replica.process.kill('SIGKILL')), sandbox.kill('SIGKILL')]);
     rmSync(buildDir, { recursive: true, force: true });
+    await log.close();
   };
   try {
     const sandboxReady = await sandbox.ready();
@@ -206,20 +249,57 @@ export async function startReplicaCluster(options: { replicas?: number } = {}): 
       OPERATORS_JSON: operatorsJson(sandboxUrl),
       // Launch URLs name the first game-server; the players' load balancer spreads them over all.
       LAUNCH_BASE_URL: `http://127.0.0.1:${ports.get('game-server-0')}`,
+      // As the platform e2e suite's topology on these engines: a killed replica's partitions move on within seconds.
+      ...(engines
+        ? {
+            BUS_URL: `kafka://${engines.kafkaBrokers}`,
+            KAFKA_SESSION_TIMEOUT_MS: '3000',
+            EVENT_STORE_URL: engines.eventStoreUrl,
+          }
+        : {}),
+    };
+    let startedAt = Date.now();
+    let brokerDown: ReplicaCluster['brokerDown'];
+    const refusedStart = (process: AppProcess): string | undefined => {
+      const at = Date.now() - startedAt;
+      const during =
+        brokerDown && at >= brokerDown.from && at <= (brokerDown.servingAgain ?? Infinity) + OUTAGE_GRACE_MS;
+      // The forms the apps give when the broker refuses or drops the connection as they open the bus,
+      // and kafkajs's own failure on the empty metadata of a broker still taking its partitions' leadership back.
+      const diagnostics = process.diagnostics();
+      const refusal =
+        /did not start: (Error: cannot reach Kafka at [^\n]*|(KafkaJSNonRetriableError\s+Caused by: )?KafkaJSConnectionError: Connection error: (connect ECONNREFUSED \S+|read ECONNRESET))/.exec(
+          diagnostics,
+        ) ??
+        (diagnostics.includes('This server is not the leader for that topic-partition')
+          ? /did not start: TypeError: Cannot read properties of null \(reading 'topicMetadata'\)/.exec(diagnostics)
+          : null);
+      return engines && during && refusal
+        ? `+${(at / 1_000).toFixed(1)}s, while the Kafka broker was down: ${refusal[0]}`
+        : undefined;
     };
     // The back end first (the gateway's readiness waits on the ledger), then the gateways.
     for (const service of ['bonus-ledger', 'wallet-dispatcher', 'game-server', 'gateway'] as const) {
       const started = Array.from(
         { length: perService },
-        (_, index) => new Replica(service, index, ports.get(`${service}-${index}`) ?? 0, entry(service), env),
+        (_, index) =>
+          new Replica(service, index, ports.get(`${service}-${index}`) ?? 0, entry(service), env, refusedStart),
       );
       replicas.push(...started);
       await Promise.all(started.map((replica) => replica.awaitReady(120_000)));
     }
     const kills: Kill[] = [];
-    const startedAt = Date.now();
+    startedAt = Date.now();
     return {
+      get brokerDown() {
+        return brokerDown;
+      },
+      set brokerDown(value) {
+        brokerDown = value;
+      },
       dataDir,
+      engines,
+      log,
       sandboxUrl,
       replicas,
       kills,
@@ -230,7 +310,7 @@ export async function startReplicaCluster(options: { replicas?: number } = {}): 
         kills.push(kill);
         const restarted = await replica.killAndRestart();
         const since = Date.now();
-        replica.awaitReady().then(
+        replica.awaitReady(120_000).then(
           () => {
             if (replica.process === restarted) kill.readyAfterMs = Date.now() - since;
           },

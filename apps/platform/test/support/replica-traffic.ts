@@ -82,6 +82,8 @@ export interface TrafficFigures {
   outcomes: Record<string, number>;
   /** Spins (free and paid, each click of a double click) by operator: the same player ids play under every operator. */
   spinsByOperator: Record<string, { accepted: number; failed: number }>;
+  /** Spins answered while `runTraffic`'s `asideWhile` held (the Kafka broker down), kept out of `spinsByOperator`. */
+  spinsAside?: { accepted: number; failed: number };
   refusedConnectionsRetried: number;
 }
 
@@ -133,6 +135,11 @@ export async function runTraffic(
     thinkMs?: readonly [number, number];
     /** Receives the figures object as it is filled (for progress lines). */
     onFigures?: (figures: TrafficFigures) => void;
+    /**
+     * While this holds (the test's Kafka broker outage), a spin's answer counts in `spinsAside`, not
+     * in its operator's share: a total outage of the bus refuses every spin on purpose.
+     */
+    asideWhile?: () => boolean;
   } = {},
 ): Promise<{ figures: TrafficFigures; accounts: PlayerAccount[] }> {
   const { doubleClickShare = 0.15, thinkMs = [150, 600] } = options;
@@ -154,6 +161,7 @@ export async function runTraffic(
     outcomes: {},
     spinsByOperator: Object.fromEntries(operators.map((operator) => [operator.id, { accepted: 0, failed: 0 }])),
     refusedConnectionsRetried: 0,
+    ...(options.asideWhile ? { spinsAside: { accepted: 0, failed: 0 } } : {}),
   };
   options.onFigures?.(figures);
   const count = (outcome: string) => {
@@ -255,8 +263,9 @@ export async function runTraffic(
         outcomes = result ? [outcomeOf(result)] : [];
         responses = [result?.status === 'fulfilled' ? result.value : undefined];
       }
-      const byOperator = figures.spinsByOperator[operator.id] ?? { accepted: 0, failed: 0 };
-      figures.spinsByOperator[operator.id] = byOperator;
+      const ofOperator = figures.spinsByOperator[operator.id] ?? { accepted: 0, failed: 0 };
+      figures.spinsByOperator[operator.id] = ofOperator;
+      const byOperator = (options.asideWhile?.() ? figures.spinsAside : undefined) ?? ofOperator;
       outcomes.forEach((outcome, at) => {
         if (outcome !== '200') {
           tally.failed += 1;
