@@ -19,8 +19,9 @@
  * one broker, a total outage of the bus; the traffic goes on until 30 s after it serves again. Spins refused by it (a game-server's 503 INTERNAL whose
  * logged error is the broker refusing the connection) and replicas whose start failed for it are
  * explained; the money, rounds, caps, sends and double clicks are checked as on SQLite. Fewer kills
- * (8 short, 40 long) and players there: see SHAPE. `npm run test:replicas:production:short` (in `npm
- * test` after the SQLite one) and `npm run test:replicas:production`; without KAFKA_BROKERS or a
+ * (8 short, 40 long) and players there: see SHAPE. `npm run test:replicas:production:short` (not yet
+ * in `npm test`: its liveness check fails in some runs, most paid spins refused while the groups
+ * rebalance after a kill) and `npm run test:replicas:production`; without KAFKA_BROKERS or a
  * PostgreSQL server it prints that it did not run.
  */
 import { afterAll, expect, it, jest } from '@jest/globals';
