@@ -56,6 +56,16 @@ describe('the messages of the bonus refusals', () => {
       });
   });
 
+  it('a Regular Bonus Call has no free spins to start', () => {
+    spec
+      .given([regularRegistered()])
+      .when(start(1))
+      .thenFails({
+        code: 'BONUS_NOT_ACTIVE',
+        message: `bonus call ${ISSUE} is a Regular Bonus Call: it has no free spins`,
+      });
+  });
+
   it('a settle names the round that has no free spin in progress', () => {
     spec
       .given([registered(), started(1, 1)])
