@@ -16,8 +16,10 @@ export default {
   coverageAnalysis: 'perTest',
   incrementalFile: 'config/stryker-incremental.json',
   mutate: [
-    // Money rules: a free spin's win under the cap, the registration's request hash.
+    // Money rules: a free spin's win under the cap, the registration's request hash; the bonus
+    // deciders (free and steered spins, registration, expiry and cancel, the registration guard).
     'libs/bonus/domain/src/{free-spin-win,request-hash}.ts',
+    'libs/bonus/domain/src/{decide-free-spin,decide-regular-spin,decide-close,decide-register,registration-guard}.ts',
     'libs/game/domain/src/win-cap.ts',
     // Signatures: the signed content of callbacks and webhooks, the webhook sender, the sandbox's check.
     'libs/wallet/domain/src/signed-content.ts',
@@ -30,9 +32,10 @@ export default {
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: they are left out of the score.
   ignoreStatic: true,
-  // break: the first full run scored 94.16 (of 137 mutants that compile, ignoring 9 static ones); a
-  // run below 94 fails, so the score can only rise.
-  thresholds: { high: 95, low: 90, break: 94 },
+  // break: the first full run of the first 8 files scored 94.16; with the five bonus deciders and
+  // the tests their survivors asked for, the 13 files score 96.94 (ignoring the static mutants). A
+  // run below 96 fails, so the score can only rise.
+  thresholds: { high: 97, low: 90, break: 96 },
   reporters: ['clear-text', 'progress-append-only', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   concurrency: 2,
