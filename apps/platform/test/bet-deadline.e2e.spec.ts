@@ -2,7 +2,7 @@
  * A bet is never sent after its deadline, end to end: the platform's services each in its own
  * process from their mains (gateway, bonus-ledger, wallet-dispatcher, game-server on one SQLite
  * file), the operator's wallet a small HTTP server of this test that records when each callback
- * arrives. The dispatcher is stopped (SIGSTOP) for 5 s while players spin, then let go on
+ * arrives. The dispatcher is stopped (SIGSTOP) for 8 s while players spin, then let go on
  * (SIGCONT): no bet whose deadline (requestedAt + 3 s) passed in the pause reaches the wallet, none
  * sent after it arrives late, every round ends, canceled or settled, every cancel is acknowledged,
  * and the wallet's balances are what the rounds say.
@@ -28,6 +28,12 @@ const START_CENTS = 100_000;
 const BET = 0.2;
 /** How late past its deadline a bet sent in time may arrive: the transit between two processes on a loaded 2-core machine. */
 const TRANSIT_ALLOWANCE_MS = 1_000;
+/**
+ * How long the dispatcher is stopped. A bet requested in its first 5 s times out in it (3 s deadline), so even when a
+ * loaded machine takes seconds to bring a spin to the game-server, the first spins of the pause meet a stopped wallet;
+ * the spins of its last 3 s are sent after it, in their window.
+ */
+const PAUSE_MS = 8_000;
 
 interface Arrival {
   readonly command: string;
@@ -152,7 +158,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-describe('a dispatcher paused for 5 s while players spin', () => {
+describe('a dispatcher paused for 8 s while players spin', () => {
   it('sends no bet after its deadline; every round ends, every cancel is acknowledged, the balances reconcile', async () => {
     const players = await Promise.all(
       PLAYERS.map(async (playerId) => new PlayerClient(() => gameUrl, await operator.launch(playerId))),
@@ -164,12 +170,12 @@ describe('a dispatcher paused for 5 s while players spin', () => {
     if (!dispatcher?.child.pid) throw new Error('no dispatcher process');
     dispatcher.child.kill('SIGSTOP');
     const pausedAt = Date.now();
-    const resumeAt = Date.now() + 5_000;
+    const resumeAt = Date.now() + PAUSE_MS;
     const resumed = new Promise<number>((resolve) =>
       setTimeout(() => {
         dispatcher.child.kill('SIGCONT');
         resolve(Date.now());
-      }, 5_000),
+      }, PAUSE_MS),
     );
     // Each player spins again and again while the dispatcher is stopped: each spin waits for its bet's answer
     // (3.5 s), so bets are requested early in the pause (their deadline passes in it) and late (it does not).
