@@ -94,7 +94,9 @@ function fetchJars(): string {
       `-DoutputDirectory=${libs}`,
       '-DincludeScope=runtime',
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // Maven's output goes to stderr: callers read this script's stdout (KAFKA_BROKERS=…, --json), and
+    // even `-q -B` prints escape codes there while it fetches.
+    { stdio: ['ignore', 2, 'inherit'] },
   );
   if (fetched.status !== 0) {
     rmSync(libs, { recursive: true, force: true });
