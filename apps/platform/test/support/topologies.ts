@@ -244,11 +244,13 @@ export const oneProcessOnKafka = (brokers: string): Topology =>
     join('apps', 'platform', 'src', 'main.ts'),
     false,
     undefined,
-    {
-      BUS_URL: `kafka://${brokers}`,
-      KAFKA_SESSION_TIMEOUT_MS: '3000',
-    },
+    kafkaEnv(brokers),
   );
+
+/** The bus on Kafka at `brokers`; a crashed member leaves its groups after 3 s. */
+function kafkaEnv(brokers: string): Record<string, string> {
+  return { BUS_URL: `kafka://${brokers}`, KAFKA_SESSION_TIMEOUT_MS: '3000' };
+}
 
 /**
  * `npm start` with its events in PostgreSQL (`EVENT_STORE_URL`, a schema of its own per start) and the
@@ -275,11 +277,7 @@ export const oneProcessOnKafkaAndPostgres = (brokers: string, eventStoreUrl: str
     join('apps', 'platform', 'src', 'main.ts'),
     false,
     undefined,
-    {
-      BUS_URL: `kafka://${brokers}`,
-      KAFKA_SESSION_TIMEOUT_MS: '3000',
-      EVENT_STORE_URL: eventStoreUrl,
-    },
+    { ...kafkaEnv(brokers), EVENT_STORE_URL: eventStoreUrl },
   );
 
 /**

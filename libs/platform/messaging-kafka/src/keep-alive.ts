@@ -3,8 +3,8 @@ import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * Heartbeats every `intervalMs` while a batch is worked on, so a handler (or a retry delay) longer than
- * the group's session timeout does not get the consumer thrown out of its group mid-work (kafkajs issue
- * #1046). A heartbeat answered with a rebalance or an unknown-member error means the partitions are
+ * the group's session timeout does not get the consumer thrown out of its group mid-work (kafkajs beats
+ * on its own only between batches). A heartbeat answered with a rebalance or an unknown-member error means the partitions are
  * moving or already gone: `lost` keeps that error and `onLost` fires once, so the batch stops starting
  * work and hands the error back to kafkajs, which rejoins. On a rebalance answer the beats go on: the
  * coordinator keeps the session of a member that heartbeats while it drains its running handlers (up

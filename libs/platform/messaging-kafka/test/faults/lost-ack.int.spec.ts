@@ -42,6 +42,8 @@ function infraCluster(): InfraCluster | undefined {
 // broker, which would fail whatever else of the jest run uses it at that moment.
 const cluster = brokers && process.env['KAFKA_FAULTS'] === '1' ? infraCluster() : undefined;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** The longest a node stays frozen when no publish is rejected: past the broker's replica.lag.time.max.ms (30 s). */
+const FREEZE_CAP_MS = 45_000;
 
 if (!cluster) {
   process.stdout.write(
@@ -62,8 +64,8 @@ if (!cluster) {
   /**
    * Publishes one message at a time (all of one size: a batch whose answer was lost and the next one
    * carry the same sequence numbers once kafkajs has taken them back), freezes `victim` of the
-   * topic's partition after ten, thaws it once publishes were rejected, goes on until enough resolve
-   * after the thaw, and reads the topic back.
+   * topic's partition after ten, thaws it once a publish was rejected or after `FREEZE_CAP_MS`, goes
+   * on until enough resolve after the thaw, and reads the topic back.
    */
   async function publishThroughFreeze(victim: 'leader' | 'follower') {
     if (!cluster) throw new Error('no cluster');
@@ -88,6 +90,12 @@ if (!cluster) {
     const rejected: number[] = [];
     let resolvedAfterThaw = 0;
     let phase: 'before' | 'frozen' | 'thawed' = 'before';
+    let frozenAt = 0;
+    const thaw = () => {
+      process.kill(pid, 'SIGCONT');
+      frozen.delete(pid);
+      phase = 'thawed';
+    };
     const deadline = Date.now() + (LONG ? 240_000 : 120_000);
     const afterThaw = LONG ? 200 : 20;
     for (let id = 0; resolvedAfterThaw < afterThaw && Date.now() < deadline; id++) {
@@ -95,23 +103,27 @@ if (!cluster) {
         await bus.publish(topic, { key: `op:p${id % 4}`, value: { id } });
         resolved.push(id);
         if (phase === 'thawed') resolvedAfterThaw++;
+        else if (phase === 'frozen' && Date.now() - frozenAt > FREEZE_CAP_MS) thaw();
       } catch {
         rejected.push(id);
-        if (phase === 'frozen') {
-          process.kill(pid, 'SIGCONT');
-          frozen.delete(pid);
-          phase = 'thawed';
-        }
+        if (phase === 'frozen') thaw();
         await sleep(100);
       }
       if (phase === 'before' && resolved.length >= 10) {
         process.kill(pid, 'SIGSTOP');
         frozen.add(pid);
+        frozenAt = Date.now();
         phase = 'frozen';
       }
     }
+    process.stdout.write(
+      `[kafka-faults] ${victim} frozen: ${resolved.length} publishes resolved, ${rejected.length} rejected\n`,
+    );
     expect(phase).toBe('thawed');
-    expect(rejected.length).toBeGreaterThan(0);
+    // A frozen leader answers nothing, so the producer's retries run out. A frozen follower only holds
+    // the leader's acknowledgement until the leader drops it from the in-sync replicas, and the two left
+    // are min.insync.replicas: a publish waits (10 s here on a quiet machine) but need not fail.
+    if (victim === 'leader') expect(rejected.length).toBeGreaterThan(0);
     expect(resolvedAfterThaw).toBe(afterThaw);
 
     const seen = new Map<number, number>();
