@@ -89,7 +89,8 @@ if (!cluster) {
     const resolved: number[] = [];
     const rejected: number[] = [];
     let resolvedAfterThaw = 0;
-    let phase: 'before' | 'frozen' | 'thawed' = 'before';
+    // Asserted, not narrowed: `thaw` changes it from inside a closure, where the compiler does not look.
+    let phase = 'before' as 'before' | 'frozen' | 'thawed';
     let frozenAt = 0;
     const thaw = () => {
       process.kill(pid, 'SIGCONT');
