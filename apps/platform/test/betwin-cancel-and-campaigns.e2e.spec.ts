@@ -119,12 +119,15 @@ describe('the cancel of a betwin the wallet applied', () => {
 });
 
 describe('campaigns: one bonus per player per operator', () => {
+  // One instant for every request: a resend must carry the same body, and an expiry taken from the clock
+  // at each call differs once the calls straddle a second (409 PLATFORM_ID_CONFLICT instead of a replay).
+  const expiresAt = new Date(Date.now() + 86_400_000);
   const terms = (operator: OperatorClient) => ({
     providerId: 1,
     gameId: 101,
     bonusType: 1,
     callAmount: 100,
-    expireAt: operator.wallClock(new Date(Date.now() + 86_400_000)),
+    expireAt: operator.wallClock(expiresAt),
     metaData: { spinAmount: 5, baseBetAmount: 0.2 },
   });
   const start = (operator: OperatorClient, campaignId: string, players: string[]) =>
