@@ -892,6 +892,49 @@ describe('the overlays rendered by kubectl kustomize', () => {
         ]);
       }
     });
+    it("holds every app pod at its most and the daily reports within the server's max_connections, with room for people and tools", () => {
+      // Each process on PostgreSQL holds up to its pool (`poolSize`, default 10) and one LISTEN connection.
+      const connectionsOf = (url: string) => parsePostgresUrl(url).poolSize + 1;
+      const appUrl = configOf(objects)['EVENT_STORE_URL'] ?? '';
+      const apps = appWorkloads(objects).map((workload) => {
+        const autoscaler = objects.find(
+          (o) =>
+            o.kind === 'HorizontalPodAutoscaler' &&
+            (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === workload.metadata.name,
+        );
+        const pods =
+          (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ??
+          (workload['spec'] as { replicas?: number }).replicas ??
+          1;
+        return { name: workload.metadata.name, connections: pods * connectionsOf(appUrl) };
+      });
+      // A CronJob that forbids overlapping runs has one pod; its containers run one after another.
+      const reports = objects
+        .filter((o) => o.kind === 'CronJob')
+        .map((cronJob) => {
+          expect((cronJob['spec'] as { concurrencyPolicy?: string }).concurrencyPolicy).toBe('Forbid');
+          const urls = allContainersOf(cronJob).flatMap((container) =>
+            ((container['env'] ?? []) as { name: string; value?: string }[])
+              .filter((variable) => variable.name === 'EVENT_STORE_URL' && variable.value?.startsWith('postgres'))
+              .map((variable) => variable.value ?? ''),
+          );
+          return { name: cronJob.metadata.name, connections: Math.max(0, ...urls.map(connectionsOf)) };
+        });
+      const parameters = (cluster()['spec'] as { postgresql: { parameters: Record<string, string> } }).postgresql
+        .parameters;
+      const reserved = Number(parameters['superuser_reserved_connections'] ?? 3);
+      const PEOPLE_AND_TOOLS = 20;
+      const budget = Number(parameters['max_connections']) - reserved - PEOPLE_AND_TOOLS;
+      const held = [...apps, ...reports].reduce((sum, { connections }) => sum + connections, 0);
+      expect(apps.map(({ name }) => name).sort()).toEqual([
+        'bonus-ledger',
+        'game-server',
+        'gateway',
+        'wallet-dispatcher',
+      ]);
+      expect(reports.length).toBeGreaterThan(0);
+      expect({ held, within: held <= budget }).toEqual({ held, within: true });
+    });
   });
 
   describe('the production-eventstoredb overlay', () => {

@@ -203,6 +203,19 @@ export interface ReplicaCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * Connections per replica on PostgreSQL besides its one `LISTEN` connection. Twelve replicas at the adapter's default
+ * of 10 hold up to 132, past the server's `max_connections` of 100: under the long run's load a restarted replica was
+ * refused at start ("sorry, too many clients already"). At 4 they hold at most 60, beside the proof's own readers.
+ */
+const REPLICA_POOL_SIZE = 4;
+
+function withPoolSize(eventStoreUrl: string, poolSize: number): string {
+  const url = new URL(eventStoreUrl);
+  url.searchParams.set('poolSize', String(poolSize));
+  return url.toString();
+}
+
 export async function startReplicaCluster(
   options: { replicas?: number; engines?: ReplicaEngines } = {},
 ): Promise<ReplicaCluster> {
@@ -254,7 +267,7 @@ export async function startReplicaCluster(
         ? {
             BUS_URL: `kafka://${engines.kafkaBrokers}`,
             KAFKA_SESSION_TIMEOUT_MS: '3000',
-            EVENT_STORE_URL: engines.eventStoreUrl,
+            EVENT_STORE_URL: withPoolSize(engines.eventStoreUrl, REPLICA_POOL_SIZE),
           }
         : {}),
     };
