@@ -11,7 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type { Kill } from './support/replica-cluster.js';
 import { openClusterLog } from './support/replica-engines.js';
-import { countSends as countPublished, overlappingPairs as overlapping } from './support/replica-proof.js';
+import {
+  countSends as countPublished,
+  overlappingPairs as overlapping,
+  type Interruption,
+} from './support/replica-proof.js';
 
 const STARTED_AT = 1_700_000_000_000;
 
@@ -32,14 +36,18 @@ afterEach(() => {
 });
 
 /** One `wallet.requests` message `atMs` after the cluster started. */
-function published(request: { command: string; transactionId: number; bonusId?: number }, atMs: number): void {
+function published(
+  request: { command: string; transactionId: number; bonusId?: number },
+  atMs: number,
+  headers: Record<string, string> = {},
+): void {
   db.prepare(
-    `INSERT INTO bus_messages (topic, partition, key, value, headers, timestamp) VALUES ('wallet.requests', 0, 'op:p', ?, '{}', ?)`,
-  ).run(JSON.stringify(request), STARTED_AT + atMs);
+    `INSERT INTO bus_messages (topic, partition, key, value, headers, timestamp) VALUES ('wallet.requests', 0, 'op:p', ?, ?, ?)`,
+  ).run(JSON.stringify(request), JSON.stringify(headers), STARTED_AT + atMs);
 }
 
 /** The proof's functions on the SQLite log of `dir`. */
-const countSends = async (kills: readonly Kill[], startedAt: number) =>
+const countSends = async (kills: readonly Interruption[], startedAt: number) =>
   countPublished(await openClusterLog(dir, undefined).bus.walletRequests(), kills, startedAt);
 const overlappingPairs = (pairs: readonly [number, number][]) =>
   overlapping(openClusterLog(dir, undefined).events, pairs);
@@ -82,6 +90,32 @@ describe('countSends', () => {
       [],
     );
     expect((await countSends([kill('game-server', 400)], STARTED_AT)).beyondBound).toHaveLength(1);
+  });
+
+  it('allows one more sending per retry its sender logged (a send failed, a lease lost), and names them when over', async () => {
+    for (const at of [100, 600, 1_100]) published(paidWin(6), at);
+    const retry = {
+      at: 300,
+      service: 'game-server' as const,
+      why: '+300 ms game-server-r1 round outbox failed; retrying',
+    };
+    expect((await countSends([retry, kill('game-server', 900)], STARTED_AT)).beyondBound).toEqual([]);
+    const over = (await countSends([retry, { ...retry, service: 'bonus-ledger' }], STARTED_AT)).beyondBound;
+    expect(over).toHaveLength(1);
+    expect(over[0]).toMatch(
+      /sent 3 times.*1 kill\(s\) or logged retries .*\(\+300 ms game-server-r1 round outbox failed; retrying\)$/,
+    );
+  });
+
+  it('counts a win the dispatcher put back from a delay topic apart, not as another sending of its sender', async () => {
+    published(paidWin(7), 100);
+    published(paidWin(7), 6_100, { 'x-retry-count': '1', 'x-message-type': 'win' });
+    published(paidWin(8), 200);
+    published(paidWin(8), 300); // no header: the outbox sent it twice
+    const figures = await countSends([], STARTED_AT);
+    expect(figures.returnedFromDelay).toBe(1);
+    expect(figures.beyondBound).toHaveLength(1);
+    expect(figures.beyondBound[0]).toMatch(/^transaction 8 /);
   });
 
   it('counts bets (sent again by the resolver when the answer is late) without bounding them', async () => {

@@ -31,7 +31,15 @@ export const WALLET_TOPICS = [
 export interface PublishedRequest {
   value: string;
   timestamp: number;
+  /**
+   * Put back by the dispatcher from a delay topic (it carries `x-retry-count`): a win it could not act on
+   * yet (its operator's circuit open) goes round a delay topic and returns with the same body.
+   */
+  returned: boolean;
 }
+
+/** The header the dispatcher's delay topics add and keep on a message they return (Headers.retryCount). */
+const RETRY_COUNT_HEADER = 'x-retry-count';
 
 export interface BusReader {
   /**
@@ -94,10 +102,14 @@ function sqliteBus(dataDir: string): BusReader {
       withLog(dataDir, (db) =>
         (
           db
-            .prepare(`SELECT value, timestamp FROM bus_messages WHERE topic = 'wallet.requests' ORDER BY id`)
+            .prepare(`SELECT value, timestamp, headers FROM bus_messages WHERE topic = 'wallet.requests' ORDER BY id`)
             .raw()
-            .all() as [string, number][]
-        ).map(([value, timestamp]) => ({ value, timestamp })),
+            .all() as [string, number, string | null][]
+        ).map(([value, timestamp, headers]) => ({
+          value,
+          timestamp,
+          returned: Object.hasOwn(JSON.parse(headers ?? '{}') as object, RETRY_COUNT_HEADER),
+        })),
       ),
     laggingPartitions: () =>
       withLog(dataDir, (db) => {
@@ -293,7 +305,11 @@ function kafkaBus(brokers: string): BusReader {
         autoCommit: false,
         eachMessage: async ({ partition, message }) => {
           if (BigInt(message.offset) >= (before.get(partition) ?? 0n))
-            read.push({ value: message.value?.toString('utf8') ?? 'null', timestamp: Number(message.timestamp) });
+            read.push({
+              value: message.value?.toString('utf8') ?? 'null',
+              timestamp: Number(message.timestamp),
+              returned: message.headers?.[RETRY_COUNT_HEADER] !== undefined,
+            });
           next.set(partition, BigInt(message.offset) + 1n);
           await Promise.resolve();
         },

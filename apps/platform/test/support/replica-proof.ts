@@ -12,9 +12,13 @@
  * - rounds: every round ended exactly once (one RoundSettled or one RoundCanceled) and none is open;
  * - caps: no bonus call's free-spin wins add up beyond its callAmount;
  * - sends: how often each win was published on `wallet.requests` — the messages on the log, before
- *   the dispatcher's de-duplication (its walletTx record) — at most 1 + the kills of a replica of
- *   the sending service between its first and its last sending. The log does not say which replica
- *   published a message, so every replica of the service counts (the bound is the looser for it);
+ *   the dispatcher's de-duplication (its walletTx record) — at most 1 + the interruptions of the
+ *   sending service between its first and its last sending: the kills of its replicas, and what its
+ *   replicas logged as a send to retry (the relay or outbox failed and starts again from its
+ *   checkpoint; on Kafka a publish whose acknowledgement was lost may be in the log already) or a
+ *   lease lost without a kill. A win the dispatcher put back from a delay topic (its operator's
+ *   circuit was open) is counted apart, not as a sending. The log does not say which replica published a message, so every
+ *   replica of the service counts (the bound is the looser for it);
  * - double clicks: no double click placed two bets;
  * - failed spins: each failed for what the chaos explains (a replica killed mid-request, a wallet or
  *   bonus-ledger call that timed out while its replica restarted, a spin refused while the player's
@@ -29,7 +33,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readEventLog, readSandboxLedger, reconcile, type EventLog } from './reconcile.js';
-import type { Kill, ReplicaCluster, ReplicatedService } from './replica-cluster.js';
+import type { ReplicaCluster, ReplicatedService } from './replica-cluster.js';
 import { OUTAGE_GRACE_MS, type BrokerOutage } from './kafka-outage.js';
 import type { ClusterLog, EventReader, PublishedRequest } from './replica-engines.js';
 import type { PlayerAccount, TrafficFigures } from './replica-traffic.js';
@@ -99,6 +103,8 @@ export async function settle(
 export interface SendFigures {
   /** Per source: transactions, messages, transactions sent more than once, the most sends of one. */
   bySource: Record<string, { transactions: number; messages: number; duplicated: number; most: number }>;
+  /** Messages the dispatcher put back on `wallet.requests` from a delay topic (counted apart, not as sendings). */
+  returnedFromDelay: number;
   /** Wins sent more often than 1 + the kills of their sender's replicas in the window. */
   beyondBound: string[];
 }
@@ -109,14 +115,22 @@ const SENDER: Record<string, ReplicatedService> = {
   'game-server spins and resolver (bets)': 'game-server',
 };
 
-/** Counts `wallet.requests` messages (in the order published) per transactionId, by the part of the platform that publishes them. */
+/** Counts `wallet.requests` messages (in the order published) per transactionId, by the part of the platform that publishes them. *
+ * `interruptions`: the kills, and the sending workers' logged retries (`loggedRetries`); each explains one more sending.
+ */
 export function countSends(
   published: readonly PublishedRequest[],
-  kills: readonly Kill[],
+  interruptions: readonly Interruption[],
   startedAt: number,
 ): SendFigures {
   const sends = new Map<number, { source: string; at: number[] }>();
-  for (const { value, timestamp } of published) {
+  const figures: SendFigures = { bySource: {}, returnedFromDelay: 0, beyondBound: [] };
+  for (const { value, timestamp, returned } of published) {
+    // Not a sending of the relay or the outbox: the dispatcher's own return of it from a delay topic.
+    if (returned) {
+      figures.returnedFromDelay += 1;
+      continue;
+    }
     const request = JSON.parse(value) as { command: string; transactionId: number; bonusId?: number };
     const source =
       request.command === 'win'
@@ -130,7 +144,6 @@ export function countSends(
     entry.at.push(timestamp - startedAt);
     sends.set(request.transactionId, entry);
   }
-  const figures: SendFigures = { bySource: {}, beyondBound: [] };
   for (const [transactionId, { source, at }] of sends) {
     const bucket = (figures.bySource[source] ??= { transactions: 0, messages: 0, duplicated: 0, most: 0 });
     bucket.transactions += 1;
@@ -142,13 +155,53 @@ export function countSends(
     const sender = SENDER[source];
     const first = at[0] ?? 0;
     const last = at.at(-1) ?? 0;
-    const hits = kills.filter((kill) => kill.service === sender && kill.at >= first - 50 && kill.at <= last).length;
-    if (at.length > 1 + hits)
+    const hits = interruptions.filter((cut) => cut.service === sender && cut.at >= first - 50 && cut.at <= last);
+    if (at.length > 1 + hits.length)
       figures.beyondBound.push(
-        `transaction ${transactionId} (${source}) sent ${at.length} times at +${at.join(', +')} ms, with ${hits} kill(s) of a ${sender} replica in between`,
+        `transaction ${transactionId} (${source}) sent ${at.length} times at +${at.join(', +')} ms, with ${hits.length} kill(s) or logged retries of a ${sender} replica in between${hits.length ? ` (${hits.map((cut) => cut.why ?? 'kill').join('; ')})` : ''}`,
       );
   }
   return figures;
+}
+
+/** What explains one more sending of a win by `service` at `at` (ms since the cluster's start). */
+export interface Interruption {
+  readonly at: number;
+  readonly service: ReplicatedService;
+  /** Said in a problem's line; a kill has none. */
+  readonly why?: string;
+}
+
+/** The log lines of a sending worker that mean a send may be made again: its retry from the checkpoint, a lease lost. */
+const RETRY_LINES: Partial<Record<ReplicatedService, { retried: string; worker: string }>> = {
+  'game-server': { retried: 'round outbox failed; retrying', worker: 'round-outbox' },
+  'bonus-ledger': { retried: 'bonus event relay failed; retrying', worker: 'relay' },
+};
+
+/** The relay's and the outbox's logged retries and lost leases, from every process of their services' replicas. */
+export function loggedRetries(cluster: ReplicaCluster): Interruption[] {
+  const found: Interruption[] = [];
+  for (const [service, lines] of Object.entries(RETRY_LINES) as [
+    ReplicatedService,
+    { retried: string; worker: string },
+  ][])
+    for (const replica of cluster.of(service))
+      for (const process of replica.processes)
+        for (const line of process.lines) {
+          if (!line.includes(lines.retried) && !line.includes('"lease lost"')) continue;
+          let entry: { time?: string; msg?: string; worker?: string; error?: { message?: string } };
+          try {
+            entry = JSON.parse(line) as typeof entry;
+          } catch {
+            continue; // not a log entry of the app's logger
+          }
+          const lost = entry.msg === 'lease lost' && entry.worker === lines.worker;
+          if (entry.msg !== lines.retried && !lost) continue;
+          const at = Date.parse(entry.time ?? '') - cluster.startedAt;
+          const said = lost ? `${lines.worker} lease lost` : `${entry.msg}: ${entry.error?.message ?? ''}`;
+          found.push({ at, service, why: `+${at} ms ${replica.instanceId} ${said.slice(0, 160)}` });
+        }
+  return found;
 }
 
 /** The dispatcher's own record: attempts made again after a crash left one without an outcome. */
@@ -328,7 +381,11 @@ export async function proveCluster(
   const money = await reconcileMoney(cluster, traffic.accounts);
   const refusedByTheDownBroker = spinsRefusedByTheDownBroker(cluster, outage);
   const rounds = await roundsAndCaps(cluster.log.events);
-  const sends = countSends(await cluster.log.bus.walletRequests(), cluster.kills, cluster.startedAt);
+  const sends = countSends(
+    await cluster.log.bus.walletRequests(),
+    [...cluster.kills, ...loggedRetries(cluster)],
+    cluster.startedAt,
+  );
   const redeliveries = await dispatcherRedeliveries(cluster.log.events);
   const killsByService: Record<string, number> = {};
   for (const kill of cluster.kills) killsByService[kill.service] = (killsByService[kill.service] ?? 0) + 1;
@@ -378,6 +435,7 @@ export async function proveCluster(
       bonusCallsAtTheirCap: rounds.capped,
       sandboxTransactions: money.transactions,
       sendsPerSource: sends.bySource,
+      returnedFromDelayTopics: sends.returnedFromDelay,
       dispatcherRedeliveries: redeliveries,
       ...(cluster.engines
         ? {
@@ -398,7 +456,7 @@ export async function proveCluster(
         : 'no replica exited but by our SIGKILL']: cluster.replicas.flatMap((replica) => replica.unexpectedExits),
       'the sandbox ledger reconciles with the event log to the cent': money.problems,
       'every round ended exactly once; no bonus over its cap': rounds.problems,
-      'each relay/outbox win sent at most 1 + kills of its sender': sends.beyondBound,
+      'each relay/outbox win sent at most 1 + kills and logged retries of its sender': sends.beyondBound,
       'spins failed only for what the chaos explains; every operator played': spinFailures(
         traffic.figures,
         refusedByTheDownBroker,
