@@ -189,6 +189,20 @@ interface EnvVar {
   valueFrom?: { fieldRef?: { fieldPath?: string } };
 }
 
+/** The most pods a workload can have: its autoscaler's maximum, else its replica count. */
+export function maxPodsOf(workload: K8sObject, objects: readonly K8sObject[]): number {
+  const autoscaler = objects.find(
+    (o) =>
+      o.kind === 'HorizontalPodAutoscaler' &&
+      (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === workload.metadata.name,
+  );
+  return (
+    (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ??
+    (workload['spec'] as { replicas?: number }).replicas ??
+    1
+  );
+}
+
 /**
  * Each id-drawing workload's worker ids (WORKER_ID_BASE + pod index, for every pod it can have),
  * and what is wrong: a workload without a base or without the pod index from the downward API, a
@@ -220,15 +234,7 @@ export function workerIdRanges(
       problems.push(`${workload.kind} ${name} has no WORKER_ID_BASE`);
       continue;
     }
-    const autoscaler = objects.find(
-      (o) =>
-        o.kind === 'HorizontalPodAutoscaler' &&
-        (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === name,
-    );
-    const maxPods =
-      (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ??
-      (workload['spec'] as { replicas?: number }).replicas ??
-      1;
+    const maxPods = maxPodsOf(workload, objects);
     const range = { workload: name, base, maxPods, first: base, last: base + maxPods - 1 };
     ranges.push(range);
     if (range.first < 0 || range.last > maxWorkerId)

@@ -14,6 +14,7 @@ import {
   ID_DRAWING_APPS,
   imageProblems,
   isWorkload,
+  maxPodsOf,
   referenceProblems,
   serviceProblems,
   workerIdRanges,
@@ -896,18 +897,10 @@ describe('the overlays rendered by kubectl kustomize', () => {
       // Each process on PostgreSQL holds up to its pool (`poolSize`, default 10) and one LISTEN connection.
       const connectionsOf = (url: string) => parsePostgresUrl(url).poolSize + 1;
       const appUrl = configOf(objects)['EVENT_STORE_URL'] ?? '';
-      const apps = appWorkloads(objects).map((workload) => {
-        const autoscaler = objects.find(
-          (o) =>
-            o.kind === 'HorizontalPodAutoscaler' &&
-            (o['spec'] as { scaleTargetRef: { name: string } }).scaleTargetRef.name === workload.metadata.name,
-        );
-        const pods =
-          (autoscaler?.['spec'] as { maxReplicas?: number } | undefined)?.maxReplicas ??
-          (workload['spec'] as { replicas?: number }).replicas ??
-          1;
-        return { name: workload.metadata.name, connections: pods * connectionsOf(appUrl) };
-      });
+      const apps = appWorkloads(objects).map((workload) => ({
+        name: workload.metadata.name,
+        connections: maxPodsOf(workload, objects) * connectionsOf(appUrl),
+      }));
       // A CronJob that forbids overlapping runs has one pod; its containers run one after another.
       const reports = objects
         .filter((o) => o.kind === 'CronJob')

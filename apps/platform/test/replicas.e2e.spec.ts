@@ -6,8 +6,8 @@
  * with the same INSTANCE_ID. Then traffic stops, the cluster drains, and the proof checks the money
  * to the cent, that every round ended once, that no bonus went over its cap, that each win was
  * published at most 1 + the kills and logged retries of its sender's replicas (counted on the bus
- * log, before the dispatcher's de-duplication), and that no double click had both its spins accepted with their
- * rounds open at once (two bets from one click). It prints its figures.
+ * log, before the dispatcher's de-duplication), and that no double click had both its spins
+ * accepted with their rounds open at once (two bets from one click). It prints its figures.
  *
  * `npm run test:replicas` is the long run (≥ 200 kills, REPLICAS_LONG=1); `npm run
  * test:replicas:short` (part of `npm test`) makes ≥ 30. `RUN_REPLICAS=1` selects this file.

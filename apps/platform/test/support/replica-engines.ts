@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { Headers } from '@reelstream/contracts';
 import Database from 'better-sqlite3';
 import { Kafka, logLevel, type Admin, type Consumer } from 'kafkajs';
 import pg from 'pg';
@@ -37,9 +38,6 @@ export interface PublishedRequest {
    */
   returned: boolean;
 }
-
-/** The header the dispatcher's delay topics add and keep on a message they return (Headers.retryCount). */
-const RETRY_COUNT_HEADER = 'x-retry-count';
 
 export interface BusReader {
   /**
@@ -108,7 +106,7 @@ function sqliteBus(dataDir: string): BusReader {
         ).map(([value, timestamp, headers]) => ({
           value,
           timestamp,
-          returned: Object.hasOwn(JSON.parse(headers ?? '{}') as object, RETRY_COUNT_HEADER),
+          returned: Object.hasOwn(JSON.parse(headers ?? '{}') as object, Headers.retryCount),
         })),
       ),
     laggingPartitions: () =>
@@ -308,7 +306,7 @@ function kafkaBus(brokers: string): BusReader {
             read.push({
               value: message.value?.toString('utf8') ?? 'null',
               timestamp: Number(message.timestamp),
-              returned: message.headers?.[RETRY_COUNT_HEADER] !== undefined,
+              returned: message.headers?.[Headers.retryCount] !== undefined,
             });
           next.set(partition, BigInt(message.offset) + 1n);
           await Promise.resolve();

@@ -17,8 +17,8 @@
  *   replicas logged as a send to retry (the relay or outbox failed and starts again from its
  *   checkpoint; on Kafka a publish whose acknowledgement was lost may be in the log already) or a
  *   lease lost without a kill. A win the dispatcher put back from a delay topic (its operator's
- *   circuit was open) is counted apart, not as a sending. The log does not say which replica published a message, so every
- *   replica of the service counts (the bound is the looser for it);
+ *   circuit was open) is counted apart, not as a sending. The log does not say which replica
+ *   published a message, so every replica of the service counts (the bound is the looser for it);
  * - double clicks: no double click placed two bets;
  * - failed spins: each failed for what the chaos explains (a replica killed mid-request, a wallet or
  *   bonus-ledger call that timed out while its replica restarted, a spin refused while the player's
@@ -105,7 +105,7 @@ export interface SendFigures {
   bySource: Record<string, { transactions: number; messages: number; duplicated: number; most: number }>;
   /** Messages the dispatcher put back on `wallet.requests` from a delay topic (counted apart, not as sendings). */
   returnedFromDelay: number;
-  /** Wins sent more often than 1 + the kills of their sender's replicas in the window. */
+  /** Wins sent more often than 1 + the interruptions of their sender in the window. */
   beyondBound: string[];
 }
 
@@ -115,8 +115,10 @@ const SENDER: Record<string, ReplicatedService> = {
   'game-server spins and resolver (bets)': 'game-server',
 };
 
-/** Counts `wallet.requests` messages (in the order published) per transactionId, by the part of the platform that publishes them. *
- * `interruptions`: the kills, and the sending workers' logged retries (`loggedRetries`); each explains one more sending.
+/**
+ * Counts `wallet.requests` messages (in the order published) per transactionId, by the part of the platform that
+ * publishes them. `interruptions`: the kills, and the sending workers' logged retries (`loggedRetries`); each
+ * explains one more sending.
  */
 export function countSends(
   published: readonly PublishedRequest[],
