@@ -16,18 +16,30 @@ export default {
   coverageAnalysis: 'perTest',
   incrementalFile: 'config/stryker-incremental.json',
   mutate: [
-    // Money rules: a free spin's win under the cap, the registration's request hash; the bonus
-    // deciders (free and steered spins, registration, expiry and cancel, the registration guard).
-    'libs/bonus/domain/src/{free-spin-win,request-hash}.ts',
-    'libs/bonus/domain/src/{decide-free-spin,decide-regular-spin,decide-close,decide-register,registration-guard}.ts',
-    'libs/game/domain/src/win-cap.ts',
-    // Signatures: the signed content of callbacks and webhooks, the webhook sender, the sandbox's check.
-    'libs/wallet/domain/src/signed-content.ts',
-    'libs/wallet/adapters/src/http-webhook-sender.ts',
+    // The domain libs, where money and tenancy are decided: every bonus decider and its state; the
+    // wallet's callbacks, their policy and signed bodies; the game's rounds, sessions, slot and
+    // wheel evaluation, coins and win cap; amounts and currencies. Left out: the game's model data
+    // (constants: static mutants), its RNG and its offline RTP tools, and files of types only.
+    'libs/bonus/domain/src/*.ts',
+    'libs/wallet/domain/src/*.ts',
+    'libs/game/domain/src/{coins,refusal,win-cap}.ts',
+    'libs/game/domain/src/{round,session}/*.ts',
+    'libs/game/domain/src/slot/{compiled-slot,describe-spin,line-evaluation,play-slot,spin-evaluation}.ts',
+    'libs/game/domain/src/instant/{compiled-wheel,play-instant}.ts',
+    'libs/game/domain/src/catalog/catalog.ts',
+    'libs/money/src/{amount,currencies}.ts',
+    // Callbacks and signatures: the operator's wallet over HTTP, the signed POST, the webhook
+    // sender, the sandbox's check of a signature.
+    'libs/wallet/adapters/src/{http-operator-wallet,operator-post-client,http-webhook-sender}.ts',
     'libs/sandbox/service/src/signature.ts',
-    // Tenancy of the reads: the ledger's read model, the game's check of the active bonus.
+    // Tenancy of the reads: the gateway's reconciliation reads and cursors, the read models of the
+    // ledger and of the wallet's history, the game's check of the active bonus.
+    'libs/gateway/service/src/reconciliation/{page-cursor,reconciliation-reader,reconciliation-reads,webhook-letters}.ts',
     'libs/bonus/adapters/src/read-model/sqlite-bonus-read-model.ts',
+    'libs/wallet/adapters/src/sqlite-reconciliation-read-model.ts',
     'libs/game/application/src/sessions/active-bonus.ts',
+    '!**/*.spec.ts',
+    '!libs/{bonus,wallet}/domain/src/index.ts',
   ],
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: they are left out of the score.

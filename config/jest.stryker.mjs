@@ -27,11 +27,13 @@ function workspaceModules() {
 const MUTATION_TESTS = [
   'libs/bonus/domain/test/*.spec.ts',
   'libs/wallet/domain/test/*.spec.ts',
-  'libs/game/domain/src/{coins,round/round-decider,round/wallet-requests}.unit.spec.ts',
+  'libs/game/domain/src/**/*.unit.spec.ts',
   'libs/money/src/*.spec.ts',
   'libs/sandbox/service/test/{signature.unit,signature-schemes.int}.spec.ts',
   'libs/wallet/adapters/test/{callback-headers,webhook-sender,operator-post-client}.int.spec.ts',
   'libs/gateway/service/test/bonus-call-routes.unit.spec.ts',
+  'libs/gateway/service/src/reconciliation/*.unit.spec.ts',
+  'libs/gateway/service/test/{reconciliation-lists,reconciliation-projection,reconciliation-tenancy,webhook-letters-tenancy}.int.spec.ts',
   'libs/bonus/adapters/test/*.spec.ts',
   'libs/bonus/application/test/read-side.unit.spec.ts',
   'libs/game/application/src/sessions/{sessions,active-bonus}.unit.spec.ts',
@@ -45,4 +47,7 @@ export default {
   moduleNameMapper: { ...workspaceModules(), ...preset.moduleNameMapper },
   roots: ['<rootDir>/libs'],
   maxWorkers: 1,
+  // A mutant run loads only the test files of the tests that cover it: config/stryker-test-files.cjs.
+  testEnvironment: join(root, 'config/stryker-test-environment.cjs'),
+  testSequencer: join(root, 'config/stryker-test-sequencer.cjs'),
 };

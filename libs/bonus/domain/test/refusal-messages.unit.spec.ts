@@ -83,6 +83,38 @@ describe('the messages of the bonus refusals', () => {
       .thenFails({ code: 'BONUS_NOT_FOUND', message: `no bonus call ${ISSUE} for this player` });
   });
 
+  it('a cancel names the bonus call it does not know, and the one that is over', () => {
+    const cancel = (now = at(1_000)) => ({
+      type: 'CancelBonusCall' as const,
+      data: { issueId: ISSUE },
+      metadata: { now },
+    });
+    const completed: PlayerBonusEvent = {
+      type: 'BonusCallCompleted',
+      data: { issueId: ISSUE, reason: 'spins_used', totalWinMinor: 0, completedAt: at(2_000) },
+    };
+    spec
+      .given([])
+      .when(cancel())
+      .thenFails({ code: 'BONUS_NOT_FOUND', message: `no bonus call ${ISSUE} for this player` });
+    spec
+      .given([registered(), completed])
+      .when(cancel())
+      .thenFails({
+        code: 'BONUS_ALREADY_COMPLETED',
+        message: `bonus call ${ISSUE} is completed (fully delivered) and cannot be canceled`,
+      });
+    spec
+      .given([registered(), expired])
+      .when(cancel())
+      .thenFails({ code: 'BONUS_EXPIRED', message: `bonus call ${ISSUE} has expired` });
+    // Past expireAt, before the expiry is written: the message says when it expired.
+    spec
+      .given([registered()])
+      .when(cancel(EXPIRE_AT))
+      .thenFails({ code: 'BONUS_EXPIRED', message: `bonus call ${ISSUE} expired at ${EXPIRE_AT}` });
+  });
+
   it('a steered spin names the bonus call, and the amount that is not a whole number of minor units', () => {
     spec
       .given([])
