@@ -39,7 +39,8 @@ export function replyFromRecord(state: WalletTxState): WalletReply | undefined {
       const failure = state.lastFailure ?? { statusCode: 'ERR_UNKNOWN', reason: 'failed' };
       const canceled = state.cancel !== undefined;
       const reason = canceled
-        ? `${failure.reason}; the round is canceled (cancel ${state.cancel?.cancelTransactionId})`
+        ? // Stryker disable next-line OptionalChaining: canceled is state.cancel !== undefined: never undefined here
+          `${failure.reason}; the round is canceled (cancel ${state.cancel?.cancelTransactionId})`
         : failure.reason;
       return { transactionId, statusCode: failure.statusCode, canceled, reason: clip(reason) };
     }

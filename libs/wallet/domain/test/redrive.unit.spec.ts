@@ -7,6 +7,17 @@ const deadLettered: WalletTxEvent = {
   type: 'WinDeadLettered',
   data: { attempts: 3, lastError: 'timeout', at: now, reason: 'delivery_failed' },
 };
+/** A win of the given parties that names transactionId 102, already the recorded win's: dead-lettered as a conflict. */
+const conflictOf = (parties: Partial<Pick<typeof win, 'operatorId' | 'playerId'>> = {}): WalletTxEvent => ({
+  type: 'WinDeadLettered',
+  data: {
+    attempts: 0,
+    lastError: 'transactionId 102 is taken',
+    at: now,
+    reason: 'transaction_id_conflict',
+    request: { ...win, amountMinor: 999, ...parties },
+  },
+});
 const target = { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId };
 
 describe('which transaction a re-drive may send again (D11)', () => {
@@ -30,18 +41,21 @@ describe('which transaction a re-drive may send again (D11)', () => {
   });
 
   it('not a conflicting win dead-lettered beside a delivered one: that would send the recorded request', () => {
-    const conflict: WalletTxEvent = {
-      type: 'WinDeadLettered',
-      data: {
-        attempts: 0,
-        lastError: 'transactionId 102 is taken',
-        at: now,
-        reason: 'transaction_id_conflict',
-        request: { ...win, amountMinor: 999 },
-      },
-    };
     const succeeded = { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 500, at: now } };
-    const state = stateOf([requested(win), attempted(1), succeeded as WalletTxEvent, conflict]);
-    expect(redriveRefusalOf(state, target)).toMatch(/transaction_id_conflict\) cannot be re-driven/);
+    const state = stateOf([requested(win), attempted(1), succeeded as WalletTxEvent, conflictOf()]);
+    expect(redriveRefusalOf(state, target)).toBe(
+      'the dead-lettered win 102 (transaction_id_conflict) cannot be re-driven: its transactionId names another recorded request',
+    );
+  });
+
+  it('a conflicting win of another player, or of another operator’s player, does not stand in the way', () => {
+    const inFlight = [requested(win), attempted(1)];
+    expect(redriveRefusalOf(stateOf([...inFlight, conflictOf({ playerId: 'player_43' })]), target)).toBeUndefined();
+    expect(redriveRefusalOf(stateOf([...inFlight, conflictOf({ operatorId: 'other' })]), target)).toBeUndefined();
+  });
+
+  it('the win’s own dead letter is re-driven even beside a conflicting win of the same player', () => {
+    const state = stateOf([requested(win), attempted(1), failedWith(1, true), conflictOf(), deadLettered]);
+    expect(redriveRefusalOf(state, target)).toBeUndefined();
   });
 });

@@ -27,6 +27,30 @@ describe('a paid round’s win against its source', () => {
     expect(check.detail).toContain('playerId player_43 (source: player_42)');
   });
 
+  it('names every field that differs, in one detail that names the source event', () => {
+    const other = {
+      ...paidWin,
+      transactionId: 1,
+      roundId: 2,
+      amountMinor: 3,
+      operatorId: 'casino-u',
+      playerId: 'player_43',
+      currency: 'SEK',
+      bonusId: 4,
+      gameId: 5,
+      providerId: 6,
+    };
+    expect(checkPaidRoundWin(other, settled, { ...started, kind: 'free' })).toEqual({
+      ok: false,
+      reason: 'source_mismatch',
+      detail:
+        'win 1 differs from round-501@1: transactionId 1 (source: 503), roundId 2 (source: 501), ' +
+        'amountMinor 3 (source: 250), operatorId casino-u (source: casino-t), playerId player_43 (source: player_42), ' +
+        'currency SEK (source: EUR), bonusId 4 (source: 0), gameId 5 (source: 101), providerId 6 (source: 1), ' +
+        'kind paid (source: free)',
+    });
+  });
+
   it('refuses a win claiming a free round’s RoundStarted as a paid round', () => {
     expect(checkPaidRoundWin(paidWin, settled, { ...started, kind: 'free' })).toMatchObject({ ok: false });
   });
@@ -57,6 +81,30 @@ describe('a free spin’s win against its source', () => {
 
   it('passes when it matches the FreeSpinSettled, the stream’s owner and the registration', () => {
     expect(checkFreeSpinWin(win, owner, spin, { currency: 'EUR', providerId: 1 })).toEqual({ ok: true });
+  });
+
+  it('names every field that differs from the spin, its stream’s owner and the registration', () => {
+    const other = {
+      ...win,
+      transactionId: 1,
+      operatorId: 'casino-u',
+      playerId: 'player_43',
+      roundId: 2,
+      amountMinor: 3,
+      bonusId: 4,
+      gameId: 5,
+      currency: 'SEK',
+      providerId: 6,
+    };
+    expect(checkFreeSpinWin(other, owner, spin, { currency: 'EUR', providerId: 1 })).toEqual({
+      ok: false,
+      reason: 'source_mismatch',
+      detail:
+        'win 1 differs from playerBonus-casino-t-player_42@4: transactionId 1 (source: 9003), ' +
+        'operatorId casino-u (source: casino-t), playerId player_43 (source: player_42), roundId 2 (source: 9002), ' +
+        'amountMinor 3 (source: 40), bonusId 4 (source: 9001), gameId 5 (source: 101), currency SEK (source: EUR), ' +
+        'providerId 6 (source: 1)',
+    });
   });
 
   it('is refused in another currency or for another operator’s player of the same id', () => {
