@@ -138,7 +138,11 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
           `transaction ${request.transactionId} has an attempt in flight: its answer is recorded instead`,
         );
       const deadline = deadlineOf(request);
-      if (deadline === undefined || !pastSendWindow(request, at))
+      if (
+        !pastSendWindow(request, at) ||
+        // Stryker disable next-line ConditionalExpression: false is equivalent: only a request with a deadline is past its send window; the check narrows deadline's type
+        deadline === undefined
+      )
         return walletRefusal(
           'WALLET_DEADLINE_NOT_PASSED',
           `transaction ${request.transactionId} is within its deadline (${deadline ?? 'none'}) at ${at}`,

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { eventToAppend, type WalletTxEvent } from '@reelstream/contracts';
 import { deciderSpecification } from '@reelstream/testing';
-import { walletTxDecider, type OperatorAnswer } from '../src/index.js';
+import {
+  initialWalletTxState,
+  needsCancelTransactionId,
+  walletTxDecider,
+  type OperatorAnswer,
+  type WalletTxState,
+} from '../src/index.js';
 import { attempted, bet, betwin, failedWith, metadata, now, requested, stateOf, win } from './fixtures.js';
 
 const ok = (balanceMinor: number): OperatorAnswer => ({ kind: 'reply', statusCode: 'OK', balanceMinor });
@@ -66,6 +72,30 @@ describe('StartAttempt', () => {
       .when({ type: 'StartAttempt', data: {}, metadata })
       .thenFails({ code: 'WALLET_TX_NOT_RECORDED', retriable: false });
   });
+
+  it('refuses a further attempt of a failed bet and of a dead-lettered win as settled, naming the outcome', () => {
+    given([requested(bet), attempted(1), failedWith(1, true)])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .thenFails({ code: 'WALLET_TX_SETTLED', message: 'transaction 101 is already failed' });
+    given([
+      requested(win),
+      attempted(3),
+      failedWith(3, true),
+      { type: 'WinDeadLettered', data: { attempts: 3, lastError: 'timeout', at: now } },
+    ])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .thenFails({ code: 'WALLET_TX_SETTLED', message: 'transaction 102 is already dead_lettered' });
+  });
+
+  it('starts the third attempt of a win, and refuses a fourth when three failures were recorded as not final', () => {
+    const twoFailed = [requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false)];
+    given(twoFailed)
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .then([attempted(3)]);
+    given([...twoFailed, attempted(3), failedWith(3, false)])
+      .when({ type: 'StartAttempt', data: {}, metadata })
+      .thenFails({ code: 'WALLET_ATTEMPTS_EXHAUSTED', message: 'transaction 102 has had its 3 attempt(s)' });
+  });
 });
 
 describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.1, §6.3, D9)', () => {
@@ -97,6 +127,17 @@ describe('RecordAnswer: bet and betwin get one attempt, then a cancel (spec §6.
           data: { cancelTransactionId: 901, refTransactionId: betwin.transactionId, at: now },
         },
       ]);
+  });
+
+  it('records an exact balance without a balanceSent field', () => {
+    const { decision } = given([requested(bet), attempted(1)]).when({
+      type: 'RecordAnswer',
+      data: { answer: ok(9_850) },
+      metadata,
+    });
+    expect(decision).toStrictEqual([
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 9_850, at: now } },
+    ]);
   });
 
   it('records a float balance rounded to minor units and, for the audit, as the operator sent it', () => {
@@ -149,6 +190,20 @@ describe('ExpireRequest: a bet or betwin taken after its deadline is never sent 
           data: { cancelTransactionId: 901, refTransactionId: due.transactionId, at: '2026-05-01T10:00:02.751Z' },
         },
       ]);
+  });
+
+  it('records nothing for a bet whose outcome is already recorded, even past its deadline', () => {
+    const late = at('2026-05-01T10:00:09.000Z');
+    given([
+      requested(due),
+      attempted(1),
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } },
+    ])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 901 }, metadata: late })
+      .then([]);
+    given([requested(due), attempted(1), failedWith(1, true)])
+      .when({ type: 'ExpireRequest', data: { cancelTransactionId: 901 }, metadata: late })
+      .then([]);
   });
 
   it('refuses while 250 ms or more of the window is left, or once an attempt is in flight (its answer is recorded instead)', () => {
@@ -280,6 +335,14 @@ describe('StartRedrive: a dead-lettered win gets a new delivery (D11)', () => {
       ]);
   });
 
+  it('marks a re-drive the dispatcher’s schedule asked for as scheduled, and only that one', () => {
+    given(deadLettered)
+      .when({ type: 'StartRedrive', data: { scheduled: true }, metadata })
+      .then([attempted(4, { redrive: true, scheduled: true })]);
+    const { decision } = given(deadLettered).when({ type: 'StartRedrive', data: { scheduled: false }, metadata });
+    expect(decision).toStrictEqual([attempted(4, { redrive: true })]);
+  });
+
   it('refuses to re-drive what is not dead-lettered', () => {
     given([requested(win), attempted(1)])
       .when({ type: 'StartRedrive', data: {}, metadata })
@@ -327,6 +390,19 @@ describe('the cancel: attempted until the operator answers OK (D9)', () => {
     ])
       .when({ type: 'RecordCancelAnswer', data: { answer: ok(10_000) }, metadata })
       .then([{ type: 'CancelSucceeded', data: { at: now, balanceMinor: 10_000 } }]);
+  });
+
+  it('after a failed cancel attempt starts the next one, not a re-send of the failed one', () => {
+    given([
+      ...canceled,
+      attempted(1, { command: 'cancel' }),
+      {
+        type: 'WalletFailed',
+        data: { error: 'network: ECONNRESET', attempt: 1, final: false, command: 'cancel', at: now },
+      },
+    ])
+      .when({ type: 'StartCancelAttempt', data: {}, metadata })
+      .then([attempted(2, { command: 'cancel' })]);
   });
 
   it('after the OK there is nothing left to send, and a late answer changes nothing', () => {
@@ -414,6 +490,31 @@ describe('DeadLetterWin: a win that is not delivered now is parked, never droppe
     ]);
   });
 
+  it('parks the stream’s own win as its own when the command carries that same win', () => {
+    given([requested(win), attempted(1), failedWith(1, false)])
+      .when({
+        type: 'DeadLetterWin',
+        data: { reason: 'decision_refused', detail: 'the record refused the step', request: win },
+        metadata,
+      })
+      .then([
+        {
+          type: 'WinDeadLettered',
+          data: { attempts: 1, lastError: 'the record refused the step', at: now, reason: 'decision_refused' },
+        },
+      ]);
+  });
+
+  it('keeps a detail of 1,000 characters as it is and clips a longer one to 1,000 with an ellipsis', () => {
+    const park = (detail: string) =>
+      given([requested(win)]).when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail }, metadata });
+    const parked = (lastError: string): WalletTxEvent[] => [
+      { type: 'WinDeadLettered', data: { attempts: 0, lastError, at: now, reason: 'decision_refused' } },
+    ];
+    park('x'.repeat(1_000)).then(parked('x'.repeat(1_000)));
+    park(`${'x'.repeat(999)}yz`).then(parked(`${'x'.repeat(999)}…`));
+  });
+
   it('refuses to park a bet, a delivered win, or nothing', () => {
     given([requested(bet)])
       .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
@@ -482,5 +583,78 @@ describe('a win recorded before wins named their source is the same transaction 
     given([requested(win)])
       .when({ type: 'RecordRequest', data: { request: { ...sourced, amountMinor: 1 } }, metadata })
       .thenFails({ code: 'TRANSACTION_ID_CONFLICT', retriable: false });
+  });
+});
+
+describe('RefuseStake: a bet or betwin that does not match its round is recorded, once, and never sent', () => {
+  const refused: WalletTxEvent = {
+    type: 'StakeRefused',
+    data: { request: bet, reason: 'source_mismatch', detail: 'the round started with 100', at: now },
+  };
+
+  it('records the refusal beside the stream’s own history', () => {
+    given([])
+      .when({
+        type: 'RefuseStake',
+        data: { request: bet, reason: 'source_mismatch', detail: 'the round started with 100' },
+        metadata,
+      })
+      .then([refused]);
+    expect(stateOf([refused])).toMatchObject({
+      status: 'new',
+      request: undefined,
+      refusedStakes: [{ request: bet, reason: 'source_mismatch', detail: 'the round started with 100', at: now }],
+    });
+  });
+
+  it('records the same bet again as nothing, and another bet under the transactionId as a refusal of its own', () => {
+    given([refused])
+      .when({ type: 'RefuseStake', data: { request: bet, reason: 'source_not_found', detail: 'again' }, metadata })
+      .then([]);
+    const other = { ...bet, amountMinor: 151 };
+    given([refused])
+      .when({
+        type: 'RefuseStake',
+        data: { request: other, reason: 'source_mismatch', detail: 'x'.repeat(1_001) },
+        metadata,
+      })
+      .then([
+        {
+          type: 'StakeRefused',
+          data: { request: other, reason: 'source_mismatch', detail: `${'x'.repeat(999)}…`, at: now },
+        },
+      ]);
+  });
+});
+
+describe('needsCancelTransactionId: whether recording an answer ends the delivery with a cancel (D9)', () => {
+  it('a failed answer to the bet’s attempt in flight: yes; an OK, no attempt in flight, or no request: no', () => {
+    const inFlight = stateOf([requested(bet), attempted(1)]);
+    expect(needsCancelTransactionId(inFlight, timeout)).toBe(true);
+    expect(needsCancelTransactionId(inFlight, notEnoughMoney)).toBe(true);
+    expect(needsCancelTransactionId(inFlight, ok(1))).toBe(false);
+    expect(needsCancelTransactionId(stateOf([requested(bet)]), timeout)).toBe(false);
+    expect(needsCancelTransactionId(initialWalletTxState, timeout)).toBe(false);
+  });
+
+  it('a win never: its failures are retried, and the last one is dead-lettered', () => {
+    const attempts = [requested(win), attempted(1), failedWith(1, false), attempted(2), failedWith(2, false)];
+    expect(needsCancelTransactionId(stateOf([requested(win), attempted(1)]), timeout)).toBe(false);
+    expect(needsCancelTransactionId(stateOf([...attempts, attempted(3)]), timeout)).toBe(false);
+  });
+
+  it('asks exactly when recording the failure without the id is refused for the missing id', () => {
+    const states: WalletTxState[] = [
+      stateOf([requested(bet), attempted(1)]),
+      stateOf([requested(betwin), attempted(1)]),
+      stateOf([requested(win), attempted(3)]),
+      // An attempt in flight that the delivery does not count: not its last one, so not final.
+      { ...stateOf([requested(bet)]), inFlight: true },
+    ];
+    for (const state of states) {
+      const decision = walletTxDecider.decide({ type: 'RecordAnswer', data: { answer: timeout }, metadata }, state);
+      const refusedForTheId = !Array.isArray(decision) && decision.code === 'WALLET_CANCEL_ID_MISSING';
+      expect(needsCancelTransactionId(state, timeout)).toBe(refusedForTheId);
+    }
   });
 });

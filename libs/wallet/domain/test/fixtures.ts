@@ -39,7 +39,7 @@ export const requested = (request: WalletBetRequest | WalletWinRequest | WalletB
 });
 export const attempted = (
   attempt: number,
-  extra: Partial<{ recovery: boolean; redrive: boolean; command: 'cancel' }> = {},
+  extra: Partial<{ recovery: boolean; redrive: boolean; scheduled: boolean; command: 'cancel' }> = {},
 ): WalletTxEvent => ({
   type: 'WalletAttempted',
   data: { attempt, at: now, ...extra },

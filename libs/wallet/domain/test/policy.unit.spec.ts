@@ -16,6 +16,12 @@ describe('delivery policy (spec §8)', () => {
     expect([1, 2, 3].map((attempt) => delayBeforeAttempt(DeliveryPolicies.win, attempt))).toEqual([0, 200, 400]);
   });
 
+  it('waits the last of a policy’s delays before every attempt beyond them', () => {
+    const policy = { ...DeliveryPolicies.win, maxAttempts: 6, retryDelaysMs: [100, 200, 300] };
+    expect([2, 3, 4, 5, 6].map((attempt) => delayBeforeAttempt(policy, attempt))).toEqual([100, 200, 300, 300, 300]);
+    expect(delayBeforeAttempt(DeliveryPolicies.bet, 2)).toBe(0);
+  });
+
   it('a cancel is retried after 250 ms, doubling, never more than 30 s apart', () => {
     expect([1, 2, 3, 4, 8, 9, 50].map(cancelRetryDelayMs)).toEqual([250, 500, 1_000, 2_000, 30_000, 30_000, 30_000]);
   });
@@ -56,6 +62,14 @@ describe('answers: the operator’s reply in minor units, or why there was none'
     }
   });
 
+  it('says which balance was not a number', () => {
+    expect(answerFromCall({ kind: 'reply', statusCode: 'OK', balance: Number.NaN }, 'EUR')).toEqual({
+      kind: 'no_reply',
+      cause: 'malformed',
+      reason: 'balance NaN: amount must be a finite number, got NaN',
+    });
+  });
+
   it('describes a failure for the record', () => {
     expect(describeAnswer({ kind: 'reply', statusCode: 'ERR_NOT_ENOUGH_MONEY', balanceMinor: 0 })).toBe(
       'ERR_NOT_ENOUGH_MONEY',
@@ -63,6 +77,12 @@ describe('answers: the operator’s reply in minor units, or why there was none'
     expect(describeAnswer({ kind: 'no_reply', cause: 'network', reason: 'ECONNREFUSED' })).toBe(
       'network: ECONNREFUSED',
     );
-    expect(describeAnswer({ kind: 'no_reply', cause: 'http_status', reason: 'x'.repeat(2_000) })).toHaveLength(1_000);
+    expect(describeAnswer({ kind: 'no_reply', cause: 'http_status', reason: 'x'.repeat(2_000) })).toBe(
+      `http_status: ${'x'.repeat(986)}…`,
+    );
+    // 'http_status: ' and 987 characters: 1,000, kept whole.
+    expect(describeAnswer({ kind: 'no_reply', cause: 'http_status', reason: 'x'.repeat(987) })).toBe(
+      `http_status: ${'x'.repeat(987)}`,
+    );
   });
 });
