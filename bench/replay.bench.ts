@@ -1,6 +1,7 @@
 /**
- * `npm run bench:replay`: replays an embedded data file of >= 300,000 events into the four reports
- * and compares the rate with raw better-sqlite3 reads of the same rows.
+ * `npm run bench:replay`: replays an embedded data file of >= 300,000 events into the reports
+ * and compares the rate with raw better-sqlite3 reads of the same rows. REPLAY_BENCH_EVENTS is one
+ * size or a list (`1000000,5000000`): each size gets its own file and figures.
  *
  * The file is written through the real SQLite event store (SqliteEventStore.append, every event
  * checked against its contract) by the analytics tests' synthetic workload: sessions, paid rounds
@@ -8,7 +9,8 @@
  * is what `reelstream replay` runs (readAll pages → parse/upcast → fold); the raw read selects the
  * same columns of every row (as arrays, as the store reads them) in the same page size, without parsing. Target: replay >= 100,000 events/s.
  * Then `reelstream export` of the rounds and of the wallet transactions to Parquet, each in a process of
- * its own: events read per second, rows written, and its peak memory.
+ * its own: events read per second, rows written, and its peak memory. Peak memory is measured as the
+ * CLI runs (under its heap limit, src/heap-limit.ts in the CLI) beside V8's default heap, the baseline.
  *
  * With a PostgreSQL server (PG_URL, or the machine's at 127.0.0.1:5432), the same workload
  * (REPLAY_BENCH_PG_EVENTS events, 60,000 by default) is written through the PostgreSQL event store into
@@ -16,7 +18,7 @@
  * does, and compared with a raw `pg` read of the same rows in the same page size.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,14 +37,15 @@ import { openPostgresEventStore } from '@reelstream/eventstore-postgres';
 import type { EventStore } from '@reelstream/ports';
 import { postgresForTests, postgresNotice } from '@reelstream/testing/postgres';
 import pg from 'pg';
+import { DEFAULT_HEAP_MB } from '../apps/reelstream-cli/src/heap-limit.js';
 import { writeSyntheticLog } from '../libs/analytics/application/test/synthetic-log.js';
 
-const TARGET_EVENTS = Number(process.env['REPLAY_BENCH_EVENTS'] ?? 300_000);
+const SIZES = (process.env['REPLAY_BENCH_EVENTS'] ?? '300000').split(',').map(Number);
 /**
  * The PostgreSQL half's log: smaller by default, as every append there is a durable transaction of its
  * own and the workload appends one at a time (about 400 events/s on a busy 2-core machine).
  */
-const POSTGRES_EVENTS = Number(process.env['REPLAY_BENCH_PG_EVENTS'] ?? Math.min(TARGET_EVENTS, 60_000));
+const POSTGRES_EVENTS = Number(process.env['REPLAY_BENCH_PG_EVENTS'] ?? Math.min(SIZES[0] ?? 0, 60_000));
 /** The replay's own page size (what `reelstream replay` uses), for both reads. */
 const PAGE = DEFAULT_PAGE_SIZE;
 const RUNS = 3;
@@ -52,9 +55,9 @@ const operators = [
   { id: 'casino-ny', currency: 'USD', timeZone: 'America/New_York' },
 ];
 
-async function generate(path: string): Promise<number> {
+async function generate(path: string, target: number): Promise<number> {
   const store = SqliteEventStore.open(path, { synchronous: 'NORMAL' });
-  const events = await writeWorkload(store, TARGET_EVENTS);
+  const events = await writeWorkload(store, target);
   await store.close();
   return events;
 }
@@ -152,13 +155,16 @@ function rawOnce(path: string): { events: number; ms: number } {
 
 /**
  * One replay in a process of its own (this file run with REPLAY_BENCH_CHILD=<file>), whose peak
- * resident memory (getrusage maxRSS) is the replay's alone, not the generator's.
+ * resident memory (getrusage maxRSS) is the replay's alone, not the generator's; with the CLI's
+ * heap limit, or V8's default when `heap` is 'v8-default'.
  */
 function inChild<Measured extends { events: number; ms: number; peakRssMb: number }>(
   path: string,
   task: 'replay' | ExportKind,
+  heap: 'cli' | 'v8-default' = 'cli',
 ): Measured {
-  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+  const limit = heap === 'cli' ? [`--max-old-space-size=${DEFAULT_HEAP_MB}`] : [];
+  const child = spawnSync(process.execPath, [...limit, ...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, REPLAY_BENCH_CHILD: path, REPLAY_BENCH_TASK: task },
     encoding: 'utf8',
   });
@@ -241,13 +247,10 @@ if (child !== undefined) {
   process.exit(0);
 }
 
-// REPLAY_BENCH_FILE keeps the generated file (and reuses it when it exists): a minute saved per run
-// when measuring a change to the replay alone.
-const kept = process.env['REPLAY_BENCH_FILE'];
-const dir = mkdtempSync(join(tmpdir(), 'reelstream-replay-bench-'));
-try {
-  const path = kept ?? join(dir, 'reelstream.db');
-  if (kept === undefined || !existsSync(kept)) await generate(path);
+const mb = (peak: number) => `${peak.toFixed(0)} MB`;
+
+/** The figures of one size: the replay against the raw read, then the replay and exports' own processes. */
+async function benchAt(path: string): Promise<void> {
   const replays: { events: number; ms: number }[] = [];
   const raws: { events: number; ms: number }[] = [];
   // Alternated, so both see the same machine load; the best of each is compared.
@@ -255,7 +258,6 @@ try {
     replays.push(await replayOnce(path));
     raws.push(rawOnce(path));
   }
-  const alone = inChild<{ events: number; ms: number; peakRssMb: number }>(path, 'replay');
   const replayed = best(replays);
   const raw = best(raws);
   console.log(
@@ -265,18 +267,37 @@ try {
     `raw better-sqlite3 read of the same rows:  ${raw.events.toLocaleString('en')} rows in ${raw.ms.toFixed(0)} ms = ${Math.round(rate(raw)).toLocaleString('en')} rows/s`,
   );
   console.log(
-    `replay in a process of its own: ${alone.events.toLocaleString('en')} events in ${alone.ms.toFixed(0)} ms = ${Math.round(rate(alone)).toLocaleString('en')} events/s, peak memory (maxRSS) ${alone.peakRssMb.toFixed(0)} MB   target < 512 MB: ${alone.peakRssMb < 512 ? 'met' : 'NOT met'}`,
+    `replay/raw: ${(rate(replayed) / rate(raw)).toFixed(3)}   target replay >= 100,000 events/s: ${rate(replayed) >= 100_000 ? 'met' : 'NOT met'}`,
+  );
+  const alone = inChild<{ events: number; ms: number; peakRssMb: number }>(path, 'replay');
+  const unbounded = inChild<{ events: number; ms: number; peakRssMb: number }>(path, 'replay', 'v8-default');
+  console.log(
+    `replay in a process of its own, as the CLI runs it (heap limit ${DEFAULT_HEAP_MB} MB): ${alone.events.toLocaleString('en')} events in ${alone.ms.toFixed(0)} ms = ${Math.round(rate(alone)).toLocaleString('en')} events/s, peak memory (maxRSS) ${mb(alone.peakRssMb)}   target < 512 MB: ${alone.peakRssMb < 512 ? 'met' : 'NOT met'}`,
   );
   console.log(
-    `replay/raw: ${(rate(replayed) / rate(raw)).toFixed(3)}   target replay >= 100,000 events/s: ${rate(replayed) >= 100_000 ? 'met' : 'NOT met'}`,
+    `  baseline, V8's default heap: ${Math.round(rate(unbounded)).toLocaleString('en')} events/s, peak ${mb(unbounded.peakRssMb)}; the limit's peak ${(alone.peakRssMb / unbounded.peakRssMb).toFixed(2)}× and speed ${(rate(alone) / rate(unbounded)).toFixed(2)}× of it`,
   );
   for (const kind of ['rounds', 'transactions'] as const) {
     const exported = inChild<{ events: number; rows: number; ms: number; peakRssMb: number }>(path, kind);
     console.log(
-      `export ${kind} to Parquet in a process of its own: ${exported.events.toLocaleString('en')} events read in ${exported.ms.toFixed(0)} ms = ${Math.round(rate(exported)).toLocaleString('en')} events/s, ${exported.rows.toLocaleString('en')} rows (${Math.round((exported.rows * 1000) / exported.ms).toLocaleString('en')} rows/s), peak memory (maxRSS) ${exported.peakRssMb.toFixed(0)} MB`,
+      `export ${kind} to Parquet in a process of its own (heap limit ${DEFAULT_HEAP_MB} MB): ${exported.events.toLocaleString('en')} events read in ${exported.ms.toFixed(0)} ms = ${Math.round(rate(exported)).toLocaleString('en')} events/s, ${exported.rows.toLocaleString('en')} rows (${Math.round((exported.rows * 1000) / exported.ms).toLocaleString('en')} rows/s), peak memory (maxRSS) ${mb(exported.peakRssMb)}`,
     );
   }
+}
+
+// REPLAY_BENCH_DIR keeps the generated files (replay-<events>.db) and reuses them when they exist:
+// a minute saved per 300,000 events when measuring a change to the replay alone.
+const kept = process.env['REPLAY_BENCH_DIR'];
+const dir = kept ?? mkdtempSync(join(tmpdir(), 'reelstream-replay-bench-'));
+mkdirSync(dir, { recursive: true });
+try {
+  for (const size of SIZES) {
+    const path = join(dir, `replay-${size}.db`);
+    if (!existsSync(path)) await generate(path, size);
+    console.log(`\n— a log written for ${size.toLocaleString('en')} events —`);
+    await benchAt(path);
+  }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
 }
 await onPostgres();

@@ -37,12 +37,11 @@ export function replyFromRecord(state: WalletTxState): WalletReply | undefined {
       return { transactionId, statusCode: 'OK', balanceMinor: state.balanceMinor ?? 0, canceled: false };
     case 'failed': {
       const failure = state.lastFailure ?? { statusCode: 'ERR_UNKNOWN', reason: 'failed' };
-      const canceled = state.cancel !== undefined;
-      const reason = canceled
-        ? // Stryker disable next-line OptionalChaining: canceled is state.cancel !== undefined: never undefined here
-          `${failure.reason}; the round is canceled (cancel ${state.cancel?.cancelTransactionId})`
+      const { cancel } = state;
+      const reason = cancel
+        ? `${failure.reason}; the round is canceled (cancel ${cancel.cancelTransactionId})`
         : failure.reason;
-      return { transactionId, statusCode: failure.statusCode, canceled, reason: clip(reason) };
+      return { transactionId, statusCode: failure.statusCode, canceled: cancel !== undefined, reason: clip(reason) };
     }
     case 'dead_lettered': {
       const failure = state.lastFailure ?? { statusCode: 'ERR_UNKNOWN', reason: 'failed' };

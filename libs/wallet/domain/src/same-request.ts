@@ -15,8 +15,6 @@ import { canonicalJson, stakeDeadlineOf, type WalletRequest } from '@reelstream/
 function comparable(request: WalletRequest): WalletRequest {
   if (request.command !== 'win')
     return { ...request, deadline: request.deadline ?? stakeDeadlineOf(request.requestedAt) };
-  // Stryker disable next-line ConditionalExpression: false is equivalent: the destructuring below also leaves out an absent source (canonicalJson drops undefined fields)
-  if (request.source === undefined) return request;
   const { source: _source, ...rest } = request;
   return rest;
 }
