@@ -34,7 +34,9 @@ export function decideStartFreeSpin(command: StartFreeSpin, account: PlayerBonus
     return [];
   }
   if (bonus.status !== 'active') return notActive(bonus);
-  if (bonus.bonusType !== BonusTypes.freeSpin || bonus.spinAmount === null || bonus.baseBetAmountMinor === null) {
+  // A Free Spin Bonus always has spinAmount and baseBetAmountMinor (the BonusCallRegistered schema): the null
+  // check only narrows baseBetAmountMinor's type.
+  if (bonus.bonusType !== BonusTypes.freeSpin || bonus.baseBetAmountMinor === null) {
     return refusal('BONUS_NOT_ACTIVE', `bonus call ${issueId} is a Regular Bonus Call: it has no free spins`);
   }
   if (isAtOrAfter(command.metadata.now, bonus.expireAt))

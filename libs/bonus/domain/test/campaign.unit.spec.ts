@@ -5,6 +5,7 @@ import {
   campaignDecider,
   campaignRequestHash,
   pendingPlayers,
+  startedAgain,
   type CampaignCommand,
   type CampaignState,
 } from '../src/index.js';
@@ -69,6 +70,31 @@ describe('the campaign decider', () => {
     expect(other.refusal).toMatchObject({ type: 'Refusal', code: 'CAMPAIGN_ID_CONFLICT' });
   });
 
+  it('a resend of the start is already done; another body is refused with a message naming the campaign', () => {
+    const { state } = run([start]);
+    expect(run([start, start]).refusal).toBeUndefined();
+    expect(startedAgain(state, 'spring', startedData.requestHash)).toEqual([]);
+    expect(startedAgain(state, 'spring', 'f'.repeat(64))).toMatchObject({
+      code: 'CAMPAIGN_ID_CONFLICT',
+      message: 'campaignId spring was started with a different request body',
+    });
+    expect(startedAgain(campaignDecider.initialState, 'spring', startedData.requestHash)).toBeUndefined();
+  });
+
+  it('keeps the first start when the stream holds another', () => {
+    const { state } = run([start]);
+    const again = campaignDecider.evolve(state, {
+      type: 'CampaignStarted',
+      data: { ...startedData, requestHash: 'f'.repeat(64), players: ['p9'] },
+    });
+    expect(again.started).toEqual(startedData);
+    expect(pendingPlayers(again)).toEqual(['p1', 'p2', 'p3']);
+  });
+
+  it('a campaign never started has no players pending', () => {
+    expect(pendingPlayers(campaignDecider.initialState)).toEqual([]);
+  });
+
   it('records each player once and completes with the last one', () => {
     const refusedP2 = { playerId: 'p2', code: 'ACTIVE_BONUS_EXISTS' as const, message: 'player p2 already has …' };
     const first = run([start, progress([{ playerId: 'p1', issueId: 11 }])]);
@@ -101,7 +127,10 @@ describe('the campaign decider', () => {
   });
 
   it('refuses progress of a campaign never started and throws for a player not in it', () => {
-    expect(run([progress([{ playerId: 'p1', issueId: 1 }])]).refusal).toMatchObject({ code: 'CAMPAIGN_NOT_FOUND' });
+    expect(run([progress([{ playerId: 'p1', issueId: 1 }])]).refusal).toMatchObject({
+      code: 'CAMPAIGN_NOT_FOUND',
+      message: 'the campaign was never started',
+    });
     expect(() => run([start, progress([{ playerId: 'stranger', issueId: 1 }])])).toThrow(/not in campaign spring/);
   });
 
@@ -121,6 +150,23 @@ describe('the campaign decider', () => {
     expect(campaignRequestHash({ ...request, terms: { ...request.terms, gameIds: [101, 102] } })).toBe(hash);
     expect(campaignRequestHash({ ...request, players: ['p3', 'p2', 'p1'] })).not.toBe(hash);
     expect(campaignRequestHash({ ...request, terms: { ...request.terms, callAmount: 11 } })).not.toBe(hash);
+    expect(campaignRequestHash({ ...request, terms: { ...request.terms, gameIds: [101, 103] } })).not.toBe(hash);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('the campaign decider on what it does not know', () => {
+  it('throws for a command type it has no rule for', () => {
+    const unknown = { type: 'PauseCampaign', data: {} } as unknown as CampaignCommand;
+    expect(() => campaignDecider.decide(unknown, campaignDecider.initialState)).toThrow(
+      'no rule for command PauseCampaign',
+    );
+  });
+
+  it('stops the fold at an event type it has no rule for (a stream written by a newer version)', () => {
+    const unknown = { type: 'CampaignPaused', data: {} } as unknown as CampaignEvent;
+    expect(() => campaignDecider.evolve(campaignDecider.initialState, unknown)).toThrow(
+      'no evolution for CampaignPaused',
+    );
   });
 });

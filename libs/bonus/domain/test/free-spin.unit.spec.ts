@@ -133,6 +133,23 @@ describe('StartFreeSpin', () => {
   it('a Regular Bonus Call has no free spins', () => {
     spec.given([regularRegistered()]).when(start(1)).thenFails({ code: 'BONUS_NOT_ACTIVE' });
   });
+
+  it('a Regular Bonus Call has no free spins even when its registration carries spin fields (ignored for bonusType 2)', () => {
+    spec
+      .given([regularRegistered({ spinAmount: 10, baseBetAmountMinor: 20 })])
+      .when(start(1))
+      .thenFails({
+        code: 'BONUS_NOT_ACTIVE',
+        message: `bonus call ${ISSUE} is a Regular Bonus Call: it has no free spins`,
+      });
+  });
+
+  it('no spin starts once all spins are used, even on a stream that recorded no completion', () => {
+    spec
+      .given([registered({ spinAmount: 1 }), started(1, 1), settled(1, 1, { spinsLeft: 0 })])
+      .when(start(2))
+      .thenFails({ code: 'BONUS_NOT_ACTIVE', message: `bonus call ${ISSUE} has no free spins left` });
+  });
 });
 
 describe('SettleFreeSpin', () => {
@@ -201,6 +218,36 @@ describe('SettleFreeSpin', () => {
       .given([registered(), started(1, 1)])
       .when(settle(2, 10))
       .thenFails({ code: 'FREE_SPIN_NOT_STARTED' });
+  });
+
+  it('only the open round settles: a round started before it and never settled is not in progress', () => {
+    const superseded = [registered(), started(1, 1), started(2, 2)];
+    spec
+      .given(superseded)
+      .when(settle(1, 10))
+      .thenFails({
+        code: 'FREE_SPIN_NOT_STARTED',
+        message: `no free spin of bonus call ${ISSUE} is in progress for round 1`,
+      });
+    spec
+      .given([
+        ...superseded,
+        {
+          type: 'BonusCallCanceled',
+          data: { issueId: ISSUE, spinsForfeited: 8, totalWinMinor: 0, canceledAt: at(1_500) },
+        },
+      ])
+      .when(settle(1, 10))
+      .thenFails({ code: 'BONUS_NOT_ACTIVE', message: `bonus call ${ISSUE} is canceled` });
+  });
+
+  it('a settled round that is not the open one leaves the open round open', () => {
+    const account = [registered(), started(1, 1), started(2, 2), settled(1, 1)].reduce(
+      bonusDecider.evolve,
+      bonusDecider.initialState,
+    );
+    expect(account.bonuses.get(ISSUE)).toMatchObject({ openRoundId: 2, spinsSettled: 1 });
+    expect(account.bonuses.get(ISSUE)?.rounds.get(1)?.settled).toMatchObject({ rawWinMinor: 0 });
   });
 
   it('a spin started before expireAt is still credited while the bonus is active in the log', () => {

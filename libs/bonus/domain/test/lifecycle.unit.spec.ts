@@ -1,7 +1,14 @@
-import { describe, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { PlayerBonusEvent } from '@reelstream/contracts';
 import { deciderSpecification } from '@reelstream/testing';
-import { bonusDecider, type CancelBonusCall, type ExpireBonusCall } from '../src/index.js';
+import {
+  bonusDecider,
+  type BonusCall,
+  type BonusDomainCommand,
+  type CancelBonusCall,
+  type ExpireBonusCall,
+  type PlayerBonusAccount,
+} from '../src/index.js';
 import {
   at,
   EXPIRE_AT,
@@ -196,5 +203,50 @@ describe('CancelBonusCall (D14)', () => {
       .given(canceled)
       .when(register({ issueId: ISSUE + 1, platformId: 'promo-2' }))
       .then([registered({ issueId: ISSUE + 1, platformId: 'promo-2' })]);
+  });
+});
+
+describe('the fold of a playerBonus stream', () => {
+  const fold = (events: PlayerBonusEvent[]) => events.reduce(bonusDecider.evolve, bonusDecider.initialState);
+
+  it('the end of a bonus call that is not the active one leaves the active one active', () => {
+    const next = ISSUE + 1;
+    const account = fold([
+      registered(),
+      registered({ issueId: next, platformId: 'promo-2' }),
+      {
+        type: 'BonusCallCanceled',
+        data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, canceledAt: at(500) },
+      },
+    ]);
+    expect(account.activeIssueId).toBe(next);
+    expect(account.bonuses.get(ISSUE)?.status).toBe('canceled');
+  });
+
+  it('stops at an event of a bonus call the stream never registered', () => {
+    expect(() => fold([registered(), started(1, 1, { issueId: ISSUE + 1 })])).toThrow(
+      `event for bonus call ${ISSUE + 1}, which this stream never registered`,
+    );
+  });
+
+  it('stops at an event type it has no rule for (a stream written by a newer version)', () => {
+    const unknown = { type: 'BonusCallPaused', data: { issueId: ISSUE } } as unknown as PlayerBonusEvent;
+    expect(() => fold([registered(), unknown])).toThrow('no evolve rule for BonusCallPaused');
+  });
+});
+
+describe('the bonus decider on what it does not know', () => {
+  it('throws for a command type it has no rule for', () => {
+    const unknown = { type: 'PauseBonusCall', data: { issueId: ISSUE }, metadata: { now: at(0) } };
+    expect(() => bonusDecider.decide(unknown as unknown as BonusDomainCommand, bonusDecider.initialState)).toThrow(
+      'no rule for command PauseBonusCall',
+    );
+  });
+
+  it('a cancel throws for a bonus status it does not know', () => {
+    const account = [registered()].reduce(bonusDecider.evolve, bonusDecider.initialState);
+    const paused = { ...account.bonuses.get(ISSUE), status: 'paused' } as unknown as BonusCall;
+    const state: PlayerBonusAccount = { ...account, bonuses: new Map([[ISSUE, paused]]) };
+    expect(() => bonusDecider.decide(cancel(), state)).toThrow('unknown bonus status paused');
   });
 });

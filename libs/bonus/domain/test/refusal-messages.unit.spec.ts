@@ -56,6 +56,28 @@ describe('the messages of the bonus refusals', () => {
       });
   });
 
+  it('a free spin names the bonus call that is over, past expireAt, or in another currency', () => {
+    const canceled: PlayerBonusEvent = {
+      type: 'BonusCallCanceled',
+      data: { issueId: ISSUE, spinsForfeited: 10, totalWinMinor: 0, canceledAt: at(500) },
+    };
+    spec
+      .given([registered(), canceled])
+      .when(start(1))
+      .thenFails({ code: 'BONUS_NOT_ACTIVE', message: `bonus call ${ISSUE} is canceled` });
+    spec
+      .given([registered()])
+      .when(start(1, {}, EXPIRE_AT))
+      .thenFails({ code: 'BONUS_EXPIRED', message: `bonus call ${ISSUE} expired at ${EXPIRE_AT}` });
+    spec
+      .given([registered()])
+      .when(start(1, { currency: 'USD' }))
+      .thenFails({
+        code: 'BONUS_CURRENCY_MISMATCH',
+        message: `bonus call ${ISSUE} is in EUR; a game session in USD cannot play its free spins`,
+      });
+  });
+
   it('a Regular Bonus Call has no free spins to start', () => {
     spec
       .given([regularRegistered()])
@@ -73,6 +95,20 @@ describe('the messages of the bonus refusals', () => {
       .thenFails({
         code: 'FREE_SPIN_NOT_STARTED',
         message: `no free spin of bonus call ${ISSUE} is in progress for round 2`,
+      });
+  });
+
+  it('a settle names the bonus call it does not know, and refuses a raw win that is not whole minor units', () => {
+    spec
+      .given([])
+      .when(settle(1, 10))
+      .thenFails({ code: 'BONUS_NOT_FOUND', message: `no bonus call ${ISSUE} for this player` });
+    spec
+      .given([registered(), started(1, 1)])
+      .when(settle(1, 0.5))
+      .thenFails({
+        code: 'VALIDATION_FAILED',
+        message: 'the raw win must be a non-negative whole amount of minor units',
       });
   });
 
@@ -115,7 +151,7 @@ describe('the messages of the bonus refusals', () => {
       .thenFails({ code: 'BONUS_EXPIRED', message: `bonus call ${ISSUE} expired at ${EXPIRE_AT}` });
   });
 
-  it('a steered spin names the bonus call, and the amount that is not a whole number of minor units', () => {
+  it('a steered spin names the bonus call, its game, currency or amount it refuses', () => {
     spec
       .given([])
       .when(steer({}))
@@ -127,6 +163,18 @@ describe('the messages of the bonus refusals', () => {
         code: 'BONUS_NOT_ACTIVE',
         message: `bonus call ${ISSUE} is a Free Spin Bonus: it steers no paid spin`,
       });
+    spec
+      .given([regularRegistered()])
+      .when(steer({ gameId: 103 }))
+      .thenFails({ code: 'GAME_NOT_IN_BONUS', message: `game 103 is not one of the games of bonus call ${ISSUE}` });
+    spec
+      .given([regularRegistered()])
+      .when(steer({ currency: 'USD' }))
+      .thenFails({ code: 'BONUS_CURRENCY_MISMATCH', message: `bonus call ${ISSUE} is in EUR, not USD` });
+    spec
+      .given([regularRegistered()])
+      .when(steer({ reelWinMinor: 5_001 }))
+      .thenFails({ code: 'VALIDATION_FAILED', message: 'spin 1 would deliver 5001; only 5000 is left of the target' });
     spec
       .given([regularRegistered()])
       .when(steer({ reelWinMinor: 100, topUpMinor: 10 }))

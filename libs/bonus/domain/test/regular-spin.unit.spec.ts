@@ -1,4 +1,4 @@
-import { describe, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { RegularBonusSpinSettled } from '@reelstream/contracts';
 import { deciderSpecification } from '@reelstream/testing';
 import type { SettleRegularSpin } from '../src/index.js';
@@ -63,6 +63,22 @@ describe('SettleRegularSpin (ADR 0012)', () => {
       .given([regularRegistered()])
       .when(steer(1, 1_200))
       .then([steered(1, 1, 1_200, 1_200)]);
+  });
+
+  it('a game session in the bonus currency steers its spins', () => {
+    spec
+      .given([regularRegistered()])
+      .when(steer(1, 1_200, { currency: 'EUR' }))
+      .then([steered(1, 1, 1_200, 1_200)]);
+  });
+
+  it('each steered spin counts as used and settled, and adds what it delivered', () => {
+    const account = [regularRegistered(), steered(1, 1, 1_200, 1_200), steered(2, 2, 300, 1_500)].reduce(
+      bonusDecider.evolve,
+      bonusDecider.initialState,
+    );
+    expect(account.bonuses.get(ISSUE)).toMatchObject({ spinsUsed: 2, spinsSettled: 2, totalWinMinor: 1_500 });
+    expect([...(account.bonuses.get(ISSUE)?.steeredRounds.keys() ?? [])]).toEqual([1, 2]);
   });
 
   it('the spin that delivers the rest of the target completes the bonus call (target_reached)', () => {
