@@ -62,3 +62,106 @@ describe('refuseRegistration: the rules of a registration, decided once', () => 
     ]);
   });
 });
+
+/** What refuseRegistration answers for the fixture's registration changed by `change`, judged at `now`. */
+function refusedFor(change: Parameters<typeof register>[0], now = T0) {
+  const command = register(change);
+  return refuseRegistration(command.data, command.data, now);
+}
+
+/** A catalog whose only game 106 of provider 1 offers free spins but cannot deliver a Regular Bonus Call. */
+const freeSpinsOnly = {
+  providerExists: true,
+  games: [
+    { gameId: 106, providerId: 1, supportsFreeSpins: true, supportsRegularBonusCall: false, betLevelsMinor: [20] },
+  ],
+};
+
+describe('refuseRegistration: each refusal names what it refuses', () => {
+  it('bonusType 2 without the feature: the message and the detail say it is not enabled for this operator', () => {
+    expect(refusedFor({ bonusType: 2 })).toEqual({
+      type: 'Refusal',
+      code: 'BONUS_TYPE_UNAVAILABLE',
+      message:
+        'Regular Bonus Call (bonusType 2) is not available for this operator; only Free Spin Bonus (1) can be used.',
+      details: [{ path: 'bonusType', message: 'bonusType 2 is not enabled for this operator' }],
+      retriable: false,
+    });
+  });
+
+  it.each([
+    ['a callAmount of 0', { callAmountMinor: 0 }, 'callAmount', 'callAmount must be a positive amount'],
+    [
+      'a baseBetAmount of 0',
+      { baseBetAmountMinor: 0 },
+      'metaData.baseBetAmount',
+      'metaData.baseBetAmount must be a positive amount',
+    ],
+    ['no game', { gameIds: [] }, 'gameId', 'gameId must name at least one game, each once'],
+    ['a game named twice', { gameIds: [101, 101] }, 'gameId', 'gameId must name at least one game, each once'],
+  ])('%s is VALIDATION_FAILED under its path, saying what is expected', (_case, change, path, message) => {
+    expect(refusedFor(change)).toEqual({
+      type: 'Refusal',
+      code: 'VALIDATION_FAILED',
+      message: 'The request is not valid.',
+      details: [{ path, message }],
+      retriable: false,
+    });
+  });
+
+  it('an unknown provider is PROVIDER_NOT_FOUND, naming the provider and where to look', () => {
+    expect(refusedFor({ catalog: { ...register().data.catalog, providerExists: false } })).toEqual({
+      type: 'Refusal',
+      code: 'PROVIDER_NOT_FOUND',
+      message: 'The game provider does not exist.',
+      details: [{ path: 'providerId', message: 'no provider 1; see GET /v1/providers' }],
+      retriable: false,
+    });
+  });
+
+  it('the only game of a bonus is named under the path gameId, without an index', () => {
+    expect(refusedFor({ gameIds: [999] })?.details).toEqual([
+      { path: 'gameId', message: 'no game 999; see GET /v1/games' },
+    ]);
+  });
+
+  it('a game of another provider is GAME_NOT_OF_PROVIDER, naming the game and both providers', () => {
+    expect(refusedFor({ gameIds: [101, 201] })).toEqual({
+      type: 'Refusal',
+      code: 'GAME_NOT_OF_PROVIDER',
+      message: 'A Free Spin Bonus is limited to the games of one provider; a game does not belong to providerId.',
+      details: [{ path: 'gameId[1]', message: 'game 201 belongs to provider 2, not 1' }],
+      retriable: false,
+    });
+  });
+
+  it('a game without free spins is FREE_SPINS_NOT_SUPPORTED, naming the game', () => {
+    expect(refusedFor({ gameIds: [101, 103] })).toEqual({
+      type: 'Refusal',
+      code: 'FREE_SPINS_NOT_SUPPORTED',
+      message: 'The game does not support free spins.',
+      details: [{ path: 'gameId[1]', message: 'game 103 does not support free spins' }],
+      retriable: false,
+    });
+  });
+
+  it('a Free Spin Bonus does not ask its games to deliver a Regular Bonus Call', () => {
+    expect(refusedFor({ gameIds: [106], catalog: freeSpinsOnly })).toBeUndefined();
+  });
+
+  it('a Regular Bonus Call ignores a base bet it was sent: it need not be a bet level', () => {
+    const regular = { bonusType: 2 as const, spinAmount: null, features: { regularBonusCall: true } };
+    expect(refusedFor({ ...regular, baseBetAmountMinor: 30 })).toBeUndefined();
+  });
+
+  it('an expireAt that is not after now is EXPIRE_AT_IN_PAST, naming both instants', () => {
+    const now = '2026-05-08T10:00:00.001Z';
+    expect(refusedFor({}, now)).toEqual({
+      type: 'Refusal',
+      code: 'EXPIRE_AT_IN_PAST',
+      message: 'expireAt must be in the future.',
+      details: [{ path: 'expireAt', message: `2026-05-08T10:00:00.000Z is not after now (${now})` }],
+      retriable: false,
+    });
+  });
+});

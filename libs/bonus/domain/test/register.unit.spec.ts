@@ -21,11 +21,14 @@ describe('RegisterBonusCall', () => {
     spec.given([]).when(register()).then([registered()]);
   });
 
-  it('only one active bonus call per player: a second registration is refused with ACTIVE_BONUS_EXISTS', () => {
+  it('only one active bonus call per player: a second registration is refused with ACTIVE_BONUS_EXISTS, naming the player and the active one', () => {
     spec
       .given([registered()])
       .when(register({ issueId: ISSUE + 1, platformId: 'promo-2' }))
-      .thenFails({ code: 'ACTIVE_BONUS_EXISTS' });
+      .thenFails({
+        code: 'ACTIVE_BONUS_EXISTS',
+        message: `player player_1 already has the active bonus call ${ISSUE}; only one may run at a time`,
+      });
   });
 
   it('a new bonus call may be registered once the previous one is completed, canceled or expired', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpecification } from '@reelstream/testing';
-import { bonusDecider, DEFAULT_MAX_CALL_IN_TOP_BETS, effectiveLimits } from '../src/index.js';
+import { bonusDecider, DEFAULT_MAX_CALL_IN_TOP_BETS, effectiveLimits, limitRefusal } from '../src/index.js';
 import { catalog, LEVELS_101, register, registered, terms } from './fixtures.js';
 
 const spec = deciderSpecification(bonusDecider);
@@ -27,6 +27,7 @@ describe('RegisterBonusCall: bet levels', () => {
       .when(register({ baseBetAmountMinor: 30 }))
       .thenFails({
         code: 'BET_LEVEL_NOT_AVAILABLE',
+        message: 'baseBetAmount 0.3 EUR is not a bet level of every game of the bonus call',
         details: [
           { path: 'metaData.baseBetAmount', message: 'game 101 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
           { path: 'metaData.baseBetAmount', message: 'game 102 offers 0.2, 0.4, 1, 2, 4, 10 EUR' },
@@ -77,6 +78,7 @@ describe('RegisterBonusCall: operator limits', () => {
       .when(register({ callAmountMinor: 1_000_001 }))
       .thenFails({
         code: 'CALL_AMOUNT_LIMIT_EXCEEDED',
+        message: "callAmount 10000.01 EUR is above the operator's maxCallAmount of 10000 EUR",
         details: [
           { path: 'callAmount', message: 'at most 10000 EUR (default: 1000 × the highest bet level of the games)' },
         ],
@@ -101,6 +103,7 @@ describe('RegisterBonusCall: operator limits', () => {
       .when(register({ terms: limited, baseBetAmountMinor: 200 }))
       .thenFails({
         code: 'BASE_BET_LIMIT_EXCEEDED',
+        message: "baseBetAmount 2 EUR is above the operator's maxBaseBetAmount of 1 EUR",
         details: [{ path: 'metaData.baseBetAmount', message: 'at most 1 EUR (limits.EUR.maxBaseBetAmount)' }],
       });
   });
@@ -120,6 +123,57 @@ describe('RegisterBonusCall: operator limits', () => {
       .given([])
       .when(register({ ...krw, terms: twoCurrencies, callAmountMinor: 500_001 }))
       .thenFails({ code: 'CALL_AMOUNT_LIMIT_EXCEEDED' });
+  });
+});
+
+describe('effectiveLimits and limitRefusal: where a limit comes from', () => {
+  const games = [{ gameId: 101, betLevelsMinor: LEVELS_101 }];
+
+  it('without configured limits both come from the highest bet level of the games, and say so', () => {
+    expect(effectiveLimits('EUR', terms, games)).toEqual({
+      maxCallAmountMinor: 1_000_000,
+      maxBaseBetAmountMinor: 1_000,
+      callSource: 'default: 1000 × the highest bet level of the games',
+      baseBetSource: 'default: the highest bet level of the games',
+    });
+  });
+
+  it('configured limits name the key they come from', () => {
+    const limited = { currencies: ['EUR'], limits: { EUR: { maxCallAmount: 100, maxBaseBetAmount: 1 } } };
+    expect(effectiveLimits('EUR', limited, games)).toEqual({
+      maxCallAmountMinor: 10_000,
+      maxBaseBetAmountMinor: 100,
+      callSource: 'limits.EUR.maxCallAmount',
+      baseBetSource: 'limits.EUR.maxBaseBetAmount',
+    });
+  });
+
+  it('a base bet above the default limit is refused naming the default: the highest bet level', () => {
+    expect(
+      limitRefusal({ callAmountMinor: 5_000, baseBetAmountMinor: 1_001, currency: 'EUR' }, terms, games),
+    ).toMatchObject({
+      code: 'BASE_BET_LIMIT_EXCEEDED',
+      message: "baseBetAmount 10.01 EUR is above the operator's maxBaseBetAmount of 10 EUR",
+      details: [
+        { path: 'metaData.baseBetAmount', message: 'at most 10 EUR (default: the highest bet level of the games)' },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      'maxCallAmount',
+      { maxCallAmount: 0.001 },
+      'limits.EUR.maxCallAmount 0.001: amount 0.001 has more than 2 decimal place(s) allowed for EUR',
+    ],
+    [
+      'maxBaseBetAmount',
+      { maxBaseBetAmount: 1.005 },
+      'limits.EUR.maxBaseBetAmount 1.005: amount 1.005 has more than 2 decimal place(s) allowed for EUR',
+    ],
+  ])('a configured %s finer than the currency allows is a fault naming the key and value', (_key, limit, fault) => {
+    const configured = { currencies: ['EUR'], limits: { EUR: limit } };
+    expect(() => effectiveLimits('EUR', configured, games)).toThrow(new Error(fault));
   });
 });
 
@@ -144,6 +198,17 @@ describe('RegisterBonusCall: currency (D6 amended)', () => {
       .given([])
       .when(register({ currency: 'USD', baseBetAmountMinor: 30 }))
       .thenFails({ code: 'CURRENCY_NOT_ALLOWED', details: [{ path: 'currency', message: 'must be one of EUR' }] });
+  });
+
+  it('a refused currency names the allowed ones, all of them, and the one asked for', () => {
+    spec
+      .given([])
+      .when(register({ terms: twoCurrencies, currency: 'USD' }))
+      .thenFails({
+        code: 'CURRENCY_NOT_ALLOWED',
+        message: 'bonus calls of this operator are in EUR, KRW, not USD',
+        details: [{ path: 'currency', message: 'must be one of EUR, KRW' }],
+      });
   });
 
   it('a currency in which the games have no bet level cannot carry a Free Spin Bonus', () => {
