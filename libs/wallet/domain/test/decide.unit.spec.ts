@@ -8,7 +8,7 @@ import {
   type OperatorAnswer,
   type WalletTxState,
 } from '../src/index.js';
-import { attempted, bet, betwin, failedWith, metadata, now, requested, stateOf, win } from './fixtures.js';
+import { attempted, bet, betwin, conflictOf, failedWith, metadata, now, requested, stateOf, win } from './fixtures.js';
 
 const ok = (balanceMinor: number): OperatorAnswer => ({ kind: 'reply', statusCode: 'OK', balanceMinor });
 const timeout: OperatorAnswer = { kind: 'no_reply', cause: 'timeout', reason: 'no reply within 3000 ms' };
@@ -454,16 +454,7 @@ describe('DeadLetterWin: a win that is not delivered now is parked, never droppe
 
   it('records a win whose transactionId names another request beside it, leaving the recorded one as it is', () => {
     const other = { ...win, amountMinor: 999 };
-    const conflict: WalletTxEvent = {
-      type: 'WinDeadLettered',
-      data: {
-        attempts: 0,
-        lastError: 'transactionId 102 is taken',
-        at: now,
-        reason: 'transaction_id_conflict',
-        request: other,
-      },
-    };
+    const conflict = conflictOf();
     const delivered = [
       requested(win),
       attempted(1),

@@ -52,3 +52,17 @@ export const failedWith = (
   type: 'WalletFailed',
   data: { error, attempt, final, at: now },
 });
+
+/** A win that names transactionId 102, already the recorded win's, with another amount (and the parties given): dead-lettered as a conflict. */
+export const conflictOf = (
+  parties: Partial<Pick<WalletWinRequest, 'operatorId' | 'playerId'>> = {},
+): WalletTxEvent => ({
+  type: 'WinDeadLettered',
+  data: {
+    attempts: 0,
+    lastError: 'transactionId 102 is taken',
+    at: now,
+    reason: 'transaction_id_conflict',
+    request: { ...win, amountMinor: 999, ...parties },
+  },
+});

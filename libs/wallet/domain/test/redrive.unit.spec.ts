@@ -1,23 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WalletTxEvent } from '@reelstream/contracts';
 import { redriveRefusalOf } from '../src/index.js';
-import { attempted, bet, failedWith, now, requested, stateOf, win } from './fixtures.js';
+import { attempted, bet, conflictOf, failedWith, now, requested, stateOf, win } from './fixtures.js';
 
 const deadLettered: WalletTxEvent = {
   type: 'WinDeadLettered',
   data: { attempts: 3, lastError: 'timeout', at: now, reason: 'delivery_failed' },
 };
-/** A win of the given parties that names transactionId 102, already the recorded win's: dead-lettered as a conflict. */
-const conflictOf = (parties: Partial<Pick<typeof win, 'operatorId' | 'playerId'>> = {}): WalletTxEvent => ({
-  type: 'WinDeadLettered',
-  data: {
-    attempts: 0,
-    lastError: 'transactionId 102 is taken',
-    at: now,
-    reason: 'transaction_id_conflict',
-    request: { ...win, amountMinor: 999, ...parties },
-  },
-});
 const target = { transactionId: win.transactionId, operatorId: win.operatorId, playerId: win.playerId };
 
 describe('which transaction a re-drive may send again (D11)', () => {
