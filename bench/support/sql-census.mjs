@@ -2,7 +2,7 @@
  * `node --import ./bench/support/sql-census.mjs …`: counts every SQLite statement run (by SQL text
  * and database file) and every transaction, and writes the census as JSON to
  * $SQL_CENSUS_FILE when the process exits. The e2e bench passes it with BENCH_SQL_CENSUS=1; the
- * figures in docs/performance.md ("statements and transactions per free spin") come from it.
+ * figures in docs/performance.md ("A free spin, hop by hop") come from it.
  */
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
