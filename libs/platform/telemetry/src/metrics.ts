@@ -61,6 +61,25 @@ export interface Metrics {
  */
 const METER_NAME = '@reelstream/metrics';
 
+/** Records values, or times work with its outcome (`ok` or `error`) as an attribute. */
+function histogramMetric<Key extends string>(histogram: Histogram): HistogramMetric<Key> {
+  return {
+    record: (value, attributes) => histogram.record(value, attributes as Attributes | undefined),
+    async time(work, attributes) {
+      const started = performance.now();
+      let outcome = 'ok';
+      try {
+        return await work();
+      } catch (error) {
+        outcome = 'error';
+        throw error;
+      } finally {
+        histogram.record(performance.now() - started, { ...(attributes as Attributes | undefined), outcome });
+      }
+    },
+  };
+}
+
 /**
  * Typed helpers over the OpenTelemetry metrics API. Instruments are created
  * once and reused. Without a configured exporter (`OTEL_METRICS_EXPORTER`) the global meter
@@ -92,22 +111,7 @@ export function createMetrics(scope: string = METER_NAME): Metrics {
         });
         histograms.set(name, instrument);
       }
-      const histogram = instrument;
-      return {
-        record: (value, attributes) => histogram.record(value, attributes as Attributes | undefined),
-        async time(work, attributes) {
-          const started = performance.now();
-          let outcome = 'ok';
-          try {
-            return await work();
-          } catch (error) {
-            outcome = 'error';
-            throw error;
-          } finally {
-            histogram.record(performance.now() - started, { ...(attributes as Attributes | undefined), outcome });
-          }
-        },
-      };
+      return histogramMetric(instrument);
     },
 
     observableGauge(name, options, observe) {
