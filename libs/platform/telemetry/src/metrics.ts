@@ -33,7 +33,7 @@ interface HistogramMetric<Key extends string = string> {
 }
 
 /** One value of an observable gauge, with its attributes. */
-export interface GaugeReading<Key extends string = string> {
+interface GaugeReading<Key extends string = string> {
   value: number;
   attributes?: MetricAttributes<Key>;
 }

@@ -41,7 +41,7 @@ const WEBHOOK_TIMEOUT_MS = 5_000;
 const FOLLOWER_DELAY_MS = 1_000;
 
 /** Backoff before the n-th retry: 1 s, 2 s, 4 s, … at most 60 s (rounded up to a delay topic's delay). */
-export function webhookRetryDelayMs(attempt: number): number {
+function webhookRetryDelayMs(attempt: number): number {
   return Math.min(60_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 }
 

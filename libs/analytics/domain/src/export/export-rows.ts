@@ -19,7 +19,7 @@ import { RecentMap } from '../recent-map.js';
 export const EXPORT_KINDS = ['rounds', 'transactions', 'bonus-calls', 'sessions'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-export type ExportCellType = 'text' | 'integer' | 'boolean' | 'instant';
+type ExportCellType = 'text' | 'integer' | 'boolean' | 'instant';
 
 export interface ExportColumn {
   readonly name: string;
@@ -29,7 +29,7 @@ export interface ExportColumn {
   readonly description: string;
 }
 
-export type ExportCell = string | number | boolean | null;
+type ExportCell = string | number | boolean | null;
 export type ExportRow = Readonly<Record<string, ExportCell>>;
 
 const column = (name: string, type: ExportCellType, description: string, nullable = false): ExportColumn => ({
