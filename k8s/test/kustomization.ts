@@ -78,7 +78,7 @@ export function readKustomization(dir: string): Kustomization {
 }
 
 /** `KEY=path` or `path` in a generator's `files`. */
-export function generatorFile(entry: string): { key: string; file: string } {
+function generatorFile(entry: string): { key: string; file: string } {
   const [key, file] = entry.includes('=')
     ? (entry.split('=', 2) as [string, string])
     : [entry.split('/').at(-1) as string, entry];

@@ -54,7 +54,7 @@ export type Endpoint =
   | { kind: 'pod'; name: string; namespace: string; labels: Record<string, string>; ip: string; ports: NamedPort[] }
   | { kind: 'external'; name: string; ip: string };
 
-export interface NamedPort {
+interface NamedPort {
   name?: string;
   containerPort: number;
   protocol?: string;

@@ -44,7 +44,7 @@ const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
 /** Besides minbase: TLS roots for the npm registry (npm ci in the build stage). */
 const EXTRA_PACKAGES = ['ca-certificates'];
 
-export interface BaseImage {
+interface BaseImage {
   readonly tag: string;
   /** What was done: reused the image, imported the cached tarball, or made it with debootstrap. */
   readonly source: 'image' | 'tarball' | 'debootstrap';

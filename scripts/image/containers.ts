@@ -20,7 +20,7 @@ export const E2E_OPERATOR = {
   timeZone: 'Europe/Malta',
 } as const;
 
-export interface AppContainer {
+interface AppContainer {
   readonly app: string;
   readonly name: string;
   readonly readyUrl: string;

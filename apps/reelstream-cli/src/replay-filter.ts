@@ -107,7 +107,7 @@ export function describeFilter(values: FilterValues): string {
 }
 
 /** Whether the filter names a subject (operator, player, game, provider): matching nothing is then a mistake. */
-export function namesSubject(values: FilterValues): boolean {
+function namesSubject(values: FilterValues): boolean {
   return [values.operator, values.player, values.game, values.provider].some((value) => value !== undefined);
 }
 

@@ -103,10 +103,9 @@ function scopeOf(
   return { operators: operatorText, period, timeZone, filter: described };
 }
 
-async function run(args: readonly string[], io: CliIo): Promise<number> {
-  let values;
+function optionsOf(args: readonly string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: [...args],
       options: {
         html: { type: 'string' },
@@ -117,10 +116,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         ...FILTER_OPTIONS,
       },
       strict: true,
-    }));
+    }).values;
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n${usage}`);
   }
+}
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const values = optionsOf(args);
   if (values.html === undefined) throw new CliError(`--html <file> is required\n${usage}`);
   const operators = loadOperatorSettings(values.operators, io);
   const catalog = loadCatalogSetting(values.catalog, io);

@@ -11,7 +11,7 @@ import {
 } from '../../../libs/analytics/application/test/synthetic-log.js';
 import { runCli } from '../src/run-cli.js';
 
-export class Captured extends Writable {
+class Captured extends Writable {
   text = '';
   constructor(readonly isTTY = false) {
     super();

@@ -36,7 +36,6 @@ export {
 export { toBonusCallStatus, getBonusCallResponse, listBonusCallsResponse } from './api/bonus-status.js';
 export {
   getRoundResponse,
-  listDeadLettersQueryParams,
   listDeadLettersResponse,
   listTransactionsResponse,
   redriveResponse,
@@ -209,7 +208,7 @@ export {
   InvalidEventDataError,
 } from './events/upcasting.js';
 export { type WalletTxEvent } from './events/wallet.js';
-export { type WebhookDeadLettered, type WebhookLetterEvent } from './events/webhook-letter.js';
+export { type WebhookDeadLettered } from './events/webhook-letter.js';
 export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,
@@ -226,13 +225,7 @@ export {
   OperatorsConfigError,
   apiTokenDigest,
 } from './operators.js';
-export {
-  authenticateOperator,
-  bearerTokenOf,
-  operatorTokensOf,
-  MAX_BEARER_TOKEN_LENGTH,
-  type OperatorToken,
-} from './operator-auth.js';
+export { authenticateOperator, operatorTokensOf, type OperatorToken } from './operator-auth.js';
 export { longIdText } from './shared/ids.js';
 export { playerId, currencyCode, operatorId, httpUrl } from './shared/primitives.js';
 export { sha256HexOf } from './shared/sha256.js';

@@ -58,8 +58,8 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
  * operator there that names no `signatureScheme` keeps `body`; `{"version": 2, "operators": […]}`
  * gives such an operator `timestamp.body`. An operator that names its scheme has it in either form.
  */
-export const OPERATORS_CONFIG_VERSION = 2;
-export type OperatorsConfigVersion = 1 | typeof OPERATORS_CONFIG_VERSION;
+const OPERATORS_CONFIG_VERSION = 2;
+type OperatorsConfigVersion = 1 | typeof OPERATORS_CONFIG_VERSION;
 const DEFAULT_SIGNATURE_SCHEME: Record<OperatorsConfigVersion, SignatureScheme> = { 1: 'body', 2: 'timestamp.body' };
 /** The automatic re-drive of an operator's dead-lettered wins when its config says nothing: every 5 minutes for 24 hours. */
 export const WIN_REDRIVE_DEFAULTS = { everySeconds: 300, forSeconds: 86_400 } as const;
@@ -311,7 +311,7 @@ export interface OperatorsDocument {
  * Parses a configuration (already decoded JSON) in either form: a bare array of operators
  * (version 1) or `{"version": 2, "operators": […]}`. Throws `OperatorsConfigError` naming each bad key.
  */
-export function parseOperatorsDocument(value: unknown, source = 'OPERATORS_JSON'): OperatorsDocument {
+function parseOperatorsDocument(value: unknown, source = 'OPERATORS_JSON'): OperatorsDocument {
   let version: OperatorsConfigVersion = 1;
   let list = value;
   if (!Array.isArray(value)) {

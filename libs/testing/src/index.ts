@@ -26,8 +26,8 @@ export {
 } from './game-fixtures.js';
 export { sampleBetRequest } from './wallet-fixtures.js';
 export { sampleBonusCall } from './bonus-fixtures.js';
-export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';
-export { installCollectingMeter, type CollectingMeter } from './metrics.js';
+export { describeLeaseContract } from './leases/describe-lease-contract.js';
+export { installCollectingMeter } from './metrics.js';
 export { freePort, httpStatus } from './net.js';
-export { catchUpWhileAppending, gapsOf, type PositionGapRun } from './event-store/position-gap.js';
-export { postgresForTests, postgresNotice, type PostgresForTests } from './postgres.js';
+export { catchUpWhileAppending, gapsOf } from './event-store/position-gap.js';
+export { postgresForTests, postgresNotice } from './postgres.js';

@@ -17,7 +17,7 @@ import type { OperatorAccount } from './clients.js';
 import { OUTAGE_GRACE_MS } from './kafka-outage.js';
 import { openClusterLog, type ClusterLog, type ReplicaEngines } from './replica-engines.js';
 
-export const REPLICATED_SERVICES = ['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server'] as const;
+const REPLICATED_SERVICES = ['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server'] as const;
 export type ReplicatedService = (typeof REPLICATED_SERVICES)[number];
 
 /** First worker id of each app's StatefulSet range (ADR 0003). */

@@ -20,13 +20,7 @@ export interface ReplicaEngines {
   readonly eventStoreUrl: string;
 }
 
-export const WALLET_TOPICS = [
-  'wallet.requests',
-  'wallet.cancels',
-  'wallet.retry.1s',
-  'wallet.retry.5s',
-  'wallet.retry.30s',
-];
+const WALLET_TOPICS = ['wallet.requests', 'wallet.cancels', 'wallet.retry.1s', 'wallet.retry.5s', 'wallet.retry.30s'];
 
 /** One message published on `wallet.requests`: its JSON value and when it was published (epoch ms). */
 export interface PublishedRequest {
@@ -39,7 +33,7 @@ export interface PublishedRequest {
   returned: boolean;
 }
 
-export interface BusReader {
+interface BusReader {
   /**
    * Marks where the cluster's messages begin, before it starts: a Kafka broker keeps the topics of
    * earlier runs and other suites (the same topic names), which the proof must not count.
@@ -55,7 +49,7 @@ export interface BusReader {
 }
 
 /** An event of the log with its data parsed. */
-export interface LoggedEvent {
+interface LoggedEvent {
   type: string;
   data: Record<string, unknown>;
 }

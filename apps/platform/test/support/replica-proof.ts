@@ -181,7 +181,7 @@ const RETRY_LINES: Partial<Record<ReplicatedService, { retried: string; worker: 
 };
 
 /** The relay's and the outbox's logged retries and lost leases, from every process of their services' replicas. */
-export function loggedRetries(cluster: ReplicaCluster): Interruption[] {
+function loggedRetries(cluster: ReplicaCluster): Interruption[] {
   const found: Interruption[] = [];
   for (const [service, lines] of Object.entries(RETRY_LINES) as [
     ReplicatedService,
@@ -207,7 +207,7 @@ export function loggedRetries(cluster: ReplicaCluster): Interruption[] {
 }
 
 /** The dispatcher's own record: attempts made again after a crash left one without an outcome. */
-export async function dispatcherRedeliveries(
+async function dispatcherRedeliveries(
   events: EventReader,
 ): Promise<{ recoveryAttempts: number; transactionsRecovered: number }> {
   const streams = await events.recoveryAttemptStreams();
@@ -215,7 +215,7 @@ export async function dispatcherRedeliveries(
 }
 
 /** Callbacks the operator's wallet received more than once for one transactionId (it answers a repeat from its record). */
-export function callbacksReceivedAgain(dataDir: string): { transactions: number; repeats: number } {
+function callbacksReceivedAgain(dataDir: string): { transactions: number; repeats: number } {
   const db = new Database(join(dataDir, 'operator-sandbox.db'), { readonly: true, fileMustExist: true });
   try {
     const [transactions, repeats] = db
@@ -233,9 +233,7 @@ export function callbacksReceivedAgain(dataDir: string): { transactions: number;
 }
 
 /** Every round ended exactly once; every bonus call's free-spin wins within its cap. */
-export async function roundsAndCaps(
-  events: EventReader,
-): Promise<{ rounds: number; problems: string[]; capped: number }> {
+async function roundsAndCaps(events: EventReader): Promise<{ rounds: number; problems: string[]; capped: number }> {
   const problems: string[] = [];
   const rounds = await events.roundEnds();
   for (const [stream, started, settled, canceled] of rounds)
@@ -282,7 +280,7 @@ function logOf(log: EventLog, operatorId: string): EventLog {
 }
 
 /** reconcile.ts per operator: its players' balances against its part of the log. */
-export async function reconcileMoney(
+async function reconcileMoney(
   cluster: ReplicaCluster,
   accounts: readonly PlayerAccount[],
 ): Promise<{ problems: string[]; transactions: number }> {
@@ -322,7 +320,7 @@ const MIN_ACCEPTED_SHARE = 0.35;
  * `connect ECONNREFUSED` at a broker of the cluster's), logged between the kill and 15 s after the
  * broker answered again. Other 503 INTERNAL answers stay unexplained.
  */
-export function spinsRefusedByTheDownBroker(cluster: ReplicaCluster, outage: BrokerOutage | undefined): number {
+function spinsRefusedByTheDownBroker(cluster: ReplicaCluster, outage: BrokerOutage | undefined): number {
   if (!outage || !cluster.engines) return 0;
   const brokers = cluster.engines.kafkaBrokers.split(',');
   const from = cluster.startedAt + outage.killedAtMs;

@@ -22,7 +22,7 @@ function connectionRefused(error: unknown): boolean {
   return cause?.code === 'ECONNREFUSED';
 }
 
-export class LoadBalancer {
+class LoadBalancer {
   private next = 0;
   refusedRetries = 0;
 
@@ -87,7 +87,7 @@ export interface TrafficFigures {
   refusedConnectionsRetried: number;
 }
 
-export interface DoubleClicks {
+interface DoubleClicks {
   sent: number;
   /** One accepted, the other refused SPIN_IN_PROGRESS: what the issue asks for. */
   oneRefusedInProgress: number;

@@ -37,7 +37,7 @@ export interface RunningPlatform {
 }
 
 /** What a caller may add to how the processes start: the benches quiet the log and profile. */
-export interface StartOptions {
+interface StartOptions {
   /** Variables set on top of the topology's own. */
   env?: Record<string, string>;
   /** Arguments to node before the entry, by app name (e.g. `--cpu-prof`). */
@@ -78,7 +78,7 @@ async function urlsFromBanner(process: AppProcess): Promise<Record<string, unkno
   };
 }
 
-export const E2E_OPERATOR: OperatorAccount = {
+const E2E_OPERATOR: OperatorAccount = {
   id: 'e2e',
   token: 'e2e-api-token-0123456789abcdef',
   currency: 'EUR',

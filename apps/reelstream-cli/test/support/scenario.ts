@@ -16,7 +16,7 @@ import type { TransactionView } from '@reelstream/sandbox-adapters';
 import { eventually } from '@reelstream/testing';
 import { call, quiesce, SCENARIO_OPERATORS, startStack, type ScenarioOperator, type Stack } from './scenario-stack.js';
 
-export { operatorsInput, SCENARIO_OPERATORS, type ScenarioOperator } from './scenario-stack.js';
+export { operatorsInput } from './scenario-stack.js';
 
 const [EU, KR] = SCENARIO_OPERATORS as [ScenarioOperator, ScenarioOperator];
 

@@ -13,7 +13,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 type Row = Record<string, unknown>;
 
 /** One cell as text: the same text in every format (JSON keeps numbers and null as JSON). */
-export function cellText(kind: CellKind, value: unknown, row: Row): string {
+function cellText(kind: CellKind, value: unknown, row: Row): string {
   if (value === null || value === undefined) return '';
   switch (kind) {
     case 'money':
@@ -56,7 +56,7 @@ export function renderCsv(report: Report): string {
 
 const RIGHT_ALIGNED: ReadonlySet<CellKind> = new Set(['integer', 'money', 'ratio', 'seconds']);
 
-export function renderTable(report: Report): string {
+function renderTable(report: Report): string {
   const columns = report.columns as readonly Column<Row>[];
   const cells = rowsOf(report).map((row) => columns.map((column) => cellText(column.kind, row[column.key], row)));
   const layout = columns.map((column, i) => ({

@@ -17,7 +17,7 @@ export interface ReplayProgress {
 }
 
 /** What a replay feeds: AnalyticsFold (the reports) or ExportReplayFold (the row exports). */
-export interface ReplayFold {
+interface ReplayFold {
   /** Applies one event; true when it passed the fold's filter. */
   apply(entry: LogEvent): boolean;
   /** A campaign stream's event; a fold without it (the exports) never sees them. */

@@ -25,7 +25,7 @@ export const CAMPAIGN_OPERATORS: readonly SyntheticOperator[] = [
   { id: 'casino-seoul', currency: 'KRW', timeZone: 'Asia/Seoul' },
 ];
 
-export interface WrittenCampaign {
+interface WrittenCampaign {
   operatorId: string;
   campaignId: string;
   currency: string;
@@ -33,7 +33,7 @@ export interface WrittenCampaign {
   refused: { playerId: string; code: 'ACTIVE_BONUS_EXISTS' | 'CURRENCY_NOT_ALLOWED' }[];
 }
 
-export interface WrittenBonus {
+interface WrittenBonus {
   operatorId: string;
   playerId: string;
   issueId: number;
@@ -45,7 +45,7 @@ export interface WrittenBonus {
   end: 'completed' | 'expired' | 'canceled' | undefined;
 }
 
-export interface WrittenPaidRound {
+interface WrittenPaidRound {
   operatorId: string;
   playerId: string;
   currency: string;

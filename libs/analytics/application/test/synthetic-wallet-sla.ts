@@ -12,7 +12,7 @@ import type { EventStore } from '@reelstream/ports';
 import type { SyntheticOperator } from './synthetic-log.js';
 import { mulberry32, Writer } from './synthetic-writer.js';
 
-export interface WrittenAttempt {
+interface WrittenAttempt {
   operatorId: string;
   command: 'bet' | 'win' | 'betwin' | 'cancel';
   startMs: number;
@@ -20,7 +20,7 @@ export interface WrittenAttempt {
   answer: { atMs: number; kind: 'ok' | 'code' | 'timeout' } | undefined;
 }
 
-export interface WrittenTransaction {
+interface WrittenTransaction {
   operatorId: string;
   command: 'bet' | 'win' | 'betwin' | 'cancel';
   requestedMs: number;

@@ -20,7 +20,7 @@ const col = <Row>(key: keyof Row & string, header: string, kind: CellKind, descr
   description,
 });
 
-export const bonusOutcomeColumns: readonly Column<BonusOutcomeRow>[] = [
+const bonusOutcomeColumns: readonly Column<BonusOutcomeRow>[] = [
   col('operatorId', 'operator', 'text', 'The operator (the spec\u2019s agent).'),
   col('playerId', 'player', 'text', 'The operator\u2019s player id.'),
   col('issueId', 'issueId', 'integer', 'The bonus call\u2019s issueId.'),
@@ -41,7 +41,7 @@ export const bonusOutcomeColumns: readonly Column<BonusOutcomeRow>[] = [
   col('durationSeconds', 'durationS', 'seconds', 'Registration to close, in seconds.'),
 ];
 
-export const gamePerformanceColumns: readonly Column<GamePerformanceRow>[] = [
+const gamePerformanceColumns: readonly Column<GamePerformanceRow>[] = [
   col('providerId', 'provider', 'integer', 'Provider id.'),
   col('gameId', 'game', 'integer', 'Game id.'),
   col('gameName', 'name', 'text', 'Name in the game catalogue.'),
@@ -72,7 +72,7 @@ export const gamePerformanceColumns: readonly Column<GamePerformanceRow>[] = [
   col('canceledRounds', 'canceled', 'integer', 'Paid rounds canceled (bet refused or unanswered).'),
 ];
 
-export const agentColumns: readonly Column<AgentRow>[] = [
+const agentColumns: readonly Column<AgentRow>[] = [
   col('operatorId', 'operator', 'text', 'The operator (the spec\u2019s agent).'),
   col('day', 'day', 'text', 'Calendar day in the operator\u2019s time zone (YYYY-MM-DD).'),
   col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone the day is counted in.'),
@@ -96,7 +96,7 @@ export const agentColumns: readonly Column<AgentRow>[] = [
   col('players', 'players', 'integer', 'Distinct players with money moved that day.'),
 ];
 
-export const walletDeliveryColumns: readonly Column<WalletDeliveryRow>[] = [
+const walletDeliveryColumns: readonly Column<WalletDeliveryRow>[] = [
   col('operatorId', 'operator', 'text', 'The operator whose wallet was called.'),
   col('command', 'command', 'text', 'bet, win, betwin or cancel.'),
   col('callbacks', 'callbacks', 'integer', 'Transactions requested (cancel: cancels requested).'),
@@ -114,7 +114,7 @@ export const walletDeliveryColumns: readonly Column<WalletDeliveryRow>[] = [
   col('outcomes', 'outcomes', 'text', 'Answers counted by status code; error = time-out, network or malformed reply.'),
 ];
 
-export const campaignColumns: readonly Column<CampaignRow>[] = [
+const campaignColumns: readonly Column<CampaignRow>[] = [
   col('operatorId', 'operator', 'text', 'The operator that started the campaign.'),
   col(
     'campaignId',
@@ -143,7 +143,7 @@ export const campaignColumns: readonly Column<CampaignRow>[] = [
   ),
 ];
 
-export const bonusReturnColumns: readonly Column<BonusReturnRow>[] = [
+const bonusReturnColumns: readonly Column<BonusReturnRow>[] = [
   col('operatorId', 'operator', 'text', 'The operator.'),
   col('cohortDay', 'cohortDay', 'text', 'Day the bonuses were registered, in the operator\u2019s time zone.'),
   col('timeZone', 'timeZone', 'text', 'The operator\u2019s time zone.'),
@@ -164,7 +164,7 @@ export const bonusReturnColumns: readonly Column<BonusReturnRow>[] = [
   ),
 ];
 
-export const walletSlaColumns: readonly Column<WalletSlaRow>[] = [
+const walletSlaColumns: readonly Column<WalletSlaRow>[] = [
   col('operatorId', 'operator', 'text', 'The operator whose wallet was called.'),
   col('command', 'command', 'text', 'bet, win, betwin or cancel.'),
   col(

@@ -5,7 +5,7 @@
  * So a row holds at most 10,000 + ~60 bins per decade above 10 s however many calls it counts
  * (bins are kept sparse: only those a latency fell in). The maximum is kept exactly.
  */
-export const EXACT_BELOW_MS = 10_000;
+const EXACT_BELOW_MS = 10_000;
 const GROWTH = 1.02;
 const LOG_GROWTH = Math.log(GROWTH);
 

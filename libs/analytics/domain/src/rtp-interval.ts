@@ -27,9 +27,9 @@ export interface RtpInterval {
 
 const Z95 = 1.959964;
 /** Fewer rounds than this: the normal approximation does not hold. */
-export const MIN_RTP_ROUNDS = 30;
+const MIN_RTP_ROUNDS = 30;
 /** Half-width of the interval beyond which the measured RTP says too little (one percentage point). */
-export const RTP_MARGIN_LIMIT = 0.01;
+const RTP_MARGIN_LIMIT = 0.01;
 
 export const emptyRtpSums = (): RtpSums => ({ rounds: 0, turnoverMinor: 0, winsMinor: 0, ratios: 0, squares: 0 });
 

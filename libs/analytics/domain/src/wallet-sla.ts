@@ -26,7 +26,7 @@ export type SlaPeriod = (typeof SLA_PERIODS)[number];
  * The time limits the dispatcher gives each call (docs/operator-guide.md): bet and betwin 3 s (the
  * spec's), win 4 s, cancel 3 s. `--target-ms` sets one target for every command.
  */
-export const DEFAULT_SLA_TARGETS_MS: Readonly<Record<string, number>> = {
+const DEFAULT_SLA_TARGETS_MS: Readonly<Record<string, number>> = {
   bet: 3_000,
   betwin: 3_000,
   win: 4_000,

@@ -65,112 +65,128 @@ interface Campaign {
 /** A refusal no retry changes is the player's outcome; SERVICE_UNAVAILABLE (a concurrent registration) is retried. */
 const TRANSIENT_CODES: ReadonlySet<string> = new Set(['SERVICE_UNAVAILABLE']);
 
+/** What a turn needs: the worker's options with their defaults, and the check that it may still register. */
+interface TurnContext {
+  readonly options: CampaignWorkerOptions;
+  readonly batchSize: number;
+  readonly concurrency: number;
+  readonly assertHeld: () => void;
+}
+
+/** The RegisterBonusCall of one player: the command a single registration of these terms would send. */
+function registrationOf(campaign: Campaign, playerId: string, issuedAt: string): RegisterBonusCallCommand {
+  const { started, operatorId } = campaign;
+  const platformId = campaignPlatformId(started.campaignId, playerId);
+  return bonusRequestMessage.parse({
+    type: 'RegisterBonusCall',
+    version: 1,
+    data: {
+      ...started.terms,
+      operatorId,
+      platformId,
+      playerId,
+      requestHash: registrationRequestHash({ ...started.requested, platformId, playerId }),
+    },
+    metadata: {
+      commandId: `campaign:${started.campaignId}:${playerId}`,
+      correlationId: campaign.correlationId,
+      causationId: campaign.causationId,
+      operatorId,
+      issuedAt,
+    },
+  }) as RegisterBonusCallCommand;
+}
+
+/** Registers a batch of players, `concurrency` at a time; their outcomes in the campaign's order. */
+async function registerBatch({ options, concurrency, assertHeld }: TurnContext, campaign: Campaign, players: string[]) {
+  const registered: RegisteredCampaignPlayer[] = [];
+  const refused: RefusedCampaignPlayer[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < players.length) {
+      const playerId = players[next++] as string;
+      assertHeld();
+      const reply = await options.register(registrationOf(campaign, playerId, options.clock.now().toISOString()));
+      if (reply.ok) registered.push({ playerId, issueId: reply.result.issueId });
+      else if (TRANSIENT_CODES.has(reply.error.code))
+        throw new Error(`registering ${playerId}: ${reply.error.code} ${reply.error.message}`);
+      else refused.push({ playerId, code: reply.error.code, message: reply.error.message.slice(0, 1_000) });
+    }
+  };
+  // Every lane settles before a failure is reported: no registration of this batch is still running when it is retried.
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, players.length) }, lane));
+  const failed = lanes.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  // In the campaign's order, whichever lane finished first.
+  const order = new Map(players.map((player, index) => [player, index]));
+  const byOrder = (a: { playerId: string }, b: { playerId: string }) =>
+    (order.get(a.playerId) ?? 0) - (order.get(b.playerId) ?? 0);
+  return { registered: registered.sort(byOrder), refused: refused.sort(byOrder) };
+}
+
+/** One turn: the campaign's next batch registered and recorded; true once the campaign is completed. */
+async function runTurn(context: TurnContext, recorded: RecordedEvent): Promise<boolean> {
+  const { options, assertHeld } = context;
+  const streamId = recorded.streamId;
+  const owner = parseCampaignStream(streamId);
+  if (owner === undefined) throw new Error(`${streamId} is not a campaign stream`);
+  const correlationId =
+    typeof recorded.metadata.correlationId === 'string' ? recorded.metadata.correlationId : recorded.eventId;
+  assertHeld();
+  const loaded = await readCampaign(options.store, streamId);
+  const state: CampaignState = loaded.state;
+  if (state.started === null) throw new Error(`${streamId} has no CampaignStarted`);
+  if (state.completedAt !== null) return true;
+  const batch = pendingPlayers(state).slice(0, context.batchSize);
+  const outcomes = await registerBatch(
+    context,
+    { started: state.started, operatorId: owner.operatorId, correlationId, causationId: recorded.eventId },
+    batch,
+  );
+  assertHeld();
+  const handled = await handleCommand(
+    options.store,
+    streamId,
+    campaignDecider,
+    { type: 'RecordCampaignProgress', data: { ...outcomes, now: options.clock.now().toISOString() } },
+    {
+      context: {
+        commandId: `campaign-progress:${state.started.campaignId}`,
+        correlationId,
+        causationId: recorded.eventId,
+        operatorId: owner.operatorId,
+        occurredAt: options.clock.now().toISOString(),
+      },
+      ...campaignEvents,
+      loaded,
+    },
+  );
+  if (isRefusal(handled)) throw new Error(`${streamId}: ${handled.code} ${handled.message}`);
+  const pending = pendingPlayers(handled.state).length;
+  options.onProgress?.({
+    streamId,
+    registered: handled.state.registered,
+    refused: handled.state.refusals.length,
+    pending,
+  });
+  return handled.state.completedAt !== null;
+}
+
+// Long because: the subscription's handler, the turn loop and stop share the running campaigns, the stopping flag
+// and the last position seen (closures); each turn's work is runTurn.
 export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunner {
   const { store } = options;
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   let stopping = false;
-  const assertHeld = () => {
-    // Stopping ends the campaign's run between two registrations (a campaign may take minutes); the next holder
-    // resumes it from its stream.
-    if (stopping) throw new Error('the campaign worker is stopping: the campaign resumes at the next start');
-    if (options.held && !options.held()) throw new Error('the campaign lease is no longer held: nothing registered');
-  };
-
-  /** The RegisterBonusCall of one player: the command a single registration of these terms would send. */
-  const commandOf = (campaign: Campaign, playerId: string) => {
-    const { started, operatorId } = campaign;
-    const platformId = campaignPlatformId(started.campaignId, playerId);
-    return bonusRequestMessage.parse({
-      type: 'RegisterBonusCall',
-      version: 1,
-      data: {
-        ...started.terms,
-        operatorId,
-        platformId,
-        playerId,
-        requestHash: registrationRequestHash({ ...started.requested, platformId, playerId }),
-      },
-      metadata: {
-        commandId: `campaign:${started.campaignId}:${playerId}`,
-        correlationId: campaign.correlationId,
-        causationId: campaign.causationId,
-        operatorId,
-        issuedAt: options.clock.now().toISOString(),
-      },
-    }) as RegisterBonusCallCommand;
-  };
-
-  const registerBatch = async (campaign: Campaign, players: string[]) => {
-    const registered: RegisteredCampaignPlayer[] = [];
-    const refused: RefusedCampaignPlayer[] = [];
-    let next = 0;
-    const lane = async () => {
-      while (next < players.length) {
-        const playerId = players[next++] as string;
-        assertHeld();
-        const reply = await options.register(commandOf(campaign, playerId));
-        if (reply.ok) registered.push({ playerId, issueId: reply.result.issueId });
-        else if (TRANSIENT_CODES.has(reply.error.code))
-          throw new Error(`registering ${playerId}: ${reply.error.code} ${reply.error.message}`);
-        else refused.push({ playerId, code: reply.error.code, message: reply.error.message.slice(0, 1_000) });
-      }
-    };
-    // Every lane settles before a failure is reported: no registration of this batch is still running when it is retried.
-    const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, players.length) }, lane));
-    const failed = lanes.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
-    // In the campaign's order, whichever lane finished first.
-    const order = new Map(players.map((player, index) => [player, index]));
-    const byOrder = (a: { playerId: string }, b: { playerId: string }) =>
-      (order.get(a.playerId) ?? 0) - (order.get(b.playerId) ?? 0);
-    return { registered: registered.sort(byOrder), refused: refused.sort(byOrder) };
-  };
-
-  /** One turn: the campaign's next batch registered and recorded; true once the campaign is completed. */
-  const runTurn = async (recorded: RecordedEvent): Promise<boolean> => {
-    const streamId = recorded.streamId;
-    const owner = parseCampaignStream(streamId);
-    if (owner === undefined) throw new Error(`${streamId} is not a campaign stream`);
-    const correlationId =
-      typeof recorded.metadata.correlationId === 'string' ? recorded.metadata.correlationId : recorded.eventId;
-    assertHeld();
-    const loaded = await readCampaign(store, streamId);
-    const state: CampaignState = loaded.state;
-    if (state.started === null) throw new Error(`${streamId} has no CampaignStarted`);
-    if (state.completedAt !== null) return true;
-    const batch = pendingPlayers(state).slice(0, batchSize);
-    const outcomes = await registerBatch(
-      { started: state.started, operatorId: owner.operatorId, correlationId, causationId: recorded.eventId },
-      batch,
-    );
-    assertHeld();
-    const handled = await handleCommand(
-      store,
-      streamId,
-      campaignDecider,
-      { type: 'RecordCampaignProgress', data: { ...outcomes, now: options.clock.now().toISOString() } },
-      {
-        context: {
-          commandId: `campaign-progress:${state.started.campaignId}`,
-          correlationId,
-          causationId: recorded.eventId,
-          operatorId: owner.operatorId,
-          occurredAt: options.clock.now().toISOString(),
-        },
-        ...campaignEvents,
-        loaded,
-      },
-    );
-    if (isRefusal(handled)) throw new Error(`${streamId}: ${handled.code} ${handled.message}`);
-    const pending = pendingPlayers(handled.state).length;
-    options.onProgress?.({
-      streamId,
-      registered: handled.state.registered,
-      refused: handled.state.refusals.length,
-      pending,
-    });
-    return handled.state.completedAt !== null;
+  const context: TurnContext = {
+    options,
+    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    assertHeld: () => {
+      // Stopping ends the campaign's run between two registrations (a campaign may take minutes); the next holder
+      // resumes it from its stream.
+      if (stopping) throw new Error('the campaign worker is stopping: the campaign resumes at the next start');
+      if (options.held && !options.held()) throw new Error('the campaign lease is no longer held: nothing registered');
+    },
   };
 
   const turns = new CampaignTurns();
@@ -181,7 +197,7 @@ export function startCampaignWorker(options: CampaignWorkerOptions): CatchUpRunn
   const work = async () => {
     for (let turn = turns.next(); turn && !stopping; turn = turns.next()) {
       try {
-        if (await runTurn(turn.recorded)) turns.completed(turn);
+        if (await runTurn(context, turn.recorded)) turns.completed(turn);
         else turns.yielded(turn);
       } catch (error) {
         options.onError?.(error);

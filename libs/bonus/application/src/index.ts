@@ -8,7 +8,7 @@ export { reserveGuard } from './registration-guard.js';
 export { BonusCommands } from './bonus-commands.js';
 export { Registrations, type RegistrationKey } from './registrations.js';
 export { BonusQueries } from './bonus-queries.js';
-export { FreeSpins, type FreeSpinsDeps } from './free-spins.js';
+export { FreeSpins } from './free-spins.js';
 export { RegularSpins, type SteeredSpinDecision } from './regular-spins.js';
 export { encodeListCursor, decodeListCursor } from './list-cursor.js';
 export { bonusCallRecordOf, projectBonusCall, ProjectionOrderError } from './bonus-record-projection.js';

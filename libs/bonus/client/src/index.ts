@@ -3,6 +3,5 @@ export {
   BonusLedgerClient,
   LedgerTimeoutError,
   DEFAULT_LEDGER_TIMEOUT_MS,
-  type BonusLedgerClientDeps,
   type BonusRequestData,
 } from './bonus-ledger-client.js';

@@ -28,7 +28,7 @@ import { subscribeBonusCommands } from './command-consumer.js';
 import { observeLedger, registrationCounter } from './ledger-metrics.js';
 
 const EXPIRY_LEASE = 'bonus-ledger.expiry';
-export const DEFAULT_LEASE_TTL_MS = 10_000;
+const DEFAULT_LEASE_TTL_MS = 10_000;
 /** Between two looks at whether the read model caught up, after one that gave up (5 s) or failed. */
 const CATCH_UP_RETRY_MS = 250;
 

@@ -109,6 +109,7 @@ describe('bonus ledger readiness', () => {
     cleanups.push(() => second.stop());
     const readyz = async () => (await fetch(`http://127.0.0.1:${second.ledger.healthPort}/readyz`)).status;
     expect(await readyz()).toBe(503);
+    // A fixed wait on purpose: the replica must stay unready for it while its subscriptions are held.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await readyz()).toBe(503);
     open();

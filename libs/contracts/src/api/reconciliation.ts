@@ -18,7 +18,7 @@ const units = z.number();
  * - `failed`: a bet or betwin failed for good (its round was canceled);
  * - `dead_lettered`: a win failed every attempt of its last delivery, until re-driven.
  */
-export const TRANSACTION_STATUSES = ['pending', 'succeeded', 'failed', 'dead_lettered'] as const;
+const TRANSACTION_STATUSES = ['pending', 'succeeded', 'failed', 'dead_lettered'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 const transactionExample = {
@@ -40,7 +40,7 @@ const transactionExample = {
   nextRedriveAt: null,
 } as const;
 
-export const operatorTransaction = z
+const operatorTransaction = z
   .strictObject({
     transactionId: longId,
     roundId: longId,
@@ -120,7 +120,7 @@ export const roundPathParams = z.strictObject({ roundId: longIdText }).meta({
   examples: [{ roundId: '171234567890200' }],
 });
 
-export const operatorRound = z
+const operatorRound = z
   .strictObject({
     roundId: longId,
     playerId,
@@ -149,8 +149,8 @@ export const getRoundResponse = okEnvelope(operatorRound).meta({
   examples: [{ success: true, message: 'OK', data: roundExample }],
 });
 
-export const DEFAULT_TRANSACTION_LIMIT = 100;
-export const MAX_TRANSACTION_LIMIT = 500;
+const DEFAULT_TRANSACTION_LIMIT = 100;
+const MAX_TRANSACTION_LIMIT = 500;
 const limitError = `limit must be an integer from 1 to ${MAX_TRANSACTION_LIMIT}`;
 
 const cursorText = z
@@ -222,7 +222,7 @@ const deadLetterExample = {
   deadLetteredAt: '2026-05-01T09:30:12.500Z',
 } as const;
 
-export const operatorDeadLetter = z
+const operatorDeadLetter = z
   .strictObject({
     transaction: operatorTransaction,
     reason: z.enum(['delivery_failed', 'operator_not_configured', 'transaction_id_conflict', 'decision_refused']),

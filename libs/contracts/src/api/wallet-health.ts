@@ -95,7 +95,7 @@ const windowExample = {
   buckets: [{ from: hourAgo, callbacks: 17, succeeded: 17, latencyMsP95: 70 }],
 } as const;
 
-export const walletHealth = z
+const walletHealth = z
   .strictObject({
     operatorId,
     at: isoInstant.meta({ description: 'When it was computed: the end of every window.' }),

@@ -30,7 +30,7 @@ const letterExample = {
   webhook: webhookExample,
 } as const;
 
-export const webhookDeadLetter = z
+const webhookDeadLetter = z
   .strictObject({
     eventId: z.string().meta({ description: 'The webhook’s event id (`X-Webhook-Event-Id`), the re-drive’s path.' }),
     attempts: z.number().int().min(1).meta({ description: 'Deliveries tried before it was given up.' }),

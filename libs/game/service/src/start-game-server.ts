@@ -64,7 +64,7 @@ export interface GameServer {
   abandon(): Promise<void>;
 }
 
-export interface LeasedRoundOutbox {
+interface LeasedRoundOutbox {
   /** True while this replica holds the outbox's lease. */
   readonly holding: boolean;
   /** Open rounds known to this replica's outbox; none while it does not hold the lease. */

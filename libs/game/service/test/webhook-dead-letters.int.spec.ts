@@ -53,6 +53,7 @@ it('lists a webhook given up after its attempts, re-drives it once to delivery, 
 
   const again = await stack.operatorApi('POST', `/v1/webhooks/dead-letters/${listed.eventId}/redrive`);
   expect(webhookRedriveResponse.parse(again.body).data.result).toBe('already_redriven');
+  // A fixed wait on purpose: proves that the refused re-drive sends nothing within it.
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(received.filter((delivery) => delivery.webhook.eventId === listed.eventId)).toHaveLength(11);
 }, 120_000);

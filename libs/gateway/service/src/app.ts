@@ -55,17 +55,7 @@ export interface GatewayDeps {
 
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { config, logger } = deps;
-  const catalog = new CatalogView(deps.catalog);
-  const ledger = new LedgerClient({
-    bus: deps.bus,
-    clock: deps.clock,
-    ids: deps.ids,
-    logger,
-    timeoutMs: config.ledgerTimeoutMs,
-  });
-  const body = jsonBody(config.bodyLimitBytes);
   const openApiJson = JSON.stringify(generateOpenApi().document);
-
   const unauthenticated = unauthenticatedRateLimit(config.unauthenticatedRateLimit, deps.clock);
 
   const app = express();
@@ -107,6 +97,25 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     next();
   });
   app.use('/v1', authMiddleware(deps.operators, unauthenticated), rateLimitMiddleware(config.rateLimit, deps.clock));
+  operatorApiRoutes(app, deps);
+
+  app.use(routeNotFound());
+  app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));
+  return app;
+}
+
+/** The routes of the operator API v1, each group with the ports it uses. */
+function operatorApiRoutes(app: Express, deps: GatewayDeps): void {
+  const { config, logger } = deps;
+  const catalog = new CatalogView(deps.catalog);
+  const ledger = new LedgerClient({
+    bus: deps.bus,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger,
+    timeoutMs: config.ledgerTimeoutMs,
+  });
+  const body = jsonBody(config.bodyLimitBytes);
   const registrar = new BonusRegistrar({
     store: deps.store,
     operators: deps.operators,
@@ -144,8 +153,4 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     ...(config.listRowBound === undefined ? {} : { listRowBound: config.listRowBound }),
   });
   walletHealthRoutes(app, { store: deps.store, clock: deps.clock });
-
-  app.use(routeNotFound());
-  app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));
-  return app;
 }

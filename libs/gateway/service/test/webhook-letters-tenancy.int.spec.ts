@@ -105,6 +105,7 @@ describe('POST /v1/webhooks/dead-letters/{eventId}/redrive', () => {
       message: nobodys.body.message.replace(unknown, '{id}'),
     });
     expect(await harness.eventCount()).toBe(events);
+    // A fixed wait on purpose: proves that no further webhook is sent within it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sent).toEqual([]);
   });
@@ -141,6 +142,7 @@ describe('POST /v1/webhooks/dead-letters/{eventId}/redrive', () => {
       'already_redriven',
       'redriven',
     ]);
+    // A fixed wait on purpose: proves that no further webhook is sent within it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sent).toHaveLength(2);
   });

@@ -10,4 +10,4 @@ export { ConcurrencyExhaustedError, retryOnConflict, type RetryPolicy } from './
 export { handleCommand, loadState, type CommandContext, type HandleOptions } from './handle-command.js';
 export { startCatchUp, type CatchUpRunner } from './catch-up.js';
 export { pendingEvents, PENDING_EVENTS_CAP } from './pending-events.js';
-export { runLeased, type LeaseGuard, type LeasedRunner, type LeasedWork, type RunLeasedOptions } from './run-leased.js';
+export { runLeased, type LeaseGuard, type LeasedRunner } from './run-leased.js';

@@ -9,7 +9,7 @@
 import { FencedOutError, type CheckpointStore, type Lease, type LeasesAndFencedCheckpoints } from '@reelstream/ports';
 
 /** What `start` returns: the running worker. */
-export interface LeasedWork {
+interface LeasedWork {
   stop(): Promise<void>;
 }
 

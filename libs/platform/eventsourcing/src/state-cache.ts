@@ -18,7 +18,7 @@ export interface CachedState<State> {
 }
 
 /** Streams per store, decider and parse function; the least recently used goes first. */
-export const STREAMS_CACHED = 10_000;
+const STREAMS_CACHED = 10_000;
 
 type Parse = (recorded: RecordedEvent) => unknown;
 const caches = new WeakMap<EventStore, WeakMap<object, WeakMap<Parse, Map<string, CachedState<unknown>>>>>();

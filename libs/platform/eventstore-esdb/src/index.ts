@@ -1,3 +1,2 @@
 export { openEsdbEventStore } from './open.js';
 export { InvalidConnectionStringError } from './connection-string.js';
-export { EsdbLeaseStore } from './leases.js';

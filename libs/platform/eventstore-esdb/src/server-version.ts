@@ -8,7 +8,7 @@ import type { EventStoreDBClient } from '@eventstore/db-client';
  * fix; the floor keeps a cluster off servers whose checkpoints nothing here was proven against.
  * docs/adr/0025-eventstoredb-server-checkpoints.md gives the sources.
  */
-export const OLDEST_SERVER = [25, 0, 1] as const;
+const OLDEST_SERVER = [25, 0, 1] as const;
 
 /** Why the server of `version` (as its ServerFeatures service reports it) is refused, or undefined. */
 export function refusedServerVersion(version: string): string | undefined {

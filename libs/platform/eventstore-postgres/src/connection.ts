@@ -17,7 +17,7 @@ export interface PostgresUrl {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const OWN_PARAMETERS = ['schema', 'poolSize', 'pollIntervalMs'] as const;
 
-export class InvalidPostgresUrlError extends Error {
+class InvalidPostgresUrlError extends Error {
   override readonly name = 'InvalidPostgresUrlError';
 }
 

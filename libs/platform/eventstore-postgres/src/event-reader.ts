@@ -16,7 +16,7 @@ export interface VisibleSnapshot {
 }
 
 /** A transaction older than the newest committed event kept running past the read's patience. */
-export class UnsettledReadError extends ReelstreamError {
+class UnsettledReadError extends ReelstreamError {
   override readonly name = 'UnsettledReadError';
   constructor(newest: string, watermark: string, timeoutMs: number) {
     super(

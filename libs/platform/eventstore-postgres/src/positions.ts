@@ -14,7 +14,7 @@ export interface PostgresPosition {
 
 const FORMAT = /^(0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
 
-export class NotAPostgresPositionError extends RangeError {
+class NotAPostgresPositionError extends RangeError {
   override readonly name = 'NotAPostgresPositionError';
   constructor(readonly position: unknown) {
     super(`not a position of the PostgreSQL event store (<transaction>:<sequence>): ${JSON.stringify(position)}`);

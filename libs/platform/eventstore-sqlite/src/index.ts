@@ -3,11 +3,6 @@ export { SqliteCheckpointStore, ensureCheckpointSchema, readCheckpoint, writeChe
 export { DuplicateEventIdError, CorruptEventError, EventStoreClosedError } from './errors.js';
 export { compareDecimalPositions } from './positions.js';
 export { backupSqlite } from './backup.js';
-export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './leases.js';
+export { SqliteLeaseStore } from './leases.js';
 export { TimeOrderedUuids } from './event-ids.js';
-export {
-  openReadOnlyEventStore,
-  ReadOnlySqliteEventStore,
-  NotAnEventStoreFileError,
-  ReadOnlyEventStoreError,
-} from './read-only-event-store.js';
+export { openReadOnlyEventStore, NotAnEventStoreFileError } from './read-only-event-store.js';

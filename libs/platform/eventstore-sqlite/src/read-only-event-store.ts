@@ -40,7 +40,7 @@ export class NotAnEventStoreFileError extends Error {
 }
 
 /** The store was opened read-only: it cannot append or subscribe. */
-export class ReadOnlyEventStoreError extends Error {
+class ReadOnlyEventStoreError extends Error {
   override readonly name = 'ReadOnlyEventStoreError';
 }
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@reelstream/ports';
+import { eventually } from '@reelstream/testing';
 import { TempStores } from './temp-store.js';
 
 const WORKER = fileURLToPath(new URL('./workers/open-and-append.worker.ts', import.meta.url));
@@ -59,10 +60,12 @@ describe('SqliteEventStore across processes', () => {
     })();
     const run = await runWorker({ DB_PATH: stores.path('polled.db'), STREAM: 'remote-1', COUNT: '3' });
     expect(run.code).toBe(0);
-    const deadline = Date.now() + 5_000;
-    while (received.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-    await subscription.close();
-    await consuming;
+    try {
+      await eventually(() => expect(received).toHaveLength(3), 5_000);
+    } finally {
+      await subscription.close();
+      await consuming;
+    }
     expect(received.map((e) => [e.streamId, e.revision])).toEqual([
       ['remote-1', 0],
       ['remote-1', 1],

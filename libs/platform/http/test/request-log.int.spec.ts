@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@reelstream/telemetry';
+import { eventually } from '@reelstream/testing';
 import express from 'express';
 import { ApiError, apiErrorHandler, closeGracefully, requestLog, routeNotFound } from '../src/index.js';
 
@@ -77,7 +78,7 @@ async function logged(path: string, headers: Record<string, string> = {}): Promi
   const before = accessLines().length;
   await (await fetch(`${base}${path}`, { headers })).arrayBuffer();
   // pino-http writes on the response's `finish`, which may come after the client has the body.
-  for (let i = 0; i < 100 && accessLines().length === before; i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => expect(accessLines().length).toBeGreaterThan(before), 1_000);
   const added = accessLines().slice(before);
   expect(added).toHaveLength(1);
   return added[0] ?? {};
@@ -123,7 +124,7 @@ describe('requestLog', () => {
     await started;
     controller.abort();
     await request;
-    for (let i = 0; i < 100 && accessLines().length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(accessLines().length).toBeGreaterThan(before), 1_000);
     expect(accessLines().slice(before)).toEqual([
       expect.objectContaining({ aborted: true, req: expect.objectContaining({ path: '/slow' }) }),
     ]);
@@ -159,7 +160,8 @@ describe('requestLog below its level (LOG_LEVEL=warn)', () => {
       headers: { 'x-request-id': 'rq-quiet' },
     });
     expect(response.status).toBe(503);
-    for (let i = 0; i < 100 && quietAccess().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(quietAccess().length).toBeGreaterThan(0), 1_000);
+    // A fixed wait on purpose: a second access line, if one were written, would come within it.
     await new Promise((r) => setTimeout(r, 50));
     const entries = quietAccess();
     expect(entries).toEqual([

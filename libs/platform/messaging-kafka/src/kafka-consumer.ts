@@ -48,7 +48,7 @@ const SERVICE_CONSUMER: ListenerMode = { commits: true, alwaysFromEnd: false };
  * session timeout late; waited less (kafkajs's default, 60 s, is the default handler deadline), the
  * member is dropped while draining and its records go to another member while they still run here.
  */
-export function rebalanceTimeoutMs(handlerTimeoutMs: number, sessionTimeoutMs: number): number {
+function rebalanceTimeoutMs(handlerTimeoutMs: number, sessionTimeoutMs: number): number {
   return handlerTimeoutMs + 2 * sessionTimeoutMs;
 }
 const MAX_RECREATE_DELAY_MS = 30_000;

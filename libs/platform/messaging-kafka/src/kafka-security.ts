@@ -14,7 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { SASLOptions } from 'kafkajs';
 import { ReelstreamError } from '@reelstream/contracts';
 
-export class InvalidKafkaSecurityError extends ReelstreamError {
+class InvalidKafkaSecurityError extends ReelstreamError {
   override readonly name = 'InvalidKafkaSecurityError';
   constructor(reason: string) {
     super('CONFIGURATION_INVALID', `Kafka settings: ${reason}`);

@@ -37,7 +37,7 @@ export type TopicDifference =
   | { topic: string; kind: 'replicationFactor'; want: number; have: number }
   | { topic: string; kind: 'minInsyncReplicas'; want: number; have: number | undefined };
 
-export class InvalidTopicSettingsError extends ReelstreamError {
+class InvalidTopicSettingsError extends ReelstreamError {
   override readonly name = 'InvalidTopicSettingsError';
   constructor(reason: string) {
     super('CONFIGURATION_INVALID', `KAFKA_TOPIC_SETTINGS: ${reason}`);

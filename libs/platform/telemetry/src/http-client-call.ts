@@ -24,7 +24,7 @@ const SCOPE = '@reelstream/telemetry/http-client';
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 /** How a request ended: the response's status, or why there was none (`timeout`, an error code). */
-export type HttpClientOutcome = { statusCode: number } | { errorType: string };
+type HttpClientOutcome = { statusCode: number } | { errorType: string };
 
 export interface HttpClientCall {
   /** Trace headers to send with the request (none when there is no trace). */

@@ -10,7 +10,7 @@ export type LogLevel = (typeof logLevels)[number];
 type EntryLevel = Exclude<LogLevel, 'silent'>;
 
 const logFormats = ['json', 'pretty'] as const;
-export type LogFormat = (typeof logFormats)[number];
+type LogFormat = (typeof logFormats)[number];
 
 type LogFields = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ export interface Logger {
 }
 
 /** Where lines go instead of stdout (tests): one call per line, the line ends in `\n`. */
-export interface LogDestination {
+interface LogDestination {
   write(line: string): unknown;
 }
 
@@ -90,7 +90,7 @@ export class InvalidLogFormatError extends InvalidLogSettingError {
 }
 
 /** LOG_FORMAT=pretty where pino-pretty, a development dependency, is not installed (the image). */
-export class PrettyFormatUnavailableError extends Error {
+class PrettyFormatUnavailableError extends Error {
   override readonly name = 'PrettyFormatUnavailableError';
   readonly code = 'CONFIGURATION_INVALID';
   readonly retriable = false;
@@ -301,7 +301,7 @@ function repeatLimitOf(env: Readonly<Record<string, string | undefined>>): Repea
   return { lines: number('LOG_REPEAT_LIMIT', 10), windowMs: number('LOG_REPEAT_WINDOW_MS', 10_000) };
 }
 
-export class InvalidLogRepeatSettingError extends Error {
+class InvalidLogRepeatSettingError extends Error {
   override readonly name = 'InvalidLogRepeatSettingError';
   readonly code = 'CONFIGURATION_INVALID';
   readonly retriable = false;

@@ -33,7 +33,7 @@ interface HistogramMetric<Key extends string = string> {
 }
 
 /** One value of an observable gauge, with its attributes. */
-export interface GaugeReading<Key extends string = string> {
+interface GaugeReading<Key extends string = string> {
   value: number;
   attributes?: MetricAttributes<Key>;
 }
@@ -60,6 +60,25 @@ export interface Metrics {
  * `service.name` anyway.
  */
 const METER_NAME = '@reelstream/metrics';
+
+/** Records values, or times work with its outcome (`ok` or `error`) as an attribute. */
+function histogramMetric<Key extends string>(histogram: Histogram): HistogramMetric<Key> {
+  return {
+    record: (value, attributes) => histogram.record(value, attributes as Attributes | undefined),
+    async time(work, attributes) {
+      const started = performance.now();
+      let outcome = 'ok';
+      try {
+        return await work();
+      } catch (error) {
+        outcome = 'error';
+        throw error;
+      } finally {
+        histogram.record(performance.now() - started, { ...(attributes as Attributes | undefined), outcome });
+      }
+    },
+  };
+}
 
 /**
  * Typed helpers over the OpenTelemetry metrics API. Instruments are created
@@ -92,22 +111,7 @@ export function createMetrics(scope: string = METER_NAME): Metrics {
         });
         histograms.set(name, instrument);
       }
-      const histogram = instrument;
-      return {
-        record: (value, attributes) => histogram.record(value, attributes as Attributes | undefined),
-        async time(work, attributes) {
-          const started = performance.now();
-          let outcome = 'ok';
-          try {
-            return await work();
-          } catch (error) {
-            outcome = 'error';
-            throw error;
-          } finally {
-            histogram.record(performance.now() - started, { ...(attributes as Attributes | undefined), outcome });
-          }
-        },
-      };
+      return histogramMetric(instrument);
     },
 
     observableGauge(name, options, observe) {

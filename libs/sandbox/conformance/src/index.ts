@@ -3,4 +3,4 @@
  * callbacks against any callback URL, and its pass/fail table (`npm run conformance`).
  */
 export { runConformance, formatReport } from './run.js';
-export { runWebhookConformance, type WebhookConformanceOptions } from './webhooks.js';
+export { runWebhookConformance } from './webhooks.js';

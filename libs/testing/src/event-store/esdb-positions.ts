@@ -138,7 +138,7 @@ export async function openTestEventStore(url: string): Promise<OpenedEventStore>
 }
 
 /** Leases of the wrapped store, their fenced checkpoints kept in the inner store's positions. */
-export function esdbShapedLeases(inner: LeasesAndFencedCheckpoints): LeasesAndFencedCheckpoints {
+function esdbShapedLeases(inner: LeasesAndFencedCheckpoints): LeasesAndFencedCheckpoints {
   return {
     acquire: (name, owner, ttlMs) => inner.acquire(name, owner, ttlMs),
     renew: (lease, ttlMs) => inner.renew(lease, ttlMs),

@@ -30,10 +30,8 @@ export interface PositionGapOptions {
  * every event lies at or before it, so an event still missing then was skipped for good.
  */
 export async function catchUpWhileAppending(options: PositionGapOptions): Promise<PositionGapRun> {
-  const { writers, reader, prefix } = options;
+  const { reader, prefix } = options;
   const filter: StreamFilter = { streamPrefixes: [prefix] };
-  const written: string[] = [];
-  const lastPositions: Position[] = [];
   let appending = true;
   let total = Number.POSITIVE_INFINITY;
   let lastPosition: Position | undefined = undefined;
@@ -67,23 +65,9 @@ export async function catchUpWhileAppending(options: PositionGapOptions): Promis
     }
   })();
 
-  await Promise.all(
-    writers.flatMap((store, w) =>
-      Array.from({ length: options.streamsPerWriter }, async (_, s) => {
-        const stream = `${prefix}w${w}s${s}`;
-        let expected: number | 'no_stream' = 'no_stream';
-        for (let i = 0; i < options.appendsPerStream; i++) {
-          const batch = i % 3 === 2 ? [anEvent(), anEvent(), anEvent()] : [anEvent()];
-          const result = await store.append(stream, batch, { expectedRevision: expected });
-          expected = result.nextExpectedRevision;
-          written.push(...batch.map((event) => event.eventId));
-          lastPositions.push(result.position);
-        }
-      }),
-    ),
-  );
+  const { written, positions } = await appendFromEveryWriter(options);
   total = written.length;
-  lastPosition = lastPositions.reduce((a, b) => (reader.comparePositions(a, b) >= 0 ? a : b));
+  lastPosition = positions.reduce((a, b) => (reader.comparePositions(a, b) >= 0 ? a : b));
   appending = false;
 
   let timer: NodeJS.Timeout | undefined;
@@ -97,6 +81,30 @@ export async function catchUpWhileAppending(options: PositionGapOptions): Promis
     await pager.catch(() => undefined);
   }
   return { written, paged, subscribed };
+}
+
+/** Every writer appends to its streams at once: the event ids in the order their appends returned, and their positions. */
+async function appendFromEveryWriter(
+  options: PositionGapOptions,
+): Promise<{ written: string[]; positions: Position[] }> {
+  const written: string[] = [];
+  const positions: Position[] = [];
+  await Promise.all(
+    options.writers.flatMap((store, w) =>
+      Array.from({ length: options.streamsPerWriter }, async (_, s) => {
+        const stream = `${options.prefix}w${w}s${s}`;
+        let expected: number | 'no_stream' = 'no_stream';
+        for (let i = 0; i < options.appendsPerStream; i++) {
+          const batch = i % 3 === 2 ? [anEvent(), anEvent(), anEvent()] : [anEvent()];
+          const result = await store.append(stream, batch, { expectedRevision: expected });
+          expected = result.nextExpectedRevision;
+          written.push(...batch.map((event) => event.eventId));
+          positions.push(result.position);
+        }
+      }),
+    ),
+  );
+  return { written, positions };
 }
 
 /** The ids of `written` that `read` lacks, and those it holds more than once. */

@@ -14,7 +14,7 @@ import {
   type OperatorConfig,
   type WalletBetRequest,
 } from '@reelstream/contracts';
-import { sampleBetRequest } from '@reelstream/testing';
+import { eventually, sampleBetRequest } from '@reelstream/testing';
 import { callbackFor } from '@reelstream/wallet-domain';
 import { HttpOperatorWallet, HttpWebhookSender } from '../src/index.js';
 import { REPLY_LIMIT_BYTES } from '../src/operator-post-client.js';
@@ -207,7 +207,7 @@ describe('HttpOperatorWallet', () => {
   it('close() ends a call still in flight at once, as a network outcome', async () => {
     const closing = new HttpOperatorWallet();
     const pending = closing.call(operatorAt('/never-answers'), callbackFor(bet(8_008)), 10_000);
-    while (!requested.includes('/never-answers')) await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(() => expect(requested).toContain('/never-answers'), 5_000);
     const started = performance.now();
     await closing.close();
     const result = await pending;

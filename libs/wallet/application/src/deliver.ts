@@ -40,7 +40,7 @@ export class OperatorUnavailableError extends ReelstreamError {
  * calling the operator: the call was aborted and its answer recorded as a time-out (outcome unknown).
  * Nothing more is attempted here; the redelivery goes on from the record, with the same transactionId.
  */
-export class AttemptAbandonedError extends ReelstreamError {
+class AttemptAbandonedError extends ReelstreamError {
   override readonly name = 'AttemptAbandonedError';
   constructor(readonly transactionId: number) {
     super(

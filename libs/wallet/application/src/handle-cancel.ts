@@ -84,28 +84,8 @@ async function attemptCancel(
     return;
   }
   if (cancel.succeeded) return;
-  // A cancel is never dropped: a missing operator is a configuration fault to fix; the cancel waits durably meanwhile.
-  const operator: OperatorConfig | undefined = deps.operators.get(request.operatorId);
-  if (!operator) {
-    deps.log.warn('cancel of an operator that is not configured; rescheduled', {
-      refTransactionId,
-      operatorId: request.operatorId,
-      retryCount: retryCountOf(message),
-    });
-    await reschedule(
-      context,
-      message,
-      LONGEST_RETRY_TIER.delayMs,
-      `operator ${request.operatorId} is not configured on this dispatcher`,
-    );
-    return;
-  }
-  // An open circuit: wait for it durably, without recording an attempt that would not be sent.
-  const refusingForMs = deps.wallet.refusingForMs?.(operator.id);
-  if (refusingForMs !== undefined) {
-    await reschedule(context, message, refusingForMs, `operator ${operator.id}'s circuit is open`);
-    return;
-  }
+  const operator = await operatorToCall(context, message, request.operatorId, refTransactionId);
+  if (!operator) return;
   const eventContext = eventContextOf(context, message, request.operatorId, refTransactionId);
   throwIfAbandoned(signal, refTransactionId);
   record = await records.execute(
@@ -144,6 +124,39 @@ async function attemptCancel(
       : cancelRetryDelayMs(attempt);
   deps.log.warn('cancel not acknowledged; rescheduled', { ...fields, outcome: describeAnswer(answer), delayMs });
   await reschedule(context, message, delayMs, describeAnswer(answer));
+}
+
+/** The operator to send the cancel to now; none (the cancel rescheduled) when it is not configured or its circuit is open. */
+async function operatorToCall(
+  context: DispatchContext,
+  message: Message,
+  operatorId: string,
+  refTransactionId: number,
+): Promise<OperatorConfig | undefined> {
+  const { deps } = context;
+  // A cancel is never dropped: a missing operator is a configuration fault to fix; the cancel waits durably meanwhile.
+  const operator: OperatorConfig | undefined = deps.operators.get(operatorId);
+  if (!operator) {
+    deps.log.warn('cancel of an operator that is not configured; rescheduled', {
+      refTransactionId,
+      operatorId,
+      retryCount: retryCountOf(message),
+    });
+    await reschedule(
+      context,
+      message,
+      LONGEST_RETRY_TIER.delayMs,
+      `operator ${operatorId} is not configured on this dispatcher`,
+    );
+    return undefined;
+  }
+  // An open circuit: wait for it durably, without recording an attempt that would not be sent.
+  const refusingForMs = deps.wallet.refusingForMs?.(operator.id);
+  if (refusingForMs !== undefined) {
+    await reschedule(context, message, refusingForMs, `operator ${operator.id}'s circuit is open`);
+    return undefined;
+  }
+  return operator;
 }
 
 /** A message that carries no cancel owed: nothing is sent; it is logged whole, counted and alerted, then committed. */

@@ -8,6 +8,7 @@
 import {
   describeIssues,
   walletRequestsMessage,
+  type EventContext,
   type OperatorConfig,
   type WalletRedriveRequest,
   type WalletRequest,
@@ -135,19 +136,7 @@ async function dispatch(
   const eventContext = eventContextOf(context, message, request.operatorId, request.transactionId);
   let record = loaded ?? (await records.load(request.transactionId));
   if (record.state.request && !sameRequest(record.state.request, request)) {
-    const reason = `transactionId ${request.transactionId} is already used by another ${record.state.request.command}; this request is refused and the recorded one stands`;
-    deps.log.warn('transactionId reused with another request', {
-      transactionId: request.transactionId,
-      recorded: record.state.request,
-      received: request,
-    });
-    await replyIfAsked(context, message, {
-      transactionId: request.transactionId,
-      statusCode: 'ERR_UNKNOWN',
-      canceled: false,
-      reason,
-    });
-    await park(context, message, reason);
+    await refuseReusedTransactionId(context, message, request, record.state.request);
     return;
   }
   if (record.state.status !== 'new' && firstRound) {
@@ -161,23 +150,7 @@ async function dispatch(
   }
   const now = { now: context.now() };
   if (record.state.status === 'new' && pastSendWindow(request, now.now)) {
-    // Taken too late (a lagging dispatcher): never sent; the request and its time-out in one append, which
-    // loses to any other dispatcher's first append on this stream, so the bet is either sent or canceled.
-    record = await records.executeAll(
-      record,
-      [
-        { type: 'RecordRequest', data: { request }, metadata: now },
-        { type: 'ExpireRequest', data: { cancelTransactionId: deps.ids.next() }, metadata: now },
-      ],
-      eventContext,
-    );
-    deps.log.warn('bet not sent: its deadline had passed when the dispatcher took it; the round is canceled', {
-      transactionId: request.transactionId,
-      command: request.command,
-      deadline: deadlineOf(request),
-      takenAt: now.now,
-      cancelTransactionId: record.state.cancel?.cancelTransactionId,
-    });
+    record = await expireUnsent(context, record, request, eventContext, now.now);
   } else if (record.state.status === 'new') {
     // The request and its first attempt in one append: one write before the call, not two.
     record = await records.executeAll(
@@ -197,6 +170,58 @@ async function dispatch(
     record = await deliver(context, record, operator, eventContext, { redrive: false, ...(signal ? { signal } : {}) });
   }
   await publishOutcome(context, message, record.state);
+}
+
+/** A request under a transactionId recorded for another: refused and parked; the recorded one stands. */
+async function refuseReusedTransactionId(
+  context: DispatchContext,
+  message: Message,
+  request: WalletRequest,
+  recorded: WalletRequest,
+): Promise<void> {
+  const reason = `transactionId ${request.transactionId} is already used by another ${recorded.command}; this request is refused and the recorded one stands`;
+  context.deps.log.warn('transactionId reused with another request', {
+    transactionId: request.transactionId,
+    recorded,
+    received: request,
+  });
+  await replyIfAsked(context, message, {
+    transactionId: request.transactionId,
+    statusCode: 'ERR_UNKNOWN',
+    canceled: false,
+    reason,
+  });
+  await park(context, message, reason);
+}
+
+/**
+ * Taken too late (a lagging dispatcher): never sent; the request and its time-out in one append, which
+ * loses to any other dispatcher's first append on this stream, so the bet is either sent or canceled.
+ */
+async function expireUnsent(
+  context: DispatchContext,
+  record: WalletTxRecord,
+  request: WalletRequest,
+  eventContext: EventContext,
+  takenAt: string,
+): Promise<WalletTxRecord> {
+  const { records, deps } = context;
+  const expired = await records.executeAll(
+    record,
+    [
+      { type: 'RecordRequest', data: { request }, metadata: { now: takenAt } },
+      { type: 'ExpireRequest', data: { cancelTransactionId: deps.ids.next() }, metadata: { now: takenAt } },
+    ],
+    eventContext,
+  );
+  deps.log.warn('bet not sent: its deadline had passed when the dispatcher took it; the round is canceled', {
+    transactionId: request.transactionId,
+    command: request.command,
+    deadline: deadlineOf(request),
+    takenAt,
+    cancelTransactionId: expired.state.cancel?.cancelTransactionId,
+  });
+  return expired;
 }
 
 async function redrive(

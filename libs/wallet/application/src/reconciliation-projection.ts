@@ -64,7 +64,7 @@ export interface WebhookLetterChange {
 }
 
 /** A change the projection does not keep (another stream kind): only moves the checkpoint. */
-export interface SkippedChange {
+interface SkippedChange {
   readonly kind: 'skip';
   readonly position: Position;
 }

@@ -19,7 +19,7 @@ import { Topics } from '@reelstream/contracts';
 import { defaultRetryDelayMs, type Message, type SubscribeOptions } from '@reelstream/ports';
 import { cancelRetryDelayMs } from '@reelstream/wallet-domain';
 import { OperatorUnavailableError } from './deliver.js';
-import { dispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
+import { dispatchContext, type DispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
 import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
 import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
@@ -51,8 +51,6 @@ export interface WalletSubscriptionOptions {
   webhookBulkhead?: OperatorBulkhead;
 }
 
-// Long because: the three subscriptions (requests, cancels, delayed) share one dispatch context and concurrency
-// settings; they read best side by side.
 /**
  * A handler that logs a failure with its place and attempt, then throws it on for the consumer to retry.
  * `handle` gets the consumer's signal: the operator call it makes is aborted when the bus abandons the attempt.
@@ -93,25 +91,8 @@ export function walletSubscriptions(
       ? {}
       : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
   };
-  const sender = options.webhooks;
-  const webhookHandler =
-    sender &&
-    bonusWebhookHandler(context, {
-      sender,
-      bulkhead:
-        options.webhookBulkhead ??
-        new OperatorBulkhead({ limitsOf: () => defaultBulkheadLimits, now: () => deps.clock.now().getTime() }),
-      ...(options.webhookRetryDelayMs === undefined ? {} : { retryDelayMs: options.webhookRetryDelayMs }),
-    });
   return {
-    webhooks: webhookHandler && {
-      groupId: WalletConsumerGroups.webhooks,
-      topics: [Topics.bonusWebhooks],
-      handler: retriedOnFailure(deps.log, 'bonus webhook', webhookHandler),
-      maxAttempts: NEVER_PARK,
-      retryDelayMs: defaultRetryDelayMs,
-      ...concurrency,
-    },
+    webhooks: webhooksSubscription(context, options, concurrency),
     requests: {
       groupId: WalletConsumerGroups.requests,
       topics: [Topics.walletRequests],
@@ -137,32 +118,64 @@ export function walletSubscriptions(
       retryDelayMs: cancelRetryDelayMs,
       ...concurrency,
     },
-    delayed: {
-      groupId: WalletConsumerGroups.delayed,
-      topics: RetryTiers.map((tier) => tier.topic),
-      handler: async (message, { attempt }) => {
-        try {
-          await handleDelayedMessage(context, message);
-        } catch (error) {
-          if (!(error instanceof NotDueYet)) {
-            deps.log.error('delayed message not handled; retried', {
-              topic: message.topic,
-              offset: message.offset,
-              partition: message.partition,
-              attempt,
-              error,
-            });
-            await context.sleep(defaultRetryDelayMs(attempt));
-          }
-          throw error;
+    delayed: delayedSubscription(context, options),
+  };
+}
+
+/** Bonus webhooks, when there is a sender, each operator's in its own compartment of the bulkhead. */
+function webhooksSubscription(
+  context: DispatchContext,
+  options: WalletSubscriptionOptions,
+  concurrency: Pick<SubscribeOptions, 'keyConcurrency' | 'partitionsConsumedConcurrently'>,
+): SubscribeOptions | undefined {
+  const { deps } = context;
+  const sender = options.webhooks;
+  if (!sender) return undefined;
+  const handler = bonusWebhookHandler(context, {
+    sender,
+    bulkhead:
+      options.webhookBulkhead ??
+      new OperatorBulkhead({ limitsOf: () => defaultBulkheadLimits, now: () => deps.clock.now().getTime() }),
+    ...(options.webhookRetryDelayMs === undefined ? {} : { retryDelayMs: options.webhookRetryDelayMs }),
+  });
+  return {
+    groupId: WalletConsumerGroups.webhooks,
+    topics: [Topics.bonusWebhooks],
+    handler: retriedOnFailure(deps.log, 'bonus webhook', handler),
+    maxAttempts: NEVER_PARK,
+    retryDelayMs: defaultRetryDelayMs,
+    ...concurrency,
+  };
+}
+
+/** The delay topics of the retry tiers: each message waits until due, then is re-published to its topic. */
+function delayedSubscription(context: DispatchContext, options: WalletSubscriptionOptions): SubscribeOptions {
+  const { deps } = context;
+  return {
+    groupId: WalletConsumerGroups.delayed,
+    topics: RetryTiers.map((tier) => tier.topic),
+    handler: async (message, { attempt }) => {
+      try {
+        await handleDelayedMessage(context, message);
+      } catch (error) {
+        if (!(error instanceof NotDueYet)) {
+          deps.log.error('delayed message not handled; retried', {
+            topic: message.topic,
+            offset: message.offset,
+            partition: message.partition,
+            attempt,
+            error,
+          });
+          await context.sleep(defaultRetryDelayMs(attempt));
         }
-      },
-      maxAttempts: NEVER_PARK,
-      // A head that is not due yet is looked at again at once (its handler already waited); a failure backed off in the handler.
-      retryDelayMs: () => 0,
-      ...(options.partitionsConsumedConcurrently === undefined
-        ? {}
-        : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
+        throw error;
+      }
     },
+    maxAttempts: NEVER_PARK,
+    // A head that is not due yet is looked at again at once (its handler already waited); a failure backed off in the handler.
+    retryDelayMs: () => 0,
+    ...(options.partitionsConsumedConcurrently === undefined
+      ? {}
+      : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
   };
 }

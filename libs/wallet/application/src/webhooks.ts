@@ -41,7 +41,7 @@ const WEBHOOK_TIMEOUT_MS = 5_000;
 const FOLLOWER_DELAY_MS = 1_000;
 
 /** Backoff before the n-th retry: 1 s, 2 s, 4 s, … at most 60 s (rounded up to a delay topic's delay). */
-export function webhookRetryDelayMs(attempt: number): number {
+function webhookRetryDelayMs(attempt: number): number {
   return Math.min(60_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 }
 
@@ -58,6 +58,31 @@ export interface WebhookDeliveryOptions {
   retryDelayMs?: (attempt: number) => number;
 }
 
+/** Per bonus key, the eventIds out on the delay topics in the order they first came. */
+class WaitingWebhooks {
+  private readonly byKey = new Map<string, string[]>();
+
+  /** The one of the key's webhooks that is sent; the others follow it. */
+  first(key: string): string | undefined {
+    return this.byKey.get(key)?.[0];
+  }
+
+  wait(key: string, eventId: string): void {
+    const queue = this.byKey.get(key) ?? [];
+    if (!queue.includes(eventId)) queue.push(eventId);
+    this.byKey.set(key, queue);
+  }
+
+  /** Delivered, parked or dropped: the key's later webhooks wait for it no more. */
+  settled(key: string, eventId: string): void {
+    const queue = this.byKey.get(key);
+    if (!queue) return;
+    const index = queue.indexOf(eventId);
+    if (index >= 0) queue.splice(index, 1);
+    if (queue.length === 0) this.byKey.delete(key);
+  }
+}
+
 /**
  * The handler of `bonus.webhooks`. It remembers, per bonus key, the eventIds out on the delay
  * topics in the order they first came: only the first of them is sent, the others follow it.
@@ -69,19 +94,7 @@ export function bonusWebhookHandler(
   options: WebhookDeliveryOptions,
 ): (message: Message) => Promise<void> {
   const retryDelayMs = options.retryDelayMs ?? webhookRetryDelayMs;
-  const waiting = new Map<string, string[]>();
-  const settled = (key: string, eventId: string) => {
-    const queue = waiting.get(key);
-    if (!queue) return;
-    const index = queue.indexOf(eventId);
-    if (index >= 0) queue.splice(index, 1);
-    if (queue.length === 0) waiting.delete(key);
-  };
-  const wait = (key: string, eventId: string) => {
-    const queue = waiting.get(key) ?? [];
-    if (!queue.includes(eventId)) queue.push(eventId);
-    waiting.set(key, queue);
-  };
+  const waiting = new WaitingWebhooks();
 
   return async (message) => {
     const parsed = bonusWebhookMessage.safeParse(message.value);
@@ -96,14 +109,14 @@ export function bonusWebhookHandler(
       if (!operator)
         context.deps.log.warn('bonus webhook of an unknown operator dropped', { operatorId, eventId: webhook.eventId });
       // Dropped, so its bonus's later changes (dropped too, or sent if a webhookUrl came back) wait for it no more.
-      settled(key, webhook.eventId);
+      waiting.settled(key, webhook.eventId);
       return;
     }
     const previous = attemptsOf(message);
     const fields = { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId };
-    const first = waiting.get(key)?.[0];
+    const first = waiting.first(key);
     if (first !== undefined && first !== webhook.eventId) {
-      wait(key, webhook.eventId);
+      waiting.wait(key, webhook.eventId);
       await reschedule(context, message, FOLLOWER_DELAY_MS, `follows ${first}, an earlier change of its bonus`, {
         [Headers.webhookAttempts]: String(previous),
       });
@@ -117,26 +130,38 @@ export function bonusWebhookHandler(
     );
     const attempt = previous + 1;
     if ('delivered' in sent && sent.delivered) {
-      settled(key, webhook.eventId);
+      waiting.settled(key, webhook.eventId);
       context.deps.log.debug('bonus webhook delivered', { ...fields, attempt });
       return;
     }
     const reason = sent.reason;
     if (attempt >= WEBHOOK_MAX_ATTEMPTS) {
-      await recordDeadLetter(context, message, parsed.data, attempt, reason);
-      context.deps.log.error(
-        'bonus webhook given up: parked on bonus.webhooks.dlq; `POST /v1/webhooks/dead-letters/{eventId}/redrive` or `npm run wallet:webhooks:redrive` sends it again',
-        { ...fields, attempt, reason },
-      );
-      await park(context, withoutRetryHeaders(message), `${reason} (after ${attempt} attempts)`, attempt);
-      settled(key, webhook.eventId);
+      await giveUp(context, message, parsed.data, attempt, reason);
+      waiting.settled(key, webhook.eventId);
       return;
     }
-    wait(key, webhook.eventId);
+    waiting.wait(key, webhook.eventId);
     const delayMs = Math.max(retryDelayMs(attempt), 'retryAfterMs' in sent ? sent.retryAfterMs : 0);
     await reschedule(context, message, delayMs, reason, { [Headers.webhookAttempts]: String(attempt) });
     context.deps.log.info('bonus webhook not delivered; rescheduled', { ...fields, attempt, reason });
   };
+}
+
+/** The last attempt failed: the webhook is recorded as a dead letter and parked, to be re-driven by hand. */
+async function giveUp(
+  context: DispatchContext,
+  message: Message,
+  parsed: { operatorId: string; webhook: BonusWebhook },
+  attempt: number,
+  reason: string,
+): Promise<void> {
+  const { operatorId, webhook } = parsed;
+  await recordDeadLetter(context, message, parsed, attempt, reason);
+  context.deps.log.error(
+    'bonus webhook given up: parked on bonus.webhooks.dlq; `POST /v1/webhooks/dead-letters/{eventId}/redrive` or `npm run wallet:webhooks:redrive` sends it again',
+    { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId, attempt, reason },
+  );
+  await park(context, withoutRetryHeaders(message), `${reason} (after ${attempt} attempts)`, attempt);
 }
 
 /** The parked copy starts afresh when re-driven: no attempts, no delay-topic bookkeeping. */

@@ -118,7 +118,8 @@ it('parks a bonus whose receiver keeps failing without holding the others, and r
     () => expect(received.filter((each) => each.webhook.bonusId === 1)).toHaveLength(WEBHOOK_MAX_ATTEMPTS),
     60_000,
   );
-  // Parked: no further attempt, and the operator without a webhookUrl got nothing.
+  // Parked: no further attempt, and the operator without a webhookUrl got nothing (a fixed wait on purpose: nothing
+  // may come within it).
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(received.filter((each) => each.webhook.bonusId === 1)).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
   expect(received.some((each) => each.webhook.bonusId === 2)).toBe(false);

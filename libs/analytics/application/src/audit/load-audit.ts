@@ -108,8 +108,3 @@ export async function loadOperatorTransactions(
     return tx && tx.request.operatorId === operatorId ? [tx] : [];
   });
 }
-
-/** Whether the log knows the operator at all (a typo in `--operator` is an error, not "no difference"). */
-export function operatorsOf(transactions: readonly WalletTransaction[]): Set<string> {
-  return new Set(transactions.map((tx) => tx.request.operatorId));
-}

@@ -12,7 +12,7 @@ export const EXPORT_FORMATS = ['csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Rows per Parquet row group (and per CSV write). */
-export const ROW_GROUP_SIZE = 10_000;
+const ROW_GROUP_SIZE = 10_000;
 
 export interface RowWriter {
   write(row: ExportRow): void;

@@ -84,12 +84,13 @@ export function readCheckpoint(path: string, kind: ExportKind): ExportCheckpoint
   return parsed as ExportCheckpoint;
 }
 
-function writeCheckpoint(path: string, checkpoint: ExportCheckpoint): void {
+function recordCheckpoint(path: string, checkpoint: ExportCheckpoint): ExportCheckpoint {
   // Created when missing, its directory too: a daily job's first run needs nothing prepared.
   mkdirSync(dirname(path), { recursive: true });
   const partial = join(dirname(path), `.${basename(path)}.partial`);
   writeFileSync(partial, `${JSON.stringify(checkpoint, null, 2)}\n`);
   renameSync(partial, path);
+  return checkpoint;
 }
 
 const EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', parquet: 'parquet' };
@@ -134,21 +135,23 @@ function windows(request: ExportRequest, previous: ExportCheckpoint | undefined)
   return { fromText, range, done };
 }
 
+/** The writer of the rows, on a partial file beside `out` until the run finishes. */
+function openWriter({ out, kind, format }: ExportRequest): RowWriter {
+  const outDir = isDirectory(out) ? out : dirname(out);
+  const partial = join(outDir, `.reelstream-export-${kind}-${process.pid}.partial`);
+  try {
+    if (out.endsWith('/') && !existsSync(out)) mkdirSync(out, { recursive: true });
+    return openRowWriter(format, partial, EXPORT_COLUMNS[kind]);
+  } catch (error) {
+    throw new ExportArgumentError(`cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
 export async function runExport(request: ExportRequest): Promise<ExportResult> {
   const { kind, format } = request;
   const previous = request.checkpointPath ? readCheckpoint(request.checkpointPath, kind) : undefined;
   const { fromText, range, done } = windows(request, previous);
-  const outDir = isDirectory(request.out) ? request.out : dirname(request.out);
-  const partial = join(outDir, `.reelstream-export-${kind}-${process.pid}.partial`);
-  let writer: RowWriter;
-  try {
-    if (request.out.endsWith('/') && !existsSync(request.out)) mkdirSync(request.out, { recursive: true });
-    writer = openRowWriter(format, partial, EXPORT_COLUMNS[kind]);
-  } catch (error) {
-    throw new ExportArgumentError(
-      `cannot write ${request.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
+  const writer = openWriter(request);
   const checkpointPosition = previous?.position ?? null;
   let passed = checkpointPosition === null;
   let last: LogEvent | undefined;
@@ -191,18 +194,16 @@ export async function runExport(request: ExportRequest): Promise<ExportResult> {
   const position = last?.position ?? checkpointPosition;
   const path = targetOf(request.out, kind, format, request.checkpointPath ? position : null);
   writer.finish(path);
-  let checkpoint: ExportCheckpoint | undefined;
-  if (request.checkpointPath) {
-    checkpoint = {
-      version: 1,
-      kind,
-      position,
-      positionAt: last?.occurredAt ?? previous?.positionAt ?? null,
-      from: fromText,
-      to: request.to?.text ?? null,
-      rows: (previous?.rows ?? 0) + writer.rows,
-    };
-    writeCheckpoint(request.checkpointPath, checkpoint);
-  }
+  const checkpoint = request.checkpointPath
+    ? recordCheckpoint(request.checkpointPath, {
+        version: 1,
+        kind,
+        position,
+        positionAt: last?.occurredAt ?? previous?.positionAt ?? null,
+        from: fromText,
+        to: request.to?.text ?? null,
+        rows: (previous?.rows ?? 0) + writer.rows,
+      })
+    : undefined;
   return { path, rows: writer.rows, events, checkpoint };
 }

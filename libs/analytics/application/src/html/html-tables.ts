@@ -25,7 +25,7 @@ function cell(column: Column<unknown>, row: Record<string, unknown>): string {
 }
 
 /** Rows a table shows before it says how many more there are (`reelstream export` writes them all). */
-export const DEFAULT_TABLE_ROWS = 50;
+const DEFAULT_TABLE_ROWS = 50;
 
 export function reportTable(report: Report, maxRows = DEFAULT_TABLE_ROWS): string {
   const columns = report.columns as readonly Column<unknown>[];

@@ -25,14 +25,14 @@ export interface RoundAuditInput {
   readonly catalogModelId: string | undefined;
 }
 
-export interface AuditCheck {
+interface AuditCheck {
   readonly name: string;
   /** `mismatch` fails the audit; `note` is said but is not a mismatch (a win still owed, a round still open). */
   readonly result: 'ok' | 'mismatch' | 'note';
   readonly detail: string;
 }
 
-export interface AuditedTransaction {
+interface AuditedTransaction {
   readonly transactionId: number;
   readonly command: 'bet' | 'win' | 'betwin' | 'cancel';
   /** Signed change to the player's balance, minor units. */

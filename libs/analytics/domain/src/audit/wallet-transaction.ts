@@ -26,7 +26,7 @@ export interface WalletTransaction {
   readonly cancel: WalletCancel | undefined;
 }
 
-export interface WalletCancel {
+interface WalletCancel {
   readonly cancelTransactionId: number;
   /** `applied` once the operator answered OK; `pending` while it is being retried. */
   readonly outcome: 'applied' | 'pending';

@@ -19,7 +19,7 @@ import { RecentMap } from '../recent-map.js';
 export const EXPORT_KINDS = ['rounds', 'transactions', 'bonus-calls', 'sessions'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-export type ExportCellType = 'text' | 'integer' | 'boolean' | 'instant';
+type ExportCellType = 'text' | 'integer' | 'boolean' | 'instant';
 
 export interface ExportColumn {
   readonly name: string;
@@ -29,7 +29,7 @@ export interface ExportColumn {
   readonly description: string;
 }
 
-export type ExportCell = string | number | boolean | null;
+type ExportCell = string | number | boolean | null;
 export type ExportRow = Readonly<Record<string, ExportCell>>;
 
 const column = (name: string, type: ExportCellType, description: string, nullable = false): ExportColumn => ({
@@ -264,30 +264,8 @@ export class ExportRowsFold {
       case 'CancelRequested':
         state.cancel = { id: event.data.cancelTransactionId, requestedAt: event.data.at, attempts: 0, emitted: false };
         return;
-      case 'CancelSucceeded': {
-        const cancel = state.cancel;
-        if (!cancel || cancel.emitted) return;
-        cancel.emitted = true;
-        const refMoved = state.emitted === 'applied' ? requestedChangeMinor(request) : 0;
-        this.emit({
-          entry,
-          row: {
-            ...this.transactionBase(request, index),
-            transactionId: cancel.id,
-            command: 'cancel',
-            cancelsTransactionId: request.transactionId,
-            freeSpin: false,
-            amountMinor: -requestedChangeMinor(request),
-            movedMinor: -refMoved,
-            status: 'applied',
-            statusCode: 'OK',
-            attempts: cancel.attempts,
-            requestedAt: cancel.requestedAt,
-            answeredAt: event.data.at,
-          },
-        });
-        return;
-      }
+      case 'CancelSucceeded':
+        return this.cancelRow(entry, index, request, state, event.data.at);
       default:
         return;
     }
@@ -331,6 +309,37 @@ export class ExportRowsFold {
         statusCode: state.statusCode ?? null,
         attempts: state.attempts,
         requestedAt: state.requestedAt,
+        answeredAt,
+      },
+    });
+  }
+
+  /** The cancel's own row, once: the reverse of its transaction, moving money only if that one was applied. */
+  private cancelRow(
+    entry: LogEvent,
+    index: LogIndex,
+    request: WalletRequest,
+    state: TransactionState,
+    answeredAt: string,
+  ): void {
+    const cancel = state.cancel;
+    if (!cancel || cancel.emitted) return;
+    cancel.emitted = true;
+    const refMoved = state.emitted === 'applied' ? requestedChangeMinor(request) : 0;
+    this.emit({
+      entry,
+      row: {
+        ...this.transactionBase(request, index),
+        transactionId: cancel.id,
+        command: 'cancel',
+        cancelsTransactionId: request.transactionId,
+        freeSpin: false,
+        amountMinor: -requestedChangeMinor(request),
+        movedMinor: -refMoved,
+        status: 'applied',
+        statusCode: 'OK',
+        attempts: cancel.attempts,
+        requestedAt: cancel.requestedAt,
         answeredAt,
       },
     });

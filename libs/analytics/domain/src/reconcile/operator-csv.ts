@@ -8,7 +8,7 @@
  */
 import { tryParseAmount } from '@reelstream/money';
 
-export const OPERATOR_CSV_COLUMNS = ['transactionId', 'command', 'amount', 'currency', 'status'] as const;
+const OPERATOR_CSV_COLUMNS = ['transactionId', 'command', 'amount', 'currency', 'status'] as const;
 const COMMANDS = ['bet', 'win', 'betwin', 'cancel'] as const;
 
 export interface OperatorRow {

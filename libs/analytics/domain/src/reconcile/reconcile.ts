@@ -18,7 +18,7 @@ import { formatAmountString, isCurrencyCode } from '@reelstream/money';
 import type { OperatorRow } from './operator-csv.js';
 import type { WalletTransaction } from '../audit/wallet-transaction.js';
 
-export type DifferenceKind =
+type DifferenceKind =
   | 'missing_at_operator'
   | 'missing_in_log'
   | 'duplicate_row'
@@ -29,7 +29,7 @@ export type DifferenceKind =
   | 'cancel_without_transaction'
   | 'not_reverted';
 
-export interface Difference {
+interface Difference {
   readonly kind: DifferenceKind;
   readonly transactionId: number;
   /** The export's line, when the difference is about a row. */

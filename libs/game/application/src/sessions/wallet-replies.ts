@@ -8,7 +8,7 @@
 import { parseStoredEvent, walletTxStream } from '@reelstream/contracts';
 import type { EventStore, Position } from '@reelstream/ports';
 
-export type RecordedWalletReply =
+type RecordedWalletReply =
   /** The wallet answered with this balance; `position` is where the answer is in the log. */
   | { readonly kind: 'answered'; readonly balanceMinor: number; readonly position: Position }
   /** The dispatcher gave up without a balance (a dead-lettered win): nothing to show until a re-drive answers. */

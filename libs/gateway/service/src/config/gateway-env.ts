@@ -60,8 +60,6 @@ export const gatewayEnv = z.object({
 });
 export type GatewayEnv = z.output<typeof gatewayEnv>;
 
-export type { RateLimitConfig };
-
 /** What the gateway runs with, independent of where it came from. */
 export interface GatewayConfig {
   /** 0 = any free port. */

@@ -34,7 +34,7 @@ export interface FoundWebhookLetter {
   readonly revision: StreamRevision;
 }
 
-export function webhookLetterView(letter: WebhookDeadLettered['data']): WebhookDeadLetterView {
+function webhookLetterView(letter: WebhookDeadLettered['data']): WebhookDeadLetterView {
   return {
     eventId: letter.webhook.eventId,
     attempts: letter.attempts,

@@ -19,7 +19,7 @@ import {
 import { ApiError, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/http';
 import type { Clock, EventStore } from '@reelstream/ports';
 import type { Express, RequestHandler, Response } from 'express';
-import { toRegisterCommandData } from '../bonus/register-command.js';
+import { toRegisterCommandData, type RegisterContext } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
 import { DEFAULT_CAMPAIGN_RATE_LIMIT } from '../http/rate-limit.js';
 import { callerOf, requestContext } from '../http/request-context.js';
@@ -57,14 +57,7 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
       return;
     }
     const now = deps.clock.now();
-    // The terms are the same for every player: converted and checked once, as a registration of the first player
-    // would be (currency, amounts, expiry, catalog, limits, features), with the same codes and details.
-    const [first] = request.players as [string];
-    const template = toRegisterCommandData(
-      { ...request.terms, platformId: campaignPlatformId(request.campaignId, first), playerId: first },
-      { operator, catalog: deps.catalog, now },
-    );
-    const { operatorId: _operator, platformId: _platform, playerId: _player, requestHash: _hash, ...terms } = template;
+    const terms = campaignTerms(request, { operator, catalog: deps.catalog, now });
     const { requestId } = requestContext(res);
     const cost = request.players.length;
     const decision = budget.take(operator.id, {}, cost);
@@ -103,6 +96,20 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
     if (state === undefined) throw new ApiError('CAMPAIGN_NOT_FOUND');
     sendOk(res, campaignProgressOf(state, { offset: Number(query.cursor ?? 0), limit: query.limit }));
   });
+}
+
+/**
+ * The terms are the same for every player: converted and checked once, as a registration of the first player
+ * would be (currency, amounts, expiry, catalog, limits, features), with the same codes and details.
+ */
+function campaignTerms(request: StartCampaignRequest, context: RegisterContext) {
+  const [first] = request.players as [string];
+  const template = toRegisterCommandData(
+    { ...request.terms, platformId: campaignPlatformId(request.campaignId, first), playerId: first },
+    context,
+  );
+  const { operatorId: _operator, platformId: _platform, playerId: _player, requestHash: _hash, ...terms } = template;
+  return terms;
 }
 
 /** 202: the campaign is stored (now, or by the same request before: replayed). */

@@ -13,13 +13,14 @@ import {
   messageId,
   Topics,
   type OperatorConfig,
+  type OperatorTransaction,
   type WalletDeadLetter,
 } from '@reelstream/contracts';
 import { ApiError } from '@reelstream/http';
 import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
 import type { Logger } from '@reelstream/telemetry';
 import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
-import { winRedriveOf } from '@reelstream/wallet-domain';
+import { winRedriveOf, type WalletTxState } from '@reelstream/wallet-domain';
 import type { ReconciliationList } from '@reelstream/wallet-adapters';
 import type { Express, Response } from 'express';
 import { callerOf, requestContext } from '../http/request-context.js';
@@ -72,6 +73,19 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
     deps.reads,
     deps.listRowBound,
   );
+  const webhookLetters = new WebhookLetters(deps.store, deps.reads);
+  readRoutes(app, deps, reader, webhookLetters);
+  webhookRedriveRoute(app, deps, webhookLetters);
+  deadLetterRedriveRoute(app, deps, reader);
+}
+
+/** The round, the transactions and the two dead-letter lists: read-only, each list paged by the caller's cursors. */
+function readRoutes(
+  app: Express,
+  deps: ReconciliationRouteDeps,
+  reader: ReconciliationReader,
+  webhookLetters: WebhookLetters,
+): void {
   const ownerOf = (operator: OperatorConfig): CursorOwner => ({
     id: operator.id,
     secret: deps.cursorSecret ?? operator.apiTokenSha256,
@@ -119,11 +133,10 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
     });
 
   deadLetterList(listDeadLetters, 'deadLetters', (query) => reader.deadLetters(query));
-
-  const webhookLetters = new WebhookLetters(deps.store, deps.reads);
-
   deadLetterList(listWebhookDeadLetters, 'webhookLetters', (query) => webhookLetters.page(query));
+}
 
+function webhookRedriveRoute(app: Express, deps: ReconciliationRouteDeps, webhookLetters: WebhookLetters): void {
   // The webhook goes back to `bonus.webhooks`, where the wallet-dispatcher delivers it from its first attempt.
   app.post(expressPath(redriveWebhookDeadLetter.path), async (req, res) => {
     const operator = callerOf(res);
@@ -164,7 +177,9 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
     }
     sendOk(res, { result: 'redriven', deadLetter: found.view });
   });
+}
 
+function deadLetterRedriveRoute(app: Express, deps: ReconciliationRouteDeps, reader: ReconciliationReader): void {
   app.post(expressPath(redriveDeadLetter.path), async (req, res) => {
     const operator = callerOf(res);
     const { transactionId } = parseRequest(redriveDeadLetter.params, { ...req.params });
@@ -172,25 +187,13 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
       new ApiError('TRANSACTION_NOT_FOUND', `No wallet transaction ${transactionId} exists for this operator.`);
     const found = await reader.transaction(operator.id, transactionId);
     if (!found) throw notFound();
-    const { view, state } = found;
+    const { view } = found;
     // Delivered before (by an earlier re-drive or its own retries): answered from the record, nothing is sent.
     if (view.command === 'win' && view.status === 'succeeded') {
       sendOk(res, { result: 'already_applied', reason: null, transaction: view });
       return;
     }
-    const letter: WalletDeadLetter | undefined =
-      state.status === 'dead_lettered' && state.request?.command === 'win'
-        ? {
-            transactionId,
-            operatorId: operator.id,
-            playerId: state.request.playerId,
-            request: state.request,
-            reason: state.deadLetterReason ?? 'delivery_failed',
-            attempts: state.attempts,
-            lastError: view.lastError ?? 'failed',
-            deadLetteredAt: state.deadLetteredAt ?? view.requestedAt,
-          }
-        : undefined;
+    const letter = deadLetteredWinOf(transactionId, operator.id, found);
     const blocked = letter ? notRedrivable(letter) : undefined;
     if (!letter || blocked !== undefined)
       throw new ApiError(
@@ -218,4 +221,23 @@ export function reconciliationRoutes(app: Express, deps: ReconciliationRouteDeps
       transaction: after,
     });
   });
+}
+
+/** The letter of a dead-lettered win, as the wallet-dispatcher re-drives it; none for any other transaction. */
+function deadLetteredWinOf(
+  transactionId: number,
+  operatorId: string,
+  { view, state }: { view: OperatorTransaction; state: WalletTxState },
+): WalletDeadLetter | undefined {
+  if (state.status !== 'dead_lettered' || state.request?.command !== 'win') return undefined;
+  return {
+    transactionId,
+    operatorId,
+    playerId: state.request.playerId,
+    request: state.request,
+    reason: state.deadLetterReason ?? 'delivery_failed',
+    attempts: state.attempts,
+    lastError: view.lastError ?? 'failed',
+    deadLetteredAt: state.deadLetteredAt ?? view.requestedAt,
+  };
 }
