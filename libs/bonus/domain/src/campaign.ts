@@ -29,12 +29,12 @@ export interface CampaignState {
   readonly completedAt: string | null;
 }
 
-export interface StartCampaign {
+interface StartCampaign {
   readonly type: 'StartCampaign';
   readonly data: CampaignStarted['data'];
 }
 
-export interface RecordCampaignProgress {
+interface RecordCampaignProgress {
   readonly type: 'RecordCampaignProgress';
   readonly data: {
     readonly registered: readonly RegisteredCampaignPlayer[];

@@ -12,7 +12,7 @@ import { stakeDeadlineOf, type WalletRequest } from '@reelstream/contracts';
  * that time; a call with less left could only be answered after the deadline, and would reach the
  * operator at its very end.
  */
-export const MIN_SEND_WINDOW_MS = 250;
+const MIN_SEND_WINDOW_MS = 250;
 
 /** The deadline of a bet or betwin; a request from before deadlines were carried has requestedAt + 3 s. */
 export function deadlineOf(request: WalletRequest): string | undefined {

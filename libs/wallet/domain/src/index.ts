@@ -26,7 +26,6 @@ export { sameRequest, identicalRequest } from './same-request.js';
 export {
   isSettled,
   type StakeRequest,
-  type WinRefusalReason,
   type WalletTxState,
   initialWalletTxState,
 } from './state.js';

@@ -23,7 +23,7 @@ export type StakeRequest = WalletBetRequest | WalletBetwinRequest;
  * Whose money and which round, as every wallet request of a paid round names them: bonusId 0, or the
  * issueId of the Regular Bonus Call that steers the round (ADR 0012).
  */
-export function paidRoundParties(started: RoundStartedData) {
+function paidRoundParties(started: RoundStartedData) {
   return {
     operatorId: started.operatorId,
     playerId: started.playerId,
