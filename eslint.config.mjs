@@ -72,7 +72,7 @@ export default [
           enforceBuildableLibDependency: false,
           allow: [],
           // Adapters' spec files run the port contract suites of @reelstream/testing, whose child-process workers open
-          // the adapters again through @reelstream/backends: a test-only cycle, not a runtime one.
+          // the adapters again through @reelstream/platform-backends: a test-only cycle, not a runtime one.
           ignoredCircularDependencies: [['@reelstream/testing', '*']],
           depConstraints: [
             { sourceTag: 'type:kernel', onlyDependOnLibsWithTags: ['type:kernel'], bannedExternalImports: io },

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteMessageBus, partitionFor } from '@reelstream/messaging-sqlite';
+import { SqliteMessageBus, partitionFor } from '@reelstream/platform-messaging-sqlite';
 
 const PRODUCERS = 50;
 const ROUNDS = 2;

@@ -28,8 +28,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
   Topics,
@@ -37,12 +37,12 @@ import {
   type OperatorConfig,
   type WalletRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { partitionFor } from '@reelstream/messaging-sqlite';
-import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
-import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { partitionFor } from '@reelstream/platform-messaging-sqlite';
+import { systemClock, type EventStore, type MessageBus } from '@reelstream/platform-ports';
+import { startWalletDispatcher } from '@reelstream/wallet-service';
 import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
-import { createLogger } from '@reelstream/telemetry';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { recordStakeSource } from '../libs/testing/src/stake-sources.js';
 import { recordWinSource } from '../libs/testing/src/win-sources.js';
 import { callbackFor } from '@reelstream/wallet-domain';

@@ -23,10 +23,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openMessageBus } from '@reelstream/backends';
+import { openMessageBus } from '@reelstream/platform-backends';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { Registrations } from '@reelstream/bonus-application';
-import { demoOperators, OperatorDirectory } from '@reelstream/config';
+import { demoOperators, OperatorDirectory } from '@reelstream/platform-config';
 import {
   bonusCommandKey,
   parseBonusReply,
@@ -37,10 +37,10 @@ import {
   type CancelBonusCallCommand,
   type RegisterBonusCallCommand,
 } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type MessageBus } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type MessageBus } from '@reelstream/platform-ports';
 
 const CLIENTS = 50;
 const WARM_UP = 200;

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { PostgresEventStore } from '@reelstream/eventstore-postgres';
-import type { ExpectedRevision } from '@reelstream/ports';
+import { PostgresEventStore } from '@reelstream/platform-eventstore-postgres';
+import type { ExpectedRevision } from '@reelstream/platform-ports';
 import { postgresForTests } from '@reelstream/testing/postgres';
 
 interface Round {

@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OperatorDirectory } from '@reelstream/config';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   eventToAppend,
   parseOperatorsConfig,
@@ -35,13 +35,13 @@ import {
   type DomainEvent,
   type OperatorConfigInput,
 } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { systemClock, type Position } from '@reelstream/ports';
-import { startGateway } from '@reelstream/service-gateway';
-import { createLogger } from '@reelstream/telemetry';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
+import { systemClock, type Position } from '@reelstream/platform-ports';
+import { startGateway } from '@reelstream/gateway-service';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { paidRoundWin } from '../libs/testing/src/game-fixtures.js';
 import { sampleBetRequest } from '../libs/testing/src/wallet-fixtures.js';
 

@@ -32,9 +32,9 @@ import {
 } from '@reelstream/analytics-application';
 import { AnalyticsFold, REPORT_NAMES, type ExportKind } from '@reelstream/analytics-domain';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { openReadOnlyEventStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { openPostgresEventStore } from '@reelstream/eventstore-postgres';
-import type { EventStore } from '@reelstream/ports';
+import { openReadOnlyEventStore, SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import { openPostgresEventStore } from '@reelstream/platform-eventstore-postgres';
+import type { EventStore } from '@reelstream/platform-ports';
 import { postgresForTests, postgresNotice } from '@reelstream/testing/postgres';
 import pg from 'pg';
 import { DEFAULT_HEAP_MB } from '../apps/reelstream-cli/src/heap-limit.js';

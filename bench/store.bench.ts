@@ -15,8 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteEventStore, TimeOrderedUuids } from '@reelstream/eventstore-sqlite';
-import type { ExpectedRevision } from '@reelstream/ports';
+import { SqliteEventStore, TimeOrderedUuids } from '@reelstream/platform-eventstore-sqlite';
+import type { ExpectedRevision } from '@reelstream/platform-ports';
 import { benchPostgresStore } from './postgres-store.js';
 
 const WRITERS = 50;

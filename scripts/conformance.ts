@@ -7,7 +7,7 @@
  * guide 7.3); given without `--url`, only those.
  */
 import { parseArgs } from 'node:util';
-import { formatReport, runConformance, runWebhookConformance } from '@reelstream/conformance';
+import { formatReport, runConformance, runWebhookConformance } from '@reelstream/sandbox-conformance';
 
 const USAGE =
   'usage: npm run conformance -- --url <callback URL> | --webhook-url <webhook URL> --secret <signing secret> [--player <playerId>] [--currency <ISO 4217>] [--id-encoding string|number] [--signature-scheme body|timestamp.body] [--provider <id>] [--game <id>]';

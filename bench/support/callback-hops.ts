@@ -5,7 +5,7 @@
  * (docs/performance.md, "A wallet callback, hop by hop"). Nothing is wrapped without BENCH_HOPS.
  */
 import { Topics, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
-import type { EventStore, MessageBus, OutgoingMessage } from '@reelstream/ports';
+import type { EventStore, MessageBus, OutgoingMessage } from '@reelstream/platform-ports';
 import type { OperatorWallet } from '@reelstream/wallet-application';
 
 const HOPS = [

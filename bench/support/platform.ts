@@ -6,17 +6,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OperatorDirectory } from '@reelstream/config';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import { parseOperatorsConfig } from '@reelstream/contracts';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { systemClock } from '@reelstream/ports';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
+import { systemClock } from '@reelstream/platform-ports';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { startBonusLedger } from '@reelstream/service-bonus-ledger';
-import { startGateway } from '@reelstream/service-gateway';
-import { createLogger } from '@reelstream/telemetry';
+import { startBonusLedger } from '@reelstream/bonus-service';
+import { startGateway } from '@reelstream/gateway-service';
+import { createLogger } from '@reelstream/platform-telemetry';
 
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { loadOperators } from '@reelstream/config';
-import { sandboxConfigFromEnv } from '@reelstream/service-operator-sandbox';
+import { loadOperators } from '@reelstream/platform-config';
+import { sandboxConfigFromEnv } from '@reelstream/sandbox-service';
 import { z } from 'zod';
 
 const composePath = fileURLToPath(new URL('../compose.yml', import.meta.url));

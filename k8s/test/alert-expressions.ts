@@ -4,7 +4,7 @@
  * Not a full parser: it tokenizes, tells label names (inside `{}` and after by/without/on/ignoring/
  * group_left/group_right) and durations (inside `[]`) from metric names, and reports the rest.
  */
-import { MetricNames } from '@reelstream/telemetry';
+import { MetricNames } from '@reelstream/platform-telemetry';
 
 /**
  * The services' metrics as scraped (libs/platform/telemetry, OpenTelemetry Prometheus exporter): every name

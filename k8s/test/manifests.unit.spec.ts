@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parseOperatorsJson, Topics } from '@reelstream/contracts';
-import { parsePostgresUrl } from '@reelstream/eventstore-postgres';
-import { MAX_WORKER_ID } from '@reelstream/ids';
-import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/service-gateway';
-import { loadOperators, parseEnv } from '@reelstream/config';
-import { sandboxConfigFromEnv } from '@reelstream/service-operator-sandbox';
-import { processIdentityEnv, processIdentityOf } from '@reelstream/runtime';
+import { parsePostgresUrl } from '@reelstream/platform-eventstore-postgres';
+import { MAX_WORKER_ID } from '@reelstream/platform-ids';
+import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/gateway-service';
+import { loadOperators, parseEnv } from '@reelstream/platform-config';
+import { sandboxConfigFromEnv } from '@reelstream/sandbox-service';
+import { processIdentityEnv, processIdentityOf } from '@reelstream/platform-runtime';
 import {
   appImage,
   ID_DRAWING_APPS,

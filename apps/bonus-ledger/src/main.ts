@@ -1,11 +1,12 @@
 /** The bonus-ledger process: wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 
 await runService('bonus-ledger', async (runtime) => {
-  const { ledgerEnv, readModelPath, startBonusLedger } = await import('@reelstream/service-bonus-ledger');
+  const { ledgerEnv, readModelPath, startBonusLedger } = await import('@reelstream/bonus-service');
   const { catalogLookup } = await import('@reelstream/bonus-adapters');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
-  const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
+  const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } =
+    await import('@reelstream/platform-config');
 
   const env = runtime.parseEnv(ledgerEnv);
   // Only the operators' registration policy is read here (D3 features, allowed currencies, limits).

@@ -1,11 +1,12 @@
 /** The game-server process (launch host): wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 
 await runService('game-server', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { gameServerConfigOf, gameServerEnv, startGameServer } = await import('@reelstream/service-game-server');
+  const { gameServerConfigOf, gameServerEnv, startGameServer } = await import('@reelstream/game-service');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
-  const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } = await import('@reelstream/config');
+  const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } =
+    await import('@reelstream/platform-config');
 
   const env = runtime.parseEnv(gameServerEnv);
   // Only the operators' allowed origins are read here (who may frame the game page).

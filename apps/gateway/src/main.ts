@@ -1,12 +1,12 @@
 /** The gateway process (operator API v1): wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 
 await runService('gateway', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
   const { gatewayConfigOf, gatewayEnv, loadGatewayOperators, startGateway } =
-    await import('@reelstream/service-gateway');
+    await import('@reelstream/gateway-service');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
-  const { OperatorDirectory, resolveBackends } = await import('@reelstream/config');
+  const { OperatorDirectory, resolveBackends } = await import('@reelstream/platform-config');
 
   const env = runtime.parseEnv(gatewayEnv);
   const operators = loadGatewayOperators(runtime.env, env);

@@ -1,10 +1,9 @@
 /** The operator-sandbox process (a reference operator wallet): wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 
 await runService('operator-sandbox', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
-  const { sandboxConfigFromEnv, sandboxEnv, startOperatorSandbox } =
-    await import('@reelstream/service-operator-sandbox');
+  const { sandboxConfigFromEnv, sandboxEnv, startOperatorSandbox } = await import('@reelstream/sandbox-service');
 
   runtime.parseEnv(sandboxEnv); // through the runtime too: a port in use is then named by its variable
   const { config, operators, operatorsSource } = sandboxConfigFromEnv(runtime.env);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { DEMO_OPERATOR } from '@reelstream/config';
+import { DEMO_OPERATOR } from '@reelstream/platform-config';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-main-'));

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { DEMO_OPERATOR } from '@reelstream/config';
+import { DEMO_OPERATOR } from '@reelstream/platform-config';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import {
   isReturnUrlAllowed,

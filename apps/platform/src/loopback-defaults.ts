@@ -3,7 +3,7 @@
  * variable says otherwise (the sandbox's `SANDBOX_HOST` already is). The single apps keep their own
  * defaults: in a container they are reached from outside.
  */
-import type { Env } from '@reelstream/config';
+import type { Env } from '@reelstream/platform-config';
 
 export const PLATFORM_DEFAULT_HOST = '127.0.0.1';
 

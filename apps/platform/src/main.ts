@@ -3,7 +3,7 @@
  * the demo operator's wallet, and a banner saying what to do next. Ctrl-C drains and exits. Every
  * socket it listens on is on loopback unless its variable names another interface.
  */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 import { loopbackByDefault } from './loopback-defaults.js';
 import { startPlatform } from './start-platform.js';
 

@@ -4,7 +4,7 @@
  * passed its integrity check, 1 when it did not, 2 on bad arguments or an unreadable source.
  */
 import { existsSync } from 'node:fs';
-import { backupSqlite } from '@reelstream/eventstore-sqlite';
+import { backupSqlite } from '@reelstream/platform-eventstore-sqlite';
 
 const USAGE = 'usage: npm run sqlite:backup -- <source.db> <backup.db>  (the backup file must not exist yet)';
 const [source, destination, ...rest] = process.argv.slice(2);

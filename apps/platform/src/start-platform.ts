@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { parseAmount } from '@reelstream/money';
-import type { ReadyFields, ServiceRuntime } from '@reelstream/runtime';
+import type { ReadyFields, ServiceRuntime } from '@reelstream/platform-runtime';
 import { platformBanner } from './banner.js';
 import { demoScript } from './demo-script.js';
 import { localUrl, PLATFORM_DEFAULT_HOST } from './loopback-defaults.js';
@@ -17,12 +17,12 @@ import { localUrl, PLATFORM_DEFAULT_HOST } from './loopback-defaults.js';
 export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyFields> {
   // Loaded after telemetry started (runService): express must be patched on load.
   const { DEMO_OPERATOR, demoOperators, loadOperators, OperatorDirectory, resolveBackends } =
-    await import('@reelstream/config');
-  const sandboxLib = await import('@reelstream/service-operator-sandbox');
-  const ledgerLib = await import('@reelstream/service-bonus-ledger');
-  const dispatcherLib = await import('@reelstream/service-wallet-dispatcher');
-  const gameLib = await import('@reelstream/service-game-server');
-  const gatewayLib = await import('@reelstream/service-gateway');
+    await import('@reelstream/platform-config');
+  const sandboxLib = await import('@reelstream/sandbox-service');
+  const ledgerLib = await import('@reelstream/bonus-service');
+  const dispatcherLib = await import('@reelstream/wallet-service');
+  const gameLib = await import('@reelstream/game-service');
+  const gatewayLib = await import('@reelstream/gateway-service');
   const { catalogLookup } = await import('@reelstream/bonus-adapters');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
 

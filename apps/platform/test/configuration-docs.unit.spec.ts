@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { platformEnvShape } from '@reelstream/config';
-import { processIdentityEnv } from '@reelstream/runtime';
-import { ledgerEnv } from '@reelstream/service-bonus-ledger';
-import { gameServerEnv } from '@reelstream/service-game-server';
-import { gatewayEnv } from '@reelstream/service-gateway';
-import { sandboxEnv } from '@reelstream/service-operator-sandbox';
-import { dispatcherEnv } from '@reelstream/service-wallet-dispatcher';
+import { platformEnvShape } from '@reelstream/platform-config';
+import { processIdentityEnv } from '@reelstream/platform-runtime';
+import { ledgerEnv } from '@reelstream/bonus-service';
+import { gameServerEnv } from '@reelstream/game-service';
+import { gatewayEnv } from '@reelstream/gateway-service';
+import { sandboxEnv } from '@reelstream/sandbox-service';
+import { dispatcherEnv } from '@reelstream/wallet-service';
 import type * as z from 'zod';
 import { REPOSITORY_ROOT } from './support/app-process.js';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { eventToAppend, webhookLetterStream } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { chromiumAvailable, eventually, freePort, launchChromium } from '@reelstream/testing';
 import type { Page } from 'playwright-core';
 import { call, expectOk, OperatorClient, PlayerClient, type OperatorAccount } from './support/clients.js';

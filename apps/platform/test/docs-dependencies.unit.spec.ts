@@ -158,12 +158,17 @@ describe('the dependency diagrams of docs/architecture.md', () => {
         [
           "import { a } from '@reelstream/contracts';",
           "export * from '@reelstream/money';",
-          'import type { B } from "@reelstream/ports";',
-          "const c = await import('@reelstream/telemetry/event-store');",
+          'import type { B } from "@reelstream/platform-ports";',
+          "const c = await import('@reelstream/platform-telemetry/event-store');",
           "const name = '@reelstream/metrics';",
         ].join('\n'),
       ),
-    ).toEqual(['@reelstream/contracts', '@reelstream/money', '@reelstream/ports', '@reelstream/telemetry']);
+    ).toEqual([
+      '@reelstream/contracts',
+      '@reelstream/money',
+      '@reelstream/platform-ports',
+      '@reelstream/platform-telemetry',
+    ]);
   });
 
   it('draw every import between bounded contexts, and no other', () => {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { DEMO_OPERATOR } from '@reelstream/config';
+import { DEMO_OPERATOR } from '@reelstream/platform-config';
 import { eventually } from '@reelstream/testing';
 import { call, OperatorClient, type JsonResponse } from './support/clients.js';
 import { oneProcess, type RunningPlatform } from './support/topologies.js';

@@ -6,9 +6,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openEventStore, parseSqliteEventStoreUrl } from '@reelstream/backends';
-import { NotAnEventStoreFileError, openReadOnlyEventStore } from '@reelstream/eventstore-sqlite';
-import type { EventStore } from '@reelstream/ports';
+import { openEventStore, parseSqliteEventStoreUrl } from '@reelstream/platform-backends';
+import { NotAnEventStoreFileError, openReadOnlyEventStore } from '@reelstream/platform-eventstore-sqlite';
+import type { EventStore } from '@reelstream/platform-ports';
 import { CliError } from './cli-error.js';
 import type { CliIo } from './command-registry.js';
 

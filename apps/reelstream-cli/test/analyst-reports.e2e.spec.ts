@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { catalogFacts, replay } from '@reelstream/analytics-application';
 import { AnalyticsFold, type AgentRow, type BonusOutcomeRow } from '@reelstream/analytics-domain';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { chromiumAvailable, launchChromium } from '@reelstream/testing';
 import { currencyExponent } from '@reelstream/money';
 import type { Page } from 'playwright-core';

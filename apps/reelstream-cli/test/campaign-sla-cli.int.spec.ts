@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import {
   CAMPAIGN_OPERATORS,
   writeCampaignLog,

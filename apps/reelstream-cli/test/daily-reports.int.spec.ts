@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { writeSyntheticLog, type SyntheticLogResult } from '../../../libs/analytics/application/test/synthetic-log.js';
 import { cli, OPERATORS, writeOperatorsFile } from './cli-harness.js';
 

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { PostgresEventStore } from '@reelstream/eventstore-postgres';
+import { PostgresEventStore } from '@reelstream/platform-eventstore-postgres';
 import { postgresForTests, postgresNotice } from '@reelstream/testing';
 import { writeSyntheticLog } from '../../../libs/analytics/application/test/synthetic-log.js';
 import { cli, expectedAgentRows, OPERATORS, writeDataFile } from './cli-harness.js';

@@ -1,11 +1,11 @@
 /** The wallet-dispatcher process: wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 
 await runService('wallet-dispatcher', async (runtime) => {
   // Loaded after telemetry started (runService), as every service's library is (the operator POSTs go over undici,
   // which the HTTP instrumentation does not patch: the client makes its own spans).
   const { dispatcherEnv, dispatcherSettingsFromEnv, startWalletDispatcher } =
-    await import('@reelstream/service-wallet-dispatcher');
+    await import('@reelstream/wallet-service');
 
   runtime.parseEnv(dispatcherEnv); // through the runtime too: a port in use is then named by its variable
   const settings = dispatcherSettingsFromEnv(runtime.env);

@@ -6,11 +6,11 @@
 import { hostname } from 'node:os';
 
 async function main(): Promise<number> {
-  const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/config');
-  const { openEventStore, openMessageBus } = await import('@reelstream/backends');
-  const { systemClock } = await import('@reelstream/ports');
+  const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/platform-config');
+  const { openEventStore, openMessageBus } = await import('@reelstream/platform-backends');
+  const { systemClock } = await import('@reelstream/platform-ports');
   const { dryRunRedrive, listDeadLetters, parseRedriveArguments, runRedrive, REDRIVE_USAGE } =
-    await import('@reelstream/service-wallet-dispatcher');
+    await import('@reelstream/wallet-service');
   const { z } = await import('zod');
   let args;
   let backends;

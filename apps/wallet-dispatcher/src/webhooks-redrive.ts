@@ -7,8 +7,8 @@
 import { hostname } from 'node:os';
 
 async function main(): Promise<number> {
-  const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/config');
-  const { openEventStore, openMessageBus } = await import('@reelstream/backends');
+  const { parseEnv, platformEnvShape, resolveBackends } = await import('@reelstream/platform-config');
+  const { openEventStore, openMessageBus } = await import('@reelstream/platform-backends');
   const { redriveParkedWebhooks } = await import('@reelstream/wallet-application');
   const { z } = await import('zod');
   let backends;

@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
   playerKey,
@@ -24,9 +24,9 @@ import {
   type OperatorConfigInput,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import type { EventStore, MessageBus } from '@reelstream/ports';
-import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import type { EventStore, MessageBus } from '@reelstream/platform-ports';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/sandbox-service';
 import { eventually, recordWinSource } from '@reelstream/testing';
 import { DispatcherProcess } from './dispatcher-process.js';
 

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
   playerKey,
@@ -20,10 +20,10 @@ import {
   type WalletReply,
   type WalletRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { BusHeaders, type EventStore, type MessageBus } from '@reelstream/platform-ports';
 import type { TransactionView } from '@reelstream/sandbox-adapters';
-import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/sandbox-service';
 import { eventually, recordStakeSource, recordWinSource } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import type { WalletTxState } from '@reelstream/wallet-domain';

@@ -6,7 +6,7 @@
  * players spin faster than in the baseline. Every request is timed.
  */
 import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } from '@reelstream/contracts';
-import { isRequestTimeout, type EventStore, type MessageBus } from '@reelstream/ports';
+import { isRequestTimeout, type EventStore, type MessageBus } from '@reelstream/platform-ports';
 import { recordStakeSource, recordWinSource } from '@reelstream/testing';
 
 /** The game-server's default WALLET_TIMEOUT_MS: a bet not answered within it is a 503 for the player. */

@@ -1,7 +1,7 @@
 /**
  * Header names. Bus headers are lower-case (Kafka headers are case-sensitive); the ones the bus
  * itself reads (`correlation-id`, `reply-to`, `traceparent`, `tracestate`) are the same strings
- * as `BusHeaders` of `@reelstream/ports`.
+ * as `BusHeaders` of `@reelstream/platform-ports`.
  */
 
 export const Headers = {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { BusHeaders } from '@reelstream/ports';
+import { BusHeaders } from '@reelstream/platform-ports';
 import { Headers, HttpHeaders } from './headers.js';
 import { bonusWebhookKey, playerKey, TopicKeys, Topics } from './topics.js';
 
-describe('bus headers: the same strings as @reelstream/ports where they overlap', () => {
+describe('bus headers: the same strings as @reelstream/platform-ports where they overlap', () => {
   it('matches BusHeaders for correlation-id, reply-to, traceparent and tracestate', () => {
     expect(Headers.correlationId).toBe(BusHeaders.correlationId);
     expect(Headers.replyTo).toBe(BusHeaders.replyTo);

@@ -1,3 +1,3 @@
 import { project } from '../../../jest.preset.mjs';
 
-export default project(import.meta.dirname, 'service-game-server');
+export default project(import.meta.dirname, 'game-service');

@@ -1,3 +1,3 @@
 import { project } from '../../../jest.preset.mjs';
 
-export default project(import.meta.dirname, 'service-gateway');
+export default project(import.meta.dirname, 'gateway-service');

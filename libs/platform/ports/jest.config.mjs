@@ -1,3 +1,3 @@
 import { project } from '../../../jest.preset.mjs';
 
-export default project(import.meta.dirname, 'ports');
+export default project(import.meta.dirname, 'platform-ports');

@@ -1,3 +1,3 @@
 import { project } from '../../../jest.preset.mjs';
 
-export default project(import.meta.dirname, 'service-operator-sandbox');
+export default project(import.meta.dirname, 'sandbox-service');

@@ -4,7 +4,7 @@
  * the command is refused with an error value.
  */
 import { expect } from '@jest/globals';
-import type { Decider } from '@reelstream/eventsourcing';
+import type { Decider } from '@reelstream/platform-eventsourcing';
 
 interface DeciderThen<Event, Failure> {
   /** The decision is exactly these events, in this order. */

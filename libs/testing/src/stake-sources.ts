@@ -13,7 +13,7 @@ import {
   type WalletBetwinRequest,
 } from '@reelstream/contracts';
 import { replayStored } from '@reelstream/game-domain';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 
 /** The instant game whose pre-played outcome a betwin's RoundStarted carries. */
 const BETWIN_MODEL = 'lucky-wheel';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventToAppend, roundStream, type RoundEvent, type WalletWinRequest } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 
 export async function recordWinSource(
   store: EventStore,

@@ -4,7 +4,7 @@
  * then orders, stores and resumes from positions whose string order is wrong and which are not
  * decimals. Test-only; the e2e suite runs it as one more topology.
  */
-import { runService } from '@reelstream/runtime';
+import { runService } from '@reelstream/platform-runtime';
 import { esdbShapedCheckpoints, withEsdbShapedPositions } from '@reelstream/testing/esdb-positions';
 import { startPlatform } from '../../src/start-platform.js';
 

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openEventStore } from '@reelstream/backends';
+import { openEventStore } from '@reelstream/platform-backends';
 import {
   freeSpinSettledData,
   roundCanceledData,
@@ -15,7 +15,7 @@ import {
   roundStartedData,
   type RoundStarted,
 } from '@reelstream/contracts';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import type { SandboxTransaction } from './clients.js';
 
 type RoundStartedData = RoundStarted['data'];

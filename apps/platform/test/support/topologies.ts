@@ -13,7 +13,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_OPERATOR } from '@reelstream/config';
+import { DEMO_OPERATOR } from '@reelstream/platform-config';
 import { buildApps } from '../../../../scripts/build-apps.js';
 import { AppProcess, REPOSITORY_ROOT } from './app-process.js';
 import type { OperatorAccount } from './clients.js';

@@ -3,21 +3,21 @@
  * embedded back ends, sharing one SQLite data file, the operator sandbox as both operators' wallet.
  */
 import { join } from 'node:path';
-import { OperatorDirectory } from '@reelstream/config';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import { parseOperatorsConfig, parseStoredEvent } from '@reelstream/contracts';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
 import { createSeededRng } from '@reelstream/game-domain';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { systemClock } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
+import { systemClock } from '@reelstream/platform-ports';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { readModelPath, startBonusLedger } from '@reelstream/service-bonus-ledger';
-import { startGameServer } from '@reelstream/service-game-server';
-import { startGateway } from '@reelstream/service-gateway';
-import { startOperatorSandbox } from '@reelstream/service-operator-sandbox';
-import { startWalletDispatcher } from '@reelstream/service-wallet-dispatcher';
-import { createLogger } from '@reelstream/telemetry';
+import { readModelPath, startBonusLedger } from '@reelstream/bonus-service';
+import { startGameServer } from '@reelstream/game-service';
+import { startGateway } from '@reelstream/gateway-service';
+import { startOperatorSandbox } from '@reelstream/sandbox-service';
+import { startWalletDispatcher } from '@reelstream/wallet-service';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
 
 export interface ScenarioOperator {

@@ -10,7 +10,7 @@ import {
   type StreamCategory,
 } from '@reelstream/contracts';
 import type { CampaignLogEvent, LogEvent } from '@reelstream/analytics-domain';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 
 /** An event the contracts do not accept: the log is not what the platform wrote. */
 export class UnreadableEventError extends Error {

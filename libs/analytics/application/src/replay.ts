@@ -5,7 +5,7 @@
  */
 import type { CampaignLogEvent, LogEvent } from '@reelstream/analytics-domain';
 import { CAMPAIGN_STREAM_PREFIX } from '@reelstream/contracts';
-import type { EventStore, Position } from '@reelstream/ports';
+import type { EventStore, Position } from '@reelstream/platform-ports';
 import { toCampaignLogEvent, toLogEvent, type Validation } from './log-events.js';
 import type { ReplayProjections } from './projections.js';
 

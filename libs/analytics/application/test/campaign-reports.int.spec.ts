@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnalyticsFold, type ReplayFilter } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { replay } from '../src/index.js';
 import { CAMPAIGN_OPERATORS, writeCampaignLog, type SyntheticCampaignLog } from './synthetic-campaigns.js';
 

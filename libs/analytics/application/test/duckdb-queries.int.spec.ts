@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { AnalyticsFold, type ExportKind } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { parseTimeArgument, replay, runExport, type ExportFormat } from '../src/index.js';
 import { writeSyntheticLog, type SyntheticOperator } from './synthetic-log.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnalyticsFold, OperatorDays, type ExportKind } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import {
   ExportArgumentError,

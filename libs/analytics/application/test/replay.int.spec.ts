@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { campaignEventToAppend, campaignStream, playerBonusStream, sessionStream } from '@reelstream/contracts';
 import { AnalyticsFold, REPORT_NAMES } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { DEFAULT_PAGE_SIZE, replay, ReplayProjections, UnreadableEventError } from '../src/index.js';
 import { writeSyntheticLog } from './synthetic-log.js';
 

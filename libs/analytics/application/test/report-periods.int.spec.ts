@@ -16,7 +16,7 @@ import {
   type SlaPeriod,
   type WalletDeliveryRow,
 } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { replay } from '../src/index.js';
 import { writeSyntheticLog, type SyntheticLogResult } from './synthetic-log.js';
 import { writeWalletSlaLog, type SyntheticWalletLog } from './synthetic-wallet-sla.js';

@@ -16,7 +16,7 @@ import {
   type CampaignEvent,
   type DomainEvent,
 } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { SyntheticOperator } from './synthetic-log.js';
 import { requestBase, Writer } from './synthetic-writer.js';
 

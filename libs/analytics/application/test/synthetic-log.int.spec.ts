@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { eventToAppend, type DomainEvent } from '@reelstream/contracts';
 import { AnalyticsFold } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import type { EventStore } from '@reelstream/ports';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import type { EventStore } from '@reelstream/platform-ports';
 import { replay, UnreadableEventError } from '../src/index.js';
 import { writeSyntheticLog } from './synthetic-log.js';
 

@@ -10,7 +10,7 @@
  * written at once do not share what they draw in the order their appends happen to finish.
  */
 import { sessionStream } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import { freeSpinBonus, paidRound } from './synthetic-rounds.js';
 import {
   idBlock,

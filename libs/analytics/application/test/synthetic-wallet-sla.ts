@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { roundStream, walletTxStream, type DomainEvent } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { SyntheticOperator } from './synthetic-log.js';
 import { mulberry32, Writer } from './synthetic-writer.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventToAppend, wallClockAt, type DomainEvent } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { ExpectedAgentTotals, SyntheticOperator } from './synthetic-log.js';
 
 export const BET = 100;

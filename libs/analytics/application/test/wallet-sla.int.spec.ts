@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnalyticsFold, type WalletSlaSettings } from '@reelstream/analytics-domain';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { replay } from '../src/index.js';
 import { writeWalletSlaLog, type SyntheticWalletLog } from './synthetic-wallet-sla.js';
 

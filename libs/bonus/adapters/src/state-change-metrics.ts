@@ -6,8 +6,8 @@
  * bonus-ledger cancels and expires; each wraps the store it decides with in this.
  */
 import { parseStreamId } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
-import { MetricNames, withAppend, type Metrics } from '@reelstream/telemetry';
+import type { EventStore } from '@reelstream/platform-ports';
+import { MetricNames, withAppend, type Metrics } from '@reelstream/platform-telemetry';
 
 /** The state a bonus call enters with each event type (spins do not change it). */
 const STATE_OF_EVENT: Readonly<Record<string, string>> = {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
 import { playerBonusStream, sessionStream } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { createMetrics, MetricNames } from '@reelstream/telemetry';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
 import { countBonusStateChanges } from './state-change-metrics.js';
 
 /** A pull reader the test collects from directly. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { ProjectionChange } from '@reelstream/bonus-application';
 import type { BonusCallRecord } from '@reelstream/contracts';
-import { compareDecimalPositions } from '@reelstream/eventstore-sqlite';
+import { compareDecimalPositions } from '@reelstream/platform-eventstore-sqlite';
 import { SqliteBonusReadModel } from '../src/index.js';
 
 const PLAYER = 'shared_player';

@@ -18,7 +18,7 @@ import {
   type SettleFreeSpinCommand,
   type StartFreeSpinCommand,
 } from '@reelstream/contracts';
-import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { decideAndAppend, originOf, refused, type CommandOrigin, type Decided } from './decide-and-append.js';
 import { FreeSpins } from './free-spins.js';
 import type { CatalogLookup, ExpiryTarget, OperatorPolicyLookup } from './ports.js';

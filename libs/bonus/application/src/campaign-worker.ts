@@ -25,8 +25,8 @@ import {
   type RegisterBonusCallCommand,
   type RegisteredCampaignPlayer,
 } from '@reelstream/contracts';
-import { handleCommand, startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
-import type { CheckpointStore, Clock, EventStore, Position, RecordedEvent } from '@reelstream/ports';
+import { handleCommand, startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
+import type { CheckpointStore, Clock, EventStore, Position, RecordedEvent } from '@reelstream/platform-ports';
 import { campaignEvents, readCampaign } from './campaigns.js';
 import { LEDGER_RETRY_DELAY_MS } from './projection-runner.js';
 

@@ -15,8 +15,8 @@ import {
   type Refusal,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
-import { handleCommand } from '@reelstream/eventsourcing';
-import type { EventStore } from '@reelstream/ports';
+import { handleCommand } from '@reelstream/platform-eventsourcing';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { CommandOrigin } from './decide-and-append.js';
 
 export const campaignEvents = {

@@ -1,6 +1,6 @@
 /**
  * A bonus command on the player's `playerBonus` stream, through the one command handler
- * (@reelstream/eventsourcing): read → decide with `bonusDecider` → append with the expected
+ * (@reelstream/platform-eventsourcing): read → decide with `bonusDecider` → append with the expected
  * revision, decided again on the new state after a conflict.
  */
 import { bonusDecider, type BonusDomainCommand, type PlayerBonusAccount } from '@reelstream/bonus-domain';
@@ -11,8 +11,8 @@ import {
   type PlayerBonusEvent,
   type Refusal,
 } from '@reelstream/contracts';
-import { handleCommand } from '@reelstream/eventsourcing';
-import type { EventStore } from '@reelstream/ports';
+import { handleCommand } from '@reelstream/platform-eventsourcing';
+import type { EventStore } from '@reelstream/platform-ports';
 import { toPlayerBonusEvent, type LoadedAccount } from './player-account.js';
 
 export interface CommandOrigin {

@@ -5,7 +5,7 @@
  * Whoever else expires the same bonus (another ledger instance, a registration) is harmless:
  * the decider answers "already done".
  */
-import type { Clock } from '@reelstream/ports';
+import type { Clock } from '@reelstream/platform-ports';
 import type { BonusReadModel, ExpiryTarget } from './ports.js';
 
 export interface ExpirySchedulerOptions {

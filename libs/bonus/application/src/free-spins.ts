@@ -15,7 +15,7 @@ import {
   type SettleFreeSpinCommand,
   type StartFreeSpinCommand,
 } from '@reelstream/contracts';
-import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { bonusCallRecordOf } from './bonus-record-projection.js';
 import { decideAndAppend, originOf, refused } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';

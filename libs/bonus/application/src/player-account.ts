@@ -1,8 +1,8 @@
 /** Reads a `playerBonus` stream and folds it into the player's bonus account. */
 import { bonusDecider, type PlayerBonusAccount } from '@reelstream/bonus-domain';
 import { parseStoredEvent, StreamEventTypes, type PlayerBonusEvent } from '@reelstream/contracts';
-import { loadState } from '@reelstream/eventsourcing';
-import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import { loadState } from '@reelstream/platform-eventsourcing';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
 
 export interface LoadedAccount {
   account: PlayerBonusAccount;

@@ -5,7 +5,7 @@
  */
 import type { BonusCallRecord, BonusCallStatusName } from '@reelstream/contracts';
 import type { CatalogGameFacts, OperatorFeatures, OperatorTerms } from '@reelstream/bonus-domain';
-import type { Position } from '@reelstream/ports';
+import type { Position } from '@reelstream/platform-ports';
 
 export interface CatalogLookup {
   hasProvider(providerId: number): boolean;

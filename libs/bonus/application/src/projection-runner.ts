@@ -5,8 +5,8 @@
  * every bonus event stored when it was called is in the read model.
  */
 import { ReelstreamError, streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
-import { type EventStore, type Position, type RecordedEvent } from '@reelstream/ports';
+import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
+import { type EventStore, type Position, type RecordedEvent } from '@reelstream/platform-ports';
 import { projectBonusCall } from './bonus-record-projection.js';
 import { toPlayerBonusEvent } from './player-account.js';
 import type { BonusProjectionStore, ProjectionChange } from './ports.js';

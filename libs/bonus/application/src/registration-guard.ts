@@ -5,8 +5,8 @@
  */
 import { registrationGuardDecider, type Reservation } from '@reelstream/bonus-domain';
 import { bonusRequestEvent, parseStoredEvent, type BonusRequestAccepted } from '@reelstream/contracts';
-import { handleCommand, loadState } from '@reelstream/eventsourcing';
-import type { EventStore, RecordedEvent } from '@reelstream/ports';
+import { handleCommand, loadState } from '@reelstream/platform-eventsourcing';
+import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
 import type { CommandOrigin } from './decide-and-append.js';
 
 export type GuardRecord = Reservation;

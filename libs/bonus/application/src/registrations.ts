@@ -16,7 +16,7 @@ import {
   type BonusReply,
   type RegisterBonusCallCommand,
 } from '@reelstream/contracts';
-import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { decideAndAppend, originOf, refused } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
 import type { CatalogLookup, OperatorPolicyLookup } from './ports.js';

@@ -18,8 +18,8 @@ import {
   type SteeredSpinRequest,
   type SteeringView,
 } from '@reelstream/contracts';
-import { retryOnConflict } from '@reelstream/eventsourcing';
-import type { Clock, EventStore } from '@reelstream/ports';
+import { retryOnConflict } from '@reelstream/platform-eventsourcing';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
 import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
 

@@ -18,15 +18,15 @@ import {
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
 import { freeSpinWinRequest, type WinRegistration } from '@reelstream/bonus-domain';
-import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
+import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
 import {
   type CheckpointStore,
   type EventStore,
   type MessageBus,
   type OutgoingMessage,
   type RecordedEvent,
-} from '@reelstream/ports';
-import { traceHeadersOf } from '@reelstream/ports';
+} from '@reelstream/platform-ports';
+import { traceHeadersOf } from '@reelstream/platform-ports';
 import { toPlayerBonusEvent } from './player-account.js';
 import { LEDGER_RETRY_DELAY_MS, PLAYER_BONUS_FILTER } from './projection-runner.js';
 

@@ -15,8 +15,8 @@ import {
   type RegisterBonusCallCommand,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
-import { SqliteCheckpointStore } from '@reelstream/eventstore-sqlite';
-import { systemClock } from '@reelstream/ports';
+import { SqliteCheckpointStore } from '@reelstream/platform-eventstore-sqlite';
+import { systemClock } from '@reelstream/platform-ports';
 import { campaignProgressOf, loadCampaign, startCampaign, startCampaignWorker } from '../src/index.js';
 import { registerCommand, StoreFixture } from './fixtures.js';
 

@@ -3,7 +3,7 @@
  * port's two expiry queries) and real timers with short delays.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { systemClock } from '@reelstream/ports';
+import { systemClock } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { ExpiryScheduler, type ExpiryTarget } from '../src/index.js';
 

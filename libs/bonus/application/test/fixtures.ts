@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { sha256HexOf, type BonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type Clock } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type Clock } from '@reelstream/platform-ports';
 import { BonusCommands, type CatalogLookup } from '../src/index.js';
 
 const catalog: CatalogLookup = {

@@ -12,9 +12,9 @@ import {
   type BonusCallRecord,
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock } from '@reelstream/ports';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock } from '@reelstream/platform-ports';
 import { bonusCallRecordOf, FreeSpins, projectBonusCall } from '../src/index.js';
 import { command, registerCommand, StoreFixture } from './fixtures.js';
 

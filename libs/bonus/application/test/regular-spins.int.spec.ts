@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { RegisterBonusCall } from '@reelstream/bonus-domain';
 import { parseStoredEvent, playerBonusStream, type PlayerBonusEvent } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import { systemClock } from '@reelstream/ports';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import { systemClock } from '@reelstream/platform-ports';
 import { decideAndAppend } from '../src/decide-and-append.js';
 import { RegularSpins, type SteeredSpinDecision } from '../src/index.js';
 import { StoreFixture } from './fixtures.js';

@@ -16,8 +16,8 @@ import {
   type BonusRequestMessage,
   type BonusRequestType,
 } from '@reelstream/contracts';
-import { isRequestTimeout, type Clock, type IdGenerator, type MessageBus } from '@reelstream/ports';
-import { traceContextFields } from '@reelstream/telemetry';
+import { isRequestTimeout, type Clock, type IdGenerator, type MessageBus } from '@reelstream/platform-ports';
+import { traceContextFields } from '@reelstream/platform-telemetry';
 
 /** How long a caller waits for the ledger's reply unless configured otherwise (`LEDGER_TIMEOUT_MS`). */
 export const DEFAULT_LEDGER_TIMEOUT_MS = 5_000;

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bonusRequestMessage, Headers, Topics, type BonusRequestMessage } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { ManualClock, reply, type Consumer, type Message } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
+import { ManualClock, reply, type Consumer, type Message } from '@reelstream/platform-ports';
 import { BonusLedgerClient, LedgerTimeoutError } from '../src/index.js';
 
 /**

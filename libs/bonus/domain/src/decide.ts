@@ -35,6 +35,6 @@ function decide(command: BonusDomainCommand, account: PlayerBonusAccount): Playe
 
 /**
  * The decider as one value (emmett style): what the command handler and the tests take. Its
- * shape is `Decider` of @reelstream/eventsourcing, matched structurally (a domain lib imports no platform lib).
+ * shape is `Decider` of @reelstream/platform-eventsourcing, matched structurally (a domain lib imports no platform lib).
  */
 export const bonusDecider = { initialState: initialState(), evolve, decide } as const;

@@ -7,8 +7,8 @@
  */
 import type { BonusRequestHandler } from '@reelstream/bonus-application';
 import { errorReply, Headers, Topics } from '@reelstream/contracts';
-import { BusHeaders, reply, type Consumer, type MessageBus } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import { BusHeaders, reply, type Consumer, type MessageBus } from '@reelstream/platform-ports';
+import type { Logger } from '@reelstream/platform-telemetry';
 
 const LEDGER_CONSUMER_GROUP = 'bonus-ledger';
 const MAX_ATTEMPTS = 5;

@@ -1,6 +1,6 @@
 /** The bonus-ledger's environment (docs/configuration.md), parsed by one zod schema with embedded defaults. */
 import { resolve } from 'node:path';
-import { booleanFlag, catalogFile, platformEnvShape, port, positiveInt } from '@reelstream/config';
+import { booleanFlag, catalogFile, platformEnvShape, port, positiveInt } from '@reelstream/platform-config';
 import * as z from 'zod';
 
 export const ledgerEnv = z.object({

@@ -1,5 +1,5 @@
 /**
- * @reelstream/service-bonus-ledger: the bonus-ledger's edge — config, the `bonus.commands`
+ * @reelstream/bonus-service: the bonus-ledger's edge — config, the `bonus.commands`
  * consumer, health endpoints and `startBonusLedger` (the read model is `@reelstream/bonus-adapters`).
  */
 export { ledgerEnv, readModelPath } from './config.js';

@@ -5,9 +5,9 @@
  * Operator labels are configured operator ids only (`unknown` otherwise): bounded cardinality.
  */
 import { PLAYER_BONUS_FILTER, type ExpiryTarget, type OperatorPolicyLookup } from '@reelstream/bonus-application';
-import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/eventsourcing';
-import type { CheckpointStore, Clock, EventStore, Position } from '@reelstream/ports';
-import { MetricNames, type Metrics } from '@reelstream/telemetry';
+import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/platform-eventsourcing';
+import type { CheckpointStore, Clock, EventStore, Position } from '@reelstream/platform-ports';
+import { MetricNames, type Metrics } from '@reelstream/platform-telemetry';
 
 function operatorLabel(operators: OperatorPolicyLookup, operatorId: unknown): string {
   return typeof operatorId === 'string' && operators(operatorId) !== undefined ? operatorId : 'unknown';

@@ -20,10 +20,16 @@ import {
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
 import { countBonusStateChanges, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
-import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/http';
-import { runLeased } from '@reelstream/eventsourcing';
-import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
-import { createMetrics, type Logger } from '@reelstream/telemetry';
+import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/platform-http';
+import { runLeased } from '@reelstream/platform-eventsourcing';
+import type {
+  Clock,
+  EventStore,
+  IdGenerator,
+  LeasesAndFencedCheckpoints,
+  MessageBus,
+} from '@reelstream/platform-ports';
+import { createMetrics, type Logger } from '@reelstream/platform-telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
 import { observeLedger, registrationCounter } from './ledger-metrics.js';
 

@@ -9,7 +9,7 @@ import {
   type BonusRequestMessage,
   type BonusRequestType,
 } from '@reelstream/contracts';
-import type { MessageBus } from '@reelstream/ports';
+import type { MessageBus } from '@reelstream/platform-ports';
 
 export const OPERATOR = 'demo';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/backends';
+import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/platform-backends';
 import {
   Topics,
   walletWinRequest,
@@ -18,7 +18,7 @@ import {
   type BonusRequestType,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { isRequestTimeout, type Consumer, type MessageBus } from '@reelstream/ports';
+import { isRequestTimeout, type Consumer, type MessageBus } from '@reelstream/platform-ports';
 import { eventually, WorkerProcess } from '@reelstream/testing';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
 import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';

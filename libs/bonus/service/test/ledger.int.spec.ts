@@ -8,7 +8,7 @@ import {
   type BonusEventMessage,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { SqliteBonusReadModel, rebuildBonusReadModel } from '@reelstream/bonus-adapters';
 import { message, OPERATOR, registration } from './bonus-requests.js';

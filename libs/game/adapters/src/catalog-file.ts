@@ -3,7 +3,7 @@
  * game-server, the bonus-ledger): one loader, so a bad file fails the same way everywhere.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_CATALOG_FILE } from '@reelstream/config';
+import { DEFAULT_CATALOG_FILE } from '@reelstream/platform-config';
 import { CatalogError, parseCatalog, type Catalog } from '@reelstream/game-domain';
 
 /** Reads and checks a catalog file; a missing, unreadable or invalid file is a `CatalogError` naming it. */

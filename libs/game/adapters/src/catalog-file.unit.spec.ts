@@ -3,7 +3,7 @@ import { CatalogError } from '@reelstream/game-domain';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CATALOG_FILE } from '@reelstream/config';
+import { DEFAULT_CATALOG_FILE } from '@reelstream/platform-config';
 import { loadCatalogFile } from './catalog-file.js';
 
 describe('loadCatalogFile', () => {

@@ -7,9 +7,9 @@
  */
 import { FreeSpins, RegularSpins } from '@reelstream/bonus-application';
 import { bonusRequestMessage, errorReply, isRefusal, okReply, type BonusReply } from '@reelstream/contracts';
-import { ConcurrencyExhaustedError } from '@reelstream/eventsourcing';
+import { ConcurrencyExhaustedError } from '@reelstream/platform-eventsourcing';
 import type { LedgerPort, LedgerRequestType } from '@reelstream/game-application';
-import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 
 export interface PlayerStreamLedgerDeps {
   store: EventStore;

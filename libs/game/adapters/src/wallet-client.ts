@@ -8,7 +8,7 @@
  */
 import { Headers, playerKey, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
 import type { StakeRequest, WalletPort } from '@reelstream/game-application';
-import { isRequestTimeout, type MessageBus } from '@reelstream/ports';
+import { isRequestTimeout, type MessageBus } from '@reelstream/platform-ports';
 
 export class WalletTimeoutError extends Error {
   override readonly name = 'WalletTimeoutError';

@@ -73,7 +73,7 @@ export interface LedgerPort {
   >;
 }
 
-/** Structured logging as `@reelstream/telemetry`'s Logger does it (that lib is not a dependency of this layer). */
+/** Structured logging as `@reelstream/platform-telemetry`'s Logger does it (that lib is not a dependency of this layer). */
 export interface GameLog {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;

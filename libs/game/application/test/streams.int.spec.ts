@@ -9,9 +9,9 @@ import {
   type RoundCanceled,
   type RoundSettled,
 } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { parseCatalog } from '@reelstream/game-domain';
-import { ManualClock } from '@reelstream/ports';
+import { ManualClock } from '@reelstream/platform-ports';
 import { LAUNCH_REQUEST, paidRoundStarted } from '@reelstream/testing';
 import { RoundConflictError, RoundStreams, SessionRepository, startGameSession } from '../src/index.js';
 

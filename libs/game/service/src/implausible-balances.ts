@@ -4,7 +4,7 @@
  * The answer itself is in its `walletTx` stream, as the dispatcher recorded it.
  */
 import type { ImplausibleBalanceSeen } from '@reelstream/game-application';
-import { createMetrics, MetricNames, type Logger } from '@reelstream/telemetry';
+import { createMetrics, MetricNames, type Logger } from '@reelstream/platform-telemetry';
 
 export function reportImplausibleBalances(
   logger: Logger,

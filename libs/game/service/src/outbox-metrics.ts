@@ -1,9 +1,9 @@
 /** The round outbox's lag: round events after its checkpoint, i.e. wins not yet known to be published. */
 import { streamPrefix } from '@reelstream/contracts';
-import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/eventsourcing';
+import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/platform-eventsourcing';
 import { ROUND_OUTBOX_CHECKPOINT } from '@reelstream/game-application';
-import type { CheckpointStore, EventStore } from '@reelstream/ports';
-import { createMetrics, MetricNames } from '@reelstream/telemetry';
+import type { CheckpointStore, EventStore } from '@reelstream/platform-ports';
+import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
 
 /**
  * Registers `reelstream_worker_lag{worker="round-outbox"}`; returns what unregisters it. The

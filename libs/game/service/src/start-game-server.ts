@@ -8,10 +8,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Catalog, Rng } from '@reelstream/game-domain';
-import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/http';
-import { runLeased } from '@reelstream/eventsourcing';
-import type { Clock, EventStore, IdGenerator, LeasesAndFencedCheckpoints, MessageBus } from '@reelstream/ports';
-import { createMetrics, type Logger } from '@reelstream/telemetry';
+import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/platform-http';
+import { runLeased } from '@reelstream/platform-eventsourcing';
+import type {
+  Clock,
+  EventStore,
+  IdGenerator,
+  LeasesAndFencedCheckpoints,
+  MessageBus,
+} from '@reelstream/platform-ports';
+import { createMetrics, type Logger } from '@reelstream/platform-telemetry';
 import { countBonusStateChanges } from '@reelstream/bonus-adapters';
 import { cryptoRng, playerStreamLedger, WalletClient } from '@reelstream/game-adapters';
 import {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spinResponse } from '@reelstream/contracts';
-import type { EventToAppend } from '@reelstream/ports';
+import type { EventToAppend } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import type { JsonResponse } from './support/http.js';
 import { Stack } from './support/stack.js';

@@ -3,11 +3,11 @@
  * D13–D19 of docs/decisions.md) with its ports passed in, so tests and the all-in-one platform
  * wire real back ends without globals.
  */
-import type { OperatorDirectory } from '@reelstream/config';
+import type { OperatorDirectory } from '@reelstream/platform-config';
 import type { Catalog } from '@reelstream/game-domain';
-import { apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
-import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/ports';
-import { recordHttpRoute, type Logger } from '@reelstream/telemetry';
+import { apiErrorHandler, requestLog, routeNotFound } from '@reelstream/platform-http';
+import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/platform-ports';
+import { recordHttpRoute, type Logger } from '@reelstream/platform-telemetry';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { BonusRegistrar } from './bonus/registrar.js';

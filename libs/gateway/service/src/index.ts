@@ -1,5 +1,5 @@
 /**
- * @reelstream/service-gateway: the operator API v1 — auth, validation, commands to the
+ * @reelstream/gateway-service: the operator API v1 — auth, validation, commands to the
  * bonus-ledger over the bus, game launch, catalog, OpenAPI and docs.
  */
 export { createGatewayApp } from './app.js';

@@ -3,7 +3,13 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
-import { closeGracefully, createHttpServer, processDataDirs, reachableUrl, StopSequence } from '@reelstream/http';
+import {
+  closeGracefully,
+  createHttpServer,
+  processDataDirs,
+  reachableUrl,
+  StopSequence,
+} from '@reelstream/platform-http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
 import { openReconciliationReads } from './reconciliation/reconciliation-reads.js';

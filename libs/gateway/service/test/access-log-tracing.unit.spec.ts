@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { initTelemetry, traceEventStore, type Telemetry } from '@reelstream/telemetry';
+import { initTelemetry, traceEventStore, type Telemetry } from '@reelstream/platform-telemetry';
 import { sessionKeyOf, sessionKeyStream } from '@reelstream/contracts';
 import { accessLogs, startHarness, type Harness } from './support/harness.js';
 import { TOKENS } from './support/operators.js';

@@ -19,7 +19,7 @@ import {
   type BonusRequestMessage,
   type ErrorCode,
 } from '@reelstream/contracts';
-import { initTelemetry, traceEventStore, traceMessageBus, type Telemetry } from '@reelstream/telemetry';
+import { initTelemetry, traceEventStore, traceMessageBus, type Telemetry } from '@reelstream/platform-telemetry';
 import { startHarness, type Harness } from './support/harness.js';
 import type { HttpClient } from './support/http-client.js';
 import { startLedgerStandIn, type LedgerStandIn } from './support/ledger-stand-in.js';

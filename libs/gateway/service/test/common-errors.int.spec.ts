@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiOperations, errorEnvelope } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { startGateway, type RunningGateway } from '../src/index.js';
 import { HttpClient } from './support/http-client.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { errorEnvelope, sessionKeyOf, sessionKeyStream } from '@reelstream/contracts';
-import { createLogger } from '@reelstream/telemetry';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { createGatewayApp } from '../src/index.js';
 import { accessLogs, startHarness, type Harness } from './support/harness.js';

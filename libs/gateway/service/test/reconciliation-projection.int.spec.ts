@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventToAppend, walletTxStream } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import type { RecordedEvent } from '@reelstream/ports';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import {
   reconciliationChange,

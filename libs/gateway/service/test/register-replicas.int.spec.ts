@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bonusRequestStream, playerBonusStream } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { startGateway, type RunningGateway } from '../src/index.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { HttpClient } from './support/http-client.js';

@@ -6,11 +6,11 @@
  * unknown platformId meets today's rules; a malformed body is still a 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import { HttpHeaders, parseOperatorsConfig, type OperatorConfigInput } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { startGateway } from '../src/index.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { HttpClient } from './support/http-client.js';

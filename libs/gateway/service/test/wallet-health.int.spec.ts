@@ -14,7 +14,7 @@ import {
   type DomainEvent,
   type WalletHealth,
 } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import { sampleBetRequest } from '@reelstream/testing';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';

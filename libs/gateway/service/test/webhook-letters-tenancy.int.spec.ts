@@ -13,7 +13,7 @@ import {
   Topics,
   webhookRedriveResponse,
 } from '@reelstream/contracts';
-import type { Consumer, Message } from '@reelstream/ports';
+import type { Consumer, Message } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';

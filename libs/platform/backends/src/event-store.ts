@@ -1,12 +1,12 @@
-import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/ports';
-import { openEsdbEventStore } from '@reelstream/eventstore-esdb';
-import { openPostgresEventStore, parsePostgresUrl } from '@reelstream/eventstore-postgres';
+import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/platform-ports';
+import { openEsdbEventStore } from '@reelstream/platform-eventstore-esdb';
+import { openPostgresEventStore, parsePostgresUrl } from '@reelstream/platform-eventstore-postgres';
 import {
   SqliteCheckpointStore,
   SqliteEventStore,
   SqliteLeaseStore,
   type SqliteEventStoreOptions,
-} from '@reelstream/eventstore-sqlite';
+} from '@reelstream/platform-eventstore-sqlite';
 import { z } from 'zod';
 import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { kafkaBusOptions, openMessageBus, parseSqliteBusUrl } from './message-bus.js';
 
 describe('openMessageBus', () => {

@@ -1,11 +1,11 @@
-import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
+import type { MessageBus, ParkedMessageObserver } from '@reelstream/platform-ports';
 import {
   openKafkaMessageBus,
   parseKafkaUrl,
   type KafkaLog,
   type KafkaMessageBusOptions,
-} from '@reelstream/messaging-kafka';
-import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/messaging-sqlite';
+} from '@reelstream/platform-messaging-kafka';
+import { SqliteMessageBus, type SqliteMessageBusOptions } from '@reelstream/platform-messaging-sqlite';
 import { z } from 'zod';
 import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUrl } from './sqlite-url.js';
 

@@ -94,7 +94,7 @@ const nonNegativeInt = (fallback: number) =>
 /**
  * `SHUTDOWN_DRAIN_MS` (default 0): on SIGTERM/SIGINT the process first answers `/readyz` with 503
  * `draining` for this long, still serving, so load balancers and Service endpoints drop it before it
- * closes (the Kubernetes manifests set 5000). Read by `runService` (`@reelstream/runtime`).
+ * closes (the Kubernetes manifests set 5000). Read by `runService` (`@reelstream/platform-runtime`).
  */
 const shutdownDrainMs = nonNegativeInt(0);
 export const shutdownEnv = z.object({ SHUTDOWN_DRAIN_MS: shutdownDrainMs });
@@ -124,7 +124,7 @@ export const platformEnvShape = {
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1–64 characters of A–Z a–z 0–9 _ . -' })
     .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Unset: `pretty` when stdout is a terminal, else `json` (read by the logger, `@reelstream/telemetry`). */
+  /** Unset: `pretty` when stdout is a terminal, else `json` (read by the logger, `@reelstream/platform-telemetry`). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Read by `runService` (`shutdownEnv`): milliseconds of `/readyz` 503 `draining` before closing. */
   SHUTDOWN_DRAIN_MS: shutdownDrainMs,

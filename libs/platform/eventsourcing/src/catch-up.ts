@@ -5,7 +5,7 @@ import type {
   RecordedEvent,
   StreamFilter,
   SubscriptionItem,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 
 interface CatchUpSettings {
   store: EventStore;

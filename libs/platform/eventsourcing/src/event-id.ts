@@ -12,7 +12,7 @@
  * redelivery keeps. It must never be drawn afresh per attempt.
  */
 import { createHash } from 'node:crypto';
-import type { ExpectedRevision } from '@reelstream/ports';
+import type { ExpectedRevision } from '@reelstream/platform-ports';
 
 export function deterministicEventId(
   commandId: string,

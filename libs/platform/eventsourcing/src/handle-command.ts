@@ -6,7 +6,7 @@
  * not thrown: it is an answer, and nothing was appended.
  */
 import { eventToAppend, type DomainEvent, type EventContext, type EventMetadata } from '@reelstream/contracts';
-import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
 import { fold, isAccepted, type Decider } from './decider.js';
 import { deterministicEventId } from './event-id.js';
 import { retryOnConflict, type RetryPolicy } from './retry.js';

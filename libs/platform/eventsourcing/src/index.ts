@@ -1,5 +1,5 @@
 /**
- * @reelstream/eventsourcing: how a stream is changed and followed, once for every context — the
+ * @reelstream/platform-eventsourcing: how a stream is changed and followed, once for every context — the
  * `Decider` shape, `handleCommand` (load → fold → decide → append with the expected revision,
  * retried on conflict), the one deterministic event-id scheme, and the checkpointed catch-up runner
  * (`startCatchUp`, over the port's `Subscription.withCheckpoints`).

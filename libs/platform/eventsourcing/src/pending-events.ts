@@ -1,4 +1,4 @@
-import type { EventStore, Position, StreamFilter } from '@reelstream/ports';
+import type { EventStore, Position, StreamFilter } from '@reelstream/platform-ports';
 
 /** How many events the lag gauges count at most: past this a worker is "at least this far behind". */
 export const PENDING_EVENTS_CAP = 5_000;

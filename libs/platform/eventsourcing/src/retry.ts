@@ -2,7 +2,7 @@
  * The one retry policy for optimistic-concurrency conflicts: try again at once a few times, then
  * with a small random pause, and give up after `maxAttempts` with `ConcurrencyExhaustedError`.
  */
-import { isWrongExpectedRevision } from '@reelstream/ports';
+import { isWrongExpectedRevision } from '@reelstream/platform-ports';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

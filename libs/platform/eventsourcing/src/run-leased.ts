@@ -6,7 +6,12 @@
  * noticing (paused, cut off) can move the checkpoint neither back nor forward. Other replicas ask
  * for the lease at the same pace and get it once the ttl passed without a renewal.
  */
-import { FencedOutError, type CheckpointStore, type Lease, type LeasesAndFencedCheckpoints } from '@reelstream/ports';
+import {
+  FencedOutError,
+  type CheckpointStore,
+  type Lease,
+  type LeasesAndFencedCheckpoints,
+} from '@reelstream/platform-ports';
 
 /** What `start` returns: the running worker. */
 interface LeasedWork {

@@ -10,7 +10,7 @@
  * One cache per store, decider and parse function: the same stream folded by another decider is
  * another state.
  */
-import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
 
 export interface CachedState<State> {
   readonly state: State;

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import type { EventContext } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import type { EventStore, ReadStreamOptions, RecordedEvent } from '@reelstream/ports';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import type { EventStore, ReadStreamOptions, RecordedEvent } from '@reelstream/platform-ports';
 import {
   ConcurrencyExhaustedError,
   deterministicEventId,

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
-import { FencedOutError } from '@reelstream/ports';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
+import { FencedOutError } from '@reelstream/platform-ports';
 import { runLeased, type LeaseGuard, type LeasedRunner } from '../src/index.js';
 
 // Long enough that a stalled event loop on a busy machine does not lose a lease by itself.

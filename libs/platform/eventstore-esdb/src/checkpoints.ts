@@ -1,5 +1,5 @@
 import { BACKWARDS, END, NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
-import type { CheckpointStore, Position } from '@reelstream/ports';
+import type { CheckpointStore, Position } from '@reelstream/platform-ports';
 import { z } from 'zod';
 import { isAccessDenied, isStreamNotFound, isWrongExpectedVersion } from './errors.js';
 import { comparePositions, decodePosition } from './position.js';

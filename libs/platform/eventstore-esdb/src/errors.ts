@@ -1,5 +1,5 @@
 import { ErrorType, isCommandError } from '@eventstore/db-client';
-import { WrongExpectedRevisionError, type ExpectedRevision } from '@reelstream/ports';
+import { WrongExpectedRevisionError, type ExpectedRevision } from '@reelstream/platform-ports';
 import { toPortRevision } from './expected-revision.js';
 
 function commandErrorOfType(error: unknown, type: ErrorType): boolean {

@@ -29,7 +29,7 @@ import {
   type StreamRevision,
   type Subscription,
   type SubscribeToAllOptions,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { z } from 'zod';
 import { isStreamNotFound, toPortAppendError } from './errors.js';
 import {

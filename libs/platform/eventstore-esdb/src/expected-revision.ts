@@ -1,5 +1,5 @@
 import { ANY, NO_STREAM, STREAM_EXISTS, type AppendExpectedRevision } from '@eventstore/db-client';
-import type { ExpectedRevision, StreamRevision } from '@reelstream/ports';
+import type { ExpectedRevision, StreamRevision } from '@reelstream/platform-ports';
 
 /** Maps the port's expected revision onto the client's: the keywords by name, a revision as a bigint. */
 export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { AllStreamResolvedEvent, EventStoreDBClient, ReadPosition } from '@eventstore/db-client';
-import type { Direction, StreamFilter } from '@reelstream/ports';
+import type { Direction, StreamFilter } from '@reelstream/platform-ports';
 import { USER_STREAMS_REGEX } from './stream-names.js';
 
 /*

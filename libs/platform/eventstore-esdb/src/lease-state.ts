@@ -5,7 +5,7 @@
  * the expected revision. One stream holds lease and checkpoint, so the token check and the
  * checkpoint write are one compare-and-set (EventStoreDB has no transaction across streams).
  */
-import { FencedOutError, type Lease, type Position } from '@reelstream/ports';
+import { FencedOutError, type Lease, type Position } from '@reelstream/platform-ports';
 import { z } from 'zod';
 
 export const LEASE_EVENT_TYPE = 'LeaseState';

@@ -1,5 +1,5 @@
 import { BACKWARDS, END, NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
-import type { CheckpointStore, FencedCheckpointStore, Lease, LeaseStore, Position } from '@reelstream/ports';
+import type { CheckpointStore, FencedCheckpointStore, Lease, LeaseStore, Position } from '@reelstream/platform-ports';
 import { checkpointAdvances } from './checkpoints.js';
 import { isAccessDenied, isStreamNotFound, isWrongExpectedVersion } from './errors.js';
 import {

@@ -1,5 +1,5 @@
 import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
-import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/ports';
+import type { CheckpointStore, EventStore, LeasesAndFencedCheckpoints } from '@reelstream/platform-ports';
 import { EsdbCheckpointStore } from './checkpoints.js';
 import { redact, validateConnectionString } from './connection-string.js';
 import { withCredentials } from './credentials.js';

@@ -1,4 +1,4 @@
-import type { Position } from '@reelstream/ports';
+import type { Position } from '@reelstream/platform-ports';
 
 /** A `$all` position as EventStoreDB reports it: commit and prepare offsets in the transaction log. */
 export interface EsdbPosition {

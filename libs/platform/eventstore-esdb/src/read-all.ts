@@ -1,5 +1,5 @@
 import type { AllStreamResolvedEvent, ReadPosition } from '@eventstore/db-client';
-import type { Direction, ReadAllOptions, RecordedEvent } from '@reelstream/ports';
+import type { Direction, ReadAllOptions, RecordedEvent } from '@reelstream/platform-ports';
 import { decodePosition, isPast, type EsdbPosition } from './position.js';
 import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
 

@@ -1,5 +1,5 @@
 import type { AllStreamResolvedEvent, ResolvedEvent } from '@eventstore/db-client';
-import type { EventMetadata, RecordedEvent, StreamFilter } from '@reelstream/ports';
+import type { EventMetadata, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
 import { toPortRevision } from './expected-revision.js';
 import { encodePosition, isUnknownPosition, type EsdbPosition } from './position.js';
 import { isVisibleInAll } from './stream-names.js';

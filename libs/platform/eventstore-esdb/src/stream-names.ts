@@ -1,4 +1,4 @@
-import type { StreamFilter } from '@reelstream/ports';
+import type { StreamFilter } from '@reelstream/platform-ports';
 
 /** Streams that hold checkpoints, not domain events: `$all` readers of the port never see them. */
 const CHECKPOINT_STREAM_PREFIX = 'checkpoint-';

@@ -5,7 +5,7 @@ import {
   type StreamFilter,
   type Subscription,
   type SubscriptionItem,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { encodePosition, isPast, type EsdbPosition } from './position.js';
 import { allPositionOf, toVisibleAllEvent } from './recorded-event.js';
 import { ReelstreamError } from '@reelstream/contracts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AccessDeniedError, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
-import { WrongExpectedRevisionError, isWrongExpectedRevision } from '@reelstream/ports';
+import { WrongExpectedRevisionError, isWrongExpectedRevision } from '@reelstream/platform-ports';
 import { isAccessDenied, isStreamNotFound, toPortAppendError } from '../src/errors.js';
 
 describe('append error mapping', () => {

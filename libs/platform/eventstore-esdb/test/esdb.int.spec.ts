@@ -5,7 +5,7 @@
  * no server and always run.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import {
   describeEventStoreClusterContract,
   describeEventStoreContract,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FencedOutError } from '@reelstream/ports';
+import { FencedOutError } from '@reelstream/platform-ports';
 import { checkpointAdvances } from '../src/checkpoints.js';
 import {
   acquiredState,

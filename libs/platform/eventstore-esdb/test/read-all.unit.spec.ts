@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AllStreamResolvedEvent, ReadPosition } from '@eventstore/db-client';
-import type { Direction } from '@reelstream/ports';
+import type { Direction } from '@reelstream/platform-ports';
 import { compareEsdbPositions, encodePosition } from '../src/position.js';
 import { readAllVisible, type ReadAllPage } from '../src/read-all.js';
 import { resolvedEvent } from './fixtures.js';

@@ -4,8 +4,8 @@
  * server can run here; see scripted-grpc.ts).
  */
 import { describe, expect, it } from '@jest/globals';
-import { startCatchUp } from '@reelstream/eventsourcing';
-import type { CheckpointStore, Position, SubscriptionItem } from '@reelstream/ports';
+import { startCatchUp } from '@reelstream/platform-eventsourcing';
+import type { CheckpointStore, Position, SubscriptionItem } from '@reelstream/platform-ports';
 import { EsdbEventStore } from '../src/esdb-event-store.js';
 import { encodePosition } from '../src/position.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import type { AllStreamResolvedEvent } from '@eventstore/db-client';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import { EsdbSubscription, SubscriptionDroppedError, type ResolvedEventSource } from '../src/subscription.js';
 import { resolvedEvent } from './fixtures.js';
 

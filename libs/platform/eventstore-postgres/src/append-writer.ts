@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/ports';
+import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/platform-ports';
 import { sqlState } from './connection.js';
 import { DuplicateEventIdError } from './errors.js';
 import { formatPostgresPosition } from './positions.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { CheckpointStore, Position } from '@reelstream/ports';
+import type { CheckpointStore, Position } from '@reelstream/platform-ports';
 import { formatPostgresPosition, parsePostgresPosition } from './positions.js';
 
 /** Executes a query: the pool, or one connection inside the caller's transaction. */

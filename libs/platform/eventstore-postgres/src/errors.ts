@@ -1,7 +1,7 @@
 import { ReelstreamError } from '@reelstream/contracts';
 
 /** Shared by the stores that keep event ids unique across the store: the port's. */
-export { DuplicateEventIdError } from '@reelstream/ports';
+export { DuplicateEventIdError } from '@reelstream/platform-ports';
 
 /** The store was closed: no more appends, reads or subscriptions. */
 export class EventStoreClosedError extends ReelstreamError {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ReelstreamError } from '@reelstream/contracts';
-import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/ports';
+import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './rows.js';
 import type { PostgresPosition } from './positions.js';
 import { categoryOf } from './schema.js';

@@ -5,7 +5,7 @@ import {
   type Lease,
   type LeaseStore,
   type Position,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { inTransaction } from './connection.js';
 

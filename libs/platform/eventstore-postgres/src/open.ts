@@ -1,4 +1,4 @@
-import type { CheckpointStore, LeasesAndFencedCheckpoints } from '@reelstream/ports';
+import type { CheckpointStore, LeasesAndFencedCheckpoints } from '@reelstream/platform-ports';
 import { PostgresCheckpointStore } from './checkpoints.js';
 import { PostgresLeaseStore } from './leases.js';
 import { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';

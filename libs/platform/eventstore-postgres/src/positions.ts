@@ -1,4 +1,4 @@
-import type { Position } from '@reelstream/ports';
+import type { Position } from '@reelstream/platform-ports';
 
 /**
  * A position of the PostgreSQL store: `<transaction id>:<sequence>`, both non-negative decimals.

@@ -13,7 +13,7 @@ import type {
   StreamRevision,
   SubscribeToAllOptions,
   Subscription,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { AppendWriter, type SerializedEvent } from './append-writer.js';
 import { ChangeFeed } from './change-feed.js';
 import { clientConfig, openPool, parsePostgresUrl, type PostgresUrl } from './connection.js';

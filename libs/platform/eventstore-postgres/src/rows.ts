@@ -1,4 +1,4 @@
-import type { EventMetadata, RecordedEvent } from '@reelstream/ports';
+import type { EventMetadata, RecordedEvent } from '@reelstream/platform-ports';
 import { formatPostgresPosition } from './positions.js';
 
 /**

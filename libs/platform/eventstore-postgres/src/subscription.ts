@@ -4,7 +4,7 @@ import {
   type StreamFilter,
   type Subscription,
   type SubscriptionItem,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import type { ChangeFeed } from './change-feed.js';
 import type { VisibleSnapshot } from './event-reader.js';
 import { formatPostgresPosition, parsePostgresPosition, type PostgresPosition } from './positions.js';

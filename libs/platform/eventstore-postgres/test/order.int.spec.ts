@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import { postgresForTests, postgresNotice } from '@reelstream/testing';
 import { openPostgresEventStore, type PostgresEventStore } from '../src/index.js';
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import type { EventStore, RecordedEvent } from '@reelstream/ports';
+import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
 import { catchUpWhileAppending, gapsOf, postgresForTests, postgresNotice } from '@reelstream/testing';
 import { openPostgresEventStore, type PostgresEventStore } from '../src/index.js';
 import { parsePostgresUrl, clientConfig } from '../src/connection.js';

@@ -48,7 +48,7 @@ if (server) {
       const asReader = new URL(url);
       asReader.username = role;
       asReader.password = '';
-      // As the CLI opens it (EVENT_STORE_URL through @reelstream/backends): the store, its checkpoints and leases.
+      // As the CLI opens it (EVENT_STORE_URL through @reelstream/platform-backends): the store, its checkpoints and leases.
       const { store } = await openPostgresEventStore(asReader.toString());
       try {
         expect((await store.readAll()).map((event) => event.type)).toEqual(['RoundClosed']);

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/ports';
+import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/platform-ports';
 import { DuplicateEventIdError } from './errors.js';
 
 /** An event ready to insert: id settled, JSON serialised once, at `append` time. */

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { CheckpointStore, Position } from '@reelstream/ports';
+import type { CheckpointStore, Position } from '@reelstream/platform-ports';
 import { compareDecimalPositions } from './positions.js';
 
 /**

@@ -5,7 +5,7 @@
 import { ReelstreamError } from '@reelstream/contracts';
 
 /** Shared by the stores that keep event ids unique across the store: the port's. */
-export { DuplicateEventIdError } from '@reelstream/ports';
+export { DuplicateEventIdError } from '@reelstream/platform-ports';
 
 /** A stored row could not be turned back into an event (hand-edited or damaged file). */
 export class CorruptEventError extends Error {

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/ports';
+import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
 import { eventColumns, toRecordedEvent, type EventRow } from './rows.js';
 import { categoryOf } from './schema.js';
 

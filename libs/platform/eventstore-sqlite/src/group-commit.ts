@@ -1,4 +1,4 @@
-import type { AppendResult } from '@reelstream/ports';
+import type { AppendResult } from '@reelstream/platform-ports';
 import type { AppendOutcome, AppendRequest, AppendWriter } from './append-writer.js';
 
 interface QueuedAppend {

@@ -5,7 +5,7 @@ import {
   type Lease,
   type LeaseStore,
   type Position,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { readCheckpoint, writeCheckpoint, type ComparePositions } from './checkpoints.js';
 import { compareDecimalPositions } from './positions.js';
 

@@ -1,4 +1,4 @@
-import type { Position } from '@reelstream/ports';
+import type { Position } from '@reelstream/platform-ports';
 
 const decimal = /^(0|[1-9][0-9]*)$/;
 

@@ -20,7 +20,7 @@ import type {
   RecordedEvent,
   StreamRevision,
   Subscription,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { EventStoreClosedError } from './errors.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
 import { eventColumns, toRecordedEvent, type EventRow } from './rows.js';

@@ -1,4 +1,4 @@
-import type { EventMetadata, RecordedEvent } from '@reelstream/ports';
+import type { EventMetadata, RecordedEvent } from '@reelstream/platform-ports';
 import { CorruptEventError } from './errors.js';
 
 /** The columns every read selects, in this order. */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import { isWrongExpectedRevision } from '@reelstream/ports';
+import { isWrongExpectedRevision } from '@reelstream/platform-ports';
 import { DuplicateEventIdError } from '../src/index.js';
 import { TempStores, event } from './temp-store.js';
 

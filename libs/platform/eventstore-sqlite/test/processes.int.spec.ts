@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { TempStores } from './temp-store.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import { CorruptEventError, DuplicateEventIdError, EventStoreClosedError, SqliteEventStore } from '../src/index.js';
 import { TempStores, event } from './temp-store.js';
 

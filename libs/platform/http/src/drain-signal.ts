@@ -4,7 +4,7 @@
  * nodes' proxies still send to it for a few seconds; closing at once resets those connections. So
  * the process first answers `/readyz` with 503 `draining` (every health endpoint of the process
  * reads one `DrainSignal`), keeps serving for `SHUTDOWN_DRAIN_MS`, and only then closes as before
- * (`runService` in @reelstream/runtime does the waiting).
+ * (`runService` in @reelstream/platform-runtime does the waiting).
  */
 export class DrainSignal {
   private since: number | undefined;

@@ -1,4 +1,4 @@
-import type { Logger } from '@reelstream/telemetry';
+import type { Logger } from '@reelstream/platform-telemetry';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, isApiError } from './api-error.js';
 import { sendApiError } from './send-api-error.js';

@@ -1,5 +1,5 @@
 /**
- * @reelstream/http: what the services' HTTP APIs share — the API error as a value, the error
+ * @reelstream/platform-http: what the services' HTTP APIs share — the API error as a value, the error
  * envelope with the catalogue's statuses (decisions.md D16), the express error handler, the HTTP
  * server with request time limits, the access log (pino-http), a graceful close, the health
  * endpoints and the draining signal they report, the stop sequence

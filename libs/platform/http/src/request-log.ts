@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { redactUrlSecrets, type Logger } from '@reelstream/telemetry';
+import { redactUrlSecrets, type Logger } from '@reelstream/platform-telemetry';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { answeredErrorCode } from './send-api-error.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { failure } from '@reelstream/contracts';
-import { createLogger } from '@reelstream/telemetry';
+import { createLogger } from '@reelstream/platform-telemetry';
 import express from 'express';
 import { answeredErrorCode, ApiError, apiErrorHandler, closeGracefully, routeNotFound } from '../src/index.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@reelstream/telemetry';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
 import express from 'express';
 import { ApiError, apiErrorHandler, closeGracefully, requestLog, routeNotFound } from '../src/index.js';

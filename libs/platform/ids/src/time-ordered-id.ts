@@ -1,4 +1,4 @@
-import type { IdGenerator } from '@reelstream/ports';
+import type { IdGenerator } from '@reelstream/platform-ports';
 
 /**
  * 53-bit time-ordered ids: safe as JSON numbers and JavaScript numbers (≤ 2^53 − 1).

@@ -1,5 +1,5 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
-import type { MessageHandler } from '@reelstream/ports';
+import type { MessageHandler } from '@reelstream/platform-ports';
 import { attemptsSpent, encodeLedgerEntry, suspectUpTo, type LedgerEntry } from './attempt-ledger.js';
 import { deliver, type AttemptHandler, type DeliveryEffects, type DeliveryOutcome } from './deliver.js';
 import { forKafkajs } from './kafka-errors.js';

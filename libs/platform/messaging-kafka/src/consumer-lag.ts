@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import type { ConsumerLag } from '@reelstream/ports';
+import type { ConsumerLag } from '@reelstream/platform-ports';
 
 /** One partition's end offsets as `admin.fetchTopicOffsets` gives them (decimal strings). */
 interface TopicPartitionOffsets {

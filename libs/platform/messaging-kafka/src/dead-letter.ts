@@ -1,5 +1,5 @@
 import type { KafkaMessage, Message as KafkaOutgoingMessage } from 'kafkajs';
-import { BusHeaders } from '@reelstream/ports';
+import { BusHeaders } from '@reelstream/platform-ports';
 import { headersToStrings } from './message-mapping.js';
 
 export function defaultDeadLetterTopic(topic: string): string {

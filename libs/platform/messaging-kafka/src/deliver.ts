@@ -1,4 +1,4 @@
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { describeFailure } from './dead-letter.js';
 import type { Decoded } from './message-mapping.js';
 import { decideAfterFailure, type RetryPolicy } from './retry-policy.js';

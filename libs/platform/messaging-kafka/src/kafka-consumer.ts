@@ -1,5 +1,5 @@
 import type { Admin, Kafka, KafkaMessage, Message as KafkaOutgoingMessage, Consumer as KafkaConsumer } from 'kafkajs';
-import type { Consumer, ParkedMessageObserver, SubscribeOptions } from '@reelstream/ports';
+import type { Consumer, ParkedMessageObserver, SubscribeOptions } from '@reelstream/platform-ports';
 import { readLedgerEntry } from './attempt-ledger.js';
 import { BatchProcessor } from './batch-processor.js';
 import { deadLetterMessage, defaultDeadLetterTopic } from './dead-letter.js';

@@ -11,7 +11,7 @@ import {
   type ParkedMessageObserver,
   type RequestOptions,
   type SubscribeOptions,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { kafkaConsumerLag } from './consumer-lag.js';
 import { startKafkaConsumer, type GroupMembership, type ListenerMode } from './kafka-consumer.js';
 import { toKafkaMessage } from './message-mapping.js';

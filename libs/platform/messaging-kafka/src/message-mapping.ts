@@ -1,5 +1,5 @@
 import type { IHeaders, KafkaMessage, Message as KafkaOutgoingMessage } from 'kafkajs';
-import type { Headers, Message, OutgoingMessage } from '@reelstream/ports';
+import type { Headers, Message, OutgoingMessage } from '@reelstream/platform-ports';
 
 /** Header values arrive as Buffers (or arrays of them when a name repeats): the port's are strings, the last one winning. */
 export function headersToStrings(headers: IHeaders | undefined): Headers {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
-import type { MessageBus, ParkedMessageObserver } from '@reelstream/ports';
+import type { MessageBus, ParkedMessageObserver } from '@reelstream/platform-ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
 import { kafkaLogCreator, type KafkaLog } from './log.js';
 import { booleanSetting, kafkaSecurity } from './kafka-security.js';

@@ -1,4 +1,4 @@
-import { BusHeaders, RequestTimeoutError, type Message } from '@reelstream/ports';
+import { BusHeaders, RequestTimeoutError, type Message } from '@reelstream/platform-ports';
 
 export interface PendingReply {
   reply: Promise<Message>;

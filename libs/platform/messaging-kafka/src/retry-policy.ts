@@ -1,4 +1,4 @@
-import { defaultRetryDelayMs } from '@reelstream/ports';
+import { defaultRetryDelayMs } from '@reelstream/platform-ports';
 
 /** The port's default (`SubscribeOptions.maxAttempts`). */
 export const DEFAULT_MAX_ATTEMPTS = 5;

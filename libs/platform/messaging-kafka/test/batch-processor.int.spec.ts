@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { KafkaMessage } from 'kafkajs';
-import type { MessageHandler } from '@reelstream/ports';
+import type { MessageHandler } from '@reelstream/platform-ports';
 import { decodeLedgerEntry, readLedgerEntry } from '../src/attempt-ledger.js';
 import { BatchProcessor, type BatchSettings } from '../src/batch-processor.js';
 import { forKafkajs } from '../src/kafka-errors.js';

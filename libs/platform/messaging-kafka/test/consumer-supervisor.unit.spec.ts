@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Message as KafkaOutgoingMessage } from 'kafkajs';
-import type { ParkedMessage } from '@reelstream/ports';
+import type { ParkedMessage } from '@reelstream/platform-ports';
 import { startKafkaConsumer } from '../src/kafka-consumer.js';
 import { TopicManager } from '../src/topics.js';
 import { scriptedKafka } from './scripted-kafka-consumer.js';

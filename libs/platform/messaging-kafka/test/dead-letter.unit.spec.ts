@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KafkaMessage } from 'kafkajs';
-import { BusHeaders } from '@reelstream/ports';
+import { BusHeaders } from '@reelstream/platform-ports';
 import { deadLetterMessage, defaultDeadLetterTopic, describeFailure } from '../src/dead-letter.js';
 
 describe('dead letters', () => {

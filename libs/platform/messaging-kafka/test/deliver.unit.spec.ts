@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { deliver, type AttemptHandler as MessageHandler, type DeliveryEffects } from '../src/deliver.js';
 import type { Decoded } from '../src/message-mapping.js';
 import { retryPolicy } from '../src/retry-policy.js';

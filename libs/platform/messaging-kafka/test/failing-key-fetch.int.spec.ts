@@ -7,7 +7,7 @@
  * `KAFKA_BROKERS`.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { Message, MessageBus } from '@reelstream/ports';
+import type { Message, MessageBus } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { openKafkaMessageBus, parseBrokerList } from '../src/index.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { BusHeaders, RequestTimeoutError, isRequestTimeout, type Message } from '@reelstream/ports';
+import { BusHeaders, RequestTimeoutError, isRequestTimeout, type Message } from '@reelstream/platform-ports';
 import { PendingRequests } from '../src/pending-requests.js';
 
 const replyTo = (correlationId: string | undefined, value: unknown = { ok: true }): Message => ({

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
-import { RequestTimeoutError } from '@reelstream/ports';
+import { RequestTimeoutError } from '@reelstream/platform-ports';
 import { KafkaMessageBus } from '../src/kafka-message-bus.js';
 import { TopicManager } from '../src/topics.js';
 

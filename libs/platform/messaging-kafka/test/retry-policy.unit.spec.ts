@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { defaultRetryDelayMs } from '@reelstream/ports';
+import { defaultRetryDelayMs } from '@reelstream/platform-ports';
 import { DEFAULT_MAX_ATTEMPTS, decideAfterFailure, retryPolicy } from '../src/retry-policy.js';
 
 describe('retry or park', () => {

@@ -1,4 +1,4 @@
-import type { ConsumerLag } from '@reelstream/ports';
+import type { ConsumerLag } from '@reelstream/platform-ports';
 import type { Db } from './database.js';
 
 /**

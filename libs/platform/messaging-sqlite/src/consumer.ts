@@ -6,7 +6,7 @@ import {
   type ParkedMessage,
   type ParkedMessageObserver,
   type SubscribeOptions,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { z } from 'zod';
 import { deferred, Semaphore } from './async-tools.js';
 import type { ChangeNotifier } from './change-notifier.js';

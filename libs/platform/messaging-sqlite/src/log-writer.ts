@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '@reelstream/ports';
+import type { OutgoingMessage } from '@reelstream/platform-ports';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { partitionFor } from './partitioner.js';

@@ -1,4 +1,4 @@
-import type { Headers, Message, MessageHandler } from '@reelstream/ports';
+import type { Headers, Message, MessageHandler } from '@reelstream/platform-ports';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Signal, sleepUnless, type Semaphore } from './async-tools.js';
 import { UnfinishedOffsets } from './offset-committer.js';

@@ -1,4 +1,4 @@
-import { BusHeaders, RequestTimeoutError, type Consumer, type Message } from '@reelstream/ports';
+import { BusHeaders, RequestTimeoutError, type Consumer, type Message } from '@reelstream/platform-ports';
 
 interface Waiter {
   resolve: (reply: Message) => void;

@@ -9,7 +9,7 @@ import {
   type ParkedMessage,
   type ParkedMessageObserver,
   type RequestOptions,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { z } from 'zod';
 import { acquireNotifier, releaseNotifier, type ChangeNotifier } from './change-notifier.js';
 import { SqliteConsumer, type ConsumerEnvironment, type SqliteSubscribeOptions } from './consumer.js';

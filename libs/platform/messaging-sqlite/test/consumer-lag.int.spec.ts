@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { eventually } from '@reelstream/testing';
 
 const dir = mkdtempSync(join(tmpdir(), 'bus-lag-'));

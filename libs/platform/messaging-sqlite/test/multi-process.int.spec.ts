@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import type { Message } from '@reelstream/ports';
-import { SqliteMessageBus, partitionFor } from '@reelstream/messaging-sqlite';
+import type { Message } from '@reelstream/platform-ports';
+import { SqliteMessageBus, partitionFor } from '@reelstream/platform-messaging-sqlite';
 import { eventually, WorkerProcess } from '@reelstream/testing';
 
 const MEMBER = fileURLToPath(new URL('./workers/member.worker.ts', import.meta.url));

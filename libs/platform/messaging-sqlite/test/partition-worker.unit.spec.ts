@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { PartitionWorker, type LogRow, type PartitionWorkerDeps } from '../src/partition-worker.js';
 
 /** A partition's rows in memory, fetched as the consumer fetches them (after an id, a page at a time), with the queries counted. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { Partitioners } from 'kafkajs';
-import { murmur2, partitionFor } from '@reelstream/messaging-sqlite';
+import { murmur2, partitionFor } from '@reelstream/platform-messaging-sqlite';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { describeMessageBusContract } from '@reelstream/testing';
 
 // Short leases and polls: the suite stays fast where expiry or another process's write matters.

@@ -1,7 +1,7 @@
 /**
  * The EventStore port: append-only streams with optimistic concurrency, a global order, and
- * catch-up subscriptions. Adapters: `@reelstream/eventstore-sqlite` (embedded) and
- * `@reelstream/eventstore-esdb` (EventStoreDB). The contract suite in `@reelstream/testing`
+ * catch-up subscriptions. Adapters: `@reelstream/platform-eventstore-sqlite` (embedded) and
+ * `@reelstream/platform-eventstore-esdb` (EventStoreDB). The contract suite in `@reelstream/testing`
  * pins down every behaviour listed here.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The MessageBus port: keyed messages on topics, consumer groups with explicit commits,
- * dead-lettering of poison messages, and request/reply. Adapters: `@reelstream/messaging-sqlite`
- * (embedded durable log) and `@reelstream/messaging-kafka` (kafkajs). The contract suite in
+ * dead-lettering of poison messages, and request/reply. Adapters: `@reelstream/platform-messaging-sqlite`
+ * (embedded durable log) and `@reelstream/platform-messaging-kafka` (kafkajs). The contract suite in
  * `@reelstream/testing` pins down every behaviour listed here.
  */
 import type { EventMetadata } from './event-store.js';

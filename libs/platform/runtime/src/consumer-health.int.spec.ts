@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { openMessageBus } from '@reelstream/backends';
+import { openMessageBus } from '@reelstream/platform-backends';
 import { eventually } from '@reelstream/testing';
 import { ConsumerRegistry } from './consumer-health.js';
 

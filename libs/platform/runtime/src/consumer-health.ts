@@ -2,7 +2,7 @@
  * Every consumer a process subscribes through its back ends, so one readiness check covers them all
  * (in the one-process platform the gateway's `/readyz` speaks for the ledger's and dispatcher's too).
  */
-import type { Consumer, MessageBus } from '@reelstream/ports';
+import type { Consumer, MessageBus } from '@reelstream/platform-ports';
 
 export interface ConsumerHealth {
   /** Groups of this process's consumers that are not taking messages now (crashed and being recreated, not joined). */

@@ -6,8 +6,8 @@
 import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, parseEnv, shutdownEnv } from '@reelstream/config';
-import { closeGracefully, createHttpServer, DrainSignal, healthEndpoints } from '@reelstream/http';
+import { ConfigError, parseEnv, shutdownEnv } from '@reelstream/platform-config';
+import { closeGracefully, createHttpServer, DrainSignal, healthEndpoints } from '@reelstream/platform-http';
 import { httpStatus } from '@reelstream/testing';
 import { runService } from './run-service.js';
 

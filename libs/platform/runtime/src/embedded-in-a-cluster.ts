@@ -6,7 +6,7 @@
  * workload in a cluster (`POD_INDEX` ≥ 1, `KUBERNETES_SERVICE_HOST` set) refuses them at start-up.
  * Pod 0 cannot tell whether it is alone, but it never runs beside another: every later pod refuses.
  */
-import type { Backends, Env } from '@reelstream/config';
+import type { Backends, Env } from '@reelstream/platform-config';
 
 /** One problem line per embedded back end this process may not use, or none. */
 export function embeddedBackendsInACluster(backends: Backends, env: Env): string[] {

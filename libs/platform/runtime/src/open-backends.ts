@@ -3,7 +3,7 @@
  * checking both URLs so that a bad one is a configuration error naming its variable. The adapters
  * are imported only here, after telemetry is up, so that its instrumentation patches them.
  */
-import { ConfigError, type Backends } from '@reelstream/config';
+import { ConfigError, type Backends } from '@reelstream/platform-config';
 import {
   isConsumerLagSource,
   type CheckpointStore,
@@ -11,7 +11,7 @@ import {
   type LeasesAndFencedCheckpoints,
   type MessageBus,
   type ParkedMessageObserver,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import {
   createMetrics,
   measureEventStore,
@@ -21,7 +21,7 @@ import {
   traceMessageBus,
   type Logger,
   type Metrics,
-} from '@reelstream/telemetry';
+} from '@reelstream/platform-telemetry';
 import { ConsumerRegistry, type ConsumerHealth } from './consumer-health.js';
 
 export interface OpenedBackends {
@@ -43,8 +43,8 @@ export interface OpenedBackends {
 
 async function checkBackendUrls(backends: Backends): Promise<void> {
   const { parseSqliteBusUrl, parseSqliteEventStoreUrl, parsePostgresEventStoreUrl } =
-    await import('@reelstream/backends');
-  const { parseKafkaUrl } = await import('@reelstream/messaging-kafka');
+    await import('@reelstream/platform-backends');
+  const { parseKafkaUrl } = await import('@reelstream/platform-messaging-kafka');
   const problems: string[] = [];
   const check = (variable: string, parse: () => unknown) => {
     try {
@@ -131,7 +131,7 @@ export async function openBackends(
   log?: Logger,
 ): Promise<OpenedBackends> {
   await checkBackendUrls(backends);
-  const { openEventStore, openMessageBus } = await import('@reelstream/backends');
+  const { openEventStore, openMessageBus } = await import('@reelstream/platform-backends');
   const opened = await openEventStore(backends.eventStoreUrl);
   const { checkpoints, leases } = opened;
   const store = measureEventStore(opened.store);

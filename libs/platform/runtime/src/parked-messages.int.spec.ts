@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { resolveBackends } from '@reelstream/config';
+import { resolveBackends } from '@reelstream/platform-config';
 import { eventually, installCollectingMeter } from '@reelstream/testing';
-import { createLogger, createMetrics, PARKED_MESSAGES_METRIC } from '@reelstream/telemetry';
+import { createLogger, createMetrics, PARKED_MESSAGES_METRIC } from '@reelstream/platform-telemetry';
 import { openBackends, reportParkedMessages } from './open-backends.js';
 
 const meter = installCollectingMeter();

@@ -4,7 +4,7 @@
  * routing). Both have defaults that are right on one machine and on Kubernetes StatefulSets.
  */
 import { hostname } from 'node:os';
-import { MAX_WORKER_ID } from '@reelstream/ids';
+import { MAX_WORKER_ID } from '@reelstream/platform-ids';
 import * as z from 'zod';
 
 /**

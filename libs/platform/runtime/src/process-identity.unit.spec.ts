@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, parseEnv } from '@reelstream/config';
+import { ConfigError, parseEnv } from '@reelstream/platform-config';
 import {
   DEFAULT_WORKER_IDS,
   defaultInstanceId,

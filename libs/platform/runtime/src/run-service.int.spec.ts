@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { port, resolveBackends } from '@reelstream/config';
+import { port, resolveBackends } from '@reelstream/platform-config';
 import * as z from 'zod';
 import { runService, type ReadyFields, type ServiceRuntime } from './run-service.js';
 

@@ -6,11 +6,17 @@
  * and exit 0; a start-up failure is one clear message on stderr and exit 2 (configuration) or 1.
  */
 import type { EventEmitter } from 'node:events';
-import { ConfigError, parseEnv as parseEnvWith, shutdownEnv, type Backends, type Env } from '@reelstream/config';
+import {
+  ConfigError,
+  parseEnv as parseEnvWith,
+  shutdownEnv,
+  type Backends,
+  type Env,
+} from '@reelstream/platform-config';
 import { dirname } from 'node:path';
-import { processDataDirs, processDrain, type DrainSignal } from '@reelstream/http';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type Clock, type IdGenerator } from '@reelstream/ports';
+import { processDataDirs, processDrain, type DrainSignal } from '@reelstream/platform-http';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type Clock, type IdGenerator } from '@reelstream/platform-ports';
 import {
   createLogRoot,
   createMetrics,
@@ -18,7 +24,7 @@ import {
   type Logger,
   type LogRoot,
   type Telemetry,
-} from '@reelstream/telemetry';
+} from '@reelstream/platform-telemetry';
 import type * as z from 'zod';
 import { openBackends, reportParkedMessages, type OpenedBackends } from './open-backends.js';
 import { embeddedBackendsInACluster } from './embedded-in-a-cluster.js';
@@ -227,7 +233,7 @@ function rememberPorts(parsed: unknown, into: Map<number, string[]>): void {
 
 /** The directories of the embedded back ends' files: `/readyz` fails while one is full or read-only. */
 async function watchDataDirs(backends: Backends): Promise<void> {
-  const { parseSqliteBusUrl, parseSqliteEventStoreUrl } = await import('@reelstream/backends');
+  const { parseSqliteBusUrl, parseSqliteEventStoreUrl } = await import('@reelstream/platform-backends');
   if (backends.eventStoreUrl.startsWith('sqlite:'))
     processDataDirs.watch(dirname(parseSqliteEventStoreUrl(backends.eventStoreUrl).path));
   if (backends.busUrl.startsWith('sqlite:')) processDataDirs.watch(dirname(parseSqliteBusUrl(backends.busUrl).path));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@reelstream/config';
+import { ConfigError } from '@reelstream/platform-config';
 import { OperatorsConfigError, ReelstreamError, isRetriable } from '@reelstream/contracts';
-import { InvalidKafkaUrlError } from '@reelstream/messaging-kafka';
-import { InvalidLogLevelError, TelemetryConfigError } from '@reelstream/telemetry';
+import { InvalidKafkaUrlError } from '@reelstream/platform-messaging-kafka';
+import { InvalidLogLevelError, TelemetryConfigError } from '@reelstream/platform-telemetry';
 import { describeStartupFailure, EXIT_CONFIGURATION, EXIT_FAILURE, isConfigurationError } from './startup-failure.js';
 
 describe('a start-up failure is classified by its code, not by a list of class names', () => {

@@ -1,4 +1,4 @@
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import { MetricNames, SECONDS_BUCKETS } from './metric-names.js';
 import { createMetrics, type Metrics } from './metrics.js';
 

@@ -1,11 +1,11 @@
 import { SpanKind, trace, type Attributes } from '@opentelemetry/api';
-import type { EventStore, EventToAppend, ReadAllOptions } from '@reelstream/ports';
+import type { EventStore, EventToAppend, ReadAllOptions } from '@reelstream/platform-ports';
 import { EventStoreAttributes as E } from './semconv.js';
 import { withSpan } from './spans.js';
 import { traceContextFields } from './trace-context.js';
 
 export interface TraceEventStoreOptions {
-  /** Instrumentation scope of the spans. Default `@reelstream/telemetry/event-store`. */
+  /** Instrumentation scope of the spans. Default `@reelstream/platform-telemetry/event-store`. */
   tracerName?: string;
 }
 
@@ -17,7 +17,7 @@ export interface TraceEventStoreOptions {
  * Subscriptions pass through: their consumers decide per event which context to continue.
  */
 export function traceEventStore(store: EventStore, options: TraceEventStoreOptions = {}): EventStore {
-  const tracer = trace.getTracer(options.tracerName ?? '@reelstream/telemetry/event-store');
+  const tracer = trace.getTracer(options.tracerName ?? '@reelstream/platform-telemetry/event-store');
 
   return {
     append(streamId, events, appendOptions) {

@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import { redactUrlSecrets } from './url-secrets.js';
 
-const SCOPE = '@reelstream/telemetry/http-client';
+const SCOPE = '@reelstream/platform-telemetry/http-client';
 /** The buckets the HTTP instrumentation advises for this histogram. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 

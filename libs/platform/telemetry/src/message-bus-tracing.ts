@@ -20,13 +20,13 @@ import {
   type OutgoingMessage,
   type RequestOptions,
   type SubscribeOptions,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { MessagingAttributes as M } from './semconv.js';
 import { withSpan } from './spans.js';
 import { extractTraceContext, injectTraceContext } from './trace-context.js';
 
 export interface TraceMessageBusOptions {
-  /** Instrumentation scope of the spans. Default `@reelstream/telemetry/message-bus`. */
+  /** Instrumentation scope of the spans. Default `@reelstream/platform-telemetry/message-bus`. */
   tracerName?: string;
   /** `messaging.system` of every span: `kafka` or `sqlite`. Default `sqlite`. */
   system?: string;
@@ -47,7 +47,7 @@ export interface TraceMessageBusOptions {
  * Failures are recorded on the span (status ERROR) and rethrown unchanged.
  */
 export function traceMessageBus(bus: MessageBus, options: TraceMessageBusOptions = {}): MessageBus {
-  const tracer = trace.getTracer(options.tracerName ?? '@reelstream/telemetry/message-bus');
+  const tracer = trace.getTracer(options.tracerName ?? '@reelstream/platform-telemetry/message-bus');
   const system = options.system ?? 'sqlite';
 
   return {

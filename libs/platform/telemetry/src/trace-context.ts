@@ -6,7 +6,7 @@ import {
   type Context,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { traceHeadersOf, type EventMetadata } from '@reelstream/ports';
+import { traceHeadersOf, type EventMetadata } from '@reelstream/platform-ports';
 
 /**
  * Bus headers and event metadata always speak W3C trace context (`traceparent`, `tracestate`),

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { isWrongExpectedRevision } from '@reelstream/ports';
+import { isWrongExpectedRevision } from '@reelstream/platform-ports';
 import { traceEventStore } from '../src/event-store-tracing.js';
 import { contextFromEventMetadata } from '../src/trace-context.js';
 import { RecordingEventStore } from './recording-event-store.js';

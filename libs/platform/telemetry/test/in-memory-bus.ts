@@ -9,7 +9,7 @@ import {
   type OutgoingMessage,
   type RequestOptions,
   type SubscribeOptions,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 
 /**
  * A tiny in-memory MessageBus for the decorator's unit tests: one partition per topic, groups

@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { isRequestTimeout, reply, type Message, type MessageBus, type OutgoingMessage } from '@reelstream/ports';
+import {
+  isRequestTimeout,
+  reply,
+  type Message,
+  type MessageBus,
+  type OutgoingMessage,
+} from '@reelstream/platform-ports';
 import { traceMessageBus } from '../src/message-bus-tracing.js';
 import { InMemoryBus } from './in-memory-bus.js';
 import { ancestry, installTracing } from './tracing-harness.js';

@@ -9,7 +9,7 @@ import {
   type ReadAllOptions,
   type RecordedEvent,
   type Subscription,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 
 /**
  * A tiny in-memory EventStore that records what it was given, so a test can see exactly what a

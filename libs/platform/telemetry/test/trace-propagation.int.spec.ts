@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind, context, trace } from '@opentelemetry/api';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import type { MessageBus } from '@reelstream/ports';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
+import type { MessageBus } from '@reelstream/platform-ports';
 import { traceMessageBus } from '../src/message-bus-tracing.js';
 import { ancestry, installTracing } from './tracing-harness.js';
 

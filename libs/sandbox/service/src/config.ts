@@ -9,7 +9,7 @@ import {
   platformEnvShape,
   port,
   type Env,
-} from '@reelstream/config';
+} from '@reelstream/platform-config';
 import * as z from 'zod';
 
 export const sandboxEnv = z.object({

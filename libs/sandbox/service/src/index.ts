@@ -1,5 +1,5 @@
 /**
- * @reelstream/service-operator-sandbox: a reference operator wallet — balances per player and
+ * @reelstream/sandbox-service: a reference operator wallet — balances per player and
  * currency in SQLite, signatures checked (D8), each transactionId applied once, atomic betwin,
  * cancels per D9 — with an admin API and fault injection for tests and demos.
  */

@@ -5,9 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { closeGracefully, createHttpServer, healthEndpoints, StopSequence } from '@reelstream/http';
+import { closeGracefully, createHttpServer, healthEndpoints, StopSequence } from '@reelstream/platform-http';
 import type { OperatorConfig } from '@reelstream/contracts';
-import type { Clock } from '@reelstream/ports';
+import type { Clock } from '@reelstream/platform-ports';
 import { adminRouter } from './admin-routes.js';
 import type { OperatorSandboxConfig } from './config.js';
 import { Delays } from './delays.js';
@@ -15,7 +15,7 @@ import { FaultRegistry } from './faults.js';
 import { checkSandboxDatabase, LedgerViews, openSandboxDatabase, SandboxWallet } from '@reelstream/sandbox-adapters';
 import { walletRouter } from './wallet-route.js';
 import { WebhookInbox, webhookRouter } from './webhook-route.js';
-import { recordHttpRoute } from '@reelstream/telemetry';
+import { recordHttpRoute } from '@reelstream/platform-telemetry';
 
 /** What the callback and admin routes accept (`64kb` in their body parsers). */
 const BODY_LIMIT_BYTES = 64 * 1024;

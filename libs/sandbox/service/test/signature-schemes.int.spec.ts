@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { encodeCallback } from '@reelstream/contracts';
-import { ManualClock } from '@reelstream/ports';
+import { ManualClock } from '@reelstream/platform-ports';
 import { betCallback, postRaw, sign } from './sandbox-client.js';
 import { operatorDirectory, startTestSandbox, testOperator, type TestSandbox } from './test-sandbox.js';
 

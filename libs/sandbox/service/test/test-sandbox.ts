@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OperatorDirectory } from '@reelstream/config';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import { parseOperatorsConfig, type OperatorConfigInput } from '@reelstream/contracts';
 import {
   startOperatorSandbox,

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '@reelstream/ports';
+import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '@reelstream/platform-ports';
 import { anEvent, type EventStoreHarness } from './harness.js';
 
 async function refusal(promise: Promise<unknown>): Promise<WrongExpectedRevisionError> {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from '@jest/globals';
-import { startCatchUp } from '@reelstream/eventsourcing';
-import type { EventStore, RecordedEvent, SubscribeToAllOptions } from '@reelstream/ports';
+import { startCatchUp } from '@reelstream/platform-eventsourcing';
+import type { EventStore, RecordedEvent, SubscribeToAllOptions } from '@reelstream/platform-ports';
 import { eventually } from '../message-bus/eventually.js';
 import { anEvent, at, expectCheckpointAtOrPast, sleep, type EventStoreHarness } from './harness.js';
 
 const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);
 const FOREIGN_EVENTS = 1_000;
 
-/** `startCatchUp` (@reelstream/eventsourcing), one event at a time and in batches, on this adapter's subscriptions and checkpoints. */
+/** `startCatchUp` (@reelstream/platform-eventsourcing), one event at a time and in batches, on this adapter's subscriptions and checkpoints. */
 export function catchUpCases(harness: () => EventStoreHarness): void {
   it('writes the checkpoint only after the handler finished', async () => {
     const { store, checkpoints } = await harness().open();

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startCatchUp } from '@reelstream/eventsourcing';
-import { type CheckpointStore, type EventStore, type Position, type SubscribeToAllOptions } from '@reelstream/ports';
+import { startCatchUp } from '@reelstream/platform-eventsourcing';
+import {
+  type CheckpointStore,
+  type EventStore,
+  type Position,
+  type SubscribeToAllOptions,
+} from '@reelstream/platform-ports';
 import { eventually } from '../message-bus/eventually.js';
 import type { EventStoreUnderTest } from './under-test.js';
 

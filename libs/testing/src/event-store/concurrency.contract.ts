@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { isWrongExpectedRevision, type AppendResult, type EventStore } from '@reelstream/ports';
+import { isWrongExpectedRevision, type AppendResult, type EventStore } from '@reelstream/platform-ports';
 import { anEvent, at, type EventStoreHarness } from './harness.js';
 import { catchUpWhileAppending, gapsOf } from './position-gap.js';
 

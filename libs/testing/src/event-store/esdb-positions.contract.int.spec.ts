@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { compareDecimalPositions } from '@reelstream/eventstore-sqlite';
+import { compareDecimalPositions } from '@reelstream/platform-eventstore-sqlite';
 import { describeEventStoreContract } from './describe-event-store-contract.js';
 import {
   compareEsdbShapedPositions,

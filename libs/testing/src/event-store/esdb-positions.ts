@@ -7,7 +7,7 @@
  * comparison instead of asking the store fails at once. Test-only: the contract suite and the
  * platform e2e suite run through it.
  */
-import { openEventStore, type OpenedEventStore } from '@reelstream/backends';
+import { openEventStore, type OpenedEventStore } from '@reelstream/platform-backends';
 import {
   eventsOf,
   type CheckpointStore,
@@ -19,7 +19,7 @@ import {
   type Subscription,
   type SubscribeToAllOptions,
   type SubscriptionItem,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 
 /** `EVENT_STORE_URL` scheme the test workers understand: the SQLite store at `<path>` behind this wrapper. */
 export const ESDB_POSITIONS_SCHEME = 'sqlite+esdbpositions:';

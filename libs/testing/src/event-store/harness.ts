@@ -6,7 +6,7 @@ import type {
   RecordedEvent,
   StreamFilter,
   Subscription,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import type { EventStoreUnderTest } from './under-test.js';
 
 export interface OpenedClient {

@@ -1,4 +1,4 @@
-import type { EventStore, Position, RecordedEvent, StreamFilter } from '@reelstream/ports';
+import type { EventStore, Position, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
 import { anEvent } from './harness.js';
 
 export interface PositionGapRun {

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import type { RecordedEvent } from '@reelstream/ports';
+import type { RecordedEvent } from '@reelstream/platform-ports';
 import { anEvent, at, type EventStoreHarness } from './harness.js';
 
 const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);

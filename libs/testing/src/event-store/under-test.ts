@@ -1,4 +1,4 @@
-import type { CheckpointStore, EventStore } from '@reelstream/ports';
+import type { CheckpointStore, EventStore } from '@reelstream/platform-ports';
 
 /** One back end the EventStore contract runs against. */
 export interface EventStoreUnderTest {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FencedOutError, type Lease, type LeasesAndFencedCheckpoints, type Position } from '@reelstream/ports';
+import { FencedOutError, type Lease, type LeasesAndFencedCheckpoints, type Position } from '@reelstream/platform-ports';
 
 /** One back end the lease contract runs against. */
 export interface LeaseStoreUnderTest {

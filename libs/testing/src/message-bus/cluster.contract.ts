@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { BusHeaders, isRequestTimeout, reply, type Consumer, type Message, type MessageBus } from '@reelstream/ports';
+import {
+  BusHeaders,
+  isRequestTimeout,
+  reply,
+  type Consumer,
+  type Message,
+  type MessageBus,
+} from '@reelstream/platform-ports';
 import { CASE_TIMEOUT_MS, WAIT_MS } from './contract-harness.js';
 import { eventually } from './eventually.js';
 import { WorkerProcess } from './worker-process.js';

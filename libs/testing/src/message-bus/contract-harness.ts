@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Message, MessageBus, SubscribeOptions } from '@reelstream/ports';
+import type { Consumer, Message, MessageBus, SubscribeOptions } from '@reelstream/platform-ports';
 import type { KnownBusFault, MessageBusUnderTest } from './under-test.js';
 
 /** Generous for a shared Kafka (group joins take seconds), still bounded. */

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { CASE_TIMEOUT_MS, WAIT_MS, type ContractHarness } from './contract-harness.js';
 import { eventually } from './eventually.js';
 

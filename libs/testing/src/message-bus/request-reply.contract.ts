@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { BusHeaders, isRequestTimeout, reply, type MessageBus } from '@reelstream/ports';
+import { BusHeaders, isRequestTimeout, reply, type MessageBus } from '@reelstream/platform-ports';
 import { CASE_TIMEOUT_MS, WAIT_MS, type ContractHarness } from './contract-harness.js';
 
 /** A responder that echoes every request back with `reply()`. */

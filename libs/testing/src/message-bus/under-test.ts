@@ -1,4 +1,4 @@
-import type { MessageBus } from '@reelstream/ports';
+import type { MessageBus } from '@reelstream/platform-ports';
 
 /** One back end the MessageBus contract runs against. */
 export interface MessageBusUnderTest {

@@ -22,7 +22,7 @@
  * Each POST is a CLIENT span with the `http.client.request.duration` histogram and sends the trace
  * context in its headers (`startHttpClientCall`), as node's HTTP instrumentation did for got.
  */
-import { startHttpClientCall } from '@reelstream/telemetry';
+import { startHttpClientCall } from '@reelstream/platform-telemetry';
 import { Agent, type Dispatcher } from 'undici';
 
 /** The most of a reply's body read: 16 KiB, far above `{"balance":…,"statusCode":…}` and a short message. */

@@ -17,8 +17,8 @@ import {
   type WalletTxRow,
   type WebhookLetterChange,
 } from '@reelstream/wallet-application';
-import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/eventstore-sqlite';
-import type { Position } from '@reelstream/ports';
+import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/platform-eventstore-sqlite';
+import type { Position } from '@reelstream/platform-ports';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS recon_wallet_tx (

@@ -14,7 +14,7 @@ import {
   walletTxStream,
   type WalletDeadLetter,
 } from '@reelstream/contracts';
-import type { EventStore, Position } from '@reelstream/ports';
+import type { EventStore, Position } from '@reelstream/platform-ports';
 import { conflictDeadLettersOf, deadLetterOf } from '@reelstream/wallet-domain';
 import { isDeterministicFailure } from './failures.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';

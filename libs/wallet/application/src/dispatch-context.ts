@@ -11,7 +11,7 @@ import {
   type Message,
   type MessageBus,
   type ParkedMessageObserver,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import type { DispatchLog, OperatorLookup, OperatorWallet } from './ports.js';
 import { WalletTxRepository } from './wallet-tx-repository.js';
 import { WinSourceChecker } from './win-source.js';

@@ -16,7 +16,7 @@
  * Only an infrastructure failure (store or bus) throws, and is retried in place by the bus.
  */
 import { describeIssues, walletCancelDelivery, type OperatorConfig } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import {
   answerFromCall,
   cancelCallbackFor,

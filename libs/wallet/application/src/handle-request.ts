@@ -14,7 +14,7 @@ import {
   type WalletRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import {
   deadlineOf,
   pastSendWindow,

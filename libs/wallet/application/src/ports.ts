@@ -37,7 +37,7 @@ export interface OperatorLookup {
   get(id: string): OperatorConfig | undefined;
 }
 
-/** Structured logging as `@reelstream/telemetry`'s Logger does it (that lib is not a dependency of this layer). */
+/** Structured logging as `@reelstream/platform-telemetry`'s Logger does it (that lib is not a dependency of this layer). */
 export interface DispatchLog {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;

@@ -5,7 +5,7 @@
  * by transactionId.
  */
 import { Headers, playerKey, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
-import { BusHeaders, reply, type Message } from '@reelstream/ports';
+import { BusHeaders, reply, type Message } from '@reelstream/platform-ports';
 import { deadLetterOf, pendingCancel, replyFromRecord, type WalletTxState } from '@reelstream/wallet-domain';
 import type { DispatchContext } from './dispatch-context.js';
 

@@ -18,8 +18,8 @@ import {
   type TransactionStatus,
   type WalletTxEvent,
 } from '@reelstream/contracts';
-import { startCatchUp } from '@reelstream/eventsourcing';
-import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
+import { startCatchUp } from '@reelstream/platform-eventsourcing';
+import type { EventStore, Position, RecordedEvent } from '@reelstream/platform-ports';
 import { conflictDeadLettersOf, deadLetterOf, walletTxDecider, type WalletTxState } from '@reelstream/wallet-domain';
 
 export const RECONCILIATION_FILTER = {

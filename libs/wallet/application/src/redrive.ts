@@ -13,7 +13,7 @@ import {
   type WalletDeadLetter,
   type WalletReply,
 } from '@reelstream/contracts';
-import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
+import type { Clock, EventStore, MessageBus } from '@reelstream/platform-ports';
 import { findDeadLetteredWins, type DeadLetterFilter } from './dead-letters.js';
 
 type RedriveOutcome =

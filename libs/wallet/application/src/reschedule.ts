@@ -8,7 +8,7 @@
  * its head is always the earliest due: waiting for the head never holds a message that is due.
  */
 import { Headers, ReelstreamError, Topics } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import type { DispatchContext } from './dispatch-context.js';
 import { park } from './publish-outcome.js';
 

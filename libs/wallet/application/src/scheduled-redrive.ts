@@ -17,7 +17,7 @@ import {
   Topics,
   walletRedriveRequest,
 } from '@reelstream/contracts';
-import type { Clock, EventStore, MessageBus, Position } from '@reelstream/ports';
+import type { Clock, EventStore, MessageBus, Position } from '@reelstream/platform-ports';
 import { nextRedriveAt, redriveScheduleOver, winRedriveOf } from '@reelstream/wallet-domain';
 import { isDeterministicFailure } from './failures.js';
 import type { DispatchLog, OperatorLookup } from './ports.js';

@@ -4,7 +4,7 @@
  * publishes the request. One that does not is refused: recorded as `StakeRefused` in its
  * transaction's stream, logged at error, counted for the alert, answered non-OK, never sent.
  */
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { identicalRequest, sameRequest, type StakeRequest } from '@reelstream/wallet-domain';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
 import { replyIfAsked } from './publish-outcome.js';

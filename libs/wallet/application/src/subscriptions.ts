@@ -16,7 +16,7 @@
  * holds only that player's later messages.
  */
 import { Topics } from '@reelstream/contracts';
-import { defaultRetryDelayMs, type Message, type SubscribeOptions } from '@reelstream/ports';
+import { defaultRetryDelayMs, type Message, type SubscribeOptions } from '@reelstream/platform-ports';
 import { cancelRetryDelayMs } from '@reelstream/wallet-domain';
 import { OperatorUnavailableError } from './deliver.js';
 import { dispatchContext, type DispatchContext, type WalletDispatchDeps } from './dispatch-context.js';

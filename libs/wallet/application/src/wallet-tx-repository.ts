@@ -1,6 +1,6 @@
 /**
  * The `walletTx-{transactionId}` stream as the dispatcher uses it, through the one command handler
- * (@reelstream/eventsourcing): load → state and revision; decide on that record → append at its
+ * (@reelstream/platform-eventsourcing): load → state and revision; decide on that record → append at its
  * revision. A delivery calls the operator between two appends on what the record said, so a
  * concurrent writer is not decided over here: the conflict goes up to the use case, which reloads
  * and goes on from the record (`retryDispatch`).
@@ -12,8 +12,14 @@ import {
   type EventContext,
   type WalletTxEvent,
 } from '@reelstream/contracts';
-import { handleCommand, inSequence, loadState, retryOnConflict, type RetryPolicy } from '@reelstream/eventsourcing';
-import type { EventStore, RecordedEvent } from '@reelstream/ports';
+import {
+  handleCommand,
+  inSequence,
+  loadState,
+  retryOnConflict,
+  type RetryPolicy,
+} from '@reelstream/platform-eventsourcing';
+import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
 import {
   walletTxDecider,
   type WalletRefusal,

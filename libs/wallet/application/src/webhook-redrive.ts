@@ -20,7 +20,7 @@ import {
   type EventStore,
   type MessageBus,
   type StreamRevision,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 
 const REDRIVE_GROUP = 'wallet-dispatcher.webhooks-redrive';
 const DEAD_LETTER_HEADERS = new Set<string>([

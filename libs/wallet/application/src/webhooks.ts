@@ -19,7 +19,7 @@ import {
   type BonusWebhook,
   type OperatorConfig,
 } from '@reelstream/contracts';
-import { BusHeaders, type Message } from '@reelstream/ports';
+import { BusHeaders, type Message } from '@reelstream/platform-ports';
 import type { DispatchContext } from './dispatch-context.js';
 import type { OperatorBulkhead } from './operator-bulkhead.js';
 import { park } from './publish-outcome.js';

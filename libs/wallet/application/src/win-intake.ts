@@ -18,8 +18,8 @@ import {
   type WalletWinRequest,
   type WinDeadLetterReason,
 } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
-import { handleCommand } from '@reelstream/eventsourcing';
+import type { Message } from '@reelstream/platform-ports';
+import { handleCommand } from '@reelstream/platform-eventsourcing';
 import {
   conflictDeadLettersOf,
   identicalRequest,

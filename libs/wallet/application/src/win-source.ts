@@ -12,7 +12,7 @@ import {
   type DomainEvent,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { EventStore, RecordedEvent } from '@reelstream/ports';
+import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
 import {
   checkFreeSpinWin,
   checkPaidRoundWin,

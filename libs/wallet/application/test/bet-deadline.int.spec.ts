@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { parseStoredEvent, Topics, walletTxStream, type WalletBetRequest } from '@reelstream/contracts';
-import { ManualClock, type Message } from '@reelstream/ports';
+import { ManualClock, type Message } from '@reelstream/platform-ports';
 import { eventually, recordStakeSource } from '@reelstream/testing';
 import { dispatchContext, handleCancelDelivery, handleWalletRequest, WalletTxRepository } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';

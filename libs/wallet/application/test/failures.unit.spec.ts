@@ -5,7 +5,7 @@ import {
   UnknownEventTypeError,
   UnsupportedSchemaVersionError,
 } from '@reelstream/contracts';
-import { RequestTimeoutError } from '@reelstream/ports';
+import { RequestTimeoutError } from '@reelstream/platform-ports';
 import { walletRefusal } from '@reelstream/wallet-domain';
 import { isDeterministicFailure } from '../src/failures.js';
 import { OperatorUnavailableError } from '../src/deliver.js';

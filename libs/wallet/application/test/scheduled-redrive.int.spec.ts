@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Topics, walletRedriveRequest, type WalletRedriveRequest } from '@reelstream/contracts';
-import type { Consumer } from '@reelstream/ports';
+import type { Consumer } from '@reelstream/platform-ports';
 import { eventually, recordWinSource } from '@reelstream/testing';
 import { dispatchContext, handleWalletRequest, WinRedriveScheduler } from '../src/index.js';
 import { ScriptedWallet } from './scripted-wallet.js';

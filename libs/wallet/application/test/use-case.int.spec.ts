@@ -8,7 +8,7 @@ import {
   type WalletRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { Message } from '@reelstream/ports';
+import type { Message } from '@reelstream/platform-ports';
 import { eventually, recordStakeSource, recordWinSource } from '@reelstream/testing';
 import {
   dispatchContext,

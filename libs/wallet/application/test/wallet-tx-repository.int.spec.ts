@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { walletTxStream, type EventContext } from '@reelstream/contracts';
-import { ConcurrencyExhaustedError, deterministicEventId } from '@reelstream/eventsourcing';
-import { SqliteEventStore } from '@reelstream/eventstore-sqlite';
+import { ConcurrencyExhaustedError, deterministicEventId } from '@reelstream/platform-eventsourcing';
+import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { sampleBetRequest } from '@reelstream/testing';
 import { retryDispatch, WalletDecisionRefused, WalletTxRepository } from '../src/index.js';
 

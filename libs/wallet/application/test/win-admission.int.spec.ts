@@ -14,7 +14,7 @@ import {
   walletTxStream,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { Message, ParkedMessage } from '@reelstream/ports';
+import type { Message, ParkedMessage } from '@reelstream/platform-ports';
 import { recordWinSource } from '@reelstream/testing';
 import {
   dispatchContext,

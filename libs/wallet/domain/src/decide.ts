@@ -222,6 +222,6 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
 
 /**
  * The decider of a `walletTx` stream as one value: what the command handler and the tests take
- * (the `Decider` shape of @reelstream/eventsourcing, matched structurally).
+ * (the `Decider` shape of @reelstream/platform-eventsourcing, matched structurally).
  */
 export const walletTxDecider = { initialState: initialWalletTxState, evolve, decide } as const;

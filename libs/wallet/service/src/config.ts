@@ -10,7 +10,7 @@ import {
   resolveBackends,
   type Backends,
   type Env,
-} from '@reelstream/config';
+} from '@reelstream/platform-config';
 import { httpUrl } from '@reelstream/contracts';
 import { defaultBulkheadLimits, DEFAULT_KEY_CONCURRENCY, type BulkheadLimits } from '@reelstream/wallet-application';
 import * as z from 'zod';

@@ -1,5 +1,5 @@
 /**
- * @reelstream/service-wallet-dispatcher: the wallet-dispatcher's edge — its config, health
+ * @reelstream/wallet-service: the wallet-dispatcher's edge — its config, health
  * endpoints, the redrive CLI and `startWalletDispatcher` (the HTTP client, over undici, is `@reelstream/wallet-adapters`).
  */
 export { dispatcherSettingsFromEnv, dispatcherEnv } from './config.js';

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatAmountString } from '@reelstream/money';
-import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
+import type { Clock, EventStore, MessageBus } from '@reelstream/platform-ports';
 import type { WalletDeadLetter } from '@reelstream/contracts';
 import {
   findDeadLetteredWins,

@@ -3,8 +3,8 @@
  * wallets over HTTP (undici), plus its health server. Takes its ports; stops everything it started.
  */
 import { walletTxStream } from '@reelstream/contracts';
-import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/http';
-import { runLeased, type LeasedRunner } from '@reelstream/eventsourcing';
+import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/platform-http';
+import { runLeased, type LeasedRunner } from '@reelstream/platform-eventsourcing';
 import type {
   Clock,
   Consumer,
@@ -12,7 +12,7 @@ import type {
   IdGenerator,
   LeasesAndFencedCheckpoints,
   MessageBus,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import {
   createMetrics,
   MetricNames,
@@ -20,7 +20,7 @@ import {
   traceEventStore,
   traceMessageBus,
   type Logger,
-} from '@reelstream/telemetry';
+} from '@reelstream/platform-telemetry';
 import {
   defaultBulkheadLimits,
   OperatorBulkhead,

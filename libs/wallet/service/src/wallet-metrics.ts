@@ -3,8 +3,8 @@
  * the operator label is an id from the operator directory, never one read from a message).
  */
 import { Topics, type CallbackRequest, type OperatorConfig } from '@reelstream/contracts';
-import type { MessageBus, OutgoingMessage } from '@reelstream/ports';
-import { MetricNames, SECONDS_BUCKETS, type Metrics } from '@reelstream/telemetry';
+import type { MessageBus, OutgoingMessage } from '@reelstream/platform-ports';
+import { MetricNames, SECONDS_BUCKETS, type Metrics } from '@reelstream/platform-telemetry';
 import {
   CANCEL_NOT_DELIVERED_REASONS,
   type CancelNotDeliveredReason,

@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
 import { parseStoredEvent, playerKey, walletTxStream } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type EventStore, type MessageBus, type Consumer } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type EventStore, type MessageBus, type Consumer } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
 import { silentLog, walletSubscriptions } from '@reelstream/wallet-application';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@reelstream/config';
+import { ConfigError } from '@reelstream/platform-config';
 import { dispatcherSettingsFromEnv } from '../src/index.js';
 
 describe('the dispatcher’s bulkhead and concurrency settings', () => {

@@ -10,10 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { redriveDeadLetters } from '@reelstream/wallet-application';
-import { systemClock } from '@reelstream/ports';
+import { systemClock } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import type { WalletReply, WalletRequest } from '@reelstream/contracts';
-import type { FaultRuleInput } from '@reelstream/service-operator-sandbox';
+import type { FaultRuleInput } from '@reelstream/sandbox-service';
 import { runRedrive } from '../src/index.js';
 import { betRequest, startRig, winRequest, type Rig } from './rig.js';
 

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import { parseOperatorsConfig } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type EventStore, type MessageBus } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
-import { createLogger } from '@reelstream/telemetry';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 
 const operators = new OperatorDirectory(

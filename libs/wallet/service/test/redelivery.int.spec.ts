@@ -7,7 +7,7 @@ import { Topics, walletReply, type WalletRequest } from '@reelstream/contracts';
 import { eventually } from '@reelstream/testing';
 import { WalletTxRepository } from '@reelstream/wallet-application';
 import { callbackFor } from '@reelstream/wallet-domain';
-import { BusHeaders, type Message } from '@reelstream/ports';
+import { BusHeaders, type Message } from '@reelstream/platform-ports';
 import { HttpOperatorWallet } from '@reelstream/wallet-adapters';
 import { betRequest, nextId, startRig, type Rig } from './rig.js';
 

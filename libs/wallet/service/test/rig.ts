@@ -4,8 +4,8 @@
  * is that sandbox. Requests go in as the game-server sends them (`bus.request` on wallet.requests).
  */
 import { join } from 'node:path';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
   parseStoredEvent,
@@ -20,11 +20,11 @@ import {
   type WalletRequestsMessage,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type EventStore, type Message, type MessageBus } from '@reelstream/platform-ports';
 import { recordStakeSource, recordWinSource } from '@reelstream/testing';
-import type { OperatorSandbox } from '@reelstream/service-operator-sandbox';
-import { createLogger } from '@reelstream/telemetry';
+import type { OperatorSandbox } from '@reelstream/sandbox-service';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { operatorDirectory, startTestSandbox, testOperator } from '../../../sandbox/service/test/test-sandbox.js';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 

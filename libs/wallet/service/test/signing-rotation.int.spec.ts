@@ -7,11 +7,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
 import { playerKey, Topics, walletReply, type WalletReply, type WalletRequest } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
-import { createLogger } from '@reelstream/telemetry';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type EventStore, type MessageBus } from '@reelstream/platform-ports';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { recordStakeSource } from '@reelstream/testing';
 import {
   operatorDirectory,

@@ -15,7 +15,7 @@ import {
   type WalletBetwinRequest,
   type WalletRequest,
 } from '@reelstream/contracts';
-import { MetricNames } from '@reelstream/telemetry';
+import { MetricNames } from '@reelstream/platform-telemetry';
 import { eventually, installCollectingMeter, recordStakeSource } from '@reelstream/testing';
 import { betRequest, nextId, startRig, type Rig } from './rig.js';
 

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   bonusWebhook,
   bonusWebhookKey,
@@ -21,10 +21,10 @@ import {
   webhookLetterStream,
   type BonusWebhook,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { systemClock, type EventStore, type MessageBus } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { systemClock, type EventStore, type MessageBus } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
-import { createLogger } from '@reelstream/telemetry';
+import { createLogger } from '@reelstream/platform-telemetry';
 import { defaultBulkheadLimits, redriveParkedWebhooks, WEBHOOK_MAX_ATTEMPTS } from '@reelstream/wallet-application';
 import { startWalletDispatcher, type WalletDispatcher } from '../src/index.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Headers, playerKey, Topics } from '@reelstream/contracts';
-import { systemClock } from '@reelstream/ports';
+import { systemClock } from '@reelstream/platform-ports';
 import { eventually, recordWinSource } from '@reelstream/testing';
 import { findDeadLetteredWins } from '@reelstream/wallet-application';
 import { dryRunRedrive, listDeadLetters, runRedrive } from '../src/index.js';

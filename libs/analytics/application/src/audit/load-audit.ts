@@ -22,7 +22,7 @@ import {
   type RoundEvent,
   type WalletTxEvent,
 } from '@reelstream/contracts';
-import type { EventStore, Position, RecordedEvent } from '@reelstream/ports';
+import type { EventStore, Position, RecordedEvent } from '@reelstream/platform-ports';
 import { UnreadableEventError } from '../log-events.js';
 
 /** An event the contracts refuse is an UnreadableEventError naming its position, as in a replay. */

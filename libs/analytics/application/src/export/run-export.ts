@@ -21,7 +21,7 @@ import {
   type LogEvent,
   type TimeRange,
 } from '@reelstream/analytics-domain';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import { replay } from '../replay.js';
 import { rangeResolver, type TimeArgument } from '../time-range.js';
 import { openRowWriter, type ExportFormat, type RowWriter } from './row-writers.js';

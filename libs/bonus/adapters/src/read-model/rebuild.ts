@@ -3,7 +3,7 @@
  * projected again from the first event (after a schema change, or to check it, as the tests do).
  */
 import { PLAYER_BONUS_FILTER, projectionChange } from '@reelstream/bonus-application';
-import type { EventStore, Position } from '@reelstream/ports';
+import type { EventStore, Position } from '@reelstream/platform-ports';
 import type { SqliteBonusReadModel } from './sqlite-bonus-read-model.js';
 
 const PAGE = 1_000;

@@ -13,8 +13,8 @@ import type {
   ExpiryTarget,
   ProjectionChange,
 } from '@reelstream/bonus-application';
-import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/eventstore-sqlite';
-import type { Position } from '@reelstream/ports';
+import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/platform-eventstore-sqlite';
+import type { Position } from '@reelstream/platform-ports';
 import { READ_MODEL_CHECKPOINT, READ_MODEL_DDL } from './schema.js';
 
 interface RecordRow {

@@ -4,7 +4,7 @@
  * the position handled, held back to just before the earliest RoundStarted still open. Replaying
  * from there repeats some wins, which the dispatcher de-duplicates by transactionId.
  */
-import type { CheckpointStore, EventStore, Position } from '@reelstream/ports';
+import type { CheckpointStore, EventStore, Position } from '@reelstream/platform-ports';
 
 export interface HoldBack {
   /**

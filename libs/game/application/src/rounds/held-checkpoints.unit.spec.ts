@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/eventstore-sqlite';
-import type { Position } from '@reelstream/ports';
+import { SqliteCheckpointStore, SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import type { Position } from '@reelstream/platform-ports';
 import { heldCheckpoints } from './held-checkpoints.js';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import type { Rng } from '@reelstream/game-domain';
-import type { Clock, IdGenerator } from '@reelstream/ports';
+import type { Clock, IdGenerator } from '@reelstream/platform-ports';
 import type { GameTable } from '../game-table.js';
 import type { GameLog, LedgerPort, WalletPort } from '../ports.js';
 import type { BalanceBook } from '../sessions/balance-book.js';

@@ -7,7 +7,7 @@
  * a restart sees those rounds again.
  */
 import { Headers, parseStoredEvent, playerKey, streamPrefix, Topics, type RoundSettled } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner } from '@reelstream/eventsourcing';
+import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
 import {
   type CheckpointStore,
   type Clock,
@@ -16,7 +16,7 @@ import {
   type Position,
   type RecordedEvent,
   traceHeadersOf,
-} from '@reelstream/ports';
+} from '@reelstream/platform-ports';
 import { paidRoundWinRequest } from '@reelstream/game-domain';
 import type { GameLog } from '../ports.js';
 import { heldCheckpoints } from './held-checkpoints.js';

@@ -13,8 +13,8 @@ import {
   type RoundStartedData,
   type RoundState,
 } from '@reelstream/game-domain';
-import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
-import { handleCommand, loadState } from '@reelstream/eventsourcing';
+import type { Clock, EventStore, RecordedEvent } from '@reelstream/platform-ports';
+import { handleCommand, loadState } from '@reelstream/platform-eventsourcing';
 
 export type { RoundEnd, RoundStartedData } from '@reelstream/game-domain';
 

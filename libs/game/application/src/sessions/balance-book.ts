@@ -11,7 +11,7 @@
  * units) is reported once, when it comes in, and not shown while it is the last answer: the player
  * sees no balance until a plausible answer comes (docs/adr/0024-implausible-wallet-balances.md).
  */
-import type { Position } from '@reelstream/ports';
+import type { Position } from '@reelstream/platform-ports';
 import { addMinor, parseAmount, subtractMinor } from '@reelstream/money';
 import { balanceImplausibility, type BalanceImplausibility } from '@reelstream/game-domain';
 import type { WalletReplies } from './wallet-replies.js';

@@ -20,7 +20,7 @@ import {
   type GameSession,
   type SessionState,
 } from '@reelstream/game-domain';
-import type { Clock, EventStore } from '@reelstream/ports';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
 
 export type { GameSession } from '@reelstream/game-domain';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
 import { walletTxStream } from '@reelstream/contracts';
 import { BalanceBook } from './balance-book.js';
 import { SpinClaims, spinClaimName } from './spin-claims.js';

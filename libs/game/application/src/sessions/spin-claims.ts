@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { encodeStreamComponent } from '@reelstream/contracts';
-import type { Lease, LeaseStore } from '@reelstream/ports';
+import type { Lease, LeaseStore } from '@reelstream/platform-ports';
 import { refuse } from '../refused.js';
 
 export interface SpinClaimKey {

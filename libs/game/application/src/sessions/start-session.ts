@@ -13,8 +13,8 @@ import {
   type SessionEvent,
 } from '@reelstream/contracts';
 import { isGameRefusal, sessionDecider, type Catalog, type GameRefusal } from '@reelstream/game-domain';
-import type { Clock, EventStore, RecordedEvent } from '@reelstream/ports';
-import { handleCommand } from '@reelstream/eventsourcing';
+import type { Clock, EventStore, RecordedEvent } from '@reelstream/platform-ports';
+import { handleCommand } from '@reelstream/platform-eventsourcing';
 
 export interface StartSessionDeps {
   readonly store: EventStore;

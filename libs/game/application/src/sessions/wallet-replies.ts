@@ -6,7 +6,7 @@
  * newer one. Read-only: the game-server never appends to these streams.
  */
 import { parseStoredEvent, walletTxStream } from '@reelstream/contracts';
-import type { EventStore, Position } from '@reelstream/ports';
+import type { EventStore, Position } from '@reelstream/platform-ports';
 
 type RecordedWalletReply =
   /** The wallet answered with this balance; `position` is where the answer is in the log. */

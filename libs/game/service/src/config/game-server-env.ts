@@ -11,9 +11,9 @@ import {
   positiveInt,
   unauthenticatedRateLimitEnvShape,
   type Env,
-} from '@reelstream/config';
+} from '@reelstream/platform-config';
 import { DEFAULT_BALANCE_CEILING_UNITS } from '@reelstream/game-domain';
-import type { RateLimitConfig } from '@reelstream/http';
+import type { RateLimitConfig } from '@reelstream/platform-http';
 import { DeliveryPolicies } from '@reelstream/wallet-domain';
 import * as z from 'zod';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, DEFAULT_CATALOG_FILE } from '@reelstream/config';
+import { ConfigError, DEFAULT_CATALOG_FILE } from '@reelstream/platform-config';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { gameServerConfigOf, parseGameServerEnv } from './game-server-env.js';
 

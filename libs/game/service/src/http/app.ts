@@ -3,9 +3,9 @@
  * assets and the probes, with its collaborators passed in.
  */
 import { validationDetails } from '@reelstream/contracts';
-import { ApiError, apiErrorHandler, requestLog, routeNotFound } from '@reelstream/http';
-import { recordHttpRoute, type Logger } from '@reelstream/telemetry';
-import type { Clock } from '@reelstream/ports';
+import { ApiError, apiErrorHandler, requestLog, routeNotFound } from '@reelstream/platform-http';
+import { recordHttpRoute, type Logger } from '@reelstream/platform-telemetry';
+import type { Clock } from '@reelstream/platform-ports';
 import express, { type Express } from 'express';
 import * as z from 'zod';
 import { launchHostRateLimit, type LaunchHostRateLimits } from './rate-limit.js';

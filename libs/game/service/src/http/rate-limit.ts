@@ -5,8 +5,8 @@
  * the probes, an unknown path) against its client address. Past either: 429 RATE_LIMITED in the
  * error envelope with Retry-After.
  */
-import type { Clock } from '@reelstream/ports';
-import { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/http';
+import type { Clock } from '@reelstream/platform-ports';
+import { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/platform-http';
 import type { Request, RequestHandler } from 'express';
 
 export interface LaunchHostRateLimits {

@@ -1,7 +1,7 @@
 /** The game's refusals as HTTP answers: the catalogue gives the status; a retry hint becomes `Retry-After`. */
 import { GameRefusedError } from '@reelstream/game-application';
 import type { GameRefusal } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 
 export function apiErrorOf(refusal: GameRefusal): ApiError {
   const headers: Record<string, string> = {};

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { longIdText, ok, spinRequest, type OperatorConfig } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type {
   BalanceBook,
@@ -19,7 +19,7 @@ import { roundView } from '../rounds/round-view.js';
 import { sessionView } from '../sessions/session-view.js';
 import { launchErrorPage } from './launch-error-page.js';
 import { apiErrorOf } from './refusals.js';
-import { ApiError, healthEndpoints } from '@reelstream/http';
+import { ApiError, healthEndpoints } from '@reelstream/platform-http';
 import { requestIdOf } from './request-id.js';
 import { setContentSecurityPolicy } from './security-headers.js';
 

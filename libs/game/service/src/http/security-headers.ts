@@ -5,7 +5,7 @@
  * when it has any, and anywhere otherwise.
  */
 import type { RequestHandler, Response } from 'express';
-import { pageContentSecurityPolicy } from '@reelstream/http';
+import { pageContentSecurityPolicy } from '@reelstream/platform-http';
 
 export function securityHeaders(): RequestHandler {
   return (_req, res, next) => {

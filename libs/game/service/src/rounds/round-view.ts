@@ -2,7 +2,7 @@
 import type { PlayerRound } from '@reelstream/contracts';
 import { outcomeView, type RoundStreams, type SessionRepository } from '@reelstream/game-application';
 import { replayStored, roundVisibleTo } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import { formatAmount } from '@reelstream/money';
 
 export async function roundView(

@@ -9,7 +9,7 @@ import {
   type SessionRepository,
 } from '@reelstream/game-application';
 import { freeSpinBonusFor, isGameRefusal, profileForSession, regularBonusOf } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import { formatAmount } from '@reelstream/money';
 import { layoutOf } from '../catalog/game-table.js';
 import { apiErrorOf } from '../http/refusals.js';

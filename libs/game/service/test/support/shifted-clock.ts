@@ -1,4 +1,4 @@
-import type { Clock } from '@reelstream/ports';
+import type { Clock } from '@reelstream/platform-ports';
 
 /** Real time, moved forward on demand: the rest of the stack keeps real timers while one service sees the future. */
 export class ShiftedClock implements Clock {

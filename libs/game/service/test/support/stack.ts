@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from '@jest/globals';
-import { OperatorDirectory } from '@reelstream/config';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
   Topics,
@@ -17,19 +17,19 @@ import {
   type OperatorConfigInput,
   type WalletRequestsMessage,
 } from '@reelstream/contracts';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
 import type { Rng } from '@reelstream/game-domain';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
-import { systemClock, type Consumer, type EventStore, type EventToAppend } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
+import { systemClock, type Consumer, type EventStore, type EventToAppend } from '@reelstream/platform-ports';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
-import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/service-wallet-dispatcher';
+import { readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/bonus-service';
+import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/wallet-service';
 import { defaultBulkheadLimits } from '@reelstream/wallet-application';
-import { startGateway, type RunningGateway } from '@reelstream/service-gateway';
-import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/service-operator-sandbox';
-import { createLogger, type Logger } from '@reelstream/telemetry';
+import { startGateway, type RunningGateway } from '@reelstream/gateway-service';
+import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/sandbox-service';
+import { createLogger, type Logger } from '@reelstream/platform-telemetry';
 import { startGameServer, type GameServer, type GameServerConfig } from '../../src/index.js';
 import { call, type JsonResponse } from './http.js';
 import { ShiftedClock } from './shifted-clock.js';

@@ -23,7 +23,7 @@ import { tryParseAmount } from '@reelstream/money';
 import type { RegistrationKey } from '@reelstream/bonus-application';
 import type * as z from 'zod';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 
 export type RegisterBonusCallData = z.input<typeof registerBonusCallData>;
 

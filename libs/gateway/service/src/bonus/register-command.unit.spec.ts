@@ -8,7 +8,7 @@ import {
 } from '@reelstream/contracts';
 import { CatalogView } from '../catalog/catalog-view.js';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import { toRegisterCommandData } from './register-command.js';
 
 const catalog = new CatalogView(loadCatalogFile());

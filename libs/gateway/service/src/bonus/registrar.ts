@@ -8,13 +8,13 @@
  */
 import { catalogLookup, countBonusStateChanges } from '@reelstream/bonus-adapters';
 import { Registrations, type RegistrationKey } from '@reelstream/bonus-application';
-import type { OperatorDirectory } from '@reelstream/config';
+import type { OperatorDirectory } from '@reelstream/platform-config';
 import { bonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
-import { ConcurrencyExhaustedError } from '@reelstream/eventsourcing';
+import { ConcurrencyExhaustedError } from '@reelstream/platform-eventsourcing';
 import type { Catalog } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/http';
-import type { Clock, EventStore, IdGenerator } from '@reelstream/ports';
-import { createMetrics, MetricNames } from '@reelstream/telemetry';
+import { ApiError } from '@reelstream/platform-http';
+import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
+import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
 import type { RegisterBonusCallData } from './register-command.js';
 
 interface RegistrarDeps {

@@ -17,8 +17,8 @@ import {
   unauthenticatedRateLimitEnvShape,
   type Env,
   type LoadedOperators,
-} from '@reelstream/config';
-import type { RateLimitConfig } from '@reelstream/http';
+} from '@reelstream/platform-config';
+import type { RateLimitConfig } from '@reelstream/platform-http';
 import * as z from 'zod';
 import { duration } from './duration.js';
 

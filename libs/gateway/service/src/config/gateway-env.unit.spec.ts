@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@reelstream/config';
+import { ConfigError } from '@reelstream/platform-config';
 import { OperatorsConfigError } from '@reelstream/contracts';
 import { parseDurationMs } from './duration.js';
 import { DEFAULT_SESSION_TTL_MS, gatewayConfigOf, loadGatewayOperators, parseGatewayEnv } from './gateway-env.js';

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import type { Express, Response } from 'express';
-import { pageContentSecurityPolicy } from '@reelstream/http';
+import { pageContentSecurityPolicy } from '@reelstream/platform-http';
 
 /** The console's files: `index.html` and its assets, beside this library's sources (and copied into a build). */
 const CONSOLE_DIR = resolve(import.meta.dirname, '../../console');

@@ -1,7 +1,7 @@
-import type { OperatorDirectory } from '@reelstream/config';
+import type { OperatorDirectory } from '@reelstream/platform-config';
 import { isRefusal } from '@reelstream/contracts';
 import type { Request, RequestHandler } from 'express';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import { requestContext } from './request-context.js';
 
 /**

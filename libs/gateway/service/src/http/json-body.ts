@@ -1,6 +1,6 @@
 import { JSON_CONTENT_TYPE } from '@reelstream/contracts';
 import express, { type RequestHandler } from 'express';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 
 /** Whether the Content-Type header names `application/json` (any parameters, any case). */
 function isJsonContentType(header: string | undefined): boolean {

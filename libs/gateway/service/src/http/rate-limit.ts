@@ -1,6 +1,6 @@
-import type { Clock } from '@reelstream/ports';
+import type { Clock } from '@reelstream/platform-ports';
 import type { Request, RequestHandler } from 'express';
-import { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/http';
+import { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/platform-http';
 import { callerOf } from './request-context.js';
 
 /**

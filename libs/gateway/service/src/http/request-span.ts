@@ -6,10 +6,10 @@ import {
   trace,
   type Context,
 } from '@opentelemetry/api';
-import { extractTraceContext, isUntracedPath } from '@reelstream/telemetry';
+import { extractTraceContext, isUntracedPath } from '@reelstream/platform-telemetry';
 import type { Request, RequestHandler, Response } from 'express';
 
-const TRACER = '@reelstream/service-gateway';
+const TRACER = '@reelstream/gateway-service';
 
 /**
  * Every request runs in a server span, so its access-log line, its bus messages and its events

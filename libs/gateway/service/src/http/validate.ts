@@ -1,6 +1,6 @@
 import { validationDetails } from '@reelstream/contracts';
 import type * as z from 'zod';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 
 /** Parses a request part with its contract schema; a mismatch is 400 VALIDATION_FAILED listing every problem. */
 export function parseRequest<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {

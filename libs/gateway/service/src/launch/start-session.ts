@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { LaunchGameRequest, OperatorConfig } from '@reelstream/contracts';
 import { startGameSession as startSession } from '@reelstream/game-application';
-import type { Clock, EventStore } from '@reelstream/ports';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 
 export interface LaunchDeps {
   store: EventStore;

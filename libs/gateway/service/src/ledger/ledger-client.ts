@@ -6,9 +6,9 @@
  */
 import { BonusLedgerClient, LedgerTimeoutError, type BonusRequestData } from '@reelstream/bonus-client';
 import type { BonusRequestType, BonusResult } from '@reelstream/contracts';
-import { ApiError, ledgerTimeoutAsApiError } from '@reelstream/http';
-import type { Clock, IdGenerator, MessageBus } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import { ApiError, ledgerTimeoutAsApiError } from '@reelstream/platform-http';
+import type { Clock, IdGenerator, MessageBus } from '@reelstream/platform-ports';
+import type { Logger } from '@reelstream/platform-telemetry';
 
 export interface LedgerClientDeps {
   bus: MessageBus;

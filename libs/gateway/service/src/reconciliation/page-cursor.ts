@@ -6,7 +6,7 @@
  * another operator or by another list does not open: 400 CURSOR_INVALID.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import type { ReconciliationList } from '@reelstream/wallet-adapters';
 
 const VERSION = 1;

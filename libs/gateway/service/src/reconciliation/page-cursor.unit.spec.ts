@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import { openCursor, sealCursor, type CursorOwner } from './page-cursor.js';
 
 const a: CursorOwner = { id: 'casino-a', secret: 'a'.repeat(64) };

@@ -21,7 +21,7 @@ import {
   type WinRedriveSchedule,
 } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import {
   standingDeadLetters,

@@ -3,8 +3,8 @@
  * (docs/adr/0017-reconciliation-projections.md): the gateway's own SQLite file (`:memory:` when
  * none is configured, projected again from the log at each start).
  */
-import type { EventStore } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import type { EventStore } from '@reelstream/platform-ports';
+import type { Logger } from '@reelstream/platform-telemetry';
 import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import { startReconciliationProjection, type ReconciliationProjection } from '@reelstream/wallet-application';
 

@@ -14,7 +14,7 @@ import {
   type WebhookDeadLettered,
   type WebhookDeadLetterView,
 } from '@reelstream/contracts';
-import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/ports';
+import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
 import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import { recordWebhookRedrive, type ReconciliationProjection } from '@reelstream/wallet-application';
 import type { ListPage } from './reconciliation-reader.js';

@@ -10,12 +10,12 @@ import {
   type BonusCallRecord,
   type OperatorConfig,
 } from '@reelstream/contracts';
-import type { Clock } from '@reelstream/ports';
+import type { Clock } from '@reelstream/platform-ports';
 import type { Express, RequestHandler } from 'express';
 import { registrationKeyOf, toRegisterCommandData } from '../bonus/register-command.js';
 import type { BonusRegistrar } from '../bonus/registrar.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '@reelstream/http';
+import { ApiError } from '@reelstream/platform-http';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';

@@ -16,8 +16,8 @@ import {
   ok,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
-import { ApiError, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/http';
-import type { Clock, EventStore } from '@reelstream/ports';
+import { ApiError, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/platform-http';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
 import type { Express, RequestHandler, Response } from 'express';
 import { toRegisterCommandData, type RegisterContext } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';

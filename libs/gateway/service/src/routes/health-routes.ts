@@ -1,5 +1,5 @@
-import { healthEndpoints } from '@reelstream/http';
-import type { EventStore } from '@reelstream/ports';
+import { healthEndpoints } from '@reelstream/platform-http';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { Express } from 'express';
 
 export interface Readiness {

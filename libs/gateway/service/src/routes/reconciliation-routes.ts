@@ -16,9 +16,9 @@ import {
   type OperatorTransaction,
   type WalletDeadLetter,
 } from '@reelstream/contracts';
-import { ApiError } from '@reelstream/http';
-import type { Clock, EventStore, MessageBus } from '@reelstream/ports';
-import type { Logger } from '@reelstream/telemetry';
+import { ApiError } from '@reelstream/platform-http';
+import type { Clock, EventStore, MessageBus } from '@reelstream/platform-ports';
+import type { Logger } from '@reelstream/platform-telemetry';
 import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
 import { winRedriveOf, type WalletTxState } from '@reelstream/wallet-domain';
 import type { ReconciliationList } from '@reelstream/wallet-adapters';

@@ -4,7 +4,7 @@
  * reconciliation API; another operator's callbacks are never counted.
  */
 import { ApiOperations } from '@reelstream/contracts';
-import type { Clock, EventStore } from '@reelstream/ports';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
 import type { Express } from 'express';
 import { callerOf } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';

@@ -17,7 +17,7 @@ import {
   type WalletHealthWindow,
   type WalletTxEvent,
 } from '@reelstream/contracts';
-import type { EventStore, RecordedEvent } from '@reelstream/ports';
+import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
 
 type Command = (typeof CALLBACK_COMMANDS)[number];
 

@@ -4,7 +4,7 @@
  * test. The integration tests run against the real ledger.
  */
 import { bonusRequestMessage, Topics, type BonusRequestMessage } from '@reelstream/contracts';
-import { reply, type Consumer, type MessageBus } from '@reelstream/ports';
+import { reply, type Consumer, type MessageBus } from '@reelstream/platform-ports';
 
 /** Return this to answer nothing (the gateway then times out). */
 const NO_REPLY = Symbol('no reply');

@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import { BonusLedgerClient, type BonusRequestData } from '@reelstream/bonus-client';
 import type { BonusReply, BonusRequestType } from '@reelstream/contracts';
-import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/eventstore-sqlite';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import type { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import type { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { startBonusLedger, type BonusLedger } from '@reelstream/service-bonus-ledger';
+import { startBonusLedger, type BonusLedger } from '@reelstream/bonus-service';
 import { startHarness, type Harness, type HarnessOptions } from './harness.js';
 
 export interface Stack extends Harness {

@@ -14,7 +14,7 @@ import {
   webhookLetterStream,
   type DomainEvent,
 } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import { paidRoundStarted, paidRoundWin, sampleBetRequest } from '@reelstream/testing';
 
 export interface PaidRound {

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Message, MessageBus } from '@reelstream/ports';
+import type { Message, MessageBus } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { openKafkaMessageBus, parseBrokerList } from '../../src/index.js';
 

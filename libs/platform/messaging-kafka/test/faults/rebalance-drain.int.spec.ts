@@ -5,7 +5,7 @@
  * runs. Long (about 80 s): `npm run test:kafka-faults` runs it (`KAFKA_FAULTS_LONG=1`).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { MessageBus } from '@reelstream/ports';
+import type { MessageBus } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { openKafkaMessageBus, parseBrokerList } from '../../src/index.js';
 

@@ -1,5 +1,5 @@
 /** A consumer-group member in its own process: prints READY <ms to ready> <partitions owned>, then HANDLED lines. */
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { z } from 'zod';
 import { busOptions, workerEnv } from './bus-worker-env.js';
 

@@ -2,7 +2,7 @@
  * Publishes COUNT messages over KEYS keys from its own process, optionally opening the file at
  * START_AT (epoch ms) so that several publishers race to create a fresh file.
  */
-import { SqliteMessageBus } from '@reelstream/messaging-sqlite';
+import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { z } from 'zod';
 import { busOptions, workerEnv } from './bus-worker-env.js';
 

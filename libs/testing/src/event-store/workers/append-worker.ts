@@ -7,7 +7,7 @@
  */
 import { createInterface } from 'node:readline';
 import { openTestEventStore as openEventStore } from '../esdb-positions.js';
-import { isWrongExpectedRevision, type ExpectedRevision } from '@reelstream/ports';
+import { isWrongExpectedRevision, type ExpectedRevision } from '@reelstream/platform-ports';
 
 interface AppendCommand {
   id: number;

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { openTestEventStore as openEventStore } from '../esdb-positions.js';
-import { startCatchUp } from '@reelstream/eventsourcing';
+import { startCatchUp } from '@reelstream/platform-eventsourcing';
 
 function required(name: string): string {
   const value = process.env[name];

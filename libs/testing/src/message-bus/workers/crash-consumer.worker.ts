@@ -3,7 +3,7 @@
  * records every handling durably, and on a "window" message (first time only) prints
  * `WINDOW <offset>` and hangs inside the handler, handled but not committed, until it is killed.
  */
-import { openMessageBus } from '@reelstream/backends';
+import { openMessageBus } from '@reelstream/platform-backends';
 import { z } from 'zod';
 import { HandlingLog } from '../handling-log.js';
 

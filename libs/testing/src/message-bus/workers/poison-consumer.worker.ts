@@ -3,7 +3,7 @@
  * with `maxAttempts: 2`, prints `HANDLED <n>` for every message it handles, and exits at once
  * (like an OOM kill: no exception, no cleanup) inside the handler of a message marked `poison`.
  */
-import { openMessageBus } from '@reelstream/backends';
+import { openMessageBus } from '@reelstream/platform-backends';
 import { z } from 'zod';
 
 const env = z

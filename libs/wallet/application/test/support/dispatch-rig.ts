@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from '@jest/globals';
-import { openEventStore, openMessageBus } from '@reelstream/backends';
-import { OperatorDirectory } from '@reelstream/config';
+import { openEventStore, openMessageBus } from '@reelstream/platform-backends';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
   parseStoredEvent,
@@ -18,8 +18,8 @@ import {
   type WalletBetRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import { TimeOrderedIdGenerator } from '@reelstream/ids';
-import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/ports';
+import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { ManualClock, type EventStore, type Message, type MessageBus } from '@reelstream/platform-ports';
 import { silentLog, type DispatchLog, type OperatorWallet, type WalletDispatchDeps } from '../../src/index.js';
 
 /** Operators alpha and beta, each with its own wallet URL and secret. */
