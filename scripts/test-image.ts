@@ -12,7 +12,13 @@
  *   start  — sandbox, bonus-ledger, wallet-dispatcher, game-server and gateway as read-only,
  *            non-root containers, until every /readyz answers 200;
  *   play   — register → launch → 3 free spins → 1 paid spin, then the sandbox's ledger;
- *   remove — every container, always.
+ *   remove — every container, always;
+ *   sign, sbom, verify, pin — the supply chain (scripts/image/supply-chain.ts): the image pushed to a
+ *            registry on 127.0.0.1 signed with `podman push --sign-by` (a throw-away GPG key), its
+ *            bill of materials published beside it as a signed OCI artifact, both verified under a
+ *            policy.json that requires the key (and an unsigned image, a copied signature and an
+ *            unsigned bill of materials refused), and `npm run release:pin` on a copy of the
+ *            production overlay proven to render exactly the pushed digest.
  * `--cold` makes the base again and builds without the layer cache (the CI's first run).
  */
 import { parseArgs } from 'node:util';
@@ -22,10 +28,11 @@ import { startPlatform, waitUntilReady, type Platform } from './image/containers
 import { playFreeSpinsThenPaid } from './image/play.js';
 import { podman, podmanCommand, storageDriver } from './image/podman.js';
 import { installed, NICE, run } from './image/run.js';
+import { checkSupplyChain } from './image/supply-chain.js';
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '..');
 const IMAGE_TAG = 'localhost/reelstream:test-image';
-const REQUIRED = ['podman', 'debootstrap', 'runc'];
+const REQUIRED = ['podman', 'debootstrap', 'runc', 'skopeo', 'docker-registry', 'gpg'];
 /** The image holds only what runs: Node, the production dependencies, the bundles. */
 const MAX_IMAGE_MIB = 250;
 
@@ -42,8 +49,11 @@ async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What the image is: its size under the limit, the project's Node inside, its labels, and its bill of materials. */
-async function inspectImage(nodeVersion: string, revision: string): Promise<void> {
+/**
+ * What the image is: its size under the limit, the project's Node inside, its labels, and its bill of
+ * materials, which it returns as the image holds it.
+ */
+async function inspectImage(nodeVersion: string, revision: string): Promise<string> {
   const size = Number((await podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE_TAG])).stdout.trim());
   const mib = size / 1024 / 1024;
   process.stdout.write(`test:image: ${IMAGE_TAG} is ${mib.toFixed(0)} MiB (limit ${MAX_IMAGE_MIB} MiB)\n`);
@@ -80,9 +90,15 @@ async function inspectImage(nodeVersion: string, revision: string): Promise<void
   );
   if (revision && labels['org.opencontainers.image.revision'] !== revision)
     throw new Error(`the image's revision label is ${labels['org.opencontainers.image.revision']}, not ${revision}`);
-  const sbom = JSON.parse(
-    await inImage(['-e', "process.stdout.write(require('node:fs').readFileSync('/app/sbom.cdx.json', 'utf8'))"]),
-  ) as { bomFormat?: string; specVersion?: string; components?: { name: string; version?: string }[] };
+  const sbomText = await inImage([
+    '-e',
+    "process.stdout.write(require('node:fs').readFileSync('/app/sbom.cdx.json', 'utf8'))",
+  ]);
+  const sbom = JSON.parse(sbomText) as {
+    bomFormat?: string;
+    specVersion?: string;
+    components?: { name: string; version?: string }[];
+  };
   const components = sbom.components ?? [];
   if (sbom.bomFormat !== 'CycloneDX' || components.length === 0)
     throw new Error('the image carries no CycloneDX bill of materials at /app/sbom.cdx.json');
@@ -91,6 +107,7 @@ async function inspectImage(nodeVersion: string, revision: string): Promise<void
   );
   for (const component of [...components].sort((a, b) => a.name.localeCompare(b.name)))
     process.stdout.write(`  ${component.name}@${component.version ?? '?'}\n`);
+  return sbomText;
 }
 
 async function main(): Promise<number> {
@@ -99,7 +116,7 @@ async function main(): Promise<number> {
   for (const tool of REQUIRED) if (!(await installed(tool))) missing.push(tool);
   if (missing.length > 0) {
     process.stderr.write(
-      `test:image needs ${missing.join(', ')}: apt-get install -y podman buildah debootstrap runc uidmap fuse-overlayfs slirp4netns\n`,
+      `test:image needs ${missing.join(', ')}: apt-get install -y podman buildah debootstrap runc uidmap fuse-overlayfs slirp4netns skopeo docker-registry gnupg\n`,
     );
     return 1;
   }
@@ -150,7 +167,7 @@ async function main(): Promise<number> {
     // install everything again).
     await podman(['image', 'prune', '--force', '--filter', 'until=168h'], { allowFailure: true });
   });
-  await phase('inspect', () => inspectImage(bases.nodeVersion, revision));
+  const sbom = await phase('inspect', () => inspectImage(bases.nodeVersion, revision));
 
   let platform: Platform | undefined;
   const removeOnSignal = (signal: NodeJS.Signals) => {
@@ -177,6 +194,8 @@ async function main(): Promise<number> {
     const running = platform;
     if (running) await phase('remove', () => running.remove());
   }
+  // Only an image that played its bonus is signed and published.
+  await checkSupplyChain(phase, IMAGE_TAG, sbom);
   const total = (performance.now() - started) / 1000;
   process.stdout.write(
     `test:image: passed in ${total.toFixed(1)} s (${timings.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(', ')})\n`,

@@ -1,3 +1,4 @@
+import { digestProblems } from '../../scripts/release/pin-image.js';
 import { allContainersOf, containersOf, podTemplateOf, splitImage, type Container } from './render.js';
 import type { K8sObject } from './schemas.js';
 
@@ -20,6 +21,18 @@ export function imageProblems(image: string): string[] {
   if (tag === undefined || tag === '') return [`image ${image} has no tag: pin one`];
   if (tag === 'latest') return [`image ${image} uses latest: pin a version`];
   return [];
+}
+
+/**
+ * Production runs every container by digest (`name[:tag]@sha256:…`), the digest a release pinned
+ * (scripts/release/pin-image.ts): a tag can be pushed again, a digest cannot.
+ */
+export function digestPinningProblems(object: K8sObject): string[] {
+  return allContainersOf(object).flatMap((container) =>
+    digestProblems(container.image).map(
+      (problem) => `${object.kind} ${object.metadata.name} container ${container.name}: ${problem}`,
+    ),
+  );
 }
 
 function portResolves(container: Container, port: string | number | undefined): boolean {

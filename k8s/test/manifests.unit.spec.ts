@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { parseOperatorsJson, Topics } from '@reelstream/contracts';
 import { parsePostgresUrl } from '@reelstream/platform-eventstore-postgres';
 import { MAX_WORKER_ID } from '@reelstream/platform-ids';
@@ -10,7 +11,16 @@ import { loadOperators, parseEnv } from '@reelstream/platform-config';
 import { sandboxConfigFromEnv } from '@reelstream/sandbox-service';
 import { processIdentityEnv, processIdentityOf } from '@reelstream/platform-runtime';
 import {
+  DIGEST_PATTERN,
+  imageEntry,
+  pinImageDigest,
+  pinnedKustomization,
+  renderedReference,
+  UNPINNED_DIGEST,
+} from '../../scripts/release/pin-image.js';
+import {
   appImage,
+  digestPinningProblems,
   ID_DRAWING_APPS,
   imageProblems,
   isWorkload,
@@ -21,8 +31,8 @@ import {
   workloadProblems,
 } from './checks.js';
 import { readKustomization, referencedPaths } from './kustomization.js';
-import { readDocuments, yamlFiles } from './manifest-files.js';
-import { allContainersOf, containersOf, findKubectl, podTemplateOf, render } from './render.js';
+import { k8sRoot, readDocuments, yamlFiles } from './manifest-files.js';
+import { allContainersOf, containersOf, findKubectl, podTemplateOf, render, splitImage } from './render.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
 
 /** A Kubernetes quantity (`64Mi`, `1Gi`, `1m` as nginx writes a megabyte) in bytes. */
@@ -39,6 +49,22 @@ const PRODUCTION = 'overlays/production';
 /** Production with EventStoreDB instead of PostgreSQL, built on the production overlay. */
 const PRODUCTION_ESDB = 'overlays/production-eventstoredb';
 const overlayDirs = ['overlays/dev', PRODUCTION, PRODUCTION_ESDB];
+/** The image of the apps as rendered: the pinned tag, and in production the digest a release pinned. */
+const appImagePattern = new RegExp(
+  `(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}(@sha256:[0-9a-f]{64})?$`,
+);
+/**
+ * The committed production overlay holds the unpinned placeholder (k8s/README.md, "Before
+ * production"), which no cluster can run. The production renders are checked as a release leaves
+ * them: on a copy of k8s/ whose production overlay `npm run release:pin` pinned to RELEASE_DIGEST
+ * (production-eventstoredb is built on it); the committed overlay is checked to be refused.
+ */
+const RELEASE_DIGEST = `sha256:${createHash('sha256').update('k8s checks').digest('hex')}`;
+const releaseRoot = mkdtempSync(join(tmpdir(), 'reelstream-k8s-release-'));
+cpSync(k8sRoot, releaseRoot, { recursive: true, filter: (source) => source !== join(k8sRoot, 'test') });
+pinImageDigest(join(releaseRoot, PRODUCTION, 'kustomization.yaml'), RELEASE_DIGEST);
+afterAll(() => rmSync(releaseRoot, { recursive: true, force: true }));
+const committedProductionKustomization = readFileSync(join(k8sRoot, PRODUCTION, 'kustomization.yaml'), 'utf8');
 const kustomizationDirs = ['base', 'monitoring', 'analytics', ...overlayDirs];
 const secretTemplate = 'base/operators-secret.template.yaml';
 /** Templates of the Secrets the cluster's administrator creates outside kustomize (not applied). */
@@ -90,10 +116,10 @@ if (!kubectl && process.env['CI'] !== 'true') {
   );
 }
 const renders = new Map<string, K8sObject[]>();
-/** The overlay as `kubectl kustomize` renders it (once per run). */
+/** The overlay as `kubectl kustomize` renders it (once per run); production as a release pinned it. */
 const rendered = (dir: string): K8sObject[] => {
   if (!kubectl) throw new Error('kubectl is missing');
-  const objects = renders.get(dir) ?? render(kubectl, dir);
+  const objects = renders.get(dir) ?? render(kubectl, dir, dir === 'overlays/dev' ? k8sRoot : releaseRoot);
   renders.set(dir, objects);
   return objects;
 };
@@ -175,6 +201,20 @@ describe('kustomizations', () => {
       (image) => `${image.newName ?? image.name}${image.digest ? `@${image.digest}` : `:${image.newTag ?? ''}`}`,
     );
     expect(images.flatMap(imageProblems)).toEqual([]);
+  });
+
+  it('give production a digest: the unpinned placeholder as committed, or the one a release pinned', () => {
+    const digest = readKustomization(PRODUCTION).images?.find((image) => image.name === appImage.name)?.digest ?? '';
+    expect([digest, digest === UNPINNED_DIGEST || DIGEST_PATTERN.test(digest)]).toEqual([digest, true]);
+  });
+
+  it('are pinned by release:pin, which sets only the digest and refuses anything but one', () => {
+    const before = committedProductionKustomization.split('\n');
+    const after = pinnedKustomization(committedProductionKustomization, RELEASE_DIGEST).split('\n');
+    expect(after.filter((line) => !before.includes(line))).toEqual([`    digest: ${RELEASE_DIGEST}`]);
+    expect(before.filter((line) => !after.includes(line))).toEqual(before.filter((line) => /^ {4}digest: /.test(line)));
+    for (const wrong of ['0.1.0', 'sha256:abc', `${RELEASE_DIGEST.toUpperCase()}`, UNPINNED_DIGEST])
+      expect(() => pinnedKustomization(committedProductionKustomization, wrong)).toThrow(/is not an image digest/);
   });
 });
 
@@ -265,7 +305,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
         const probe = container?.['readinessProbe'] as { httpGet: { path: string; port: string } };
         const liveness = container?.['livenessProbe'] as { httpGet: { path: string; port: string } };
 
-        expect(container?.image).toMatch(new RegExp(`(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}$`));
+        expect(container?.image).toMatch(appImagePattern);
         expect(container?.['command']).toEqual(['node', `dist/apps/${name}/main.js`]);
         expect(container?.['envFrom']).toEqual([{ configMapRef: { name: 'reelstream-config' } }]);
         expect(env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value).toBe(name);
@@ -444,6 +484,25 @@ describe('the overlays rendered by kubectl kustomize', () => {
 
   describe.each([PRODUCTION, PRODUCTION_ESDB])('the %s overlay', (dir) => {
     const objects = rendered(dir);
+    const podWorkloads = (all: readonly K8sObject[]) => all.filter((object) => podTemplateOf(object) !== undefined);
+
+    it('runs every container of every workload by digest, the one release:pin set', () => {
+      const workloads = podWorkloads(objects);
+      expect(new Set(workloads.map((workload) => workload.kind))).toEqual(new Set(['StatefulSet', 'Job', 'CronJob']));
+      expect(workloads.flatMap(digestPinningProblems)).toEqual([]);
+      expect([...new Set(workloads.flatMap((workload) => allContainersOf(workload).map((c) => c.image)))]).toEqual([
+        renderedReference({ ...imageEntry(committedProductionKustomization), digest: RELEASE_DIGEST }),
+      ]);
+    });
+
+    it('is refused as committed: every container is on the unpinned placeholder until a release pins it', () => {
+      if (!kubectl) throw new Error('kubectl is missing');
+      const workloads = podWorkloads(render(kubectl, dir));
+      const containers = workloads.flatMap(allContainersOf);
+      expect(containers.length).toBeGreaterThan(0);
+      expect(workloads.flatMap(digestPinningProblems)).toHaveLength(containers.length);
+      expect(new Set(containers.map((container) => container.image.split('@')[1]))).toEqual(new Set([UNPINNED_DIGEST]));
+    });
 
     it("links every alert's runbook under the one repository URL of runbook-links.yaml, none left on the placeholder", () => {
       const [links] = readDocuments('overlays/production/runbook-links.yaml') as K8sObject[];
@@ -632,8 +691,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
         const spec = cronJob()['spec'] as Record<string, unknown>;
         expect(spec).toMatchObject({ schedule: '30 12 * * *', timeZone: 'Etc/UTC', concurrencyPolicy: 'Forbid' });
         expect(workloadProblems(cronJob()).filter((p) => !/Probe/.test(p))).toEqual([]);
-        for (const container of allContainersOf(cronJob()))
-          expect(container.image).toMatch(new RegExp(`(^|/)${appImage.name}:${appImage.tag.replace(/\./g, '\\.')}$`));
+        for (const container of allContainersOf(cronJob())) expect(container.image).toMatch(appImagePattern);
       });
 
       it('exports rounds then transactions with a checkpoint on the reports volume, then writes the dated reports', () => {
@@ -1071,6 +1129,27 @@ describe('the overlays rendered by kubectl kustomize', () => {
         'wallet-dispatcher: worker ids 30–32 leave 0–31',
         'gateway (8–16) and game-server (16–23) share worker ids',
       ]);
+    });
+
+    it('report a production container without a digest, on the placeholder or with a malformed one', () => {
+      const job = structuredClone(find(rendered(PRODUCTION), 'Job', 'kafka-topics') as K8sObject);
+      const [container] = containersOf(job);
+      const name = splitImage(container?.image ?? '')[0];
+      const where = `Job kafka-topics container ${container?.name}`;
+      const problemsWith = (image: string) => {
+        if (container) container.image = image;
+        return digestPinningProblems(job);
+      };
+      expect(problemsWith(`${name}:0.1.0`)).toEqual([
+        `${where}: image ${name}:0.1.0 has no @sha256: digest: pin it with npm run release:pin -- <digest>`,
+      ]);
+      expect(problemsWith(`${name}:0.1.0@${UNPINNED_DIGEST}`)).toEqual([
+        `${where}: image ${name}:0.1.0@${UNPINNED_DIGEST} is on the unpinned placeholder: pin it with npm run release:pin -- <digest>`,
+      ]);
+      expect(problemsWith(`${name}@sha256:abc`)).toEqual([
+        `${where}: image ${name}@sha256:abc has a malformed digest (sha256:<64 hex>)`,
+      ]);
+      expect(problemsWith(`${name}@${RELEASE_DIGEST}`)).toEqual([]);
     });
 
     it('report a misspelt field, an unpinned image and a Service that selects nothing', async () => {

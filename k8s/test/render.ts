@@ -19,9 +19,12 @@ export function findKubectl(): string | undefined {
   return undefined;
 }
 
-/** `kubectl kustomize k8s/{dir}`, parsed; throws with kustomize's own message when it refuses. */
-export function render(kubectl: string, dir: string): K8sObject[] {
-  const output = execFileSync(kubectl, ['kustomize', join(k8sRoot, dir)], {
+/**
+ * `kubectl kustomize k8s/{dir}` (or `{root}/{dir}`, a copy of k8s/), parsed; throws with kustomize's
+ * own message when it refuses.
+ */
+export function render(kubectl: string, dir: string, root = k8sRoot): K8sObject[] {
+  const output = execFileSync(kubectl, ['kustomize', join(root, dir)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
@@ -33,12 +36,14 @@ export function render(kubectl: string, dir: string): K8sObject[] {
   });
 }
 
-/** `repo/name:tag` → [`repo/name`, `tag`]; a digest counts as the tag. */
+/** `repo/name:tag` → [`repo/name`, `tag`]; a digest (`repo/name@d`, `repo/name:tag@d`) counts as the tag. */
 export function splitImage(image: string): [string, string | undefined] {
   const at = image.indexOf('@');
-  if (at >= 0) return [image.slice(0, at), image.slice(at + 1)];
-  const colon = image.lastIndexOf(':');
-  return colon > image.lastIndexOf('/') ? [image.slice(0, colon), image.slice(colon + 1)] : [image, undefined];
+  const named = at >= 0 ? image.slice(0, at) : image;
+  const colon = named.lastIndexOf(':');
+  const [name, tag] =
+    colon > named.lastIndexOf('/') ? [named.slice(0, colon), named.slice(colon + 1)] : [named, undefined];
+  return [name, at >= 0 ? image.slice(at + 1) : tag];
 }
 
 export interface Container {
