@@ -29,7 +29,7 @@ export interface LocalRegistry {
   stop(): Promise<void>;
 }
 
-export const sha256Of = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+const sha256Of = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument } from 'yaml';
 
 /** The name the manifests give the platform's image, the one `images:` rewrites. */
-export const APP_IMAGE_NAME = 'reelstream';
+const APP_IMAGE_NAME = 'reelstream';
 /**
  * What the committed production overlay holds until `npm run release:pin`: shaped like a digest so a
  * reader sees which field to set, but with no hex, so no runtime can resolve it (the kubelet refuses
