@@ -94,8 +94,22 @@ export async function createTrust(dir: string, registry: string, repository: str
 }
 
 /** `podman push --sign-by`: `image` to `destination`, signed by the trust's key; the digest the registry answered. */
-export async function pushSigned(trust: Trust, image: string, destination: string, dir: string): Promise<string> {
-  const digestFile = join(dir, 'signed.digest');
+export function pushSigned(trust: Trust, image: string, destination: string, dir: string): Promise<string> {
+  return push(trust, image, destination, join(dir, 'signed.digest'), ['--sign-by', trust.fingerprint]);
+}
+
+/** `podman push` without a signature (what someone without the key can do); the digest. */
+export function pushUnsigned(trust: Trust, image: string, destination: string, dir: string): Promise<string> {
+  return push(trust, image, destination, join(dir, 'unsigned.digest'), []);
+}
+
+async function push(
+  trust: Trust,
+  image: string,
+  destination: string,
+  digestFile: string,
+  signing: readonly string[],
+): Promise<string> {
   await run(
     [
       ...NICE,
@@ -105,33 +119,13 @@ export async function pushSigned(trust: Trust, image: string, destination: strin
         '--tls-verify=false',
         // The local image carries the signature of an earlier run's verifying pull, for that run's registry.
         '--remove-signatures',
-        '--sign-by',
-        trust.fingerprint,
+        ...signing,
         '--digestfile',
         digestFile,
         image,
         `docker://${destination}`,
       ]),
     ],
-    { env: trust.env },
-  );
-  return (await readFile(digestFile, 'utf8')).trim();
-}
-
-/** `podman push` without a signature (what someone without the key can do); the digest. */
-export async function pushUnsigned(trust: Trust, image: string, destination: string, dir: string): Promise<string> {
-  const digestFile = join(dir, 'unsigned.digest');
-  await run(
-    podmanCommand([
-      'push',
-      '--quiet',
-      '--tls-verify=false',
-      '--remove-signatures',
-      '--digestfile',
-      digestFile,
-      image,
-      `docker://${destination}`,
-    ]),
     { env: trust.env },
   );
   return (await readFile(digestFile, 'utf8')).trim();

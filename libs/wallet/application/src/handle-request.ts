@@ -46,14 +46,12 @@ export async function handleWalletRequest(
   if (request.command === 'win') return handleWin(context, message, request, signal);
   const operator = context.deps.operators.get(request.operatorId);
   if (!operator) {
-    const reason = `operator ${request.operatorId} is not configured on this dispatcher`;
-    await replyIfAsked(context, message, {
-      transactionId: request.transactionId,
-      statusCode: 'ERR_UNKNOWN',
-      canceled: false,
-      reason,
-    });
-    await park(context, message, reason);
+    await refuseAndPark(
+      context,
+      message,
+      request,
+      `operator ${request.operatorId} is not configured on this dispatcher`,
+    );
     return;
   }
   try {
@@ -185,6 +183,16 @@ async function refuseReusedTransactionId(
     recorded,
     received: request,
   });
+  await refuseAndPark(context, message, request, reason);
+}
+
+/** A request that will never be sent: its caller, if waiting, is answered ERR_UNKNOWN with the reason, and the message is parked. */
+async function refuseAndPark(
+  context: DispatchContext,
+  message: Message,
+  request: WalletRequest,
+  reason: string,
+): Promise<void> {
   await replyIfAsked(context, message, {
     transactionId: request.transactionId,
     statusCode: 'ERR_UNKNOWN',
