@@ -79,6 +79,7 @@ export class TopicManager {
       throw new ReelstreamError(
         'CONFIGURATION_INVALID',
         `Kafka topic(s) ${absent.join(', ')} do not exist and KAFKA_AUTO_CREATE_TOPICS=false: run \`npm run kafka:topics -- create\``,
+        { retriable: false },
       );
   }
 
