@@ -1,10 +1,12 @@
-/** A usage or input error: printed as one line on stderr, exit code 2, nothing read or written. */
-export class CliError extends Error {
+import { ReelstreamError } from '@reelstream/contracts';
+
+/** A usage or input error: printed as one line on stderr, exit code 2, nothing read or written. Not retriable. */
+export class CliError extends ReelstreamError {
   override readonly name = 'CliError';
   constructor(
     message: string,
     readonly exitCode = 2,
   ) {
-    super(message);
+    super('VALIDATION_FAILED', message, { retriable: false });
   }
 }

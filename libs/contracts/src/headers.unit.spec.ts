@@ -1,16 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { BusHeaders } from '@reelstream/platform-ports';
 import { Headers, HttpHeaders } from './headers.js';
 import { bonusWebhookKey, playerKey, TopicKeys, Topics } from './topics.js';
 
-describe('bus headers: the same strings as @reelstream/platform-ports where they overlap', () => {
-  it('matches BusHeaders for correlation-id, reply-to, traceparent and tracestate', () => {
-    expect(Headers.correlationId).toBe(BusHeaders.correlationId);
-    expect(Headers.replyTo).toBe(BusHeaders.replyTo);
-    expect(Headers.traceparent).toBe(BusHeaders.traceparent);
-    expect(Headers.tracestate).toBe(BusHeaders.tracestate);
-  });
-
+describe('bus headers', () => {
   it('are lower-case and distinct', () => {
     const names = Object.values(Headers);
     for (const name of names) expect(name).toBe(name.toLowerCase());

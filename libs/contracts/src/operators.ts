@@ -285,6 +285,7 @@ export class OperatorsConfigError extends ReelstreamError {
     super(
       'CONFIGURATION_INVALID',
       `invalid operator configuration in ${source}:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      { retriable: false },
     );
   }
 }

@@ -6,6 +6,7 @@ import {
   isEventType,
   parseStoredEvent,
   parseStreamId,
+  ReelstreamError,
   type DomainEvent,
   type StreamCategory,
 } from '@reelstream/contracts';
@@ -13,7 +14,8 @@ import type { CampaignLogEvent, LogEvent } from '@reelstream/analytics-domain';
 import type { RecordedEvent } from '@reelstream/platform-ports';
 
 /** An event the contracts do not accept: the log is not what the platform wrote. */
-export class UnreadableEventError extends Error {
+/** Not retriable: the stored event reads the same way every time. */
+export class UnreadableEventError extends ReelstreamError {
   override readonly name = 'UnreadableEventError';
   constructor(
     readonly position: string,
@@ -21,7 +23,9 @@ export class UnreadableEventError extends Error {
     cause: unknown,
   ) {
     super(
+      'EVENT_NOT_READABLE',
       `event at position ${position} (${streamId}) cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { retriable: false },
     );
   }
 }

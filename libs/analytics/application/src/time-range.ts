@@ -4,11 +4,15 @@
  * London for a London one); a time with `Z` or an offset is one instant for everyone.
  * Accepted: `YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]`, `YYYY-MM-DDTHH:mm[:ss]`, and ISO-8601 with `Z`/`±HH:mm`.
  */
-import { zonedLocalToInstant, type LocalDateTime } from '@reelstream/contracts';
+import { ReelstreamError, zonedLocalToInstant, type LocalDateTime } from '@reelstream/contracts';
 import type { TimeRange } from '@reelstream/analytics-domain';
 
-export class TimeArgumentError extends Error {
+/** A --from/--to the command line cannot read: not retriable. */
+export class TimeArgumentError extends ReelstreamError {
   override readonly name = 'TimeArgumentError';
+  constructor(message: string) {
+    super('VALIDATION_FAILED', message, { retriable: false });
+  }
 }
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;

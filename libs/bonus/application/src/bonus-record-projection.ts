@@ -4,15 +4,18 @@
  * What is left (spins, win cap) is bonus-domain's arithmetic, the one the decider spends from.
  */
 import { spinsLeft, termsOf, winCapLeftMinor, type BonusCall } from '@reelstream/bonus-domain';
-import type { BonusCallRecord, PlayerBonusEvent } from '@reelstream/contracts';
+import { ReelstreamError, type BonusCallRecord, type PlayerBonusEvent } from '@reelstream/contracts';
 
-export class ProjectionOrderError extends Error {
+/** Not retriable: the read model misses the registration, and will on every replay of the same events. */
+export class ProjectionOrderError extends ReelstreamError {
   override readonly name = 'ProjectionOrderError';
   constructor(
     readonly issueId: number,
     type: string,
   ) {
-    super(`${type} for bonus call ${issueId}, which the read model has not seen registered`);
+    super('INTERNAL', `${type} for bonus call ${issueId}, which the read model has not seen registered`, {
+      retriable: false,
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 /** Reads a `playerBonus` stream and folds it into the player's bonus account. */
 import { bonusDecider, type PlayerBonusAccount } from '@reelstream/bonus-domain';
-import { parseStoredEvent, StreamEventTypes, type PlayerBonusEvent } from '@reelstream/contracts';
+import { parseStoredEvent, ReelstreamError, StreamEventTypes, type PlayerBonusEvent } from '@reelstream/contracts';
 import { loadState } from '@reelstream/platform-eventsourcing';
 import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
 
@@ -12,13 +12,16 @@ export interface LoadedAccount {
 
 const playerBonusTypes: ReadonlySet<string> = new Set(StreamEventTypes.playerBonus);
 
-class UnexpectedEventError extends Error {
+/** Not retriable: the stored event stays what it is. */
+class UnexpectedEventError extends ReelstreamError {
   override readonly name = 'UnexpectedEventError';
   constructor(
     readonly streamId: string,
     readonly type: string,
   ) {
-    super(`stream ${streamId} holds a ${type} event, which is not a bonus event`);
+    super('EVENT_NOT_READABLE', `stream ${streamId} holds a ${type} event, which is not a bonus event`, {
+      retriable: false,
+    });
   }
 }
 

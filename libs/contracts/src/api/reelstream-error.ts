@@ -40,13 +40,17 @@ export function isRefusal(value: unknown): value is Refusal {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Refusal';
 }
 
-export interface ReelstreamErrorOptions extends RefusalOptions {
+export interface ReelstreamErrorOptions {
+  readonly details?: readonly ErrorDetail[] | undefined;
+  /** Always said, never defaulted: each error class decides whether the same thing may succeed later. */
+  readonly retriable: boolean;
   readonly cause?: unknown;
 }
 
 /**
- * Thrown. Without `retriable` it is not: most of these say the input is wrong (a configuration
- * key, an event this code cannot read), and a transient failure names itself (`retriable: true`).
+ * Thrown: the base of every error class reelstream throws. `retriable: true` says the same call or
+ * message may succeed later (a timeout, a revision conflict, a closed bus); `false` says it will
+ * not (a configuration key, an event this code cannot read, a fenced-out worker).
  */
 export class ReelstreamError extends Error {
   override name = 'ReelstreamError';
@@ -54,11 +58,11 @@ export class ReelstreamError extends Error {
   readonly details?: readonly ErrorDetail[];
   readonly retriable: boolean;
 
-  constructor(code: ErrorCode, message: string = defaultMessageOf(code), options: ReelstreamErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: ErrorCode, message: string | undefined, options: ReelstreamErrorOptions) {
+    super(message ?? defaultMessageOf(code), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     if (options.details !== undefined) this.details = options.details;
-    this.retriable = options.retriable ?? false;
+    this.retriable = options.retriable;
   }
 
   static from(refused: Refusal): ReelstreamError {
@@ -74,12 +78,10 @@ export class ReelstreamError extends Error {
 }
 
 /**
- * Whether handling the same thing again may succeed. A value that carries a boolean `retriable`
- * (ours, kafkajs's) says so itself; anything else — a socket error, a store that does not answer,
- * a bug — is taken as transient, so nothing is given up on by mistake.
+ * Whether handling the same thing again may succeed: only a ReelstreamError that says so. An error
+ * without the flag (a bug, a foreign library's error an adapter did not translate) is not transient;
+ * an adapter that knows a foreign error is transient throws its own ReelstreamError for it.
  */
 export function isRetriable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return true;
-  const flag = (error as { retriable?: unknown }).retriable;
-  return typeof flag === 'boolean' ? flag : true;
+  return error instanceof ReelstreamError && error.retriable;
 }

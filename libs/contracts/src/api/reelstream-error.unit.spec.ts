@@ -33,13 +33,38 @@ describe('Refusal and ReelstreamError: one shape, a catalogue code and a retriab
     expect(new ReelstreamError('SERVICE_UNAVAILABLE', undefined, { retriable: true, cause }).cause).toBe(cause);
   });
 
-  it('classifies by the flag: ours and kafkajs-shaped errors say it, anything else is transient', () => {
-    expect(isRetriable(new ReelstreamError('EVENT_NOT_READABLE'))).toBe(false);
+  it('classifies by the flag of a ReelstreamError: an error without it is not transient', () => {
+    expect(isRetriable(new ReelstreamError('EVENT_NOT_READABLE', undefined, { retriable: false }))).toBe(false);
     expect(isRetriable(new ReelstreamError('SERVICE_UNAVAILABLE', undefined, { retriable: true }))).toBe(true);
-    expect(isRetriable(Object.assign(new Error('kafka'), { retriable: false }))).toBe(false);
-    expect(isRetriable(new TypeError('bug'))).toBe(true);
-    expect(isRetriable(Object.assign(new Error('odd'), { retriable: 'no' }))).toBe(true);
-    expect(isRetriable(undefined)).toBe(true);
+    expect(isRetriable(new TypeError('bug'))).toBe(false);
+    expect(isRetriable(undefined)).toBe(false);
+    expect(isRetriable('a thrown string')).toBe(false);
+  });
+
+  it('reads no flag off a foreign object: a kafkajs-shaped error is translated by its adapter, not here', () => {
+    expect(isRetriable(Object.assign(new Error('kafka'), { retriable: true }))).toBe(false);
+    expect(isRetriable({ retriable: true })).toBe(false);
+  });
+
+  it('keeps its subclass, name and flag through a subclass, the way the error classes of the libs extend it', () => {
+    class DemoTimeoutError extends ReelstreamError {
+      override readonly name = 'DemoTimeoutError';
+      constructor() {
+        super('SERVICE_UNAVAILABLE', 'no answer within 5 ms', { retriable: true });
+      }
+    }
+    const error = new DemoTimeoutError();
+    expect(error).toBeInstanceOf(ReelstreamError);
+    expect(error).toBeInstanceOf(DemoTimeoutError);
+    expect([error.name, error.code, error.message, isRetriable(error)]).toEqual([
+      'DemoTimeoutError',
+      'SERVICE_UNAVAILABLE',
+      'no answer within 5 ms',
+      true,
+    ]);
+    expect(new ReelstreamError('INTERNAL', undefined, { retriable: false }).message).toBe(
+      ErrorCatalogue.INTERNAL.message,
+    );
   });
 
   it('gives the unreadable-event and configuration errors their code and no retry, keeping their names for logs', () => {

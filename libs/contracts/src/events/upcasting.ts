@@ -88,7 +88,7 @@ export function currentSchemaVersion(type: EventType): number {
 export class UnknownEventTypeError extends ReelstreamError {
   override readonly name = 'UnknownEventTypeError';
   constructor(readonly type: string) {
-    super('EVENT_NOT_READABLE', `unknown event type "${type}"`);
+    super('EVENT_NOT_READABLE', `unknown event type "${type}"`, { retriable: false });
   }
 }
 
@@ -104,6 +104,7 @@ export class UnsupportedSchemaVersionError extends ReelstreamError {
       schemaVersion > current
         ? `event ${type} has schema version ${schemaVersion}, newer than this code's ${current}: deploy the newer reader first`
         : `event ${type} has schema version ${schemaVersion} and no upcaster to version ${schemaVersion + 1}`,
+      { retriable: false },
     );
   }
 }
@@ -118,6 +119,7 @@ export class InvalidEventDataError extends ReelstreamError {
     super(
       'EVENT_NOT_READABLE',
       `event ${type} (schema version ${schemaVersion}) has invalid data: ${describeIssues(issues)}`,
+      { retriable: false },
     );
   }
 }

@@ -6,17 +6,22 @@
  * outcome is then unknown, and the round is resolved later by asking again with the same
  * transactionId, which the dispatcher answers from its record.
  */
-import { Headers, playerKey, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
+import { Headers, playerKey, ReelstreamError, Topics, walletReply, type WalletReply } from '@reelstream/contracts';
 import type { StakeRequest, WalletPort } from '@reelstream/game-application';
 import { isRequestTimeout, type MessageBus } from '@reelstream/platform-ports';
 
-export class WalletTimeoutError extends Error {
+/** Retriable: the wallet-dispatcher may answer the same transaction later. */
+export class WalletTimeoutError extends ReelstreamError {
   override readonly name = 'WalletTimeoutError';
   constructor(
     readonly transactionId: number,
     readonly timeoutMs: number,
   ) {
-    super(`the wallet-dispatcher did not answer transaction ${transactionId} within ${timeoutMs} ms`);
+    super(
+      'WALLET_UNAVAILABLE',
+      `the wallet-dispatcher did not answer transaction ${transactionId} within ${timeoutMs} ms`,
+      { retriable: true },
+    );
   }
 }
 

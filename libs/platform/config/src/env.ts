@@ -9,7 +9,13 @@ import { ReelstreamError } from '@reelstream/contracts';
 export class ConfigError extends ReelstreamError {
   override readonly name = 'ConfigError';
   constructor(readonly problems: readonly string[]) {
-    super('CONFIGURATION_INVALID', `invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    super(
+      'CONFIGURATION_INVALID',
+      `invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      {
+        retriable: false,
+      },
+    );
   }
 }
 

@@ -2,6 +2,7 @@
  * The one retry policy for optimistic-concurrency conflicts: try again at once a few times, then
  * with a small random pause, and give up after `maxAttempts` with `ConcurrencyExhaustedError`.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 import { isWrongExpectedRevision } from '@reelstream/platform-ports';
 
 export interface RetryPolicy {
@@ -16,19 +17,19 @@ export interface RetryPolicy {
 /** 50 concurrent registrations for one player settle well inside 100 attempts (commands.int.spec.ts). */
 const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 100, immediateAttempts: 3, maxPauseMs: 20 };
 
-export class ConcurrencyExhaustedError extends Error {
+/** Retriable: the stream was busy, not wrong; an enclosing retry (or the caller, later) may get through. */
+export class ConcurrencyExhaustedError extends ReelstreamError {
   override readonly name = 'ConcurrencyExhaustedError';
   constructor(
     readonly streamId: string,
     readonly attempts: number,
-    options?: { cause?: unknown },
+    options: { cause?: unknown } = {},
   ) {
-    super(`stream ${streamId} kept changing: gave up after ${attempts} attempts`, options);
+    super('SERVICE_UNAVAILABLE', `stream ${streamId} kept changing: gave up after ${attempts} attempts`, {
+      retriable: true,
+      cause: options.cause,
+    });
   }
-}
-
-function isConcurrencyExhausted(error: unknown): error is ConcurrencyExhaustedError {
-  return error instanceof Error && error.name === 'ConcurrencyExhaustedError';
 }
 
 /**
@@ -36,7 +37,7 @@ function isConcurrencyExhausted(error: unknown): error is ConcurrencyExhaustedEr
  * one (with `maxAttempts: 1` a handler leaves every conflict to an enclosing `retryOnConflict`).
  */
 function isConflict(error: unknown): boolean {
-  return isWrongExpectedRevision(error) || isConcurrencyExhausted(error);
+  return isWrongExpectedRevision(error) || error instanceof ConcurrencyExhaustedError;
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -6,6 +6,7 @@
  * noticing (paused, cut off) can move the checkpoint neither back nor forward. Other replicas ask
  * for the lease at the same pace and get it once the ttl passed without a renewal.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 import {
   FencedOutError,
   type CheckpointStore,
@@ -56,7 +57,13 @@ export interface LeasedRunner {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-class LostLease extends Error {}
+/** This worker no longer holds its lease: not retriable, it stops (and tries to acquire it again). */
+class LostLease extends ReelstreamError {
+  override readonly name = 'LostLease';
+  constructor(message: string) {
+    super('SERVICE_UNAVAILABLE', message, { retriable: false });
+  }
+}
 
 // Long because: the acquire loop, the renewal timer and stop share the current lease and worker (closures).
 export function runLeased(options: RunLeasedOptions): LeasedRunner {

@@ -10,6 +10,7 @@ export class InvalidConnectionStringError extends ReelstreamError {
     super(
       'CONFIGURATION_INVALID',
       `invalid EventStoreDB connection string ${JSON.stringify(redact(connectionString))}: ${reason}`,
+      { retriable: false },
     );
   }
 }

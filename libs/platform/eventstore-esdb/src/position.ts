@@ -1,4 +1,5 @@
 import type { Position } from '@reelstream/platform-ports';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /** A `$all` position as EventStoreDB reports it: commit and prepare offsets in the transaction log. */
 export interface EsdbPosition {
@@ -12,10 +13,11 @@ const DIGITS = 20;
 const MAX_U64 = 2n ** 64n - 1n;
 const ENCODED = /^(\d{20})-(\d{20})$/;
 
-export class InvalidPositionError extends Error {
+/** Not retriable: the position was not written by this store. */
+export class InvalidPositionError extends ReelstreamError {
   override readonly name = 'InvalidPositionError';
   constructor(readonly position: unknown) {
-    super(`not an EventStoreDB $all position: ${JSON.stringify(String(position))}`);
+    super('INTERNAL', `not an EventStoreDB $all position: ${JSON.stringify(String(position))}`, { retriable: false });
   }
 }
 

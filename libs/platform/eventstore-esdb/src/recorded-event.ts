@@ -3,16 +3,20 @@ import type { EventMetadata, RecordedEvent, StreamFilter } from '@reelstream/pla
 import { toPortRevision } from './expected-revision.js';
 import { encodePosition, isUnknownPosition, type EsdbPosition } from './position.js';
 import { isVisibleInAll } from './stream-names.js';
+import { ReelstreamError } from '@reelstream/contracts';
 
-export class MissingPositionError extends Error {
+/** Not retriable: a server too old for this code answers the same way every time. */
+export class MissingPositionError extends ReelstreamError {
   override readonly name = 'MissingPositionError';
   constructor(
     readonly streamId: string,
     readonly revision: bigint,
   ) {
     super(
+      'INTERNAL',
       `EventStoreDB returned event ${streamId}@${revision} without its $all position; ` +
         'stream reads carry positions from server 22.6 on (docker/compose.yml pins a newer one)',
+      { retriable: false },
     );
   }
 }

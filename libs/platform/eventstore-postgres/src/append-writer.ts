@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { ReelstreamError } from '@reelstream/contracts';
 import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/platform-ports';
 import { sqlState } from './connection.js';
 import { DuplicateEventIdError } from './errors.js';
@@ -36,7 +37,13 @@ interface StoredRef {
 const REF_COLUMNS =
   'event_id::text AS event_id, stream_id, revision::text AS revision, transaction_id::text AS transaction_id, position::text AS position';
 
-class EventIdClash extends Error {}
+/** Inside one append only: turned into the DuplicateEventIdError (or the retry's result) it stands for. */
+class EventIdClash extends ReelstreamError {
+  override readonly name = 'EventIdClash';
+  constructor() {
+    super('INTERNAL', 'the event id is already stored', { retriable: false });
+  }
+}
 
 /**
  * One append, one transaction: appends to the same stream take turns on an advisory lock of its

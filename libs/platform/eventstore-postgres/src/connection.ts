@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /** What a `postgres://` URL says beyond what the `pg` client reads from it itself. */
 export interface PostgresUrl {
@@ -17,8 +18,11 @@ export interface PostgresUrl {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const OWN_PARAMETERS = ['schema', 'poolSize', 'pollIntervalMs'] as const;
 
-class InvalidPostgresUrlError extends Error {
+class InvalidPostgresUrlError extends ReelstreamError {
   override readonly name = 'InvalidPostgresUrlError';
+  constructor(message: string) {
+    super('CONFIGURATION_INVALID', message, { retriable: false });
+  }
 }
 
 function positiveInteger(url: URL, name: string, fallback: number): number {

@@ -11,12 +11,14 @@ export class EventStoreClosedError extends ReelstreamError {
   }
 }
 
-/** The server could not be reached when the store was opened. */
-export class PostgresUnreachableError extends Error {
+/** The server could not be reached when the store was opened. Retriable: it may be up on the next start. */
+export class PostgresUnreachableError extends ReelstreamError {
   override readonly name = 'PostgresUnreachableError';
   constructor(address: string, cause: unknown) {
-    super(`cannot reach PostgreSQL at ${address}: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
+    super(
+      'SERVICE_UNAVAILABLE',
+      `cannot reach PostgreSQL at ${address}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { retriable: true, cause },
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { Position } from '@reelstream/platform-ports';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * A position of the PostgreSQL store: `<transaction id>:<sequence>`, both non-negative decimals.
@@ -14,10 +15,15 @@ export interface PostgresPosition {
 
 const FORMAT = /^(0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
 
-class NotAPostgresPositionError extends RangeError {
+/** Not retriable: the position was not written by this store. */
+class NotAPostgresPositionError extends ReelstreamError {
   override readonly name = 'NotAPostgresPositionError';
   constructor(readonly position: unknown) {
-    super(`not a position of the PostgreSQL event store (<transaction>:<sequence>): ${JSON.stringify(position)}`);
+    super(
+      'INTERNAL',
+      `not a position of the PostgreSQL event store (<transaction>:<sequence>): ${JSON.stringify(position)}`,
+      { retriable: false },
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * The tables of the PostgreSQL store, in the URL's schema.
@@ -78,8 +79,12 @@ export async function ensureSchema(client: pg.ClientBase, schema: string): Promi
   }
 }
 
-export class TransactionIdsBehindError extends Error {
+/** Not retriable: the server's transaction counter stays behind until an operator moves it. */
+export class TransactionIdsBehindError extends ReelstreamError {
   override readonly name = 'TransactionIdsBehindError';
+  constructor(message: string) {
+    super('INTERNAL', message, { retriable: false });
+  }
 }
 
 /**

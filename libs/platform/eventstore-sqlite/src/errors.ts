@@ -7,14 +7,14 @@ import { ReelstreamError } from '@reelstream/contracts';
 /** Shared by the stores that keep event ids unique across the store: the port's. */
 export { DuplicateEventIdError } from '@reelstream/platform-ports';
 
-/** A stored row could not be turned back into an event (hand-edited or damaged file). */
-export class CorruptEventError extends Error {
+/** A stored row could not be turned back into an event (hand-edited or damaged file). Not retriable. */
+export class CorruptEventError extends ReelstreamError {
   override readonly name = 'CorruptEventError';
   constructor(
     readonly position: string,
     reason: string,
   ) {
-    super(`event at position ${position} is unreadable: ${reason}`);
+    super('EVENT_NOT_READABLE', `event at position ${position} is unreadable: ${reason}`, { retriable: false });
   }
 }
 

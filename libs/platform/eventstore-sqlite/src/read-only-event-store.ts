@@ -25,23 +25,28 @@ import { EventStoreClosedError } from './errors.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
 import { eventColumns, toRecordedEvent, type EventRow } from './rows.js';
 import { categoryOf } from './schema.js';
+import { ReelstreamError } from '@reelstream/contracts';
 
 const END = Number.MAX_SAFE_INTEGER;
 
 /** The file is not an event store (not SQLite, or SQLite without the `es_events` table this store writes). */
-export class NotAnEventStoreFileError extends Error {
+/** Not retriable: the file will not become an event store by being opened again. */
+export class NotAnEventStoreFileError extends ReelstreamError {
   override readonly name = 'NotAnEventStoreFileError';
   constructor(
     readonly path: string,
     reason: string,
   ) {
-    super(`${path} is not a reelstream data file (${reason})`);
+    super('VALIDATION_FAILED', `${path} is not a reelstream data file (${reason})`, { retriable: false });
   }
 }
 
-/** The store was opened read-only: it cannot append or subscribe. */
-class ReadOnlyEventStoreError extends Error {
+/** The store was opened read-only: it cannot append or subscribe (not retriable). */
+class ReadOnlyEventStoreError extends ReelstreamError {
   override readonly name = 'ReadOnlyEventStoreError';
+  constructor(message: string) {
+    super('INTERNAL', message, { retriable: false });
+  }
 }
 
 const REQUIRED_COLUMNS = [

@@ -1,3 +1,9 @@
+import kafkajs from 'kafkajs';
+import { ReelstreamError } from '@reelstream/contracts';
+
+// kafkajs's index spreads its error classes into module.exports, which named ESM imports cannot see.
+const { KafkaJSError } = kafkajs;
+
 /**
  * Errors that mean "this member's place in the group is gone or moving": kafkajs' runner rejoins the
  * group when one of these reaches it as is (`consumer/runner.js`, `isRebalancing` and the
@@ -37,4 +43,39 @@ export function groupMembershipError(error: unknown): Error | undefined {
 /** What to throw back into kafkajs: the rejoin-worthy protocol error when there is one, else the error itself. */
 export function forKafkajs(error: unknown): unknown {
   return groupMembershipError(error) ?? error;
+}
+
+/**
+ * kafkajs's own `retriable`, read here and nowhere else: whether what kafkajs gave up on may pass later.
+ * Its retrier wraps the error it stopped on (`KafkaJSNumberOfRetriesExceeded`, `KafkaJSNonRetriableError`,
+ * both `retriable: false` for kafkajs's own loop), so the flag that matters is the one of the first cause
+ * that is not such a wrapper — the same cause kafkajs reads when it decides to restart a consumer.
+ */
+export function isRetriableKafkaError(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current instanceof KafkaJSError; depth++) {
+    const cause: unknown = current.cause;
+    if (!(cause instanceof KafkaJSError)) return current.retriable;
+    current = cause;
+  }
+  return false;
+}
+
+/** A kafkajs failure as the port's callers see it: retriable as kafkajs's original cause says, that error its cause. */
+class KafkaUnavailableError extends ReelstreamError {
+  override readonly name = 'KafkaUnavailableError';
+  constructor(cause: Error) {
+    super('SERVICE_UNAVAILABLE', `Kafka: ${cause.message}`, { retriable: isRetriableKafkaError(cause), cause });
+  }
+}
+
+/**
+ * The adapter's edge: what a port call (publish, a topic check) rejects with. A kafkajs error becomes a
+ * KafkaUnavailableError, so nothing past this adapter reads a flag off kafkajs's objects; anything else
+ * (ours, or a bug) is left as it is.
+ */
+export function fromKafkajs(error: unknown): unknown {
+  return error instanceof KafkaJSError && !(error instanceof ReelstreamError)
+    ? new KafkaUnavailableError(error)
+    : error;
 }

@@ -13,6 +13,7 @@ import {
   type SubscribeOptions,
 } from '@reelstream/platform-ports';
 import { kafkaConsumerLag } from './consumer-lag.js';
+import { fromKafkajs } from './kafka-errors.js';
 import { startKafkaConsumer, type GroupMembership, type ListenerMode } from './kafka-consumer.js';
 import { toKafkaMessage } from './message-mapping.js';
 import { PendingRequests } from './pending-requests.js';
@@ -158,7 +159,8 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
       }
       for (const { resolve } of sends) resolve();
     } catch (error) {
-      for (const { reject } of sends) reject(error);
+      const failure = fromKafkajs(error);
+      for (const { reject } of sends) reject(failure);
     }
   }
 

@@ -17,7 +17,7 @@ import { ReelstreamError } from '@reelstream/contracts';
 class InvalidKafkaSecurityError extends ReelstreamError {
   override readonly name = 'InvalidKafkaSecurityError';
   constructor(reason: string) {
-    super('CONFIGURATION_INVALID', `Kafka settings: ${reason}`);
+    super('CONFIGURATION_INVALID', `Kafka settings: ${reason}`, { retriable: false });
   }
 }
 

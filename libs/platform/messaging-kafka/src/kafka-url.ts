@@ -5,7 +5,9 @@ export class InvalidKafkaUrlError extends ReelstreamError {
     readonly input: string,
     reason: string,
   ) {
-    super('CONFIGURATION_INVALID', `invalid Kafka broker list ${JSON.stringify(input)}: ${reason}`);
+    super('CONFIGURATION_INVALID', `invalid Kafka broker list ${JSON.stringify(input)}: ${reason}`, {
+      retriable: false,
+    });
   }
 }
 

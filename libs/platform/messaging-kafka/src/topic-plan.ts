@@ -40,7 +40,7 @@ export type TopicDifference =
 class InvalidTopicSettingsError extends ReelstreamError {
   override readonly name = 'InvalidTopicSettingsError';
   constructor(reason: string) {
-    super('CONFIGURATION_INVALID', `KAFKA_TOPIC_SETTINGS: ${reason}`);
+    super('CONFIGURATION_INVALID', `KAFKA_TOPIC_SETTINGS: ${reason}`, { retriable: false });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Admin } from 'kafkajs';
 import { ReelstreamError } from '@reelstream/contracts';
+import { fromKafkajs, isRetriableKafkaError } from './kafka-errors.js';
 
 export interface TopicSettings {
   partitions: number;
@@ -33,10 +34,6 @@ export function defaultTopicSettings(brokers: number, configured: Partial<TopicS
 }
 
 const LEADER_WAIT_MS = 10_000;
-
-/** kafkajs marks NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE and UNKNOWN_TOPIC_OR_PARTITION retriable. */
-const isRetriable = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { retriable?: unknown }).retriable === true;
 
 /**
  * Creates topics on first use with the bus's partition count, replication factor and
@@ -79,6 +76,7 @@ export class TopicManager {
       throw new ReelstreamError(
         'CONFIGURATION_INVALID',
         `Kafka topic(s) ${absent.join(', ')} do not exist and KAFKA_AUTO_CREATE_TOPICS=false: run \`npm run kafka:topics -- create\``,
+        { retriable: false },
       );
   }
 
@@ -99,7 +97,7 @@ export class TopicManager {
       } catch (error) {
         // kafkajs waits for leaders on LEADER_NOT_AVAILABLE only; a broker whose metadata has not
         // caught up with the controller answers UNKNOWN_TOPIC_OR_PARTITION: ask again ("already exists").
-        if (!isRetriable(error) || Date.now() > deadline) throw error;
+        if (!isRetriableKafkaError(error) || Date.now() > deadline) throw fromKafkajs(error);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -119,7 +117,7 @@ export class TopicManager {
         await this.admin.fetchTopicOffsets(topic);
         return;
       } catch (error) {
-        if (!isRetriable(error) || Date.now() > deadline) throw error;
+        if (!isRetriableKafkaError(error) || Date.now() > deadline) throw fromKafkajs(error);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

@@ -4,6 +4,7 @@
  * `@reelstream/platform-eventstore-esdb` (EventStoreDB). The contract suite in `@reelstream/testing`
  * pins down every behaviour listed here.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 
 /**
  * A point in the global order of all events. Opaque outside the adapter that produced it:
@@ -140,23 +141,33 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
-export class WrongExpectedRevisionError extends Error {
+/**
+ * Retriable: the stream moved since it was read, so the whole read-decide-append may succeed when
+ * tried again from a fresh read (`retryOnConflict`), never the same append.
+ */
+export class WrongExpectedRevisionError extends ReelstreamError {
   override readonly name = 'WrongExpectedRevisionError';
   constructor(
     readonly streamId: string,
     readonly expected: ExpectedRevision,
     readonly actual: StreamRevision | 'no_stream',
   ) {
-    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    super(
+      'SERVICE_UNAVAILABLE',
+      `stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`,
+      {
+        retriable: true,
+      },
+    );
   }
 }
 
 /**
  * The event id is already stored and the append is not a retry of the append that stored it.
  * Event ids are unique across the whole store in the SQLite and PostgreSQL stores (EventStoreDB only
- * de-duplicates per stream).
+ * de-duplicates per stream). Not retriable: the same append clashes the same way every time.
  */
-export class DuplicateEventIdError extends Error {
+export class DuplicateEventIdError extends ReelstreamError {
   override readonly name = 'DuplicateEventIdError';
   constructor(
     readonly eventId: string,
@@ -165,11 +176,13 @@ export class DuplicateEventIdError extends Error {
     readonly existingRevision: number,
   ) {
     super(
+      'INTERNAL',
       `cannot append event ${eventId} to ${streamId}: it is already stored in ${existingStreamId} at revision ${existingRevision}`,
+      { retriable: false },
     );
   }
 }
 
 export function isWrongExpectedRevision(error: unknown): error is WrongExpectedRevisionError {
-  return error instanceof Error && error.name === 'WrongExpectedRevisionError';
+  return error instanceof WrongExpectedRevisionError;
 }

@@ -1,3 +1,4 @@
+import { ReelstreamError } from '@reelstream/contracts';
 import type { Position } from './event-store.js';
 
 /**
@@ -43,7 +44,7 @@ export interface FencedCheckpointStore {
 }
 
 /** A write or renewal under a lease that a newer grant replaced. Not retriable: the worker must stop. */
-export class FencedOutError extends Error {
+export class FencedOutError extends ReelstreamError {
   override readonly name = 'FencedOutError';
   constructor(
     readonly leaseName: string,
@@ -51,7 +52,9 @@ export class FencedOutError extends Error {
     readonly newestToken: number | undefined,
   ) {
     super(
+      'INTERNAL',
       `lease ${leaseName}: token ${token} is fenced out (newest granted: ${newestToken === undefined ? 'none' : newestToken})`,
+      { retriable: false },
     );
   }
 }

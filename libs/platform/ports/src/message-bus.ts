@@ -4,6 +4,7 @@
  * (embedded durable log) and `@reelstream/platform-messaging-kafka` (kafkajs). The contract suite in
  * `@reelstream/testing` pins down every behaviour listed here.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 import type { EventMetadata } from './event-store.js';
 
 export type Headers = Record<string, string>;
@@ -148,25 +149,22 @@ export function traceHeadersOf(metadata: EventMetadata | undefined): Record<stri
   return headers;
 }
 
-/**
- * Shaped as contracts' ReelstreamError (its code and flag, which classifiers read) without the
- * class: contracts' own tests import this lib, so it cannot import contracts.
- */
-export class RequestTimeoutError extends Error {
+/** No reply in time. Retriable: the responder may answer the next request. */
+export class RequestTimeoutError extends ReelstreamError {
   override readonly name = 'RequestTimeoutError';
-  readonly code = 'SERVICE_UNAVAILABLE';
-  readonly retriable = true;
   constructor(
     readonly topic: string,
     readonly correlationId: string,
     readonly timeoutMs: number,
   ) {
-    super(`no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`);
+    super('SERVICE_UNAVAILABLE', `no reply on ${topic} for ${correlationId} within ${timeoutMs} ms`, {
+      retriable: true,
+    });
   }
 }
 
 export function isRequestTimeout(error: unknown): error is RequestTimeoutError {
-  return error instanceof Error && error.name === 'RequestTimeoutError';
+  return error instanceof RequestTimeoutError;
 }
 
 /** Answers a request received by a consumer: publishes `value` to its `reply-to` topic. */

@@ -3,6 +3,7 @@
  * variable, the operators, the catalog, the telemetry settings — fix the input and start again),
  * 1 for anything else (a port in use, a back end that does not answer, a bug).
  */
+import { ReelstreamError } from '@reelstream/contracts';
 
 export const EXIT_CONFIGURATION = 2;
 export const EXIT_FAILURE = 1;
@@ -21,8 +22,7 @@ interface NodeSystemError {
 
 /** An error whose message already names the bad variable or key: its code says so, whichever lib threw it. */
 export function isConfigurationError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return (error as { code?: unknown }).code === 'CONFIGURATION_INVALID';
+  return error instanceof ReelstreamError && error.code === 'CONFIGURATION_INVALID';
 }
 
 /**

@@ -12,7 +12,7 @@ describe('a start-up failure is classified by its code, not by a list of class n
     new TelemetryConfigError('OTEL_EXPORTER_PROMETHEUS_PORT must be a port number'),
     new InvalidLogLevelError('loud'),
     new InvalidKafkaUrlError('kafka://', 'expected kafka://host:port'),
-    new ReelstreamError('CONFIGURATION_INVALID', 'a new kind of bad setting'),
+    new ReelstreamError('CONFIGURATION_INVALID', 'a new kind of bad setting', { retriable: false }),
   ])('%s is configuration: exit 2, not retriable', (error) => {
     expect(isConfigurationError(error)).toBe(true);
     expect(isRetriable(error)).toBe(false);
@@ -25,8 +25,9 @@ describe('a start-up failure is classified by its code, not by a list of class n
   it.each([
     new Error('the event store does not answer'),
     new ReelstreamError('SERVICE_UNAVAILABLE', 'no answer', { retriable: true }),
-    new ReelstreamError('EVENT_NOT_READABLE', 'unknown event type "Nope"'),
+    new ReelstreamError('EVENT_NOT_READABLE', 'unknown event type "Nope"', { retriable: false }),
     Object.assign(new Error('a socket error with its own code'), { code: 'ECONNREFUSED' }),
+    Object.assign(new Error('a foreign error shaped like ours'), { code: 'CONFIGURATION_INVALID' }),
   ])('%s is not: exit 1', (error) => {
     expect(isConfigurationError(error)).toBe(false);
     expect(describeStartupFailure('gateway', error).exitCode).toBe(EXIT_FAILURE);

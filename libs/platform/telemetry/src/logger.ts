@@ -2,6 +2,7 @@ import { context as contextApi, isSpanContextValid, trace } from '@opentelemetry
 import { createRequire } from 'node:module';
 import { pino, stdSerializers, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { PrettyOptions } from 'pino-pretty';
+import { ReelstreamError } from '@reelstream/contracts';
 
 type PrettyFactory = (options: PrettyOptions) => (line: string) => string;
 
@@ -63,15 +64,15 @@ export interface LogRoot {
 }
 
 /** A LOG_* variable with a value outside its choices; shaped as a ReelstreamError without importing contracts, as TelemetryConfigError. */
-class InvalidLogSettingError extends Error {
-  readonly code = 'CONFIGURATION_INVALID';
-  readonly retriable = false;
+class InvalidLogSettingError extends ReelstreamError {
   constructor(
     variable: string,
     choices: readonly string[],
     readonly value: string,
   ) {
-    super(`${variable} must be one of ${choices.join(', ')}; got "${value}"`);
+    super('CONFIGURATION_INVALID', `${variable} must be one of ${choices.join(', ')}; got "${value}"`, {
+      retriable: false,
+    });
   }
 }
 
@@ -90,13 +91,13 @@ export class InvalidLogFormatError extends InvalidLogSettingError {
 }
 
 /** LOG_FORMAT=pretty where pino-pretty, a development dependency, is not installed (the image). */
-class PrettyFormatUnavailableError extends Error {
+class PrettyFormatUnavailableError extends ReelstreamError {
   override readonly name = 'PrettyFormatUnavailableError';
-  readonly code = 'CONFIGURATION_INVALID';
-  readonly retriable = false;
   constructor() {
     super(
+      'CONFIGURATION_INVALID',
       'LOG_FORMAT=pretty needs pino-pretty, a development dependency this installation leaves out (the image logs JSON lines): set LOG_FORMAT=json',
+      { retriable: false },
     );
   }
 }
@@ -301,12 +302,12 @@ function repeatLimitOf(env: Readonly<Record<string, string | undefined>>): Repea
   return { lines: number('LOG_REPEAT_LIMIT', 10), windowMs: number('LOG_REPEAT_WINDOW_MS', 10_000) };
 }
 
-class InvalidLogRepeatSettingError extends Error {
+class InvalidLogRepeatSettingError extends ReelstreamError {
   override readonly name = 'InvalidLogRepeatSettingError';
-  readonly code = 'CONFIGURATION_INVALID';
-  readonly retriable = false;
   constructor(variable: string, value: string) {
-    super(`${variable} must be a whole number of 0 or more; got "${value}"`);
+    super('CONFIGURATION_INVALID', `${variable} must be a whole number of 0 or more; got "${value}"`, {
+      retriable: false,
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReelstreamError } from '@reelstream/contracts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,10 +43,11 @@ export interface TelemetrySettings {
  * importing contracts: with that import, the HTTP instrumentation exported no span in the child
  * process of url-secrets.int.spec.ts, so telemetry keeps loading nothing of the platform's own.
  */
-export class TelemetryConfigError extends Error {
+export class TelemetryConfigError extends ReelstreamError {
   override readonly name = 'TelemetryConfigError';
-  readonly code = 'CONFIGURATION_INVALID';
-  readonly retriable = false;
+  constructor(message: string) {
+    super('CONFIGURATION_INVALID', message, { retriable: false });
+  }
 }
 
 const port = z.coerce.number().int().min(1).max(65_535);

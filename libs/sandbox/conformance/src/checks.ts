@@ -5,18 +5,23 @@
  * operator whose `signatureScheme` is one of them.
  */
 import { currencyExponent, formatAmount, tryRoundAmountHalfEven } from '@reelstream/money';
-import type {
-  BetCallback,
-  BetwinCallback,
-  CallbackStatusCode,
-  CancelCallback,
-  SignatureScheme,
-  WinCallback,
+import {
+  ReelstreamError,
+  type BetCallback,
+  type BetwinCallback,
+  type CallbackStatusCode,
+  type CancelCallback,
+  type SignatureScheme,
+  type WinCallback,
 } from '@reelstream/contracts';
 import { describeResult, type CallResult, type WalletClient } from '@reelstream/wallet-adapters';
 
-export class CheckFailed extends Error {
+/** The operator's wallet answered a check wrongly: not retriable, the same call fails the same way. */
+export class CheckFailed extends ReelstreamError {
   override readonly name = 'CheckFailed';
+  constructor(message: string) {
+    super('INTERNAL', message, { retriable: false });
+  }
 }
 
 export interface SuiteContext {

@@ -9,7 +9,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { currencyCode, operatorId, playerId } from '@reelstream/contracts';
+import { currencyCode, operatorId, playerId, ReelstreamError, type ErrorDetail } from '@reelstream/contracts';
 import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
 import type { FaultRegistry } from './faults.js';
@@ -34,9 +34,11 @@ const ledgerQuery = z.strictObject({
   limit: z.coerce.number().int().positive().max(100_000).optional(),
 });
 
-class BadRequest extends Error {
-  constructor(readonly details: unknown) {
-    super('bad request');
+/** An admin request this sandbox cannot read: answered 400, not retriable. */
+class BadRequest extends ReelstreamError {
+  override readonly name = 'BadRequest';
+  constructor(details: readonly ErrorDetail[]) {
+    super('VALIDATION_FAILED', 'bad request', { details, retriable: false });
   }
 }
 

@@ -20,6 +20,7 @@ import {
   type SubscribeToAllOptions,
   type SubscriptionItem,
 } from '@reelstream/platform-ports';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /** `EVENT_STORE_URL` scheme the test workers understand: the SQLite store at `<path>` behind this wrapper. */
 export const ESDB_POSITIONS_SCHEME = 'sqlite+esdbpositions:';
@@ -28,10 +29,13 @@ export const ESDB_POSITIONS_SCHEME = 'sqlite+esdbpositions:';
 const COMMIT_OFFSET = 8n;
 const ENCODED = /^([1-9][0-9]*)-([0-9]+)$/;
 
-class NotAnEsdbShapedPositionError extends Error {
+/** Not retriable: the position was not written by this store. */
+class NotAnEsdbShapedPositionError extends ReelstreamError {
   override readonly name = 'NotAnEsdbShapedPositionError';
   constructor(readonly position: unknown) {
-    super(`not a position of this store (commit-prepare): ${JSON.stringify(position)}`);
+    super('INTERNAL', `not a position of this store (commit-prepare): ${JSON.stringify(position)}`, {
+      retriable: false,
+    });
   }
 }
 

@@ -25,10 +25,15 @@ import type { EventStore } from '@reelstream/platform-ports';
 import { replay } from '../replay.js';
 import { rangeResolver, type TimeArgument } from '../time-range.js';
 import { openRowWriter, type ExportFormat, type RowWriter } from './row-writers.js';
+import { ReelstreamError } from '@reelstream/contracts';
 
 /** Bad input the analyst can fix: the CLI prints it and exits 2. */
-export class ExportArgumentError extends Error {
+/** Export options that cannot be used together: not retriable. */
+export class ExportArgumentError extends ReelstreamError {
   override readonly name = 'ExportArgumentError';
+  constructor(message: string) {
+    super('VALIDATION_FAILED', message, { retriable: false });
+  }
 }
 
 export interface ExportCheckpoint {

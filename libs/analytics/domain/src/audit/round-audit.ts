@@ -9,6 +9,7 @@ import {
   type PlayerBonusEvent,
   type RoundEvent,
   type RoundStarted,
+  ReelstreamError,
   type WalletTxEvent,
 } from '@reelstream/contracts';
 import { capWin, replayRound, ReplayError, roundRecordSchema, type RoundOutcome } from '@reelstream/game-domain';
@@ -81,8 +82,12 @@ function roundPlayOf(round: Pick<RoundStarted['data'], 'kind' | 'bonusId'>): Rou
   return round.bonusId === 0 ? 'paid' : 'bonus_steered';
 }
 
-export class RoundNotFoundError extends Error {
+/** The store holds no such round: not retriable. */
+export class RoundNotFoundError extends ReelstreamError {
   override readonly name = 'RoundNotFoundError';
+  constructor(message: string) {
+    super('ROUND_NOT_FOUND', message, { retriable: false });
+  }
 }
 
 /** The transactions a round's money went through, as far as its events and its free spin name them. */

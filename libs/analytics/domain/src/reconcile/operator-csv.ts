@@ -7,6 +7,7 @@
  * the operator answered with.
  */
 import { tryParseAmount } from '@reelstream/money';
+import { ReelstreamError } from '@reelstream/contracts';
 
 const OPERATOR_CSV_COLUMNS = ['transactionId', 'command', 'amount', 'currency', 'status'] as const;
 const COMMANDS = ['bet', 'win', 'betwin', 'cancel'] as const;
@@ -21,8 +22,12 @@ export interface OperatorRow {
   readonly status: string;
 }
 
-export class OperatorCsvError extends Error {
+/** An operator's CSV this code cannot read: not retriable. */
+export class OperatorCsvError extends ReelstreamError {
   override readonly name = 'OperatorCsvError';
+  constructor(message: string) {
+    super('VALIDATION_FAILED', message, { retriable: false });
+  }
 }
 
 /** Splits one CSV line; quoted fields may hold commas and doubled quotes. */

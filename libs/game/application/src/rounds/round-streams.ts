@@ -4,7 +4,7 @@
  * hands finish the same round (a spin that gave up waiting and the resolver that took it over) one
  * wins and the other reads what it wrote.
  */
-import { parseStoredEvent, roundStream, type RoundEvent } from '@reelstream/contracts';
+import { parseStoredEvent, ReelstreamError, roundStream, type RoundEvent } from '@reelstream/contracts';
 import {
   isGameRefusal,
   roundDecider,
@@ -29,8 +29,12 @@ export interface FinishedRound {
   readonly ours: boolean;
 }
 
-export class RoundConflictError extends Error {
+/** A round stream that contradicts itself, or a refused round step: not retriable, it reads the same way again. */
+export class RoundConflictError extends ReelstreamError {
   override readonly name = 'RoundConflictError';
+  constructor(message: string) {
+    super('INTERNAL', message, { retriable: false });
+  }
 }
 
 function parseRoundEvent(recorded: RecordedEvent): RoundEvent | undefined {

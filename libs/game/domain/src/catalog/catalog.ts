@@ -8,7 +8,7 @@ import { catalogSchema, type Catalog, type CatalogGame, type CatalogProvider } f
 export class CatalogError extends ReelstreamError {
   override name = 'CatalogError';
   constructor(readonly problems: readonly string[]) {
-    super('CONFIGURATION_INVALID', `invalid game catalog:\n- ${problems.join('\n- ')}`);
+    super('CONFIGURATION_INVALID', `invalid game catalog:\n- ${problems.join('\n- ')}`, { retriable: false });
   }
 }
 
