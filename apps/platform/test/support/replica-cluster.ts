@@ -277,11 +277,12 @@ export async function startReplicaCluster(
       const at = Date.now() - startedAt;
       const during =
         brokerDown && at >= brokerDown.from && at <= (brokerDown.servingAgain ?? Infinity) + OUTAGE_GRACE_MS;
-      // The forms the apps give when the broker refuses or drops the connection as they open the bus,
-      // and kafkajs's own failure on the empty metadata of a broker still taking its partitions' leadership back.
+      // The forms the apps give when the broker refuses or drops the connection as they open the bus
+      // (kafkajs's error as it is, or as the adapter's KafkaUnavailableError once it wrapped it), and
+      // kafkajs's own failure on the empty metadata of a broker still taking its partitions' leadership back.
       const diagnostics = process.diagnostics();
       const refusal =
-        /did not start: (Error: cannot reach Kafka at [^\n]*|(KafkaJSNonRetriableError\s+Caused by: )?KafkaJSConnectionError: Connection error: (connect ECONNREFUSED \S+|read ECONNRESET))/.exec(
+        /did not start: (Error: cannot reach Kafka at [^\n]*|(KafkaUnavailableError: Kafka: |(KafkaJSNonRetriableError\s+Caused by: )?KafkaJSConnectionError: )Connection error: (connect ECONNREFUSED \S+|read ECONNRESET))/.exec(
           diagnostics,
         ) ??
         (diagnostics.includes('This server is not the leader for that topic-partition')
