@@ -8,7 +8,7 @@ import {
   type BonusEventMessage,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { Message } from '@reelstream/platform-ports';
+import { isConsumerLagSource, type Message } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { SqliteBonusReadModel, rebuildBonusReadModel } from '@reelstream/bonus-adapters';
 import { message, OPERATOR, registration } from './bonus-requests.js';
@@ -352,8 +352,9 @@ describe('bonus webhooks are relayed for operators with a webhookUrl only (docs/
   it('a registration and a cancel of each of two operators: bonus.webhooks carries the two changes of the one with a webhookUrl', async () => {
     const { client } = harness;
     const hooks: { operatorId: string; type: string; bonusId: number }[] = [];
+    const groupId = `test-webhooks-${Date.now()}`;
     const consumer = await harness.clientBus.subscribe({
-      groupId: `test-webhooks-${Date.now()}`,
+      groupId,
       topics: [Topics.bonusWebhooks],
       handler: async (received: Message) => {
         const { operatorId, webhook } = bonusWebhookMessage.parse(received.value);
@@ -372,8 +373,15 @@ describe('bonus webhooks are relayed for operators with a webhookUrl only (docs/
         both.push(issueId);
       }
       await eventually(() => expect(hooks).toHaveLength(2));
-      // Another operator's webhooks would be on other partitions, consumed at their own pace: give them time to show.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The relay publishes in the log's order, so the other operator's webhooks, had there been any, were
+      // published before these; on other partitions they are read at their own pace: wait until all are read.
+      const bus = harness.clientBus;
+      if (!isConsumerLagSource(bus)) throw new Error('the harness bus cannot tell a consumer group its lag');
+      await eventually(async () =>
+        expect(
+          (await bus.consumerLag(groupId, [Topics.bonusWebhooks])).filter((partition) => partition.lag > 0),
+        ).toEqual([]),
+      );
       expect(hooks).toEqual([
         { operatorId: 'hooked', type: 'bonus.registered', bonusId: both[1] },
         { operatorId: 'hooked', type: 'bonus.canceled', bonusId: both[1] },

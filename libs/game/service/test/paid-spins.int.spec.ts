@@ -133,7 +133,7 @@ describe('a paid spin the wallet refuses: no win is sent and the round is cancel
         stack.sandbox.views.requests({ operatorId: 'casino-t', playerId }).map((request) => request.command),
       ).toEqual(['bet', 'cancel']),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await stack.tapCaughtUp();
     expect(stack.publishedFor(playerId).map((request) => request.command)).toEqual(['bet']);
   });
 });

@@ -14,8 +14,8 @@ import {
   walletTxStream,
   type WalletWinRequest,
 } from '@reelstream/contracts';
-import type { Message, ParkedMessage } from '@reelstream/platform-ports';
-import { recordWinSource } from '@reelstream/testing';
+import { isConsumerLagSource, type Message, type ParkedMessage } from '@reelstream/platform-ports';
+import { eventually, recordWinSource } from '@reelstream/testing';
 import {
   dispatchContext,
   findDeadLetteredWins,
@@ -200,11 +200,20 @@ describe('a win is sent only when it matches its source event', () => {
 });
 
 describe('every win that is not delivered ends as a dead-letter event', () => {
+  const dlqTopic = `${Topics.walletRequests}.dlq`;
   const parkedOnDlq: Message[] = [];
+  /** Resolves once the watcher has read everything parked so far: what `parkedOnDlq` lacks then was never parked. */
+  const watcherCaughtUp = async () => {
+    const { bus } = rig;
+    if (!isConsumerLagSource(bus)) throw new Error('the rig bus cannot tell a consumer group its lag');
+    await eventually(async () =>
+      expect((await bus.consumerLag('admission-dlq', [dlqTopic])).filter((partition) => partition.lag > 0)).toEqual([]),
+    );
+  };
   beforeAll(async () => {
     const watcher = await rig.bus.subscribe({
       groupId: 'admission-dlq',
-      topics: [`${Topics.walletRequests}.dlq`],
+      topics: [dlqTopic],
       handler: async (message) => void parkedOnDlq.push(message),
     });
     await watcher.ready;
@@ -242,7 +251,7 @@ describe('every win that is not delivered ends as a dead-letter event', () => {
     );
     expect(wallet.calls).toEqual([]);
     expect(await types(orphan.transactionId)).toEqual(['WalletRequested', 'WinDeadLettered']);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await watcherCaughtUp();
     expect(parkedOnDlq.map((message) => (message.value as { transactionId: number }).transactionId)).not.toContain(
       orphan.transactionId,
     );

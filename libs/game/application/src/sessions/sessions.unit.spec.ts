@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
 import { walletTxStream } from '@reelstream/contracts';
+import type { LeaseStore } from '@reelstream/platform-ports';
+import { eventually } from '@reelstream/testing';
 import { BalanceBook } from './balance-book.js';
 import { SpinClaims, spinClaimName } from './spin-claims.js';
 import { walletRepliesIn } from './wallet-replies.js';
@@ -46,18 +48,40 @@ describe('one spin at a time per session, across replicas', () => {
     await expect(replicaA.withLock(session('token-c'), async () => 'blocked')).rejects.toMatchObject({
       code: 'SPIN_IN_PROGRESS',
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await expect(replicaA.withLock(session('token-c'), async () => 'taken over')).resolves.toBe('taken over');
+    // Refused until the claim lapses, then taken.
+    await expect(
+      eventually(() => replicaA.withLock(session('token-c'), async () => 'taken over'), 5_000),
+    ).resolves.toBe('taken over');
   });
 
   it('keeps the claim of a spin slower than the ttl: its replica renews it while the spin runs', async () => {
-    const shortClaims = new SpinClaims({ leases, instanceId: 'game-a', ttlMs: 150 });
+    // The claim's expiries as granted and renewed: the spin outlives the first one.
+    const expiries: number[] = [];
+    const counted: LeaseStore = {
+      acquire: async (...args) => {
+        const lease = await leases.acquire(...args);
+        if (lease) expiries.push(lease.expiresAt);
+        return lease;
+      },
+      renew: async (...args) => {
+        const lease = await leases.renew(...args);
+        if (lease) expiries.push(lease.expiresAt);
+        return lease;
+      },
+      release: (lease) => leases.release(lease),
+    };
+    const shortClaims = new SpinClaims({ leases: counted, instanceId: 'game-a', ttlMs: 150 });
     let finish!: () => void;
     const slow = shortClaims.withLock(
       session('token-d'),
       () => new Promise<string>((resolve) => (finish = () => resolve('slow'))),
     );
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await eventually(() => expect(expiries.length).toBeGreaterThan(0));
+    const firstExpiry = expiries[0] ?? 0;
+    await eventually(() => {
+      expect(Date.now()).toBeGreaterThan(firstExpiry + 50);
+      expect(Math.max(...expiries)).toBeGreaterThan(Date.now());
+    });
     await expect(replicaB.withLock(session('token-d'), async () => 'second')).rejects.toMatchObject({
       code: 'SPIN_IN_PROGRESS',
     });

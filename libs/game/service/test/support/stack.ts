@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { OperatorDirectory } from '@reelstream/platform-config';
 import {
   parseOperatorsConfig,
@@ -30,6 +30,7 @@ import { defaultBulkheadLimits } from '@reelstream/wallet-application';
 import { startGateway, type RunningGateway } from '@reelstream/gateway-service';
 import { startOperatorSandbox, type OperatorSandbox } from '@reelstream/sandbox-service';
 import { createLogger, type Logger } from '@reelstream/platform-telemetry';
+import { eventually } from '@reelstream/testing';
 import { startGameServer, type GameServer, type GameServerConfig } from '../../src/index.js';
 import { call, type JsonResponse } from './http.js';
 import { ShiftedClock } from './shifted-clock.js';
@@ -97,6 +98,7 @@ export class Stack {
   private ledger!: BonusLedger;
   private dispatcher!: WalletDispatcher;
   private tap!: Consumer;
+  private tapBus!: SqliteMessageBus;
   operators!: OperatorDirectory;
 
   private constructor(
@@ -199,6 +201,7 @@ export class Stack {
     this.operators = directory;
 
     const tapBus = await this.bus('test-tap');
+    this.tapBus = tapBus;
     this.tap = await tapBus.subscribe({
       groupId: 'test-tap',
       topics: [Topics.walletRequests],
@@ -411,6 +414,17 @@ export class Stack {
   /** The sandbox's ledger for the player: what the operator's wallet actually applied. */
   transactions(playerId: string) {
     return this.sandbox.views.transactions({ operatorId: OPERATOR_ID, playerId });
+  }
+
+  /**
+   * Resolves once the tap has read every wallet request published so far: what `publishedFor` lacks
+   * after that was never published.
+   */
+  async tapCaughtUp(): Promise<void> {
+    await eventually(async () => {
+      const lag = await this.tapBus.consumerLag('test-tap', [Topics.walletRequests]);
+      expect(lag.reduce((sum, partition) => sum + partition.lag, 0)).toBe(0);
+    });
   }
 
   publishedFor(playerId: string): WalletRequestsMessage[] {
