@@ -388,8 +388,36 @@ describe('the overlays rendered by kubectl kustomize', () => {
         if (workload.metadata.name !== 'operator-sandbox') expect(budget?.metadata.name).toBe(workload.metadata.name);
       }
       expect(
-        ['gateway', 'game-server'].map((name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name),
-      ).toEqual(['gateway', 'game-server']);
+        ['gateway', 'game-server', 'wallet-dispatcher'].map(
+          (name) => find(objects, 'HorizontalPodAutoscaler', name)?.metadata.name,
+        ),
+      ).toEqual(['gateway', 'game-server', 'wallet-dispatcher']);
+    });
+
+    it("scales the wallet-dispatcher on its request and cancel groups' lag, and leaves its count to the autoscaler", () => {
+      const objects = rendered(dir);
+      const dispatcher = find(objects, 'HorizontalPodAutoscaler', 'wallet-dispatcher')?.['spec'] as {
+        metrics: {
+          type: string;
+          external?: { metric: { name: string; selector: unknown }; target: { type: string; averageValue: string } };
+        }[];
+      };
+      expect(dispatcher.metrics.map((metric) => metric.type)).toEqual(['External', 'Resource']);
+      expect(dispatcher.metrics[0]?.external).toEqual({
+        metric: {
+          name: 'reelstream_consumer_group_lag',
+          selector: {
+            matchExpressions: [
+              { key: 'group', operator: 'In', values: ['wallet-dispatcher', 'wallet-dispatcher.cancels'] },
+            ],
+          },
+        },
+        target: { type: 'AverageValue', averageValue: '200' },
+      });
+      // A count in the workload would be put back by every apply, under the autoscaler's feet.
+      expect((find(objects, 'StatefulSet', 'wallet-dispatcher')?.['spec'] as { replicas?: number }).replicas).toBe(
+        dir === 'overlays/dev' ? 1 : undefined,
+      );
     });
   });
 
@@ -524,10 +552,9 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(find(objects, 'ConfigMap', 'reelstream-runbook-links')).toBeUndefined();
     });
 
-    it('runs at least three of every app and autoscales the HTTP apps from three', () => {
-      for (const name of ['bonus-ledger', 'wallet-dispatcher'])
-        expect((find(objects, 'StatefulSet', name)?.['spec'] as { replicas: number }).replicas).toBe(3);
-      for (const name of ['gateway', 'game-server'])
+    it('runs at least three of every app: the bonus-ledger fixed, the others autoscaled from three', () => {
+      expect((find(objects, 'StatefulSet', 'bonus-ledger')?.['spec'] as { replicas: number }).replicas).toBe(3);
+      for (const name of ['gateway', 'game-server', 'wallet-dispatcher'])
         expect((find(objects, 'HorizontalPodAutoscaler', name)?.['spec'] as { minReplicas: number }).minReplicas).toBe(
           3,
         );
@@ -1126,7 +1153,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
       dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
       expect(workerIdRanges(objects, MAX_WORKER_ID).problems).toEqual([
         'StatefulSet wallet-dispatcher sets WORKER_ID: its pods would draw the same ids',
-        'wallet-dispatcher: worker ids 30–32 leave 0–31',
+        'wallet-dispatcher: worker ids 30–33 leave 0–31',
         'gateway (8–16) and game-server (16–23) share worker ids',
       ]);
     });

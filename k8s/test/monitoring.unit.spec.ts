@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { adapterExternalRules, expandedQuery } from './adapter-rules.js';
 import { checkExpression, EXTERNAL_METRICS, SERVICE_METRICS } from './alert-expressions.js';
 import { readDocuments } from './manifest-files.js';
 import { schemaProblems, type K8sObject } from './schemas.js';
@@ -294,5 +295,42 @@ describe('the runbooks', () => {
           problems.push(`${file} → ${target}`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the autoscalers\u2019 external metrics (k8s/monitoring/prometheus-adapter-rules.yaml)', () => {
+  const rules = adapterExternalRules();
+  const autoscalers = readDocuments('base/autoscaling.yaml') as K8sObject[];
+  const externalNames = autoscalers.flatMap((autoscaler) =>
+    ((autoscaler['spec'] as { metrics: { type: string; external?: { metric: { name: string } } }[] }).metrics ?? [])
+      .filter((metric) => metric.type === 'External')
+      .map((metric) => metric.external?.metric.name ?? ''),
+  );
+
+  it('serve every external metric an autoscaler names, each from one rule', () => {
+    expect(externalNames).toEqual(['reelstream_consumer_group_lag']);
+    for (const name of externalNames) expect(rules.filter((rule) => rule.name.as === name)).toHaveLength(1);
+  });
+
+  it.each(rules.map((rule) => [rule.name.as, rule] as const))(
+    '%s is read from an exported metric with a query that parses, by namespace',
+    (_name, rule) => {
+      const series = /^([a-z_:][a-z0-9_:]*)\{/.exec(rule.seriesQuery)?.[1] ?? '';
+      expect(known.has(series)).toBe(true);
+      expect(new RegExp(rule.name.matches).test(series)).toBe(true);
+      expect(checkExpression(rule.seriesQuery, known).problems).toEqual([]);
+      const query = checkExpression(expandedQuery(rule, series), known);
+      expect(query.problems).toEqual([]);
+      expect(query.metrics).toEqual([series]);
+      expect(rule.resources.overrides).toEqual({ namespace: { resource: 'namespace' } });
+    },
+  );
+
+  it('count the lag of a partition once, however many replicas report it', () => {
+    const [lag] = rules;
+    // Every replica of a group reports every partition: one value per partition (max), then the group's sum.
+    expect(lag?.metricsQuery.replace(/\s+/g, ' ')).toBe(
+      'sum by (group) (max by (group, topic, partition) (<<.Series>>{<<.LabelMatchers>>}))',
+    );
   });
 });
