@@ -74,8 +74,8 @@ export async function startKafkaConsumer(
   if (!Number.isSafeInteger(keyConcurrency) || keyConcurrency < 1)
     throw new RangeError(`keyConcurrency must be a positive integer, got ${keyConcurrency}`);
   await topics.ensure(options.topics);
-  const concurrency =
-    options.partitionsConsumedConcurrently ?? Math.max(1, await topics.partitionCount(options.topics));
+  const partitionCount = await topics.partitionCount(options.topics);
+  const concurrency = options.partitionsConsumedConcurrently ?? Math.max(1, partitionCount);
   const stopping = new AbortController();
   /**
    * A reply listener's next offset per partition: the end when it first started, then past each reply
@@ -141,6 +141,8 @@ export async function startKafkaConsumer(
   let recreateDelayMs = 1_000;
   /** In its group now: false from a crash (restarted by kafkajs or recreated here) until the next join. */
   let inGroup = false;
+  /** Partitions of `options.topics` its last join gave it. */
+  let assigned = 0;
 
   const startGeneration = async (): Promise<void> => {
     // "latest" for a service group means "published after subscribe was called", so only its first
@@ -161,6 +163,7 @@ export async function startKafkaConsumer(
     let seeked = false;
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       processor.onAssignment();
+      assigned = assignedPartitions(event.payload.memberAssignment, options.topics);
       if (mode.alwaysFromEnd) {
         // Every join, kafkajs's own restarts too: the group commits nothing for kafkajs to resume from.
         const positions = [...replyPositions.values()];
@@ -225,6 +228,9 @@ export async function startKafkaConsumer(
     get healthy() {
       return inGroup && !stopping.signal.aborted;
     },
+    get share() {
+      return partitionCount > 0 ? Math.min(1, assigned / partitionCount) : 0;
+    },
     stop() {
       stopped ??= (async () => {
         stopping.abort();
@@ -237,4 +243,9 @@ export async function startKafkaConsumer(
       return stopped;
     },
   };
+}
+
+/** How many partitions of `topics` an assignment holds (kafkajs's GROUP_JOIN `memberAssignment`). */
+function assignedPartitions(assignment: Record<string, number[]>, topics: readonly string[]): number {
+  return topics.reduce((sum, topic) => sum + (assignment[topic]?.length ?? 0), 0);
 }

@@ -213,6 +213,9 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
       get healthy() {
         return consumer.healthy && producerHealthy();
       },
+      get share() {
+        return consumer.share;
+      },
       stop: async () => {
         this.consumers.delete(consumer);
         await consumer.stop();

@@ -93,6 +93,8 @@ export class SqliteConsumer implements Consumer {
   private isReady = false;
   /** Until when the leases renewed by the last heartbeat certainly hold. */
   private leaseDeadline = 0;
+  /** Partitions owned when the group was last balanced. */
+  private balancedOwned = 0;
 
   static async start(
     env: ConsumerEnvironment,
@@ -108,7 +110,8 @@ export class SqliteConsumer implements Consumer {
     // Fixed before `ready`: 'latest' means the end of the log when this member joined.
     initialiseOffsets(env.db, parsed.groupId, topics, parsed.fromOffset);
     const membership = new GroupMembership(env.db, parsed.groupId, memberId, topics, env.options.sessionTimeoutMs);
-    const consumer = new SqliteConsumer(env, options, parsed, membership, onStopped);
+    const partitionCount = [...topics.values()].reduce((sum, count) => sum + count, 0);
+    const consumer = new SqliteConsumer(env, options, parsed, membership, partitionCount, onStopped);
     await consumer.begin();
     return consumer;
   }
@@ -122,6 +125,7 @@ export class SqliteConsumer implements Consumer {
       keyConcurrency: number;
     },
     private readonly membership: GroupMembership,
+    private readonly partitionCount: number,
     private readonly onStopped: (c: SqliteConsumer) => void,
   ) {
     const concurrency = limits.partitionsConsumedConcurrently;
@@ -181,6 +185,10 @@ export class SqliteConsumer implements Consumer {
     return this.isReady && !this.stopping && Date.now() < this.leaseDeadline;
   }
 
+  get share(): number {
+    return this.partitionCount > 0 ? Math.min(1, this.balancedOwned / this.partitionCount) : 0;
+  }
+
   stop(): Promise<void> {
     this.stopped ??= this.shutdown();
     return this.stopped;
@@ -233,7 +241,10 @@ export class SqliteConsumer implements Consumer {
       }
     }
     for (const [key, slot] of this.slots) if (!owned.has(key) && slot.state === 'running') this.retire(key, slot);
-    if (result.balanced) this.markReady();
+    if (result.balanced) {
+      this.balancedOwned = owned.size;
+      this.markReady();
+    }
     this.scheduleTick(result.balanced ? this.heartbeatMs : this.rebalanceMs);
   }
 

@@ -79,6 +79,12 @@ export interface Consumer {
    * stopped. The process's readiness reports it.
    */
   readonly healthy: boolean;
+  /**
+   * The share of its group's partitions (of its topics) this member was given at its last join, 0–1;
+   * 0 before it first joined. A limit meant for the whole group (an operator's calls in flight)
+   * multiplied by it stays the group's however many members there are (docs/adr/0034-limits-divided-by-partition-share.md).
+   */
+  readonly share: number;
   /** Finishes in-flight handlers, commits them, leaves the group. */
   stop(): Promise<void>;
 }

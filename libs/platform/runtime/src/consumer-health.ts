@@ -37,6 +37,9 @@ export class ConsumerRegistry implements ConsumerHealth {
           get healthy() {
             return consumer.healthy;
           },
+          get share() {
+            return consumer.share;
+          },
           async stop() {
             consumers.delete(consumer);
             subscribed.delete(consumer);

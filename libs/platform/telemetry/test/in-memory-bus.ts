@@ -74,6 +74,8 @@ export class InMemoryBus implements MessageBus {
       get healthy() {
         return !stopped;
       },
+      // The only member of every group.
+      share: 1,
       stop,
     };
   }

@@ -7,6 +7,7 @@ import { keyConcurrencyCrashCases } from './key-concurrency-crash.contract.js';
 import { deliveryCases } from './delivery.contract.js';
 import { keyConcurrencyCases } from './key-concurrency.contract.js';
 import { requestReplyCases } from './request-reply.contract.js';
+import { shareCases } from './share.contract.js';
 import type { MessageBusUnderTest } from './under-test.js';
 import type { WorkerProcess } from './worker-process.js';
 
@@ -49,6 +50,7 @@ export function describeMessageBusContract(make: () => Promise<MessageBusUnderTe
     describe('keyConcurrency', () => keyConcurrencyCases(current));
     describe('request/reply', () => requestReplyCases(current));
     describe('consumer lag', () => consumerLagCases(current));
+    describe('share of the partitions', () => shareCases(current));
     describe('crash of a consumer process', () => crashCases(current, children));
     describe('crash of a consumer process with keyConcurrency', () => keyConcurrencyCrashCases(current, children));
   });

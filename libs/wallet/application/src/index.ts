@@ -18,6 +18,7 @@ export {
   defaultBulkheadLimits,
   type CircuitChange,
   type CircuitState,
+  limitsForShare,
   OperatorBulkhead,
   OperatorBulkheadWallet,
 } from './operator-bulkhead.js';

@@ -33,6 +33,17 @@ export const defaultBulkheadLimits: BulkheadLimits = {
   openMs: 5_000,
 };
 
+/**
+ * An operator's limits on one replica of several that share its calls by partition: the in-flight limit
+ * times the replica's share of the partitions (`Consumer.share`), rounded up, at least 1; the circuit's
+ * settings as they are (each replica counts the failures it sees). The replicas together keep to about
+ * the operator's limit however many there are (docs/adr/0034-limits-divided-by-partition-share.md).
+ */
+export function limitsForShare(limits: BulkheadLimits, share: number): BulkheadLimits {
+  const bounded = Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 0;
+  return { ...limits, maxInFlight: Math.max(1, Math.ceil(limits.maxInFlight * bounded)) };
+}
+
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
 export interface CircuitChange {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CallbackRequest, OperatorConfig } from '@reelstream/contracts';
 import type { OperatorCallResult } from '@reelstream/wallet-domain';
-import { OperatorBulkheadWallet, type CircuitChange, type OperatorWallet } from '../src/index.js';
+import {
+  defaultBulkheadLimits,
+  limitsForShare,
+  OperatorBulkheadWallet,
+  type CircuitChange,
+  type OperatorWallet,
+} from '../src/index.js';
 import { testOperators } from './support/dispatch-rig.js';
 
 const [alpha, beta] = testOperators() as [OperatorConfig, OperatorConfig];
@@ -118,5 +124,28 @@ describe('OperatorBulkheadWallet: one compartment per operator', () => {
     expect(await Promise.all([...held, alphaCall, queued])).toEqual([ok, ok, ok, ok]);
     expect(inner.sent).toEqual(['beta', 'beta', 'alpha', 'beta']);
     expect(wallet.circuitOf('beta').inFlight).toBe(0);
+  });
+});
+
+describe("an operator's limits on one replica of several", () => {
+  it('divide its calls in flight by the partitions each replica was given, and leave its circuit as configured', () => {
+    const limits = { ...defaultBulkheadLimits, maxInFlight: 64 };
+    // 16 partitions over three replicas: 6, 5 and 5.
+    const perReplica = [6, 5, 5].map((partitions) => limitsForShare(limits, partitions / 16));
+    expect(perReplica.map((each) => each.maxInFlight)).toEqual([24, 20, 20]);
+    expect(perReplica.reduce((sum, each) => sum + each.maxInFlight, 0)).toBe(64);
+    for (const each of perReplica) expect({ ...each, maxInFlight: 0 }).toEqual({ ...limits, maxInFlight: 0 });
+    // A part of a call is a whole call: 10 over 3 replicas of 1/3 each is 4 + 4 + 4.
+    expect(limitsForShare({ ...limits, maxInFlight: 10 }, 1 / 3).maxInFlight).toBe(4);
+    // Alone: the whole limit.
+    expect(limitsForShare(limits, 1).maxInFlight).toBe(64);
+  });
+
+  it('keep one call in flight before the replica joined (share 0) and never exceed the whole limit', () => {
+    const limits = { ...defaultBulkheadLimits, maxInFlight: 64 };
+    expect(limitsForShare(limits, 0).maxInFlight).toBe(1);
+    expect(limitsForShare(limits, Number.NaN).maxInFlight).toBe(1);
+    expect(limitsForShare(limits, -0.5).maxInFlight).toBe(1);
+    expect(limitsForShare(limits, 1.5).maxInFlight).toBe(64);
   });
 });

@@ -23,6 +23,7 @@ import {
 } from '@reelstream/platform-telemetry';
 import {
   defaultBulkheadLimits,
+  limitsForShare,
   OperatorBulkhead,
   OperatorBulkheadWallet,
   runWinRedriveSchedule,
@@ -70,6 +71,8 @@ export interface WalletDispatcher {
   readonly healthPort: number;
   /** Both consumers have joined their groups. */
   readonly ready: Promise<void>;
+  /** The share of the wallet-request partitions this replica was given: the part of each operator's limits it uses. */
+  readonly share: number;
   /** Lets in-flight deliveries finish (and commit), then stops the consumers, the health server and the HTTP agents. */
   stop(): Promise<void>;
 }
@@ -88,8 +91,11 @@ export async function startWalletDispatcher(
   const circuitChanges = circuitChangesCounter(metrics, deps.operators);
   const defaults: BulkheadLimits = config.bulkhead ?? defaultBulkheadLimits;
   const limitsOf = (operatorId: string) => ({ ...defaults, ...config.operatorBulkheads?.[operatorId] });
+  // An operator's limits are the whole group's: each replica takes its share, by the partitions its
+  // consumer was given (the requests group for the callbacks, the webhooks group for the webhooks).
+  const shareOf: { requests?: Consumer; webhooks?: Consumer } = {};
   const wallet = new OperatorBulkheadWallet(measuredWallet(deps.wallet ?? (ownWallet as HttpOperatorWallet), metrics), {
-    limitsOf,
+    limitsOf: (operatorId) => limitsForShare(limitsOf(operatorId), shareOf.requests?.share ?? 0),
     now: () => performance.now(),
     onCircuitChange: (change) => {
       circuitChanges(change);
@@ -124,7 +130,7 @@ export async function startWalletDispatcher(
       // The same limits as the operator's callbacks, in compartments of their own: a failing webhook endpoint never opens
       // the wallet's circuit.
       webhookBulkhead: new OperatorBulkhead({
-        limitsOf,
+        limitsOf: (operatorId) => limitsForShare(limitsOf(operatorId), shareOf.webhooks?.share ?? 0),
         now: () => performance.now(),
         onCircuitChange: (change) => deps.logger.info('operator webhook circuit changed', { ...change }),
       }),
@@ -151,10 +157,14 @@ export async function startWalletDispatcher(
   stops.add(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
   let joined = false;
   try {
-    consumers.push(await bus.subscribe(subscriptions.requests));
+    shareOf.requests = await bus.subscribe(subscriptions.requests);
+    consumers.push(shareOf.requests);
     consumers.push(await bus.subscribe(subscriptions.cancels));
     consumers.push(await bus.subscribe(subscriptions.delayed));
-    if (webhooks) consumers.push(await bus.subscribe(webhooks));
+    if (webhooks) {
+      shareOf.webhooks = await bus.subscribe(webhooks);
+      consumers.push(shareOf.webhooks);
+    }
     health = await startHealthServer({ port: config.healthPort, host: config.healthHost }, async () => {
       await store.streamRevision(walletTxStream(1));
       // After joining, a consumer being recreated after a crash (or losing its leases) takes no requests.
@@ -176,6 +186,9 @@ export async function startWalletDispatcher(
   return {
     healthPort: health.port,
     ready,
+    get share() {
+      return shareOf.requests?.share ?? 0;
+    },
     stop: () => stops.stop(),
   };
 }
