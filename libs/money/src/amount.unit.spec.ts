@@ -28,6 +28,13 @@ describe('currency exponents (ISO 4217)', () => {
     expect(isCurrencyCode('usd')).toBe(false);
     expect(isCurrencyCode('XBT')).toBe(false);
     expect(() => currencyExponent('ABC')).toThrow(UnknownCurrencyError);
+    expect(() => currencyExponent('ABC')).toThrow(
+      expect.objectContaining({
+        name: 'UnknownCurrencyError',
+        currency: 'ABC',
+        message: 'unknown ISO 4217 currency code: "ABC"',
+      }),
+    );
   });
 });
 
@@ -70,6 +77,37 @@ describe('parseAmount: JSON amounts to minor units', () => {
     },
   );
 
+  it('says what is wrong with an amount, in an AmountError', () => {
+    const messageOf = (value: number | string, currency = 'EUR') => {
+      const result = tryParseAmount(value, currency);
+      return !result.ok && result.error instanceof AmountError && result.error.name === 'AmountError'
+        ? result.error.message
+        : 'accepted';
+    };
+    expect(messageOf(Number.NEGATIVE_INFINITY)).toBe('amount must be a finite number, got -Infinity');
+    expect(messageOf(Number.NaN)).toBe('amount must be a finite number, got NaN');
+    expect(messageOf('12,30')).toBe('amount "12,30" is not a decimal number');
+    expect(messageOf('1.505')).toBe('amount 1.505 has more than 2 decimal place(s) allowed for EUR');
+    expect(messageOf('99999999999999999', 'JPY')).toBe('amount 99999999999999999 JPY is too large');
+    expect(messageOf('90071992547409.93', 'USD')).toBe('amount 90071992547409.93 USD is too large');
+  });
+
+  it('reads a string amount without the spaces around it', () => {
+    expect(parseAmount(' 1.50 ', 'EUR')).toBe(150);
+    expect(parseAmount('\t-2\n', 'EUR')).toBe(-200);
+  });
+
+  it('does not count leading zeros against the size limit', () => {
+    expect(parseAmount('00000000000000000001.50', 'EUR')).toBe(150);
+    expect(parseAmount('000000000000000000000', 'EUR')).toBe(0);
+    expect(parseAmount('0.000', 'EUR')).toBe(0);
+  });
+
+  it('refuses an exponent too large to write out without building its digits', () => {
+    const result = tryParseAmount('1e1000000000', 'EUR');
+    expect(!result.ok && result.error.code).toBe('AMOUNT_TOO_LARGE');
+  });
+
   it('refuses amounts beyond 53-bit minor units', () => {
     expect(() => parseAmount(1e15, 'USD')).toThrow(AmountError);
     expect(() => parseAmount('90071992547409.93', 'USD')).toThrow(/too large/);
@@ -91,6 +129,11 @@ describe('tryRoundAmountHalfEven: an operator wallet’s balance to minor units'
     [1e-7, 'USD', 0],
     [12.3, 'USD', 1230],
     [-0.004, 'EUR', 0],
+    [0.124, 'EUR', 12],
+    [0.126, 'EUR', 13],
+    [1.2500001, 'JPY', 1],
+    [0.995, 'EUR', 100],
+    [-9.999, 'EUR', -1000],
   ])('%p %s is %i minor units', (value, currency, minor) => {
     expect(tryRoundAmountHalfEven(value, currency)).toEqual({ ok: true, minor });
   });
@@ -103,6 +146,8 @@ describe('tryRoundAmountHalfEven: an operator wallet’s balance to minor units'
       undefined as unknown as number,
     ])
       expect(!tryRoundAmountHalfEven(value, 'EUR').ok && 'refused').toBe('refused');
+    const infinite = tryRoundAmountHalfEven(Number.NEGATIVE_INFINITY, 'EUR');
+    expect(!infinite.ok && infinite.error.message).toBe('amount must be a finite number, got -Infinity');
     const large = tryRoundAmountHalfEven(1e21, 'USD');
     expect(!large.ok && large.error.code).toBe('AMOUNT_TOO_LARGE');
   });
@@ -161,7 +206,15 @@ describe('checked arithmetic on minor units', () => {
   });
 
   it('refuses fractions and overflow', () => {
-    expect(() => addMinor(1.5, 1)).toThrow(AmountError);
+    expect(() => addMinor(1.5, 1)).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_INVALID', message: 'minor units must be a safe integer, got 1.5' }),
+    );
+    expect(() => addMinor(1, Number.NaN)).toThrow(expect.objectContaining({ code: 'AMOUNT_INVALID' }));
+    expect(() => formatAmountString(12.5, 'EUR')).toThrow(expect.objectContaining({ code: 'AMOUNT_INVALID' }));
+    expect(() => multiplyMinor(100, 1.5)).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_INVALID', message: 'factor must be a safe integer, got 1.5' }),
+    );
+    expect(() => multiplyMinor(1.5, 2)).toThrow(expect.objectContaining({ code: 'AMOUNT_INVALID' }));
     expect(() => addMinor(Number.MAX_SAFE_INTEGER, 1)).toThrow(/overflows/);
     expect(() => multiplyMinor(2 ** 30, 2 ** 30)).toThrow(/overflows/);
   });
