@@ -23,7 +23,10 @@ export default {
     'libs/bonus/domain/src/*.ts',
     'libs/wallet/domain/src/*.ts',
     'libs/game/domain/src/win-cap.ts',
-    // Signatures: the webhook sender, the sandbox's check of a signature.
+    // Callbacks and signatures: the wallet's signed POST and its client, the webhook sender, the
+    // sandbox's check of a signature.
+    'libs/wallet/adapters/src/http-operator-wallet.ts',
+    'libs/wallet/adapters/src/operator-post-client.ts',
     'libs/wallet/adapters/src/http-webhook-sender.ts',
     'libs/sandbox/service/src/signature.ts',
     // Tenancy of the reads: the ledger's read model, the game's check of the active bonus.
@@ -36,10 +39,10 @@ export default {
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: they are left out of the score.
   ignoreStatic: true,
-  // break: with the whole bonus and wallet domains and the money lib in scope and the tests their
-  // survivors asked for, the 37 files score 99.80 (ignoring static mutants and those marked
-  // equivalent); the two survivors left are equivalent (README, "Mutation testing"). A run below 99 fails, so the score
-  // can only rise.
+  // break: with the whole bonus and wallet domains, the money lib and the HTTP wallet in scope and
+  // the tests their survivors asked for, the 39 files score 99.45 (ignoring static mutants and those
+  // marked equivalent); README, "Mutation testing", lists the survivors left. A run below 99 fails,
+  // so the score can only rise.
   thresholds: { high: 99.5, low: 97, break: 99 },
   reporters: ['clear-text', 'progress-append-only', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },

@@ -30,7 +30,7 @@ const MUTATION_TESTS = [
   'libs/game/domain/src/**/*.unit.spec.ts',
   'libs/money/src/*.spec.ts',
   'libs/sandbox/service/test/{signature.unit,signature-schemes.int}.spec.ts',
-  'libs/wallet/adapters/test/{callback-headers,webhook-sender,operator-post-client}.int.spec.ts',
+  'libs/wallet/adapters/test/{callback-headers,webhook-sender,operator-post-client,operator-post-tracing}.int.spec.ts',
   'libs/gateway/service/test/bonus-call-routes.unit.spec.ts',
   'libs/gateway/service/src/reconciliation/*.unit.spec.ts',
   'libs/gateway/service/test/{reconciliation-lists,reconciliation-projection,reconciliation-tenancy,webhook-letters-tenancy}.int.spec.ts',

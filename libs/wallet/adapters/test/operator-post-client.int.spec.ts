@@ -6,6 +6,7 @@
  * than REPLY_LIMIT_BYTES is not read, and its connection is closed; the caller's signal aborts a call.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import {
@@ -50,6 +51,17 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   // … and with its length declared.
   '/padded-declared': (res) => {
     const body = `${OK_REPLY.slice(0, -1)}${PADDING.toString().repeat(1024)}}`;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+  },
+  // An error page: its first 120 characters in the reason, marked as cut.
+  '/error-page': (res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('e'.repeat(121)),
+  '/error-120': (res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('e'.repeat(120)),
+  // An error page past the limit: not read, an HTTP status all the same.
+  '/error-padded': (res) => res.writeHead(503, { 'content-type': 'text/plain' }).end(' '.repeat(REPLY_LIMIT_BYTES + 1)),
+  // Exactly the limit, its length declared.
+  '/declared-within': (res) => {
+    const body = `${OK_REPLY.slice(0, -1)}${' '.repeat(REPLY_LIMIT_BYTES - OK_REPLY.length)}}`;
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);
   },
@@ -234,6 +246,78 @@ describe('HttpOperatorWallet', () => {
       cause: 'timeout',
       reason: 'abandoned before its reply (the handler deadline passed or its partition was revoked): outcome unknown',
     });
+  });
+
+  it('quotes the first 120 characters of an error page, marking a longer one as cut', async () => {
+    expect(await wallet.call(operatorAt('/error-page'), callbackFor(bet(8_011)), 2_000)).toEqual({
+      kind: 'no_reply',
+      cause: 'http_status',
+      reason: `HTTP 500: "${'e'.repeat(120)}…"`,
+    });
+    expect(await wallet.call(operatorAt('/error-120'), callbackFor(bet(8_012)), 2_000)).toEqual({
+      kind: 'no_reply',
+      cause: 'http_status',
+      reason: `HTTP 500: "${'e'.repeat(120)}"`,
+    });
+  });
+
+  it('answers an error page past the limit as its HTTP status, unread; a declared length of exactly the limit is read', async () => {
+    expect(await wallet.call(operatorAt('/error-padded'), callbackFor(bet(8_013)), 5_000)).toEqual({
+      kind: 'no_reply',
+      cause: 'http_status',
+      reason: `HTTP 503: a reply over ${REPLY_LIMIT_BYTES} bytes, not read (connection closed)`,
+    });
+    expect(await wallet.call(operatorAt('/declared-within'), callbackFor(bet(8_014)), 5_000)).toEqual({
+      kind: 'reply',
+      statusCode: 'OK',
+      balance: 100,
+    });
+  });
+
+  it("names a refused connection by its code and node's message, nothing more", async () => {
+    const origin = await refusingOrigin();
+    const result = await wallet.call(operatorAt('/ok', origin), callbackFor(bet(8_015)), 2_000);
+    expect(result.kind === 'no_reply' && result.reason).toBe(
+      `ECONNREFUSED: connect ECONNREFUSED ${new URL(origin).host}`,
+    );
+  });
+
+  it('sends nothing for an operator without a signing secret', async () => {
+    const unsigned = { ...operatorAt('/ok'), signingSecrets: [] };
+    expect(await wallet.call(unsigned, callbackFor(bet(8_016)), 2_000)).toEqual({
+      kind: 'no_reply',
+      cause: 'network',
+      reason: 'operator posts has no signing secret',
+    });
+    expect(requested).toEqual([]);
+  });
+
+  it("tells its observer each call's command, outcome and duration", async () => {
+    const seen: [string, string, number][] = [];
+    const observed = new HttpOperatorWallet({ observe: (command, outcome, ms) => seen.push([command, outcome, ms]) });
+    try {
+      const started = performance.now();
+      await observed.call(operatorAt('/ok'), callbackFor(bet(8_017)), 2_000);
+      await observed.call(operatorAt('/moved'), callbackFor(bet(8_018)), 2_000);
+      const took = performance.now() - started;
+      expect(seen.map(([command, outcome]) => [command, outcome])).toEqual([
+        ['bet', 'OK'],
+        ['bet', 'http_status'],
+      ]);
+      for (const [, , ms] of seen) {
+        expect(ms).toBeGreaterThan(0);
+        expect(ms).toBeLessThanOrEqual(took);
+      }
+    } finally {
+      await observed.close();
+    }
+  });
+
+  it("leaves nothing on the caller's signal once a call is over", async () => {
+    const caller = new AbortController();
+    await wallet.call(operatorAt('/ok'), callbackFor(bet(8_019)), 2_000, undefined, caller.signal);
+    await wallet.call(operatorAt('/never-answers'), callbackFor(bet(8_020)), LIMIT_MS, undefined, caller.signal);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('a signal already aborted sends nothing', async () => {
