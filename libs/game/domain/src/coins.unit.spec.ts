@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { capWin, coinsToMinor, exactBetStepMinor, findModel, type GameModel } from '@reelstream/game-domain';
+import {
+  capWin,
+  coinsToMinor,
+  exactBetStep,
+  exactBetStepMinor,
+  findModel,
+  type GameModel,
+} from '@reelstream/game-domain';
 import { AmountError } from '@reelstream/money';
 
 const model = (id: string): GameModel => {
@@ -16,6 +23,10 @@ describe('coins to minor units', () => {
     expect(coinsToMinor(250, 0, 25)).toBe(0);
   });
 
+  it('pays the bet times the coins when a bet is one coin', () => {
+    expect(coinsToMinor(100, 3, 1)).toBe(300);
+  });
+
   it('stays exact at the top of the safe integer range', () => {
     // (2^53 - 1) / 3 = 3002399751580330.33…
     expect(coinsToMinor(Number.MAX_SAFE_INTEGER, 1, 3)).toBe(3002399751580330);
@@ -27,6 +38,24 @@ describe('coins to minor units', () => {
     expect(() => coinsToMinor(100, -1, 4)).toThrow(AmountError);
     expect(() => coinsToMinor(100, 1.5, 4)).toThrow(AmountError);
     expect(() => coinsToMinor(100, 1, 0)).toThrow(AmountError);
+  });
+
+  it('says which input is malformed', () => {
+    expect(() => coinsToMinor(100, 1, 0)).toThrow(
+      new AmountError('AMOUNT_INVALID', 'coinsPerBet must be a positive integer, got 0'),
+    );
+    expect(() => coinsToMinor(100, 1, 2.5)).toThrow('coinsPerBet must be a positive integer, got 2.5');
+    expect(() => coinsToMinor(100, -1, 4)).toThrow(
+      new AmountError('AMOUNT_INVALID', 'coins must be a non-negative integer, got -1'),
+    );
+    expect(() => coinsToMinor(100, 1.5, 4)).toThrow('coins must be a non-negative integer, got 1.5');
+  });
+
+  it('needs bets of coinsPerBet / gcd(coinsPerBet, coinGranularity) minor units for wins that never round', () => {
+    // 20 coins a bet, wins in steps of 4 coins: a win is a multiple of 1/5 of the bet, so 5 minor units suffice.
+    expect(exactBetStep(20, 4)).toBe(5);
+    expect(exactBetStep(25, 10)).toBe(5);
+    expect(exactBetStep(10, 3)).toBe(10);
   });
 
   it('knows the bet step at which a model never rounds', () => {

@@ -111,12 +111,16 @@ export class BetLevelError extends Error {
  * (0.2 in KRW, which has no decimals) is a `BetLevelError`, never rounded.
  */
 export function betLevelsMinor(game: CatalogGame, currency: string): number[] {
-  const levels = game.betLevels[currency] ?? game.betLevels['default'] ?? [];
-  return levels.map((level) => {
+  return levelsOf(game, currency).map((level) => {
     const result = tryParseAmount(level, currency);
     if (!result.ok) throw new BetLevelError(game.gameId, currency, level, result.error);
     return result.minor;
   });
+}
+
+/** The game's bet levels for `currency`, in currency units: its own list, else the default one. */
+function levelsOf(game: CatalogGame, currency: string): readonly number[] {
+  return game.betLevels[currency] ?? game.betLevels['default'] ?? [];
 }
 
 function duplicates(ids: readonly number[], field: string): string[] {
@@ -132,8 +136,7 @@ function duplicates(ids: readonly number[], field: string): string[] {
  * them). A registration's base bet must be one of them: never rounded to one.
  */
 export function offeredBetLevelsMinor(game: CatalogGame, currency: string): number[] {
-  const levels = game.betLevels[currency] ?? game.betLevels['default'] ?? [];
-  return levels.flatMap((level) => {
+  return levelsOf(game, currency).flatMap((level) => {
     const minor = tryParseAmount(level, currency);
     return minor.ok && minor.minor > 0 ? [minor.minor] : [];
   });

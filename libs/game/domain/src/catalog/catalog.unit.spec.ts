@@ -11,6 +11,7 @@ import {
   parseCatalog,
   type CatalogGame,
 } from '@reelstream/game-domain';
+import { AmountError } from '@reelstream/money';
 
 const shipped: unknown = JSON.parse(
   readFileSync(new URL('../../../../../config/catalog.json', import.meta.url), 'utf8'),
@@ -84,17 +85,70 @@ describe('bet levels in minor units', () => {
     expect(() => betLevelsMinor(lotus, 'XYZ')).toThrow(/unknown ISO 4217 currency/);
   });
 
+  it('names the game, currency and level it cannot express, with the money error as the cause', () => {
+    let thrown: unknown;
+    try {
+      betLevelsMinor(lotus, 'VND');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(BetLevelError);
+    expect(thrown).toMatchObject({
+      name: 'BetLevelError',
+      message:
+        'bet level 0.2 of game 101 cannot be expressed in VND (0 decimals): amount 0.2 has more than 0 decimal place(s) allowed for VND',
+      gameId: 101,
+      currency: 'VND',
+      level: 0.2,
+    });
+    expect((thrown as BetLevelError).cause).toBeInstanceOf(AmountError);
+    expect((thrown as BetLevelError).cause).toMatchObject({
+      code: 'AMOUNT_PRECISION',
+      message: 'amount 0.2 has more than 0 decimal place(s) allowed for VND',
+    });
+  });
+
+  it('has no levels for a game without a list for the currency or a default one', () => {
+    const unlisted: CatalogGame = { ...lotus, betLevels: { KRW: [200] } };
+    expect(betLevelsMinor(unlisted, 'EUR')).toEqual([]);
+    expect(offeredBetLevelsMinor(unlisted, 'EUR')).toEqual([]);
+    expect(offeredBetLevelsMinor(unlisted, 'KRW')).toEqual([200]);
+  });
+
   it('offers, per currency, the levels it can express (what the API lists, paid spins and registrations accept)', () => {
     expect(offeredBetLevelsMinor(lotus, 'EUR')).toEqual([20, 40, 100, 200, 400, 1000]);
     expect(offeredBetLevelsMinor(lotus, 'KRW')).toEqual([200, 400, 1000, 2000, 4000, 10000]);
     // VND has no decimals and no list of its own: of 0.2, 0.4, 1, 2, 4, 10 only the whole ones remain.
     expect(offeredBetLevelsMinor(lotus, 'VND')).toEqual([1, 2, 4, 10]);
   });
+
+  it('never offers a bet of nothing, even from a game not checked by parseCatalog', () => {
+    expect(offeredBetLevelsMinor({ ...lotus, betLevels: { default: [0, 0.2] } }, 'EUR')).toEqual([20]);
+  });
 });
 
 describe('catalog validation', () => {
   it('accepts the shipped catalog', () => {
     expect(problemsOf(shipped)).toEqual([]);
+  });
+
+  it('throws a CatalogError, not retriable, listing every problem', () => {
+    let thrown: unknown;
+    try {
+      parseCatalog(withGame({ rtp: 0.97, streamerRtp: 1.1 }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(CatalogError);
+    expect(thrown).toMatchObject({
+      name: 'CatalogError',
+      code: 'CONFIGURATION_INVALID',
+      retriable: false,
+      message:
+        'invalid game catalog:\n' +
+        '- game 101: rtp 0.97 but model lotus-garden is tuned to 0.96\n' +
+        '- game 101: streamerRtp 1.1 but model lotus-garden is tuned to 1.05',
+    });
   });
 
   it('rejects a repeated gameId or providerId and a game of an unknown provider', () => {
@@ -143,8 +197,19 @@ describe('catalog validation', () => {
     expect(problemsOf(withGame({ betLevels: { default: [0.2, 0.3] } }))).toEqual([
       'game 101: bet level 0.3 (default) is not a multiple of 20 minor units, so some wins would be rounded',
     ]);
+    // Checked in the currency's own minor units: 210 KRW is 210 won, not a multiple of 20.
+    expect(problemsOf(withGame({ betLevels: { default: [0.2], KRW: [200, 210] } }))).toEqual([
+      'game 101: bet level 210 (KRW) is not a multiple of 20 minor units, so some wins would be rounded',
+    ]);
     expect(problemsOf(withGame({ betLevels: { default: [0.4, 0.2] } }))).toEqual([
       'games.0.betLevels.default: bet levels must be strictly ascending',
+    ]);
+    expect(problemsOf(withGame({ betLevels: { default: [0.2, 0.2, 0.4] } }))).toEqual([
+      'games.0.betLevels.default: bet levels must be strictly ascending',
+    ]);
+    // The first level has no predecessor: a level of 0 is refused as such, and the order is right.
+    expect(problemsOf(withGame({ betLevels: { default: [0, 0.2] } }))).toEqual([
+      'games.0.betLevels.default.0: Too small: expected number to be >0',
     ]);
     expect(problemsOf(withGame({ betLevels: { default: [0.2], KRW: [200.5] } }))).toEqual([
       'games.0.betLevels.KRW: bet level 200.5 cannot be expressed in KRW',

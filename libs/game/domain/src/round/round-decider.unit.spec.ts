@@ -44,11 +44,14 @@ describe('FinishRound', () => {
   });
 
   it('refuses to end a round that never started, or with the end of another round', () => {
-    spec.given([]).when({ type: 'FinishRound', roundId: 501, end: settled }).thenFails({ code: 'ROUND_NOT_FOUND' });
+    spec.given([]).when({ type: 'FinishRound', roundId: 501, end: settled }).thenFails({
+      code: 'ROUND_NOT_FOUND',
+      message: 'round 501 cannot end: it was never started',
+    });
     spec
       .given([started])
       .when({ type: 'FinishRound', roundId: 501, end: { ...canceled, data: { ...canceled.data, roundId: 777 } } })
-      .thenFails({ code: 'ROUND_NOT_FOUND' });
+      .thenFails({ code: 'ROUND_NOT_FOUND', message: "the end of round 777 is not round 501's" });
   });
 
   it('keeps the first end as the round’s end', () => {

@@ -25,6 +25,15 @@ function slotRound(seed: string): SlotOutcome {
   return outcome;
 }
 
+function thrownBy(action: () => unknown): unknown {
+  try {
+    action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the action to throw');
+}
+
 function replayErrorCode(action: () => unknown): string {
   try {
     action();
@@ -107,11 +116,32 @@ describe('round records', () => {
     );
   });
 
+  it('names every malformed field of a record, by its path, in one message', () => {
+    const record = recordOf(slotRound('malformed-fields'));
+    const error = thrownBy(() => replayRound({ ...record, draws: [0.5, -1] }));
+    expect(error).toBeInstanceOf(ReplayError);
+    expect(error).toMatchObject({ name: 'ReplayError', code: 'INVALID_RECORD' });
+    expect((error as Error).message).toBe(
+      'malformed round record: draws.0: Invalid input: expected int, received number; draws.1: Too small: expected number to be >=0',
+    );
+  });
+
   it('refuses to replay an unknown model or on a different model', () => {
     const record = recordOf(slotRound('models'));
     expect(replayErrorCode(() => replayRound({ ...record, modelId: 'no-such-model' }))).toBe('UNKNOWN_MODEL');
     const other = gameModels.find((model) => model.id === 'lotus-garden');
     expect(replayErrorCode(() => replayRound(record, other))).toBe('MODEL_MISMATCH');
+    expect(() => replayRound(record, other)).toThrow(
+      new ReplayError('MODEL_MISMATCH', 'record of model thunder-vault replayed on lotus-garden'),
+    );
+  });
+
+  it('reports an outcome that its draws do not produce, counting the draws', () => {
+    const outcome = slotRound('tamper-message');
+    const verification = verifyRound({ ...outcome, winMinor: outcome.winMinor + 1 });
+    expect(verification.ok ? undefined : verification.error.message).toBe(
+      `the outcome differs from what its ${outcome.draws.length} draws produce`,
+    );
   });
 
   it('refuses a bet that is not a positive whole number of minor units, and an unknown model id', () => {
@@ -119,9 +149,16 @@ describe('round records', () => {
     for (const betMinor of [0, -100, 1.5, Number.NaN]) {
       expect(() => playRound({ model: 'lotus-garden', profile: 'standard', betMinor, rng })).toThrow(AmountError);
     }
-    expect(() => playRound({ model: 'no-such-model', profile: 'standard', betMinor: 100, rng })).toThrow(
-      UnknownModelError,
+    expect(() => playRound({ model: 'lotus-garden', profile: 'standard', betMinor: 1.5, rng })).toThrow(
+      'betMinor must be a positive integer of minor units, got 1.5',
     );
+    const unknown = thrownBy(() => playRound({ model: 'no-such-model', profile: 'standard', betMinor: 100, rng }));
+    expect(unknown).toBeInstanceOf(UnknownModelError);
+    expect(unknown).toMatchObject({
+      name: 'UnknownModelError',
+      modelId: 'no-such-model',
+      message: 'no game model with id "no-such-model"',
+    });
   });
 
   it('simulates exactly the rounds playRound plays from the same seed', () => {

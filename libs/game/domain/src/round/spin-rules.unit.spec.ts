@@ -6,6 +6,7 @@ import {
   betRefusalOf,
   createSeededRng,
   forfeitedFreeRound,
+  freeSpinBonusFor,
   paidRoundEnd,
   playRound,
   regularBonusFor,
@@ -82,8 +83,24 @@ describe('which round a spin is', () => {
     });
   });
 
+  it('is paid when the active bonus is of another type, or lacks its spin amount or its base bet, whatever its spins left', () => {
+    const others: BonusCallRecord[] = [
+      { ...bonus, bonusType: BonusTypes.regular },
+      { ...bonus, spinAmount: null },
+      { ...bonus, baseBetAmountMinor: null },
+    ];
+    for (const other of others) {
+      expect(freeSpinBonusFor(other, session.gameId)).toBeUndefined();
+      expect(spinKindOf(other, session, undefined)).toEqual({ kind: 'paid', isBonusBusy: true });
+    }
+    expect(freeSpinBonusFor(bonus, session.gameId)).toBe(bonus);
+  });
+
   it('refuses a spin naming another bonus, or naming a bonus of another currency', () => {
-    expect(spinKindOf(bonus, session, 7002)).toMatchObject({ code: 'BONUS_NOT_FOUND' });
+    expect(spinKindOf(bonus, session, 7002)).toMatchObject({
+      code: 'BONUS_NOT_FOUND',
+      message: 'This session has no active free-spin bonus with that id.',
+    });
     expect(spinKindOf(null, session, 7001)).toMatchObject({ code: 'BONUS_NOT_FOUND' });
     expect(spinKindOf(bonus, { ...session, currency: 'USD' }, 7001)).toMatchObject({
       code: 'BONUS_CURRENCY_MISMATCH',
@@ -95,9 +112,23 @@ describe('which round a spin is', () => {
 describe('the stake of a paid spin', () => {
   const levels = [20, 100, 200];
   it('is one of the bet levels, in minor units', () => expect(betOf(1, levels, 'EUR')).toBe(100));
-  it('is refused when missing, too precise, or not a level', () => {
-    expect(betOf(undefined, levels, 'EUR')).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'bet' }] });
-    expect(betOf(0.005, levels, 'EUR')).toMatchObject({ code: 'AMOUNT_PRECISION' });
+  it('is refused when missing, too precise, not a number, or not a level', () => {
+    expect(betOf(undefined, levels, 'EUR')).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'A paid spin needs a bet.',
+      details: [{ path: 'bet', message: 'required for a paid spin' }],
+    });
+    const tooPrecise = 'amount 0.005 has more than 2 decimal place(s) allowed for EUR';
+    expect(betOf(0.005, levels, 'EUR')).toMatchObject({
+      code: 'AMOUNT_PRECISION',
+      message: tooPrecise,
+      details: [{ path: 'bet', message: tooPrecise }],
+    });
+    expect(betOf(Number.NaN, levels, 'EUR')).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'amount must be a finite number, got NaN',
+      details: [{ path: 'bet', message: 'amount must be a finite number, got NaN' }],
+    });
     expect(betOf(3, levels, 'EUR')).toMatchObject({
       code: 'BET_NOT_ALLOWED',
       details: [{ path: 'bet', message: 'must be one of 0.2, 1, 2' }],
@@ -129,6 +160,13 @@ describe('a paid round on the wallet’s answer', () => {
     expect(() => paidRoundEnd({ started, answer: reply({}), now })).toThrow(/without an outcome/);
   });
 
+  it('names no win transaction when there is none (a betwin’s win went with it)', () => {
+    const outcome = playRound({ model: 'neon-fruits', profile: 'standard', betMinor: 100, rng: createSeededRng('w') });
+    const end = paidRoundEnd({ started, answer: reply({}), outcome, now });
+    expect(end.type).toBe('RoundSettled');
+    expect(end.data).not.toHaveProperty('winTransactionId');
+  });
+
   it('a steered round that completes its Regular Bonus Call adds its top-up to the win and names it (ADR 0012)', () => {
     const outcome = playRound({ model: 'neon-fruits', profile: 'standard', betMinor: 100, rng: createSeededRng('t') });
     const end = paidRoundEnd({ started, answer: reply({}), outcome, winTransactionId: 503, topUpMinor: 7, now });
@@ -143,9 +181,27 @@ describe('a paid round on the wallet’s answer', () => {
       type: 'RoundCanceled',
       data: { roundId: 501, reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY (low)', canceledAt: now },
     });
-    expect(betRefusalOf('ERR_NOT_ENOUGH_MONEY').code).toBe('INSUFFICIENT_FUNDS');
+    expect(betRefusalOf('ERR_NOT_ENOUGH_MONEY')).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      details: [{ path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' }],
+    });
     expect(betRefusalOf('ERR_NOT_AUTHENTICATED').code).toBe('PLAYER_NOT_AUTHENTICATED');
-    expect(betRefusalOf(undefined)).toMatchObject({ code: 'BET_REJECTED', details: [{ message: 'ERR_UNKNOWN' }] });
+    expect(betRefusalOf(undefined)).toMatchObject({
+      code: 'BET_REJECTED',
+      details: [{ path: 'statusCode', message: 'ERR_UNKNOWN' }],
+    });
+  });
+
+  it('cancels with the status alone when the wallet gave no reason', () => {
+    const answer = reply({ statusCode: 'ERR_UNKNOWN', canceled: true });
+    expect(paidRoundEnd({ started, answer, now }).data).toMatchObject({ reason: 'bet_rejected:ERR_UNKNOWN' });
+  });
+
+  it('cuts a cancel reason at 1,000 characters, however long the wallet’s reason is', () => {
+    const answer = reply({ statusCode: 'ERR_NOT_ENOUGH_MONEY', reason: 'x'.repeat(2000), canceled: true });
+    const { reason } = paidRoundEnd({ started, answer, now }).data as { reason: string };
+    expect(reason).toBe(`bet_rejected:ERR_NOT_ENOUGH_MONEY (${'x'.repeat(2000)}`.slice(0, 1000));
+    expect(reason).toHaveLength(1000);
   });
 
   it('takes the bet on OK only: every other status, ERR_UNKNOWN of no answer included, is a refusal', () => {

@@ -77,8 +77,7 @@ export function selectSteeredSpin(input: SteeredSpinInput): SteeredSpin {
   const smallest = smallestWinMinor(model, profile, betMinor);
   // Near the end an exact hit is worth more draws: it saves a top-up.
   const wanted = targetLeftMinor <= ENDGAME_BETS * betMinor ? candidates * ENDGAME_FACTOR : candidates;
-  let best: RoundOutcome | undefined;
-  let bestLeavesPlayable = false;
+  let best: { readonly outcome: RoundOutcome; readonly leavesPlayable: boolean } | undefined;
   let drawn = 0;
   while (drawn < MAX_DRAWS_PER_SPIN && (drawn < wanted || best === undefined)) {
     const candidate = playRound({ model, profile, betMinor, rng });
@@ -90,18 +89,16 @@ export function selectSteeredSpin(input: SteeredSpinInput): SteeredSpin {
     const leavesPlayable = candidate.winMinor > 0 && targetLeftMinor - candidate.winMinor >= smallest;
     if (
       best === undefined ||
-      (leavesPlayable && !bestLeavesPlayable) ||
-      (leavesPlayable === bestLeavesPlayable && candidate.winMinor > best.winMinor)
-    ) {
-      best = candidate;
-      bestLeavesPlayable = leavesPlayable;
-    }
+      (leavesPlayable && !best.leavesPlayable) ||
+      (leavesPlayable === best.leavesPlayable && candidate.winMinor > best.outcome.winMinor)
+    )
+      best = { outcome: candidate, leavesPlayable };
   }
   if (best === undefined)
     throw new SteeringError(`${drawn} rounds of ${model.id} all paid more than the ${targetLeftMinor} left`);
-  const left = targetLeftMinor - best.winMinor;
+  const left = targetLeftMinor - best.outcome.winMinor;
   const lastChance = spinNumber >= maxSpins || left < smallest;
-  return lastChance ? steered(best, left, true, drawn) : steered(best, 0, false, drawn);
+  return lastChance ? steered(best.outcome, left, true, drawn) : steered(best.outcome, 0, false, drawn);
 }
 
 function steered(outcome: RoundOutcome, topUpMinor: number, completes: boolean, drawn: number): SteeredSpin {

@@ -52,6 +52,11 @@ describe('the wallet request of a started paid round', () => {
     });
   });
 
+  it('is a bet that is not bonus-busy when its RoundStarted does not say isBonusBusy (the field is optional)', () => {
+    const { isBonusBusy: _isBonusBusy, ...withoutBusy } = started;
+    expect(stakeRequestOf(withoutBusy)).toMatchObject({ command: 'bet', isBonusBusy: false });
+  });
+
   it('refuses a paid round without a bet transaction', () => {
     const { transactionId: _transactionId, ...withoutTransaction } = started;
     expect(() => stakeRequestOf(withoutTransaction)).toThrow(/no bet transaction/);

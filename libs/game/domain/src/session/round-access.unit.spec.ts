@@ -23,6 +23,11 @@ describe('who may spin in a session (D23)', () => {
   });
 
   it('refuses a spin naming another player with FORBIDDEN', () => {
-    expect(spinnerRefusal(session, 'p2')).toMatchObject({ code: 'FORBIDDEN' });
+    expect(spinnerRefusal(session, 'p2')).toStrictEqual({
+      type: 'Refusal',
+      code: 'FORBIDDEN',
+      message: 'This game session belongs to another player.',
+      retriable: false,
+    });
   });
 });

@@ -39,10 +39,20 @@ describe('StartSession', () => {
 
   it('decides nothing when the same launch is decided again, and refuses another start of the token', () => {
     spec.given([started]).when(start()).thenNothing();
+    const another = { code: 'INTERNAL' as const, message: `session ${TOKEN} was already started by another launch` };
     spec
       .given([started])
       .when(start({ playerId: 'player_43' }))
-      .thenFails({ code: 'INTERNAL' });
+      .thenFails(another);
+    // The same player and operator at another instant, or the same player and instant at another operator.
+    spec
+      .given([started])
+      .when({ ...start(), now: '2026-05-01T10:00:01.000Z' })
+      .thenFails(another);
+    spec
+      .given([started])
+      .when({ ...start(), operator: { ...start().operator, id: 'casino-u' } })
+      .thenFails(another);
   });
 
   it('refuses an unknown provider, an unknown game, a game of another provider and a currency without bet levels', () => {
@@ -56,11 +66,17 @@ describe('StartSession', () => {
     spec
       .given([])
       .when(start({ gameId: 999 }))
-      .thenFails({ code: 'GAME_NOT_FOUND' });
+      .thenFails({
+        code: 'GAME_NOT_FOUND',
+        details: [{ path: 'gameId', message: 'no game 999; see GET /v1/games' }],
+      });
     spec
       .given([])
       .when(start({ providerId: 2 }))
-      .thenFails({ code: 'GAME_NOT_OF_PROVIDER' });
+      .thenFails({
+        code: 'GAME_NOT_OF_PROVIDER',
+        details: [{ path: 'gameId', message: 'game 101 belongs to provider 1, not 2' }],
+      });
     spec
       .given([])
       .when(start({ currency: 'ISK' }))
@@ -105,8 +121,29 @@ describe('StartSession', () => {
       });
     spec
       .given([])
+      .when(start({}, ['https://other.example', 'https://second.example']))
+      .thenFails({
+        details: [
+          {
+            path: 'returnUrl',
+            message: 'the origin of returnUrl must be one of https://other.example, https://second.example',
+          },
+        ],
+      });
+    spec
+      .given([])
       .when(start({}, ['https://casino.example']))
       .then([started]);
+  });
+});
+
+describe('the recorded session', () => {
+  it('is a demo session only when its start says so', () => {
+    expect(sessionDecider.evolve(sessionDecider.initialState, started)).toEqual({
+      session: { ...started.data, demo: false },
+    });
+    const demo: GameSessionStarted = { type: 'GameSessionStarted', data: { ...started.data, demo: true } };
+    expect(sessionDecider.evolve(sessionDecider.initialState, demo).session?.demo).toBe(true);
   });
 });
 
