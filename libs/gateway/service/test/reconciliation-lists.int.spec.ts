@@ -79,6 +79,29 @@ describe('a bounded read per request', () => {
   });
 });
 
+describe('a time window', () => {
+  it('lists the rows from `from` up to, not including, `to`: a row at `to` exactly is outside', async () => {
+    const page = await list(a, `?from=${dayOf(1)}&to=${dayOf(3)}`);
+    expect([ids(page.items), page.nextCursor]).toEqual([both(ofA.slice(1, 3)), null]);
+    expect(ids((await list(b, `?to=${dayOf(1)}`)).items)).toEqual(both(ofB.slice(0, 1)));
+  });
+
+  it('holds a page to `limit` rows, and answers a cursor where it filled', async () => {
+    const first = await list(a, `?limit=2&from=${dayOf(0)}`);
+    expect(ids(first.items)).toEqual(both(ofA.slice(0, 1)));
+    expect(first.nextCursor).not.toBeNull();
+    const { items, pages } = await pageThrough((query) => list(a, `${query}&from=${dayOf(0)}`), 2);
+    expect(ids(items)).toEqual(both(ofA));
+    expect(pages).toBe(ofA.length);
+  });
+
+  it('reads the bound of rows per request under `to` alone, as under `from`', async () => {
+    const { items, pages } = await pageThrough((query) => list(a, `${query}&to=${dayOf(1)}`), 3);
+    expect(ids(items)).toEqual(both(ofA.slice(0, 1)));
+    expect(pages).toBe(Math.ceil((2 * ofA.length) / ROW_BOUND));
+  });
+});
+
 describe('cursors: opaque, per operator and list', () => {
   it('carry nothing of the log: not the position of the last row, in any encoding', async () => {
     // Eleven rows: the last one is A's sixth bet, well into the log (a position of three digits).

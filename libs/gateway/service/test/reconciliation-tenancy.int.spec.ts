@@ -4,8 +4,17 @@
  * or an empty list — and cannot re-drive A's dead letter (nothing is sent, nothing is appended).
  * The history is written as the game-server and the dispatcher write it (support/wallet-history.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { errorEnvelope, listDeadLettersResponse, listTransactionsResponse } from '@reelstream/contracts';
+import {
+  errorEnvelope,
+  eventToAppend,
+  listDeadLettersResponse,
+  listTransactionsResponse,
+  roundStream,
+  walletTxStream,
+} from '@reelstream/contracts';
+import { paidRoundWin } from '@reelstream/testing';
 import type { HttpClient } from './support/http-client.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
@@ -197,5 +206,98 @@ describe('GET /v1/wallet/dead-letters, page by page', () => {
     ['a repeated parameter', '?limit=1&limit=2', 'limit', 'VALIDATION_FAILED'],
   ] satisfies QueryRefusal[])('refuses %s: 400 naming the parameter', async (_name, query, path, code) => {
     await expectRefusedQuery(a, `/v1/wallet/dead-letters${query}`, path, code);
+  });
+});
+
+describe('GET /v1/wallet/dead-letters: one stream holding the letters of two operators', () => {
+  it("lists to each operator its own letter only: A's win to A, B's win that named A's transactionId to B", async () => {
+    const round = await writePaidRound(harness.store, OPERATOR_IDS.a, 'clash_a', '2026-05-03T10:00:00.000Z');
+    const transactionId = round.winTransactionId;
+    // B's win was given the transactionId A's win holds: dead-lettered beside it as a conflict, never sent.
+    const at = '2026-05-03T10:10:00.000Z';
+    const strayRound = transactionId + 1_000;
+    const stray = paidRoundWin(
+      { stream: roundStream(strayRound), revision: 1, eventId: randomUUID() },
+      {
+        operatorId: OPERATOR_IDS.b,
+        playerId: 'clash_b',
+        roundId: strayRound,
+        transactionId,
+        currency: 'KRW',
+        amountMinor: 7_000,
+        requestedAt: at,
+      },
+    );
+    const context = {
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      operatorId: OPERATOR_IDS.b,
+      occurredAt: at,
+    };
+    const lastError = `transactionId ${transactionId} names another request`;
+    await harness.store.append(
+      walletTxStream(transactionId),
+      [
+        eventToAppend(
+          {
+            type: 'WinDeadLettered',
+            data: { attempts: 0, lastError, at, reason: 'transaction_id_conflict', request: stray },
+          },
+          context,
+        ),
+      ],
+      { expectedRevision: 7 },
+    );
+    const lettersOf = async (client: HttpClient) => {
+      const response = await client.get('/v1/wallet/dead-letters?limit=500');
+      expect(response.status).toBe(200);
+      const { items } = listDeadLettersResponse.parse(response.body).data;
+      return items.filter((item) => item.transaction.transactionId === transactionId);
+    };
+
+    const ofA = await lettersOf(a);
+    expect(ofA).toHaveLength(1);
+    expect(ofA[0]).toMatchObject({
+      reason: 'delivery_failed',
+      deadLetteredAt: '2026-05-03T10:00:00.000Z',
+      transaction: {
+        playerId: 'clash_a',
+        currency: 'EUR',
+        amount: 2.5,
+        status: 'dead_lettered',
+        attempts: 3,
+        lastError: 'timeout',
+        nextRedriveAt: '2026-05-03T10:05:00.000Z',
+      },
+    });
+    expect(JSON.stringify(ofA)).not.toContain('clash_b');
+
+    const ofB = await lettersOf(b);
+    expect(ofB).toEqual([
+      {
+        reason: 'transaction_id_conflict',
+        deadLetteredAt: at,
+        transaction: {
+          transactionId,
+          roundId: strayRound,
+          playerId: 'clash_b',
+          providerId: 1,
+          gameId: 101,
+          command: 'win',
+          currency: 'KRW',
+          amount: 7_000,
+          bonusId: 0,
+          requestedAt: at,
+          status: 'dead_lettered',
+          attempts: 0,
+          lastError,
+          balance: null,
+          cancel: null,
+          nextRedriveAt: null,
+        },
+      },
+    ]);
+    expect(JSON.stringify(ofB)).not.toContain('clash_a');
+    expect(await lettersOf(harness.http.withToken(TOKENS.c))).toEqual([]);
   });
 });

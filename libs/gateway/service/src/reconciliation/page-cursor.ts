@@ -13,7 +13,6 @@ const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const SEQ_BYTES = 8;
-const TOKEN_BYTES = 1 + IV_BYTES + SEQ_BYTES + TAG_BYTES;
 
 /** Who the cursor is for: the operator's id, and the secret its key derives from. */
 export interface CursorOwner {
@@ -48,9 +47,10 @@ export function openCursor(owner: CursorOwner, list: ReconciliationList, cursor:
       'cursor must be the nextCursor of a previous page of this list, given to this operator; start again without a cursor.',
       [{ path: 'cursor', message: 'not a nextCursor of this list for this operator' }],
     );
-  if (token.length !== TOKEN_BYTES || token[0] !== VERSION || token.toString('base64url') !== cursor) throw invalid();
+  if (token[0] !== VERSION || token.toString('base64url') !== cursor) throw invalid();
   const iv = token.subarray(1, 1 + IV_BYTES);
   const sealed = token.subarray(1 + IV_BYTES, 1 + IV_BYTES + SEQ_BYTES);
+  // The rest of the token: the decipher takes a tag of TAG_BYTES only, so a token of any other length does not open.
   const tag = token.subarray(1 + IV_BYTES + SEQ_BYTES);
   try {
     const decipher = createDecipheriv('aes-256-gcm', keyOf(owner), iv, { authTagLength: TAG_BYTES });

@@ -67,9 +67,6 @@ export interface DeadLetterQuery {
  */
 const MAX_ROWS_PER_PAGE = 2_000;
 
-const money = (minor: number, currency: string): number =>
-  minor < 0 ? -formatAmount(-minor, currency) : formatAmount(minor, currency);
-
 /** What the API shows of a wallet request, whatever became of it. */
 function requestFields(request: WalletRequest) {
   return {
@@ -80,7 +77,7 @@ function requestFields(request: WalletRequest) {
     gameId: request.gameId,
     command: request.command,
     currency: request.currency,
-    amount: money(requestedChangeMinor(request), request.currency),
+    amount: formatAmount(requestedChangeMinor(request), request.currency),
     bonusId: request.bonusId,
     requestedAt: request.requestedAt,
   };
@@ -103,7 +100,9 @@ export function transactionView(
     attempts: state.attempts,
     lastError: status === 'succeeded' ? null : (state.lastFailure?.reason ?? state.deadLetterError ?? null),
     balance:
-      status === 'succeeded' && state.balanceMinor !== undefined ? money(state.balanceMinor, request.currency) : null,
+      status === 'succeeded' && state.balanceMinor !== undefined
+        ? formatAmount(state.balanceMinor, request.currency)
+        : null,
     cancel: cancel
       ? {
           transactionId: cancel.cancelTransactionId,
@@ -167,8 +166,8 @@ export class ReconciliationReader {
       gameId: round.gameId,
       kind: round.kind,
       currency: round.currency,
-      bet: money(round.betMinor, round.currency),
-      win: settled ? money(settled.data.winMinor, round.currency) : null,
+      bet: formatAmount(round.betMinor, round.currency),
+      win: settled ? formatAmount(settled.data.winMinor, round.currency) : null,
       bonusId: round.bonusId,
       status: settled ? 'settled' : canceled ? 'canceled' : 'open',
       startedAt: round.startedAt,
@@ -191,8 +190,9 @@ export class ReconciliationReader {
     const maxRows = timed ? Math.max(this.rowBound, query.limit) : query.limit;
     const rows = readModel.transactionRows({
       operatorId: query.operatorId,
-      ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
-      ...(query.status !== undefined ? { status: query.status } : {}),
+      // An undefined filter is none: the read model adds a condition only for a value.
+      playerId: query.playerId,
+      status: query.status,
       afterSeq: query.afterSeq ?? 0,
       maxRows: maxRows + 1,
     });
@@ -230,12 +230,15 @@ export class ReconciliationReader {
     const { readModel, projection } = this.reads();
     await projection.caughtUp();
     const rows = readModel.deadLetterRows(query.operatorId, query.afterSeq ?? 0, query.limit + 1);
+    const page = rows.slice(0, query.limit);
     const items: OperatorDeadLetterView[] = [];
-    for (const [index, row] of rows.slice(0, query.limit).entries()) {
+    for (const [index, row] of page.entries()) {
       items.push(...(await this.lettersOf(query.operatorId, row.transactionId, row.stored)));
       if (items.length >= query.limit) return { items, lastSeq: index < rows.length - 1 ? row.seq : undefined };
     }
-    return { items, lastSeq: undefined };
+    // Short when a row showed none of the operator's letters (a stream read as written that holds none it can
+    // show): a cursor still follows when more rows were read.
+    return { items, lastSeq: rows.length > query.limit ? page.at(-1)?.seq : undefined };
   }
 
   /** The operator's letters of a transaction: from its folded state, or read as written when the decider cannot fold it. */

@@ -26,13 +26,14 @@ interface ReconciliationReadsOptions {
 
 export function openReconciliationReads(options: ReconciliationReadsOptions): ReconciliationReads {
   const { store, logger } = options;
+  // Stryker disable next-line StringLiteral: equivalent: SQLite opens '' as a private temporary database that, like ':memory:', no other connection sees and that is gone on close
   const readModel = SqliteReconciliationReadModel.open(options.file ?? ':memory:', {
     comparePositions: (a, b) => store.comparePositions(a, b),
   });
   const projection = startReconciliationProjection({
     store,
     projection: readModel,
-    ...(options.catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs: options.catchUpTimeoutMs }),
+    catchUpTimeoutMs: options.catchUpTimeoutMs,
     onError: (error) => logger.warn('reconciliation read model: a batch failed; retrying', { error }),
   });
   return {

@@ -14,7 +14,7 @@ import {
   type WebhookDeadLettered,
   type WebhookDeadLetterView,
 } from '@reelstream/contracts';
-import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
+import type { EventStore, StreamRevision } from '@reelstream/platform-ports';
 import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import { recordWebhookRedrive, type ReconciliationProjection } from '@reelstream/wallet-application';
 import type { ListPage } from './reconciliation-reader.js';
@@ -73,7 +73,8 @@ export class WebhookLetters {
     const lastLetter = stream.findLast((event) => event.type === 'WebhookDeadLettered');
     const last = stream.at(-1);
     if (!lastLetter || !last) return undefined;
-    const letter = letterOf(lastLetter);
+    // parseStoredEvent keeps the stored type: a WebhookDeadLettered, its data validated (and upcast).
+    const { data: letter } = parseStoredEvent(lastLetter) as WebhookDeadLettered;
     return { letter, view: webhookLetterView(letter), standing: last === lastLetter, revision: last.revision };
   }
 
@@ -102,10 +103,4 @@ export class WebhookLetters {
       { expectedRevision: 'any' },
     );
   }
-}
-
-function letterOf(recorded: RecordedEvent): WebhookDeadLettered['data'] {
-  const event = parseStoredEvent(recorded);
-  if (event.type !== 'WebhookDeadLettered') throw new Error(`${recorded.streamId}: ${event.type} is no dead letter`);
-  return event.data;
 }
