@@ -72,7 +72,8 @@ export interface SandboxDatabaseOptions {
 }
 
 export function openSandboxDatabase(path: string, options: SandboxDatabaseOptions = {}): SandboxDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // For ':memory:' the folder is '.', which is there already.
+  mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);

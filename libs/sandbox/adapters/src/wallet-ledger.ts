@@ -425,12 +425,14 @@ export class SandboxWallet {
     return after;
   }
 
-  /** The round's currency (its bet's), else the player's only account's, else the operator's. */
+  /**
+   * The round's currency (its bet's); else the operator's, when the player has no account or one in it; else the
+   * player's first account's by code (their only one, mostly).
+   */
   private currencyFor(operatorId: string, playerId: string, roundId: number): string | undefined {
     const fromRound = this.roundCurrency.get(operatorId, playerId, roundId);
     if (fromRound !== undefined && fromRound !== 'XXX') return fromRound;
     const currencies = this.accountCurrencies.all(operatorId, playerId);
-    if (currencies.length === 1) return currencies[0];
     const operatorCurrency = this.options.defaultCurrency(operatorId);
     if (operatorCurrency !== undefined && (currencies.length === 0 || currencies.includes(operatorCurrency)))
       return operatorCurrency;

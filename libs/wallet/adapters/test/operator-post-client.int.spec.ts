@@ -39,6 +39,8 @@ const routes: Record<string, (res: ServerResponse) => void> = {
     res.on('close', () => clearInterval(trickle));
   },
   '/never-answers': () => undefined,
+  '/slow': (res) =>
+    void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(OK_REPLY), 100),
   '/moved': (res) => res.writeHead(302, { location: '/ok' }).end('moved'),
   '/hangs-up': (res) => res.socket?.destroy(),
   // A valid answer padded with 1 MB of white space, sent chunked (no length declared) …
@@ -191,6 +193,20 @@ describe('HttpOperatorWallet', () => {
     }
     expect(requested).toEqual(['/ok', '/ok', '/ok']);
     expect(connections).toBe(1);
+  });
+
+  it('opens at most maxSockets connections to an operator: more calls at once wait for one to be free', async () => {
+    const narrow = new HttpOperatorWallet({ maxSockets: 2 });
+    try {
+      const calls = [8_020, 8_021, 8_022, 8_023].map((transactionId) =>
+        narrow.call(operatorAt('/slow'), callbackFor(bet(transactionId)), 2_000),
+      );
+      for (const result of await Promise.all(calls)) expect(result).toMatchObject({ kind: 'reply', statusCode: 'OK' });
+    } finally {
+      await narrow.close();
+    }
+    expect(requested).toEqual(['/slow', '/slow', '/slow', '/slow']);
+    expect(connections).toBe(2);
   });
 
   it.each(['/padded', '/padded-declared'])(
