@@ -17,20 +17,26 @@ export default {
   incrementalFile: 'config/stryker-incremental.json',
   mutate: [
     // The domain libs where money and tenancy are decided: every bonus decider and its state; the
-    // wallet's callbacks, their policy, deadlines, re-drives and signed bodies; the game's win cap;
-    // the money kernel (amounts at the edges, minor units inside, currency exponents).
+    // wallet's callbacks, their policy, deadlines, re-drives and signed bodies; the game's rounds
+    // (what a spin is and stakes, steered outcomes, replay, wallet requests), sessions, catalog,
+    // coins and win cap; the money kernel (amounts at the edges, minor units inside, currency exponents).
     'libs/money/src/*.ts',
     'libs/bonus/domain/src/*.ts',
     'libs/wallet/domain/src/*.ts',
-    'libs/game/domain/src/win-cap.ts',
+    'libs/game/domain/src/{round,session,catalog}/*.ts',
+    'libs/game/domain/src/{coins,refusal,win-cap}.ts',
     // Callbacks and signatures: the wallet's signed POST and its client, the webhook sender, the
-    // sandbox's check of a signature.
+    // sandbox's check of a signature and its wallet ledger.
     'libs/wallet/adapters/src/http-operator-wallet.ts',
     'libs/wallet/adapters/src/operator-post-client.ts',
     'libs/wallet/adapters/src/http-webhook-sender.ts',
     'libs/sandbox/service/src/signature.ts',
-    // Tenancy of the reads: the ledger's read model, the game's check of the active bonus.
+    'libs/sandbox/adapters/src/{wallet-ledger,wallet-database,ledger-views,request-hash}.ts',
+    // Tenancy of the reads: the ledger's read model, the reconciliation read model and the gateway's
+    // reconciliation reads (cursors, lists, webhook letters), the game's check of the active bonus.
     'libs/bonus/adapters/src/read-model/sqlite-bonus-read-model.ts',
+    'libs/wallet/adapters/src/sqlite-reconciliation-read-model.ts',
+    'libs/gateway/service/src/reconciliation/*.ts',
     'libs/game/application/src/sessions/active-bonus.ts',
     '!**/*.spec.ts',
     '!libs/{bonus,wallet}/domain/src/index.ts',
@@ -39,11 +45,12 @@ export default {
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: they are left out of the score.
   ignoreStatic: true,
-  // break: with the whole bonus and wallet domains, the money lib and the HTTP wallet in scope and
-  // the tests their survivors asked for, the 39 files score 99.45 (ignoring static mutants and those
-  // marked equivalent); README, "Mutation testing", lists the survivors left. A run below 99 fails,
-  // so the score can only rise.
-  thresholds: { high: 99.5, low: 97, break: 99 },
+  // break: with the bonus and wallet domains, the game's rounds, sessions and catalog, the money
+  // lib, the HTTP wallet, the sandbox's ledger and the reconciliation reads in scope and the tests
+  // their survivors asked for, the 67 files score 99.89 (ignoring static mutants and those marked
+  // equivalent); README, "Mutation testing", lists the survivors left. A run below 99.7 fails, so the
+  // score can only rise.
+  thresholds: { high: 99.5, low: 97, break: 99.7 },
   reporters: ['clear-text', 'progress-append-only', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   concurrency: 2,
