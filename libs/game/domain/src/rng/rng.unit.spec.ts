@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  assertDrawBound,
   createSeededRng,
   RecordingRng,
   ReplayError,
@@ -61,6 +62,21 @@ describe('seeded RNG (sfc32)', () => {
     const rng = createSeededRng('bounds');
     for (const bound of [0, -1, 1.5, Number.NaN, 2 ** 32 + 1, Infinity])
       expect(() => rng.nextInt(bound)).toThrow(RngRangeError);
+    const refused = (() => {
+      try {
+        assertDrawBound(0.5);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refused).toBeInstanceOf(RngRangeError);
+    expect(refused).toMatchObject({
+      name: 'RngRangeError',
+      maxExclusive: 0.5,
+      message: 'nextInt bound must be an integer in [1, 2^32], got 0.5',
+    });
+    for (const bound of [1, 2, 2 ** 32]) expect(() => assertDrawBound(bound)).not.toThrow();
   });
 
   it('draws again instead of mapping a word from the biased zone (multiply-and-reject)', () => {
@@ -75,6 +91,34 @@ describe('seeded RNG (sfc32)', () => {
     expect(large.nextInt(2 ** 32 - 1)).toBe(2 ** 32 - 2);
     expect(large.consumed).toBe(2);
     expect(large.nextInt(2 ** 31 + 1)).toBe(12);
+  });
+
+  it('keeps every seed to the same words from release to release (simulations and benchmarks re-run from their seeds)', () => {
+    const golden = createSeededRng('golden');
+    expect(Array.from({ length: 6 }, () => golden.nextUint32())).toEqual([
+      2459897739, 2291529163, 2283349543, 3976320428, 1584326547, 2268902345,
+    ]);
+    const numeric = createSeededRng(42);
+    expect(Array.from({ length: 3 }, () => numeric.nextUint32())).toEqual([2258495261, 801819658, 1739561921]);
+  });
+
+  it('draws again for every word in the biased zone, however many come in a row, and keeps the first word at its edge', () => {
+    // bound 2^21 − 1: 2^32 mod bound = 2048, so a word whose product leaves a fraction below 2048 is drawn again
+    const bound = 2 ** 21 - 1;
+    const twice = new ScriptedWords([2_095_105, 4_192_258, 2 ** 31]); // fractions 2047 and 2046, then 2^31
+    expect(twice.nextInt(bound)).toBe(1_048_575);
+    expect(twice.consumed).toBe(3);
+    // bound 3: 2^32 mod 3 = 1; the word 0xAAAAAAAB leaves a fraction of exactly 1, which is not biased
+    const edge = new ScriptedWords([0xaaaaaaab, 0]);
+    expect(edge.nextInt(3)).toBe(2);
+    expect(edge.consumed).toBe(1);
+  });
+
+  it('takes the high bits of the product up to a bound of 2^21 and the remainder above it', () => {
+    expect(new ScriptedWords([12]).nextInt(2 ** 21)).toBe(0); // 12 · 2^21 / 2^32
+    expect(new ScriptedWords([2 ** 31]).nextInt(2 ** 21)).toBe(2 ** 20);
+    expect(new ScriptedWords([12]).nextInt(2 ** 22 + 1)).toBe(12);
+    expect(new ScriptedWords([2 ** 31]).nextInt(2 ** 30 + 3)).toBe(2 ** 31 % (2 ** 30 + 3));
   });
 
   it('is uniform: a chi-square test over 700,000 draws of a die with 7 faces', () => {
@@ -118,5 +162,19 @@ describe('recorded draws', () => {
     const leftOver = new ReplayRng([1, 2]);
     leftOver.nextInt(10);
     expect(codeOf(() => leftOver.assertFullyConsumed())).toBe('DRAWS_LEFT_OVER');
+  });
+
+  it('says in each refusal which draw it is and what the record holds', () => {
+    expect(() => new ReplayRng([4, 12]).nextInt(10)).not.toThrow();
+    const outOfRange = new ReplayRng([4, 12]);
+    outOfRange.nextInt(10);
+    expect(() => outOfRange.nextInt(10)).toThrow(
+      new ReplayError('DRAW_OUT_OF_RANGE', 'draw #1 is 12, outside [0, 10)'),
+    );
+    expect(() => new ReplayRng([3]).assertFullyConsumed()).toThrow('the round used 0 draws but the record holds 1');
+    const exhausted = new ReplayRng([3]);
+    exhausted.nextInt(5);
+    expect(() => exhausted.nextInt(5)).toThrow('the round asks for draw #1 but the record holds only 1');
+    expect(new ReplayError('DRAWS_EXHAUSTED', 'x').name).toBe('ReplayError');
   });
 });

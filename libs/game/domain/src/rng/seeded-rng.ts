@@ -50,8 +50,9 @@ export class SeededRng implements Rng {
       let product = this.nextUint32() * maxExclusive;
       let high = (product * INVERSE_2_32) | 0;
       let low = product - high * TWO_32;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the guard only skips the division; the threshold is below the bound, so a low at or above it is never drawn again
       if (low < maxExclusive) {
-        const threshold = (TWO_32 - maxExclusive) % maxExclusive;
+        const threshold = TWO_32 % maxExclusive;
         while (low < threshold) {
           product = this.nextUint32() * maxExclusive;
           high = (product * INVERSE_2_32) | 0;

@@ -43,6 +43,18 @@ const requested: WalletTxEvent = {
 };
 
 describe('transactionView', () => {
+  const win = {
+    ...bet,
+    command: 'win',
+    transactionId: 13,
+    amountMinor: 700,
+    isRoundFinished: true,
+  } as WalletWinRequest;
+  const winRequested = {
+    ...requested,
+    data: { ...requested.data, transactionId: 13, command: 'win', request: win },
+  } as WalletTxEvent;
+
   it('shows a bet as a negative amount in currency units, with no balance until the wallet answered OK', () => {
     const view = transactionView(
       bet,
@@ -95,22 +107,11 @@ describe('transactionView', () => {
   });
 
   it("shows a dead-lettered win's next scheduled re-drive by the operator's winRedrive, and none once the schedule is over", () => {
-    const win: WalletWinRequest = {
-      ...bet,
-      command: 'win',
-      transactionId: 13,
-      amountMinor: 700,
-      isRoundFinished: true,
-    } as WalletWinRequest;
     const letter = (when: string): WalletTxEvent => ({
       type: 'WinDeadLettered',
       data: { attempts: 3, lastError: 'timeout', at: when, reason: 'delivery_failed' },
     });
-    const first = [
-      { ...requested, data: { ...requested.data, transactionId: 13, command: 'win', request: win } } as WalletTxEvent,
-      { type: 'WalletAttempted', data: { attempt: 1, at } } as WalletTxEvent,
-      letter(at),
-    ];
+    const first = [winRequested, { type: 'WalletAttempted', data: { attempt: 1, at } } as WalletTxEvent, letter(at)];
     const schedule = { everySeconds: 60, forSeconds: 150 };
     expect(transactionView(win, fold(first), schedule).nextRedriveAt).toBe('2026-05-01T10:01:00.000Z');
     expect(transactionView(win, fold(first), WIN_REDRIVE_DEFAULTS).nextRedriveAt).toBe('2026-05-01T10:05:00.000Z');
@@ -128,17 +129,10 @@ describe('transactionView', () => {
   });
 
   it('shows no error once a dead-lettered win was re-driven and succeeded, and the balance of its OK reply', () => {
-    const win = {
-      ...bet,
-      command: 'win',
-      transactionId: 13,
-      amountMinor: 700,
-      isRoundFinished: true,
-    } as WalletWinRequest;
     const view = transactionView(
       win,
       fold([
-        { ...requested, data: { ...requested.data, transactionId: 13, command: 'win', request: win } } as WalletTxEvent,
+        winRequested,
         { type: 'WalletAttempted', data: { attempt: 1, command: 'win', at } },
         { type: 'WalletFailed', data: { error: 'timeout', attempt: 1, final: true, command: 'win', at } },
         { type: 'WinDeadLettered', data: { attempts: 1, lastError: 'timeout', at } },
