@@ -101,7 +101,8 @@ export function walletSubscriptions(
           await handleWalletRequest(context, message, signal);
         } catch (error) {
           if (!(error instanceof OperatorUnavailableError)) throw error;
-          await reschedule(context, message, error.retryAfterMs, error.reason);
+          // The reason names the win (`win <transactionId>: <why>`): its player's later requests go on before it.
+          await reschedule(context, message, error.retryAfterMs, error.message);
         }
       }),
       maxAttempts: NEVER_PARK,
