@@ -179,7 +179,8 @@ describe('a dispatcher paused for 8 s while players spin', () => {
     );
     // Each player spins again and again while the dispatcher is stopped: each spin waits for its bet's answer
     // (3.5 s), so bets are requested early in the pause (their deadline passes in it) and late (it does not).
-    // Each answer names its round: a settled spin in its data, a bet not answered in time (503) in its details.
+    // Each answer names its round: a settled spin in its data; a bet not answered in time (503), or refused (the
+    // dispatcher, woken, answers a bet whose deadline passed in the pause as failed), in its details.
     const spins = (
       await Promise.all(
         players.map(async (player) => {

@@ -184,7 +184,10 @@ export function platformFlows(current: () => RunningPlatform): void {
     expect(refusal?.status).toBe(409);
     expect(refusal?.body.error).toEqual({
       code: 'INSUFFICIENT_FUNDS',
-      details: [{ path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' }],
+      details: [
+        { path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' },
+        { path: 'roundId', message: expect.stringMatching(/^\d+$/) },
+      ],
     });
     expect(balanceBefore).toBeLessThan(minor(BET));
     expect(settledRounds).toBeGreaterThan(0);

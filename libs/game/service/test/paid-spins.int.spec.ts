@@ -114,16 +114,21 @@ describe('a paid spin the wallet refuses: no win is sent and the round is cancel
     if (fault === null) stack.fund(playerId, 0.1);
     else stack.sandbox.faults.add({ playerId, command: 'bet', statusCode: fault });
     const response = await stack.spin(token, { bet: 1 });
+    const [bet] = stack.publishedFor(playerId);
+    expect(bet?.command).toBe('bet');
+    const roundId = bet && 'roundId' in bet ? bet.roundId : 0;
     expect(response.status).toBe(status);
     expect(response.body).toMatchObject({
       success: false,
       data: null,
-      error: { code, details: [{ path: 'statusCode', message: statusCode }] },
+      error: {
+        code,
+        details: [
+          { path: 'statusCode', message: statusCode },
+          { path: 'roundId', message: String(roundId) },
+        ],
+      },
     });
-
-    const [bet] = stack.publishedFor(playerId);
-    expect(bet?.command).toBe('bet');
-    const roundId = bet && 'roundId' in bet ? bet.roundId : 0;
     const events = await stack.store.readStream(`round-${roundId}`);
     expect(events.map((event) => event.type)).toEqual(['RoundStarted', 'RoundCanceled']);
     expect((events[1]?.data as { reason: string }).reason).toMatch(new RegExp(`^bet_rejected:${statusCode}`));
@@ -146,16 +151,21 @@ describe('what a player sees of an operator failure: a plain message and the sta
     const { token } = await stack.launch(playerId, 102);
     stack.sandbox.faults.add({ playerId, command: 'bet', ...fault });
     const response = await stack.spin(token, { bet: 1 });
+    const [bet] = stack.publishedFor(playerId);
+    const roundId = bet && 'roundId' in bet ? bet.roundId : 0;
     expect(response.status).toBe(409);
     expect(response.body).toEqual({
       success: false,
       message: "The operator's wallet rejected the bet; the round was canceled.",
       data: null,
-      error: { code: 'BET_REJECTED', details: [{ path: 'statusCode', message: 'ERR_UNKNOWN' }] },
+      error: {
+        code: 'BET_REJECTED',
+        details: [
+          { path: 'statusCode', message: 'ERR_UNKNOWN' },
+          { path: 'roundId', message: String(roundId) },
+        ],
+      },
     });
-
-    const [bet] = stack.publishedFor(playerId);
-    const roundId = bet && 'roundId' in bet ? bet.roundId : 0;
     const round = await call('GET', `${stack.gameServer.url}/api/sessions/${token}/rounds/${roundId}`);
     expect(round.status).toBe(200);
     expect(round.body.data).toMatchObject({ roundId, status: 'canceled', reason: 'bet_rejected:ERR_UNKNOWN' });

@@ -167,14 +167,14 @@ export class SpinService {
     const result = await round.inFlight.hold(started.roundId, () => this.stakeAndSettle(started, correlationId));
     const money = (minor: number) => formatAmount(minor, session.currency);
     if (result.status === 'canceled') {
-      // The operator's detail (an HTTP body, a socket error) is for the log; the player gets the status code only.
+      // The operator's detail (an HTTP body, a socket error) is for the log; the player gets the status code and round.
       round.logger.warn('the operator wallet refused the bet; the round is canceled', {
         roundId: started.roundId,
         transactionId: started.transactionId,
         statusCode: result.answer?.statusCode,
         reason: result.reason,
       });
-      throw new GameRefusedError(betRefusalOf(result.answer?.statusCode));
+      throw new GameRefusedError(betRefusalOf(result.answer?.statusCode, started.roundId));
     }
     return {
       roundId: started.roundId,

@@ -100,9 +100,15 @@ export function betOf(
   return parsed.minor;
 }
 
-/** The player is told why the bet was refused; the round is canceled either way (the dispatcher sends the cancel). */
-export function betRefusalOf(statusCode: WalletReply['statusCode'] | undefined): GameRefusal {
-  const details = [{ path: 'statusCode', message: statusCode ?? 'ERR_UNKNOWN' }];
+/**
+ * The player is told why the bet was refused, and which round it was (as a bet not answered in time is); the
+ * round is canceled either way (the dispatcher sends the cancel).
+ */
+export function betRefusalOf(statusCode: WalletReply['statusCode'] | undefined, roundId: number): GameRefusal {
+  const details = [
+    { path: 'statusCode', message: statusCode ?? 'ERR_UNKNOWN' },
+    { path: 'roundId', message: String(roundId) },
+  ];
   if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return gameRefusal('INSUFFICIENT_FUNDS', undefined, details);
   if (statusCode === 'ERR_NOT_AUTHENTICATED') return gameRefusal('PLAYER_NOT_AUTHENTICATED', undefined, details);
   return gameRefusal('BET_REJECTED', undefined, details);

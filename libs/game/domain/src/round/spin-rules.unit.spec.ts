@@ -181,14 +181,20 @@ describe('a paid round on the wallet’s answer', () => {
       type: 'RoundCanceled',
       data: { roundId: 501, reason: 'bet_rejected:ERR_NOT_ENOUGH_MONEY (low)', canceledAt: now },
     });
-    expect(betRefusalOf('ERR_NOT_ENOUGH_MONEY')).toMatchObject({
+    expect(betRefusalOf('ERR_NOT_ENOUGH_MONEY', 501)).toMatchObject({
       code: 'INSUFFICIENT_FUNDS',
-      details: [{ path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' }],
+      details: [
+        { path: 'statusCode', message: 'ERR_NOT_ENOUGH_MONEY' },
+        { path: 'roundId', message: '501' },
+      ],
     });
-    expect(betRefusalOf('ERR_NOT_AUTHENTICATED').code).toBe('PLAYER_NOT_AUTHENTICATED');
-    expect(betRefusalOf(undefined)).toMatchObject({
+    expect(betRefusalOf('ERR_NOT_AUTHENTICATED', 501).code).toBe('PLAYER_NOT_AUTHENTICATED');
+    expect(betRefusalOf(undefined, 502)).toMatchObject({
       code: 'BET_REJECTED',
-      details: [{ path: 'statusCode', message: 'ERR_UNKNOWN' }],
+      details: [
+        { path: 'statusCode', message: 'ERR_UNKNOWN' },
+        { path: 'roundId', message: '502' },
+      ],
     });
   });
 
