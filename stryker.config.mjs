@@ -26,6 +26,7 @@ export default {
     'libs/wallet/domain/src/*.ts',
     'libs/game/domain/src/{round,session,catalog,rng}/*.ts',
     'libs/game/domain/src/instant/{compiled-wheel,instant-model,play-instant}.ts',
+    'libs/game/domain/src/slot/{line-evaluation,spin-evaluation,describe-spin,play-slot}.ts',
     'libs/game/domain/src/{coins,refusal,win-cap,compile-once,profile,model-error}.ts',
     // Callbacks and signatures: the wallet's signed POST and its client, the webhook sender, the
     // sandbox's check of a signature and its wallet ledger.

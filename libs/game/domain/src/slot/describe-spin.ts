@@ -17,7 +17,8 @@ export function describeSpin(slot: CompiledSlot, stops: Int32Array, multiplier: 
     const coins = slot.linePayCoins[key] ?? 0;
     if (coins === 0) continue;
     lineCoins += coins;
-    const symbol = slot.symbolCodes[slot.linePaySymbol[key] ?? -1] ?? '?';
+    // A key that pays names the symbol it pays (compiled-slot fills both tables from one evaluation).
+    const symbol = slot.symbolCodes[slot.linePaySymbol[key] as number] as string;
     lineWins.push({ line, symbol, count: slot.linePayCount[key] ?? 0, coins });
   }
 

@@ -18,16 +18,16 @@ export interface LineRules {
  * a line and breaks any run. Of the two readings the one paying more wins (ties go to the symbol).
  */
 export function evaluateLine(symbols: ArrayLike<number>, rules: LineRules): LinePay | null {
-  const reels = symbols.length;
+  // A read past the last reel is undefined, which is no symbol: the runs end there by themselves.
   let leadingWilds = 0;
-  while (leadingWilds < reels && symbols[leadingWilds] === rules.wild) leadingWilds++;
+  while (symbols[leadingWilds] === rules.wild) leadingWilds++;
   const wildCoins = payOf(rules, rules.wild, leadingWilds);
 
   let symbolPay: LinePay | null = null;
   const first = symbols[leadingWilds];
   if (first !== undefined && first !== rules.scatter) {
     let count = leadingWilds + 1;
-    while (count < reels && (symbols[count] === first || symbols[count] === rules.wild)) count++;
+    while (symbols[count] === first || symbols[count] === rules.wild) count++;
     const coins = payOf(rules, first, count);
     if (coins > 0) symbolPay = { symbol: first, count, coins };
   }

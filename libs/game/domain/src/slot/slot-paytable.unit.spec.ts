@@ -73,6 +73,8 @@ describe('slot paytable on hand-set reel stops', () => {
     if (!bonus) throw new Error('three scatters must trigger the bonus');
     expect(bonus).toMatchObject({ triggeredBy: 3, awardedGames: 2, multiplier: 3 });
     expect(bonus.spins).toHaveLength(2);
+    expect(bonus.spins[0]?.window).toEqual(['AAA', 'AAA', 'AAA', 'BBB', 'CCC']); // each reel on its second column
+    expect(bonus.spins[0]?.stops).toEqual([3, 3, 3, 3, 3]);
     // game 1: A A A | B C on each of the 4 lines = 4 × 5 coins, tripled
     expect(bonus.spins[0]?.lineWins).toHaveLength(4);
     expect(bonus.spins[0]?.winCoins).toBe(60);
