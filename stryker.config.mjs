@@ -19,14 +19,16 @@ export default {
     // The domain libs where money and tenancy are decided: every bonus decider and its state; the
     // wallet's callbacks, their policy, deadlines, re-drives and signed bodies; the game's rounds
     // (what a spin is and stakes, steered outcomes, replay, wallet requests), sessions, catalog,
-    // coins and win cap, its random draws (the seeded generator, recorded and replayed draws) and its
-    // wheel games; the money kernel (amounts at the edges, minor units inside, currency exponents).
+    // coins and win cap, its random draws (the seeded generator, recorded and replayed draws), its
+    // wheel games and its slot engine (model checks, compiled tables, line and spin evaluation, exact RTP;
+    // not the simulation); the money kernel (amounts at the edges, minor units inside, currency exponents).
     'libs/money/src/*.ts',
     'libs/bonus/domain/src/*.ts',
     'libs/wallet/domain/src/*.ts',
     'libs/game/domain/src/{round,session,catalog,rng}/*.ts',
     'libs/game/domain/src/instant/{compiled-wheel,instant-model,play-instant}.ts',
-    'libs/game/domain/src/slot/{line-evaluation,spin-evaluation,describe-spin,play-slot}.ts',
+    'libs/game/domain/src/slot/*.ts',
+    '!libs/game/domain/src/slot/simulate-slot.ts',
     'libs/game/domain/src/{coins,refusal,win-cap,compile-once,profile,model-error}.ts',
     // Callbacks and signatures: the wallet's signed POST and its client, the webhook sender, the
     // sandbox's check of a signature and its wallet ledger.
@@ -48,12 +50,12 @@ export default {
   // A static mutant (a constant evaluated once, at import) needs every test, run on a fresh module
   // registry: they are left out of the score.
   ignoreStatic: true,
-  // break: with the bonus and wallet domains, the game's rounds, sessions, catalog, draws and wheels,
-  // the money lib, the HTTP wallet, the sandbox's ledger and the reconciliation reads in scope and the
-  // tests their survivors asked for, the 76 files score 99.90 (ignoring static mutants and those marked
-  // equivalent); README, "Mutation testing", lists the survivors left. A run below 99.7 fails, so the
+  // break: with the bonus and wallet domains, the game's rounds, sessions, catalog, draws, wheels and slot
+  // engine, the money lib, the HTTP wallet, the sandbox's ledger and the reconciliation reads in scope and the
+  // tests their survivors asked for, the 84 files score 99.92 (ignoring static mutants and those marked
+  // equivalent); README, "Mutation testing", lists the survivors left. A run below 99.8 fails, so the
   // score can only rise.
-  thresholds: { high: 99.5, low: 97, break: 99.7 },
+  thresholds: { high: 99.5, low: 97, break: 99.8 },
   reporters: ['clear-text', 'progress-append-only', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   concurrency: 2,

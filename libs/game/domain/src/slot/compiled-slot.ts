@@ -77,8 +77,11 @@ function build(model: SlotModel, profile: Profile): CompiledSlot {
 
   const stripLength = Int32Array.from(strips, (strip) => strip.length);
   const stripOffset = new Int32Array(reelCount);
-  for (let r = 1; r < reelCount; r++) stripOffset[r] = (stripOffset[r - 1] ?? 0) + (stripLength[r - 1] ?? 0);
-  const totalPositions = stripLength.reduce((sum, length) => sum + length, 0);
+  let totalPositions = 0;
+  strips.forEach((strip, r) => {
+    stripOffset[r] = totalPositions;
+    totalPositions += strip.length;
+  });
 
   const lineRows = Uint8Array.from(model.paylines.flat());
   const lineCount = model.paylines.length;
@@ -89,7 +92,8 @@ function build(model: SlotModel, profile: Profile): CompiledSlot {
   strips.forEach((strip, r) => {
     const offset = stripOffset[r] ?? 0;
     const weight = symbolCount ** (reelCount - 1 - r);
-    const symbols = [...strip].map((code) => indexOf.get(code) ?? -1);
+    // validateSlotModel refused a strip with an unknown symbol.
+    const symbols = [...strip].map((code) => indexOf.get(code) as number);
     symbols.forEach((symbol, stop) => {
       stripSymbols[offset + stop] = symbol;
       let scatters = 0;
@@ -99,6 +103,8 @@ function build(model: SlotModel, profile: Profile): CompiledSlot {
         if (shown === scatter) scatters++;
       }
       windowScatters[offset + stop] = scatters;
+      // Stryker disable next-line EqualityOperator: a line past the last writes the next stop's first entry,
+      // which that stop writes again, or past the end of the typed array, which ignores it.
       for (let line = 0; line < lineCount; line++) {
         const row = lineRows[line * reelCount + r] ?? 0;
         lineParts[(offset + stop) * lineCount + line] = (windowSymbols[(offset + stop) * rows + row] ?? 0) * weight;
@@ -118,11 +124,10 @@ function build(model: SlotModel, profile: Profile): CompiledSlot {
   for (const [count, coins] of Object.entries(model.scatterPays)) scatterPayCoins[Number(count)] = coins;
   const freeGames = new Int32Array(maxScatters + 1);
   for (const [count, games] of Object.entries(model.bonus.freeGames)) freeGames[Number(count)] = games;
-  // "3 or more scatters": a count above the largest listed one awards what the largest awards.
+  // "3 or more scatters": a count not listed awards and pays what the largest listed count below it does.
   for (let count = 1; count <= maxScatters; count++) {
-    if (freeGames[count] === 0 && (freeGames[count - 1] ?? 0) > 0) freeGames[count] = freeGames[count - 1] ?? 0;
-    if (scatterPayCoins[count] === 0 && (scatterPayCoins[count - 1] ?? 0) > 0)
-      scatterPayCoins[count] = scatterPayCoins[count - 1] ?? 0;
+    if (freeGames[count] === 0) freeGames[count] = freeGames[count - 1] as number;
+    if (scatterPayCoins[count] === 0) scatterPayCoins[count] = scatterPayCoins[count - 1] as number;
   }
 
   return {
@@ -173,6 +178,8 @@ function buildLineTables(
   const linePaySymbol = new Int8Array(tableSize).fill(-1);
   const linePayCount = new Uint8Array(tableSize);
   const tuple = new Uint8Array(reelCount);
+  // Stryker disable next-line EqualityOperator: a key past the table is evaluated, and its writes fall past the
+  // end of the typed arrays, which ignore them.
   for (let key = 0; key < tableSize; key++) {
     let rest = key;
     for (let r = reelCount - 1; r >= 0; r--) {

@@ -14,9 +14,15 @@ const model = columnsModel(
   'compiled',
 );
 
+/**
+ * A copy of `model` compiled afresh: compilation is cached per model object, and a test that only read
+ * what an earlier test compiled would not count, for mutation testing, as a test of the compiler.
+ */
+const fresh = (changes: Partial<SlotModel> = {}): SlotModel => ({ ...model, ...changes });
+
 describe('a slot compiled to flat tables', () => {
   it('lays the strips end to end, with each reel’s offset, length and symbols', () => {
-    const slot = compileSlot(model, 'standard');
+    const slot = compileSlot(fresh(), 'standard');
     expect({ reelCount: slot.reelCount, rows: slot.rows, symbolCount: slot.symbolCount }).toEqual({
       reelCount: 5,
       rows: 3,
@@ -40,7 +46,7 @@ describe('a slot compiled to flat tables', () => {
   });
 
   it('shows a window that wraps around the end of its strip, and counts the scatters in it', () => {
-    const slot = compileSlot(model, 'standard');
+    const slot = compileSlot(fresh(), 'standard');
     const windowAt = (reel: number, stop: number) => {
       const base = ((slot.stripOffset[reel] ?? 0) + stop) * slot.rows;
       return Array.from(slot.windowSymbols.slice(base, base + slot.rows), (symbol) => slot.symbolCodes[symbol]).join(
@@ -66,7 +72,7 @@ describe('a slot compiled to flat tables', () => {
   });
 
   it('pays k scatters, and awards k scatters’ games, as the largest listed count at or below k, up to every cell', () => {
-    const slot = compileSlot(model, 'standard');
+    const slot = compileSlot(fresh(), 'standard');
     // 5 reels × 3 rows: 0 .. 15 scatters
     expect(Array.from(slot.scatterPayCoins)).toEqual([0, 0, 0, 8, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40]);
     expect(Array.from(slot.freeGames)).toEqual([0, 0, 0, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
@@ -81,9 +87,21 @@ describe('a slot compiled to flat tables', () => {
     expect(Array.from(edges.freeGames)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
   });
 
+  it('finds the wild and the scatter wherever the model lists them', () => {
+    const reordered = fresh({ symbols: [...model.symbols].reverse() }); // C B A S W
+    const slot = compileSlot(reordered, 'standard');
+    expect({ wild: slot.wild, scatter: slot.scatter }).toEqual({ wild: 4, scatter: 3 });
+    expect(slot.symbolCodes).toEqual(['C', 'B', 'A', 'S', 'W']);
+    expect(Array.from(slot.stripSymbols.slice(0, 6))).toEqual([0, 2, 1, 3, 2, 4]); // C A B S A W
+    const key = (codes: string) => [...codes].reduce((sum, code) => sum * 5 + 'CBASW'.indexOf(code), 0);
+    expect(slot.linePayCoins[key('WWWWW')]).toBe(500);
+    expect(slot.linePayCoins[key('AWAAC')]).toBe(20);
+  });
+
   it('tables every line once per model: both profiles share it, and a key pays what evaluating its line pays', () => {
-    const standard = compileSlot(model, 'standard');
-    const streamer = compileSlot(model, 'streamer');
+    const own = fresh();
+    const standard = compileSlot(own, 'standard');
+    const streamer = compileSlot(own, 'streamer');
     expect(streamer).not.toBe(standard);
     expect(streamer.linePayCoins).toBe(standard.linePayCoins);
     expect(standard.linePayCoins).toHaveLength(5 ** 5);
