@@ -366,6 +366,20 @@ function spinFailures(figures: TrafficFigures, refusedByTheDownBroker: number): 
   return [...unexplained, ...starved];
 }
 
+/**
+ * A failure of the spins' assertion, followed by the error lines the game-servers logged for the spin
+ * route (the first five, each cut at 600 characters): what a 503 INTERNAL was, so that a failed run
+ * says why without its processes' logs.
+ */
+function withSpinErrors(problems: string[], cluster: ReplicaCluster): string[] {
+  if (problems.length === 0) return problems;
+  const errors = cluster
+    .of('game-server')
+    .flatMap((replica) => replica.processes.flatMap((process) => process.lines))
+    .filter((line) => line.includes('"level":"error"') && line.includes('"path":"/sessions/:token/spin"'));
+  return [...problems, ...errors.slice(0, 5).map((line) => `game-server logged: ${line.slice(0, 600)}`)];
+}
+
 export interface ProofReport {
   figures: Record<string, unknown>;
   /** Each assertion of the issue and the problems found (empty: it held). */
@@ -457,9 +471,9 @@ export async function proveCluster(
       'the sandbox ledger reconciles with the event log to the cent': money.problems,
       'every round ended exactly once; no bonus over its cap': rounds.problems,
       'each relay/outbox win sent at most 1 + kills and logged retries of its sender': sends.beyondBound,
-      'spins failed only for what the chaos explains; every operator played': spinFailures(
-        traffic.figures,
-        refusedByTheDownBroker,
+      'spins failed only for what the chaos explains; every operator played': withSpinErrors(
+        spinFailures(traffic.figures, refusedByTheDownBroker),
+        cluster,
       ),
       'no double click placed two spins at once': (['paid', 'free'] as const).flatMap((kind) => {
         const overlapping = clickOverlaps[kind];
