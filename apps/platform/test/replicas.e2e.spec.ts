@@ -154,17 +154,12 @@ const engineName = production ? ' on Kafka and PostgreSQL' : '';
     const trafficMs = Date.now() - trafficStarted;
 
     const drained = await settle(running, SETTLE_MS);
-    const report = await proveCluster(
-      running,
-      played,
-      {
-        trafficMs,
-        settleMs: drained.ms,
-        settled: drained.settled,
-        lastDrainState: drained.last,
-      },
-      broker,
-    );
+    const report = await proveCluster(running, played, {
+      trafficMs,
+      settleMs: drained.ms,
+      settled: drained.settled,
+      lastDrainState: drained.last,
+    });
     const figures = {
       mode: LONG ? 'long' : 'short',
       engines: production ? `Kafka ${production.engines.kafkaBrokers}, PostgreSQL` : 'SQLite',

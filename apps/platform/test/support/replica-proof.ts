@@ -24,9 +24,9 @@
  *   bonus-ledger call that timed out while its replica restarted, a spin refused while the player's
  *   last round was open, a bonus used up, the wallet's refusal), never an unexpected error; and
  *   every operator's players had most of their spins accepted (the same player ids play under each).
- *   On Kafka with the test's broker outage, a 503 INTERNAL is explained only as far as the
- *   game-servers logged that many spin errors naming the refused broker connection during it, and
- *   spins answered during it are kept out of the accepted share.
+ *   On Kafka with the test's broker outage, a bet the bus could not take during it is answered 503
+ *   WALLET_UNAVAILABLE like a bet not answered in time, and spins answered during it are kept out of
+ *   the accepted share.
  *
  * The bus and the event log are read through replica-engines.ts: SQLite, or Kafka and PostgreSQL.
  */
@@ -34,7 +34,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readEventLog, readSandboxLedger, reconcile, type EventLog } from './reconcile.js';
 import type { ReplicaCluster, ReplicatedService } from './replica-cluster.js';
-import { OUTAGE_GRACE_MS, type BrokerOutage } from './kafka-outage.js';
 import type { ClusterLog, EventReader, PublishedRequest } from './replica-engines.js';
 import type { PlayerAccount, TrafficFigures } from './replica-traffic.js';
 import { sleep } from './replica-traffic.js';
@@ -305,58 +304,27 @@ async function reconcileMoney(
 
 /**
  * Why a spin may fail while replicas are killed: the request's replica died (a network error), a call
- * it made timed out while another restarted (503 WALLET_UNAVAILABLE, SERVICE_UNAVAILABLE), the
- * player's previous round was still open (409 SPIN_IN_PROGRESS), the bonus was used up, or the
- * wallet refused the bet. Anything else — 503 INTERNAL above all — is a defect the chaos only uncovered.
+ * it made timed out while another restarted or the bus could not take it (503 WALLET_UNAVAILABLE,
+ * SERVICE_UNAVAILABLE), the player's previous round was still open (409 SPIN_IN_PROGRESS), the bonus
+ * was used up, or the wallet refused the bet. Anything else — 503 INTERNAL above all — is a defect the chaos only uncovered.
  */
 const EXPLAINED_FAILURE =
   /: (network \S+|503 WALLET_UNAVAILABLE|503 SERVICE_UNAVAILABLE|409 SPIN_IN_PROGRESS|409 FREE_SPIN_IN_PROGRESS|409 BET_REJECTED|404 BONUS_NOT_FOUND|409 BONUS_NOT_ACTIVE|409 BONUS_ALREADY_COMPLETED)$/;
 /** Of each operator's spins at least this share is accepted: a short run accepts about two thirds. */
 const MIN_ACCEPTED_SHARE = 0.35;
 
-/**
- * The spins a game-server answered 503 INTERNAL because the Kafka broker the test killed refused
- * the connection: each such answer has its error line (the spin route, the error naming
- * `connect ECONNREFUSED` at a broker of the cluster's), logged between the kill and 15 s after the
- * broker answered again. Other 503 INTERNAL answers stay unexplained.
- */
-function spinsRefusedByTheDownBroker(cluster: ReplicaCluster, outage: BrokerOutage | undefined): number {
-  if (!outage || !cluster.engines) return 0;
-  const brokers = cluster.engines.kafkaBrokers.split(',');
-  const from = cluster.startedAt + outage.killedAtMs;
-  const until = cluster.startedAt + (outage.servingAgainAtMs ?? Number.POSITIVE_INFINITY) + OUTAGE_GRACE_MS;
-  let refused = 0;
-  for (const replica of cluster.of('game-server'))
-    for (const process of replica.processes)
-      for (const line of process.lines) {
-        if (!line.includes('"level":"error"') || !line.includes('ECONNREFUSED')) continue;
-        const entry = JSON.parse(line) as { time?: string; path?: string; error?: { message?: string } };
-        const at = Date.parse(entry.time ?? '');
-        const message = entry.error?.message ?? '';
-        if (
-          entry.path === '/sessions/:token/spin' &&
-          at >= from &&
-          at <= until &&
-          brokers.some((broker) => message.includes(`connect ECONNREFUSED ${broker}`))
-        )
-          refused += 1;
-      }
-  return refused;
+/** The bets a game-server could not send (its spin answered 503 WALLET_UNAVAILABLE, the resolver sent it later). */
+function betsTheBusDidNotTake(cluster: ReplicaCluster): number {
+  return cluster
+    .of('game-server')
+    .flatMap((replica) => replica.processes.flatMap((process) => process.lines))
+    .filter((line) => line.includes('"msg":"bet not answered') && line.includes('the bus did not take it')).length;
 }
 
-function spinFailures(figures: TrafficFigures, refusedByTheDownBroker: number): string[] {
-  let unexplainedInternal = Object.entries(figures.outcomes)
-    .filter(([outcome]) => / spin: 503 INTERNAL$/.test(outcome))
-    .reduce((sum, [, count]) => sum + count, 0);
-  unexplainedInternal = Math.max(0, unexplainedInternal - refusedByTheDownBroker);
+function spinFailures(figures: TrafficFigures): string[] {
   const unexplained = Object.entries(figures.outcomes)
     .filter(([outcome]) => !EXPLAINED_FAILURE.test(outcome))
-    .filter(([outcome]) => !(refusedByTheDownBroker > 0 && / spin: 503 INTERNAL$/.test(outcome)))
     .map(([outcome, count]) => `${count} × ${outcome}`);
-  if (refusedByTheDownBroker > 0 && unexplainedInternal > 0)
-    unexplained.push(
-      `${unexplainedInternal} × spin: 503 INTERNAL beyond the ${refusedByTheDownBroker} a game-server logged as the down Kafka broker refusing its connection`,
-    );
   const starved = Object.entries(figures.spinsByOperator)
     .filter(([, { accepted, failed }]) => accepted < MIN_ACCEPTED_SHARE * (accepted + failed))
     .map(
@@ -390,10 +358,8 @@ export async function proveCluster(
   cluster: ReplicaCluster,
   traffic: { figures: TrafficFigures; accounts: PlayerAccount[] },
   timings: { trafficMs: number; settleMs: number; settled: boolean; lastDrainState: unknown },
-  outage?: BrokerOutage,
 ): Promise<ProofReport> {
   const money = await reconcileMoney(cluster, traffic.accounts);
-  const refusedByTheDownBroker = spinsRefusedByTheDownBroker(cluster, outage);
   const rounds = await roundsAndCaps(cluster.log.events);
   const sends = countSends(
     await cluster.log.bus.walletRequests(),
@@ -454,7 +420,7 @@ export async function proveCluster(
       ...(cluster.engines
         ? {
             startsRefusedWhileTheBrokerWasDown: cluster.replicas.flatMap((replica) => replica.refusedStarts),
-            spinsRefusedByTheDownBroker: refusedByTheDownBroker,
+            betsTheBusDidNotTake: betsTheBusDidNotTake(cluster),
           }
         : {}),
       callbacksReceivedAgainByTheOperator: callbacksReceivedAgain(cluster.dataDir),
@@ -472,7 +438,7 @@ export async function proveCluster(
       'every round ended exactly once; no bonus over its cap': rounds.problems,
       'each relay/outbox win sent at most 1 + kills and logged retries of its sender': sends.beyondBound,
       'spins failed only for what the chaos explains; every operator played': withSpinErrors(
-        spinFailures(traffic.figures, refusedByTheDownBroker),
+        spinFailures(traffic.figures),
         cluster,
       ),
       'no double click placed two spins at once': (['paid', 'free'] as const).flatMap((kind) => {

@@ -22,8 +22,11 @@ export type { StakeRequest };
 export interface WalletPort {
   /** The dispatcher's answer to a bet or betwin; a request sent again with its transactionId gets the same answer. */
   stake(request: StakeRequest): Promise<WalletReply>;
-  /** No answer in time: the outcome is unknown and the round is left to the resolver. */
-  isTimeout(error: unknown): error is Error & { readonly timeoutMs: number };
+  /**
+   * No answer: none in time, or the bet could not be sent for now. The outcome is unknown and the
+   * round is left to the resolver.
+   */
+  isUnanswered(error: unknown): error is Error;
 }
 
 /** What a spin asks of the player's bonus: the active bonus call (D21), and a free spin's start and settle. */

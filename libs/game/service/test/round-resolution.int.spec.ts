@@ -1,9 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
+import { ReelstreamError } from '@reelstream/contracts';
 import { eventually } from '@reelstream/testing';
 import { Stack } from './support/stack.js';
 
+/** The error the bus refuses the next request of each player with, once. */
+const refuseNextRequestOf = new Map<string, Error>();
+
 // A spin gives up on the wallet after 400 ms; the resolver takes rounds open for 1 s.
-const stack = Stack.forTests({ gameServer: { walletTimeoutMs: 400, resolveAfterMs: 1_000 } });
+const stack = Stack.forTests({
+  gameServer: { walletTimeoutMs: 400, resolveAfterMs: 1_000 },
+  beforeGameServerRequest: async (_topic, message) => {
+    const { playerId } = message.value as { playerId: string };
+    const refusal = refuseNextRequestOf.get(playerId);
+    refuseNextRequestOf.delete(playerId);
+    if (refusal) throw refusal;
+  },
+});
 
 describe('a paid round whose bet is answered after the spin gave up', () => {
   it('tells the player the round is pending, then settles it once with the same bet transaction and sends its win', async () => {
@@ -32,6 +44,58 @@ describe('a paid round whose bet is answered after the spin gave up', () => {
     await eventually(() =>
       expect(stack.transactions('slow_wallet').map((transaction) => transaction.command)).toEqual(['bet', 'win']),
     );
+  });
+});
+
+describe('a paid round whose bet the bus could not take', () => {
+  it('tells the player the round is pending, then the resolver sends the bet once and settles the round', async () => {
+    const { token } = await stack.launch('bus_refused', 101);
+    // What the Kafka adapter throws while a partition's leader moves: retriable, for now.
+    refuseNextRequestOf.set(
+      'bus_refused',
+      new ReelstreamError('SERVICE_UNAVAILABLE', 'Kafka: This server is not the leader for that topic-partition', {
+        retriable: true,
+      }),
+    );
+    const response = await stack.spin(token, { bet: 1 });
+    expect(response.status).toBe(503);
+    expect(response.body.error).toMatchObject({
+      code: 'WALLET_UNAVAILABLE',
+      details: [{ path: 'roundId', message: expect.stringMatching(/^\d+$/) }],
+    });
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    const roundId = Number(response.body.error.details[0].message);
+    // What an SRE reads, and what the replica proof counts.
+    const warning = stack.logs.find((line) => line.includes(`"roundId":${roundId}`) && line.includes('"level":"warn"'));
+    expect(JSON.parse(warning ?? '{}')).toMatchObject({
+      msg: 'bet not answered; the round is left to the resolver',
+      reason: expect.stringContaining('the bus did not take it: Kafka: This server is not the leader'),
+    });
+
+    await eventually(
+      async () => expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted', 'RoundSettled']),
+      10_000,
+    );
+    await eventually(() =>
+      expect(stack.transactions('bus_refused').map((transaction) => transaction.command)).toEqual(['bet', 'win']),
+    );
+    // The refused sending never reached the bus: the resolver's is the only bet.
+    expect(stack.publishedFor('bus_refused').map((request) => request.command)).toEqual(['bet', 'win']);
+  });
+
+  it('answers an error the bus says will not pass as an internal error; the round still ends through the resolver', async () => {
+    const { token } = await stack.launch('bus_broken', 101);
+    refuseNextRequestOf.set('bus_broken', new Error('a bug in the bus adapter'));
+    const response = await stack.spin(token, { bet: 1 });
+    expect(response.body.error.code).toBe('INTERNAL');
+    // The resolver sends the round's bet, then its win; the round ends once.
+    const [bet] = await eventually(() => {
+      const found = stack.publishedFor('bus_broken');
+      expect(found.map((request) => request.command)).toEqual(['bet', 'win']);
+      return found;
+    }, 10_000);
+    const roundId = bet && 'roundId' in bet ? bet.roundId : Number.NaN;
+    expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted', 'RoundSettled']);
   });
 });
 

@@ -28,7 +28,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       }
       return await resolveFreeRound(deps, started, correlationId);
     } catch (error) {
-      if (deps.wallet.isTimeout(error) || deps.ledger.isTimeout(error)) return 'pending';
+      if (deps.wallet.isUnanswered(error) || deps.ledger.isTimeout(error)) return 'pending';
       // A free round the ledger never started was canceled inside finishFreeRound; the refusal itself is the player’s business.
       if (isRefused(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
       throw error;

@@ -195,11 +195,11 @@ export class SpinService {
     try {
       answer = await round.wallet.stake(stakeRequestOf(started));
     } catch (error) {
-      if (round.wallet.isTimeout(error)) {
-        round.logger.warn('bet not answered in time; the round is left to the resolver', {
+      if (round.wallet.isUnanswered(error)) {
+        round.logger.warn('bet not answered; the round is left to the resolver', {
           roundId: started.roundId,
           transactionId: started.transactionId,
-          timeoutMs: error.timeoutMs,
+          reason: error.message,
         });
         refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
       }

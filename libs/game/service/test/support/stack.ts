@@ -21,7 +21,7 @@ import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventst
 import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
-import { systemClock, type Consumer, type EventStore, type EventToAppend } from '@reelstream/platform-ports';
+import { systemClock, type Consumer, type EventToAppend, type OutgoingMessage } from '@reelstream/platform-ports';
 import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/bonus-service';
@@ -52,6 +52,11 @@ export interface StackOptions {
    * chosen step (after the ledger started it, before the round is recorded) to race it.
    */
   beforeGameServerAppend?: (streamId: string, events: readonly EventToAppend[]) => Promise<void>;
+  /**
+   * Awaited before each request the game-server sends on the bus (a bet or betwin to the
+   * dispatcher): a test rejects one as a bus that cannot take it for now does.
+   */
+  beforeGameServerRequest?: (topic: string, message: OutgoingMessage) => Promise<void>;
   /** The game-server opens its own connection to the stack's file, as another replica's process would. */
   ownConnection?: boolean;
   /** The operator's bonus webhookUrl, read when the stack boots; none by default. */
@@ -282,10 +287,12 @@ export class Stack {
     }
     return startGameServer(
       {
-        store: options.beforeGameServerAppend ? gatedStore(own, options.beforeGameServerAppend) : own,
+        store: options.beforeGameServerAppend ? gated(own, 'append', options.beforeGameServerAppend) : own,
         leases: new SqliteLeaseStore(own.database),
         instanceId,
-        bus: await this.bus(instanceId),
+        bus: options.beforeGameServerRequest
+          ? gated(await this.bus(instanceId), 'request', options.beforeGameServerRequest)
+          : await this.bus(instanceId),
         catalog: loadCatalogFile(),
         clock: this.gameClock,
         ids: new TimeOrderedIdGenerator(3),
@@ -450,20 +457,22 @@ export class Stack {
 }
 
 /** The same store, each append awaiting `before` first (only the game-server gets it). */
-function gatedStore(
-  store: EventStore,
-  before: (streamId: string, events: readonly EventToAppend[]) => Promise<void>,
-): EventStore {
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'append') {
-        return async (...args: Parameters<EventStore['append']>) => {
-          await before(args[0], args[1]);
-          return target.append(...args);
-        };
-      }
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+/** `target` whose `method` awaits `before` with the call's first two arguments, then runs. */
+function gated<T extends object, K extends keyof T>(
+  target: T,
+  method: K,
+  before: (...args: never[]) => Promise<void>,
+): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property);
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(object);
+      if (property !== method) return bound;
+      return async (...args: unknown[]) => {
+        await (before as (...args: unknown[]) => Promise<void>)(args[0], args[1]);
+        return bound(...args);
+      };
     },
   });
 }
