@@ -131,6 +131,7 @@ export const ErrorCatalogue = {
   WALLET_TX_NOT_DEAD_LETTERED: { status: 409, message: 'The wallet transaction is not dead-lettered.' },
   WALLET_NO_CANCEL_PENDING: { status: 409, message: 'No cancel of this wallet transaction is pending.' },
   WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven.' },
+  WALLET_TX_NOT_A_STAKE: { status: 422, message: 'Only bets and betwins are abandoned with a cancel.' },
   WALLET_DEADLINE_NOT_PASSED: {
     status: 409,
     message: 'The wallet request is still within its deadline: it is sent, not timed out.',

@@ -15,7 +15,8 @@ export const MetricNames = {
   walletDeadLetters: 'reelstream_wallet_dead_letters_total',
   /**
    * Counter {operator, reason}: `wallet.cancels` messages that sent nothing for want of a readable record
-   * (`record_unreadable`: the cancel waits) or of a cancel owed (`no_cancel_requested`, `not_a_cancel`).
+   * (`record_unreadable`: the cancel waits), of a handler that does not fail on it (`handler_failed`: the
+   * cancel waits) or of a cancel owed (`no_cancel_requested`, `not_a_cancel`).
    */
   walletCancelsNotDelivered: 'reelstream_wallet_cancels_not_delivered_total',
   /** Gauge {operator}: dead-lettered wins whose scheduled re-drives are over (docs/adr/0016-scheduled-win-redrive.md): a person must act. */

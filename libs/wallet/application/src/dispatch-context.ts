@@ -37,9 +37,15 @@ export interface WalletDispatchDeps {
 /**
  * Why a `wallet.cancels` message sent nothing (besides the operator's own answer, an open circuit or
  * an unconfigured operator): `record_unreadable`, it waits for a release that can read its record;
+ * `handler_failed`, it waits for a release whose handler does not fail on it;
  * `no_cancel_requested`, its transaction owes no cancel; `not_a_cancel`, it names no transaction.
  */
-export const CANCEL_NOT_DELIVERED_REASONS = ['record_unreadable', 'no_cancel_requested', 'not_a_cancel'] as const;
+export const CANCEL_NOT_DELIVERED_REASONS = [
+  'record_unreadable',
+  'handler_failed',
+  'no_cancel_requested',
+  'not_a_cancel',
+] as const;
 export type CancelNotDeliveredReason = (typeof CANCEL_NOT_DELIVERED_REASONS)[number];
 
 export interface DispatchContext {

@@ -8,12 +8,13 @@
  * (docs/adr/0002-cancel-delivery.md). No cancel is ever parked or dropped:
  * - a record this release cannot read or progress (written by a newer one: readers roll out
  *   first) keeps its cancel waiting on the longest delay topic until a release that can read it
- *   takes it, counted and alerted each round;
+ *   takes it, counted and alerted each round; so does a cancel whose handler failed ten times with
+ *   an error nothing classified (a bug: failures.ts), until a release without it;
  * - a message that names no transaction, or one whose record owes no cancel, carries no cancel:
  *   the dispatcher publishes a cancel only for a record holding `CancelRequested`
  *   (`pendingCancel`), and records are never rewritten. Sending one would revert a bet that
  *   stands, so it is not sent; the message is counted, alerted and logged with its content.
- * Only an infrastructure failure (store or bus) throws, and is retried in place by the bus.
+ * Only an infrastructure failure (store or bus) throws for long, and is retried in place by the bus.
  */
 import { describeIssues, walletCancelDelivery, type OperatorConfig } from '@reelstream/contracts';
 import type { Message } from '@reelstream/platform-ports';
@@ -26,18 +27,22 @@ import {
 } from '@reelstream/wallet-domain';
 import { throwIfAbandoned } from './deliver.js';
 import { eventContextOf, type CancelNotDeliveredReason, type DispatchContext } from './dispatch-context.js';
-import { isDeterministicFailure } from './failures.js';
+import { asError, givesUp, isDeterministicFailure } from './failures.js';
 import { LONGEST_RETRY_TIER, reschedule, retryCountOf } from './reschedule.js';
 import { retryDispatch } from './wallet-tx-repository.js';
 
 /** What the handler reads of a message: the transaction it names (the rest is the record's to say). */
 const cancelPointer = walletCancelDelivery.pick({ refTransactionId: true }).loose();
 
-/** `signal`: the bus handler's; it aborts the operator call, and an abandoned cancel is not rescheduled (the bus redelivers it). */
+/**
+ * `signal`: the bus handler's; it aborts the operator call, and an abandoned cancel is not rescheduled
+ * (the bus redelivers it). `attempt`: the bus's count of this message's deliveries, 1 first.
+ */
 export async function handleCancelDelivery(
   context: DispatchContext,
   message: Message,
   signal?: AbortSignal,
+  attempt = 1,
 ): Promise<void> {
   const named = cancelPointer.safeParse(message.value);
   if (!named.success) {
@@ -54,14 +59,22 @@ export async function handleCancelDelivery(
   try {
     await retryDispatch(refTransactionId, () => attemptCancel(context, message, refTransactionId, signal));
   } catch (error) {
-    if (!isDeterministicFailure(error)) throw error;
-    const reason = `the record of transaction ${refTransactionId} cannot be read or progressed by this release: ${error.message}`;
-    context.deps.log.error('cancel waiting: its record cannot be read by this release; rescheduled', {
-      refTransactionId,
-      retryCount: retryCountOf(message),
-      error,
+    if (!givesUp(error, attempt)) throw error;
+    // Never given up: the cancel waits on the longest delay topic, its partition moves on.
+    const unreadable = isDeterministicFailure(error);
+    const reason = unreadable
+      ? `the record of transaction ${refTransactionId} cannot be read or progressed by this release: ${error.message}`
+      : `the cancel of transaction ${refTransactionId} failed ${attempt} times: ${asError(error).message}`;
+    context.deps.log.error(
+      unreadable
+        ? 'cancel waiting: its record cannot be read by this release; rescheduled'
+        : 'cancel waiting: its handler keeps failing; rescheduled',
+      { refTransactionId, retryCount: retryCountOf(message), error },
+    );
+    context.deps.onCancelNotDelivered?.({
+      operatorId: operatorIdOf(message),
+      reason: unreadable ? 'record_unreadable' : 'handler_failed',
     });
-    context.deps.onCancelNotDelivered?.({ operatorId: operatorIdOf(message), reason: 'record_unreadable' });
     await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, reason);
   }
 }

@@ -24,17 +24,21 @@ import {
 } from '@reelstream/wallet-domain';
 import { deliver } from './deliver.js';
 import { eventContextOf, type DispatchContext } from './dispatch-context.js';
-import { isDeterministicFailure } from './failures.js';
+import { asError, givesUp, isDeterministicFailure } from './failures.js';
 import { park, publishOutcome, replyIfAsked } from './publish-outcome.js';
 import { retryDispatch, type WalletTxRecord } from './wallet-tx-repository.js';
 import { admitStake } from './stake-intake.js';
 import { admitWin, deadLetterFailedWin } from './win-intake.js';
 
-/** `signal`: the bus handler's; it aborts the operator call (see `deliver`). */
+/**
+ * `signal`: the bus handler's; it aborts the operator call (see `deliver`). `attempt`: the bus's count
+ * of this message's deliveries, 1 first; a failure it gives up on (failures.ts) is recorded, not retried.
+ */
 export async function handleWalletRequest(
   context: DispatchContext,
   message: Message,
   signal?: AbortSignal,
+  attempt = 1,
 ): Promise<void> {
   const parsed = walletRequestsMessage.safeParse(message.value);
   if (!parsed.success) {
@@ -43,7 +47,7 @@ export async function handleWalletRequest(
   }
   const request = parsed.data;
   if (request.command === 'redrive') return handleRedrive(context, message, request, signal);
-  if (request.command === 'win') return handleWin(context, message, request, signal);
+  if (request.command === 'win') return handleWin(context, message, request, signal, attempt);
   const operator = context.deps.operators.get(request.operatorId);
   if (!operator) {
     await refuseAndPark(
@@ -60,9 +64,62 @@ export async function handleWalletRequest(
       dispatch(context, message, request, operator, attempt === 1, signal),
     );
   } catch (error) {
-    if (!isDeterministicFailure(error)) throw error;
-    await park(context, message, `transaction ${request.transactionId} cannot be handled: ${error.message}`);
+    if (!givesUp(error, attempt)) throw error;
+    await giveUpStake(context, message, request, asError(error), attempt);
   }
+}
+
+/**
+ * A bet or betwin its handler cannot finish: whether it reached the operator is unknown, so its record
+ * takes it as failed for good with its cancel (sent like after a time-out, D9; the asker is answered
+ * canceled), then the message is parked with the reason, logged and counted. Money is never left
+ * half-moved. A record that cannot take that — none for this request (it was never sent: the asker is
+ * answered non-OK), another request under its transactionId, or one this release cannot read — leaves
+ * only the parked message, to be looked at.
+ */
+async function giveUpStake(
+  context: DispatchContext,
+  message: Message,
+  request: Exclude<WalletRequest, WalletWinRequest>,
+  failure: Error,
+  attempts: number,
+): Promise<void> {
+  const reason = `transaction ${request.transactionId} cannot be handled: ${failure.message}`;
+  const eventContext = eventContextOf(context, message, request.operatorId, request.transactionId);
+  try {
+    const abandoned = await retryDispatch(request.transactionId, async () => {
+      const record = await context.records.load(request.transactionId);
+      if (record.state.request && !sameRequest(record.state.request, request)) return undefined;
+      return context.records.execute(
+        record,
+        {
+          type: 'AbandonStake',
+          data: { cancelTransactionId: context.deps.ids.next(), error: failure.message },
+          metadata: { now: context.now() },
+        },
+        eventContext,
+      );
+    });
+    if (abandoned) {
+      context.deps.log.error('bet given up: failed for good and canceled', {
+        transactionId: request.transactionId,
+        command: request.command,
+        cancelTransactionId: abandoned.state.cancel?.cancelTransactionId,
+        error: failure,
+      });
+      await publishOutcome(context, message, abandoned.state);
+    } else {
+      await replyIfAsked(context, message, refusedStake(request, reason));
+    }
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    await replyIfAsked(context, message, refusedStake(request, `${reason}; its record: ${error.message}`));
+  }
+  await park(context, message, reason, attempts);
+}
+
+function refusedStake(request: WalletRequest, reason: string) {
+  return { transactionId: request.transactionId, statusCode: 'ERR_UNKNOWN' as const, canceled: false, reason };
 }
 
 /** A win is sent only once admitted; one that is not delivered ends as a dead-letter event, never on a `.dlq` topic. */
@@ -71,15 +128,16 @@ async function handleWin(
   message: Message,
   win: WalletWinRequest,
   signal: AbortSignal | undefined,
+  attempt: number,
 ): Promise<void> {
   try {
-    await retryDispatch(win.transactionId, async (attempt) => {
+    await retryDispatch(win.transactionId, async (round) => {
       const admitted = await admitWin(context, message, win);
-      if (admitted) await dispatch(context, message, win, admitted.operator, attempt === 1, signal, admitted.record);
+      if (admitted) await dispatch(context, message, win, admitted.operator, round === 1, signal, admitted.record);
     });
   } catch (error) {
-    if (!isDeterministicFailure(error)) throw error;
-    await deadLetterFailedWin(context, message, win, error);
+    if (!givesUp(error, attempt)) throw error;
+    await deadLetterFailedWin(context, message, win, asError(error));
   }
 }
 
@@ -193,12 +251,7 @@ async function refuseAndPark(
   request: WalletRequest,
   reason: string,
 ): Promise<void> {
-  await replyIfAsked(context, message, {
-    transactionId: request.transactionId,
-    statusCode: 'ERR_UNKNOWN',
-    canceled: false,
-    reason,
-  });
+  await replyIfAsked(context, message, refusedStake(request, reason));
   await park(context, message, reason);
 }
 

@@ -11,6 +11,7 @@ export {
   type CancelNotDeliveredReason,
   type WalletDispatchDeps,
 } from './dispatch-context.js';
+export { UNCLASSIFIED_FAILURE_ATTEMPTS } from './failures.js';
 export { handleCancelDelivery } from './handle-cancel.js';
 export { handleWalletRequest } from './handle-request.js';
 export {

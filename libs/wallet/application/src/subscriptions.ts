@@ -2,11 +2,14 @@
  * The dispatcher's consumer groups and their failure classes:
  * - `wallet.requests`: a message that cannot be acted on (invalid, unknown operator, reused
  *   transactionId) is parked by the handler itself; operator failures are recorded outcomes; a
- *   win the operator's bulkhead did not send is rescheduled on a delay topic; what is left is
- *   infrastructure (store or bus unreachable), retried with back-off and never parked — parking
- *   a bet half-way would leave money with the operator and nobody to cancel it.
+ *   win the operator's bulkhead did not send is rescheduled on a delay topic; a failure the
+ *   handler cannot mend (a non-retriable error, or one nothing classified ten times: failures.ts)
+ *   is given up as a recorded failure — a bet or betwin failed for good with its cancel, a win
+ *   dead-lettered — and the message parked; a retriable one (store or bus unreachable) is retried
+ *   with back-off for as long as it lasts.
  * - `wallet.cancels`: one attempt per delivery; until the operator's OK the cancel is rescheduled
- *   on a delay topic (never parked, D9), so its partition moves on.
+ *   on a delay topic (never parked, D9), so its partition moves on; so is one whose handler keeps
+ *   failing.
  * - the delay topics: each message waits until due, then goes back to its topic.
  * - `bonus.webhooks`: sent through the operator's webhook bulkhead; a webhook not delivered is
  *   rescheduled on a delay topic (its bonus's later changes follow it there), parked after
@@ -33,7 +36,10 @@ const WalletConsumerGroups = {
   webhooks: 'wallet-dispatcher.webhooks',
 } as const;
 
-/** "Never parked": as many attempts as a number can count. */
+/**
+ * The bus never parks these groups' messages (as many attempts as a number can count): its parking
+ * records nothing, so each handler gives up what it cannot mend itself, recorded (failures.ts).
+ */
 const NEVER_PARK = Number.MAX_SAFE_INTEGER;
 
 /** Default messages of one partition in handlers at once (distinct keys). */
@@ -53,16 +59,17 @@ export interface WalletSubscriptionOptions {
 
 /**
  * A handler that logs a failure with its place and attempt, then throws it on for the consumer to retry.
- * `handle` gets the consumer's signal: the operator call it makes is aborted when the bus abandons the attempt.
+ * `handle` gets the consumer's signal (the operator call it makes is aborted when the bus abandons the
+ * attempt) and the attempt, with which it gives up a failure it cannot mend (failures.ts).
  */
 function retriedOnFailure(
   log: WalletDispatchDeps['log'],
   what: string,
-  handle: (message: Message, signal: AbortSignal) => Promise<void>,
+  handle: (message: Message, signal: AbortSignal, attempt: number) => Promise<void>,
 ): SubscribeOptions['handler'] {
   return async (message, { attempt, signal }) => {
     try {
-      await handle(message, signal);
+      await handle(message, signal, attempt);
     } catch (error) {
       log.error(`${what} not handled; retried`, {
         offset: message.offset,
@@ -96,9 +103,9 @@ export function walletSubscriptions(
     requests: {
       groupId: WalletConsumerGroups.requests,
       topics: [Topics.walletRequests],
-      handler: retriedOnFailure(deps.log, 'wallet request', async (message, signal) => {
+      handler: retriedOnFailure(deps.log, 'wallet request', async (message, signal, attempt) => {
         try {
-          await handleWalletRequest(context, message, signal);
+          await handleWalletRequest(context, message, signal, attempt);
         } catch (error) {
           if (!(error instanceof OperatorUnavailableError)) throw error;
           // The reason names the win (`win <transactionId>: <why>`): its player's later requests go on before it.
@@ -112,8 +119,8 @@ export function walletSubscriptions(
     cancels: {
       groupId: WalletConsumerGroups.cancels,
       topics: [Topics.walletCancels],
-      handler: retriedOnFailure(deps.log, 'cancel', (message, signal) =>
-        handleCancelDelivery(context, message, signal),
+      handler: retriedOnFailure(deps.log, 'cancel', (message, signal, attempt) =>
+        handleCancelDelivery(context, message, signal, attempt),
       ),
       maxAttempts: NEVER_PARK,
       retryDelayMs: cancelRetryDelayMs,
@@ -142,7 +149,7 @@ function webhooksSubscription(
   return {
     groupId: WalletConsumerGroups.webhooks,
     topics: [Topics.bonusWebhooks],
-    handler: retriedOnFailure(deps.log, 'bonus webhook', handler),
+    handler: retriedOnFailure(deps.log, 'bonus webhook', (message, _signal, attempt) => handler(message, attempt)),
     maxAttempts: NEVER_PARK,
     retryDelayMs: defaultRetryDelayMs,
     ...concurrency,

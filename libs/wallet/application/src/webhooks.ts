@@ -22,6 +22,7 @@ import {
 import { BusHeaders, type Message } from '@reelstream/platform-ports';
 import type { DispatchContext } from './dispatch-context.js';
 import type { OperatorBulkhead } from './operator-bulkhead.js';
+import { asError, givesUp } from './failures.js';
 import { park } from './publish-outcome.js';
 import { reschedule } from './reschedule.js';
 
@@ -83,6 +84,16 @@ class WaitingWebhooks {
   }
 }
 
+interface WebhookMessage {
+  readonly operatorId: string;
+  readonly webhook: BonusWebhook;
+}
+
+/** The bus key of a webhook's bonus: its changes are handled in order. */
+function keyOf(message: Message, { operatorId, webhook }: WebhookMessage): string {
+  return message.key ?? bonusWebhookKey({ operatorId, bonusId: webhook.bonusId });
+}
+
 /**
  * The handler of `bonus.webhooks`. It remembers, per bonus key, the eventIds out on the delay
  * topics in the order they first came: only the first of them is sent, the others follow it.
@@ -92,66 +103,85 @@ class WaitingWebhooks {
 export function bonusWebhookHandler(
   context: DispatchContext,
   options: WebhookDeliveryOptions,
-): (message: Message) => Promise<void> {
-  const retryDelayMs = options.retryDelayMs ?? webhookRetryDelayMs;
+): (message: Message, busAttempt?: number) => Promise<void> {
   const waiting = new WaitingWebhooks();
-
-  return async (message) => {
+  return async (message, busAttempt = 1) => {
     const parsed = bonusWebhookMessage.safeParse(message.value);
     if (!parsed.success) {
       await park(context, message, `not a bonus webhook message: ${parsed.error.message.slice(0, 500)}`);
       return;
     }
-    const { operatorId, webhook } = parsed.data;
-    const key = message.key ?? bonusWebhookKey({ operatorId, bonusId: webhook.bonusId });
-    const operator = context.deps.operators.get(operatorId);
-    if (!operator?.webhookUrl) {
-      if (!operator)
-        context.deps.log.warn('bonus webhook of an unknown operator dropped', { operatorId, eventId: webhook.eventId });
-      // Dropped, so its bonus's later changes (dropped too, or sent if a webhookUrl came back) wait for it no more.
-      waiting.settled(key, webhook.eventId);
-      return;
+    try {
+      await deliverWebhook(context, options, waiting, message, parsed.data);
+    } catch (error) {
+      // A failure it cannot mend (failures.ts): given up like an undelivered webhook.
+      if (!givesUp(error, busAttempt)) throw error;
+      await giveUp(context, message, parsed.data, attemptsOf(message) + 1, `not handled: ${asError(error).message}`);
+      waiting.settled(keyOf(message, parsed.data), parsed.data.webhook.eventId);
     }
-    const previous = attemptsOf(message);
-    const fields = { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId };
-    const first = waiting.first(key);
-    if (first !== undefined && first !== webhook.eventId) {
-      waiting.wait(key, webhook.eventId);
-      await reschedule(context, message, FOLLOWER_DELAY_MS, `follows ${first}, an earlier change of its bonus`, {
-        [Headers.webhookAttempts]: String(previous),
-      });
-      return;
-    }
-    const url = operator.webhookUrl;
-    const sent = await options.bulkhead.run(
-      operatorId,
-      () => options.sender.post({ ...operator, webhookUrl: url }, webhook, WEBHOOK_TIMEOUT_MS),
-      (result) => result.delivered,
-    );
-    const attempt = previous + 1;
-    if ('delivered' in sent && sent.delivered) {
-      waiting.settled(key, webhook.eventId);
-      context.deps.log.debug('bonus webhook delivered', { ...fields, attempt });
-      return;
-    }
-    const reason = sent.reason;
-    if (attempt >= WEBHOOK_MAX_ATTEMPTS) {
-      await giveUp(context, message, parsed.data, attempt, reason);
-      waiting.settled(key, webhook.eventId);
-      return;
-    }
-    waiting.wait(key, webhook.eventId);
-    const delayMs = Math.max(retryDelayMs(attempt), 'retryAfterMs' in sent ? sent.retryAfterMs : 0);
-    await reschedule(context, message, delayMs, reason, { [Headers.webhookAttempts]: String(attempt) });
-    context.deps.log.info('bonus webhook not delivered; rescheduled', { ...fields, attempt, reason });
   };
+}
+
+/** One delivery of a webhook, or its rescheduling behind an earlier change of its bonus or after a failed attempt. */
+async function deliverWebhook(
+  context: DispatchContext,
+  options: WebhookDeliveryOptions,
+  waiting: WaitingWebhooks,
+  message: Message,
+  parsed: WebhookMessage,
+): Promise<void> {
+  const { operatorId, webhook } = parsed;
+  const key = keyOf(message, parsed);
+  const operator = context.deps.operators.get(operatorId);
+  if (!operator?.webhookUrl) {
+    if (!operator)
+      context.deps.log.warn('bonus webhook of an unknown operator dropped', { operatorId, eventId: webhook.eventId });
+    // Dropped, so its bonus's later changes (dropped too, or sent if a webhookUrl came back) wait for it no more.
+    waiting.settled(key, webhook.eventId);
+    return;
+  }
+  const previous = attemptsOf(message);
+  const fields = { operatorId, eventId: webhook.eventId, type: webhook.type, bonusId: webhook.bonusId };
+  const first = waiting.first(key);
+  if (first !== undefined && first !== webhook.eventId) {
+    waiting.wait(key, webhook.eventId);
+    await reschedule(context, message, FOLLOWER_DELAY_MS, `follows ${first}, an earlier change of its bonus`, {
+      [Headers.webhookAttempts]: String(previous),
+    });
+    return;
+  }
+  const url = operator.webhookUrl;
+  const sent = await options.bulkhead.run(
+    operatorId,
+    () => options.sender.post({ ...operator, webhookUrl: url }, webhook, WEBHOOK_TIMEOUT_MS),
+    (result) => result.delivered,
+  );
+  const attempt = previous + 1;
+  if ('delivered' in sent && sent.delivered) {
+    waiting.settled(key, webhook.eventId);
+    context.deps.log.debug('bonus webhook delivered', { ...fields, attempt });
+    return;
+  }
+  const reason = sent.reason;
+  if (attempt >= WEBHOOK_MAX_ATTEMPTS) {
+    await giveUp(context, message, parsed, attempt, reason);
+    waiting.settled(key, webhook.eventId);
+    return;
+  }
+  waiting.wait(key, webhook.eventId);
+  const delayMs = Math.max(
+    (options.retryDelayMs ?? webhookRetryDelayMs)(attempt),
+    'retryAfterMs' in sent ? sent.retryAfterMs : 0,
+  );
+  await reschedule(context, message, delayMs, reason, { [Headers.webhookAttempts]: String(attempt) });
+  context.deps.log.info('bonus webhook not delivered; rescheduled', { ...fields, attempt, reason });
 }
 
 /** The last attempt failed: the webhook is recorded as a dead letter and parked, to be re-driven by hand. */
 async function giveUp(
   context: DispatchContext,
   message: Message,
-  parsed: { operatorId: string; webhook: BonusWebhook },
+  parsed: WebhookMessage,
   attempt: number,
   reason: string,
 ): Promise<void> {

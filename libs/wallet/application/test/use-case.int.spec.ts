@@ -1,13 +1,18 @@
 /** The dispatch use case on the embedded event store and bus, with a scripted operator wallet. */
 import { describe, expect, it } from '@jest/globals';
 import {
+  bonusWebhookKey,
+  bonusWebhookOf,
   Headers,
   parseStoredEvent,
+  ReelstreamError,
+  webhookLetterStream,
   Topics,
   walletTxStream,
   type WalletRequest,
   type WalletWinRequest,
 } from '@reelstream/contracts';
+import { OperatorDirectory } from '@reelstream/platform-config';
 import type { Message } from '@reelstream/platform-ports';
 import { eventually, recordStakeSource, recordWinSource } from '@reelstream/testing';
 import {
@@ -18,6 +23,7 @@ import {
   handleWalletRequest,
   NotDueYet,
   RetryTiers,
+  UNCLASSIFIED_FAILURE_ATTEMPTS,
   walletSubscriptions,
   WalletTxRepository,
 } from '../src/index.js';
@@ -472,6 +478,198 @@ describe('a record this code cannot read', () => {
     expect(letters.map((message) => (message.value as { reason: string }).reason)).toEqual([
       'decision_refused',
       'decision_refused',
+    ]);
+  });
+});
+
+describe('a handler that keeps failing with an error nothing classified (a bug)', () => {
+  /** A wallet port that throws what no adapter made: a TypeError, as a bug in the call would. */
+  const buggy = () =>
+    new ScriptedWallet().then(
+      ...Array.from({ length: 20 }, () => async (): Promise<never> => {
+        throw new TypeError("Cannot read properties of undefined (reading 'balance')");
+      }),
+    );
+  const parkedBy = () => {
+    const parked: { reason: string; attempts: number }[] = [];
+    return { parked, onParked: (message: { reason: string; attempts: number }) => void parked.push(message) };
+  };
+
+  it('retries a bet nine times, then gives it up: failed for good with its cancel (D9), and parked with the reason', async () => {
+    const request = await bet();
+    const wallet = buggy();
+    const { parked, onParked } = parkedBy();
+    const context = dispatchContext({ ...deps(wallet), onParked });
+    for (let attempt = 1; attempt < UNCLASSIFIED_FAILURE_ATTEMPTS; attempt++)
+      await expect(handleWalletRequest(context, messageOf(request), undefined, attempt)).rejects.toThrow(TypeError);
+    expect(parked).toEqual([]);
+    expect((await types(request.transactionId)).slice(-1)).toEqual(['WalletAttempted']);
+
+    await handleWalletRequest(context, messageOf(request), undefined, UNCLASSIFIED_FAILURE_ATTEMPTS);
+    const recorded = (await rig.store.readStream(walletTxStream(request.transactionId))).map(parseStoredEvent);
+    expect(recorded.slice(-2)).toEqual([
+      expect.objectContaining({
+        type: 'WalletFailed',
+        data: expect.objectContaining({
+          error: "abandoned: Cannot read properties of undefined (reading 'balance')",
+          final: true,
+        }),
+      }),
+      expect.objectContaining({
+        type: 'CancelRequested',
+        data: expect.objectContaining({ refTransactionId: request.transactionId }),
+      }),
+    ]);
+    expect(parked).toEqual([
+      expect.objectContaining({
+        topic: Topics.walletRequests,
+        deadLetterTopic: 'wallet.requests.dlq',
+        reason: `transaction ${request.transactionId} cannot be handled: Cannot read properties of undefined (reading 'balance')`,
+        attempts: UNCLASSIFIED_FAILURE_ATTEMPTS,
+      }),
+    ]);
+    // Every call was the same bet; the cancel goes out through wallet.cancels as after a time-out.
+    expect(new Set(wallet.calls.map((body) => `${body.command} ${body.transactionId}`))).toEqual(
+      new Set([`bet ${request.transactionId}`]),
+    );
+    const cancel = new ScriptedWallet();
+    await handleCancelDelivery(dispatchContext(deps(cancel)), await cancelDeliveryOf(request));
+    expect(cancel.calls).toEqual([
+      expect.objectContaining({ command: 'cancel', refTransactionId: request.transactionId }),
+    ]);
+
+    // Delivered again after it was given up: answered from the record, nothing sent, nothing parked.
+    const after = new ScriptedWallet();
+    await handleWalletRequest(dispatchContext({ ...deps(after), onParked }), messageOf(request));
+    expect(after.calls).toEqual([]);
+    expect(parked).toHaveLength(1);
+  });
+
+  it('retries a retriable failure for as long as it lasts: nothing is given up', async () => {
+    const request = await bet();
+    const unreachable = new ScriptedWallet().then(
+      ...Array.from({ length: 3 }, () => async (): Promise<never> => {
+        throw new ReelstreamError('SERVICE_UNAVAILABLE', 'the store is unreachable', { retriable: true });
+      }),
+    );
+    const { parked, onParked } = parkedBy();
+    const context = dispatchContext({ ...deps(unreachable), onParked });
+    for (const attempt of [1, UNCLASSIFIED_FAILURE_ATTEMPTS, 1_000])
+      await expect(handleWalletRequest(context, messageOf(request), undefined, attempt)).rejects.toThrow(
+        'the store is unreachable',
+      );
+    expect(parked).toEqual([]);
+    expect(await types(request.transactionId)).not.toContain('WalletFailed');
+  });
+
+  it('dead-letters a win on its tenth failure (reason decision_refused, the error as lastError), never parking it', async () => {
+    const request = await win('alpha', 'buggy_win');
+    const { parked, onParked } = parkedBy();
+    const context = dispatchContext({ ...deps(buggy()), onParked });
+    await expect(
+      handleWalletRequest(context, messageOf(request), undefined, UNCLASSIFIED_FAILURE_ATTEMPTS - 1),
+    ).rejects.toThrow(TypeError);
+    await handleWalletRequest(context, messageOf(request), undefined, UNCLASSIFIED_FAILURE_ATTEMPTS);
+    expect(parked).toEqual([]);
+    const listed = (await findDeadLetteredWins(rig.store, { operatorId: 'alpha' })).filter(
+      (letter) => letter.transactionId === request.transactionId,
+    );
+    expect(listed).toEqual([
+      expect.objectContaining({
+        reason: 'decision_refused',
+        lastError: expect.stringMatching(/cannot be handled: Cannot read properties of undefined/),
+      }),
+    ]);
+  });
+
+  it('keeps a cancel whose handler fails ten times waiting on the longest delay topic, counted as handler_failed', async () => {
+    const request = await bet();
+    await handleWalletRequest(dispatchContext(deps(new ScriptedWallet(failure))), messageOf(request));
+    const delivery = await cancelDeliveryOf(request);
+    const notDelivered: { operatorId: string; reason: string }[] = [];
+    const { parked, onParked } = parkedBy();
+    const context = dispatchContext({
+      ...deps(buggy()),
+      onParked,
+      onCancelNotDelivered: (event) => notDelivered.push(event),
+    });
+    await expect(handleCancelDelivery(context, delivery, undefined, 1)).rejects.toThrow(TypeError);
+    expect(notDelivered).toEqual([]);
+    const delayed: Message[] = [];
+    const watcher = await rig.bus.subscribe({
+      groupId: `buggy-cancel-watch-${ids.next()}`,
+      topics: RetryTiers.map((tier) => tier.topic),
+      fromOffset: 'latest',
+      handler: async (message) =>
+        void (
+          (message.value as { refTransactionId?: number }).refTransactionId === request.transactionId &&
+          delayed.push(message)
+        ),
+    });
+    await watcher.ready;
+    await handleCancelDelivery(context, delivery, undefined, UNCLASSIFIED_FAILURE_ATTEMPTS);
+    await eventually(() => expect(delayed).toHaveLength(1), 5_000);
+    await watcher.stop();
+    expect(delayed[0]?.topic).toBe('wallet.retry.30s');
+    expect(notDelivered).toEqual([{ operatorId: 'alpha', reason: 'handler_failed' }]);
+    expect(parked).toEqual([]);
+    expect(await types(request.transactionId)).not.toContain('CancelSucceeded');
+  });
+
+  it('gives a bonus webhook up on the tenth failure of its handler: dead-lettered in the event log, then parked', async () => {
+    const alpha = deps(new ScriptedWallet()).operators.get('alpha');
+    if (!alpha) throw new Error('the rig configures alpha');
+    const operators = new OperatorDirectory([{ ...alpha, webhookUrl: 'http://127.0.0.1:9/hooks' }]);
+    const sender = {
+      post: async (): Promise<never> => {
+        throw new TypeError("Cannot read properties of undefined (reading 'status')");
+      },
+    };
+    const { parked, onParked } = parkedBy();
+    const { webhooks } = walletSubscriptions(
+      { ...deps(new ScriptedWallet()), operators, onParked },
+      { webhooks: sender },
+    );
+    const value = bonusWebhookOf(
+      {
+        type: 'BonusCallCanceled',
+        data: { issueId: 7, spinsForfeited: 1, totalWinMinor: 0, canceledAt: '2026-05-01T10:00:00.000Z' },
+      },
+      {
+        eventId: '00000000-0000-4000-8000-000000000007',
+        revision: 0,
+        operatorId: 'alpha',
+        playerId: 'p1',
+        occurredAt: '2026-05-01T10:00:00.000Z',
+        currency: 'EUR',
+      },
+    );
+    if (!webhooks || !value) throw new Error('a webhook sender and a webhook');
+    const message = {
+      ...messageOf(value, Topics.bonusWebhooks),
+      key: bonusWebhookKey({ operatorId: 'alpha', bonusId: 7 }),
+    };
+    const signal = new AbortController().signal;
+    await expect(webhooks.handler(message, { attempt: UNCLASSIFIED_FAILURE_ATTEMPTS - 1, signal })).rejects.toThrow(
+      TypeError,
+    );
+    expect(parked).toEqual([]);
+    await webhooks.handler(message, { attempt: UNCLASSIFIED_FAILURE_ATTEMPTS, signal });
+    const letter = await rig.store.readStream(webhookLetterStream('alpha', value.webhook.eventId));
+    expect(letter.map((event) => [event.type, event.data])).toEqual([
+      [
+        'WebhookDeadLettered',
+        expect.objectContaining({
+          attempts: 1,
+          lastError: "not handled: Cannot read properties of undefined (reading 'status')",
+        }),
+      ],
+    ]);
+    expect(parked).toEqual([
+      expect.objectContaining({
+        topic: Topics.bonusWebhooks,
+        reason: "not handled: Cannot read properties of undefined (reading 'status') (after 1 attempts)",
+      }),
     ]);
   });
 });

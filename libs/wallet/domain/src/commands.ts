@@ -41,6 +41,13 @@ type RecordAnswer = Command<
  */
 type ExpireRequest = Command<'ExpireRequest', { readonly cancelTransactionId: number }>;
 
+/**
+ * Give up a bet or betwin its handler kept failing on with an error nothing classified (a bug, most
+ * likely): whether it reached the operator is unknown, so it fails for good and its round is
+ * canceled like after a time-out (D9).
+ */
+type AbandonStake = Command<'AbandonStake', { readonly cancelTransactionId: number; readonly error: string }>;
+
 type StartCancelAttempt = Command<'StartCancelAttempt', Record<string, never>>;
 
 type RecordCancelAnswer = Command<'RecordCancelAnswer', { readonly answer: OperatorAnswer }>;
@@ -73,6 +80,7 @@ export type WalletTxCommand =
   | StartRedrive
   | RecordAnswer
   | ExpireRequest
+  | AbandonStake
   | StartCancelAttempt
   | RecordCancelAnswer
   | DeadLetterWin

@@ -161,6 +161,23 @@ export function decide(command: WalletTxCommand, state: WalletTxState): WalletTx
         { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
       ];
     }
+    case 'AbandonStake': {
+      if (!request) return walletRefusal('WALLET_TX_NOT_RECORDED', 'no request is recorded for this transaction');
+      if (request.command === 'win')
+        return walletRefusal(
+          'WALLET_TX_NOT_A_STAKE',
+          `transaction ${request.transactionId} is a win: a win that cannot be handled is dead-lettered (D11)`,
+        );
+      if (isSettled(state)) return [];
+      const { cancelTransactionId, error } = command.data;
+      return [
+        {
+          type: 'WalletFailed',
+          data: { error: clip(`abandoned: ${error}`), attempt: state.attempts, final: true, at },
+        },
+        { type: 'CancelRequested', data: { cancelTransactionId, refTransactionId: request.transactionId, at } },
+      ];
+    }
     case 'StartCancelAttempt': {
       const { cancel } = state;
       if (!cancel || cancel.succeeded)

@@ -22,6 +22,7 @@ export type WalletDecisionCode = Extract<
   | 'WALLET_TX_NOT_DEAD_LETTERED'
   | 'WALLET_NO_CANCEL_PENDING'
   | 'WALLET_TX_NOT_A_WIN'
+  | 'WALLET_TX_NOT_A_STAKE'
   | 'WALLET_DEADLINE_NOT_PASSED'
 >;
 

@@ -252,6 +252,61 @@ describe('ExpireRequest: a bet or betwin taken after its deadline is never sent 
   });
 });
 
+describe('AbandonStake: a bet or betwin its handler kept failing on ends failed, with its cancel (D9)', () => {
+  const abandon = (error = 'TypeError: x is undefined') => ({
+    type: 'AbandonStake' as const,
+    data: { cancelTransactionId: 904, error },
+    metadata,
+  });
+
+  it('records a bet whose attempt is in flight failed for good, at that attempt, and its cancel', () => {
+    given([requested(bet), attempted(1)])
+      .when(abandon())
+      .then([
+        {
+          type: 'WalletFailed',
+          data: { error: 'abandoned: TypeError: x is undefined', attempt: 1, final: true, at: now },
+        },
+        { type: 'CancelRequested', data: { cancelTransactionId: 904, refTransactionId: bet.transactionId, at: now } },
+      ]);
+    const state = stateOf([requested(bet), attempted(1)]);
+    expect(
+      walletTxDecider.evolve(state, { type: 'WalletFailed', data: { error: 'e', attempt: 1, final: true, at: now } }),
+    ).toMatchObject({ status: 'failed', inFlight: false });
+  });
+
+  it('cancels a betwin never sent too (attempt 0), and cuts a long error at 1,000 characters', () => {
+    const events = walletTxDecider.decide(abandon('e'.repeat(2_000)), stateOf([requested(betwin)]));
+    expect(events).toEqual([
+      {
+        type: 'WalletFailed',
+        data: { error: `abandoned: ${'e'.repeat(988)}…`, attempt: 0, final: true, at: now },
+      },
+      { type: 'CancelRequested', data: { cancelTransactionId: 904, refTransactionId: betwin.transactionId, at: now } },
+    ]);
+  });
+
+  it('records nothing for a stake whose outcome is already recorded', () => {
+    given([
+      requested(bet),
+      attempted(1),
+      { type: 'WalletSucceeded', data: { statusCode: 'OK', balanceMinor: 1, at: now } },
+    ])
+      .when(abandon())
+      .then([]);
+    given([requested(bet), attempted(1), failedWith(1, true)])
+      .when(abandon())
+      .then([]);
+  });
+
+  it('refuses a transaction with no request recorded, and a win (a win is dead-lettered instead)', () => {
+    given([]).when(abandon()).thenFails({ code: 'WALLET_TX_NOT_RECORDED', retriable: false });
+    given([requested(win), attempted(1)])
+      .when(abandon())
+      .thenFails({ code: 'WALLET_TX_NOT_A_STAKE', retriable: false });
+  });
+});
+
 describe('RecordAnswer: a win gets 3 attempts, then the dead letters (spec §6.2, D11)', () => {
   it('a failed first or second attempt is not final', () => {
     given([requested(win), attempted(1)])
