@@ -125,7 +125,9 @@ describe('a round left open by a game-server that stopped', () => {
     expect((await spinAt(patient.url, later.token)).status).toBe(200);
     await eventually(() => expect(patient.outbox.openRounds().map((round) => round.roundId)).toEqual([roundId]));
     // The late bet answer arrives while nobody waits for it; the round stays open in the store.
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await eventually(() =>
+      expect(stack.transactions('restarted').map((transaction) => transaction.command)).toEqual(['bet']),
+    );
     await patient.stop(1_000);
     expect(await stack.roundEvents(roundId)).toEqual(['RoundStarted']);
 

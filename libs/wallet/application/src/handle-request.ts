@@ -101,12 +101,18 @@ async function giveUpStake(
       );
     });
     if (abandoned) {
-      context.deps.log.error('bet given up: failed for good and canceled', {
-        transactionId: request.transactionId,
-        command: request.command,
-        cancelTransactionId: abandoned.state.cancel?.cancelTransactionId,
-        error: failure,
-      });
+      // A record already settled keeps its outcome: the asker is answered from it.
+      const settled = abandoned.state.status === 'succeeded';
+      context.deps.log.error(
+        settled ? 'bet given up after its outcome' : 'bet given up: failed for good and canceled',
+        {
+          transactionId: request.transactionId,
+          command: request.command,
+          status: abandoned.state.status,
+          cancelTransactionId: abandoned.state.cancel?.cancelTransactionId,
+          error: failure,
+        },
+      );
       await publishOutcome(context, message, abandoned.state);
     } else {
       await replyIfAsked(context, message, refusedStake(request, reason));

@@ -130,4 +130,15 @@ describe('the messages of the walletTx refusals', () => {
       .when({ type: 'DeadLetterWin', data: { reason: 'decision_refused', detail: 'x' }, metadata })
       .thenFails({ code: 'WALLET_TX_SETTLED', message: 'transaction 102 is already succeeded' });
   });
+
+  it('abandoning a transaction never requested, or a win, says which', () => {
+    const abandon = { type: 'AbandonStake', data: { cancelTransactionId: 904, error: 'x' }, metadata } as const;
+    given([]).when(abandon).thenFails(notRecorded);
+    given([requested(win), attempted(1)])
+      .when(abandon)
+      .thenFails({
+        code: 'WALLET_TX_NOT_A_STAKE',
+        message: 'transaction 102 is a win: a win that cannot be handled is dead-lettered (D11)',
+      });
+  });
 });
