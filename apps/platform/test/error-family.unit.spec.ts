@@ -18,17 +18,6 @@ const EXCEPTIONS: ReadonlyMap<string, string> = new Map([
   ['libs/contracts/src/api/reelstream-error.ts:ReelstreamError', 'the base itself'],
   ['libs/money/src/amount.ts:AmountError', 'a type:kernel lib imports no other lib, contracts included'],
   ['libs/money/src/currencies.ts:UnknownCurrencyError', 'a type:kernel lib imports no other lib, contracts included'],
-  ...[
-    'libs/game/domain/src/catalog/catalog.ts:BetLevelError',
-    'libs/game/domain/src/model-error.ts:ModelError',
-    'libs/game/domain/src/round/play-round.ts:UnknownModelError',
-    'libs/game/domain/src/round/steered-outcome.ts:SteeringError',
-    'libs/game/domain/src/rng/rng.ts:RngRangeError',
-    'libs/game/domain/src/rng/recorded-rng.ts:ReplayError',
-  ].map((key): [string, string] => [
-    key,
-    'game-domain was under a mutation-testing run when the family was introduced: it joins next, not retriable',
-  ]),
 ]);
 
 interface Declared {

@@ -1,4 +1,5 @@
 import type { GameModel } from './game-model.js';
+import { InvariantError } from './model-error.js';
 import { compileWheel } from './instant/compiled-wheel.js';
 import { simulateInstant, wheelRtp } from './instant/play-instant.js';
 import type { Profile } from './profile.js';
@@ -13,7 +14,8 @@ import { slotRtp } from './slot/slot-rtp.js';
  * sums: the same rounds `playRound` would play from `createSeededRng(seed)`, without records.
  */
 export function simulate(model: GameModel, profile: Profile, spins: number, seed: string | number): SimulationResult {
-  if (!Number.isSafeInteger(spins) || spins < 1) throw new RangeError(`spins must be a positive integer, got ${spins}`);
+  if (!Number.isSafeInteger(spins) || spins < 1)
+    throw new InvariantError(`spins must be a positive integer, got ${spins}`);
   const rng = new SeededRng(seed);
   const tally = new SimulationTally();
   if (model.kind === 'slot') simulateSlot(compileSlot(model, profile), spins, rng, tally);

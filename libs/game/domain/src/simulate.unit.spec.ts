@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compileSlot, gameModels, profiles, simulate, slotRtp } from '@reelstream/game-domain';
+import { compileSlot, gameModels, InvariantError, profiles, simulate, slotRtp } from '@reelstream/game-domain';
 
 const SPINS = 200_000;
 
@@ -33,7 +33,7 @@ describe('simulated return of every model', () => {
     if (!model) throw new Error('no models');
     expect(simulate(model, 'standard', 5000, 'same')).toEqual(simulate(model, 'standard', 5000, 'same'));
     expect(simulate(model, 'standard', 5000, 'same')).not.toEqual(simulate(model, 'standard', 5000, 'other'));
-    expect(() => simulate(model, 'standard', 0, 'x')).toThrow(RangeError);
-    expect(() => simulate(model, 'standard', 2.5, 'x')).toThrow(RangeError);
+    expect(() => simulate(model, 'standard', 0, 'x')).toThrow(InvariantError);
+    expect(() => simulate(model, 'standard', 2.5, 'x')).toThrow(InvariantError);
   });
 });

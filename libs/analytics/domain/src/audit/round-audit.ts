@@ -127,7 +127,7 @@ function recompute(record: unknown, checks: Checks): RoundOutcome | undefined {
     return outcome;
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
-    checks.expect('record', false, `${error.code}: ${error.message}`);
+    checks.expect('record', false, `${error.reason}: ${error.message}`);
     return undefined;
   }
 }

@@ -90,7 +90,7 @@ export function gamesOfProvider(catalog: Catalog, providerId: number): CatalogGa
   return catalog.games.filter((game) => game.providerId === providerId);
 }
 
-export class BetLevelError extends Error {
+export class BetLevelError extends ReelstreamError {
   override readonly name = 'BetLevelError';
   constructor(
     readonly gameId: number,
@@ -99,8 +99,9 @@ export class BetLevelError extends Error {
     cause: AmountError,
   ) {
     super(
+      'CONFIGURATION_INVALID',
       `bet level ${level} of game ${gameId} cannot be expressed in ${currency} (${currencyExponent(currency)} decimals): ${cause.message}`,
-      { cause },
+      { retriable: false, cause },
     );
   }
 }

@@ -1,3 +1,4 @@
+import { ReelstreamError } from '@reelstream/contracts';
 import type { Rng } from './rng.js';
 
 /** Passes draws through from another `Rng` and keeps each one, in order: the round's audit trail. */
@@ -21,13 +22,17 @@ export type ReplayErrorCode =
   | 'DRAWS_LEFT_OVER'
   | 'OUTCOME_MISMATCH';
 
-export class ReplayError extends Error {
+/**
+ * A record that does not replay to its outcome: tampered, corrupted, or of a model this release lacks.
+ * A stored round that cannot be read, so `EVENT_NOT_READABLE`: the same record fails the same way.
+ */
+export class ReplayError extends ReelstreamError {
   override readonly name = 'ReplayError';
   constructor(
-    readonly code: ReplayErrorCode,
+    readonly reason: ReplayErrorCode,
     message: string,
   ) {
-    super(message);
+    super('EVENT_NOT_READABLE', message, { retriable: false });
   }
 }
 

@@ -10,13 +10,14 @@
  * - simulation and tests: `createSeededRng(seed)` (sfc32), fast and reproducible.
  * A round never sees anything but the integers it drew, which is what makes it replayable (`ReplayRng`).
  */
+import { InvariantError } from '../model-error.js';
 export interface Rng {
   nextInt(maxExclusive: number): number;
 }
 
 export const MAX_DRAW_BOUND = 0x1_0000_0000;
 
-export class RngRangeError extends Error {
+export class RngRangeError extends InvariantError {
   override readonly name = 'RngRangeError';
   constructor(readonly maxExclusive: number) {
     super(`nextInt bound must be an integer in [1, 2^32], got ${maxExclusive}`);

@@ -151,7 +151,7 @@ describe('recorded draws', () => {
       try {
         action();
       } catch (error) {
-        if (error instanceof ReplayError) return error.code;
+        if (error instanceof ReplayError) return error.reason;
       }
       return 'no ReplayError';
     };

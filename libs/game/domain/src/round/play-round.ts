@@ -1,3 +1,4 @@
+import { ReelstreamError } from '@reelstream/contracts';
 import { AmountError } from '@reelstream/money';
 import type { GameModel } from '../game-model.js';
 import { compileWheel } from '../instant/compiled-wheel.js';
@@ -21,10 +22,11 @@ export interface PlayRoundInput {
   readonly rng: Rng;
 }
 
-export class UnknownModelError extends Error {
+/** A catalog or a call naming a model this release does not have. */
+export class UnknownModelError extends ReelstreamError {
   override readonly name = 'UnknownModelError';
   constructor(readonly modelId: string) {
-    super(`no game model with id ${JSON.stringify(modelId)}`);
+    super('CONFIGURATION_INVALID', `no game model with id ${JSON.stringify(modelId)}`, { retriable: false });
   }
 }
 

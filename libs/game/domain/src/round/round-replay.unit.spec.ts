@@ -38,7 +38,7 @@ function replayErrorCode(action: () => unknown): string {
   try {
     action();
   } catch (error) {
-    if (error instanceof ReplayError) return error.code;
+    if (error instanceof ReplayError) return error.reason;
     throw error;
   }
   return 'none';
@@ -83,7 +83,7 @@ describe('round records', () => {
     expect(replayErrorCode(() => replayRound({ ...recordOf(outcome), draws }))).toBe('DRAW_OUT_OF_RANGE');
     const verification = verifyRound({ ...outcome, draws });
     expect(verification.ok).toBe(false);
-    expect(verification.ok ? undefined : verification.error.code).toBe('DRAW_OUT_OF_RANGE');
+    expect(verification.ok ? undefined : verification.error.reason).toBe('DRAW_OUT_OF_RANGE');
   });
 
   it('detects a record with a draw missing or a draw too many', () => {
@@ -96,7 +96,7 @@ describe('round records', () => {
     const outcome = slotRound('tamper-outcome');
     const mismatch = (tampered: RoundOutcome) => {
       const verification = verifyRound(tampered);
-      return verification.ok ? 'accepted' : verification.error.code;
+      return verification.ok ? 'accepted' : verification.error.reason;
     };
     expect(mismatch({ ...outcome, winMinor: outcome.winMinor + 1 })).toBe('OUTCOME_MISMATCH');
     expect(mismatch({ ...outcome, winCoins: outcome.winCoins + 25 })).toBe('OUTCOME_MISMATCH');
@@ -120,7 +120,12 @@ describe('round records', () => {
     const record = recordOf(slotRound('malformed-fields'));
     const error = thrownBy(() => replayRound({ ...record, draws: [0.5, -1] }));
     expect(error).toBeInstanceOf(ReplayError);
-    expect(error).toMatchObject({ name: 'ReplayError', code: 'INVALID_RECORD' });
+    expect(error).toMatchObject({
+      name: 'ReplayError',
+      reason: 'INVALID_RECORD',
+      code: 'EVENT_NOT_READABLE',
+      retriable: false,
+    });
     expect((error as Error).message).toBe(
       'malformed round record: draws.0: Invalid input: expected int, received number; draws.1: Too small: expected number to be >=0',
     );

@@ -11,6 +11,7 @@ import {
   type WalletReply,
 } from '@reelstream/contracts';
 import { formatAmount, tryParseAmount } from '@reelstream/money';
+import { InvariantError } from '../model-error.js';
 import { gameRefusal, type GameRefusal } from '../refusal.js';
 import type { RoundEnd, RoundStartedData } from './round-decider.js';
 import type { RoundOutcome } from './round-outcome.js';
@@ -144,7 +145,7 @@ export function paidRoundEnd({
     const reason = `bet_rejected:${answer.statusCode}${answer.reason ? ` (${answer.reason})` : ''}`.slice(0, 1000);
     return { type: 'RoundCanceled', data: { roundId: started.roundId, reason, canceledAt: now } };
   }
-  if (outcome === undefined) throw new Error(`paid round ${started.roundId} was accepted without an outcome`);
+  if (outcome === undefined) throw new InvariantError(`paid round ${started.roundId} was accepted without an outcome`);
   return {
     type: 'RoundSettled',
     data: {

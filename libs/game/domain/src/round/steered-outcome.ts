@@ -18,7 +18,9 @@
  * `callAmount` exactly (the top-up closes the gap), and a bonus completes in at most `maxSpins`
  * spins. Pure: the RNG is the only source of chance, passed in.
  */
+import { ReelstreamError } from '@reelstream/contracts';
 import { coinsToMinor } from '../coins.js';
+import { InvariantError } from '../model-error.js';
 import type { GameModel } from '../game-model.js';
 import type { Profile } from '../profile.js';
 import type { Rng } from '../rng/rng.js';
@@ -61,8 +63,12 @@ export interface SteeredSpin {
   readonly candidatesDrawn: number;
 }
 
-class SteeringError extends Error {
+/** No round of the draws fits what is left: retriable, the next spin draws afresh. */
+class SteeringError extends ReelstreamError {
   override readonly name = 'SteeringError';
+  constructor(message: string) {
+    super('INTERNAL', message, { retriable: true });
+  }
 }
 
 export function selectSteeredSpin(input: SteeredSpinInput): SteeredSpin {
@@ -70,9 +76,9 @@ export function selectSteeredSpin(input: SteeredSpinInput): SteeredSpin {
   const maxSpins = input.maxSpins ?? REGULAR_BONUS_MAX_SPINS;
   const candidates = input.candidatesPerSpin ?? REGULAR_BONUS_CANDIDATES;
   if (!Number.isSafeInteger(targetLeftMinor) || targetLeftMinor < 0)
-    throw new RangeError(`targetLeftMinor must be a non-negative integer, got ${targetLeftMinor}`);
+    throw new InvariantError(`targetLeftMinor must be a non-negative integer, got ${targetLeftMinor}`);
   if (!Number.isSafeInteger(spinNumber) || spinNumber < 1)
-    throw new RangeError(`spinNumber must be a positive integer, got ${spinNumber}`);
+    throw new InvariantError(`spinNumber must be a positive integer, got ${spinNumber}`);
 
   const smallest = smallestWinMinor(model, profile, betMinor);
   // Near the end an exact hit is worth more draws: it saves a top-up.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   gameModels,
+  InvariantError,
   type Profile,
   REGULAR_BONUS_MAX_SPINS,
   type Rng,
@@ -76,8 +77,8 @@ describe('Regular Bonus Call outcome selection (ADR 0012)', () => {
     const [model] = gameModels;
     if (!model) throw new Error('no game model');
     const base = { model, profile: 'standard' as const, betMinor: 100, rng: new SeededRng('bad') };
-    expect(() => selectSteeredSpin({ ...base, targetLeftMinor: -1, spinNumber: 1 })).toThrow(RangeError);
-    expect(() => selectSteeredSpin({ ...base, targetLeftMinor: 100, spinNumber: 0 })).toThrow(RangeError);
+    expect(() => selectSteeredSpin({ ...base, targetLeftMinor: -1, spinNumber: 1 })).toThrow(InvariantError);
+    expect(() => selectSteeredSpin({ ...base, targetLeftMinor: 100, spinNumber: 0 })).toThrow(InvariantError);
   });
 });
 
@@ -304,8 +305,8 @@ describe('Regular Bonus Call outcome selection, candidate by candidate', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(Error);
-    expect((thrown as Error).name).toBe('SteeringError');
+    // Retriable: the player's next spin draws afresh.
+    expect(thrown).toMatchObject({ name: 'SteeringError', code: 'INTERNAL', retriable: true });
     expect((thrown as Error).message).toBe('10000 rounds of steering-test-wheel all paid more than the 2 left');
     expect(rng.used()).toBe(10_000);
   });
@@ -313,16 +314,16 @@ describe('Regular Bonus Call outcome selection, candidate by candidate', () => {
   it('names the bad target or spin number in the refusal', () => {
     const base = { model: wheel, profile: 'standard' as const, betMinor: 1, rng: scriptedRng([]) };
     expect(() => selectSteeredSpin({ ...base, targetLeftMinor: -1, spinNumber: 1 })).toThrow(
-      new RangeError('targetLeftMinor must be a non-negative integer, got -1'),
+      new InvariantError('targetLeftMinor must be a non-negative integer, got -1'),
     );
     expect(() => selectSteeredSpin({ ...base, targetLeftMinor: 1.5, spinNumber: 1 })).toThrow(
-      new RangeError('targetLeftMinor must be a non-negative integer, got 1.5'),
+      new InvariantError('targetLeftMinor must be a non-negative integer, got 1.5'),
     );
     expect(() => selectSteeredSpin({ ...base, targetLeftMinor: 100, spinNumber: 0 })).toThrow(
-      new RangeError('spinNumber must be a positive integer, got 0'),
+      new InvariantError('spinNumber must be a positive integer, got 0'),
     );
     expect(() => selectSteeredSpin({ ...base, targetLeftMinor: 100, spinNumber: 2.5 })).toThrow(
-      new RangeError('spinNumber must be a positive integer, got 2.5'),
+      new InvariantError('spinNumber must be a positive integer, got 2.5'),
     );
   });
 });

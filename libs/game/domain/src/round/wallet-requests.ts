@@ -14,6 +14,7 @@ import {
   type WalletWinRequest,
   type WinSource,
 } from '@reelstream/contracts';
+import { InvariantError } from '../model-error.js';
 import type { RoundStartedData } from './round-decider.js';
 import { replayStored } from './stored-record.js';
 
@@ -41,7 +42,8 @@ function paidRoundParties(started: RoundStartedData) {
  * request is the spin's, deadline included, and a dispatcher that takes either late never sends it.
  */
 export function stakeRequestOf(started: RoundStartedData): StakeRequest {
-  if (started.transactionId === undefined) throw new Error(`paid round ${started.roundId} has no bet transaction`);
+  if (started.transactionId === undefined)
+    throw new InvariantError(`paid round ${started.roundId} has no bet transaction`);
   const common = {
     transactionId: started.transactionId,
     ...paidRoundParties(started),
