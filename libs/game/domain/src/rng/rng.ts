@@ -11,6 +11,7 @@
  * A round never sees anything but the integers it drew, which is what makes it replayable (`ReplayRng`).
  */
 import { InvariantError } from '../model-error.js';
+
 export interface Rng {
   nextInt(maxExclusive: number): number;
 }

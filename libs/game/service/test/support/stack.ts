@@ -456,7 +456,6 @@ export class Stack {
   }
 }
 
-/** The same store, each append awaiting `before` first (only the game-server gets it). */
 /** `target` whose `method` awaits `before` with the call's first two arguments, then runs. */
 function gated<T extends object, K extends keyof T>(
   target: T,
