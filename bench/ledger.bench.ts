@@ -29,6 +29,7 @@ import { Registrations } from '@reelstream/bonus-application';
 import { demoOperators, OperatorDirectory } from '@reelstream/platform-config';
 import {
   bonusCommandKey,
+  isRefusal,
   parseBonusReply,
   parseOperatorsConfig,
   sha256HexOf,
@@ -174,8 +175,10 @@ async function main(): Promise<void> {
     await overTheBus(bus, registration(busBase - 1));
 
     const inProcess = await measure(0, async (n) => {
-      const reply = await registrations.register(registration(n));
-      if (!reply.ok) throw new Error(`registration refused: ${reply.error.code} ${reply.error.message}`);
+      const { data, metadata } = registration(n);
+      const { commandId, correlationId, operatorId } = metadata;
+      const answer = await registrations.register(data, { commandId, correlationId, operatorId });
+      if (isRefusal(answer)) throw new Error(`registration refused: ${answer.code} ${answer.message}`);
     });
     const viaBus = await measure(busBase, (n) => overTheBus(bus as MessageBus, registration(n)));
     const cancels = await measure(0, (n) => overTheBus(bus as MessageBus, cancel(n)));

@@ -1,29 +1,28 @@
 /**
- * The bonus-ledger's command use cases: a bus command (contracts) becomes a domain command with
- * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is
- * decided on the player's stream and answered with a `bonus.replies` value.
+ * The bonus-ledger's command use cases: a command's data (contracts) becomes a domain command with
+ * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is decided
+ * on the player's stream and answered with its result or a refusal. Transport-free: the ledger's
+ * `bonus.commands` consumer turns the answer into a `bonus.replies` value.
  */
 import type { BonusDomainCommand } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
-  errorReply,
   isRefusal,
-  okReply,
   playerBonusStream,
-  type BonusReply,
+  refusal,
+  type BonusResult,
   type CancelBonusCallCommand,
   type ExpireBonusCallCommand,
   type Refusal,
-  type RegisterBonusCallCommand,
   type SettleFreeSpinCommand,
   type StartFreeSpinCommand,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
-import { decideAndAppend, originOf, refused, type CommandOrigin, type Decided } from './decide-and-append.js';
+import { decideAndAppend, type CommandOrigin, type Decided } from './decide-and-append.js';
 import { FreeSpins } from './free-spins.js';
 import type { CatalogLookup, ExpiryTarget, OperatorPolicyLookup } from './ports.js';
 import { readGuard } from './registration-guard.js';
-import { Registrations } from './registrations.js';
+import { Registrations, type RegisterBonusCallData, type Registered } from './registrations.js';
 
 export interface BonusCommandsDeps {
   store: EventStore;
@@ -60,16 +59,18 @@ export class BonusCommands {
   }
 
   /** D17, decided like the gateway decides it in its own process (registrations.ts): one implementation. */
-  register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
-    return this.registrations.register(command);
+  register(data: RegisterBonusCallData, origin: CommandOrigin): Promise<Registered | Refusal> {
+    return this.registrations.register(data, origin);
   }
 
   /** D14: by issueId or platformId; canceled again is success, completed and expired are refused. */
-  async cancel(command: CancelBonusCallCommand): Promise<BonusReply<'CancelBonusCall'>> {
-    const { data } = command;
+  async cancel(
+    data: CancelBonusCallCommand['data'],
+    origin: CommandOrigin,
+  ): Promise<BonusResult<'CancelBonusCall'> | Refusal> {
     const target = await this.locate(data.operatorId, data.issueId, data.platformId);
     if (!target)
-      return errorReply(
+      return refusal(
         'BONUS_NOT_FOUND',
         `no bonus call ${data.issueId ?? data.platformId} for operator ${data.operatorId}`,
       );
@@ -77,31 +78,40 @@ export class BonusCommands {
       data.operatorId,
       target.playerId,
       { type: 'CancelBonusCall', data: { issueId: target.issueId }, metadata: { now: this.now() } },
-      originOf(command.metadata),
+      origin,
     );
-    if (isRefusal(decided)) return refused(decided);
-    return okReply({ issueId: target.issueId, alreadyCanceled: decided.events.length === 0 });
+    if (isRefusal(decided)) return decided;
+    return { issueId: target.issueId, alreadyCanceled: decided.events.length === 0 };
   }
 
   /** Decided like the game-server decides it in its own process (free-spins.ts): one implementation. */
-  startFreeSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
-    return this.freeSpins.startSpin(command);
+  startFreeSpin(
+    data: StartFreeSpinCommand['data'],
+    origin: CommandOrigin,
+  ): Promise<BonusResult<'StartFreeSpin'> | Refusal> {
+    return this.freeSpins.startSpin(data, origin);
   }
 
-  settleFreeSpin(command: SettleFreeSpinCommand): Promise<BonusReply<'SettleFreeSpin'>> {
-    return this.freeSpins.settleSpin(command);
+  settleFreeSpin(
+    data: SettleFreeSpinCommand['data'],
+    origin: CommandOrigin,
+  ): Promise<BonusResult<'SettleFreeSpin'> | Refusal> {
+    return this.freeSpins.settleSpin(data, origin);
   }
 
-  async expire(command: ExpireBonusCallCommand): Promise<BonusReply<'ExpireBonusCall'>> {
-    const { operatorId, playerId, issueId } = command.data;
+  async expire(
+    data: ExpireBonusCallCommand['data'],
+    origin: CommandOrigin,
+  ): Promise<BonusResult<'ExpireBonusCall'> | Refusal> {
+    const { operatorId, playerId, issueId } = data;
     const decided = await this.decide(
       operatorId,
       playerId,
       { type: 'ExpireBonusCall', data: { issueId }, metadata: { now: this.now() } },
-      originOf(command.metadata),
+      origin,
     );
-    if (isRefusal(decided)) return refused(decided);
-    return okReply({ issueId, expired: decided.events.length > 0 });
+    if (isRefusal(decided)) return decided;
+    return { issueId, expired: decided.events.length > 0 };
   }
 
   /** The expiry timer's command: decided in-process, with an id that names the bonus call. */

@@ -4,13 +4,13 @@
  * has caught up with the log, so a query sees every command answered before it was sent.
  */
 import {
-  errorReply,
-  okReply,
+  refusal,
   type BonusCallRecord,
-  type BonusReply,
+  type BonusResult,
   type GetActiveBonusQuery,
   type GetBonusCallQuery,
   type ListBonusCallsQuery,
+  type Refusal,
 } from '@reelstream/contracts';
 import { decodeListCursor, encodeListCursor } from './list-cursor.js';
 import type { BonusReadModel } from './ports.js';
@@ -25,8 +25,8 @@ export class BonusQueries {
     private readonly progress: ProjectionProgress,
   ) {}
 
-  async get(query: GetBonusCallQuery): Promise<BonusReply<'GetBonusCall'>> {
-    const { operatorId, issueId, platformId } = query.data;
+  async get(query: GetBonusCallQuery['data']): Promise<BonusResult<'GetBonusCall'> | Refusal> {
+    const { operatorId, issueId, platformId } = query;
     await this.progress.caughtUp();
     const record =
       issueId !== undefined
@@ -34,18 +34,17 @@ export class BonusQueries {
         : platformId !== undefined
           ? await this.readModel.byPlatformId(operatorId, platformId)
           : undefined;
-    if (!record)
-      return errorReply('BONUS_NOT_FOUND', `no bonus call ${issueId ?? platformId} for operator ${operatorId}`);
-    return okReply(record);
+    if (!record) return refusal('BONUS_NOT_FOUND', `no bonus call ${issueId ?? platformId} for operator ${operatorId}`);
+    return record;
   }
 
-  async list(query: ListBonusCallsQuery): Promise<BonusReply<'ListBonusCalls'>> {
-    const { operatorId, playerId, platformId, status, limit, cursor } = query.data;
+  async list(query: ListBonusCallsQuery['data']): Promise<BonusResult<'ListBonusCalls'> | Refusal> {
+    const { operatorId, playerId, platformId, status, limit, cursor } = query;
     const beforeIssueId = cursor === undefined ? undefined : decodeListCursor(cursor);
     if (cursor !== undefined && beforeIssueId === undefined) {
-      return errorReply('VALIDATION_FAILED', 'cursor must be the nextCursor of a previous page', [
-        { path: 'cursor', message: 'not a cursor of this list' },
-      ]);
+      return refusal('VALIDATION_FAILED', 'cursor must be the nextCursor of a previous page', {
+        details: [{ path: 'cursor', message: 'not a cursor of this list' }],
+      });
     }
     await this.progress.caughtUp();
     const rows = await this.readModel.list({
@@ -58,14 +57,12 @@ export class BonusQueries {
     });
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    return okReply({ items, nextCursor: rows.length > limit && last ? encodeListCursor(last.issueId) : null });
+    return { items, nextCursor: rows.length > limit && last ? encodeListCursor(last.issueId) : null };
   }
 
-  async active(query: GetActiveBonusQuery): Promise<BonusReply<'GetActiveBonus'>> {
+  async active(query: GetActiveBonusQuery['data']): Promise<BonusResult<'GetActiveBonus'>> {
     await this.progress.caughtUp();
-    return okReply({
-      bonus: (await this.readModel.activeOfPlayer(query.data.operatorId, query.data.playerId)) ?? null,
-    });
+    return { bonus: (await this.readModel.activeOfPlayer(query.operatorId, query.playerId)) ?? null };
   }
 
   /** The record of a bonus call, waiting for the read model only when it does not know it yet. */

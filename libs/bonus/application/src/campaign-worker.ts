@@ -14,21 +14,22 @@
  */
 import { campaignDecider, pendingPlayers, registrationRequestHash, type CampaignState } from '@reelstream/bonus-domain';
 import {
-  bonusRequestMessage,
   campaignPlatformId,
   CAMPAIGN_STREAM_PREFIX,
   isRefusal,
   parseCampaignStream,
-  type BonusReply,
+  ReelstreamError,
   type CampaignStarted,
+  type Refusal,
   type RefusedCampaignPlayer,
-  type RegisterBonusCallCommand,
   type RegisteredCampaignPlayer,
 } from '@reelstream/contracts';
 import { handleCommand, startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
 import type { CheckpointStore, Clock, EventStore, Position, RecordedEvent } from '@reelstream/platform-ports';
 import { campaignEvents, readCampaign } from './campaigns.js';
+import type { CommandOrigin } from './decide-and-append.js';
 import { LEDGER_RETRY_DELAY_MS } from './projection-runner.js';
+import type { RegisterBonusCallData, Registered } from './registrations.js';
 
 export const CAMPAIGN_WORKER_LEASE = 'bonus-ledger.campaigns';
 /** Players registered between two progress records. */
@@ -41,7 +42,7 @@ export interface CampaignWorkerOptions {
   checkpoints: CheckpointStore;
   clock: Clock;
   /** One player's registration, decided as a single registration is: the ledger's `BonusCommands.register`. */
-  register: (command: RegisterBonusCallCommand) => Promise<BonusReply<'RegisterBonusCall'>>;
+  register: (data: RegisterBonusCallData, origin: CommandOrigin) => Promise<Registered | Refusal>;
   /** False once the lease is lost: nothing more is registered or recorded. */
   held?: () => boolean;
   batchSize?: number;
@@ -62,9 +63,6 @@ interface Campaign {
   causationId: string;
 }
 
-/** A refusal no retry changes is the player's outcome; SERVICE_UNAVAILABLE (a concurrent registration) is retried. */
-const TRANSIENT_CODES: ReadonlySet<string> = new Set(['SERVICE_UNAVAILABLE']);
-
 /** What a turn needs: the worker's options with their defaults, and the check that it may still register. */
 interface TurnContext {
   readonly options: CampaignWorkerOptions;
@@ -73,28 +71,28 @@ interface TurnContext {
   readonly assertHeld: () => void;
 }
 
-/** The RegisterBonusCall of one player: the command a single registration of these terms would send. */
-function registrationOf(campaign: Campaign, playerId: string, issuedAt: string): RegisterBonusCallCommand {
+/**
+ * The RegisterBonusCall of one player, as a single registration of these terms would send it; its
+ * commandId names the campaign and the player, so a registration done again appends the same events.
+ */
+function registrationOf(campaign: Campaign, playerId: string): [RegisterBonusCallData, CommandOrigin] {
   const { started, operatorId } = campaign;
   const platformId = campaignPlatformId(started.campaignId, playerId);
-  return bonusRequestMessage.parse({
-    type: 'RegisterBonusCall',
-    version: 1,
-    data: {
+  return [
+    {
       ...started.terms,
       operatorId,
       platformId,
       playerId,
       requestHash: registrationRequestHash({ ...started.requested, platformId, playerId }),
     },
-    metadata: {
+    {
       commandId: `campaign:${started.campaignId}:${playerId}`,
       correlationId: campaign.correlationId,
       causationId: campaign.causationId,
       operatorId,
-      issuedAt,
     },
-  }) as RegisterBonusCallCommand;
+  ];
 }
 
 /** Registers a batch of players, `concurrency` at a time; their outcomes in the campaign's order. */
@@ -106,11 +104,12 @@ async function registerBatch({ options, concurrency, assertHeld }: TurnContext, 
     while (next < players.length) {
       const playerId = players[next++] as string;
       assertHeld();
-      const reply = await options.register(registrationOf(campaign, playerId, options.clock.now().toISOString()));
-      if (reply.ok) registered.push({ playerId, issueId: reply.result.issueId });
-      else if (TRANSIENT_CODES.has(reply.error.code))
-        throw new Error(`registering ${playerId}: ${reply.error.code} ${reply.error.message}`);
-      else refused.push({ playerId, code: reply.error.code, message: reply.error.message.slice(0, 1_000) });
+      const answer = await options.register(...registrationOf(campaign, playerId));
+      if (!isRefusal(answer)) registered.push({ playerId, issueId: answer.issueId });
+      // A refusal no retry changes is the player's outcome; a retriable one (a concurrent registration) is retried.
+      else if (answer.retriable)
+        throw new ReelstreamError(answer.code, `registering ${playerId}: ${answer.message}`, { retriable: true });
+      else refused.push({ playerId, code: answer.code, message: answer.message.slice(0, 1_000) });
     }
   };
   // Every lane settles before a failure is reported: no registration of this batch is still running when it is retried.

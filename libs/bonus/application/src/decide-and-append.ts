@@ -4,31 +4,26 @@
  * revision, decided again on the new state after a conflict.
  */
 import { bonusDecider, type BonusDomainCommand, type PlayerBonusAccount } from '@reelstream/bonus-domain';
-import {
-  errorReply,
-  isRefusal,
-  type CommandMetadata,
-  type PlayerBonusEvent,
-  type Refusal,
-} from '@reelstream/contracts';
+import { isRefusal, type CommandMetadata, type PlayerBonusEvent, type Refusal } from '@reelstream/contracts';
 import { handleCommand } from '@reelstream/platform-eventsourcing';
 import type { EventStore } from '@reelstream/platform-ports';
 import { toPlayerBonusEvent, type LoadedAccount } from './player-account.js';
 
+/** Who asks for a command: its id seeds the ids of the events it appends; the others go into their metadata. */
 export interface CommandOrigin {
   commandId: string;
   correlationId: string;
+  /** What caused it, when not the command itself (a campaign's registrations: its CampaignStarted event). */
+  causationId?: string;
   operatorId: string;
 }
 
 /** Who asked: the bus command's metadata, which seeds the event ids and the events' metadata. */
 export function originOf(metadata: CommandMetadata): CommandOrigin {
-  return { commandId: metadata.commandId, correlationId: metadata.correlationId, operatorId: metadata.operatorId };
-}
-
-/** A refusal as the `bonus.replies` error it is answered with. */
-export function refused(error: Refusal): ReturnType<typeof errorReply> {
-  return errorReply(error.code, error.message, error.details === undefined ? undefined : [...error.details]);
+  const { commandId, correlationId, causationId, operatorId } = metadata;
+  return causationId === undefined
+    ? { commandId, correlationId, operatorId }
+    : { commandId, correlationId, causationId, operatorId };
 }
 
 export interface Decided {

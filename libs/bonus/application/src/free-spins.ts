@@ -2,22 +2,23 @@
  * Free spins on the player's `playerBonus` stream (docs/architecture.md flow 4, ADR 0006): the
  * player's active bonus call (D21), StartFreeSpin and SettleFreeSpin, each decided by
  * `bonusDecider` through the one command handler, with the stream's expected revision as the lock.
- * Transport-free: the game-server runs it in its own process, and the bonus-ledger answers the
- * same commands with it when they come over `bonus.commands`; the events are the same either way.
+ * Transport-free: each takes the command's data and who asks, and answers its result or a refusal.
+ * The game-server runs it in its own process, and the bonus-ledger answers the same commands with it
+ * when they come over `bonus.commands`; the events are the same either way.
  */
 import { activeBonus, completedBySpin } from '@reelstream/bonus-domain';
 import {
   isRefusal,
-  okReply,
   playerBonusStream,
   type BonusCallRecord,
-  type BonusReply,
+  type BonusResult,
+  type Refusal,
   type SettleFreeSpinCommand,
   type StartFreeSpinCommand,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { bonusCallRecordOf } from './bonus-record-projection.js';
-import { decideAndAppend, originOf, refused } from './decide-and-append.js';
+import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
 
 export interface FreeSpinsDeps {
@@ -50,22 +51,25 @@ export class FreeSpins {
   }
 
   /** Idempotent by roundId: a resent start of the same round appends nothing and answers the same spin. */
-  async startSpin(command: StartFreeSpinCommand): Promise<BonusReply<'StartFreeSpin'>> {
-    const { operatorId, playerId, issueId, gameId, roundId, currency } = command.data;
+  async startSpin(
+    command: StartFreeSpinCommand['data'],
+    origin: CommandOrigin,
+  ): Promise<BonusResult<'StartFreeSpin'> | Refusal> {
+    const { operatorId, playerId, issueId, gameId, roundId, currency } = command;
     const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
     const decided = await decideAndAppend(
       this.deps.store,
       playerBonusStream(operatorId, playerId),
       { type: 'StartFreeSpin', data, metadata: { now: this.now() } },
-      originOf(command.metadata),
+      origin,
       this.options(),
     );
-    if (isRefusal(decided)) return refused(decided);
+    if (isRefusal(decided)) return decided;
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
     if (!bonus || !round || bonus.baseBetAmountMinor === null)
       throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
-    return okReply({
+    return {
       issueId,
       roundId,
       gameId: round.gameId,
@@ -74,12 +78,15 @@ export class FreeSpins {
       baseBetAmountMinor: bonus.baseBetAmountMinor,
       winCapLeftMinor: round.winCapLeftMinor,
       replayed: decided.events.length === 0,
-    });
+    };
   }
 
   /** Idempotent by roundId: a resent settle keeps the first win and its transactionId (the new id drawn is unused). */
-  async settleSpin(command: SettleFreeSpinCommand): Promise<BonusReply<'SettleFreeSpin'>> {
-    const { operatorId, playerId, issueId, roundId, winMinor } = command.data;
+  async settleSpin(
+    command: SettleFreeSpinCommand['data'],
+    origin: CommandOrigin,
+  ): Promise<BonusResult<'SettleFreeSpin'> | Refusal> {
+    const { operatorId, playerId, issueId, roundId, winMinor } = command;
     const transactionId = this.deps.ids.next();
     const decided = await decideAndAppend(
       this.deps.store,
@@ -89,16 +96,16 @@ export class FreeSpins {
         data: { issueId, roundId, rawWinMinor: winMinor, transactionId },
         metadata: { now: this.now() },
       },
-      originOf(command.metadata),
+      origin,
       this.options(),
     );
-    if (isRefusal(decided)) return refused(decided);
+    if (isRefusal(decided)) return decided;
     const bonus = decided.account.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
     if (!bonus || !round?.settled)
       throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);
     const { settled } = round;
-    return okReply({
+    return {
       issueId,
       roundId,
       spinNumber: round.spinNumber,
@@ -108,6 +115,6 @@ export class FreeSpins {
       transactionId: settled.transactionId,
       completed: completedBySpin(bonus, settled),
       replayed: decided.events.length === 0,
-    });
+    };
   }
 }

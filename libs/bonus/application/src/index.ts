@@ -1,12 +1,15 @@
 /**
- * @reelstream/bonus-application: the bonus-ledger's use cases against the ports — command
- * handling (read → decide → append, retried on conflict), idempotent registration (D17), queries,
- * the status projection, the expiry scheduler and the outbox relay.
+ * @reelstream/bonus-application: the bonus context's use cases against the ports — command
+ * handling (read → decide → append, retried on conflict), idempotent registration (D17), free and
+ * steered spins, queries, the status projection, the expiry scheduler and the outbox relay. Each
+ * command takes its data and who asks (`CommandOrigin`) and answers its result or a refusal; bus
+ * envelopes exist only at the edge (`BonusRequestHandler`).
  */
 export * from './ports.js';
 export { reserveGuard } from './registration-guard.js';
 export { BonusCommands } from './bonus-commands.js';
-export { Registrations, type RegistrationKey } from './registrations.js';
+export { Registrations, type RegistrationKey, type RegisterBonusCallData } from './registrations.js';
+export type { CommandOrigin } from './decide-and-append.js';
 export { BonusQueries } from './bonus-queries.js';
 export { FreeSpins } from './free-spins.js';
 export { RegularSpins, type SteeredSpinDecision } from './regular-spins.js';

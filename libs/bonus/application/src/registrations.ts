@@ -9,15 +9,15 @@
 import { bonusDecider, registrationRequestOf, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import {
   bonusRequestStream,
-  errorReply,
   isRefusal,
-  okReply,
   playerBonusStream,
-  type BonusReply,
+  refusal,
+  type BonusResult,
+  type Refusal,
   type RegisterBonusCallCommand,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
-import { decideAndAppend, originOf, refused } from './decide-and-append.js';
+import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
 import { loadPlayerAccount } from './player-account.js';
 import type { CatalogLookup, OperatorPolicyLookup } from './ports.js';
 import { readGuard, reserveGuard } from './registration-guard.js';
@@ -34,6 +34,12 @@ export interface RegistrationsDeps {
 
 type OperatorPolicy = NonNullable<ReturnType<OperatorPolicyLookup>>;
 
+/** A RegisterBonusCall: the request as its schema normalised it, with the hash of that request. */
+export type RegisterBonusCallData = RegisterBonusCallCommand['data'];
+
+/** What a registration answers: the bonus call's issueId, and whether the same request was registered before. */
+export type Registered = BonusResult<'RegisterBonusCall'>;
+
 /**
  * What names a registration before any rule is applied: the platformId it reserves, with the hash of
  * the request as its schema normalised it and the player it is for.
@@ -45,8 +51,11 @@ export interface RegistrationKey {
   readonly playerId: string;
 }
 
+const notConfigured = (operatorId: string) =>
+  refusal('FORBIDDEN', `operator ${operatorId} is not configured on this platform`);
+
 const platformIdConflict = (platformId: string) =>
-  errorReply('PLATFORM_ID_CONFLICT', `platformId ${platformId} was already registered with a different request body`);
+  refusal('PLATFORM_ID_CONFLICT', `platformId ${platformId} was already registered with a different request body`);
 
 export class Registrations {
   constructor(private readonly deps: RegistrationsDeps) {}
@@ -59,15 +68,14 @@ export class Registrations {
    * platformId is free, or reserved by this request but not registered yet (an earlier attempt
    * stopped between the two appends): `register` decides those under today's rules.
    */
-  async resend(key: RegistrationKey): Promise<BonusReply<'RegisterBonusCall'> | undefined> {
-    if (!this.deps.operators(key.operatorId))
-      return errorReply('FORBIDDEN', `operator ${key.operatorId} is not configured on this platform`);
+  async resend(key: RegistrationKey): Promise<Registered | Refusal | undefined> {
+    if (!this.deps.operators(key.operatorId)) return notConfigured(key.operatorId);
     const guard = await readGuard(this.deps.store, bonusRequestStream(key.operatorId, key.platformId));
     if (!guard) return undefined;
     if (guard.requestHash !== key.requestHash || guard.playerId !== key.playerId)
       return platformIdConflict(key.platformId);
     const { account } = await loadPlayerAccount(this.deps.store, playerBonusStream(key.operatorId, key.playerId));
-    return account.bonuses.has(guard.issueId) ? okReply({ issueId: guard.issueId, replayed: true }) : undefined;
+    return account.bonuses.has(guard.issueId) ? { issueId: guard.issueId, replayed: true } : undefined;
   }
 
   /**
@@ -77,12 +85,10 @@ export class Registrations {
    * two concurrent registrations for one player (from any processes) one is decided again on the
    * other's event and refused. Refusals write nothing.
    */
-  async register(command: RegisterBonusCallCommand): Promise<BonusReply<'RegisterBonusCall'>> {
-    const { data } = command;
+  async register(data: RegisterBonusCallData, origin: CommandOrigin): Promise<Registered | Refusal> {
     const policy = this.deps.operators(data.operatorId);
-    if (!policy) return errorReply('FORBIDDEN', `operator ${data.operatorId} is not configured on this platform`);
+    if (!policy) return notConfigured(data.operatorId);
     const { store } = this.deps;
-    const origin = originOf(command.metadata);
     const guardStream = bonusRequestStream(data.operatorId, data.platformId);
     const playerStream = playerBonusStream(data.operatorId, data.playerId);
     const now = this.deps.clock.now().toISOString();
@@ -98,8 +104,8 @@ export class Registrations {
         // A resend: the registration is in the player's stream already (replayed), or an earlier
         // attempt stopped between the reservation and the registration, which is completed now.
         const decided = await decideAndAppend(store, playerStream, toDomain(guard.issueId), origin, retry);
-        if (isRefusal(decided)) return refused(decided);
-        return okReply({ issueId: guard.issueId, replayed: decided.events.length === 0 });
+        if (isRefusal(decided)) return decided;
+        return { issueId: guard.issueId, replayed: decided.events.length === 0 };
       }
 
       const issueId = this.deps.ids.next();
@@ -107,7 +113,7 @@ export class Registrations {
       const loaded = await loadPlayerAccount(store, playerStream);
       const check = bonusDecider.decide(registration, loaded.account);
       // A refused request reserves nothing: the operator may correct it and send it again.
-      if (isRefusal(check)) return refused(check);
+      if (isRefusal(check)) return check;
       if (
         !(await reserveGuard(
           store,
@@ -118,16 +124,18 @@ export class Registrations {
       )
         continue;
       const decided = await decideAndAppend(store, playerStream, registration, origin, { ...retry, loaded });
-      if (isRefusal(decided)) return refused(decided);
+      if (isRefusal(decided)) return decided;
       // Replayed when a resend of this request, in another process, appended the registration first.
-      return okReply({ issueId, replayed: decided.events.length === 0 });
+      return { issueId, replayed: decided.events.length === 0 };
     }
-    return errorReply('SERVICE_UNAVAILABLE', `platformId ${data.platformId} is being registered concurrently; retry`);
+    return refusal('SERVICE_UNAVAILABLE', `platformId ${data.platformId} is being registered concurrently; retry`, {
+      retriable: true,
+    });
   }
 
   /** The domain command of a registration: the request with the catalog facts and the operator's terms. */
   private registrationOf(
-    data: RegisterBonusCallCommand['data'],
+    data: RegisterBonusCallData,
     policy: OperatorPolicy,
     now: string,
     issueId: number,

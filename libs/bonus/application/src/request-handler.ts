@@ -1,17 +1,22 @@
 /**
- * One `bonus.commands` message → its `bonus.replies` value: parsed with the contracts schema
- * (an invalid message is answered VALIDATION_FAILED, never retried), then routed to the command
- * or query use case. Exceptions (a store failure) propagate so the bus retries the message.
+ * The bus edge of the bonus use cases: one `bonus.commands` message → its `bonus.replies` value.
+ * Parsed with the contracts schema (an invalid message is answered VALIDATION_FAILED, never
+ * retried), its data and metadata handed to the command or query use case, whose result or refusal
+ * becomes the reply. Exceptions (a store failure) propagate so the bus retries the message.
  */
 import {
   bonusRequestMessage,
   errorReply,
+  isRefusal,
+  okReply,
   validationDetails,
   type BonusReply,
   type BonusRequestType,
+  type Refusal,
 } from '@reelstream/contracts';
 import type { BonusCommands } from './bonus-commands.js';
 import type { BonusQueries } from './bonus-queries.js';
+import { originOf } from './decide-and-append.js';
 
 type AnyBonusReply = BonusReply<BonusRequestType>;
 
@@ -35,27 +40,34 @@ export class BonusRequestHandler {
         reply: errorReply('VALIDATION_FAILED', 'not a valid bonus.commands message', validationDetails(parsed.error)),
       };
     const message = parsed.data;
+    const origin = originOf(message.metadata);
     switch (message.type) {
       case 'RegisterBonusCall':
-        return { type: message.type, reply: await this.commands.register(message) };
+        return { type: message.type, reply: replyOf(await this.commands.register(message.data, origin)) };
       case 'CancelBonusCall':
-        return { type: message.type, reply: await this.commands.cancel(message) };
+        return { type: message.type, reply: replyOf(await this.commands.cancel(message.data, origin)) };
       case 'StartFreeSpin':
-        return { type: message.type, reply: await this.commands.startFreeSpin(message) };
+        return { type: message.type, reply: replyOf(await this.commands.startFreeSpin(message.data, origin)) };
       case 'SettleFreeSpin':
-        return { type: message.type, reply: await this.commands.settleFreeSpin(message) };
+        return { type: message.type, reply: replyOf(await this.commands.settleFreeSpin(message.data, origin)) };
       case 'ExpireBonusCall':
-        return { type: message.type, reply: await this.commands.expire(message) };
+        return { type: message.type, reply: replyOf(await this.commands.expire(message.data, origin)) };
       case 'GetBonusCall':
-        return { type: message.type, reply: await this.queries.get(message) };
+        return { type: message.type, reply: replyOf(await this.queries.get(message.data)) };
       case 'ListBonusCalls':
-        return { type: message.type, reply: await this.queries.list(message) };
+        return { type: message.type, reply: replyOf(await this.queries.list(message.data)) };
       case 'GetActiveBonus':
-        return { type: message.type, reply: await this.queries.active(message) };
+        return { type: message.type, reply: okReply(await this.queries.active(message.data)) };
       default: {
         const unexpected: never = message;
         throw new Error(`no handler for ${(unexpected as { type: string }).type}`);
       }
     }
   }
+}
+
+/** A use case's answer as the `bonus.replies` value it is sent as. */
+function replyOf<Result>(handled: Result | Refusal): { ok: true; result: Result } | ReturnType<typeof errorReply> {
+  if (!isRefusal(handled)) return okReply(handled);
+  return errorReply(handled.code, handled.message, handled.details === undefined ? undefined : [...handled.details]);
 }

@@ -12,7 +12,6 @@ import {
   parseStoredEvent,
   playerBonusStream,
   type PlayerBonusEvent,
-  type RegisterBonusCallCommand,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
 import { SqliteCheckpointStore } from '@reelstream/platform-eventstore-sqlite';
@@ -87,7 +86,9 @@ async function registrations(playerId: string): Promise<{ issueId: number; platf
 }
 
 function worker(
-  register: (command: RegisterBonusCallCommand) => ReturnType<ReturnType<StoreFixture['commands']>['register']>,
+  register: (
+    ...registration: Parameters<ReturnType<StoreFixture['commands']>['register']>
+  ) => ReturnType<ReturnType<StoreFixture['commands']>['register']>,
 ) {
   return startCampaignWorker({
     store: fixture.store,
@@ -107,12 +108,12 @@ describe('the campaign worker', () => {
     const players = Array.from({ length: 30 }, (_, index) => `cw_${index}`);
     const holders = ['cw_4', 'cw_17', 'cw_29'];
     for (const holder of holders) {
-      const answer = await commands.register(registerCommand(`own-${holder}`, holder));
-      expect(answer).toMatchObject({ ok: true });
+      const answer = await commands.register(...registerCommand(`own-${holder}`, holder));
+      expect(answer).toMatchObject({ replayed: false });
     }
     const request = campaignOf('spring', players);
     await started(request);
-    const runner = worker((command) => commands.register(command));
+    const runner = worker((...registration) => commands.register(...registration));
     try {
       await until(completed('spring'), 'the campaign to complete');
     } finally {
@@ -132,8 +133,8 @@ describe('the campaign worker', () => {
     // Each with the code and message a single registration of the same player gets.
     expect(state.refusals.map((refused) => refused.playerId)).toEqual(holders);
     for (const refused of state.refusals) {
-      const single = await commands.register(registerCommand(`single-${refused.playerId}`, refused.playerId));
-      expect(single).toEqual({ ok: false, error: { code: refused.code, message: refused.message } });
+      const single = await commands.register(...registerCommand(`single-${refused.playerId}`, refused.playerId));
+      expect(single).toMatchObject({ type: 'Refusal', code: refused.code, message: refused.message });
       expect(refused.code).toBe('ACTIVE_BONUS_EXISTS');
     }
     for (const player of players.filter((player) => !holders.includes(player))) {
@@ -165,9 +166,9 @@ describe('the campaign worker', () => {
     // partly registered, never recorded.
     let registeredByFirst = 0;
     let dead = false;
-    const first = worker(async (command) => {
+    const first = worker(async (...registration) => {
       if (dead) throw new Error('killed');
-      const answer = await commands.register(command);
+      const answer = await commands.register(...registration);
       if (++registeredByFirst === 10) dead = true;
       return answer;
     });
@@ -184,7 +185,7 @@ describe('the campaign worker', () => {
     const alreadyIn = (await Promise.all(unrecorded.map(registrations))).filter((found) => found.length > 0);
     expect(alreadyIn.length).toBeGreaterThanOrEqual(1);
 
-    const second = worker((command) => commands.register(command));
+    const second = worker((...registration) => commands.register(...registration));
     try {
       await until(completed('restart'), 'the resumed campaign to complete');
     } finally {
@@ -206,7 +207,7 @@ describe('the campaign worker', () => {
     await started(campaignOf('turns', ours));
     await started(campaignOf('turns', theirs), 'rival');
     // The first worker stops once both campaigns had a turn recorded: neither is completed.
-    const first = worker((command) => commands.register(command));
+    const first = worker((...registration) => commands.register(...registration));
     await until(async () => {
       const [a, b] = await Promise.all([
         loadCampaign(fixture.store, 'demo', 'turns'),
@@ -218,7 +219,7 @@ describe('the campaign worker', () => {
     const halfway = await loadCampaign(fixture.store, 'demo', 'turns');
     expect(halfway?.completedAt).toBeNull();
 
-    const second = worker((command) => commands.register(command));
+    const second = worker((...registration) => commands.register(...registration));
     try {
       await until(completed('turns'), 'our campaign to complete');
       await until(completed('turns', 'rival'), 'their campaign to complete');
@@ -253,7 +254,7 @@ describe('the campaign worker', () => {
       store: fixture.store,
       checkpoints: new SqliteCheckpointStore(fixture.store.database),
       clock: systemClock,
-      register: (command) => commands.register(command),
+      register: (...registration) => commands.register(...registration),
       retryDelayMs: 20,
       onError: () => undefined,
     });

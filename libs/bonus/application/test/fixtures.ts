@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
-import { sha256HexOf, type BonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
+import { isRefusal, sha256HexOf, type Refusal } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { systemClock, type Clock } from '@reelstream/platform-ports';
-import { BonusCommands, type CatalogLookup } from '../src/index.js';
+import { BonusCommands, type CatalogLookup, type CommandOrigin, type RegisterBonusCallData } from '../src/index.js';
 
 const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
@@ -59,24 +59,23 @@ export class StoreFixture {
   }
 }
 
-export function command<Type extends BonusRequestMessage['type']>(
-  type: Type,
-  data: Extract<BonusRequestMessage, { type: Type }>['data'],
-): Extract<BonusRequestMessage, { type: Type }> {
+/** Who asks for a command in these tests: a fresh commandId (its own correlationId) of the operator. */
+function originOf(operatorId: string): CommandOrigin {
   const id = randomUUID();
-  return {
-    type,
-    version: 1,
-    data,
-    metadata: { commandId: id, correlationId: id, operatorId: data.operatorId, issuedAt: new Date().toISOString() },
-  } as Extract<BonusRequestMessage, { type: Type }>;
+  return { commandId: id, correlationId: id, operatorId };
 }
 
+/** A command's data with a fresh origin of its operator, as the use cases take them: `use(...command(data))`. */
+export function command<Data extends { operatorId: string }>(data: Data): [Data, CommandOrigin] {
+  return [data, originOf(data.operatorId)];
+}
+
+/** A RegisterBonusCall's data (a free-spin bonus of the demo operator unless overridden) and its origin. */
 export function registerCommand(
   platformId: string,
   playerId: string,
-  overrides: Partial<RegisterBonusCallCommand['data']> = {},
-): RegisterBonusCallCommand {
+  overrides: Partial<RegisterBonusCallData> = {},
+): [RegisterBonusCallData, CommandOrigin] {
   const body = {
     operatorId: 'demo',
     platformId,
@@ -91,5 +90,16 @@ export function registerCommand(
     expireAt: new Date(Date.now() + 3_600_000).toISOString(),
     ...overrides,
   };
-  return command('RegisterBonusCall', { ...body, requestHash: sha256HexOf(JSON.stringify(body)) });
+  return command({ ...body, requestHash: sha256HexOf(JSON.stringify(body)) });
+}
+
+/** The result of an answer that must not be a refusal (the test fails with the refusal's message). */
+export function accepted<Result>(answer: Result | Refusal): Result {
+  if (isRefusal(answer)) throw new Error(`refused: ${answer.code} ${answer.message}`);
+  return answer;
+}
+
+/** The codes of the refusals among answers, in their order. */
+export function refusedCodes(answers: readonly unknown[]): string[] {
+  return answers.flatMap((answer) => (isRefusal(answer) ? [answer.code] : []));
 }

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { bonusDecider } from '@reelstream/bonus-domain';
 import {
+  isRefusal,
   parseStoredEvent,
   playerBonusStream,
   type BonusCallRecord,
@@ -16,7 +17,7 @@ import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { systemClock } from '@reelstream/platform-ports';
 import { bonusCallRecordOf, FreeSpins, projectBonusCall } from '../src/index.js';
-import { command, registerCommand, StoreFixture } from './fixtures.js';
+import { accepted, command, refusedCodes, registerCommand, StoreFixture } from './fixtures.js';
 
 const fixture = new StoreFixture();
 const opened: SqliteEventStore[] = [];
@@ -47,15 +48,13 @@ async function projectedRecords(playerId: string): Promise<Map<number, BonusCall
 }
 
 async function registered(platformId: string, playerId: string, spinAmount = 3): Promise<number> {
-  const answer = await fixture.commands().register(registerCommand(platformId, playerId, { spinAmount }));
-  if (!answer.ok) throw new Error(answer.error.message);
-  return answer.result.issueId;
+  return accepted(await fixture.commands().register(...registerCommand(platformId, playerId, { spinAmount }))).issueId;
 }
 
 const start = (playerId: string, issueId: number, roundId: number) =>
-  command('StartFreeSpin', { operatorId: 'demo', playerId, issueId, gameId: 101, roundId, currency: 'EUR' });
+  command({ operatorId: 'demo', playerId, issueId, gameId: 101, roundId, currency: 'EUR' });
 const settle = (playerId: string, issueId: number, roundId: number, winMinor: number) =>
-  command('SettleFreeSpin', { operatorId: 'demo', playerId, issueId, roundId, winMinor });
+  command({ operatorId: 'demo', playerId, issueId, roundId, winMinor });
 
 describe('FreeSpins: the active bonus call folded from the player stream', () => {
   it('is the read model’s record after every step, and null once the bonus call ends', async () => {
@@ -65,15 +64,16 @@ describe('FreeSpins: the active bonus call folded from the player stream', () =>
       expect(await spins.active('demo', 'recorder')).toEqual((await projectedRecords('recorder')).get(issueId));
 
     await expectSameRecord();
-    expect(await spins.startSpin(start('recorder', issueId, 501))).toMatchObject({ ok: true });
+    expect(await spins.startSpin(...start('recorder', issueId, 501))).toMatchObject({ roundId: 501, spinNumber: 1 });
     await expectSameRecord();
     expect(await spins.active('demo', 'recorder')).toMatchObject({ openRoundId: 501, spinsUsed: 1, spinsLeft: 1 });
-    expect(await spins.settleSpin(settle('recorder', issueId, 501, 150))).toMatchObject({ ok: true });
+    expect(await spins.settleSpin(...settle('recorder', issueId, 501, 150))).toMatchObject({ winMinor: 150 });
     await expectSameRecord();
-    await spins.startSpin(start('recorder', issueId, 502));
-    expect(await spins.settleSpin(settle('recorder', issueId, 502, 20))).toMatchObject({
-      ok: true,
-      result: { completed: true, spinsLeft: 0, totalWinMinor: 170 },
+    await spins.startSpin(...start('recorder', issueId, 502));
+    expect(await spins.settleSpin(...settle('recorder', issueId, 502, 20))).toMatchObject({
+      completed: true,
+      spinsLeft: 0,
+      totalWinMinor: 170,
     });
     expect(await spins.active('demo', 'recorder')).toBeNull();
     // The ended bonus call's record from the fold is the projection's too (completedAt set).
@@ -88,15 +88,16 @@ describe('FreeSpins: the active bonus call folded from the player stream', () =>
   it('agrees with the projection on a canceled bonus call whose spin settled after the cancel', async () => {
     const spins = gameServerSpins();
     const issueId = await registered('fs-cancel', 'canceler');
-    await spins.startSpin(start('canceler', issueId, 601));
+    await spins.startSpin(...start('canceler', issueId, 601));
     const commands = fixture.commands(undefined, async () => 'canceler');
-    expect(await commands.cancel(command('CancelBonusCall', { operatorId: 'demo', issueId }))).toMatchObject({
-      ok: true,
+    expect(await commands.cancel(...command({ operatorId: 'demo', issueId }))).toEqual({
+      issueId,
+      alreadyCanceled: false,
     });
     expect(await spins.active('demo', 'canceler')).toBeNull();
-    expect(await spins.settleSpin(settle('canceler', issueId, 601, 40))).toMatchObject({
-      ok: true,
-      result: { winMinor: 40, completed: false },
+    expect(await spins.settleSpin(...settle('canceler', issueId, 601, 40))).toMatchObject({
+      winMinor: 40,
+      completed: false,
     });
     const account = (await streamEvents('canceler')).reduce(bonusDecider.evolve, bonusDecider.initialState);
     const bonus = account.bonuses.get(issueId);
@@ -114,14 +115,12 @@ describe('FreeSpins against the ledger’s BonusCommands on the same stream', ()
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         n % 2 === 0
-          ? spins.startSpin(start('racer', issueId, 700 + n))
-          : ledger.startFreeSpin(start('racer', issueId, 700 + n)),
+          ? spins.startSpin(...start('racer', issueId, 700 + n))
+          : ledger.startFreeSpin(...start('racer', issueId, 700 + n)),
       ),
     );
-    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
-    expect(answers.flatMap((answer) => (answer.ok ? [] : [answer.error.code]))).toEqual(
-      Array.from({ length: 9 }, () => 'FREE_SPIN_IN_PROGRESS'),
-    );
+    expect(answers.filter((answer) => !isRefusal(answer))).toHaveLength(1);
+    expect(refusedCodes(answers)).toEqual(Array.from({ length: 9 }, () => 'FREE_SPIN_IN_PROGRESS'));
     expect((await streamEvents('racer')).filter((event) => event.type === 'FreeSpinStarted')).toHaveLength(1);
   });
 
@@ -129,16 +128,13 @@ describe('FreeSpins against the ledger’s BonusCommands on the same stream', ()
     const spins = gameServerSpins();
     const ledger = fixture.commands();
     const issueId = await registered('fs-resend', 'resender');
-    const started = await spins.startSpin(start('resender', issueId, 801));
-    expect(started).toMatchObject({ ok: true, result: { spinNumber: 1, baseBetAmountMinor: 20, replayed: false } });
-    expect(await ledger.startFreeSpin(start('resender', issueId, 801))).toEqual({
-      ok: true,
-      result: { ...(started.ok ? started.result : {}), replayed: true },
-    });
-    const first = await spins.settleSpin(settle('resender', issueId, 801, 90));
-    const again = await ledger.settleFreeSpin(settle('resender', issueId, 801, 5_000));
-    expect(first).toMatchObject({ ok: true, result: { winMinor: 90, replayed: false } });
-    expect(again).toEqual({ ok: true, result: { ...(first.ok ? first.result : {}), replayed: true } });
+    const started = accepted(await spins.startSpin(...start('resender', issueId, 801)));
+    expect(started).toMatchObject({ spinNumber: 1, baseBetAmountMinor: 20, replayed: false });
+    expect(await ledger.startFreeSpin(...start('resender', issueId, 801))).toEqual({ ...started, replayed: true });
+    const first = accepted(await spins.settleSpin(...settle('resender', issueId, 801, 90)));
+    const again = await ledger.settleFreeSpin(...settle('resender', issueId, 801, 5_000));
+    expect(first).toMatchObject({ winMinor: 90, replayed: false });
+    expect(again).toEqual({ ...first, replayed: true });
     const settledEvents = (await streamEvents('resender')).filter((event) => event.type === 'FreeSpinSettled');
     expect(settledEvents).toHaveLength(1);
     expect(settledEvents[0]?.data).toMatchObject({ roundId: 801, winMinor: 90, rawWinMinor: 90 });
@@ -150,12 +146,12 @@ describe('FreeSpins against the ledger’s BonusCommands on the same stream', ()
     const before = (await streamEvents('refused')).length;
     expect(
       await spins.startSpin(
-        command('StartFreeSpin', { operatorId: 'demo', playerId: 'refused', issueId, gameId: 555, roundId: 901 }),
+        ...command({ operatorId: 'demo', playerId: 'refused', issueId, gameId: 555, roundId: 901 }),
       ),
-    ).toMatchObject({ ok: false, error: { code: 'GAME_NOT_IN_BONUS' } });
+    ).toMatchObject({ type: 'Refusal', code: 'GAME_NOT_IN_BONUS' });
     expect(
       await spins.startSpin(
-        command('StartFreeSpin', {
+        ...command({
           operatorId: 'demo',
           playerId: 'refused',
           issueId,
@@ -164,14 +160,14 @@ describe('FreeSpins against the ledger’s BonusCommands on the same stream', ()
           currency: 'USD',
         }),
       ),
-    ).toMatchObject({ ok: false, error: { code: 'BONUS_CURRENCY_MISMATCH' } });
-    expect(await spins.settleSpin(settle('refused', issueId, 903, 10))).toMatchObject({
-      ok: false,
-      error: { code: 'FREE_SPIN_NOT_STARTED' },
+    ).toMatchObject({ type: 'Refusal', code: 'BONUS_CURRENCY_MISMATCH' });
+    expect(await spins.settleSpin(...settle('refused', issueId, 903, 10))).toMatchObject({
+      type: 'Refusal',
+      code: 'FREE_SPIN_NOT_STARTED',
     });
-    expect(await spins.startSpin(start('refused', issueId + 1, 904))).toMatchObject({
-      ok: false,
-      error: { code: 'BONUS_NOT_FOUND' },
+    expect(await spins.startSpin(...start('refused', issueId + 1, 904))).toMatchObject({
+      type: 'Refusal',
+      code: 'BONUS_NOT_FOUND',
     });
     expect(await streamEvents('refused')).toHaveLength(before);
   });

@@ -19,6 +19,7 @@ import {
   type CatalogLookup,
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
+import { isRefusal } from '@reelstream/contracts';
 import { countBonusStateChanges, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/platform-http';
 import { runLeased } from '@reelstream/platform-eventsourcing';
@@ -197,10 +198,11 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
           checkpoints: guard.checkpoints,
           clock: deps.clock,
           // Counted with the registrations that come over the bus (reelstream_bonus_registrations_total).
-          register: async (command) => {
-            const reply = await commands.register(command);
-            countRegistration({ type: command.type, reply }, command);
-            return reply;
+          register: async (data, origin) => {
+            const answer = await commands.register(data, origin);
+            const reply = isRefusal(answer) ? { ok: false as const, error: answer } : { ok: true as const };
+            countRegistration({ type: 'RegisterBonusCall', reply }, { data });
+            return answer;
           },
           held: () => guard.held(),
           onProgress: (progress) => logger.info('campaign progress', progress),

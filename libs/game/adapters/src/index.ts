@@ -4,5 +4,5 @@
  */
 export { cryptoRng } from './crypto-rng.js';
 export { WalletClient } from './wallet-client.js';
-export { playerStreamLedger } from './player-stream-ledger.js';
+export { playerBonus } from './player-bonus.js';
 export { loadCatalogFile } from './catalog-file.js';

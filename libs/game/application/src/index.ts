@@ -3,7 +3,7 @@
  * resolution, the round outbox, session start and lookup — over the round and session deciders of
  * @reelstream/game-domain, with ports for the wallet, the bonus-ledger, the RNG and the clock.
  */
-export type { WalletPort, LedgerPort, LedgerRequestType, StakeRequest } from './ports.js';
+export type { WalletPort, PlayerBonusPort, StakeRequest } from './ports.js';
 export { GameRefusedError } from './refused.js';
 export { GameTable } from './game-table.js';
 export { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';

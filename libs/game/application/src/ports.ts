@@ -5,11 +5,12 @@
  * event store are the platform's ports, the RNG is the game domain's.
  */
 import type {
+  BonusCallRecord,
   BonusCallStatusName,
-  BonusReply,
-  BonusRequestMessage,
-  BonusRequestType,
-  ErrorCode,
+  BonusResult,
+  Refusal,
+  SettleFreeSpinCommand,
+  StartFreeSpinCommand,
   SteeredChoice,
   SteeredSpinRequest,
   SteeringView,
@@ -29,11 +30,6 @@ export interface WalletPort {
   isUnanswered(error: unknown): error is Error;
 }
 
-/** What a spin asks of the player's bonus: the active bonus call (D21), and a free spin's start and settle. */
-export type LedgerRequestType = Extract<BonusRequestType, 'GetActiveBonus' | 'StartFreeSpin' | 'SettleFreeSpin'>;
-
-type BonusRequestData<Type extends BonusRequestType> = Extract<BonusRequestMessage, { type: Type }>['data'];
-
 /** The decision on the player's bonus stream: the first one taken for the round, whoever asks again. */
 export interface SteeredSpinDecision {
   readonly issueId: number;
@@ -51,17 +47,28 @@ export interface SteeredSpinDecision {
 }
 
 /**
- * The bonus rules as a spin needs them, with the bonus-ledger's commands and answers (decided in
- * this process on the player's bonus stream, ADR 0006).
+ * What a spin asks of the player's bonus: the active bonus call (D21), a free spin's start and settle,
+ * a steered spin's decision. Decided in this process on the player's bonus stream (ADR 0006) by the
+ * bonus context's application API; each answers its result or the refusal of the bonus rules.
  */
-export interface LedgerPort {
-  /** A refusal comes back as a value; no answer (the stream kept changing) throws an error `isTimeout` recognises. */
-  call<Type extends LedgerRequestType>(
-    type: Type,
-    data: BonusRequestData<Type>,
+export interface PlayerBonusPort {
+  /** The player's active bonus call, whatever game it is for; null when the player has none. */
+  active(operatorId: string, playerId: string): Promise<BonusCallRecord | null>;
+  /** Idempotent by roundId: a started round is answered again, `replayed`. */
+  startFreeSpin(
+    data: StartFreeSpinCommand['data'],
     correlationId: string,
-  ): Promise<BonusReply<Type>>;
-  isTimeout(error: unknown): boolean;
+  ): Promise<BonusResult<'StartFreeSpin'> | Refusal>;
+  /** Idempotent by roundId: a settled round keeps its first win and transactionId. */
+  settleFreeSpin(
+    data: SettleFreeSpinCommand['data'],
+    correlationId: string,
+  ): Promise<BonusResult<'SettleFreeSpin'> | Refusal>;
+  /**
+   * No answer: the player's stream kept changing through every retry. Nothing was decided; asking
+   * again is safe.
+   */
+  isUnanswered(error: unknown): boolean;
   /**
    * Decides on the player's bonus stream what a steered round delivers, calling `choose` with what is
    * left (again after a conflict); a round already decided answers its decision without calling it.
@@ -70,10 +77,7 @@ export interface LedgerPort {
     request: SteeredSpinRequest,
     choose: (view: SteeringView) => SteeredChoice,
     correlationId: string,
-  ): Promise<
-    | { readonly ok: true; readonly result: SteeredSpinDecision }
-    | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } }
-  >;
+  ): Promise<SteeredSpinDecision | Refusal>;
 }
 
 /** Structured logging as `@reelstream/platform-telemetry`'s Logger does it (that lib is not a dependency of this layer). */

@@ -19,7 +19,7 @@ import type {
 } from '@reelstream/platform-ports';
 import { createMetrics, type Logger } from '@reelstream/platform-telemetry';
 import { countBonusStateChanges } from '@reelstream/bonus-adapters';
-import { cryptoRng, playerStreamLedger, WalletClient } from '@reelstream/game-adapters';
+import { cryptoRng, playerBonus, WalletClient } from '@reelstream/game-adapters';
 import {
   BalanceBook,
   walletRepliesIn,
@@ -87,7 +87,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
     // Free-spin and Regular Bonus Call completions are appended here (ADR 0006, 0012): counted here too.
-    ledger: playerStreamLedger({
+    bonus: playerBonus({
       store: countBonusStateChanges(
         store,
         createMetrics(),
@@ -166,7 +166,7 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     store,
     sessions,
     table,
-    ledger: round.ledger,
+    bonus: round.bonus,
     balances: round.balances,
     rounds,
     spins,

@@ -9,7 +9,7 @@
  * hears of it, so a spin interrupted anywhere is finished later with the same result: by the
  * next spin (the ledger reports the open round) or by the resolver.
  */
-import type { BonusReply } from '@reelstream/contracts';
+import { isRefusal, type BonusResult } from '@reelstream/contracts';
 import {
   capWin,
   forfeitedFreeRound,
@@ -27,7 +27,7 @@ import type { ShownBalance } from '../sessions/balance-book.js';
 import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundStartedData } from './round-streams.js';
 
-type SettleResult = Extract<BonusReply<'SettleFreeSpin'>, { ok: true }>['result'];
+type SettleResult = BonusResult<'SettleFreeSpin'>;
 
 export interface FreeSpinOutcome {
   readonly started: RoundStartedData;
@@ -58,8 +58,7 @@ export async function playFreeSpin(
 ): Promise<FreeSpinOutcome> {
   const roundId = bonus.openRoundId ?? deps.ids.next();
   // The session's currency goes along: the ledger refuses a bonus call of another one (D6 amended).
-  const start = await deps.ledger.call(
-    'StartFreeSpin',
+  const start = await deps.bonus.startFreeSpin(
     {
       operatorId: session.operatorId,
       playerId: session.playerId,
@@ -70,12 +69,12 @@ export async function playFreeSpin(
     },
     correlationId,
   );
-  if (!start.ok) refuse(start.error.code, start.error.message);
+  if (isRefusal(start)) refuse(start.code, start.message);
   const ticket: FreeRoundTicket = {
     issueId: bonus.issueId,
     roundId,
-    baseBetAmountMinor: start.result.baseBetAmountMinor,
-    winCapLeftMinor: start.result.winCapLeftMinor,
+    baseBetAmountMinor: start.baseBetAmountMinor,
+    winCapLeftMinor: start.winCapLeftMinor,
   };
   return deps.inFlight.hold(roundId, () => finishFreeRound(deps, session, game, ticket, correlationId));
 }
@@ -90,8 +89,7 @@ export async function finishFreeRound(
 ): Promise<FreeSpinOutcome> {
   const started = await startedRound(deps, owner, game, ticket, correlationId);
   const outcome = replayStored(started.outcome);
-  const settled = await deps.ledger.call(
-    'SettleFreeSpin',
+  const result = await deps.bonus.settleFreeSpin(
     {
       operatorId: started.operatorId,
       playerId: started.playerId,
@@ -101,12 +99,11 @@ export async function finishFreeRound(
     },
     correlationId,
   );
-  if (!settled.ok) {
-    const forfeited = forfeitedFreeRound(ticket.roundId, settled.error.code, deps.clock.now().toISOString());
+  if (isRefusal(result)) {
+    const forfeited = forfeitedFreeRound(ticket.roundId, result.code, deps.clock.now().toISOString());
     if (forfeited) await deps.rounds.finish(started, forfeited, correlationId);
-    refuse(settled.error.code, settled.error.message);
+    refuse(result.code, result.message);
   }
-  const { result } = settled;
   const expected = capWin(outcome.winMinor, ticket.winCapLeftMinor);
   if (expected.winMinor !== result.winMinor) {
     deps.logger.error('the ledger credited another win than the game capped', {

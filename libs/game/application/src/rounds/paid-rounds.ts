@@ -13,7 +13,7 @@
  * what is left of the target, and decided on the player's bonus stream before RoundSettled: a round
  * interrupted between the two is settled later with the outcome that decision holds.
  */
-import type { WalletReply } from '@reelstream/contracts';
+import { isRefusal, type WalletReply } from '@reelstream/contracts';
 import {
   betAccepted,
   paidRoundEnd,
@@ -149,7 +149,7 @@ async function steeredOutcome(
   correlationId: string,
 ): Promise<{ outcome: RoundOutcome; topUpMinor: number; steered: SteeredSpinDecision }> {
   const model = modelOf(deps, started);
-  const decided = await deps.ledger.settleSteeredSpin(
+  const decided = await deps.bonus.settleSteeredSpin(
     {
       operatorId: started.operatorId,
       playerId: started.playerId,
@@ -173,16 +173,16 @@ async function steeredOutcome(
     correlationId,
   );
   // The round's bonus refusing it is a broken invariant (the spin was steered by that bonus): the round stays open.
-  if (!decided.ok)
+  if (isRefusal(decided))
     throw new Error(
-      `round ${started.roundId}: bonus call ${started.bonusId} refused its steered spin: ${decided.error.code}`,
+      `round ${started.roundId}: bonus call ${started.bonusId} refused its steered spin: ${decided.code}`,
     );
-  const outcome = replayStored(decided.result.outcome);
-  if (outcome.winMinor !== decided.result.reelWinMinor)
+  const outcome = replayStored(decided.outcome);
+  if (outcome.winMinor !== decided.reelWinMinor)
     throw new Error(
-      `round ${started.roundId}: the steered outcome pays ${outcome.winMinor}, not ${decided.result.reelWinMinor}`,
+      `round ${started.roundId}: the steered outcome pays ${outcome.winMinor}, not ${decided.reelWinMinor}`,
     );
-  return { outcome, topUpMinor: decided.result.topUpMinor, steered: decided.result };
+  return { outcome, topUpMinor: decided.topUpMinor, steered: decided };
 }
 
 export function modelOf(deps: RoundDeps, started: RoundStartedData): GameModel {

@@ -1,7 +1,7 @@
 import type { Rng } from '@reelstream/game-domain';
 import type { Clock, IdGenerator } from '@reelstream/platform-ports';
 import type { GameTable } from '../game-table.js';
-import type { GameLog, LedgerPort, WalletPort } from '../ports.js';
+import type { GameLog, PlayerBonusPort, WalletPort } from '../ports.js';
 import type { BalanceBook } from '../sessions/balance-book.js';
 import type { RoundStreams } from './round-streams.js';
 
@@ -27,7 +27,7 @@ export class InFlightRounds {
 export interface RoundDeps {
   readonly rounds: RoundStreams;
   readonly wallet: WalletPort;
-  readonly ledger: LedgerPort;
+  readonly bonus: PlayerBonusPort;
   readonly balances: BalanceBook;
   readonly table: GameTable;
   readonly ids: IdGenerator;

@@ -6,6 +6,7 @@
  * settles it with the outcome already in its stream. Until an answer comes the round stays open
  * and the next sweep tries again.
  */
+import { isRefusal } from '@reelstream/contracts';
 import { stakeRequestOf } from '@reelstream/game-domain';
 import { isRefused } from '../refused.js';
 import { finishFreeRound } from './free-rounds.js';
@@ -28,7 +29,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
       }
       return await resolveFreeRound(deps, started, correlationId);
     } catch (error) {
-      if (deps.wallet.isUnanswered(error) || deps.ledger.isTimeout(error)) return 'pending';
+      if (deps.wallet.isUnanswered(error) || deps.bonus.isUnanswered(error)) return 'pending';
       // A free round the ledger never started was canceled inside finishFreeRound; the refusal itself is the player’s business.
       if (isRefused(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
       throw error;
@@ -42,8 +43,7 @@ async function resolveFreeRound(
   started: RoundStartedData,
   correlationId: string,
 ): Promise<Resolution> {
-  const start = await deps.ledger.call(
-    'StartFreeSpin',
+  const start = await deps.bonus.startFreeSpin(
     {
       operatorId: started.operatorId,
       playerId: started.playerId,
@@ -54,11 +54,11 @@ async function resolveFreeRound(
     },
     correlationId,
   );
-  if (!start.ok) {
+  if (isRefusal(start)) {
     deps.logger.error('the ledger refuses to name the free spin of an open round; it stays open', {
       roundId: started.roundId,
-      code: start.error.code,
-      message: start.error.message,
+      code: start.code,
+      message: start.message,
     });
     return 'pending';
   }
@@ -73,8 +73,8 @@ async function resolveFreeRound(
   const ticket = {
     issueId: started.bonusId,
     roundId: started.roundId,
-    baseBetAmountMinor: start.result.baseBetAmountMinor,
-    winCapLeftMinor: start.result.winCapLeftMinor,
+    baseBetAmountMinor: start.baseBetAmountMinor,
+    winCapLeftMinor: start.winCapLeftMinor,
   };
   await finishFreeRound(
     deps,

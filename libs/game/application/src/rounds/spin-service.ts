@@ -94,7 +94,7 @@ export class SpinService {
     request: SpinRequest,
     correlationId: string,
   ): Promise<SpinResult> {
-    const active = await activeBonusOf(this.deps.round.ledger, session, correlationId);
+    const active = await activeBonusOf(this.deps.round.bonus, session);
     const spin = accepted(spinKindOf(active, session, request.issueId));
     if (spin.kind === 'free') return this.freeSpin(session, game, spin.bonus, correlationId);
     const betMinor = accepted(betOf(request.bet, game.betLevelsMinor, session.currency));
@@ -112,7 +112,7 @@ export class SpinService {
     try {
       played = await playFreeSpin(this.deps.round, session, game, bonus, correlationId);
     } catch (error) {
-      if (this.deps.round.ledger.isTimeout(error)) {
+      if (this.deps.round.bonus.isUnanswered(error)) {
         refuse(
           'SERVICE_UNAVAILABLE',
           'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.',
@@ -209,7 +209,7 @@ export class SpinService {
       return await completePaidRound(round, started, answer, correlationId);
     } catch (error) {
       // A steered round whose bonus stream kept changing: the bet is taken, the resolver settles it.
-      if (round.ledger.isTimeout(error))
+      if (round.bonus.isUnanswered(error))
         refuse(
           'SERVICE_UNAVAILABLE',
           'The bonus service did not answer in time; your spin is kept and finishes shortly.',

@@ -4,29 +4,22 @@
  */
 import type { BonusCallRecord } from '@reelstream/contracts';
 import type { GameSession } from '@reelstream/game-domain';
-import type { LedgerPort } from '../ports.js';
+import type { PlayerBonusPort } from '../ports.js';
 import { refuse } from '../refused.js';
 
 /** The player's active bonus call, whatever game it is for (D21 needs it for every bet). */
 export async function activeBonusOf(
-  ledger: LedgerPort,
+  bonuses: PlayerBonusPort,
   session: Pick<GameSession, 'operatorId' | 'playerId'>,
-  correlationId: string,
 ): Promise<BonusCallRecord | null> {
-  let reply;
+  let bonus;
   try {
-    reply = await ledger.call(
-      'GetActiveBonus',
-      { operatorId: session.operatorId, playerId: session.playerId },
-      correlationId,
-    );
+    bonus = await bonuses.active(session.operatorId, session.playerId);
   } catch (error) {
-    if (ledger.isTimeout(error))
+    if (bonuses.isUnanswered(error))
       refuse('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; try again in a moment.', undefined, 2);
     throw error;
   }
-  if (!reply.ok) refuse(reply.error.code, reply.error.message);
-  const bonus = reply.result.bonus;
   // D18 holds inside the ledger too; checked again because a free spin is paid by this answer.
   if (bonus && (bonus.operatorId !== session.operatorId || bonus.playerId !== session.playerId))
     throw new Error(`the ledger answered bonus ${bonus.issueId} of another player`);

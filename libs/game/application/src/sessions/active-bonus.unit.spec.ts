@@ -1,12 +1,12 @@
 /**
  * The game's own check of the ledger's answer (D18): a free spin is paid from the bonus the ledger
  * names, so a bonus of another operator or of another player is never taken as this player's, even
- * if a faulty ledger answered it. The ledger here answers what each test scripts (the real ledger
+ * if a faulty ledger answered it. The bonus port here answers what each test scripts (the real one
  * cannot answer another player's bonus, which is what this check guards against).
  */
 import { describe, expect, it } from '@jest/globals';
-import { errorReply, okReply, type BonusCallRecord } from '@reelstream/contracts';
-import type { LedgerPort } from '../ports.js';
+import type { BonusCallRecord } from '@reelstream/contracts';
+import type { PlayerBonusPort } from '../ports.js';
 import { isRefused } from '../refused.js';
 import { activeBonusOf } from './active-bonus.js';
 
@@ -37,33 +37,33 @@ const bonus = (overrides: Partial<BonusCallRecord> = {}): BonusCallRecord => ({
 
 class TimedOut extends Error {}
 
-/** A ledger that answers GetActiveBonus with `answer` and records what it was asked. */
-function ledgerAnswering(answer: () => Promise<unknown>) {
+/** A bonus port that answers the active bonus with `answer` and records whose it was asked for. */
+function bonusesAnswering(answer: () => Promise<BonusCallRecord | null>) {
   const asked: unknown[] = [];
-  const ledger = {
-    call: async (type: string, data: unknown, correlationId: string) => {
-      asked.push({ type, data, correlationId });
+  const bonuses: PlayerBonusPort = {
+    active: async (operatorId, playerId) => {
+      asked.push({ operatorId, playerId });
       return answer();
     },
-    isTimeout: (error: unknown) => error instanceof TimedOut,
+    isUnanswered: (error) => error instanceof TimedOut,
+    startFreeSpin: () => Promise.reject(new Error('not asked here')),
+    settleFreeSpin: () => Promise.reject(new Error('not asked here')),
     settleSteeredSpin: () => Promise.reject(new Error('not asked here')),
-  } as unknown as LedgerPort;
-  return { ledger, asked };
+  };
+  return { bonuses, asked };
 }
 
 describe('activeBonusOf', () => {
   it("asks for this operator's player and answers the player's own bonus", async () => {
     const own = bonus();
-    const { ledger, asked } = ledgerAnswering(async () => okReply({ bonus: own }));
-    await expect(activeBonusOf(ledger, session, 'corr-1')).resolves.toEqual(own);
-    expect(asked).toEqual([
-      { type: 'GetActiveBonus', data: { operatorId: 'casino-a', playerId: 'player_1' }, correlationId: 'corr-1' },
-    ]);
+    const { bonuses, asked } = bonusesAnswering(async () => own);
+    await expect(activeBonusOf(bonuses, session)).resolves.toEqual(own);
+    expect(asked).toEqual([{ operatorId: 'casino-a', playerId: 'player_1' }]);
   });
 
   it('answers null when the player has no active bonus', async () => {
-    const { ledger } = ledgerAnswering(async () => okReply({ bonus: null }));
-    await expect(activeBonusOf(ledger, session, 'corr-2')).resolves.toBeNull();
+    const { bonuses } = bonusesAnswering(async () => null);
+    await expect(activeBonusOf(bonuses, session)).resolves.toBeNull();
   });
 
   it.each([
@@ -71,29 +71,22 @@ describe('activeBonusOf', () => {
     ['another player', { playerId: 'player_2' }],
     ['another operator and player', { operatorId: 'casino-b', playerId: 'player_2' }],
   ])('refuses to take a bonus of %s as this player’s', async (_, owner) => {
-    const { ledger } = ledgerAnswering(async () => okReply({ bonus: bonus(owner) }));
-    await expect(activeBonusOf(ledger, session, 'corr-3')).rejects.toThrow(
+    const { bonuses } = bonusesAnswering(async () => bonus(owner));
+    await expect(activeBonusOf(bonuses, session)).rejects.toThrow(
       'the ledger answered bonus 4503599627370497 of another player',
     );
   });
 
-  it("passes the ledger's refusal on with its code", async () => {
-    const { ledger } = ledgerAnswering(async () => errorReply('BONUS_NOT_FOUND', 'no such bonus call'));
-    const refusal = await activeBonusOf(ledger, session, 'corr-4').catch((error: unknown) => error);
-    expect(isRefused(refusal, 'BONUS_NOT_FOUND')).toBe(true);
-    expect((refusal as Error).message).toBe('no such bonus call');
-  });
-
-  it('a ledger that did not answer in time is SERVICE_UNAVAILABLE, retriable; any other failure is thrown as is', async () => {
-    const timedOut = ledgerAnswering(() => Promise.reject(new TimedOut('stream kept changing')));
-    const refusal = await activeBonusOf(timedOut.ledger, session, 'corr-5').catch((error: unknown) => error);
+  it('a bonus stream that kept changing is SERVICE_UNAVAILABLE, retriable; any other failure is thrown as is', async () => {
+    const timedOut = bonusesAnswering(() => Promise.reject(new TimedOut('stream kept changing')));
+    const refusal = await activeBonusOf(timedOut.bonuses, session).catch((error: unknown) => error);
     expect(isRefused(refusal, 'SERVICE_UNAVAILABLE')).toBe(true);
     expect(refusal).toMatchObject({
       retriable: true,
       message: 'The bonus service did not answer in time; try again in a moment.',
     });
     const broken = new Error('disk full');
-    const failing = ledgerAnswering(() => Promise.reject(broken));
-    await expect(activeBonusOf(failing.ledger, session, 'corr-6')).rejects.toBe(broken);
+    const failing = bonusesAnswering(() => Promise.reject(broken));
+    await expect(activeBonusOf(failing.bonuses, session)).rejects.toBe(broken);
   });
 });

@@ -9,7 +9,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type {
   BalanceBook,
   GameTable,
-  LedgerPort,
+  PlayerBonusPort,
   RoundStreams,
   SessionRepository,
   SpinService,
@@ -30,7 +30,7 @@ export interface RouteDeps {
   store: EventStore;
   sessions: SessionRepository;
   table: GameTable;
-  ledger: LedgerPort;
+  bonus: PlayerBonusPort;
   balances: BalanceBook;
   rounds: RoundStreams;
   spins: SpinService;
@@ -86,7 +86,7 @@ export function playerApiRoutes(app: Express, deps: RouteDeps): void {
     next();
   });
   api.get('/sessions/:token', async (req, res) => {
-    res.json(ok(await sessionView(deps, req.params.token, requestIdOf(res))));
+    res.json(ok(await sessionView(deps, req.params.token)));
   });
   api.post('/sessions/:token/spin', express.json({ limit: '4kb' }), async (req, res) => {
     if (!req.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');

@@ -5,7 +5,7 @@ import {
   balanceView,
   type BalanceBook,
   type GameTable,
-  type LedgerPort,
+  type PlayerBonusPort,
   type SessionRepository,
 } from '@reelstream/game-application';
 import { freeSpinBonusFor, isGameRefusal, profileForSession, regularBonusOf } from '@reelstream/game-domain';
@@ -18,18 +18,18 @@ import { playerBonusView, playerRegularBonusView } from './bonus-views.js';
 export interface SessionViewDeps {
   readonly sessions: SessionRepository;
   readonly table: GameTable;
-  readonly ledger: LedgerPort;
+  readonly bonus: PlayerBonusPort;
   readonly balances: BalanceBook;
 }
 
-export async function sessionView(deps: SessionViewDeps, token: string, correlationId: string): Promise<PlayerSession> {
+export async function sessionView(deps: SessionViewDeps, token: string): Promise<PlayerSession> {
   const session = await deps.sessions.playable(token);
   if (isGameRefusal(session)) throw apiErrorOf(session);
   const found = deps.table.find(session.gameId);
   if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
   const { game, model } = found;
   const money = (minor: number) => formatAmount(minor, session.currency);
-  const active = session.demo ? null : await activeBonusOf(deps.ledger, session, correlationId);
+  const active = session.demo ? null : await activeBonusOf(deps.bonus, session);
   const freeSpins = freeSpinBonusFor(active, session.gameId);
   const regular = regularBonusOf(active, session.gameId);
   const balance = session.demo

@@ -2,14 +2,14 @@
  * `POST /v1/bonus-call/register` decided in the gateway's own process (ADR 0011), with
  * @reelstream/bonus-application's `Registrations`: the same decision, guard stream, player stream,
  * events and answers as the bonus-ledger's, without a request/reply over `bonus.commands`. The
- * command is the one the gateway used to publish (validated by the same contract, its commandId
- * drawn here, the request id as its correlationId); its events carry the request's trace context
- * (the traced event store stamps it), which the ledger's relay continues.
+ * command's data is validated by the contract the ledger's bus edge uses, its commandId drawn here,
+ * the request id as its correlationId; its events carry the request's trace context (the traced
+ * event store stamps it), which the ledger's relay continues.
  */
 import { catalogLookup, countBonusStateChanges } from '@reelstream/bonus-adapters';
 import { Registrations, type RegistrationKey } from '@reelstream/bonus-application';
 import type { OperatorDirectory } from '@reelstream/platform-config';
-import { bonusRequestMessage, type RegisterBonusCallCommand } from '@reelstream/contracts';
+import { isRefusal, registerBonusCallData, type Refusal } from '@reelstream/contracts';
 import { ConcurrencyExhaustedError } from '@reelstream/platform-eventsourcing';
 import type { Catalog } from '@reelstream/game-domain';
 import { ApiError } from '@reelstream/platform-http';
@@ -61,11 +61,15 @@ export class BonusRegistrar {
    * (D17).
    */
   async register(key: RegistrationKey, build: () => RegisterBonusCallData, requestId: string): Promise<Registered> {
-    let reply;
+    let answer;
     try {
-      reply =
+      answer =
         (await this.registrations.resend(key)) ??
-        (await this.registrations.register(this.commandOf(build(), requestId)));
+        (await this.registrations.register(registerBonusCallData.parse(build()), {
+          commandId: String(this.deps.ids.next()),
+          correlationId: requestId,
+          operatorId: key.operatorId,
+        }));
     } catch (error) {
       // The player's or the guard's stream kept changing through every retry: nothing of this
       // request was decided that a retry with the same platformId would not answer the same way.
@@ -78,25 +82,9 @@ export class BonusRegistrar {
         );
       throw error;
     }
-    this.counted(key.operatorId, reply);
-    if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
-    return reply.result;
-  }
-
-  private commandOf(data: RegisterBonusCallData, requestId: string): RegisterBonusCallCommand {
-    const message = bonusRequestMessage.parse({
-      type: 'RegisterBonusCall',
-      version: 1,
-      data,
-      metadata: {
-        commandId: String(this.deps.ids.next()),
-        correlationId: requestId,
-        operatorId: data.operatorId,
-        issuedAt: this.deps.clock.now().toISOString(),
-      },
-    });
-    if (message.type !== 'RegisterBonusCall') throw new Error(`built a ${message.type} for a registration`);
-    return message;
+    this.counted(key.operatorId, answer);
+    if (isRefusal(answer)) throw ApiError.from(answer, answer.retriable ? { 'Retry-After': RETRY_AFTER_SECONDS } : {});
+    return answer;
   }
 }
 
@@ -109,6 +97,6 @@ function countRegistrations() {
     description: 'RegisterBonusCall requests answered, by outcome (ok or the error code)',
     unit: '{request}',
   });
-  return (operator: string, reply: { ok: true; result: Registered } | { ok: false; error: { code: string } }) =>
-    registrations.add(1, { operator, outcome: reply.ok ? 'ok' : reply.error.code });
+  return (operator: string, answer: Registered | Refusal) =>
+    registrations.add(1, { operator, outcome: isRefusal(answer) ? answer.code : 'ok' });
 }
