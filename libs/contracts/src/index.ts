@@ -154,7 +154,6 @@ export {
   freeSpinSettledData,
   bonusCallRegistered,
   freeSpinSettled,
-  bonusRequestEvent,
   type BonusCallRegistered,
   type FreeSpinStarted,
   type FreeSpinSettled,
@@ -195,7 +194,7 @@ export {
   parseStreamId,
   StreamCategories,
   type StreamCategory,
-  StreamEventTypes,
+  streamEventParser,
 } from './events/streams.js';
 export {
   isEventType,

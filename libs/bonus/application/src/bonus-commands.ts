@@ -6,9 +6,7 @@
  */
 import type { BonusDomainCommand } from '@reelstream/bonus-domain';
 import {
-  bonusRequestStream,
   isRefusal,
-  playerBonusStream,
   refusal,
   type BonusResult,
   type CancelBonusCallCommand,
@@ -18,11 +16,12 @@ import {
   type StartFreeSpinCommand,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
-import { decideAndAppend, type CommandOrigin, type Decided } from './decide-and-append.js';
+import { contextOf, type CommandOrigin } from './command-origin.js';
 import { FreeSpins } from './free-spins.js';
 import type { CatalogLookup, ExpiryTarget, OperatorPolicyLookup } from './ports.js';
 import { readGuard } from './registration-guard.js';
 import { Registrations, type RegisterBonusCallData, type Registered } from './registrations.js';
+import { playerBonusStreams } from './streams.js';
 
 export interface BonusCommandsDeps {
   store: EventStore;
@@ -48,14 +47,10 @@ export class BonusCommands {
     return this.deps.clock.now().toISOString();
   }
 
-  private decide(
-    operatorId: string,
-    playerId: string,
-    command: BonusDomainCommand,
-    origin: CommandOrigin,
-  ): Promise<Decided | Refusal> {
-    const options = this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
-    return decideAndAppend(this.deps.store, playerBonusStream(operatorId, playerId), command, origin, options);
+  private decide(operatorId: string, playerId: string, command: BonusDomainCommand, origin: CommandOrigin) {
+    const extras = this.deps.maxAttempts === undefined ? {} : { retry: { maxAttempts: this.deps.maxAttempts } };
+    const context = contextOf(origin, command.metadata.now);
+    return playerBonusStreams.handle(this.deps.store, { operatorId, playerId }, command, context, extras);
   }
 
   /** D17, decided like the gateway decides it in its own process (registrations.ts): one implementation. */
@@ -132,7 +127,7 @@ export class BonusCommands {
     platformId: string | undefined,
   ): Promise<{ issueId: number; playerId: string } | undefined> {
     if (platformId !== undefined) {
-      const guard = await readGuard(this.deps.store, bonusRequestStream(operatorId, platformId));
+      const guard = await readGuard(this.deps.store, { operatorId, platformId });
       return guard && { issueId: guard.issueId, playerId: guard.playerId };
     }
     if (issueId === undefined) return undefined;

@@ -12,7 +12,7 @@
  * are registered again, which the platformId guard answers as a replay with the same issueId. No
  * player is ever registered twice.
  */
-import { campaignDecider, pendingPlayers, registrationRequestHash, type CampaignState } from '@reelstream/bonus-domain';
+import { pendingPlayers, registrationRequestHash, type CampaignState } from '@reelstream/bonus-domain';
 import {
   campaignPlatformId,
   CAMPAIGN_STREAM_PREFIX,
@@ -24,10 +24,10 @@ import {
   type RefusedCampaignPlayer,
   type RegisteredCampaignPlayer,
 } from '@reelstream/contracts';
-import { handleCommand, startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
+import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
 import type { CheckpointStore, Clock, EventStore, Position, RecordedEvent } from '@reelstream/platform-ports';
-import { campaignEvents, readCampaign } from './campaigns.js';
-import type { CommandOrigin } from './decide-and-append.js';
+import { campaignStreams, readCampaign } from './campaigns.js';
+import type { CommandOrigin } from './command-origin.js';
 import { LEDGER_RETRY_DELAY_MS } from './projection-runner.js';
 import type { RegisterBonusCallData, Registered } from './registrations.js';
 
@@ -143,22 +143,18 @@ async function runTurn(context: TurnContext, recorded: RecordedEvent): Promise<b
     batch,
   );
   assertHeld();
-  const handled = await handleCommand(
+  const handled = await campaignStreams.handle(
     options.store,
-    streamId,
-    campaignDecider,
+    owner,
     { type: 'RecordCampaignProgress', data: { ...outcomes, now: options.clock.now().toISOString() } },
     {
-      context: {
-        commandId: `campaign-progress:${state.started.campaignId}`,
-        correlationId,
-        causationId: recorded.eventId,
-        operatorId: owner.operatorId,
-        occurredAt: options.clock.now().toISOString(),
-      },
-      ...campaignEvents,
-      loaded,
+      commandId: `campaign-progress:${state.started.campaignId}`,
+      correlationId,
+      causationId: recorded.eventId,
+      operatorId: owner.operatorId,
+      occurredAt: options.clock.now().toISOString(),
     },
+    { loaded },
   );
   if (isRefusal(handled)) throw new Error(`${streamId}: ${handled.code} ${handled.message}`);
   const pending = pendingPlayers(handled.state).length;

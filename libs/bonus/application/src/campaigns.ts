@@ -15,15 +15,27 @@ import {
   type Refusal,
   type StartCampaignRequest,
 } from '@reelstream/contracts';
-import { handleCommand } from '@reelstream/platform-eventsourcing';
+import { commandHandler } from '@reelstream/platform-eventsourcing';
 import type { EventStore } from '@reelstream/platform-ports';
-import type { CommandOrigin } from './decide-and-append.js';
+import { contextOf, type CommandOrigin } from './command-origin.js';
 
-export const campaignEvents = {
+/** Names a campaign's stream: the operator's campaignId. */
+export interface CampaignKey {
+  readonly operatorId: string;
+  readonly campaignId: string;
+}
+
+/**
+ * `campaign-{operatorId}-{campaignId}`, with its own stored form. Each command is decided on the
+ * state `readCampaign` has just read (`loaded`), never on the state cache.
+ */
+export const campaignStreams = commandHandler({
+  decider: campaignDecider,
+  streamId: ({ operatorId, campaignId }: CampaignKey) => campaignStream(operatorId, campaignId),
   parse: parseCampaignEvent,
   serialize: (event: CampaignEvent, metadata: Parameters<typeof campaignEventToAppend>[1]) =>
     campaignEventToAppend(event, metadata),
-};
+});
 
 export interface StartCampaignInput {
   request: StartCampaignRequest;
@@ -43,11 +55,10 @@ export async function startCampaign(
   input: StartCampaignInput,
 ): Promise<{ replayed: boolean } | Refusal> {
   const { request, origin } = input;
-  const streamId = campaignStream(origin.operatorId, request.campaignId);
-  const handled = await handleCommand(
+  const key = { operatorId: origin.operatorId, campaignId: request.campaignId };
+  const handled = await campaignStreams.handle(
     store,
-    streamId,
-    campaignDecider,
+    key,
     {
       type: 'StartCampaign',
       data: {
@@ -59,12 +70,9 @@ export async function startCampaign(
         startedAt: input.now,
       },
     },
-    {
-      context: { ...origin, occurredAt: input.now },
-      ...campaignEvents,
-      // Read without the state cache (see readCampaign); a resend is answered from it.
-      loaded: await readCampaign(store, streamId),
-    },
+    contextOf(origin, input.now),
+    // Read without the state cache (see readCampaign); a resend is answered from it.
+    { loaded: await readCampaign(store, campaignStreams.streamId(key)) },
   );
   if (isRefusal(handled)) return handled;
   return { replayed: handled.events.length === 0 };

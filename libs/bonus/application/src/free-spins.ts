@@ -9,7 +9,6 @@
 import { activeBonus, completedBySpin } from '@reelstream/bonus-domain';
 import {
   isRefusal,
-  playerBonusStream,
   type BonusCallRecord,
   type BonusResult,
   type Refusal,
@@ -18,8 +17,8 @@ import {
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { bonusCallRecordOf } from './bonus-record-projection.js';
-import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
-import { loadPlayerAccount } from './player-account.js';
+import { contextOf, type CommandOrigin } from './command-origin.js';
+import { playerBonusStreams } from './streams.js';
 
 export interface FreeSpinsDeps {
   store: EventStore;
@@ -36,8 +35,8 @@ export class FreeSpins {
     return this.deps.clock.now().toISOString();
   }
 
-  private options(): { maxAttempts?: number } {
-    return this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
+  private extras(): { retry?: { maxAttempts: number } } {
+    return this.deps.maxAttempts === undefined ? {} : { retry: { maxAttempts: this.deps.maxAttempts } };
   }
 
   /**
@@ -45,8 +44,8 @@ export class FreeSpins {
    * everything appended to it before the read is in the answer (the read model only catches up).
    */
   async active(operatorId: string, playerId: string): Promise<BonusCallRecord | null> {
-    const { account } = await loadPlayerAccount(this.deps.store, playerBonusStream(operatorId, playerId));
-    const bonus = activeBonus(account);
+    const { state } = await playerBonusStreams.load(this.deps.store, { operatorId, playerId });
+    const bonus = activeBonus(state);
     return bonus === undefined ? null : bonusCallRecordOf(bonus);
   }
 
@@ -57,15 +56,16 @@ export class FreeSpins {
   ): Promise<BonusResult<'StartFreeSpin'> | Refusal> {
     const { operatorId, playerId, issueId, gameId, roundId, currency } = command;
     const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
-    const decided = await decideAndAppend(
+    const now = this.now();
+    const decided = await playerBonusStreams.handle(
       this.deps.store,
-      playerBonusStream(operatorId, playerId),
-      { type: 'StartFreeSpin', data, metadata: { now: this.now() } },
-      origin,
-      this.options(),
+      { operatorId, playerId },
+      { type: 'StartFreeSpin', data, metadata: { now } },
+      contextOf(origin, now),
+      this.extras(),
     );
     if (isRefusal(decided)) return decided;
-    const bonus = decided.account.bonuses.get(issueId);
+    const bonus = decided.state.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
     if (!bonus || !round || bonus.baseBetAmountMinor === null)
       throw new Error(`free spin ${roundId} of bonus call ${issueId} is missing after it was decided`);
@@ -88,19 +88,16 @@ export class FreeSpins {
   ): Promise<BonusResult<'SettleFreeSpin'> | Refusal> {
     const { operatorId, playerId, issueId, roundId, winMinor } = command;
     const transactionId = this.deps.ids.next();
-    const decided = await decideAndAppend(
+    const now = this.now();
+    const decided = await playerBonusStreams.handle(
       this.deps.store,
-      playerBonusStream(operatorId, playerId),
-      {
-        type: 'SettleFreeSpin',
-        data: { issueId, roundId, rawWinMinor: winMinor, transactionId },
-        metadata: { now: this.now() },
-      },
-      origin,
-      this.options(),
+      { operatorId, playerId },
+      { type: 'SettleFreeSpin', data: { issueId, roundId, rawWinMinor: winMinor, transactionId }, metadata: { now } },
+      contextOf(origin, now),
+      this.extras(),
     );
     if (isRefusal(decided)) return decided;
-    const bonus = decided.account.bonuses.get(issueId);
+    const bonus = decided.state.bonuses.get(issueId);
     const round = bonus?.rounds.get(roundId);
     if (!bonus || !round?.settled)
       throw new Error(`free spin ${roundId} of bonus call ${issueId} is not settled after it was decided`);

@@ -9,7 +9,7 @@ export * from './ports.js';
 export { reserveGuard } from './registration-guard.js';
 export { BonusCommands } from './bonus-commands.js';
 export { Registrations, type RegistrationKey, type RegisterBonusCallData } from './registrations.js';
-export type { CommandOrigin } from './decide-and-append.js';
+export type { CommandOrigin } from './command-origin.js';
 export { BonusQueries } from './bonus-queries.js';
 export { FreeSpins } from './free-spins.js';
 export { RegularSpins, type SteeredSpinDecision } from './regular-spins.js';

@@ -8,7 +8,7 @@ import { ReelstreamError, streamPrefix, type BonusCallRecord } from '@reelstream
 import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
 import { type EventStore, type Position, type RecordedEvent } from '@reelstream/platform-ports';
 import { projectBonusCall } from './bonus-record-projection.js';
-import { toPlayerBonusEvent } from './player-account.js';
+import { parsePlayerBonusEvent } from './streams.js';
 import type { BonusProjectionStore, ProjectionChange } from './ports.js';
 
 export const PLAYER_BONUS_FILTER = { streamPrefixes: [streamPrefix('playerBonus')] };
@@ -48,7 +48,7 @@ export interface BonusProjection {
 
 /** The read-model change one stored bonus event makes. */
 export function projectionChange(recorded: RecordedEvent): ProjectionChange {
-  const event = toPlayerBonusEvent(recorded);
+  const event = parsePlayerBonusEvent(recorded);
   return {
     position: recorded.position,
     streamId: recorded.streamId,

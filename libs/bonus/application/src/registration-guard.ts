@@ -4,40 +4,38 @@
  * that issueId again; another body is a conflict. The rule is `registrationGuardDecider`.
  */
 import { registrationGuardDecider, type Reservation } from '@reelstream/bonus-domain';
-import { bonusRequestEvent, parseStoredEvent, type BonusRequestAccepted } from '@reelstream/contracts';
-import { handleCommand, loadState } from '@reelstream/platform-eventsourcing';
-import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
-import type { CommandOrigin } from './decide-and-append.js';
+import type { EventStore } from '@reelstream/platform-ports';
+import { contextOf, type CommandOrigin } from './command-origin.js';
+import { bonusRequestStreams } from './streams.js';
 
 export type GuardRecord = Reservation;
 
-const parseGuardEvent = (recorded: RecordedEvent): BonusRequestAccepted =>
-  bonusRequestEvent.parse(parseStoredEvent(recorded));
+/** Names a guard stream: the operator's platformId. */
+export interface GuardKey {
+  readonly operatorId: string;
+  readonly platformId: string;
+}
 
-export async function readGuard(store: EventStore, streamId: string): Promise<GuardRecord | undefined> {
-  const { state } = await loadState(store, streamId, registrationGuardDecider, parseGuardEvent);
+export async function readGuard(store: EventStore, key: GuardKey): Promise<GuardRecord | undefined> {
+  const { state } = await bonusRequestStreams.load(store, key);
   return state ?? undefined;
 }
 
 /** Writes the reservation; false when another request reserved the platformId first. */
 export async function reserveGuard(
   store: EventStore,
-  streamId: string,
+  key: GuardKey,
   record: GuardRecord,
   origin: CommandOrigin,
 ): Promise<boolean> {
-  const handled = await handleCommand(
+  const handled = await bonusRequestStreams.handle(
     store,
-    streamId,
-    registrationGuardDecider,
+    key,
     { type: 'ReserveRequest', data: record },
-    {
-      context: { ...origin, occurredAt: record.acceptedAt },
-      parse: parseGuardEvent,
-      // Called when `readGuard` has just found none: the first attempt appends without reading again
-      // (optimistic; a guard written meanwhile makes it a conflict, read and decided on).
-      loaded: { state: registrationGuardDecider.initialState, revision: undefined },
-    },
+    contextOf(origin, record.acceptedAt),
+    // Called when `readGuard` has just found none: the first attempt appends without reading again
+    // (optimistic; a guard written meanwhile makes it a conflict, read and decided on).
+    { loaded: { state: registrationGuardDecider.initialState, revision: undefined } },
   );
   return 'events' in handled;
 }

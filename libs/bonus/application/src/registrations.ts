@@ -8,19 +8,17 @@
  */
 import { bonusDecider, registrationRequestOf, type RegisterBonusCall } from '@reelstream/bonus-domain';
 import {
-  bonusRequestStream,
   isRefusal,
-  playerBonusStream,
   refusal,
   type BonusResult,
   type Refusal,
   type RegisterBonusCallCommand,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
-import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
-import { loadPlayerAccount } from './player-account.js';
+import { contextOf, type CommandOrigin } from './command-origin.js';
 import type { CatalogLookup, OperatorPolicyLookup } from './ports.js';
 import { readGuard, reserveGuard } from './registration-guard.js';
+import { playerBonusStreams } from './streams.js';
 
 export interface RegistrationsDeps {
   store: EventStore;
@@ -70,12 +68,12 @@ export class Registrations {
    */
   async resend(key: RegistrationKey): Promise<Registered | Refusal | undefined> {
     if (!this.deps.operators(key.operatorId)) return notConfigured(key.operatorId);
-    const guard = await readGuard(this.deps.store, bonusRequestStream(key.operatorId, key.platformId));
+    const guard = await readGuard(this.deps.store, key);
     if (!guard) return undefined;
     if (guard.requestHash !== key.requestHash || guard.playerId !== key.playerId)
       return platformIdConflict(key.platformId);
-    const { account } = await loadPlayerAccount(this.deps.store, playerBonusStream(key.operatorId, key.playerId));
-    return account.bonuses.has(guard.issueId) ? { issueId: guard.issueId, replayed: true } : undefined;
+    const { state } = await playerBonusStreams.load(this.deps.store, key);
+    return state.bonuses.has(guard.issueId) ? { issueId: guard.issueId, replayed: true } : undefined;
   }
 
   /**
@@ -89,41 +87,40 @@ export class Registrations {
     const policy = this.deps.operators(data.operatorId);
     if (!policy) return notConfigured(data.operatorId);
     const { store } = this.deps;
-    const guardStream = bonusRequestStream(data.operatorId, data.platformId);
-    const playerStream = playerBonusStream(data.operatorId, data.playerId);
     const now = this.deps.clock.now().toISOString();
+    const context = contextOf(origin, now);
     const toDomain = (issueId: number): RegisterBonusCall => this.registrationOf(data, policy, now, issueId);
-    const retry = this.deps.maxAttempts === undefined ? {} : { maxAttempts: this.deps.maxAttempts };
+    const retry = this.deps.maxAttempts === undefined ? {} : { retry: { maxAttempts: this.deps.maxAttempts } };
 
     // Two passes at most: the second only when another request reserved this platformId meanwhile.
     for (let pass = 0; pass < 2; pass++) {
-      const guard = await readGuard(store, guardStream);
+      const guard = await readGuard(store, data);
       if (guard) {
         if (guard.requestHash !== data.requestHash || guard.playerId !== data.playerId)
           return platformIdConflict(data.platformId);
         // A resend: the registration is in the player's stream already (replayed), or an earlier
         // attempt stopped between the reservation and the registration, which is completed now.
-        const decided = await decideAndAppend(store, playerStream, toDomain(guard.issueId), origin, retry);
+        const decided = await playerBonusStreams.handle(store, data, toDomain(guard.issueId), context, retry);
         if (isRefusal(decided)) return decided;
         return { issueId: guard.issueId, replayed: decided.events.length === 0 };
       }
 
       const issueId = this.deps.ids.next();
       const registration = toDomain(issueId);
-      const loaded = await loadPlayerAccount(store, playerStream);
-      const check = bonusDecider.decide(registration, loaded.account);
+      const loaded = await playerBonusStreams.load(store, data);
+      const check = bonusDecider.decide(registration, loaded.state);
       // A refused request reserves nothing: the operator may correct it and send it again.
       if (isRefusal(check)) return check;
       if (
         !(await reserveGuard(
           store,
-          guardStream,
+          data,
           { issueId, requestHash: data.requestHash, playerId: data.playerId, acceptedAt: now },
           origin,
         ))
       )
         continue;
-      const decided = await decideAndAppend(store, playerStream, registration, origin, { ...retry, loaded });
+      const decided = await playerBonusStreams.handle(store, data, registration, context, { ...retry, loaded });
       if (isRefusal(decided)) return decided;
       // Replayed when a resend of this request, in another process, appended the registration first.
       return { issueId, replayed: decided.events.length === 0 };

@@ -10,7 +10,6 @@
 import { winCapLeftMinor, type BonusCall, type SteeredRound } from '@reelstream/bonus-domain';
 import {
   isRefusal,
-  playerBonusStream,
   refusal,
   type BonusCallStatusName,
   type Refusal,
@@ -20,8 +19,8 @@ import {
 } from '@reelstream/contracts';
 import { retryOnConflict } from '@reelstream/platform-eventsourcing';
 import type { Clock, EventStore } from '@reelstream/platform-ports';
-import { decideAndAppend, type CommandOrigin } from './decide-and-append.js';
-import { loadPlayerAccount } from './player-account.js';
+import { contextOf, type CommandOrigin } from './command-origin.js';
+import { playerBonusStreams } from './streams.js';
 
 export interface SteeredSpinDecision extends SteeredRound {
   readonly issueId: number;
@@ -44,28 +43,28 @@ export class RegularSpins {
   ): Promise<SteeredSpinDecision | Refusal> {
     const { store, clock } = this.deps;
     const { issueId, roundId, gameId, betMinor, currency } = request;
-    const streamId = playerBonusStream(request.operatorId, request.playerId);
-    return retryOnConflict(streamId, async () => {
-      const loaded = await loadPlayerAccount(store, streamId);
-      const bonus = loaded.account.bonuses.get(issueId);
+    return retryOnConflict(playerBonusStreams.streamId(request), async () => {
+      const loaded = await playerBonusStreams.load(store, request);
+      const bonus = loaded.state.bonuses.get(issueId);
       if (!bonus) return refusal('BONUS_NOT_FOUND', `no bonus call ${issueId} for this player`);
       const known = bonus.steeredRounds.get(roundId);
       if (known) return decisionOf(bonus, known, true);
       const choice = choose({ targetLeftMinor: winCapLeftMinor(bonus), spinNumber: bonus.spinsUsed + 1 });
-      const decided = await decideAndAppend(
+      const now = clock.now().toISOString();
+      const decided = await playerBonusStreams.handle(
         store,
-        streamId,
+        request,
         {
           type: 'SettleRegularSpin',
           data: { issueId, roundId, gameId, betMinor, currency, ...choice },
-          metadata: { now: clock.now().toISOString() },
+          metadata: { now },
         },
-        origin,
+        contextOf(origin, now),
         // A conflict is not decided again with the same choice: the whole attempt (read, choose) is retried.
-        { loaded, maxAttempts: 1 },
+        { loaded, retry: { maxAttempts: 1 } },
       );
       if (isRefusal(decided)) return decided;
-      const after = decided.account.bonuses.get(issueId);
+      const after = decided.state.bonuses.get(issueId);
       const round = after?.steeredRounds.get(roundId);
       if (!after || !round)
         throw new Error(`steered spin ${roundId} of bonus call ${issueId} is missing after it was decided`);

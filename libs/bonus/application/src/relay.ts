@@ -27,7 +27,7 @@ import {
   type RecordedEvent,
 } from '@reelstream/platform-ports';
 import { traceHeadersOf } from '@reelstream/platform-ports';
-import { toPlayerBonusEvent } from './player-account.js';
+import { parsePlayerBonusEvent } from './streams.js';
 import { LEDGER_RETRY_DELAY_MS, PLAYER_BONUS_FILTER } from './projection-runner.js';
 
 export interface BonusRelayOptions {
@@ -75,7 +75,7 @@ class RegistrationCache {
     const cached = this.entries.get(issueId);
     if (cached) return cached;
     for (const recorded of await this.store.readStream(streamId)) {
-      const event = toPlayerBonusEvent(recorded);
+      const event = parsePlayerBonusEvent(recorded);
       if (event.type === 'BonusCallRegistered' && event.data.issueId === issueId) {
         this.remember(event.data);
         return event.data;
@@ -98,7 +98,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     const owner = parseStreamId(recorded.streamId);
     if (owner?.category !== 'playerBonus')
       throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
-    const event: PlayerBonusEvent = toPlayerBonusEvent(recorded);
+    const event: PlayerBonusEvent = parsePlayerBonusEvent(recorded);
     const headers = { ...traceHeadersOf(recorded.metadata), [Headers.operatorId]: owner.operatorId };
     const metadata = recorded.metadata;
 

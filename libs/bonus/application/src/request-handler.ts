@@ -16,7 +16,7 @@ import {
 } from '@reelstream/contracts';
 import type { BonusCommands } from './bonus-commands.js';
 import type { BonusQueries } from './bonus-queries.js';
-import { originOf } from './decide-and-append.js';
+import { originOf } from './command-origin.js';
 
 type AnyBonusReply = BonusReply<BonusRequestType>;
 

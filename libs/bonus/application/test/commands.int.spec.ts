@@ -46,7 +46,7 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
     const [request, origin] = registerCommand('half-done', 'crashed');
     await reserveGuard(
       fixture.store,
-      bonusRequestStream('demo', 'half-done'),
+      { operatorId: 'demo', platformId: 'half-done' },
       {
         issueId: 4242,
         requestHash: request.requestHash,

@@ -8,8 +8,8 @@ import type { RegisterBonusCall } from '@reelstream/bonus-domain';
 import { parseStoredEvent, playerBonusStream, type PlayerBonusEvent } from '@reelstream/contracts';
 import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { systemClock } from '@reelstream/platform-ports';
-import { decideAndAppend } from '../src/decide-and-append.js';
 import { RegularSpins, type SteeredSpinDecision } from '../src/index.js';
+import { playerBonusStreams } from '../src/streams.js';
 import { StoreFixture } from './fixtures.js';
 
 const fixture = new StoreFixture();
@@ -61,12 +61,10 @@ async function registerRegular(playerId: string, callAmountMinor: number): Promi
     },
     metadata: { now: new Date().toISOString() },
   };
-  const decided = await decideAndAppend(
-    fixture.store,
-    playerBonusStream('demo', playerId),
-    command,
-    origin(`reg-${playerId}`),
-  );
+  const decided = await playerBonusStreams.handle(fixture.store, { operatorId: 'demo', playerId }, command, {
+    ...origin(`reg-${playerId}`),
+    occurredAt: command.metadata.now,
+  });
   if ('code' in decided) throw new Error(decided.message);
 }
 

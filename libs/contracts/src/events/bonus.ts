@@ -176,7 +176,6 @@ const regularBonusSpinSettled = eventOf(BonusEventTypes.RegularBonusSpinSettled,
 const bonusCallCompleted = eventOf(BonusEventTypes.BonusCallCompleted, bonusCallCompletedData);
 const bonusCallExpired = eventOf(BonusEventTypes.BonusCallExpired, bonusCallExpiredData);
 const bonusCallCanceled = eventOf(BonusEventTypes.BonusCallCanceled, bonusCallCanceledData);
-const bonusRequestAccepted = eventOf(BonusEventTypes.BonusRequestAccepted, bonusRequestAcceptedData);
 
 /** Events of a `playerBonus` stream. */
 export const playerBonusEvent = z.discriminatedUnion('type', [
@@ -188,8 +187,6 @@ export const playerBonusEvent = z.discriminatedUnion('type', [
   bonusCallExpired,
   bonusCallCanceled,
 ]);
-/** Events of a `bonusRequest` stream. */
-export const bonusRequestEvent = z.discriminatedUnion('type', [bonusRequestAccepted]);
 
 export type BonusCallRegistered = z.infer<typeof bonusCallRegistered>;
 export type FreeSpinStarted = z.infer<typeof freeSpinStarted>;
@@ -198,6 +195,10 @@ export type RegularBonusSpinSettled = z.infer<typeof regularBonusSpinSettled>;
 export type BonusCallCompleted = z.infer<typeof bonusCallCompleted>;
 export type BonusCallExpired = z.infer<typeof bonusCallExpired>;
 export type BonusCallCanceled = z.infer<typeof bonusCallCanceled>;
-export type BonusRequestAccepted = z.infer<typeof bonusRequestAccepted>;
+export interface BonusRequestAccepted {
+  type: 'BonusRequestAccepted';
+  data: z.infer<typeof bonusRequestAcceptedData>;
+}
 export type PlayerBonusEvent = z.infer<typeof playerBonusEvent>;
-export type BonusRequestEvent = z.infer<typeof bonusRequestEvent>;
+/** Events of a `bonusRequest` stream. */
+export type BonusRequestEvent = BonusRequestAccepted;

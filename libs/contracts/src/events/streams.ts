@@ -5,7 +5,8 @@
  * included. `playerBonus-acme%2Dcasino-p1` can therefore only be operator `acme-casino`,
  * player `p1`; ids made of safe characters read unchanged in logs.
  */
-import type { EventType } from './upcasting.js';
+import { ReelstreamError } from '../api/reelstream-error.js';
+import { parseStoredEvent, type DomainEvent, type EventType } from './upcasting.js';
 
 export const StreamCategories = {
   playerBonus: 'playerBonus',
@@ -145,7 +146,7 @@ export function parseStreamId(streamId: string): ParsedStreamId | undefined {
 }
 
 /** Which event types each category holds (the stream list of docs/architecture.md "Data"). */
-export const StreamEventTypes = {
+const StreamEventTypes = {
   playerBonus: [
     'BonusCallRegistered',
     'FreeSpinStarted',
@@ -171,3 +172,41 @@ export const StreamEventTypes = {
   ],
   webhookLetter: ['WebhookDeadLettered', 'WebhookRedriveRequested'],
 } as const satisfies Record<StreamCategory, readonly EventType[]>;
+
+/** The events a stream of the category holds. */
+export type StreamEvent<Category extends StreamCategory> = Extract<
+  DomainEvent,
+  { type: (typeof StreamEventTypes)[Category][number] }
+>;
+
+/** A stored event of a type its stream's category does not hold. Not retriable: the stored event stays what it is. */
+export class UnexpectedStreamEventError extends ReelstreamError {
+  override readonly name = 'UnexpectedStreamEventError';
+  constructor(
+    readonly streamId: string,
+    readonly type: string,
+  ) {
+    super('EVENT_NOT_READABLE', `stream ${streamId} holds a ${type} event, which its category does not hold`, {
+      retriable: false,
+    });
+  }
+}
+
+/**
+ * The parser of a category's streams, made from its event types: a stored event validated and
+ * upcast as the category's event; any other type is an UnexpectedStreamEventError.
+ */
+export function streamEventParser<Category extends StreamCategory>(
+  category: Category,
+): (recorded: {
+  streamId: string;
+  type: string;
+  data: unknown;
+  metadata?: { schemaVersion?: unknown };
+}) => StreamEvent<Category> {
+  const types: ReadonlySet<string> = new Set(StreamEventTypes[category]);
+  return (recorded) => {
+    if (!types.has(recorded.type)) throw new UnexpectedStreamEventError(recorded.streamId, recorded.type);
+    return parseStoredEvent(recorded) as StreamEvent<Category>;
+  };
+}

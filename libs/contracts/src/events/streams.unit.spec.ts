@@ -8,7 +8,9 @@ import {
   roundStream,
   sessionKeyStream,
   sessionStream,
+  streamEventParser,
   streamPrefix,
+  UnexpectedStreamEventError,
   walletTxStream,
 } from './streams.js';
 import { sessionKeyOf } from './session.js';
@@ -83,5 +85,37 @@ describe('stream ids: one builder each, unambiguous components (docs/architectur
         },
       ),
     );
+  });
+});
+
+describe('streamEventParser: the parser of a category, made from its event types', () => {
+  const accepted = {
+    streamId: 'bonusRequest-demo-promo.1',
+    type: 'BonusRequestAccepted',
+    data: { issueId: 5, requestHash: 'f'.repeat(64), playerId: 'player_42', acceptedAt: '2026-11-30T08:00:00.000Z' },
+    metadata: { schemaVersion: 1 },
+  };
+
+  it('reads an event of the category, validated', () => {
+    expect(streamEventParser('bonusRequest')(accepted)).toEqual({ type: 'BonusRequestAccepted', data: accepted.data });
+    expect(() =>
+      streamEventParser('bonusRequest')({ ...accepted, data: { ...accepted.data, requestHash: 'x' } }),
+    ).toThrow();
+  });
+
+  it('refuses an event of another category as not readable, naming the stream and the type', () => {
+    const read = () => streamEventParser('playerBonus')({ ...accepted, streamId: 'playerBonus-demo-p1' });
+    expect(read).toThrow(UnexpectedStreamEventError);
+    expect(read).toThrow(
+      'stream playerBonus-demo-p1 holds a BonusRequestAccepted event, which its category does not hold',
+    );
+    const thrown = (() => {
+      try {
+        return read();
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toMatchObject({ code: 'EVENT_NOT_READABLE', retriable: false, type: 'BonusRequestAccepted' });
   });
 });

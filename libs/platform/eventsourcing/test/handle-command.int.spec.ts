@@ -11,6 +11,7 @@ import type { EventContext } from '@reelstream/contracts';
 import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import type { EventStore, ReadStreamOptions, RecordedEvent } from '@reelstream/platform-ports';
 import {
+  commandHandler,
   ConcurrencyExhaustedError,
   deterministicEventId,
   handleCommand,
@@ -256,5 +257,60 @@ describe('handleCommand against the SQLite event store', () => {
     expect(handled).toMatchObject({ state: { count: 7 }, revision: 6, events: [{ type: 'Counted', data: { n: 7 } }] });
     // The last read started after revision 3 (the state folded by the fifth command's read), not at 0.
     expect(store.readLog).toEqual([{ streamId, fromRevision: 4, returned: 2 }]);
+  });
+});
+
+describe('commandHandler: the command handler bound once per kind of stream', () => {
+  const seats = commandHandler({
+    decider: seat,
+    streamId: (row: number) => `seatRow-${row}`,
+    parse: (recorded: RecordedEvent) => {
+      if (recorded.type !== 'SeatTaken' && recorded.type !== 'Counted')
+        throw new Error(`${recorded.streamId} holds a ${recorded.type}`);
+      return recorded as unknown as SeatEvent;
+    },
+    serialize: (event: SeatEvent, metadata: EventContext) => ({
+      ...event,
+      metadata: { ...metadata, schemaVersion: 1 },
+    }),
+  });
+
+  it('names the stream from the id, appends as handleCommand does, and loads what it appended', async () => {
+    expect(seats.streamId(7)).toBe('seatRow-7');
+    const handled = await seats.handle(store, 7, { type: 'Take', by: 'alice' }, context('row-1'));
+    expect(handled).toEqual({
+      state: { takenBy: 'alice', count: 0 },
+      revision: 0,
+      events: [{ type: 'SeatTaken', data: { by: 'alice' } }],
+    });
+    const [stored] = await store.inner.readStream('seatRow-7');
+    expect(stored?.eventId).toBe(
+      deterministicEventId('row-1', 'seatRow-7', 'no_stream', 0, { type: 'SeatTaken', data: { by: 'alice' } }),
+    );
+    expect(await seats.load(store, 7)).toEqual({ state: { takenBy: 'alice', count: 0 }, revision: 0 });
+    expect(await seats.load(store, 8)).toEqual({ state: seat.initialState, revision: undefined });
+  });
+
+  it('decides first on the state the caller loaded and keeps the retry policy it is given', async () => {
+    await interloper('seatRow-9', { type: 'SeatTaken', data: { by: 'bob' } });
+    // Stale: the caller believes the row empty; one attempt only, so the conflict is not decided again.
+    await expect(
+      seats.handle(store, 9, { type: 'Take', by: 'alice' }, context('row-2'), {
+        loaded: { state: seat.initialState, revision: undefined },
+        retry: { maxAttempts: 1 },
+      }),
+    ).rejects.toBeInstanceOf(ConcurrencyExhaustedError);
+    // With the default policy the conflict is read and decided again: refused on bob's seat.
+    expect(
+      await seats.handle(store, 9, { type: 'Take', by: 'alice' }, context('row-3'), {
+        loaded: { state: seat.initialState, revision: undefined },
+      }),
+    ).toEqual({ code: 'SEAT_TAKEN', by: 'bob' });
+    expect(await store.inner.readStream('seatRow-9')).toHaveLength(1);
+  });
+
+  it('reads a stored event its kind does not hold as the parser says: not readable', async () => {
+    await interloper('seatRow-10', { type: 'Stranger', data: {} } as unknown as SeatEvent);
+    await expect(seats.load(store, 10)).rejects.toThrow('seatRow-10 holds a Stranger');
   });
 });

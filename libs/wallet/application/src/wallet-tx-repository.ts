@@ -5,21 +5,9 @@
  * concurrent writer is not decided over here: the conflict goes up to the use case, which reloads
  * and goes on from the record (`retryDispatch`).
  */
-import {
-  parseStoredEvent,
-  ReelstreamError,
-  walletTxStream,
-  type EventContext,
-  type WalletTxEvent,
-} from '@reelstream/contracts';
-import {
-  handleCommand,
-  inSequence,
-  loadState,
-  retryOnConflict,
-  type RetryPolicy,
-} from '@reelstream/platform-eventsourcing';
-import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
+import { ReelstreamError, streamEventParser, walletTxStream, type EventContext } from '@reelstream/contracts';
+import { commandHandler, inSequence, retryOnConflict, type RetryPolicy } from '@reelstream/platform-eventsourcing';
+import type { EventStore } from '@reelstream/platform-ports';
 import {
   walletTxDecider,
   type WalletRefusal,
@@ -47,25 +35,6 @@ export class WalletDecisionRefused extends ReelstreamError {
   }
 }
 
-const WALLET_TX_TYPES = new Set<string>([
-  'WalletRequested',
-  'WalletAttempted',
-  'WalletSucceeded',
-  'WalletFailed',
-  'CancelRequested',
-  'CancelSucceeded',
-  'WinDeadLettered',
-  'WinRefused',
-  'StakeRefused',
-]);
-
-function toWalletTxEvent(event: RecordedEvent): WalletTxEvent {
-  const parsed = parseStoredEvent(event);
-  if (!WALLET_TX_TYPES.has(parsed.type))
-    throw new Error(`${event.streamId} holds a ${parsed.type} event at revision ${event.revision}`);
-  return parsed as WalletTxEvent;
-}
-
 /** Another writer moved the stream while a use case worked (a rebalance overlap): reload and go on, a few times. */
 const DISPATCH_CONFLICT_POLICY: Partial<RetryPolicy> = { maxAttempts: 5, immediateAttempts: 5 };
 
@@ -74,18 +43,18 @@ export function retryDispatch<T>(transactionId: number, useCase: (attempt: numbe
   return retryOnConflict(walletTxStream(transactionId), useCase, DISPATCH_CONFLICT_POLICY);
 }
 
-const batchDecider = inSequence(walletTxDecider);
+/** `walletTx-{transactionId}`, decided a batch of commands at a time (one write, one fsync). */
+const walletTxRecords = commandHandler({
+  decider: inSequence(walletTxDecider),
+  streamId: (transactionId: number) => walletTxStream(transactionId),
+  parse: streamEventParser('walletTx'),
+});
 
 export class WalletTxRepository {
   constructor(private readonly store: EventStore) {}
 
   async load(transactionId: number): Promise<WalletTxRecord> {
-    const { state, revision } = await loadState(
-      this.store,
-      walletTxStream(transactionId),
-      walletTxDecider,
-      toWalletTxEvent,
-    );
+    const { state, revision } = await walletTxRecords.load(this.store, transactionId);
     return { transactionId, state, revision: revision ?? 'no_stream' };
   }
 
@@ -100,19 +69,23 @@ export class WalletTxRepository {
     commands: readonly WalletTxCommand[],
     context: EventContext,
   ): Promise<WalletTxRecord> {
-    const handled = await handleCommand(this.store, walletTxStream(record.transactionId), batchDecider, commands, {
-      context: {
+    const handled = await walletTxRecords.handle(
+      this.store,
+      record.transactionId,
+      commands,
+      {
         ...context,
         // The bus message's position: a redelivery of the message keeps it, so its events keep their ids.
         commandId: context.causationId,
         // The events happened when they were decided, not when the message being handled arrived.
         occurredAt: commands.at(-1)?.metadata.now ?? context.occurredAt,
       },
-      parse: toWalletTxEvent,
-      loaded: { state: record.state, revision: record.revision === 'no_stream' ? undefined : record.revision },
-      // One attempt: a conflict is the use case's to handle (see above), not decided again here.
-      retry: { maxAttempts: 1 },
-    });
+      {
+        loaded: { state: record.state, revision: record.revision === 'no_stream' ? undefined : record.revision },
+        // One attempt: a conflict is the use case's to handle (see above), not decided again here.
+        retry: { maxAttempts: 1 },
+      },
+    );
     if (!('events' in handled)) throw new WalletDecisionRefused(record.transactionId, handled);
     return { transactionId: record.transactionId, state: handled.state, revision: handled.revision ?? 'no_stream' };
   }

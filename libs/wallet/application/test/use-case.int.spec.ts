@@ -472,7 +472,9 @@ describe('a record this code cannot read', () => {
         reason: 'decision_refused',
         attempts: 0,
         request,
-        lastError: expect.stringMatching(/cannot be handled: unknown event type "WalletTeleported"/),
+        lastError: expect.stringMatching(
+          /cannot be handled: stream walletTx-\d+ holds a WalletTeleported event, which its category does not hold/,
+        ),
       }),
     ]);
     expect(letters.map((message) => (message.value as { reason: string }).reason)).toEqual([

@@ -4,7 +4,7 @@
  * hands finish the same round (a spin that gave up waiting and the resolver that took it over) one
  * wins and the other reads what it wrote.
  */
-import { parseStoredEvent, ReelstreamError, roundStream, type RoundEvent } from '@reelstream/contracts';
+import { ReelstreamError, roundStream, streamEventParser } from '@reelstream/contracts';
 import {
   isGameRefusal,
   roundDecider,
@@ -13,8 +13,8 @@ import {
   type RoundStartedData,
   type RoundState,
 } from '@reelstream/game-domain';
-import type { Clock, EventStore, RecordedEvent } from '@reelstream/platform-ports';
-import { handleCommand, loadState } from '@reelstream/platform-eventsourcing';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
+import { commandHandler } from '@reelstream/platform-eventsourcing';
 
 export type { RoundEnd, RoundStartedData } from '@reelstream/game-domain';
 
@@ -37,12 +37,12 @@ export class RoundConflictError extends ReelstreamError {
   }
 }
 
-function parseRoundEvent(recorded: RecordedEvent): RoundEvent | undefined {
-  const event = parseStoredEvent(recorded);
-  return event.type === 'RoundStarted' || event.type === 'RoundSettled' || event.type === 'RoundCanceled'
-    ? event
-    : undefined;
-}
+/** `round-{roundId}`: RoundStarted, then its one end. */
+const rounds = commandHandler({
+  decider: roundDecider,
+  streamId: (roundId: number) => roundStream(roundId),
+  parse: streamEventParser('round'),
+});
 
 export class RoundStreams {
   constructor(
@@ -54,7 +54,7 @@ export class RoundStreams {
   async start(data: RoundStartedData, correlationId: string): Promise<RoundStartedData> {
     // A round id is drawn fresh (or the caller has just read the stream): decide on the empty state without
     // reading, as the append checks 'no_stream' anyway; a conflict reads the stream and decides again.
-    const { state } = await this.handle(data, { type: 'StartRound', started: data }, correlationId, {
+    const { state } = await this.decide(data, { type: 'StartRound', started: data }, correlationId, {
       state: roundDecider.initialState,
       revision: undefined,
     });
@@ -66,34 +66,32 @@ export class RoundStreams {
   async finish(started: RoundStartedData, end: RoundEnd, correlationId: string): Promise<FinishedRound> {
     const command: RoundCommand = { type: 'FinishRound', roundId: started.roundId, end };
     // The round as its start left it (revision 0): an end already written makes the append conflict and re-read.
-    const { state, events } = await this.handle(started, command, correlationId, { state: { started }, revision: 0 });
+    const { state, events } = await this.decide(started, command, correlationId, { state: { started }, revision: 0 });
     if (!state.started || !state.end) throw new RoundConflictError(`round ${started.roundId} moved on but has no end`);
     return { history: { started: state.started, end: state.end }, ours: events.length > 0 };
   }
 
   async load(roundId: number): Promise<RoundHistory | undefined> {
-    const { state } = await loadState(this.store, roundStream(roundId), roundDecider, parseRoundEvent);
+    const { state } = await rounds.load(this.store, roundId);
     if (!state.started) return undefined;
     return state.end ? { started: state.started, end: state.end } : { started: state.started };
   }
 
-  private async handle(
+  /** The command on the round's stream, decided first on the state the caller knows; a refusal is a conflict. */
+  private async decide(
     round: RoundStartedData,
     command: RoundCommand,
     correlationId: string,
     loaded: { state: RoundState; revision: number | undefined },
   ) {
-    const handled = await handleCommand(this.store, roundStream(round.roundId), roundDecider, command, {
-      context: {
-        commandId: `${correlationId}:${command.type}:${round.roundId}`,
-        correlationId,
-        causationId: correlationId,
-        operatorId: round.operatorId,
-        occurredAt: this.clock.now().toISOString(),
-      },
-      parse: parseRoundEvent,
-      loaded,
-    });
+    const context = {
+      commandId: `${correlationId}:${command.type}:${round.roundId}`,
+      correlationId,
+      causationId: correlationId,
+      operatorId: round.operatorId,
+      occurredAt: this.clock.now().toISOString(),
+    };
+    const handled = await rounds.handle(this.store, round.roundId, command, context, { loaded });
     if (isGameRefusal(handled)) throw new RoundConflictError(`round ${round.roundId}: ${handled.message}`);
     return handled;
   }

@@ -6,21 +6,10 @@
  * expires. A session is cached after its first read; every later use only asks the store for the
  * stream's revision, so an end written by another process is seen at once.
  */
-import {
-  parseStoredEvent,
-  SESSION_TOKEN_PATTERN,
-  sessionKeyOf,
-  sessionKeyStream,
-  sessionStream,
-} from '@reelstream/contracts';
-import {
-  playableSession,
-  sessionDecider,
-  type GameRefusal,
-  type GameSession,
-  type SessionState,
-} from '@reelstream/game-domain';
+import { SESSION_TOKEN_PATTERN, sessionKeyOf } from '@reelstream/contracts';
+import { playableSession, type GameRefusal, type GameSession } from '@reelstream/game-domain';
 import type { Clock, EventStore } from '@reelstream/platform-ports';
+import { sessionStreams, type SessionStreamId } from './session-streams.js';
 
 export type { GameSession } from '@reelstream/game-domain';
 
@@ -41,33 +30,24 @@ export class SessionRepository {
   /** The session of `token`, or undefined when no launch wrote one (a malformed token included). */
   async find(token: string): Promise<GameSession | undefined> {
     if (!SESSION_TOKEN_PATTERN.test(token)) return undefined;
-    let stream = sessionKeyStream(sessionKeyOf(token));
-    let revision = await this.store.streamRevision(stream);
+    let id: SessionStreamId = { key: sessionKeyOf(token) };
+    let revision = await this.store.streamRevision(sessionStreams.streamId(id));
     if (revision === undefined) {
-      stream = sessionStream(token);
-      revision = await this.store.streamRevision(stream);
+      id = { token };
+      revision = await this.store.streamRevision(sessionStreams.streamId(id));
     }
     if (revision === undefined) return undefined;
     const cached = this.cache.get(token);
     if (cached && cached.revision === revision) return cached.session;
-    const session = await this.load(stream, revision);
-    if (session) this.remember(token, { revision, session });
+    const loaded = await sessionStreams.load(this.store, id);
+    const { session } = loaded.state;
+    if (session && loaded.revision !== undefined) this.remember(token, { revision: loaded.revision, session });
     return session;
   }
 
   /** The session, if it may still be played now; otherwise the domain's refusal (SESSION_NOT_FOUND, SESSION_EXPIRED). */
   async playable(token: string): Promise<GameSession | GameRefusal> {
     return playableSession(await this.find(token), this.clock.now());
-  }
-
-  private async load(stream: string, revision: number): Promise<GameSession | undefined> {
-    let state: SessionState = sessionDecider.initialState;
-    for (const recorded of await this.store.readStream(stream, { maxCount: revision + 1 })) {
-      const event = parseStoredEvent(recorded);
-      if (event.type === 'GameSessionStarted' || event.type === 'GameSessionEnded')
-        state = sessionDecider.evolve(state, event);
-    }
-    return state.session;
   }
 
   private remember(token: string, entry: Cached): void {

@@ -5,16 +5,10 @@
  * SHA-256 (`sessionKeyOf`): the log never holds the token itself. Answers the launch URL, which
  * alone carries the token, or the decider's refusal.
  */
-import {
-  parseStoredEvent,
-  sessionKeyOf,
-  sessionKeyStream,
-  type LaunchGameRequest,
-  type SessionEvent,
-} from '@reelstream/contracts';
+import { sessionKeyOf, type LaunchGameRequest } from '@reelstream/contracts';
 import { isGameRefusal, sessionDecider, type Catalog, type GameRefusal } from '@reelstream/game-domain';
-import type { Clock, EventStore, RecordedEvent } from '@reelstream/platform-ports';
-import { handleCommand } from '@reelstream/platform-eventsourcing';
+import type { Clock, EventStore } from '@reelstream/platform-ports';
+import { sessionStreams } from './session-streams.js';
 
 export interface StartSessionDeps {
   readonly store: EventStore;
@@ -31,11 +25,6 @@ export interface LaunchingOperator {
   readonly currency: string;
   readonly allowedReturnOrigins: readonly string[];
   readonly features: { readonly streamers: boolean };
-}
-
-function parseSessionEvent(recorded: RecordedEvent): SessionEvent | undefined {
-  const event = parseStoredEvent(recorded);
-  return event.type === 'GameSessionStarted' || event.type === 'GameSessionEnded' ? event : undefined;
 }
 
 export async function startGameSession(
@@ -56,12 +45,14 @@ export async function startGameSession(
     now,
     ttlMs: deps.sessionTtlMs,
   } as const;
-  const handled = await handleCommand(deps.store, sessionKeyStream(key), sessionDecider, command, {
-    context: { commandId: requestId, correlationId: requestId, operatorId: operator.id, occurredAt: now },
-    parse: parseSessionEvent,
+  const handled = await sessionStreams.handle(
+    deps.store,
+    { key },
+    command,
+    { commandId: requestId, correlationId: requestId, operatorId: operator.id, occurredAt: now },
     // A fresh 256-bit token names no stream yet: decide on the empty state without reading (a conflict re-reads).
-    loaded: { state: sessionDecider.initialState, revision: undefined },
-  });
+    { loaded: { state: sessionDecider.initialState, revision: undefined } },
+  );
   if (isGameRefusal(handled)) return handled;
   return `${deps.launchBaseUrl}/launch?token=${token}`;
 }

@@ -20,7 +20,7 @@ export type GameSession = GameSessionStarted['data'] & {
   readonly endedAt?: string;
 };
 
-export interface SessionState {
+interface SessionState {
   readonly session?: GameSession;
 }
 
