@@ -207,7 +207,7 @@ export {
   InvalidEventDataError,
 } from './events/upcasting.js';
 export { type WalletTxEvent } from './events/wallet.js';
-export { type WebhookDeadLettered } from './events/webhook-letter.js';
+export { type WebhookDeadLettered, type WebhookLetterEvent } from './events/webhook-letter.js';
 export { Headers, HttpHeaders, JSON_CONTENT_TYPE } from './headers.js';
 export {
   parseOperatorsConfig,

@@ -132,6 +132,10 @@ export const ErrorCatalogue = {
   WALLET_NO_CANCEL_PENDING: { status: 409, message: 'No cancel of this wallet transaction is pending.' },
   WALLET_TX_NOT_A_WIN: { status: 422, message: 'Only wins are dead-lettered and re-driven.' },
   WALLET_TX_NOT_A_STAKE: { status: 422, message: 'Only bets and betwins are abandoned with a cancel.' },
+  WEBHOOK_NOT_DEAD_LETTERED: {
+    status: 409,
+    message: 'The bonus webhook is not dead-lettered: it was re-driven already.',
+  },
   WALLET_DEADLINE_NOT_PASSED: {
     status: 409,
     message: 'The wallet request is still within its deadline: it is sent, not timed out.',

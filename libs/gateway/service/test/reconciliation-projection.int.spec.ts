@@ -18,6 +18,7 @@ import {
   reconciliationChange,
   RECONCILIATION_FILTER,
   recordWebhookRedrive,
+  webhookLetterStreams,
   startReconciliationProjection,
 } from '@reelstream/wallet-application';
 import { writePaidRound, writeWebhookLetter, type PaidRound } from './support/wallet-history.js';
@@ -92,7 +93,10 @@ beforeAll(async () => {
     ],
     { expectedRevision: 7 },
   );
-  await recordWebhookRedrive(store, 'casino-a', letters.a[0] as string, 0, { context, at });
+  const key = { operatorId: 'casino-a', eventId: letters.a[0] as string };
+  const read = await webhookLetterStreams.load(store, key);
+  if (read.revision === undefined) throw new Error('no letter to re-drive');
+  await recordWebhookRedrive(store, key, { state: read.state, revision: read.revision }, { context, at });
 });
 
 afterAll(async () => {

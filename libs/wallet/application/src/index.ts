@@ -31,7 +31,8 @@ export { walletSubscriptions, DEFAULT_KEY_CONCURRENCY } from './subscriptions.js
 export { retryDispatch, WalletDecisionRefused, WalletTxRepository } from './wallet-tx-repository.js';
 export { WinSourceChecker } from './win-source.js';
 export { WEBHOOK_MAX_ATTEMPTS, type WebhookSender } from './webhooks.js';
-export { recordWebhookRedrive, redriveParkedWebhooks } from './webhook-redrive.js';
+export { redriveParkedWebhooks } from './webhook-redrive.js';
+export { letterContext, recordWebhookRedrive, webhookLetterStreams } from './webhook-letter-streams.js';
 export {
   reconciliationChange,
   RECONCILIATION_CHECKPOINT,

@@ -6,21 +6,9 @@
  * event store, each one re-sent is also recorded as re-driven in its `webhookLetter` stream, as the
  * operator API's re-drive records it, so the API no longer lists it.
  */
-import {
-  bonusWebhookMessage,
-  eventToAppend,
-  Topics,
-  webhookLetterStream,
-  type EventContext,
-} from '@reelstream/contracts';
-import {
-  BusHeaders,
-  isConsumerLagSource,
-  isWrongExpectedRevision,
-  type EventStore,
-  type MessageBus,
-  type StreamRevision,
-} from '@reelstream/platform-ports';
+import { bonusWebhookMessage, Topics } from '@reelstream/contracts';
+import { BusHeaders, isConsumerLagSource, type EventStore, type MessageBus } from '@reelstream/platform-ports';
+import { recordWebhookRedrive, webhookLetterStreams } from './webhook-letter-streams.js';
 
 const REDRIVE_GROUP = 'wallet-dispatcher.webhooks-redrive';
 const DEAD_LETTER_HEADERS = new Set<string>([
@@ -51,15 +39,20 @@ export async function redriveParkedWebhooks(
       const parsed = bonusWebhookMessage.safeParse(message.value);
       if (options.store && parsed.success) {
         const { operatorId, webhook } = parsed.data;
-        const stream = await options.store.readStream(webhookLetterStream(operatorId, webhook.eventId));
-        const last = stream.at(-1);
-        if (last?.type === 'WebhookDeadLettered') {
+        const key = { operatorId, eventId: webhook.eventId };
+        const read = await webhookLetterStreams.load(options.store, key);
+        if (read.state.standing && read.revision !== undefined) {
           const at = (options.now?.() ?? new Date()).toISOString();
           const id = `webhook-redrive-${webhook.eventId.slice(3)}`;
-          await recordWebhookRedrive(options.store, operatorId, webhook.eventId, last.revision, {
-            context: { correlationId: id, causationId: id, operatorId, occurredAt: at },
-            at,
-          });
+          await recordWebhookRedrive(
+            options.store,
+            key,
+            { state: read.state, revision: read.revision },
+            {
+              context: { correlationId: id, causationId: id, operatorId, occurredAt: at },
+              at,
+            },
+          );
         }
       }
       count += 1;
@@ -79,30 +72,4 @@ export async function redriveParkedWebhooks(
     await consumer.stop();
   }
   return count;
-}
-
-/**
- * Records that a dead-lettered webhook was sent again (`WebhookRedriveRequested`), appended at
- * `revision`, the letter's last event as its re-driver read it: false, and nothing appended, when
- * the stream moved since (another re-drive, or a new dead letter).
- */
-export async function recordWebhookRedrive(
-  store: EventStore,
-  operatorId: string,
-  eventId: string,
-  revision: StreamRevision,
-  redrive: { context: EventContext; at: string; requestId?: string },
-): Promise<boolean> {
-  const data = { at: redrive.at, ...(redrive.requestId === undefined ? {} : { requestId: redrive.requestId }) };
-  try {
-    await store.append(
-      webhookLetterStream(operatorId, eventId),
-      [eventToAppend({ type: 'WebhookRedriveRequested', data }, redrive.context)],
-      { expectedRevision: revision },
-    );
-    return true;
-  } catch (error) {
-    if (isWrongExpectedRevision(error)) return false;
-    throw error;
-  }
 }

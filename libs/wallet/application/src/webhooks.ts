@@ -13,9 +13,7 @@
 import {
   bonusWebhookKey,
   bonusWebhookMessage,
-  eventToAppend,
   Headers,
-  webhookLetterStream,
   type BonusWebhook,
   type OperatorConfig,
 } from '@reelstream/contracts';
@@ -25,6 +23,7 @@ import type { OperatorBulkhead } from './operator-bulkhead.js';
 import { asError, givesUp } from './failures.js';
 import { park } from './publish-outcome.js';
 import { reschedule } from './reschedule.js';
+import { letterContext, webhookLetterStreams } from './webhook-letter-streams.js';
 
 /** One attempt: exactly one signed HTTP POST, no retry of its own; a receiver's fault comes back as a value. */
 export interface WebhookSender {
@@ -216,29 +215,26 @@ async function recordDeadLetter(
 ): Promise<void> {
   const { operatorId, webhook } = parsed;
   const at = context.now();
-  const event = {
-    type: 'WebhookDeadLettered' as const,
-    data: {
-      operatorId,
-      webhook,
-      key: message.key ?? `${operatorId}:${webhook.bonusId}`,
-      attempts,
-      lastError: lastError.slice(0, 1_000) || 'not delivered',
-      at,
-    },
+  const letter = {
+    operatorId,
+    webhook,
+    key: message.key ?? `${operatorId}:${webhook.bonusId}`,
+    attempts,
+    lastError: lastError.slice(0, 1_000) || 'not delivered',
+    at,
   };
   const header = message.headers[BusHeaders.correlationId];
-  await context.deps.store.append(
-    webhookLetterStream(operatorId, webhook.eventId),
-    [
-      eventToAppend(event, {
-        correlationId:
-          header !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(header) ? header : webhook.eventId,
-        causationId: `${message.topic}:${message.partition}:${message.offset}`.slice(0, 128),
-        operatorId,
-        occurredAt: at,
-      }),
-    ],
-    { expectedRevision: 'any' },
+  // A letter that stands already (this message handled again) is not written twice.
+  await webhookLetterStreams.handle(
+    context.deps.store,
+    { operatorId, eventId: webhook.eventId },
+    { type: 'DeadLetter', letter },
+    letterContext({
+      correlationId:
+        header !== undefined && /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(header) ? header : webhook.eventId,
+      causationId: `${message.topic}:${message.partition}:${message.offset}`.slice(0, 128),
+      operatorId,
+      occurredAt: at,
+    }),
   );
 }

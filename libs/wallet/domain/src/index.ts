@@ -28,3 +28,4 @@ export { checkStake, type StakeSourceCheck } from './stake-source.js';
 export { type WinDeadLettered, type DeadLetteredWins, unreadableRecordDecider } from './unreadable-record.js';
 export * from './signed-content.js';
 export * from './win-source.js';
+export { webhookLetterDecider, type WebhookLetterCommand, type WebhookLetterState } from './webhook-letter.js';

@@ -7,16 +7,20 @@
  * another operator's letter is never even read; one letter is read from its own stream.
  */
 import {
-  eventToAppend,
-  parseStoredEvent,
-  webhookLetterStream,
+  isRefusal,
+  ReelstreamError,
   type EventContext,
   type WebhookDeadLettered,
   type WebhookDeadLetterView,
 } from '@reelstream/contracts';
 import type { EventStore, StreamRevision } from '@reelstream/platform-ports';
 import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
-import { recordWebhookRedrive, type ReconciliationProjection } from '@reelstream/wallet-application';
+import {
+  letterContext,
+  recordWebhookRedrive,
+  webhookLetterStreams,
+  type ReconciliationProjection,
+} from '@reelstream/wallet-application';
 import type { ListPage } from './reconciliation-reader.js';
 
 export interface WebhookLetterQuery {
@@ -69,38 +73,36 @@ export class WebhookLetters {
 
   /** The operator's letter of this webhook, or undefined (never dead-lettered, or another operator's). */
   async find(operatorId: string, eventId: string): Promise<FoundWebhookLetter | undefined> {
-    const stream = await this.store.readStream(webhookLetterStream(operatorId, eventId));
-    const lastLetter = stream.findLast((event) => event.type === 'WebhookDeadLettered');
-    const last = stream.at(-1);
-    if (!lastLetter || !last) return undefined;
-    // parseStoredEvent keeps the stored type: a WebhookDeadLettered, its data validated (and upcast).
-    const { data: letter } = parseStoredEvent(lastLetter) as WebhookDeadLettered;
-    return { letter, view: webhookLetterView(letter), standing: last === lastLetter, revision: last.revision };
+    // The stream named by the caller's operator: another operator's letter is never read.
+    const { state, revision } = await webhookLetterStreams.load(this.store, { operatorId, eventId });
+    if (!state.letter || revision === undefined) return undefined;
+    return { letter: state.letter, view: webhookLetterView(state.letter), standing: state.standing, revision };
   }
 
   /**
-   * Records that a re-drive was asked, unless the stream changed since `revision` was read (another
-   * re-drive, or a new dead letter): then false, and nothing is appended.
+   * Records that the letter `find` found was re-driven, unless it no longer stands or its stream
+   * changed since (another re-drive, or a new dead letter): then false, and nothing is appended.
    */
   async markRedriven(
-    operatorId: string,
-    eventId: string,
-    revision: StreamRevision,
+    found: FoundWebhookLetter,
     context: EventContext & { requestId: string; at: string },
   ): Promise<boolean> {
     const { requestId, at, ...eventContext } = context;
-    return recordWebhookRedrive(this.store, operatorId, eventId, revision, { context: eventContext, at, requestId });
+    const key = { operatorId: found.letter.operatorId, eventId: found.letter.webhook.eventId };
+    const read = { state: { letter: found.letter, standing: found.standing }, revision: found.revision };
+    return recordWebhookRedrive(this.store, key, read, { context: eventContext, at, requestId });
   }
 
-  /** The letter standing again (a re-drive that could not be sent): a copy of it, appended. */
+  /** The letter standing again (a re-drive that could not be sent): a copy of its last letter, as of `at`. */
   async reinstate(letter: WebhookDeadLettered['data'], context: EventContext & { at: string }): Promise<void> {
     const { at, ...metadata } = context;
     const { requestId: _requestId, ...eventContext } = metadata as EventContext & { requestId?: string };
-    const event = { type: 'WebhookDeadLettered' as const, data: { ...letter, at } };
-    await this.store.append(
-      webhookLetterStream(letter.operatorId, letter.webhook.eventId),
-      [eventToAppend(event, eventContext)],
-      { expectedRevision: 'any' },
+    const handled = await webhookLetterStreams.handle(
+      this.store,
+      { operatorId: letter.operatorId, eventId: letter.webhook.eventId },
+      { type: 'Reinstate', at },
+      letterContext(eventContext),
     );
+    if (isRefusal(handled)) throw ReelstreamError.from(handled);
   }
 }

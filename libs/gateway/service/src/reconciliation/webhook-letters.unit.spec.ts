@@ -80,10 +80,14 @@ describe('WebhookLetters.find and reinstate', () => {
     const eventId = ofA[1] as string;
     const before = (await letters.find('casino-a', eventId)) as FoundWebhookLetter;
     expect(before.standing).toBe(true);
-    expect(await letters.markRedriven('casino-a', eventId, 0, contextOf('casino-a', '2026-05-02T09:00:00.000Z'))).toBe(
-      true,
-    );
+    expect(await letters.markRedriven(before, contextOf('casino-a', '2026-05-02T09:00:00.000Z'))).toBe(true);
     expect(await letters.find('casino-a', eventId)).toMatchObject({ standing: false, revision: 1 });
+    // A second re-drive of the letter as it was read: the stream moved, nothing is recorded.
+    expect(await letters.markRedriven(before, contextOf('casino-a', '2026-05-02T09:00:01.000Z'))).toBe(false);
+    const redriven = (await letters.find('casino-a', eventId)) as FoundWebhookLetter;
+    // Nor on the letter as it is now: it no longer stands.
+    expect(await letters.markRedriven(redriven, contextOf('casino-a', '2026-05-02T09:00:02.000Z'))).toBe(false);
+    expect(redriven).toMatchObject({ standing: false, revision: 1 });
 
     await letters.reinstate(before.letter, contextOf('casino-a', '2026-05-02T09:00:05.000Z'));
     const again = await letters.find('casino-a', eventId);

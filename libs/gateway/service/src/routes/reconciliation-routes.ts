@@ -156,7 +156,7 @@ function webhookRedriveRoute(app: Express, deps: ReconciliationRouteDeps, webhoo
       at,
     };
     // One re-drive of a letter sends it: the claim is an append at the revision read, which a second one fails.
-    if (!found.standing || !(await webhookLetters.markRedriven(operator.id, eventId, found.revision, context))) {
+    if (!found.standing || !(await webhookLetters.markRedriven(found, context))) {
       sendOk(res, { result: 'already_redriven', deadLetter: found.view });
       return;
     }
