@@ -7,4 +7,4 @@ export { catalogLookup } from './catalog-lookup.js';
 export { SqliteBonusReadModel } from './read-model/sqlite-bonus-read-model.js';
 export { READ_MODEL_CHECKPOINT } from './read-model/schema.js';
 export { rebuildBonusReadModel } from './read-model/rebuild.js';
-export { countBonusStateChanges } from './state-change-metrics.js';
+export { bonusStateChangeCounter } from './state-change-metrics.js';

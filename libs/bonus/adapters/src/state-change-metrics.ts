@@ -1,16 +1,15 @@
 /**
  * `reelstream_bonus_state_changes_total` (docs/observability.md): bonus calls entering a state,
- * counted by the process that appends the event, after the append is durable, so a sum over
- * processes and replicas is the total. Three services append them: the gateway registers
- * (ADR 0011), the game-server completes free-spin and Regular Bonus Calls (ADR 0006, 0012), the
- * bonus-ledger cancels and expires; each wraps the store it decides with in this.
+ * counted by the bonus-ledger's relay as it publishes each event of the `playerBonus` streams,
+ * whichever service appended it (the gateway registers, ADR 0011; the game-server completes
+ * free-spin and Regular Bonus Calls, ADR 0006 and 0012; the bonus-ledger cancels and expires). One
+ * relay runs at a time (its lease), so a sum over the ledger's replicas is the total.
  */
-import { parseStreamId } from '@reelstream/contracts';
-import type { EventStore } from '@reelstream/platform-ports';
-import { MetricNames, withAppend, type Metrics } from '@reelstream/platform-telemetry';
+import type { PlayerBonusEvent } from '@reelstream/contracts';
+import { MetricNames, type Metrics } from '@reelstream/platform-telemetry';
 
 /** The state a bonus call enters with each event type (spins do not change it). */
-const STATE_OF_EVENT: Readonly<Record<string, string>> = {
+const STATE_OF_EVENT: Readonly<Partial<Record<PlayerBonusEvent['type'], string>>> = {
   BonusCallRegistered: 'active',
   BonusCallCompleted: 'completed',
   BonusCallExpired: 'expired',
@@ -18,28 +17,20 @@ const STATE_OF_EVENT: Readonly<Record<string, string>> = {
 };
 
 /**
- * The store, counting the state changes appended through it to `playerBonus` streams. Operator
- * labels are configured operators only (`isOperator`), `unknown` otherwise: bounded cardinality.
+ * Counts one relayed event of an operator's `playerBonus` stream when it changes its bonus call's
+ * state. Operator labels are configured operators only (`isOperator`), `unknown` otherwise: bounded
+ * cardinality.
  */
-export function countBonusStateChanges(
-  store: EventStore,
+export function bonusStateChangeCounter(
   metrics: Metrics,
   isOperator: (operatorId: string) => boolean,
-): EventStore {
+): (operatorId: string, event: PlayerBonusEvent) => void {
   const changes = metrics.counter<'operator' | 'state'>(MetricNames.bonusStateChanges, {
     description: 'bonus calls entering a state (active, completed, expired, canceled)',
     unit: '{bonus}',
   });
-  return withAppend(store, async (streamId, events, options) => {
-    const result = await store.append(streamId, events, options);
-    const owner = parseStreamId(streamId);
-    if (owner?.category === 'playerBonus') {
-      const operator = isOperator(owner.operatorId) ? owner.operatorId : 'unknown';
-      for (const event of events) {
-        const state = STATE_OF_EVENT[event.type];
-        if (state !== undefined) changes.add(1, { operator, state });
-      }
-    }
-    return result;
-  });
+  return (operatorId, event) => {
+    const state = STATE_OF_EVENT[event.type];
+    if (state !== undefined) changes.add(1, { operator: isOperator(operatorId) ? operatorId : 'unknown', state });
+  };
 }

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
-import { playerBonusStream, sessionStream } from '@reelstream/contracts';
-import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
+import type { PlayerBonusEvent } from '@reelstream/contracts';
 import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
-import { countBonusStateChanges } from './state-change-metrics.js';
+import { bonusStateChangeCounter } from './state-change-metrics.js';
 
 /** A pull reader the test collects from directly. */
 class CollectingReader extends MetricReader {
@@ -21,20 +17,17 @@ class CollectingReader extends MetricReader {
 
 const reader = new CollectingReader();
 const provider = new MeterProvider({ readers: [reader] });
-let dir = '';
-let inner: SqliteEventStore;
 
-beforeAll(async () => {
+beforeAll(() => {
   metrics.setGlobalMeterProvider(provider);
-  dir = await mkdtemp(join(tmpdir(), 'state-changes-'));
-  inner = SqliteEventStore.open(join(dir, 'events.db'));
 });
 afterAll(async () => {
-  await inner.close();
-  await rm(dir, { recursive: true, force: true });
   await provider.shutdown();
   metrics.disable();
 });
+
+/** The counter reads the event's type only: the data is not what this test is about. */
+const eventOf = (type: PlayerBonusEvent['type']) => ({ type, data: {} }) as unknown as PlayerBonusEvent;
 
 async function counted(): Promise<[Record<string, unknown>, number][]> {
   const { resourceMetrics } = await reader.collect();
@@ -44,34 +37,26 @@ async function counted(): Promise<[Record<string, unknown>, number][]> {
   return ((metric?.dataPoints ?? []) as DataPoint<number>[]).map((point) => [point.attributes, point.value]);
 }
 
-describe('countBonusStateChanges', () => {
-  it('counts the state changes appended to playerBonus streams, by operator (configured ones only) and state', async () => {
-    const store = countBonusStateChanges(inner, createMetrics(), (operatorId) => operatorId === 'casino-a');
-    const event = (type: string) => ({ type, data: {} });
-    await store.append(
-      playerBonusStream('casino-a', 'p1'),
-      [event('BonusCallRegistered'), event('FreeSpinStarted'), event('FreeSpinSettled'), event('BonusCallCompleted')],
-      { expectedRevision: 'no_stream' },
-    );
-    await store.append(
-      playerBonusStream('casino-zz', 'p1'),
-      [event('BonusCallRegistered'), event('BonusCallCanceled')],
-      {
-        expectedRevision: 'no_stream',
-      },
-    );
-    // Another category's events are not bonus state changes, whatever their type.
-    await store.append(sessionStream('token-1'), [event('BonusCallExpired')], { expectedRevision: 'no_stream' });
-    // A refused append counts nothing.
-    await expect(
-      store.append(playerBonusStream('casino-a', 'p1'), [event('BonusCallExpired')], { expectedRevision: 0 }),
-    ).rejects.toThrow();
+describe('bonusStateChangeCounter', () => {
+  it('counts the events that change the state of a bonus call, by operator (configured ones only) and state', async () => {
+    const count = bonusStateChangeCounter(createMetrics(), (operatorId) => operatorId === 'casino-a');
+    for (const type of ['BonusCallRegistered', 'FreeSpinStarted', 'FreeSpinSettled', 'BonusCallCompleted'] as const)
+      count('casino-a', eventOf(type));
+    // Spins (free or steered) do not change the bonus call's state.
+    for (const type of [
+      'BonusCallRegistered',
+      'RegularBonusSpinSettled',
+      'BonusCallCanceled',
+      'BonusCallExpired',
+    ] as const)
+      count('casino-zz', eventOf(type));
 
     expect(await counted()).toEqual([
       [{ operator: 'casino-a', state: 'active' }, 1],
       [{ operator: 'casino-a', state: 'completed' }, 1],
       [{ operator: 'unknown', state: 'active' }, 1],
       [{ operator: 'unknown', state: 'canceled' }, 1],
+      [{ operator: 'unknown', state: 'expired' }, 1],
     ]);
   });
 });

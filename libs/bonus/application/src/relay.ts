@@ -46,6 +46,11 @@ export interface BonusRelayOptions {
    * not are not published at all. Default: every operator's.
    */
   takesWebhooks?: (operatorId: string) => boolean;
+  /**
+   * Each event of a batch once the batch is published (the bonus state-change counter). A relay
+   * that stops before its checkpoint moves publishes those events again, and calls this again.
+   */
+  onRelayed?: (operatorId: string, event: PlayerBonusEvent) => void;
   onError?: (error: unknown) => void;
   retryDelayMs?: number;
 }
@@ -94,7 +99,12 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   /** The messages one stored event becomes: its bonus.events message, and a win request for a settled free spin. */
   const messagesOf = async (
     recorded: RecordedEvent,
-  ): Promise<{ event: OutgoingMessage; win: OutgoingMessage | undefined; webhook: OutgoingMessage | undefined }> => {
+  ): Promise<{
+    event: OutgoingMessage;
+    win: OutgoingMessage | undefined;
+    webhook: OutgoingMessage | undefined;
+    relayed: () => void;
+  }> => {
     const owner = parseStreamId(recorded.streamId);
     if (owner?.category !== 'playerBonus')
       throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);
@@ -150,6 +160,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
       event: { key: playerKey(owner), value, headers: { ...headers, [Headers.messageType]: event.type } },
       win,
       webhook,
+      relayed: () => options.onRelayed?.(owner.operatorId, event),
     };
   };
 
@@ -174,6 +185,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
         Topics.bonusEvents,
         messages.map((message) => message.event),
       );
+      for (const message of messages) message.relayed();
     },
     retryDelayMs: options.retryDelayMs ?? LEDGER_RETRY_DELAY_MS,
     onError: (error) => options.onError?.(error),

@@ -1,6 +1,6 @@
 /**
- * The ledger's metrics: registrations by outcome (bonus calls entering a state are counted by
- * `countBonusStateChanges` of @reelstream/bonus-adapters, as in the gateway and the game-server), how far the relay
+ * The ledger's metrics: registrations by outcome (bonus calls entering a state are counted by the
+ * relay, `bonusStateChangeCounter` of @reelstream/bonus-adapters), how far the relay
  * and the read model are behind the log, and how many active calls are past their expireAt.
  * Operator labels are configured operator ids only (`unknown` otherwise): bounded cardinality.
  */

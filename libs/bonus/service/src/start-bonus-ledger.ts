@@ -20,7 +20,7 @@ import {
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
 import { isRefusal } from '@reelstream/contracts';
-import { countBonusStateChanges, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
+import { bonusStateChangeCounter, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/platform-http';
 import { runLeased } from '@reelstream/platform-eventsourcing';
 import type {
@@ -90,7 +90,7 @@ export interface BonusLedger {
 export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedgerConfig): Promise<BonusLedger> {
   const { bus, logger } = deps;
   const metrics = createMetrics();
-  const store = countBonusStateChanges(deps.store, metrics, (operatorId) => deps.operators(operatorId) !== undefined);
+  const { store } = deps;
   mkdirSync(dirname(config.readModelFile), { recursive: true });
   const readModel = SqliteBonusReadModel.open(config.readModelFile, {
     comparePositions: (a, b) => store.comparePositions(a, b),
@@ -134,6 +134,8 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
     const ttlMs = config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
     const leaseLog = (worker: string) => (change: string, lease: { token: number }) =>
       logger.info(`lease ${change}`, { worker, token: lease.token, instanceId: deps.instanceId });
+    // Every service's bonus state changes, counted once, as the one relay publishes them.
+    const countStateChange = bonusStateChangeCounter(metrics, (operatorId) => deps.operators(operatorId) !== undefined);
     const relay = runLeased({
       leases: deps.leases,
       name: BONUS_RELAY_CHECKPOINT,
@@ -147,6 +149,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
           held: () => guard.held(),
           bus,
           takesWebhooks: (operatorId) => deps.operators(operatorId)?.webhookUrl !== undefined,
+          onRelayed: countStateChange,
           onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
         }),
       onChange: leaseLog('relay'),

@@ -17,8 +17,7 @@ import type {
   LeasesAndFencedCheckpoints,
   MessageBus,
 } from '@reelstream/platform-ports';
-import { createMetrics, type Logger } from '@reelstream/platform-telemetry';
-import { countBonusStateChanges } from '@reelstream/bonus-adapters';
+import type { Logger } from '@reelstream/platform-telemetry';
 import { cryptoRng, playerBonus, WalletClient } from '@reelstream/game-adapters';
 import {
   BalanceBook,
@@ -86,16 +85,8 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   const round: RoundDeps = {
     rounds,
     wallet: new WalletClient(bus, config.walletTimeoutMs),
-    // Free-spin and Regular Bonus Call completions are appended here (ADR 0006, 0012): counted here too.
-    bonus: playerBonus({
-      store: countBonusStateChanges(
-        store,
-        createMetrics(),
-        (operatorId) => deps.operators?.get(operatorId) !== undefined,
-      ),
-      clock,
-      ids,
-    }),
+    // Free-spin and Regular Bonus Call completions are decided here (ADR 0006, 0012).
+    bonus: playerBonus({ store, clock, ids }),
     balances: new BalanceBook(walletRepliesIn(store), config.demoBalance, {
       ...(config.balanceCeilingUnits === undefined ? {} : { balanceCeilingUnits: config.balanceCeilingUnits }),
       onImplausible: reportImplausibleBalances(logger, (operatorId) => deps.operators?.get(operatorId) !== undefined),

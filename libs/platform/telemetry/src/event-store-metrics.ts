@@ -27,7 +27,7 @@ export function measureEventStore(store: EventStore, metrics: Metrics = createMe
 }
 
 /** `store` with `append` replaced: every read and subscription passes through unchanged. */
-export function withAppend(store: EventStore, append: EventStore['append']): EventStore {
+function withAppend(store: EventStore, append: EventStore['append']): EventStore {
   return {
     append,
     readStream: (streamId, options) => store.readStream(streamId, options),

@@ -3,7 +3,7 @@ export { TelemetryConfigError } from './settings.js';
 export { extractTraceContext, traceContextFields } from './trace-context.js';
 export { traceMessageBus } from './message-bus-tracing.js';
 export { traceEventStore } from './event-store-tracing.js';
-export { measureEventStore, withAppend } from './event-store-metrics.js';
+export { measureEventStore } from './event-store-metrics.js';
 export { createLogger, createLogRoot, InvalidLogLevelError, type Logger, type LogRoot } from './logger.js';
 export { redactUrlSecrets } from './url-secrets.js';
 export { createMetrics, type Metrics } from './metrics.js';

@@ -6,7 +6,7 @@
  * the request id as its correlationId; its events carry the request's trace context (the traced
  * event store stamps it), which the ledger's relay continues.
  */
-import { catalogLookup, countBonusStateChanges } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-adapters';
 import { Registrations, type RegistrationKey } from '@reelstream/bonus-application';
 import type { OperatorDirectory } from '@reelstream/platform-config';
 import { isRefusal, registerBonusCallData, type Refusal } from '@reelstream/contracts';
@@ -41,12 +41,7 @@ export class BonusRegistrar {
 
   constructor(private readonly deps: RegistrarDeps) {
     this.registrations = new Registrations({
-      // The bonus calls that became active here are counted where they are appended, as every service counts its own.
-      store: countBonusStateChanges(
-        deps.store,
-        createMetrics(),
-        (operatorId) => deps.operators.get(operatorId) !== undefined,
-      ),
+      store: deps.store,
       clock: deps.clock,
       ids: deps.ids,
       catalog: catalogLookup(deps.catalog),
