@@ -57,6 +57,14 @@ export interface BonusRelayOptions {
 
 type Registration = WinRegistration;
 
+/** The messages one stored event becomes, and what to do once they are published. */
+interface RelayedMessages {
+  event: OutgoingMessage;
+  win: OutgoingMessage | undefined;
+  webhook: OutgoingMessage | undefined;
+  relayed: () => void;
+}
+
 /** The relay's checkpoint name unless told otherwise (the lag gauge reads it too). */
 export const BONUS_RELAY_CHECKPOINT = 'bonus-ledger.relay';
 
@@ -97,14 +105,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
   const registrations = new RegistrationCache(store);
 
   /** The messages one stored event becomes: its bonus.events message, and a win request for a settled free spin. */
-  const messagesOf = async (
-    recorded: RecordedEvent,
-  ): Promise<{
-    event: OutgoingMessage;
-    win: OutgoingMessage | undefined;
-    webhook: OutgoingMessage | undefined;
-    relayed: () => void;
-  }> => {
+  const messagesOf = async (recorded: RecordedEvent): Promise<RelayedMessages> => {
     const owner = parseStreamId(recorded.streamId);
     if (owner?.category !== 'playerBonus')
       throw new Error(`relay received ${recorded.streamId}, which is not a playerBonus stream`);

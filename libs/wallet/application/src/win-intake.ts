@@ -9,6 +9,7 @@
 import {
   parseStoredEvent,
   playerKey,
+  ReelstreamError,
   Topics,
   Headers,
   walletTxStream,
@@ -22,10 +23,11 @@ import type { Message } from '@reelstream/platform-ports';
 import { handleCommand } from '@reelstream/platform-eventsourcing';
 import {
   conflictDeadLettersOf,
-  identicalRequest,
   isSettled,
   sameRequest,
   unreadableRecordDecider,
+  winAdmission,
+  type WinRefusalReason,
   type DeadLetteredWins,
   type WinDeadLettered,
 } from '@reelstream/wallet-domain';
@@ -41,12 +43,11 @@ export interface AdmittedWin {
 }
 
 /**
- * The operator to deliver `win` to, once it is admitted: it matches its source and owns its
- * transactionId; with the record as loaded for the checks, so the delivery does not read it
- * again. `undefined` when the win was refused or dead-lettered here (and answered).
+ * The operator to deliver `win` to, once it is admitted (`winAdmission` of the wallet domain decides,
+ * on its record, with the event it must come from read only when needed); with the record as loaded
+ * for the checks, so the delivery does not read it again. `undefined` when the win was refused or
+ * dead-lettered here (and answered).
  */
-// Long because: the admission checks of a win in order (already recorded, refused before, source, transactionId
-// owner, operator known), each answering and recording its own outcome; they read best as one list.
 export async function admitWin(
   context: DispatchContext,
   message: Message,
@@ -54,78 +55,80 @@ export async function admitWin(
 ): Promise<AdmittedWin | undefined> {
   const { records, deps } = context;
   const eventContext = eventContextOf(context, message, win.operatorId, win.transactionId);
-  const now = { now: context.now() };
   const record = await records.load(win.transactionId);
   const operator = deps.operators.get(win.operatorId);
-  const recorded = record.state.request;
-  // Recorded before: its source was checked then.
-  if (recorded && sameRequest(recorded, win)) {
-    if (operator) return { operator, record };
-    if (!isSettled(record.state))
-      await deadLetterOwn(
-        context,
-        message,
-        record,
-        eventContext,
-        'operator_not_configured',
-        notConfigured(win.operatorId),
-      );
-    else await publishOutcome(context, message, record.state);
-    return undefined;
+  const facts = { operatorConfigured: operator !== undefined };
+  let admission = winAdmission(record.state, win, facts);
+  if (admission.verdict === 'check_source')
+    admission = winAdmission(record.state, win, { ...facts, source: await context.sources.check(win) });
+  switch (admission.verdict) {
+    case 'deliver':
+      if (operator) return { operator, record };
+      throw new ReelstreamError('INTERNAL', `win ${win.transactionId} admitted without its operator`, {
+        retriable: false,
+      });
+    case 'answer_from_record':
+      await publishOutcome(context, message, record.state);
+      return undefined;
+    case 'refused_again':
+      deps.log.error('refused win delivered again; still refused, not sent', {
+        transactionId: win.transactionId,
+        operatorId: win.operatorId,
+        playerId: win.playerId,
+        reason: admission.reason,
+        detail: admission.detail,
+      });
+      await replyIfAsked(context, message, refusedReply(win, admission.reason, admission.detail));
+      return undefined;
+    case 'refuse':
+      await refuseWin(context, message, record, eventContext, win, admission);
+      return undefined;
+    case 'dead_letter_stray':
+      await deadLetterStray(context, message, record, eventContext, win, 'transaction_id_conflict', admission.detail);
+      return undefined;
+    case 'dead_letter_own': {
+      const own = admission.record
+        ? await records.execute(
+            record,
+            { type: 'RecordRequest', data: { request: win }, metadata: { now: context.now() } },
+            eventContext,
+          )
+        : record;
+      await deadLetterOwn(context, message, own, eventContext, 'operator_not_configured', admission.detail);
+      return undefined;
+    }
+    case 'check_source':
+      throw new ReelstreamError('INTERNAL', `win ${win.transactionId}: its source was checked and is asked for again`, {
+        retriable: false,
+      });
   }
-  const earlier = record.state.refused.find((refusal) => identicalRequest(refusal.request, win));
-  if (earlier) {
-    deps.log.error('refused win delivered again; still refused, not sent', {
-      transactionId: win.transactionId,
-      operatorId: win.operatorId,
-      playerId: win.playerId,
-      reason: earlier.reason,
-      detail: earlier.detail,
-    });
-    await replyIfAsked(context, message, refusedReply(win, earlier.reason, earlier.detail));
-    return undefined;
-  }
-  const check = await context.sources.check(win);
-  if (!check.ok) {
-    await records.execute(
-      record,
-      { type: 'RefuseWin', data: { request: win, reason: check.reason, detail: check.detail }, metadata: now },
-      eventContext,
-    );
-    deps.log.error('win refused: it does not match the event it must come from; not sent', {
-      transactionId: win.transactionId,
-      operatorId: win.operatorId,
-      playerId: win.playerId,
-      amountMinor: win.amountMinor,
-      reason: check.reason,
-      detail: check.detail,
-    });
-    deps.onRefused?.({ operatorId: win.operatorId, command: 'win', reason: check.reason });
-    await replyIfAsked(context, message, refusedReply(win, check.reason, check.detail));
-    return undefined;
-  }
-  if (recorded) {
-    const detail = `transactionId ${win.transactionId} is already a ${recorded.command} of player ${recorded.playerId} (operator ${recorded.operatorId}) with other fields; this win is not sent under it`;
-    await deadLetterStray(context, message, record, eventContext, win, 'transaction_id_conflict', detail);
-    return undefined;
-  }
-  if (!operator) {
-    const requested = await records.execute(
-      record,
-      { type: 'RecordRequest', data: { request: win }, metadata: now },
-      eventContext,
-    );
-    await deadLetterOwn(
-      context,
-      message,
-      requested,
-      eventContext,
-      'operator_not_configured',
-      notConfigured(win.operatorId),
-    );
-    return undefined;
-  }
-  return { operator, record };
+}
+
+/** A win that does not match the event it must come from: recorded as refused, logged, answered, never sent. */
+async function refuseWin(
+  context: DispatchContext,
+  message: Message,
+  record: WalletTxRecord,
+  eventContext: EventContext,
+  win: WalletWinRequest,
+  refusal: { reason: WinRefusalReason; detail: string },
+): Promise<void> {
+  const { reason, detail } = refusal;
+  await context.records.execute(
+    record,
+    { type: 'RefuseWin', data: { request: win, reason, detail }, metadata: { now: context.now() } },
+    eventContext,
+  );
+  context.deps.log.error('win refused: it does not match the event it must come from; not sent', {
+    transactionId: win.transactionId,
+    operatorId: win.operatorId,
+    playerId: win.playerId,
+    amountMinor: win.amountMinor,
+    reason,
+    detail,
+  });
+  context.deps.onRefused?.({ operatorId: win.operatorId, command: 'win', reason });
+  await replyIfAsked(context, message, refusedReply(win, reason, detail));
 }
 
 /**
@@ -282,10 +285,6 @@ async function announce(
     canceled: false,
     reason: `dead-lettered (${reason}): ${detail}`.slice(0, 1_000),
   });
-}
-
-function notConfigured(operatorId: string): string {
-  return `operator ${operatorId} is not configured on this dispatcher`;
 }
 
 function refusedReply(win: WalletWinRequest, reason: string, detail: string) {

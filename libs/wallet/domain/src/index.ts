@@ -23,9 +23,16 @@ export { deliveryPolicyFor, delayBeforeAttempt, cancelRetryDelayMs, DeliveryPoli
 export { redriveRefusalOf } from './redrive.js';
 export { nextRedriveAt, redriveScheduleOver, scheduledRedriveApplies, winRedriveOf } from './redrive-schedule.js';
 export { sameRequest, identicalRequest } from './same-request.js';
-export { isSettled, type StakeRequest, type WalletTxState, initialWalletTxState } from './state.js';
+export {
+  isSettled,
+  type StakeRequest,
+  type WalletTxState,
+  type WinRefusalReason,
+  initialWalletTxState,
+} from './state.js';
 export { checkStake, type StakeSourceCheck } from './stake-source.js';
 export { type WinDeadLettered, type DeadLetteredWins, unreadableRecordDecider } from './unreadable-record.js';
 export * from './signed-content.js';
 export * from './win-source.js';
+export { winAdmission } from './win-admission.js';
 export { webhookLetterDecider, type WebhookLetterCommand, type WebhookLetterState } from './webhook-letter.js';
