@@ -18,7 +18,7 @@ export default {
   mutate: [
     // The domain libs where money and tenancy are decided: every bonus decider and its state; the
     // wallet's callbacks, their policy, deadlines, re-drives and signed bodies; the game's rounds
-    // (what a spin is and stakes, steered outcomes, replay, wallet requests), sessions, catalog,
+    // (what a spin is and stakes, steered outcomes, replay, wallet requests), sessions, the catalog (in contracts),
     // coins and win cap, its random draws (the seeded generator, recorded and replayed draws), its
     // wheel games and its slot engine (model checks, compiled tables, line and spin evaluation, exact RTP;
     // not the simulation); the money kernel (amounts at the edges, minor units inside, currency exponents).
@@ -26,10 +26,11 @@ export default {
     'libs/bonus/domain/src/*.ts',
     'libs/wallet/domain/src/*.ts',
     'libs/game/domain/src/{round,session,catalog,rng}/*.ts',
+    'libs/contracts/src/catalog/*.ts',
     'libs/game/domain/src/instant/{compiled-wheel,instant-model,play-instant}.ts',
     'libs/game/domain/src/slot/*.ts',
     '!libs/game/domain/src/slot/simulate-slot.ts',
-    'libs/game/domain/src/{coins,refusal,win-cap,compile-once,profile,model-error}.ts',
+    'libs/game/domain/src/{coins,win-cap,compile-once,profile,model-error}.ts',
     // Callbacks and signatures: the wallet's signed POST and its client, the webhook sender, the
     // sandbox's check of a signature and its wallet ledger.
     'libs/wallet/adapters/src/http-operator-wallet.ts',

@@ -8,12 +8,11 @@
  *    @reelstream/bonus-application in this process, on the event store (reserve the platformId on
  *    its guard stream, decide on the player's stream, append with the expected revisions). Latency
  *    is the call as the gateway's route awaits it. This is what a registration costs now.
- * 2. The figure this bench printed before ADR 0011, measured the same way: RegisterBonusCall
- *    through `bus.request` on `bonus.commands` → the bonus-ledger process → `bonus.replies` (the
- *    ledger still answers the command; campaigns and tools may send it). Compare its row with the
- *    old tables.
- * 3. Cancel, which still travels the bus (it finds the player through the guard or the read
- *    model): CancelBonusCall by platformId of the bonus calls of (1), same clients.
+ * 2. Cancel, which still travels the bus (it finds the player through the guard or the read
+ *    model): CancelBonusCall by platformId of the bonus calls of (1), same clients, through
+ *    `bus.request` on `bonus.commands` → the bonus-ledger process → `bonus.replies`. No bus message
+ *    registers a bonus call any more, so the figure this bench printed before ADR 0011 (a
+ *    registration over the bus) is only in the old tables.
  *
  * CLIENTS concurrent clients each send one request at a time, every registration for its own
  * player (so every registration is accepted and does the full work: guard + player stream).
@@ -24,8 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMessageBus } from '@reelstream/platform-backends';
-import { catalogLookup } from '@reelstream/bonus-adapters';
-import { Registrations } from '@reelstream/bonus-application';
+import { catalogLookup, Registrations } from '@reelstream/bonus-application';
 import { demoOperators, OperatorDirectory } from '@reelstream/platform-config';
 import {
   bonusCommandKey,
@@ -36,7 +34,7 @@ import {
   Topics,
   type BonusRequestMessage,
   type CancelBonusCallCommand,
-  type RegisterBonusCallCommand,
+  type RegisterBonusCallData,
 } from '@reelstream/contracts';
 import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { loadCatalogFile } from '@reelstream/game-adapters';
@@ -52,7 +50,7 @@ const metadata = () => {
   return { commandId: id, correlationId: id, operatorId: 'demo', issuedAt: new Date().toISOString() };
 };
 
-function registration(n: number): RegisterBonusCallCommand {
+function registration(n: number): RegisterBonusCallData {
   const body = {
     operatorId: 'demo',
     platformId: `bench-${n}`,
@@ -66,12 +64,7 @@ function registration(n: number): RegisterBonusCallCommand {
     baseBetAmountMinor: 20,
     expireAt: new Date(Date.now() + 86_400_000).toISOString(),
   };
-  return {
-    type: 'RegisterBonusCall',
-    version: 1,
-    data: { ...body, requestHash: sha256HexOf(JSON.stringify(body)) },
-    metadata: metadata(),
-  };
+  return { ...body, requestHash: sha256HexOf(JSON.stringify(body)) };
 }
 
 function cancel(n: number): CancelBonusCallCommand {
@@ -83,14 +76,19 @@ function cancel(n: number): CancelBonusCallCommand {
   };
 }
 
-/** One request/reply to the bonus-ledger over the bus; a refusal is a bench failure. */
-async function overTheBus(bus: MessageBus, command: BonusRequestMessage): Promise<void> {
+/** One request/reply to the bonus-ledger over the bus, answered with the ledger's reply. */
+async function askOverTheBus(bus: MessageBus, command: BonusRequestMessage) {
   const reply = await bus.request(
     Topics.bonusCommands,
     { key: bonusCommandKey(command), value: command },
     { replyTopic: Topics.bonusReplies, timeoutMs: 30_000 },
   );
-  const answer = parseBonusReply(command.type, reply.value);
+  return parseBonusReply(command.type, reply.value);
+}
+
+/** One request/reply to the bonus-ledger over the bus; a refusal is a bench failure. */
+async function overTheBus(bus: MessageBus, command: BonusRequestMessage): Promise<void> {
+  const answer = await askOverTheBus(bus, command);
   if (!answer.ok) throw new Error(`${command.type} refused: ${answer.error.code} ${answer.error.message}`);
 }
 
@@ -170,24 +168,25 @@ async function main(): Promise<void> {
       catalog: catalogLookup(loadCatalogFile()),
       operators: (operatorId) => operators.get(operatorId),
     });
-    const busBase = 1_000_000;
-    // The first command waits on the bus until the ledger has started and answers it.
-    await overTheBus(bus, registration(busBase - 1));
+    // The first query waits on the bus until the ledger has started and answers it (not found: nothing is registered).
+    await askOverTheBus(bus, {
+      type: 'GetBonusCall',
+      version: 1,
+      data: { operatorId: 'demo', platformId: 'bench-warm-up' },
+      metadata: metadata(),
+    });
 
     const inProcess = await measure(0, async (n) => {
-      const { data, metadata } = registration(n);
-      const { commandId, correlationId, operatorId } = metadata;
-      const answer = await registrations.register(data, { commandId, correlationId, operatorId });
+      const { commandId, correlationId, operatorId } = metadata();
+      const answer = await registrations.register(registration(n), { commandId, correlationId, operatorId });
       if (isRefusal(answer)) throw new Error(`registration refused: ${answer.code} ${answer.message}`);
     });
-    const viaBus = await measure(busBase, (n) => overTheBus(bus as MessageBus, registration(n)));
     const cancels = await measure(0, (n) => overTheBus(bus as MessageBus, cancel(n)));
 
     console.log(
       `bonus-ledger bench: SQLite WAL synchronous=FULL, the bonus-ledger in its own process; ${CLIENTS} concurrent clients, ${MEASURED} requests after ${WARM_UP} warm-up each`,
     );
     report('registrations decided in process (the gateway, ADR 0011)', inProcess);
-    report('RegisterBonusCall over the bus → bonus-ledger → reply (before)', viaBus);
     report('CancelBonusCall over the bus → bonus-ledger → reply', cancels);
   } finally {
     await bus?.close();

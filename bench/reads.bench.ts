@@ -44,6 +44,7 @@ import { startGateway } from '@reelstream/gateway-service';
 import { createLogger } from '@reelstream/platform-telemetry';
 import { paidRoundWin } from '../libs/testing/src/game-fixtures.js';
 import { sampleBetRequest } from '../libs/testing/src/wallet-fixtures.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 const OPERATORS = 50;
 const PAGER = 'op00';
@@ -225,6 +226,7 @@ async function measure(
         // Silent: the lists answer 503 while the projection catches up (polled below), each one a failed request
         // in the log; a page that fails afterwards stops the bench.
         logger: createLogger({ service: 'reads-bench', level: 'silent' }),
+        reconciliationReadModels: SqliteReconciliationReadModel,
       },
       {
         port: 0,

@@ -6,8 +6,8 @@
 // Usage: npm run bench:regular-bonus [-- --bonuses N] [--seed S]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { betLevelsMinor } from '@reelstream/contracts';
 import {
-  betLevelsMinor,
   findModel,
   parseCatalog,
   REGULAR_BONUS_MAX_SPINS,

@@ -12,11 +12,12 @@ import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventst
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { systemClock } from '@reelstream/platform-ports';
-import { catalogLookup } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-application';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { startBonusLedger } from '@reelstream/bonus-service';
 import { startGateway } from '@reelstream/gateway-service';
 import { createLogger } from '@reelstream/platform-telemetry';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
 
@@ -75,6 +76,7 @@ export async function startBenchPlatform(
       clock: systemClock,
       ids: new TimeOrderedIdGenerator(1),
       logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
     {
       port: 0,

@@ -184,7 +184,7 @@ export function referenceProblems(object: K8sObject, objects: readonly K8sObject
   return [];
 }
 
-/** The workloads whose pods draw 53-bit ids, each with its own range of the 32 worker ids. */
+/** The workloads whose pods draw 53-bit ids, each with its own range of the 1,024 worker ids (ADR 0039). */
 export const ID_DRAWING_APPS = ['gateway', 'game-server', 'bonus-ledger', 'wallet-dispatcher'] as const;
 
 export interface WorkerIdRange {
@@ -219,7 +219,7 @@ export function maxPodsOf(workload: K8sObject, objects: readonly K8sObject[]): n
 /**
  * Each id-drawing workload's worker ids (WORKER_ID_BASE + pod index, for every pod it can have),
  * and what is wrong: a workload without a base or without the pod index from the downward API, a
- * fixed WORKER_ID (every pod would draw the same ids), ranges beyond 31 or overlapping.
+ * fixed WORKER_ID (every pod would draw the same ids), ranges beyond the last worker id or overlapping.
  */
 export function workerIdRanges(
   objects: readonly K8sObject[],
@@ -260,4 +260,71 @@ export function workerIdRanges(
     }
   }
   return { ranges, problems };
+}
+
+/** A PostgreSQL duration setting (`60s`, `5min`, `1h`, or a number of seconds) in seconds. */
+export function postgresSeconds(value: string): number {
+  const match = /^(\d+)\s*(ms|s|min|h|d)?$/.exec(value.trim());
+  if (!match) return Number.NaN;
+  const unit = { ms: 0.001, s: 1, min: 60, h: 3600, d: 86_400 }[(match[2] ?? 's') as 's'];
+  return Number(match[1]) * unit;
+}
+
+/** CloudNativePG's archive_timeout when the cluster does not set one. */
+const CNPG_DEFAULT_ARCHIVE_TIMEOUT = '5min';
+
+interface BarmanObjectStore {
+  destinationPath?: string;
+  wal?: { compression?: string };
+  data?: { compression?: string };
+}
+
+/**
+ * What keeps a CloudNativePG Cluster of a render from being recovered to a point in time: no WAL
+ * archive in object storage (`spec.backup.barmanObjectStore` with a destination, WAL and base backups
+ * compressed), no retention policy, an archive_timeout above `maxArchiveTimeoutSeconds` (the most
+ * committed work a lost cluster may cost), or no ScheduledBackup of the object store taking a base
+ * backup every day (a six-field schedule with any day of the month, month and weekday).
+ */
+export function pointInTimeRecoveryProblems(objects: readonly K8sObject[], maxArchiveTimeoutSeconds: number): string[] {
+  const problems: string[] = [];
+  const clusters = objects.filter((o) => o.kind === 'Cluster' && o.apiVersion === 'postgresql.cnpg.io/v1');
+  for (const cluster of clusters) {
+    const where = `Cluster ${cluster.metadata.name}`;
+    const spec = cluster['spec'] as {
+      backup?: { barmanObjectStore?: BarmanObjectStore; retentionPolicy?: string };
+      postgresql?: { parameters?: Record<string, string> };
+    };
+    const store = spec.backup?.barmanObjectStore;
+    if (!store?.destinationPath)
+      problems.push(`${where} archives no WAL: spec.backup.barmanObjectStore has no destinationPath`);
+    else {
+      if (!store.wal?.compression) problems.push(`${where} archives WAL uncompressed`);
+      if (!store.data?.compression) problems.push(`${where} takes base backups uncompressed`);
+    }
+    if (!spec.backup?.retentionPolicy) problems.push(`${where} has no backup retentionPolicy`);
+    const timeout = spec.postgresql?.parameters?.['archive_timeout'] ?? CNPG_DEFAULT_ARCHIVE_TIMEOUT;
+    if (!(postgresSeconds(timeout) <= maxArchiveTimeoutSeconds))
+      problems.push(`${where}: archive_timeout ${timeout} is above ${maxArchiveTimeoutSeconds} s`);
+    const daily = objects.filter((o) => {
+      if (o.kind !== 'ScheduledBackup') return false;
+      const backup = o['spec'] as {
+        cluster?: { name?: string };
+        method?: string;
+        schedule?: string;
+        suspend?: boolean;
+      };
+      const fields = (backup.schedule ?? '').trim().split(/\s+/);
+      return (
+        backup.cluster?.name === cluster.metadata.name &&
+        (backup.method ?? 'barmanObjectStore') === 'barmanObjectStore' &&
+        backup.suspend !== true &&
+        fields.length === 6 &&
+        fields.slice(3).every((field) => field === '*')
+      );
+    });
+    if (daily.length === 0)
+      problems.push(`${where} has no ScheduledBackup taking a daily base backup to its object store`);
+  }
+  return problems;
 }

@@ -65,7 +65,9 @@ cpSync(k8sRoot, releaseRoot, { recursive: true, filter: (source) => source !== j
 pinImageDigest(join(releaseRoot, PRODUCTION, 'kustomization.yaml'), RELEASE_DIGEST);
 afterAll(() => rmSync(releaseRoot, { recursive: true, force: true }));
 const committedProductionKustomization = readFileSync(join(k8sRoot, PRODUCTION, 'kustomization.yaml'), 'utf8');
-const kustomizationDirs = ['base', 'monitoring', 'analytics', ...overlayDirs];
+/** EventStoreDB's backup and scavenge, applied on their own in the EventStoreDB cluster's namespace. */
+const ESDB_MAINTENANCE = `${PRODUCTION_ESDB}/maintenance`;
+const kustomizationDirs = ['base', 'monitoring', 'analytics', ...overlayDirs, ESDB_MAINTENANCE];
 const secretTemplate = 'base/operators-secret.template.yaml';
 /** Templates of the Secrets the cluster's administrator creates outside kustomize (not applied). */
 const secretTemplates = [
@@ -73,6 +75,9 @@ const secretTemplates = [
   'analytics/postgres-reader-secret.template.yaml',
   `${PRODUCTION_ESDB}/eventstore-secret.template.yaml`,
   `${PRODUCTION_ESDB}/eventstore-reader-secret.template.yaml`,
+  `${PRODUCTION}/postgres-backup-secret.template.yaml`,
+  `${ESDB_MAINTENANCE}/ops-secret.template.yaml`,
+  `${ESDB_MAINTENANCE}/backup-store-secret.template.yaml`,
 ];
 /** The Secrets of the templates, by name. */
 const templateSecrets = new Set(
@@ -134,6 +139,17 @@ const configOf = (objects: readonly K8sObject[]) =>
  * Files a workload's container (the first, or the one named) reads from Secrets: mounted path → Secret
  * and key, from secret volumes and the secret sources of projected volumes.
  */
+/** The render with every id-drawing workload at `pods` pods: its autoscaler's maximum and its replica count. */
+function withMaxReplicas(objects: readonly K8sObject[], pods: number): K8sObject[] {
+  const scaled = structuredClone(objects) as K8sObject[];
+  for (const object of scaled) {
+    if (object.kind === 'HorizontalPodAutoscaler') (object['spec'] as { maxReplicas: number }).maxReplicas = pods;
+    if (object.kind === 'StatefulSet' && (ID_DRAWING_APPS as readonly string[]).includes(object.metadata.name))
+      (object['spec'] as { replicas?: number }).replicas = pods;
+  }
+  return scaled;
+}
+
 function secretFiles(workload: K8sObject, containerName?: string): Map<string, { secret: string; key: string }> {
   type Items = { key: string; path: string }[];
   const volumes = (podTemplateOf(workload)?.spec['volumes'] ?? []) as {
@@ -422,10 +438,17 @@ describe('the overlays rendered by kubectl kustomize', () => {
   });
 
   describe.each(overlayDirs)('worker ids in the %s render', (dir) => {
-    it('give every pod that draws ids its own worker id: disjoint ranges within 0–31, from the pod index', () => {
+    it('give every pod that draws ids its own worker id: disjoint ranges within 0–1023, from the pod index', () => {
       const { ranges, problems } = workerIdRanges(rendered(dir), MAX_WORKER_ID);
       expect(problems).toEqual([]);
       expect(ranges.map((range) => range.workload).sort()).toEqual([...ID_DRAWING_APPS].sort());
+      // Each workload's range holds 248 pods (ADR 0039), whatever its autoscaler allows today.
+      const bases = Object.fromEntries(ranges.map((range) => [range.workload, range.base]));
+      expect(bases).toEqual({ gateway: 32, 'game-server': 280, 'bonus-ledger': 528, 'wallet-dispatcher': 776 });
+      expect(
+        workerIdRanges(withMaxReplicas(rendered(dir), 248), MAX_WORKER_ID).ranges.map((range) => range.last),
+      ).toEqual(expect.arrayContaining([279, 527, 775, 1023]));
+      expect(workerIdRanges(withMaxReplicas(rendered(dir), 248), MAX_WORKER_ID).problems).toEqual([]);
       // The runtime takes the last pod of each range as it is configured.
       for (const range of ranges) {
         const env = parseEnv(processIdentityEnv, {
@@ -679,9 +702,11 @@ describe('the overlays rendered by kubectl kustomize', () => {
           ['Describe', 'Read', 'Write', 'Create'].filter((op) => !allowed('topic', topic).has(op)),
         ]).toEqual([topic, []]);
       // The groups of libs/bonus/service/src/command-consumer.ts, libs/wallet/application/src/subscriptions.ts
-      // and webhook-redrive.ts, and a reply group (replyGroupId of messaging-kafka: reply.<instance>.<topic>).
+      // and webhook-redrive.ts, the gateway's limits group (GATEWAY_LIMITS_GROUP of libs/contracts/src/topics.ts),
+      // and a reply group (replyGroupId of messaging-kafka: reply.<instance>.<topic>).
       const groups = [
         'bonus-ledger',
+        'gateway',
         'wallet-dispatcher',
         'wallet-dispatcher.cancels',
         'wallet-dispatcher.delayed',
@@ -1049,6 +1074,8 @@ describe('the overlays rendered by kubectl kustomize', () => {
         'NetworkPolicy/allow-apps-to-postgres',
         'NetworkPolicy/allow-daily-reports-into-postgres',
         'NetworkPolicy/allow-postgres',
+        'PodMonitor/reelstream-pg',
+        'ScheduledBackup/reelstream-pg-daily',
       ]);
     });
   });
@@ -1142,19 +1169,19 @@ describe('the overlays rendered by kubectl kustomize', () => {
       ]);
     });
 
-    it('report worker-id ranges that overlap, leave 0–31, or do not come from the pod index', () => {
+    it('report worker-id ranges that overlap, leave 0–1023, or do not come from the pod index', () => {
       const objects = structuredClone(rendered('overlays/production'));
       const autoscaler = find(objects, 'HorizontalPodAutoscaler', 'gateway')?.['spec'] as { maxReplicas: number };
-      autoscaler.maxReplicas = 9;
+      autoscaler.maxReplicas = 249;
       const dispatcherEnv = (containersOf(find(objects, 'StatefulSet', 'wallet-dispatcher') as K8sObject)[0]?.['env'] ??
         []) as { name: string; value?: string }[];
       const base = dispatcherEnv.find((variable) => variable.name === 'WORKER_ID_BASE');
-      if (base) base.value = '30';
+      if (base) base.value = '1022';
       dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
       expect(workerIdRanges(objects, MAX_WORKER_ID).problems).toEqual([
         'StatefulSet wallet-dispatcher sets WORKER_ID: its pods would draw the same ids',
-        'wallet-dispatcher: worker ids 30–33 leave 0–31',
-        'gateway (8–16) and game-server (16–23) share worker ids',
+        'wallet-dispatcher: worker ids 1022–1025 leave 0–1023',
+        'gateway (32–280) and game-server (280–287) share worker ids',
       ]);
     });
 

@@ -1,9 +1,9 @@
 /** The bonus-ledger process: wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/platform-runtime';
+import { openLeaseHolderDeps, runService } from '@reelstream/platform-runtime';
 
 await runService('bonus-ledger', async (runtime) => {
   const { ledgerEnv, readModelPath, startBonusLedger } = await import('@reelstream/bonus-service');
-  const { catalogLookup } = await import('@reelstream/bonus-adapters');
+  const { catalogLookup } = await import('@reelstream/bonus-application');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
   const { demoOperators, loadOperators, OperatorDirectory, resolveBackends } =
     await import('@reelstream/platform-config');
@@ -15,18 +15,11 @@ await runService('bonus-ledger', async (runtime) => {
   );
   const catalog = catalogLookup(loadCatalogFile(env.CATALOG_FILE));
   const backends = resolveBackends(env);
-  const { store, leases, bus } = await runtime.openBackends(backends);
   const ledger = await startBonusLedger(
     {
-      store,
-      leases,
-      instanceId: runtime.identity.instanceId,
-      bus,
-      clock: runtime.clock,
-      ids: runtime.ids,
+      ...(await openLeaseHolderDeps(runtime, backends)),
       operators: (operatorId) => operators.get(operatorId),
       catalog,
-      logger: runtime.logger,
     },
     {
       readModelFile: readModelPath(env.READ_MODEL_DIR ?? env.DATA_DIR, runtime.identity.instanceId),

@@ -1,5 +1,5 @@
 /** The game-server process (launch host): wiring only; the life cycle is `runService`'s. */
-import { runService } from '@reelstream/platform-runtime';
+import { openLeaseHolderDeps, runService } from '@reelstream/platform-runtime';
 
 await runService('game-server', async (runtime) => {
   // Loaded after telemetry started (runService): express must be patched on load.
@@ -15,19 +15,8 @@ await runService('game-server', async (runtime) => {
   );
   const catalog = loadCatalogFile(env.CATALOG_FILE);
   const backends = resolveBackends(env);
-  const { store, leases, bus } = await runtime.openBackends(backends);
   const server = await startGameServer(
-    {
-      store,
-      leases,
-      instanceId: runtime.identity.instanceId,
-      bus,
-      catalog,
-      clock: runtime.clock,
-      ids: runtime.ids,
-      logger: runtime.logger,
-      operators,
-    },
+    { ...(await openLeaseHolderDeps(runtime, backends)), catalog, operators },
     gameServerConfigOf(env),
   );
   runtime.onStop('game-server', () => server.stop());

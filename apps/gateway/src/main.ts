@@ -6,6 +6,7 @@ await runService('gateway', async (runtime) => {
   const { gatewayConfigOf, gatewayEnv, loadGatewayOperators, startGateway } =
     await import('@reelstream/gateway-service');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
+  const { SqliteReconciliationReadModel } = await import('@reelstream/wallet-adapters');
   const { OperatorDirectory, resolveBackends } = await import('@reelstream/platform-config');
 
   const env = runtime.parseEnv(gatewayEnv);
@@ -23,6 +24,7 @@ await runService('gateway', async (runtime) => {
       clock: runtime.clock,
       ids: runtime.ids,
       logger: runtime.logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
     config,
   );

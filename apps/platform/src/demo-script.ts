@@ -4,8 +4,14 @@
  * platformId carry the start time), so the printed commands work on a platform that already has
  * data: an earlier demo player's active bonus cannot refuse the new one (409 ACTIVE_BONUS_EXISTS).
  */
-import { formatLocalDateTime, isReturnUrlAllowed, wallClockAt } from '@reelstream/contracts';
-import { betLevelsMinor, type Catalog, type CatalogGame } from '@reelstream/game-domain';
+import {
+  formatLocalDateTime,
+  isReturnUrlAllowed,
+  wallClockAt,
+  betLevelsMinor,
+  type Catalog,
+  type CatalogGame,
+} from '@reelstream/contracts';
 import { formatAmount, multiplyMinor } from '@reelstream/money';
 
 const DEMO_SPINS = 10;

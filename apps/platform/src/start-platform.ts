@@ -23,7 +23,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
   const dispatcherLib = await import('@reelstream/wallet-service');
   const gameLib = await import('@reelstream/game-service');
   const gatewayLib = await import('@reelstream/gateway-service');
-  const { catalogLookup } = await import('@reelstream/bonus-adapters');
+  const { SqliteReconciliationReadModel } = await import('@reelstream/wallet-adapters');
+  const { catalogLookup } = await import('@reelstream/bonus-application');
   const { loadCatalogFile } = await import('@reelstream/game-adapters');
 
   // Every variable of every service is checked before anything starts.
@@ -120,6 +121,7 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
       clock: runtime.clock,
       ids: runtime.ids,
       logger: runtime.loggerFor('gateway'),
+      reconciliationReadModels: SqliteReconciliationReadModel,
       consumers,
     },
     gatewayConfig,
@@ -140,8 +142,8 @@ export async function startPlatform(runtime: ServiceRuntime): Promise<ReadyField
     parseAmount(sandboxEnv.SANDBOX_INITIAL_BALANCE, operator.currency),
   );
   const dataDir = resolve(gatewayEnv.DATA_DIR);
-  runtime.onReady(() =>
-    process.stdout.write(
+  runtime.onReady((print) =>
+    print(
       platformBanner({
         gatewayUrl,
         gameUrl: gatewayConfig.launchBaseUrl,

@@ -1,6 +1,6 @@
 /**
  * One error family: every error class the production code declares (a class named `…Error`, or one
- * that extends a built-in error) derives from contracts' `ReelstreamError`, directly or through
+ * that extends a built-in error) derives from the kernel's `ReelstreamError` (`@reelstream/errors`), directly or through
  * another class of the project, so it carries an explicit `retriable` that the consumers' retry and
  * park decisions read (`isRetriable`). An exception is listed below with its reason, never skipped.
  */
@@ -15,9 +15,7 @@ const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'test', 'coverage', '.s
 
 /** `path:Class` → why it is not a ReelstreamError. */
 const EXCEPTIONS: ReadonlyMap<string, string> = new Map([
-  ['libs/contracts/src/api/reelstream-error.ts:ReelstreamError', 'the base itself'],
-  ['libs/money/src/amount.ts:AmountError', 'a type:kernel lib imports no other lib, contracts included'],
-  ['libs/money/src/currencies.ts:UnknownCurrencyError', 'a type:kernel lib imports no other lib, contracts included'],
+  ['libs/errors/src/reelstream-error.ts:ReelstreamError', 'the base itself'],
 ]);
 
 interface Declared {
@@ -43,11 +41,25 @@ export function declaredClasses(file: string, text: string): Declared[] {
   }));
 }
 
-const declared = ['libs', 'apps'].flatMap((root) =>
-  sourceFiles(join(REPOSITORY_ROOT, root)).flatMap((path) =>
-    declaredClasses(relative(REPOSITORY_ROOT, path), readFileSync(path, 'utf8')),
-  ),
+const sources = ['libs', 'apps'].flatMap((root) =>
+  sourceFiles(join(REPOSITORY_ROOT, root)).map((path) => ({
+    file: relative(REPOSITORY_ROOT, path),
+    text: readFileSync(path, 'utf8'),
+  })),
 );
+const declared = sources.flatMap(({ file, text }) => declaredClasses(file, text));
+
+/** `path:Interface` → why this refusal type is still the one value. */
+const REFUSAL_NARROWINGS: ReadonlyMap<string, string> = new Map([
+  ['libs/wallet/domain/src/errors.ts:WalletRefusal', "narrows `code` to the walletTx decider's codes; adds no field"],
+]);
+
+/** Every `interface X extends … Refusal …` of a text: a refusal type beside the one value. */
+export function refusalTypes(file: string, text: string): string[] {
+  return [...text.matchAll(/\binterface\s+(\w+)(?:<[^>{]*>)?\s+extends\s+([^{]*)\{/g)]
+    .filter((match) => /\bRefusal\b/.test(match[2] ?? ''))
+    .map((match) => `${file}:${match[1] ?? ''}`);
+}
 
 /** Whether `name` reaches the base through classes the project declares (every class of that name must). */
 export function derivesFromBase(
@@ -81,7 +93,15 @@ describe('one error family: every error class of the production code is a Reelst
   it('finds the classes it checks (the walk reaches the libs and the apps)', () => {
     const names = declared.map((declaration) => declaration.name);
     expect(names).toEqual(
-      expect.arrayContaining([BASE, 'WrongExpectedRevisionError', 'FencedOutError', 'RequestTimeoutError', 'CliError']),
+      expect.arrayContaining([
+        BASE,
+        'WrongExpectedRevisionError',
+        'FencedOutError',
+        'RequestTimeoutError',
+        'CliError',
+        'AmountError',
+        'UnknownCurrencyError',
+      ]),
     );
     expect(declared.filter((declaration) => isErrorClass(declaration, declared)).length).toBeGreaterThan(60);
   });
@@ -121,5 +141,22 @@ describe('one error family: every error class of the production code is a Reelst
         .map(keyOf),
     );
     expect([...EXCEPTIONS.keys()].filter((key) => !stillApart.has(key))).toEqual([]);
+  });
+});
+
+describe('one refusal: one value, one thrown form, one HTTP answer', () => {
+  it('the check finds a refusal type declared beside the one value', () => {
+    expect(refusalTypes('a.ts', 'export interface GameRefusal extends Refusal {\n  retry?: number;\n}')).toEqual([
+      'a.ts:GameRefusal',
+    ]);
+    expect(refusalTypes('b.ts', 'interface Reply extends Envelope, Partial<Refusal> {}')).toEqual(['b.ts:Reply']);
+    expect(refusalTypes('c.ts', 'interface Refusals extends Base {}')).toEqual([]);
+  });
+
+  it('no production file declares another refusal type or a subclass of RefusedError', () => {
+    const found = sources.flatMap(({ file, text }) => refusalTypes(file, text));
+    expect(found.filter((key) => !REFUSAL_NARROWINGS.has(key))).toEqual([]);
+    expect([...REFUSAL_NARROWINGS.keys()].filter((key) => !found.includes(key))).toEqual([]);
+    expect(declared.filter((declaration) => declaration.parent === 'RefusedError').map(keyOf)).toEqual([]);
   });
 });

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { REPOSITORY_ROOT } from './support/app-process.js';
 
-/** Domain libraries; contracts for the wire format and money (the kernel) for amounts, as the doc explains. */
-const PURE_LIBRARY = /^libs\/(?:[a-z-]+\/domain|contracts|money)\/src\//;
+/** Domain libraries; contracts for the wire format, money and errors (the kernel) for amounts and error codes, as the doc explains. */
+const PURE_LIBRARY = /^libs\/(?:[a-z-]+\/domain|contracts|money|errors)\/src\//;
 
 const read = (path: string) => readFileSync(join(REPOSITORY_ROOT, path), 'utf8');
 
@@ -79,7 +79,7 @@ describe('the "where is the rule for X" table', () => {
     expect(rows.filter((row) => row.decidedIn.length === 0).map((row) => row.id)).toEqual([]);
   });
 
-  it('names only existing files of a domain library (or contracts, money)', () => {
+  it('names only existing files of a domain library (or contracts, the kernel: money, errors)', () => {
     const wrong = rows.flatMap((row) =>
       row.decidedIn
         .filter(({ path }) => !PURE_LIBRARY.test(path) || !existsSync(join(REPOSITORY_ROOT, path)))

@@ -72,7 +72,7 @@ describe('metrics and traces of the platform as five processes', () => {
     buildDir = mkdtempSync(join(REPOSITORY_ROOT, 'tmp', 'telemetry-build-'));
     const built = await buildApps([...APPS], { outDir: buildDir });
     const entry = (app: App) => built.find((candidate) => candidate.app === app)?.entry ?? '';
-    for (const app of APPS) metricsPorts.set(app, await freePort());
+    for (const app of APPS) metricsPorts.set(app, await freePort(new Set(metricsPorts.values())));
     const envOf = (app: App): Record<string, string> => ({
       LOG_LEVEL: 'info',
       OPERATORS_FILE: '',

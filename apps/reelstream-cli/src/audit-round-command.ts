@@ -1,8 +1,8 @@
 /** `reelstream audit round <roundId>`: exit 0 when the round matches its record, 1 when it does not. */
+import { findGame } from '@reelstream/contracts';
 import { parseArgs } from 'node:util';
 import { loadRoundAudit, renderRoundAudit } from '@reelstream/analytics-application';
 import { RoundNotFoundError } from '@reelstream/analytics-domain';
-import { findGame } from '@reelstream/game-domain';
 import { openSource, sourceUrlOf } from './source.js';
 import { CliError } from './cli-error.js';
 import type { CliCommand } from './command-registry.js';

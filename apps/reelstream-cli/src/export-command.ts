@@ -1,6 +1,5 @@
 /** `reelstream export <kind>`: row-level CSV or Parquet for BI tools, incremental with a checkpoint. */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   EXPORT_FORMATS,
   ExportArgumentError,
@@ -13,6 +12,7 @@ import {
 } from '@reelstream/analytics-application';
 import { EXPORT_KINDS, type ExportKind } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
+import { flagOptions, parseCommandLine, valueOptions } from './command-line.js';
 import type { CliCommand, CliIo } from './command-registry.js';
 import { ProgressBar } from './progress.js';
 import { loadOperatorSettings } from './settings.js';
@@ -40,25 +40,18 @@ Read-only: nothing is written to the log.
   --no-progress           no progress line on stderr`;
 
 function parse(args: readonly string[]) {
-  try {
-    return parseArgs({
+  return parseCommandLine(
+    {
       args: [...args],
       options: {
-        out: { type: 'string' },
-        format: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        checkpoint: { type: 'string' },
-        source: { type: 'string' },
-        operators: { type: 'string' },
-        'no-progress': { type: 'boolean' },
+        ...valueOptions('out', 'format', 'from', 'to', 'checkpoint', 'source', 'operators'),
+        ...flagOptions('no-progress'),
       },
       allowPositionals: true,
       strict: true,
-    });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`);
-  }
+    },
+    USAGE,
+  );
 }
 
 function kindOf(positionals: readonly string[]): ExportKind {

@@ -1,7 +1,6 @@
 /** `reelstream reconcile --operator <id> <file.csv>`: exit 0 when the export and the log agree, 1 when anything differs. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   loadOperatorTransactions,
   parseTimeArgument,
@@ -20,6 +19,7 @@ import {
 import { loadOperatorSettings } from './settings.js';
 import { openSource, sourceUrlOf } from './source.js';
 import { CliError } from './cli-error.js';
+import { flagOptions, parseCommandLine, valueOptions } from './command-line.js';
 import type { CliCommand } from './command-registry.js';
 
 const usage = `usage: reelstream reconcile --operator <operatorId> <file.csv> [--amounts signed|carried|flipped]
@@ -75,34 +75,21 @@ function readCsv(path: string) {
   }
 }
 
-/** An unknown option or a missing value is bad input (exit 2), said with the usage. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${usage}`);
-  }
-}
-
 export const reconcileCommand: CliCommand = {
   words: ['reconcile'],
   summary: "Compare an operator's transaction export (CSV) with the log; exit 1 when anything differs",
   usage,
   async run(args, io) {
-    const { values, positionals } = parsed(() =>
-      parseArgs({
+    const { values, positionals } = parseCommandLine(
+      {
         args: [...args],
         allowPositionals: true,
         options: {
-          operator: { type: 'string' },
-          amounts: { type: 'string' },
-          source: { type: 'string' },
-          operators: { type: 'string' },
-          from: { type: 'string' },
-          to: { type: 'string' },
-          json: { type: 'boolean' },
+          ...valueOptions('operator', 'amounts', 'source', 'operators', 'from', 'to'),
+          ...flagOptions('json'),
         },
-      }),
+      },
+      usage,
     );
     if (values.operator === undefined) throw new CliError(`--operator is required\n${usage}`);
     const convention = values.amounts as AmountConvention | undefined;

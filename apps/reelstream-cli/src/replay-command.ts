@@ -1,7 +1,6 @@
 /** `reelstream replay`: folds the log into the reports, filtered, as table/csv/ndjson/json. */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   catalogFacts,
   expandDatePlaceholders,
@@ -21,6 +20,7 @@ import {
   type WalletSlaSettings,
 } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
+import { flagOptions, parseCommandLine, valueOptions } from './command-line.js';
 import type { CliCommand, CliIo } from './command-registry.js';
 import { ProgressBar } from './progress.js';
 import {
@@ -100,30 +100,23 @@ function walletSlaOf(values: {
 }
 
 function parse(args: readonly string[]) {
-  try {
-    return parseArgs({
+  return parseCommandLine(
+    {
       args: [...args],
       options: {
-        source: { type: 'string' },
-        operators: { type: 'string' },
-        catalog: { type: 'string' },
+        ...valueOptions('source', 'operators', 'catalog'),
+        ...valueOptions('format', 'out-dir'),
+        // The settings of the bonus-return and wallet-SLA reports.
+        ...valueOptions('window', 'by', 'target-ms', 'storm-attempts'),
         report: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        'out-dir': { type: 'string' },
-        'no-progress': { type: 'boolean' },
-        strict: { type: 'boolean' },
-        window: { type: 'string' },
-        by: { type: 'string' },
-        'target-ms': { type: 'string' },
-        'storm-attempts': { type: 'string' },
+        ...flagOptions('no-progress', 'strict'),
         ...FILTER_OPTIONS,
       },
       allowPositionals: false,
       strict: true,
-    }).values;
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${USAGE}`);
-  }
+    },
+    USAGE,
+  ).values;
 }
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {

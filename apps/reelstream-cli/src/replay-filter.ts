@@ -9,16 +9,11 @@ import {
 } from '@reelstream/analytics-application';
 import type { ReplayFilter } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
+import { valueOptions } from './command-line.js';
 import type { Operators } from './settings.js';
 
 export const FILTER_OPTIONS = {
-  from: { type: 'string' },
-  to: { type: 'string' },
-  at: { type: 'string' },
-  operator: { type: 'string' },
-  player: { type: 'string' },
-  game: { type: 'string' },
-  provider: { type: 'string' },
+  ...valueOptions('from', 'to', 'at', 'operator', 'player', 'game', 'provider'),
   category: { type: 'string', multiple: true },
 } as const;
 

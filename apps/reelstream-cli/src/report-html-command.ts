@@ -1,7 +1,6 @@
 /** `reelstream report --html <file>`: headline figures, charts and the reports in one self-contained HTML page. */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { catalogFacts, renderHtmlReport, replay } from '@reelstream/analytics-application';
 import {
   AnalyticsFold,
@@ -13,6 +12,7 @@ import {
   type ReplayFilter,
 } from '@reelstream/analytics-domain';
 import { CliError } from './cli-error.js';
+import { parseCommandLine, valueOptions } from './command-line.js';
 import type { CliCommand, CliIo } from './command-registry.js';
 import {
   buildFilter,
@@ -104,22 +104,14 @@ function scopeOf(
 }
 
 function optionsOf(args: readonly string[]) {
-  try {
-    return parseArgs({
+  return parseCommandLine(
+    {
       args: [...args],
-      options: {
-        html: { type: 'string' },
-        source: { type: 'string' },
-        operators: { type: 'string' },
-        catalog: { type: 'string' },
-        rows: { type: 'string' },
-        ...FILTER_OPTIONS,
-      },
+      options: { ...valueOptions('html', 'source', 'operators', 'catalog', 'rows'), ...FILTER_OPTIONS },
       strict: true,
-    }).values;
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n${usage}`);
-  }
+    },
+    usage,
+  ).values;
 }
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {

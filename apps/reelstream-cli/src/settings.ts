@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_CATALOG_FILE, demoOperators, loadOperators } from '@reelstream/platform-config';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { parseOperatorsJson, type OperatorsConfig } from '@reelstream/contracts';
-import type { Catalog } from '@reelstream/game-domain';
+import { parseOperatorsJson, type OperatorsConfig, type Catalog } from '@reelstream/contracts';
 import { CliError } from './cli-error.js';
 import type { CliIo } from './command-registry.js';
 

@@ -27,6 +27,7 @@ describe('topics and their keys (docs/architecture.md "Data")', () => {
       'bonus.events',
       'bonus.replies',
       'bonus.webhooks',
+      'gateway.limits',
       'wallet.cancels',
       'wallet.dead-letters',
       'wallet.replies',

@@ -57,19 +57,9 @@ export {
 } from './api/wallet-health.js';
 export { provider, type Provider, game, type Game, listProvidersResponse, listGamesResponse } from './api/catalog.js';
 export { ok, failure, errorEnvelope } from './api/envelope.js';
-export {
-  isErrorCode,
-  httpStatusOf,
-  defaultMessageOf,
-  validationDetails,
-  type HttpErrorStatus,
-  ErrorCatalogue,
-  type ErrorCode,
-  ERROR_CODES,
-  type ErrorDetail,
-  type ServiceError,
-} from './api/errors.js';
-export { refusal, isRefusal, isRetriable, type Refusal, ReelstreamError } from './api/reelstream-error.js';
+/** The kernel's error catalogue and error classes, unchanged. */
+export * from '@reelstream/errors';
+export { validationDetails } from './api/errors.js';
 export { isReturnUrlAllowed, launchGameRequest, type LaunchGameRequest, launchGameResponse } from './api/launch.js';
 export {
   type GameLayout,
@@ -112,17 +102,14 @@ export {
   bonusCommandKey,
   registerBonusCallData,
   bonusRequestMessage,
-  type RegisterBonusCallCommand,
+  type RegisterBonusCallData,
   type CancelBonusCallCommand,
-  type StartFreeSpinCommand,
-  type SettleFreeSpinCommand,
-  type ExpireBonusCallCommand,
   type GetBonusCallQuery,
   type ListBonusCallsQuery,
-  type GetActiveBonusQuery,
   type BonusRequestMessage,
   type BonusRequestType,
 } from './commands/bonus.js';
+export type { StartFreeSpinData, StartedFreeSpin, SettleFreeSpinData, SettledFreeSpin } from './commands/free-spin.js';
 export { messageId, type CommandMetadata } from './commands/metadata.js';
 export type { SteeredSpinRequest, SteeringView, SteeredChoice } from './commands/steered-spin.js';
 export {
@@ -237,7 +224,7 @@ export {
   localDateTimeToInstant,
   type LocalDateTime,
 } from './time.js';
-export { bonusWebhookKey, playerKey, Topics } from './topics.js';
+export { bonusWebhookKey, GATEWAY_LIMITS_GROUP, playerKey, TopicPartitions, Topics } from './topics.js';
 export {
   bonusWebhook,
   bonusWebhookEventId,
@@ -245,3 +232,12 @@ export {
   bonusWebhookOf,
   type BonusWebhook,
 } from './callbacks/webhooks.js';
+export { catalogSchema, type Catalog, type CatalogGame } from './catalog/catalog-schema.js';
+export {
+  BetLevelError,
+  betLevelsMinor,
+  findGame,
+  findProvider,
+  gamesOfProvider,
+  offeredBetLevelsMinor,
+} from './catalog/catalog.js';

@@ -6,7 +6,7 @@
  * reads the header and answers the refusal; this is where it is decided.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { refusal, type Refusal } from './api/reelstream-error.js';
+import { refusal, type Refusal } from '@reelstream/errors';
 
 /** `Bearer <token>`: the scheme is case-insensitive (RFC 9110), the token is the rest after one or more spaces. */
 const BEARER = /^Bearer +(\S+) *$/i;

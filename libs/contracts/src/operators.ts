@@ -7,7 +7,7 @@ import { tryParseAmount } from '@reelstream/money';
 import * as z from 'zod';
 import { currencyUnits } from './api/bonus-call.js';
 import { formatIssuePath } from './api/errors.js';
-import { ReelstreamError } from './api/reelstream-error.js';
+import { ReelstreamError } from '@reelstream/errors';
 import { allDistinct, currencyCode, httpUrl, operatorId } from './shared/primitives.js';
 import { sha256HexOf } from './shared/sha256.js';
 import { isValidTimeZone } from './time.js';

@@ -37,6 +37,12 @@ export const Topics = {
    * the delay topics, parked on `bonus.webhooks.dlq` after their attempts. Key: operator and bonus (`bonusWebhookKey`), so one bonus's changes stay in order.
    */
   bonusWebhooks: 'bonus.webhooks',
+  /**
+   * Nobody publishes here. Every gateway pod joins the `gateway` consumer group on it: its share of the
+   * partitions is its share of each operator's rate limits and campaign budget
+   * (docs/adr/0042-gateway-limits-divided-by-a-group-of-its-own.md). No key.
+   */
+  gatewayLimits: 'gateway.limits',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -52,7 +58,20 @@ export const TopicKeys = {
   'wallet.retry.5s': 'operatorId:playerId | operatorId:issueId',
   'wallet.retry.30s': 'operatorId:playerId | operatorId:issueId',
   'bonus.webhooks': 'operatorId:issueId',
+  'gateway.limits': 'none: nothing is published',
 } as const satisfies Record<Topic, string>;
+
+/**
+ * Topics whose partition count is part of their meaning, whatever the bus's default (`KAFKA_PARTITIONS`,
+ * a `sqlite:` URL's `partitions`). `gateway.limits`: 240 divides evenly among 1–6, 8, 10, 12, 15, 16, 20,
+ * 24 and 30 gateway pods, and gives each of the autoscaler's up to 32 pods at least 7; in between, pods
+ * that hold one partition fewer refuse a little early, so traffic spread evenly over them gets at least 90 %
+ * of a limit (27 pods, the worst; 64 partitions would give 69 %).
+ */
+export const TopicPartitions: Readonly<Partial<Record<string, number>>> = { 'gateway.limits': 240 };
+
+/** The group every gateway pod joins on `gateway.limits` (its share divides the gateway's limits). */
+export const GATEWAY_LIMITS_GROUP = 'gateway';
 
 /**
  * Key of every message about one player (`wallet.requests`, `wallet.cancels`,

@@ -1,3 +1,4 @@
+import { ReelstreamError } from '@reelstream/errors';
 import { currencyExponent } from './currencies.js';
 
 /**
@@ -6,15 +7,19 @@ import { currencyExponent } from './currencies.js';
  * into its shortest decimal representation and handled as digits.
  */
 
-export type AmountErrorCode = 'AMOUNT_INVALID' | 'AMOUNT_PRECISION' | 'AMOUNT_TOO_LARGE';
+type AmountErrorCode = 'AMOUNT_INVALID' | 'AMOUNT_PRECISION' | 'AMOUNT_TOO_LARGE';
 
-export class AmountError extends Error {
+/**
+ * An amount that is not one: its code from the catalogue, its message the one an operator reads in
+ * `error.details` (the edges choose the answer's code: `AMOUNT_PRECISION`, else `VALIDATION_FAILED`).
+ * Never retriable: the same amount is refused the same way.
+ */
+export class AmountError extends ReelstreamError {
   override readonly name = 'AmountError';
-  constructor(
-    readonly code: AmountErrorCode,
-    message: string,
-  ) {
-    super(message);
+  declare readonly code: AmountErrorCode;
+
+  constructor(code: AmountErrorCode, message: string) {
+    super(code, message, { retriable: false });
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { isRetriable, ReelstreamError } from '@reelstream/errors';
 import fc from 'fast-check';
 import {
   AmountError,
@@ -35,6 +36,25 @@ describe('currency exponents (ISO 4217)', () => {
         message: 'unknown ISO 4217 currency code: "ABC"',
       }),
     );
+  });
+
+  it('says so with an error of the family: code CURRENCY_UNKNOWN, never retriable', () => {
+    const thrown = (() => {
+      try {
+        return currencyExponent('XBT');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(ReelstreamError);
+    expect(thrown).toBeInstanceOf(UnknownCurrencyError);
+    const error = thrown as UnknownCurrencyError;
+    expect([error.code, error.message, error.retriable, isRetriable(error)]).toEqual([
+      'CURRENCY_UNKNOWN',
+      'unknown ISO 4217 currency code: "XBT"',
+      false,
+      false,
+    ]);
   });
 });
 
@@ -90,6 +110,42 @@ describe('parseAmount: JSON amounts to minor units', () => {
     expect(messageOf('1.505')).toBe('amount 1.505 has more than 2 decimal place(s) allowed for EUR');
     expect(messageOf('99999999999999999', 'JPY')).toBe('amount 99999999999999999 JPY is too large');
     expect(messageOf('90071992547409.93', 'USD')).toBe('amount 90071992547409.93 USD is too large');
+  });
+
+  it('refuses with errors of the family: the kernel code, the message an operator reads, never retriable', () => {
+    const refused = (value: number | string, currency: string) => {
+      const result = tryParseAmount(value, currency);
+      return result.ok ? undefined : result.error;
+    };
+    const cases = [
+      [refused('1.505', 'EUR'), 'AMOUNT_PRECISION', 'amount 1.505 has more than 2 decimal place(s) allowed for EUR'],
+      [refused('12,30', 'EUR'), 'AMOUNT_INVALID', 'amount "12,30" is not a decimal number'],
+      [refused('99999999999999999', 'JPY'), 'AMOUNT_TOO_LARGE', 'amount 99999999999999999 JPY is too large'],
+    ] as const;
+    for (const [error, code, message] of cases) {
+      expect(error).toBeInstanceOf(ReelstreamError);
+      expect(error).toBeInstanceOf(AmountError);
+      expect([error?.name, error?.code, error?.message, error?.retriable, isRetriable(error)]).toEqual([
+        'AmountError',
+        code,
+        message,
+        false,
+        false,
+      ]);
+    }
+    const thrown = (() => {
+      try {
+        return addMinor(Number.MAX_SAFE_INTEGER, 1);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(ReelstreamError);
+    expect(thrown).toMatchObject({
+      code: 'AMOUNT_TOO_LARGE',
+      retriable: false,
+      message: `sum ${Number.MAX_SAFE_INTEGER} + 1 overflows`,
+    });
   });
 
   it('reads a string amount without the spaces around it', () => {

@@ -1,3 +1,5 @@
+import { ReelstreamError } from '@reelstream/errors';
+
 /**
  * ISO 4217 minor-unit exponents of the active currency codes. Every code not listed under
  * another exponent has 2 decimals. Source: the ISO 4217 list (Amendment 176+).
@@ -183,9 +185,10 @@ export function currencyExponent(code: string): number {
   return exponent;
 }
 
-export class UnknownCurrencyError extends Error {
+/** A code that is not an active ISO 4217 currency: never retriable, the code stays unknown. */
+export class UnknownCurrencyError extends ReelstreamError {
   override readonly name = 'UnknownCurrencyError';
   constructor(readonly currency: string) {
-    super(`unknown ISO 4217 currency code: ${JSON.stringify(currency)}`);
+    super('CURRENCY_UNKNOWN', `unknown ISO 4217 currency code: ${JSON.stringify(currency)}`, { retriable: false });
   }
 }

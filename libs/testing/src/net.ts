@@ -1,13 +1,24 @@
 import { createServer } from 'node:net';
 
-/** A port free right now on 127.0.0.1 (bound by the OS, then released): for a server told its port, or one nothing listens on. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
+/**
+ * A port free now, below Linux's ephemeral range (32768–60999) and not one of `taken`. A port handed to
+ * a process that binds it later must not meanwhile become the local port of an outgoing connection or
+ * of another process listening on port 0, which both draw from that range; and a process restarted on
+ * its port finds it free again.
+ */
+export async function freePort(taken: ReadonlySet<number> = new Set()): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.has(port) && (await canListen(port))) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
 }
 
 /** The status a GET of `url` answers, or `refused` when nothing answers. */

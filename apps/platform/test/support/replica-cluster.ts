@@ -9,7 +9,7 @@
  * `kill()` SIGKILLs one replica, records it and starts it again at once with the same identity.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@reelstream/testing';
 import { join } from 'node:path';
 import { buildApps } from '../../../../scripts/build-apps.js';
 import { AppProcess, REPOSITORY_ROOT } from './app-process.js';
@@ -20,12 +20,12 @@ import { openClusterLog, type ClusterLog, type ReplicaEngines } from './replica-
 const REPLICATED_SERVICES = ['gateway', 'bonus-ledger', 'wallet-dispatcher', 'game-server'] as const;
 export type ReplicatedService = (typeof REPLICATED_SERVICES)[number];
 
-/** First worker id of each app's StatefulSet range (ADR 0003). */
+/** First worker id of each app's StatefulSet range (ADR 0039). */
 const WORKER_ID_BASE: Record<ReplicatedService, number> = {
-  gateway: 8,
-  'game-server': 16,
-  'bonus-ledger': 24,
-  'wallet-dispatcher': 28,
+  gateway: 32,
+  'game-server': 280,
+  'bonus-ledger': 528,
+  'wallet-dispatcher': 776,
 };
 
 /** The variable each app listens on (the ledger and the dispatcher serve only their probes). */
@@ -63,24 +63,6 @@ function operatorsJson(sandboxUrl: string): string {
       timeZone: operator.timeZone,
     })),
   );
-}
-
-/**
- * A port free now, below Linux's ephemeral range (32768–60999): a replica is restarted on the same
- * port, and while it is down an outgoing connection of any process could otherwise be given that
- * port as its local one, and the restart would find it in use.
- */
-async function freePort(taken: ReadonlySet<number>): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (taken.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
 }
 
 export interface Kill {

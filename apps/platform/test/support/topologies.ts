@@ -68,9 +68,14 @@ const text = (value: unknown): string => {
 };
 
 /** The URLs the all-in-one platform's banner names, as its ready line would. */
+/** As long as `AppProcess.ready` waits: a start compiles the platform with tsx, slow on a busy machine. */
+const START_TIMEOUT_MS = 60_000;
+
 async function urlsFromBanner(process: AppProcess): Promise<Record<string, unknown>> {
   const urlAfter = async (label: string) =>
-    /(http:\/\/\S+)/.exec(await process.waitForLine((line) => line.trimStart().startsWith(label)))?.[1];
+    /(http:\/\/\S+)/.exec(
+      await process.waitForLine((line) => line.trimStart().startsWith(label), START_TIMEOUT_MS),
+    )?.[1];
   return {
     gatewayUrl: await urlAfter('Operator API'),
     gameUrl: await urlAfter('Game launch host'),
@@ -168,14 +173,23 @@ const platformProcess = (
     // Below info there is no ready line (the benches run at warn): the banner, printed at any level, names the URLs.
     const logsReady = !['warn', 'error', 'silent'].includes(env.LOG_LEVEL);
     const readyOf = (current: AppProcess) => (logsReady ? current.ready() : urlsFromBanner(current));
-    let process = new AppProcess('platform', entry, env, nodeArgs);
-    let ready = await readyOf(process);
     const bannerOf = async (current: AppProcess) => {
-      await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'));
+      await current.waitForLine((line) => line.startsWith('Ctrl-C stops the platform'), START_TIMEOUT_MS);
       const readyAt = current.lines.findIndex((line) => line.includes('"msg":"ready"'));
       return current.lines.slice(readyAt + 1).join('\n');
     };
-    let banner = await bannerOf(process);
+    // A start that never gets ready is killed, with the wallet started for it, so no process outlives the test.
+    const started = async (current: AppProcess) => {
+      try {
+        return { ready: await readyOf(current), banner: await bannerOf(current) };
+      } catch (error) {
+        await current.kill('SIGKILL');
+        if (wallet) await wallet.process.kill('SIGKILL');
+        throw error;
+      }
+    };
+    let process = new AppProcess('platform', entry, env, nodeArgs);
+    let { ready, banner } = await started(process);
     return {
       dataDir,
       ...(topologyEnv['EVENT_STORE_URL'] && { eventStoreUrl: topologyEnv['EVENT_STORE_URL'] }),
@@ -202,8 +216,7 @@ const platformProcess = (
       async crash() {
         await process.kill('SIGKILL');
         process = new AppProcess('platform', entry, env, nodeArgs);
-        ready = await readyOf(process);
-        banner = await bannerOf(process);
+        ({ ready, banner } = await started(process));
       },
       async stop(signal) {
         const codes = [(await process.kill(signal)).code];

@@ -10,7 +10,7 @@ import { createSeededRng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { systemClock } from '@reelstream/platform-ports';
-import { catalogLookup } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-application';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { readModelPath, startBonusLedger } from '@reelstream/bonus-service';
 import { startGameServer } from '@reelstream/game-service';
@@ -19,6 +19,7 @@ import { startOperatorSandbox } from '@reelstream/sandbox-service';
 import { startWalletDispatcher } from '@reelstream/wallet-service';
 import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 export interface ScenarioOperator {
   readonly id: string;
@@ -143,6 +144,7 @@ export async function startStack(dataDir: string) {
       clock: systemClock,
       ids: new TimeOrderedIdGenerator(4),
       logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
     {
       port: 0,

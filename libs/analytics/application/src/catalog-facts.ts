@@ -1,6 +1,6 @@
 /** What the game-performance report needs of the catalogue, from a parsed catalogue. */
+import type { Catalog } from '@reelstream/contracts';
 import type { CatalogGameFacts } from '@reelstream/analytics-domain';
-import type { Catalog } from '@reelstream/game-domain';
 
 export function catalogFacts(catalog: Catalog): Map<number, CatalogGameFacts> {
   return new Map(

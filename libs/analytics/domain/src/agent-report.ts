@@ -13,8 +13,9 @@ import { BonusTypes, type WalletRequest } from '@reelstream/contracts';
 import { compareText } from './bonus-outcomes.js';
 import type { BonusFacts, LogEvent, LogIndex } from './log-index.js';
 import type { OperatorDays } from './operator-day.js';
-import { RecentMap } from './recent-map.js';
+import { CountedTransactions } from './counted-transactions.js';
 import type { AgentRow } from './report-model.js';
+import { entryOf } from './map-entry.js';
 
 interface Bucket {
   row: AgentRow;
@@ -35,10 +36,19 @@ function amountsOf(request: WalletRequest): { betMinor: number; winMinor: number
   return { betMinor: request.betMinor, winMinor: request.winMinor };
 }
 
+/** A canceled transaction's money, taken back from the row it was counted in. */
+function revertCounted({ bucket: { row }, betMinor, winMinor, freeSpin }: Counted): void {
+  row.betsMinor -= betMinor;
+  row.winsMinor -= winMinor;
+  if (freeSpin) {
+    row.freeSpinWinsMinor -= winMinor;
+    row.bonusPaidMinor -= winMinor;
+  }
+}
+
 export class AgentReportFold {
   private readonly buckets = new Map<string, Bucket>();
-  /** Transactions already counted, by stream: a second OK or a second cancel changes nothing. */
-  private readonly counted: RecentMap<string, Counted | 'canceled'>;
+  private readonly counted: CountedTransactions<Counted>;
   /** Wallet answers whose request the index no longer (or never) held: their money is not counted. */
   unmatchedAnswers = 0;
   private readonly baseBets = new Map<number, number>();
@@ -47,7 +57,7 @@ export class AgentReportFold {
     private readonly days: OperatorDays,
     horizonMs: number,
   ) {
-    this.counted = new RecentMap(horizonMs);
+    this.counted = new CountedTransactions(horizonMs, revertCounted);
   }
 
   advance(nowMs: number): void {
@@ -57,14 +67,16 @@ export class AgentReportFold {
   apply(entry: LogEvent, index: LogIndex): void {
     const { event } = entry;
     switch (event.type) {
-      case 'WalletSucceeded': {
-        const request = index.transactions.get(entry.streamId);
-        if (!request) this.unmatchedAnswers += 1;
-        if (!request || (event.data.command !== undefined && event.data.command !== request.command)) return;
-        return this.moneyMoved(entry.streamId, request, Date.parse(event.data.at), index);
-      }
+      case 'WalletSucceeded':
+        if (
+          !this.counted.answered(entry.streamId, event.data, index, (request, atMs) =>
+            this.moneyMoved(request, atMs, index),
+          )
+        )
+          this.unmatchedAnswers += 1;
+        return;
       case 'CancelSucceeded':
-        return this.canceled(entry.streamId);
+        return this.counted.canceled(entry.streamId);
       case 'FreeSpinStarted':
         this.baseBets.set(event.data.issueId, event.data.baseBetAmountMinor);
         return;
@@ -128,8 +140,7 @@ export class AgentReportFold {
     this.bucket(bonus.operatorId, day, bonus.currency).row.bonusPaidMinor += amountMinor;
   }
 
-  private moneyMoved(streamId: string, request: WalletRequest, atMs: number, index: LogIndex): void {
-    if (this.counted.has(streamId) || index.isStreamerRound(request.roundId)) return;
+  private moneyMoved(request: WalletRequest, atMs: number, index: LogIndex): Counted {
     const { betMinor, winMinor } = amountsOf(request);
     const round = index.rounds.get(request.roundId);
     const freeSpin = request.command === 'win' && (round ? round.kind === 'free' : request.bonusId !== 0);
@@ -141,45 +152,26 @@ export class AgentReportFold {
       bucket.row.bonusPaidMinor += winMinor;
     }
     bucket.players.add(request.playerId);
-    this.counted.set(streamId, { bucket, betMinor, winMinor, freeSpin });
-  }
-
-  /** A cancel reverts its transaction where it was counted; a cancel of a bet never accepted reverts nothing. */
-  private canceled(streamId: string): void {
-    const counted = this.counted.get(streamId);
-    this.counted.set(streamId, 'canceled');
-    if (counted === undefined || counted === 'canceled') return;
-    const { row } = counted.bucket;
-    row.betsMinor -= counted.betMinor;
-    row.winsMinor -= counted.winMinor;
-    if (counted.freeSpin) {
-      row.freeSpinWinsMinor -= counted.winMinor;
-      row.bonusPaidMinor -= counted.winMinor;
-    }
+    return { bucket, betMinor, winMinor, freeSpin };
   }
 
   private bucket(operatorId: string, day: string, currency: string): Bucket {
     const key = `${operatorId}\u0000${day}\u0000${currency}`;
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      bucket = {
-        players: new Set(),
-        row: {
-          operatorId,
-          day,
-          timeZone: this.days.timeZone(operatorId),
-          currency,
-          betsMinor: 0,
-          winsMinor: 0,
-          ggrMinor: 0,
-          freeSpinWinsMinor: 0,
-          bonusNotionalMinor: 0,
-          bonusPaidMinor: 0,
-          players: 0,
-        },
-      };
-      this.buckets.set(key, bucket);
-    }
-    return bucket;
+    return entryOf(this.buckets, key, () => ({
+      players: new Set(),
+      row: {
+        operatorId,
+        day,
+        timeZone: this.days.timeZone(operatorId),
+        currency,
+        betsMinor: 0,
+        winsMinor: 0,
+        ggrMinor: 0,
+        freeSpinWinsMinor: 0,
+        bonusNotionalMinor: 0,
+        bonusPaidMinor: 0,
+        players: 0,
+      },
+    }));
   }
 }

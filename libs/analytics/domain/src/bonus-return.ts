@@ -16,8 +16,9 @@ import type { WalletRequest } from '@reelstream/contracts';
 import { compareText } from './bonus-outcomes.js';
 import type { LogEvent, LogIndex } from './log-index.js';
 import type { OperatorDays } from './operator-day.js';
-import { RecentMap } from './recent-map.js';
+import { CountedTransactions } from './counted-transactions.js';
 import type { BonusReturnRow } from './report-model.js';
+import { entryOf } from './map-entry.js';
 
 export const DEFAULT_BONUS_RETURN_WINDOW_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -48,7 +49,7 @@ export class BonusReturnFold {
   private readonly windows = new Map<string, Window>();
   /** issueId → the cohort its cost is counted in. */
   private readonly costs = new Map<number, Cohort>();
-  private readonly counted: RecentMap<string, Counted | 'canceled'>;
+  private readonly counted: CountedTransactions<Counted>;
   private lastMs: number | undefined;
 
   constructor(
@@ -56,7 +57,10 @@ export class BonusReturnFold {
     private readonly windowDays: number,
     horizonMs: number,
   ) {
-    this.counted = new RecentMap(horizonMs);
+    this.counted = new CountedTransactions(horizonMs, ({ cohort, betMinor, winMinor }) => {
+      cohort.row.turnoverMinor -= betMinor;
+      cohort.row.winsMinor -= winMinor;
+    });
   }
 
   advance(nowMs: number): void {
@@ -85,13 +89,13 @@ export class BonusReturnFold {
         if (cohort && !index.isStreamerRound(event.data.roundId)) cohort.row.bonusCostMinor += event.data.winMinor;
         return;
       }
-      case 'WalletSucceeded': {
-        const request = index.transactions.get(entry.streamId);
-        if (!request || (event.data.command !== undefined && event.data.command !== request.command)) return;
-        return this.moneyMoved(entry.streamId, request, Date.parse(event.data.at), index);
-      }
+      case 'WalletSucceeded':
+        this.counted.answered(entry.streamId, event.data, index, (request, atMs) =>
+          this.moneyMoved(request, atMs, index),
+        );
+        return;
       case 'CancelSucceeded':
-        return this.canceled(entry.streamId);
+        return this.counted.canceled(entry.streamId);
       default:
         return;
     }
@@ -115,10 +119,11 @@ export class BonusReturnFold {
       );
   }
 
-  private moneyMoved(streamId: string, request: WalletRequest, atMs: number, index: LogIndex): void {
-    if (this.counted.has(streamId) || index.isStreamerRound(request.roundId)) return;
+  /** A paid bet or win inside its player's bonus window, counted in that bonus's cohort. */
+  private moneyMoved(request: WalletRequest, atMs: number, index: LogIndex): Counted | undefined {
     const window = this.windows.get(`${request.operatorId}\u0000${request.playerId}`);
-    if (!window || window.currency !== request.currency || atMs < window.startMs || atMs >= window.endMs) return;
+    if (!window || window.currency !== request.currency || atMs < window.startMs || atMs >= window.endMs)
+      return undefined;
     const round = index.rounds.get(request.roundId);
     // A free spin's win, or a steered spin's, is the bonus paying: it is in bonusCost.
     const bonusRound = round ? round.bonusId !== 0 : request.bonusId !== 0;
@@ -127,45 +132,32 @@ export class BonusReturnFold {
     const rawWin =
       request.command === 'win' ? request.amountMinor : request.command === 'betwin' ? request.winMinor : 0;
     const winMinor = bonusRound ? 0 : rawWin;
-    if (betMinor === 0 && winMinor === 0) return;
+    if (betMinor === 0 && winMinor === 0) return undefined;
     window.cohort.row.turnoverMinor += betMinor;
     window.cohort.row.winsMinor += winMinor;
-    this.counted.set(streamId, { cohort: window.cohort, betMinor, winMinor });
-  }
-
-  private canceled(streamId: string): void {
-    const counted = this.counted.get(streamId);
-    this.counted.set(streamId, 'canceled');
-    if (counted === undefined || counted === 'canceled') return;
-    counted.cohort.row.turnoverMinor -= counted.betMinor;
-    counted.cohort.row.winsMinor -= counted.winMinor;
+    return { cohort: window.cohort, betMinor, winMinor };
   }
 
   private cohort(operatorId: string, cohortDay: string, currency: string): Cohort {
     const key = `${operatorId}\u0000${cohortDay}\u0000${currency}`;
-    let cohort = this.cohorts.get(key);
-    if (!cohort) {
-      cohort = {
-        players: new Set(),
-        windowEnds: [],
-        row: {
-          operatorId,
-          cohortDay,
-          timeZone: this.days.timeZone(operatorId),
-          currency,
-          windowDays: this.windowDays,
-          bonuses: 0,
-          players: 0,
-          bonusCostMinor: 0,
-          turnoverMinor: 0,
-          winsMinor: 0,
-          ggrMinor: 0,
-          netMinor: 0,
-          openWindows: 0,
-        },
-      };
-      this.cohorts.set(key, cohort);
-    }
-    return cohort;
+    return entryOf(this.cohorts, key, () => ({
+      players: new Set(),
+      windowEnds: [],
+      row: {
+        operatorId,
+        cohortDay,
+        timeZone: this.days.timeZone(operatorId),
+        currency,
+        windowDays: this.windowDays,
+        bonuses: 0,
+        players: 0,
+        bonusCostMinor: 0,
+        turnoverMinor: 0,
+        winsMinor: 0,
+        ggrMinor: 0,
+        netMinor: 0,
+        openWindows: 0,
+      },
+    }));
   }
 }

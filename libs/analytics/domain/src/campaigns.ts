@@ -14,6 +14,7 @@ import type { CampaignEvent } from '@reelstream/contracts';
 import { compareText } from './bonus-outcomes.js';
 import type { LogEvent } from './log-index.js';
 import type { CampaignRow } from './report-model.js';
+import { entryOf } from './map-entry.js';
 
 /** An event of a campaign stream as the folds see it (not a domain event: only this report reads them). */
 export interface CampaignLogEvent {
@@ -190,33 +191,28 @@ export class CampaignsFold {
     terms: { bonusType: number; currency: string; providerId: number; gameIds: readonly number[] },
   ): Tally {
     const key = keyOf(operatorId, campaignId);
-    let tally = this.campaigns.get(key);
-    if (!tally) {
-      tally = {
-        refusedByCode: new Map(),
-        counted: false,
-        facts: { providerId: terms.providerId, gameIds: terms.gameIds },
-        row: {
-          operatorId,
-          campaignId,
-          bonusType: terms.bonusType,
-          currency: terms.currency,
-          players: 0,
-          registered: 0,
-          refused: 0,
-          refusedByCode: '',
-          played: 0,
-          completed: 0,
-          expired: 0,
-          canceled: 0,
-          endedUnplayed: 0,
-          spinsPlayed: 0,
-          winningSpins: 0,
-          bonusCostMinor: 0,
-        },
-      };
-      this.campaigns.set(key, tally);
-    }
-    return tally;
+    return entryOf(this.campaigns, key, () => ({
+      refusedByCode: new Map(),
+      counted: false,
+      facts: { providerId: terms.providerId, gameIds: terms.gameIds },
+      row: {
+        operatorId,
+        campaignId,
+        bonusType: terms.bonusType,
+        currency: terms.currency,
+        players: 0,
+        registered: 0,
+        refused: 0,
+        refusedByCode: '',
+        played: 0,
+        completed: 0,
+        expired: 0,
+        canceled: 0,
+        endedUnplayed: 0,
+        spinsPlayed: 0,
+        winningSpins: 0,
+        bonusCostMinor: 0,
+      },
+    }));
   }
 }

@@ -9,6 +9,7 @@ import type { OperatorDays } from './operator-day.js';
 import type { GamePerformanceRow, Segment } from './report-model.js';
 import { addRound, emptyRtpSums, rtpInterval, type RtpSums } from './rtp-interval.js';
 import type { SlaPeriod } from './wallet-sla.js';
+import { entryOf } from './map-entry.js';
 
 /** `--by`: rows per operator and period (in the operator's zone) as well. */
 export interface ReportPeriods {
@@ -106,37 +107,32 @@ export class GamePerformanceFold {
     // Without --by, one row across operators (as before); with it, one per operator and period.
     const perPeriod = period === undefined ? '' : `\u0000${round.operatorId}\u0000${period}`;
     const key = `${round.gameId}\u0000${model}\u0000${segment}\u0000${round.currency}${perPeriod}`;
-    let tally = this.tallies.get(key);
-    if (!tally) {
-      tally = {
-        hits: 0,
-        sums: emptyRtpSums(),
-        row: {
-          providerId: round.providerId,
-          gameId: round.gameId,
-          gameName: game?.name ?? '',
-          model,
-          segment,
-          currency: round.currency,
-          ...(periods && period !== undefined
-            ? { operatorId: round.operatorId, period, timeZone: periods.days.timeZone(round.operatorId) }
-            : {}),
-          rounds: 0,
-          turnoverMinor: 0,
-          winsMinor: 0,
-          measuredRtp: null,
-          rtpLow95: null,
-          rtpHigh95: null,
-          insufficientRounds: null,
-          theoreticalRtp: !game || segment === 'steered' ? null : segment === 'streamer' ? game.streamerRtp : game.rtp,
-          hitRate: null,
-          freeRounds: 0,
-          freeWinsMinor: 0,
-          canceledRounds: 0,
-        },
-      };
-      this.tallies.set(key, tally);
-    }
-    return tally;
+    return entryOf(this.tallies, key, () => ({
+      hits: 0,
+      sums: emptyRtpSums(),
+      row: {
+        providerId: round.providerId,
+        gameId: round.gameId,
+        gameName: game?.name ?? '',
+        model,
+        segment,
+        currency: round.currency,
+        ...(periods && period !== undefined
+          ? { operatorId: round.operatorId, period, timeZone: periods.days.timeZone(round.operatorId) }
+          : {}),
+        rounds: 0,
+        turnoverMinor: 0,
+        winsMinor: 0,
+        measuredRtp: null,
+        rtpLow95: null,
+        rtpHigh95: null,
+        insufficientRounds: null,
+        theoreticalRtp: !game || segment === 'steered' ? null : segment === 'streamer' ? game.streamerRtp : game.rtp,
+        hitRate: null,
+        freeRounds: 0,
+        freeWinsMinor: 0,
+        canceledRounds: 0,
+      },
+    }));
   }
 }

@@ -20,9 +20,37 @@ function hourLabel(quarterStartMs: number, zone: string): string {
   return `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}T${pad(clock.hour)}:00${offset}`;
 }
 
+/** `YYYY-MM-DD`: the day in the zone. */
+function dayLabel(quarterStartMs: number, zone: string): string {
+  const clock = wallClockAt(quarterStartMs, zone);
+  return `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}`;
+}
+
+/** A label of an instant in a zone, computed once per zone and quarter hour. */
+class QuarterHourLabels {
+  private readonly byZone = new Map<string, Map<number, string>>();
+
+  constructor(private readonly label: (quarterStartMs: number, zone: string) => string) {}
+
+  of(zone: string, epochMs: number): string {
+    let labels = this.byZone.get(zone);
+    if (!labels) {
+      labels = new Map();
+      this.byZone.set(zone, labels);
+    }
+    const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+    let label = labels.get(quarter);
+    if (label === undefined) {
+      label = this.label(quarter * QUARTER_HOUR_MS, zone);
+      labels.set(quarter, label);
+    }
+    return label;
+  }
+}
+
 export class OperatorDays {
-  private readonly cache = new Map<string, Map<number, string>>();
-  private readonly hourCache = new Map<string, Map<number, string>>();
+  private readonly days = new QuarterHourLabels(dayLabel);
+  private readonly hours = new QuarterHourLabels(hourLabel);
 
   constructor(private readonly timeZoneOf: (operatorId: string) => string) {}
 
@@ -32,37 +60,12 @@ export class OperatorDays {
 
   /** `YYYY-MM-DD` in the operator's zone. */
   dayOf(operatorId: string, epochMs: number): string {
-    const zone = this.timeZoneOf(operatorId);
-    let days = this.cache.get(zone);
-    if (!days) {
-      days = new Map();
-      this.cache.set(zone, days);
-    }
-    const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
-    let day = days.get(quarter);
-    if (day === undefined) {
-      const clock = wallClockAt(quarter * QUARTER_HOUR_MS, zone);
-      day = `${pad(clock.year, 4)}-${pad(clock.month)}-${pad(clock.day)}`;
-      days.set(quarter, day);
-    }
-    return day;
+    return this.days.of(this.timeZoneOf(operatorId), epochMs);
   }
 
   /** The hour in the operator's zone with its offset, `YYYY-MM-DDTHH:00±HH:MM`. */
   hourOf(operatorId: string, epochMs: number): string {
-    const zone = this.timeZoneOf(operatorId);
-    let hours = this.hourCache.get(zone);
-    if (!hours) {
-      hours = new Map();
-      this.hourCache.set(zone, hours);
-    }
-    const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
-    let hour = hours.get(quarter);
-    if (hour === undefined) {
-      hour = hourLabel(quarter * QUARTER_HOUR_MS, zone);
-      hours.set(quarter, hour);
-    }
-    return hour;
+    return this.hours.of(this.timeZoneOf(operatorId), epochMs);
   }
 
   /** The period of an instant by day or by hour (`--by`): dayOf or hourOf. */

@@ -9,6 +9,7 @@ import type { ReportPeriods } from './game-performance.js';
 import type { LogEvent, LogIndex } from './log-index.js';
 import type { WalletDeliveryRow } from './report-model.js';
 import { RecentMap } from './recent-map.js';
+import { entryOf } from './map-entry.js';
 
 interface Tally {
   row: WalletDeliveryRow;
@@ -132,32 +133,27 @@ export class WalletDeliveryFold {
     const periods = this.periods;
     const period = periods ? periods.days.periodOf(operatorId, Date.parse(at), periods.by) : undefined;
     const key = period === undefined ? `${operatorId}\u0000${command}` : `${operatorId}\u0000${command}\u0000${period}`;
-    let tally = this.tallies.get(key);
-    if (!tally) {
-      tally = {
-        latencies: [],
-        outcomes: new Map(),
-        row: {
-          operatorId,
-          command,
-          ...(periods && period !== undefined ? { period, timeZone: periods.days.timeZone(operatorId) } : {}),
-          callbacks: 0,
-          attempts: 0,
-          retries: 0,
-          cancels: 0,
-          deadLetters: 0,
-          refused: 0,
-          succeeded: 0,
-          failedFinal: 0,
-          latencyP50Ms: null,
-          latencyP95Ms: null,
-          latencyP99Ms: null,
-          latencyMaxMs: null,
-          outcomes: '',
-        },
-      };
-      this.tallies.set(key, tally);
-    }
-    return tally;
+    return entryOf(this.tallies, key, () => ({
+      latencies: [],
+      outcomes: new Map(),
+      row: {
+        operatorId,
+        command,
+        ...(periods && period !== undefined ? { period, timeZone: periods.days.timeZone(operatorId) } : {}),
+        callbacks: 0,
+        attempts: 0,
+        retries: 0,
+        cancels: 0,
+        deadLetters: 0,
+        refused: 0,
+        succeeded: 0,
+        failedFinal: 0,
+        latencyP50Ms: null,
+        latencyP95Ms: null,
+        latencyP99Ms: null,
+        latencyMaxMs: null,
+        outcomes: '',
+      },
+    }));
   }
 }

@@ -18,6 +18,7 @@ import type { LogEvent, LogIndex } from './log-index.js';
 import type { OperatorDays } from './operator-day.js';
 import { RecentMap } from './recent-map.js';
 import type { WalletSlaRow } from './report-model.js';
+import { entryOf } from './map-entry.js';
 
 export const SLA_PERIODS = ['hour', 'day'] as const;
 export type SlaPeriod = (typeof SLA_PERIODS)[number];
@@ -165,35 +166,30 @@ export class WalletSlaFold {
   private tally(operatorId: string, command: string, atMs: number): Tally {
     const period = this.days.periodOf(operatorId, atMs, this.settings.by);
     const key = `${operatorId}\u0000${command}\u0000${period}`;
-    let tally = this.tallies.get(key);
-    if (!tally) {
-      tally = {
-        latencies: new LatencyHistogram(),
-        timeoutsWithinTarget: 0,
-        row: {
-          operatorId,
-          command,
-          period,
-          timeZone: this.days.timeZone(operatorId),
-          targetMs: this.settings.targetMs ?? DEFAULT_SLA_TARGETS_MS[command] ?? 3_000,
-          callbacks: 0,
-          attempts: 0,
-          answered: 0,
-          latencyP50Ms: null,
-          latencyP95Ms: null,
-          latencyP99Ms: null,
-          latencyMaxMs: null,
-          overTarget: null,
-          timeouts: 0,
-          timeoutRate: null,
-          errors: 0,
-          errorRate: null,
-          retryStorms: 0,
-          unanswered: 0,
-        },
-      };
-      this.tallies.set(key, tally);
-    }
-    return tally;
+    return entryOf(this.tallies, key, () => ({
+      latencies: new LatencyHistogram(),
+      timeoutsWithinTarget: 0,
+      row: {
+        operatorId,
+        command,
+        period,
+        timeZone: this.days.timeZone(operatorId),
+        targetMs: this.settings.targetMs ?? DEFAULT_SLA_TARGETS_MS[command] ?? 3_000,
+        callbacks: 0,
+        attempts: 0,
+        answered: 0,
+        latencyP50Ms: null,
+        latencyP95Ms: null,
+        latencyP99Ms: null,
+        latencyMaxMs: null,
+        overTarget: null,
+        timeouts: 0,
+        timeoutRate: null,
+        errors: 0,
+        errorRate: null,
+        retryStorms: 0,
+        unanswered: 0,
+      },
+    }));
   }
 }

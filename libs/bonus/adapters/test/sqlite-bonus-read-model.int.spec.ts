@@ -64,29 +64,34 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The player's newest active bonus call as the operator's list shows it. */
+async function activeOf(operatorId: string, playerId: string) {
+  return (await model.list({ operatorId, playerId, status: 'active', limit: 1 }))[0];
+}
+
 describe('SqliteBonusReadModel: each operator reads its own bonus calls', () => {
-  it("the player's active bonus is the asking operator's, even when the other operator's is newer", async () => {
+  it("the player's active bonus listed is the asking operator's, even when the other operator's is newer", async () => {
     const ofA = record({ issueId: 11, operatorId: 'casino-a' });
     const ofB = record({ issueId: 12, operatorId: 'casino-b' });
     await model.apply([change(ofA), change(ofB)]);
-    expect(await model.activeOfPlayer('casino-a', PLAYER)).toEqual(ofA);
-    expect(await model.activeOfPlayer('casino-b', PLAYER)).toEqual(ofB);
-    expect(await model.activeOfPlayer('casino-c', PLAYER)).toBeUndefined();
-    expect(await model.activeOfPlayer('casino-a', 'other_player')).toBeUndefined();
+    expect(await activeOf('casino-a', PLAYER)).toEqual(ofA);
+    expect(await activeOf('casino-b', PLAYER)).toEqual(ofB);
+    expect(await activeOf('casino-c', PLAYER)).toBeUndefined();
+    expect(await activeOf('casino-a', 'other_player')).toBeUndefined();
   });
 
   it('an operator with no active bonus for the player gets none, whatever the other operator has', async () => {
     const doneOfA = record({ issueId: 21, operatorId: 'casino-a', status: 'completed', spinsLeft: 0, spinsUsed: 10 });
     const ofB = record({ issueId: 22, operatorId: 'casino-b' });
     await model.apply([change(doneOfA), change(ofB)]);
-    expect(await model.activeOfPlayer('casino-a', PLAYER)).toBeUndefined();
+    expect(await activeOf('casino-a', PLAYER)).toBeUndefined();
   });
 
-  it('of two active bonus calls of the player, the newest (largest issueId) is answered', async () => {
+  it('of two active bonus calls of the player, the newest (largest issueId) is listed first', async () => {
     const older = record({ issueId: 31, operatorId: 'casino-a', platformId: 'p-31' });
     const newer = record({ issueId: 32, operatorId: 'casino-a', platformId: 'p-32' });
     await model.apply([change(newer), change(older)]);
-    expect(await model.activeOfPlayer('casino-a', PLAYER)).toEqual(newer);
+    expect(await activeOf('casino-a', PLAYER)).toEqual(newer);
   });
 
   it('by issueId and by platformId: another operator reads nothing', async () => {
@@ -136,7 +141,7 @@ describe('SqliteBonusReadModel: projection writes', () => {
     expect((await model.dueForExpiry('2026-05-02T00:00:00.000Z', 10)).map(({ issueId }) => issueId)).toEqual([71]);
     expect((await model.dueForExpiry('2026-05-04T00:00:00.000Z', 1)).map(({ issueId }) => issueId)).toEqual([71]);
     await model.apply([change({ ...active, status: 'expired' }, 1)]);
-    expect(await model.activeOfPlayer('casino-a', PLAYER)).toBeUndefined();
+    expect(await activeOf('casino-a', PLAYER)).toBeUndefined();
     expect(await model.nextExpiry()).toBe('2026-05-03T00:00:00.000Z');
     expect(await model.dueForExpiry('2026-05-02T00:00:00.000Z', 10)).toEqual([]);
     expect(model.allRecords().map(({ issueId, status }) => [issueId, status])).toEqual([
@@ -149,7 +154,7 @@ describe('SqliteBonusReadModel: projection writes', () => {
     const other = SqliteBonusReadModel.open(join(dir, 'closed.db'), { comparePositions: compareDecimalPositions });
     other.close();
     expect(other.db.open).toBe(false);
-    await expect(other.activeOfPlayer('casino-a', PLAYER)).rejects.toThrow(/not open/);
+    await expect(other.byIssueId('casino-a', 1)).rejects.toThrow(/not open/);
   });
 
   it('reset drops every row and the checkpoint', async () => {

@@ -1,23 +1,14 @@
 /**
- * The bonus-ledger's command use cases: a command's data (contracts) becomes a domain command with
- * the ledger's time, the ids it draws, the operator's features and the catalog facts; it is decided
- * on the player's stream and answered with its result or a refusal. Transport-free: the ledger's
- * `bonus.commands` consumer turns the answer into a `bonus.replies` value.
+ * The bonus-ledger's command use cases: cancel (from `bonus.commands`), the expiry timer's expiry
+ * and the campaign worker's registrations. A command's data becomes a domain command with the
+ * ledger's time and ids; it is decided on the player's stream and answered with its result or a
+ * refusal. Transport-free: the ledger's `bonus.commands` consumer turns the answer into a
+ * `bonus.replies` value.
  */
 import type { BonusDomainCommand } from '@reelstream/bonus-domain';
-import {
-  isRefusal,
-  refusal,
-  type BonusResult,
-  type CancelBonusCallCommand,
-  type ExpireBonusCallCommand,
-  type Refusal,
-  type SettleFreeSpinCommand,
-  type StartFreeSpinCommand,
-} from '@reelstream/contracts';
+import { isRefusal, refusal, type BonusResult, type CancelBonusCallCommand, type Refusal } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { contextOf, type CommandOrigin } from './command-origin.js';
-import { FreeSpins } from './free-spins.js';
 import type { CatalogLookup, ExpiryTarget, OperatorPolicyLookup } from './ports.js';
 import { readGuard } from './registration-guard.js';
 import { Registrations, type RegisterBonusCallData, type Registered } from './registrations.js';
@@ -35,11 +26,9 @@ export interface BonusCommandsDeps {
 }
 
 export class BonusCommands {
-  private readonly freeSpins: FreeSpins;
   private readonly registrations: Registrations;
 
   constructor(private readonly deps: BonusCommandsDeps) {
-    this.freeSpins = new FreeSpins(deps);
     this.registrations = new Registrations(deps);
   }
 
@@ -77,36 +66,6 @@ export class BonusCommands {
     );
     if (isRefusal(decided)) return decided;
     return { issueId: target.issueId, alreadyCanceled: decided.events.length === 0 };
-  }
-
-  /** Decided like the game-server decides it in its own process (free-spins.ts): one implementation. */
-  startFreeSpin(
-    data: StartFreeSpinCommand['data'],
-    origin: CommandOrigin,
-  ): Promise<BonusResult<'StartFreeSpin'> | Refusal> {
-    return this.freeSpins.startSpin(data, origin);
-  }
-
-  settleFreeSpin(
-    data: SettleFreeSpinCommand['data'],
-    origin: CommandOrigin,
-  ): Promise<BonusResult<'SettleFreeSpin'> | Refusal> {
-    return this.freeSpins.settleSpin(data, origin);
-  }
-
-  async expire(
-    data: ExpireBonusCallCommand['data'],
-    origin: CommandOrigin,
-  ): Promise<BonusResult<'ExpireBonusCall'> | Refusal> {
-    const { operatorId, playerId, issueId } = data;
-    const decided = await this.decide(
-      operatorId,
-      playerId,
-      { type: 'ExpireBonusCall', data: { issueId }, metadata: { now: this.now() } },
-      origin,
-    );
-    if (isRefusal(decided)) return decided;
-    return { issueId, expired: decided.events.length > 0 };
   }
 
   /** The expiry timer's command: decided in-process, with an id that names the bonus call. */

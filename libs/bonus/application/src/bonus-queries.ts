@@ -1,13 +1,12 @@
 /**
- * Queries of the gateway and the game-server (D13): status by issueId or platformId, lists by
- * player / platformId / status, the player's active bonus. Answered from the read model after it
+ * The gateway's queries over `bonus.commands` (D13): status by issueId or platformId, lists by
+ * player / platformId / status. Answered from the read model after it
  * has caught up with the log, so a query sees every command answered before it was sent.
  */
 import {
   refusal,
   type BonusCallRecord,
   type BonusResult,
-  type GetActiveBonusQuery,
   type GetBonusCallQuery,
   type ListBonusCallsQuery,
   type Refusal,
@@ -58,11 +57,6 @@ export class BonusQueries {
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
     return { items, nextCursor: rows.length > limit && last ? encodeListCursor(last.issueId) : null };
-  }
-
-  async active(query: GetActiveBonusQuery['data']): Promise<BonusResult<'GetActiveBonus'>> {
-    await this.progress.caughtUp();
-    return { bonus: (await this.readModel.activeOfPlayer(query.operatorId, query.playerId)) ?? null };
   }
 
   /** The record of a bonus call, waiting for the read model only when it does not know it yet. */

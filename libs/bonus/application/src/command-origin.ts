@@ -1,5 +1,4 @@
 /** Who asks for a bonus command, and the context its events are appended with. */
-import type { CommandMetadata } from '@reelstream/contracts';
 import type { CommandContext } from '@reelstream/platform-eventsourcing';
 
 /** Who asks for a command: its id seeds the ids of the events it appends; the others go into their metadata. */
@@ -9,14 +8,6 @@ export interface CommandOrigin {
   /** What caused it, when not the command itself (a campaign's registrations: its CampaignStarted event). */
   causationId?: string;
   operatorId: string;
-}
-
-/** Who asked: the bus command's metadata, which seeds the event ids and the events' metadata. */
-export function originOf(metadata: CommandMetadata): CommandOrigin {
-  const { commandId, correlationId, causationId, operatorId } = metadata;
-  return causationId === undefined
-    ? { commandId, correlationId, operatorId }
-    : { commandId, correlationId, causationId, operatorId };
 }
 
 /** The command handler's context: who asked, and when the events happen (the decision's time). */

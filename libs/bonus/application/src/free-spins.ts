@@ -3,17 +3,17 @@
  * player's active bonus call (D21), StartFreeSpin and SettleFreeSpin, each decided by
  * `bonusDecider` through the one command handler, with the stream's expected revision as the lock.
  * Transport-free: each takes the command's data and who asks, and answers its result or a refusal.
- * The game-server runs it in its own process, and the bonus-ledger answers the same commands with it
- * when they come over `bonus.commands`; the events are the same either way.
+ * The game-server runs it in its own process; no bus message carries a free spin.
  */
 import { activeBonus, completedBySpin } from '@reelstream/bonus-domain';
 import {
   isRefusal,
   type BonusCallRecord,
-  type BonusResult,
   type Refusal,
-  type SettleFreeSpinCommand,
-  type StartFreeSpinCommand,
+  type SettledFreeSpin,
+  type SettleFreeSpinData,
+  type StartedFreeSpin,
+  type StartFreeSpinData,
 } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { bonusCallRecordOf } from './bonus-record-projection.js';
@@ -50,10 +50,7 @@ export class FreeSpins {
   }
 
   /** Idempotent by roundId: a resent start of the same round appends nothing and answers the same spin. */
-  async startSpin(
-    command: StartFreeSpinCommand['data'],
-    origin: CommandOrigin,
-  ): Promise<BonusResult<'StartFreeSpin'> | Refusal> {
+  async startSpin(command: StartFreeSpinData, origin: CommandOrigin): Promise<StartedFreeSpin | Refusal> {
     const { operatorId, playerId, issueId, gameId, roundId, currency } = command;
     const data = currency === undefined ? { issueId, gameId, roundId } : { issueId, gameId, roundId, currency };
     const now = this.now();
@@ -82,10 +79,7 @@ export class FreeSpins {
   }
 
   /** Idempotent by roundId: a resent settle keeps the first win and its transactionId (the new id drawn is unused). */
-  async settleSpin(
-    command: SettleFreeSpinCommand['data'],
-    origin: CommandOrigin,
-  ): Promise<BonusResult<'SettleFreeSpin'> | Refusal> {
+  async settleSpin(command: SettleFreeSpinData, origin: CommandOrigin): Promise<SettledFreeSpin | Refusal> {
     const { operatorId, playerId, issueId, roundId, winMinor } = command;
     const transactionId = this.deps.ids.next();
     const now = this.now();

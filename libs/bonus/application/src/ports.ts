@@ -14,7 +14,7 @@ export interface CatalogLookup {
 }
 
 /** What the ledger decides with about an operator (an `OperatorConfig` is one): features, currencies, limits. */
-interface OperatorPolicy extends OperatorTerms {
+export interface OperatorPolicy extends OperatorTerms {
   readonly features: OperatorFeatures;
   /** Where the operator takes bonus webhooks (docs/adr/0008-bonus-webhooks.md); none are relayed without it. */
   readonly webhookUrl?: string;
@@ -45,7 +45,6 @@ export interface BonusListFilter {
 export interface BonusReadModel {
   byIssueId(operatorId: string, issueId: number): Promise<BonusCallRecord | undefined>;
   byPlatformId(operatorId: string, platformId: string): Promise<BonusCallRecord | undefined>;
-  activeOfPlayer(operatorId: string, playerId: string): Promise<BonusCallRecord | undefined>;
   /** Newest first (issueIds are time-ordered). */
   list(filter: BonusListFilter): Promise<BonusCallRecord[]>;
   /** Active bonus calls with expireAt ≤ `instant`, earliest first. */

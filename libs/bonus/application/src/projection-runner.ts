@@ -5,7 +5,7 @@
  * every bonus event stored when it was called is in the read model.
  */
 import { ReelstreamError, streamPrefix, type BonusCallRecord } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
+import { caughtUpWith, startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
 import { type EventStore, type Position, type RecordedEvent } from '@reelstream/platform-ports';
 import { projectBonusCall } from './bonus-record-projection.js';
 import { parsePlayerBonusEvent } from './streams.js';
@@ -61,6 +61,7 @@ export function projectionChange(recorded: RecordedEvent): ProjectionChange {
 export function startBonusProjection(options: BonusProjectionOptions): BonusProjection {
   const { store, projection, onApplied } = options;
   const timeoutMs = options.catchUpTimeoutMs ?? 5_000;
+  const lagError = (position: Position) => new ProjectionLagError(position, timeoutMs);
   const runner: CatchUpRunner = startCatchUp({
     store,
     // Rows and checkpoint are written together by `projection.apply`; nothing to store separately.
@@ -79,19 +80,7 @@ export function startBonusProjection(options: BonusProjectionOptions): BonusProj
     get handledPosition() {
       return runner.handledPosition;
     },
-    async caughtUp() {
-      const [last] = await store.readAll({ direction: 'backwards', maxCount: 1, filter: PLAYER_BONUS_FILTER });
-      if (!last) return;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ProjectionLagError(last.position, timeoutMs)), timeoutMs);
-      });
-      try {
-        await Promise.race([runner.waitFor(last.position), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    caughtUp: () => caughtUpWith(store, runner, PLAYER_BONUS_FILTER, timeoutMs, lagError),
     stop: () => runner.stop(),
   };
 }

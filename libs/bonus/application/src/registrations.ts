@@ -2,22 +2,17 @@
  * Registering a bonus call (D17, ADR 0011): the RegisterBonusCall command decided on the
  * `bonusRequest-{operatorId}-{platformId}` guard stream and the player's `playerBonus` stream, with
  * each stream's expected revision as the lock. Transport-free: the gateway runs it in its own
- * process for `POST /v1/bonus-call/register`, the bonus-ledger answers the same command with it when
- * it comes over `bonus.commands`, and bulk registration calls it per row; the events are the same
- * whichever process decides.
+ * process for `POST /v1/bonus-call/register`, and the bonus-ledger's campaign worker calls it per
+ * player of a campaign; the events are the same whichever process decides. No bus message carries a
+ * registration.
  */
 import { bonusDecider, registrationRequestOf, type RegisterBonusCall } from '@reelstream/bonus-domain';
-import {
-  isRefusal,
-  refusal,
-  type BonusResult,
-  type Refusal,
-  type RegisterBonusCallCommand,
-} from '@reelstream/contracts';
+import { isRefusal, refusal, type Refusal, type RegisterBonusCallData } from '@reelstream/contracts';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { contextOf, type CommandOrigin } from './command-origin.js';
 import type { CatalogLookup, OperatorPolicyLookup } from './ports.js';
 import { readGuard, reserveGuard } from './registration-guard.js';
+import { catalogFactsOf } from './registration-refusal.js';
 import { playerBonusStreams } from './streams.js';
 
 export interface RegistrationsDeps {
@@ -32,11 +27,14 @@ export interface RegistrationsDeps {
 
 type OperatorPolicy = NonNullable<ReturnType<OperatorPolicyLookup>>;
 
-/** A RegisterBonusCall: the request as its schema normalised it, with the hash of that request. */
-export type RegisterBonusCallData = RegisterBonusCallCommand['data'];
+export type { RegisterBonusCallData };
 
 /** What a registration answers: the bonus call's issueId, and whether the same request was registered before. */
-export type Registered = BonusResult<'RegisterBonusCall'>;
+export interface Registered {
+  readonly issueId: number;
+  /** true when the same platformId and request hash were registered before (D17). */
+  readonly replayed: boolean;
+}
 
 /**
  * What names a registration before any rule is applied: the platformId it reserves, with the hash of
@@ -145,10 +143,7 @@ export class Registrations {
         operatorId: data.operatorId,
         playerId: data.playerId,
         ...registrationRequestOf(data),
-        catalog: {
-          providerExists: this.deps.catalog.hasProvider(data.providerId),
-          games: data.gameIds.flatMap((gameId) => this.deps.catalog.game(gameId, data.currency) ?? []),
-        },
+        catalog: catalogFactsOf(this.deps.catalog, data),
         features: policy.features,
         terms: { currencies: policy.currencies, limits: policy.limits },
       },

@@ -62,10 +62,11 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
 
   it('10 concurrent StartFreeSpin of different rounds: one spin starts, the others are FREE_SPIN_IN_PROGRESS', async () => {
     const commands = fixture.commands();
+    const spins = fixture.freeSpins();
     const { issueId } = accepted(await commands.register(...registerCommand('spin-race', 'spinner')));
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
-        commands.startFreeSpin(
+        spins.startSpin(
           ...command({ operatorId: 'demo', playerId: 'spinner', issueId, gameId: 101, roundId: 900 + n }),
         ),
       ),
@@ -78,14 +79,11 @@ describe('BonusCommands under real concurrency (read → decide → append, retr
 
   it('a settle and a cancel racing: the spin started before the cancel is credited in either order', async () => {
     const commands = fixture.commands(undefined, async () => 'settler');
+    const spins = fixture.freeSpins();
     const { issueId } = accepted(await commands.register(...registerCommand('settle-race', 'settler')));
-    await commands.startFreeSpin(
-      ...command({ operatorId: 'demo', playerId: 'settler', issueId, gameId: 102, roundId: 77 }),
-    );
+    await spins.startSpin(...command({ operatorId: 'demo', playerId: 'settler', issueId, gameId: 102, roundId: 77 }));
     const [settle, cancel] = await Promise.all([
-      commands.settleFreeSpin(
-        ...command({ operatorId: 'demo', playerId: 'settler', issueId, roundId: 77, winMinor: 150 }),
-      ),
+      spins.settleSpin(...command({ operatorId: 'demo', playerId: 'settler', issueId, roundId: 77, winMinor: 150 })),
       commands.cancel(...command({ operatorId: 'demo', issueId })),
     ]);
     expect(cancel).toMatchObject({ alreadyCanceled: false });

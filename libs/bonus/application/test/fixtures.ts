@@ -7,7 +7,13 @@ import { SqliteEventStore } from '@reelstream/platform-eventstore-sqlite';
 import { isRefusal, sha256HexOf, type Refusal } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { systemClock, type Clock } from '@reelstream/platform-ports';
-import { BonusCommands, type CatalogLookup, type CommandOrigin, type RegisterBonusCallData } from '../src/index.js';
+import {
+  BonusCommands,
+  FreeSpins,
+  type CatalogLookup,
+  type CommandOrigin,
+  type RegisterBonusCallData,
+} from '../src/index.js';
 
 const catalog: CatalogLookup = {
   hasProvider: (providerId) => providerId === 1,
@@ -50,6 +56,11 @@ export class StoreFixture {
           : undefined,
       playerOf,
     });
+  }
+
+  /** Free spins on the fixture's own connection, as the game-server decides them (ADR 0006). */
+  freeSpins(clock: Clock = systemClock): FreeSpins {
+    return new FreeSpins({ store: this.store, clock, ids: new TimeOrderedIdGenerator(8) });
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,8 @@
 /**
- * FreeSpins (ADR 0006): the game-server's in-process decisions on the player's bonus stream agree
- * with the bonus-ledger's — the same record as the read model's, the same lock, the same
- * idempotency by roundId — on a real embedded event store, two connections to one file standing in
- * for the game-server's and the ledger's processes (each with its own state cache).
+ * FreeSpins (ADR 0006): the game-server's in-process decisions on the player's bonus stream — the
+ * same record as the read model's, the same lock and the same idempotency by roundId across
+ * processes — on a real embedded event store, two connections to one file standing in for two
+ * game-server processes (each with its own state cache).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { bonusDecider } from '@reelstream/bonus-domain';
@@ -107,16 +107,16 @@ describe('FreeSpins: the active bonus call folded from the player stream', () =>
   });
 });
 
-describe('FreeSpins against the ledger’s BonusCommands on the same stream', () => {
+describe('FreeSpins of two processes on the same stream', () => {
   it('10 starts of different rounds, half in each process: one spin starts, the others are FREE_SPIN_IN_PROGRESS', async () => {
     const spins = gameServerSpins();
-    const ledger = fixture.commands();
+    const other = fixture.freeSpins();
     const issueId = await registered('fs-race', 'racer');
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         n % 2 === 0
           ? spins.startSpin(...start('racer', issueId, 700 + n))
-          : ledger.startFreeSpin(...start('racer', issueId, 700 + n)),
+          : other.startSpin(...start('racer', issueId, 700 + n)),
       ),
     );
     expect(answers.filter((answer) => !isRefusal(answer))).toHaveLength(1);
@@ -126,13 +126,13 @@ describe('FreeSpins against the ledger’s BonusCommands on the same stream', ()
 
   it('a settle resent to the other process is answered from the stream: one FreeSpinSettled, one transactionId', async () => {
     const spins = gameServerSpins();
-    const ledger = fixture.commands();
+    const other = fixture.freeSpins();
     const issueId = await registered('fs-resend', 'resender');
     const started = accepted(await spins.startSpin(...start('resender', issueId, 801)));
     expect(started).toMatchObject({ spinNumber: 1, baseBetAmountMinor: 20, replayed: false });
-    expect(await ledger.startFreeSpin(...start('resender', issueId, 801))).toEqual({ ...started, replayed: true });
+    expect(await other.startSpin(...start('resender', issueId, 801))).toEqual({ ...started, replayed: true });
     const first = accepted(await spins.settleSpin(...settle('resender', issueId, 801, 90)));
-    const again = await ledger.settleFreeSpin(...settle('resender', issueId, 801, 5_000));
+    const again = await other.settleSpin(...settle('resender', issueId, 801, 5_000));
     expect(first).toMatchObject({ winMinor: 90, replayed: false });
     expect(again).toEqual({ ...first, replayed: true });
     const settledEvents = (await streamEvents('resender')).filter((event) => event.type === 'FreeSpinSettled');

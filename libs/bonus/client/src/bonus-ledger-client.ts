@@ -1,9 +1,9 @@
 /**
- * The callers' side of the bonus-ledger protocol over the bus, for the
- * gateway and the game-server alike: `bonusRequestMessage` on `bonus.commands` keyed by
- * `bonusCommandKey`, answered on `bonus.replies` and parsed with the contract of what was asked.
- * A refusal comes back as a value; a missing answer is a `LedgerTimeoutError` (the command may
- * still be decided later, which is safe: every command is idempotent).
+ * The callers' side of the bonus-ledger protocol over the bus (the gateway's cancel and status
+ * queries): `bonusRequestMessage` on `bonus.commands` keyed by `bonusCommandKey`, answered on
+ * `bonus.replies` and parsed with the contract of what was asked. A refusal comes back as a value;
+ * a missing answer is a `LedgerTimeoutError` (a cancel may still be decided later, which is safe:
+ * it is idempotent).
  */
 import {
   bonusCommandKey,

@@ -10,7 +10,7 @@ import { BonusLedgerClient, LedgerTimeoutError } from '../src/index.js';
 
 /**
  * The client against a real embedded bus, with a stand-in for the ledger's consumer that answers
- * GetActiveBonus by the player it names: a refusal for one player, a reply off the contract for
+ * ListBonusCalls by the player it names: a refusal for one player, a reply off the contract for
  * another, silence for a third.
  */
 const dir = mkdtempSync(join(tmpdir(), 'bonus-client-'));
@@ -35,7 +35,7 @@ beforeAll(async () => {
       if (playerId === 'refused_player')
         return reply(ledgerBus, message, { ok: false, error: { code: 'BONUS_NOT_FOUND', message: 'no such bonus' } });
       if (playerId === 'garbled_player') return reply(ledgerBus, message, { ok: true, result: null });
-      return reply(ledgerBus, message, { ok: true, result: { bonus: null } });
+      return reply(ledgerBus, message, { ok: true, result: { items: [], nextCursor: null } });
     },
   });
 });
@@ -53,14 +53,18 @@ const client = (timeoutMs = 10_000) =>
 describe('BonusLedgerClient', () => {
   it('sends the command on bonus.commands keyed by player, with its metadata, and parses the reply', async () => {
     const before = received.length;
-    const answer = await client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'player_1' }, 'request-1');
-    expect(answer).toEqual({ ok: true, result: { bonus: null } });
+    const answer = await client().call(
+      'ListBonusCalls',
+      { operatorId: 'casino-a', playerId: 'player_1', limit: 10 },
+      'request-1',
+    );
+    expect(answer).toEqual({ ok: true, result: { items: [], nextCursor: null } });
     const sent = received[before] as Message;
     expect(sent.key).toBe('casino-a:player_1');
-    expect(sent.headers[Headers.messageType]).toBe('GetActiveBonus');
+    expect(sent.headers[Headers.messageType]).toBe('ListBonusCalls');
     expect(sent.headers[Headers.operatorId]).toBe('casino-a');
     expect(sent.value).toMatchObject({
-      type: 'GetActiveBonus',
+      type: 'ListBonusCalls',
       version: 1,
       metadata: { correlationId: 'request-1', operatorId: 'casino-a', issuedAt: '2026-05-01T10:00:00.000Z' },
     });
@@ -68,7 +72,11 @@ describe('BonusLedgerClient', () => {
 
   it("returns the ledger's refusal as a value", async () => {
     expect(
-      await client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'refused_player' }, 'request-2'),
+      await client().call(
+        'ListBonusCalls',
+        { operatorId: 'casino-a', playerId: 'refused_player', limit: 10 },
+        'request-2',
+      ),
     ).toEqual({
       ok: false,
       error: { code: 'BONUS_NOT_FOUND', message: 'no such bonus' },
@@ -77,17 +85,17 @@ describe('BonusLedgerClient', () => {
 
   it('throws on a reply that is not the contract of what was asked', async () => {
     await expect(
-      client().call('GetActiveBonus', { operatorId: 'casino-a', playerId: 'garbled_player' }, 'request-4'),
+      client().call('ListBonusCalls', { operatorId: 'casino-a', playerId: 'garbled_player', limit: 10 }, 'request-4'),
     ).rejects.toMatchObject({ name: 'ZodError' });
   });
 
   it('throws LedgerTimeoutError when no reply comes in time', async () => {
     const attempt = client(300).call(
-      'GetActiveBonus',
-      { operatorId: 'casino-a', playerId: 'silent_player' },
+      'ListBonusCalls',
+      { operatorId: 'casino-a', playerId: 'silent_player', limit: 10 },
       'request-3',
     );
     await expect(attempt).rejects.toBeInstanceOf(LedgerTimeoutError);
-    await expect(attempt).rejects.toMatchObject({ type: 'GetActiveBonus', timeoutMs: 300 });
+    await expect(attempt).rejects.toMatchObject({ type: 'ListBonusCalls', timeoutMs: 300 });
   });
 });

@@ -5,10 +5,10 @@
  * idempotent, so nothing is lost or done twice. A message that keeps failing is answered
  * SERVICE_UNAVAILABLE on its last attempt (the requester is not left waiting) and committed.
  */
-import type { BonusRequestHandler } from '@reelstream/bonus-application';
 import { errorReply, Headers, Topics } from '@reelstream/contracts';
 import { BusHeaders, reply, type Consumer, type MessageBus } from '@reelstream/platform-ports';
 import type { Logger } from '@reelstream/platform-telemetry';
+import type { BonusRequestHandler } from './bonus-request-handler.js';
 
 const LEDGER_CONSUMER_GROUP = 'bonus-ledger';
 const MAX_ATTEMPTS = 5;
@@ -18,8 +18,6 @@ export function subscribeBonusCommands(
   handler: BonusRequestHandler,
   logger: Logger,
   groupId = LEDGER_CONSUMER_GROUP,
-  /** Told of every answer before it is sent (to count registrations). */
-  onHandled?: (handled: Awaited<ReturnType<BonusRequestHandler['handle']>>, value: unknown) => void,
 ): Promise<Consumer> {
   return bus.subscribe({
     groupId,
@@ -43,7 +41,6 @@ export function subscribeBonusCommands(
           reply: errorReply('SERVICE_UNAVAILABLE', 'the bonus ledger could not handle the request; retry later'),
         };
       }
-      onHandled?.(handled, message.value);
       if (!handled.reply.ok)
         logger.debug('bonus request refused', { type: handled.type, code: handled.reply.error.code, key: message.key });
       if (message.headers[BusHeaders.replyTo] === undefined) return;

@@ -1,5 +1,5 @@
 /**
- * The ledger's metrics: registrations by outcome (bonus calls entering a state are counted by the
+ * The ledger's metrics: its campaign worker's registrations by outcome (bonus calls entering a state are counted by the
  * relay, `bonusStateChangeCounter` of @reelstream/bonus-adapters), how far the relay
  * and the read model are behind the log, and how many active calls are past their expireAt.
  * Operator labels are configured operator ids only (`unknown` otherwise): bounded cardinality.
@@ -8,29 +8,22 @@ import { PLAYER_BONUS_FILTER, type ExpiryTarget, type OperatorPolicyLookup } fro
 import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/platform-eventsourcing';
 import type { CheckpointStore, Clock, EventStore, Position } from '@reelstream/platform-ports';
 import { MetricNames, type Metrics } from '@reelstream/platform-telemetry';
+import { isRefusal } from '@reelstream/contracts';
 
 function operatorLabel(operators: OperatorPolicyLookup, operatorId: unknown): string {
   return typeof operatorId === 'string' && operators(operatorId) !== undefined ? operatorId : 'unknown';
 }
 
-/** What `BonusRequestHandler.handle` answered, as far as the count needs it. */
-interface AnsweredRequest {
-  type: string | undefined;
-  reply: { ok: true } | { ok: false; error: { code: string } };
-}
-
-/** Counts each answered RegisterBonusCall by outcome: `ok`, or the refusal's error code. */
+/** Counts each registration decided by outcome: `ok`, or the refusal's error code. */
 export function registrationCounter(metrics: Metrics, operators: OperatorPolicyLookup) {
   const registrations = metrics.counter<'operator' | 'outcome'>(MetricNames.bonusRegistrations, {
-    description: 'RegisterBonusCall requests answered, by outcome (ok or the error code)',
+    description: 'registrations decided, by outcome (ok or the error code)',
     unit: '{request}',
   });
-  return (handled: AnsweredRequest, value: unknown): void => {
-    if (handled.type !== 'RegisterBonusCall') return;
-    const operatorId = (value as { data?: { operatorId?: unknown } }).data?.operatorId;
+  return (operatorId: string, answer: unknown): void => {
     registrations.add(1, {
       operator: operatorLabel(operators, operatorId),
-      outcome: handled.reply.ok ? 'ok' : handled.reply.error.code,
+      outcome: isRefusal(answer) ? answer.code : 'ok',
     });
   };
 }

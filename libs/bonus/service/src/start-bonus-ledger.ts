@@ -1,5 +1,5 @@
 /**
- * The bonus-ledger service: consumes `bonus.commands` (commands and queries) and answers on
+ * The bonus-ledger service: consumes `bonus.commands` (cancel and the status queries) and answers on
  * `bonus.replies`, keeps the status read model, relays its events to `bonus.events` and the
  * free-spin wins to `wallet.requests`, expires bonus calls on time and registers campaigns. Every part is stopped by
  * `stop()`, so the all-in-one platform can run it beside the other services.
@@ -12,14 +12,12 @@ import {
   CAMPAIGN_WORKER_LEASE,
   startCampaignWorker,
   BonusQueries,
-  BonusRequestHandler,
   ExpiryScheduler,
   startBonusProjection,
   startBonusRelay,
   type CatalogLookup,
   type OperatorPolicyLookup,
 } from '@reelstream/bonus-application';
-import { isRefusal } from '@reelstream/contracts';
 import { bonusStateChangeCounter, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/platform-http';
 import { runLeased } from '@reelstream/platform-eventsourcing';
@@ -32,6 +30,7 @@ import type {
 } from '@reelstream/platform-ports';
 import { createMetrics, type Logger } from '@reelstream/platform-telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
+import { BonusRequestHandler } from './bonus-request-handler.js';
 import { observeLedger, registrationCounter } from './ledger-metrics.js';
 
 const EXPIRY_LEASE = 'bonus-ledger.expiry';
@@ -200,11 +199,10 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
           store,
           checkpoints: guard.checkpoints,
           clock: deps.clock,
-          // Counted with the registrations that come over the bus (reelstream_bonus_registrations_total).
+          // Counted as the gateway counts its registrations (reelstream_bonus_registrations_total).
           register: async (data, origin) => {
             const answer = await commands.register(data, origin);
-            const reply = isRefusal(answer) ? { ok: false as const, error: answer } : { ok: true as const };
-            countRegistration({ type: 'RegisterBonusCall', reply }, { data });
+            countRegistration(data.operatorId, answer);
             return answer;
           },
           held: () => guard.held(),
@@ -231,7 +229,6 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       new BonusRequestHandler(commands, queries),
       logger,
       config.groupId,
-      countRegistration,
     );
     stops.add(() => consumer.stop());
     let consuming = false;

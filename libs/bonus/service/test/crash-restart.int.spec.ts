@@ -1,28 +1,30 @@
 /**
  * The ledger as a real child process (`node --import tsx apps/bonus-ledger/src/main.ts`) on one
- * SQLite file shared with this test, which sends commands through the bus while the ledger is
- * SIGKILLed and restarted, twice. Afterwards: every command took effect, no event is in the log
- * twice, every free-spin win reached wallet.requests, the read model equals one rebuilt from
- * scratch, and a bonus call whose expireAt passed while the ledger was down is expired.
+ * SQLite file shared with this test, which decides registrations and free spins on the store as
+ * the gateway and the game-server do (in their own processes) and follows each through the
+ * ledger's status query over the bus, while the ledger is SIGKILLed and restarted, twice.
+ * Afterwards: every command took effect and the ledger showed each, no event is in the log twice,
+ * every free-spin win reached wallet.requests, the read model equals one rebuilt from scratch, and
+ * a bonus call whose expireAt passed while the ledger was down is expired.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/platform-backends';
+import { OperatorDirectory, demoOperators } from '@reelstream/platform-config';
 import {
+  parseOperatorsConfig,
   Topics,
   walletWinRequest,
-  type BonusReply,
-  type BonusRequestMessage,
-  type BonusRequestType,
+  type BonusCallRecord,
   type WalletWinRequest,
 } from '@reelstream/contracts';
 import { isRequestTimeout, type Consumer, type MessageBus } from '@reelstream/platform-ports';
 import { eventually, WorkerProcess } from '@reelstream/testing';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
 import { rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
-import { BonusClient, message, OPERATOR, registration } from './bonus-requests.js';
+import { accepted, BonusClient, InProcessBonus, message, OPERATOR, registration } from './bonus-requests.js';
 import { readModelPath } from '../src/index.js';
 
 const MAIN = join(import.meta.dirname, '../../../../apps/bonus-ledger/src/main.ts');
@@ -39,6 +41,7 @@ let bus: MessageBus;
 let walletConsumer: Consumer;
 const wins: WalletWinRequest[] = [];
 let ledger: WorkerProcess | undefined;
+let bonus: InProcessBonus;
 
 function startLedger(): WorkerProcess {
   ledger = new WorkerProcess(MAIN, {
@@ -57,6 +60,9 @@ beforeAll(async () => {
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   backends = await openEventStore(url);
   bus = await openMessageBus(url, { instanceId: 'crash-test-client' });
+  // The ledger process runs with the demo operators (no OPERATORS_* set); it draws ids as worker 5.
+  const operators = new OperatorDirectory(parseOperatorsConfig(demoOperators('http://localhost:1')));
+  bonus = new InProcessBonus(backends.store, (operatorId) => operators.get(operatorId), 6);
   walletConsumer = await bus.subscribe({
     groupId: 'crash-test-wallet',
     topics: [Topics.walletRequests],
@@ -74,14 +80,19 @@ afterAll(async () => {
 
 let timedOut = 0;
 
-/** Sends the same message (same commandId) until the ledger answers: a client retrying across the outage. */
-async function untilAnswered<Type extends BonusRequestType>(
-  request: Extract<BonusRequestMessage, { type: Type }>,
-): Promise<BonusReply<Type>> {
+/**
+ * The ledger's status of a bonus call by platformId, asked again (same commandId) until the ledger
+ * answers: a client retrying across the outage. The ledger answers from its read model once it caught
+ * up with the log, so the answer shows every command decided before the question.
+ */
+async function shownByLedger(platformId: string): Promise<BonusCallRecord> {
   const client = new BonusClient(bus, 1_500);
+  const request = message('GetBonusCall', { operatorId: OPERATOR, platformId });
   for (;;) {
     try {
-      return await client.send(request);
+      const answer = await client.send(request);
+      if (!answer.ok) throw new Error(`${platformId}: ${answer.error.code}`);
+      return answer.result;
     } catch (error) {
       if (!isRequestTimeout(error)) throw error;
       timedOut += 1;
@@ -90,52 +101,38 @@ async function untilAnswered<Type extends BonusRequestType>(
 }
 
 describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
-  it('loses no command, duplicates no event, relays every win, keeps the projection equal to a rebuild, and expires across the outage', async () => {
+  it('shows every command, duplicates no event, relays every win, keeps the projection equal to a rebuild, and expires across the outage', async () => {
     await startLedger().waitForLine(READY, STARTUP_MS);
 
     // Far enough ahead that the first crash comes before it even on a busy machine (checked below).
     const expireAt = new Date(Date.now() + 8_000).toISOString();
-    const expiring = await untilAnswered(
-      message('RegisterBonusCall', registration({ platformId: 'crash-expiry', playerId: 'crash_expiry', expireAt })),
-    );
-    if (!expiring.ok) throw new Error(expiring.error.message);
+    accepted(await bonus.register(registration({ platformId: 'crash-expiry', playerId: 'crash_expiry', expireAt })));
+    expect(await shownByLedger('crash-expiry')).toMatchObject({ status: 'active' });
 
     const progress = { registered: 0, settled: 0 };
     const issueIds = new Map<number, Set<number>>();
     const flow = Promise.all(
       Array.from({ length: PLAYERS }, async (_, player) => {
         const playerId = `crash_${player}`;
-        const registerRequest = message(
-          'RegisterBonusCall',
-          registration({ platformId: `crash-${player}`, playerId, spinAmount: SPINS, callAmountMinor: 100_000 }),
-          `register-${player}`,
-        );
-        const registered = await untilAnswered(registerRequest);
-        if (!registered.ok) throw new Error(`${playerId}: ${registered.error.code}`);
-        const { issueId } = registered.result;
+        const platformId = `crash-${player}`;
+        const request = registration({ platformId, playerId, spinAmount: SPINS, callAmountMinor: 100_000 });
+        const { issueId } = accepted(await bonus.register(request, `register-${player}`));
         issueIds.set(player, new Set([issueId]));
+        expect(await shownByLedger(platformId)).toMatchObject({ issueId, status: 'active', spinsUsed: 0 });
         progress.registered += 1;
-        // A resend after the outage must answer the same issueId (D17).
-        const resent = await untilAnswered(registerRequest);
-        issueIds.get(player)?.add(resent.ok ? resent.result.issueId : -1);
+        // A resend after the ledger showed it answers the same issueId (D17).
+        issueIds.get(player)?.add(accepted(await bonus.register(request, `register-${player}`)).issueId);
         for (let spin = 1; spin <= SPINS; spin++) {
           const roundId = 10_000 + player * 100 + spin;
-          const started = await untilAnswered(
-            message(
-              'StartFreeSpin',
-              { operatorId: OPERATOR, playerId, issueId, gameId: 101 + (spin % 2), roundId },
-              `start-${roundId}`,
-            ),
-          );
-          if (!started.ok) throw new Error(`${playerId} start ${spin}: ${started.error.code}`);
-          const settled = await untilAnswered(
-            message(
-              'SettleFreeSpin',
-              { operatorId: OPERATOR, playerId, issueId, roundId, winMinor: spin * 10 },
-              `settle-${roundId}`,
-            ),
-          );
-          if (!settled.ok) throw new Error(`${playerId} settle ${spin}: ${settled.error.code}`);
+          const round = { operatorId: OPERATOR, playerId, issueId, roundId };
+          accepted(await bonus.startFreeSpin({ ...round, gameId: 101 + (spin % 2) }, `start-${roundId}`));
+          expect(await shownByLedger(platformId)).toMatchObject({ openRoundId: roundId, spinsUsed: spin });
+          accepted(await bonus.settleFreeSpin({ ...round, winMinor: spin * 10 }, `settle-${roundId}`));
+          // The wins so far: 10 + 20 + … + spin × 10.
+          expect(await shownByLedger(platformId)).toMatchObject({
+            openRoundId: null,
+            totalWinMinor: 5 * spin * (spin + 1),
+          });
           progress.settled += 1;
         }
       }),
@@ -151,10 +148,7 @@ describe('bonus-ledger SIGKILLed and restarted while commands flow', () => {
     await startLedger().waitForLine(READY, STARTUP_MS);
     const back = Date.now();
     const expired = await eventually(async () => {
-      const status = await new BonusClient(bus).ok('GetBonusCall', {
-        operatorId: OPERATOR,
-        platformId: 'crash-expiry',
-      });
+      const status = await shownByLedger('crash-expiry');
       expect(status.status).toBe('expired');
       return status;
     }, 10_000);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PLAYER_BONUS_FILTER } from '@reelstream/bonus-application';
 import { decodeEsdbShapedPosition } from '@reelstream/testing';
 import { SqliteBonusReadModel, rebuildBonusReadModel } from '@reelstream/bonus-adapters';
-import { OPERATOR, registration } from './bonus-requests.js';
+import { accepted, OPERATOR, registration } from './bonus-requests.js';
 import { LedgerHarness } from './ledger-harness.js';
 
 const harness = new LedgerHarness();
@@ -33,9 +33,8 @@ describe('bonus-ledger on EventStoreDB-shaped positions', () => {
     const issued: number[] = [];
     for (let n = 0; n < 40 && Number(decodeEsdbShapedPosition((await lastBonusPosition()) ?? '9-8')) < 100; n++) {
       // One at a time: each registration is its own projection batch, so the checkpoint is compared every time.
-      const { issueId } = await harness.client.ok(
-        'RegisterBonusCall',
-        registration({ platformId: `esdb-${n}`, playerId: `esdb_player_${n}` }),
+      const { issueId } = accepted(
+        await harness.bonus.register(registration({ platformId: `esdb-${n}`, playerId: `esdb_player_${n}` })),
       );
       issued.push(issueId);
       expect(await harness.client.ok('GetBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({
@@ -51,9 +50,8 @@ describe('bonus-ledger on EventStoreDB-shaped positions', () => {
 
     await harness.stopLedger();
     const ledger = await harness.startLedger();
-    const { issueId } = await harness.client.ok(
-      'RegisterBonusCall',
-      registration({ platformId: 'esdb-after-restart', playerId: 'esdb_player_after' }),
+    const { issueId } = accepted(
+      await harness.bonus.register(registration({ platformId: 'esdb-after-restart', playerId: 'esdb_player_after' })),
     );
     expect(await harness.client.ok('GetBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({
       issueId,

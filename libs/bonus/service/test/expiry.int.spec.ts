@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@reelstream/testing';
-import { OPERATOR, registration } from './bonus-requests.js';
+import { accepted, OPERATOR, registration } from './bonus-requests.js';
 import { LedgerHarness } from './ledger-harness.js';
 
 const running = new LedgerHarness();
@@ -20,31 +20,34 @@ afterAll(() => Promise.all([running.close(), restarted.close()]));
 
 async function registerExpiringIn(harness: LedgerHarness, ms: number, playerId: string) {
   const expireAt = new Date(Date.now() + ms).toISOString();
-  const { issueId } = await harness.client.ok(
-    'RegisterBonusCall',
-    registration({ platformId: `expiry-${playerId}`, playerId, spinAmount: 4, expireAt }),
+  const { issueId } = accepted(
+    await harness.bonus.register(registration({ platformId: `expiry-${playerId}`, playerId, spinAmount: 4, expireAt })),
   );
   return { issueId, expireAt };
 }
 
 describe('expiry within 1 s of expireAt', () => {
   it('expires a bonus call at its expireAt, forfeiting its unused spins and keeping its wins', async () => {
-    const { client } = running;
+    const { client, bonus } = running;
     const { issueId, expireAt } = await registerExpiringIn(running, 4_000, 'expiring_player');
-    await client.ok('StartFreeSpin', {
-      operatorId: OPERATOR,
-      playerId: 'expiring_player',
-      issueId,
-      gameId: 101,
-      roundId: 11,
-    });
-    await client.ok('SettleFreeSpin', {
-      operatorId: OPERATOR,
-      playerId: 'expiring_player',
-      issueId,
-      roundId: 11,
-      winMinor: 300,
-    });
+    accepted(
+      await bonus.startFreeSpin({
+        operatorId: OPERATOR,
+        playerId: 'expiring_player',
+        issueId,
+        gameId: 101,
+        roundId: 11,
+      }),
+    );
+    accepted(
+      await bonus.settleFreeSpin({
+        operatorId: OPERATOR,
+        playerId: 'expiring_player',
+        issueId,
+        roundId: 11,
+        winMinor: 300,
+      }),
+    );
     expect(await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({ status: 'active' });
     expect(Date.now()).toBeLessThan(Date.parse(expireAt));
 
@@ -63,14 +66,14 @@ describe('expiry within 1 s of expireAt', () => {
       data: { issueId, spinsForfeited: 3, totalWinMinor: 300 },
     });
     expect(
-      await client.ask('StartFreeSpin', {
+      await bonus.startFreeSpin({
         operatorId: OPERATOR,
         playerId: 'expiring_player',
         issueId,
         gameId: 101,
         roundId: 12,
       }),
-    ).toMatchObject({ ok: false, error: { code: 'BONUS_EXPIRED' } });
+    ).toMatchObject({ code: 'BONUS_EXPIRED' });
   });
 
   it('expires it on restart when the ledger was down across its expireAt, within 1 s of the restart', async () => {

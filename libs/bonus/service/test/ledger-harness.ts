@@ -1,12 +1,13 @@
 /**
- * An in-process bonus-ledger on the embedded back ends in a temp dir, and a client on its own
- * bus connection (another instance, as the gateway would be).
+ * An in-process bonus-ledger on the embedded back ends in a temp dir, a client on its own
+ * bus connection (another instance, as the gateway would be), and the registrations and free
+ * spins the gateway and the game-server decide in their own processes on the same store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMessageBus, type OpenedEventStore } from '@reelstream/platform-backends';
-import { catalogLookup } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-application';
 import { OperatorDirectory, demoOperators } from '@reelstream/platform-config';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { parseOperatorsConfig } from '@reelstream/contracts';
@@ -15,7 +16,7 @@ import { systemClock, type Clock, type MessageBus } from '@reelstream/platform-p
 import { createLogger } from '@reelstream/platform-telemetry';
 import { ESDB_POSITIONS_SCHEME, openTestEventStore } from '@reelstream/testing';
 import { readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
-import { BonusClient } from './bonus-requests.js';
+import { BonusClient, InProcessBonus } from './bonus-requests.js';
 
 export class LedgerHarness {
   /** Made in `open()`, so a suite that jest skips (filtered out) leaves no temp dir behind. */
@@ -24,6 +25,7 @@ export class LedgerHarness {
   backends!: OpenedEventStore;
   clientBus!: MessageBus;
   client!: BonusClient;
+  bonus!: InProcessBonus;
   ledger: BonusLedger | undefined;
   private ledgerBus: MessageBus | undefined;
   private readonly operators = new OperatorDirectory(
@@ -54,6 +56,7 @@ export class LedgerHarness {
     );
     this.clientBus = await openMessageBus(this.url, { instanceId: `client-${process.pid}` });
     this.client = new BonusClient(this.clientBus);
+    this.bonus = new InProcessBonus(this.backends.store, (operatorId) => this.operators.get(operatorId));
     return this;
   }
 

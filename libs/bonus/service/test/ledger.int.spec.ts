@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   bonusEventMessage,
   bonusWebhookMessage,
+  isRefusal,
   Topics,
   toBonusCallStatus,
   walletWinRequest,
@@ -11,7 +12,7 @@ import {
 import { isConsumerLagSource, type Message } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { SqliteBonusReadModel, rebuildBonusReadModel } from '@reelstream/bonus-adapters';
-import { message, OPERATOR, registration } from './bonus-requests.js';
+import { accepted, message, OPERATOR, registration } from './bonus-requests.js';
 import { LedgerHarness } from './ledger-harness.js';
 
 const harness = new LedgerHarness();
@@ -22,9 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-describe('bonus-ledger over the bus: register → status', () => {
-  it('registers a bonus call and answers its status by issueId, by platformId, in the player list and as the active one', async () => {
-    const { client } = harness;
+describe('bonus-ledger over the bus: a registration decided in-process → its status', () => {
+  it('answers the status of a registered bonus call by issueId, by platformId and in the player list; the game-server’s active bonus is the same record', async () => {
+    const { client, bonus } = harness;
     const body = registration({
       platformId: 'status-1',
       playerId: 'status_player',
@@ -32,7 +33,7 @@ describe('bonus-ledger over the bus: register → status', () => {
       callAmountMinor: 2_500,
       baseBetAmountMinor: 40,
     });
-    const { issueId, replayed } = await client.ok('RegisterBonusCall', body);
+    const { issueId, replayed } = accepted(await bonus.register(body));
     expect(replayed).toBe(false);
 
     const byId = await client.ok('GetBonusCall', { operatorId: OPERATOR, issueId });
@@ -73,9 +74,7 @@ describe('bonus-ledger over the bus: register → status', () => {
         limit: 10,
       }),
     ).toEqual({ items: [byId], nextCursor: null });
-    expect(await client.ok('GetActiveBonus', { operatorId: OPERATOR, playerId: 'status_player' })).toEqual({
-      bonus: byId,
-    });
+    expect(await bonus.active(OPERATOR, 'status_player')).toEqual(byId);
     expect(await client.ask('GetBonusCall', { operatorId: 'regular', issueId })).toMatchObject({
       ok: false,
       error: { code: 'BONUS_NOT_FOUND' },
@@ -84,29 +83,29 @@ describe('bonus-ledger over the bus: register → status', () => {
 });
 
 describe('one active bonus call per player, and idempotent registration by platformId (D17)', () => {
-  it('50 concurrent registrations for one player: exactly one accepted, 49 refused with ACTIVE_BONUS_EXISTS', async () => {
+  it('50 concurrent registrations for one player: exactly one accepted, 49 refused with ACTIVE_BONUS_EXISTS; the ledger lists the one', async () => {
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, n) =>
-        harness.client.ask('RegisterBonusCall', registration({ platformId: `race-${n}`, playerId: 'race_player' })),
+        harness.bonus.register(registration({ platformId: `race-${n}`, playerId: 'race_player' })),
       ),
     );
-    const accepted = answers.filter((answer) => answer.ok);
-    const refused = answers.flatMap((answer) => (answer.ok ? [] : [answer.error.code]));
-    expect(accepted).toHaveLength(1);
+    const registered = answers.flatMap((answer) => (isRefusal(answer) ? [] : [answer.issueId]));
+    const refused = answers.flatMap((answer) => (isRefusal(answer) ? [answer.code] : []));
+    expect(registered).toHaveLength(1);
     expect(refused).toEqual(Array.from({ length: 49 }, () => 'ACTIVE_BONUS_EXISTS'));
     const listed = await harness.client.ok('ListBonusCalls', {
       operatorId: OPERATOR,
       playerId: 'race_player',
       limit: 100,
     });
-    expect(listed.items.map((item) => item.issueId)).toEqual(
-      accepted.map((answer) => answer.ok && answer.result.issueId),
-    );
+    expect(listed.items.map((item) => item.issueId)).toEqual(registered);
   });
 
   it('the same platformId sent 20 times concurrently: one issueId for all, one registration; another body is PLATFORM_ID_CONFLICT', async () => {
     const body = registration({ platformId: 'same-20', playerId: 'resend_player' });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => harness.client.ok('RegisterBonusCall', body)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => accepted(await harness.bonus.register(body))),
+    );
     const issueIds = new Set(answers.map((answer) => answer.issueId));
     expect(issueIds.size).toBe(1);
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
@@ -118,65 +117,53 @@ describe('one active bonus call per player, and idempotent registration by platf
         .map((event) => (event.data as { issueId: number }).issueId),
     ).toEqual([issueId]);
 
-    const conflict = await harness.client.ask(
-      'RegisterBonusCall',
+    const conflict = await harness.bonus.register(
       registration({ platformId: 'same-20', playerId: 'resend_player', spinAmount: 11 }),
     );
-    expect(conflict).toMatchObject({ ok: false, error: { code: 'PLATFORM_ID_CONFLICT' } });
-    const elsewhere = await harness.client.ask(
-      'RegisterBonusCall',
-      registration({ platformId: 'same-20', playerId: 'other_player' }),
-    );
-    expect(elsewhere).toMatchObject({ ok: false, error: { code: 'PLATFORM_ID_CONFLICT' } });
+    expect(conflict).toMatchObject({ code: 'PLATFORM_ID_CONFLICT' });
+    const elsewhere = await harness.bonus.register(registration({ platformId: 'same-20', playerId: 'other_player' }));
+    expect(elsewhere).toMatchObject({ code: 'PLATFORM_ID_CONFLICT' });
   });
 
   it('a refused registration reserves nothing: the corrected request with the same platformId registers', async () => {
-    const refused = await harness.client.ask(
-      'RegisterBonusCall',
+    const refused = await harness.bonus.register(
       registration({ platformId: 'fix-me', playerId: 'fixing_player', gameIds: [101, 201] }),
     );
-    expect(refused).toMatchObject({ ok: false, error: { code: 'GAME_NOT_OF_PROVIDER' } });
-    const fixed = await harness.client.ask(
-      'RegisterBonusCall',
-      registration({ platformId: 'fix-me', playerId: 'fixing_player' }),
-    );
-    expect(fixed).toMatchObject({ ok: true, result: { replayed: false } });
+    expect(refused).toMatchObject({ code: 'GAME_NOT_OF_PROVIDER' });
+    const fixed = await harness.bonus.register(registration({ platformId: 'fix-me', playerId: 'fixing_player' }));
+    expect(fixed).toEqual({ issueId: expect.any(Number), replayed: false });
   });
 
   it('catalog and operator rules reach the operator as catalogue codes (D3, D4)', async () => {
-    const ask = (input: Parameters<typeof registration>[0]) =>
-      harness.client.ask('RegisterBonusCall', registration(input));
+    const ask = (input: Parameters<typeof registration>[0]) => harness.bonus.register(registration(input));
     expect(await ask({ platformId: 'r-1', playerId: 'rules_player', providerId: 9 })).toMatchObject({
-      ok: false,
-      error: { code: 'PROVIDER_NOT_FOUND' },
+      code: 'PROVIDER_NOT_FOUND',
     });
     expect(await ask({ platformId: 'r-2', playerId: 'rules_player', gameIds: [101, 999] })).toMatchObject({
-      ok: false,
-      error: { code: 'GAME_NOT_FOUND' },
+      code: 'GAME_NOT_FOUND',
     });
     expect(await ask({ platformId: 'r-3', playerId: 'rules_player', bonusType: 2 })).toMatchObject({
-      ok: false,
-      error: { code: 'BONUS_TYPE_UNAVAILABLE' },
+      code: 'BONUS_TYPE_UNAVAILABLE',
     });
     expect(
       await ask({ platformId: 'r-4', playerId: 'rules_player', expireAt: new Date(Date.now() - 1_000).toISOString() }),
-    ).toMatchObject({ ok: false, error: { code: 'EXPIRE_AT_IN_PAST' } });
-    const regular = await harness.client.ask('RegisterBonusCall', {
+    ).toMatchObject({ code: 'EXPIRE_AT_IN_PAST' });
+    const regular = await harness.bonus.register({
       ...registration({ platformId: 'r-5', playerId: 'rules_player', bonusType: 2 }),
       operatorId: 'regular',
     });
-    expect(regular).toMatchObject({ ok: true });
-    const unknownOperator = await harness.client.ask('RegisterBonusCall', {
+    expect(isRefusal(regular)).toBe(false);
+    const unknownOperator = await harness.bonus.register({
       ...registration({ platformId: 'r-6', playerId: 'rules_player' }),
       operatorId: 'nobody',
     });
-    expect(unknownOperator).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(unknownOperator).toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('a message that is not a bonus request is answered VALIDATION_FAILED with the fields at fault', async () => {
     const bad = {
-      ...message('RegisterBonusCall', registration({ platformId: 'bad-1', playerId: 'bad_player' })),
-      data: { ...registration({ platformId: 'bad-1', playerId: 'bad_player' }), spinAmount: 0 },
+      ...message('ListBonusCalls', { operatorId: OPERATOR, playerId: 'bad_player', limit: 10 }),
+      data: { operatorId: OPERATOR, playerId: 'bad_player', limit: 0 },
     };
     const reply = await harness.clientBus.request(
       Topics.bonusCommands,
@@ -185,14 +172,14 @@ describe('one active bonus call per player, and idempotent registration by platf
     );
     expect(reply.value).toMatchObject({
       ok: false,
-      error: { code: 'VALIDATION_FAILED', details: [{ path: 'data.spinAmount' }] },
+      error: { code: 'VALIDATION_FAILED', details: [{ path: 'data.limit' }] },
     });
   });
 });
 
-describe('free spins: capped wins, completion, the win callback relayed from the store', () => {
+describe('free spins decided as the game-server decides them: capped wins, completion, the win callback relayed from the store', () => {
   it('plays spins until the win cap is reached; every settle publishes one win with its transactionId; bonus.events carries the lifecycle', async () => {
-    const { client } = harness;
+    const { client, bonus } = harness;
     const wins: WalletWinRequest[] = [];
     const events: BonusEventMessage[] = [];
     const collect = (into: unknown[], parse: (value: unknown) => { playerId: string }) => async (received: Message) => {
@@ -210,25 +197,30 @@ describe('free spins: capped wins, completion, the win callback relayed from the
       handler: collect(events, (value) => bonusEventMessage.parse(value)),
     });
     try {
-      const { issueId } = await client.ok(
-        'RegisterBonusCall',
-        registration({ platformId: 'spins-1', playerId: 'spin_player', spinAmount: 5, callAmountMinor: 1_000 }),
+      const { issueId } = accepted(
+        await bonus.register(
+          registration({ platformId: 'spins-1', playerId: 'spin_player', spinAmount: 5, callAmountMinor: 1_000 }),
+        ),
       );
       const spin = async (roundId: number, gameId: number, winMinor: number) => {
-        const started = await client.ok('StartFreeSpin', {
-          operatorId: OPERATOR,
-          playerId: 'spin_player',
-          issueId,
-          gameId,
-          roundId,
-        });
-        const settled = await client.ok('SettleFreeSpin', {
-          operatorId: OPERATOR,
-          playerId: 'spin_player',
-          issueId,
-          roundId,
-          winMinor,
-        });
+        const started = accepted(
+          await bonus.startFreeSpin({
+            operatorId: OPERATOR,
+            playerId: 'spin_player',
+            issueId,
+            gameId,
+            roundId,
+          }),
+        );
+        const settled = accepted(
+          await bonus.settleFreeSpin({
+            operatorId: OPERATOR,
+            playerId: 'spin_player',
+            issueId,
+            roundId,
+            winMinor,
+          }),
+        );
         return { started, settled };
       };
       const first = await spin(501, 101, 600);
@@ -242,21 +234,23 @@ describe('free spins: capped wins, completion, the win callback relayed from the
       expect(first.settled).toMatchObject({ winMinor: 600, totalWinMinor: 600, spinsLeft: 4, completed: false });
 
       expect(
-        await client.ask('StartFreeSpin', {
+        await bonus.startFreeSpin({
           operatorId: OPERATOR,
           playerId: 'spin_player',
           issueId,
           gameId: 103,
           roundId: 502,
         }),
-      ).toMatchObject({ ok: false, error: { code: 'GAME_NOT_IN_BONUS' } });
-      const retried = await client.ok('SettleFreeSpin', {
-        operatorId: OPERATOR,
-        playerId: 'spin_player',
-        issueId,
-        roundId: 501,
-        winMinor: 600,
-      });
+      ).toMatchObject({ code: 'GAME_NOT_IN_BONUS' });
+      const retried = accepted(
+        await bonus.settleFreeSpin({
+          operatorId: OPERATOR,
+          playerId: 'spin_player',
+          issueId,
+          roundId: 501,
+          winMinor: 600,
+        }),
+      );
       expect(retried).toMatchObject({ winMinor: 600, replayed: true });
 
       const second = await spin(503, 102, 0);
@@ -266,14 +260,14 @@ describe('free spins: capped wins, completion, the win callback relayed from the
 
       // D20: completed in one game, no spin in any game.
       expect(
-        await client.ask('StartFreeSpin', {
+        await bonus.startFreeSpin({
           operatorId: OPERATOR,
           playerId: 'spin_player',
           issueId,
           gameId: 102,
           roundId: 505,
         }),
-      ).toMatchObject({ ok: false, error: { code: 'BONUS_NOT_ACTIVE' } });
+      ).toMatchObject({ code: 'BONUS_NOT_ACTIVE' });
       expect(await client.ask('CancelBonusCall', { operatorId: OPERATOR, issueId })).toMatchObject({
         ok: false,
         error: { code: 'BONUS_ALREADY_COMPLETED' },
@@ -318,10 +312,9 @@ describe('free spins: capped wins, completion, the win callback relayed from the
 
 describe('cancel (D14)', () => {
   it('cancels by platformId or issueId, again is success, an unknown one is BONUS_NOT_FOUND, another operator’s too (D18)', async () => {
-    const { client } = harness;
-    const { issueId } = await client.ok(
-      'RegisterBonusCall',
-      registration({ platformId: 'cancel-1', playerId: 'cancel_player' }),
+    const { client, bonus } = harness;
+    const { issueId } = accepted(
+      await bonus.register(registration({ platformId: 'cancel-1', playerId: 'cancel_player' })),
     );
     expect(await client.ask('CancelBonusCall', { operatorId: 'regular', issueId })).toMatchObject({
       ok: false,
@@ -342,15 +335,16 @@ describe('cancel (D14)', () => {
     expect(status).toMatchObject({ status: 'canceled' });
     expect(toBonusCallStatus(status).canceledAt).toBe(status.canceledAt);
     // The player is free for the next one.
-    expect(
-      await client.ask('RegisterBonusCall', registration({ platformId: 'cancel-2', playerId: 'cancel_player' })),
-    ).toMatchObject({ ok: true });
+    expect(await bonus.register(registration({ platformId: 'cancel-2', playerId: 'cancel_player' }))).toEqual({
+      issueId: expect.any(Number),
+      replayed: false,
+    });
   });
 });
 
 describe('bonus webhooks are relayed for operators with a webhookUrl only (docs/adr/0008-bonus-webhooks.md)', () => {
   it('a registration and a cancel of each of two operators: bonus.webhooks carries the two changes of the one with a webhookUrl', async () => {
-    const { client } = harness;
+    const { client, bonus } = harness;
     const hooks: { operatorId: string; type: string; bonusId: number }[] = [];
     const groupId = `test-webhooks-${Date.now()}`;
     const consumer = await harness.clientBus.subscribe({
@@ -365,10 +359,12 @@ describe('bonus webhooks are relayed for operators with a webhookUrl only (docs/
     try {
       const both = [];
       for (const operatorId of [OPERATOR, 'hooked']) {
-        const { issueId } = await client.ok('RegisterBonusCall', {
-          ...registration({ platformId: `hook-${operatorId}`, playerId: 'hook_player' }),
-          operatorId,
-        });
+        const { issueId } = accepted(
+          await bonus.register({
+            ...registration({ platformId: `hook-${operatorId}`, playerId: 'hook_player' }),
+            operatorId,
+          }),
+        );
         await client.ok('CancelBonusCall', { operatorId, issueId });
         both.push(issueId);
       }
@@ -394,11 +390,10 @@ describe('bonus webhooks are relayed for operators with a webhookUrl only (docs/
 
 describe('the read model', () => {
   it('pages lists newest first with a cursor, and refuses a cursor it did not write', async () => {
-    const { client } = harness;
+    const { client, bonus } = harness;
     for (const n of [1, 2, 3]) {
-      const { issueId } = await client.ok(
-        'RegisterBonusCall',
-        registration({ platformId: `page-${n}`, playerId: 'paging_player' }),
+      const { issueId } = accepted(
+        await bonus.register(registration({ platformId: `page-${n}`, playerId: 'paging_player' })),
       );
       await client.ok('CancelBonusCall', { operatorId: OPERATOR, issueId });
     }

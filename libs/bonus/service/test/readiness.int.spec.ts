@@ -16,10 +16,10 @@ import { parseOperatorsConfig } from '@reelstream/contracts';
 import { systemClock, type EventStore, type Subscription } from '@reelstream/platform-ports';
 import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
-import { catalogLookup } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-application';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { readModelPath, startBonusLedger } from '../src/index.js';
-import { BonusClient, registration } from './bonus-requests.js';
+import { accepted, InProcessBonus, registration } from './bonus-requests.js';
 
 describe('bonus ledger readiness', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -94,11 +94,10 @@ describe('bonus ledger readiness', () => {
 
     // A first replica stores a bonus call, then stops.
     const first = await start('ledger-first', store);
-    const clientBus = await openMessageBus(url, { instanceId: 'ready-client' });
-    cleanups.push(() => clientBus.close());
-    await new BonusClient(clientBus).ok(
-      'RegisterBonusCall',
-      registration({ platformId: 'ready-1', playerId: 'ready_player' }),
+    accepted(
+      await new InProcessBonus(store, (operatorId) => operators.get(operatorId)).register(
+        registration({ platformId: 'ready-1', playerId: 'ready_player' }),
+      ),
     );
     await first.stop();
 

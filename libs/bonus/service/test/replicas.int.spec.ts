@@ -1,7 +1,8 @@
 /**
  * Two bonus-ledger replicas on one SQLite data dir, each on its own connection and bus client (as
- * two processes): commands are shared through the consumer group, the relay and the expiry timer
- * run on the one replica holding their leases, and each replica keeps its own read model file.
+ * two processes), while registrations and free spins are decided on the same store as the gateway
+ * and the game-server decide them: the relay and the expiry timer run on the one replica holding
+ * their leases, and each replica keeps its own read model file.
  * Every relayed message is counted as published, before any consumer's de-duplication.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openEventStore, openMessageBus, type OpenedEventStore } from '@reelstream/platform-backends';
 import Database from 'better-sqlite3';
-import { catalogLookup, READ_MODEL_CHECKPOINT } from '@reelstream/bonus-adapters';
+import { READ_MODEL_CHECKPOINT } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-application';
 import { readCheckpoint } from '@reelstream/platform-eventstore-sqlite';
 import { OperatorDirectory, demoOperators } from '@reelstream/platform-config';
 import { bonusEventMessage, parseOperatorsConfig, Topics, walletWinRequest } from '@reelstream/contracts';
@@ -20,7 +22,7 @@ import { systemClock, type Consumer, type MessageBus } from '@reelstream/platfor
 import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
 import { readModelPath, startBonusLedger, type BonusLedger } from '../src/index.js';
-import { BonusClient, OPERATOR, registration } from './bonus-requests.js';
+import { accepted, InProcessBonus, OPERATOR, registration } from './bonus-requests.js';
 
 // Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
 const TTL_MS = 2_000;
@@ -35,7 +37,8 @@ interface Replica {
 
 let dir = '';
 let clientBus: MessageBus;
-let client: BonusClient;
+let clientBackends: OpenedEventStore;
+let bonus: InProcessBonus;
 const taps: Consumer[] = [];
 const replicas: Replica[] = [];
 /** Publishes seen per eventId (bonus.events) and per transactionId (win requests). */
@@ -75,7 +78,8 @@ async function close(replica: Replica, how: 'stop' | 'abandon'): Promise<void> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ledger-replicas-'));
   clientBus = await openMessageBus(`sqlite:${join(dir, 'reelstream.db')}`, { instanceId: 'replicas-client' });
-  client = new BonusClient(clientBus);
+  clientBackends = await openEventStore(`sqlite:${join(dir, 'reelstream.db')}`);
+  bonus = new InProcessBonus(clientBackends.store, (operatorId) => operators.get(operatorId));
   const count = <Key>(sends: Map<Key, number>, key: Key) => sends.set(key, (sends.get(key) ?? 0) + 1);
   taps.push(
     await clientBus.subscribe({
@@ -96,6 +100,7 @@ afterAll(async () => {
   for (const replica of [...replicas]) await close(replica, 'stop');
   for (const tap of taps) await tap.stop();
   await clientBus?.close();
+  await clientBackends?.store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -103,15 +108,16 @@ let lastRoundId = 70_000;
 
 /** One bonus call of `playerId` played to the end: registration, then every free spin started and settled. */
 async function play(playerId: string, spins: number): Promise<void> {
-  const registered = await client.ok(
-    'RegisterBonusCall',
-    registration({ platformId: `replicas-${playerId}`, playerId, spinAmount: spins, callAmountMinor: 100_000 }),
+  const registered = accepted(
+    await bonus.register(
+      registration({ platformId: `replicas-${playerId}`, playerId, spinAmount: spins, callAmountMinor: 100_000 }),
+    ),
   );
   for (let spin = 1; spin <= spins; spin++) {
     const roundId = ++lastRoundId;
     const common = { operatorId: OPERATOR, playerId, issueId: registered.issueId };
-    await client.ok('StartFreeSpin', { ...common, gameId: 101, roundId });
-    await client.ok('SettleFreeSpin', { ...common, roundId, winMinor: spin * 10 });
+    accepted(await bonus.startFreeSpin({ ...common, gameId: 101, roundId }));
+    accepted(await bonus.settleFreeSpin({ ...common, roundId, winMinor: spin * 10 }));
   }
 }
 

@@ -3,7 +3,8 @@
  * the gateway, successful or not, has the same top-level shape.
  */
 import * as z from 'zod';
-import { defaultMessageOf, errorCode, errorDetail, type ErrorCode, type ErrorDetail } from './errors.js';
+import { defaultMessageOf, type ErrorCode, type ErrorDetail } from '@reelstream/errors';
+import { errorCode, errorDetail } from './errors.js';
 
 /** `{success: true, message, data}` around `data`. */
 export function okEnvelope<Data extends z.ZodType>(data: Data) {
@@ -12,6 +13,16 @@ export function okEnvelope<Data extends z.ZodType>(data: Data) {
     message: z.string().meta({ description: 'Short result text, `OK` on success.' }),
     data,
   });
+}
+
+/** `okEnvelope` around one page of a list: its items, and the cursor of the next page. */
+export function okPage<Item extends z.ZodType>(item: Item) {
+  return okEnvelope(
+    z.object({
+      items: z.array(item),
+      nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
+    }),
+  );
 }
 
 const errorBody = z

@@ -1,15 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import * as z from 'zod';
 import { errorEnvelope, failure, ok, okEnvelope } from './envelope.js';
-import {
-  ERROR_CODES,
-  ErrorCatalogue,
-  errorCode,
-  formatIssuePath,
-  httpStatusOf,
-  isErrorCode,
-  validationDetails,
-} from './errors.js';
+import { ERROR_CODES, ErrorCatalogue, httpStatusOf, isErrorCode } from '@reelstream/errors';
+import { errorCode, formatIssuePath, validationDetails } from './errors.js';
 import { registerBonusCallRequest } from './bonus-call.js';
 
 describe('error catalogue: stable codes, statuses inside D16’s list, never 500 (decisions.md D16)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { failure } from './envelope.js';
-import { httpStatusOf } from './errors.js';
+import { httpStatusOf } from '@reelstream/errors';
 import { playerRound, playerSession, spinRequest, spinResponse, spinResult } from './player-api.js';
 
 const bonus = {

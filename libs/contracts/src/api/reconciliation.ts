@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { catalogId, currencyCode, isoInstant, longId, playerId } from '../shared/primitives.js';
 import { longIdText } from '../shared/ids.js';
-import { okEnvelope } from './envelope.js';
+import { okEnvelope, okPage } from './envelope.js';
 
 const units = z.number();
 
@@ -199,12 +199,7 @@ export const listTransactionsQueryParams = z
     ],
   });
 
-export const listTransactionsResponse = okEnvelope(
-  z.object({
-    items: z.array(operatorTransaction),
-    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
-  }),
-).meta({
+export const listTransactionsResponse = okPage(operatorTransaction).meta({
   id: 'ListTransactionsResponse',
   description: 'GET /v1/transactions: a page of the calling operator’s wallet transactions, in recorded order.',
   examples: [
@@ -241,12 +236,7 @@ export const listDeadLettersQueryParams = z.strictObject(pageQueryFields).meta({
   examples: [{}, { limit: '50', cursor: 'AWuXx40UV7yr-iaN9BzMR7TyumIZaZkh3fMrmwUGxxR5bIxbAQ' }],
 });
 
-export const listDeadLettersResponse = okEnvelope(
-  z.object({
-    items: z.array(operatorDeadLetter),
-    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
-  }),
-).meta({
+export const listDeadLettersResponse = okPage(operatorDeadLetter).meta({
   id: 'ListDeadLettersResponse',
   description:
     'GET /v1/wallet/dead-letters: a page of the calling operator’s dead-lettered wins, in the order they were dead-lettered (oldest first).',

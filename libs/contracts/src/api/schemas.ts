@@ -54,6 +54,16 @@ export interface ApiOperation {
   readonly errors: readonly string[];
 }
 
+/** A bonus names a type the operator may use and a game of that provider that supports it: registered alone or in a campaign. */
+const BONUS_GAME_REFUSALS = [
+  'BONUS_TYPE_UNAVAILABLE',
+  'PROVIDER_NOT_FOUND',
+  'GAME_NOT_FOUND',
+  'GAME_NOT_OF_PROVIDER',
+  'FREE_SPINS_NOT_SUPPORTED',
+  'REGULAR_BONUS_NOT_SUPPORTED',
+] as const;
+
 export const ApiOperations = {
   registerBonusCall: {
     method: 'post',
@@ -66,12 +76,7 @@ export const ApiOperations = {
       'CURRENCY_NOT_ALLOWED',
       'PLATFORM_ID_CONFLICT',
       'ACTIVE_BONUS_EXISTS',
-      'BONUS_TYPE_UNAVAILABLE',
-      'PROVIDER_NOT_FOUND',
-      'GAME_NOT_FOUND',
-      'GAME_NOT_OF_PROVIDER',
-      'FREE_SPINS_NOT_SUPPORTED',
-      'REGULAR_BONUS_NOT_SUPPORTED',
+      ...BONUS_GAME_REFUSALS,
       'BET_LEVEL_NOT_AVAILABLE',
       'CALL_AMOUNT_LIMIT_EXCEEDED',
       'BASE_BET_LIMIT_EXCEEDED',
@@ -128,12 +133,7 @@ export const ApiOperations = {
       'AMOUNT_PRECISION',
       'CURRENCY_NOT_ALLOWED',
       'CAMPAIGN_ID_CONFLICT',
-      'BONUS_TYPE_UNAVAILABLE',
-      'PROVIDER_NOT_FOUND',
-      'GAME_NOT_FOUND',
-      'GAME_NOT_OF_PROVIDER',
-      'FREE_SPINS_NOT_SUPPORTED',
-      'REGULAR_BONUS_NOT_SUPPORTED',
+      ...BONUS_GAME_REFUSALS,
       'EXPIRE_AT_IN_PAST',
       'EXPIRE_AT_NOT_IN_ZONE',
       'BET_LEVEL_NOT_AVAILABLE',

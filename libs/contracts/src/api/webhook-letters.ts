@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { bonusWebhook } from '../callbacks/webhooks.js';
 import { isoInstant } from '../shared/primitives.js';
-import { okEnvelope } from './envelope.js';
+import { okEnvelope, okPage } from './envelope.js';
 
 const webhookExample = {
   eventId: 'bw-0b7c5a52-61a8-4c1e-9d55-3f0e8e0f7a11',
@@ -45,12 +45,7 @@ const webhookDeadLetter = z
   });
 export type WebhookDeadLetterView = z.infer<typeof webhookDeadLetter>;
 
-export const listWebhookDeadLettersResponse = okEnvelope(
-  z.object({
-    items: z.array(webhookDeadLetter),
-    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
-  }),
-).meta({
+export const listWebhookDeadLettersResponse = okPage(webhookDeadLetter).meta({
   id: 'ListWebhookDeadLettersResponse',
   description:
     'GET /v1/webhooks/dead-letters: a page of the calling operator’s dead-lettered bonus webhooks, in the order they were dead-lettered (oldest first).',

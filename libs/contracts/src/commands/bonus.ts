@@ -1,6 +1,9 @@
 /**
- * Commands and queries on `bonus.commands` (docs/architecture.md "Data"): sent by the gateway and the game-server,
- * decided or answered by the bonus-ledger, which replies on `bonus.replies`.
+ * The messages on `bonus.commands` (docs/architecture.md "Data"): CancelBonusCall, GetBonusCall and
+ * ListBonusCalls, sent by the gateway, decided or answered by the bonus-ledger, which replies on
+ * `bonus.replies`. Registration and free spins are decided in the caller's own process (ADR 0011,
+ * ADR 0006) and expiry in the ledger's: no bus message carries them. `registerBonusCallData` is
+ * the registration's data as the gateway parses it before it decides it in-process.
  */
 import * as z from 'zod';
 import { bonusTypeValue, BonusTypes, platformId, spinAmountValue } from '../api/bonus-call.js';
@@ -9,7 +12,6 @@ import {
   currencyCode,
   isoInstant,
   longId,
-  minorAmount,
   operatorId,
   playerId,
   positiveMinorAmount,
@@ -64,28 +66,6 @@ function byIssueOrPlatformId() {
 
 const cancelBonusCallData = byIssueOrPlatformId();
 
-const startFreeSpinData = z.strictObject({
-  operatorId,
-  playerId,
-  issueId: longId,
-  gameId: catalogId,
-  roundId: longId,
-  currency: currencyCode.optional().meta({
-    description:
-      "The game session's currency: a bonus call of another currency is refused with BONUS_CURRENCY_MISMATCH (D6 amended). The game-server always sends it.",
-  }),
-});
-
-const settleFreeSpinData = z.strictObject({
-  operatorId,
-  playerId,
-  issueId: longId,
-  roundId: longId,
-  winMinor: minorAmount.meta({ description: 'The raw win of the round; the ledger caps it by the win cap left.' }),
-});
-
-const expireBonusCallData = z.strictObject({ operatorId, playerId, issueId: longId });
-
 const getBonusCallData = byIssueOrPlatformId();
 
 export const MAX_LIST_LIMIT = 100;
@@ -100,52 +80,28 @@ const listBonusCallsData = z.strictObject({
   cursor: z.string().min(1).max(256).optional(),
 });
 
-const getActiveBonusData = z.strictObject({ operatorId, playerId });
-
-const registerBonusCallCommand = commandEnvelope('RegisterBonusCall', registerBonusCallData);
 const cancelBonusCallCommand = commandEnvelope('CancelBonusCall', cancelBonusCallData);
-const startFreeSpinCommand = commandEnvelope('StartFreeSpin', startFreeSpinData);
-const settleFreeSpinCommand = commandEnvelope('SettleFreeSpin', settleFreeSpinData);
-const expireBonusCallCommand = commandEnvelope('ExpireBonusCall', expireBonusCallData);
 const getBonusCallQuery = commandEnvelope('GetBonusCall', getBonusCallData);
 const listBonusCallsQuery = commandEnvelope('ListBonusCalls', listBonusCallsData);
-const getActiveBonusQuery = commandEnvelope('GetActiveBonus', getActiveBonusData);
-
-export const bonusCommand = z.discriminatedUnion('type', [
-  registerBonusCallCommand,
-  cancelBonusCallCommand,
-  startFreeSpinCommand,
-  settleFreeSpinCommand,
-  expireBonusCallCommand,
-]);
-export const bonusQuery = z.discriminatedUnion('type', [getBonusCallQuery, listBonusCallsQuery, getActiveBonusQuery]);
 
 /** Everything a `bonus.commands` message may hold. */
 export const bonusRequestMessage = z.discriminatedUnion('type', [
-  registerBonusCallCommand,
   cancelBonusCallCommand,
-  startFreeSpinCommand,
-  settleFreeSpinCommand,
-  expireBonusCallCommand,
   getBonusCallQuery,
   listBonusCallsQuery,
-  getActiveBonusQuery,
 ]);
 
-export type RegisterBonusCallCommand = z.infer<typeof registerBonusCallCommand>;
+/** A registration's data as its schema normalised it, with the hash of that request (D17). */
+export type RegisterBonusCallData = z.infer<typeof registerBonusCallData>;
 export type CancelBonusCallCommand = z.infer<typeof cancelBonusCallCommand>;
-export type StartFreeSpinCommand = z.infer<typeof startFreeSpinCommand>;
-export type SettleFreeSpinCommand = z.infer<typeof settleFreeSpinCommand>;
-export type ExpireBonusCallCommand = z.infer<typeof expireBonusCallCommand>;
 export type GetBonusCallQuery = z.infer<typeof getBonusCallQuery>;
 export type ListBonusCallsQuery = z.infer<typeof listBonusCallsQuery>;
-export type GetActiveBonusQuery = z.infer<typeof getActiveBonusQuery>;
 export type BonusRequestMessage = z.infer<typeof bonusRequestMessage>;
 export type BonusRequestType = BonusRequestMessage['type'];
 
 /**
- * The partition key of a `bonus.commands` message. The topic is keyed by player (docs/architecture.md "Data") so a
- * player's commands keep their order; a message that names no player (cancel or get by id) is
+ * The partition key of a `bonus.commands` message. The topic is keyed by player (docs/architecture.md "Data"): a
+ * list of one player's bonus calls is keyed by the player; a message that names no player (cancel or get by id) is
  * keyed by what it names, prefixed by the operator, so it still has a stable key.
  */
 export function bonusCommandKey(message: BonusRequestMessage): string {

@@ -5,7 +5,7 @@
  * included. `playerBonus-acme%2Dcasino-p1` can therefore only be operator `acme-casino`,
  * player `p1`; ids made of safe characters read unchanged in logs.
  */
-import { ReelstreamError } from '../api/reelstream-error.js';
+import { ReelstreamError } from '@reelstream/errors';
 import { parseStoredEvent, type DomainEvent, type EventType } from './upcasting.js';
 
 export const StreamCategories = {

@@ -8,7 +8,7 @@ import { bonusCallRegisteredDataV0, BonusEventTypes, type PlayerBonusEvent, type
 import * as bonus from './bonus.js';
 import { eventMetadata, type EventContext, type EventMetadata } from './metadata.js';
 import { describeIssues } from '../shared/issues.js';
-import { ReelstreamError } from '../api/reelstream-error.js';
+import { ReelstreamError } from '@reelstream/errors';
 import * as round from './round.js';
 import type { RoundEvent } from './round.js';
 import * as session from './session.js';

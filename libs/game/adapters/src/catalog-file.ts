@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_CATALOG_FILE } from '@reelstream/platform-config';
-import { CatalogError, parseCatalog, type Catalog } from '@reelstream/game-domain';
+import type { Catalog } from '@reelstream/contracts';
+import { CatalogError, parseCatalog } from '@reelstream/game-domain';
 
 /** Reads and checks a catalog file; a missing, unreadable or invalid file is a `CatalogError` naming it. */
 export function loadCatalogFile(path: string = DEFAULT_CATALOG_FILE): Catalog {

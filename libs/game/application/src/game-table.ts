@@ -1,11 +1,6 @@
 /** The catalog as the game-server plays it: a game with its math model and its bet levels in a currency. */
-import {
-  findModel,
-  offeredBetLevelsMinor,
-  type Catalog,
-  type CatalogGame,
-  type GameModel,
-} from '@reelstream/game-domain';
+import { offeredBetLevelsMinor, type Catalog, type CatalogGame } from '@reelstream/contracts';
+import { findModel, type GameModel } from '@reelstream/game-domain';
 
 export interface TableGame {
   readonly game: CatalogGame;

@@ -4,7 +4,6 @@
  * @reelstream/game-domain, with ports for the wallet, the bonus-ledger, the RNG and the clock.
  */
 export type { WalletPort, PlayerBonusPort, StakeRequest } from './ports.js';
-export { GameRefusedError } from './refused.js';
 export { GameTable } from './game-table.js';
 export { InFlightRounds, type RoundDeps } from './rounds/round-deps.js';
 export { RoundStreams, RoundConflictError, type RoundStartedData } from './rounds/round-streams.js';

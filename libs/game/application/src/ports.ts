@@ -7,10 +7,11 @@
 import type {
   BonusCallRecord,
   BonusCallStatusName,
-  BonusResult,
   Refusal,
-  SettleFreeSpinCommand,
-  StartFreeSpinCommand,
+  SettledFreeSpin,
+  SettleFreeSpinData,
+  StartedFreeSpin,
+  StartFreeSpinData,
   SteeredChoice,
   SteeredSpinRequest,
   SteeringView,
@@ -55,15 +56,9 @@ export interface PlayerBonusPort {
   /** The player's active bonus call, whatever game it is for; null when the player has none. */
   active(operatorId: string, playerId: string): Promise<BonusCallRecord | null>;
   /** Idempotent by roundId: a started round is answered again, `replayed`. */
-  startFreeSpin(
-    data: StartFreeSpinCommand['data'],
-    correlationId: string,
-  ): Promise<BonusResult<'StartFreeSpin'> | Refusal>;
+  startFreeSpin(data: StartFreeSpinData, correlationId: string): Promise<StartedFreeSpin | Refusal>;
   /** Idempotent by roundId: a settled round keeps its first win and transactionId. */
-  settleFreeSpin(
-    data: SettleFreeSpinCommand['data'],
-    correlationId: string,
-  ): Promise<BonusResult<'SettleFreeSpin'> | Refusal>;
+  settleFreeSpin(data: SettleFreeSpinData, correlationId: string): Promise<SettledFreeSpin | Refusal>;
   /**
    * No answer: the player's stream kept changing through every retry. Nothing was decided; asking
    * again is safe.

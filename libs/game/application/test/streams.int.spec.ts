@@ -115,4 +115,22 @@ describe('session start and play through the session decider', () => {
     });
     expect(await sessions.playable('no-such-token-aaaaaaaaaaaaaaaaaaaa')).toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
+
+  it('answers whose session a token is, expired or not, from memory once found; an unknown token is no one’s', async () => {
+    const token = tokens[1] ?? '';
+    let revisionsAsked = 0;
+    const counting = Object.assign(Object.create(store) as SqliteEventStore, {
+      streamRevision: (streamId: string) => {
+        revisionsAsked += 1;
+        return store.streamRevision(streamId);
+      },
+    });
+    const sessions = new SessionRepository(counting, clock);
+    expect(await sessions.ownerOf(token)).toMatchObject({ operatorId: 'casino-t', playerId: request.playerId });
+    const asked = revisionsAsked;
+    expect(asked).toBeGreaterThan(0);
+    expect(await sessions.ownerOf(token)).toMatchObject({ operatorId: 'casino-t', playerId: request.playerId });
+    expect(revisionsAsked).toBe(asked);
+    expect(await sessions.ownerOf('no-such-token-aaaaaaaaaaaaaaaaaaaa')).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-// Public API of @reelstream/game-domain: the game catalog, the slot and instant engines, RNG
+// Public API of @reelstream/game-domain: the catalog checked against its models, the slot and instant engines, RNG
 // port, replay and RTP math. Pure: no I/O, no clock, no ambient randomness.
 export * from './profile.js';
 export * from './model-error.js';
@@ -16,9 +16,7 @@ export * from './round/round-record-schema.js';
 export { playRound, replayRound, verifyRound, UnknownModelError } from './round/play-round.js';
 export { simulate, theoreticalRtp } from './simulate.js';
 export { gameModels, findModel } from './models/registry.js';
-export * from './catalog/catalog-schema.js';
 export * from './catalog/catalog.js';
-export * from './refusal.js';
 export * from './round/stored-record.js';
 export * from './round/round-decider.js';
 export * from './round/spin-rules.js';

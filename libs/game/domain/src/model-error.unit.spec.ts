@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { ReelstreamError } from '@reelstream/contracts';
+import { ReelstreamError, BetLevelError } from '@reelstream/contracts';
 import { tryParseAmount } from '@reelstream/money';
 import {
-  BetLevelError,
   InvariantError,
   ModelError,
   RngRangeError,

@@ -95,33 +95,47 @@ function showBet() {
 }
 
 function showBonus(bonus, { complete = false } = {}) {
-  const badge = $('bonus');
   if (!bonus) {
-    badge.hidden = true;
+    $('bonus').hidden = true;
     return;
   }
-  $('spins-left').textContent = String(bonus.spinsLeft);
-  $('spins-total').textContent = String(bonus.spinAmount);
-  $('win-so-far').textContent = state.money(bonus.winSoFar);
-  badge.querySelector('.bonus-label').textContent = state.t(complete ? 'bonusDone' : 'freeSpins');
-  badge.querySelector('.bonus-sub-label').textContent = state.t('winSoFar');
-  badge.classList.toggle('complete', complete);
-  badge.dataset.issueId = String(bonus.issueId);
-  badge.dataset.bonusType = '1';
-  badge.hidden = false;
+  showBadge({
+    done: String(bonus.spinsLeft),
+    of: String(bonus.spinAmount),
+    figure: state.money(bonus.winSoFar),
+    label: complete ? 'bonusDone' : 'freeSpins',
+    figureLabel: 'winSoFar',
+    complete,
+    issueId: bonus.issueId,
+    bonusType: '1',
+  });
 }
 
 /** A Regular Bonus Call's progress in the same badge: delivered of its target, and what is still to win. */
 function showRegularBonus(regular, { complete = false } = {}) {
+  showBadge({
+    done: state.money(regular.delivered),
+    of: state.money(regular.callAmount),
+    figure: state.money(regular.left),
+    label: complete ? 'bonusCallDone' : 'bonusCall',
+    figureLabel: 'bonusCallLeft',
+    complete,
+    issueId: regular.issueId,
+    bonusType: '2',
+  });
+}
+
+/** The bonus badge, shown: its progress (`done` of `of`), a figure under its own label, and the bonus it is of. */
+function showBadge({ done, of, figure, label, figureLabel, complete, issueId, bonusType }) {
   const badge = $('bonus');
-  $('spins-left').textContent = state.money(regular.delivered);
-  $('spins-total').textContent = state.money(regular.callAmount);
-  $('win-so-far').textContent = state.money(regular.left);
-  badge.querySelector('.bonus-label').textContent = state.t(complete ? 'bonusCallDone' : 'bonusCall');
-  badge.querySelector('.bonus-sub-label').textContent = state.t('bonusCallLeft');
+  $('spins-left').textContent = done;
+  $('spins-total').textContent = of;
+  $('win-so-far').textContent = figure;
+  badge.querySelector('.bonus-label').textContent = state.t(label);
+  badge.querySelector('.bonus-sub-label').textContent = state.t(figureLabel);
   badge.classList.toggle('complete', complete);
-  badge.dataset.issueId = String(regular.issueId);
-  badge.dataset.bonusType = '2';
+  badge.dataset.issueId = String(issueId);
+  badge.dataset.bonusType = bonusType;
   badge.hidden = false;
 }
 

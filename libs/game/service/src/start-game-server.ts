@@ -7,8 +7,9 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '@reelstream/contracts';
-import type { Catalog, Rng } from '@reelstream/game-domain';
-import { closeGracefully, createHttpServer, reachableUrl, StopSequence } from '@reelstream/platform-http';
+import type { Catalog } from '@reelstream/contracts';
+import type { Rng } from '@reelstream/game-domain';
+import { createHttpServer, reachableUrl, StopSequence, stopWithDrain } from '@reelstream/platform-http';
 import { runLeased } from '@reelstream/platform-eventsourcing';
 import type {
   Clock,
@@ -185,23 +186,15 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   listening.port = port;
   logger.info('game-server listening', { port });
 
-  let drainMs = 10_000;
-  stops.add(async () => {
-    accepting = false;
-    await closeGracefully(server, drainMs);
-  });
+  const stop = stopWithDrain(stops, server, 10_000, () => (accepting = false));
   return {
     port,
     url: reachableUrl(config.host, port),
     outbox,
-    stop(drain = 10_000) {
-      drainMs = drain;
-      return stops.stop();
-    },
+    stop,
     abandon() {
       release = false;
-      drainMs = 0;
-      return stops.stop();
+      return stop(0);
     },
   };
 }

@@ -3,10 +3,11 @@
  * D13–D19 of docs/decisions.md) with its ports passed in, so tests and the all-in-one platform
  * wire real back ends without globals.
  */
+import type { Catalog } from '@reelstream/contracts';
 import type { OperatorDirectory } from '@reelstream/platform-config';
-import type { Catalog } from '@reelstream/game-domain';
 import { apiErrorHandler, requestLog, routeNotFound } from '@reelstream/platform-http';
 import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/platform-ports';
+import type { ReconciliationReadModels } from '@reelstream/wallet-application';
 import { recordHttpRoute, type Logger } from '@reelstream/platform-telemetry';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
@@ -51,6 +52,13 @@ export interface GatewayDeps {
    * Without one, an in-memory one is opened on the first list request.
    */
   reconciliation?: ReconciliationReads;
+  /** How a reconciliation read model is opened: the app passes the wallet adapters' `SqliteReconciliationReadModel`. */
+  reconciliationReadModels: ReconciliationReadModels;
+  /**
+   * This pod's share of the operators' rate limits and campaign budgets, which are for all gateway pods
+   * together (`startGateway` passes its `gateway` group's share). Default: the whole, one gateway alone.
+   */
+  limitShare?: () => number;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Express {
@@ -96,13 +104,19 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     res.set('Cache-Control', 'no-store');
     next();
   });
-  app.use('/v1', authMiddleware(deps.operators, unauthenticated), rateLimitMiddleware(config.rateLimit, deps.clock));
+  app.use(
+    '/v1',
+    authMiddleware(deps.operators, unauthenticated),
+    rateLimitMiddleware(config.rateLimit, deps.clock, deps.limitShare ?? whole),
+  );
   operatorApiRoutes(app, deps);
 
   app.use(routeNotFound());
   app.use(apiErrorHandler({ logger, requestIdOf: (res) => requestContext(res).requestId }));
   return app;
 }
+
+const whole = (): number => 1;
 
 /** The routes of the operator API v1, each group with the ports it uses. */
 function operatorApiRoutes(app: Express, deps: GatewayDeps): void {
@@ -119,7 +133,7 @@ function operatorApiRoutes(app: Express, deps: GatewayDeps): void {
   const registrar = new BonusRegistrar({
     store: deps.store,
     operators: deps.operators,
-    catalog: deps.catalog,
+    catalog: catalog.lookup,
     clock: deps.clock,
     ids: deps.ids,
   });
@@ -129,6 +143,7 @@ function operatorApiRoutes(app: Express, deps: GatewayDeps): void {
     catalog,
     clock: deps.clock,
     jsonBody: jsonBody(Math.max(config.bodyLimitBytes, CAMPAIGN_BODY_LIMIT_BYTES)),
+    limitShare: deps.limitShare ?? whole,
     ...(config.campaignRateLimit === undefined ? {} : { campaignRateLimit: config.campaignRateLimit }),
   });
   launchRoutes(app, {
@@ -148,7 +163,12 @@ function operatorApiRoutes(app: Express, deps: GatewayDeps): void {
     logger,
     redriveTimeoutMs: config.redriveTimeoutMs ?? DEFAULT_REDRIVE_TIMEOUT_MS,
     operators: deps.operators,
-    reads: () => (reconciliation ??= openReconciliationReads({ store: deps.store, logger })),
+    reads: () =>
+      (reconciliation ??= openReconciliationReads({
+        store: deps.store,
+        readModels: deps.reconciliationReadModels,
+        logger,
+      })),
     ...(config.cursorSecret === undefined ? {} : { cursorSecret: config.cursorSecret }),
     ...(config.listRowBound === undefined ? {} : { listRowBound: config.listRowBound }),
   });

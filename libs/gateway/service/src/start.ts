@@ -4,17 +4,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import {
-  closeGracefully,
   createHttpServer,
   processDataDirs,
   reachableUrl,
   StopSequence,
+  stopWithDrain,
 } from '@reelstream/platform-http';
 import { createGatewayApp, type GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config/gateway-env.js';
+import { joinGatewayLimitsGroup } from './http/limit-share.js';
 import { openReconciliationReads } from './reconciliation/reconciliation-reads.js';
 
-export type GatewayPorts = Omit<GatewayDeps, 'config' | 'readiness' | 'reconciliation'> & {
+export type GatewayPorts = Omit<GatewayDeps, 'config' | 'readiness' | 'reconciliation' | 'limitShare'> & {
   /** The process's consumers (`OpenedBackends.consumers`): `/readyz` is 503 while one is unhealthy. */
   consumers?: { unhealthy(): string[] };
 };
@@ -23,6 +24,8 @@ export interface RunningGateway {
   readonly port: number;
   /** `http://127.0.0.1:{port}` or the configured host. */
   readonly url: string;
+  /** This pod's share of the operators' rate limits and campaign budgets now (its `gateway` group's share). */
+  limitShare(): number;
   /** Stops accepting, lets requests in flight finish (up to `drainMs`), then closes every connection. */
   stop(drainMs?: number): Promise<void>;
 }
@@ -42,12 +45,16 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   // Projected from the log's start on a new file; a page is then an index range read of it.
   const reconciliation = openReconciliationReads({
     store: ports.store,
+    readModels: ports.reconciliationReadModels,
     logger: ports.logger,
     ...(config.readModelFile === undefined ? {} : { file: config.readModelFile }),
   });
+  // Joined before listening, so the first request already meets this pod's share of the operators' limits.
+  const limits = await joinGatewayLimitsGroup(ports.bus);
   const app = createGatewayApp({
     ...deps,
     reconciliation,
+    limitShare: () => limits.share,
     config,
     readiness: {
       accepting: () => accepting,
@@ -63,21 +70,16 @@ export async function startGateway(ports: GatewayPorts, config: GatewayConfig): 
   const { port } = server.address() as AddressInfo;
   ports.logger.info('gateway listening', { port });
 
-  let drainMs = DEFAULT_DRAIN_MS;
   const stops = new StopSequence();
   stops.add(() => ports.logger.info('gateway stopped', { port }));
   stops.add(() => reconciliation.close());
   stops.add(() => unwatchDataDir());
-  stops.add(async () => {
-    accepting = false;
-    await closeGracefully(server, drainMs);
-  });
+  // Left after the last request: the other pods then take this one's share.
+  stops.add(() => limits.stop());
   return {
     port,
     url: reachableUrl(config.host, port),
-    stop(drain = DEFAULT_DRAIN_MS) {
-      drainMs = drain;
-      return stops.stop();
-    },
+    limitShare: () => limits.share,
+    stop: stopWithDrain(stops, server, DEFAULT_DRAIN_MS, () => (accepting = false)),
   };
 }

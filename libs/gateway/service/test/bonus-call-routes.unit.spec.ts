@@ -46,16 +46,12 @@ const registerBody = {
 /** Answers every command as a well-behaved ledger would, from the stand-in's point of view. */
 function defaultAnswer(message: BonusRequestMessage): unknown {
   switch (message.type) {
-    case 'RegisterBonusCall':
-      return okReply({ issueId: 77, replayed: false });
     case 'CancelBonusCall':
       return okReply({ issueId: message.data.issueId ?? 78, alreadyCanceled: false });
     case 'GetBonusCall':
       return okReply(bonusRecord({ issueId: message.data.issueId ?? 1, operatorId: message.data.operatorId }));
     case 'ListBonusCalls':
       return okReply({ items: [bonusRecord({ operatorId: message.data.operatorId })], nextCursor: null });
-    default:
-      return errorReply('INTERNAL', `unexpected ${message.type}`);
   }
 }
 

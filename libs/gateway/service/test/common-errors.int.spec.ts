@@ -7,12 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiOperations, errorEnvelope } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
+import { eventually } from '@reelstream/testing';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { startGateway, type RunningGateway } from '../src/index.js';
 import { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
 import { campaignBody } from './support/registrations.js';
 import { startStack, type Stack } from './support/stack.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 let stack: Stack;
 /** A second gateway on the same back ends: one request per operator and second, 300 ms for the ledger. */
@@ -78,9 +80,12 @@ beforeAll(async () => {
       clock: stack.clock,
       ids: new TimeOrderedIdGenerator(3),
       logger: stack.logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
-    { ...stack.config, rateLimit: { perSecond: 1, burst: 1 }, ledgerTimeoutMs: 300 },
+    { ...stack.config, rateLimit: { perSecond: 2, burst: 1 }, ledgerTimeoutMs: 300 },
   );
+  // A second gateway of the stack's group keeps half of each limit (ADR 0042): one request, refilled at 1 a second.
+  await eventually(() => expect(strict.limitShare()).toBe(0.5));
 });
 afterAll(async () => {
   await strict.stop(1_000);

@@ -7,6 +7,7 @@ import { accessLogs, startHarness, type Harness } from './support/harness.js';
 import { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
 import { serveApp } from './support/serve-app.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 const LIMIT = 1024;
 const launchBody = {
@@ -289,6 +290,7 @@ describe('faults of our own', () => {
       clock: harness.clock,
       ids: { next: () => 1 },
       logger: createLogger({ service: 'gateway-test', destination: { write: (line: string) => logs.push(line) } }),
+      reconciliationReadModels: SqliteReconciliationReadModel,
       config: harness.config,
     });
     const served = await serveApp(app);
@@ -316,6 +318,7 @@ describe('faults of our own', () => {
       clock: harness.clock,
       ids: { next: () => 1 },
       logger: harness.logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
       config: harness.config,
       readiness: { accepting: () => false },
     });
@@ -339,6 +342,7 @@ describe('faults of our own', () => {
       clock: harness.clock,
       ids: { next: () => 1 },
       logger: harness.logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
       config: harness.config,
       readiness: { accepting: () => true, unhealthyConsumers: () => unhealthy },
     });

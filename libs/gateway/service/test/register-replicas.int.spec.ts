@@ -15,6 +15,7 @@ import { startHarness, type Harness } from './support/harness.js';
 import { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
 import { freeSpinBodies } from './support/registrations.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 let harness: Harness;
 let otherStore: SqliteEventStore;
@@ -36,6 +37,7 @@ beforeAll(async () => {
       clock: harness.clock,
       ids: new TimeOrderedIdGenerator(2),
       logger: harness.logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
     harness.config,
   );

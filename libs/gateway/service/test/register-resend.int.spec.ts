@@ -16,6 +16,7 @@ import { startHarness, type Harness } from './support/harness.js';
 import { HttpClient } from './support/http-client.js';
 import { OPERATOR_IDS, testOperators, TOKENS } from './support/operators.js';
 import { campaignBody, expectRefused, expectRegistered, freeSpinBodies } from './support/registrations.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 let harness: Harness;
 let a: HttpClient;
@@ -62,6 +63,7 @@ async function withRestartedGateway(
       clock: harness.clock,
       ids: new TimeOrderedIdGenerator(3),
       logger: harness.logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
     harness.config,
   );

@@ -1,12 +1,12 @@
 /**
- * A registration is refused the same way by the gateway's early answer and by
- * the ledger, the authority. Each bad registration of the table is sent over HTTP, and the
- * command it stands for is sent to the real ledger past the gateway's check (as a gateway of an
- * older version, or any other publisher, would); both answers carry the same code, message and
- * details. The gateway and the ledger share one manual clock, so "now" is the same instant.
+ * A registration is refused the same way by the gateway's early answer and by the registration
+ * use case, the authority. Each bad registration of the table is sent over HTTP, and the data it
+ * stands for is decided past the gateway's check in the ledger's process (as its campaign worker
+ * decides each player's registration); both answers carry the same code, message and details. The
+ * gateway and the ledger share one manual clock, so "now" is the same instant.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { errorEnvelope, registerBonusCallRequest } from '@reelstream/contracts';
+import { errorEnvelope, refusal, registerBonusCallData, registerBonusCallRequest } from '@reelstream/contracts';
 import { CatalogView } from '../src/catalog/catalog-view.js';
 import { registerCommandData } from '../src/bonus/register-command.js';
 import { loadCatalogFile } from '@reelstream/game-adapters';
@@ -68,10 +68,12 @@ describe('a registration is refused once: the gateway answers what the ledger de
       catalog,
       now: stack.clock.now(),
     });
-    const decided = await stack.sendToLedger('RegisterBonusCall', data);
-    expect(decided).toEqual({
-      ok: false,
-      error: { code, message: answered.message, details: answered.error.details },
+    const decided = await stack.ledgerCommands.register(registerBonusCallData.parse(data), {
+      commandId: `refusal-${data.platformId}`,
+      correlationId: `refusal-${data.platformId}`,
+      operatorId: data.operatorId,
     });
+    expect(decided).toEqual(refusal(answered.error.code, answered.message, { details: answered.error.details }));
+    expect(answered.error.code).toBe(code);
   });
 });

@@ -3,7 +3,7 @@
  * with the real bonus-ledger (decisions.md D12–D14): every state a cancel can meet, and the queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { getBonusCallResponse, listBonusCallsResponse } from '@reelstream/contracts';
+import { getBonusCallResponse, isRefusal, listBonusCallsResponse } from '@reelstream/contracts';
 import type { HttpClient } from './support/http-client.js';
 import { TOKENS } from './support/operators.js';
 import { freeSpinBodies } from './support/registrations.js';
@@ -34,25 +34,20 @@ async function register(input: Record<string, unknown>): Promise<number> {
   return response.body.data.issueId as number;
 }
 
-/** Plays one free spin through the ledger as the game-server does: start, then settle with `winMinor`. */
+/** Plays one free spin as the game-server does, in its own process: start, then settle with `winMinor`. */
 async function playFreeSpin(playerId: string, issueId: number, winMinor: number): Promise<void> {
   rounds += 1;
-  const started = await stack.sendToLedger('StartFreeSpin', {
-    operatorId: 'casino-a',
-    playerId,
-    issueId,
-    gameId: 101,
-    roundId: rounds,
-  });
-  expect(started.ok).toBe(true);
-  const settled = await stack.sendToLedger('SettleFreeSpin', {
-    operatorId: 'casino-a',
-    playerId,
-    issueId,
-    roundId: rounds,
-    winMinor,
-  });
-  expect(settled.ok).toBe(true);
+  const origin = { commandId: `round-${rounds}`, correlationId: `round-${rounds}`, operatorId: 'casino-a' };
+  const started = await stack.freeSpins.startSpin(
+    { operatorId: 'casino-a', playerId, issueId, gameId: 101, roundId: rounds },
+    origin,
+  );
+  expect(isRefusal(started)).toBe(false);
+  const settled = await stack.freeSpins.settleSpin(
+    { operatorId: 'casino-a', playerId, issueId, roundId: rounds, winMinor },
+    origin,
+  );
+  expect(isRefusal(settled)).toBe(false);
 }
 
 describe('POST /v1/bonus-call/cancel', () => {
@@ -124,12 +119,13 @@ describe('POST /v1/bonus-call/cancel', () => {
     stack.clock.advance(2 * 3_600_000);
     try {
       // What the ledger's expiry timer does at expireAt.
-      const expired = await stack.sendToLedger('ExpireBonusCall', {
+      const expired = await stack.expire({
         operatorId: 'casino-a',
         playerId: input['playerId'] as string,
         issueId,
+        expireAt: '2026-05-01T01:00:00.000Z',
       });
-      expect(expired).toEqual({ ok: true, result: { issueId, expired: true } });
+      expect(expired).toBe(true);
       const response = await a.post('/v1/bonus-call/cancel', { issueId });
       expect(response.status).toBe(409);
       expect(response.body.error.code).toBe('BONUS_EXPIRED');

@@ -60,7 +60,7 @@ describe('parseEnv', () => {
   });
 
   it('names every bad variable and its value', () => {
-    const attempt = () => parseEnv(appEnv, { GATEWAY_PORT: '80a', BUS_URL: 'redis://x', WORKER_ID: '40' });
+    const attempt = () => parseEnv(appEnv, { GATEWAY_PORT: '80a', BUS_URL: 'redis://x', WORKER_ID: '1024' });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
@@ -68,7 +68,7 @@ describe('parseEnv', () => {
       const problems = (error as ConfigError).problems.join('\n');
       expect(problems).toMatch(/GATEWAY_PORT: must be a port number \(got "80a"\)/);
       expect(problems).toMatch(/BUS_URL: must be sqlite:<path>, or kafka:\/\/host:port/);
-      expect(problems).toMatch(/WORKER_ID: .*\(got "40"\)/);
+      expect(problems).toMatch(/WORKER_ID: .*\(got "1024"\)/);
     }
   });
 });

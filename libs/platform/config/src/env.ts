@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { ReelstreamError } from '@reelstream/contracts';
+import { MAX_WORKER_ID } from '@reelstream/platform-ids';
 
 /**
  * Environment parsing for every app (docs/configuration.md): one zod schema per app, errors that name the
@@ -120,10 +121,10 @@ export const platformEnvShape = {
   EVENT_STORE_URL: backendUrl('event store').optional(),
   BUS_URL: backendUrl('bus').optional(),
   WORKER_ID: z.coerce
-    .number({ error: 'must be an integer 0–31' })
-    .int({ error: 'must be an integer 0–31' })
+    .number({ error: `must be an integer 0–${MAX_WORKER_ID}` })
+    .int({ error: `must be an integer 0–${MAX_WORKER_ID}` })
     .min(0)
-    .max(31)
+    .max(MAX_WORKER_ID)
     .optional(),
   INSTANCE_ID: z
     .string()

@@ -4,7 +4,7 @@
  * read (the parser made from the category's event types). Each use case then says only which
  * stream and which command: `playerBonusStreams.handle(store, {operatorId, playerId}, command, context)`.
  */
-import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
+import type { EventStore } from '@reelstream/platform-ports';
 import type { Decider } from './decider.js';
 import {
   handleCommand,
@@ -13,13 +13,14 @@ import {
   type Handled,
   type HandleOptions,
   type Loaded,
+  type StoredEvent,
 } from './handle-command.js';
 
 export interface StreamKind<Id, Command, State, Event, Refusal> {
   readonly decider: Decider<Command, State, Event, Refusal>;
   streamId(id: Id): string;
   /** The stream's stored event as this decider's event; throw for an event the stream must not hold. */
-  parse(recorded: RecordedEvent): Event;
+  parse(recorded: StoredEvent): Event;
   /** The stored form. Default: the contracts' `eventToAppend`. */
   serialize?: HandleOptions<State, Event>['serialize'];
 }
@@ -44,7 +45,7 @@ export interface CommandHandler<Id, Command, State, Event, Refusal> {
 export function commandHandler<Id, Command, State, Event, Refusal>(
   kind: StreamKind<Id, Command, State, Event, Refusal>,
 ): CommandHandler<Id, Command, State, Event, Refusal> {
-  const parse = (recorded: RecordedEvent) => kind.parse(recorded);
+  const parse = (recorded: StoredEvent) => kind.parse(recorded);
   return {
     streamId: (id) => kind.streamId(id),
     load: (store, id) => loadState(store, kind.streamId(id), kind.decider, parse),

@@ -4,6 +4,12 @@
  * stream is then read again and the command decided again on the new state (that is how 50
  * concurrent registrations for one player end with exactly one accepted). A refusal is returned,
  * not thrown: it is an answer, and nothing was appended.
+ *
+ * A stream this process changed or read before is decided first on its cached state (state-cache.ts)
+ * without reading the stream: the append's expected revision is the check, as in emmett's cached
+ * handler. Events to append on a stale state are refused by the store (a conflict, decided again on
+ * the stream as read); a refusal or "already done" on the cached state is given only after the
+ * stream is read and says the same, since only the stream's latest state may refuse.
  */
 import { eventToAppend, type DomainEvent, type EventContext, type EventMetadata } from '@reelstream/contracts';
 import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
@@ -11,6 +17,9 @@ import { fold, isAccepted, type Decider } from './decider.js';
 import { deterministicEventId } from './event-id.js';
 import { retryOnConflict, type RetryPolicy } from './retry.js';
 import { cachedState, cacheState } from './state-cache.js';
+
+/** What a parser reads of a stored event: its stream, type, data and metadata. */
+export type StoredEvent = Pick<RecordedEvent, 'streamId' | 'type' | 'data' | 'metadata'>;
 
 /** What every appended event's metadata is built from. */
 export interface CommandContext {
@@ -40,7 +49,7 @@ export interface Handled<State, Event> extends Loaded<State> {
 export interface HandleOptions<State, Event> {
   readonly context: CommandContext;
   /** The stream's stored event as this decider's event; undefined skips it; throw for a stream that must not hold it. */
-  parse(recorded: RecordedEvent): Event | undefined;
+  parse(recorded: StoredEvent): Event | undefined;
   /** The stored form. Default: the contracts' `eventToAppend` (validated data, `schemaVersion` stamped). */
   serialize?(event: Event, metadata: EventContext): { type: string; data: unknown; metadata: EventMetadata };
   /** State the caller has just loaded: the first attempt decides on it instead of reading the stream again. */
@@ -58,7 +67,7 @@ export async function loadState<State, Event>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<never, State, Event, unknown>, 'initialState' | 'evolve'>,
-  parse: (recorded: RecordedEvent) => Event | undefined,
+  parse: (recorded: StoredEvent) => Event | undefined,
 ): Promise<Loaded<State>> {
   const cached = cachedState<State>(store, decider, parse, streamId);
   const recorded = await store.readStream(streamId, cached ? { fromRevision: cached.revision + 1 } : undefined);
@@ -90,12 +99,18 @@ export async function handleCommand<Command, State, Event, Refusal>(
     ...(context.tracestate === undefined ? {} : { tracestate: context.tracestate }),
   };
   let preloaded = options.loaded;
+  let cached = preloaded === undefined ? cachedState<State>(store, decider, options.parse, streamId) : undefined;
   return retryOnConflict(
     streamId,
     async () => {
-      const { state, revision } = preloaded ?? (await loadState(store, streamId, decider, options.parse));
-      preloaded = undefined;
-      const decision = decider.decide(command, state);
+      let loaded = preloaded ?? cached ?? (await loadState(store, streamId, decider, options.parse));
+      let decision = decider.decide(command, loaded.state);
+      if (loaded === cached && (!isAccepted(decision) || decision.length === 0)) {
+        loaded = await loadState(store, streamId, decider, options.parse);
+        decision = decider.decide(command, loaded.state);
+      }
+      preloaded = cached = undefined;
+      const { state, revision } = loaded;
       if (!isAccepted(decision)) return decision;
       if (decision.length === 0) return { state, revision, events: [] };
       const expected = revision ?? 'no_stream';
@@ -104,9 +119,27 @@ export async function handleCommand<Command, State, Event, Refusal>(
         return { eventId: deterministicEventId(context.commandId, streamId, expected, index, stored), ...stored };
       });
       const result = await store.append(streamId, toAppend, { expectedRevision: expected });
-      // Not cached: the next command folds these events as stored (parsed), like any other reader.
-      return { state: fold(decider, state, decision), revision: result.nextExpectedRevision, events: decision };
+      const next = { state: fold(decider, state, decision), revision: result.nextExpectedRevision };
+      // Cached as a reader of the stream would fold it: the stored JSON, parsed.
+      const asStored = toAppend.map((event) => ({ streamId, ...storedForm(event) }));
+      cacheState(store, decider, options.parse, streamId, {
+        state: asStored.reduce((folded, event) => {
+          const parsed = options.parse(event);
+          return parsed === undefined ? folded : decider.evolve(folded, parsed);
+        }, state),
+        revision: next.revision,
+      });
+      return { ...next, events: decision };
     },
     options.retry,
   );
+}
+
+/** An event as the store keeps it: its type, and its data and metadata as JSON. */
+function storedForm(event: { type: string; data: unknown; metadata: EventMetadata }): Omit<StoredEvent, 'streamId'> {
+  return {
+    type: event.type,
+    data: JSON.parse(JSON.stringify(event.data)) as unknown,
+    metadata: JSON.parse(JSON.stringify(event.metadata)) as EventMetadata,
+  };
 }

@@ -10,5 +10,6 @@ export { ConcurrencyExhaustedError, retryOnConflict, type RetryPolicy } from './
 export { handleCommand, type CommandContext, type HandleOptions } from './handle-command.js';
 export { commandHandler } from './command-handler.js';
 export { startCatchUp, type CatchUpRunner } from './catch-up.js';
+export { caughtUpWith } from './caught-up.js';
 export { pendingEvents, PENDING_EVENTS_CAP } from './pending-events.js';
 export { runLeased, type LeaseGuard, type LeasedRunner } from './run-leased.js';

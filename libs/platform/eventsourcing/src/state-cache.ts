@@ -3,14 +3,15 @@
  * (a player's bonus stream gains two events per free spin, and reading and folding all
  * of it for every command made a spin's cost grow with the player's history).
  *
- * Safe because a cached state is only a starting point: the events after its revision are always
- * read before deciding, and the append still carries the expected revision, so a writer in another
- * process or replica is seen (read) or refused (conflict → read again). States are immutable
+ * Safe because a cached state is only a starting point: a command's events are appended with the
+ * cached revision as the expected one, so a writer in another process or replica makes the append a
+ * conflict (read again, decide again), and a refusal or "already done" is given only after the
+ * events after the cached revision are read (handle-command.ts). States are immutable
  * (deciders' `evolve` returns new objects), so sharing one between commands cannot leak changes.
  * One cache per store, decider and parse function: the same stream folded by another decider is
  * another state.
  */
-import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
+import type { EventStore, StreamRevision } from '@reelstream/platform-ports';
 
 export interface CachedState<State> {
   readonly state: State;
@@ -20,7 +21,7 @@ export interface CachedState<State> {
 /** Streams per store, decider and parse function; the least recently used goes first. */
 const STREAMS_CACHED = 10_000;
 
-type Parse = (recorded: RecordedEvent) => unknown;
+type Parse = (recorded: never) => unknown;
 const caches = new WeakMap<EventStore, WeakMap<object, WeakMap<Parse, Map<string, CachedState<unknown>>>>>();
 
 function cacheOf(store: EventStore, decider: object, parse: Parse): Map<string, CachedState<unknown>> {

@@ -21,7 +21,10 @@ import {
 } from '../src/index.js';
 
 /** A seat: taken once; taking it again by the same person is already done, by another is refused. */
-type SeatEvent = { type: 'SeatTaken'; data: { by: string } } | { type: 'Counted'; data: { n: number } };
+type SeatEvent =
+  | { type: 'SeatTaken'; data: { by: string } }
+  | { type: 'SeatFreed'; data: Record<string, never> }
+  | { type: 'Counted'; data: { n: number } };
 type SeatCommand = { type: 'Take'; by: string } | { type: 'Count' };
 interface SeatState {
   takenBy: string | null;
@@ -41,7 +44,9 @@ const seat: Decider<SeatCommand, SeatState, SeatEvent, Refusal> = {
     return [{ type: 'SeatTaken', data: { by: command.by } }];
   },
   evolve(state, event) {
-    return event.type === 'SeatTaken' ? { ...state, takenBy: event.data.by } : { ...state, count: event.data.n };
+    if (event.type === 'SeatTaken') return { ...state, takenBy: event.data.by };
+    if (event.type === 'SeatFreed') return { ...state, takenBy: null };
+    return { ...state, count: event.data.n };
   },
 };
 
@@ -55,7 +60,7 @@ const context = (commandId: string): CommandContext => ({
 const options = (commandId: string, extra: Partial<HandleOptions<SeatState, SeatEvent>> = {}) => ({
   context: context(commandId),
   parse: (recorded: RecordedEvent) =>
-    recorded.type === 'SeatTaken' || recorded.type === 'Counted' ? (recorded as unknown as SeatEvent) : undefined,
+    ['SeatTaken', 'SeatFreed', 'Counted'].includes(recorded.type) ? (recorded as unknown as SeatEvent) : undefined,
   serialize: (event: SeatEvent, metadata: EventContext) => ({ ...event, metadata: { ...metadata, schemaVersion: 1 } }),
   ...extra,
 });
@@ -245,18 +250,54 @@ describe('handleCommand against the SQLite event store', () => {
     expect(handled).toMatchObject({ state: { count: 1 }, revision: 1 });
   });
 
-  it('reads only the events after the state it folded last time, and still sees another writer’s events', async () => {
+  it('decides on the state it folded last time without reading the stream, and a conflict reads only what came after', async () => {
     const streamId = nextStream();
     const sameParse = options('cmd-11').parse;
     const counted = (commandId: string) =>
       handleCommand(store, streamId, seat, { type: 'Count' }, { ...options(commandId), parse: sameParse });
     for (let n = 1; n <= 5; n++) await counted(`cmd-12-${n}`);
-    await interloper(streamId, { type: 'Counted', data: { n: 6 } });
     store.readLog = [];
-    const handled = await counted('cmd-12-7');
-    expect(handled).toMatchObject({ state: { count: 7 }, revision: 6, events: [{ type: 'Counted', data: { n: 7 } }] });
-    // The last read started after revision 3 (the state folded by the fifth command's read), not at 0.
-    expect(store.readLog).toEqual([{ streamId, fromRevision: 4, returned: 2 }]);
+    await counted('cmd-12-6');
+    // Its own appends are folded as stored: the sixth command appends on them without a read.
+    expect(store.readLog).toEqual([]);
+    await interloper(streamId, { type: 'Counted', data: { n: 70 } });
+    const handled = await counted('cmd-12-8');
+    expect(handled).toMatchObject({
+      state: { count: 71 },
+      revision: 7,
+      events: [{ type: 'Counted', data: { n: 71 } }],
+    });
+    // The append at revision 5 was refused (the other writer's event is 6): read from 6, decided again.
+    expect(store.readLog).toEqual([{ streamId, fromRevision: 6, returned: 1 }]);
+  });
+
+  it('a refusal on the state it folded last time is given only after the stream is read', async () => {
+    const streamId = nextStream();
+    const sameParse = options('cmd-13').parse;
+    const take = (by: string, commandId: string) =>
+      handleCommand(store, streamId, seat, { type: 'Take', by }, { ...options(commandId), parse: sameParse });
+    await take('alice', 'cmd-13-1');
+    await interloper(streamId, { type: 'SeatFreed', data: {} });
+    store.readLog = [];
+    const handled = await take('bob', 'cmd-13-2');
+    expect(handled).toMatchObject({ state: { takenBy: 'bob' }, revision: 2 });
+    expect(store.readLog).toEqual([{ streamId, fromRevision: 1, returned: 1 }]);
+    // Now refused on the cached state, and read again: nothing new, so refused.
+    store.readLog = [];
+    expect(await take('carol', 'cmd-13-3')).toEqual({ code: 'SEAT_TAKEN', by: 'bob' });
+    expect(store.readLog).toEqual([{ streamId, fromRevision: 3, returned: 0 }]);
+  });
+
+  it('"already done" on the state it folded last time is given only after the stream is read', async () => {
+    const streamId = nextStream();
+    const sameParse = options('cmd-14').parse;
+    const take = (commandId: string) =>
+      handleCommand(store, streamId, seat, { type: 'Take', by: 'alice' }, { ...options(commandId), parse: sameParse });
+    await take('cmd-14-1');
+    await interloper(streamId, { type: 'SeatFreed', data: {} });
+    const handled = await take('cmd-14-2');
+    expect(handled).toMatchObject({ state: { takenBy: 'alice' }, revision: 2, events: [{ type: 'SeatTaken' }] });
+    expect(await store.inner.readStream(streamId)).toHaveLength(3);
   });
 });
 

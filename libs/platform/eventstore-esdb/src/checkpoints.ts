@@ -1,8 +1,9 @@
-import { BACKWARDS, END, NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
+import { NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
 import type { CheckpointStore, Position } from '@reelstream/platform-ports';
 import { z } from 'zod';
-import { isAccessDenied, isStreamNotFound, isWrongExpectedVersion } from './errors.js';
+import { isWrongExpectedVersion } from './errors.js';
 import { comparePositions, decodePosition } from './position.js';
+import { readLastForCompareAndSet, StreamCap } from './bookkeeping-streams.js';
 import { checkpointStreamId } from './stream-names.js';
 
 /** Only the last few checkpoints are worth keeping; the server may scavenge older ones. */
@@ -32,10 +33,12 @@ interface StoredCheckpoint {
  * flush interval (`checkpointIntervalMs`) bounds how often a moving subscriber appends.
  */
 export class EsdbCheckpointStore implements CheckpointStore {
-  private readonly capped = new Set<string>();
   private readonly last = new Map<string, StoredCheckpoint | null>();
+  private readonly cap: StreamCap;
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(private readonly client: EventStoreDBClient) {
+    this.cap = new StreamCap(client, CHECKPOINT_STREAM_MAX_COUNT);
+  }
 
   async load(name: string): Promise<Position | undefined> {
     const current = await this.readLast(name);
@@ -50,7 +53,7 @@ export class EsdbCheckpointStore implements CheckpointStore {
       const known = this.last.get(name);
       const current = known === undefined ? await this.readLast(name) : (known ?? undefined);
       if (!checkpointAdvances(current?.position, position)) return;
-      if (!current) await this.capStream(streamId);
+      if (!current) await this.cap.apply(streamId);
       try {
         const result = await this.client.appendToStream(
           streamId,
@@ -69,38 +72,11 @@ export class EsdbCheckpointStore implements CheckpointStore {
     }
   }
 
-  private async capStream(streamId: string): Promise<void> {
-    if (this.capped.has(streamId)) return;
-    try {
-      await this.client.setStreamMetadata(streamId, { maxCount: CHECKPOINT_STREAM_MAX_COUNT });
-    } catch (error) {
-      // Writing stream metadata needs the meta-write right, which the default ACL gives only to
-      // $admins. Without it the checkpoint still works; its stream just keeps its history.
-      if (!isAccessDenied(error)) throw error;
-    }
-    this.capped.add(streamId);
-  }
-
   private async readLast(name: string): Promise<StoredCheckpoint | undefined> {
-    const streamId = checkpointStreamId(name);
-    try {
-      for await (const resolved of this.client.readStream(streamId, {
-        direction: BACKWARDS,
-        // The compare-and-set is decided from this read: a follower's could be stale.
-        requiresLeader: true,
-        fromRevision: END,
-        maxCount: 1,
-      })) {
-        const event = resolved.event;
-        if (!event) continue;
-        const data = checkpointData.parse(event.data);
-        decodePosition(data.position);
-        return { position: data.position, revision: event.revision };
-      }
-      return undefined;
-    } catch (error) {
-      if (isStreamNotFound(error)) return undefined;
-      throw error;
-    }
+    const last = await readLastForCompareAndSet(this.client, checkpointStreamId(name));
+    if (!last) return undefined;
+    const data = checkpointData.parse(last.data);
+    decodePosition(data.position);
+    return { position: data.position, revision: last.revision };
   }
 }

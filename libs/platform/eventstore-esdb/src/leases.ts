@@ -1,7 +1,7 @@
-import { BACKWARDS, END, NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
+import { NO_STREAM, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
 import type { CheckpointStore, FencedCheckpointStore, Lease, LeaseStore, Position } from '@reelstream/platform-ports';
 import { checkpointAdvances } from './checkpoints.js';
-import { isAccessDenied, isStreamNotFound, isWrongExpectedVersion } from './errors.js';
+import { isWrongExpectedVersion } from './errors.js';
 import {
   acquiredState,
   checkpointedState,
@@ -13,6 +13,7 @@ import {
   type LeaseState,
 } from './lease-state.js';
 import { decodePosition } from './position.js';
+import { readLastForCompareAndSet, StreamCap } from './bookkeeping-streams.js';
 import { leaseStreamId } from './stream-names.js';
 
 /** Only the last states matter; the server may scavenge older ones. */
@@ -35,14 +36,16 @@ interface Read {
  * whatever the clocks say.
  */
 export class EsdbLeaseStore implements LeaseStore, FencedCheckpointStore {
-  private readonly capped = new Set<string>();
+  private readonly cap: StreamCap;
 
   constructor(
     private readonly client: EventStoreDBClient,
     /** Checkpoints of the same name written before leases existed: read while the lease stream holds none. */
     private readonly unfenced: CheckpointStore,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.cap = new StreamCap(client, LEASE_STREAM_MAX_COUNT);
+  }
 
   async acquire(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     const read = await this.read(name);
@@ -86,29 +89,15 @@ export class EsdbLeaseStore implements LeaseStore, FencedCheckpointStore {
 
   /** The name's state and the revision to expect; a stream never written is no state. */
   private async read(name: string): Promise<Read> {
-    try {
-      for await (const resolved of this.client.readStream(leaseStreamId(name), {
-        direction: BACKWARDS,
-        // The compare-and-set is decided from this read: a follower's could be stale.
-        requiresLeader: true,
-        fromRevision: END,
-        maxCount: 1,
-      })) {
-        const event = resolved.event;
-        if (!event) continue;
-        return { state: leaseStateSchema.parse(event.data), revision: event.revision };
-      }
-      return { state: undefined, revision: NO_STREAM };
-    } catch (error) {
-      if (isStreamNotFound(error)) return { state: undefined, revision: NO_STREAM };
-      throw error;
-    }
+    const last = await readLastForCompareAndSet(this.client, leaseStreamId(name));
+    if (!last) return { state: undefined, revision: NO_STREAM };
+    return { state: leaseStateSchema.parse(last.data), revision: last.revision };
   }
 
   /** True when appended; false when another writer changed the stream since `read`. */
   private async append(name: string, read: Read, next: LeaseState): Promise<boolean> {
     const streamId = leaseStreamId(name);
-    if (read.revision === NO_STREAM) await this.capStream(streamId);
+    if (read.revision === NO_STREAM) await this.cap.apply(streamId);
     try {
       await this.client.appendToStream(streamId, jsonEvent({ type: LEASE_EVENT_TYPE, data: next }), {
         expectedRevision: read.revision,
@@ -118,16 +107,5 @@ export class EsdbLeaseStore implements LeaseStore, FencedCheckpointStore {
       if (isWrongExpectedVersion(error)) return false;
       throw error;
     }
-  }
-
-  private async capStream(streamId: string): Promise<void> {
-    if (this.capped.has(streamId)) return;
-    try {
-      await this.client.setStreamMetadata(streamId, { maxCount: LEASE_STREAM_MAX_COUNT });
-    } catch (error) {
-      // Needs the meta-write right ($admins by default); without it the stream keeps its history.
-      if (!isAccessDenied(error)) throw error;
-    }
-    this.capped.add(streamId);
   }
 }

@@ -1,24 +1,9 @@
 import type pg from 'pg';
 import { ReelstreamError } from '@reelstream/contracts';
-import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/platform-ports';
+import { WrongExpectedRevisionError, type AppendRequest, type AppendResult } from '@reelstream/platform-ports';
 import { sqlState } from './connection.js';
 import { DuplicateEventIdError } from './errors.js';
 import { formatPostgresPosition } from './positions.js';
-
-/** An event ready to insert: id settled, JSON serialised once, at `append` time. */
-export interface SerializedEvent {
-  eventId: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
-export interface AppendRequest {
-  streamId: string;
-  category: string;
-  expected: ExpectedRevision;
-  events: readonly SerializedEvent[];
-}
 
 const NO_STREAM = -1;
 /** Channel every append notifies at commit, so waiting subscriptions read at once. */

@@ -40,6 +40,10 @@ export function formatPostgresPosition(transactionId: string | bigint, sequence:
 /** Before every event: what a subscription from 'start' reads after. */
 export const BEFORE_ALL: PostgresPosition = { transactionId: 0n, sequence: 0n };
 
+/** True when `a` comes after `b`. */
+export const isAfterPostgresPosition = (a: PostgresPosition, b: PostgresPosition): boolean =>
+  a.transactionId > b.transactionId || (a.transactionId === b.transactionId && a.sequence > b.sequence);
+
 export function comparePostgresPositions(a: Position, b: Position): number {
   const left = parsePostgresPosition(a);
   const right = parsePostgresPosition(b);

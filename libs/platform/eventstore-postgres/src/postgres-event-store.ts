@@ -1,27 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type {
-  AppendOptions,
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  Position,
-  ReadAllOptions,
-  ReadStreamOptions,
-  RecordedEvent,
-  StreamRevision,
-  SubscribeToAllOptions,
-  Subscription,
+import {
+  assertExpectedRevision,
+  assertFromRevision,
+  assertStreamId,
+  checkedMaxCount,
+  PollingSubscription,
+  serializeEvent,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type PollingSource,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StreamRevision,
+  type SubscribeToAllOptions,
+  type Subscription,
 } from '@reelstream/platform-ports';
-import { AppendWriter, type SerializedEvent } from './append-writer.js';
+import { AppendWriter } from './append-writer.js';
 import { ChangeFeed } from './change-feed.js';
 import { clientConfig, openPool, parsePostgresUrl, type PostgresUrl } from './connection.js';
 import { EventStoreClosedError, PostgresUnreachableError } from './errors.js';
 import { EventReader } from './event-reader.js';
-import { BEFORE_ALL, comparePostgresPositions, parsePostgresPosition, type PostgresPosition } from './positions.js';
+import {
+  BEFORE_ALL,
+  comparePostgresPositions,
+  formatPostgresPosition,
+  isAfterPostgresPosition,
+  parsePostgresPosition,
+  type PostgresPosition,
+} from './positions.js';
 import { assertTransactionIdsAhead, categoryOf, ensureSchema, TransactionIdsBehindError } from './schema.js';
-import { PostgresSubscription, type SubscriptionSource } from './subscription.js';
 
 export interface PostgresEventStoreOptions {
   /**
@@ -34,7 +46,6 @@ export interface PostgresEventStoreOptions {
 
 /** How long `readAll` waits for older transactions to end before it fails (retriable). */
 const SETTLE_TIMEOUT_MS = 10_000;
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The event store on PostgreSQL (15 or later): one table in the URL's schema, shared by every
@@ -45,10 +56,10 @@ export class PostgresEventStore implements EventStore {
   private readonly writer: AppendWriter;
   private readonly reader: EventReader;
   private readonly feed: ChangeFeed;
-  private readonly subscriptions = new Set<PostgresSubscription>();
+  private readonly subscriptions = new Set<PollingSubscription<PostgresPosition, number>>();
   /** The heads being read for subscriptions from 'end': appends wait for them (see `subscribeToAll`). */
   private readonly pendingEnds = new Set<Promise<unknown>>();
-  private readonly subscriptionSource: SubscriptionSource;
+  private readonly subscriptionSource: PollingSource<PostgresPosition, number>;
   private readonly watermarked: boolean;
   private closed = false;
 
@@ -64,9 +75,14 @@ export class PostgresEventStore implements EventStore {
     this.feed = new ChangeFeed(clientConfig(url), url.pollIntervalMs);
     this.subscriptionSource = {
       feed: this.feed,
-      snapshot: () => this.reader.snapshot(),
-      readPage: (after, limit, filter, watermark) =>
-        this.reader.readAll('forwards', { from: after, limit }, filter, watermark),
+      // The watermark and the last event below it first; then the page, below that watermark.
+      readPage: async (after, limit, filter) => {
+        const { watermark, head } = await this.reader.snapshot();
+        return { head, events: await this.reader.readAll('forwards', { from: after, limit }, filter, watermark) };
+      },
+      parsePosition: parsePostgresPosition,
+      formatPosition: (position) => formatPostgresPosition(position.transactionId, position.sequence),
+      isAfter: isAfterPostgresPosition,
       isOpen: () => !this.closed,
     };
   }
@@ -108,8 +124,7 @@ export class PostgresEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const { fromRevision } = options;
-    if (fromRevision !== undefined && !(Number.isSafeInteger(fromRevision) && fromRevision >= 0))
-      throw new RangeError(`fromRevision must be a non-negative integer, got ${fromRevision}`);
+    assertFromRevision(fromRevision);
     return this.reader.readStream(streamId, options.direction ?? 'forwards', fromRevision, limitOf(options.maxCount));
   }
 
@@ -151,7 +166,7 @@ export class PostgresEventStore implements EventStore {
       this.pendingEnds.add(after);
       void after.finally(() => this.pendingEnds.delete(after)).catch(() => undefined);
     }
-    const subscription = new PostgresSubscription(this.subscriptionSource, after, options.filter, (ended) =>
+    const subscription = new PollingSubscription(this.subscriptionSource, after, options.filter, (ended) =>
       this.subscriptions.delete(ended),
     );
     this.subscriptions.add(subscription);
@@ -176,31 +191,11 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-function serialize(event: EventToAppend): SerializedEvent {
-  const eventId = event.eventId ?? randomUUID();
-  if (!uuid.test(eventId)) throw new TypeError(`event id must be a UUID, got ${JSON.stringify(eventId)}`);
-  const data = JSON.stringify(event.data) as string | undefined;
-  if (data === undefined) throw new TypeError(`event ${event.type} has no JSON-serialisable data`);
-  return { eventId: eventId.toLowerCase(), type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
+function serialize(event: EventToAppend) {
+  return serializeEvent(event, randomUUID);
 }
 
-function assertStreamId(streamId: string): void {
-  if (typeof streamId !== 'string' || streamId.length === 0)
-    throw new TypeError('stream id must be a non-empty string');
-}
-
-function assertExpectedRevision(expected: ExpectedRevision): void {
-  const valid =
-    expected === 'no_stream' ||
-    expected === 'stream_exists' ||
-    expected === 'any' ||
-    (Number.isSafeInteger(expected) && expected >= 0);
-  if (!valid) throw new TypeError(`invalid expected revision ${String(expected)}`);
-}
-
+/** `null` binds as no LIMIT. */
 function limitOf(maxCount: number | undefined): number | null {
-  if (maxCount === undefined) return null;
-  if (!Number.isSafeInteger(maxCount) || maxCount < 0)
-    throw new RangeError(`maxCount must be a non-negative integer, got ${maxCount}`);
-  return maxCount;
+  return checkedMaxCount(maxCount) ?? null;
 }

@@ -79,12 +79,37 @@ export async function ensureSchema(client: pg.ClientBase, schema: string): Promi
   }
 }
 
-/** Not retriable: the server's transaction counter stays behind until an operator moves it. */
+/**
+ * Not retriable: the server's transaction counter stays behind until an operator moves it.
+ * `epoch` is the transaction id epoch that puts it past the newest stored event: a 64-bit id is
+ * the epoch times 2^32 plus the 32-bit id, and `pg_resetwal --epoch` sets the epoch of a stopped
+ * server without touching the 32-bit ids its data files hold.
+ */
 export class TransactionIdsBehindError extends ReelstreamError {
   override readonly name = 'TransactionIdsBehindError';
-  constructor(message: string) {
-    super('INTERNAL', message, { retriable: false });
+  readonly epoch: bigint;
+
+  constructor(
+    readonly next: bigint,
+    readonly newest: bigint,
+  ) {
+    const epoch = epochPast(newest);
+    super('INTERNAL', behindMessage(next, newest, epoch), { retriable: false });
+    this.epoch = epoch;
   }
+}
+
+function behindMessage(next: bigint, newest: bigint, epoch: bigint): string {
+  return (
+    `the server's next transaction id ${next} is not past the newest stored event's ${newest}: ` +
+    'the events were copied from another server (a logical dump?); new events would sort before them. ' +
+    `Stop this server and run \`pg_resetwal --epoch=${epoch} --pgdata=<its data directory>\`, then start it again`
+  );
+}
+
+/** The first transaction id epoch whose ids are all greater than `id`. */
+function epochPast(id: bigint): bigint {
+  return (id >> 32n) + 1n;
 }
 
 /**
@@ -100,8 +125,5 @@ export async function assertTransactionIdsAhead(client: pg.ClientBase): Promise<
   );
   const row = rows[0];
   if (row?.newest != null && BigInt(row.next) <= BigInt(row.newest))
-    throw new TransactionIdsBehindError(
-      `the server's next transaction id ${row.next} is not past the newest stored event's ${row.newest}: ` +
-        'the events were copied from another server (a logical dump?); new events would sort before them',
-    );
+    throw new TransactionIdsBehindError(BigInt(row.next), BigInt(row.newest));
 }

@@ -1,21 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from '@reelstream/platform-ports';
+import { WrongExpectedRevisionError, type AppendRequest, type AppendResult } from '@reelstream/platform-ports';
 import { DuplicateEventIdError } from './errors.js';
-
-/** An event ready to insert: id settled, JSON serialised once, at `append` time. */
-export interface SerializedEvent {
-  eventId: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
-export interface AppendRequest {
-  streamId: string;
-  category: string;
-  expected: ExpectedRevision;
-  events: readonly SerializedEvent[];
-}
 
 export type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: Error };
 

@@ -1,5 +1,5 @@
-import type { AppendResult } from '@reelstream/platform-ports';
-import type { AppendOutcome, AppendRequest, AppendWriter } from './append-writer.js';
+import type { AppendRequest, AppendResult } from '@reelstream/platform-ports';
+import type { AppendOutcome, AppendWriter } from './append-writer.js';
 
 interface QueuedAppend {
   request: AppendRequest;

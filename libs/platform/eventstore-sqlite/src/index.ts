@@ -6,3 +6,4 @@ export { backupSqlite } from './backup.js';
 export { SqliteLeaseStore } from './leases.js';
 export { TimeOrderedUuids } from './event-ids.js';
 export { openReadOnlyEventStore, NotAnEventStoreFileError } from './read-only-event-store.js';
+export { openReadModelFile } from './read-model-file.js';

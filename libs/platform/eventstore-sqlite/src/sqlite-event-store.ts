@@ -1,21 +1,27 @@
 import { realpathSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
-import type {
-  AppendOptions,
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  Position,
-  ReadAllOptions,
-  ReadStreamOptions,
-  RecordedEvent,
-  StreamRevision,
-  SubscribeToAllOptions,
-  Subscription,
+import {
+  assertExpectedRevision,
+  assertFromRevision,
+  assertStreamId,
+  checkedMaxCount,
+  PollingSubscription,
+  serializeEvent,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type PollingSource,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StreamRevision,
+  type SubscribeToAllOptions,
+  type Subscription,
 } from '@reelstream/platform-ports';
-import { AppendWriter, type SerializedEvent } from './append-writer.js';
-import { ChangeFeed, notifyCommit } from './change-feed.js';
+import { AppendWriter } from './append-writer.js';
+import { ChangeFeed, notifyCommit, type FeedVersion } from './change-feed.js';
 import { EventStoreClosedError } from './errors.js';
 import { TimeOrderedUuids } from './event-ids.js';
 import { END, EventReader } from './event-reader.js';
@@ -23,7 +29,6 @@ import { GroupCommit, type CommitStats } from './group-commit.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
 import { openConnection } from './connection.js';
 import { categoryOf } from './schema.js';
-import { SqliteSubscription, type SubscriptionSource } from './subscription.js';
 
 export interface SqliteEventStoreOptions {
   /**
@@ -39,7 +44,6 @@ export interface SqliteEventStoreOptions {
   maxBatchAppends?: number;
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The ids of events appended without one: time-ordered, so the `event_id` index grows at its end. */
 const generatedIds = new TimeOrderedUuids();
 let memoryFiles = 0;
@@ -49,9 +53,9 @@ export class SqliteEventStore implements EventStore {
   private readonly writer: GroupCommit;
   private readonly reader: EventReader;
   private readonly feed: ChangeFeed;
-  private readonly subscriptions = new Set<SqliteSubscription>();
+  private readonly subscriptions = new Set<PollingSubscription<number, FeedVersion>>();
   private closed = false;
-  private readonly subscriptionSource: SubscriptionSource;
+  private readonly subscriptionSource: PollingSource<number, FeedVersion>;
 
   private constructor(
     /** The connection, for components that keep their tables in the same file (checkpoints). */
@@ -66,8 +70,15 @@ export class SqliteEventStore implements EventStore {
     );
     this.subscriptionSource = {
       feed: this.feed,
-      readPage: (after, limit, filter) => this.reader.readAll('forwards', after, limit, filter),
-      head: () => this.reader.lastPosition(),
+      readPage: (after, limit, filter) => {
+        // Read before the page: every event up to it is visible to the page's reads, and positions
+        // are handed out under the write lock, so nothing below it can commit later.
+        const head = this.reader.lastPosition();
+        return { head, events: this.reader.readAll('forwards', after, limit, filter) };
+      },
+      parsePosition: Number,
+      formatPosition: String,
+      isAfter: (a, b) => a > b,
       isOpen: () => !this.closed,
     };
   }
@@ -106,9 +117,7 @@ export class SqliteEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const { fromRevision } = options;
-    if (fromRevision !== undefined && !(Number.isSafeInteger(fromRevision) && fromRevision >= 0)) {
-      throw new RangeError(`fromRevision must be a non-negative integer, got ${fromRevision}`);
-    }
+    assertFromRevision(fromRevision);
     return this.reader.readStream(streamId, options.direction ?? 'forwards', fromRevision, limitOf(options.maxCount));
   }
 
@@ -129,7 +138,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const after =
       options.from === 'start' ? 0 : options.from === 'end' ? this.reader.lastPosition() : parsePosition(options.from);
-    const subscription = new SqliteSubscription(this.subscriptionSource, after, options.filter, (ended) =>
+    const subscription = new PollingSubscription(this.subscriptionSource, after, options.filter, (ended) =>
       this.subscriptions.delete(ended),
     );
     this.subscriptions.add(subscription);
@@ -155,35 +164,11 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-function serialize(event: EventToAppend): SerializedEvent {
-  if (event.eventId === undefined) return serializeWithId(event, generatedIds.next());
-  if (!uuid.test(event.eventId)) throw new TypeError(`event id must be a UUID, got ${JSON.stringify(event.eventId)}`);
-  return serializeWithId(event, event.eventId.toLowerCase());
+function serialize(event: EventToAppend) {
+  return serializeEvent(event, () => generatedIds.next());
 }
 
-function serializeWithId(event: EventToAppend, eventId: string): SerializedEvent {
-  const data = JSON.stringify(event.data) as string | undefined;
-  if (data === undefined) throw new TypeError(`event ${event.type} has no JSON-serialisable data`);
-  return { eventId, type: event.type, data, metadata: JSON.stringify(event.metadata ?? {}) };
-}
-
-function assertStreamId(streamId: string): void {
-  if (typeof streamId !== 'string' || streamId.length === 0)
-    throw new TypeError('stream id must be a non-empty string');
-}
-
-function assertExpectedRevision(expected: ExpectedRevision): void {
-  const valid =
-    expected === 'no_stream' ||
-    expected === 'stream_exists' ||
-    expected === 'any' ||
-    (Number.isSafeInteger(expected) && expected >= 0);
-  if (!valid) throw new TypeError(`invalid expected revision ${String(expected)}`);
-}
-
+/** SQLite's LIMIT reads -1 as none. */
 function limitOf(maxCount: number | undefined): number {
-  if (maxCount === undefined) return -1;
-  if (!Number.isSafeInteger(maxCount) || maxCount < 0)
-    throw new RangeError(`maxCount must be a non-negative integer, got ${maxCount}`);
-  return maxCount;
+  return checkedMaxCount(maxCount) ?? -1;
 }

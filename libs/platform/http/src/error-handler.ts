@@ -1,18 +1,18 @@
+import { isRefusedError, RefusedError } from '@reelstream/contracts';
 import type { Logger } from '@reelstream/platform-telemetry';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { ApiError, isApiError } from './api-error.js';
-import { sendApiError } from './send-api-error.js';
+import { sendRefusal } from './send-refusal.js';
 
 /** Errors of express's JSON body parser (body-parser / raw-body), by their `type`. */
-const PARSER_ERRORS: Readonly<Record<string, () => ApiError>> = {
-  'entity.parse.failed': () => new ApiError('MALFORMED_JSON'),
-  'entity.too.large': () => new ApiError('PAYLOAD_TOO_LARGE'),
-  'entity.verify.failed': () => new ApiError('MALFORMED_JSON'),
+const PARSER_ERRORS: Readonly<Record<string, () => RefusedError>> = {
+  'entity.parse.failed': () => new RefusedError('MALFORMED_JSON'),
+  'entity.too.large': () => new RefusedError('PAYLOAD_TOO_LARGE'),
+  'entity.verify.failed': () => new RefusedError('MALFORMED_JSON'),
   'request.size.invalid': () =>
-    new ApiError('MALFORMED_JSON', 'The request body is shorter or longer than its Content-Length.'),
+    new RefusedError('MALFORMED_JSON', 'The request body is shorter or longer than its Content-Length.'),
   'encoding.unsupported': () =>
-    new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported; send the JSON body uncompressed.'),
-  'charset.unsupported': () => new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The JSON body must be UTF-8.'),
+    new RefusedError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported; send the JSON body uncompressed.'),
+  'charset.unsupported': () => new RefusedError('UNSUPPORTED_MEDIA_TYPE', 'The JSON body must be UTF-8.'),
 };
 
 interface HttpishError {
@@ -21,9 +21,9 @@ interface HttpishError {
   statusCode?: unknown;
 }
 
-/** The API error an error thrown anywhere in the pipeline answers as; undefined when it is a fault of ours. */
-function classifyHttpError(error: unknown): ApiError | undefined {
-  if (isApiError(error)) return error;
+/** The refusal an error thrown anywhere in the pipeline answers as; undefined when it is a fault of ours. */
+function classifyHttpError(error: unknown): RefusedError | undefined {
+  if (isRefusedError(error)) return error;
   if (typeof error !== 'object' || error === null) return undefined;
   const { type, status, statusCode } = error as HttpishError;
   if (typeof type === 'string') {
@@ -32,17 +32,17 @@ function classifyHttpError(error: unknown): ApiError | undefined {
   }
   // Other client errors of express itself, e.g. a path parameter that is not valid percent-encoding.
   const code = typeof status === 'number' ? status : statusCode;
-  if (code === 400) return new ApiError('VALIDATION_FAILED', 'The request URL or body could not be decoded.');
-  if (code === 404) return new ApiError('ROUTE_NOT_FOUND');
-  if (code === 413) return new ApiError('PAYLOAD_TOO_LARGE');
-  if (code === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  if (code === 400) return new RefusedError('VALIDATION_FAILED', 'The request URL or body could not be decoded.');
+  if (code === 404) return new RefusedError('ROUTE_NOT_FOUND');
+  if (code === 413) return new RefusedError('PAYLOAD_TOO_LARGE');
+  if (code === 415) return new RefusedError('UNSUPPORTED_MEDIA_TYPE');
   return undefined;
 }
 
 /** Unknown routes answer in the envelope too. */
 export function routeNotFound(): RequestHandler {
   return () => {
-    throw new ApiError('ROUTE_NOT_FOUND');
+    throw new RefusedError('ROUTE_NOT_FOUND');
   };
 }
 
@@ -52,8 +52,8 @@ export interface ApiErrorHandlerOptions {
   requestIdOf(res: Response): string;
   /** The path as it may be logged: a path that holds a credential (a session token) must not be logged as it is. */
   loggedPath?(req: Request): string;
-  /** The service's own refusals that are not ApiErrors (e.g. a request body's ZodError); asked first. */
-  classify?(error: unknown): ApiError | undefined;
+  /** The service's own refusals that are not RefusedErrors (e.g. a request body's ZodError); asked first. */
+  classify?(error: unknown): RefusedError | undefined;
 }
 
 /**
@@ -65,20 +65,20 @@ export function apiErrorHandler(options: ApiErrorHandlerOptions): ErrorRequestHa
   const { logger } = options;
   const loggedPath = options.loggedPath ?? ((req: Request) => req.originalUrl.split('?')[0] ?? req.originalUrl);
   return (error: unknown, req, res, _next) => {
-    let apiError = options.classify?.(error) ?? classifyHttpError(error);
-    if (apiError === undefined) {
+    let refused = options.classify?.(error) ?? classifyHttpError(error);
+    if (refused === undefined) {
       logger.error('request failed', {
         requestId: options.requestIdOf(res),
         method: req.method,
         path: loggedPath(req),
         error,
       });
-      apiError = new ApiError('INTERNAL');
+      refused = new RefusedError('INTERNAL');
     }
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    sendApiError(res, apiError);
+    sendRefusal(res, refused);
   };
 }

@@ -4,7 +4,7 @@
  * `429 RATE_LIMITED` in the error envelope with `Retry-After` (decisions.md D16).
  */
 import { isIPv6 } from 'node:net';
-import { ApiError } from './api-error.js';
+import { RefusedError } from '@reelstream/contracts';
 
 export interface RateLimitConfig {
   /** Tokens added per second. */
@@ -89,7 +89,7 @@ export class TokenBucketLimiter {
 /** Throws `429 RATE_LIMITED` with `Retry-After` when `decision` refused. */
 export function refuseOverLimit(decision: RateDecision): void {
   if (!decision.allowed)
-    throw new ApiError('RATE_LIMITED', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) });
+    throw new RefusedError('RATE_LIMITED', undefined, { retryAfterSeconds: decision.retryAfterSeconds });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { redactUrlSecrets, type Logger } from '@reelstream/platform-telemetry';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { answeredErrorCode } from './send-api-error.js';
+import { answeredErrorCode } from './send-refusal.js';
 
 export interface RequestLogOptions {
   /** The id the service answered the request with (X-Request-Id): `req.id` of the line. */

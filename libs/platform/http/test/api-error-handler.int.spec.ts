@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { failure } from '@reelstream/contracts';
+import { failure, RefusedError } from '@reelstream/contracts';
 import { createLogger } from '@reelstream/platform-telemetry';
 import express from 'express';
-import { answeredErrorCode, ApiError, apiErrorHandler, closeGracefully, routeNotFound } from '../src/index.js';
+import { answeredErrorCode, apiErrorHandler, closeGracefully, routeNotFound } from '../src/index.js';
 
 /** A real express app with the shared handler at the end, as the gateway and the game-server build theirs. */
 const logs: string[] = [];
@@ -21,13 +21,15 @@ beforeAll(async () => {
     next();
   });
   app.get('/refused', () => {
-    throw new ApiError('SESSION_EXPIRED', 'The game session has expired.', [{ path: 'token', message: 'expired' }]);
+    throw new RefusedError('SESSION_EXPIRED', 'The game session has expired.', {
+      details: [{ path: 'token', message: 'expired' }],
+    });
   });
   app.get('/busy', () => {
-    throw new ApiError('SERVICE_UNAVAILABLE');
+    throw new RefusedError('SERVICE_UNAVAILABLE');
   });
   app.get('/busy-for-a-while', () => {
-    throw new ApiError('SERVICE_UNAVAILABLE', 'Try again in a moment.', undefined, { 'Retry-After': '7' });
+    throw new RefusedError('SERVICE_UNAVAILABLE', 'Try again in a moment.', { retryAfterSeconds: 7 });
   });
   app.get('/secret/:token/broken', () => {
     throw new Error('database on fire');
@@ -42,7 +44,8 @@ beforeAll(async () => {
       logger: createLogger({ service: 'http-test', destination: { write: (line) => logs.push(line) } }),
       requestIdOf: (res) => String(res.locals['requestId']),
       loggedPath: (req) => req.path.replace(/\/secret\/[^/]+/, '/secret/:token'),
-      classify: (error) => (error instanceof RangeError ? new ApiError('BET_NOT_ALLOWED', error.message) : undefined),
+      classify: (error) =>
+        error instanceof RangeError ? new RefusedError('BET_NOT_ALLOWED', error.message) : undefined,
     }),
   );
   server = app.listen(0, '127.0.0.1');
@@ -65,15 +68,15 @@ const post = async (path: string, body: string) => {
   return { status: response.status, body: (await response.json()) as unknown };
 };
 
-describe('ApiError', () => {
+describe('RefusedError', () => {
   it('carries the catalogue status of its code', () => {
-    expect(new ApiError('SESSION_EXPIRED').status).toBe(409);
-    expect(new ApiError('WALLET_UNAVAILABLE').status).toBe(503);
+    expect(new RefusedError('SESSION_EXPIRED').status).toBe(409);
+    expect(new RefusedError('WALLET_UNAVAILABLE').status).toBe(503);
   });
 
   it('defaults to the catalogue message, and a validation error lists its details', () => {
-    expect(new ApiError('ROUTE_NOT_FOUND').message).toBe('No such endpoint.');
-    expect(ApiError.validation([{ path: 'bet', message: 'required' }])).toMatchObject({
+    expect(new RefusedError('ROUTE_NOT_FOUND').message).toBe('No such endpoint.');
+    expect(RefusedError.validation([{ path: 'bet', message: 'required' }])).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: [{ path: 'bet', message: 'required' }],
     });
@@ -81,7 +84,7 @@ describe('ApiError', () => {
 });
 
 describe('apiErrorHandler (decisions.md D16)', () => {
-  it('answers a thrown ApiError in the envelope with the catalogue status and its details', async () => {
+  it('answers a thrown RefusedError in the envelope with the catalogue status and its details', async () => {
     const before = answered.length;
     const { status, body } = await get('/refused');
     expect(status).toBe(409);

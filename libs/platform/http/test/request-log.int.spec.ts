@@ -1,3 +1,4 @@
+import { RefusedError } from '@reelstream/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -5,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
 import express from 'express';
-import { ApiError, apiErrorHandler, closeGracefully, requestLog, routeNotFound } from '../src/index.js';
+import { apiErrorHandler, closeGracefully, requestLog, routeNotFound } from '../src/index.js';
 
 /**
  * An express app with the access log as the gateway and the game-server use it: the request id from
@@ -61,7 +62,7 @@ beforeAll(async () => {
       res.json({ ok: true });
     });
     app.get('/refused', () => {
-      throw new ApiError('SESSION_EXPIRED');
+      throw new RefusedError('SESSION_EXPIRED');
     });
     app.get('/broken', () => {
       throw new Error('database on fire');
@@ -140,7 +141,7 @@ describe('requestLog below its level (LOG_LEVEL=warn)', () => {
     ({ server: quietServer, base: quietBase } = await loggedApp(quiet, 'warn', undefined, (app) => {
       app.get('/fine', (_req, res) => void res.json({ ok: true }));
       app.get('/refused', () => {
-        throw new ApiError('SESSION_EXPIRED');
+        throw new RefusedError('SESSION_EXPIRED');
       });
       app.get('/sessions/:token/broken', (_req, res) => {
         res.locals['operator'] = 'casino-a';

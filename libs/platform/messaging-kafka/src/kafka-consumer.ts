@@ -144,14 +144,21 @@ export async function startKafkaConsumer(
   /** Partitions of `options.topics` its last join gave it. */
   let assigned = 0;
 
+  /**
+   * "latest" for a service group means "published after subscribe was called", so only its first
+   * generation seeks; a reply listener starts at the end, then goes on where it was (`replyPositions`).
+   */
+  const firstSeeks = async (): Promise<InitialSeek[]> => {
+    if (joined) return [];
+    const read = (everyPartition: boolean) =>
+      latestSeeksFor(admin, options.groupId, options.topics, { everyPartition, stopping: stopping.signal });
+    if (!mode.alwaysFromEnd) return fromLatest ? read(false) : [];
+    for (const seek of await read(true)) replyPositions.set(`${seek.topic}/${seek.partition}`, seek);
+    return [];
+  };
+
   const startGeneration = async (): Promise<void> => {
-    // "latest" for a service group means "published after subscribe was called", so only its first
-    // generation seeks; a reply listener starts at the end, then goes on where it was (`replyPositions`).
-    if (mode.alwaysFromEnd && !joined)
-      for (const seek of await latestSeeksFor(admin, options.groupId, options.topics, true))
-        replyPositions.set(`${seek.topic}/${seek.partition}`, seek);
-    const seeks: InitialSeek[] =
-      fromLatest && !joined && !mode.alwaysFromEnd ? await latestSeeksFor(admin, options.groupId, options.topics) : [];
+    const seeks = await firstSeeks();
     const consumer = kafka.consumer({
       groupId: options.groupId,
       allowAutoTopicCreation: false,

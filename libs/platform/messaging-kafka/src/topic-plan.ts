@@ -5,7 +5,7 @@
  * not by the first publish: `KAFKA_AUTO_CREATE_TOPICS=false`.
  */
 import { z } from 'zod';
-import { ReelstreamError, Topics } from '@reelstream/contracts';
+import { ReelstreamError, TopicPartitions, Topics } from '@reelstream/contracts';
 import { defaultDeadLetterTopic } from './dead-letter.js';
 import type { TopicSettings } from './topics.js';
 
@@ -55,13 +55,17 @@ const overrideSchema = z.record(
     .strict(),
 );
 
-/** Every topic the platform uses, with the bus-wide settings and per-topic overrides applied. */
+/**
+ * Every topic the platform uses, with the bus-wide settings, the partition counts the contracts fix
+ * (`TopicPartitions`) and per-topic overrides applied.
+ */
 export function platformTopics(settings: TopicSettings, overrides: Record<string, Partial<TopicSettings>> = {}) {
   const names = [...Object.values(Topics), ...CONSUMED.map(defaultDeadLetterTopic)];
   const unknown = Object.keys(overrides).filter((topic) => !names.includes(topic));
   if (unknown.length > 0) throw new InvalidTopicSettingsError(`no such topic of the platform: ${unknown.join(', ')}`);
   return names.map((topic): PlannedTopic => {
-    const planned = { topic, ...settings, ...overrides[topic] };
+    const fixed = TopicPartitions[topic];
+    const planned = { topic, ...settings, ...(fixed === undefined ? {} : { partitions: fixed }), ...overrides[topic] };
     if (planned.minInsyncReplicas > planned.replicationFactor)
       throw new InvalidTopicSettingsError(
         `${topic}: minInsyncReplicas ${planned.minInsyncReplicas} exceeds replicationFactor ${planned.replicationFactor}`,

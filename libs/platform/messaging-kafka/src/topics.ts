@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import { ReelstreamError } from '@reelstream/contracts';
+import { ReelstreamError, TopicPartitions } from '@reelstream/contracts';
 import { fromKafkajs, isRetriableKafkaError } from './kafka-errors.js';
 
 export interface TopicSettings {
@@ -36,7 +36,7 @@ export function defaultTopicSettings(brokers: number, configured: Partial<TopicS
 const LEADER_WAIT_MS = 10_000;
 
 /**
- * Creates topics on first use with the bus's partition count, replication factor and
+ * Creates topics on first use with the bus's partition count (or the one the contracts fix for the topic, `TopicPartitions`), replication factor and
  * `min.insync.replicas` (a broker's auto-creation would give them its own defaults, typically one
  * replica). "Already exists" is success: another process, or an earlier run, created it. A failed
  * creation is forgotten so the next use tries again.
@@ -88,7 +88,7 @@ export class TopicManager {
           waitForLeaders: true,
           topics: missing.map((topic) => ({
             topic,
-            numPartitions: this.settings.partitions,
+            numPartitions: TopicPartitions[topic] ?? this.settings.partitions,
             replicationFactor: this.settings.replicationFactor,
             configEntries: [{ name: 'min.insync.replicas', value: String(this.settings.minInsyncReplicas) }],
           })),

@@ -6,19 +6,11 @@ import { describe, expect, it } from '@jest/globals';
 import kafkajs from 'kafkajs';
 import { isRetriable, ReelstreamError } from '@reelstream/contracts';
 import { fromKafkajs, isRetriableKafkaError } from '../src/kafka-errors.js';
+import { tooLarge } from './protocol-errors.js';
 
-const { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } = kafkajs;
+const { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded } = kafkajs;
 
 const connectionLost = () => new KafkaJSConnectionError('Connection timeout');
-/** MESSAGE_TOO_LARGE: a protocol error kafkajs marks not retriable. */
-const tooLarge = () =>
-  new KafkaJSProtocolError(
-    Object.assign(new Error('The request included a message larger than the max message size'), {
-      type: 'MESSAGE_TOO_LARGE',
-      code: 10,
-      retriable: false,
-    }),
-  );
 const gaveUpOn = (error: Error) => new KafkaJSNumberOfRetriesExceeded(error, { retryCount: 5, retryTime: 300 });
 
 describe('kafkajs errors at the edge of the Kafka adapter', () => {

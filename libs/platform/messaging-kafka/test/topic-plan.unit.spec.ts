@@ -123,6 +123,13 @@ describe('the topic plan', () => {
     expect(planned.find((p) => p.topic === 'bonus.commands')).toEqual({ topic: 'bonus.commands', ...SETTINGS });
   });
 
+  it("gives a topic the partition count the contracts fix for it, under the bus's settings and over an override", () => {
+    const limits = (overrides = {}) =>
+      platformTopics(SETTINGS, overrides).find((p) => p.topic === Topics.gatewayLimits);
+    expect(limits()).toEqual({ topic: 'gateway.limits', ...SETTINGS, partitions: 240 });
+    expect(limits({ 'gateway.limits': { partitions: 480 } })?.partitions).toBe(480);
+  });
+
   it('refuses an override of a topic the platform does not have, a bad shape, and more in-sync replicas than replicas', () => {
     expect(() => platformTopics(SETTINGS, { 'wallet.request': { partitions: 2 } })).toThrow(
       /no such topic of the platform: wallet.request/,

@@ -108,18 +108,8 @@ export class PartitionWorker {
     let lastYield = performance.now();
     while (this.active) {
       const seen = this.wake.version;
-      let rows: LogRow[];
-      try {
-        rows = this.fetchIfNotified();
-      } catch (error) {
-        this.deps.onError(error);
-        await sleepUnless(this.stopSignal, 200);
-        continue;
-      }
-      if (rows.length === 0) {
-        await this.wake.wait(seen);
-        continue;
-      }
+      const rows = await this.fetchOrWait(seen);
+      if (!rows) continue;
       for (const row of rows) {
         if (!this.active) return;
         this.inFlight = 1;
@@ -133,6 +123,24 @@ export class PartitionWorker {
         }
       }
     }
+  }
+
+  /**
+   * The next rows to deliver, or none this turn: a failed fetch is reported and followed by a pause, and
+   * with nothing new the worker sleeps until woken (`seen` is the wake-up version read before the fetch).
+   */
+  private async fetchOrWait(seen: number): Promise<LogRow[] | undefined> {
+    let rows: LogRow[];
+    try {
+      rows = this.fetchIfNotified();
+    } catch (error) {
+      this.deps.onError(error);
+      await sleepUnless(this.stopSignal, 200);
+      return undefined;
+    }
+    if (rows.length > 0) return rows;
+    await this.wake.wait(seen);
+    return undefined;
   }
 
   // Long because: start and finish share the backlog, the busy keys and the unfinished offsets (closures); the offset
@@ -191,18 +199,8 @@ export class PartitionWorker {
         await this.wake.wait(seen);
         continue;
       }
-      let rows: LogRow[];
-      try {
-        rows = this.fetchIfNotified();
-      } catch (error) {
-        this.deps.onError(error);
-        await sleepUnless(this.stopSignal, 200);
-        continue;
-      }
-      if (rows.length === 0) {
-        await this.wake.wait(seen);
-        continue;
-      }
+      const rows = await this.fetchOrWait(seen);
+      if (!rows) continue;
       for (const row of rows) {
         offsets.add(row.id);
         backlog.push(row);

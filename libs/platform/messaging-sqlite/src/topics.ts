@@ -1,7 +1,9 @@
+import { TopicPartitions } from '@reelstream/contracts';
 import type { Db } from './database.js';
 
 /**
- * Partition counts per topic. The first client to use a topic records its count; every later
+ * Partition counts per topic: a topic whose count is fixed by the contracts (`TopicPartitions`) gets
+ * that, any other the bus's default. The first client to use a topic records its count; every later
  * client, in any process, reads that record, so a key maps to the same partition everywhere.
  */
 export class TopicRegistry {
@@ -23,7 +25,7 @@ export class TopicRegistry {
   partitionsOf(topic: string): number {
     const cached = this.known.get(topic);
     if (cached !== undefined) return cached;
-    this.register.run(topic, this.defaultPartitions, Date.now());
+    this.register.run(topic, TopicPartitions[topic] ?? this.defaultPartitions, Date.now());
     const partitions = this.lookup.get(topic);
     if (partitions === undefined) throw new Error(`topic ${topic} could not be registered`);
     this.known.set(topic, partitions);

@@ -1,7 +1,9 @@
 /**
  * pino writes stdout asynchronously. Through a pipe, as a supervisor or `npm start | …` reads
  * it: every line before `ready` comes before the banner, and the lines of the drain come out
- * before the process exits.
+ * before the process exits. The reader here stops reading for longer than a stop waits for
+ * stdout (as a busy CI runner or a stalled log shipper does): the pipe fills, writes are
+ * retried, and still no line is lost or out of order.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +15,8 @@ const dir = mkdtempSync(join(tmpdir(), 'log-flush-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LINES = 5000;
+/** Longer than the 5 s a stop waits for stdout before it exits and writes the rest synchronously. */
+const READER_STALL_MS = 6_000;
 
 function runChatty(): Promise<{ code: number | null; stdout: string }> {
   const child = spawn(
@@ -31,6 +35,8 @@ function runChatty(): Promise<{ code: number | null; stdout: string }> {
   );
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stdout.pause();
+  setTimeout(() => child.stdout.resume(), READER_STALL_MS);
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
 }
 

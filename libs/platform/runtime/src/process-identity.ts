@@ -1,6 +1,6 @@
 /**
  * Who this process is, for the two things that must never collide between processes: the worker
- * id of its 53-bit id generator, and its instance id on the bus (consumer-group member, reply
+ * id (0–1023) of its 53-bit id generator, and its instance id on the bus (consumer-group member, reply
  * routing). Both have defaults that are right on one machine and on Kubernetes StatefulSets.
  */
 import { hostname } from 'node:os';
@@ -10,7 +10,7 @@ import * as z from 'zod';
 /**
  * The worker id each process draws ids with when neither `WORKER_ID` nor `WORKER_ID_BASE` is set:
  * distinct per service, so the processes of one machine (`npm start`, or one of each app) never
- * draw the same id. 6–7 are free for tools; Kubernetes workloads use ranges above them.
+ * draw the same id. 6–31 are free for tools; Kubernetes workloads use ranges above them (ADR 0039).
  */
 export const DEFAULT_WORKER_IDS = {
   platform: 0,

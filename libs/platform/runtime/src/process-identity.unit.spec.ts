@@ -27,20 +27,20 @@ describe('the worker id', () => {
   });
 
   it('is WORKER_ID when set, whatever else is', () => {
-    expect(identity('gateway', { WORKER_ID: '17', WORKER_ID_BASE: '8', POD_INDEX: '2' })).toMatchObject({
+    expect(identity('gateway', { WORKER_ID: '17', WORKER_ID_BASE: '32', POD_INDEX: '2' })).toMatchObject({
       workerId: 17,
       workerIdSource: 'WORKER_ID',
     });
   });
 
   it('is WORKER_ID_BASE + POD_INDEX for a replica of a StatefulSet', () => {
-    expect(identity('game-server', { WORKER_ID_BASE: '16', POD_INDEX: '3' })).toMatchObject({
-      workerId: 19,
+    expect(identity('game-server', { WORKER_ID_BASE: '280', POD_INDEX: '203' })).toMatchObject({
+      workerId: 483,
       workerIdSource: 'WORKER_ID_BASE + POD_INDEX',
     });
   });
 
-  it('refuses a base without the pod index, a range beyond 31 and ids out of range, naming the variable', () => {
+  it('refuses a base without the pod index, a range beyond 1023 and ids out of range, naming the variable', () => {
     const problems = (env: Record<string, string>) => {
       try {
         parseEnv(processIdentityEnv, env);
@@ -53,12 +53,12 @@ describe('the worker id', () => {
     expect(problems({ WORKER_ID_BASE: '8' })).toEqual([
       expect.stringMatching(/^POD_INDEX: is required with WORKER_ID_BASE/),
     ]);
-    expect(problems({ WORKER_ID_BASE: '28', POD_INDEX: '4' })).toEqual([
-      expect.stringMatching(/^POD_INDEX: WORKER_ID_BASE 28 \+ POD_INDEX 4 is beyond the last worker id 31/),
+    expect(problems({ WORKER_ID_BASE: '776', POD_INDEX: '248' })).toEqual([
+      expect.stringMatching(/^POD_INDEX: WORKER_ID_BASE 776 \+ POD_INDEX 248 is beyond the last worker id 1023/),
     ]);
-    expect(problems({ WORKER_ID: '32' })).toEqual(['WORKER_ID: must be an integer 0–31 (got "32")']);
+    expect(problems({ WORKER_ID: '1024' })).toEqual(['WORKER_ID: must be an integer 0–1023 (got "1024")']);
     expect(problems({ POD_INDEX: '-1' })).toEqual(['POD_INDEX: must be a whole number ≥ 0 (got "-1")']);
-    expect(problems({ WORKER_ID_BASE: '28', POD_INDEX: '3' })).toEqual([]);
+    expect(problems({ WORKER_ID_BASE: '776', POD_INDEX: '247' })).toEqual([]);
   });
 });
 

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { port, resolveBackends } from '@reelstream/platform-config';
 import * as z from 'zod';
 import { runService, type ReadyFields, type ServiceRuntime } from './run-service.js';
+import { openLeaseHolderDeps } from './service-deps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'runtime-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -168,6 +169,31 @@ describe('runService', () => {
     expect(await exitCode).toBe(0);
     // The bus was still open for the first part's stop: the back ends close after every part.
     expect(order).toEqual(['announced', 'second', 'first']);
+  });
+
+  it('hands a lease holder the opened back ends with the instance id, clock, ids and logger of its process', async () => {
+    let seen: { deps: Awaited<ReturnType<typeof openLeaseHolderDeps>>; runtime: ServiceRuntime } | undefined;
+    const { signals, exitCode } = run({ DATA_DIR: dir }, async (runtime) => {
+      seen = { deps: await openLeaseHolderDeps(runtime, resolveBackends({ DATA_DIR: dir })), runtime };
+      return {};
+    });
+    for (let waited = 0; seen === undefined; waited += 20) {
+      if (waited > 20_000) throw new Error('the service did not start within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { deps, runtime } = seen;
+    expect(deps).toMatchObject({
+      instanceId: 'gateway-test-host',
+      clock: runtime.clock,
+      ids: runtime.ids,
+      logger: runtime.logger,
+    });
+    const lease = await deps.leases.acquire('lease-holder-test', deps.instanceId, 10_000);
+    expect(lease?.owner).toBe('gateway-test-host');
+    await deps.store.append('lease-holder-test-1', [{ type: 'Noted', data: {} }], { expectedRevision: 'no_stream' });
+    expect(await deps.store.streamRevision('lease-holder-test-1')).toBe(0);
+    signals.emit('SIGTERM');
+    expect(await exitCode).toBe(0);
   });
 
   it('exits 1 at once on a second signal during the drain', async () => {

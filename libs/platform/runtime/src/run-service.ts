@@ -50,8 +50,11 @@ export interface ServiceRuntime {
   openBackends(backends: Backends): Promise<OpenedBackends>;
   /** Registers what stops a started part; parts stop in reverse order of registration. */
   onStop(name: string, stop: () => Promise<void>): void;
-  /** Runs after the `ready` line, e.g. a banner that should be the last thing on the terminal. */
-  onReady(announce: () => void): void;
+  /**
+   * Runs after the `ready` line, e.g. a banner that should be the last thing on the terminal;
+   * `print` writes to stdout behind every log line before it.
+   */
+  onReady(announce: (print: (text: string) => void) => void): void;
 }
 
 /** Fields of the `ready` log line (URLs, ports): what a supervisor or a test waits for. */
@@ -90,7 +93,7 @@ export async function runService(
   const stderr = options.stderr ?? process.stderr;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const stops: Stop[] = [];
-  const announcements: (() => void)[] = [];
+  const announcements: ((print: (text: string) => void) => void)[] = [];
   const portVariables = new Map<number, string[]>();
   let state: 'starting' | 'running' | 'draining' = 'starting';
   let telemetry: Telemetry | undefined;
@@ -206,8 +209,7 @@ export async function runService(
     state = 'running';
     logger.info('ready', { ...ready, instanceId: identity.instanceId, workerId: identity.workerId });
     // The banner goes to stdout after the lines before it, not in the middle of them.
-    if (announcements.length > 0) await logs.flush();
-    for (const announce of announcements) announce();
+    for (const announce of announcements) announce((text) => root.print(text));
   } catch (error) {
     // A signal during start-up is already draining what started; the failure it causes is expected.
     if (state !== 'starting') return;

@@ -16,7 +16,7 @@ describe('traceEventStore', () => {
   it('stamps the active span into the metadata of every appended event', async () => {
     const inner = new RecordingEventStore();
     const store = traceEventStore(inner);
-    const span = tracing.tracer.startSpan('handle RegisterBonusCall');
+    const span = tracing.tracer.startSpan('handle CancelBonusCall');
 
     await context.with(trace.setSpan(context.active(), span), () =>
       store.append('playerBonus-op-p1', [registered(1), registered(2)], { expectedRevision: 'no_stream' }),

@@ -63,7 +63,7 @@ describe('traceMessageBus', () => {
     const { consumer, seen } = consumeOne(['bonus.commands']);
     await consumer;
     const started = await inSpan('gateway request', () =>
-      bus.publish('bonus.commands', { key: 'p-1', value: { type: 'RegisterBonusCall' } }),
+      bus.publish('bonus.commands', { key: 'p-1', value: { type: 'CancelBonusCall' } }),
     );
     const { message, activeSpanId } = await seen;
     await tracing.waitForSpan('process bonus.commands');

@@ -38,7 +38,7 @@ describe('trace propagation over the SQLite bus', () => {
 
     const started = tracing.tracer.startSpan('POST /v1/bonus-call');
     await context.with(trace.setSpan(context.active(), started), () =>
-      bus.publish('bonus.commands', { key: 'player-42', value: { type: 'RegisterBonusCall', platformId: 'pl-1' } }),
+      bus.publish('bonus.commands', { key: 'player-42', value: { type: 'CancelBonusCall', platformId: 'pl-1' } }),
     );
     started.end();
 

@@ -73,7 +73,8 @@ interface NewTransaction {
   /** Set when the transaction arrives already canceled (its cancel overtook it). */
   canceledBy?: number;
   balanceMinor: number;
-  message?: string;
+  /** The answer's message; none when undefined. */
+  message?: string | undefined;
 }
 
 /** What every outcome of one callback records alike. */
@@ -182,23 +183,14 @@ export class SandboxWallet {
     const amount = tryParseAmount(callback.amount, callback.currency);
     const balance = this.openAccount(operatorId, callback.playerId, callback.currency);
     if (balance === undefined)
-      return this.record({
-        ...base,
-        statusCode: 'ERR_NOT_AUTHENTICATED',
-        applied: false,
-        balanceMinor: 0,
-        message: `player ${callback.playerId} has no ${callback.currency} account`,
-      });
-    if (!amount.ok)
-      return this.record({
-        ...base,
-        statusCode: 'ERR_UNKNOWN',
-        applied: false,
-        balanceMinor: balance,
-        message: amount.error.message,
-      });
-    if (balance < amount.minor)
-      return this.record({ ...base, statusCode: 'ERR_NOT_ENOUGH_MONEY', applied: false, balanceMinor: balance });
+      return this.refuse(
+        base,
+        'ERR_NOT_AUTHENTICATED',
+        0,
+        `player ${callback.playerId} has no ${callback.currency} account`,
+      );
+    if (!amount.ok) return this.refuse(base, 'ERR_UNKNOWN', balance, amount.error.message);
+    if (balance < amount.minor) return this.refuse(base, 'ERR_NOT_ENOUGH_MONEY', balance);
     return this.record({
       ...base,
       debitMinor: amount.minor,
@@ -213,14 +205,7 @@ export class SandboxWallet {
     if ('answer' in account) return account.answer;
     const { base, currency, balance } = account;
     const amount = tryParseAmount(callback.amount, currency);
-    if (!amount.ok)
-      return this.record({
-        ...base,
-        statusCode: 'ERR_UNKNOWN',
-        applied: false,
-        balanceMinor: balance,
-        message: amount.error.message,
-      });
+    if (!amount.ok) return this.refuse(base, 'ERR_UNKNOWN', balance, amount.error.message);
     return this.record({
       ...base,
       creditMinor: amount.minor,
@@ -237,15 +222,8 @@ export class SandboxWallet {
     const bet = tryParseAmount(callback.betAmount, currency);
     const win = tryParseAmount(callback.winAmount, currency);
     if (!bet.ok || !win.ok)
-      return this.record({
-        ...base,
-        statusCode: 'ERR_UNKNOWN',
-        applied: false,
-        balanceMinor: balance,
-        message: (bet.ok ? (win as { error: Error }).error : bet.error).message,
-      });
-    if (balance < bet.minor)
-      return this.record({ ...base, statusCode: 'ERR_NOT_ENOUGH_MONEY', applied: false, balanceMinor: balance });
+      return this.refuse(base, 'ERR_UNKNOWN', balance, (bet.ok ? (win as { error: Error }).error : bet.error).message);
+    if (balance < bet.minor) return this.refuse(base, 'ERR_NOT_ENOUGH_MONEY', balance);
     // One UPDATE inside the callback's transaction: the bet and the win move together or not at all.
     const after = this.move(operatorId, callback.playerId, currency, win.minor - bet.minor);
     return this.record({
@@ -258,43 +236,27 @@ export class SandboxWallet {
     });
   }
 
-  // Long because: one early answer per cancel case of the spec, each recorded as it is answered; they read best as one
-  // list.
   private cancel(operatorId: string, callback: CancelCallback, hash: string): LedgerAnswer {
     const ref = this.byId.get(operatorId, callback.refTransactionId);
     const currency = ref?.currency ?? this.currencyFor(operatorId, callback.playerId, callback.roundId) ?? 'XXX';
-    const base = { operatorId, callback, hash, currency, statusCode: 'OK' as const };
+    const base = { operatorId, callback, hash, currency, statusCode: 'OK' as const, debitMinor: 0, creditMinor: 0 };
     const balanceNow = () =>
       (currency === 'XXX' ? undefined : this.openAccount(operatorId, callback.playerId, currency)) ?? 0;
     if (ref && ref.player_id !== callback.playerId) {
-      return this.record({
-        ...base,
-        statusCode: 'ERR_UNKNOWN',
-        debitMinor: 0,
-        creditMinor: 0,
-        applied: false,
-        balanceMinor: 0,
-        message: `transaction ${callback.refTransactionId} is not player ${callback.playerId}'s`,
-      });
+      return this.refuse(
+        base,
+        'ERR_UNKNOWN',
+        0,
+        `transaction ${callback.refTransactionId} is not player ${callback.playerId}'s`,
+      );
     }
     const mismatch = ref && cancelMismatch(callback, ref);
-    if (mismatch)
-      return this.record({
-        ...base,
-        statusCode: 'ERR_UNKNOWN',
-        debitMinor: 0,
-        creditMinor: 0,
-        applied: false,
-        balanceMinor: balanceNow(),
-        message: mismatch,
-      });
+    if (mismatch) return this.refuse(base, 'ERR_UNKNOWN', balanceNow(), mismatch);
     if (!ref) {
       // The cancel overtook its transaction (a bet still on its way): remember it, so the bet is refused when it lands.
       this.insertCancelMark.run(operatorId, callback.refTransactionId, callback.transactionId, this.options.now());
       return this.record({
         ...base,
-        debitMinor: 0,
-        creditMinor: 0,
         applied: true,
         cancelEffect: 'preempted',
         balanceMinor: balanceNow(),
@@ -303,8 +265,6 @@ export class SandboxWallet {
     if (ref.canceled_by !== null || ref.command === 'cancel') {
       return this.record({
         ...base,
-        debitMinor: 0,
-        creditMinor: 0,
         applied: false,
         cancelEffect: 'already_canceled',
         balanceMinor: balanceNow(),
@@ -314,8 +274,6 @@ export class SandboxWallet {
     if (ref.applied === 0)
       return this.record({
         ...base,
-        debitMinor: 0,
-        creditMinor: 0,
         applied: true,
         cancelEffect: 'nothing_to_refund',
         balanceMinor: balanceNow(),
@@ -347,16 +305,20 @@ export class SandboxWallet {
     const balance = currency === undefined ? undefined : this.openAccount(operatorId, callback.playerId, currency);
     if (currency === undefined || balance === undefined) {
       return {
-        answer: this.record({
-          ...base,
-          statusCode: 'ERR_NOT_AUTHENTICATED',
-          applied: false,
-          balanceMinor: 0,
-          message: `player ${callback.playerId} has no account`,
-        }),
+        answer: this.refuse(base, 'ERR_NOT_AUTHENTICATED', 0, `player ${callback.playerId} has no account`),
       };
     }
     return { base, currency, balance };
+  }
+
+  /** A callback refused without moving money: recorded, with the balance it found. */
+  private refuse(
+    base: TransactionBase,
+    statusCode: CallbackStatusCode,
+    balanceMinor: number,
+    message?: string,
+  ): LedgerAnswer {
+    return this.record({ ...base, statusCode, applied: false, balanceMinor, message });
   }
 
   /** A transaction whose cancel arrived first is refused: the round it belonged to is already canceled. */

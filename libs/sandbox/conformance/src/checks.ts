@@ -9,6 +9,7 @@ import {
   ReelstreamError,
   type BetCallback,
   type BetwinCallback,
+  type CallbackRequest,
   type CallbackStatusCode,
   type CancelCallback,
   type SignatureScheme,
@@ -111,10 +112,25 @@ const cancelOf = (
 /** X-Request-Timestamp older than this is refused under `timestamp.body` (the kit sends one 10 minutes old). */
 const STALE_AFTER_SECONDS = 300;
 
+/** Sends `callback`, expects it answered OK (`sent` names it), and returns the balance of the answer in minor units. */
+async function okBalance(
+  context: SuiteContext,
+  callback: CallbackRequest,
+  sent: string,
+  what: string,
+): Promise<number> {
+  return toMinor(context, expectCode(await context.client.send(callback), 'OK', sent) as number, what);
+}
+
 /** The balance now, read with a win of 0 (a new transaction each time). */
 export async function probeBalance(context: SuiteContext, what = 'balance probe (win of 0)'): Promise<number> {
   const probe: WinCallback = { command: 'win', ...common(context), amount: 0, isRoundFinished: true };
-  return toMinor(context, expectCode(await context.client.send(probe), 'OK', what) as number, what);
+  return okBalance(context, probe, what, what);
+}
+
+/** Probes the balance and expects it to be `expectedMinor` (`what`: when, in the failure's words). */
+async function expectBalanceNow(context: SuiteContext, expectedMinor: number, what: string): Promise<void> {
+  expectBalance(context, await probeBalance(context), expectedMinor, what);
 }
 
 export const TIME_LIMITS_MS = { bet: 3_000, betwin: 3_000, cancel: 3_000, win: 4_000 } as const;
@@ -135,7 +151,7 @@ export const CHECKS: readonly Check[] = [
         'ERR_INTEGRITY_CHECK_FAILED',
         'a bet without a signature',
       );
-      expectBalance(context, await probeBalance(context), before, 'after the refused bets');
+      await expectBalanceNow(context, before, 'after the refused bets');
     },
   },
   {
@@ -143,19 +159,11 @@ export const CHECKS: readonly Check[] = [
     async run(context) {
       const before = await probeBalance(context);
       const callback = bet(context, units(context, 1));
-      const first = toMinor(
-        context,
-        expectCode(await context.client.send(callback), 'OK', 'a bet of 1') as number,
-        'the bet',
-      );
+      const first = await okBalance(context, callback, 'a bet of 1', 'the bet');
       expectBalance(context, first, before - units(context, 1), 'the bet');
-      const replay = toMinor(
-        context,
-        expectCode(await context.client.send(callback), 'OK', 'the same bet again') as number,
-        'the replay',
-      );
+      const replay = await okBalance(context, callback, 'the same bet again', 'the replay');
       expectBalance(context, replay, first, 'the replay’s answer');
-      expectBalance(context, await probeBalance(context), first, 'after the replay');
+      await expectBalanceNow(context, first, 'after the replay');
     },
   },
   {
@@ -169,7 +177,7 @@ export const CHECKS: readonly Check[] = [
         'not OK',
         'its transactionId with amount 2',
       );
-      expectBalance(context, await probeBalance(context), before, 'after the reused id');
+      await expectBalanceNow(context, before, 'after the reused id');
     },
   },
   {
@@ -182,7 +190,7 @@ export const CHECKS: readonly Check[] = [
         'a bet of the balance + 1000',
       );
       expectBalance(context, toMinor(context, balance as number, 'the refusal'), before, 'the refusal’s balance');
-      expectBalance(context, await probeBalance(context), before, 'after the refused bet');
+      await expectBalanceNow(context, before, 'after the refused bet');
     },
   },
   {
@@ -194,18 +202,15 @@ export const CHECKS: readonly Check[] = [
         'ERR_NOT_ENOUGH_MONEY',
         'a betwin over the balance',
       );
-      expectBalance(context, await probeBalance(context), before, 'after the refused betwin (no part of it may stick)');
-      const after = toMinor(
+      await expectBalanceNow(context, before, 'after the refused betwin (no part of it may stick)');
+      const after = await okBalance(
         context,
-        expectCode(
-          await context.client.send(betwin(context, units(context, 1), units(context, 2))),
-          'OK',
-          'a betwin of 1 winning 2',
-        ) as number,
+        betwin(context, units(context, 1), units(context, 2)),
+        'a betwin of 1 winning 2',
         'the betwin',
       );
       expectBalance(context, after, before + units(context, 1), 'the betwin');
-      expectBalance(context, await probeBalance(context), before + units(context, 1), 'after the betwin');
+      await expectBalanceNow(context, before + units(context, 1), 'after the betwin');
     },
   },
   {
@@ -218,7 +223,7 @@ export const CHECKS: readonly Check[] = [
         'OK',
         'a cancel of a transaction never sent',
       );
-      expectBalance(context, await probeBalance(context), before, 'after the cancel');
+      await expectBalanceNow(context, before, 'after the cancel');
     },
   },
   {
@@ -228,11 +233,7 @@ export const CHECKS: readonly Check[] = [
       const placed = bet(context, units(context, 3));
       expectCode(await context.client.send(placed), 'OK', 'a bet of 3');
       const cancel = cancelOf(context, placed, units(context, 3));
-      const refunded = toMinor(
-        context,
-        expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number,
-        'the cancel',
-      );
+      const refunded = await okBalance(context, cancel, 'its cancel', 'the cancel');
       expectBalance(context, refunded, before, 'the cancel');
       expectCode(await context.client.send(cancel), 'OK', 'the same cancel again');
       expectCode(
@@ -240,7 +241,7 @@ export const CHECKS: readonly Check[] = [
         'OK',
         'a second cancel of the bet',
       );
-      expectBalance(context, await probeBalance(context), before, 'after three cancels');
+      await expectBalanceNow(context, before, 'after three cancels');
     },
   },
   {
@@ -250,14 +251,10 @@ export const CHECKS: readonly Check[] = [
       const placed = betwin(context, units(context, 2), units(context, 5));
       expectCode(await context.client.send(placed), 'OK', 'a betwin of 2 winning 5');
       const cancel = cancelOf(context, placed, { betMinor: units(context, 2), winMinor: units(context, 5) });
-      const reverted = toMinor(
-        context,
-        expectCode(await context.client.send(cancel), 'OK', 'its cancel') as number,
-        'the cancel',
-      );
+      const reverted = await okBalance(context, cancel, 'its cancel', 'the cancel');
       expectBalance(context, reverted, before, 'after the betwin’s cancel (the whole betwin is reversed)');
       expectCode(await context.client.send(cancel), 'OK', 'the same cancel again');
-      expectBalance(context, await probeBalance(context), before, 'after the betwin and its cancel');
+      await expectBalanceNow(context, before, 'after the betwin and its cancel');
     },
   },
   {
@@ -271,7 +268,7 @@ export const CHECKS: readonly Check[] = [
         'ERR_INTEGRITY_CHECK_FAILED',
         'a correctly signed bet whose X-Request-Timestamp is 10 minutes old',
       );
-      expectBalance(context, await probeBalance(context), before, 'after the stale bet');
+      await expectBalanceNow(context, before, 'after the stale bet');
     },
   },
   {

@@ -82,30 +82,30 @@ export function adminRouter(deps: AdminRouteDeps): Router {
     express.json({ limit: '64kb' }),
   );
 
+  /** A player's accounts as every player route answers them. */
+  const playerAnswer = (operator: string, player: string, accounts: ReturnType<LedgerViews['accounts']>) => ({
+    operatorId: operator,
+    playerId: player,
+    accounts,
+  });
   router.get('/admin/players/:operatorId/:playerId', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
     const accounts = deps.views.accounts(operator, player);
     if (accounts.length === 0)
       return void res.status(404).json({ error: `player ${player} of operator ${operator} has no account` });
-    res.json({ operatorId: operator, playerId: player, accounts });
+    res.json(playerAnswer(operator, player, accounts));
   });
   router.put('/admin/players/:operatorId/:playerId', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
     const { currency, balance } = parse(balanceBody, req.body);
-    res.json({
-      operatorId: operator,
-      playerId: player,
-      accounts: deps.views.setBalance(operator, player, currency, minor(balance, currency)),
-    });
+    const accounts = deps.views.setBalance(operator, player, currency, minor(balance, currency));
+    res.json(playerAnswer(operator, player, accounts));
   });
   router.post('/admin/players/:operatorId/:playerId/deposits', (req, res) => {
     const { operatorId: operator, playerId: player } = parse(playerParams, req.params);
     const { currency, amount } = parse(depositBody, req.body);
-    res.json({
-      operatorId: operator,
-      playerId: player,
-      accounts: deps.views.deposit(operator, player, currency, minor(amount, currency)),
-    });
+    const accounts = deps.views.deposit(operator, player, currency, minor(amount, currency));
+    res.json(playerAnswer(operator, player, accounts));
   });
 
   router.get(

@@ -25,12 +25,12 @@ export function requestReplyCases(harness: () => ContractHarness): void {
 
       const answer = await requester.request(
         requests,
-        { key: 'player-7', value: { command: 'RegisterBonusCall', platformId: 'p-1' } },
+        { key: 'player-7', value: { command: 'CancelBonusCall', platformId: 'p-1' } },
         { replyTopic: replies, timeoutMs: WAIT_MS, correlationId: 'corr-42' },
       );
       expect(answer.topic).toBe(replies);
       expect(answer.headers[BusHeaders.correlationId]).toBe('corr-42');
-      expect(answer.value).toEqual({ echo: { command: 'RegisterBonusCall', platformId: 'p-1' }, key: 'player-7' });
+      expect(answer.value).toEqual({ echo: { command: 'CancelBonusCall', platformId: 'p-1' }, key: 'player-7' });
     },
     CASE_TIMEOUT_MS,
   );

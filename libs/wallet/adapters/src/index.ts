@@ -6,4 +6,4 @@ export { HttpOperatorWallet } from './http-operator-wallet.js';
 // The conformance kit's own client: it signs written out (not with signCallbackBody) so an operator reading it sees D8.
 export { WalletClient, describeResult, type CallResult } from './conformance-client.js';
 export { HttpWebhookSender } from './http-webhook-sender.js';
-export { SqliteReconciliationReadModel, type ReconciliationList } from './sqlite-reconciliation-read-model.js';
+export { SqliteReconciliationReadModel } from './sqlite-reconciliation-read-model.js';

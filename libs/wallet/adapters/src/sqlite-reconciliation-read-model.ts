@@ -7,17 +7,27 @@
  * at or before the revision already applied for its stream is skipped (a replay changes nothing).
  * The rows can always be dropped and projected again from the log.
  */
-import Database from 'better-sqlite3';
-import {
-  RECONCILIATION_CHECKPOINT,
-  type ReconciliationChange,
-  type ReconciliationProjectionStore,
-  type StoredWalletTx,
-  type WalletTxChange,
-  type WalletTxRow,
-  type WebhookLetterChange,
+import type Database from 'better-sqlite3';
+import { RECONCILIATION_CHECKPOINT } from '@reelstream/wallet-application';
+import type {
+  DeadLetterRow,
+  ReconciliationChange,
+  ReconciliationList,
+  ReconciliationReadModel,
+  StoredWalletTx,
+  TransactionRow,
+  TransactionRowQuery,
+  WalletTxChange,
+  WalletTxRow,
+  WebhookLetterChange,
+  WebhookLetterRow,
 } from '@reelstream/wallet-application';
-import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/platform-eventstore-sqlite';
+import {
+  ensureCheckpointSchema,
+  readCheckpoint,
+  writeCheckpoint,
+  openReadModelFile,
+} from '@reelstream/platform-eventstore-sqlite';
 import type { Position } from '@reelstream/platform-ports';
 
 const DDL = `
@@ -59,37 +69,6 @@ CREATE TABLE IF NOT EXISTS recon_sequences (
 ) STRICT;
 `;
 
-/** The three lists, each with its own per-operator sequence. */
-export type ReconciliationList = 'transactions' | 'deadLetters' | 'webhookLetters';
-
-interface TransactionRow {
-  readonly seq: number;
-  readonly transactionId: number;
-  readonly requestedAtMs: number;
-  readonly stored: StoredWalletTx;
-}
-
-interface TransactionRowQuery {
-  operatorId: string;
-  playerId?: string;
-  status?: string;
-  /** Exclusive. */
-  afterSeq: number;
-  /** Rows read at most (in sequence order). */
-  maxRows: number;
-}
-
-interface DeadLetterRow {
-  readonly seq: number;
-  readonly transactionId: number;
-  readonly stored: StoredWalletTx;
-}
-
-interface WebhookLetterRow {
-  readonly seq: number;
-  readonly letter: unknown;
-}
-
 interface SqliteReconciliationReadModelOptions {
   /** How positions order: the event store's own `comparePositions`. */
   comparePositions: (a: Position, b: Position) => number;
@@ -103,7 +82,7 @@ interface WalletTxRowData {
   stored: string;
 }
 
-export class SqliteReconciliationReadModel implements ReconciliationProjectionStore {
+export class SqliteReconciliationReadModel implements ReconciliationReadModel {
   private readonly statements;
   private readonly applyTransaction;
   private readonly transactionQueries = new Map<string, Database.Statement<[Record<string, unknown>], RawTxRow>>();
@@ -145,16 +124,7 @@ export class SqliteReconciliationReadModel implements ReconciliationProjectionSt
    * in-memory database's journal in memory, so WAL does not apply there). Rebuildable, so NORMAL sync is enough.
    */
   static open(path: string, options: SqliteReconciliationReadModelOptions): SqliteReconciliationReadModel {
-    const db = new Database(path);
-    try {
-      db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      return new SqliteReconciliationReadModel(db, options);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    return openReadModelFile(path, options.busyTimeoutMs, (db) => new SqliteReconciliationReadModel(db, options));
   }
 
   async checkpoint(): Promise<Position | undefined> {

@@ -60,23 +60,37 @@ export async function handleCancelDelivery(
     await retryDispatch(refTransactionId, () => attemptCancel(context, message, refTransactionId, signal));
   } catch (error) {
     if (!givesUp(error, attempt)) throw error;
-    // Never given up: the cancel waits on the longest delay topic, its partition moves on.
     const unreadable = isDeterministicFailure(error);
     const reason = unreadable
       ? `the record of transaction ${refTransactionId} cannot be read or progressed by this release: ${error.message}`
       : `the cancel of transaction ${refTransactionId} failed ${attempt} times: ${asError(error).message}`;
-    context.deps.log.error(
-      unreadable
-        ? 'cancel waiting: its record cannot be read by this release; rescheduled'
-        : 'cancel waiting: its handler keeps failing; rescheduled',
-      { refTransactionId, retryCount: retryCountOf(message), error },
-    );
-    context.deps.onCancelNotDelivered?.({
-      operatorId: operatorIdOf(message),
-      reason: unreadable ? 'record_unreadable' : 'handler_failed',
-    });
-    await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, reason);
+    await keepCancelWaiting(context, message, unreadable ? 'record_unreadable' : 'handler_failed', reason, error);
   }
+}
+
+/**
+ * A cancel is never given up: one its handler (or the delay consumer holding it) cannot mend waits
+ * on the longest delay topic, counted and alerted each round, and its partition moves on.
+ */
+export async function keepCancelWaiting(
+  context: DispatchContext,
+  message: Message,
+  why: 'record_unreadable' | 'handler_failed',
+  reason: string,
+  error: unknown,
+): Promise<void> {
+  context.deps.log.error(
+    why === 'record_unreadable'
+      ? 'cancel waiting: its record cannot be read by this release; rescheduled'
+      : 'cancel waiting: its handler keeps failing; rescheduled',
+    {
+      refTransactionId: (message.value as { refTransactionId?: unknown } | null)?.refTransactionId,
+      retryCount: retryCountOf(message),
+      error,
+    },
+  );
+  context.deps.onCancelNotDelivered?.({ operatorId: operatorIdOf(message), reason: why });
+  await reschedule(context, message, LONGEST_RETRY_TIER.delayMs, reason);
 }
 
 /** One attempt of the cancel its record holds, on the record as loaded now. */

@@ -70,6 +70,33 @@ export async function handleWalletRequest(
 }
 
 /**
+ * A wallet request the delay consumer cannot put back on `wallet.requests`, given up as this handler
+ * gives up what it cannot mend (failures.ts): a win dead-lettered on its record, a bet or betwin
+ * failed for good with its cancel and parked; a re-drive (its win stays dead-lettered) or a message
+ * that is no request only parked.
+ */
+export async function giveUpWalletRequest(
+  context: DispatchContext,
+  message: Message,
+  failure: Error,
+  attempts: number,
+): Promise<void> {
+  const parsed = walletRequestsMessage.safeParse(message.value);
+  if (!parsed.success) {
+    await park(context, message, `invalid wallet request: ${describeIssues(parsed.error.issues)}`, attempts);
+    return;
+  }
+  const request = parsed.data;
+  if (request.command === 'win') return deadLetterFailedWin(context, message, request, failure);
+  if (request.command === 'redrive') {
+    const reason = `re-drive of transaction ${request.transactionId} given up: ${failure.message}; the win stays dead-lettered`;
+    await park(context, message, reason, attempts);
+    return;
+  }
+  await giveUpStake(context, message, request, failure, attempts);
+}
+
+/**
  * A bet or betwin its handler cannot finish: whether it reached the operator is unknown, so its record
  * takes it as failed for good with its cancel (sent like after a time-out, D9; the asker is answered
  * canceled), then the message is parked with the reason, logged and counted. Money is never left

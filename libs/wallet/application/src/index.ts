@@ -5,6 +5,16 @@
  * (docs/adr/0002-cancel-delivery.md), dead letters and their re-drive.
  */
 export { findDeadLetteredWins, standingDeadLetters } from './dead-letters.js';
+// What other contexts read of the wallet's rules: the delivery policies (the game-server waits past a bet's time
+// limit) and a walletTx stream's dead-letter view (the gateway's reconciliation lists and re-drive schedule).
+export {
+  conflictDeadLettersOf,
+  deadLetterOf,
+  DeliveryPolicies,
+  nextRedriveAt,
+  winRedriveOf,
+  type WalletTxState,
+} from '@reelstream/wallet-domain';
 export {
   CANCEL_NOT_DELIVERED_REASONS,
   dispatchContext,
@@ -38,10 +48,16 @@ export {
   RECONCILIATION_CHECKPOINT,
   RECONCILIATION_FILTER,
   startReconciliationProjection,
+  type DeadLetterRow,
   type ReconciliationChange,
+  type ReconciliationList,
   type ReconciliationProjection,
-  type ReconciliationProjectionStore,
+  type ReconciliationReadModel,
+  type ReconciliationReadModels,
   type StoredWalletTx,
+  type TransactionRow,
+  type TransactionRowQuery,
+  type WebhookLetterRow,
   type WalletTxChange,
   type WalletTxRow,
   type WebhookLetterChange,

@@ -19,29 +19,38 @@ export async function replyIfAsked(context: DispatchContext, message: Message, v
 }
 
 export async function publishOutcome(context: DispatchContext, message: Message, state: WalletTxState): Promise<void> {
-  const { bus } = context.deps;
   const cancel = pendingCancel(state);
-  if (cancel)
-    await bus.publish(Topics.walletCancels, {
-      key: playerKey(cancel),
-      value: cancel,
-      headers: { [Headers.messageType]: 'WalletCancelDelivery' },
-    });
+  if (cancel) await publishForPlayer(context, Topics.walletCancels, 'WalletCancelDelivery', cancel);
   const deadLetter = deadLetterOf(state);
-  if (deadLetter)
-    await bus.publish(Topics.walletDeadLetters, {
-      key: playerKey(deadLetter),
-      value: deadLetter,
-      headers: { [Headers.messageType]: 'WalletDeadLetter' },
-    });
+  if (deadLetter) await publishForPlayer(context, Topics.walletDeadLetters, 'WalletDeadLetter', deadLetter);
   const answer = replyFromRecord(state);
   if (answer) await replyIfAsked(context, message, answer);
 }
 
-/** The consumer group of each topic the handlers park from, as `walletSubscriptions` names them. */
+/** Keyed by the operator's player, so every message of one player stays in order on its partition. */
+function publishForPlayer(
+  context: DispatchContext,
+  topic: string,
+  messageType: string,
+  value: { operatorId: string; playerId: string },
+): Promise<void> {
+  return context.deps.bus.publish(topic, {
+    key: playerKey(value),
+    value,
+    headers: { [Headers.messageType]: messageType },
+  });
+}
+
+/**
+ * The consumer group of each topic the handlers park from, as `walletSubscriptions` names them: the
+ * series its start zeroes, so that the `MessageParked` alert fires on the first one.
+ */
 const GROUP_OF_TOPIC: Readonly<Record<string, string>> = {
   [Topics.walletRequests]: 'wallet-dispatcher',
   [Topics.bonusWebhooks]: 'wallet-dispatcher.webhooks',
+  [Topics.walletRetry1s]: 'wallet-dispatcher.delayed',
+  [Topics.walletRetry5s]: 'wallet-dispatcher.delayed',
+  [Topics.walletRetry30s]: 'wallet-dispatcher.delayed',
 };
 
 /** A message no handler can act on: set aside on `{topic}.dlq` with the reason, like the bus parks poison messages. */

@@ -18,7 +18,7 @@ import {
   type TransactionStatus,
   type WalletTxEvent,
 } from '@reelstream/contracts';
-import { startCatchUp } from '@reelstream/platform-eventsourcing';
+import { caughtUpWith, startCatchUp } from '@reelstream/platform-eventsourcing';
 import type { EventStore, Position, RecordedEvent } from '@reelstream/platform-ports';
 import { conflictDeadLettersOf, deadLetterOf, walletTxDecider, type WalletTxState } from '@reelstream/wallet-domain';
 
@@ -72,9 +72,61 @@ interface SkippedChange {
 export type ReconciliationChange = WalletTxChange | WebhookLetterChange | SkippedChange;
 
 /** Where the projection writes: rows and checkpoint in one transaction per batch. */
-export interface ReconciliationProjectionStore {
+interface ReconciliationProjectionStore {
   checkpoint(): Promise<Position | undefined>;
   apply(changes: readonly ReconciliationChange[]): Promise<void>;
+}
+
+/** The three lists, each with its own per-operator sequence. */
+export type ReconciliationList = 'transactions' | 'deadLetters' | 'webhookLetters';
+
+export interface TransactionRow {
+  readonly seq: number;
+  readonly transactionId: number;
+  readonly requestedAtMs: number;
+  readonly stored: StoredWalletTx;
+}
+
+export interface TransactionRowQuery {
+  operatorId: string;
+  playerId?: string;
+  status?: string;
+  /** Exclusive. */
+  afterSeq: number;
+  /** Rows read at most (in sequence order). */
+  maxRows: number;
+}
+
+export interface DeadLetterRow {
+  readonly seq: number;
+  readonly transactionId: number;
+  readonly stored: StoredWalletTx;
+}
+
+export interface WebhookLetterRow {
+  readonly seq: number;
+  readonly letter: unknown;
+}
+
+/**
+ * The reconciliation read model: what the projection writes and the lists page through
+ * (`GET /v1/transactions`, `/v1/wallet/dead-letters`, `/v1/webhooks/dead-letters`), each list in
+ * its per-operator sequence. The wallet adapters implement it on SQLite; the gateway, which serves
+ * the lists, is handed the way to open one by the app that starts it.
+ */
+export interface ReconciliationReadModel extends ReconciliationProjectionStore {
+  /** The operator's transactions after `afterSeq` in sequence order, at most `maxRows`: read as the caller iterates. */
+  transactionRows(query: TransactionRowQuery): Iterable<TransactionRow>;
+  /** The operator's transactions with a standing dead letter after `afterSeq`, in the order of their last letter. */
+  deadLetterRows(operatorId: string, afterSeq: number, maxRows: number): DeadLetterRow[];
+  /** The operator's standing webhook letters after `afterSeq`, in the order they were (last) dead-lettered. */
+  webhookLetterRows(operatorId: string, afterSeq: number, maxRows: number): WebhookLetterRow[];
+  close(): void;
+}
+
+/** Opens a reconciliation read model on a file (`:memory:`: in the process), positions ordered as the event store orders them. */
+export interface ReconciliationReadModels {
+  open(path: string, options: { comparePositions: (a: Position, b: Position) => number }): ReconciliationReadModel;
 }
 
 const statusOf = (state: WalletTxState): TransactionStatus => (state.status === 'new' ? 'pending' : state.status);
@@ -189,6 +241,7 @@ export const RECONCILIATION_CHECKPOINT = 'gateway.reconciliation-read-model';
 export function startReconciliationProjection(options: ReconciliationProjectionOptions): ReconciliationProjection {
   const { store, projection } = options;
   const timeoutMs = options.catchUpTimeoutMs ?? 5_000;
+  const lagError = (position: Position) => new ReconciliationLagError(position, timeoutMs);
   const runner = startCatchUp({
     store,
     // Rows and checkpoint are written together by `projection.apply`; nothing to store separately.
@@ -200,20 +253,7 @@ export function startReconciliationProjection(options: ReconciliationProjectionO
     onError: (error) => options.onError?.(error),
   });
   return {
-    async caughtUp() {
-      // One indexed read per category: the newest event the lists could show.
-      const [last] = await store.readAll({ direction: 'backwards', maxCount: 1, filter: RECONCILIATION_FILTER });
-      if (!last) return;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ReconciliationLagError(last.position, timeoutMs)), timeoutMs);
-      });
-      try {
-        await Promise.race([runner.waitFor(last.position), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    caughtUp: () => caughtUpWith(store, runner, RECONCILIATION_FILTER, timeoutMs, lagError),
     stop: () => runner.stop(),
   };
 }

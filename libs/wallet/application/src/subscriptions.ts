@@ -10,7 +10,11 @@
  * - `wallet.cancels`: one attempt per delivery; until the operator's OK the cancel is rescheduled
  *   on a delay topic (never parked, D9), so its partition moves on; so is one whose handler keeps
  *   failing.
- * - the delay topics: each message waits until due, then goes back to its topic.
+ * - the delay topics: each message waits until due, then goes back to its topic. One that cannot be
+ *   put back (a non-retriable failure at once, an unclassified one after ten: failures.ts) is given
+ *   up as its topic's handler gives it up (delayed-give-up.ts): a win dead-lettered, a bet or betwin
+ *   failed with its cancel and parked, a cancel kept waiting on the longest delay topic, a webhook
+ *   dead-lettered and parked; a retriable failure is retried with back-off.
  * - `bonus.webhooks`: sent through the operator's webhook bulkhead; a webhook not delivered is
  *   rescheduled on a delay topic (its bonus's later changes follow it there), parked after
  *   `WEBHOOK_MAX_ATTEMPTS`; what is left is infrastructure, retried in place. Nothing of money
@@ -22,12 +26,14 @@ import { Topics } from '@reelstream/contracts';
 import { defaultRetryDelayMs, type Message, type SubscribeOptions } from '@reelstream/platform-ports';
 import { cancelRetryDelayMs } from '@reelstream/wallet-domain';
 import { OperatorUnavailableError } from './deliver.js';
+import { giveUpDelayedMessage, type WebhookGiveUp } from './delayed-give-up.js';
 import { dispatchContext, type DispatchContext, type WalletDispatchDeps } from './dispatch-context.js';
+import { asError, givesUp } from './failures.js';
 import { handleCancelDelivery } from './handle-cancel.js';
 import { handleWalletRequest } from './handle-request.js';
 import { handleDelayedMessage, NotDueYet, reschedule, RetryTiers } from './reschedule.js';
 import { defaultBulkheadLimits, OperatorBulkhead } from './operator-bulkhead.js';
-import { bonusWebhookHandler, type WebhookSender } from './webhooks.js';
+import { bonusWebhookHandler, giveUpDelayedWebhook, type BonusWebhookHandler, type WebhookSender } from './webhooks.js';
 
 const WalletConsumerGroups = {
   requests: 'wallet-dispatcher',
@@ -98,8 +104,9 @@ export function walletSubscriptions(
       ? {}
       : { partitionsConsumedConcurrently: options.partitionsConsumedConcurrently }),
   };
+  const webhookHandler = bonusWebhooks(context, options);
   return {
-    webhooks: webhooksSubscription(context, options, concurrency),
+    webhooks: webhookHandler && webhooksSubscription(context, webhookHandler, concurrency),
     requests: {
       groupId: WalletConsumerGroups.requests,
       topics: [Topics.walletRequests],
@@ -126,26 +133,35 @@ export function walletSubscriptions(
       retryDelayMs: cancelRetryDelayMs,
       ...concurrency,
     },
-    delayed: delayedSubscription(context, options),
+    delayed: delayedSubscription(
+      context,
+      options,
+      webhookHandler?.giveUpDelayed ??
+        (async (message, failure) => void (await giveUpDelayedWebhook(context, message, failure))),
+    ),
   };
 }
 
-/** Bonus webhooks, when there is a sender, each operator's in its own compartment of the bulkhead. */
-function webhooksSubscription(
-  context: DispatchContext,
-  options: WalletSubscriptionOptions,
-  concurrency: Pick<SubscribeOptions, 'keyConcurrency' | 'partitionsConsumedConcurrently'>,
-): SubscribeOptions | undefined {
+/** The handler of bonus webhooks, when there is a sender, each operator's in its own compartment of the bulkhead. */
+function bonusWebhooks(context: DispatchContext, options: WalletSubscriptionOptions): BonusWebhookHandler | undefined {
   const { deps } = context;
   const sender = options.webhooks;
   if (!sender) return undefined;
-  const handler = bonusWebhookHandler(context, {
+  return bonusWebhookHandler(context, {
     sender,
     bulkhead:
       options.webhookBulkhead ??
       new OperatorBulkhead({ limitsOf: () => defaultBulkheadLimits, now: () => deps.clock.now().getTime() }),
     ...(options.webhookRetryDelayMs === undefined ? {} : { retryDelayMs: options.webhookRetryDelayMs }),
   });
+}
+
+function webhooksSubscription(
+  context: DispatchContext,
+  handler: BonusWebhookHandler,
+  concurrency: Pick<SubscribeOptions, 'keyConcurrency' | 'partitionsConsumedConcurrently'>,
+): SubscribeOptions {
+  const { deps } = context;
   return {
     groupId: WalletConsumerGroups.webhooks,
     topics: [Topics.bonusWebhooks],
@@ -156,8 +172,15 @@ function webhooksSubscription(
   };
 }
 
-/** The delay topics of the retry tiers: each message waits until due, then is re-published to its topic. */
-function delayedSubscription(context: DispatchContext, options: WalletSubscriptionOptions): SubscribeOptions {
+/**
+ * The delay topics of the retry tiers: each message waits until due, then is re-published to its
+ * topic; one it cannot re-publish and cannot mend is given up, recorded, so the partition moves on.
+ */
+function delayedSubscription(
+  context: DispatchContext,
+  options: WalletSubscriptionOptions,
+  giveUpWebhook: WebhookGiveUp,
+): SubscribeOptions {
   const { deps } = context;
   return {
     groupId: WalletConsumerGroups.delayed,
@@ -166,17 +189,26 @@ function delayedSubscription(context: DispatchContext, options: WalletSubscripti
       try {
         await handleDelayedMessage(context, message);
       } catch (error) {
-        if (!(error instanceof NotDueYet)) {
-          deps.log.error('delayed message not handled; retried', {
-            topic: message.topic,
-            offset: message.offset,
-            partition: message.partition,
-            attempt,
-            error,
-          });
-          await context.sleep(defaultRetryDelayMs(attempt));
+        if (error instanceof NotDueYet) throw error;
+        let failure = error;
+        if (givesUp(error, attempt)) {
+          try {
+            await giveUpDelayedMessage(context, message, asError(error), attempt, giveUpWebhook);
+            return;
+          } catch (failedGiveUp) {
+            // Nothing recorded (the store or the bus refused it): retried like any failure.
+            failure = failedGiveUp;
+          }
         }
-        throw error;
+        deps.log.error('delayed message not handled; retried', {
+          topic: message.topic,
+          offset: message.offset,
+          partition: message.partition,
+          attempt,
+          error: failure,
+        });
+        await context.sleep(defaultRetryDelayMs(attempt));
+        throw failure;
       }
     },
     maxAttempts: NEVER_PARK,

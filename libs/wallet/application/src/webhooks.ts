@@ -14,6 +14,7 @@ import {
   bonusWebhookKey,
   bonusWebhookMessage,
   Headers,
+  Topics,
   type BonusWebhook,
   type OperatorConfig,
 } from '@reelstream/contracts';
@@ -99,12 +100,14 @@ function keyOf(message: Message, { operatorId, webhook }: WebhookMessage): strin
  * This memory is the process's: a webhook that comes back after a restart of the dispatcher is
  * sent at once, even if an earlier change of its bonus is still waiting (its `sequence` shows it).
  */
-export function bonusWebhookHandler(
-  context: DispatchContext,
-  options: WebhookDeliveryOptions,
-): (message: Message, busAttempt?: number) => Promise<void> {
+export function bonusWebhookHandler(context: DispatchContext, options: WebhookDeliveryOptions): BonusWebhookHandler {
   const waiting = new WaitingWebhooks();
-  return async (message, busAttempt = 1) => {
+  const giveUpDelayed = async (message: Message, failure: Error): Promise<void> => {
+    const given = await giveUpDelayedWebhook(context, message, failure);
+    // Its bonus's later changes, following it through the delay topics, wait for it no more.
+    if (given) waiting.settled(given.key, given.eventId);
+  };
+  const handle = async (message: Message, busAttempt = 1): Promise<void> => {
     const parsed = bonusWebhookMessage.safeParse(message.value);
     if (!parsed.success) {
       await park(context, message, `not a bonus webhook message: ${parsed.error.message.slice(0, 500)}`);
@@ -119,6 +122,32 @@ export function bonusWebhookHandler(
       waiting.settled(keyOf(message, parsed.data), parsed.data.webhook.eventId);
     }
   };
+  return Object.assign(handle, { giveUpDelayed });
+}
+
+export interface BonusWebhookHandler {
+  (message: Message, busAttempt?: number): Promise<void>;
+  /** A webhook the delay consumer cannot put back on `bonus.webhooks` (see `giveUpDelayedWebhook`). */
+  giveUpDelayed(message: Message, failure: Error): Promise<void>;
+}
+
+/**
+ * A webhook the delay consumer cannot put back on `bonus.webhooks`: recorded as a dead letter and
+ * parked, as after its last attempt; its bonus key and eventId, or none when it is no webhook (parked).
+ */
+export async function giveUpDelayedWebhook(
+  context: DispatchContext,
+  message: Message,
+  failure: Error,
+): Promise<{ key: string; eventId: string } | undefined> {
+  const parsed = bonusWebhookMessage.safeParse(message.value);
+  if (!parsed.success) {
+    await park(context, message, `not a bonus webhook message: ${parsed.error.message.slice(0, 500)}`);
+    return undefined;
+  }
+  const reason = `not put back on ${Topics.bonusWebhooks}: ${failure.message}`;
+  await giveUp(context, message, parsed.data, Math.max(1, attemptsOf(message)), reason);
+  return { key: keyOf(message, parsed.data), eventId: parsed.data.webhook.eventId };
 }
 
 /** One delivery of a webhook, or its rescheduling behind an earlier change of its bonus or after a failed attempt. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   InvalidEventDataError,
-  ReelstreamError,
+  RefusedError,
   UnknownEventTypeError,
   UnsupportedSchemaVersionError,
 } from '@reelstream/contracts';
@@ -16,7 +16,7 @@ describe('isDeterministicFailure: park or retry, by the retriable flag', () => {
     new UnknownEventTypeError('Nope'),
     new UnsupportedSchemaVersionError('WalletRequested', 9, 1),
     new InvalidEventDataError('WalletRequested', 1, []),
-    ReelstreamError.from(walletRefusal('WALLET_TX_SETTLED', 'transaction 5 is already succeeded')),
+    RefusedError.from(walletRefusal('WALLET_TX_SETTLED', 'transaction 5 is already succeeded')),
     new WalletDecisionRefused(5, walletRefusal('WALLET_TX_SETTLED', 'transaction 5 is already succeeded')),
     new DuplicateEventIdError('e-1', 'walletTx-5', 'walletTx-4', 0),
   ])('parks %s: the same message fails the same way every time', (error) => {

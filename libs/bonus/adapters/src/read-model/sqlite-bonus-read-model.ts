@@ -4,7 +4,7 @@
  * checkpoint (`writeCheckpoint` inside the same transaction), so a crash can never separate them.
  * It can always be dropped and rebuilt from the log (`rebuildBonusReadModel`).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { bonusCallRecord, type BonusCallRecord } from '@reelstream/contracts';
 import type {
   BonusListFilter,
@@ -13,7 +13,12 @@ import type {
   ExpiryTarget,
   ProjectionChange,
 } from '@reelstream/bonus-application';
-import { ensureCheckpointSchema, readCheckpoint, writeCheckpoint } from '@reelstream/platform-eventstore-sqlite';
+import {
+  ensureCheckpointSchema,
+  readCheckpoint,
+  writeCheckpoint,
+  openReadModelFile,
+} from '@reelstream/platform-eventstore-sqlite';
 import type { Position } from '@reelstream/platform-ports';
 import { READ_MODEL_CHECKPOINT, READ_MODEL_DDL } from './schema.js';
 
@@ -76,16 +81,7 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
 
   /** Opens (creating when needed) the read model file. Its rows can always be rebuilt, so NORMAL sync is enough. */
   static open(path: string, options: SqliteBonusReadModelOptions): SqliteBonusReadModel {
-    const db = new Database(path);
-    try {
-      db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      return new SqliteBonusReadModel(db, options);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    return openReadModelFile(path, options.busyTimeoutMs, (db) => new SqliteBonusReadModel(db, options));
   }
 
   async checkpoint(): Promise<Position | undefined> {
@@ -108,11 +104,6 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
 
   async byPlatformId(operatorId: string, platformId: string): Promise<BonusCallRecord | undefined> {
     const row = this.statements.byPlatformId.get(operatorId, platformId);
-    return row && parseRecord(row);
-  }
-
-  async activeOfPlayer(operatorId: string, playerId: string): Promise<BonusCallRecord | undefined> {
-    const row = this.statements.activeOfPlayer.get(operatorId, playerId);
     return row && parseRecord(row);
   }
 
@@ -168,9 +159,6 @@ function prepareStatements(db: Database.Database) {
     anyByIssueId: db.prepare<[number], RecordRow>('SELECT record FROM bonus_calls WHERE issue_id = ?'),
     byPlatformId: db.prepare<[string, string], RecordRow>(
       'SELECT record FROM bonus_calls WHERE operator_id = ? AND platform_id = ? ORDER BY issue_id DESC LIMIT 1',
-    ),
-    activeOfPlayer: db.prepare<[string, string], RecordRow>(
-      "SELECT record FROM bonus_calls WHERE operator_id = ? AND player_id = ? AND status = 'active' ORDER BY issue_id DESC LIMIT 1",
     ),
     dueForExpiry: db.prepare<[number, number], RecordRow>(
       "SELECT record FROM bonus_calls WHERE status = 'active' AND expire_at_ms <= ? ORDER BY expire_at_ms, issue_id LIMIT ?",

@@ -9,7 +9,7 @@
  * hears of it, so a spin interrupted anywhere is finished later with the same result: by the
  * next spin (the ledger reports the open round) or by the resolver.
  */
-import { isRefusal, type BonusResult } from '@reelstream/contracts';
+import { isRefusal, type SettledFreeSpin, RefusedError } from '@reelstream/contracts';
 import {
   capWin,
   forfeitedFreeRound,
@@ -22,17 +22,14 @@ import {
   type RoundEnd,
   type RoundOutcome,
 } from '@reelstream/game-domain';
-import { refuse } from '../refused.js';
 import type { ShownBalance } from '../sessions/balance-book.js';
 import { refreshBalance, type RoundDeps } from './round-deps.js';
 import type { RoundStartedData } from './round-streams.js';
 
-type SettleResult = BonusResult<'SettleFreeSpin'>;
-
 export interface FreeSpinOutcome {
   readonly started: RoundStartedData;
   readonly outcome: RoundOutcome;
-  readonly settle: SettleResult;
+  readonly settle: SettledFreeSpin;
   /** The win cap left after the spin. */
   readonly winCapLeftMinor: number;
   readonly capped: boolean;
@@ -46,6 +43,12 @@ export interface FreeRoundTicket {
   readonly baseBetAmountMinor: number;
   /** The win cap left when the spin started (the ledger's answer to StartFreeSpin). */
   readonly winCapLeftMinor: number;
+  /**
+   * The round id was drawn by this spin and the ledger's start of it is new: its stream is not read
+   * before the round is played (a start written meanwhile by another hand still wins: the append
+   * expects no stream, and the conflict answers the stream's start).
+   */
+  readonly drawnHere?: boolean;
 }
 
 /** Starts a free spin (or takes over the one the ledger still has open) and plays it to the end. */
@@ -69,20 +72,24 @@ export async function playFreeSpin(
     },
     correlationId,
   );
-  if (isRefusal(start)) refuse(start.code, start.message);
+  if (isRefusal(start)) throw new RefusedError(start.code, start.message);
   const ticket: FreeRoundTicket = {
     issueId: bonus.issueId,
     roundId,
     baseBetAmountMinor: start.baseBetAmountMinor,
     winCapLeftMinor: start.winCapLeftMinor,
+    drawnHere: bonus.openRoundId === null && !start.replayed,
   };
   return deps.inFlight.hold(roundId, () => finishFreeRound(deps, session, game, ticket, correlationId));
 }
 
+/** Whose free round it is: the fields of the player's session that a free round reads. */
+type FreeRoundOwner = Pick<GameSession, 'token' | 'operatorId' | 'playerId' | 'providerId' | 'gameId' | 'currency'>;
+
 /** Plays (or replays from the stream) the round of a started free spin and settles it with the ledger. */
 export async function finishFreeRound(
   deps: RoundDeps,
-  owner: Pick<GameSession, 'token' | 'operatorId' | 'playerId' | 'providerId' | 'gameId' | 'currency'>,
+  owner: FreeRoundOwner,
   game: { model: GameModel; profile: Profile },
   ticket: FreeRoundTicket,
   correlationId: string,
@@ -102,7 +109,7 @@ export async function finishFreeRound(
   if (isRefusal(result)) {
     const forfeited = forfeitedFreeRound(ticket.roundId, result.code, deps.clock.now().toISOString());
     if (forfeited) await deps.rounds.finish(started, forfeited, correlationId);
-    refuse(result.code, result.message);
+    throw new RefusedError(result.code, result.message);
   }
   const expected = capWin(outcome.winMinor, ticket.winCapLeftMinor);
   if (expected.winMinor !== result.winMinor) {
@@ -139,12 +146,12 @@ export async function finishFreeRound(
 
 async function startedRound(
   deps: RoundDeps,
-  owner: Pick<GameSession, 'token' | 'operatorId' | 'playerId' | 'providerId' | 'gameId' | 'currency'>,
+  owner: FreeRoundOwner,
   game: { model: GameModel; profile: Profile },
   ticket: FreeRoundTicket,
   correlationId: string,
 ): Promise<RoundStartedData> {
-  const existing = await deps.rounds.load(ticket.roundId);
+  const existing = ticket.drawnHere === true ? undefined : await deps.rounds.load(ticket.roundId);
   if (existing) return existing.started;
   const outcome = playRound({
     model: game.model,

@@ -6,9 +6,8 @@
  * settles it with the outcome already in its stream. Until an answer comes the round stays open
  * and the next sweep tries again.
  */
-import { isRefusal } from '@reelstream/contracts';
+import { isRefusal, isRefusedError } from '@reelstream/contracts';
 import { stakeRequestOf } from '@reelstream/game-domain';
-import { isRefused } from '../refused.js';
 import { finishFreeRound } from './free-rounds.js';
 import { completePaidRound, modelOf } from './paid-rounds.js';
 import type { RoundDeps } from './round-deps.js';
@@ -31,7 +30,7 @@ export async function resolveRound(deps: RoundDeps, started: RoundStartedData): 
     } catch (error) {
       if (deps.wallet.isUnanswered(error) || deps.bonus.isUnanswered(error)) return 'pending';
       // A free round the ledger never started was canceled inside finishFreeRound; the refusal itself is the player’s business.
-      if (isRefused(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
+      if (isRefusedError(error)) return (await deps.rounds.load(started.roundId))?.end ? 'canceled' : 'pending';
       throw error;
     }
   });

@@ -4,9 +4,8 @@
  * hands finish the same round (a spin that gave up waiting and the resolver that took it over) one
  * wins and the other reads what it wrote.
  */
-import { ReelstreamError, roundStream, streamEventParser } from '@reelstream/contracts';
+import { ReelstreamError, roundStream, streamEventParser, isRefusal } from '@reelstream/contracts';
 import {
-  isGameRefusal,
   roundDecider,
   type RoundCommand,
   type RoundEnd,
@@ -92,7 +91,7 @@ export class RoundStreams {
       occurredAt: this.clock.now().toISOString(),
     };
     const handled = await rounds.handle(this.store, round.roundId, command, context, { loaded });
-    if (isGameRefusal(handled)) throw new RoundConflictError(`round ${round.roundId}: ${handled.message}`);
+    if (isRefusal(handled)) throw new RoundConflictError(`round ${round.roundId}: ${handled.message}`);
     return handled;
   }
 }

@@ -4,25 +4,30 @@
  * paid spin at one of the game's bet levels, with isBonusBusy per D21, steered by the player's active
  * Regular Bonus Call when it is for this slot game (ADR 0012); a demo session plays with play money. One spin at a time per session.
  */
-import { BonusTypes, type SpinRequest, type SpinResult, type WalletReply } from '@reelstream/contracts';
+import {
+  BonusTypes,
+  type SpinRequest,
+  type SpinResult,
+  type WalletReply,
+  RefusedError,
+  isRefusal,
+  type Refusal,
+} from '@reelstream/contracts';
 import {
   betOf,
   betRefusalOf,
-  isGameRefusal,
   profileForSession,
   regularBonusFor,
   spinKindOf,
   spinnerRefusal,
   stakeRequestOf,
   type GameModel,
-  type GameRefusal,
   type GameSession,
   type Profile,
 } from '@reelstream/game-domain';
 import { formatAmount } from '@reelstream/money';
 import type { GameTable } from '../game-table.js';
 import type { SteeredSpinDecision } from '../ports.js';
-import { GameRefusedError, refuse } from '../refused.js';
 import { activeBonusOf } from '../sessions/active-bonus.js';
 import type { ShownBalance } from '../sessions/balance-book.js';
 import type { SessionRepository } from '../sessions/session-repository.js';
@@ -53,7 +58,7 @@ export class SpinService {
   async spin(token: string, request: SpinRequest, correlationId: string): Promise<SpinResult> {
     const session = accepted(await this.deps.sessions.playable(token));
     const notTheirs = spinnerRefusal(session, request.playerId);
-    if (notTheirs) throw new GameRefusedError(notTheirs);
+    if (notTheirs) throw RefusedError.from(notTheirs);
     const game = this.gameOf(session);
     return this.deps.locks.withLock({ operatorId: session.operatorId, token }, async () =>
       session.demo ? this.demoSpin(session, game, request) : this.realSpin(session, game, request, correlationId),
@@ -62,7 +67,7 @@ export class SpinService {
 
   private gameOf(session: GameSession): PlayedGame {
     const found = this.deps.table.find(session.gameId);
-    if (!found) refuse('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
+    if (!found) throw new RefusedError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
     return {
       model: found.model,
       profile: profileForSession(session.isStreamer),
@@ -71,7 +76,7 @@ export class SpinService {
   }
 
   private demoSpin(session: GameSession, game: PlayedGame, request: SpinRequest): SpinResult {
-    if (request.issueId !== undefined) refuse('BONUS_NOT_FOUND', 'A demo session has no bonus.');
+    if (request.issueId !== undefined) throw new RefusedError('BONUS_NOT_FOUND', 'A demo session has no bonus.');
     const betMinor = accepted(betOf(request.bet, game.betLevelsMinor, session.currency));
     const round = playDemoRound(this.deps.round, session, game, betMinor);
     const money = (minor: number) => formatAmount(minor, session.currency);
@@ -113,11 +118,10 @@ export class SpinService {
       played = await playFreeSpin(this.deps.round, session, game, bonus, correlationId);
     } catch (error) {
       if (this.deps.round.bonus.isUnanswered(error)) {
-        refuse(
+        throw new RefusedError(
           'SERVICE_UNAVAILABLE',
           'The bonus service did not answer in time; your free spin is kept and finishes on your next spin.',
-          undefined,
-          2,
+          { retryAfterSeconds: 2 },
         );
       }
       throw error;
@@ -174,7 +178,7 @@ export class SpinService {
         statusCode: result.answer?.statusCode,
         reason: result.reason,
       });
-      throw new GameRefusedError(betRefusalOf(result.answer?.statusCode, started.roundId));
+      throw RefusedError.from(betRefusalOf(result.answer?.statusCode, started.roundId));
     }
     return {
       roundId: started.roundId,
@@ -201,7 +205,10 @@ export class SpinService {
           transactionId: started.transactionId,
           reason: error.message,
         });
-        refuse('WALLET_UNAVAILABLE', undefined, [{ path: 'roundId', message: String(started.roundId) }], 5);
+        throw new RefusedError('WALLET_UNAVAILABLE', undefined, {
+          details: [{ path: 'roundId', message: String(started.roundId) }],
+          retryAfterSeconds: 5,
+        });
       }
       throw error;
     }
@@ -210,11 +217,10 @@ export class SpinService {
     } catch (error) {
       // A steered round whose bonus stream kept changing: the bet is taken, the resolver settles it.
       if (round.bonus.isUnanswered(error))
-        refuse(
+        throw new RefusedError(
           'SERVICE_UNAVAILABLE',
           'The bonus service did not answer in time; your spin is kept and finishes shortly.',
-          [{ path: 'roundId', message: String(started.roundId) }],
-          2,
+          { details: [{ path: 'roundId', message: String(started.roundId) }], retryAfterSeconds: 2 },
         );
       throw error;
     }
@@ -246,7 +252,7 @@ function regularBonusSpinView(decision: SteeredSpinDecision, currency: string): 
 }
 
 /** The value, or the domain's refusal thrown for the edge to answer. */
-function accepted<T>(decision: T | GameRefusal): T {
-  if (isGameRefusal(decision)) throw new GameRefusedError(decision);
+function accepted<T>(decision: T | Refusal): T {
+  if (isRefusal(decision)) throw RefusedError.from(decision);
   return decision;
 }

@@ -2,10 +2,10 @@
  * The player's active bonus as the bonus-ledger records it, read from the player's bonus stream
  * (ADR 0006), as a spin and the game page need it.
  */
+import { RefusedError } from '@reelstream/contracts';
 import type { BonusCallRecord } from '@reelstream/contracts';
 import type { GameSession } from '@reelstream/game-domain';
 import type { PlayerBonusPort } from '../ports.js';
-import { refuse } from '../refused.js';
 
 /** The player's active bonus call, whatever game it is for (D21 needs it for every bet). */
 export async function activeBonusOf(
@@ -17,7 +17,11 @@ export async function activeBonusOf(
     bonus = await bonuses.active(session.operatorId, session.playerId);
   } catch (error) {
     if (bonuses.isUnanswered(error))
-      refuse('SERVICE_UNAVAILABLE', 'The bonus service did not answer in time; try again in a moment.', undefined, 2);
+      throw new RefusedError(
+        'SERVICE_UNAVAILABLE',
+        'The bonus service did not answer in time; try again in a moment.',
+        { retryAfterSeconds: 2 },
+      );
     throw error;
   }
   // D18 holds inside the ledger too; checked again because a free spin is paid by this answer.

@@ -4,10 +4,10 @@
  * if a faulty ledger answered it. The bonus port here answers what each test scripts (the real one
  * cannot answer another player's bonus, which is what this check guards against).
  */
+import { isRefusedError } from '@reelstream/contracts';
 import { describe, expect, it } from '@jest/globals';
 import type { BonusCallRecord } from '@reelstream/contracts';
 import type { PlayerBonusPort } from '../ports.js';
-import { isRefused } from '../refused.js';
 import { activeBonusOf } from './active-bonus.js';
 
 const session = { operatorId: 'casino-a', playerId: 'player_1' };
@@ -80,9 +80,10 @@ describe('activeBonusOf', () => {
   it('a bonus stream that kept changing is SERVICE_UNAVAILABLE, retriable; any other failure is thrown as is', async () => {
     const timedOut = bonusesAnswering(() => Promise.reject(new TimedOut('stream kept changing')));
     const refusal = await activeBonusOf(timedOut.bonuses, session).catch((error: unknown) => error);
-    expect(isRefused(refusal, 'SERVICE_UNAVAILABLE')).toBe(true);
+    expect(isRefusedError(refusal, 'SERVICE_UNAVAILABLE')).toBe(true);
     expect(refusal).toMatchObject({
       retriable: true,
+      retryAfterSeconds: 2,
       message: 'The bonus service did not answer in time; try again in a moment.',
     });
     const broken = new Error('disk full');

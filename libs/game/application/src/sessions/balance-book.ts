@@ -14,7 +14,7 @@
 import type { Position } from '@reelstream/platform-ports';
 import { addMinor, parseAmount, subtractMinor } from '@reelstream/money';
 import { balanceImplausibility, type BalanceImplausibility } from '@reelstream/game-domain';
-import type { WalletReplies } from './wallet-replies.js';
+import type { ReplyRead, WalletReplies } from './wallet-replies.js';
 
 /** An answer of the wallet whose balance is not shown, as it is reported. */
 export interface ImplausibleBalanceSeen {
@@ -65,6 +65,8 @@ interface PlayerBalance {
   readonly unordered: Confirmed[];
   /** Wins sent and not answered yet, by transactionId. */
   readonly pending: Map<number, number>;
+  /** The last read of a pending win's stream: the next one reads only what came after it. */
+  readonly pendingReads: Map<number, ReplyRead>;
 }
 
 export class BalanceBook {
@@ -147,9 +149,14 @@ export class BalanceBook {
   private async refresh(entry: PlayerBalance, owner: Owner): Promise<void> {
     const answers: Confirmed[] = entry.unordered.splice(0);
     for (const transactionId of [...entry.pending.keys()]) {
-      const reply = await this.replies.replyOf(transactionId);
-      if (reply.kind === 'not_yet') continue;
+      const read = await this.replies.replyOf(transactionId, entry.pendingReads.get(transactionId));
+      const { reply } = read;
+      if (reply.kind === 'not_yet') {
+        entry.pendingReads.set(transactionId, read);
+        continue;
+      }
       entry.pending.delete(transactionId);
+      entry.pendingReads.delete(transactionId);
       if (reply.kind !== 'answered') continue;
       const answer: Confirmed = { transactionId, balanceMinor: reply.balanceMinor, position: reply.position };
       this.report(owner, answer);
@@ -186,7 +193,7 @@ export class BalanceBook {
   /** Sets where a bus answer is in the log (its record is always there: the dispatcher replies from it). */
   private async locate(answer: Confirmed): Promise<void> {
     if (answer.position !== undefined) return;
-    const reply = await this.replies.replyOf(answer.transactionId);
+    const { reply } = await this.replies.replyOf(answer.transactionId);
     if (reply.kind === 'answered') answer.position = reply.position;
   }
 
@@ -200,7 +207,12 @@ export class BalanceBook {
 
   private entry(operatorId: string, playerId: string, currency: string): PlayerBalance {
     const name = key(operatorId, playerId, currency);
-    const found = this.players.get(name) ?? { confirmed: undefined, unordered: [], pending: new Map() };
+    const found = this.players.get(name) ?? {
+      confirmed: undefined,
+      unordered: [],
+      pending: new Map(),
+      pendingReads: new Map(),
+    };
     this.write(this.players, name, found);
     return found;
   }

@@ -6,8 +6,8 @@
  * expires. A session is cached after its first read; every later use only asks the store for the
  * stream's revision, so an end written by another process is seen at once.
  */
-import { SESSION_TOKEN_PATTERN, sessionKeyOf } from '@reelstream/contracts';
-import { playableSession, type GameRefusal, type GameSession } from '@reelstream/game-domain';
+import { SESSION_TOKEN_PATTERN, sessionKeyOf, type Refusal } from '@reelstream/contracts';
+import { playableSession, type GameSession } from '@reelstream/game-domain';
 import type { Clock, EventStore } from '@reelstream/platform-ports';
 import { sessionStreams, type SessionStreamId } from './session-streams.js';
 
@@ -45,8 +45,16 @@ export class SessionRepository {
     return session;
   }
 
+  /**
+   * Whose session `token` is: fixed by its launch, so a session this process has found before is
+   * answered from memory, without looking at its stream (the rate limits ask it on every request).
+   */
+  async ownerOf(token: string): Promise<Pick<GameSession, 'operatorId' | 'playerId'> | undefined> {
+    return this.cache.get(token)?.session ?? (await this.find(token));
+  }
+
   /** The session, if it may still be played now; otherwise the domain's refusal (SESSION_NOT_FOUND, SESSION_EXPIRED). */
-  async playable(token: string): Promise<GameSession | GameRefusal> {
+  async playable(token: string): Promise<GameSession | Refusal> {
     return playableSession(await this.find(token), this.clock.now());
   }
 

@@ -137,6 +137,44 @@ describe('the balance the page shows: only one the wallet confirmed', () => {
     expect(balances.peek('op', 'p1', 'KRW')).toEqual({ balanceMinor: undefined, pendingWinMinor: 0 });
   });
 
+  it('reads a pending win again from where its last read ended, until its answer or its dead letter', async () => {
+    const { store } = book();
+    let reads: (number | undefined)[] = [];
+    const watched = Object.assign(Object.create(store) as SqliteEventStore, {
+      readStream: (streamId: string, options?: { fromRevision?: number }) => {
+        reads.push(options?.fromRevision);
+        return store.readStream(streamId, options);
+      },
+    });
+    const watchedBook = new BalanceBook(walletRepliesIn(watched), 1);
+    watchedBook.answered('op', 'p1', 'EUR', 1, 9_900);
+    watchedBook.winSent('op', 'p1', 'EUR', 2, 250);
+    // Sent, not answered: the request and an attempt are in its stream.
+    await store.append(
+      walletTxStream(2),
+      [
+        { type: 'WalletRequested', data: {} },
+        { type: 'WalletAttempted', data: {} },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    expect(await watchedBook.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 9_900, pendingWinMinor: 250 });
+    expect(await watchedBook.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 9_900, pendingWinMinor: 250 });
+    expect(reads).toEqual([undefined, 2]);
+    reads = [];
+    await answer(store, 2, 10_150);
+    expect(await watchedBook.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 10_150, pendingWinMinor: 0 });
+    expect(reads[0]).toBe(2);
+    // Read once while pending, then dead-lettered: the second read (from where the first ended) stops showing it.
+    watchedBook.winSent('op', 'p1', 'EUR', 3, 40);
+    await store.append(walletTxStream(3), [{ type: 'WalletRequested', data: {} }], { expectedRevision: 'no_stream' });
+    expect(await watchedBook.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 10_150, pendingWinMinor: 40 });
+    reads = [];
+    await giveUp(store, 3);
+    expect(await watchedBook.shown('op', 'p1', 'EUR')).toEqual({ balanceMinor: 10_150, pendingWinMinor: 0 });
+    expect(reads).toEqual([1]);
+  });
+
   it('keeps the later answer in the log order when a win is answered around the next bet', async () => {
     const { store, book: balances } = book();
     // Win 2 answered before bet 3: bet 3's answer includes it and is the last one.

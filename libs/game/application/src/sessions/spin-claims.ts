@@ -12,9 +12,8 @@
  * takes it over then.
  */
 import { randomUUID } from 'node:crypto';
-import { encodeStreamComponent } from '@reelstream/contracts';
+import { encodeStreamComponent, RefusedError } from '@reelstream/contracts';
 import type { Lease, LeaseStore } from '@reelstream/platform-ports';
-import { refuse } from '../refused.js';
 
 export interface SpinClaimKey {
   readonly operatorId: string;
@@ -46,7 +45,7 @@ export class SpinClaims {
     const { leases, instanceId, ttlMs } = this.options;
     // A fresh owner per spin: two spins on one replica are as exclusive as on two.
     const claim = await leases.acquire(spinClaimName(key), `${instanceId}/${randomUUID()}`, ttlMs);
-    if (!claim) refuse('SPIN_IN_PROGRESS');
+    if (!claim) throw new RefusedError('SPIN_IN_PROGRESS');
     let held: Lease = claim;
     let renewing: Promise<unknown> = Promise.resolve();
     const heartbeat = setInterval(

@@ -5,8 +5,8 @@
  * SHA-256 (`sessionKeyOf`): the log never holds the token itself. Answers the launch URL, which
  * alone carries the token, or the decider's refusal.
  */
-import { sessionKeyOf, type LaunchGameRequest } from '@reelstream/contracts';
-import { isGameRefusal, sessionDecider, type Catalog, type GameRefusal } from '@reelstream/game-domain';
+import { sessionKeyOf, type LaunchGameRequest, isRefusal, type Refusal, type Catalog } from '@reelstream/contracts';
+import { sessionDecider } from '@reelstream/game-domain';
 import type { Clock, EventStore } from '@reelstream/platform-ports';
 import { sessionStreams } from './session-streams.js';
 
@@ -32,7 +32,7 @@ export async function startGameSession(
   operator: LaunchingOperator,
   request: LaunchGameRequest,
   requestId: string,
-): Promise<string | GameRefusal> {
+): Promise<string | Refusal> {
   const token = deps.newToken();
   const key = sessionKeyOf(token);
   const now = deps.clock.now().toISOString();
@@ -53,6 +53,6 @@ export async function startGameSession(
     // A fresh 256-bit token names no stream yet: decide on the empty state without reading (a conflict re-reads).
     { loaded: { state: sessionDecider.initialState, revision: undefined } },
   );
-  if (isGameRefusal(handled)) return handled;
+  if (isRefusal(handled)) return handled;
   return `${deps.launchBaseUrl}/launch?token=${token}`;
 }

@@ -6,7 +6,7 @@
  * newer one. Read-only: the game-server never appends to these streams.
  */
 import { parseStoredEvent, walletTxStream } from '@reelstream/contracts';
-import type { EventStore, Position } from '@reelstream/platform-ports';
+import type { EventStore, Position, StreamRevision } from '@reelstream/platform-ports';
 
 type RecordedWalletReply =
   /** The wallet answered with this balance; `position` is where the answer is in the log. */
@@ -16,8 +16,18 @@ type RecordedWalletReply =
   /** No answer recorded yet. */
   | { readonly kind: 'not_yet' };
 
+/** The answer a read found, and how far into the transaction's stream it read. */
+export interface ReplyRead {
+  readonly reply: RecordedWalletReply;
+  readonly revision: StreamRevision | undefined;
+}
+
 export interface WalletReplies {
-  replyOf(transactionId: number): Promise<RecordedWalletReply>;
+  /**
+   * The answer recorded to the transaction. Given an earlier read of it (`since`), only the events
+   * after that read are read, folded on from its answer.
+   */
+  replyOf(transactionId: number, since?: ReplyRead): Promise<ReplyRead>;
   /** Negative when the answer at `a` came before the one at `b`. */
   comparePositions(a: Position, b: Position): number;
 }
@@ -27,9 +37,14 @@ const REPLY_TYPES: ReadonlySet<string> = new Set(['WalletSucceeded', 'WalletFail
 /** The answers recorded in the event store (the stream of a transaction never sent reads as `not_yet`). */
 export function walletRepliesIn(store: EventStore): WalletReplies {
   return {
-    async replyOf(transactionId) {
-      let reply: RecordedWalletReply = { kind: 'not_yet' };
-      for (const recorded of await store.readStream(walletTxStream(transactionId))) {
+    async replyOf(transactionId, since) {
+      let reply: RecordedWalletReply = since?.reply ?? { kind: 'not_yet' };
+      const after = since?.revision;
+      const events = await store.readStream(
+        walletTxStream(transactionId),
+        after === undefined ? undefined : { fromRevision: after + 1 },
+      );
+      for (const recorded of events) {
         if (!REPLY_TYPES.has(recorded.type)) continue;
         const event = parseStoredEvent(recorded);
         // `command` names a cancel's callback; a dead letter with its own `request` is another win's: not this transaction's answer.
@@ -43,7 +58,7 @@ export function walletRepliesIn(store: EventStore): WalletReplies {
         else if (event.type === 'WinDeadLettered' && event.data.request === undefined && reply.kind === 'not_yet')
           reply = { kind: 'given_up' };
       }
-      return reply;
+      return { reply, revision: events.at(-1)?.revision ?? after };
     },
     comparePositions: (a, b) => store.comparePositions(a, b),
   };

@@ -1,8 +1,7 @@
-import { ReelstreamError } from '@reelstream/contracts';
-import { currencyExponent, tryParseAmount, type AmountError } from '@reelstream/money';
+import { catalogSchema, ReelstreamError, type Catalog } from '@reelstream/contracts';
+import { tryParseAmount } from '@reelstream/money';
 import { exactBetStepMinor } from '../game-model.js';
 import { findModel } from '../models/registry.js';
-import { catalogSchema, type Catalog, type CatalogGame, type CatalogProvider } from './catalog-schema.js';
 
 /** A catalog that cannot be used is a configuration error: fix the file and start again (not retriable). */
 export class CatalogError extends ReelstreamError {
@@ -78,67 +77,9 @@ export function parseCatalog(json: unknown): Catalog {
   return catalog;
 }
 
-export function findGame(catalog: Catalog, gameId: number): CatalogGame | undefined {
-  return catalog.games.find((game) => game.gameId === gameId);
-}
-
-export function findProvider(catalog: Catalog, providerId: number): CatalogProvider | undefined {
-  return catalog.providers.find((provider) => provider.providerId === providerId);
-}
-
-export function gamesOfProvider(catalog: Catalog, providerId: number): CatalogGame[] {
-  return catalog.games.filter((game) => game.providerId === providerId);
-}
-
-export class BetLevelError extends ReelstreamError {
-  override readonly name = 'BetLevelError';
-  constructor(
-    readonly gameId: number,
-    readonly currency: string,
-    readonly level: number,
-    cause: AmountError,
-  ) {
-    super(
-      'CONFIGURATION_INVALID',
-      `bet level ${level} of game ${gameId} cannot be expressed in ${currency} (${currencyExponent(currency)} decimals): ${cause.message}`,
-      { retriable: false, cause },
-    );
-  }
-}
-
-/**
- * The game's bet levels in the currency's minor units: the currency's own list when the
- * catalog has one (KRW, JPY), the default list otherwise. A level the currency cannot express
- * (0.2 in KRW, which has no decimals) is a `BetLevelError`, never rounded.
- */
-export function betLevelsMinor(game: CatalogGame, currency: string): number[] {
-  return levelsOf(game, currency).map((level) => {
-    const result = tryParseAmount(level, currency);
-    if (!result.ok) throw new BetLevelError(game.gameId, currency, level, result.error);
-    return result.minor;
-  });
-}
-
-/** The game's bet levels for `currency`, in currency units: its own list, else the default one. */
-function levelsOf(game: CatalogGame, currency: string): readonly number[] {
-  return game.betLevels[currency] ?? game.betLevels['default'] ?? [];
-}
-
 function duplicates(ids: readonly number[], field: string): string[] {
   const seen = new Set<number>();
   const repeated = new Set<number>();
   for (const id of ids) (seen.has(id) ? repeated : seen).add(id);
   return [...repeated].map((id) => `${field} ${id} appears more than once`);
-}
-
-/**
- * The bet levels the game offers in `currency`, in minor units: its own list or the default,
- * minus the levels the currency cannot express (as API v1 lists them and paid spins accept
- * them). A registration's base bet must be one of them: never rounded to one.
- */
-export function offeredBetLevelsMinor(game: CatalogGame, currency: string): number[] {
-  return levelsOf(game, currency).flatMap((level) => {
-    const minor = tryParseAmount(level, currency);
-    return minor.ok && minor.minor > 0 ? [minor.minor] : [];
-  });
 }

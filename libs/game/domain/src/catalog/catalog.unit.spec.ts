@@ -3,14 +3,13 @@ import { describe, expect, it } from '@jest/globals';
 import {
   BetLevelError,
   betLevelsMinor,
-  CatalogError,
   offeredBetLevelsMinor,
   findGame,
   findProvider,
   gamesOfProvider,
-  parseCatalog,
   type CatalogGame,
-} from '@reelstream/game-domain';
+} from '@reelstream/contracts';
+import { CatalogError, parseCatalog } from '@reelstream/game-domain';
 import { AmountError } from '@reelstream/money';
 
 const shipped: unknown = JSON.parse(

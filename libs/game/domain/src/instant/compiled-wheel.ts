@@ -14,11 +14,8 @@ export interface CompiledWheel {
   readonly coinsPerBet: number;
 }
 
-const compiledWheels = compiledPerProfile(validateInstantModel, buildWheel);
-
-export function compileWheel(model: InstantModel, profile: Profile): CompiledWheel {
-  return compiledWheels(model, profile);
-}
+/** A wheel's tables for one profile: the model checked once, its tables built once per profile. */
+export const compileWheel = compiledPerProfile(validateInstantModel, buildWheel);
 
 function buildWheel(model: InstantModel, profile: Profile): CompiledWheel {
   const segments = model.profiles[profile].segments;

@@ -5,7 +5,7 @@
  * (a spin that gave up waiting and the resolver that took it over) end with one end, never two.
  */
 import type { RoundCanceled, RoundEvent, RoundSettled, RoundStarted } from '@reelstream/contracts';
-import { gameRefusal, type GameRefusal } from '../refusal.js';
+import { refusal, type Refusal } from '@reelstream/contracts';
 
 export type RoundStartedData = RoundStarted['data'];
 export type RoundEnd = RoundSettled | RoundCanceled;
@@ -21,19 +21,15 @@ export type RoundCommand =
 
 const initialState: RoundState = {};
 
-function decide(command: RoundCommand, state: RoundState): readonly RoundEvent[] | GameRefusal {
+function decide(command: RoundCommand, state: RoundState): readonly RoundEvent[] | Refusal {
   if (command.type === 'StartRound') {
     // A round id is drawn once; a second start is another hand of the same free spin: it plays on with the first.
     if (state.started) return [];
     return [{ type: 'RoundStarted', data: command.started }];
   }
-  if (!state.started)
-    return gameRefusal('ROUND_NOT_FOUND', `round ${command.roundId} cannot end: it was never started`);
+  if (!state.started) return refusal('ROUND_NOT_FOUND', `round ${command.roundId} cannot end: it was never started`);
   if (command.end.data.roundId !== state.started.roundId)
-    return gameRefusal(
-      'ROUND_NOT_FOUND',
-      `the end of round ${command.end.data.roundId} is not round ${command.roundId}'s`,
-    );
+    return refusal('ROUND_NOT_FOUND', `the end of round ${command.end.data.roundId} is not round ${command.roundId}'s`);
   if (state.end) return [];
   return [command.end];
 }

@@ -12,7 +12,7 @@ import {
 } from '@reelstream/contracts';
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 import { InvariantError } from '../model-error.js';
-import { gameRefusal, type GameRefusal } from '../refusal.js';
+import { refusal, type Refusal } from '@reelstream/contracts';
 import type { RoundEnd, RoundStartedData } from './round-decider.js';
 import type { RoundOutcome } from './round-outcome.js';
 import { storedRecord } from './stored-record.js';
@@ -61,42 +61,40 @@ export function spinKindOf(
   active: BonusCallRecord | null,
   session: { readonly gameId: number; readonly currency: string },
   issueId: number | undefined,
-): SpinKind | GameRefusal {
+): SpinKind | Refusal {
   const bonus = freeSpinBonusFor(active, session.gameId);
   if (issueId !== undefined && issueId !== bonus?.issueId)
-    return gameRefusal('BONUS_NOT_FOUND', 'This session has no active free-spin bonus with that id.');
+    return refusal('BONUS_NOT_FOUND', 'This session has no active free-spin bonus with that id.');
   if (bonus && playableIn(bonus, session)) return { kind: 'free', bonus };
   if (bonus && issueId !== undefined) {
-    return gameRefusal('BONUS_CURRENCY_MISMATCH', undefined, [
-      {
-        path: 'issueId',
-        message: `bonus ${bonus.issueId} is in ${bonus.currency}; this session plays in ${session.currency}`,
-      },
-    ]);
+    return refusal('BONUS_CURRENCY_MISMATCH', undefined, {
+      details: [
+        {
+          path: 'issueId',
+          message: `bonus ${bonus.issueId} is in ${bonus.currency}; this session plays in ${session.currency}`,
+        },
+      ],
+    });
   }
   return { kind: 'paid', isBonusBusy: active !== null && active.status === 'active' };
 }
 
 /** The stake of a paid or demo spin in minor units: one of the game's bet levels in the session's currency. */
-export function betOf(
-  bet: number | undefined,
-  betLevelsMinor: readonly number[],
-  currency: string,
-): number | GameRefusal {
+export function betOf(bet: number | undefined, betLevelsMinor: readonly number[], currency: string): number | Refusal {
   if (bet === undefined)
-    return gameRefusal('VALIDATION_FAILED', 'A paid spin needs a bet.', [
-      { path: 'bet', message: 'required for a paid spin' },
-    ]);
+    return refusal('VALIDATION_FAILED', 'A paid spin needs a bet.', {
+      details: [{ path: 'bet', message: 'required for a paid spin' }],
+    });
   const parsed = tryParseAmount(bet, currency);
   if (!parsed.ok)
-    return gameRefusal(
+    return refusal(
       parsed.error.code === 'AMOUNT_PRECISION' ? 'AMOUNT_PRECISION' : 'VALIDATION_FAILED',
       parsed.error.message,
-      [{ path: 'bet', message: parsed.error.message }],
+      { details: [{ path: 'bet', message: parsed.error.message }] },
     );
   if (!betLevelsMinor.includes(parsed.minor)) {
     const levels = betLevelsMinor.map((minor) => formatAmount(minor, currency)).join(', ');
-    return gameRefusal('BET_NOT_ALLOWED', undefined, [{ path: 'bet', message: `must be one of ${levels}` }]);
+    return refusal('BET_NOT_ALLOWED', undefined, { details: [{ path: 'bet', message: `must be one of ${levels}` }] });
   }
   return parsed.minor;
 }
@@ -105,14 +103,14 @@ export function betOf(
  * The player is told why the bet was refused, and which round it was (as a bet not answered in time is); the
  * round is canceled either way (the dispatcher sends the cancel).
  */
-export function betRefusalOf(statusCode: WalletReply['statusCode'] | undefined, roundId: number): GameRefusal {
+export function betRefusalOf(statusCode: WalletReply['statusCode'] | undefined, roundId: number): Refusal {
   const details = [
     { path: 'statusCode', message: statusCode ?? 'ERR_UNKNOWN' },
     { path: 'roundId', message: String(roundId) },
   ];
-  if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return gameRefusal('INSUFFICIENT_FUNDS', undefined, details);
-  if (statusCode === 'ERR_NOT_AUTHENTICATED') return gameRefusal('PLAYER_NOT_AUTHENTICATED', undefined, details);
-  return gameRefusal('BET_REJECTED', undefined, details);
+  if (statusCode === 'ERR_NOT_ENOUGH_MONEY') return refusal('INSUFFICIENT_FUNDS', undefined, { details });
+  if (statusCode === 'ERR_NOT_AUTHENTICATED') return refusal('PLAYER_NOT_AUTHENTICATED', undefined, { details });
+  return refusal('BET_REJECTED', undefined, { details });
 }
 
 export interface PaidRoundAnswer {

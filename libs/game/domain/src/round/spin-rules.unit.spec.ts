@@ -188,7 +188,13 @@ describe('a paid round on the wallet’s answer', () => {
         { path: 'roundId', message: '501' },
       ],
     });
-    expect(betRefusalOf('ERR_NOT_AUTHENTICATED', 501).code).toBe('PLAYER_NOT_AUTHENTICATED');
+    expect(betRefusalOf('ERR_NOT_AUTHENTICATED', 501)).toMatchObject({
+      code: 'PLAYER_NOT_AUTHENTICATED',
+      details: [
+        { path: 'statusCode', message: 'ERR_NOT_AUTHENTICATED' },
+        { path: 'roundId', message: '501' },
+      ],
+    });
     expect(betRefusalOf(undefined, 502)).toMatchObject({
       code: 'BET_REJECTED',
       details: [

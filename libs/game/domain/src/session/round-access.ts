@@ -4,7 +4,7 @@
  * answered as no round at all, so a token cannot probe which round ids exist. A spin that names
  * a player must name the session's.
  */
-import { gameRefusal, type GameRefusal } from '../refusal.js';
+import { refusal, type Refusal } from '@reelstream/contracts';
 
 interface Party {
   readonly operatorId: string;
@@ -16,7 +16,7 @@ export function roundVisibleTo(round: Party, session: Party): boolean {
 }
 
 /** The player API's spin body may name its player (D23); another player than the session's is refused. */
-export function spinnerRefusal(session: Party, playerId: string | undefined): GameRefusal | undefined {
+export function spinnerRefusal(session: Party, playerId: string | undefined): Refusal | undefined {
   if (playerId === undefined || playerId === session.playerId) return undefined;
-  return gameRefusal('FORBIDDEN', 'This game session belongs to another player.');
+  return refusal('FORBIDDEN', 'This game session belongs to another player.');
 }

@@ -5,14 +5,17 @@
  * fresh 256-bit token, so a stream is never started twice.
  */
 import {
+  findGame,
+  findProvider,
   isReturnUrlAllowed,
+  offeredBetLevelsMinor,
+  refusal,
+  type Catalog,
   type GameSessionStarted,
   type LaunchGameRequest,
+  type Refusal,
   type SessionEvent,
 } from '@reelstream/contracts';
-import type { Catalog } from '../catalog/catalog-schema.js';
-import { findGame, findProvider, offeredBetLevelsMinor } from '../catalog/catalog.js';
-import { gameRefusal, type GameRefusal } from '../refusal.js';
 
 export type GameSession = GameSessionStarted['data'] & {
   readonly demo: boolean;
@@ -46,7 +49,7 @@ type SessionCommand = StartSession;
 
 const initialState: SessionState = {};
 
-function decide(command: SessionCommand, state: SessionState): readonly SessionEvent[] | GameRefusal {
+function decide(command: SessionCommand, state: SessionState): readonly SessionEvent[] | Refusal {
   const { request, operator } = command;
   const currency = request.currency ?? operator.currency;
   const refused =
@@ -76,7 +79,7 @@ function decide(command: SessionCommand, state: SessionState): readonly SessionE
     const same = state.session.startedAt === command.now && state.session.playerId === request.playerId;
     return same && state.session.operatorId === operator.id
       ? []
-      : gameRefusal('INTERNAL', `session ${command.token} was already started by another launch`);
+      : refusal('INTERNAL', `session ${command.token} was already started by another launch`);
   }
   return [event];
 }
@@ -89,10 +92,10 @@ function evolve(state: SessionState, event: SessionEvent): SessionState {
 export const sessionDecider = { initialState, decide, evolve };
 
 /** The session, if it may still be played at `now`: SESSION_NOT_FOUND, or SESSION_EXPIRED once past its TTL or ended. */
-export function playableSession(session: GameSession | undefined, now: Date): GameSession | GameRefusal {
-  if (!session) return gameRefusal('SESSION_NOT_FOUND');
+export function playableSession(session: GameSession | undefined, now: Date): GameSession | Refusal {
+  if (!session) return refusal('SESSION_NOT_FOUND');
   if (session.endedAt !== undefined || now.getTime() >= Date.parse(session.expiresAt))
-    return gameRefusal('SESSION_EXPIRED');
+    return refusal('SESSION_EXPIRED');
   return session;
 }
 
@@ -100,47 +103,55 @@ export function playableSession(session: GameSession | undefined, now: Date): Ga
  * A streamer session plays the streamer RTP profile (above 100 %) and leaves the agent report: the
  * operator's privilege, given by its `features.streamers`.
  */
-function streamerRefusal(request: LaunchGameRequest, operator: StartSession['operator']): GameRefusal | undefined {
+function streamerRefusal(request: LaunchGameRequest, operator: StartSession['operator']): Refusal | undefined {
   if (!request.isStreamer || operator.features.streamers) return undefined;
-  return gameRefusal('STREAMER_NOT_ALLOWED', undefined, [
-    { path: 'isStreamer', message: 'isStreamer: true needs the operator feature streamers; launch with false' },
-  ]);
+  return refusal('STREAMER_NOT_ALLOWED', undefined, {
+    details: [
+      { path: 'isStreamer', message: 'isStreamer: true needs the operator feature streamers; launch with false' },
+    ],
+  });
 }
 
 /** Provider and game exist, the game is the provider's, and it has bet levels in the player's currency. */
-function launchRefusal(catalog: Catalog, request: LaunchGameRequest, currency: string): GameRefusal | undefined {
+function launchRefusal(catalog: Catalog, request: LaunchGameRequest, currency: string): Refusal | undefined {
   if (findProvider(catalog, request.providerId) === undefined) {
-    return gameRefusal('PROVIDER_NOT_FOUND', undefined, [
-      { path: 'providerId', message: `no provider ${request.providerId}; see GET /v1/providers` },
-    ]);
+    return refusal('PROVIDER_NOT_FOUND', undefined, {
+      details: [{ path: 'providerId', message: `no provider ${request.providerId}; see GET /v1/providers` }],
+    });
   }
   const game = findGame(catalog, request.gameId);
   if (game === undefined)
-    return gameRefusal('GAME_NOT_FOUND', undefined, [
-      { path: 'gameId', message: `no game ${request.gameId}; see GET /v1/games` },
-    ]);
+    return refusal('GAME_NOT_FOUND', undefined, {
+      details: [{ path: 'gameId', message: `no game ${request.gameId}; see GET /v1/games` }],
+    });
   if (game.providerId !== request.providerId) {
-    return gameRefusal('GAME_NOT_OF_PROVIDER', undefined, [
-      {
-        path: 'gameId',
-        message: `game ${request.gameId} belongs to provider ${game.providerId}, not ${request.providerId}`,
-      },
-    ]);
+    return refusal('GAME_NOT_OF_PROVIDER', undefined, {
+      details: [
+        {
+          path: 'gameId',
+          message: `game ${request.gameId} belongs to provider ${game.providerId}, not ${request.providerId}`,
+        },
+      ],
+    });
   }
   if (offeredBetLevelsMinor(game, currency).length === 0) {
-    return gameRefusal('VALIDATION_FAILED', undefined, [
-      { path: 'currency', message: `game ${request.gameId} has no bet levels that can be expressed in ${currency}` },
-    ]);
+    return refusal('VALIDATION_FAILED', undefined, {
+      details: [
+        { path: 'currency', message: `game ${request.gameId} has no bet levels that can be expressed in ${currency}` },
+      ],
+    });
   }
   return undefined;
 }
 
-function returnUrlRefusal(request: LaunchGameRequest, operator: StartSession['operator']): GameRefusal | undefined {
+function returnUrlRefusal(request: LaunchGameRequest, operator: StartSession['operator']): Refusal | undefined {
   if (isReturnUrlAllowed(request.returnUrl, operator.allowedReturnOrigins)) return undefined;
-  return gameRefusal('RETURN_URL_NOT_ALLOWED', undefined, [
-    {
-      path: 'returnUrl',
-      message: `the origin of returnUrl must be one of ${operator.allowedReturnOrigins.join(', ')}`,
-    },
-  ]);
+  return refusal('RETURN_URL_NOT_ALLOWED', undefined, {
+    details: [
+      {
+        path: 'returnUrl',
+        message: `the origin of returnUrl must be one of ${operator.allowedReturnOrigins.join(', ')}`,
+      },
+    ],
+  });
 }

@@ -57,11 +57,8 @@ interface LineTables {
   readonly linePayCount: Uint8Array;
 }
 
-const compiledSlots = compiledPerProfile(validateSlotModel, build);
-
-export function compileSlot(model: SlotModel, profile: Profile): CompiledSlot {
-  return compiledSlots(model, profile);
-}
+/** A slot's tables for one profile: the model checked once, its tables built once per profile. */
+export const compileSlot = compiledPerProfile(validateSlotModel, build);
 
 // Long because: it lays out the flat tables the spin loop reads, each sized and offset from the ones before; split, the
 // sizes would travel between functions.

@@ -14,7 +14,7 @@ import {
 } from '@reelstream/platform-config';
 import { DEFAULT_BALANCE_CEILING_UNITS } from '@reelstream/game-domain';
 import type { RateLimitConfig } from '@reelstream/platform-http';
-import { DeliveryPolicies } from '@reelstream/wallet-domain';
+import { DeliveryPolicies } from '@reelstream/wallet-application';
 import * as z from 'zod';
 
 /** The bet and betwin callbacks may take as long as the wallet's delivery policy allows (spec §8); the reply needs more. */

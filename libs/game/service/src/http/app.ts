@@ -2,14 +2,13 @@
  * The game-server's express application: the launch page, the player API (D23), the page's
  * assets and the probes, with its collaborators passed in.
  */
-import { validationDetails } from '@reelstream/contracts';
-import { ApiError, apiErrorHandler, requestLog, routeNotFound } from '@reelstream/platform-http';
+import { validationDetails, RefusedError } from '@reelstream/contracts';
+import { apiErrorHandler, requestLog, routeNotFound } from '@reelstream/platform-http';
 import { recordHttpRoute, type Logger } from '@reelstream/platform-telemetry';
 import type { Clock } from '@reelstream/platform-ports';
 import express, { type Express } from 'express';
 import * as z from 'zod';
 import { launchHostRateLimit, type LaunchHostRateLimits } from './rate-limit.js';
-import { classifyRefusal } from './refusals.js';
 import { loggedPath, requestIdMiddleware, requestIdOf } from './request-id.js';
 import { healthRoutes, launchRoute, playerApiRoutes, type RouteDeps } from './routes.js';
 import { securityHeaders } from './security-headers.js';
@@ -45,9 +44,9 @@ export function createGameServerApp(deps: GameServerAppDeps): Express {
       requestIdOf,
       loggedPath,
       // The player API's routes parse their bodies by throwing: a body that does not fit is the caller's error.
-      // A use case's refusal (a domain value thrown as GameRefusedError) becomes HTTP here and only here.
+      // A use case's refusal, thrown as a RefusedError, is answered by the handler itself.
       classify: (error) =>
-        error instanceof z.ZodError ? ApiError.validation(validationDetails(error)) : classifyRefusal(error),
+        error instanceof z.ZodError ? RefusedError.validation(validationDetails(error)) : undefined,
     }),
   );
   return app;

@@ -17,7 +17,7 @@ export interface LaunchHostRateLimits {
 }
 
 interface SessionLookup {
-  find(token: string): Promise<{ operatorId: string; playerId: string } | undefined>;
+  ownerOf(token: string): Promise<{ operatorId: string; playerId: string } | undefined>;
 }
 
 const PLAYER_API_PATH = /^\/api\/sessions\/([^/]+)/;
@@ -44,7 +44,7 @@ export function launchHostRateLimit(
   const addresses = new TokenBucketLimiter(limits.unauthenticated, nowMs);
   return async (req, _res, next) => {
     const token = tokenOf(req);
-    const session = token === undefined ? undefined : await sessions.find(token);
+    const session = token === undefined ? undefined : await sessions.ownerOf(token);
     refuseOverLimit(
       session === undefined
         ? addresses.take(clientAddressKey(req))

@@ -3,7 +3,7 @@
  * player API of D23 under `/api`, the page's assets, and the health probes.
  */
 import { resolve } from 'node:path';
-import { longIdText, ok, spinRequest, type OperatorConfig } from '@reelstream/contracts';
+import { isRefusal, longIdText, ok, RefusedError, spinRequest, type OperatorConfig } from '@reelstream/contracts';
 import type { EventStore } from '@reelstream/platform-ports';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type {
@@ -14,12 +14,10 @@ import type {
   SessionRepository,
   SpinService,
 } from '@reelstream/game-application';
-import { isGameRefusal } from '@reelstream/game-domain';
 import { roundView } from '../rounds/round-view.js';
 import { sessionView } from '../sessions/session-view.js';
 import { launchErrorPage } from './launch-error-page.js';
-import { apiErrorOf } from './refusals.js';
-import { ApiError, healthEndpoints } from '@reelstream/platform-http';
+import { healthEndpoints } from '@reelstream/platform-http';
 import { requestIdOf } from './request-id.js';
 import { setContentSecurityPolicy } from './security-headers.js';
 
@@ -60,9 +58,9 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
     if (!session) return void res.status(404).type('html').send(launchErrorPage('not_found'));
     setContentSecurityPolicy(res, deps.operators?.get(session.operatorId)?.allowedReturnOrigins ?? []);
     const playable = await deps.sessions.playable(token);
-    if (isGameRefusal(playable) && playable.code === 'SESSION_EXPIRED')
+    if (isRefusal(playable) && playable.code === 'SESSION_EXPIRED')
       return void res.status(410).type('html').send(launchErrorPage('expired', session));
-    if (isGameRefusal(playable)) throw apiErrorOf(playable);
+    if (isRefusal(playable)) throw RefusedError.from(playable);
     res.sendFile(resolve(PUBLIC_DIR, 'index.html'));
   });
   app.use('/assets', express.static(PUBLIC_DIR, { index: false, maxAge: '1h', fallthrough: false }), assetNotFound);
@@ -74,9 +72,9 @@ export function launchRoute(app: Express, deps: Pick<RouteDeps, 'sessions' | 'op
  */
 const assetNotFound: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
   // Ours (a rate limit before the assets) stays what it is.
-  if (error instanceof ApiError) return next(error);
+  if (error instanceof RefusedError) return next(error);
   const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
-  next(typeof status === 'number' && status >= 400 && status < 500 ? new ApiError('ROUTE_NOT_FOUND') : error);
+  next(typeof status === 'number' && status >= 400 && status < 500 ? new RefusedError('ROUTE_NOT_FOUND') : error);
 };
 
 export function playerApiRoutes(app: Express, deps: RouteDeps): void {
@@ -89,13 +87,13 @@ export function playerApiRoutes(app: Express, deps: RouteDeps): void {
     res.json(ok(await sessionView(deps, req.params.token)));
   });
   api.post('/sessions/:token/spin', express.json({ limit: '4kb' }), async (req, res) => {
-    if (!req.is('application/json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    if (!req.is('application/json')) throw new RefusedError('UNSUPPORTED_MEDIA_TYPE');
     const body = spinRequest.parse(req.body);
     res.json(ok(await deps.spins.spin(req.params.token, body, requestIdOf(res))));
   });
   api.get('/sessions/:token/rounds/:roundId', async (req, res) => {
     const roundId = longIdText.safeParse(req.params.roundId);
-    if (!roundId.success) throw new ApiError('ROUND_NOT_FOUND');
+    if (!roundId.success) throw new RefusedError('ROUND_NOT_FOUND');
     res.json(ok(await roundView(deps.rounds, deps.sessions, req.params.token, roundId.data)));
   });
   app.use('/api', api);

@@ -1,8 +1,8 @@
 /** `GET /api/sessions/{token}/rounds/{roundId}`: a round of the session's player, replayed from its record. */
+import { RefusedError } from '@reelstream/contracts';
 import type { PlayerRound } from '@reelstream/contracts';
 import { outcomeView, type RoundStreams, type SessionRepository } from '@reelstream/game-application';
 import { replayStored, roundVisibleTo } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/platform-http';
 import { formatAmount } from '@reelstream/money';
 
 export async function roundView(
@@ -12,9 +12,9 @@ export async function roundView(
   roundId: number,
 ): Promise<PlayerRound> {
   const session = await sessions.find(token);
-  if (!session) throw new ApiError('SESSION_NOT_FOUND');
+  if (!session) throw new RefusedError('SESSION_NOT_FOUND');
   const history = await rounds.load(roundId);
-  if (!history || !roundVisibleTo(history.started, session)) throw new ApiError('ROUND_NOT_FOUND');
+  if (!history || !roundVisibleTo(history.started, session)) throw new RefusedError('ROUND_NOT_FOUND');
   const { started, end } = history;
   const money = (minor: number) => formatAmount(minor, started.currency);
   const settled = end?.type === 'RoundSettled' ? end.data : undefined;

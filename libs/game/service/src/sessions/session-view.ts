@@ -1,4 +1,5 @@
 /** `GET /api/sessions/{token}` (D23): the session as the game page draws it. */
+import { isRefusal, RefusedError } from '@reelstream/contracts';
 import type { PlayerSession } from '@reelstream/contracts';
 import {
   activeBonusOf,
@@ -8,11 +9,9 @@ import {
   type PlayerBonusPort,
   type SessionRepository,
 } from '@reelstream/game-application';
-import { freeSpinBonusFor, isGameRefusal, profileForSession, regularBonusOf } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/platform-http';
+import { freeSpinBonusFor, profileForSession, regularBonusOf } from '@reelstream/game-domain';
 import { formatAmount } from '@reelstream/money';
 import { layoutOf } from '../catalog/game-table.js';
-import { apiErrorOf } from '../http/refusals.js';
 import { playerBonusView, playerRegularBonusView } from './bonus-views.js';
 
 export interface SessionViewDeps {
@@ -24,9 +23,9 @@ export interface SessionViewDeps {
 
 export async function sessionView(deps: SessionViewDeps, token: string): Promise<PlayerSession> {
   const session = await deps.sessions.playable(token);
-  if (isGameRefusal(session)) throw apiErrorOf(session);
+  if (isRefusal(session)) throw RefusedError.from(session);
   const found = deps.table.find(session.gameId);
-  if (!found) throw new ApiError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
+  if (!found) throw new RefusedError('GAME_NOT_FOUND', `Game ${session.gameId} is no longer offered.`);
   const { game, model } = found;
   const money = (minor: number) => formatAmount(minor, session.currency);
   const active = session.demo ? null : await activeBonusOf(deps.bonus, session);

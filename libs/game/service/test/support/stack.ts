@@ -22,7 +22,7 @@ import type { Rng } from '@reelstream/game-domain';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { systemClock, type Consumer, type EventToAppend, type OutgoingMessage } from '@reelstream/platform-ports';
-import { catalogLookup } from '@reelstream/bonus-adapters';
+import { catalogLookup } from '@reelstream/bonus-application';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { readModelPath, startBonusLedger, type BonusLedger } from '@reelstream/bonus-service';
 import { startWalletDispatcher, type WalletDispatcher } from '@reelstream/wallet-service';
@@ -34,6 +34,7 @@ import { eventually } from '@reelstream/testing';
 import { startGameServer, type GameServer, type GameServerConfig } from '../../src/index.js';
 import { call, type JsonResponse } from './http.js';
 import { ShiftedClock } from './shifted-clock.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 export const OPERATOR_ID = 'casino-t';
 /** The operator's signing secret: its callbacks and webhooks are signed with it. */
@@ -262,6 +263,7 @@ export class Stack {
         clock: systemClock,
         ids: new TimeOrderedIdGenerator(4),
         logger,
+        reconciliationReadModels: SqliteReconciliationReadModel,
       },
       {
         port: 0,

@@ -140,8 +140,18 @@ function show(view) {
 
 // ---- bonuses --------------------------------------------------------------------------------------
 
-let bonusItems = [];
-let bonusCursor = null;
+const bonuses = { items: [], cursor: null };
+
+/**
+ * The first page of a paged list (`{items, cursor}`), or with `more` its next page after those shown;
+ * the list's "More" button shows while pages are left.
+ */
+async function loadPage(list, more, fetchPage, moreButton) {
+  const page = await fetchPage(more ? list.cursor : undefined);
+  list.items = more ? [...list.items, ...page.items] : page.items;
+  list.cursor = page.nextCursor;
+  $(moreButton).hidden = page.nextCursor === null;
+}
 
 function bonusFilter() {
   return {
@@ -152,12 +162,9 @@ function bonusFilter() {
 }
 
 async function loadBonuses(more) {
-  const page = await api.bonusCalls({ ...bonusFilter(), limit: '50', cursor: more ? bonusCursor : undefined });
-  bonusItems = more ? [...bonusItems, ...page.items] : page.items;
-  bonusCursor = page.nextCursor;
-  $('bonus-more').hidden = bonusCursor === null;
-  renderBonusTable($('bonus-list'), bonusItems);
-  say(t('bonusesFound', { count: bonusItems.length }));
+  await loadPage(bonuses, more, (cursor) => api.bonusCalls({ ...bonusFilter(), limit: '50', cursor }), 'bonus-more');
+  renderBonusTable($('bonus-list'), bonuses.items);
+  say(t('bonusesFound', { count: bonuses.items.length }));
 }
 
 function renderBonusTable(element, items) {
@@ -554,10 +561,7 @@ async function loadHealth() {
 const letters = { wins: { items: [], cursor: null }, hooks: { items: [], cursor: null } };
 
 async function loadDeadWins(more) {
-  const page = await api.deadWins(more ? letters.wins.cursor : undefined);
-  letters.wins.items = more ? [...letters.wins.items, ...page.items] : page.items;
-  letters.wins.cursor = page.nextCursor;
-  $('wins-more').hidden = page.nextCursor === null;
+  await loadPage(letters.wins, more, api.deadWins, 'wins-more');
   renderDeadWins();
   say(t('lettersShown', { count: letters.wins.items.length }));
 }
@@ -593,21 +597,24 @@ function renderDeadWins(results = new Map()) {
         tx.lastError ?? '—',
         when(letter.deadLetteredAt),
         when(tx.nextRedriveAt),
-        result
-          ? h('span', { className: `result result-${result.kind}`, 'data-transaction': tx.transactionId }, result.text)
-          : h(
-              'button',
-              {
-                type: 'button',
-                'data-redrive': tx.transactionId,
-                onclick: (event) => act(event.currentTarget, () => redriveWins([letter])),
-              },
-              t('redrive'),
-            ),
+        redriveCell(result, { 'data-transaction': tx.transactionId }, { 'data-redrive': tx.transactionId }, () =>
+          redriveWins([letter]),
+        ),
       ];
     },
     t('noLetters'),
   );
+}
+
+/** A dead letter's last cell: what its re-drive came to, or the button that re-drives it. */
+function redriveCell(result, resultAttributes, buttonAttributes, redrive) {
+  return result
+    ? h('span', { className: `result result-${result.kind}`, ...resultAttributes }, result.text)
+    : h(
+        'button',
+        { type: 'button', ...buttonAttributes, onclick: (event) => act(event.currentTarget, redrive) },
+        t('redrive'),
+      );
 }
 
 async function redriveWins(chosen) {
@@ -638,10 +645,7 @@ async function redriveWins(chosen) {
 }
 
 async function loadDeadHooks(more) {
-  const page = await api.deadWebhooks(more ? letters.hooks.cursor : undefined);
-  letters.hooks.items = more ? [...letters.hooks.items, ...page.items] : page.items;
-  letters.hooks.cursor = page.nextCursor;
-  $('hooks-more').hidden = page.nextCursor === null;
+  await loadPage(letters.hooks, more, api.deadWebhooks, 'hooks-more');
   renderDeadHooks();
 }
 
@@ -660,17 +664,7 @@ function renderDeadHooks(results = new Map()) {
         String(letter.attempts),
         letter.lastError,
         when(letter.deadLetteredAt),
-        result
-          ? h('span', { className: `result result-${result.kind}` }, result.text)
-          : h(
-              'button',
-              {
-                type: 'button',
-                'data-redrive-hook': letter.eventId,
-                onclick: (event) => act(event.currentTarget, () => redriveHooks([letter])),
-              },
-              t('redrive'),
-            ),
+        redriveCell(result, {}, { 'data-redrive-hook': letter.eventId }, () => redriveHooks([letter])),
       ];
     },
     t('noLetters'),

@@ -10,20 +10,17 @@ import {
   type OperatorConfig,
   type RegisterBonusCallRequest,
   type registerBonusCallData,
+  RefusedError,
 } from '@reelstream/contracts';
 import {
   currencyRefusal,
-  refuseRegistration,
+  registrationRefusal,
   registrationRequestHash,
-  registrationRequestOf,
-  type CatalogFacts,
-} from '@reelstream/bonus-domain';
-import { offeredBetLevelsMinor } from '@reelstream/game-domain';
+  type RegistrationKey,
+} from '@reelstream/bonus-application';
 import { tryParseAmount } from '@reelstream/money';
-import type { RegistrationKey } from '@reelstream/bonus-application';
 import type * as z from 'zod';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '@reelstream/platform-http';
 
 export type RegisterBonusCallData = z.input<typeof registerBonusCallData>;
 
@@ -36,7 +33,7 @@ export interface RegisterContext {
 /**
  * The request as the RegisterBonusCall command, refused here (before publishing) exactly as the
  * ledger would refuse it: the currency, then the amounts and expireAt read as the command carries
- * them (400 AMOUNT_PRECISION, 422 EXPIRE_AT_NOT_IN_ZONE), then `refuseRegistration`, the
+ * them (400 AMOUNT_PRECISION, 422 EXPIRE_AT_NOT_IN_ZONE), then `registrationRefusal`, the
  * decider's own rules (bonus type, games, bet level and limits, expiry in the past), with the
  * same code, message and details. The ledger decides what needs the player's account.
  */
@@ -47,18 +44,10 @@ export function toRegisterCommandData(
   const { operator, catalog } = context;
   // First, as the decider does: the currency says how many decimals the amounts may have.
   const currencyProblem = currencyRefusal(request.currency ?? operator.currency, operator);
-  if (currencyProblem) throw ApiError.from(currencyProblem);
+  if (currencyProblem) throw RefusedError.from(currencyProblem);
   const data = registerCommandData(request, context);
-  const refused = refuseRegistration(
-    registrationRequestOf(data),
-    {
-      catalog: catalogFactsOf(catalog, data.providerId, data.gameIds, data.currency),
-      features: operator.features,
-      terms: operator,
-    },
-    context.now.toISOString(),
-  );
-  if (refused) throw ApiError.from(refused);
+  const refused = registrationRefusal(data, operator, catalog.lookup, context.now.toISOString());
+  if (refused) throw RefusedError.from(refused);
   return data;
 }
 
@@ -108,36 +97,10 @@ export function registerCommandData(
   return data;
 }
 
-/** What the ledger's catalog lookup gives its decider: the provider's existence, each known game with its bet levels in `currency`. */
-function catalogFactsOf(
-  catalog: CatalogView,
-  providerId: number,
-  gameIds: readonly number[],
-  currency: string,
-): CatalogFacts {
-  return {
-    providerExists: catalog.provider(providerId) !== undefined,
-    games: gameIds.flatMap((gameId) => {
-      const game = catalog.game(gameId);
-      return game === undefined
-        ? []
-        : [
-            {
-              gameId,
-              providerId: game.providerId,
-              supportsFreeSpins: game.supportsFreeSpins,
-              supportsRegularBonusCall: game.supportsRegularBonusCall,
-              betLevelsMinor: offeredBetLevelsMinor(game, currency),
-            },
-          ];
-    }),
-  };
-}
-
 /**
  * Amounts are in the bonus call's currency (D6 amended): more decimals than it has is
- * AMOUNT_PRECISION. This only converts; that an amount must be positive is `refuseRegistration`'s
- * rule (bonus-domain), which the command meets next, with the ledger's code and details.
+ * AMOUNT_PRECISION. This only converts; that an amount must be positive is `registrationRefusal`'s
+ * rule (bonus-application), which the command meets next, with the ledger's code and details.
  */
 function convertAmounts(
   callAmount: number,
@@ -155,12 +118,12 @@ function convertAmounts(
   const callAmountMinor = convert('callAmount', callAmount);
   const baseBetAmountMinor = baseBetAmount === undefined ? undefined : convert('metaData.baseBetAmount', baseBetAmount);
   if (precision.length > 0)
-    throw new ApiError(
+    throw new RefusedError(
       'AMOUNT_PRECISION',
       `Amounts are in ${currency}, which has the decimal places of ISO 4217; one has more.`,
-      precision,
+      { details: precision },
     );
-  if (unreadable.length > 0 || callAmountMinor === undefined) throw ApiError.validation(unreadable);
+  if (unreadable.length > 0 || callAmountMinor === undefined) throw RefusedError.validation(unreadable);
   return baseBetAmountMinor === undefined ? { callAmountMinor } : { callAmountMinor, baseBetAmountMinor };
 }
 
@@ -169,7 +132,9 @@ function expiryInstant(expireAt: string, timeZone: string): Date {
   const result = localDateTimeToInstant(expireAt, timeZone);
   if (!result.ok) {
     if (result.reason === 'nonexistent_local_time')
-      throw new ApiError('EXPIRE_AT_NOT_IN_ZONE', undefined, [{ path: 'expireAt', message: result.message }]);
+      throw new RefusedError('EXPIRE_AT_NOT_IN_ZONE', undefined, {
+        details: [{ path: 'expireAt', message: result.message }],
+      });
     // The schema already checked the format and the zone is checked at start-up: this is a fault.
     throw new Error(`expireAt ${expireAt} in ${timeZone}: ${result.message}`);
   }

@@ -5,10 +5,10 @@ import {
   registerBonusCallRequest,
   type OperatorConfig,
   type OperatorConfigInput,
+  RefusedError,
 } from '@reelstream/contracts';
 import { CatalogView } from '../catalog/catalog-view.js';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import { ApiError } from '@reelstream/platform-http';
 import { toRegisterCommandData } from './register-command.js';
 
 const catalog = new CatalogView(loadCatalogFile());
@@ -44,11 +44,11 @@ function command(input: Record<string, unknown>, op: OperatorConfig = operator()
   return toRegisterCommandData(registerBonusCallRequest.parse(input), { operator: op, catalog, now });
 }
 
-function refusal(input: Record<string, unknown>, op: OperatorConfig = operator(), now: Date = NOW): ApiError {
+function refusal(input: Record<string, unknown>, op: OperatorConfig = operator(), now: Date = NOW): RefusedError {
   try {
     command(input, op, now);
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof RefusedError) return error;
     throw error;
   }
   throw new Error('expected the registration to be refused');

@@ -6,13 +6,10 @@
  * the request id as its correlationId; its events carry the request's trace context (the traced
  * event store stamps it), which the ledger's relay continues.
  */
-import { catalogLookup } from '@reelstream/bonus-adapters';
-import { Registrations, type RegistrationKey } from '@reelstream/bonus-application';
+import { Registrations, type CatalogLookup, type RegistrationKey } from '@reelstream/bonus-application';
 import type { OperatorDirectory } from '@reelstream/platform-config';
-import { isRefusal, registerBonusCallData, type Refusal } from '@reelstream/contracts';
+import { isRefusal, registerBonusCallData, type Refusal, RefusedError } from '@reelstream/contracts';
 import { ConcurrencyExhaustedError } from '@reelstream/platform-eventsourcing';
-import type { Catalog } from '@reelstream/game-domain';
-import { ApiError } from '@reelstream/platform-http';
 import type { Clock, EventStore, IdGenerator } from '@reelstream/platform-ports';
 import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
 import type { RegisterBonusCallData } from './register-command.js';
@@ -20,7 +17,8 @@ import type { RegisterBonusCallData } from './register-command.js';
 interface RegistrarDeps {
   store: EventStore;
   operators: OperatorDirectory;
-  catalog: Catalog;
+  /** The catalog view's lookup: indexed once for the gateway. */
+  catalog: CatalogLookup;
   clock: Clock;
   /** Draws each command's commandId and each new bonus call's issueId. */
   ids: IdGenerator;
@@ -33,7 +31,7 @@ interface Registered {
 }
 
 /** How long a client waits before retrying a registration that kept meeting concurrent writers. */
-const RETRY_AFTER_SECONDS = '1';
+const RETRY_AFTER_SECONDS = 1;
 
 export class BonusRegistrar {
   private readonly registrations: Registrations;
@@ -44,14 +42,14 @@ export class BonusRegistrar {
       store: deps.store,
       clock: deps.clock,
       ids: deps.ids,
-      catalog: catalogLookup(deps.catalog),
+      catalog: deps.catalog,
       operators: (operatorId) => deps.operators.get(operatorId),
     });
   }
 
   /**
    * Answers the earlier registration of the key's platformId, or registers the command `build`
-   * makes (where today's rules refuse, by throwing); a refusal is thrown as the ApiError of its code.
+   * makes (where today's rules refuse, by throwing); a refusal is thrown as the RefusedError of its code.
    * The key is looked up first so that a resend gets its original answer whatever the rules say now
    * (D17).
    */
@@ -69,27 +67,30 @@ export class BonusRegistrar {
       // The player's or the guard's stream kept changing through every retry: nothing of this
       // request was decided that a retry with the same platformId would not answer the same way.
       if (error instanceof ConcurrencyExhaustedError)
-        throw new ApiError(
+        throw new RefusedError(
           'SERVICE_UNAVAILABLE',
           'The bonus call is being changed concurrently; retry (a retried registration with the same platformId is safe).',
-          undefined,
-          { 'Retry-After': RETRY_AFTER_SECONDS },
+          { retryAfterSeconds: RETRY_AFTER_SECONDS },
         );
       throw error;
     }
     this.counted(key.operatorId, answer);
-    if (isRefusal(answer)) throw ApiError.from(answer, answer.retriable ? { 'Retry-After': RETRY_AFTER_SECONDS } : {});
+    if (isRefusal(answer))
+      throw new RefusedError(answer.code, answer.message, {
+        details: answer.details,
+        retryAfterSeconds: answer.retriable ? RETRY_AFTER_SECONDS : undefined,
+      });
     return answer;
   }
 }
 
 /**
- * Registrations answered by outcome, as the bonus-ledger counts those it answers over the bus
+ * Registrations answered by outcome, as the bonus-ledger counts those of its campaign worker
  * (docs/observability.md). Operators are the gateway's configured ones, so the labels stay bounded.
  */
 function countRegistrations() {
   const registrations = createMetrics().counter<'operator' | 'outcome'>(MetricNames.bonusRegistrations, {
-    description: 'RegisterBonusCall requests answered, by outcome (ok or the error code)',
+    description: 'registrations decided, by outcome (ok or the error code)',
     unit: '{request}',
   });
   return (operator: string, answer: Registered | Refusal) =>

@@ -3,17 +3,27 @@
  * their bet levels in the caller's currency. Built once per currency and checked against the
  * response schemas, so a catalog the API cannot show fails at start-up, not on a request.
  */
-import { game as gameSchema, provider as providerSchema, type Game, type Provider } from '@reelstream/contracts';
-import type { Catalog, CatalogGame } from '@reelstream/game-domain';
+import { catalogLookup, type CatalogLookup } from '@reelstream/bonus-application';
+import {
+  game as gameSchema,
+  provider as providerSchema,
+  type Game,
+  type Provider,
+  type Catalog,
+  type CatalogGame,
+} from '@reelstream/contracts';
 import { formatAmount, tryParseAmount } from '@reelstream/money';
 
 export class CatalogView {
+  /** The catalog as registrations read it (the bonus application's lookup), indexed once. */
+  readonly lookup: CatalogLookup;
   private readonly providerList: readonly Provider[];
   private readonly providersById: ReadonlyMap<number, Provider>;
   private readonly gamesById: ReadonlyMap<number, CatalogGame>;
   private readonly gamesByCurrency = new Map<string, readonly Game[]>();
 
   constructor(readonly catalog: Catalog) {
+    this.lookup = catalogLookup(catalog);
     this.providerList = catalog.providers.map((provider) =>
       providerSchema.parse({ providerId: provider.providerId, name: provider.name }),
     );

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { listGamesResponse, listProvidersResponse, ok } from '@reelstream/contracts';
+import { listGamesResponse, listProvidersResponse, ok, type Catalog } from '@reelstream/contracts';
 import { loadCatalogFile } from '@reelstream/game-adapters';
-import type { Catalog } from '@reelstream/game-domain';
 import { betLevelsIn, CatalogView } from './catalog-view.js';
 
 const catalog = loadCatalogFile();

@@ -1,7 +1,6 @@
 import type { OperatorDirectory } from '@reelstream/platform-config';
-import { isRefusal } from '@reelstream/contracts';
+import { isRefusal, RefusedError } from '@reelstream/contracts';
 import type { Request, RequestHandler } from 'express';
-import { ApiError } from '@reelstream/platform-http';
 import { requestContext } from './request-context.js';
 
 /**
@@ -18,7 +17,7 @@ export function authMiddleware(
     if (isRefusal(operator)) {
       unauthenticated(req);
       res.set('WWW-Authenticate', 'Bearer realm="reelstream"');
-      throw ApiError.from(operator);
+      throw RefusedError.from(operator);
     }
     requestContext(res).operator = operator;
     next();

@@ -1,6 +1,5 @@
-import { JSON_CONTENT_TYPE } from '@reelstream/contracts';
+import { JSON_CONTENT_TYPE, RefusedError } from '@reelstream/contracts';
 import express, { type RequestHandler } from 'express';
-import { ApiError } from '@reelstream/platform-http';
 
 /** Whether the Content-Type header names `application/json` (any parameters, any case). */
 function isJsonContentType(header: string | undefined): boolean {
@@ -16,7 +15,7 @@ function isJsonContentType(header: string | undefined): boolean {
  */
 export function jsonBody(limitBytes: number): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
-    if (!isJsonContentType(req.get('content-type'))) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    if (!isJsonContentType(req.get('content-type'))) throw new RefusedError('UNSUPPORTED_MEDIA_TYPE');
     next();
   };
   return [requireJson, express.json({ limit: limitBytes, strict: true, inflate: false, type: () => true })];

@@ -1,6 +1,7 @@
 import type { Clock } from '@reelstream/platform-ports';
 import type { Request, RequestHandler } from 'express';
 import { clientAddressKey, refuseOverLimit, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/platform-http';
+import { rateLimitForShare } from './limit-share.js';
 import { callerOf } from './request-context.js';
 
 /**
@@ -12,13 +13,15 @@ export const DEFAULT_CAMPAIGN_RATE_LIMIT: RateLimitConfig = { perSecond: 50, bur
 
 /**
  * 429 RATE_LIMITED with Retry-After once the calling operator's bucket is empty. An operator's
- * `rateLimit` (its configuration) sets its own rate or burst; what it leaves out is the gateway's.
+ * `rateLimit` (its configuration) sets its own rate or burst; what it leaves out is the gateway's. Both
+ * are for all gateway pods together: this pod keeps its `share()` of them (`rateLimitForShare`), read on
+ * every request so a rebalance applies at once.
  */
-export function rateLimitMiddleware(config: RateLimitConfig, clock: Clock): RequestHandler {
+export function rateLimitMiddleware(config: RateLimitConfig, clock: Clock, share: () => number): RequestHandler {
   const limiter = new TokenBucketLimiter(config, () => clock.now().getTime());
   return (_req, res, next) => {
     const operator = callerOf(res);
-    refuseOverLimit(limiter.take(operator.id, operator.rateLimit));
+    refuseOverLimit(limiter.take(operator.id, rateLimitForShare({ ...config, ...operator.rateLimit }, share())));
     next();
   };
 }

@@ -1,11 +1,10 @@
-import { validationDetails } from '@reelstream/contracts';
+import { validationDetails, RefusedError } from '@reelstream/contracts';
 import type * as z from 'zod';
-import { ApiError } from '@reelstream/platform-http';
 
 /** Parses a request part with its contract schema; a mismatch is 400 VALIDATION_FAILED listing every problem. */
 export function parseRequest<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
   const result = schema.safeParse(value);
-  if (!result.success) throw ApiError.validation(validationDetails(result.error));
+  if (!result.success) throw RefusedError.validation(validationDetails(result.error));
   return result.data;
 }
 

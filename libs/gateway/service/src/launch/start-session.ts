@@ -3,12 +3,12 @@
  * use case (@reelstream/game-application) decides and writes the session; its refusal is answered
  * here as the API error of the same code.
  */
+import { RefusedError } from '@reelstream/contracts';
 import { randomBytes } from 'node:crypto';
 import type { LaunchGameRequest, OperatorConfig } from '@reelstream/contracts';
 import { startGameSession as startSession } from '@reelstream/game-application';
 import type { Clock, EventStore } from '@reelstream/platform-ports';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '@reelstream/platform-http';
 
 export interface LaunchDeps {
   store: EventStore;
@@ -35,6 +35,7 @@ export async function startGameSession(
     request,
     requestId,
   );
-  if (typeof launched !== 'string') throw new ApiError(launched.code, launched.message, launched.details);
+  if (typeof launched !== 'string')
+    throw new RefusedError(launched.code, launched.message, { details: launched.details });
   return launched;
 }

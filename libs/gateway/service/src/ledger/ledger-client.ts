@@ -1,12 +1,12 @@
 /**
  * The gateway's calls to the bonus-ledger (the protocol itself is `@reelstream/bonus-client`):
- * a refusal becomes the ApiError of its code, and a reply that does not come in time a 503 with
+ * a refusal becomes the RefusedError of its code, and a reply that does not come in time a 503 with
  * Retry-After. The command may still be decided later, which is safe because registration is
  * idempotent by platformId (D17) and cancel is idempotent by nature (D14).
  */
+import { RefusedError } from '@reelstream/contracts';
 import { BonusLedgerClient, LedgerTimeoutError, type BonusRequestData } from '@reelstream/bonus-client';
 import type { BonusRequestType, BonusResult } from '@reelstream/contracts';
-import { ApiError, ledgerTimeoutAsApiError } from '@reelstream/platform-http';
 import type { Clock, IdGenerator, MessageBus } from '@reelstream/platform-ports';
 import type { Logger } from '@reelstream/platform-telemetry';
 
@@ -32,22 +32,26 @@ export class LedgerClient {
     this.client = new BonusLedgerClient(deps);
   }
 
-  /** Sends one command or query and returns its result; a ledger error or a timeout is thrown as an ApiError. */
+  /** Sends one command or query and returns its result; a ledger refusal or a timeout is thrown as a RefusedError. */
   async call<Type extends BonusRequestType>(call: LedgerCall<Type>): Promise<BonusResult<Type>> {
     let reply;
     try {
       reply = await this.client.call(call.type, call.data, call.requestId);
     } catch (error) {
-      if (error instanceof LedgerTimeoutError) {
-        this.deps.logger.warn('bonus-ledger did not answer in time', {
-          requestId: call.requestId,
-          type: call.type,
-          timeoutMs: this.deps.timeoutMs,
-        });
-      }
-      throw ledgerTimeoutAsApiError(error, 'retry later (a retried registration with the same platformId is safe).');
+      if (!(error instanceof LedgerTimeoutError)) throw error;
+      this.deps.logger.warn('bonus-ledger did not answer in time', {
+        requestId: call.requestId,
+        type: call.type,
+        timeoutMs: this.deps.timeoutMs,
+      });
+      // Retry-After: the ledger's time limit in whole seconds, at least one.
+      throw new RefusedError(
+        'SERVICE_UNAVAILABLE',
+        'The bonus service did not answer in time; retry later (a retried registration with the same platformId is safe).',
+        { retryAfterSeconds: Math.max(1, Math.ceil(error.timeoutMs / 1_000)) },
+      );
     }
     if (reply.ok) return reply.result;
-    throw new ApiError(reply.error.code, reply.error.message, reply.error.details);
+    throw new RefusedError(reply.error.code, reply.error.message, { details: reply.error.details });
   }
 }

@@ -5,9 +5,9 @@
  * count) and learns nothing of the platform's volume; a cursor that was altered, made up, given to
  * another operator or by another list does not open: 400 CURSOR_INVALID.
  */
+import { RefusedError } from '@reelstream/contracts';
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { ApiError } from '@reelstream/platform-http';
-import type { ReconciliationList } from '@reelstream/wallet-adapters';
+import type { ReconciliationList } from '@reelstream/wallet-application';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -42,10 +42,10 @@ export function sealCursor(owner: CursorOwner, list: ReconciliationList, seq: nu
 export function openCursor(owner: CursorOwner, list: ReconciliationList, cursor: string): number {
   const token = Buffer.from(cursor, 'base64url');
   const invalid = () =>
-    new ApiError(
+    new RefusedError(
       'CURSOR_INVALID',
       'cursor must be the nextCursor of a previous page of this list, given to this operator; start again without a cursor.',
-      [{ path: 'cursor', message: 'not a nextCursor of this list for this operator' }],
+      { details: [{ path: 'cursor', message: 'not a nextCursor of this list for this operator' }] },
     );
   if (token[0] !== VERSION || token.toString('base64url') !== cursor) throw invalid();
   const iv = token.subarray(1, 1 + IV_BYTES);

@@ -1,6 +1,6 @@
+import { RefusedError } from '@reelstream/contracts';
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { ApiError } from '@reelstream/platform-http';
 import { openCursor, sealCursor, type CursorOwner } from './page-cursor.js';
 
 const a: CursorOwner = { id: 'casino-a', secret: 'a'.repeat(64) };
@@ -29,7 +29,7 @@ function refusal(open: () => number): string {
     open();
     return 'opened';
   } catch (error) {
-    return error instanceof ApiError ? error.code : 'other';
+    return error instanceof RefusedError ? error.code : 'other';
   }
 }
 

@@ -6,7 +6,7 @@
  * sent is the round audit's rule (`auditInputIds`). Every read names the calling operator: a
  * stream of another operator reads as absent.
  */
-import { auditInputIds, requestedChangeMinor } from '@reelstream/analytics-domain';
+import { auditInputIds, requestedChangeMinor } from '@reelstream/analytics-application';
 import {
   parseStoredEvent,
   playerBonusStream,
@@ -22,14 +22,17 @@ import {
 } from '@reelstream/contracts';
 import { formatAmount } from '@reelstream/money';
 import type { EventStore } from '@reelstream/platform-ports';
-import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import {
+  conflictDeadLettersOf,
+  deadLetterOf,
+  nextRedriveAt,
   standingDeadLetters,
   WalletTxRepository,
   type ReconciliationProjection,
+  type ReconciliationReadModel,
   type StoredWalletTx,
+  type WalletTxState,
 } from '@reelstream/wallet-application';
-import { conflictDeadLettersOf, deadLetterOf, nextRedriveAt, type WalletTxState } from '@reelstream/wallet-domain';
 
 export interface TransactionQuery {
   operatorId: string;
@@ -122,7 +125,7 @@ export class ReconciliationReader {
     /** The operator's `winRedrive` schedule (its default when it configures none). */
     private readonly scheduleOf: (operatorId: string) => WinRedriveSchedule,
     /** The lists' read model, opened on first use (docs/adr/0017-reconciliation-projections.md). */
-    private readonly reads: () => { readModel: SqliteReconciliationReadModel; projection: ReconciliationProjection },
+    private readonly reads: () => { readModel: ReconciliationReadModel; projection: ReconciliationProjection },
     private readonly rowBound = MAX_ROWS_PER_PAGE,
   ) {
     this.records = new WalletTxRepository(store);

@@ -5,11 +5,15 @@
  */
 import type { EventStore } from '@reelstream/platform-ports';
 import type { Logger } from '@reelstream/platform-telemetry';
-import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
-import { startReconciliationProjection, type ReconciliationProjection } from '@reelstream/wallet-application';
+import {
+  startReconciliationProjection,
+  type ReconciliationProjection,
+  type ReconciliationReadModel,
+  type ReconciliationReadModels,
+} from '@reelstream/wallet-application';
 
 export interface ReconciliationReads {
-  readonly readModel: SqliteReconciliationReadModel;
+  readonly readModel: ReconciliationReadModel;
   readonly projection: ReconciliationProjection;
   /** Stops the projection (its last batch committed) and closes the file. */
   close(): Promise<void>;
@@ -17,6 +21,8 @@ export interface ReconciliationReads {
 
 interface ReconciliationReadsOptions {
   store: EventStore;
+  /** How the read model is opened (the wallet adapters' SQLite one). */
+  readModels: ReconciliationReadModels;
   logger: Logger;
   /** The read model's file; undefined: in memory. */
   file?: string;
@@ -27,7 +33,7 @@ interface ReconciliationReadsOptions {
 export function openReconciliationReads(options: ReconciliationReadsOptions): ReconciliationReads {
   const { store, logger } = options;
   // Stryker disable next-line StringLiteral: equivalent: SQLite opens '' as a private temporary database that, like ':memory:', no other connection sees and that is gone on close
-  const readModel = SqliteReconciliationReadModel.open(options.file ?? ':memory:', {
+  const readModel = options.readModels.open(options.file ?? ':memory:', {
     comparePositions: (a, b) => store.comparePositions(a, b),
   });
   const projection = startReconciliationProjection({

@@ -6,6 +6,7 @@ import { createLogger } from '@reelstream/platform-telemetry';
 import { eventually } from '@reelstream/testing';
 import { writeWebhookLetter } from '../../test/support/wallet-history.js';
 import { openReconciliationReads, type ReconciliationReads } from './reconciliation-reads.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 const opened: { store: SqliteEventStore; reads: ReconciliationReads }[] = [];
 afterEach(async () => {
@@ -26,6 +27,7 @@ function open(catchUpTimeoutMs?: number) {
   });
   const reads = openReconciliationReads({
     store,
+    readModels: SqliteReconciliationReadModel,
     logger,
     ...(catchUpTimeoutMs === undefined ? {} : { catchUpTimeoutMs }),
   });

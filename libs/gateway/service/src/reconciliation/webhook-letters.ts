@@ -8,18 +8,18 @@
  */
 import {
   isRefusal,
-  ReelstreamError,
+  RefusedError,
   type EventContext,
   type WebhookDeadLettered,
   type WebhookDeadLetterView,
 } from '@reelstream/contracts';
 import type { EventStore, StreamRevision } from '@reelstream/platform-ports';
-import type { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 import {
   letterContext,
   recordWebhookRedrive,
   webhookLetterStreams,
   type ReconciliationProjection,
+  type ReconciliationReadModel,
 } from '@reelstream/wallet-application';
 import type { ListPage } from './reconciliation-reader.js';
 
@@ -52,7 +52,7 @@ export class WebhookLetters {
   constructor(
     private readonly store: EventStore,
     /** The lists' read model, opened on first use (docs/adr/0017-reconciliation-projections.md). */
-    private readonly reads: () => { readModel: SqliteReconciliationReadModel; projection: ReconciliationProjection },
+    private readonly reads: () => { readModel: ReconciliationReadModel; projection: ReconciliationProjection },
   ) {}
 
   /**
@@ -103,6 +103,6 @@ export class WebhookLetters {
       { type: 'Reinstate', at },
       letterContext(eventContext),
     );
-    if (isRefusal(handled)) throw ReelstreamError.from(handled);
+    if (isRefusal(handled)) throw RefusedError.from(handled);
   }
 }

@@ -9,17 +9,18 @@ import {
   toBonusCallStatus,
   type BonusCallRecord,
   type OperatorConfig,
+  RefusedError,
 } from '@reelstream/contracts';
 import type { Clock } from '@reelstream/platform-ports';
 import type { Express, RequestHandler } from 'express';
 import { registrationKeyOf, toRegisterCommandData } from '../bonus/register-command.js';
 import type { BonusRegistrar } from '../bonus/registrar.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
-import { ApiError } from '@reelstream/platform-http';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
 import { nonEmptyQuery, parseRequest } from '../http/validate.js';
 import type { LedgerClient } from '../ledger/ledger-client.js';
+import { givenFields } from './query-fields.js';
 
 export interface BonusCallRouteDeps {
   /** Registrations, decided in this process (ADR 0011). */
@@ -80,10 +81,7 @@ export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
     const data = {
       operatorId: operator.id,
       limit: query.limit,
-      ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
-      ...(query.platformId !== undefined ? { platformId: query.platformId } : {}),
-      ...(query.status !== undefined ? { status: query.status } : {}),
-      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      ...givenFields(query, ['playerId', 'platformId', 'status', 'cursor']),
     };
     const page = await ledger.call({ type: 'ListBonusCalls', data, requestId: requestContext(res).requestId });
     const foreign = page.items.filter((record) => record.operatorId !== operator.id);
@@ -95,6 +93,6 @@ export function bonusCallRoutes(app: Express, deps: BonusCallRouteDeps): void {
 
 /** D18 twice over: a record of another operator is a 404 even if the ledger ever returned one. */
 function ownRecord(record: BonusCallRecord, operator: OperatorConfig): BonusCallRecord {
-  if (record.operatorId !== operator.id) throw new ApiError('BONUS_NOT_FOUND');
+  if (record.operatorId !== operator.id) throw new RefusedError('BONUS_NOT_FOUND');
   return record;
 }

@@ -15,12 +15,14 @@ import {
   isRefusal,
   ok,
   type StartCampaignRequest,
+  RefusedError,
 } from '@reelstream/contracts';
-import { ApiError, TokenBucketLimiter, type RateLimitConfig } from '@reelstream/platform-http';
+import { TokenBucketLimiter, type RateLimitConfig } from '@reelstream/platform-http';
 import type { Clock, EventStore } from '@reelstream/platform-ports';
 import type { Express, RequestHandler, Response } from 'express';
 import { toRegisterCommandData, type RegisterContext } from '../bonus/register-command.js';
 import type { CatalogView } from '../catalog/catalog-view.js';
+import { rateLimitForShare } from '../http/limit-share.js';
 import { DEFAULT_CAMPAIGN_RATE_LIMIT } from '../http/rate-limit.js';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
@@ -33,8 +35,10 @@ export interface CampaignRouteDeps {
   clock: Clock;
   /** Content type and body parsing, with a limit that fits 10,000 playerIds. */
   jsonBody: RequestHandler[];
-  /** Each operator's budget of campaign players. Default `DEFAULT_CAMPAIGN_RATE_LIMIT`. */
+  /** Each operator's budget of campaign players, over all gateway pods. Default `DEFAULT_CAMPAIGN_RATE_LIMIT`. */
   campaignRateLimit?: RateLimitConfig;
+  /** This pod's share of the gateway's limits (`rateLimitForShare`), read on every campaign. */
+  limitShare: () => number;
 }
 
 const { startCampaign: startOperation, getCampaign } = ApiOperations;
@@ -43,16 +47,15 @@ const { startCampaign: startOperation, getCampaign } = ApiOperations;
 export const CAMPAIGN_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
-  const budget = new TokenBucketLimiter(deps.campaignRateLimit ?? DEFAULT_CAMPAIGN_RATE_LIMIT, () =>
-    deps.clock.now().getTime(),
-  );
+  const budgetLimit = deps.campaignRateLimit ?? DEFAULT_CAMPAIGN_RATE_LIMIT;
+  const budget = new TokenBucketLimiter(budgetLimit, () => deps.clock.now().getTime());
   app.post(expressPath(startOperation.path), ...deps.jsonBody, async (req, res) => {
     const operator = callerOf(res);
     const request = parseRequest(startOperation.body, req.body);
     // A campaignId started before is answered from its stream, whatever today's rules say (D17).
     const earlier = await campaignResend(deps.store, operator.id, request);
     if (earlier !== undefined) {
-      if (isRefusal(earlier)) throw ApiError.from(earlier);
+      if (isRefusal(earlier)) throw RefusedError.from(earlier);
       accepted(res, request, true);
       return;
     }
@@ -60,15 +63,15 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
     const terms = campaignTerms(request, { operator, catalog: deps.catalog, now });
     const { requestId } = requestContext(res);
     const cost = request.players.length;
-    const decision = budget.take(operator.id, {}, cost);
+    const podBudget = rateLimitForShare(budgetLimit, deps.limitShare());
+    const decision = budget.take(operator.id, podBudget, cost);
     // A campaign already stored under this id (a resend, or a conflicting body) is answered without the budget.
     const charged = decision.allowed;
     if (!decision.allowed && (await loadCampaign(deps.store, operator.id, request.campaignId)) === undefined)
-      throw new ApiError(
+      throw new RefusedError(
         'RATE_LIMITED',
         `A campaign of ${cost} players needs ${cost} of the operator's campaign budget; retry after the time given in Retry-After.`,
-        undefined,
-        { 'Retry-After': String(decision.retryAfterSeconds) },
+        { retryAfterSeconds: decision.retryAfterSeconds },
       );
     let started: Awaited<ReturnType<typeof startCampaign>>;
     try {
@@ -79,12 +82,12 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
         origin: { commandId: requestId, correlationId: requestId, operatorId: operator.id },
       });
     } catch (error) {
-      if (charged) budget.giveBack(operator.id, cost);
+      if (charged) budget.giveBack(operator.id, cost, podBudget);
       throw error;
     }
     // Only a campaign stored now registers players: a resend or a conflicting body costs nothing.
-    if (charged && (isRefusal(started) || started.replayed)) budget.giveBack(operator.id, cost);
-    if (isRefusal(started)) throw ApiError.from(started);
+    if (charged && (isRefusal(started) || started.replayed)) budget.giveBack(operator.id, cost, podBudget);
+    if (isRefusal(started)) throw RefusedError.from(started);
     accepted(res, request, started.replayed);
   });
 
@@ -93,7 +96,7 @@ export function campaignRoutes(app: Express, deps: CampaignRouteDeps): void {
     const { campaignId } = parseRequest(getCampaign.params, { ...req.params });
     const query = parseRequest(getCampaign.query, nonEmptyQuery(req.query));
     const state = await loadCampaign(deps.store, operator.id, campaignId);
-    if (state === undefined) throw new ApiError('CAMPAIGN_NOT_FOUND');
+    if (state === undefined) throw new RefusedError('CAMPAIGN_NOT_FOUND');
     sendOk(res, campaignProgressOf(state, { offset: Number(query.cursor ?? 0), limit: query.limit }));
   });
 }

@@ -15,13 +15,12 @@ import {
   type OperatorConfig,
   type OperatorTransaction,
   type WalletDeadLetter,
+  RefusedError,
 } from '@reelstream/contracts';
-import { ApiError } from '@reelstream/platform-http';
 import type { Clock, EventStore, MessageBus } from '@reelstream/platform-ports';
 import type { Logger } from '@reelstream/platform-telemetry';
-import { notRedrivable, redriveLetter } from '@reelstream/wallet-application';
-import { winRedriveOf, type WalletTxState } from '@reelstream/wallet-domain';
-import type { ReconciliationList } from '@reelstream/wallet-adapters';
+import { notRedrivable, redriveLetter, winRedriveOf, type WalletTxState } from '@reelstream/wallet-application';
+import type { ReconciliationList } from '@reelstream/wallet-application';
 import type { Express, Response } from 'express';
 import { callerOf, requestContext } from '../http/request-context.js';
 import { sendOk } from '../http/respond.js';
@@ -31,6 +30,7 @@ import { ReconciliationReader, type ListPage } from '../reconciliation/reconcili
 import type { ReconciliationReads } from '../reconciliation/reconciliation-reads.js';
 import { WebhookLetters } from '../reconciliation/webhook-letters.js';
 import { expressPath } from './bonus-call-routes.js';
+import { givenFields } from './query-fields.js';
 
 export interface ReconciliationRouteDeps {
   store: EventStore;
@@ -98,7 +98,7 @@ function readRoutes(
     const operator = callerOf(res);
     const { roundId } = parseRequest(getRound.params, { ...req.params });
     const round = await reader.round(operator.id, roundId);
-    if (!round) throw new ApiError('ROUND_NOT_FOUND', `No round ${roundId} exists for this operator.`);
+    if (!round) throw new RefusedError('ROUND_NOT_FOUND', `No round ${roundId} exists for this operator.`);
     sendOk(res, round);
   });
 
@@ -109,10 +109,7 @@ function readRoutes(
     const page = await reader.transactions({
       operatorId: operator.id,
       limit: query.limit,
-      ...(query.from !== undefined ? { from: query.from } : {}),
-      ...(query.to !== undefined ? { to: query.to } : {}),
-      ...(query.playerId !== undefined ? { playerId: query.playerId } : {}),
-      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...givenFields(query, ['from', 'to', 'playerId', 'status']),
       ...afterOf(owner, 'transactions', query.cursor),
     });
     sendPage(res, owner, 'transactions', page);
@@ -143,7 +140,10 @@ function webhookRedriveRoute(app: Express, deps: ReconciliationRouteDeps, webhoo
     const { eventId } = parseRequest(redriveWebhookDeadLetter.params, { ...req.params });
     const found = await webhookLetters.find(operator.id, eventId);
     if (!found)
-      throw new ApiError('WEBHOOK_NOT_FOUND', `No dead-lettered bonus webhook ${eventId} exists for this operator.`);
+      throw new RefusedError(
+        'WEBHOOK_NOT_FOUND',
+        `No dead-lettered bonus webhook ${eventId} exists for this operator.`,
+      );
     const { requestId } = requestContext(res);
     const at = deps.clock.now().toISOString();
     const id = messageId.safeParse(requestId).success ? requestId : `webhook-redrive-${eventId.slice(3, 39)}`;
@@ -171,8 +171,8 @@ function webhookRedriveRoute(app: Express, deps: ReconciliationRouteDeps, webhoo
       // Not sent: the letter stands again, to be re-driven later.
       await webhookLetters.reinstate(letter, context);
       deps.logger.warn('webhook re-drive: not published', { requestId, eventId, error });
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The webhook could not be sent again now; retry.', undefined, {
-        'Retry-After': '5',
+      throw new RefusedError('SERVICE_UNAVAILABLE', 'The webhook could not be sent again now; retry.', {
+        retryAfterSeconds: 5,
       });
     }
     sendOk(res, { result: 'redriven', deadLetter: found.view });
@@ -184,7 +184,7 @@ function deadLetterRedriveRoute(app: Express, deps: ReconciliationRouteDeps, rea
     const operator = callerOf(res);
     const { transactionId } = parseRequest(redriveDeadLetter.params, { ...req.params });
     const notFound = () =>
-      new ApiError('TRANSACTION_NOT_FOUND', `No wallet transaction ${transactionId} exists for this operator.`);
+      new RefusedError('TRANSACTION_NOT_FOUND', `No wallet transaction ${transactionId} exists for this operator.`);
     const found = await reader.transaction(operator.id, transactionId);
     if (!found) throw notFound();
     const { view } = found;
@@ -196,7 +196,7 @@ function deadLetterRedriveRoute(app: Express, deps: ReconciliationRouteDeps, rea
     const letter = deadLetteredWinOf(transactionId, operator.id, found);
     const blocked = letter ? notRedrivable(letter) : undefined;
     if (!letter || blocked !== undefined)
-      throw new ApiError(
+      throw new RefusedError(
         'NOT_DEAD_LETTERED',
         blocked ?? `Transaction ${transactionId} is a ${view.command} with status ${view.status}: nothing to re-drive.`,
       );
@@ -207,11 +207,10 @@ function deadLetterRedriveRoute(app: Express, deps: ReconciliationRouteDeps, rea
         transactionId,
         error: outcome.error,
       });
-      throw new ApiError(
+      throw new RefusedError(
         'SERVICE_UNAVAILABLE',
         'The wallet-dispatcher did not answer in time; the re-drive may still happen: read the transaction, then retry.',
-        undefined,
-        { 'Retry-After': '5' },
+        { retryAfterSeconds: 5 },
       );
     }
     const after = (await reader.transaction(operator.id, transactionId))?.view ?? view;

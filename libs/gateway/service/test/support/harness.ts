@@ -17,6 +17,7 @@ import { loadCatalogFile } from '@reelstream/game-adapters';
 import { startGateway, type GatewayConfig, type RunningGateway } from '../../src/index.js';
 import { HttpClient } from './http-client.js';
 import { testOperators } from './operators.js';
+import { SqliteReconciliationReadModel } from '@reelstream/wallet-adapters';
 
 const START = '2026-05-01T00:00:00.000Z';
 
@@ -82,6 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       clock,
       ids: new TimeOrderedIdGenerator(1),
       logger,
+      reconciliationReadModels: SqliteReconciliationReadModel,
     },
     config,
   );

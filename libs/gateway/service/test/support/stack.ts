@@ -1,15 +1,15 @@
 /**
  * The gateway with the REAL bonus-ledger beside it (integration tests): both on one embedded
  * event store file and bus file in a temp dir, each with its own clients as if they were two
- * processes, sharing one manual clock.
+ * processes, sharing one manual clock. What other processes decide on the same store in their own
+ * process (the game-server's free spins, the ledger's expiry timer) is decided here with the bonus
+ * application API on the ledger's store.
  */
 import { join } from 'node:path';
-import { BonusLedgerClient, type BonusRequestData } from '@reelstream/bonus-client';
-import type { BonusReply, BonusRequestType } from '@reelstream/contracts';
+import { BonusCommands, catalogLookup, FreeSpins, type ExpiryTarget } from '@reelstream/bonus-application';
 import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
 import type { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
-import { catalogLookup } from '@reelstream/bonus-adapters';
 import { loadCatalogFile } from '@reelstream/game-adapters';
 import { startBonusLedger, type BonusLedger } from '@reelstream/bonus-service';
 import { startHarness, type Harness, type HarnessOptions } from './harness.js';
@@ -17,14 +17,16 @@ import { startHarness, type Harness, type HarnessOptions } from './harness.js';
 export interface Stack extends Harness {
   ledger: BonusLedger;
   ledgerBus: SqliteMessageBus;
-  /** Sends a command or query to the ledger as another service would (the game-server's free spins, the expiry timer). */
-  sendToLedger<Type extends BonusRequestType>(type: Type, data: BonusRequestData<Type>): Promise<BonusReply<Type>>;
+  /** Free spins decided as the game-server decides them, in its own process (ADR 0006). */
+  freeSpins: FreeSpins;
+  /** What the ledger's expiry timer does at expireAt: true when the bonus call expired now. */
+  expire(target: ExpiryTarget): Promise<boolean>;
+  /** The registrations, expiry and cancel of the ledger's process, decided in it (the campaign worker's registrations). */
+  ledgerCommands: BonusCommands;
   /** Stops the ledger (its consumer leaves the group); `startLedger` brings it back on the same files. */
   stopLedger(): Promise<void>;
   startLedger(): Promise<void>;
 }
-
-let commandCounter = 0;
 
 export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
   const harness = await startHarness(options);
@@ -49,11 +51,13 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
     );
   let ledger = await launchLedger();
   let running = true;
-  const otherService = new BonusLedgerClient({
-    bus: harness.bus,
+  const ledgerCommands = new BonusCommands({
+    store: ledgerStore,
     clock: harness.clock,
-    ids: new TimeOrderedIdGenerator(4),
-    timeoutMs: 10_000,
+    ids,
+    catalog,
+    operators: (operatorId) => harness.operators.get(operatorId),
+    playerOf: async (operatorId, issueId) => (await ledger.readModel.byIssueId(operatorId, issueId))?.playerId,
   });
   const stack: Stack = {
     ...harness,
@@ -61,7 +65,9 @@ export async function startStack(options: HarnessOptions = {}): Promise<Stack> {
       return ledger;
     },
     ledgerBus,
-    sendToLedger: (type, data) => otherService.call(type, data, `test-${++commandCounter}`),
+    freeSpins: new FreeSpins({ store: ledgerStore, clock: harness.clock, ids: new TimeOrderedIdGenerator(4) }),
+    expire: (target) => ledgerCommands.expireDue(target),
+    ledgerCommands,
     async stopLedger() {
       if (!running) return;
       running = false;

@@ -13,8 +13,8 @@ await runService('gateway', async (runtime) => {
   runtime.onStop('timer', async () => clearInterval(alive));
   const component = runtime.loggerFor('chatty');
   for (let i = 0; i < LINES; i++) component.info('chatter', { i, padding: 'x'.repeat(200) });
-  runtime.onReady(() => {
-    process.stdout.write('BANNER\n');
+  runtime.onReady((print) => {
+    print('BANNER\n');
     process.kill(process.pid, 'SIGTERM');
   });
   return { lines: LINES };

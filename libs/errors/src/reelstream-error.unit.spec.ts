@@ -1,8 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCatalogue } from './errors.js';
-import { isRefusal, isRetriable, ReelstreamError, refusal } from './reelstream-error.js';
-import { UnknownEventTypeError } from '../events/upcasting.js';
-import { OperatorsConfigError } from '../operators.js';
+import { ErrorCatalogue } from './catalogue.js';
+import { isRefusal, isRefusedError, isRetriable, ReelstreamError, RefusedError, refusal } from './reelstream-error.js';
 
 describe('Refusal and ReelstreamError: one shape, a catalogue code and a retriable flag', () => {
   it('builds a refusal with the catalogue message, no details, not retriable by default', () => {
@@ -21,8 +19,8 @@ describe('Refusal and ReelstreamError: one shape, a catalogue code and a retriab
 
   it('throws the same fields and turns back into the same refusal', () => {
     const refused = refusal('WALLET_TX_SETTLED', 'transaction 5 is already succeeded');
-    const error = ReelstreamError.from(refused);
-    expect(error).toBeInstanceOf(Error);
+    const error = RefusedError.from(refused);
+    expect(error).toBeInstanceOf(ReelstreamError);
     expect({ code: error.code, message: error.message, retriable: error.retriable }).toEqual({
       code: 'WALLET_TX_SETTLED',
       message: 'transaction 5 is already succeeded',
@@ -67,18 +65,41 @@ describe('Refusal and ReelstreamError: one shape, a catalogue code and a retriab
     );
   });
 
-  it('gives the unreadable-event and configuration errors their code and no retry, keeping their names for logs', () => {
-    const unknown = new UnknownEventTypeError('Nope');
-    expect([unknown.name, unknown.code, unknown.retriable]).toEqual([
-      'UnknownEventTypeError',
-      'EVENT_NOT_READABLE',
-      false,
-    ]);
-    const config = new OperatorsConfigError('operators.json', ['operators[0].id: required']);
-    expect([config.name, config.code, isRetriable(config)]).toEqual([
-      'OperatorsConfigError',
-      'CONFIGURATION_INVALID',
-      false,
-    ]);
+  it('carries a retry time from the refusal to the thrown error and back, retriable because of it', () => {
+    const refused = refusal('SERVICE_UNAVAILABLE', 'the bonus service did not answer', { retryAfterSeconds: 2 });
+    expect(refused).toEqual({
+      type: 'Refusal',
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'the bonus service did not answer',
+      retriable: true,
+      retryAfterSeconds: 2,
+    });
+    const error = RefusedError.from(refused);
+    expect([error.retryAfterSeconds, error.retriable, error.status]).toEqual([2, true, 503]);
+    expect(error.toRefusal()).toEqual(refused);
+    expect(refusal('WALLET_UNAVAILABLE', undefined, { retryAfterSeconds: 5, retriable: false }).retriable).toBe(false);
+  });
+
+  it('makes a thrown refusal retriable when its status says "try again later", unless told otherwise', () => {
+    expect(new RefusedError('RATE_LIMITED').retriable).toBe(true);
+    expect(new RefusedError('SERVICE_UNAVAILABLE').retriable).toBe(true);
+    expect(new RefusedError('BONUS_NOT_FOUND').retriable).toBe(false);
+    expect(new RefusedError('BONUS_NOT_FOUND', undefined, { retryAfterSeconds: 1 }).retriable).toBe(true);
+    expect(new RefusedError('SERVICE_UNAVAILABLE', undefined, { retriable: false }).retriable).toBe(false);
+    expect(new RefusedError('BONUS_NOT_FOUND').status).toBe(404);
+    expect(RefusedError.validation([{ path: 'a', message: 'b' }])).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: ErrorCatalogue.VALIDATION_FAILED.message,
+      details: [{ path: 'a', message: 'b' }],
+    });
+  });
+
+  it('tells a thrown refusal, with its code when asked, from any other error', () => {
+    const refused = new RefusedError('SPIN_IN_PROGRESS');
+    expect(isRefusedError(refused)).toBe(true);
+    expect(isRefusedError(refused, 'SPIN_IN_PROGRESS')).toBe(true);
+    expect(isRefusedError(refused, 'SESSION_EXPIRED')).toBe(false);
+    expect(isRefusedError(new ReelstreamError('SPIN_IN_PROGRESS', undefined, { retriable: false }))).toBe(false);
+    expect(isRefusedError(new Error('SPIN_IN_PROGRESS'))).toBe(false);
   });
 });

@@ -1,9 +1,13 @@
 /**
- * The bus edge of the bonus use cases: one `bonus.commands` message → its `bonus.replies` value.
+ * The bus edge of the bonus use cases: one `bonus.commands` message (CancelBonusCall, GetBonusCall,
+ * ListBonusCalls) → its `bonus.replies` value.
  * Parsed with the contracts schema (an invalid message is answered VALIDATION_FAILED, never
  * retried), its data and metadata handed to the command or query use case, whose result or refusal
  * becomes the reply. Exceptions (a store failure) propagate so the bus retries the message.
+ * The bonus use cases know nothing of the bus: this file and the bonus client are where its
+ * envelopes are made and read.
  */
+import type { BonusCommands, BonusQueries, CommandOrigin } from '@reelstream/bonus-application';
 import {
   bonusRequestMessage,
   errorReply,
@@ -12,11 +16,9 @@ import {
   validationDetails,
   type BonusReply,
   type BonusRequestType,
+  type CommandMetadata,
   type Refusal,
 } from '@reelstream/contracts';
-import type { BonusCommands } from './bonus-commands.js';
-import type { BonusQueries } from './bonus-queries.js';
-import { originOf } from './command-origin.js';
 
 type AnyBonusReply = BonusReply<BonusRequestType>;
 
@@ -42,22 +44,12 @@ export class BonusRequestHandler {
     const message = parsed.data;
     const origin = originOf(message.metadata);
     switch (message.type) {
-      case 'RegisterBonusCall':
-        return { type: message.type, reply: replyOf(await this.commands.register(message.data, origin)) };
       case 'CancelBonusCall':
         return { type: message.type, reply: replyOf(await this.commands.cancel(message.data, origin)) };
-      case 'StartFreeSpin':
-        return { type: message.type, reply: replyOf(await this.commands.startFreeSpin(message.data, origin)) };
-      case 'SettleFreeSpin':
-        return { type: message.type, reply: replyOf(await this.commands.settleFreeSpin(message.data, origin)) };
-      case 'ExpireBonusCall':
-        return { type: message.type, reply: replyOf(await this.commands.expire(message.data, origin)) };
       case 'GetBonusCall':
         return { type: message.type, reply: replyOf(await this.queries.get(message.data)) };
       case 'ListBonusCalls':
         return { type: message.type, reply: replyOf(await this.queries.list(message.data)) };
-      case 'GetActiveBonus':
-        return { type: message.type, reply: okReply(await this.queries.active(message.data)) };
       default: {
         const unexpected: never = message;
         throw new Error(`no handler for ${(unexpected as { type: string }).type}`);
@@ -70,4 +62,12 @@ export class BonusRequestHandler {
 function replyOf<Result>(handled: Result | Refusal): { ok: true; result: Result } | ReturnType<typeof errorReply> {
   if (!isRefusal(handled)) return okReply(handled);
   return errorReply(handled.code, handled.message, handled.details === undefined ? undefined : [...handled.details]);
+}
+
+/** Who asked: the bus command's metadata, which seeds the event ids and the events' metadata. */
+function originOf(metadata: CommandMetadata): CommandOrigin {
+  const { commandId, correlationId, causationId, operatorId } = metadata;
+  return causationId === undefined
+    ? { commandId, correlationId, operatorId }
+    : { commandId, correlationId, causationId, operatorId };
 }

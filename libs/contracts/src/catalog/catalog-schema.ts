@@ -4,7 +4,7 @@ import { z } from 'zod';
 /**
  * The game catalog (config/catalog.json) as data: providers and games, with each game naming the
  * math model that plays it. Structure only; the rules across fields and against the models are
- * checked by `parseCatalog`.
+ * checked by the game domain's `parseCatalog`.
  */
 
 const betLevelList = z

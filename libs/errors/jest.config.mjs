@@ -1,0 +1,3 @@
+import { project } from '../../jest.preset.mjs';
+
+export default project(import.meta.dirname, 'errors');
