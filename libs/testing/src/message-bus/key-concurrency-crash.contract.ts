@@ -14,7 +14,8 @@ const PER_KEY = 10;
 const KILLS = 5;
 
 /**
- * A consumer with keyConcurrency hangs in the first message of each life and goes on with the
+ * A consumer with keyConcurrency hangs, once in each life, in a message that came behind another key's
+ * message of its partition (so that partition has other keys to go on with) and goes on with the
  * other keys until SIGKILL: whatever it finished behind the hung message in that partition must
  * come again (the commit never passes an unfinished message), and nothing is lost.
  */
@@ -46,7 +47,7 @@ export function keyConcurrencyCrashCases(harness: () => ContractHarness, childre
 
         const lives: { pid: number; partition: number; offset: bigint }[] = [];
         for (let kill = 0; kill < KILLS; kill++) {
-          const worker = new WorkerProcess(WORKER, { ...env, WINDOW_MESSAGES: 'first' });
+          const worker = new WorkerProcess(WORKER, { ...env, WINDOW_MESSAGES: 'behind-another-key' });
           children.add(worker);
           const [, offset, messageId] = await worker.waitForLine(/^WINDOW (\d+) message=(\d+)$/, 2 * WAIT_MS);
           const pid = worker.child.pid ?? -1;

@@ -2,6 +2,10 @@
  * Child process of the crash contract test: consumes the test topic through `openMessageBus`,
  * records every handling durably, and on a "window" message (first time only) prints
  * `WINDOW <offset>` and hangs inside the handler, handled but not committed, until it is killed.
+ * With WINDOW_MESSAGES=behind-another-key the window is, once per life, the first message of a partition
+ * that comes behind another key's message in that partition in this life: so the partition holds other keys
+ * whose later messages may be finished behind it (a partition whose messages all share one key could do no
+ * work behind its window, and the test of that work would test nothing).
  */
 import { openMessageBus } from '@reelstream/platform-backends';
 import { z } from 'zod';
@@ -15,7 +19,7 @@ const env = z
     GROUP_ID: z.string().min(1),
     RESULTS_PATH: z.string().min(1),
     WINDOW_MESSAGES: z.string().default(''),
-    /** `keyConcurrency` of the subscription. With WINDOW_MESSAGES=first the first message of this life is its window. */
+    /** `keyConcurrency` of the subscription. */
     KEY_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   })
   .parse(process.env);
@@ -26,6 +30,15 @@ const log = new HandlingLog(env.RESULTS_PATH);
 const bus = await openMessageBus(env.BUS_URL, { instanceId: env.INSTANCE_ID });
 
 let hungThisLife = false;
+/** The first key each partition delivered in this life. */
+const firstKeyOf = new Map<number, string>();
+/** Whether this message is the one window of this life in WINDOW_MESSAGES=behind-another-key. */
+function behindAnotherKey(partition: number, key: string): boolean {
+  if (hungThisLife) return false;
+  const first = firstKeyOf.get(partition);
+  if (first === undefined) firstKeyOf.set(partition, key);
+  return first !== undefined && first !== key;
+}
 const consumer = await bus.subscribe({
   groupId: env.GROUP_ID,
   topics: [env.TOPIC],
@@ -38,7 +51,10 @@ const consumer = await bus.subscribe({
     const { id, key, seq } = payload.parse(message.value);
     const firstTime = log.timesHandled(id) === 0;
     log.record({ messageId: id, key, seq, partition: message.partition, offset: message.offset, pid: process.pid });
-    const window = env.WINDOW_MESSAGES === 'first' ? !hungThisLife : windows.has(id) && firstTime;
+    const window =
+      env.WINDOW_MESSAGES === 'behind-another-key'
+        ? behindAnotherKey(message.partition, key)
+        : windows.has(id) && firstTime;
     if (window) {
       hungThisLife = true;
       process.stdout.write(`WINDOW ${message.offset} message=${id}\n`);
