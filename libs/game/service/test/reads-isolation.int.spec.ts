@@ -5,7 +5,7 @@
  * `GET /v1/transactions` (by a player it does not have, by status) and the dead-letter lists with
  * four clients back to back, in the same run. The lists were read by scanning the log until `limit`
  * rows matched: a page of A then held the event loop for the whole log and B's spins waited behind
- * it. From the read model a page is an index range read, so B's p99 stays within a small factor.
+ * it. From the read model a page is an index range read, so B's spin times stay within a small factor.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
@@ -89,7 +89,7 @@ async function spinUntil(tokens: readonly string[], until: number): Promise<{ ti
 }
 
 describe("operator A's list pages and operator B's play", () => {
-  it("keeps B's spin p99 within a small factor of its own baseline while A pages the lists hard", async () => {
+  it("keeps B's spin p90 within a small factor of its own baseline while A pages the lists hard", async () => {
     await writeHistory(HISTORY_EVENTS);
     // The read model holds the history before anything is measured (its lists answer 503 until then).
     for (let tries = 0; (await asPager('/v1/transactions?limit=1')).status !== 200; tries++) {
@@ -119,17 +119,22 @@ describe("operator A's list pages and operator B's play", () => {
 
     const p99Alone = percentile(alone.times, 99);
     const p99Paging = percentile(whilePaging.times, 99);
+    const p90Alone = percentile(alone.times, 90);
+    const p90Paging = percentile(whilePaging.times, 90);
     process.stdout.write(
       `B's spins alone: ${alone.times.length} in ${WINDOW_MS} ms, p50 ${percentile(alone.times, 50).toFixed(1)} ms, p99 ${p99Alone.toFixed(1)} ms\n` +
         `B's spins while A pages: ${whilePaging.times.length}, p50 ${percentile(whilePaging.times, 50).toFixed(1)} ms, p99 ${p99Paging.toFixed(1)} ms` +
-        ` (ratio ${(p99Paging / p99Alone).toFixed(2)}); A's pages: ${pageStatuses.length} on a log of ${HISTORY_EVENTS} wallet events\n`,
+        ` (ratio ${(p99Paging / p99Alone).toFixed(2)}), p90 ${p90Paging.toFixed(1)} ms against ${p90Alone.toFixed(1)} alone` +
+        ` (ratio ${(p90Paging / p90Alone).toFixed(2)}); A's pages: ${pageStatuses.length} on a log of ${HISTORY_EVENTS} wallet events\n`,
     );
     expect([alone.failed, whilePaging.failed]).toEqual([0, 0]);
     expect(pageStatuses.every((status) => status === 200)).toBe(true);
     // A paged all along: each of its clients had pages answered in the window.
     expect(pageStatuses.length).toBeGreaterThanOrEqual(2 * PAGERS);
-    // Loose enough for a loaded machine (measured 2.5x under load 20+ on 2 cores); the scanning lists gave 16.9x
-    // on the same machine, and every spin of B failed while A paged.
-    expect(p99Paging).toBeLessThanOrEqual(Math.max(4 * p99Alone, p99Alone + 500));
+    // Loose enough for a loaded machine (p99 measured 2.5x under load 20+ on 2 cores); the scanning lists gave 16.9x
+    // on the same machine, and every spin of B failed while A paged: every page held the event loop, so all of B's
+    // spins slowed. The p90 is asserted, not the p99: of about a hundred spins the p99 is the second slowest, and a
+    // single stall of a CI machine running other suites beside this one (4.7x, p50 1.6x, once) fails it.
+    expect(p90Paging).toBeLessThanOrEqual(Math.max(4 * p90Alone, p90Alone + 500));
   }, 600_000);
 });
