@@ -217,6 +217,36 @@ export function maxPodsOf(workload: K8sObject, objects: readonly K8sObject[]): n
 }
 
 /**
+ * The workload that asks on each reply topic: the gateway's bonus-ledger client (libs/bonus/client) on
+ * `bonus.replies`, the game-server's wallet client (libs/game/adapters/src/wallet-client.ts) on `wallet.replies`.
+ */
+export const REPLY_TOPIC_REQUESTERS: Readonly<Record<string, string>> = {
+  'bonus.replies': 'gateway',
+  'wallet.replies': 'game-server',
+};
+
+/**
+ * What keeps a reply topic's requesters from reading a partition each: a requester reads the partition its
+ * worker id picks (modulo the topic's partitions), so a workload that can have more pods than the topic has
+ * partitions would put two of its pods on one partition, each reading the other's replies.
+ */
+export function replyPartitionProblems(
+  objects: readonly K8sObject[],
+  partitionsOf: (topic: string) => number,
+): string[] {
+  const problems: string[] = [];
+  for (const [topic, name] of Object.entries(REPLY_TOPIC_REQUESTERS)) {
+    const workload = objects.find((o) => isWorkload(o) && o.metadata.name === name);
+    if (!workload) continue;
+    const pods = maxPodsOf(workload, objects);
+    const partitions = partitionsOf(topic);
+    if (pods > partitions)
+      problems.push(`${name}: up to ${pods} pods ask on ${topic}, which has ${partitions} partitions`);
+  }
+  return problems;
+}
+
+/**
  * Each id-drawing workload's worker ids (WORKER_ID_BASE + pod index, for every pod it can have),
  * and what is wrong: a workload without a base or without the pod index from the downward API, a
  * fixed WORKER_ID (every pod would draw the same ids), ranges beyond the last worker id or overlapping.

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { parseOperatorsJson, Topics } from '@reelstream/contracts';
+import { parseOperatorsJson, TopicPartitions, Topics } from '@reelstream/contracts';
 import { parsePostgresUrl } from '@reelstream/platform-eventstore-postgres';
 import { MAX_WORKER_ID } from '@reelstream/platform-ids';
 import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/gateway-service';
@@ -26,6 +26,8 @@ import {
   isWorkload,
   maxPodsOf,
   referenceProblems,
+  replyPartitionProblems,
+  REPLY_TOPIC_REQUESTERS,
   serviceProblems,
   workerIdRanges,
   workloadProblems,
@@ -457,6 +459,17 @@ describe('the overlays rendered by kubectl kustomize', () => {
         });
         expect(processIdentityOf('gateway', env, `${range.workload}-${range.maxPods - 1}`).workerId).toBe(range.last);
       }
+    });
+
+    it('let every pod that asks on a reply topic read a partition of its own: no requester outgrows its topic', () => {
+      const partitionsOf = (topic: string) => TopicPartitions[topic] ?? 0;
+      const objects = rendered(dir);
+      expect(Object.keys(REPLY_TOPIC_REQUESTERS).sort()).toEqual([Topics.bonusReplies, Topics.walletReplies]);
+      expect(replyPartitionProblems(objects, partitionsOf)).toEqual([]);
+      expect(replyPartitionProblems(withMaxReplicas(objects, 65), partitionsOf)).toEqual([
+        'gateway: up to 65 pods ask on bonus.replies, which has 64 partitions',
+        'game-server: up to 65 pods ask on wallet.replies, which has 64 partitions',
+      ]);
     });
   });
 

@@ -67,8 +67,16 @@ export const TopicKeys = {
  * 24 and 30 gateway pods, and gives each of the autoscaler's up to 32 pods at least 7; in between, pods
  * that hold one partition fewer refuse a little early, so traffic spread evenly over them gets at least 90 %
  * of a limit (27 pods, the worst; 64 partitions would give 69 %).
+ * The reply topics (`bonus.replies`, `wallet.replies`): 64. A requester reads one partition, its worker id
+ * modulo the count, and its requests name it (docs/adr/0044-replies-routed-to-the-instance-that-asked.md);
+ * the pods of the one workload that asks on each (the gateway, the game-server) have consecutive worker ids,
+ * so up to 64 of them read a partition each, twice the autoscalers' 32.
  */
-export const TopicPartitions: Readonly<Partial<Record<string, number>>> = { 'gateway.limits': 240 };
+export const TopicPartitions: Readonly<Partial<Record<string, number>>> = {
+  'gateway.limits': 240,
+  'bonus.replies': 64,
+  'wallet.replies': 64,
+};
 
 /** The group every gateway pod joins on `gateway.limits` (its share divides the gateway's limits). */
 export const GATEWAY_LIMITS_GROUP = 'gateway';

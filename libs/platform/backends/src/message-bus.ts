@@ -12,6 +12,11 @@ import { ensureParentDirectory, parseSqliteUrl, unsupportedScheme, type SqliteUr
 export interface OpenMessageBusOptions {
   /** Names this process in consumer groups and reply routing. Default: a random id. */
   instanceId?: string;
+  /**
+   * Picks the one partition of each reply topic this process reads: its worker id
+   * (docs/adr/0044-replies-routed-to-the-instance-that-asked.md). Default: a hash of the instance id.
+   */
+  replyNumber?: number;
   /** Told of every message parked on a `.dlq` topic (to log it at error and count it). Default: the adapter's own stderr line. */
   onParked?: ParkedMessageObserver;
   /** The process's logger, for the Kafka client's own lines. Default: the client's console lines. */
@@ -22,6 +27,7 @@ export interface OpenMessageBusOptions {
 export function kafkaBusOptions(options: OpenMessageBusOptions): KafkaMessageBusOptions {
   return {
     ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    ...(options.replyNumber === undefined ? {} : { replyNumber: options.replyNumber }),
     ...(options.onParked ? { onParked: options.onParked } : {}),
     ...(options.log ? { log: options.log } : {}),
   };
@@ -40,7 +46,7 @@ const sqliteQuerySchema = z
   })
   .strict();
 
-export type SqliteBusUrl = SqliteUrl<Omit<SqliteMessageBusOptions, 'instanceId'>>;
+export type SqliteBusUrl = SqliteUrl<Omit<SqliteMessageBusOptions, 'instanceId' | 'replyNumber'>>;
 
 export function parseSqliteBusUrl(url: string): SqliteBusUrl {
   return parseSqliteUrl(url, 'BUS_URL', sqliteQuerySchema) as SqliteBusUrl;
@@ -50,6 +56,7 @@ export function parseSqliteBusUrl(url: string): SqliteBusUrl {
 export async function openMessageBus(url: string, options: OpenMessageBusOptions = {}): Promise<MessageBus> {
   const instance = {
     ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+    ...(options.replyNumber === undefined ? {} : { replyNumber: options.replyNumber }),
     ...(options.onParked ? { onParked: options.onParked } : {}),
   };
   if (url.startsWith('sqlite:')) {

@@ -38,6 +38,11 @@ export interface ListenerMode {
   commits: boolean;
   /** Every (re)start reads from the end of every partition, whatever the group committed before. */
   alwaysFromEnd: boolean;
+  /**
+   * The one partition of its topics the consumer reads (a reply listener's); the others it is assigned
+   * stay paused, on every join. Default: all it is assigned.
+   */
+  onlyPartition?: number;
 }
 
 const SERVICE_CONSUMER: ListenerMode = { commits: true, alwaysFromEnd: false };
@@ -170,6 +175,12 @@ export async function startKafkaConsumer(
     let seeked = false;
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       processor.onAssignment();
+      // Before the first fetch of this generation, like the seeks below; kafkajs keeps a pause across joins.
+      const only = mode.onlyPartition;
+      if (only !== undefined) {
+        consumer.pause(options.topics.map((topic) => ({ topic })));
+        consumer.resume(options.topics.map((topic) => ({ topic, partitions: [only] })));
+      }
       assigned = assignedPartitions(event.payload.memberAssignment, options.topics);
       if (mode.alwaysFromEnd) {
         // Every join, kafkajs's own restarts too: the group commits nothing for kafkajs to resume from.

@@ -11,6 +11,7 @@ import {
   type ParkedMessageObserver,
   type RequestOptions,
   type SubscribeOptions,
+  replyPartitionOf,
 } from '@reelstream/platform-ports';
 import { kafkaConsumerLag } from './consumer-lag.js';
 import { fromKafkajs } from './kafka-errors.js';
@@ -37,14 +38,14 @@ export interface KafkaBusParts {
   topics: TopicManager;
   /** Names this process: its reply consumers form the groups `reply.${instanceId}.${replyTopic}`. */
   instanceId: string;
+  /** Picks the one partition of each reply topic this process reads (`replyPartitionOf`). */
+  replyNumber: number;
   membership: GroupMembership;
   /** An attempt still running after this long counts as failed (see `withDeadline`). */
   handlerTimeoutMs: number;
   onError(error: unknown): void;
   onParked?: ParkedMessageObserver;
 }
-
-const REPLY_LISTENER: ListenerMode = { commits: false, alwaysFromEnd: true };
 
 /** The group of this instance's consumer of one reply topic. */
 export function replyGroupId(instanceId: string, replyTopic: string): string {
@@ -61,8 +62,11 @@ interface WaitingSend {
 /** The port's `MessageBus` on Kafka (kafkajs 2.2). Create it with `openKafkaMessageBus`. */
 export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
   private readonly consumers = new Set<Consumer>();
-  private readonly replyListeners = new Map<string, Promise<Consumer>>();
+  /** Per reply topic: its listener, and the one partition it reads (the requests' `reply-partition`). */
+  private readonly replyListeners = new Map<string, Promise<{ consumer: Consumer; partition: number }>>();
   private readonly joinedReplyGroups = new Set<string>();
+  /** Partitions per topic a message named a partition of (see `checkPartition`). */
+  private readonly partitionCounts = new Map<string, number>();
   private readonly pending = new PendingRequests();
   private closed = false;
   /** Set only after the consumers stopped, so their in-flight handlers can still park records. */
@@ -101,7 +105,28 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
     const batch = (Array.isArray(messages) ? messages : [messages]) as readonly OutgoingMessage[];
     this.assertOpen();
     if (batch.length === 0) return;
-    await this.send(topic, batch.map(toKafkaMessage));
+    const records = batch.map(toKafkaMessage);
+    const named = new Set(batch.flatMap(({ partition }) => (partition === undefined ? [] : [partition])));
+    for (const partition of named) await this.checkPartition(topic, partition, batch);
+    await this.send(topic, records);
+  }
+
+  /**
+   * Refuses a message naming a partition the topic does not have (kafkajs would retry it until its
+   * deadline). The count is cached: a topic's partitions only grow, so a partition past the cached count
+   * reads it again before refusing.
+   */
+  private async checkPartition(topic: string, partition: number, batch: readonly OutgoingMessage[]): Promise<void> {
+    if (!Number.isSafeInteger(partition) || partition < 0)
+      throw new RangeError(`topic ${topic}: a partition is a non-negative integer, got ${partition}`);
+    const cached = this.partitionCounts.get(topic);
+    if (cached !== undefined && partition < cached) return;
+    await this.parts.topics.ensure([topic]);
+    const partitions = await this.parts.topics.partitionCount([topic]);
+    this.partitionCounts.set(topic, partitions);
+    if (partition < partitions) return;
+    const key = batch.find((message) => message.partition === partition)?.key ?? '';
+    throw new RangeError(`message ${key}: topic ${topic} has no partition ${partition} (it has ${partitions})`);
   }
 
   /**
@@ -242,43 +267,38 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
     replyTopic: string,
     correlationId: string,
   ): Promise<void> {
-    const listener = await this.replyListener(replyTopic);
-    await listener.ready;
+    const { consumer, partition } = await this.replyListener(replyTopic);
+    await consumer.ready;
     await this.publish(topic, {
       ...message,
-      headers: { ...message.headers, [BusHeaders.correlationId]: correlationId, [BusHeaders.replyTo]: replyTopic },
+      headers: {
+        ...message.headers,
+        [BusHeaders.correlationId]: correlationId,
+        [BusHeaders.replyTo]: replyTopic,
+        [BusHeaders.replyPartition]: String(partition),
+      },
     });
   }
 
   /**
    * One consumer per reply topic for this instance, started on the first request that needs it, in a
    * group of its own: kafkajs' round-robin assigner hands out the partitions of every topic in a group
-   * to every member whatever it subscribed to, so two reply topics must not share one group. It
-   * commits nothing and starts at the end of every partition (a restarted instance does not replay
-   * the replies of its previous life); a listener that failed to start or join is forgotten, so the
-   * next request starts a new one, and one that crashed later is recreated by its consumer.
+   * to every member whatever it subscribed to, so two reply topics must not share one group. It reads
+   * one partition, this process's reply partition (the others stay paused: kafkajs has no manual
+   * assignment), commits nothing and starts at its end (a restarted instance does not replay the
+   * replies of its previous life); a listener that failed to start or join is forgotten, so the next
+   * request starts a new one, and one that crashed later is recreated by its consumer.
    */
-  private replyListener(replyTopic: string): Promise<Consumer> {
+  private replyListener(replyTopic: string): Promise<{ consumer: Consumer; partition: number }> {
     let listener = this.replyListeners.get(replyTopic);
     if (!listener) {
-      const starting = this.startConsumer(
-        {
-          groupId: replyGroupId(this.parts.instanceId, replyTopic),
-          topics: [replyTopic],
-          fromOffset: 'latest',
-          maxAttempts: 1,
-          handler: async (reply) => {
-            this.pending.settle(reply);
-          },
-        },
-        REPLY_LISTENER,
-      );
+      const starting = this.startReplyListener(replyTopic);
       listener = starting;
       const forget = () => {
         if (this.replyListeners.get(replyTopic) === starting) this.replyListeners.delete(replyTopic);
       };
       starting
-        .then(async (consumer) => {
+        .then(async ({ consumer }) => {
           await consumer.ready;
           this.joinedReplyGroups.add(replyGroupId(this.parts.instanceId, replyTopic));
         })
@@ -286,6 +306,24 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
       this.replyListeners.set(replyTopic, listener);
     }
     return listener;
+  }
+
+  private async startReplyListener(replyTopic: string): Promise<{ consumer: Consumer; partition: number }> {
+    await this.parts.topics.ensure([replyTopic]);
+    const partition = replyPartitionOf(this.parts.replyNumber, await this.parts.topics.partitionCount([replyTopic]));
+    const consumer = await this.startConsumer(
+      {
+        groupId: replyGroupId(this.parts.instanceId, replyTopic),
+        topics: [replyTopic],
+        fromOffset: 'latest',
+        maxAttempts: 1,
+        handler: async (reply) => {
+          this.pending.settle(reply);
+        },
+      },
+      { commits: false, alwaysFromEnd: true, onlyPartition: partition },
+    );
+    return { consumer, partition };
   }
 
   async close(): Promise<void> {

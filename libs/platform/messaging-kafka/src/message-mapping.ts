@@ -12,13 +12,21 @@ export function headersToStrings(headers: IHeaders | undefined): Headers {
   return result;
 }
 
-/** The record kafkajs sends: the key for partitioning, the value as JSON text, the headers as strings. */
+/**
+ * The record kafkajs sends: the key for partitioning (unless the message names its partition), the value
+ * as JSON text, the headers as strings.
+ */
 export function toKafkaMessage(message: OutgoingMessage): KafkaOutgoingMessage {
   const value = JSON.stringify(message.value);
   if (value === undefined) throw new TypeError(`message ${message.key} has no JSON value`);
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of Object.entries(message.headers ?? {})) headers[name] = String(headerValue);
-  return { key: message.key, value, headers };
+  return {
+    key: message.key,
+    value,
+    headers,
+    ...(message.partition === undefined ? {} : { partition: message.partition }),
+  };
 }
 
 export type Decoded = { ok: true; message: Message } | { ok: false; reason: string };

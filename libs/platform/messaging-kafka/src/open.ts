@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel, type ProducerConfig } from 'kafkajs';
-import type { MessageBus, ParkedMessageObserver } from '@reelstream/platform-ports';
+import { replyNumberOf, type MessageBus, type ParkedMessageObserver } from '@reelstream/platform-ports';
 import { KafkaMessageBus } from './kafka-message-bus.js';
 import { kafkaLogCreator, type KafkaLog } from './log.js';
 import { booleanSetting, kafkaSecurity } from './kafka-security.js';
@@ -12,6 +12,11 @@ export interface KafkaMessageBusOptions {
    * process, or two processes would split one reply topic's partitions. Default: a random id.
    */
   instanceId?: string;
+  /**
+   * Picks the one partition of each reply topic this process reads (`replyPartitionOf`): its worker id.
+   * Default: a hash of the instance id.
+   */
+  replyNumber?: number;
   clientId?: string;
   /** Partitions of topics the bus creates. Default `KAFKA_PARTITIONS`, else 16. */
   partitions?: number;
@@ -147,6 +152,7 @@ export async function openKafkaMessageBus(
     newProducer: () => kafka.producer(PRODUCER_CONFIG),
     topics: new TopicManager(admin, topicSettings, settings.autoCreateTopics),
     instanceId,
+    replyNumber: options.replyNumber ?? replyNumberOf(instanceId),
     membership: {
       sessionTimeoutMs,
       heartbeatIntervalMs: Math.max(100, Math.floor(sessionTimeoutMs / 10)),

@@ -37,7 +37,7 @@ if (brokers) {
     async () => ({
       adapter: 'kafka',
       url: `kafka://${brokers}`,
-      open: (options) => openKafkaMessageBus(list, options?.instanceId ? { instanceId: options.instanceId } : {}),
+      open: (options) => openKafkaMessageBus(list, options ?? {}),
       // Every case uses fresh topics and groups; the broker itself belongs to whoever started it.
       dispose: async () => undefined,
       knownFaults: KNOWN_FAULTS,

@@ -99,6 +99,7 @@ async function publishThroughLostAnswer(config: ProducerConfig): Promise<string[
     newProducer: () => producer,
     topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
     instanceId: 'relay-1',
+    replyNumber: 0,
     membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
     handlerTimeoutMs: 1_000,
     onError: () => undefined,

@@ -27,6 +27,7 @@ describe('reply consumer groups', () => {
       newProducer: () => producer,
       topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
       instanceId: 'gateway-7f3a',
+      replyNumber: 0,
       membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 100 },
       handlerTimeoutMs: 1_000,
       onError: () => undefined,
@@ -39,6 +40,11 @@ describe('reply consumer groups', () => {
     await expect(reply).rejects.toThrow(/no reply/);
     expect(sent).toEqual(['bonus.commands']);
     expect(created[0]?.seeks).toEqual([{ topic: 'bonus.replies', partition: 0, offset: '57' }]);
+    // It reads its reply partition only (the topic has one partition here, so reply number 0 reads partition 0).
+    expect(created[0]?.pausing).toEqual([
+      { pause: [{ topic: 'bonus.replies' }] },
+      { resume: [{ topic: 'bonus.replies', partitions: [0] }] },
+    ]);
     await bus.close();
     expect(deletedGroups).toEqual(['reply.gateway-7f3a.bonus.replies']);
   });

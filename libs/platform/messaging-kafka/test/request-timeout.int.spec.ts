@@ -54,6 +54,7 @@ describe('request/reply against a scripted broker that never answers', () => {
       newProducer: () => kafka.producer(),
       topics: new TopicManager(admin, { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 }),
       instanceId: 'gateway-test',
+      replyNumber: 0,
       membership: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 600, maxWaitTimeMs: 1_000 },
       handlerTimeoutMs: 1_000,
       onError: () => undefined,

@@ -30,6 +30,14 @@ class ScriptedKafkaConsumer extends EventEmitter {
   seek(seek: unknown): void {
     this.seeks.push(seek);
   }
+  /** Every pause and resume, in order. */
+  readonly pausing: { pause?: unknown; resume?: unknown }[] = [];
+  pause(topicPartitions: unknown): void {
+    this.pausing.push({ pause: topicPartitions });
+  }
+  resume(topicPartitions: unknown): void {
+    this.pausing.push({ resume: topicPartitions });
+  }
   async stop(): Promise<void> {
     this.stopped = true;
   }

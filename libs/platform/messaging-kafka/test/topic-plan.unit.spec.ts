@@ -128,6 +128,13 @@ describe('the topic plan', () => {
       platformTopics(SETTINGS, overrides).find((p) => p.topic === Topics.gatewayLimits);
     expect(limits()).toEqual({ topic: 'gateway.limits', ...SETTINGS, partitions: 240 });
     expect(limits({ 'gateway.limits': { partitions: 480 } })?.partitions).toBe(480);
+    const replies = platformTopics(SETTINGS).filter(
+      (p) => p.topic === Topics.bonusReplies || p.topic === Topics.walletReplies,
+    );
+    expect(replies.map(({ topic, partitions }) => ({ topic, partitions }))).toEqual([
+      { topic: 'bonus.replies', partitions: 64 },
+      { topic: 'wallet.replies', partitions: 64 },
+    ]);
   });
 
   it('refuses an override of a topic the platform does not have, a bad shape, and more in-sync replicas than replicas', () => {
@@ -167,7 +174,7 @@ describe('the topic plan', () => {
         false,
       ],
       ['wallet.requests: min.insync.replicas the broker default, wants 2', true],
-      ['wallet.replies: missing (wants 16 partitions, replication factor 3, min.insync.replicas 2)', true],
+      ['wallet.replies: missing (wants 64 partitions, replication factor 3, min.insync.replicas 2)', true],
     ]);
   });
 

@@ -26,6 +26,8 @@ export interface SqliteSubscribeOptions extends SubscribeOptions {
    * (then `id#2`, `id#3` for further consumers of the same group in this client).
    */
   memberId?: string;
+  /** The only partitions of each topic this member takes (a reply listener reads its one). Default: all. */
+  partitions?: readonly number[];
 }
 
 export interface ConsumerEnvironment {
@@ -109,7 +111,14 @@ export class SqliteConsumer implements Consumer {
       .immediate();
     // Fixed before `ready`: 'latest' means the end of the log when this member joined.
     initialiseOffsets(env.db, parsed.groupId, topics, parsed.fromOffset);
-    const membership = new GroupMembership(env.db, parsed.groupId, memberId, topics, env.options.sessionTimeoutMs);
+    const membership = new GroupMembership(
+      env.db,
+      parsed.groupId,
+      memberId,
+      topics,
+      env.options.sessionTimeoutMs,
+      options.partitions,
+    );
     const partitionCount = [...topics.values()].reduce((sum, count) => sum + count, 0);
     const consumer = new SqliteConsumer(env, options, parsed, membership, partitionCount, onStopped);
     await consumer.begin();

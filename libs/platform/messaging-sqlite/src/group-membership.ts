@@ -50,6 +50,8 @@ export class GroupMembership {
     readonly memberId: string,
     private readonly topics: ReadonlyMap<string, number>,
     private readonly sessionTimeoutMs: number,
+    /** The only partitions of each topic this member may hold (a reply listener's one); default all. */
+    private readonly only?: readonly number[],
   ) {
     this.statements = {
       upsertMember: db.prepare<[string, string, string, number]>(
@@ -118,7 +120,8 @@ export class GroupMembership {
     for (const [topic, partitions] of this.topics) {
       s.upsertMember.run(this.groupId, topic, this.memberId, expiresAt);
       s.renewLeases.run(expiresAt, this.groupId, topic, this.memberId, now);
-      const share = Math.ceil(partitions / Math.max(1, s.liveMembers.get(this.groupId, topic, now) ?? 1));
+      const claimable = this.only?.filter((partition) => partition < partitions) ?? [...Array(partitions).keys()];
+      const share = Math.ceil(claimable.length / Math.max(1, s.liveMembers.get(this.groupId, topic, now) ?? 1));
       const mine: number[] = [];
       const heldByOthers = new Map<string, number>();
       const taken = new Set<number>();
@@ -128,7 +131,8 @@ export class GroupMembership {
         if (lease.owner === this.memberId) mine.push(lease.partition);
         else heldByOthers.set(lease.owner, (heldByOthers.get(lease.owner) ?? 0) + 1);
       }
-      for (let partition = 0; partition < partitions && mine.length < share; partition++) {
+      for (const partition of claimable) {
+        if (mine.length >= share) break;
         if (taken.has(partition)) continue;
         const claimed = s.claimLease.run(
           this.groupId,

@@ -9,6 +9,7 @@ const outgoingSchema = z.object({
   key: z.string(),
   value: z.unknown(),
   headers: z.record(z.string(), z.string()).optional(),
+  partition: z.number().optional(),
 });
 
 /** A message checked and serialised before it joins a batch, so one bad message fails only its own publish. */
@@ -16,19 +17,30 @@ export interface PreparedMessage {
   key: string;
   value: string;
   headers: string;
+  /** A partition named by the publisher (a reply's); otherwise the key's. */
+  partition?: number;
 }
 
+/** `partitionsOf` is asked only for a topic some message names a partition of. */
 export function prepareMessages(
   topic: string,
   messages: OutgoingMessage | readonly OutgoingMessage[],
+  partitionsOf: (topic: string) => number,
 ): PreparedMessage[] {
   topicSchema.parse(topic);
   const list: readonly OutgoingMessage[] = Array.isArray(messages) ? messages : [messages as OutgoingMessage];
   return list.map((message) => {
-    const { key, value, headers } = outgoingSchema.parse(message);
+    const { key, value, headers, partition } = outgoingSchema.parse(message);
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError(`message ${key} on ${topic}: value is not JSON-serialisable`);
-    return { key, value: json, headers: JSON.stringify(headers ?? {}) };
+    const prepared = { key, value: json, headers: JSON.stringify(headers ?? {}) };
+    if (partition === undefined) return prepared;
+    if (!Number.isSafeInteger(partition) || partition < 0)
+      throw new RangeError(`topic ${topic}: a partition is a non-negative integer, got ${partition}`);
+    const partitions = partitionsOf(topic);
+    if (partition >= partitions)
+      throw new RangeError(`message ${key}: topic ${topic} has no partition ${partition} (it has ${partitions})`);
+    return { ...prepared, partition };
   });
 }
 
@@ -92,7 +104,7 @@ export class LogWriter {
     const partitions = this.topics.partitionsOf(topic);
     const now = Date.now();
     for (const message of messages) {
-      const partition = partitionFor(message.key, partitions);
+      const partition = message.partition ?? partitionFor(message.key, partitions);
       const { lastInsertRowid } = this.insertRow.run(
         topic,
         partition,

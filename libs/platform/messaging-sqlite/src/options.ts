@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { replyNumberOf } from '@reelstream/platform-ports';
 import { z } from 'zod';
 
 const sqliteBusOptionsSchema = z.object({
   /** Names this process in consumer groups (default member id) and reply routing. Default: a random id. */
   instanceId: z.string().min(1).max(200).optional(),
+  /**
+   * Picks the one partition of each reply topic this client reads (`replyPartitionOf`): the process's
+   * worker id. Default: a hash of the instance id.
+   */
+  replyNumber: z.number().int().min(0).optional(),
   /** Partitions of a topic created by this client; a topic keeps the count it was created with. */
   partitions: z.number().int().min(1).max(1024).default(16),
   /** FULL: a resolved publish survives power loss. NORMAL (WAL) may lose the last commits on power loss. */
@@ -20,13 +26,17 @@ const sqliteBusOptionsSchema = z.object({
 
 export type SqliteMessageBusOptions = z.input<typeof sqliteBusOptionsSchema>;
 
-export interface ResolvedBusOptions extends Required<Omit<z.output<typeof sqliteBusOptionsSchema>, 'instanceId'>> {
+export interface ResolvedBusOptions extends Required<
+  Omit<z.output<typeof sqliteBusOptionsSchema>, 'instanceId' | 'replyNumber'>
+> {
   instanceId: string;
+  replyNumber: number;
 }
 
 export function resolveBusOptions(options: SqliteMessageBusOptions = {}): ResolvedBusOptions {
   const parsed = sqliteBusOptionsSchema.parse(options);
-  return { ...parsed, instanceId: parsed.instanceId ?? `bus-${randomUUID()}` };
+  const instanceId = parsed.instanceId ?? `bus-${randomUUID()}`;
+  return { ...parsed, instanceId, replyNumber: parsed.replyNumber ?? replyNumberOf(instanceId) };
 }
 
 /** Heartbeats renew member rows and leases several times per session so one late timer loses nothing. */

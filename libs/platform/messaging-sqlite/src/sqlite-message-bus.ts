@@ -9,6 +9,7 @@ import {
   type ParkedMessage,
   type ParkedMessageObserver,
   type RequestOptions,
+  replyPartitionOf,
 } from '@reelstream/platform-ports';
 import { z } from 'zod';
 import { acquireNotifier, releaseNotifier, type ChangeNotifier } from './change-notifier.js';
@@ -95,7 +96,11 @@ export class SqliteMessageBus implements MessageBus, ConsumerLagSource {
   publish(topic: string, messages: OutgoingMessage | readonly OutgoingMessage[]): Promise<void> {
     if (!this.acceptingPublishes) return Promise.reject(new Error(`message bus ${this.instanceId} is closed`));
     try {
-      return this.environment.writer.publish(topic, prepareMessages(topic, messages));
+      const { writer, topics } = this.environment;
+      return writer.publish(
+        topic,
+        prepareMessages(topic, messages, (named) => topics.partitionsOf(named)),
+      );
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -120,6 +125,7 @@ export class SqliteMessageBus implements MessageBus, ConsumerLagSource {
         ...message.headers,
         [BusHeaders.correlationId]: correlationId,
         [BusHeaders.replyTo]: replyTopic,
+        [BusHeaders.replyPartition]: String(this.replyPartition(replyTopic)),
       };
       await this.publish(topic, { ...message, headers });
     } catch (error) {
@@ -166,6 +172,11 @@ export class SqliteMessageBus implements MessageBus, ConsumerLagSource {
     }
   }
 
+  /** The one partition of `replyTopic` this client reads, and its requests name. */
+  private replyPartition(replyTopic: string): number {
+    return replyPartitionOf(this.options.replyNumber, this.environment.topics.partitionsOf(replyTopic));
+  }
+
   private async startReplyListener(replyTopic: string, onReply: (message: Message) => void): Promise<SqliteConsumer> {
     // The reply group is ephemeral: a previous run's position is of no use, start at the end again.
     this.db.prepare('DELETE FROM bus_offsets WHERE group_id = ? AND topic = ?').run(this.replyGroup, replyTopic);
@@ -174,6 +185,7 @@ export class SqliteMessageBus implements MessageBus, ConsumerLagSource {
       topics: [replyTopic],
       fromOffset: 'latest',
       memberId: `${this.instanceId}/${replyTopic}`,
+      partitions: [this.replyPartition(replyTopic)],
       maxAttempts: 1,
       handler: async (message) => onReply(message),
     });

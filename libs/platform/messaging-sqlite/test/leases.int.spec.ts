@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Message } from '@reelstream/platform-ports';
+import { reply, type Message } from '@reelstream/platform-ports';
 import { SqliteMessageBus } from '@reelstream/platform-messaging-sqlite';
 import { eventually } from '@reelstream/testing';
 import { openDatabase, type Db } from '../src/database.js';
@@ -181,19 +181,13 @@ describe('SqliteMessageBus leases and commits', () => {
 
   it('removes the ephemeral reply group of an instance when it closes', async () => {
     const [requester, responder] = await Promise.all([
-      open({ instanceId: 'gateway-7' }),
+      open({ instanceId: 'gateway-7', replyNumber: 70 }),
       open({ instanceId: 'ledger' }),
     ]);
     const answering = await responder.subscribe({
       groupId: 'ledger',
       topics: ['bonus.commands'],
-      handler: async (message) => {
-        await responder.publish(message.headers['reply-to'] ?? '', {
-          key: 'r',
-          value: 'ok',
-          headers: { 'correlation-id': message.headers['correlation-id'] ?? '' },
-        });
-      },
+      handler: async (message) => reply(responder, message, 'ok'),
     });
     await answering.ready;
     await requester.request(
@@ -202,6 +196,10 @@ describe('SqliteMessageBus leases and commits', () => {
       { replyTopic: 'bonus.replies', timeoutMs: 5_000 },
     );
     expect(count("SELECT count(*) FROM bus_offsets WHERE group_id = 'reply.gateway-7'")).toBeGreaterThan(0);
+    // It reads one partition of the 64 of bonus.replies: its reply number's, 70 modulo 64.
+    expect(db.prepare("SELECT partition FROM bus_leases WHERE group_id = 'reply.gateway-7'").all()).toEqual([
+      { partition: 6 },
+    ]);
 
     await requester.close();
     buses.delete(requester);

@@ -15,6 +15,11 @@ export interface OutgoingMessage<Value = unknown> {
   /** JSON-serialisable payload. */
   value: Value;
   headers?: Headers;
+  /**
+   * The partition to write to instead of the key's: only for a reply, to the partition its requester
+   * reads (`reply`). Publishing to a partition the topic does not have is refused (RangeError).
+   */
+  partition?: number;
 }
 
 export interface Message<Value = unknown> {
@@ -90,7 +95,10 @@ export interface Consumer {
 }
 
 export interface RequestOptions {
-  /** The topic the responder answers on; this instance listens there for its correlation id. */
+  /**
+   * The topic the responder answers on. This instance reads one partition of it, its reply partition
+   * (`replyPartitionOf`), and names it in the request's `reply-partition` header; `reply()` writes there.
+   */
   replyTopic: string;
   timeoutMs: number;
   /** Reuse an id (e.g. a retried command) instead of generating one. */
@@ -134,6 +142,7 @@ export function isConsumerLagSource(bus: object): bus is ConsumerLagSource {
 export const BusHeaders = {
   correlationId: 'correlation-id',
   replyTo: 'reply-to',
+  replyPartition: 'reply-partition',
   traceparent: 'traceparent',
   tracestate: 'tracestate',
   deadLetterReason: 'x-dead-letter-reason',
@@ -173,7 +182,39 @@ export function isRequestTimeout(error: unknown): error is RequestTimeoutError {
   return error instanceof RequestTimeoutError;
 }
 
-/** Answers a request received by a consumer: publishes `value` to its `reply-to` topic. */
+/**
+ * The partition of a reply topic with `partitions` partitions that a requester reads: its reply number
+ * (the process's worker id, docs/adr/0044-replies-routed-to-the-instance-that-asked.md) modulo the count.
+ * The pods of one workload have consecutive worker ids, so up to `partitions` of them read one
+ * partition each.
+ */
+export function replyPartitionOf(replyNumber: number, partitions: number): number {
+  if (!Number.isSafeInteger(replyNumber) || replyNumber < 0)
+    throw new RangeError(`a reply number is a non-negative integer, got ${replyNumber}`);
+  if (!Number.isSafeInteger(partitions) || partitions < 1)
+    throw new RangeError(`a reply topic has at least one partition, got ${partitions}`);
+  return replyNumber % partitions;
+}
+
+/** A reply number for a process that was given none: a hash of its instance id (FNV-1a, 32 bits). */
+export function replyNumberOf(instanceId: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(instanceId, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+/** The partition a request's `reply-partition` header names, or undefined when it names none. */
+function replyPartitionHeader(request: Message): number | undefined {
+  const header = request.headers[BusHeaders.replyPartition];
+  if (header === undefined || !/^\d{1,9}$/.test(header)) return undefined;
+  return Number(header);
+}
+
+/**
+ * Answers a request received by a consumer: publishes `value` to its `reply-to` topic, on the partition
+ * its `reply-partition` header names (the one its requester reads); a request without one (from a
+ * requester of before that header) is answered on its correlation id's partition.
+ */
 export async function reply(bus: MessageBus, request: Message, value: unknown, headers: Headers = {}): Promise<void> {
   const replyTopic = request.headers[BusHeaders.replyTo];
   const correlationId = request.headers[BusHeaders.correlationId];
@@ -182,10 +223,12 @@ export async function reply(bus: MessageBus, request: Message, value: unknown, h
       `message ${request.topic}/${request.partition}/${request.offset} carries no reply-to or correlation-id header`,
     );
   }
+  const partition = replyPartitionHeader(request);
   await bus.publish(replyTopic, {
     key: correlationId,
     value,
     headers: { ...headers, [BusHeaders.correlationId]: correlationId },
+    ...(partition === undefined ? {} : { partition }),
   });
 }
 

@@ -125,7 +125,8 @@ function observeConsumerLag(bus: MessageBus, consumers: ConsumerRegistry): () =>
 
 export async function openBackends(
   backends: Backends,
-  instanceId: string,
+  /** Names the process on the bus; its worker id picks the partition of each reply topic it reads. */
+  identity: { instanceId: string; workerId: number },
   onParked?: ParkedMessageObserver,
   /** The process's logger: the Kafka client logs through it. */
   log?: Logger,
@@ -138,7 +139,8 @@ export async function openBackends(
   let bus: MessageBus;
   try {
     bus = await openMessageBus(backends.busUrl, {
-      instanceId,
+      instanceId: identity.instanceId,
+      replyNumber: identity.workerId,
       ...(onParked ? { onParked } : {}),
       ...(log ? { log: log.child({ component: 'kafka' }) } : {}),
     });

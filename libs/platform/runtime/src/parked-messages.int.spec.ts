@@ -33,7 +33,7 @@ describe('a parked message on the embedded bus', () => {
     });
     const opened = await openBackends(
       resolveBackends({ DATA_DIR: dir }),
-      'parked-test',
+      { instanceId: 'parked-test', workerId: 2 },
       reportParkedMessages(logger, createMetrics('bonus-ledger')),
     );
     try {

@@ -188,7 +188,7 @@ export async function runService(
         if (refused.length > 0) throw new ConfigError(refused);
         const opened = await openBackends(
           backends,
-          identity.instanceId,
+          identity,
           reportParkedMessages(runtime.logger, createMetrics()),
           runtime.logger,
         );

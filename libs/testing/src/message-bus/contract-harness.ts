@@ -47,8 +47,8 @@ export class ContractHarness {
     return `contract.${kind}.${this.run}.${this.counter}.${randomUUID().slice(0, 8)}`;
   }
 
-  async open(instanceId?: string): Promise<MessageBus> {
-    const bus = await this.backend.open(instanceId ? { instanceId } : {});
+  async open(instanceId?: string, options: { replyNumber?: number } = {}): Promise<MessageBus> {
+    const bus = await this.backend.open({ ...(instanceId ? { instanceId } : {}), ...options });
     this.clients.add(bus);
     return bus;
   }

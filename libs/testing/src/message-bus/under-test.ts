@@ -6,8 +6,8 @@ export interface MessageBusUnderTest {
   adapter: string;
   /** What a child process passes to `openMessageBus(url, { instanceId })` to reach the same back end. */
   url: string;
-  /** A new client on the same back end on every call. */
-  open(options?: { instanceId?: string }): Promise<MessageBus>;
+  /** A new client on the same back end on every call; `replyNumber` picks the partition of each reply topic it reads. */
+  open(options?: { instanceId?: string; replyNumber?: number }): Promise<MessageBus>;
   dispose(): Promise<void>;
   /**
    * Faults of the adapter known and not fixed yet, with the reason: the cases that would fail on them
