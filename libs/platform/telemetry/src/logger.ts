@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { pino, stdSerializers, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { PrettyOptions } from 'pino-pretty';
 import { ReelstreamError } from '@reelstream/contracts';
+import { drained, type DrainableStream } from './stdout-drain.js';
 
 type PrettyFactory = (options: PrettyOptions) => (line: string) => string;
 
@@ -184,7 +185,7 @@ export function createLogRoot(options: LogRootOptions = {}): LogRoot {
     level,
     format,
     forService: (service) => new PinoBackedLogger(root.child({ service }), level, repeats, service),
-    flush: () => (stdout === undefined ? Promise.resolve() : drained(stdout)),
+    flush: () => (stdout === undefined ? Promise.resolve() : drained(stdout as unknown as DrainableStream)),
     print: (text) => void (stdout ?? process.stdout).write(text),
   };
 }
@@ -200,29 +201,6 @@ type SonicBoom = ReturnType<typeof pino.destination>;
  */
 function asyncStdout(): SonicBoom {
   return pino.destination({ dest: 1, sync: false });
-}
-
-/** How long a flush waits for stdout at most: a reader that stopped reading must not hold a shutdown. */
-const FLUSH_LIMIT_MS = 5_000;
-
-/**
- * Resolves when no write is in flight. SonicBoom's own flush() answers at once when it holds no
- * buffer of its own (minLength 0, the default), even while a write is still on its way, hence its
- * `_writing` flag; it emits `drain` when that write and the lines queued behind it are out.
- */
-function drained(stream: SonicBoom): Promise<void> {
-  const state = stream as unknown as { destroyed: boolean; _writing: boolean };
-  if (state.destroyed || !state._writing) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(limit);
-      stream.off('drain', done).off('error', done).off('close', done);
-      resolve();
-    };
-    const limit = setTimeout(done, FLUSH_LIMIT_MS);
-    limit.unref();
-    stream.once('drain', done).once('error', done).once('close', done);
-  });
 }
 
 /**
