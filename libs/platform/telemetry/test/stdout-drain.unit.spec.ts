@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { drained } from '../src/stdout-drain.js';
 
 /** SonicBoom's state as `drained` reads it, moved by the test. */
@@ -9,47 +9,66 @@ class FakeStdout extends EventEmitter {
   _retryTimer: unknown = null;
 }
 
-const LIMITS = { drainMs: 40, settleMs: 400 };
-const settledAfter = async (stream: FakeStdout, act: (stream: FakeStdout) => void = () => undefined) => {
-  const started = performance.now();
-  let resolved = false;
-  const waiting = drained(stream, LIMITS).then(() => (resolved = true));
-  act(stream);
-  await waiting;
-  return { resolved, ms: performance.now() - started };
-};
+const LIMITS = { drainMs: 5_000, settleMs: 1_000 };
 
-describe('drained (waiting for the asynchronous stdout before exit)', () => {
+/** Starts the wait; `done()` says whether it has answered (after the promise callbacks due by now ran). */
+function wait(stream: FakeStdout) {
+  let answered = false;
+  void drained(stream, LIMITS).then(() => (answered = true));
+  return { done: async () => (await jest.advanceTimersByTimeAsync(0), answered) };
+}
+
+describe('drained (waiting for the asynchronous stdout before exit), on fake timers', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
   it('answers at once when no write is on its way, or the stream is destroyed', async () => {
     const idle = new FakeStdout();
     idle._writing = false;
-    expect((await settledAfter(idle)).ms).toBeLessThan(20);
     const destroyed = new FakeStdout();
     destroyed.destroyed = true;
-    expect((await settledAfter(destroyed)).ms).toBeLessThan(20);
+    expect([await wait(idle).done(), await wait(destroyed).done()]).toEqual([true, true]);
   });
 
   it('answers on drain, before its limit', async () => {
-    const { ms } = await settledAfter(new FakeStdout(), (stream) => setTimeout(() => stream.emit('drain'), 10));
-    expect(ms).toBeLessThan(LIMITS.drainMs);
+    const stream = new FakeStdout();
+    const waiting = wait(stream);
+    expect(await waiting.done()).toBe(false);
+    stream.emit('drain');
+    expect(await waiting.done()).toBe(true);
   });
 
-  it('past its limit with a retry pending (a reader that stopped reading), answers at the limit', async () => {
-    const { ms } = await settledAfter(new FakeStdout(), (stream) => (stream._retryTimer = {}));
-    expect(ms).toBeGreaterThanOrEqual(LIMITS.drainMs - 2);
-    expect(ms).toBeLessThan(LIMITS.drainMs + 100);
+  it('at its limit with a retry pending (a reader that stopped reading), answers then', async () => {
+    const stream = new FakeStdout();
+    const waiting = wait(stream);
+    await jest.advanceTimersByTimeAsync(LIMITS.drainMs - 1);
+    stream._retryTimer = {};
+    expect(await waiting.done()).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await waiting.done()).toBe(true);
   });
 
   it('past its limit with a write in flight, waits for it to come back first (flushSync would write beside it)', async () => {
-    // In flight until 150 ms, then back with EAGAIN: its retry is pending.
-    const { ms } = await settledAfter(new FakeStdout(), (stream) => setTimeout(() => (stream._retryTimer = {}), 150));
-    expect(ms).toBeGreaterThanOrEqual(148);
-    expect(ms).toBeLessThan(LIMITS.settleMs);
+    const stream = new FakeStdout();
+    const waiting = wait(stream);
+    await jest.advanceTimersByTimeAsync(LIMITS.drainMs + 150);
+    expect(await waiting.done()).toBe(false);
+    // Back with EAGAIN: its retry is pending.
+    stream._retryTimer = {};
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await waiting.done()).toBe(true);
   });
 
   it('gives up on a write that stays in flight after its settle time too', async () => {
-    const { ms } = await settledAfter(new FakeStdout());
-    expect(ms).toBeGreaterThanOrEqual(LIMITS.drainMs + LIMITS.settleMs - 2);
-    expect(ms).toBeLessThan(LIMITS.drainMs + LIMITS.settleMs + 200);
+    const stream = new FakeStdout();
+    const waiting = wait(stream);
+    await jest.advanceTimersByTimeAsync(LIMITS.drainMs + LIMITS.settleMs - 2);
+    expect(await waiting.done()).toBe(false);
+    await jest.advanceTimersByTimeAsync(2);
+    expect(await waiting.done()).toBe(true);
   });
 });
