@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import { isRetriableKafkaError } from './kafka-errors.js';
+import { isPassingKafkaFailure } from './kafka-errors.js';
 import { abortableSleep } from './keep-alive.js';
 
 /** Where a partition without a committed offset starts when the group reads from `'latest'`. */
@@ -63,7 +63,7 @@ export async function retryingRetriable<T>(
       return await work();
     } catch (error) {
       const delay = delaysMs[attempt];
-      if (delay === undefined || stopping.aborted || !isRetriableKafkaError(error)) throw error;
+      if (delay === undefined || stopping.aborted || !isPassingKafkaFailure(error)) throw error;
       await abortableSleep(delay, stopping);
     }
   }

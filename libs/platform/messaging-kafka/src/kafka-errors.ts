@@ -61,6 +61,21 @@ export function isRetriableKafkaError(error: unknown): boolean {
   return false;
 }
 
+/**
+ * kafkajs's `fetchTopicOffsets` on a topic whose partitions have no leader in its metadata yet (a broker
+ * restarted a moment ago): its offsets request covers no partition, and it throws a TypeError
+ * (`Cannot destructure property 'partitions' of 'high.pop(...)'`) instead of a retriable error. As passing
+ * as LEADER_NOT_AVAILABLE.
+ */
+function isLeaderlessOffsetsError(error: unknown): boolean {
+  return error instanceof TypeError && error.message.startsWith("Cannot destructure property 'partitions'");
+}
+
+/** A failure of an offsets or topic read worth asking again: kafkajs's retriable ones, and its leaderless-offsets TypeError. */
+export function isPassingKafkaFailure(error: unknown): boolean {
+  return isRetriableKafkaError(error) || isLeaderlessOffsetsError(error);
+}
+
 /** A kafkajs failure as the port's callers see it: retriable as kafkajs's original cause says, that error its cause. */
 class KafkaUnavailableError extends ReelstreamError {
   override readonly name = 'KafkaUnavailableError';

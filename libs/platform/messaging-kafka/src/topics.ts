@@ -1,6 +1,6 @@
 import type { Admin } from 'kafkajs';
 import { ReelstreamError, TopicPartitions } from '@reelstream/contracts';
-import { fromKafkajs, isRetriableKafkaError } from './kafka-errors.js';
+import { fromKafkajs, isPassingKafkaFailure, isRetriableKafkaError } from './kafka-errors.js';
 
 export interface TopicSettings {
   partitions: number;
@@ -117,7 +117,7 @@ export class TopicManager {
         await this.admin.fetchTopicOffsets(topic);
         return;
       } catch (error) {
-        if (!isRetriableKafkaError(error) || Date.now() > deadline) throw fromKafkajs(error);
+        if (!isPassingKafkaFailure(error) || Date.now() > deadline) throw fromKafkajs(error);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

@@ -47,6 +47,33 @@ describe('topic replication settings (no broker: the admin calls are recorded)',
     ]);
   });
 
+  it("waits out kafkajs's TypeError for a topic whose partitions have no leader yet (a broker just restarted)", async () => {
+    /** What kafkajs's fetchTopicOffsets does when its offsets request covered no partition. */
+    const leaderless = () => {
+      const high: { partitions: unknown[] }[] = [];
+      const { partitions } = high.pop() as { partitions: unknown[] };
+      return partitions;
+    };
+    let reads = 0;
+    const admin = {
+      createTopics: async () => true,
+      fetchTopicOffsets: async () => (++reads < 3 ? leaderless() : []),
+    } as unknown as Admin;
+    await new TopicManager(admin, defaultTopicSettings(1)).ensure(['wallet.replies']);
+    expect(reads).toBe(3);
+
+    // Any other TypeError is a bug, not a broker on its way back: it is thrown at once.
+    const broken = {
+      createTopics: async () => true,
+      fetchTopicOffsets: async () => {
+        throw new TypeError('Cannot read properties of undefined');
+      },
+    } as unknown as Admin;
+    await expect(new TopicManager(broken, defaultTopicSettings(1)).ensure(['wallet.replies'])).rejects.toThrow(
+      'Cannot read properties of undefined',
+    );
+  });
+
   it('reads KAFKA_* variables when no option is given, options winning, and rejects bad values', () => {
     const env = {
       KAFKA_PARTITIONS: '8',
