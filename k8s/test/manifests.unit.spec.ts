@@ -7,7 +7,7 @@ import { parseOperatorsJson, TopicPartitions, Topics } from '@reelstream/contrac
 import { parsePostgresUrl } from '@reelstream/platform-eventstore-postgres';
 import { MAX_WORKER_ID } from '@reelstream/platform-ids';
 import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/gateway-service';
-import { loadOperators, parseEnv } from '@reelstream/platform-config';
+import { loadOperators, parseEnv, shardCount } from '@reelstream/platform-config';
 import { sandboxConfigFromEnv } from '@reelstream/sandbox-service';
 import { processIdentityEnv, processIdentityOf } from '@reelstream/platform-runtime';
 import {
@@ -656,6 +656,12 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(listener).toMatchObject({ tls: true, authentication: { type: config['KAFKA_SASL_MECHANISM'] } });
     });
 
+    it('splits the round outbox and the bonus relay into shards the services accept', () => {
+      const config = configOf(objects);
+      for (const variable of ['ROUND_OUTBOX_SHARDS', 'BONUS_RELAY_SHARDS'])
+        expect([variable, shardCount().parse(config[variable])]).toEqual([variable, 8]);
+    });
+
     it('says the replication of the Kafka topics instead of deriving it from the brokers that answer', () => {
       expect(configOf(objects)).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
     });
@@ -715,11 +721,13 @@ describe('the overlays rendered by kubectl kustomize', () => {
           ['Describe', 'Read', 'Write', 'Create'].filter((op) => !allowed('topic', topic).has(op)),
         ]).toEqual([topic, []]);
       // The groups of libs/bonus/service/src/command-consumer.ts, libs/wallet/application/src/subscriptions.ts
-      // and webhook-redrive.ts, the gateway's limits group (GATEWAY_LIMITS_GROUP of libs/contracts/src/topics.ts),
-      // and a reply group (replyGroupId of messaging-kafka: reply.<instance>.<topic>).
+      // and webhook-redrive.ts, the gateway's limits group and the game-server's shares group
+      // (GATEWAY_LIMITS_GROUP, GAME_SERVER_SHARES_GROUP of libs/contracts/src/topics.ts), and a reply group
+      // (replyGroupId of messaging-kafka: reply.<instance>.<topic>).
       const groups = [
         'bonus-ledger',
         'gateway',
+        'game-server',
         'wallet-dispatcher',
         'wallet-dispatcher.cancels',
         'wallet-dispatcher.delayed',

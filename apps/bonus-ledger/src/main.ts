@@ -24,6 +24,7 @@ await runService('bonus-ledger', async (runtime) => {
     {
       readModelFile: readModelPath(env.READ_MODEL_DIR ?? env.DATA_DIR, runtime.identity.instanceId),
       leaseTtlMs: env.LEASE_TTL_MS,
+      relayShards: env.BONUS_RELAY_SHARDS,
       healthPort: env.HEALTH_PORT,
       rebuildReadModel: env.READ_MODEL_REBUILD,
     },

@@ -21,12 +21,13 @@ describe('bus headers', () => {
 });
 
 describe('topics and their keys (docs/architecture.md "Data")', () => {
-  it('has the eight topics and the three delay topics, each with its key', () => {
+  it('has the eight topics, the three delay topics and the two group-only topics, each with its key', () => {
     expect(Object.values(Topics).sort()).toEqual([
       'bonus.commands',
       'bonus.events',
       'bonus.replies',
       'bonus.webhooks',
+      'game-server.shares',
       'gateway.limits',
       'wallet.cancels',
       'wallet.dead-letters',

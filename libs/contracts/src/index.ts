@@ -224,7 +224,14 @@ export {
   localDateTimeToInstant,
   type LocalDateTime,
 } from './time.js';
-export { bonusWebhookKey, GATEWAY_LIMITS_GROUP, playerKey, TopicPartitions, Topics } from './topics.js';
+export {
+  bonusWebhookKey,
+  GAME_SERVER_SHARES_GROUP,
+  GATEWAY_LIMITS_GROUP,
+  playerKey,
+  TopicPartitions,
+  Topics,
+} from './topics.js';
 export {
   bonusWebhook,
   bonusWebhookEventId,

@@ -43,6 +43,12 @@ export const Topics = {
    * (docs/adr/0042-gateway-limits-divided-by-a-group-of-its-own.md). No key.
    */
   gatewayLimits: 'gateway.limits',
+  /**
+   * Nobody publishes here either. Every game-server pod joins the `game-server` group on it: its share of
+   * the partitions is its part of the round outbox's shards
+   * (docs/adr/0045-outbox-and-relay-split-into-shards.md). No key.
+   */
+  gameServerShares: 'game-server.shares',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
@@ -59,6 +65,7 @@ export const TopicKeys = {
   'wallet.retry.30s': 'operatorId:playerId | operatorId:issueId',
   'bonus.webhooks': 'operatorId:issueId',
   'gateway.limits': 'none: nothing is published',
+  'game-server.shares': 'none: nothing is published',
 } as const satisfies Record<Topic, string>;
 
 /**
@@ -71,15 +78,21 @@ export const TopicKeys = {
  * modulo the count, and its requests name it (docs/adr/0044-replies-routed-to-the-instance-that-asked.md);
  * the pods of the one workload that asks on each (the gateway, the game-server) have consecutive worker ids,
  * so up to 64 of them read a partition each, twice the autoscalers' 32.
+ * `game-server.shares`: 240, as `gateway.limits`, so that a pod's share times a shard count (a power of two up
+ * to 64) comes close to its even part.
  */
 export const TopicPartitions: Readonly<Partial<Record<string, number>>> = {
   'gateway.limits': 240,
+  'game-server.shares': 240,
   'bonus.replies': 64,
   'wallet.replies': 64,
 };
 
 /** The group every gateway pod joins on `gateway.limits` (its share divides the gateway's limits). */
 export const GATEWAY_LIMITS_GROUP = 'gateway';
+
+/** The group every game-server pod joins on `game-server.shares` (its share is its part of the outbox's shards). */
+export const GAME_SERVER_SHARES_GROUP = 'game-server';
 
 /**
  * Key of every message about one player (`wallet.requests`, `wallet.cancels`,

@@ -49,6 +49,10 @@ const COMMON_ENV = {
   OPERATORS_FILE: '',
   WALLET_TIMEOUT_MS: '3500',
   ROUND_RESOLVE_AFTER_MS: '4000',
+  // As production (k8s/overlays/production/config.patch.yaml), the outbox and the relay split into shards that
+  // the replicas share and hand over as they are killed (docs/adr/0045-outbox-and-relay-split-into-shards.md).
+  ROUND_OUTBOX_SHARDS: '4',
+  BONUS_RELAY_SHARDS: '4',
 };
 
 function operatorsJson(sandboxUrl: string): string {

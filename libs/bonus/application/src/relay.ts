@@ -18,7 +18,7 @@ import {
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
 import { freeSpinWinRequest, type WinRegistration } from '@reelstream/bonus-domain';
-import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
+import { startCatchUp, type CatchUpRunner, type StreamShard } from '@reelstream/platform-eventsourcing';
 import {
   type CheckpointStore,
   type EventStore,
@@ -36,6 +36,8 @@ export interface BonusRelayOptions {
   bus: MessageBus;
   /** Checkpoint name. Default `bonus-ledger.relay`. */
   name?: string;
+  /** Only the players of this shard (a relay split into shards, docs/adr/0045-outbox-and-relay-split-into-shards.md). Default: every player. */
+  shard?: StreamShard;
   /**
    * False once this replica may no longer be the only relay (its lease lapsed): the batch is not
    * sent, and retried until the relay is stopped (docs/adr/0005-leases-and-fencing.md).
@@ -170,6 +172,7 @@ export function startBonusRelay(options: BonusRelayOptions): CatchUpRunner {
     checkpoints: options.checkpoints,
     name: options.name ?? BONUS_RELAY_CHECKPOINT,
     filter: PLAYER_BONUS_FILTER,
+    ...(options.shard ? { shard: options.shard } : {}),
     // One publish per topic per batch, in the order of the log. Atomic only on SQLite (one transaction);
     // on Kafka a publish is atomic per partition, so after a failure part of it may be out: the whole
     // batch is retried and consumers de-duplicate (the port's promise, docs/adr/0004-bus-port-promises.md).

@@ -1,6 +1,6 @@
 /** The bonus-ledger's environment (docs/configuration.md), parsed by one zod schema with embedded defaults. */
 import { resolve } from 'node:path';
-import { booleanFlag, catalogFile, platformEnvShape, port, positiveInt } from '@reelstream/platform-config';
+import { booleanFlag, catalogFile, platformEnvShape, port, positiveInt, shardCount } from '@reelstream/platform-config';
 import * as z from 'zod';
 
 export const ledgerEnv = z.object({
@@ -16,6 +16,11 @@ export const ledgerEnv = z.object({
   READ_MODEL_DIR: z.string().min(1).optional(),
   /** Another replica takes the relay or the expiry timer over this long after its holder stopped renewing. */
   LEASE_TTL_MS: positiveInt(10_000),
+  /**
+   * How many shards the relay is split into, each under its own lease: the replicas share them by their
+   * share of the ledger's command group (docs/adr/0045-outbox-and-relay-split-into-shards.md). 1: one relay.
+   */
+  BONUS_RELAY_SHARDS: shardCount(),
 });
 
 /**

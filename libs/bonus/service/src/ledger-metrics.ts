@@ -5,7 +5,7 @@
  * Operator labels are configured operator ids only (`unknown` otherwise): bounded cardinality.
  */
 import { PLAYER_BONUS_FILTER, type ExpiryTarget, type OperatorPolicyLookup } from '@reelstream/bonus-application';
-import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/platform-eventsourcing';
+import { pendingEvents, PENDING_EVENTS_CAP, slowestShardCheckpoint } from '@reelstream/platform-eventsourcing';
 import type { CheckpointStore, Clock, EventStore, Position } from '@reelstream/platform-ports';
 import { MetricNames, type Metrics } from '@reelstream/platform-telemetry';
 import { isRefusal } from '@reelstream/contracts';
@@ -34,6 +34,8 @@ interface LedgerGaugeSources {
   checkpoints: Pick<CheckpointStore, 'load'>;
   /** The relay's checkpoint name. */
   relayCheckpoint: string;
+  /** How many shards the relay is split into: its lag is its slowest shard's. */
+  relayShards: number;
   readModel: {
     checkpoint(): Promise<Position | undefined>;
     dueForExpiry(instant: string, limit: number): Promise<ExpiryTarget[]>;
@@ -51,7 +53,11 @@ export function observeLedger(metrics: Metrics, sources: LedgerGaugeSources): ()
     },
     async () => [
       {
-        value: await pendingEvents(store, await sources.checkpoints.load(sources.relayCheckpoint), PLAYER_BONUS_FILTER),
+        value: await pendingEvents(
+          store,
+          await slowestShardCheckpoint(sources.relayCheckpoint, sources.relayShards, sources.checkpoints, store),
+          PLAYER_BONUS_FILTER,
+        ),
         attributes: { worker: 'bonus-relay' },
       },
       {

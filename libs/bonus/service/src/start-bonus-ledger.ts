@@ -20,9 +20,10 @@ import {
 } from '@reelstream/bonus-application';
 import { bonusStateChangeCounter, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/platform-http';
-import { runLeased } from '@reelstream/platform-eventsourcing';
+import { runLeased, runSharded } from '@reelstream/platform-eventsourcing';
 import type {
   Clock,
+  Consumer,
   EventStore,
   IdGenerator,
   LeasesAndFencedCheckpoints,
@@ -63,6 +64,11 @@ export interface BonusLedgerConfig {
   healthHost?: string;
   /** Drop the read model and project it again from the log before starting. */
   rebuildReadModel?: boolean;
+  /**
+   * `BONUS_RELAY_SHARDS`: how many shards the relay is split into; a replica takes its share of the command
+   * group's partitions of them. Default 1, one relay.
+   */
+  relayShards?: number;
   /** Consumer group of `bonus.commands`. Default `bonus-ledger`. */
   groupId?: string;
 }
@@ -72,8 +78,10 @@ export interface BonusLedger {
   readonly readModel: SqliteBonusReadModel;
   /** Resolves when every bonus event stored so far is in the read model. */
   caughtUp(): Promise<void>;
-  /** True while this replica holds the relay's lease (and relays). */
+  /** True while this replica holds a lease of the relay (one of its shards) and relays. */
   readonly relaying: boolean;
+  /** The relay's shards this replica works on ([0] for a relay not split, while it holds its lease). */
+  readonly relayShards: readonly number[];
   /** True while this replica holds the expiry timer's lease. */
   readonly expiring: boolean;
   /** True while this replica holds the campaign worker's lease (and registers campaigns). */
@@ -131,25 +139,32 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
     // One relay and one expiry timer across the replicas: each runs where its lease is held
     // (docs/adr/0005-leases-and-fencing.md). The read model is every replica's own.
     const ttlMs = config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-    const leaseLog = (worker: string) => (change: string, lease: { token: number }) =>
-      logger.info(`lease ${change}`, { worker, token: lease.token, instanceId: deps.instanceId });
+    const leaseLog = (worker: string) => (change: string, lease: { name: string; token: number }) =>
+      logger.info(`lease ${change}`, { worker, lease: lease.name, token: lease.token, instanceId: deps.instanceId });
     // Every service's bonus state changes, counted once, as the one relay publishes them.
     const countStateChange = bonusStateChangeCounter(metrics, (operatorId) => deps.operators(operatorId) !== undefined);
-    const relay = runLeased({
+    // The relay, split into shards when BONUS_RELAY_SHARDS says so: each replica takes its share of the
+    // command group's partitions of them (docs/adr/0045-outbox-and-relay-split-into-shards.md).
+    const commandGroup: { consumer?: Consumer } = {};
+    const relay = runSharded({
       leases: deps.leases,
+      positions: store,
       name: BONUS_RELAY_CHECKPOINT,
       owner: deps.instanceId,
       ttlMs,
-      start: (guard) =>
+      count: config.relayShards ?? 1,
+      share: () => commandGroup.consumer?.share ?? 0,
+      start: ({ guard, name, shard }) =>
         startBonusRelay({
           store,
           checkpoints: guard.checkpoints,
-          name: BONUS_RELAY_CHECKPOINT,
+          name,
+          shard,
           held: () => guard.held(),
           bus,
           takesWebhooks: (operatorId) => deps.operators(operatorId)?.webhookUrl !== undefined,
           onRelayed: countStateChange,
-          onError: (error) => logger.error('bonus event relay failed; retrying', { error }),
+          onError: (error) => logger.error('bonus event relay failed; retrying', { error, shard: name }),
         }),
       onChange: leaseLog('relay'),
       onError: (error) => logger.error('bonus event relay lease failed', { error }),
@@ -220,6 +235,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
         store,
         checkpoints: deps.leases,
         relayCheckpoint: BONUS_RELAY_CHECKPOINT,
+        relayShards: config.relayShards ?? 1,
         readModel,
         clock: deps.clock,
       }),
@@ -230,6 +246,7 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       logger,
       config.groupId,
     );
+    commandGroup.consumer = consumer;
     stops.add(() => consumer.stop());
     let consuming = false;
     void consumer.ready.then(() => {
@@ -269,6 +286,9 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       caughtUp: () => projection.caughtUp(),
       get relaying() {
         return relay.holding;
+      },
+      get relayShards() {
+        return relay.held;
       },
       get expiring() {
         return expiry.holding;

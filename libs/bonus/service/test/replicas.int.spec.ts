@@ -3,7 +3,8 @@
  * two processes), while registrations and free spins are decided on the same store as the gateway
  * and the game-server decide them: the relay and the expiry timer run on the one replica holding
  * their leases, and each replica keeps its own read model file.
- * Every relayed message is counted as published, before any consumer's de-duplication.
+ * Every relayed message is counted as published, before any consumer's de-duplication. Last, the replicas
+ * are upgraded to a relay split into four shards (BONUS_RELAY_SHARDS).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ const replicas: Replica[] = [];
 const eventSends = new Map<string, number>();
 const winSends = new Map<number, number>();
 
-async function startReplica(instanceId: string, workerId: number): Promise<Replica> {
+async function startReplica(instanceId: string, workerId: number, relayShards = 1): Promise<Replica> {
   const url = `sqlite:${join(dir, 'reelstream.db')}`;
   const backends = await openEventStore(url);
   const bus = await openMessageBus(url, { instanceId });
@@ -61,7 +62,7 @@ async function startReplica(instanceId: string, workerId: number): Promise<Repli
       catalog: catalogLookup(loadCatalogFile()),
       logger: createLogger({ service: instanceId, level: 'silent' }),
     },
-    { readModelFile: readModelPath(dir, instanceId), healthPort: 0, leaseTtlMs: TTL_MS },
+    { readModelFile: readModelPath(dir, instanceId), healthPort: 0, leaseTtlMs: TTL_MS, relayShards },
   );
   const replica = { instanceId, backends, bus, ledger };
   replicas.push(replica);
@@ -189,5 +190,26 @@ describe('two bonus-ledger replicas on one data dir', () => {
     expect(restarted.ledger.readModel.allRecords().filter((record) => record.status === 'completed')).toHaveLength(6);
     // The lease stays with the replica that took it over.
     expect(restarted.ledger.relaying).toBe(false);
+  });
+});
+
+describe('the relay split into shards over two replicas (docs/adr/0045-outbox-and-relay-split-into-shards.md)', () => {
+  it('starts past what the one relay sent, shares the shards, and relays every later event once', async () => {
+    // An upgrade: every replica of the one relay stops, two come back with four shards.
+    for (const replica of [...replicas]) await close(replica, 'stop');
+    const sentBefore = new Map(eventSends);
+    const c = await startReplica('ledger-replica-c', 23, 4);
+    const d = await startReplica('ledger-replica-d', 24, 4);
+    await eventually(() => expect(c.ledger.relayShards.length + d.ledger.relayShards.length).toBe(4), 15_000);
+    expect([...c.ledger.relayShards, ...d.ledger.relayShards].sort()).toEqual([0, 1, 2, 3]);
+    expect(c.ledger.relayShards).toHaveLength(2);
+
+    await Promise.all(['rep_7', 'rep_8', 'rep_9', 'rep_10', 'rep_11', 'rep_12'].map((playerId) => play(playerId, 2)));
+    const ids = await bonusEventIds();
+    await eventually(() => expect(ids.filter((id) => eventSends.has(id))).toHaveLength(ids.length), 10_000);
+    await eventually(() => expect(winSends.size).toBe(30));
+    // Nothing the one relay had sent went out again: each shard began at its last checkpoint.
+    for (const [id, count] of sentBefore) expect(eventSends.get(id)).toBe(count);
+    for (const id of ids.filter((id) => !sentBefore.has(id))) expect(eventSends.get(id)).toBe(1);
   });
 });

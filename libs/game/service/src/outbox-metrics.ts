@@ -1,6 +1,6 @@
 /** The round outbox's lag: round events after its checkpoint, i.e. wins not yet known to be published. */
 import { streamPrefix } from '@reelstream/contracts';
-import { pendingEvents, PENDING_EVENTS_CAP } from '@reelstream/platform-eventsourcing';
+import { pendingEvents, PENDING_EVENTS_CAP, slowestShardCheckpoint } from '@reelstream/platform-eventsourcing';
 import { ROUND_OUTBOX_CHECKPOINT } from '@reelstream/game-application';
 import type { CheckpointStore, EventStore } from '@reelstream/platform-ports';
 import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
@@ -9,7 +9,11 @@ import { createMetrics, MetricNames } from '@reelstream/platform-telemetry';
  * Registers `reelstream_worker_lag{worker="round-outbox"}`; returns what unregisters it. The
  * outbox holds its checkpoint before the earliest open round, so a round in play counts too.
  */
-export function observeRoundOutbox(store: EventStore, checkpoints: Pick<CheckpointStore, 'load'>): () => void {
+export function observeRoundOutbox(
+  store: EventStore,
+  checkpoints: Pick<CheckpointStore, 'load'>,
+  shards: number,
+): () => void {
   const filter = { streamPrefixes: [streamPrefix('round')] };
   return createMetrics().observableGauge<'worker'>(
     MetricNames.workerLag,
@@ -18,7 +22,11 @@ export function observeRoundOutbox(store: EventStore, checkpoints: Pick<Checkpoi
     },
     async () => [
       {
-        value: await pendingEvents(store, await checkpoints.load(ROUND_OUTBOX_CHECKPOINT), filter),
+        value: await pendingEvents(
+          store,
+          await slowestShardCheckpoint(ROUND_OUTBOX_CHECKPOINT, shards, checkpoints, store),
+          filter,
+        ),
         attributes: { worker: 'round-outbox' },
       },
     ],

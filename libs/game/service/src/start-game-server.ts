@@ -6,17 +6,18 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OperatorConfig } from '@reelstream/contracts';
+import { GAME_SERVER_SHARES_GROUP, Topics, type OperatorConfig } from '@reelstream/contracts';
 import type { Catalog } from '@reelstream/contracts';
 import type { Rng } from '@reelstream/game-domain';
 import { createHttpServer, reachableUrl, StopSequence, stopWithDrain } from '@reelstream/platform-http';
-import { runLeased } from '@reelstream/platform-eventsourcing';
-import type {
-  Clock,
-  EventStore,
-  IdGenerator,
-  LeasesAndFencedCheckpoints,
-  MessageBus,
+import { runSharded } from '@reelstream/platform-eventsourcing';
+import {
+  joinShareGroup,
+  type Clock,
+  type EventStore,
+  type IdGenerator,
+  type LeasesAndFencedCheckpoints,
+  type MessageBus,
 } from '@reelstream/platform-ports';
 import type { Logger } from '@reelstream/platform-telemetry';
 import { cryptoRng, playerBonus, WalletClient } from '@reelstream/game-adapters';
@@ -71,9 +72,11 @@ export interface GameServer {
 }
 
 interface LeasedRoundOutbox {
-  /** True while this replica holds the outbox's lease. */
+  /** True while this replica holds the outbox's lease (of one of its shards at least). */
   readonly holding: boolean;
-  /** Open rounds known to this replica's outbox; none while it does not hold the lease. */
+  /** The outbox's shards this replica works on ([0] for an outbox not split, while it holds its lease). */
+  readonly shards: readonly number[];
+  /** Open rounds known to this replica's outbox shards; none while it holds no lease. */
   openRounds(): readonly RoundStartedData[];
 }
 
@@ -109,18 +112,27 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   });
   const spins = new SpinService({ round, sessions, table, locks });
 
-  // One outbox (and resolver) across the replicas, where its lease is held (docs/adr/0005-leases-and-fencing.md).
-  let running: RoundOutbox | undefined;
-  const leased = runLeased({
+  // One outbox (and resolver) across the replicas, where its lease is held (docs/adr/0005-leases-and-fencing.md), or
+  // split into ROUND_OUTBOX_SHARDS shards, each pod taking its share of the `game-server` group's partitions of them
+  // (docs/adr/0045-outbox-and-relay-split-into-shards.md).
+  const shardCount = config.roundOutboxShards ?? 1;
+  const group =
+    shardCount > 1 ? await joinShareGroup(bus, GAME_SERVER_SHARES_GROUP, Topics.gameServerShares) : undefined;
+  const running = new Set<RoundOutbox>();
+  const leased = runSharded({
     leases: deps.leases,
+    positions: store,
     name: ROUND_OUTBOX_CHECKPOINT,
     owner: deps.instanceId,
     ttlMs: config.leaseTtlMs ?? 10_000,
-    start: (guard) => {
+    count: shardCount,
+    share: () => group?.share ?? 1,
+    start: ({ guard, name, shard }) => {
       const started = startRoundOutbox({
         store,
         checkpoints: guard.checkpoints,
-        name: ROUND_OUTBOX_CHECKPOINT,
+        name,
+        shard,
         held: () => guard.held(),
         bus,
         rounds,
@@ -134,23 +146,31 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
           logger.info('open round resolved', { roundId: open.roundId, resolution });
         },
       });
-      running = started;
+      running.add(started);
       return {
         stop: async () => {
-          if (running === started) running = undefined;
+          running.delete(started);
           await started.stop();
         },
       };
     },
     onChange: (change, lease) =>
-      logger.info(`lease ${change}`, { worker: 'round-outbox', token: lease.token, instanceId: deps.instanceId }),
+      logger.info(`lease ${change}`, {
+        worker: 'round-outbox',
+        lease: lease.name,
+        token: lease.token,
+        instanceId: deps.instanceId,
+      }),
     onError: (error) => logger.error('round outbox lease failed', { error }),
   });
   const outbox: LeasedRoundOutbox = {
     get holding() {
       return leased.holding;
     },
-    openRounds: () => running?.openRounds() ?? [],
+    get shards() {
+      return leased.held;
+    },
+    openRounds: () => [...running].flatMap((shard) => shard.openRounds()),
   };
 
   let accepting = true;
@@ -174,7 +194,8 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
   stops.add(() => logger.info('game-server stopped', { port: listening.port }));
   let release = true;
   stops.add(() => (release ? leased.stop() : leased.abandon()));
-  stops.add(observeRoundOutbox(store, deps.leases));
+  if (group) stops.add(() => group.stop());
+  stops.add(observeRoundOutbox(store, deps.leases, shardCount));
   const server: Server = createHttpServer(app).listen(config.port, config.host ?? '::');
   try {
     await once(server, 'listening');

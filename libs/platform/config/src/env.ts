@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { ReelstreamError } from '@reelstream/contracts';
 import { MAX_WORKER_ID } from '@reelstream/platform-ids';
+import { SHARD_COUNTS, shardCountProblem } from '@reelstream/platform-eventsourcing';
 
 /**
  * Environment parsing for every app (docs/configuration.md): one zod schema per app, errors that name the
@@ -48,6 +49,13 @@ export const port = (fallback: number) =>
 
 /** The interface a server listens on; every interface when unset. */
 export const listenHost = () => z.string().min(1).optional();
+
+/** How many shards a worker is split into (docs/adr/0045-outbox-and-relay-split-into-shards.md): 1, not split, by default. */
+export const shardCount = () =>
+  z.coerce
+    .number({ error: `must be one of ${SHARD_COUNTS.join(', ')}` })
+    .refine((count) => shardCountProblem(count) === undefined, { error: `must be one of ${SHARD_COUNTS.join(', ')}` })
+    .default(1);
 
 export const positiveInt = (fallback: number) =>
   z.coerce

@@ -6,6 +6,7 @@ import type {
   StreamFilter,
   SubscriptionItem,
 } from '@reelstream/platform-ports';
+import { inShard, type StreamShard } from './shards.js';
 
 interface CatchUpSettings {
   store: EventStore;
@@ -13,6 +14,11 @@ interface CatchUpSettings {
   /** The checkpoint's name: one per subscriber. */
   name: string;
   filter?: StreamFilter;
+  /**
+   * Only the streams of this shard (`inShard`): the events of the others are passed over like events the
+   * filter leaves out, and the checkpoint moves past them.
+   */
+  shard?: StreamShard;
   /** A checkpoint is written at most this long after the handler finished. Default 100 ms. */
   checkpointIntervalMs?: number;
   /** Delay before retrying a failed handler or a dropped subscription. Default 500 ms. */
@@ -69,7 +75,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 // Long because: the read loop, the checkpoint timer and stop share the runner's stopped flag and last handled position
 // (closures).
 export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
-  const { store, checkpoints, name, filter } = options;
+  const { store, checkpoints, name, filter, shard } = options;
   const handleBatch = batchHandlerOf(options);
   const maxBatchSize = options.handleBatch ? (options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE) : 1;
   const interval = options.checkpointIntervalMs ?? 100;
@@ -142,8 +148,11 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
       if (first.done) return;
       const batch: RecordedEvent[] = [];
       let scanned: Position | undefined;
-      const take = (item: SubscriptionItem) =>
-        item.kind === 'event' ? batch.push(item.event) : (scanned = item.position);
+      const take = (item: SubscriptionItem) => {
+        if (item.kind !== 'event') scanned = item.position;
+        else if (shard && !inShard(item.event.streamId, shard)) scanned = item.event.position;
+        else batch.push(item.event);
+      };
       take(first.value);
       // One turn of the event loop per batch: the batch takes what comes before it (events at hand), and the loop
       // waits for it after the batch (below).

@@ -13,3 +13,13 @@ export { startCatchUp, type CatchUpRunner } from './catch-up.js';
 export { caughtUpWith } from './caught-up.js';
 export { pendingEvents, PENDING_EVENTS_CAP } from './pending-events.js';
 export { runLeased, type LeaseGuard, type LeasedRunner } from './run-leased.js';
+export { runSharded, shardsForShare, type ShardedRunner } from './run-sharded.js';
+export {
+  inShard,
+  layoutAwareCheckpoints,
+  shardCountProblem,
+  shardName,
+  slowestShardCheckpoint,
+  SHARD_COUNTS,
+  type StreamShard,
+} from './shards.js';

@@ -198,8 +198,13 @@ export function replyPartitionOf(replyNumber: number, partitions: number): numbe
 
 /** A reply number for a process that was given none: a hash of its instance id (FNV-1a, 32 bits). */
 export function replyNumberOf(instanceId: string): number {
+  return fnv1a32(instanceId);
+}
+
+/** FNV-1a, 32 bits, of the text's UTF-8 bytes: a stable spread of names over numbers, the same in every process. */
+export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
-  for (const byte of Buffer.from(instanceId, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  for (const byte of Buffer.from(text, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
   return hash;
 }
 
@@ -230,6 +235,22 @@ export async function reply(bus: MessageBus, request: Message, value: unknown, h
     headers: { ...headers, [BusHeaders.correlationId]: correlationId },
     ...(partition === undefined ? {} : { partition }),
   });
+}
+
+/**
+ * Joins `groupId` on `topic`, a topic nobody writes, and resolves once it holds its partitions: from then on
+ * the consumer's `share` is this process's part of the group (1/N of N live members, as the bus balances
+ * them), changed by each rebalance. Nothing arrives there.
+ */
+export async function joinShareGroup(bus: MessageBus, groupId: string, topic: string): Promise<Consumer> {
+  const consumer = await bus.subscribe({
+    groupId,
+    topics: [topic],
+    fromOffset: 'latest',
+    handler: async () => undefined,
+  });
+  await consumer.ready;
+  return consumer;
 }
 
 export function defaultRetryDelayMs(attempt: number): number {

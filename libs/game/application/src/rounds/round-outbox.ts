@@ -7,7 +7,7 @@
  * a restart sees those rounds again.
  */
 import { Headers, parseStoredEvent, playerKey, streamPrefix, Topics, type RoundSettled } from '@reelstream/contracts';
-import { startCatchUp, type CatchUpRunner } from '@reelstream/platform-eventsourcing';
+import { startCatchUp, type CatchUpRunner, type StreamShard } from '@reelstream/platform-eventsourcing';
 import {
   type CheckpointStore,
   type Clock,
@@ -41,6 +41,8 @@ export interface RoundOutboxOptions {
   /** Finishes an open round; the outbox sees its end event afterwards. */
   resolve(started: RoundStartedData): Promise<unknown>;
   name?: string;
+  /** Only the rounds of this shard (an outbox split into shards, docs/adr/0045-outbox-and-relay-split-into-shards.md). Default: every round. */
+  shard?: StreamShard;
   retryDelayMs?: number;
   /**
    * False once this replica may no longer be the only outbox (its lease lapsed): no win is sent and
@@ -128,6 +130,7 @@ export function startRoundOutbox(options: RoundOutboxOptions): RoundOutbox {
     checkpoints,
     name: options.name ?? ROUND_OUTBOX_CHECKPOINT,
     filter: { streamPrefixes: [streamPrefix('round')] },
+    ...(options.shard ? { shard: options.shard } : {}),
     handle,
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
     onError: (error, event) =>

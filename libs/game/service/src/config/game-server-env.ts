@@ -9,6 +9,7 @@ import {
   platformEnvShape,
   port,
   positiveInt,
+  shardCount,
   unauthenticatedRateLimitEnvShape,
   type Env,
 } from '@reelstream/platform-config';
@@ -32,6 +33,12 @@ export const gameServerEnv = z
     ROUND_RESOLVE_AFTER_MS: positiveInt(15_000),
     /** Another replica takes the round outbox and resolver over this long after its holder stopped renewing. */
     LEASE_TTL_MS: positiveInt(10_000),
+    /**
+     * How many shards the round outbox and resolver are split into, each under its own lease: the pods share
+     * them by their share of the `game-server` group (docs/adr/0045-outbox-and-relay-split-into-shards.md).
+     * 1: one outbox.
+     */
+    ROUND_OUTBOX_SHARDS: shardCount(),
     /** Play money of a demo session, in currency units. */
     DEMO_BALANCE: z.coerce
       .number({ error: 'must be a number' })
@@ -79,6 +86,8 @@ export interface GameServerConfig {
   demoBalance: number;
   /** `LEASE_TTL_MS` of the round outbox's lease. Default 10 s. */
   leaseTtlMs?: number;
+  /** `ROUND_OUTBOX_SHARDS`: the round outbox's shards. Default 1, one outbox. */
+  roundOutboxShards?: number;
   /** The highest wallet balance shown, in currency units. Default game-domain's `DEFAULT_BALANCE_CEILING_UNITS`. */
   balanceCeilingUnits?: number;
   /** Requests per operator and player, and per client address without a live session. Unset: not limited. */
@@ -98,6 +107,7 @@ export function gameServerConfigOf(env: GameServerEnv): GameServerConfig {
     resolveAfterMs: env.ROUND_RESOLVE_AFTER_MS,
     demoBalance: env.DEMO_BALANCE,
     leaseTtlMs: env.LEASE_TTL_MS,
+    roundOutboxShards: env.ROUND_OUTBOX_SHARDS,
     balanceCeilingUnits: env.PLAYER_BALANCE_CEILING,
     rateLimits: {
       player: { perSecond: env.PLAYER_RATE_LIMIT_PER_SECOND, burst: env.PLAYER_RATE_LIMIT_BURST },

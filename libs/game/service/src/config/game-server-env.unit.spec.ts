@@ -12,11 +12,20 @@ describe('the game-server environment (docs/configuration.md)', () => {
       resolveAfterMs: 15_000,
       demoBalance: 1_000,
       leaseTtlMs: 10_000,
+      roundOutboxShards: 1,
       balanceCeilingUnits: 1_000_000_000_000,
       rateLimits: { player: { perSecond: 20, burst: 100 }, unauthenticated: { perSecond: 20, burst: 100 } },
     });
     expect(env.CATALOG_FILE).toBe(DEFAULT_CATALOG_FILE);
     expect(loadCatalogFile(env.CATALOG_FILE).games.length).toBeGreaterThan(0);
+  });
+
+  it('takes the round outbox split into a power of two of shards, and refuses any other count, naming the variable', () => {
+    expect(gameServerConfigOf(parseGameServerEnv({ ROUND_OUTBOX_SHARDS: '16' })).roundOutboxShards).toBe(16);
+    for (const count of ['0', '3', '128', 'many'])
+      expect(() => parseGameServerEnv({ ROUND_OUTBOX_SHARDS: count })).toThrow(
+        /ROUND_OUTBOX_SHARDS: must be one of 1, 2, 4, 8, 16, 32, 64/,
+      );
   });
 
   it('refuses a wallet timeout within the 3 s bet callback limit, naming the variable', () => {

@@ -6,7 +6,7 @@
  */
 import { GATEWAY_LIMITS_GROUP, TopicPartitions, Topics } from '@reelstream/contracts';
 import type { RateLimitConfig } from '@reelstream/platform-http';
-import type { Consumer, MessageBus } from '@reelstream/platform-ports';
+import { joinShareGroup, type Consumer, type MessageBus } from '@reelstream/platform-ports';
 
 /** The smallest share a pod that holds a partition keeps; a pod before its first join keeps this too. */
 const ONE_PARTITION = 1 / (TopicPartitions[Topics.gatewayLimits] ?? 1);
@@ -29,13 +29,6 @@ export function rateLimitForShare(limit: RateLimitConfig, share: number): RateLi
  * Joins the `gateway` group on `gateway.limits` and resolves once it holds its partitions: from then on
  * `share` is this pod's part, changed by each rebalance (a pod added or gone). Nothing arrives there.
  */
-export async function joinGatewayLimitsGroup(bus: MessageBus): Promise<Consumer> {
-  const consumer = await bus.subscribe({
-    groupId: GATEWAY_LIMITS_GROUP,
-    topics: [Topics.gatewayLimits],
-    fromOffset: 'latest',
-    handler: async () => undefined,
-  });
-  await consumer.ready;
-  return consumer;
+export function joinGatewayLimitsGroup(bus: MessageBus): Promise<Consumer> {
+  return joinShareGroup(bus, GATEWAY_LIMITS_GROUP, Topics.gatewayLimits);
 }

@@ -1,0 +1,79 @@
+/**
+ * Two game-server replicas on one SQLite data dir with the round outbox split into four shards
+ * (ROUND_OUTBOX_SHARDS, docs/adr/0045-outbox-and-relay-split-into-shards.md): each replica joins the
+ * `game-server` group and works on its share of the shards, two each; every win is published once,
+ * whichever replica played its round; when one replica dies without releasing its leases, the other takes
+ * its shards over after LEASE_TTL_MS and sends the wins of the rounds played since.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createSeededRng } from '@reelstream/game-domain';
+import { eventually } from '@reelstream/testing';
+import type { GameServer } from '../src/index.js';
+import { call } from './support/http.js';
+import { Stack } from './support/stack.js';
+
+// Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
+const TTL_MS = 2_000;
+const SHARDS = 4;
+const gameServer = { leaseTtlMs: TTL_MS, roundOutboxShards: SHARDS };
+const stack = Stack.forTests({ gameServer, rng: createSeededRng('sharded-a') });
+let replicaB: GameServer;
+
+beforeAll(async () => {
+  replicaB = await stack.startGameServer(
+    { ownConnection: true, gameServer, rng: createSeededRng('sharded-b') },
+    'game-server-sharded-b',
+  );
+});
+afterAll(() => replicaB?.stop(1_000));
+
+const spinAt = (server: GameServer, token: string) =>
+  call('POST', `${server.url}/api/sessions/${token}/spin`, { json: { bet: 1 } });
+/** Win requests published to wallet.requests per transactionId, before the dispatcher's de-duplication. */
+function winSends(): Map<number, number> {
+  const sends = new Map<number, number>();
+  for (const message of stack.published)
+    if (message.command === 'win') sends.set(message.transactionId, (sends.get(message.transactionId) ?? 0) + 1);
+  return sends;
+}
+
+describe('a round outbox split into shards over two replicas', () => {
+  it('shares the shards, sends every win once, and hands a dead replica’s shards to the other', async () => {
+    // Both joined the group: half of it each, so two shards each, none on both.
+    await eventually(() => {
+      expect(stack.gameServer.outbox.shards).toHaveLength(SHARDS / 2);
+      expect(replicaB.outbox.shards).toHaveLength(SHARDS / 2);
+    }, 15_000);
+    expect([...stack.gameServer.outbox.shards, ...replicaB.outbox.shards].sort()).toEqual([0, 1, 2, 3]);
+
+    const players = Array.from({ length: 8 }, (_, index) => `sharded_${index}`);
+    const tokens = await Promise.all(players.map(async (playerId) => (await stack.launch(playerId, 101)).token));
+    const wins = () => players.flatMap((playerId) => stack.transactions(playerId).filter((t) => t.command === 'win'));
+    const playRound = async (server: GameServer) => {
+      for (const token of tokens) expect((await spinAt(server, token)).status).toBe(200);
+    };
+    for (let round = 0; round < 4; round++) await playRound(round % 2 === 0 ? stack.gameServer : replicaB);
+    await eventually(() => expect(wins().length).toBeGreaterThan(2));
+    const before = new Set(wins().map((win) => win.transactionId));
+    await eventually(() => expect([...winSends().keys()].filter((id) => before.has(id))).toHaveLength(before.size));
+    for (const id of before) expect(winSends().get(id)).toBe(1);
+
+    const killedAt = Date.now();
+    await stack.gameServer.abandon();
+    await eventually(() => expect(replicaB.outbox.shards).toEqual([0, 1, 2, 3]), 20_000);
+    process.stdout.write(
+      `[sharded-outbox] ${SHARDS} shards on the surviving replica ${Date.now() - killedAt} ms after the other died (ttl ${TTL_MS} ms); ${before.size} wins before, each sent once\n`,
+    );
+
+    for (let round = 0; round < 4; round++) await playRound(replicaB);
+    const after = wins().filter((win) => !before.has(win.transactionId));
+    expect(after.length).toBeGreaterThan(0);
+    await eventually(() => {
+      for (const win of after) expect(winSends().get(win.transactionId)).toBeGreaterThanOrEqual(1);
+    });
+    // A kill may cost one repeat of what a shard's last checkpoint had not covered.
+    for (const count of winSends().values()) expect(count).toBeLessThanOrEqual(2);
+    const applied = wins().map((win) => win.transactionId);
+    expect(new Set(applied).size).toBe(applied.length);
+  });
+});
