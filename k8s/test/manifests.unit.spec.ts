@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { parseOperatorsJson, TopicPartitions, Topics } from '@reelstream/contracts';
 import { parsePostgresUrl } from '@reelstream/platform-eventstore-postgres';
 import { MAX_WORKER_ID } from '@reelstream/platform-ids';
+import { MISSING_TOPIC_WAIT_MS } from '@reelstream/platform-messaging-kafka';
 import { CAMPAIGN_BODY_LIMIT_BYTES } from '@reelstream/gateway-service';
 import { loadOperators, parseEnv, shardCount } from '@reelstream/platform-config';
 import { sandboxConfigFromEnv } from '@reelstream/sandbox-service';
@@ -370,6 +371,21 @@ describe('the overlays rendered by kubectl kustomize', () => {
           readinessOutWithinDrain: readiness.periodSeconds * readiness.failureThreshold <= drainSeconds,
           graceEnough: grace > sleep + drainSeconds + 25,
         }).toEqual({ name: workload.metadata.name, sleep: 5, readinessOutWithinDrain: true, graceEnough: true });
+      }
+    });
+
+    it('lets a starting app look for its Kafka topics (while the kafka-topics Job makes them) within its startup probe', () => {
+      for (const workload of appWorkloads(rendered(dir)).filter((w) => w.metadata.name !== 'operator-sandbox')) {
+        const startup = containersOf(workload)[0]?.['startupProbe'] as {
+          periodSeconds: number;
+          failureThreshold: number;
+        };
+        const windowMs = startup.periodSeconds * startup.failureThreshold * 1_000;
+        // 10 s for what a start does besides: the event store, the other topics, the first join.
+        expect([workload.metadata.name, windowMs >= MISSING_TOPIC_WAIT_MS + 10_000]).toEqual([
+          workload.metadata.name,
+          true,
+        ]);
       }
     });
 

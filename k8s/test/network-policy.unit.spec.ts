@@ -101,10 +101,15 @@ const cases: Case[] = [
   ...apps.map((app): Case => [app, 'kube-dns', 53, true, 'UDP']),
   ...apps.map((app): Case => [app, 'kube-dns', 53, true, 'TCP']),
   ['gateway', 'kube-dns', 443, false],
-  // Public HTTP only to gateway and game-server, on their HTTP port.
-  ['player', 'gateway', 8080, true],
-  ['player', 'game-server', 8081, true],
+  // Public HTTP only to gateway and game-server, on their HTTP port; in production only through the Ingress controller.
+  ['player', 'gateway', 8080, true, 'TCP', 'overlays/dev'],
+  ['player', 'game-server', 8081, true, 'TCP', 'overlays/dev'],
+  ['player', 'gateway', 8080, false, 'TCP', ['overlays/production', 'overlays/production-eventstoredb']],
+  ['player', 'game-server', 8081, false, 'TCP', ['overlays/production', 'overlays/production-eventstoredb']],
+  ['stranger', 'gateway', 8080, false, 'TCP', ['overlays/production', 'overlays/production-eventstoredb']],
   ['ingress-controller', 'gateway', 8080, true],
+  ['ingress-controller', 'game-server', 8081, true],
+  ['ingress-controller', 'gateway', 9464, false],
   ['player', 'gateway', 9464, false],
   ['player', 'wallet-dispatcher', 9090, false],
   ['player', 'bonus-ledger', 9090, false],
@@ -277,12 +282,16 @@ describe.each(overlays)('NetworkPolicies of the %s render', (dir) => {
     expect({ allowed: answer.allowed, reason: answer.reason }).toMatchObject({ allowed });
   });
 
-  it('leave no pod of the overlay reachable from outside except gateway and game-server (their HTTP port)', () => {
-    const reachable: string[] = [];
-    for (const pod of pods.values())
-      for (const port of pod.kind === 'pod' ? pod.ports : [])
-        if (connection(cluster, endpoint('player'), pod, port.containerPort, (port.protocol ?? 'TCP') as 'TCP').allowed)
-          reachable.push(`${pod.name}:${port.containerPort}`);
-    expect(reachable.sort()).toEqual(['game-server:8081', 'gateway:8080']);
+  it('leave no pod of the overlay reachable from outside except gateway and game-server (their HTTP port), in production through the Ingress controller only', () => {
+    const reachableFrom = (from: string) => {
+      const reachable: string[] = [];
+      for (const pod of pods.values())
+        for (const port of pod.kind === 'pod' ? pod.ports : [])
+          if (connection(cluster, endpoint(from), pod, port.containerPort, (port.protocol ?? 'TCP') as 'TCP').allowed)
+            reachable.push(`${pod.name}:${port.containerPort}`);
+      return reachable.sort();
+    };
+    expect(reachableFrom('ingress-controller')).toEqual(['game-server:8081', 'gateway:8080']);
+    expect(reachableFrom('player')).toEqual(dir === 'overlays/dev' ? ['game-server:8081', 'gateway:8080'] : []);
   });
 });

@@ -11,6 +11,7 @@ import {
   type ParkedMessageObserver,
   type RequestOptions,
   type SubscribeOptions,
+  namedPartitionProblem,
   replyPartitionOf,
 } from '@reelstream/platform-ports';
 import { kafkaConsumerLag } from './consumer-lag.js';
@@ -117,16 +118,16 @@ export class KafkaMessageBus implements MessageBus, ConsumerLagSource {
    * reads it again before refusing.
    */
   private async checkPartition(topic: string, partition: number, batch: readonly OutgoingMessage[]): Promise<void> {
-    if (!Number.isSafeInteger(partition) || partition < 0)
-      throw new RangeError(`topic ${topic}: a partition is a non-negative integer, got ${partition}`);
+    const key = batch.find((message) => message.partition === partition)?.key ?? '';
+    const invalid = namedPartitionProblem(topic, key, partition);
+    if (invalid) throw new RangeError(invalid);
     const cached = this.partitionCounts.get(topic);
     if (cached !== undefined && partition < cached) return;
     await this.parts.topics.ensure([topic]);
     const partitions = await this.parts.topics.partitionCount([topic]);
     this.partitionCounts.set(topic, partitions);
-    if (partition < partitions) return;
-    const key = batch.find((message) => message.partition === partition)?.key ?? '';
-    throw new RangeError(`message ${key}: topic ${topic} has no partition ${partition} (it has ${partitions})`);
+    const missing = namedPartitionProblem(topic, key, partition, partitions);
+    if (missing) throw new RangeError(missing);
   }
 
   /**

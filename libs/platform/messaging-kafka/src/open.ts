@@ -4,7 +4,7 @@ import { replyNumberOf, type MessageBus, type ParkedMessageObserver } from '@ree
 import { KafkaMessageBus } from './kafka-message-bus.js';
 import { kafkaLogCreator, type KafkaLog } from './log.js';
 import { booleanSetting, kafkaSecurity } from './kafka-security.js';
-import { TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
+import { MISSING_TOPIC_WAIT_MS, TopicManager, defaultTopicSettings, type TopicSettings } from './topics.js';
 
 export interface KafkaMessageBusOptions {
   /**
@@ -150,7 +150,7 @@ export async function openKafkaMessageBus(
     admin,
     producer,
     newProducer: () => kafka.producer(PRODUCER_CONFIG),
-    topics: new TopicManager(admin, topicSettings, settings.autoCreateTopics),
+    topics: new TopicManager(admin, topicSettings, settings.autoCreateTopics, MISSING_TOPIC_WAIT_MS),
     instanceId,
     replyNumber: options.replyNumber ?? replyNumberOf(instanceId),
     membership: {

@@ -34,6 +34,14 @@ export function defaultTopicSettings(brokers: number, configured: Partial<TopicS
 }
 
 const LEADER_WAIT_MS = 10_000;
+const MISSING_TOPIC_POLL_MS = 1_000;
+
+/**
+ * How long a process with `KAFKA_AUTO_CREATE_TOPICS=false` looks for a missing topic before it refuses to
+ * start: the kafka-topics Job applied with it makes the topics meanwhile. Under the apps' startup probe
+ * (60 s), so a process still starting is not restarted for waiting.
+ */
+export const MISSING_TOPIC_WAIT_MS = 45_000;
 
 /**
  * Creates topics on first use with the bus's partition count (or the one the contracts fix for the topic, `TopicPartitions`), replication factor and
@@ -45,13 +53,16 @@ export class TopicManager {
   private readonly known = new Map<string, Promise<void>>();
 
   /**
-   * `autoCreate` false (`KAFKA_AUTO_CREATE_TOPICS=false`, production): a topic is only checked, and a
-   * missing one is a configuration error naming the command that makes it (`npm run kafka:topics`).
+   * `autoCreate` false (`KAFKA_AUTO_CREATE_TOPICS=false`, production): a topic is only checked. A missing
+   * one is looked for again every second for `missingTopicWaitMs` (the kafka-topics Job of a fresh install
+   * may still be making it), then it is a configuration error naming the command that makes it
+   * (`npm run kafka:topics`).
    */
   constructor(
     private readonly admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata' | 'fetchTopicOffsets' | 'listTopics'>,
     readonly settings: TopicSettings,
     private readonly autoCreate = true,
+    private readonly missingTopicWaitMs = 0,
   ) {}
 
   async ensure(topics: readonly string[]): Promise<void> {
@@ -70,14 +81,22 @@ export class TopicManager {
   }
 
   private async check(topics: readonly string[]): Promise<void> {
-    const existing = new Set(await this.admin.listTopics());
-    const absent = topics.filter((topic) => !existing.has(topic));
-    if (absent.length > 0)
-      throw new ReelstreamError(
-        'CONFIGURATION_INVALID',
-        `Kafka topic(s) ${absent.join(', ')} do not exist and KAFKA_AUTO_CREATE_TOPICS=false: run \`npm run kafka:topics -- create\``,
-        { retriable: false },
-      );
+    const deadline = Date.now() + this.missingTopicWaitMs;
+    for (;;) {
+      const existing = new Set(await this.admin.listTopics());
+      const absent = topics.filter((topic) => !existing.has(topic));
+      if (absent.length === 0) return;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const waited = this.missingTopicWaitMs > 0 ? ` (looked for ${this.missingTopicWaitMs / 1_000} s)` : '';
+        throw new ReelstreamError(
+          'CONFIGURATION_INVALID',
+          `Kafka topic(s) ${absent.join(', ')} do not exist${waited} and KAFKA_AUTO_CREATE_TOPICS=false: run \`npm run kafka:topics -- create\``,
+          { retriable: false },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MISSING_TOPIC_POLL_MS, left)));
+    }
   }
 
   private async create(missing: readonly string[]): Promise<void> {

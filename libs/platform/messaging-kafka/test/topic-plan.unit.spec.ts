@@ -4,7 +4,7 @@
  * way Kafka reports them (metadata with replicas per partition, configs with their source), so what
  * is tested is the plan, the comparison and what the command asks the cluster to do.
  */
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ConfigSource, type DescribeConfigResponse, type ITopicMetadata } from 'kafkajs';
 import { Topics } from '@reelstream/contracts';
 import {
@@ -301,5 +301,30 @@ describe('KAFKA_AUTO_CREATE_TOPICS=false', () => {
     // Not remembered as known: once the topic is made, the next use passes.
     await cluster.createTopics({ topics: [{ topic: 'wallet.requests' }] });
     await expect(manager.ensure(['wallet.requests'])).resolves.toBeUndefined();
+  });
+
+  it('looks for a missing topic again while the kafka-topics Job may still be making it, then refuses', async () => {
+    jest.useFakeTimers();
+    try {
+      const cluster = new Cluster();
+      const manager = new TopicManager(cluster as never, SETTINGS, false, 45_000);
+      const made = manager.ensure(['wallet.requests']);
+      let settled = false;
+      void made.then(() => (settled = true));
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(settled).toBe(false);
+      await cluster.createTopics({ topics: [{ topic: 'wallet.requests' }] });
+      await jest.advanceTimersByTimeAsync(1_000);
+      await expect(made).resolves.toBeUndefined();
+
+      const never = manager.ensure(['bonus.commands']);
+      const refused = expect(never).rejects.toThrow(
+        /bonus.commands do not exist \(looked for 45 s\) and KAFKA_AUTO_CREATE_TOPICS=false/,
+      );
+      await jest.advanceTimersByTimeAsync(45_000);
+      await refused;
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

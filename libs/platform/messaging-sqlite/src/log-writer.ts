@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '@reelstream/platform-ports';
+import { namedPartitionProblem, type OutgoingMessage } from '@reelstream/platform-ports';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { partitionFor } from './partitioner.js';
@@ -35,11 +35,9 @@ export function prepareMessages(
     if (json === undefined) throw new TypeError(`message ${key} on ${topic}: value is not JSON-serialisable`);
     const prepared = { key, value: json, headers: JSON.stringify(headers ?? {}) };
     if (partition === undefined) return prepared;
-    if (!Number.isSafeInteger(partition) || partition < 0)
-      throw new RangeError(`topic ${topic}: a partition is a non-negative integer, got ${partition}`);
-    const partitions = partitionsOf(topic);
-    if (partition >= partitions)
-      throw new RangeError(`message ${key}: topic ${topic} has no partition ${partition} (it has ${partitions})`);
+    const problem =
+      namedPartitionProblem(topic, key, partition) ?? namedPartitionProblem(topic, key, partition, partitionsOf(topic));
+    if (problem) throw new RangeError(problem);
     return { ...prepared, partition };
   });
 }

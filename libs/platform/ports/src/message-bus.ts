@@ -208,6 +208,24 @@ export function fnv1a32(text: string): number {
   return hash;
 }
 
+/**
+ * Why a message with `key` may not be written to `partition` of `topic`, or undefined when it may: a partition
+ * is a non-negative integer, and one the topic has when its count (`partitions`) is given. Both adapters
+ * refuse such a message with a RangeError of this text and write none of its batch.
+ */
+export function namedPartitionProblem(
+  topic: string,
+  key: string,
+  partition: number,
+  partitions?: number,
+): string | undefined {
+  if (!Number.isSafeInteger(partition) || partition < 0)
+    return `topic ${topic}: a partition is a non-negative integer, got ${partition}`;
+  if (partitions !== undefined && partition >= partitions)
+    return `message ${key}: topic ${topic} has no partition ${partition} (it has ${partitions})`;
+  return undefined;
+}
+
 /** The partition a request's `reply-partition` header names, or undefined when it names none. */
 function replyPartitionHeader(request: Message): number | undefined {
   const header = request.headers[BusHeaders.replyPartition];

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   BusHeaders,
   defaultRetryDelayMs,
+  namedPartitionProblem,
   reply,
   replyNumberOf,
   replyPartitionOf,
@@ -93,6 +94,21 @@ describe('reply partitions', () => {
     expect(replyNumberOf('a')).toBe(0xe40c292c);
     expect(replyNumberOf('game-server-1')).toBe(replyNumberOf('game-server-1'));
     expect(replyNumberOf('game-server-1')).not.toBe(replyNumberOf('game-server-2'));
+  });
+});
+
+describe('namedPartitionProblem', () => {
+  it('lets a partition the topic has through, and names what is wrong with any other', () => {
+    expect(namedPartitionProblem('wallet.replies', 'c-1', 0, 64)).toBeUndefined();
+    expect(namedPartitionProblem('wallet.replies', 'c-1', 63, 64)).toBeUndefined();
+    expect(namedPartitionProblem('wallet.replies', 'c-1', 63)).toBeUndefined();
+    expect(namedPartitionProblem('wallet.replies', 'c-1', 64, 64)).toBe(
+      'message c-1: topic wallet.replies has no partition 64 (it has 64)',
+    );
+    for (const partition of [-1, 1.5, Number.NaN])
+      expect(namedPartitionProblem('wallet.replies', 'c-1', partition, 64)).toBe(
+        `topic wallet.replies: a partition is a non-negative integer, got ${partition}`,
+      );
   });
 });
 
