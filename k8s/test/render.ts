@@ -12,8 +12,13 @@ import type { K8sObject } from './schemas.js';
 
 /** `kubectl` on the PATH, or undefined. */
 export function findKubectl(): string | undefined {
+  return findOnPath('kubectl');
+}
+
+/** Where `command` is on the PATH, if anywhere. */
+export function findOnPath(command: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    const candidate = join(dir, 'kubectl');
+    const candidate = join(dir, command);
     if (dir && existsSync(candidate)) return candidate;
   }
   return undefined;
