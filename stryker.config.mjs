@@ -44,6 +44,9 @@ export default {
     'libs/wallet/adapters/src/sqlite-reconciliation-read-model.ts',
     'libs/gateway/service/src/reconciliation/*.ts',
     'libs/game/application/src/sessions/active-bonus.ts',
+    // Which stream a shard of the round outbox or the bonus relay takes, and where it starts after the shard
+    // count changed: a stream no shard took, or a start past what was sent, would be a win never paid.
+    'libs/platform/eventsourcing/src/shards.ts',
     '!**/*.spec.ts',
     '!libs/{bonus,wallet}/domain/src/index.ts',
     '!libs/money/src/index.ts',
@@ -52,10 +55,10 @@ export default {
   // registry: they are left out of the score.
   ignoreStatic: true,
   // break: with the bonus and wallet domains, the game's rounds, sessions, catalog, draws, wheels and slot
-  // engine, the money lib, the HTTP wallet, the sandbox's ledger and the reconciliation reads in scope and the
-  // tests their survivors asked for, the 84 files score 99.92 (ignoring static mutants and those marked
-  // equivalent); README, "Mutation testing", lists the survivors left. A run below 99.8 fails, so the
-  // score can only rise.
+  // engine, the money lib, the HTTP wallet, the sandbox's ledger, the reconciliation reads and the outbox and relay
+  // shards in scope and the tests their survivors asked for, the 87 files score 99.92 (ignoring static mutants
+  // and those marked equivalent); README, "Mutation testing", lists the survivors left. A run below 99.8 fails,
+  // so the score can only rise.
   thresholds: { high: 99.5, low: 97, break: 99.8 },
   reporters: ['clear-text', 'progress-append-only', 'html'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },

@@ -37,6 +37,7 @@ const MUTATION_TESTS = [
   'libs/bonus/adapters/test/*.spec.ts',
   'libs/bonus/application/test/read-side.unit.spec.ts',
   'libs/game/application/src/sessions/{sessions,active-bonus}.unit.spec.ts',
+  'libs/platform/eventsourcing/test/shards.unit.spec.ts',
 ];
 
 export default {

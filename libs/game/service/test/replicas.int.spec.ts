@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSeededRng } from '@reelstream/game-domain';
 import { eventually } from '@reelstream/testing';
 import type { GameServer } from '../src/index.js';
-import { call } from './support/http.js';
+import { replicaPlayers, spinAt, winSends, winsSentOnce } from './support/replica-rounds.js';
 import { Stack } from './support/stack.js';
 
 // Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
@@ -26,16 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => replicaB?.stop(1_000));
 
-const spinAt = (server: GameServer, token: string, bet = 1) =>
-  call('POST', `${server.url}/api/sessions/${token}/spin`, { json: { bet } });
 const bets = (playerId: string) => stack.transactions(playerId).filter((transaction) => transaction.command === 'bet');
-/** Win requests published to wallet.requests per transactionId, before the dispatcher's de-duplication. */
-function winSends(): Map<number, number> {
-  const sends = new Map<number, number>();
-  for (const message of stack.published)
-    if (message.command === 'win') sends.set(message.transactionId, (sends.get(message.transactionId) ?? 0) + 1);
-  return sends;
-}
+const sends = () => winSends(stack);
 
 describe('two game-server replicas', () => {
   it('a double click landing on both replicas at once places one bet: the other spin is refused SPIN_IN_PROGRESS', async () => {
@@ -55,18 +47,10 @@ describe('two game-server replicas', () => {
 
   it('publishes each win from one replica only; the other takes the outbox over after the ttl when the holder dies', async () => {
     expect(replicaB.outbox.holding).toBe(false);
-    const players = ['outbox_a', 'outbox_b', 'outbox_c'];
-    const tokens = await Promise.all(players.map(async (playerId) => (await stack.launch(playerId, 101)).token));
-    const wins = () => players.flatMap((playerId) => stack.transactions(playerId).filter((t) => t.command === 'win'));
-    const playRound = async (server: GameServer) => {
-      for (const token of tokens) expect((await spinAt(server, token)).status).toBe(200);
-    };
+    const { wins, playRound } = await replicaPlayers(stack, ['outbox_a', 'outbox_b', 'outbox_c']);
     for (let round = 0; round < 6; round++) await playRound(round % 2 === 0 ? stack.gameServer : replicaB);
-    await eventually(() => expect(wins().length).toBeGreaterThan(0));
-    const before = new Set(wins().map((win) => win.transactionId));
-    await eventually(() => expect([...winSends().keys()].filter((id) => before.has(id))).toHaveLength(before.size));
     // Spins on both replicas, one outbox: every win sent exactly once.
-    for (const id of before) expect(winSends().get(id)).toBe(1);
+    const before = await winsSentOnce(stack, wins);
 
     const killedAt = Date.now();
     await stack.gameServer.abandon();
@@ -82,14 +66,14 @@ describe('two game-server replicas', () => {
     const after = wins().filter((win) => !before.has(win.transactionId));
     expect(after.length).toBeGreaterThan(0);
     await eventually(() => {
-      for (const win of after) expect(winSends().get(win.transactionId)).toBeGreaterThanOrEqual(1);
+      for (const win of after) expect(sends().get(win.transactionId)).toBeGreaterThanOrEqual(1);
     });
     // A kill may cost one repeat of what its last checkpoint had not covered: at most 1 + 1 kill.
-    for (const count of winSends().values()) expect(count).toBeLessThanOrEqual(2);
+    for (const count of sends().values()) expect(count).toBeLessThanOrEqual(2);
     // The operator applied every win once (the dispatcher de-duplicated any repeat).
     const applied = wins().map((win) => win.transactionId);
     expect(new Set(applied).size).toBe(applied.length);
-    const repeats = [...winSends().values()].filter((count) => count > 1).length;
+    const repeats = [...sends().values()].filter((count) => count > 1).length;
     process.stdout.write(
       `[replicas] game-server wins: ${before.size} before the kill sent once each; ${after.length} after, ${repeats} sent twice\n`,
     );

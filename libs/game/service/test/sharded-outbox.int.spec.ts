@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSeededRng } from '@reelstream/game-domain';
 import { eventually } from '@reelstream/testing';
 import type { GameServer } from '../src/index.js';
-import { call } from './support/http.js';
+import { replicaPlayers, winSends, winsSentOnce } from './support/replica-rounds.js';
 import { Stack } from './support/stack.js';
 
 // Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
@@ -27,15 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => replicaB?.stop(1_000));
 
-const spinAt = (server: GameServer, token: string) =>
-  call('POST', `${server.url}/api/sessions/${token}/spin`, { json: { bet: 1 } });
-/** Win requests published to wallet.requests per transactionId, before the dispatcher's de-duplication. */
-function winSends(): Map<number, number> {
-  const sends = new Map<number, number>();
-  for (const message of stack.published)
-    if (message.command === 'win') sends.set(message.transactionId, (sends.get(message.transactionId) ?? 0) + 1);
-  return sends;
-}
+const sends = () => winSends(stack);
 
 describe('a round outbox split into shards over two replicas', () => {
   it('shares the shards, sends every win once, and hands a dead replica’s shards to the other', async () => {
@@ -47,16 +39,9 @@ describe('a round outbox split into shards over two replicas', () => {
     expect([...stack.gameServer.outbox.shards, ...replicaB.outbox.shards].sort()).toEqual([0, 1, 2, 3]);
 
     const players = Array.from({ length: 8 }, (_, index) => `sharded_${index}`);
-    const tokens = await Promise.all(players.map(async (playerId) => (await stack.launch(playerId, 101)).token));
-    const wins = () => players.flatMap((playerId) => stack.transactions(playerId).filter((t) => t.command === 'win'));
-    const playRound = async (server: GameServer) => {
-      for (const token of tokens) expect((await spinAt(server, token)).status).toBe(200);
-    };
+    const { wins, playRound } = await replicaPlayers(stack, players);
     for (let round = 0; round < 4; round++) await playRound(round % 2 === 0 ? stack.gameServer : replicaB);
-    await eventually(() => expect(wins().length).toBeGreaterThan(2));
-    const before = new Set(wins().map((win) => win.transactionId));
-    await eventually(() => expect([...winSends().keys()].filter((id) => before.has(id))).toHaveLength(before.size));
-    for (const id of before) expect(winSends().get(id)).toBe(1);
+    const before = await winsSentOnce(stack, wins);
 
     const killedAt = Date.now();
     await stack.gameServer.abandon();
@@ -69,10 +54,10 @@ describe('a round outbox split into shards over two replicas', () => {
     const after = wins().filter((win) => !before.has(win.transactionId));
     expect(after.length).toBeGreaterThan(0);
     await eventually(() => {
-      for (const win of after) expect(winSends().get(win.transactionId)).toBeGreaterThanOrEqual(1);
+      for (const win of after) expect(sends().get(win.transactionId)).toBeGreaterThanOrEqual(1);
     });
     // A kill may cost one repeat of what a shard's last checkpoint had not covered.
-    for (const count of winSends().values()) expect(count).toBeLessThanOrEqual(2);
+    for (const count of sends().values()) expect(count).toBeLessThanOrEqual(2);
     const applied = wins().map((win) => win.transactionId);
     expect(new Set(applied).size).toBe(applied.length);
   });

@@ -1,6 +1,6 @@
 /**
  * A worker split into shards, on the real SQLite event store and lease store: connections to one file
- * playing replicas on one data dir.
+ * playing replicas on one data dir. The rules of shards and layouts alone: shards.unit.spec.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,16 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { SqliteEventStore, SqliteLeaseStore } from '@reelstream/platform-eventstore-sqlite';
 import type { Position, RecordedEvent } from '@reelstream/platform-ports';
-import {
-  inShard,
-  layoutAwareCheckpoints,
-  runSharded,
-  shardName,
-  shardsForShare,
-  slowestShardCheckpoint,
-  startCatchUp,
-  type ShardedRunner,
-} from '../src/index.js';
+import { inShard, runSharded, shardName, shardsForShare, startCatchUp, type ShardedRunner } from '../src/index.js';
 
 // Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
 const TTL_MS = 600;
@@ -88,25 +79,6 @@ describe('shardsForShare', () => {
     expect(shardsForShare(16, 0)).toBe(1);
     expect(shardsForShare(16, Number.NaN)).toBe(1);
     expect(shardsForShare(16, 2)).toBe(16);
-  });
-});
-
-describe('inShard and shardName', () => {
-  it('puts every stream in exactly one shard, and spreads streams over all of them', () => {
-    const counts = [0, 0, 0, 0];
-    for (let round = 1; round <= 400; round++) {
-      const streamId = `round-${round}`;
-      const shards = [0, 1, 2, 3].filter((index) => inShard(streamId, { index, count: 4 }));
-      expect(shards).toHaveLength(1);
-      counts[shards[0] as number] = (counts[shards[0] as number] ?? 0) + 1;
-    }
-    for (const count of counts) expect(count).toBeGreaterThan(60);
-    expect(inShard('round-1', { index: 0, count: 1 })).toBe(true);
-  });
-
-  it('keeps the unsplit name, and names each shard with its index and count', () => {
-    expect(shardName('relay', { index: 0, count: 1 })).toBe('relay');
-    expect(shardName('relay', { index: 3, count: 8 })).toBe('relay.3of8');
   });
 });
 
@@ -203,59 +175,5 @@ describe('a shard of a catch-up subscription', () => {
     // Both checkpoints stand at the last event, whichever shard it belongs to.
     expect(saved.get('outbox.0of2')).toBe(last);
     expect(saved.get('outbox.1of2')).toBe(last);
-  });
-});
-
-describe('layout-aware checkpoints (a shard count changed)', () => {
-  async function positions(count: number) {
-    const store = openStore(join(dir, `events-${++files}.db`));
-    const list: Position[] = [];
-    for (let index = 0; index < count; index++)
-      list.push(
-        (
-          await store.append(`round-${index + 1}`, [{ type: 'RoundStarted', data: {} }], {
-            expectedRevision: 'no_stream',
-          })
-        ).position,
-      );
-    return { store, at: (index: number) => list[index] as Position };
-  }
-
-  it('starts a new shard at the lowest checkpoint of the furthest complete layout, or at its own when further', async () => {
-    const { store, at } = await positions(10);
-    const saved = new Map<string, Position>([
-      ['relay', at(2)],
-      ['relay.0of2', at(8)],
-      ['relay.1of2', at(6)],
-      // Three of four: an incomplete layout says nothing of the fourth shard's streams.
-      ['relay.0of4', at(9)],
-      ['relay.1of4', at(9)],
-      ['relay.2of4', at(9)],
-    ]);
-    const checkpoints = {
-      load: async (name: string) => saved.get(name),
-      store: async (name: string, position: Position) => void saved.set(name, position),
-    };
-    const shard = (index: number, count: number) =>
-      layoutAwareCheckpoints(checkpoints, 'relay', { index, count }, store).load(shardName('relay', { index, count }));
-
-    expect(await shard(3, 4)).toBe(at(6));
-    expect(await shard(0, 4)).toBe(at(9));
-    expect(await shard(5, 8)).toBe(at(6));
-    // Back to one relay: it starts past what the two shards handled, not at its own old checkpoint.
-    expect(await shard(0, 1)).toBe(at(6));
-    expect(await slowestShardCheckpoint('relay', 4, checkpoints, store)).toBe(at(6));
-    expect(await slowestShardCheckpoint('relay', 2, checkpoints, store)).toBe(at(6));
-    saved.set('relay.3of4', at(7));
-    expect(await slowestShardCheckpoint('relay', 4, checkpoints, store)).toBe(at(7));
-  });
-
-  it('starts where the log starts when no layout ever checkpointed', async () => {
-    const { store } = await positions(1);
-    const checkpoints = { load: async () => undefined, store: async () => undefined };
-    expect(await layoutAwareCheckpoints(checkpoints, 'relay', { index: 1, count: 4 }, store).load('relay.1of4')).toBe(
-      undefined,
-    );
-    expect(await slowestShardCheckpoint('relay', 4, checkpoints, store)).toBe(undefined);
   });
 });
