@@ -154,17 +154,14 @@ export async function startBonusLedger(deps: BonusLedgerDeps, config: BonusLedge
       ttlMs,
       count: config.relayShards ?? 1,
       share: () => commandGroup.consumer?.share ?? 0,
-      start: ({ guard, name, shard }) =>
+      start: (shard) =>
         startBonusRelay({
           store,
-          checkpoints: guard.checkpoints,
-          name,
-          shard,
-          held: () => guard.held(),
+          ...shard,
           bus,
           takesWebhooks: (operatorId) => deps.operators(operatorId)?.webhookUrl !== undefined,
           onRelayed: countStateChange,
-          onError: (error) => logger.error('bonus event relay failed; retrying', { error, shard: name }),
+          onError: (error) => logger.error('bonus event relay failed; retrying', { error, shard: shard.name }),
         }),
       onChange: leaseLog('relay'),
       onError: (error) => logger.error('bonus event relay lease failed', { error }),

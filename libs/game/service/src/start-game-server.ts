@@ -127,13 +127,10 @@ export async function startGameServer(deps: GameServerDeps, config: GameServerCo
     ttlMs: config.leaseTtlMs ?? 10_000,
     count: shardCount,
     share: () => group?.share ?? 1,
-    start: ({ guard, name, shard }) => {
+    start: (shard) => {
       const started = startRoundOutbox({
         store,
-        checkpoints: guard.checkpoints,
-        name,
-        shard,
-        held: () => guard.held(),
+        ...shard,
         bus,
         rounds,
         clock,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSeededRng } from '@reelstream/game-domain';
 import { eventually } from '@reelstream/testing';
 import type { GameServer } from '../src/index.js';
-import { replicaPlayers, winSends, winsSentOnce } from './support/replica-rounds.js';
+import { replicaPlayers, winsSentAfterAKill, winsSentOnce } from './support/replica-rounds.js';
 import { Stack } from './support/stack.js';
 
 // Long enough that a stalled event loop on a busy machine does not lose a lease by itself.
@@ -26,8 +26,6 @@ beforeAll(async () => {
   );
 });
 afterAll(() => replicaB?.stop(1_000));
-
-const sends = () => winSends(stack);
 
 describe('a round outbox split into shards over two replicas', () => {
   it('shares the shards, sends every win once, and hands a dead replica’s shards to the other', async () => {
@@ -51,14 +49,6 @@ describe('a round outbox split into shards over two replicas', () => {
     );
 
     for (let round = 0; round < 4; round++) await playRound(replicaB);
-    const after = wins().filter((win) => !before.has(win.transactionId));
-    expect(after.length).toBeGreaterThan(0);
-    await eventually(() => {
-      for (const win of after) expect(sends().get(win.transactionId)).toBeGreaterThanOrEqual(1);
-    });
-    // A kill may cost one repeat of what a shard's last checkpoint had not covered.
-    for (const count of sends().values()) expect(count).toBeLessThanOrEqual(2);
-    const applied = wins().map((win) => win.transactionId);
-    expect(new Set(applied).size).toBe(applied.length);
+    await winsSentAfterAKill(stack, wins, before);
   });
 });

@@ -5,18 +5,23 @@
  * its part asks for shards nobody holds; one over it (a replica joined, so its share fell) releases its
  * highest shards, which the others then take. A worker of one shard is the singleton it always was.
  */
-import type { EventStore, Lease, LeasesAndFencedCheckpoints } from '@reelstream/platform-ports';
-import { runLeased, type LeaseGuard, type LeasedRunner } from './run-leased.js';
+import type { CheckpointStore, EventStore, Lease, LeasesAndFencedCheckpoints } from '@reelstream/platform-ports';
+import { runLeased, type LeasedRunner } from './run-leased.js';
 import { fnv1a32 } from '@reelstream/platform-ports';
 import { layoutAwareCheckpoints, shardCountProblem, shardName, type StreamShard } from './shards.js';
 
-/** One shard handed to the worker with its lease. */
+/**
+ * One shard handed to its worker with its lease, as a sharded catch-up worker (the round outbox, the bonus
+ * relay) takes it: spread into the worker's options.
+ */
 interface LeasedShard {
   readonly shard: StreamShard;
   /** The shard's lease and checkpoint name. */
   readonly name: string;
-  /** Its lease; the checkpoints' first load starts past what another shard count already handled. */
-  readonly guard: LeaseGuard;
+  /** Checkpoints written under the lease; the first load starts past what another shard count already handled. */
+  readonly checkpoints: CheckpointStore;
+  /** False once this replica may no longer be the only one working on the shard (`LeaseGuard.held`). */
+  readonly held: () => boolean;
 }
 
 export interface RunShardedOptions {
@@ -83,11 +88,8 @@ export function runSharded(options: RunShardedOptions): ShardedRunner {
         options.start({
           shard,
           name,
-          guard: {
-            lease: guard.lease,
-            held: () => guard.held(),
-            checkpoints: layoutAwareCheckpoints(guard.checkpoints, options.name, shard, options.positions),
-          },
+          held: () => guard.held(),
+          checkpoints: layoutAwareCheckpoints(guard.checkpoints, options.name, shard, options.positions),
         }),
       ...(options.onChange ? { onChange: options.onChange } : {}),
       onError,

@@ -12,7 +12,7 @@ export const spinAt = (server: GameServer, token: string, bet = 1) =>
   call('POST', `${server.url}/api/sessions/${token}/spin`, { json: { bet } });
 
 /** Win requests published to wallet.requests per transactionId, before the dispatcher's de-duplication. */
-export function winSends(stack: Stack): Map<number, number> {
+function winSends(stack: Stack): Map<number, number> {
   const sends = new Map<number, number>();
   for (const message of stack.published)
     if (message.command === 'win') sends.set(message.transactionId, (sends.get(message.transactionId) ?? 0) + 1);
@@ -42,4 +42,25 @@ export async function winsSentOnce(
   );
   for (const id of applied) expect([id, winSends(stack).get(id)]).toEqual([id, 1]);
   return applied;
+}
+
+/**
+ * After one replica was killed: every win applied since (not in `before`) was published, none more than
+ * twice (a kill may cost one repeat of what the last checkpoint had not covered), and the operator applied
+ * each once (the dispatcher de-duplicated any repeat). Returns the wins since and how many were sent twice.
+ */
+export async function winsSentAfterAKill(
+  stack: Stack,
+  wins: () => readonly { transactionId: number }[],
+  before: ReadonlySet<number>,
+): Promise<{ after: number; repeats: number }> {
+  const after = wins().filter((win) => !before.has(win.transactionId));
+  expect(after.length).toBeGreaterThan(0);
+  await eventually(() => {
+    for (const win of after) expect(winSends(stack).get(win.transactionId)).toBeGreaterThanOrEqual(1);
+  });
+  for (const count of winSends(stack).values()) expect(count).toBeLessThanOrEqual(2);
+  const applied = wins().map((win) => win.transactionId);
+  expect(new Set(applied).size).toBe(applied.length);
+  return { after: after.length, repeats: [...winSends(stack).values()].filter((count) => count > 1).length };
 }
