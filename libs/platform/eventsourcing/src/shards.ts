@@ -36,13 +36,35 @@ function later(positions: Positions, a: Position | undefined, b: Position | unde
   return positions.comparePositions(a, b) >= 0 ? a : b;
 }
 
+/** The checkpoints of every shard of one layout (`count` shards of `worker`), in shard order. */
+function layoutCheckpoints(
+  worker: string,
+  count: number,
+  checkpoints: Pick<CheckpointStore, 'load'>,
+): Promise<(Position | undefined)[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => checkpoints.load(shardName(worker, { index, count }))),
+  );
+}
+
+/** The lowest of the positions; undefined when any is (a shard that never checkpointed stands at the start). */
+function lowest(positions: Positions, list: readonly (Position | undefined)[]): Position | undefined {
+  let low: Position | undefined;
+  for (const position of list) {
+    if (position === undefined) return undefined;
+    // Stryker disable next-line EqualityOperator: equivalent: two positions that compare equal are the same position
+    if (low === undefined || positions.comparePositions(position, low) < 0) low = position;
+  }
+  return low;
+}
+
 /**
  * The furthest point every event before which some complete layout (every shard of one count with a
  * checkpoint, the unsplit worker included) has handled: the lowest checkpoint of that layout, the highest
  * such over the layouts other than `exceptCount`. Undefined when no other layout is complete.
  */
 async function handledByAnotherLayout(
-  name: string,
+  worker: string,
   exceptCount: number,
   checkpoints: Pick<CheckpointStore, 'load'>,
   positions: Positions,
@@ -51,15 +73,7 @@ async function handledByAnotherLayout(
   for (const count of SHARD_COUNTS) {
     // Stryker disable next-line ConditionalExpression: equivalent: the shard's own layout is complete only with its own checkpoint, which its lowest cannot pass; the test spares the reads
     if (count === exceptCount) continue;
-    const loaded = await Promise.all(
-      Array.from({ length: count }, (_, index) => checkpoints.load(shardName(name, { index, count }))),
-    );
-    if (loaded.some((position) => position === undefined)) continue;
-    const lowest = (loaded as Position[]).reduce((low, position) =>
-      // Stryker disable next-line EqualityOperator: equivalent: two positions that compare equal are the same position
-      positions.comparePositions(position, low) < 0 ? position : low,
-    );
-    best = later(positions, best, lowest);
+    best = later(positions, best, lowest(positions, await layoutCheckpoints(worker, count, checkpoints)));
   }
   return best;
 }
@@ -99,18 +113,12 @@ export async function slowestShardCheckpoint(
   checkpoints: Pick<CheckpointStore, 'load'>,
   positions: Positions,
 ): Promise<Position | undefined> {
-  const own = await Promise.all(
-    Array.from({ length: count }, (_, index) => checkpoints.load(shardName(worker, { index, count }))),
-  );
+  const own = await layoutCheckpoints(worker, count, checkpoints);
   const elsewhere = own.some((position) => position === undefined)
     ? await handledByAnotherLayout(worker, count, checkpoints, positions)
     : undefined;
-  let slowest: Position | undefined;
-  for (const position of own) {
-    const standing = later(positions, position, elsewhere);
-    if (standing === undefined) return undefined;
-    // Stryker disable next-line EqualityOperator: equivalent: two positions that compare equal are the same position
-    if (slowest === undefined || positions.comparePositions(standing, slowest) < 0) slowest = standing;
-  }
-  return slowest;
+  return lowest(
+    positions,
+    own.map((position) => later(positions, position, elsewhere)),
+  );
 }
