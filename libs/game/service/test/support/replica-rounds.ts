@@ -25,7 +25,12 @@ export async function replicaPlayers(stack: Stack, players: readonly string[]) {
   return {
     wins: () => players.flatMap((playerId) => stack.transactions(playerId).filter((t) => t.command === 'win')),
     playRound: async (server: GameServer) => {
-      for (const token of tokens) expect((await spinAt(server, token)).status).toBe(200);
+      for (const token of tokens) {
+        const { status, text } = await spinAt(server, token);
+        // A refused spin shows its answer and what the stack logged as a warning or an error.
+        const warnings = status === 200 ? [] : stack.logs.filter((line) => /"level":"(warn|error)"/.test(line));
+        expect({ status, text: status === 200 ? '' : text, warnings }).toEqual({ status: 200, text: '', warnings: [] });
+      }
     },
   };
 }

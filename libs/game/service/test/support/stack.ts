@@ -103,6 +103,8 @@ export class Stack {
   sandbox!: OperatorSandbox;
   private ledger!: BonusLedger;
   private dispatcher!: WalletDispatcher;
+  /** Worker ids: the ledger 1, the dispatcher 2, the gateway 4; game-servers 3, then 10, 11, … */
+  private gameServerWorkerId = 3;
   private tap!: Consumer;
   private tapBus!: SqliteMessageBus;
   operators!: OperatorDirectory;
@@ -297,7 +299,8 @@ export class Stack {
           : await this.bus(instanceId),
         catalog: loadCatalogFile(),
         clock: this.gameClock,
-        ids: new TimeOrderedIdGenerator(3),
+        // Replicas side by side must not share a worker id (ADR 0039): every start takes the next one.
+        ids: new TimeOrderedIdGenerator(this.nextGameServerWorkerId()),
         logger: this.logger,
         operators: this.operators,
         ...(options.rng ? { rng: options.rng } : {}),
@@ -312,6 +315,12 @@ export class Stack {
         ...options.gameServer,
       },
     );
+  }
+
+  private nextGameServerWorkerId(): number {
+    const id = this.gameServerWorkerId;
+    this.gameServerWorkerId = id === 3 ? 10 : id + 1;
+    return id;
   }
 
   /** POST /v1/game/launch through the gateway; the launch URL's token. */
