@@ -843,12 +843,15 @@ describe('the overlays rendered by kubectl kustomize', () => {
           const env = new Map(entries.map((e) => [e.name, e.value] as const));
           const files = secretFiles(cronJob(), container.name);
           if (dir === PRODUCTION) {
-            // The apps' database, Service and CA, as the read-only role of the cluster's managed roles.
+            // The apps' database and CA, as the read-only role of the cluster's managed roles, on the
+            // primary itself where the apps' LISTEN connections go: its long reads hold no pooler connection.
             const apps = parsePostgresUrl(config['EVENT_STORE_URL'] ?? '');
             const reader = parsePostgresUrl(env.get('EVENT_STORE_URL') ?? '');
             const readerUrl = new URL(reader.connectionString);
             expect(readerUrl.username).toBe('reelstream_reports');
+            expect(apps.listen).toEqual({ host: readerUrl.hostname, port: readerUrl.port });
             readerUrl.username = new URL(apps.connectionString).username;
+            readerUrl.host = new URL(apps.connectionString).host;
             expect(readerUrl.toString()).toBe(apps.connectionString);
             expect(readerUrl.password).toBe('');
             const cluster = find(objects, 'Cluster', 'reelstream-pg')?.['spec'] as {
@@ -998,6 +1001,24 @@ describe('the overlays rendered by kubectl kustomize', () => {
   describe('the production overlay on PostgreSQL (CloudNativePG)', () => {
     const objects = rendered(PRODUCTION);
     const cluster = () => find(objects, 'Cluster', 'reelstream-pg') as K8sObject;
+    const pgPooler = () => find(objects, 'Pooler', 'reelstream-pg-pooler-rw') as K8sObject;
+    const poolerSpec = () =>
+      pgPooler()['spec'] as {
+        cluster: { name: string };
+        type: string;
+        instances: number;
+        pgbouncer: { poolMode: string; parameters: Record<string, string> };
+      };
+
+    it('puts PgBouncer in transaction mode in front of the primary, spread over zones, its Service not a Cluster name', () => {
+      const spec = poolerSpec();
+      expect(spec.cluster.name).toBe(cluster().metadata.name);
+      expect([spec.type, spec.pgbouncer.poolMode]).toEqual(['rw', 'transaction']);
+      expect(spec.instances).toBeGreaterThanOrEqual(2);
+      expect(objects.filter((o) => o.kind === 'Cluster').map((o) => o.metadata.name)).not.toContain(
+        pgPooler().metadata.name,
+      );
+    });
 
     it('runs three instances of a pinned PostgreSQL 15 or later, the database and owner reelstream', () => {
       const spec = cluster()['spec'] as {
@@ -1013,20 +1034,27 @@ describe('the overlays rendered by kubectl kustomize', () => {
       expect(bytesOf(spec.storage.size)).toBeGreaterThan(0);
     });
 
-    it('gives every app EVENT_STORE_URL postgresql:// to the primary, verify-full against the mounted cluster CA, PGPASSWORD from the app Secret', () => {
+    it('gives every app EVENT_STORE_URL postgresql:// to the pooler (LISTEN to the primary), verify-full against the mounted cluster CA, PGPASSWORD from the app Secret', () => {
       const config = configOf(objects);
       const raw = config['EVENT_STORE_URL'] ?? '';
       expect(raw).toMatch(/^postgresql:\/\//);
       // The adapter's own parser takes it; the password is not in it.
-      const url = new URL(parsePostgresUrl(raw).connectionString);
+      const parsed = parsePostgresUrl(raw);
+      const url = new URL(parsed.connectionString);
       const name = cluster().metadata.name;
+      const pooler = pgPooler();
       expect([url.username, url.password, url.host, url.pathname]).toEqual([
         'reelstream',
         '',
-        `${name}-rw.reelstream.svc:5432`,
+        `${pooler.metadata.name}.reelstream.svc:5432`,
         '/reelstream',
       ]);
+      expect(parsed.listen).toEqual({ host: `${name}-rw.reelstream.svc`, port: '5432' });
       expect(url.searchParams.get('sslmode')).toBe('verify-full');
+      // verify-full holds for the pooler's host: it presents the cluster's server certificate, which names it.
+      const altNames = (cluster()['spec'] as { certificates?: { serverAltDNSNames?: string[] } }).certificates
+        ?.serverAltDNSNames;
+      expect(altNames).toContain(url.hostname);
       for (const workload of appWorkloads(objects)) {
         const files = secretFiles(workload);
         expect([workload.metadata.name, files.get(url.searchParams.get('sslrootcert') ?? '')]).toEqual([
@@ -1043,14 +1071,27 @@ describe('the overlays rendered by kubectl kustomize', () => {
         ]);
       }
     });
-    it("holds every app pod at its most and the daily reports within the server's max_connections, with room for people and tools", () => {
-      // Each process on PostgreSQL holds up to its pool (`poolSize`, default 10) and one LISTEN connection.
+    it("holds the pooler's server connections, every app pod's LISTEN and the daily reports within the server's max_connections, with room for people and tools", () => {
+      // A process on the primary itself holds up to its pool (`poolSize`, default 10) and one LISTEN connection.
       const connectionsOf = (url: string) => parsePostgresUrl(url).poolSize + 1;
-      const appUrl = configOf(objects)['EVENT_STORE_URL'] ?? '';
+      const appUrl = parsePostgresUrl(configOf(objects)['EVENT_STORE_URL'] ?? '');
+      // Through the pooler, a pod's pool is the pooler's clients; only its LISTEN reaches the server.
+      expect(appUrl.listen).not.toBe('same');
       const apps = appWorkloads(objects).map((workload) => ({
         name: workload.metadata.name,
-        connections: maxPodsOf(workload, objects) * connectionsOf(appUrl),
+        pods: maxPodsOf(workload, objects),
+        connections: maxPodsOf(workload, objects),
       }));
+      const { instances, pgbouncer } = poolerSpec();
+      const parameter = (key: string, fallback: number) => Number(pgbouncer.parameters[key] ?? fallback);
+      // PgBouncer's own defaults: 20 server connections per database and user, no reserve, 100 clients.
+      const pooler = {
+        name: 'pooler',
+        connections: instances * (parameter('default_pool_size', 20) + parameter('reserve_pool_size', 0)),
+      };
+      // The Service may send every client to one instance: the apps' pools at their most fit in one.
+      const clients = apps.reduce((sum, { pods }) => sum + pods * appUrl.poolSize, 0);
+      expect({ clients, within: clients <= parameter('max_client_conn', 100) }).toEqual({ clients, within: true });
       // A CronJob that forbids overlapping runs has one pod; its containers run one after another.
       const reports = objects
         .filter((o) => o.kind === 'CronJob')
@@ -1068,7 +1109,7 @@ describe('the overlays rendered by kubectl kustomize', () => {
       const reserved = Number(parameters['superuser_reserved_connections'] ?? 3);
       const PEOPLE_AND_TOOLS = 20;
       const budget = Number(parameters['max_connections']) - reserved - PEOPLE_AND_TOOLS;
-      const held = [...apps, ...reports].reduce((sum, { connections }) => sum + connections, 0);
+      const held = [...apps, pooler, ...reports].reduce((sum, { connections }) => sum + connections, 0);
       expect(apps.map(({ name }) => name).sort()).toEqual([
         'bonus-ledger',
         'game-server',
@@ -1114,7 +1155,9 @@ describe('the overlays rendered by kubectl kustomize', () => {
         'NetworkPolicy/allow-apps-to-postgres',
         'NetworkPolicy/allow-daily-reports-into-postgres',
         'NetworkPolicy/allow-postgres',
+        'NetworkPolicy/allow-postgres-pooler',
         'PodMonitor/reelstream-pg',
+        'Pooler/reelstream-pg-pooler-rw',
         'ScheduledBackup/reelstream-pg-daily',
       ]);
     });
@@ -1126,8 +1169,8 @@ describe('the overlays rendered by kubectl kustomize', () => {
         spec: Record<string, unknown>;
       };
 
-    it('accept the rendered Cluster, Kafka, KafkaNodePool and KafkaUser', async () => {
-      for (const kind of ['Cluster', 'Kafka', 'KafkaNodePool', 'KafkaUser'])
+    it('accept the rendered Cluster, Pooler, Kafka, KafkaNodePool and KafkaUser', async () => {
+      for (const kind of ['Cluster', 'Pooler', 'Kafka', 'KafkaNodePool', 'KafkaUser'])
         expect([kind, await schemaProblems(engine(kind))]).toEqual([kind, []]);
     });
 
@@ -1143,6 +1186,19 @@ describe('the overlays rendered by kubectl kustomize', () => {
         '/spec/instances must be integer',
         'unknown field spec.bootstrap.initdb.ownr',
         '/spec/managed/roles/0/login must be boolean',
+      ]);
+    });
+
+    it('refuse a PgBouncer parameter CloudNativePG reserves, a pool mode it lacks, a number not given as a string', async () => {
+      const pooler = engine('Pooler');
+      const pgbouncer = pooler.spec['pgbouncer'] as { poolMode: string; parameters: Record<string, unknown> };
+      pgbouncer.poolMode = 'statement';
+      pgbouncer.parameters['listen_port'] = '6432';
+      pgbouncer.parameters['default_pool_size'] = 30;
+      expect(await schemaProblems(pooler)).toEqual([
+        '/spec/pgbouncer/poolMode must be equal to one of the allowed values',
+        'unknown field spec.pgbouncer.parameters.listen_port',
+        '/spec/pgbouncer/parameters/default_pool_size must be string',
       ]);
     });
 
@@ -1220,8 +1276,8 @@ describe('the overlays rendered by kubectl kustomize', () => {
       dispatcherEnv.push({ name: 'WORKER_ID', value: '3' });
       expect(workerIdRanges(objects, MAX_WORKER_ID).problems).toEqual([
         'StatefulSet wallet-dispatcher sets WORKER_ID: its pods would draw the same ids',
-        'wallet-dispatcher: worker ids 1022–1025 leave 0–1023',
-        'gateway (32–280) and game-server (280–287) share worker ids',
+        'wallet-dispatcher: worker ids 1022–1037 leave 0–1023',
+        'gateway (32–280) and game-server (280–311) share worker ids',
       ]);
     });
 

@@ -43,6 +43,7 @@ const crdSchemas: Record<string, string> = {
   'monitoring.coreos.com/v1/PrometheusRule': 'prometheusrule.schema.json',
   'postgresql.cnpg.io/v1/Cluster': 'cnpg-cluster.schema.json',
   'postgresql.cnpg.io/v1/ScheduledBackup': 'cnpg-scheduledbackup.schema.json',
+  'postgresql.cnpg.io/v1/Pooler': 'cnpg-pooler.schema.json',
   'kafka.strimzi.io/v1beta2/Kafka': 'strimzi-kafka.schema.json',
   'kafka.strimzi.io/v1beta2/KafkaNodePool': 'strimzi-kafkanodepool.schema.json',
   'kafka.strimzi.io/v1beta2/KafkaUser': 'strimzi-kafkauser.schema.json',

@@ -30,4 +30,5 @@ export { describeLeaseContract } from './leases/describe-lease-contract.js';
 export { installCollectingMeter } from './metrics.js';
 export { freePort, httpStatus } from './net.js';
 export { catchUpWhileAppending, gapsOf } from './event-store/position-gap.js';
-export { postgresForTests, postgresNotice } from './postgres.js';
+export { postgresForTests, postgresNotice, type PostgresForTests } from './postgres.js';
+export { findPgBouncer, startPgBouncer, type PgBouncerForTests } from './pgbouncer.js';

@@ -4,6 +4,7 @@ import { WrongExpectedRevisionError, type AppendRequest, type AppendResult } fro
 import { sqlState } from './connection.js';
 import { DuplicateEventIdError } from './errors.js';
 import { formatPostgresPosition } from './positions.js';
+import type { Tables } from './schema.js';
 
 const NO_STREAM = -1;
 /** Channel every append notifies at commit, so waiting subscriptions read at once. */
@@ -36,7 +37,10 @@ class EventIdClash extends ReelstreamError {
  * append to it, and every event of the append commits together or not at all.
  */
 export class AppendWriter {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly tables: Tables,
+  ) {}
 
   async append(request: AppendRequest): Promise<AppendResult> {
     const client = await this.pool.connect();
@@ -69,7 +73,7 @@ export class AppendWriter {
   ): Promise<{ result: AppendResult; wrote: boolean }> {
     const { streamId, expected, events } = request;
     const { rows } = await client.query<{ revision: string | null }>(
-      'SELECT max(revision)::text AS revision FROM es_events WHERE stream_id = $1',
+      `SELECT max(revision)::text AS revision FROM ${this.tables.events} WHERE stream_id = $1`,
       [streamId],
     );
     const current = rows[0]?.revision == null ? NO_STREAM : Number(rows[0].revision);
@@ -87,7 +91,7 @@ export class AppendWriter {
     try {
       inserted = (
         await client.query<{ transaction_id: string; position: string }>(
-          `INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata, category)
+          `INSERT INTO ${this.tables.events} (stream_id, revision, event_id, type, data, metadata, category)
            SELECT $1, $2::bigint + e.n, e.event_id, e.type, e.data, e.metadata, $3
            FROM unnest($4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY
              AS e(event_id, type, data, metadata, n)
@@ -132,7 +136,7 @@ export class AppendWriter {
     const { streamId, events } = request;
     if (events.length > 0 && current > expected) {
       const { rows } = await client.query<StoredRef>(
-        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision > $2 ORDER BY es_events.revision LIMIT $3`,
+        `SELECT ${REF_COLUMNS} FROM ${this.tables.events} WHERE stream_id = $1 AND revision > $2 ORDER BY es_events.revision LIMIT $3`,
         [streamId, expected, events.length],
       );
       const last = rows[events.length - 1];
@@ -154,13 +158,13 @@ export class AppendWriter {
     const { streamId, expected, events } = request;
     const ids = events.map((e) => e.eventId);
     const { rows: stored } = await this.pool.query<StoredRef>(
-      `SELECT ${REF_COLUMNS} FROM es_events WHERE event_id = ANY($1::uuid[])`,
+      `SELECT ${REF_COLUMNS} FROM ${this.tables.events} WHERE event_id = ANY($1::uuid[])`,
       [ids],
     );
     const original = stored.find((row) => row.event_id === ids[0]);
     if ((expected === 'any' || expected === 'stream_exists') && original?.stream_id === streamId) {
       const { rows } = await this.pool.query<StoredRef>(
-        `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision >= $2 ORDER BY es_events.revision LIMIT $3`,
+        `SELECT ${REF_COLUMNS} FROM ${this.tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY es_events.revision LIMIT $3`,
         [streamId, original.revision, events.length],
       );
       const last = rows[events.length - 1];
@@ -180,7 +184,7 @@ export class AppendWriter {
   private async tip(client: pg.PoolClient, streamId: string, current: number): Promise<string> {
     if (current === NO_STREAM) return formatPostgresPosition(0n, 0n);
     const { rows } = await client.query<StoredRef>(
-      `SELECT ${REF_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision = $2`,
+      `SELECT ${REF_COLUMNS} FROM ${this.tables.events} WHERE stream_id = $1 AND revision = $2`,
       [streamId, current],
     );
     const row = rows[0];

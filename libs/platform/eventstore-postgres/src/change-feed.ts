@@ -20,7 +20,8 @@ export class ChangeFeed {
   private notifications = 0;
 
   constructor(
-    private readonly config: pg.ClientConfig,
+    /** The LISTEN connection's; undefined: none, the subscriptions poll. */
+    private readonly config: pg.ClientConfig | undefined,
     private readonly pollIntervalMs: number,
   ) {}
 
@@ -60,6 +61,7 @@ export class ChangeFeed {
   }
 
   private async listen(): Promise<pg.Client | undefined> {
+    if (this.config === undefined) return undefined;
     const client = new pg.Client(this.config);
     const drop = () => {
       if (this.listener) this.listener = undefined;

@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import type { CheckpointStore, Position } from '@reelstream/platform-ports';
 import { formatPostgresPosition, parsePostgresPosition } from './positions.js';
+import type { Tables } from './schema.js';
 
 /** Executes a query: the pool, or one connection inside the caller's transaction. */
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
-export async function readCheckpoint(db: Queryable, name: string): Promise<Position | undefined> {
+export async function readCheckpoint(db: Queryable, tables: Tables, name: string): Promise<Position | undefined> {
   const { rows } = await db.query<{ t: string; p: string }>(
-    'SELECT transaction_id::text AS t, position::text AS p FROM es_checkpoints WHERE name = $1',
+    `SELECT transaction_id::text AS t, position::text AS p FROM ${tables.checkpoints} WHERE name = $1`,
     [name],
   );
   const row = rows[0];
@@ -18,10 +19,15 @@ export async function readCheckpoint(db: Queryable, name: string): Promise<Posit
  * Moves the checkpoint `name` forward to `position` in one statement; a late or repeated write of
  * an older position changes nothing. Returns whether it moved.
  */
-export async function writeCheckpoint(db: Queryable, name: string, position: Position): Promise<boolean> {
+export async function writeCheckpoint(
+  db: Queryable,
+  tables: Tables,
+  name: string,
+  position: Position,
+): Promise<boolean> {
   const { transactionId, sequence } = parsePostgresPosition(position);
   const { rowCount } = await db.query(
-    `INSERT INTO es_checkpoints (name, transaction_id, position) VALUES ($1, $2::xid8, $3)
+    `INSERT INTO ${tables.checkpoints} (name, transaction_id, position) VALUES ($1, $2::xid8, $3)
      ON CONFLICT (name) DO UPDATE SET transaction_id = excluded.transaction_id, position = excluded.position, updated_at = now()
      WHERE (es_checkpoints.transaction_id, es_checkpoints.position) < (excluded.transaction_id, excluded.position)`,
     [name, String(transactionId), String(sequence)],
@@ -31,13 +37,16 @@ export async function writeCheckpoint(db: Queryable, name: string, position: Pos
 
 /** The `CheckpointStore` port on `es_checkpoints`, in the event store's database and schema. */
 export class PostgresCheckpointStore implements CheckpointStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly tables: Tables,
+  ) {}
 
   load(name: string): Promise<Position | undefined> {
-    return readCheckpoint(this.pool, name);
+    return readCheckpoint(this.pool, this.tables, name);
   }
 
   async store(name: string, position: Position): Promise<void> {
-    await writeCheckpoint(this.pool, name, position);
+    await writeCheckpoint(this.pool, this.tables, name, position);
   }
 }

@@ -5,18 +5,25 @@ import { ReelstreamError } from '@reelstream/contracts';
 export interface PostgresUrl {
   /** The URL the `pg` client connects with: the given one less this adapter's own parameters. */
   connectionString: string;
-  /** Where the tables go (`search_path`); `public` when the URL names none. Created when missing. */
+  /** The schema of the tables (every statement names it); `public` when the URL names none. Created when missing. */
   schema: string;
   /** Most connections one store keeps open. Default 10. */
   poolSize: number;
   /** How often a waiting subscription looks for events made visible by a transaction that sent no notification. Default 100 ms. */
   pollIntervalMs: number;
+  /**
+   * Where the one `LISTEN` connection goes: the URL's own server (default), another `host[:port]`
+   * of the same database (`listen=…`: the primary itself when the URL names a pooler in transaction
+   * mode, which cannot keep a LISTEN), or nowhere (`listen=off`: subscriptions poll).
+   */
+  listen: { host: string; port: string | undefined } | 'same' | 'off';
   /** The server address without credentials, for error messages and logs. */
   address: string;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-const OWN_PARAMETERS = ['schema', 'poolSize', 'pollIntervalMs'] as const;
+const OWN_PARAMETERS = ['schema', 'poolSize', 'pollIntervalMs', 'listen'] as const;
+const LISTEN_HOST = /^(?<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?<port>[0-9]{1,5}))?$/;
 
 class InvalidPostgresUrlError extends ReelstreamError {
   override readonly name = 'InvalidPostgresUrlError';
@@ -37,7 +44,7 @@ function positiveInteger(url: URL, name: string, fallback: number): number {
 }
 
 /**
- * `postgres://user[:password]@host[:port]/database[?schema=name&poolSize=n&pollIntervalMs=n&…]`
+ * `postgres://user[:password]@host[:port]/database[?schema=name&poolSize=n&pollIntervalMs=n&listen=host:port&…]`
  * (or `postgresql://`); other query parameters (`sslmode`, `application_name`, …) go to the client.
  */
 export function parsePostgresUrl(raw: string): PostgresUrl {
@@ -61,18 +68,38 @@ export function parsePostgresUrl(raw: string): PostgresUrl {
     );
   const poolSize = positiveInteger(url, 'poolSize', 10);
   const pollIntervalMs = positiveInteger(url, 'pollIntervalMs', 100);
+  const listen = listenOf(url.searchParams.get('listen'));
   const address = `${url.protocol}//${url.host}${url.pathname}`;
   for (const name of OWN_PARAMETERS) url.searchParams.delete(name);
-  return { connectionString: url.toString(), schema, poolSize, pollIntervalMs, address };
+  return { connectionString: url.toString(), schema, poolSize, pollIntervalMs, listen, address };
 }
 
-/** The client configuration of one connection: the URL, its tables' schema first on the search path. */
-export function clientConfig(url: PostgresUrl): pg.ClientConfig {
-  return { connectionString: url.connectionString, options: `-c search_path=${url.schema}` };
+function listenOf(raw: string | null): PostgresUrl['listen'] {
+  if (raw === null) return 'same';
+  if (raw === 'off') return 'off';
+  const match = LISTEN_HOST.exec(raw);
+  if (!match?.groups?.['host'])
+    throw new InvalidPostgresUrlError(
+      `EVENT_STORE_URL: listen must be off or a host[:port] of the same database, got ${JSON.stringify(raw)}`,
+    );
+  return { host: match.groups['host'], port: match.groups['port'] };
+}
+
+/**
+ * The configuration of the LISTEN connection (undefined with `listen=off`): the URL's, or the same
+ * database, credentials and TLS parameters on the `listen` host.
+ */
+export function listenConfig(url: PostgresUrl): pg.ClientConfig | undefined {
+  if (url.listen === 'off') return undefined;
+  if (url.listen === 'same') return { connectionString: url.connectionString };
+  const direct = new URL(url.connectionString);
+  direct.hostname = url.listen.host;
+  direct.port = url.listen.port ?? '';
+  return { connectionString: direct.toString() };
 }
 
 export function openPool(url: PostgresUrl): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(url), max: url.poolSize, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: url.connectionString, max: url.poolSize, idleTimeoutMillis: 30_000 });
   // An idle connection the server closed (restart, failover) must not crash the process: the pool
   // drops it and the next query opens another.
   pool.on('error', () => undefined);

@@ -3,7 +3,7 @@ import { ReelstreamError } from '@reelstream/contracts';
 import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './rows.js';
 import type { PostgresPosition } from './positions.js';
-import { categoryOf } from './schema.js';
+import { categoryOf, type Tables } from './schema.js';
 
 /**
  * What a reader of $all may see: the events of transactions below `watermark` (the oldest
@@ -38,6 +38,7 @@ interface Bound {
 export class EventReader {
   constructor(
     private readonly pool: pg.Pool,
+    private readonly tables: Tables,
     /** False only in the store's test-only mode that reads $all without the watermark. */
     private readonly watermarked: boolean,
   ) {}
@@ -50,7 +51,7 @@ export class EventReader {
   ): Promise<RecordedEvent[]> {
     const forwards = direction === 'forwards';
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND revision ${forwards ? '>=' : '<='} $2
+      `SELECT ${EVENT_COLUMNS} FROM ${this.tables.events} WHERE stream_id = $1 AND revision ${forwards ? '>=' : '<='} $2
        ORDER BY es_events.revision ${forwards ? 'ASC' : 'DESC'} LIMIT $3`,
       [streamId, fromRevision ?? (forwards ? 0 : Number.MAX_SAFE_INTEGER), limit],
     );
@@ -59,7 +60,7 @@ export class EventReader {
 
   async streamRevision(streamId: string): Promise<number | undefined> {
     const { rows } = await this.pool.query<{ revision: string | null }>(
-      'SELECT max(revision)::text AS revision FROM es_events WHERE stream_id = $1',
+      `SELECT max(revision)::text AS revision FROM ${this.tables.events} WHERE stream_id = $1`,
       [streamId],
     );
     const revision = rows[0]?.revision;
@@ -73,10 +74,10 @@ export class EventReader {
         ? `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
            SELECT w.xmin::text AS watermark, h.transaction_id::text AS t, h.position::text AS p
            FROM w LEFT JOIN LATERAL (
-             SELECT transaction_id, position FROM es_events WHERE transaction_id < w.xmin
+             SELECT transaction_id, position FROM ${this.tables.events} WHERE transaction_id < w.xmin
              ORDER BY transaction_id DESC, position DESC LIMIT 1
            ) h ON true`
-        : `SELECT NULL AS watermark, transaction_id::text AS t, position::text AS p FROM es_events
+        : `SELECT NULL AS watermark, transaction_id::text AS t, position::text AS p FROM ${this.tables.events}
            ORDER BY transaction_id DESC, position DESC LIMIT 1`,
     );
     const row = rows[0];
@@ -97,7 +98,7 @@ export class EventReader {
     for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
       const { rows } = await this.pool.query<{ watermark: string; newest: string | null }>(
         `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS watermark,
-                (SELECT transaction_id FROM es_events ORDER BY transaction_id DESC LIMIT 1)::text AS newest`,
+                (SELECT transaction_id FROM ${this.tables.events} ORDER BY transaction_id DESC LIMIT 1)::text AS newest`,
       );
       const row = rows[0];
       if (!row) throw new Error('the watermark query returned no row');
@@ -151,7 +152,7 @@ export class EventReader {
     }
     const order = forwards ? 'ASC' : 'DESC';
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+      `SELECT ${EVENT_COLUMNS} FROM ${this.tables.events} ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
        ORDER BY ${prefix !== undefined && categoryOf(prefix) !== '' ? `es_events.category ${order}, ` : ''}es_events.transaction_id ${order}, es_events.position ${order}
        LIMIT ${value(bound.limit)}`,
       values,

@@ -8,6 +8,7 @@ import {
 } from '@reelstream/platform-ports';
 import { readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { inTransaction } from './connection.js';
+import type { Tables } from './schema.js';
 
 export interface PostgresLeaseStoreOptions {
   /** Epoch ms. Default `Date.now`: each replica judges expiry by its own clock (docs/adr/0005-leases-and-fencing.md). */
@@ -31,6 +32,7 @@ export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
 
   constructor(
     private readonly pool: pg.Pool,
+    private readonly tables: Tables,
     options: PostgresLeaseStoreOptions = {},
   ) {
     this.now = options.now ?? Date.now;
@@ -39,7 +41,7 @@ export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
   async acquire(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     const now = this.now();
     const { rows } = await this.pool.query<LeaseRow>(
-      `INSERT INTO es_leases (name, owner, token, expires_at) VALUES ($1, $2, 1, $3)
+      `INSERT INTO ${this.tables.leases} (name, owner, token, expires_at) VALUES ($1, $2, 1, $3)
        ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, token = es_leases.token + 1, expires_at = excluded.expires_at
        WHERE es_leases.owner = excluded.owner OR es_leases.expires_at <= $4
        RETURNING token::text AS token, expires_at::text AS expires_at`,
@@ -53,7 +55,7 @@ export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
     const expiresAt = this.now() + ttlMs;
     // Expired but not taken (and not released) is still this owner's: nobody was granted a newer token.
     const { rowCount } = await this.pool.query(
-      `UPDATE es_leases SET expires_at = $4
+      `UPDATE ${this.tables.leases} SET expires_at = $4
        WHERE name = $1 AND owner = $2 AND token = $3 AND expires_at <> 0`,
       [lease.name, lease.owner, lease.token, expiresAt],
     );
@@ -61,26 +63,26 @@ export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
   }
 
   async release(lease: Lease): Promise<void> {
-    await this.pool.query('UPDATE es_leases SET expires_at = 0 WHERE name = $1 AND token = $2', [
+    await this.pool.query(`UPDATE ${this.tables.leases} SET expires_at = 0 WHERE name = $1 AND token = $2`, [
       lease.name,
       lease.token,
     ]);
   }
 
   load(name: string): Promise<Position | undefined> {
-    return readCheckpoint(this.pool, name);
+    return readCheckpoint(this.pool, this.tables, name);
   }
 
   /** The lease row stays locked from the token check to the commit: no grant can slip in between. */
   async store(name: string, position: Position, token: number): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ token: string }>(
-        'SELECT token::text AS token FROM es_leases WHERE name = $1 FOR SHARE',
+        `SELECT token::text AS token FROM ${this.tables.leases} WHERE name = $1 FOR SHARE`,
         [name],
       );
       const newest = rows[0] === undefined ? undefined : Number(rows[0].token);
       if (newest === undefined || newest > token) throw new FencedOutError(name, token, newest);
-      await writeCheckpoint(client, name, position);
+      await writeCheckpoint(client, this.tables, name, position);
     });
   }
 }

@@ -15,5 +15,9 @@ export async function openPostgresEventStore(
   options: PostgresEventStoreOptions = {},
 ): Promise<OpenedPostgresEventStore> {
   const store = await PostgresEventStore.open(url, options);
-  return { store, checkpoints: new PostgresCheckpointStore(store.pool), leases: new PostgresLeaseStore(store.pool) };
+  return {
+    store,
+    checkpoints: new PostgresCheckpointStore(store.pool, store.tables),
+    leases: new PostgresLeaseStore(store.pool, store.tables),
+  };
 }

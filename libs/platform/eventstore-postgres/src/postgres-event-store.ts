@@ -22,7 +22,7 @@ import {
 } from '@reelstream/platform-ports';
 import { AppendWriter } from './append-writer.js';
 import { ChangeFeed } from './change-feed.js';
-import { clientConfig, openPool, parsePostgresUrl, type PostgresUrl } from './connection.js';
+import { listenConfig, openPool, parsePostgresUrl, type PostgresUrl } from './connection.js';
 import { EventStoreClosedError, PostgresUnreachableError } from './errors.js';
 import { EventReader } from './event-reader.js';
 import {
@@ -33,7 +33,14 @@ import {
   parsePostgresPosition,
   type PostgresPosition,
 } from './positions.js';
-import { assertTransactionIdsAhead, categoryOf, ensureSchema, TransactionIdsBehindError } from './schema.js';
+import {
+  assertTransactionIdsAhead,
+  categoryOf,
+  ensureSchema,
+  tablesIn,
+  TransactionIdsBehindError,
+  type Tables,
+} from './schema.js';
 
 export interface PostgresEventStoreOptions {
   /**
@@ -62,6 +69,8 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptionSource: PollingSource<PostgresPosition, number>;
   private readonly watermarked: boolean;
   private closed = false;
+  /** The store's tables in the URL's schema, for the checkpoint and lease stores too. */
+  readonly tables: Tables;
 
   private constructor(
     /** The connections, for the checkpoint and lease stores of the same database. */
@@ -70,9 +79,10 @@ export class PostgresEventStore implements EventStore {
     options: PostgresEventStoreOptions,
   ) {
     this.watermarked = options.unsafeReadWithoutWatermark !== true;
-    this.writer = new AppendWriter(pool);
-    this.reader = new EventReader(pool, this.watermarked);
-    this.feed = new ChangeFeed(clientConfig(url), url.pollIntervalMs);
+    this.tables = tablesIn(url.schema);
+    this.writer = new AppendWriter(pool, this.tables);
+    this.reader = new EventReader(pool, this.tables, this.watermarked);
+    this.feed = new ChangeFeed(listenConfig(url), url.pollIntervalMs);
     this.subscriptionSource = {
       feed: this.feed,
       // The watermark and the last event below it first; then the page, below that watermark.
@@ -95,7 +105,7 @@ export class PostgresEventStore implements EventStore {
       const client = await pool.connect();
       try {
         await ensureSchema(client, parsed.schema);
-        await assertTransactionIdsAhead(client);
+        await assertTransactionIdsAhead(client, tablesIn(parsed.schema));
       } finally {
         client.release();
       }

@@ -45,6 +45,20 @@ CREATE TABLE IF NOT EXISTS ${schema}.es_leases (
 );
 `;
 
+/**
+ * The store's tables, each named with its schema: no statement depends on a connection's
+ * `search_path`, which a pooler in transaction mode (PgBouncer) does not keep for a client.
+ */
+export interface Tables {
+  readonly events: string;
+  readonly checkpoints: string;
+  readonly leases: string;
+}
+
+export function tablesIn(schema: string): Tables {
+  return { events: `${schema}.es_events`, checkpoints: `${schema}.es_checkpoints`, leases: `${schema}.es_leases` };
+}
+
 /** Any 64-bit key: the advisory lock under which processes opening one database create its tables in turn. */
 const SCHEMA_LOCK = 0x7265656c;
 
@@ -118,10 +132,10 @@ function epochPast(id: bigint): bigint {
  * events were copied into another server by a logical dump (a physical backup or pg_upgrade keeps
  * the counter).
  */
-export async function assertTransactionIdsAhead(client: pg.ClientBase): Promise<void> {
+export async function assertTransactionIdsAhead(client: pg.ClientBase, tables: Tables): Promise<void> {
   const { rows } = await client.query<{ next: string; newest: string | null }>(
     `SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next,
-            (SELECT transaction_id FROM es_events ORDER BY transaction_id DESC LIMIT 1)::text AS newest`,
+            (SELECT transaction_id FROM ${tables.events} ORDER BY transaction_id DESC LIMIT 1)::text AS newest`,
   );
   const row = rows[0];
   if (row?.newest != null && BigInt(row.next) <= BigInt(row.newest))

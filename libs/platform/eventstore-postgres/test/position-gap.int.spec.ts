@@ -10,19 +10,21 @@ import pg from 'pg';
 import type { EventStore, RecordedEvent } from '@reelstream/platform-ports';
 import { catchUpWhileAppending, gapsOf, postgresForTests, postgresNotice } from '@reelstream/testing';
 import { openPostgresEventStore, type PostgresEventStore } from '../src/index.js';
-import { parsePostgresUrl, clientConfig } from '../src/connection.js';
+import { parsePostgresUrl } from '../src/connection.js';
+import { tablesIn } from '../src/schema.js';
 
 const server = await postgresForTests();
 const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);
 
 /** Inserts one event in a transaction left open: it holds its position until `commit`. */
 async function heldAppend(url: string, streamId: string) {
-  const client = new pg.Client(clientConfig(parsePostgresUrl(url)));
+  const parsed = parsePostgresUrl(url);
+  const client = new pg.Client({ connectionString: parsed.connectionString });
   await client.connect();
   const eventId = randomUUID();
   await client.query('BEGIN');
   await client.query(
-    `INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata, category)
+    `INSERT INTO ${tablesIn(parsed.schema).events} (stream_id, revision, event_id, type, data, metadata, category)
      VALUES ($1, 0, $2, 'Held', '{}', '{}', $3)`,
     [streamId, eventId, streamId.slice(0, streamId.indexOf('-') + 1)],
   );
