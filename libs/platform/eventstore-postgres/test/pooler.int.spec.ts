@@ -138,6 +138,27 @@ if (server && binary) {
       expect(delivered.at(-1)?.streamId).toBe(`${prefix}1000`);
       expect(after).toBeLessThan(5_000);
     });
+
+    it('with listen=off the subscription finds appends by its poll alone', async () => {
+      const polling = new URL(url);
+      polling.searchParams.set('listen', 'off');
+      polling.searchParams.set('pollIntervalMs', '50');
+      const { store: alone } = await openPostgresEventStore(polling.toString());
+      const prefix = `polled${randomUUID().slice(0, 8)}-`;
+      const subscription = alone.subscribeToAll({ from: 'end', filter: { streamPrefixes: [prefix] } });
+      const seen: string[] = [];
+      const reading = (async () => {
+        for await (const recorded of subscription) if (seen.push(recorded.streamId) === 3) return;
+      })();
+      for (let n = 0; n < 3; n++)
+        await store(n).append(`${prefix}${n}`, [{ eventId: randomUUID(), type: 'Polled', data: {} }], {
+          expectedRevision: 'no_stream',
+        });
+      await reading;
+      await subscription.close();
+      await alone.close();
+      expect(seen).toEqual([`${prefix}0`, `${prefix}1`, `${prefix}2`]);
+    });
   });
 } else {
   process.stdout.write(
