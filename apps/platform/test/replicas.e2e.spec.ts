@@ -14,7 +14,8 @@
  *
  * `REPLICAS_ENGINES=production` runs the same proof on the production engines: every replica on
  * Kafka (`BUS_URL=kafka://` + KAFKA_BROKERS) and PostgreSQL (`EVENT_STORE_URL`, a schema of its own,
- * dropped after), the sandbox still on its SQLite file. When KAFKA_BROKERS names a cluster of `npm
+ * dropped after, reached through PgBouncer in transaction mode with LISTEN to the server, as the
+ * production overlay's pooler), the sandbox still on its SQLite file. When KAFKA_BROKERS names a cluster of `npm
  * run infra:kafka`, its first broker is SIGKILLed 30 s into the chaos and restarted 8 s later: with
  * one broker, a total outage of the bus; the traffic goes on until 30 s after it serves again.
  * Spins refused by it (a game-server's 503 INTERNAL whose logged error is the broker refusing the
@@ -25,7 +26,7 @@
  * prints that it did not run.
  */
 import { afterAll, expect, it, jest } from '@jest/globals';
-import { postgresForTests, postgresNotice } from '@reelstream/testing';
+import { findPgBouncer, postgresForTests, postgresNotice, startPgBouncer } from '@reelstream/testing';
 import { CLUSTER_OPERATORS, startReplicaCluster, type ReplicaCluster } from './support/replica-cluster.js';
 import type { ReplicaEngines } from './support/replica-engines.js';
 import { OUTAGE_GRACE_MS, brokerOutage, infraKafkaNode, type BrokerOutage } from './support/kafka-outage.js';
@@ -77,7 +78,24 @@ async function productionEngines(): Promise<{ engines: ReplicaEngines; drop: () 
   if (!postgres) process.stdout.write(`\n${postgresNotice('the replica proof on Kafka and PostgreSQL')}\n`);
   if (!kafkaBrokers || !postgres) return undefined;
   const schema = await postgres.schema('replicas');
-  return { engines: { kafkaBrokers, eventStoreUrl: schema.url }, drop: schema.drop };
+  const pgbouncer = findPgBouncer();
+  if (!pgbouncer) {
+    if (process.env['CI'] === 'true')
+      throw new Error('pgbouncer is not installed: .ci/run installs Debian\u2019s pgbouncer');
+    process.stdout.write('[replicas] the replicas reach PostgreSQL directly: pgbouncer is not installed.\n');
+    return { engines: { kafkaBrokers, eventStoreUrl: schema.url }, drop: schema.drop };
+  }
+  // As in production: the replicas' pools through PgBouncer in transaction mode, LISTEN to the server.
+  const pooler = await startPgBouncer(pgbouncer, process.env['PG_URL'] ?? postgres.server, { poolSize: 20 });
+  const pooled = new URL(pooler.through(schema.url));
+  pooled.searchParams.set('listen', new URL(schema.url).host);
+  return {
+    engines: { kafkaBrokers, eventStoreUrl: schema.url, appsEventStoreUrl: pooled.toString() },
+    drop: async () => {
+      await pooler.stop();
+      await schema.drop();
+    },
+  };
 }
 
 const production = PRODUCTION ? await productionEngines() : undefined;
@@ -103,7 +121,9 @@ afterAll(async () => {
   await production?.drop();
 });
 
-const engineName = production ? ' on Kafka and PostgreSQL' : '';
+const engineName = production
+  ? ` on Kafka and PostgreSQL${production.engines.appsEventStoreUrl ? ' behind PgBouncer' : ''}`
+  : '';
 (PRODUCTION && !production ? it.skip : it)(
   `reconciles to the cent after ${KILLS} SIGKILLs of random replicas${engineName}${brokerNode ? ' and one of a Kafka broker' : ''}, each win sent again only after a kill or a logged retry of its sender`,
   async () => {
@@ -162,7 +182,9 @@ const engineName = production ? ' on Kafka and PostgreSQL' : '';
     });
     const figures = {
       mode: LONG ? 'long' : 'short',
-      engines: production ? `Kafka ${production.engines.kafkaBrokers}, PostgreSQL` : 'SQLite',
+      engines: production
+        ? `Kafka ${production.engines.kafkaBrokers}, PostgreSQL${production.engines.appsEventStoreUrl ? ' behind PgBouncer' : ''}`
+        : 'SQLite',
       startupMs,
       totalMs: Date.now() - began,
       ...(broker ? { brokerOutage: broker } : {}),

@@ -253,7 +253,7 @@ export async function startReplicaCluster(
         ? {
             BUS_URL: `kafka://${engines.kafkaBrokers}`,
             KAFKA_SESSION_TIMEOUT_MS: '3000',
-            EVENT_STORE_URL: withPoolSize(engines.eventStoreUrl, REPLICA_POOL_SIZE),
+            EVENT_STORE_URL: withPoolSize(engines.appsEventStoreUrl ?? engines.eventStoreUrl, REPLICA_POOL_SIZE),
           }
         : {}),
     };

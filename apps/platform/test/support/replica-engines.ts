@@ -16,8 +16,13 @@ import pg from 'pg';
 export interface ReplicaEngines {
   /** `host:port,…`: the replicas' `BUS_URL` is `kafka://` and these. */
   readonly kafkaBrokers: string;
-  /** `postgres://…?schema=…`, a schema of the cluster's own. */
+  /** `postgres://…?schema=…`, a schema of the cluster's own, on the server: what the proof reads. */
   readonly eventStoreUrl: string;
+  /**
+   * The replicas' EVENT_STORE_URL when it differs: the same schema through PgBouncer in transaction
+   * mode, each replica's LISTEN connection to the server itself, as the production overlay runs them.
+   */
+  readonly appsEventStoreUrl?: string;
 }
 
 const WALLET_TOPICS = ['wallet.requests', 'wallet.cancels', 'wallet.retry.1s', 'wallet.retry.5s', 'wallet.retry.30s'];
