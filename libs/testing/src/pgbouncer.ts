@@ -12,6 +12,8 @@ export interface PgBouncerForTests {
   through(url: string): string;
   /** The pooler's connections to the server right now (`SHOW SERVERS` of its admin console). */
   serverConnections(): Promise<number>;
+  /** Kills it (SIGKILL: every client and server connection dropped at once) and starts it again on its port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,11 +44,23 @@ export async function startPgBouncer(
   const dir = await mkdtemp(join(tmpdir(), 'pgbouncer-'));
   const config = await writeConfig(dir, server, user, port, options);
   const asRoot = process.getuid?.() === 0;
-  const child = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4_000)));
+  const launch = async () => {
+    const started = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), config], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    started.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4_000)));
+    await acceptingConnections(started, admin, () => log);
+    return started;
+  };
   const admin = { connectionString: `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/pgbouncer` };
-  await acceptingConnections(child, admin, () => log);
+  const exit = async (running: ChildProcess) => {
+    if (running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  let child = await launch();
   return {
     through(url) {
       const pooled = new URL(url);
@@ -63,12 +77,12 @@ export async function startPgBouncer(
         await client.end();
       }
     },
+    async restart() {
+      await exit(child);
+      child = await launch();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await exit(child);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { CheckpointStore, Position } from '@reelstream/platform-ports';
 import { formatPostgresPosition, parsePostgresPosition } from './positions.js';
+import { reaching } from './errors.js';
 import type { Tables } from './schema.js';
 
 /** Executes a query: the pool, or one connection inside the caller's transaction. */
@@ -40,13 +41,15 @@ export class PostgresCheckpointStore implements CheckpointStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly tables: Tables,
+    /** The server, for the error of a lost connection. */
+    private readonly address: string,
   ) {}
 
   load(name: string): Promise<Position | undefined> {
-    return readCheckpoint(this.pool, this.tables, name);
+    return reaching(this.address, () => readCheckpoint(this.pool, this.tables, name));
   }
 
   async store(name: string, position: Position): Promise<void> {
-    await writeCheckpoint(this.pool, this.tables, name, position);
+    await reaching(this.address, () => writeCheckpoint(this.pool, this.tables, name, position));
   }
 }

@@ -103,6 +103,10 @@ export function openPool(url: PostgresUrl): pg.Pool {
   // An idle connection the server closed (restart, failover) must not crash the process: the pool
   // drops it and the next query opens another.
   pool.on('error', () => undefined);
+  // Nor one lost while checked out between two queries of a transaction (a pooler pod killed): pg emits
+  // that on the client, which has no other listener then. The next query on it fails, the transaction
+  // is given up and its client released as broken, so the pool replaces it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -8,6 +8,7 @@ import {
 } from '@reelstream/platform-ports';
 import { readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { inTransaction } from './connection.js';
+import { reaching } from './errors.js';
 import type { Tables } from './schema.js';
 
 export interface PostgresLeaseStoreOptions {
@@ -33,12 +34,18 @@ export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly tables: Tables,
+    /** The server, for the error of a lost connection. */
+    private readonly address: string,
     options: PostgresLeaseStoreOptions = {},
   ) {
     this.now = options.now ?? Date.now;
   }
 
-  async acquire(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+  acquire(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    return reaching(this.address, () => this.grant(name, owner, ttlMs));
+  }
+
+  private async grant(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     const now = this.now();
     const { rows } = await this.pool.query<LeaseRow>(
       `INSERT INTO ${this.tables.leases} (name, owner, token, expires_at) VALUES ($1, $2, 1, $3)
@@ -54,27 +61,35 @@ export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
   async renew(lease: Lease, ttlMs: number): Promise<Lease | undefined> {
     const expiresAt = this.now() + ttlMs;
     // Expired but not taken (and not released) is still this owner's: nobody was granted a newer token.
-    const { rowCount } = await this.pool.query(
-      `UPDATE ${this.tables.leases} SET expires_at = $4
+    const { rowCount } = await reaching(this.address, () =>
+      this.pool.query(
+        `UPDATE ${this.tables.leases} SET expires_at = $4
        WHERE name = $1 AND owner = $2 AND token = $3 AND expires_at <> 0`,
-      [lease.name, lease.owner, lease.token, expiresAt],
+        [lease.name, lease.owner, lease.token, expiresAt],
+      ),
     );
     return (rowCount ?? 0) > 0 ? { ...lease, expiresAt } : undefined;
   }
 
   async release(lease: Lease): Promise<void> {
-    await this.pool.query(`UPDATE ${this.tables.leases} SET expires_at = 0 WHERE name = $1 AND token = $2`, [
-      lease.name,
-      lease.token,
-    ]);
+    await reaching(this.address, () =>
+      this.pool.query(`UPDATE ${this.tables.leases} SET expires_at = 0 WHERE name = $1 AND token = $2`, [
+        lease.name,
+        lease.token,
+      ]),
+    );
   }
 
   load(name: string): Promise<Position | undefined> {
-    return readCheckpoint(this.pool, this.tables, name);
+    return reaching(this.address, () => readCheckpoint(this.pool, this.tables, name));
   }
 
   /** The lease row stays locked from the token check to the commit: no grant can slip in between. */
   async store(name: string, position: Position, token: number): Promise<void> {
+    await reaching(this.address, () => this.fencedWrite(name, position, token));
+  }
+
+  private async fencedWrite(name: string, position: Position, token: number): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ token: string }>(
         `SELECT token::text AS token FROM ${this.tables.leases} WHERE name = $1 FOR SHARE`,

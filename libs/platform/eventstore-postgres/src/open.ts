@@ -17,7 +17,7 @@ export async function openPostgresEventStore(
   const store = await PostgresEventStore.open(url, options);
   return {
     store,
-    checkpoints: new PostgresCheckpointStore(store.pool, store.tables),
-    leases: new PostgresLeaseStore(store.pool, store.tables),
+    checkpoints: new PostgresCheckpointStore(store.pool, store.tables, store.url.address),
+    leases: new PostgresLeaseStore(store.pool, store.tables, store.url.address),
   };
 }

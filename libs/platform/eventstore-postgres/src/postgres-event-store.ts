@@ -23,7 +23,7 @@ import {
 import { AppendWriter } from './append-writer.js';
 import { ChangeFeed } from './change-feed.js';
 import { listenConfig, openPool, parsePostgresUrl, type PostgresUrl } from './connection.js';
-import { EventStoreClosedError, PostgresUnreachableError } from './errors.js';
+import { EventStoreClosedError, PostgresUnreachableError, reaching } from './errors.js';
 import { EventReader } from './event-reader.js';
 import {
   BEFORE_ALL,
@@ -123,24 +123,27 @@ export class PostgresEventStore implements EventStore {
     assertExpectedRevision(options.expectedRevision);
     // An 'end' taken just before this append must not see it: its head is read first.
     if (this.pendingEnds.size > 0) await Promise.allSettled([...this.pendingEnds]);
-    return this.writer.append({
+    const request = {
       streamId,
       category: categoryOf(streamId),
       expected: options.expectedRevision,
       events: events.map(serialize),
-    });
+    };
+    return reaching(this.url.address, () => this.writer.append(request));
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const { fromRevision } = options;
     assertFromRevision(fromRevision);
-    return this.reader.readStream(streamId, options.direction ?? 'forwards', fromRevision, limitOf(options.maxCount));
+    return reaching(this.url.address, () =>
+      this.reader.readStream(streamId, options.direction ?? 'forwards', fromRevision, limitOf(options.maxCount)),
+    );
   }
 
   async streamRevision(streamId: string): Promise<StreamRevision | undefined> {
     this.assertOpen();
-    return this.reader.streamRevision(streamId);
+    return reaching(this.url.address, () => this.reader.streamRevision(streamId));
   }
 
   /**
@@ -153,8 +156,10 @@ export class PostgresEventStore implements EventStore {
     const direction = options.direction ?? 'forwards';
     const from = options.fromPosition === undefined ? undefined : parsePostgresPosition(options.fromPosition);
     const limit = limitOf(options.maxCount);
-    const watermark = await this.reader.settledWatermark(SETTLE_TIMEOUT_MS);
-    return this.reader.readAll(direction, { from, limit }, options.filter, watermark);
+    return reaching(this.url.address, async () => {
+      const watermark = await this.reader.settledWatermark(SETTLE_TIMEOUT_MS);
+      return this.reader.readAll(direction, { from, limit }, options.filter, watermark);
+    });
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { listenConfig, parsePostgresUrl } from '../src/connection.js';
+import { isConnectionFailure, PostgresUnreachableError, reaching } from '../src/errors.js';
 import { tablesIn } from '../src/schema.js';
 
 const TLS = 'sslmode=verify-full&sslrootcert=%2Fetc%2Fca.crt';
@@ -78,5 +79,42 @@ describe('tablesIn', () => {
       checkpoints: 'events.es_checkpoints',
       leases: 'events.es_leases',
     });
+  });
+});
+
+describe('a lost connection', () => {
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it('is told from a failed statement: socket errors, SQLSTATE class 08, shutdowns, too many clients, the client’s own words', () => {
+    for (const error of [
+      withCode('connect ECONNREFUSED 10.0.0.1:5432', 'ECONNREFUSED'),
+      withCode('read ECONNRESET', 'ECONNRESET'),
+      withCode('server conn crashed?', '08P01'),
+      withCode('terminating connection due to administrator command', '57P01'),
+      withCode('sorry, too many clients already', '53300'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Client has encountered a connection error and is not queryable'),
+    ])
+      expect([error.message, isConnectionFailure(error)]).toEqual([error.message, true]);
+    for (const error of [
+      withCode('duplicate key value violates unique constraint', '23505'),
+      withCode('relation "es_events" does not exist', '42P01'),
+      new Error('stream kept changing'),
+      'ECONNREFUSED',
+    ])
+      expect([String(error), isConnectionFailure(error)]).toEqual([String(error), false]);
+  });
+
+  it('comes out of a call as the retriable PostgresUnreachableError naming the server; any other error as it was', async () => {
+    const lost = await reaching('postgres://pooler:5432/db', () =>
+      Promise.reject(new Error('Connection terminated unexpectedly')),
+    ).catch((error: unknown) => error);
+    expect(lost).toBeInstanceOf(PostgresUnreachableError);
+    expect(lost).toMatchObject({
+      retriable: true,
+      message: 'cannot reach PostgreSQL at postgres://pooler:5432/db: Connection terminated unexpectedly',
+    });
+    const refused = withCode('duplicate key value violates unique constraint', '23505');
+    await expect(reaching('postgres://pooler:5432/db', () => Promise.reject(refused))).rejects.toBe(refused);
   });
 });

@@ -159,6 +159,42 @@ if (server && binary) {
       await alone.close();
       expect(seen).toEqual([`${prefix}0`, `${prefix}1`, `${prefix}2`]);
     });
+
+    it('outlives a pooler killed and started again: calls in flight may fail, the next ones reconnect, no event lost or doubled', async () => {
+      const streamId = `restarted-${randomUUID()}`;
+      const appendOne = (n: number) =>
+        store(n).append(streamId, [{ eventId: randomUUID(), type: 'Counted', data: { n } }], {
+          expectedRevision: 'any',
+        });
+      for (let n = 0; n < 20; n++) await appendOne(n);
+      const [restarted, inFlight] = await Promise.all([
+        (await pooler()).restart(),
+        Promise.allSettled(Array.from({ length: 20 }, (_, n) => appendOne(20 + n))),
+      ]);
+      expect(restarted).toBeUndefined();
+      // Afterwards every store's pool works again: its dropped connections are replaced on the next query.
+      for (let n = 40; n < 60; n++) await appendOne(n);
+      const stored = (await store(0).readStream(streamId)).map((e) => (e.data as { n: number }).n);
+      // A failed one says the server was out of reach, retriable, as a caller's retry policy reads it.
+      for (const outcome of inFlight)
+        if (outcome.status === 'rejected')
+          expect(outcome.reason).toMatchObject({ name: 'PostgresUnreachableError', retriable: true });
+      const acknowledged = inFlight.flatMap((outcome, n) => (outcome.status === 'fulfilled' ? [20 + n] : []));
+      process.stdout.write(
+        `[pooler] killed under 20 appends: ${20 - acknowledged.length} failed, ${acknowledged.length} acknowledged\n`,
+      );
+      // What an append acknowledged is stored once; what failed may have been stored (its commit raced the kill) but once at most.
+      expect(new Set(stored).size).toBe(stored.length);
+      for (const n of [
+        ...Array.from({ length: 20 }, (_, i) => i),
+        ...acknowledged,
+        ...Array.from({ length: 20 }, (_, i) => 40 + i),
+      ])
+        expect(stored).toContain(n);
+      expect(stored.map((_, revision) => revision)).toEqual(
+        (await store(1).readStream(streamId)).map((e) => e.revision),
+      );
+    });
   });
 } else {
   process.stdout.write(
