@@ -26,7 +26,7 @@ export {
 } from './game-fixtures.js';
 export { sampleBetRequest } from './wallet-fixtures.js';
 export { sampleBonusCall } from './bonus-fixtures.js';
-export { describeLeaseContract } from './leases/describe-lease-contract.js';
+export { describeLeaseContract, type LeaseStoreUnderTest } from './leases/describe-lease-contract.js';
 export { installCollectingMeter } from './metrics.js';
 export { freePort, httpStatus } from './net.js';
 export { catchUpWhileAppending, gapsOf } from './event-store/position-gap.js';

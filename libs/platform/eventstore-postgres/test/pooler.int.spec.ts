@@ -20,6 +20,7 @@ import {
   type PostgresForTests,
 } from '@reelstream/testing';
 import { openPostgresEventStore, type PostgresEventStore } from '../src/index.js';
+import { leaseStoresAt } from './support/lease-stores.js';
 
 const server = await postgresForTests();
 const binary = findPgBouncer();
@@ -52,22 +53,9 @@ if (server && binary) {
     return { adapter: POOLED, url, open: () => openPostgresEventStore(url), dispose: drop };
   }, POOLED);
 
-  const opened: PostgresEventStore[] = [];
   describeLeaseContract(async () => {
     const { url, drop } = await pooledSchema(server, 'pooled_leases');
-    return {
-      adapter: POOLED,
-      open: async () => {
-        const { store, leases } = await openPostgresEventStore(url);
-        opened.push(store);
-        return leases;
-      },
-      position: (n) => `${n}:${n}`,
-      dispose: async () => {
-        await Promise.all(opened.splice(0).map((store) => store.close()));
-        await drop();
-      },
-    };
+    return leaseStoresAt(POOLED, url, drop);
   }, POOLED);
 
   describe('many processes behind one pooler', () => {

@@ -11,7 +11,8 @@ import {
   postgresForTests,
   postgresNotice,
 } from '@reelstream/testing';
-import { openPostgresEventStore, type PostgresEventStore } from '../src/index.js';
+import { openPostgresEventStore } from '../src/index.js';
+import { leaseStoresAt } from './support/lease-stores.js';
 
 const server = await postgresForTests();
 
@@ -26,23 +27,9 @@ if (server) {
     return { adapter: 'postgres', url, open: () => openPostgresEventStore(url), dispose: drop };
   }, 'postgres');
 
-  const opened: PostgresEventStore[] = [];
   describeLeaseContract(async () => {
     const { url, drop } = await server.schema('leases');
-    return {
-      adapter: 'postgres',
-      open: async () => {
-        // One pool per replica, as two processes have.
-        const { store, leases } = await openPostgresEventStore(url);
-        opened.push(store);
-        return leases;
-      },
-      position: (n) => `${n}:${n}`,
-      dispose: async () => {
-        await Promise.all(opened.map((store) => store.close()));
-        await drop();
-      },
-    };
+    return leaseStoresAt('postgres', url, drop);
   }, 'postgres');
 } else {
   process.stdout.write(
