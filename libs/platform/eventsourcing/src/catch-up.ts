@@ -181,8 +181,22 @@ export function startCatchUp(options: CatchUpOptions): CatchUpRunner {
     }
   };
 
+  /** The stored checkpoint, asked for until the store answers (a server restarting) or the runner stops. */
+  const loadCheckpoint = async (): Promise<Position | undefined> => {
+    for (;;) {
+      try {
+        return await checkpoints.load(name);
+      } catch (error) {
+        onError(error, undefined);
+        if (stopped) return undefined;
+        await sleep(retryDelay);
+      }
+    }
+  };
+
   const loop = async (): Promise<void> => {
-    stored = await checkpoints.load(name);
+    stored = await loadCheckpoint();
+    if (stopped) return;
     handled = stored;
     resume = stored;
     while (!stopped) {

@@ -79,6 +79,38 @@ export function catchUpCases(harness: () => EventStoreHarness): void {
     expect(ids(secondRun)).toEqual(later.map((e) => e.eventId));
   });
 
+  it('asks for its checkpoint again while the checkpoint store fails (a server restarting), then catches up from it', async () => {
+    const { store, checkpoints } = await harness().open();
+    const name = `contract-${randomUUID()}`;
+    const stream = harness().stream('order-1');
+    await store.append(stream, [anEvent(), anEvent()], { expectedRevision: 'no_stream' });
+    const second = at(await store.readStream(stream), 1);
+    await checkpoints.store(name, at(await store.readStream(stream), 0).position);
+    let refusals = 2;
+    const errors: unknown[] = [];
+    const delivered: RecordedEvent[] = [];
+    const runner = startCatchUp({
+      store,
+      checkpoints: {
+        load: (checkpoint) =>
+          refusals-- > 0 ? Promise.reject(new Error('the server is restarting')) : checkpoints.load(checkpoint),
+        store: (checkpoint, position) => checkpoints.store(checkpoint, position),
+      },
+      name,
+      filter: harness().filter,
+      retryDelayMs: 10,
+      onError: (error) => void errors.push(error),
+      handle: async (e) => void delivered.push(e),
+    });
+    await runner.waitFor(second.position);
+    await runner.stop();
+    expect(errors.map((error) => (error as Error).message)).toEqual([
+      'the server is restarting',
+      'the server is restarting',
+    ]);
+    expect(delivered.map((e) => e.revision)).toEqual([1]);
+  });
+
   it('retries a throwing handler on the same event instead of skipping it', async () => {
     const { store, checkpoints } = await harness().open();
     const name = `contract-${randomUUID()}`;
