@@ -21,14 +21,7 @@ import {
 import { bonusStateChangeCounter, rebuildBonusReadModel, SqliteBonusReadModel } from '@reelstream/bonus-adapters';
 import { processDataDirs, startHealthServer, StopSequence } from '@reelstream/platform-http';
 import { runLeased, runSharded } from '@reelstream/platform-eventsourcing';
-import type {
-  Clock,
-  Consumer,
-  EventStore,
-  IdGenerator,
-  LeasesAndFencedCheckpoints,
-  MessageBus,
-} from '@reelstream/platform-ports';
+import type { Consumer, LeasesAndFencedCheckpoints, ServicePorts } from '@reelstream/platform-ports';
 import { createMetrics, type Logger } from '@reelstream/platform-telemetry';
 import { subscribeBonusCommands } from './command-consumer.js';
 import { BonusRequestHandler } from './bonus-request-handler.js';
@@ -39,15 +32,11 @@ const DEFAULT_LEASE_TTL_MS = 10_000;
 /** Between two looks at whether the read model caught up, after one that gave up (5 s) or failed. */
 const CATCH_UP_RETRY_MS = 250;
 
-export interface BonusLedgerDeps {
-  store: EventStore;
+export interface BonusLedgerDeps extends ServicePorts {
   /** The relay's and the expiry timer's leases, and the relay's fenced checkpoint (the event store's own). */
   leases: LeasesAndFencedCheckpoints;
   /** This replica's `INSTANCE_ID`: the owner of its leases. */
   instanceId: string;
-  bus: MessageBus;
-  clock: Clock;
-  ids: IdGenerator;
   operators: OperatorPolicyLookup;
   catalog: CatalogLookup;
   logger: Logger;

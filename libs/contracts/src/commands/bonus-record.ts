@@ -11,8 +11,7 @@ import {
   isoInstant,
   longId,
   minorAmount,
-  operatorId,
-  playerId,
+  operatorPlayer,
   positiveMinorAmount,
 } from '../shared/primitives.js';
 
@@ -36,8 +35,7 @@ export const bonusGameIds = z
 export const bonusCallTermsShape = {
   issueId: longId,
   platformId,
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   providerId: catalogId,
   gameIds: z.array(catalogId).min(1),
   bonusType: bonusTypeValue,

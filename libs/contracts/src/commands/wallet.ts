@@ -12,8 +12,7 @@ import {
   isoInstant,
   longId,
   minorAmount,
-  operatorId,
-  playerId,
+  operatorPlayer,
   positiveMinorAmount,
   signedMinorAmount,
 } from '../shared/primitives.js';
@@ -23,8 +22,7 @@ const common = {
   transactionId: longId.meta({
     description: 'Idempotency key of the callback: a redelivered request is the same transaction.',
   }),
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   roundId: longId,
   providerId: catalogId,
   gameId: catalogId,
@@ -134,8 +132,7 @@ export type WinDeadLetterReason = z.infer<typeof winDeadLetterReason>;
 
 export const walletDeadLetter = z.strictObject({
   transactionId: longId,
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   request: walletRequest,
   reason: winDeadLetterReason,
   /** 0 when the win was dead-lettered before any call (operator not configured, transactionId reused). */
@@ -155,8 +152,7 @@ export type WalletDeadLetter = z.infer<typeof walletDeadLetter>;
 export const walletRedriveRequest = z.strictObject({
   command: z.literal('redrive'),
   transactionId: longId,
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   requestedAt: isoInstant,
   /** Scheduled re-drive: which dead letter of the win (1 = the first) it re-drives. */
   deadLetter: z.number().int().min(1).optional(),
@@ -179,7 +175,6 @@ export type WalletRequestsMessage = z.infer<typeof walletRequestsMessage>;
 export const walletCancelDelivery = z.strictObject({
   refTransactionId: longId,
   cancelTransactionId: longId,
-  operatorId,
-  playerId,
+  ...operatorPlayer,
 });
 export type WalletCancelDelivery = z.infer<typeof walletCancelDelivery>;

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { messageId } from '../commands/metadata.js';
-import { isoInstant, operatorId, playerId } from '../shared/primitives.js';
+import { isoInstant, operatorPlayer } from '../shared/primitives.js';
 import { playerBonusEvent } from './bonus.js';
 
 export const bonusEventMessage = z.strictObject({
@@ -14,8 +14,7 @@ export const bonusEventMessage = z.strictObject({
   streamId: z.string().min(1),
   /** Revision of the event in its stream, from 0. */
   revision: z.number().int().min(0),
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   occurredAt: isoInstant,
   correlationId: messageId,
   causationId: messageId,

@@ -12,7 +12,7 @@ import {
   isoInstant,
   longId,
   minorAmount,
-  operatorId,
+  operatorPlayer,
   playerId,
   positiveMinorAmount,
   sha256Hex,
@@ -46,8 +46,7 @@ export const bonusCallRegisteredData = z
 export const bonusCallRegisteredDataV0 = z.strictObject({
   issueId: longId,
   platformId,
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   providerId: catalogId,
   gameId: catalogId,
   bonusType: z.literal(1),

@@ -1,15 +1,7 @@
 /** Events of a `round` stream: one game round with its RNG outcome, replayable and auditable. */
 import * as z from 'zod';
 import { bonusIdValue } from '../shared/ids.js';
-import {
-  catalogId,
-  currencyCode,
-  isoInstant,
-  longId,
-  minorAmount,
-  operatorId,
-  playerId,
-} from '../shared/primitives.js';
+import { catalogId, currencyCode, isoInstant, longId, minorAmount, operatorPlayer } from '../shared/primitives.js';
 import { eventOf } from './metadata.js';
 import { sessionToken } from './session.js';
 
@@ -21,8 +13,7 @@ export const roundStartedData = z
     roundId: longId,
     /** The session's GameSessionStarted `token`: `sessionKeyOf(token)`, never the launch token of a session started since. */
     sessionToken,
-    operatorId,
-    playerId,
+    ...operatorPlayer,
     providerId: catalogId,
     gameId: catalogId,
     /** `free`: a free spin of a bonus call, no wallet bet (D10). */

@@ -1,7 +1,7 @@
 /** Events of a `session` stream: a launch session (spec §4.3, docs/architecture.md flow 2). */
 import * as z from 'zod';
 import { languageTag } from '../api/launch.js';
-import { catalogId, currencyCode, httpUrl, isoInstant, operatorId, playerId } from '../shared/primitives.js';
+import { catalogId, currencyCode, httpUrl, isoInstant, operatorPlayer } from '../shared/primitives.js';
 import { sha256HexOf } from '../shared/sha256.js';
 import { eventOf } from './metadata.js';
 
@@ -25,8 +25,7 @@ export function sessionKeyOf(token: string): string {
 export const gameSessionStartedData = z.strictObject({
   /** `sessionKeyOf(token)`; the launch token itself in a session started before (sessionKeyOf). */
   token: sessionToken,
-  operatorId,
-  playerId,
+  ...operatorPlayer,
   providerId: catalogId,
   gameId: catalogId,
   language: languageTag,

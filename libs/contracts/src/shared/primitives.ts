@@ -53,6 +53,12 @@ export const operatorId = z.string().regex(OPERATOR_ID_PATTERN, {
   error: 'operator id must be 1–64 characters of A–Z, a–z, 0–9, _, . or -, starting with a letter or digit',
 });
 
+/**
+ * A player as every message names one: with the operator it belongs to (a player id alone names
+ * nobody). Spread into a message's shape: `z.strictObject({ ...operatorPlayer, … })`.
+ */
+export const operatorPlayer = { operatorId, playerId };
+
 /** W3C trace context header values carried in messages and event metadata. */
 export const traceparent = z
   .string()

@@ -11,14 +11,7 @@ import type { Catalog } from '@reelstream/contracts';
 import type { Rng } from '@reelstream/game-domain';
 import { createHttpServer, reachableUrl, StopSequence, stopWithDrain } from '@reelstream/platform-http';
 import { runSharded } from '@reelstream/platform-eventsourcing';
-import {
-  joinShareGroup,
-  type Clock,
-  type EventStore,
-  type IdGenerator,
-  type LeasesAndFencedCheckpoints,
-  type MessageBus,
-} from '@reelstream/platform-ports';
+import { joinShareGroup, type LeasesAndFencedCheckpoints, type ServicePorts } from '@reelstream/platform-ports';
 import type { Logger } from '@reelstream/platform-telemetry';
 import { cryptoRng, playerBonus, WalletClient } from '@reelstream/game-adapters';
 import {
@@ -42,16 +35,12 @@ import { createGameServerApp } from './http/app.js';
 import { reportImplausibleBalances } from './implausible-balances.js';
 import { observeRoundOutbox } from './outbox-metrics.js';
 
-export interface GameServerDeps {
-  store: EventStore;
+export interface GameServerDeps extends ServicePorts {
   /** The round outbox's lease and fenced checkpoint (the event store's own). */
   leases: LeasesAndFencedCheckpoints;
   /** This replica's `INSTANCE_ID`: the owner of its leases and spin claims. */
   instanceId: string;
-  bus: MessageBus;
   catalog: Catalog;
-  clock: Clock;
-  ids: IdGenerator;
   logger: Logger;
   /** Default: node:crypto. Tests may pass a seeded one. */
   rng?: Rng;

@@ -1,11 +1,5 @@
 import type pg from 'pg';
-import {
-  FencedOutError,
-  type FencedCheckpointStore,
-  type Lease,
-  type LeaseStore,
-  type Position,
-} from '@reelstream/platform-ports';
+import { FencedOutError, type Lease, type LeasesAndFencedCheckpoints, type Position } from '@reelstream/platform-ports';
 import { readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { inTransaction } from './connection.js';
 import { reaching } from './errors.js';
@@ -28,7 +22,7 @@ interface LeaseRow {
  * checkpoint in one transaction. A row is never deleted: its token is the newest granted for the
  * name, and a release only sets `expires_at` to 0.
  */
-export class PostgresLeaseStore implements LeaseStore, FencedCheckpointStore {
+export class PostgresLeaseStore implements LeasesAndFencedCheckpoints {
   private readonly now: () => number;
 
   constructor(

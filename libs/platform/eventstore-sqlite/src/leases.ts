@@ -1,11 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  FencedOutError,
-  type FencedCheckpointStore,
-  type Lease,
-  type LeaseStore,
-  type Position,
-} from '@reelstream/platform-ports';
+import { FencedOutError, type Lease, type LeasesAndFencedCheckpoints, type Position } from '@reelstream/platform-ports';
 import { readCheckpoint, writeCheckpoint, type ComparePositions } from './checkpoints.js';
 import { compareDecimalPositions } from './positions.js';
 
@@ -86,7 +80,7 @@ export interface SqliteLeaseStoreOptions {
  * Lease changes and fenced checkpoint writes skip their own fsync (they reach the disk with the next
  * synchronous commit); the connection keeps its durability for everything else.
  */
-export class SqliteLeaseStore implements LeaseStore, FencedCheckpointStore {
+export class SqliteLeaseStore implements LeasesAndFencedCheckpoints {
   private readonly now: () => number;
   private readonly compare: ComparePositions;
   private readonly statements: LeaseStatements;

@@ -6,3 +6,4 @@ export * from './id-generator.js';
 export * from './leases.js';
 export * from './event-store-arguments.js';
 export * from './polling-subscription.js';
+export * from './service-ports.js';

@@ -6,12 +6,11 @@ import { walletTxStream } from '@reelstream/contracts';
 import { startHealthServer, StopSequence, type HealthServer } from '@reelstream/platform-http';
 import { runLeased, type LeasedRunner } from '@reelstream/platform-eventsourcing';
 import type {
-  Clock,
   Consumer,
   EventStore,
-  IdGenerator,
   LeasesAndFencedCheckpoints,
   MessageBus,
+  ServicePorts,
 } from '@reelstream/platform-ports';
 import {
   createMetrics,
@@ -43,11 +42,7 @@ import {
   measuredWallet,
 } from './wallet-metrics.js';
 
-export interface WalletDispatcherDeps {
-  store: EventStore;
-  bus: MessageBus;
-  clock: Clock;
-  ids: IdGenerator;
+export interface WalletDispatcherDeps extends ServicePorts {
   logger: Logger;
   operators: OperatorLookup;
   /** Default: HttpOperatorWallet, as in production. */
