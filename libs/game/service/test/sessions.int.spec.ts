@@ -9,7 +9,7 @@ import {
   sessionStream,
   spinResponse,
 } from '@reelstream/contracts';
-import { gameSessionStarted } from '@reelstream/testing';
+import { eventually, gameSessionStarted } from '@reelstream/testing';
 import { call } from './support/http.js';
 import { OPERATOR_ID, SESSION_TTL_MS, Stack } from './support/stack.js';
 
@@ -71,10 +71,14 @@ describe('the launch URL and the session (D23)', () => {
   it('refuses one spin while another of the same session is in progress (a double click)', async () => {
     const { token } = await stack.launch('double_click', 101);
     stack.sandbox.faults.add({ playerId: 'double_click', command: 'bet', latencyMs: 400, times: 1 });
-    const [first, second] = await Promise.all([
-      stack.spin(token, { bet: 1 }),
-      new Promise((resolve) => setTimeout(resolve, 100)).then(() => stack.spin(token, { bet: 1 })),
-    ]);
+    const firstSpin = stack.spin(token, { bet: 1 });
+    // The second click while the first spin is in progress: its bet published, the wallet holding it 400 ms.
+    await eventually(() => {
+      if (!stack.publishedFor('double_click').some((request) => request.command === 'bet'))
+        throw new Error("waited for the first spin's bet on wallet.requests (the spin in progress)");
+    });
+    const second = await stack.spin(token, { bet: 1 });
+    const first = await firstSpin;
     expect(first.status).toBe(200);
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('SPIN_IN_PROGRESS');

@@ -142,6 +142,10 @@ describe('POST /v1/webhooks/dead-letters/{eventId}/redrive', () => {
       'already_redriven',
       'redriven',
     ]);
+    await eventually(() => {
+      if (sent.length < 2)
+        throw new Error(`waited for the raced re-drive's webhook on bonus.webhooks; sent ${sent.length}`);
+    });
     // A fixed wait on purpose: proves that no further webhook is sent within it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sent).toHaveLength(2);

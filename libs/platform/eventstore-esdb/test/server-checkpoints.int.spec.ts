@@ -123,7 +123,8 @@ describe('EventStoreDB server checkpoints (real client subscription, scripted gR
         handled.push(event.streamId);
       },
     });
-    // The checkpoint is in the client's buffer behind the event; many flush intervals pass with the handler stuck.
+    // The checkpoint is in the client's buffer behind the event. A fixed wait on purpose: many flush intervals pass with
+    // the handler stuck, and none may store a checkpoint.
     await sleep(150);
     expect(checkpoints.writes).toEqual([]);
     release();
@@ -200,6 +201,8 @@ describe('a server checkpoint at the position of an event not yet delivered (Kur
       },
     });
     await waitUntil(() => handled.length === 1);
+    // A fixed wait on purpose: the server checkpoint behind the event reaches the runner, and many flush intervals pass
+    // within it; none may store a position past the handled event.
     await sleep(100);
     await running.stop();
     expect(checkpoints.positions.get('projection')).toBe(at(10));

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import type { AllStreamResolvedEvent } from '@eventstore/db-client';
 import type { RecordedEvent } from '@reelstream/platform-ports';
+import { eventually } from '@reelstream/testing';
 import { EsdbSubscription, SubscriptionDroppedError, type ResolvedEventSource } from '../src/subscription.js';
 import { resolvedEvent } from './fixtures.js';
 
@@ -63,7 +64,10 @@ describe('EsdbSubscription', () => {
     const iterating = (async () => {
       for await (const event of subscription) seen.push(event.streamId);
     })();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Closed once the iteration took round-1 and waits for the next event.
+    await eventually(() => {
+      if (seen.length === 0) throw new Error('waited for the iteration to take round-1');
+    });
     await subscription.close();
     await iterating;
     expect(seen).toEqual(['round-1']);

@@ -72,6 +72,7 @@ if (server) {
       // A read waits for the earlier transaction instead of passing it; a subscription delivers nothing yet.
       let read: RecordedEvent[] | undefined;
       const reading = store.readAll({ filter }).then((events) => (read = events));
+      // A fixed wait on purpose: neither the read nor the subscription may pass the open position within it.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(delivered).toEqual([]);
       expect(read).toBeUndefined();

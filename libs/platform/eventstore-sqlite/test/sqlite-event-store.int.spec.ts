@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { RecordedEvent } from '@reelstream/platform-ports';
+import { eventually } from '@reelstream/testing';
+import { ChangeFeed } from '../src/change-feed.js';
 import { CorruptEventError, DuplicateEventIdError, EventStoreClosedError, SqliteEventStore } from '../src/index.js';
 import { TempStores, event } from './temp-store.js';
 
@@ -151,17 +153,25 @@ describe('SqliteEventStore: subscriptions and closing', () => {
   it('wakes a subscriber of another instance in this process at once, without waiting for a poll', async () => {
     const reader = stores.open({ pollIntervalMs: 60_000 }, 'shared.db');
     const writer = stores.open({}, 'shared.db');
-    const subscription = reader.subscribeToAll({ from: 'end' });
-    const iterator = subscription[Symbol.asyncIterator]();
-    const next = iterator.next();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const appendedAt = Date.now();
-    await writer.append('order-1', [event()], { expectedRevision: 'no_stream' });
-    const result = await next;
-    expect(result.done).toBe(false);
-    expect((result.value as RecordedEvent).streamId).toBe('order-1');
-    expect(Date.now() - appendedAt).toBeLessThan(1_000);
-    await subscription.close();
+    const waits = jest.spyOn(ChangeFeed.prototype, 'wait');
+    try {
+      const subscription = reader.subscribeToAll({ from: 'end' });
+      const iterator = subscription[Symbol.asyncIterator]();
+      const next = iterator.next();
+      // The subscriber read nothing and waits for a commit: the append must wake it, not its first read or a poll.
+      await eventually(() => {
+        if (waits.mock.calls.length === 0) throw new Error('waited for the subscriber to wait on its change feed');
+      });
+      const appendedAt = Date.now();
+      await writer.append('order-1', [event()], { expectedRevision: 'no_stream' });
+      const result = await next;
+      expect(result.done).toBe(false);
+      expect((result.value as RecordedEvent).streamId).toBe('order-1');
+      expect(Date.now() - appendedAt).toBeLessThan(1_000);
+      await subscription.close();
+    } finally {
+      waits.mockRestore();
+    }
   });
 
   it('ends its subscriptions when the store closes, and refuses work afterwards', async () => {

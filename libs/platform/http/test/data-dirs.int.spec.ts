@@ -91,7 +91,7 @@ describe('/readyz of a process whose data directory turns read-only', () => {
       expect((await readyz()).status).toBe(200);
       expect(run('mount', '-o', 'remount,ro', mountPoint).status).toBe(0);
       try {
-        // The process's check is reused for 5 s.
+        // A fixed wait on purpose: the process's check is reused for 5 s; that age must pass before it sees read-only.
         await new Promise((resolve) => setTimeout(resolve, 5_100));
         expect(await readyz()).toEqual({
           status: 503,
@@ -100,6 +100,7 @@ describe('/readyz of a process whose data directory turns read-only', () => {
       } finally {
         run('mount', '-o', 'remount,rw', mountPoint);
       }
+      // A fixed wait on purpose: the failed check is reused for 5 s too; that age must pass before it sees writable.
       await new Promise((resolve) => setTimeout(resolve, 5_100));
       expect((await readyz()).status).toBe(200);
     },

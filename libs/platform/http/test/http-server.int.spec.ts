@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { eventually } from '@reelstream/testing';
 import { createHttpServer, DEFAULT_HTTP_TIMEOUTS, DrainSignal } from '../src/index.js';
 
 const servers: Server[] = [];
@@ -39,6 +40,28 @@ function rawClient(port: number): { socket: Socket; received: () => string; clos
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How many whole answers (headers, and the body their Content-Length names) `text` holds. */
+function wholeAnswers(text: string): number {
+  let count = 0;
+  for (let rest = text; ; count++) {
+    const headersEnd = rest.indexOf('\r\n\r\n');
+    if (headersEnd < 0) return count;
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(rest.slice(0, headersEnd))?.[1] ?? 0);
+    if (rest.length < headersEnd + 4 + length) return count;
+    rest = rest.slice(headersEnd + 4 + length);
+  }
+}
+
+/** Waits until the client received `count` whole answers. */
+async function answered(client: { received: () => string }, count: number): Promise<void> {
+  await eventually(() => {
+    if (wholeAnswers(client.received()) < count)
+      throw new Error(
+        `waited for ${count} whole answers on the connection; received ${JSON.stringify(client.received())}`,
+      );
+  });
+}
 
 describe('createHttpServer: a slow client cannot hold a connection', () => {
   it('cuts off a client that sends its headers, then trickles the body, within requestTimeoutMs (408)', async () => {
@@ -88,7 +111,7 @@ describe('createHttpServer: a slow client cannot hold a connection', () => {
     // Idle for longer than both request limits, well within the keep-alive.
     await sleep(1_500);
     client.socket.write(request);
-    await sleep(300);
+    await answered(client, 2);
     expect(client.received().match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
     expect(client.socket.destroyed).toBe(false);
     client.socket.destroy();
@@ -140,7 +163,7 @@ describe('createHttpServer: draining', () => {
     await once(client.socket, 'connect');
     const request = 'GET /spin HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
     client.socket.write(request);
-    await sleep(200);
+    await answered(client, 1);
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 [\s\S]*Connection: keep-alive/i);
     expect(client.socket.destroyed).toBe(false);
 

@@ -22,7 +22,7 @@ import {
   type BonusWebhook,
 } from '@reelstream/contracts';
 import { TimeOrderedIdGenerator } from '@reelstream/platform-ids';
-import { systemClock, type EventStore, type MessageBus } from '@reelstream/platform-ports';
+import { isConsumerLagSource, systemClock, type EventStore, type MessageBus } from '@reelstream/platform-ports';
 import { eventually } from '@reelstream/testing';
 import { createLogger } from '@reelstream/platform-telemetry';
 import { defaultBulkheadLimits, redriveParkedWebhooks, WEBHOOK_MAX_ATTEMPTS } from '@reelstream/wallet-application';
@@ -94,6 +94,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** How many messages `topic` holds: the lag of a group that never consumes it. */
+async function messagesOn(topic: string): Promise<number> {
+  if (!isConsumerLagSource(bus)) throw new Error('the embedded bus reports its lag');
+  return (await bus.consumerLag('webhooks-test-probe', [topic])).reduce((sum, partition) => sum + partition.lag, 0);
+}
+
 const registered = (operatorId: string, issueId: number, eventId: string) => {
   const message = bonusWebhookOf(
     {
@@ -118,6 +124,12 @@ it('parks a bonus whose receiver keeps failing without holding the others, and r
     () => expect(received.filter((each) => each.webhook.bonusId === 1)).toHaveLength(WEBHOOK_MAX_ATTEMPTS),
     60_000,
   );
+  // The last attempt failed: the dispatcher records the letter, logs it given up and parks the webhook on the DLQ.
+  await eventually(async () => {
+    const parked = await messagesOn(`${Topics.bonusWebhooks}.dlq`);
+    if (parked < 1)
+      throw new Error(`waited for bonus 1's webhook to be parked on bonus.webhooks.dlq; it holds ${parked}`);
+  }, 10_000);
   // Parked: no further attempt, and the operator without a webhookUrl got nothing (a fixed wait on purpose: nothing
   // may come within it).
   await new Promise((resolve) => setTimeout(resolve, 200));
