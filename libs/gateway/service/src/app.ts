@@ -5,11 +5,11 @@
  */
 import type { Catalog } from '@reelstream/contracts';
 import type { OperatorDirectory } from '@reelstream/platform-config';
-import { apiErrorHandler, platformExpressApp, requestLog, routeNotFound } from '@reelstream/platform-http';
+import { apiErrorHandler, requestLog, routeNotFound, withPlatformDefaults } from '@reelstream/platform-http';
 import type { Clock, EventStore, IdGenerator, MessageBus } from '@reelstream/platform-ports';
 import type { ReconciliationReadModels } from '@reelstream/wallet-application';
 import { recordHttpRoute, type Logger } from '@reelstream/platform-telemetry';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { BonusRegistrar } from './bonus/registrar.js';
 import { CatalogView } from './catalog/catalog-view.js';
@@ -66,7 +66,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const openApiJson = JSON.stringify(generateOpenApi().document);
   const unauthenticated = unauthenticatedRateLimit(config.unauthenticatedRateLimit, deps.clock);
 
-  const app = platformExpressApp(config.trustProxy);
+  const app = withPlatformDefaults(express(), config.trustProxy);
   app.use(requestIdMiddleware());
   app.use(requestSpanMiddleware());
   app.use(recordHttpRoute());

@@ -1,22 +1,23 @@
-/** The Express app the public APIs start from: what it answers with, and whom it takes for the client. */
+/** The Express defaults the public APIs start from: what it answers with, and whom it takes for the client. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { platformExpressApp } from '../src/index.js';
+import express from 'express';
+import { withPlatformDefaults } from '../src/index.js';
 
 let server: Server | undefined;
 afterEach(() => void server?.close());
 
 async function echo(trustProxy: number | string[] | undefined): Promise<string> {
-  const app = platformExpressApp(trustProxy);
+  const app = withPlatformDefaults(express(), trustProxy);
   app.get('/echo', (req, res) => void res.json({ query: req.query, ip: req.ip }));
   server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`;
 }
 
-describe('platformExpressApp', () => {
+describe('withPlatformDefaults', () => {
   it('answers without X-Powered-By or an ETag, and reads a bracketed query as a plain string', async () => {
     const response = await fetch(`${await echo(undefined)}?a[b]=1`);
     expect(response.headers.get('x-powered-by')).toBeNull();

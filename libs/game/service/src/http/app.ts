@@ -3,10 +3,10 @@
  * assets and the probes, with its collaborators passed in.
  */
 import { validationDetails, RefusedError } from '@reelstream/contracts';
-import { apiErrorHandler, platformExpressApp, requestLog, routeNotFound } from '@reelstream/platform-http';
+import { apiErrorHandler, requestLog, routeNotFound, withPlatformDefaults } from '@reelstream/platform-http';
 import { recordHttpRoute, type Logger } from '@reelstream/platform-telemetry';
 import type { Clock } from '@reelstream/platform-ports';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import * as z from 'zod';
 import { launchHostRateLimit, type LaunchHostRateLimits } from './rate-limit.js';
 import { loggedPath, requestIdMiddleware, requestIdOf } from './request-id.js';
@@ -23,7 +23,7 @@ export interface GameServerAppDeps extends RouteDeps {
 }
 
 export function createGameServerApp(deps: GameServerAppDeps): Express {
-  const app = platformExpressApp(deps.trustProxy);
+  const app = withPlatformDefaults(express(), deps.trustProxy);
   app.use(requestIdMiddleware());
   app.use(recordHttpRoute());
   // Spins are many: their lines are for debugging; a 5xx is a warning whatever the level.
