@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { ReelstreamError } from '@reelstream/contracts';
-import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
+import { categoryOf, type Direction, type RecordedEvent, type StreamFilter } from '@reelstream/platform-ports';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './rows.js';
 import type { PostgresPosition } from './positions.js';
-import { categoryOf, type Tables } from './schema.js';
+import type { Tables } from './schema.js';
 
 /**
  * What a reader of $all may see: the events of transactions below `watermark` (the oldest

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
-  assertExpectedRevision,
+  appendRequestOf,
   assertFromRevision,
-  assertStreamId,
   checkedMaxCount,
   PollingSubscription,
-  serializeEvent,
   type AppendOptions,
   type AppendResult,
   type EventStore,
@@ -33,14 +31,7 @@ import {
   parsePostgresPosition,
   type PostgresPosition,
 } from './positions.js';
-import {
-  assertTransactionIdsAhead,
-  categoryOf,
-  ensureSchema,
-  tablesIn,
-  TransactionIdsBehindError,
-  type Tables,
-} from './schema.js';
+import { assertTransactionIdsAhead, ensureSchema, tablesIn, TransactionIdsBehindError, type Tables } from './schema.js';
 
 export interface PostgresEventStoreOptions {
   /**
@@ -119,16 +110,9 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     this.assertOpen();
-    assertStreamId(streamId);
-    assertExpectedRevision(options.expectedRevision);
+    const request = appendRequestOf(streamId, events, options.expectedRevision, randomUUID);
     // An 'end' taken just before this append must not see it: its head is read first.
     if (this.pendingEnds.size > 0) await Promise.allSettled([...this.pendingEnds]);
-    const request = {
-      streamId,
-      category: categoryOf(streamId),
-      expected: options.expectedRevision,
-      events: events.map(serialize),
-    };
     return reaching(this.url.address, () => this.writer.append(request));
   }
 
@@ -204,10 +188,6 @@ export class PostgresEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new EventStoreClosedError(this.url.address);
   }
-}
-
-function serialize(event: EventToAppend) {
-  return serializeEvent(event, randomUUID);
 }
 
 /** `null` binds as no LIMIT. */

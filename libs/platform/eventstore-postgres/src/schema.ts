@@ -62,11 +62,6 @@ export function tablesIn(schema: string): Tables {
 /** Any 64-bit key: the advisory lock under which processes opening one database create its tables in turn. */
 const SCHEMA_LOCK = 0x7265656c;
 
-/** The category of a stream id: everything up to and including the first '-', or '' without one. */
-export function categoryOf(streamIdOrPrefix: string): string {
-  return streamIdOrPrefix.slice(0, streamIdOrPrefix.indexOf('-') + 1);
-}
-
 /** The tables and indexes of DDL, by name. */
 const SCHEMA_OBJECTS = ['es_events', 'es_events_in_order', 'es_events_by_category', 'es_checkpoints', 'es_leases'];
 

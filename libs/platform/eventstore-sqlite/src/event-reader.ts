@@ -1,7 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Direction, RecordedEvent, StreamFilter } from '@reelstream/platform-ports';
+import { categoryOf, type Direction, type RecordedEvent, type StreamFilter } from '@reelstream/platform-ports';
 import { eventColumns, toRecordedEvent, type EventRow } from './rows.js';
-import { categoryOf } from './schema.js';
 
 /** Upper bound for "from the end" reads; rowids and revisions never reach it. */
 export const END = Number.MAX_SAFE_INTEGER;

@@ -12,19 +12,19 @@
 import { existsSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
-import type {
-  EventStore,
-  Position,
-  ReadAllOptions,
-  ReadStreamOptions,
-  RecordedEvent,
-  StreamRevision,
-  Subscription,
+import {
+  categoryOf,
+  type EventStore,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StreamRevision,
+  type Subscription,
 } from '@reelstream/platform-ports';
 import { EventStoreClosedError } from './errors.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
 import { eventColumns, toRecordedEvent, type EventRow } from './rows.js';
-import { categoryOf } from './schema.js';
 import { ReelstreamError } from '@reelstream/contracts';
 
 const END = Number.MAX_SAFE_INTEGER;

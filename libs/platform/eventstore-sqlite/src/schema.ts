@@ -26,11 +26,6 @@ CREATE TABLE IF NOT EXISTS es_events (
 CREATE INDEX IF NOT EXISTS es_events_by_category ON es_events (category, position);
 `;
 
-/** The category of a stream id: everything up to and including the first '-', or '' without one. */
-export function categoryOf(streamIdOrPrefix: string): string {
-  return streamIdOrPrefix.slice(0, streamIdOrPrefix.indexOf('-') + 1);
-}
-
 /**
  * Creates the event tables if they are missing. Several processes may open a new file at the
  * same moment: BEGIN IMMEDIATE makes them take turns, and IF NOT EXISTS makes the later ones no-ops.

@@ -1,12 +1,10 @@
 import { realpathSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import {
-  assertExpectedRevision,
+  appendRequestOf,
   assertFromRevision,
-  assertStreamId,
   checkedMaxCount,
   PollingSubscription,
-  serializeEvent,
   type AppendOptions,
   type AppendResult,
   type EventStore,
@@ -28,7 +26,6 @@ import { END, EventReader } from './event-reader.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 import { compareDecimalPositions, parsePosition } from './positions.js';
 import { openConnection } from './connection.js';
-import { categoryOf } from './schema.js';
 
 export interface SqliteEventStoreOptions {
   /**
@@ -101,14 +98,9 @@ export class SqliteEventStore implements EventStore {
   append(streamId: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     try {
       this.assertOpen();
-      assertStreamId(streamId);
-      assertExpectedRevision(options.expectedRevision);
-      return this.writer.enqueue({
-        streamId,
-        category: categoryOf(streamId),
-        expected: options.expectedRevision,
-        events: events.map(serialize),
-      });
+      return this.writer.enqueue(
+        appendRequestOf(streamId, events, options.expectedRevision, () => generatedIds.next()),
+      );
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -162,10 +154,6 @@ export class SqliteEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new EventStoreClosedError(this.fileKey);
   }
-}
-
-function serialize(event: EventToAppend) {
-  return serializeEvent(event, () => generatedIds.next());
 }
 
 /** SQLite's LIMIT reads -1 as none. */
