@@ -280,6 +280,8 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
     console.log(
       `  platform CPU per spin (user + system)              free ${perSpin(freeCpuMs)}, demo ${perSpin(demoCpuMs)}`,
     );
+    // The figure to compare across machines: a free spin's CPU in demo spins of the same run.
+    console.log(`  CPU ratio free / demo spin                         ${(freeCpuMs / demoCpuMs).toFixed(1)}`);
     if (Object.keys(platform.pids()).length > 1)
       console.log(`  CPU per free spin by process (ms)                  ${freeCpuSplit}`);
     console.log(
