@@ -43,6 +43,7 @@ export interface SqliteEventStoreOptions {
 
 /** The ids of events appended without one: time-ordered, so the `event_id` index grows at its end. */
 const generatedIds = new TimeOrderedUuids();
+const nextEventId = () => generatedIds.next();
 let memoryFiles = 0;
 
 /** The embedded event store: one SQLite file in WAL mode, shareable by several processes. */
@@ -98,9 +99,7 @@ export class SqliteEventStore implements EventStore {
   append(streamId: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     try {
       this.assertOpen();
-      return this.writer.enqueue(
-        appendRequestOf(streamId, events, options.expectedRevision, () => generatedIds.next()),
-      );
+      return this.writer.enqueue(appendRequestOf(streamId, events, options.expectedRevision, nextEventId));
     } catch (error) {
       return Promise.reject(error as Error);
     }
