@@ -356,6 +356,28 @@ describe('eventToAppend: validated data and stamped metadata', () => {
     ).toThrow(InvalidEventDataError);
     expect(() => eventToAppend({ type: 'CancelSucceeded', data: { at } }, { ...context, occurredAt: 'now' })).toThrow();
   });
+
+  it('validates a frozen context once: the events of one command share one frozen metadata', () => {
+    const frozen = Object.freeze({ ...context });
+    const first = eventToAppend({ type: 'CancelSucceeded', data: { at } }, frozen);
+    const second = eventToAppend({ type: 'CancelSucceeded', data: { at } }, frozen);
+    expect(first.metadata).toEqual({ ...context, schemaVersion: 1 });
+    expect(second.metadata).toBe(first.metadata);
+    expect(Object.isFrozen(first.metadata)).toBe(true);
+    // A frozen context is still validated, and refused every time it is invalid.
+    const invalid = Object.freeze({ ...context, occurredAt: 'now' });
+    expect(() => eventToAppend({ type: 'CancelSucceeded', data: { at } }, invalid)).toThrow();
+    expect(() => eventToAppend({ type: 'CancelSucceeded', data: { at } }, invalid)).toThrow();
+  });
+
+  it('validates a context that can change on every call', () => {
+    const changing = { ...context };
+    expect(eventToAppend({ type: 'CancelSucceeded', data: { at } }, changing).metadata.correlationId).toBe('req-1');
+    changing.correlationId = 'req-2';
+    expect(eventToAppend({ type: 'CancelSucceeded', data: { at } }, changing).metadata.correlationId).toBe('req-2');
+    changing.occurredAt = 'now';
+    expect(() => eventToAppend({ type: 'CancelSucceeded', data: { at } }, changing)).toThrow();
+  });
 });
 
 describe('FreeSpinSettled carries the transactionId of its win callback (D10)', () => {

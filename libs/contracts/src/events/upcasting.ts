@@ -179,6 +179,22 @@ export function eventToAppend<Event extends DomainEvent>(
   const definition = EventRegistry[event.type];
   const result = definition.data.safeParse(event.data);
   if (!result.success) throw new InvalidEventDataError(event.type, definition.version, result.error.issues);
-  const metadata = eventMetadata.parse({ ...context, schemaVersion: definition.version });
-  return { type: event.type, data: result.data as Event['data'], metadata };
+  return { type: event.type, data: result.data as Event['data'], metadata: metadataOf(context, definition.version) };
+}
+
+/** Validated metadata of frozen contexts, by schema version: a command's events share one context. */
+const validatedMetadata = new WeakMap<EventContext, Map<number, EventMetadata>>();
+
+/**
+ * The context validated and stamped with the schema version. A frozen context cannot change, so it
+ * is validated once per version (the command handler freezes the one its events share).
+ */
+function metadataOf(context: EventContext, schemaVersion: number): EventMetadata {
+  if (!Object.isFrozen(context)) return eventMetadata.parse({ ...context, schemaVersion });
+  let byVersion = validatedMetadata.get(context);
+  if (!byVersion) validatedMetadata.set(context, (byVersion = new Map()));
+  let metadata = byVersion.get(schemaVersion);
+  if (!metadata)
+    byVersion.set(schemaVersion, (metadata = Object.freeze(eventMetadata.parse({ ...context, schemaVersion }))));
+  return metadata;
 }

@@ -21,10 +21,20 @@ export function deterministicEventId(
   index: number,
   event: { type: string; data: unknown },
 ): string {
+  return eventIdOfJson(commandId, streamId, expected, index, event.type, JSON.stringify(event.data));
+}
+
+/** The same id, from the event's data already written as JSON (the command handler writes it once). */
+export function eventIdOfJson(
+  commandId: string,
+  streamId: string,
+  expected: ExpectedRevision,
+  index: number,
+  type: string,
+  dataJson: string,
+): string {
   const digest = createHash('sha256')
-    .update(
-      `${commandId}\u0000${streamId}\u0000${String(expected)}\u0000${index}\u0000${event.type}\u0000${JSON.stringify(event.data)}`,
-    )
+    .update(`${commandId}\u0000${streamId}\u0000${String(expected)}\u0000${index}\u0000${type}\u0000${dataJson}`)
     .digest();
   digest[6] = ((digest[6] as number) & 0x0f) | 0x80;
   digest[8] = ((digest[8] as number) & 0x3f) | 0x80;

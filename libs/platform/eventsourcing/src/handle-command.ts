@@ -14,7 +14,7 @@
 import { eventToAppend, type DomainEvent, type EventContext, type EventMetadata } from '@reelstream/contracts';
 import type { EventStore, RecordedEvent, StreamRevision } from '@reelstream/platform-ports';
 import { fold, isAccepted, type Decider } from './decider.js';
-import { deterministicEventId } from './event-id.js';
+import { eventIdOfJson } from './event-id.js';
 import { retryOnConflict, type RetryPolicy } from './retry.js';
 import { cachedState, cacheState } from './state-cache.js';
 
@@ -90,14 +90,15 @@ export async function handleCommand<Command, State, Event, Refusal>(
 ): Promise<Handled<State, Event> | Refusal> {
   const { context } = options;
   const serialize = options.serialize ?? contractEvent;
-  const metadata: EventContext = {
+  // Frozen: the contracts validate a frozen context once for all the events of the command (eventToAppend).
+  const metadata: EventContext = Object.freeze({
     correlationId: context.correlationId,
     causationId: context.causationId ?? context.commandId,
     operatorId: context.operatorId,
     occurredAt: context.occurredAt,
     ...(context.traceparent === undefined ? {} : { traceparent: context.traceparent }),
     ...(context.tracestate === undefined ? {} : { tracestate: context.tracestate }),
-  };
+  });
   let preloaded = options.loaded;
   let cached = preloaded === undefined ? cachedState<State>(store, decider, options.parse, streamId) : undefined;
   return retryOnConflict(
@@ -114,17 +115,20 @@ export async function handleCommand<Command, State, Event, Refusal>(
       if (!isAccepted(decision)) return decision;
       if (decision.length === 0) return { state, revision, events: [] };
       const expected = revision ?? 'no_stream';
+      // Each event's data is written as JSON once: its id hashes that JSON, and the cached state folds it parsed.
+      const dataJson: string[] = [];
       const toAppend = decision.map((event, index) => {
         const stored = serialize(event, metadata);
-        return { eventId: deterministicEventId(context.commandId, streamId, expected, index, stored), ...stored };
+        const json = JSON.stringify(stored.data);
+        dataJson.push(json);
+        return { eventId: eventIdOfJson(context.commandId, streamId, expected, index, stored.type, json), ...stored };
       });
       const result = await store.append(streamId, toAppend, { expectedRevision: expected });
       const next = { state: fold(decider, state, decision), revision: result.nextExpectedRevision };
       // Cached as a reader of the stream would fold it: the stored JSON, parsed.
-      const asStored = toAppend.map((event) => ({ streamId, ...storedForm(event) }));
       cacheState(store, decider, options.parse, streamId, {
-        state: asStored.reduce((folded, event) => {
-          const parsed = options.parse(event);
+        state: toAppend.reduce((folded, event, index) => {
+          const parsed = options.parse(storedForm(streamId, event, dataJson[index] as string));
           return parsed === undefined ? folded : decider.evolve(folded, parsed);
         }, state),
         revision: next.revision,
@@ -135,11 +139,10 @@ export async function handleCommand<Command, State, Event, Refusal>(
   );
 }
 
-/** An event as the store keeps it: its type, and its data and metadata as JSON. */
-function storedForm(event: { type: string; data: unknown; metadata: EventMetadata }): Omit<StoredEvent, 'streamId'> {
-  return {
-    type: event.type,
-    data: JSON.parse(JSON.stringify(event.data)) as unknown,
-    metadata: JSON.parse(JSON.stringify(event.metadata)) as EventMetadata,
-  };
+/**
+ * An event as a reader of the store gets it: its data parsed from the JSON written. The metadata is
+ * the contracts' validated object of strings and numbers, which JSON keeps as it is.
+ */
+function storedForm(streamId: string, event: { type: string; metadata: EventMetadata }, dataJson: string): StoredEvent {
+  return { streamId, type: event.type, data: JSON.parse(dataJson) as unknown, metadata: event.metadata };
 }
