@@ -24,10 +24,13 @@ interface LeaseRow {
 interface LeaseStatements {
   read: Statement<[string], LeaseRow>;
   write: Statement<[string, string, number, number]>;
-  synchronous: Statement<[], number>;
+  /** The connection syncs every commit (FULL): a lease transaction then sets NORMAL for its own. */
+  syncsEveryCommit: boolean;
   normal: Statement;
   full: Statement;
 }
+
+const SYNCHRONOUS_FULL = 2;
 
 const statementsByDb = new WeakMap<Database, LeaseStatements>();
 
@@ -41,7 +44,8 @@ function statementsFor(db: Database): LeaseStatements {
         `INSERT INTO es_leases (name, owner, token, expires_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires_at = excluded.expires_at`,
       ),
-      synchronous: db.prepare<[], number>('PRAGMA synchronous').pluck(),
+      // Read once: the connection's mode is set when it opens, and only withoutOwnFsync changes it, and back.
+      syncsEveryCommit: db.prepare<[], number>('PRAGMA synchronous').pluck().get() === SYNCHRONOUS_FULL,
       normal: db.prepare('PRAGMA synchronous = NORMAL'),
       full: db.prepare('PRAGMA synchronous = FULL'),
     };
@@ -50,15 +54,13 @@ function statementsFor(db: Database): LeaseStatements {
   return statements;
 }
 
-const SYNCHRONOUS_FULL = 2;
-
 /**
  * Runs a lease transaction without its own fsync (a spin claim is two of them per spin). In WAL
  * mode its commit reaches the disk with the next synchronous one; power loss can only roll back
  * the newest grants, and it stops every process on the machine that held them too.
  */
 function withoutOwnFsync<T>(statements: LeaseStatements, transaction: () => T): T {
-  if (statements.synchronous.get() !== SYNCHRONOUS_FULL) return transaction();
+  if (!statements.syncsEveryCommit) return transaction();
   statements.normal.run();
   try {
     return transaction();
@@ -84,6 +86,7 @@ export class SqliteLeaseStore implements LeasesAndFencedCheckpoints {
   private readonly now: () => number;
   private readonly compare: ComparePositions;
   private readonly statements: LeaseStatements;
+  private readonly transactions: ReturnType<SqliteLeaseStore['makeTransactions']>;
 
   constructor(
     private readonly db: Database,
@@ -92,47 +95,19 @@ export class SqliteLeaseStore implements LeasesAndFencedCheckpoints {
     this.now = options.now ?? Date.now;
     this.compare = options.comparePositions ?? compareDecimalPositions;
     this.statements = statementsFor(db);
+    this.transactions = this.makeTransactions();
   }
 
   async acquire(name: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    return withoutOwnFsync(this.statements, () =>
-      this.db
-        .transaction((): Lease | undefined => {
-          const now = this.now();
-          const row = this.statements.read.get(name);
-          if (row && row.owner !== owner && row.expires_at > now) return undefined;
-          const lease = { name, owner, token: (row?.token ?? 0) + 1, expiresAt: now + ttlMs };
-          this.statements.write.run(name, owner, lease.token, lease.expiresAt);
-          return lease;
-        })
-        .immediate(),
-    );
+    return withoutOwnFsync(this.statements, () => this.transactions.acquire.immediate(name, owner, ttlMs));
   }
 
   async renew(lease: Lease, ttlMs: number): Promise<Lease | undefined> {
-    return withoutOwnFsync(this.statements, () =>
-      this.db
-        .transaction((): Lease | undefined => {
-          const row = this.statements.read.get(lease.name);
-          // Expired but not taken (and not released) is still this owner's: nobody was granted a newer token.
-          if (!row || row.token !== lease.token || row.owner !== lease.owner || row.expires_at === 0) return undefined;
-          const renewed = { ...lease, expiresAt: this.now() + ttlMs };
-          this.statements.write.run(lease.name, lease.owner, lease.token, renewed.expiresAt);
-          return renewed;
-        })
-        .immediate(),
-    );
+    return withoutOwnFsync(this.statements, () => this.transactions.renew.immediate(lease, ttlMs));
   }
 
   async release(lease: Lease): Promise<void> {
-    withoutOwnFsync(this.statements, () =>
-      this.db
-        .transaction(() => {
-          const row = this.statements.read.get(lease.name);
-          if (row?.token === lease.token) this.statements.write.run(lease.name, lease.owner, lease.token, 0);
-        })
-        .immediate(),
-    );
+    withoutOwnFsync(this.statements, () => this.transactions.release.immediate(lease));
   }
 
   async load(name: string): Promise<Position | undefined> {
@@ -145,15 +120,39 @@ export class SqliteLeaseStore implements LeasesAndFencedCheckpoints {
    * the relay and outbox wrote one every 100 ms, each blocking the event loop for its flush.
    */
   async store(name: string, position: Position, token: number): Promise<void> {
-    withoutOwnFsync(this.statements, () =>
-      this.db
-        .transaction(() => {
-          const newest = this.statements.read.get(name)?.token;
-          if (newest === undefined || newest > token) throw new FencedOutError(name, token, newest);
-          // Inside this transaction the checkpoint write runs in a savepoint: check and write commit together.
-          writeCheckpoint(this.db, name, position, this.compare);
-        })
-        .immediate(),
-    );
+    withoutOwnFsync(this.statements, () => this.transactions.store.immediate(name, position, token));
+  }
+
+  /** The transactions, made once (better-sqlite3 builds four wrappers per `transaction` call). */
+  private makeTransactions() {
+    const { read, write } = this.statements;
+    return {
+      acquire: this.db.transaction((name: string, owner: string, ttlMs: number): Lease | undefined => {
+        const now = this.now();
+        const row = read.get(name);
+        if (row && row.owner !== owner && row.expires_at > now) return undefined;
+        const lease = { name, owner, token: (row?.token ?? 0) + 1, expiresAt: now + ttlMs };
+        write.run(name, owner, lease.token, lease.expiresAt);
+        return lease;
+      }),
+      renew: this.db.transaction((lease: Lease, ttlMs: number): Lease | undefined => {
+        const row = read.get(lease.name);
+        // Expired but not taken (and not released) is still this owner's: nobody was granted a newer token.
+        if (!row || row.token !== lease.token || row.owner !== lease.owner || row.expires_at === 0) return undefined;
+        const renewed = { ...lease, expiresAt: this.now() + ttlMs };
+        write.run(lease.name, lease.owner, lease.token, renewed.expiresAt);
+        return renewed;
+      }),
+      release: this.db.transaction((lease: Lease) => {
+        const row = read.get(lease.name);
+        if (row?.token === lease.token) write.run(lease.name, lease.owner, lease.token, 0);
+      }),
+      store: this.db.transaction((name: string, position: Position, token: number) => {
+        const newest = read.get(name)?.token;
+        if (newest === undefined || newest > token) throw new FencedOutError(name, token, newest);
+        // Inside this transaction the checkpoint write runs in a savepoint: check and write commit together.
+        writeCheckpoint(this.db, name, position, this.compare);
+      }),
+    };
   }
 }
