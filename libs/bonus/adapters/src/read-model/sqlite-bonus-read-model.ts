@@ -56,7 +56,9 @@ export class SqliteBonusReadModel implements BonusReadModel, BonusProjectionStor
         // Idempotent by stream revision: an event at or before the last one applied is skipped.
         if (applied !== undefined && change.revision <= applied) continue;
         const currentRow = this.statements.anyByIssueId.get(change.issueId);
-        const record = bonusCallRecord.parse(change.project(currentRow ? parseRecord(currentRow) : undefined));
+        // The stored record was validated when it was written; what the change makes of it is validated here.
+        const current = currentRow ? (JSON.parse(currentRow.record) as BonusCallRecord) : undefined;
+        const record = bonusCallRecord.parse(change.project(current));
         this.statements.upsert.run(
           record.issueId,
           record.operatorId,
