@@ -92,6 +92,7 @@ export class SandboxWallet {
   private readonly cancelMark;
   private readonly insertCancelMark;
   private readonly processTransaction;
+  private readonly atomicTransaction;
 
   constructor(
     private readonly db: SandboxDatabase,
@@ -134,11 +135,20 @@ export class SandboxWallet {
     this.processTransaction = db.transaction((operatorId: string, callback: CallbackRequest) =>
       this.decide(operatorId, callback),
     );
+    this.atomicTransaction = db.transaction((work: () => unknown) => work());
   }
 
   /** Applies one verified, parsed callback. */
   process(operatorId: string, callback: CallbackRequest): LedgerAnswer {
     return this.processTransaction.immediate(operatorId, callback);
+  }
+
+  /**
+   * Runs `work` in one transaction of the wallet's file: a callback's ledger change and its line in
+   * the request log commit together (one commit per callback, and a crash cannot keep one without the other).
+   */
+  atomically<T>(work: () => T): T {
+    return this.atomicTransaction.immediate(work) as T;
   }
 
   private decide(operatorId: string, callback: CallbackRequest): LedgerAnswer {

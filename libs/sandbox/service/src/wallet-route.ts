@@ -153,8 +153,12 @@ export function walletRouter(deps: WalletRouteDeps): Router {
       }
       if (rule?.latencyPhase === 'before_apply') await deps.delays.wait(latency);
       if (deps.delays.isStopped) return void res.socket?.destroy();
-      const { outcome, response } = apply(req, operator, raw, json);
-      log(operator.id, claimed, outcome, response.statusCode, rule);
+      // The ledger's change and its line in the request log commit together.
+      const response = deps.wallet.atomically(() => {
+        const { outcome, response: answer } = apply(req, operator, raw, json);
+        log(operator.id, claimed, outcome, answer.statusCode, rule);
+        return answer;
+      });
       if (rule && rule.latencyPhase === 'after_apply') await deps.delays.wait(latency);
       if (deps.delays.isStopped) return void res.socket?.destroy();
       if (rule && answersInstead(rule)) faultAnswer(res, rule, response.balance);

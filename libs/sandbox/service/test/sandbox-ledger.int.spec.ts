@@ -143,6 +143,35 @@ describe('what each answer records', () => {
     expect(balances('whale')).toEqual([['EUR', Number.MAX_SAFE_INTEGER]]);
     expect(views.transactions({ playerId: 'whale' })).toEqual([]);
   });
+
+  it('commits a callback and its request-log line together: both, or neither when the work fails after both', () => {
+    const { wallet, views, balances } = openWallet();
+    const logLine = (transactionId: number) => ({
+      operatorId: 'acme',
+      playerId: 'ann',
+      command: 'win',
+      transactionId,
+      outcome: 'applied' as const,
+      statusCode: 'OK',
+      faultId: null,
+    });
+    const kept = win('ann', 5);
+    wallet.atomically(() => {
+      wallet.process('acme', kept);
+      views.logRequest(logLine(kept.transactionId));
+    });
+    const lost = win('ann', 7);
+    expect(() =>
+      wallet.atomically(() => {
+        wallet.process('acme', lost);
+        views.logRequest(logLine(lost.transactionId));
+        throw new Error('the answer could not be written');
+      }),
+    ).toThrow('the answer could not be written');
+    expect(balances('ann')).toEqual([['EUR', 10_500]]);
+    expect(views.transactions({ playerId: 'ann' }).map((row) => row.transactionId)).toEqual([kept.transactionId]);
+    expect(views.requests({ playerId: 'ann' }).map((row) => row.transactionId)).toEqual([kept.transactionId]);
+  });
 });
 
 describe('players without an account', () => {
