@@ -58,7 +58,9 @@ describe('the balance the game page shows, with a wallet that refuses and then a
     const win = stack.publishedFor(player).find((request) => request.command === 'win');
     if (!win) throw new Error('no win sent');
     const seen: PlayerSession[] = [];
+    const deadline = Date.now() + 15_000;
     while (!(await answered(win.transactionId))) {
+      if (Date.now() > deadline) throw new Error(`the wallet's answer to win ${win.transactionId} never came`);
       seen.push(await sessionOf(token));
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

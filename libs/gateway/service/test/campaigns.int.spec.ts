@@ -16,6 +16,7 @@ import {
   startCampaignResponse,
   type PlayerBonusEvent,
 } from '@reelstream/contracts';
+import { eventually } from '@reelstream/testing';
 import type { HttpClient } from './support/http-client.js';
 import { OPERATOR_IDS, TOKENS } from './support/operators.js';
 import { campaignBody, expectRegistered, freeSpinBodies } from './support/registrations.js';
@@ -174,9 +175,7 @@ describe('POST /v1/bonus-call/campaigns and its progress', () => {
   it('resumes a campaign after the ledger stops mid-way, registering no one twice', async () => {
     const players = playersOf('resume_', 200);
     expect((await a.post(CAMPAIGNS, campaignBody('resume', players))).status).toBe(202);
-    const deadline = Date.now() + 30_000;
-    while ((await progress(a, 'resume')).registered === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(async () => expect((await progress(a, 'resume')).registered).toBeGreaterThan(0), 30_000, 5);
     await stack.stopLedger();
     const halfway = await progress(a, 'resume');
     await stack.startLedger();

@@ -116,8 +116,10 @@ if (server && binary) {
         return seen;
       };
       // The LISTEN connection opens with the subscription's first wait: append until one is seen.
-      for (let n = 0; delivered.length === 0; n++)
+      for (let n = 0; delivered.length === 0; n++) {
+        if (n === 100) throw new Error('100 appends, 200 ms apart, and the subscription saw none');
         await Promise.race([appended(n), new Promise((resolve) => setTimeout(resolve, 200))]);
+      }
       const appendedAt = Date.now();
       await appended(1_000);
       const after = Date.now() - appendedAt;

@@ -90,10 +90,6 @@ describe('cancel delivery', () => {
     await consumer.ready;
     return { messages, stop: () => consumer.stop() };
   }
-  const until = async (check: () => boolean) => {
-    for (let waited = 0; !check() && waited < 5_000; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-  };
 
   it('records each attempt; until the operator says OK it reschedules the cancel durably (not before the back-off) and returns, so its partition moves on', async () => {
     const request = await bet();
@@ -137,7 +133,7 @@ describe('cancel delivery', () => {
       'WalletAttempted',
       'CancelSucceeded',
     ]);
-    await until(() => delayed.messages.length >= 2);
+    await eventually(() => expect(delayed.messages.length).toBeGreaterThanOrEqual(2), 5_000);
     await delayed.stop();
     expect(
       delayed.messages.map((message) => ({
@@ -182,7 +178,7 @@ describe('cancel delivery', () => {
     await handleWalletRequest(context, messageOf(request));
     const delayed = await watchDelayTopics();
     await handleCancelDelivery(context, await cancelDeliveryOf(request));
-    await until(() => delayed.messages.length >= 1);
+    await eventually(() => expect(delayed.messages.length).toBeGreaterThanOrEqual(1), 5_000);
     await delayed.stop();
     expect(delayed.messages.map((message) => [message.topic, message.headers[Headers.notBefore]])).toEqual([
       ['wallet.retry.5s', new Date(clock.now().getTime() + 5_000).toISOString()],
@@ -199,7 +195,7 @@ describe('cancel delivery', () => {
     });
     const delayed = await watchDelayTopics();
     await handleCancelDelivery(dispatchContext(deps(open)), await cancelDeliveryOf(request));
-    await until(() => delayed.messages.length >= 1);
+    await eventually(() => expect(delayed.messages.length).toBeGreaterThanOrEqual(1), 5_000);
     await delayed.stop();
     expect(open.calls).toEqual([]);
     expect(await types(request.transactionId)).toEqual(before);
@@ -214,7 +210,7 @@ describe('cancel delivery', () => {
     // The operator of the transaction's record was removed from this dispatcher's configuration.
     const unconfigured = { ...deps(wallet), operators: { get: () => undefined } };
     await handleCancelDelivery(dispatchContext(unconfigured), await cancelDeliveryOf(request));
-    await until(() => delayed.messages.length >= 1);
+    await eventually(() => expect(delayed.messages.length).toBeGreaterThanOrEqual(1), 5_000);
     await delayed.stop();
     expect(wallet.calls).toEqual([]);
     expect(
@@ -302,7 +298,7 @@ describe('cancel delivery', () => {
       const { context, parked, notDelivered } = watched(wallet);
       const delayed = await watchDelayTopics();
       await handleCancelDelivery(context, delivery);
-      await until(() => delayed.messages.length >= 1);
+      await eventually(() => expect(delayed.messages.length).toBeGreaterThanOrEqual(1), 5_000);
       await delayed.stop();
       expect(wallet.calls).toEqual([]);
       expect(parked).toEqual([]);
@@ -336,7 +332,7 @@ describe('cancel delivery', () => {
     await expect(handleDelayedMessage(context, delayedMessage)).rejects.toBeInstanceOf(NotDueYet);
     clock.advance(1_000);
     await handleDelayedMessage(context, delayedMessage);
-    await until(() => back.length >= 1);
+    await eventually(() => expect(back.length).toBeGreaterThanOrEqual(1), 5_000);
     await watcher.stop();
     expect(back.map((message) => ({ key: message.key, value: message.value, headers: message.headers }))).toEqual([
       { key: 'alpha:p9', value: { refTransactionId: 1 }, headers: { [Headers.retryCount]: '3' } },
@@ -355,7 +351,7 @@ describe('cancel delivery', () => {
     const { requests } = walletSubscriptions(deps(refusing));
     const message = messageOf(request);
     await requests.handler(message, { attempt: 1, signal: new AbortController().signal });
-    await until(() => delayed.messages.length >= 1);
+    await eventually(() => expect(delayed.messages.length).toBeGreaterThanOrEqual(1), 5_000);
     await delayed.stop();
     expect(delayed.messages.map((m) => [m.topic, m.headers[Headers.retryTopic]])).toEqual([
       ['wallet.retry.5s', 'wallet.requests'],
