@@ -1,9 +1,9 @@
 import type { Express } from 'express';
 
 /**
- * What every public API of the platform (the gateway's, the game-server's) sets on its Express app
- * before its routes: no `X-Powered-By`; no ETag (answers are live state, never revalidated from a
- * cache); the simple query parser, so `?a[b]=1` is a string and never a nested object; and
+ * What every HTTP API of the platform (the gateway's, the game-server's, the operator sandbox's)
+ * sets on its Express app before its routes: no `X-Powered-By`; no ETag (answers are live state,
+ * never revalidated from a cache); the simple query parser, so `?a[b]=1` is a string and never a nested object; and
  * `trust proxy` only when configured, so `X-Forwarded-For` names the client only behind known proxies.
  *
  * The caller creates the app (`express()`): this library must not load express itself, because the

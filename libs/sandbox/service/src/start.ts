@@ -5,7 +5,13 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { closeGracefully, createHttpServer, healthEndpoints, StopSequence } from '@reelstream/platform-http';
+import {
+  closeGracefully,
+  createHttpServer,
+  healthEndpoints,
+  StopSequence,
+  withPlatformDefaults,
+} from '@reelstream/platform-http';
 import type { OperatorConfig } from '@reelstream/contracts';
 import type { Clock } from '@reelstream/platform-ports';
 import { adminRouter } from './admin-routes.js';
@@ -61,8 +67,9 @@ export async function startOperatorSandbox(
   const delays = new Delays();
   if (config.latencyMs > 0) faults.add({ latencyMs: config.latencyMs });
 
-  const app = express();
-  app.disable('x-powered-by');
+  // The platform's defaults: a wallet's answers are live state too (no ETag computed per answer), and the admin
+  // API's filters are plain strings (the simple query parser).
+  const app = withPlatformDefaults(express(), undefined);
   app.use(recordHttpRoute());
   app.use(
     healthEndpoints(() => {

@@ -7,6 +7,7 @@ export interface SentCallback {
   status: number;
   body: Record<string, unknown>;
   text: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 let lastId = 1_000;
@@ -70,7 +71,7 @@ export async function postRaw(
   } catch {
     body = {};
   }
-  return { status: response.statusCode, body, text: response.body };
+  return { status: response.statusCode, body, text: response.body, headers: response.headers };
 }
 
 export async function admin(

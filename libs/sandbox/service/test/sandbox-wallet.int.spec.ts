@@ -310,3 +310,12 @@ describe('players', () => {
     }
   });
 });
+
+describe('HTTP', () => {
+  it('answers with the platform’s HTTP defaults: no ETag computed for an answer, no X-Powered-By', async () => {
+    const sent = await send(bet('defaults', 1));
+    expect(sent.status).toBe(200);
+    expect(sent.headers['etag']).toBeUndefined();
+    expect(sent.headers['x-powered-by']).toBeUndefined();
+  });
+});
