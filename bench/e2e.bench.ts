@@ -13,7 +13,8 @@
  *    game-server (start and settle on the player's bonus stream, ADR 0006) → the
  *    bonus-ledger's relay → wallet-dispatcher → signed callback.
  *    Baseline, same run, same players and concurrency: demo spins through the same player API
- *    (no ledger, no wallet).
+ *    (no ledger, no wallet). Each phase first plays as many spins by other players, unmeasured: the
+ *    figures are those of a running platform, not of its code being compiled.
  *
  * With a PostgreSQL server (PG_URL, or the machine's at 127.0.0.1:5432), both again with the events in
  * PostgreSQL (EVENT_STORE_URL=postgres://…, a schema of its own, dropped after). With KAFKA_BROKERS set, both
@@ -201,12 +202,25 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
     const validationCpuMs = platformCpuMs() - validationCpuBefore;
 
     // Free spins: a bonus and a session per player, then every spin played and every win applied.
-    const freeTokens: string[] = [];
-    for (let index = 0; index < PLAYERS; index++) {
-      const playerId = `spin_player_${index}`;
-      await operator.registerFreeSpins({ playerId, spins: SPINS_PER_PLAYER, callAmount: 10_000 });
-      freeTokens.push(await operator.launch(playerId));
-    }
+    const freeSessions = async (prefix: string): Promise<string[]> => {
+      const tokens: string[] = [];
+      for (let index = 0; index < PLAYERS; index++) {
+        const playerId = `${prefix}_${index}`;
+        await operator.registerFreeSpins({ playerId, spins: SPINS_PER_PLAYER, callAmount: 10_000 });
+        tokens.push(await operator.launch(playerId));
+      }
+      return tokens;
+    };
+    const winsApplied = async (count: number) => {
+      while ((await appliedWins(sandboxUrl, platform.operator.id)) < count)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    // Warm-up, as the register phase has: the same spins by other players, unmeasured, so the figures are a
+    // running platform's and not the JIT compiling its code (that costs about a millisecond per spin over the
+    // first thousand spins here, whichever spins are measured).
+    await playAll(gameUrl, await freeSessions('warmup_player'), {});
+    await winsApplied(PLAYERS * SPINS_PER_PLAYER);
+    const freeTokens = await freeSessions('spin_player');
     const winsBefore = await appliedWins(sandboxUrl, platform.operator.id);
     mark('what came before the free spins');
     const freeCpuBefore = platformCpuMs();
@@ -216,30 +230,35 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
     const freeLatencies = await playAll(gameUrl, freeTokens, {});
     const answeredMs = performance.now() - freeStarted;
     const total = PLAYERS * SPINS_PER_PLAYER;
-    while ((await appliedWins(sandboxUrl, platform.operator.id)) - winsBefore < total)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await winsApplied(winsBefore + total);
     const appliedMs = performance.now() - freeStarted;
     const freeCpuMs = platformCpuMs() - (freeCpuBefore ?? Number.NaN);
     const freeCpuSplit = cpuSplit(freeCpuByAppBefore, PLAYERS * SPINS_PER_PLAYER);
     const clientCpu = process.cpuUsage(clientCpuBefore);
     mark(`${total} free spins`);
 
-    const demoTokens: string[] = [];
-    for (let index = 0; index < PLAYERS; index++) {
-      const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
-        token: platform.operator.token,
-        json: {
-          playerId: `demo_player_${index}`,
-          providerId: 1,
-          gameId: 101,
-          language: 'en',
-          returnUrl: 'https://casino.example/',
-          isStreamer: false,
-          demo: true,
-        },
-      });
-      demoTokens.push(new URL(String(launched.body.data)).searchParams.get('token') ?? '');
-    }
+    const demoSessions = async (prefix: string): Promise<string[]> => {
+      const tokens: string[] = [];
+      for (let index = 0; index < PLAYERS; index++) {
+        const launched = await call('POST', `${gatewayUrl}/v1/game/launch`, {
+          token: platform.operator.token,
+          json: {
+            playerId: `${prefix}_${index}`,
+            providerId: 1,
+            gameId: 101,
+            language: 'en',
+            returnUrl: 'https://casino.example/',
+            isStreamer: false,
+            demo: true,
+          },
+        });
+        tokens.push(new URL(String(launched.body.data)).searchParams.get('token') ?? '');
+      }
+      return tokens;
+    };
+    // The baseline warms up the same way.
+    await playAll(gameUrl, await demoSessions('warmup_demo_player'), { bet: 0.2 });
+    const demoTokens = await demoSessions('demo_player');
     const demoCpuBefore = platformCpuMs();
     const demoStarted = performance.now();
     const demoLatencies = await playAll(gameUrl, demoTokens, { bet: 0.2 });
@@ -263,7 +282,9 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
         `  platform CPU per request (user + system)           registration ${(registerCpuMs / register.ok).toFixed(2)} ms, validation only ${(validationCpuMs / Math.max(validation.refused, 1)).toFixed(2)} ms`,
       );
     }
-    console.log(`free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time:`);
+    console.log(
+      `free spins, ${PLAYERS} players × ${SPINS_PER_PLAYER} spins, each player one spin at a time, after as many to warm up:`,
+    );
     console.log(
       `  free spins, win applied by the wallet              ${rate(total, appliedMs)}   (${total} wins applied in ${(appliedMs / 1_000).toFixed(1)} s; last answer at ${(answeredMs / 1_000).toFixed(1)} s)`,
     );
