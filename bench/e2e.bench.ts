@@ -138,6 +138,12 @@ const embedded = process.argv.includes('--processes')
 // With KAFKA_BROKERS (e.g. what `npm run infra:kafka -- start` prints), the same rows again with `npm start` on
 // BUS_URL=kafka://…, after the embedded ones.
 const kafkaBrokers = process.env['KAFKA_BROKERS'];
+// `--embedded-only`: the embedded rows alone, without PostgreSQL or Kafka (what `bench:e2e:against` compares).
+const embeddedOnly = process.argv.includes('--embedded-only');
+// BENCH_PLATFORM_ROOT: the platform is another checkout's (`bench:e2e:against`), driven by this client.
+const platformRoot = process.env['BENCH_PLATFORM_ROOT'];
+if (platformRoot !== undefined && embedded === fourProcesses)
+  throw new Error('BENCH_PLATFORM_ROOT runs one process from another checkout: not with --processes');
 async function benchOn(topology: Topology, bus: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-bench-'));
   const platform = await topology.start(dataDir, {
@@ -155,6 +161,7 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
       ROUND_RESOLVE_AFTER_MS: '60000',
     },
     nodeArgs: profileArgs,
+    ...(platformRoot === undefined ? {} : { root: platformRoot }),
   });
   /** The platform's processes (the operator's wallet left out when it runs apart) and their CPU time so far. */
   const platformPids = () =>
@@ -270,7 +277,9 @@ async function benchOn(topology: Topology, bus: string): Promise<void> {
     const rate = (count: number, ms: number) => `${((count * 1_000) / ms).toFixed(0).padStart(6)} spins/s`;
     const spinLatency = (sorted: readonly number[]) =>
       `p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms   p99 ${percentile(sorted, 99).toFixed(0).padStart(4)} ms`;
-    console.log(`e2e bench: ${topology.name}, ${bus}, node ${process.version}`);
+    console.log(
+      `e2e bench: ${topology.name}${platformRoot === undefined ? '' : ` from ${platformRoot}`}, ${bus}, node ${process.version}`,
+    );
     if (register && validation) {
       console.log(`register, autocannon ${CONNECTIONS} connections × ${DURATION_S} s:`);
       console.log(`  register, decided in the gateway (ADR 0011)        ${line(register)}`);
@@ -325,14 +334,14 @@ async function withSchema(postgres: PostgresForTests, run: (url: string) => Prom
 }
 
 await benchOn(embedded, 'embedded SQLite (synchronous=FULL)');
-const postgres = await postgresForTests();
+const postgres = embeddedOnly ? undefined : await postgresForTests();
 if (postgres) {
   console.log('');
   await withSchema(postgres, (url) =>
     benchOn(oneProcessOnPostgres(url), `events in PostgreSQL at ${postgres.server}, embedded bus`),
   );
-} else console.log(postgresNotice('the e2e bench').trim());
-if (kafkaBrokers) {
+} else if (!embeddedOnly) console.log(postgresNotice('the e2e bench').trim());
+if (kafkaBrokers && !embeddedOnly) {
   console.log('');
   await benchOn(
     oneProcessOnKafka(kafkaBrokers),
@@ -347,5 +356,6 @@ if (kafkaBrokers) {
       ),
     );
   }
-} else console.log('e2e bench on Kafka NOT run: KAFKA_BROKERS is not set (npm run infra:kafka -- start prints it).');
+} else if (!embeddedOnly)
+  console.log('e2e bench on Kafka NOT run: KAFKA_BROKERS is not set (npm run infra:kafka -- start prints it).');
 await players.close();

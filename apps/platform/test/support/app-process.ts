@@ -22,17 +22,19 @@ export class AppProcess {
 
   /**
    * `entry` is a TypeScript main (run through tsx) or a built main.js; `nodeArgs` go to node before
-   * it (the benches pass `--cpu-prof` there: NODE_OPTIONS may not carry it).
+   * it (the benches pass `--cpu-prof` there: NODE_OPTIONS may not carry it). `root` is the checkout it
+   * runs from: this repository's unless another is named (`bench:e2e:against` runs another commit's).
    */
   constructor(
     readonly name: string,
     entry: string,
     env: Record<string, string>,
     nodeArgs: readonly string[] = [],
+    root: string = REPOSITORY_ROOT,
   ) {
     const args = [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry])];
     this.child = spawn(process.execPath, args, {
-      cwd: REPOSITORY_ROOT,
+      cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -42,6 +42,11 @@ interface StartOptions {
   env?: Record<string, string>;
   /** Arguments to node before the entry, by app name (e.g. `--cpu-prof`). */
   nodeArgs?: (app: string) => readonly string[];
+  /**
+   * Another checkout to run the platform from (its own `npm ci` done): the same client then drives
+   * another commit's code (`bench:e2e:against`). One-process topologies only.
+   */
+  root?: string;
 }
 
 export interface Topology {
@@ -136,6 +141,7 @@ async function startWalletApart(
       LOG_LEVEL: 'info',
     },
     options.nodeArgs?.('operator-sandbox') ?? [],
+    options.root,
   );
   return { url: text((await process.ready())['url']), process };
 }
@@ -188,7 +194,7 @@ const platformProcess = (
         throw error;
       }
     };
-    let process = new AppProcess('platform', entry, env, nodeArgs);
+    let process = new AppProcess('platform', entry, env, nodeArgs, options.root);
     let { ready, banner } = await started(process);
     return {
       dataDir,
@@ -215,7 +221,7 @@ const platformProcess = (
       },
       async crash() {
         await process.kill('SIGKILL');
-        process = new AppProcess('platform', entry, env, nodeArgs);
+        process = new AppProcess('platform', entry, env, nodeArgs, options.root);
         ({ ready, banner } = await started(process));
       },
       async stop(signal) {
