@@ -3,7 +3,8 @@
  * operators A and B, each with its own sandbox wallet, whose players have the same playerIds.
  * B's wallet hangs (or refuses) for a fault window while both play. A must get no 503 (no reply
  * within the game-server's wallet time-out) and A's p99 request time must stay within 2× of the
- * baseline measured in the same test before the fault; after B recovers, every cancel of B lands
+ * baseline measured in the same test before the fault (a baseline under P99_FLOOR_MS counted as
+ * that); after B recovers, every cancel of B lands
  * (checked in B's sandbox ledger) and every win of B is applied.
  *
  * `npm run test:isolation` runs the 60 s fault window of the issue (ISOLATION_LONG=1); the normal
@@ -32,6 +33,12 @@ const WARMUP_MS = 3_000;
 const PLAYERS = 8;
 /** Each player starts a spin every this long. */
 const SPIN_PERIOD_MS = 300;
+/**
+ * A baseline p99 under this counts as this. The p99 of some 400 requests moves by more than 2× with
+ * the machine alone (60 and 116 ms in the two baselines of one run), while A stalled by B would wait
+ * for the wallet time-out: seconds.
+ */
+const P99_FLOOR_MS = 100;
 /** A cancel refused for the whole window waits on the 30 s delay topic at most: it lands within this after recovery. */
 const RECOVERY_MS = 90_000;
 const CASE_MS = WARMUP_MS + BASELINE_MS + FAULT_MS + RECOVERY_MS + 60_000;
@@ -221,7 +228,7 @@ describe(`operator B's wallet failing for ${FAULT_MS / 1_000} s while operator A
       expect(notOk).toBe(0);
       expect(ofA('fault').length).toBeGreaterThan(PLAYERS * 10);
       expect(bFailed).toBeGreaterThan(0);
-      expect(during).toBeLessThanOrEqual(2 * baseline);
+      expect(during).toBeLessThanOrEqual(2 * Math.max(baseline, P99_FLOOR_MS));
     },
     CASE_MS,
   );
